@@ -1,0 +1,105 @@
+// swift-tools-version: 6.0
+// Dossier — a static-site and report generator for research, care and archival data.
+//
+// Layout (see CONTRIBUTING in README.md): one module per stage (CLI `dossier`, pipeline
+// `DossierKit`, `Render`) and one module per domain core. Adding a domain = a folder
+// under Sources/, an entry in `domains` below, a Section in
+// Sources/DossierKit/Sections/, a command in Sources/dossier/Commands/, a test target.
+//
+// `DOSSIER_ONLY=recall,vault swift test` builds only those domains (and the stages),
+// so work on one domain is not blocked by another's unfinished code.
+import PackageDescription
+
+let crypto: [Target.Dependency] = [
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "_CryptoExtras", package: "swift-crypto"),
+]
+
+/// One domain core: its site key, module, what it depends on, and whether its tests
+/// carry fixtures.
+struct Domain {
+    let key: String
+    let module: String
+    let section: String
+    var dependencies: [Target.Dependency] = []
+    var resources: [Resource]? = nil
+    var testResources: [Resource]? = nil
+    var testDependencies: [Target.Dependency] = []
+}
+
+let domains: [Domain] = [
+    Domain(key: "recall", module: "RecallStudy", section: "Recall",
+           testResources: [.copy("Fixtures")]),
+    Domain(key: "experiences", module: "Experiences", section: "Experiences",
+           testResources: [.copy("Fixtures")]),
+    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: crypto,
+           resources: [.copy("Resources")], testResources: [.copy("Fixtures")]),
+    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: crypto),
+    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite"] + crypto),
+]
+
+let only: Set<String>? = Context.environment["DOSSIER_ONLY"].map {
+    Set($0.split(separator: ",").map { String($0).filter { $0 != " " } })
+}
+let enabled = domains.filter { only?.contains($0.key) ?? true }
+let disabled = domains.filter { d in only.map { !$0.contains(d.key) } ?? false }
+
+var targets: [Target] = [
+    // MARK: System libraries
+    .systemLibrary(name: "CCmarkGFM", path: "Sources/CCmarkGFM", pkgConfig: "libcmark-gfm",
+                   providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+    .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                   providers: [.apt(["libsqlite3-dev"])]),
+
+    // MARK: Stages
+    .target(name: "Render", dependencies: [
+        "CCmarkGFM",
+        .product(name: "Mustache", package: "swift-mustache"),
+    ]),
+    .target(
+        name: "DossierKit",
+        dependencies: ["Render", "WebDAV",
+                       .product(name: "Yams", package: "Yams"),
+                       .product(name: "FlyingFox", package: "FlyingFox")]
+            + crypto + enabled.map { .target(name: $0.module) },
+        exclude: disabled.map { "Sections/\($0.section)Section.swift" },
+        swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
+    ),
+    .executableTarget(
+        name: "dossier",
+        dependencies: ["DossierKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            + enabled.map { .target(name: $0.module) },
+        exclude: disabled.map { "Commands/\($0.section)Command.swift" },
+        swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
+    ),
+    .target(name: "WebDAV"),
+
+    // MARK: Tests of the stages
+    .testTarget(name: "RenderTests", dependencies: ["Render"]),
+    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
+]
+
+// MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests
+for d in enabled {
+    targets.append(.target(name: d.module, dependencies: d.dependencies, resources: d.resources))
+    targets.append(.testTarget(name: "\(d.module)Tests", dependencies: [.target(name: d.module)] + d.testDependencies,
+                               resources: d.testResources))
+}
+
+let package = Package(
+    name: "Dossier",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "dossier", targets: ["dossier"]),
+        .library(name: "DossierKit", targets: ["DossierKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    ],
+    targets: targets
+)

@@ -1,0 +1,2 @@
+import Render
+typealias TemplateSet = Render.TemplateSet

@@ -1,0 +1,112 @@
+import Foundation
+import Render
+
+/// A project folder: its `dossier.yml` manifest, content pages, templates and the
+/// section blocks that name domain inputs.
+///
+/// ```yaml
+/// title: Memory study 2026
+/// description: Per-participant reports and a summary.
+/// base_url: https://example.org/study/
+/// output: _site            # default
+/// markdown:
+///   unsafe: false          # true keeps raw HTML in Markdown (off by default)
+/// recall:                  # one block per section, see docs/manifest.md
+///   strings: data/strings.txt
+/// ```
+public struct Project: Sendable {
+    /// The project folder.
+    public let root: URL
+    /// The manifest file.
+    public let manifestURL: URL
+    public var title: String
+    public var description: String
+    /// Absolute base URL for `sitemap.xml` (may be empty: relative sitemap entries).
+    public var baseURL: String
+    /// The output folder (absolute).
+    public var output: URL
+    public var markdownOptions: MarkdownOptions
+    /// Section blocks in manifest order.
+    public var sectionConfigs: [SectionConfig]
+
+    /// Keys the manifest may hold besides section keys.
+    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content"]
+
+    /// Loads `dossier.yml` from `folder`. Unknown keys, bad values and missing files
+    /// are errors with file and line.
+    public static func load(_ folder: URL, sectionKeys: Set<String> = SectionRegistry.keys) throws -> Project {
+        let root = folder.standardizedFileURL
+        let manifest = root.appendingPathComponent("dossier.yml")
+        let shown = SitePaths.display(manifest)
+        guard let data = FileManager.default.contents(atPath: manifest.path) else {
+            var isDir: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir) || !isDir.boolValue {
+                throw DossierError(file: SitePaths.display(root), "no such project folder")
+            }
+            throw DossierError(file: shown, "no dossier.yml in this folder (create one with `dossier new`)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw DossierError(file: shown, "not UTF-8 text")
+        }
+        let node = try ConfigNode.parse(text, file: shown)
+        guard case .map(let entries, _) = node else {
+            throw DossierError(file: shown, line: node.line, "the manifest must be a mapping of keys to values")
+        }
+        let top = SectionConfig(key: "", file: shown, root: root, node: node)
+        func str(_ k: String) throws -> String? {
+            guard let v = top.value(k) else { return nil }
+            switch v {
+            case .scalar(let s, _): return s
+            case .null: return nil
+            default: throw DossierError(file: shown, line: v.line, "\(k): expected a single value")
+            }
+        }
+        let title = try str("title") ?? root.lastPathComponent
+        let description = try str("description") ?? ""
+        var baseURL = try str("base_url") ?? ""
+        if !baseURL.isEmpty && !baseURL.hasSuffix("/") { baseURL += "/" }
+        if !baseURL.isEmpty, URL(string: baseURL)?.scheme == nil {
+            throw DossierError(file: shown, line: top.line("base_url"), "base_url must be an absolute URL such as https://example.org/site/")
+        }
+        let outName = try str("output") ?? "_site"
+        if outName.isEmpty || outName == "." || outName == "/" || outName.split(separator: "/").contains("..") {
+            throw DossierError(file: shown, line: top.line("output"), "output must be a folder name inside or beside the project, not '\(outName)'")
+        }
+        let output = outName.hasPrefix("/") ? URL(fileURLWithPath: outName) : root.appendingPathComponent(outName)
+
+        var options = MarkdownOptions()
+        if let md = top.block("markdown") {
+            options.unsafeHTML = try md.bool("unsafe", default: false)
+            options.smartPunctuation = try md.bool("smart", default: false)
+            if let bad = md.unknownKeys().first {
+                throw DossierError(file: shown, line: bad.keyLine, "markdown: unknown key '\(bad.key)' (known: unsafe, smart)")
+            }
+        }
+        _ = top.value("content")
+
+        var sections: [SectionConfig] = []
+        for e in entries where !topLevelKeys.contains(e.key) {
+            guard sectionKeys.contains(e.key) else {
+                let known = (topLevelKeys.union(sectionKeys)).sorted().joined(separator: ", ")
+                throw DossierError(file: shown, line: e.keyLine, "unknown key '\(e.key)' (known: \(known))")
+            }
+            sections.append(SectionConfig(key: e.key, file: shown, root: root, node: e.value))
+        }
+        return Project(root: root, manifestURL: manifest, title: title, description: description, baseURL: baseURL,
+                       output: output, markdownOptions: options, sectionConfigs: sections)
+    }
+
+    /// `content/` folder of Markdown pages.
+    public var contentFolder: URL { root.appendingPathComponent("content") }
+    /// `templates/` folder of overrides.
+    public var templatesFolder: URL { root.appendingPathComponent("templates") }
+    /// `static/` folder copied into the site as-is.
+    public var staticFolder: URL { root.appendingPathComponent("static") }
+    /// Cache and build state.
+    public var stateFolder: URL { root.appendingPathComponent(".dossier") }
+    /// The manifest of every output file, written beside the site.
+    public var outputManifestURL: URL { output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json") }
+
+    /// A path shown in messages: relative to the current folder when inside it.
+    public func display(_ url: URL) -> String { SitePaths.display(url) }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// A section's block in `dossier.yml`, with typed accessors that report `file:line` errors.
+///
+/// Every key a section reads is remembered; after the section was created the pipeline
+/// calls ``unknownKeys()`` so a misspelt key is an error, never silently ignored.
+public final class SectionConfig: @unchecked Sendable {
+    /// The section key (`recall`, `vault`, …).
+    public let key: String
+    /// The manifest file (for messages), as shown to the user.
+    public let file: String
+    /// The project folder; relative paths are resolved against it.
+    public let root: URL
+    public let node: ConfigNode
+    private var entries: [ConfigEntry]
+    private var used: Set<String> = []
+    private let lock = NSLock()
+
+    public init(key: String, file: String, root: URL, node: ConfigNode) {
+        self.key = key
+        self.file = file
+        self.root = root
+        self.node = node
+        if case .map(let e, _) = node { entries = e } else { entries = [] }
+    }
+
+    // MARK: Lookup
+
+    /// The raw value of `name`, marking it as known.
+    public func value(_ name: String) -> ConfigNode? {
+        lock.lock(); used.insert(name); lock.unlock()
+        return entries.first { $0.key == name }?.value
+    }
+
+    /// The line of `name` (or of the section block when absent).
+    public func line(_ name: String? = nil) -> Int {
+        if let name, let e = entries.first(where: { $0.key == name }) { return e.keyLine }
+        return node.line
+    }
+
+    /// An error located at `name`'s line in the manifest.
+    public func error(_ name: String?, _ message: String) -> DossierError {
+        DossierError(file: file, line: line(name), "\(key)\(name.map { ".\($0)" } ?? ""): \(message)")
+    }
+
+    // MARK: Typed accessors
+
+    public func string(_ name: String) throws -> String? {
+        guard let v = value(name) else { return nil }
+        switch v {
+        case .scalar(let s, _): return s
+        case .null: return nil
+        default: throw error(name, "expected a single value")
+        }
+    }
+
+    public func requiredString(_ name: String) throws -> String {
+        guard let s = try string(name) else { throw error(nil, "missing required key '\(name)'") }
+        return s
+    }
+
+    public func int(_ name: String, default def: Int? = nil, range: ClosedRange<Int>? = nil) throws -> Int? {
+        guard let s = try string(name) else { return def }
+        guard let i = Int(s) else { throw error(name, "expected a whole number, got '\(s)'") }
+        if let range, !range.contains(i) { throw error(name, "\(i) is outside \(range.lowerBound)…\(range.upperBound)") }
+        return i
+    }
+
+    public func double(_ name: String, default def: Double? = nil) throws -> Double? {
+        guard let s = try string(name) else { return def }
+        guard let d = Double(s) else { throw error(name, "expected a number, got '\(s)'") }
+        return d
+    }
+
+    public func bool(_ name: String, default def: Bool) throws -> Bool {
+        guard let s = try string(name) else { return def }
+        switch s.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: throw error(name, "expected true or false, got '\(s)'")
+        }
+    }
+
+    /// A list of strings; a single scalar counts as a one-item list.
+    public func strings(_ name: String) throws -> [String] {
+        guard let v = value(name) else { return [] }
+        switch v {
+        case .scalar(let s, _): return [s]
+        case .null: return []
+        case .list(let items, _):
+            return try items.map {
+                guard case .scalar(let s, _) = $0 else { throw DossierError(file: file, line: $0.line, "\(key).\(name): expected a list of values") }
+                return s
+            }
+        case .map: throw error(name, "expected a value or a list of values")
+        }
+    }
+
+    // MARK: Files
+
+    /// One existing file or folder, relative to the project.
+    public func path(_ name: String, required: Bool = true) throws -> URL? {
+        guard let s = try string(name) else {
+            if required { throw error(nil, "missing required key '\(name)'") }
+            return nil
+        }
+        let url = resolve(s)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw error(name, "file not found: \(s)")
+        }
+        return url
+    }
+
+    /// Existing files named by a value or list; entries may be folders (every file
+    /// inside, sorted) or contain `*` globs in their last component. An entry that
+    /// matches nothing is an error.
+    public func paths(_ name: String, extensions: Set<String>? = nil) throws -> [URL] {
+        var out: [URL] = []
+        for s in try strings(name) {
+            let matched = expand(s, extensions: extensions)
+            if matched.isEmpty { throw error(name, "no file matches \(s)") }
+            out.append(contentsOf: matched)
+        }
+        return out
+    }
+
+    public func resolve(_ s: String) -> URL {
+        s.hasPrefix("/") ? URL(fileURLWithPath: s) : root.appendingPathComponent(s)
+    }
+
+    private func expand(_ s: String, extensions: Set<String>?) -> [URL] {
+        let fm = FileManager.default
+        let url = resolve(s)
+        func ok(_ u: URL) -> Bool { extensions.map { $0.contains(u.pathExtension.lowercased()) } ?? true }
+        if s.contains("*") {
+            let dir = url.deletingLastPathComponent()
+            let pattern = url.lastPathComponent
+            let names = (try? fm.contentsOfDirectory(atPath: dir.path)) ?? []
+            return names.filter { fnmatch(pattern, $0, 0) == 0 && !$0.hasPrefix(".") }.sorted()
+                .map { dir.appendingPathComponent($0) }.filter(ok)
+        }
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { return [] }
+        if isDir.boolValue {
+            let names = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+            return names.filter { !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
+                .filter { u in var d: ObjCBool = false; return fm.fileExists(atPath: u.path, isDirectory: &d) && !d.boolValue && ok(u) }
+        }
+        return [url]
+    }
+
+    /// A nested block as its own config (for sub-mappings).
+    public func block(_ name: String) -> SectionConfig? {
+        guard let v = value(name) else { return nil }
+        return SectionConfig(key: "\(key).\(name)", file: file, root: root, node: v)
+    }
+
+    /// Keys present in the block that the section never read.
+    public func unknownKeys() -> [ConfigEntry] {
+        lock.lock(); defer { lock.unlock() }
+        return entries.filter { !used.contains($0.key) }
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Render
+
+// MARK: - Section
+
+/// The glue between one domain core and the renderer: the only place that knows both.
+///
+/// A section reads its block of `dossier.yml`, splits its inputs into *units* (a unit is
+/// rebuilt only when the hash of its input files changes), builds each unit into pages
+/// and side files, and finally builds its summary pages from the small records the
+/// units left behind (records of unchanged units come from the cache).
+///
+/// Adding a domain: write `Sources/DossierKit/Sections/<Name>Section.swift` conforming
+/// to this protocol, list it in ``SectionRegistry``, put its templates under
+/// `Templates/<key>/`, and document its block in `docs/manifest.md`.
+public protocol Section: Sendable {
+    /// The key of the section's block in `dossier.yml` and its folder in the site.
+    static var key: String { get }
+    /// A human title for navigation and the home page.
+    static var title: String { get }
+
+    /// Reads and validates the block. Throw `config.error(key, "…")` for bad values;
+    /// missing input files are errors too. Every key read is marked known; any other
+    /// key in the block is reported as unknown by the pipeline.
+    init(config: SectionConfig, project: Project) throws
+
+    /// The units of work, in a stable order. Ids must be unique within the section.
+    func units() throws -> [SectionUnit]
+
+    /// Imports, computes and renders one unit. Pure with respect to the site: it
+    /// returns pages and files; the pipeline writes them.
+    func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult
+
+    /// Builds the section's own pages (at least `<key>/index.html`) from every unit's
+    /// record, in unit order.
+    func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult
+}
+
+// MARK: - Units
+
+/// A piece of a section rebuilt as a whole: e.g. one participant, one experience.
+public struct SectionUnit: Sendable, Hashable {
+    /// Unique within the section, stable across builds (e.g. the participant id).
+    public var id: String
+    /// Files whose bytes decide whether the unit must be rebuilt.
+    public var inputs: [URL]
+    /// Extra text mixed into the unit's hash (e.g. options that affect only this unit).
+    public var salt: String
+
+    public init(id: String, inputs: [URL], salt: String = "") {
+        self.id = id
+        self.inputs = inputs
+        self.salt = salt
+    }
+}
+
+/// What a unit left for the section summary: JSON bytes the section defines.
+public struct UnitRecord: Sendable {
+    public var id: String
+    public var data: Data
+    public init(id: String, data: Data) { self.id = id; self.data = data }
+}
+
+/// The product of building a unit or a summary.
+public struct UnitResult: Sendable {
+    /// HTML pages, rendered by the pipeline through their template and the layout.
+    public var pages: [Page]
+    /// Side outputs (CSV, JSON, Markdown, SVG, copied media) written as they are.
+    public var files: [OutputFile]
+    /// Data for the summary (see ``UnitRecord``); `nil` for summaries.
+    public var record: Data?
+    /// Warnings shown in the build log (the section should also show them on its pages).
+    public var warnings: [Diagnostic]
+    /// One sentence for the home page (summaries only).
+    public var blurb: String?
+
+    public init(pages: [Page] = [], files: [OutputFile] = [], record: Data? = nil,
+                warnings: [Diagnostic] = [], blurb: String? = nil) {
+        self.pages = pages
+        self.files = files
+        self.record = record
+        self.warnings = warnings
+        self.blurb = blurb
+    }
+}
+
+// MARK: - Pages and files
+
+/// A page to render: `template` (a name under `Templates/`, e.g. `recall/participant`)
+/// is rendered with `model`, then wrapped in the site layout.
+///
+/// Besides the section's own keys, every model gets `root` (relative path to the site
+/// root, e.g. `../../`, so links work from `file://`), `site` (title, description,
+/// baseURL) and `title`. Links in templates must be relative: write `{{root}}recall/`.
+public struct Page: @unchecked Sendable {
+    /// Output path relative to the site root, ending in `.html` (e.g. `recall/p01/index.html`).
+    public var path: String
+    public var title: String
+    public var template: String
+    public var model: [String: Any]
+    /// Extra stylesheets / scripts (site-relative paths, e.g. `assets/viewer.js`).
+    public var styles: [String]
+    public var scripts: [String]
+    /// Table of contents for the layout (from ``Markdown``), if any.
+    public var toc: [TOCEntry]
+    /// Page-level `<body class>` hook for templates and CSS.
+    public var bodyClass: String
+
+    public init(path: String, title: String, template: String, model: [String: Any] = [:],
+                styles: [String] = [], scripts: [String] = [], toc: [TOCEntry] = [], bodyClass: String = "") {
+        self.path = path
+        self.title = title
+        self.template = template
+        self.model = model
+        self.styles = styles
+        self.scripts = scripts
+        self.toc = toc
+        self.bodyClass = bodyClass
+    }
+}
+
+/// A file written as-is into the site.
+public struct OutputFile: Sendable {
+    public var path: String
+    public var data: Data
+    public init(path: String, data: Data) { self.path = path; self.data = data }
+    public init(path: String, text: String) { self.path = path; self.data = Data(text.utf8) }
+}
+
+// MARK: - Context
+
+/// What a section may use while building: the project, the Markdown renderer and
+/// named templates for fragments. Safe to use from many tasks at once.
+public struct SectionContext: Sendable {
+    public let project: Project
+    let templates: TemplateSet
+
+    init(project: Project, templates: TemplateSet) {
+        self.project = project
+        self.templates = templates
+    }
+
+    /// Markdown → HTML with the project's safety settings (raw HTML dropped unless opted in).
+    public func markdown(_ text: String) -> RenderedMarkdown {
+        Markdown.render(text, options: project.markdownOptions)
+    }
+
+    /// Renders a named template (e.g. a fragment shared by many pages) with `model`.
+    public func render(template: String, model: [String: Any]) throws -> String {
+        try templates.render(template, model)
+    }
+
+    /// The relative prefix from `pagePath` to the site root (`recall/p1/index.html` → `../../`).
+    public func root(from pagePath: String) -> String { SitePaths.root(from: pagePath) }
+}

@@ -1,0 +1,1 @@
+// Experiences module — see docs/.

@@ -1,0 +1,1 @@
+// GameAnalytics module — see docs/.

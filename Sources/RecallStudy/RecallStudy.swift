@@ -1,0 +1,1 @@
+// RecallStudy module — see docs/.

@@ -1,0 +1,139 @@
+import Foundation
+
+/// A JSON value written deterministically: object keys sorted by their UTF-8 bytes,
+/// two-space indentation, `\n` line ends, a final newline, and numbers in one stable
+/// form (see ``formatNumber(_:)``). Same value → same bytes, on every machine.
+public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral,
+    ExpressibleByNilLiteral
+{
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(stringLiteral v: String) { self = .string(v) }
+    public init(integerLiteral v: Int) { self = .int(v) }
+    public init(floatLiteral v: Double) { self = .double(v) }
+    public init(booleanLiteral v: Bool) { self = .bool(v) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, b in b }))
+    }
+    public init(nilLiteral: ()) { self = .null }
+
+    public static func number(_ d: Double?) -> JSONValue { d.map { .double($0) } ?? .null }
+    public static func string(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+
+    /// Numbers: integers (and doubles with no fraction below 2^53) print without a
+    /// point; other finite doubles print with at most 6 significant decimals after
+    /// rounding to 10 significant digits, trailing zeros removed, no exponent for
+    /// 1e-6 ≤ |x| < 1e15; non-finite values become `null`.
+    public static func formatNumber(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return String(Int64(d)) }
+        var s = String(format: "%.10g", d)
+        if s.contains("e") {
+            return s
+        }
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s == "-0" ? "0" : s
+    }
+
+    /// The serialised text.
+    public func serialized(pretty: Bool = true) -> String {
+        var out = ""
+        write(into: &out, indent: 0, pretty: pretty)
+        if pretty { out += "\n" }
+        return out
+    }
+
+    public var data: Data { Data(serialized().utf8) }
+
+    private func write(into out: inout String, indent: Int, pretty: Bool) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += JSONValue.formatNumber(d)
+        case .string(let s): JSONValue.writeString(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, v) in items.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: " ", count: indent + 2) }
+                v.write(into: &out, indent: indent + 2, pretty: pretty)
+            }
+            if pretty { out += "\n" + String(repeating: " ", count: indent) }
+            out += "]"
+        case .object(let dict):
+            if dict.isEmpty { out += "{}"; return }
+            out += "{"
+            for (i, key) in dict.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: " ", count: indent + 2) }
+                JSONValue.writeString(key, into: &out)
+                out += pretty ? ": " : ":"
+                dict[key]!.write(into: &out, indent: indent + 2, pretty: pretty)
+            }
+            if pretty { out += "\n" + String(repeating: " ", count: indent) }
+            out += "}"
+        }
+    }
+
+    static func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            }
+        }
+        out += "\""
+    }
+}
+
+/// Encodes any `Encodable` deterministically (sorted keys, stable numbers) by way of
+/// Foundation's encoder and ``JSONValue``.
+public enum JSONOutput {
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        let raw = try enc.encode(value)
+        let any = try JSONSerialization.jsonObject(with: raw, options: [.fragmentsAllowed])
+        return JSONValue(any: any).data
+    }
+}
+
+extension JSONValue {
+    /// From `JSONSerialization` output.
+    public init(any: Any) {
+        switch any {
+        case is NSNull: self = .null
+        case let n as NSNumber:
+            let kind = String(cString: n.objCType)
+            if kind == "c" || kind == "B" { self = .bool(n.boolValue) }
+            else if kind == "d" || kind == "f" { self = .double(n.doubleValue) }
+            else { self = .int(n.intValue) }
+        case let s as String: self = .string(s)
+        case let a as [Any]: self = .array(a.map { JSONValue(any: $0) })
+        case let d as [String: Any]: self = .object(d.mapValues { JSONValue(any: $0) })
+        default: self = .string(String(describing: any))
+        }
+    }
+}

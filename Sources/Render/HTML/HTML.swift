@@ -1,0 +1,40 @@
+import Foundation
+
+/// Escaping for text placed in HTML and XML (SVG) documents.
+public enum HTML {
+    /// Escapes `& < > " '` so text is shown as text in element content and in
+    /// quoted attribute values.
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// Text safe inside a `<script type="application/json">` block: JSON whose `<`, `>`
+    /// and `&` are written as `\u003c` etc., so no `</script>` can close the block.
+    public static func scriptSafeJSON(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for ch in json.unicodeScalars {
+            switch ch {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Mustache
+
+/// Mustache templates by name (`layout`, `recall/participant`, …), loaded from the
+/// built-in `Templates/` folder and then from a project's `templates/` folder, whose
+/// files replace built-in ones of the same name. Escaping is on: `{{x}}` is HTML-escaped,
+/// only `{{{x}}}` inserts markup, and only for markup Dossier itself produced.
+public struct TemplateSet: Sendable {
+    public private(set) var library: MustacheLibrary
+    /// SHA-256-free fingerprint of every template's text (name + text), used in cache keys.
+    public let fingerprint: String
+    public let names: Set<String>
+    /// Names that came from the project.
+    public let overridden: Set<String>
+
+    public enum Failure: Error, CustomStringConvertible {
+        case parse(file: String, line: Int, message: String)
+        case missing(String)
+        public var description: String {
+            switch self {
+            case .parse(let f, let l, let m): return "\(f):\(l): template error: \(m)"
+            case .missing(let n): return "no template named '\(n)' (looked in Templates/ and the project's templates/)"
+            }
+        }
+    }
+
+    /// Loads templates: every `*.mustache` under each folder (later folders win).
+    public init(folders: [URL]) throws {
+        var texts: [String: (String, String)] = [:]   // name → (text, file)
+        var fromLast: Set<String> = []
+        for (i, folder) in folders.enumerated() {
+            let fm = FileManager.default
+            guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
+            var found: [URL] = []
+            for case let url as URL in e where url.pathExtension == "mustache" { found.append(url) }
+            for url in found.sorted(by: { $0.path < $1.path }) {
+                let rel = url.path.dropFirst(folder.standardizedFileURL.path.count + 1)
+                let name = String(rel.dropLast(".mustache".count))
+                guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+                texts[name] = (text, url.path)
+                if i == folders.count - 1 && folders.count > 1 { fromLast.insert(name) }
+            }
+        }
+        var lib = MustacheLibrary()
+        var fp = Hasher64()
+        for name in texts.keys.sorted() {
+            let (text, file) = texts[name]!
+            fp.add(name); fp.add(text)
+            do {
+                lib.register(try MustacheTemplate(string: text), named: name)
+            } catch let e as MustacheTemplate.ParserError {
+                throw Failure.parse(file: file, line: e.context.lineNumber, message: "\(e.error)")
+            }
+        }
+        library = lib
+        fingerprint = fp.hex
+        names = Set(texts.keys)
+        overridden = fromLast
+    }
+
+    /// Renders the template `name` with `model`.
+    public func render(_ name: String, _ model: Any) throws -> String {
+        guard let out = library.render(model, withTemplate: name) else { throw Failure.missing(name) }
+        return out
+    }
+
+    public func has(_ name: String) -> Bool { names.contains(name) }
+}
+
+/// FNV-1a 64-bit, for fingerprints that need no cryptographic strength.
+public struct Hasher64: Sendable {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    public init() {}
+    public mutating func add(_ s: String) {
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        h = (h ^ 0xff) &* 0x0000_0100_0000_01B3
+    }
+    public var hex: String { String(format: "%016llx", h) }
+}

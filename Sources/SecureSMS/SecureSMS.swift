@@ -1,0 +1,1 @@
+// SecureSMS module — see docs/.

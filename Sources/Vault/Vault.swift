@@ -1,0 +1,1 @@
+// Vault module — see docs/.

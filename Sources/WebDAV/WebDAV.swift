@@ -1,0 +1,1 @@
+// WebDAV client — see docs/webdav.md.

@@ -1,0 +1,80 @@
+import ArgumentParser
+import DossierKit
+import Foundation
+
+/// `dossier`: argument parsing and nothing else. Every command's work lives in
+/// DossierKit or a domain module; errors are printed as `file:line: message`.
+@main
+struct Dossier: AsyncParsableCommand {
+    static var configuration: CommandConfiguration {
+        var subs: [any ParsableCommand.Type] = [BuildCommand.self, CheckCommand.self, ServeCommand.self, NewCommand.self]
+        #if DOMAIN_RECALL
+        subs.append(RecallCommand.self)
+        #endif
+        #if DOMAIN_EXPERIENCES
+        subs.append(ExperiencesCommand.self)
+        #endif
+        #if DOMAIN_VAULT
+        subs.append(VaultCommand.self)
+        #endif
+        #if DOMAIN_SMS
+        subs.append(SMSCommand.self)
+        #endif
+        #if DOMAIN_GAME
+        subs.append(GameCommand.self)
+        #endif
+        subs.append(contentsOf: extraCommands)
+        return CommandConfiguration(
+            commandName: "dossier",
+            abstract: "Turn study, care and vault data into a static site of reports.",
+            discussion: """
+            A project is a folder with a dossier.yml manifest, Markdown pages under content/,
+            and one block per section naming its input files. `dossier build` writes the site
+            to _site/ (or the manifest's `output`), with CSV and JSON side outputs and a
+            manifest of every file.
+
+            Examples:
+              dossier new my-study          # a working skeleton
+              dossier build my-study        # build my-study/_site
+              dossier serve my-study        # preview with live reload on 127.0.0.1
+              dossier check my-study        # validate everything, write nothing
+
+            Exit status: 0 success, 1 bad input (messages say file:line), 2 usage error.
+            """,
+            version: DossierVersion.string,
+            subcommands: subs
+        )
+    }
+
+    /// Commands added by stages other than the domains (publish, archive).
+    static var extraCommands: [any ParsableCommand.Type] { ExtraCommands.all }
+
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as DossierError {
+            Console.error(error)
+            Foundation.exit(1)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            // Usage errors exit with 2 (ArgumentParser's default is 64).
+            let message = fullMessage(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                Foundation.exit(2)
+            }
+            if code.rawValue == 1 || error is ExitCode {
+                if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                Foundation.exit(code.rawValue)
+            }
+            Console.error(DossierError(error.diagnostics))
+            Foundation.exit(1)
+        }
+    }
+}

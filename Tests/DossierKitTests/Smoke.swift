@@ -1,0 +1,4 @@
+import Testing
+@testable import DossierKit
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import Experiences
+
+@Test func moduleLoads() { #expect(Bool(true)) }

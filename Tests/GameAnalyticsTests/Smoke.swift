@@ -1,0 +1,4 @@
+import Testing
+@testable import GameAnalytics
+
+@Test func moduleLoads() { #expect(Bool(true)) }

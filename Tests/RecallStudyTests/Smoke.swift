@@ -1,0 +1,4 @@
+import Testing
+@testable import RecallStudy
+
+@Test func moduleLoads() { #expect(Bool(true)) }

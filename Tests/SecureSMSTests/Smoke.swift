@@ -1,0 +1,4 @@
+import Testing
+@testable import SecureSMS
+
+@Test func moduleLoads() { #expect(Bool(true)) }

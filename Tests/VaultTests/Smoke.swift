@@ -1,0 +1,4 @@
+import Testing
+@testable import Vault
+
+@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import WebDAV
+
+@Test func moduleLoads() { #expect(Bool(true)) }

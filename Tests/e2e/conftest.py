@@ -1,0 +1,57 @@
+"""Shared fixtures for Dossier's end-to-end tests (pytest).
+
+Every test here runs the *built* `dossier` binary (`make test` builds it first), in
+temporary folders, against real tools started on 127.0.0.1.
+"""
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def dossier_path() -> str:
+    env = os.environ.get("DOSSIER_BIN")
+    if env:
+        return env
+    for cand in (REPO / ".build" / "debug" / "dossier", REPO / ".build" / "release" / "dossier"):
+        if cand.exists():
+            return str(cand)
+    raise RuntimeError("dossier is not built: run `swift build` (or `make test`) first")
+
+
+@pytest.fixture(scope="session")
+def dossier_bin() -> str:
+    return dossier_path()
+
+
+@pytest.fixture
+def run_dossier(dossier_bin):
+    """run_dossier(*args, cwd=None, env=None, input=None, check=True) -> CompletedProcess"""
+
+    def run(*args, cwd=None, env=None, input=None, check=True, timeout=600):
+        full_env = dict(os.environ)
+        if env:
+            full_env.update(env)
+        proc = subprocess.run([dossier_bin, *map(str, args)], cwd=cwd, env=full_env, input=input,
+                              capture_output=True, text=True, timeout=timeout)
+        if check and proc.returncode != 0:
+            raise AssertionError(f"dossier {' '.join(map(str, args))} exited {proc.returncode}\n"
+                                 f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+        return proc
+
+    return run
+
+
+@pytest.fixture
+def demo_copy(tmp_path):
+    """A fresh copy of Examples/demo in a temp folder."""
+    dst = tmp_path / "demo"
+    shutil.copytree(REPO / "Examples" / "demo", dst, ignore=shutil.ignore_patterns("_site", "_site.*", ".dossier"))
+    return dst
+
+
+ARTIFACTS = REPO / "artifacts"
