@@ -69,7 +69,7 @@ var targets: [Target] = [
         name: "dossier",
         dependencies: ["DossierKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
-        exclude: disabled.map { "Commands/\($0.section)Command.swift" },
+        exclude: disabled.map { "Commands/\($0.section)Command.swift" } + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
     ),
     .target(name: "WebDAV"),
