@@ -1,1 +1,0 @@
-// WebDAV client — see docs/webdav.md.
