@@ -1,1 +1,0 @@
-// Experiences module — see docs/.

@@ -1,0 +1,223 @@
+import Foundation
+
+// MARK: - Loading an experience file
+
+/// Reads an experience file (JSON, see `docs/experience-format.md`) and checks every
+/// per-file rule. Rules that need the owner's whole collection (unique titles, the
+/// 10-custom limit, default titles) are in ``ExperienceCollection``.
+public struct ExperienceLoader {
+    /// Checks media files: `nil` skips the checks (e.g. for pure tests of the format).
+    public var mediaRoot: URL?
+
+    public init(mediaRoot: URL? = nil) { self.mediaRoot = mediaRoot }
+
+    /// Loads `url`; media are looked up beside it. `display` is the name used in messages.
+    public static func load(url: URL, display: String? = nil) -> (Experience?, [ExperienceIssue]) {
+        let name = display ?? url.path
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return (nil, [.error(name, nil, "cannot read the file")])
+        }
+        let slug = slugify(url.deletingPathExtension().lastPathComponent)
+        return ExperienceLoader(mediaRoot: url.deletingLastPathComponent()).load(data: data, file: name, slug: slug)
+    }
+
+    /// A folder-safe slug: lower-case ASCII letters, digits and `-`.
+    public static func slugify(_ s: String) -> String {
+        var out = ""
+        for c in s.lowercased().unicodeScalars {
+            if c.isASCII, CharacterSet.alphanumerics.contains(c) { out.unicodeScalars.append(c) }
+            else if !out.hasSuffix("-") { out += "-" }
+        }
+        let t = out.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        return t.isEmpty ? "experience" : t
+    }
+
+    /// Parses and checks `data`. Returns the experience when its structure could be read
+    /// (even if rules failed) and every issue found, errors and warnings, in file order.
+    public func load(data: Data, file: String, slug: String) -> (Experience?, [ExperienceIssue]) {
+        var issues: [ExperienceIssue] = []
+        func err(_ line: Int?, _ m: String) { issues.append(.error(file, line, m)) }
+        func warn(_ line: Int?, _ m: String) { issues.append(.warning(file, line, m)) }
+
+        let root: JNode
+        do { root = try LineJSONParser.parse(data) } catch {
+            return (nil, [.error(file, error.line, "invalid JSON: \(error.message)")])
+        }
+        guard let top = root.members else { return (nil, [.error(file, root.line, "expected an object at the top, found \(root.typeName)")]) }
+
+        var lines: [String: Int] = [:]
+        for m in top { lines[m.key] = m.keyLine }
+        checkKeys(top, allowed: ["title", "description", "kind", "owner", "firstPanorama", "finalPanorama", "panoramas"], what: "experience", err: err)
+
+        func text(_ node: JNode?, _ name: String) -> String? {
+            guard let node else { return nil }
+            if node.isNull { return nil }
+            guard let s = node.stringValue else { err(node.line, "\(name) must be text, found \(node.typeName)"); return nil }
+            return s
+        }
+
+        // Title (F16): absent or empty → default assigned by the collection.
+        var title = text(root["title"], "title")
+        if let t = title, t.trimmingCharacters(in: .whitespaces).isEmpty { title = nil }
+        if let t = title, !Rules.titleLength.contains(t.count) {
+            err(root["title"]?.line, "title \"\(t)\" has \(t.count) characters; it must have 4 to 16 (spaces count)")
+        }
+        // Description (F17).
+        let description = text(root["description"], "description") ?? ""
+        if description.count > Rules.descriptionMax {
+            err(root["description"]?.line, "description has \(description.count) characters; at most \(Rules.descriptionMax) are allowed")
+        }
+        var kind = ExperienceKind.premade
+        if let k = text(root["kind"], "kind") {
+            if let v = ExperienceKind(rawValue: k) { kind = v } else { err(root["kind"]?.line, "kind must be \"premade\" or \"custom\", not \"\(k)\"") }
+        }
+        let owner = text(root["owner"], "owner").flatMap { $0.isEmpty ? nil : $0 }
+        if kind == .custom, owner == nil { err(root["kind"]?.line ?? 1, "a custom experience needs an owner") }
+
+        // Panoramas.
+        var panoramas: [Panorama] = []
+        guard let pnode = root["panoramas"] else {
+            err(1, "missing \"panoramas\": an experience needs at least one panorama")
+            return (nil, issues)
+        }
+        guard let plist = pnode.items else {
+            err(pnode.line, "panoramas must be a list, found \(pnode.typeName)")
+            return (nil, issues)
+        }
+        if plist.isEmpty { err(pnode.line, "an experience needs at least one panorama") }
+        var seenIDs: [String: Int] = [:]
+        for (i, node) in plist.enumerated() {
+            guard let members = node.members else { err(node.line, "panorama \(i + 1) must be an object, found \(node.typeName)"); continue }
+            checkKeys(members, allowed: ["id", "title", "image", "triggers"], what: "panorama", err: err)
+            let id = text(node["id"], "panorama id") ?? "p\(i + 1)"
+            if node["id"] != nil, !Rules.isValidID(id) {
+                err(node["id"]?.line, "panorama id \"\(id)\" may use only letters, digits, '-' and '_'")
+            }
+            if let prev = seenIDs[id] { err(node["id"]?.line ?? node.line, "panorama id \"\(id)\" is used twice (first on line \(prev))") }
+            seenIDs[id] = node["id"]?.line ?? node.line
+            let ptitle = text(node["title"], "panorama title") ?? ""
+            if !Rules.panoramaTitleLength.contains(ptitle.count) {
+                err(node["title"]?.line ?? node.line, "panorama \"\(id)\" needs a title of 1 to 60 characters")
+            }
+            var image = ""
+            if let im = text(node["image"], "image") { image = im } else if node["image"] == nil { err(node.line, "panorama \"\(id)\" has no image") }
+            if !image.isEmpty { checkMedia(image, allowed: Rules.imageTypes, what: "image", line: node["image"]?.line ?? node.line, err: err) }
+
+            var triggers: [Trigger] = []
+            if let tnode = node["triggers"] {
+                if let tl = tnode.items {
+                    var tids = Set<String>()
+                    for (j, t) in tl.enumerated() {
+                        if let trig = trigger(t, index: j, panorama: id, err: err) {
+                            if !tids.insert(trig.id).inserted { err(t.line, "trigger id \"\(trig.id)\" is used twice in panorama \"\(id)\"") }
+                            triggers.append(trig)
+                        }
+                    }
+                } else if !tnode.isNull { err(tnode.line, "triggers must be a list, found \(tnode.typeName)") }
+            }
+            panoramas.append(Panorama(id: id, title: ptitle, image: image, triggers: triggers, line: node.line))
+        }
+
+        // Doors (F26): a door's target must be a panorama of the same experience.
+        let ids = Set(panoramas.map(\.id))
+        for p in panoramas {
+            for t in p.triggers where t.kind == .door {
+                guard let target = t.target else { continue }
+                if !ids.contains(target) {
+                    err(t.line, "door \"\(t.label)\" leads to panorama \"\(target)\", which is not in this experience")
+                } else if target == p.id {
+                    warn(t.line, "door \"\(t.label)\" leads back to its own panorama \"\(p.id)\"")
+                }
+            }
+        }
+        var first = panoramas.first?.id
+        if let f = text(root["firstPanorama"], "firstPanorama") {
+            if ids.contains(f) { first = f } else { err(root["firstPanorama"]?.line, "firstPanorama \"\(f)\" is not a panorama of this experience") }
+        }
+        var final: String?
+        if let f = text(root["finalPanorama"], "finalPanorama") {
+            if ids.contains(f) { final = f } else { err(root["finalPanorama"]?.line, "finalPanorama \"\(f)\" is not a panorama of this experience") }
+        }
+        let exp = Experience(file: file, slug: slug, title: title, description: description, kind: kind, owner: owner,
+                             panoramas: panoramas, firstPanorama: first, explicitFinal: final, lines: lines)
+        return (exp, issues)
+    }
+
+    // MARK: Parts
+
+    private func trigger(_ node: JNode, index j: Int, panorama: String, err: (Int?, String) -> Void) -> Trigger? {
+        guard let members = node.members else { err(node.line, "trigger \(j + 1) of panorama \"\(panorama)\" must be an object, found \(node.typeName)"); return nil }
+        checkKeys(members, allowed: ["id", "kind", "yaw", "pitch", "size", "label", "media", "target"], what: "trigger", err: err)
+        let id = node["id"]?.stringValue ?? "t\(j + 1)"
+        if node["id"] != nil, !Rules.isValidID(id) { err(node["id"]?.line, "trigger id \"\(id)\" may use only letters, digits, '-' and '_'") }
+        guard let ks = node["kind"]?.stringValue else { err(node["kind"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a kind: sound, video or door"); return nil }
+        guard let kind = TriggerKind(rawValue: ks) else { err(node["kind"]?.line, "trigger kind must be sound, video or door, not \"\(ks)\""); return nil }
+        func num(_ key: String, _ range: ClosedRange<Double>, default d: Double?) -> Double {
+            guard let n = node[key] else {
+                if d == nil { err(node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs \(key)") }
+                return d ?? 0
+            }
+            guard let v = n.numberValue else { err(n.line, "\(key) must be a number, found \(n.typeName)"); return d ?? 0 }
+            if !range.contains(v) { err(n.line, "\(key) \(fmt(v)) is out of range \(fmt(range.lowerBound))…\(fmt(range.upperBound))") }
+            return v
+        }
+        let yaw = num("yaw", Rules.yawRange, default: nil)
+        let pitch = num("pitch", Rules.pitchRange, default: nil)
+        let size = num("size", Rules.sizeRange, default: 1)
+        let label = node["label"]?.stringValue ?? ""
+        if !Rules.labelLength.contains(label.trimmingCharacters(in: .whitespaces).count) || label.count > Rules.labelLength.upperBound {
+            err(node["label"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a text label of 1 to 40 characters (REQ1)")
+        }
+        var media: String?, target: String?
+        switch kind {
+        case .sound, .video:
+            if node["target"] != nil { err(node["target"]?.line, "a \(kind.rawValue) trigger has no target; use media") }
+            if let m = node["media"]?.stringValue {
+                media = m
+                checkMedia(m, allowed: kind == .sound ? Rules.soundTypes : Rules.videoTypes, what: "\(kind.rawValue) file",
+                           line: node["media"]?.line ?? node.line, err: err)
+            } else { err(node["media"]?.line ?? node.line, "\(kind.rawValue) trigger \"\(label)\" needs a media file") }
+        case .door:
+            if node["media"] != nil { err(node["media"]?.line, "a door has no media; use target") }
+            if let t = node["target"]?.stringValue { target = t } else { err(node["target"]?.line ?? node.line, "door \"\(label)\" needs a target panorama") }
+        }
+        return Trigger(id: id, kind: kind, yaw: yaw, pitch: pitch, size: size, label: label, media: media, target: target, line: node.line)
+    }
+
+    private func checkKeys(_ members: [JMember], allowed: Set<String>, what: String, err: (Int?, String) -> Void) {
+        var seen = Set<String>()
+        for m in members {
+            if !allowed.contains(m.key) {
+                err(m.keyLine, "unknown \(what) key \"\(m.key)\" (known: \(allowed.sorted().joined(separator: ", ")))")
+            } else if !seen.insert(m.key).inserted {
+                err(m.keyLine, "\(what) key \"\(m.key)\" is given twice")
+            }
+        }
+    }
+
+    /// Checks a media path: safe, of an allowed type, present, and with matching content.
+    private func checkMedia(_ path: String, allowed: Set<String>, what: String, line: Int, err: (Int?, String) -> Void) {
+        guard Rules.isSafeRelativePath(path) else {
+            err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder"); return
+        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard allowed.contains(ext) else {
+            err(line, "\(what) \"\(path)\" is not a playable type (use \(allowed.sorted().joined(separator: ", ")))"); return
+        }
+        guard let root = mediaRoot else { return }
+        let url = root.appendingPathComponent(path)
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else {
+            err(line, "\(what) \"\(path)\" does not exist"); return
+        }
+        let head = (try? FileHandle(forReadingFrom: url)).map { h -> Data in defer { try? h.close() }; return (try? h.read(upToCount: 16)) ?? Data() } ?? Data()
+        guard let fam = MediaSniffer.family(of: head), MediaSniffer.expected(forExtension: ext).contains(fam) else {
+            err(line, "\(what) \"\(path)\" is not a playable .\(ext) file (its content does not match its name)"); return
+        }
+    }
+}
+
+/// Numbers in messages: whole numbers without `.0`.
+func fmt(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.3g", v)
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+// MARK: - Writing the experience format
+
+/// Writes an experience in the file format of `docs/experience-format.md`: two-space
+/// indentation, keys in a fixed order, angles rounded to 0.01°, so output is stable.
+public enum ExperienceWriter {
+    public static func json(_ e: Experience) -> String {
+        var s = "{\n"
+        var top: [String] = []
+        if let t = e.title { top.append("  \"title\": \(str(t))") }
+        if !e.description.isEmpty { top.append("  \"description\": \(str(e.description))") }
+        top.append("  \"kind\": \(str(e.kind.rawValue))")
+        if let o = e.owner { top.append("  \"owner\": \(str(o))") }
+        top.append("  \"firstPanorama\": \(str(e.firstPanorama))")
+        if let f = e.explicitFinal { top.append("  \"finalPanorama\": \(str(f))") }
+        var ps: [String] = []
+        for p in e.panoramas {
+            var q = "    {\n      \"id\": \(str(p.id)),\n      \"title\": \(str(p.title)),\n      \"image\": \(str(p.image)),\n      \"triggers\": ["
+            if p.triggers.isEmpty { q += "]\n    }" } else {
+                q += "\n" + p.triggers.map { t in
+                    var f = ["\"id\": \(str(t.id))", "\"kind\": \(str(t.kind.rawValue))", "\"yaw\": \(num(t.yaw))", "\"pitch\": \(num(t.pitch))"]
+                    if t.size != 1 { f.append("\"size\": \(num(t.size))") }
+                    f.append("\"label\": \(str(t.label))")
+                    if let m = t.media { f.append("\"media\": \(str(m))") }
+                    if let g = t.target { f.append("\"target\": \(str(g))") }
+                    return "        {" + f.joined(separator: ", ") + "}"
+                }.joined(separator: ",\n") + "\n      ]\n    }"
+            }
+            ps.append(q)
+        }
+        top.append("  \"panoramas\": [\n" + ps.joined(separator: ",\n") + "\n  ]")
+        s += top.joined(separator: ",\n") + "\n}\n"
+        return s
+    }
+
+    /// A number rounded to 0.01, without trailing zeros (`-0` written as `0`).
+    public static func num(_ v: Double) -> String {
+        let r = (v * 100).rounded() / 100
+        if r == 0 { return "0" }
+        var t = String(format: "%.2f", r)
+        while t.hasSuffix("0") { t.removeLast() }
+        if t.hasSuffix(".") { t.removeLast() }
+        return t
+    }
+
+    /// A JSON string literal (non-ASCII kept as UTF-8, control characters escaped).
+    public static func str(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
+            }
+        }
+        return out + "\""
+    }
+}
