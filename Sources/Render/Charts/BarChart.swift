@@ -1,0 +1,116 @@
+import Foundation
+
+/// Grouped bar chart (see ``Charts/bar(categories:series:options:horizontal:)``).
+enum BarChart {
+    static func render(categories: [String], series: [BarSeries], options: ChartOptions, horizontal: Bool) -> String {
+        let kind = "bar"
+        let finite = series.flatMap { $0.values.prefix(categories.count).compactMap { $0 }.filter(\.isFinite) }
+        guard !categories.isEmpty, !series.isEmpty, !finite.isEmpty else {
+            return ChartCanvas.noData(options: options, kind: kind)
+        }
+        var cv = ChartCanvas(options: options, kind: kind)
+        if series.count > 1 {
+            cv.legend = series.enumerated().map { LegendItem(name: $0.element.name, key: .swatch(color: ChartStyle.color($0.offset))) }
+        }
+        // Value range always includes 0 (bars grow from 0).
+        let lo = options.yMin ?? min(0, finite.min()!)
+        let hi = options.yMax ?? max(0, finite.max()!)
+        let valueLength = horizontal ? cv.width - 120 : cv.height - 100
+        let scale = NiceScale(min: lo, max: hi, count: max(2, Int(valueLength / (horizontal ? 80 : 45))))
+        let tickLabels = scale.ticks.map { ChartNumber.tick($0, step: scale.step) }
+        let n = categories.count, s = series.count
+        let xTitle = options.xLabel.isEmpty ? 0.0 : 20.0
+
+        if !horizontal {
+            let left = ChartCanvas.leftMargin(labels: tickLabels, yLabel: options.yLabel)
+            let band = (cv.width - left - 16) / Double(n)
+            let fit = ChartCanvas.categoryLabelFit(categories, band: band)
+            cv.layout(left: left, right: 16, bottom: fit.height + xTitle + 6)
+            let y = LinearMap(d0: scale.lower, d1: scale.upper, r0: cv.plotY + cv.plotH, r1: cv.plotY)
+            cv.valueAxisY(scale, y: y.callAsFunction)
+            let bandW = cv.plotW / Double(n)
+            let barW = bandW * 0.8 / Double(s)
+            var marks = "<g class=\"bars\">"
+            for (si, ser) in series.enumerated() {
+                marks += "<g class=\"series\" fill=\"\(ChartStyle.color(si))\">"
+                for ci in 0..<n {
+                    guard ci < ser.values.count, let v = ser.values[ci], v.isFinite else { continue }
+                    let vv = min(scale.upper, max(scale.lower, v))
+                    let base = min(scale.upper, max(scale.lower, 0))
+                    let x = cv.plotX + Double(ci) * bandW + bandW * 0.1 + Double(si) * barW
+                    let y0 = y(base), y1 = y(vv)
+                    marks += "<rect x=\"\(c(x))\" y=\"\(c(min(y0, y1)))\" width=\"\(c(max(0.5, barW - 1)))\" height=\"\(c(abs(y1 - y0)))\">"
+                    marks += "<title>\(SVGText.escape(tip(categories[ci], ser.name, v, s)))</title></rect>"
+                    if options.showValues {
+                        let ty = v >= 0 ? y1 - 4 : y1 + 12
+                        marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"10\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
+                    }
+                }
+                marks += "</g>"
+            }
+            marks += "</g>"
+            cv.body += marks
+            cv.categoryAxisX(categories, centers: (0..<n).map { cv.plotX + (Double($0) + 0.5) * bandW }, rotate: fit.rotate)
+            cv.axisFrame(xTitleOffset: fit.height + 14)
+        } else {
+            let left = ChartCanvas.leftMargin(labels: categories.map { SVGText.truncate($0, max: 28) }, yLabel: options.yLabel)
+            cv.layout(left: left, right: 24, bottom: 26 + xTitle)
+            let x = LinearMap(d0: scale.lower, d1: scale.upper, r0: cv.plotX, r1: cv.plotX + cv.plotW)
+            cv.valueAxisX(scale, x: x.callAsFunction)
+            let bandH = cv.plotH / Double(n)
+            let barH = bandH * 0.8 / Double(s)
+            var marks = "<g class=\"bars\">"
+            for (si, ser) in series.enumerated() {
+                marks += "<g class=\"series\" fill=\"\(ChartStyle.color(si))\">"
+                for ci in 0..<n {
+                    guard ci < ser.values.count, let v = ser.values[ci], v.isFinite else { continue }
+                    let vv = min(scale.upper, max(scale.lower, v))
+                    let base = min(scale.upper, max(scale.lower, 0))
+                    let yy = cv.plotY + Double(ci) * bandH + bandH * 0.1 + Double(si) * barH
+                    let x0 = x(base), x1 = x(vv)
+                    marks += "<rect x=\"\(c(min(x0, x1)))\" y=\"\(c(yy))\" width=\"\(c(abs(x1 - x0)))\" height=\"\(c(max(0.5, barH - 1)))\">"
+                    marks += "<title>\(SVGText.escape(tip(categories[ci], ser.name, v, s)))</title></rect>"
+                    if options.showValues {
+                        let tx = v >= 0 ? x1 + 4 : x1 - 4
+                        marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"10\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
+                    }
+                }
+                marks += "</g>"
+            }
+            marks += "</g>"
+            cv.body += marks
+            cv.categoryAxisY(categories, centers: (0..<n).map { cv.plotY + (Double($0) + 0.5) * bandH })
+            cv.axisFrame(xTitleOffset: 38)
+        }
+        cv.summary.append("Bar chart of \(n) categor\(n == 1 ? "y" : "ies")\(s > 1 ? " and \(s) series" : "").")
+        for ser in series {
+            let pairs = (0..<n).map { ci -> String in
+                let v = ci < ser.values.count ? ser.values[ci] : nil
+                return categories[ci] + " " + (v.flatMap { $0.isFinite ? ChartNumber.value($0) : nil } ?? "n/a")
+            }
+            cv.summary.append(ChartSummary.list(head: s > 1 ? ser.name : "Values", items: pairs))
+        }
+        return cv.finish()
+    }
+
+    private static func tip(_ category: String, _ series: String, _ v: Double, _ count: Int) -> String {
+        (count > 1 ? "\(category) — \(series): " : "\(category): ") + ChartNumber.value(v)
+    }
+}
+
+/// Plain-text data summaries for `<desc>`.
+enum ChartSummary {
+    /// "Head: a, b, c." — at most `limit` items, then "and N more".
+    static func list(head: String, items: [String], limit: Int = 40) -> String {
+        var parts = Array(items.prefix(limit))
+        if items.count > limit { parts.append("and \(items.count - limit) more") }
+        return head + ": " + parts.joined(separator: ", ") + "."
+    }
+
+    /// "n 12, min 1, mean 3.5, max 9".
+    static func stats(_ values: [Double]) -> String {
+        let v = values.filter(\.isFinite)
+        guard let lo = v.min(), let hi = v.max() else { return "no values" }
+        return "n \(v.count), min \(ChartNumber.value(lo)), mean \(ChartNumber.value(v.reduce(0, +) / Double(v.count))), max \(ChartNumber.value(hi))"
+    }
+}

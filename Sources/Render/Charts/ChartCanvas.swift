@@ -1,0 +1,330 @@
+import Foundation
+
+// MARK: - Style
+
+/// Colours, dashes and marker shapes shared by every chart.
+enum ChartStyle {
+    /// Okabe–Ito (2008) colour-blind-safe palette, ordered for contrast on white:
+    /// blue, orange, bluish green, vermillion, reddish purple, sky blue, yellow, black.
+    static let palette = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
+    /// Dash patterns by series index (solid first).
+    static let dashes = ["", "6 3", "2 3", "8 3 2 3", "4 4", "1 3"]
+    static let ink = "#222222"
+    static let muted = "#555555"
+    static let grid = "#e3e3e3"
+    static let axis = "#888888"
+    static let background = "#ffffff"
+    static let fontFamily = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
+    static let fontSize = 12.0
+
+    static func color(_ i: Int) -> String { palette[i % palette.count] }
+    static func dash(_ i: Int) -> String { dashes[i % dashes.count] }
+    static func marker(_ i: Int) -> Marker { Marker.allCases[i % Marker.allCases.count] }
+
+    /// Estimated width of `s` in a sans-serif font of `size` (0.6 em per character).
+    static func textWidth(_ s: String, size: Double = fontSize) -> Double {
+        Double(s.count) * size * 0.6
+    }
+}
+
+/// Marker shapes; series i uses shape i so series differ without colour.
+enum Marker: CaseIterable {
+    case circle, square, triangle, diamond, triangleDown, plus, cross
+
+    /// An SVG element for the marker centred at (x, y) with radius r.
+    func svg(x: Double, y: Double, r: Double, fill: String, extra: String = "", tooltip: String? = nil) -> String {
+        let c = ChartNumber.coord
+        let tip = tooltip.map { "<title>\(SVGText.escape($0))</title>" }
+        func close(_ head: String) -> String { tip.map { head + ">" + $0 + "</\(tag)>" } ?? head + "/>" }
+        switch self {
+        case .circle:
+            return close("<circle cx=\"\(c(x))\" cy=\"\(c(y))\" r=\"\(c(r))\" fill=\"\(fill)\"\(extra)")
+        case .square:
+            let s = r * 0.9
+            return close("<rect x=\"\(c(x - s))\" y=\"\(c(y - s))\" width=\"\(c(2 * s))\" height=\"\(c(2 * s))\" fill=\"\(fill)\"\(extra)")
+        case .triangle:
+            let d = "M\(c(x)) \(c(y - r * 1.15))L\(c(x + r * 1.1)) \(c(y + r * 0.8))L\(c(x - r * 1.1)) \(c(y + r * 0.8))Z"
+            return close("<path d=\"\(d)\" fill=\"\(fill)\"\(extra)")
+        case .diamond:
+            let d = "M\(c(x)) \(c(y - r * 1.2))L\(c(x + r * 1.2)) \(c(y))L\(c(x)) \(c(y + r * 1.2))L\(c(x - r * 1.2)) \(c(y))Z"
+            return close("<path d=\"\(d)\" fill=\"\(fill)\"\(extra)")
+        case .triangleDown:
+            let d = "M\(c(x)) \(c(y + r * 1.15))L\(c(x + r * 1.1)) \(c(y - r * 0.8))L\(c(x - r * 1.1)) \(c(y - r * 0.8))Z"
+            return close("<path d=\"\(d)\" fill=\"\(fill)\"\(extra)")
+        case .plus:
+            let a = r * 1.2, w = r * 0.45
+            let d = "M\(c(x - w)) \(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
+            return close("<path d=\"\(d)\" fill=\"\(fill)\"\(extra)")
+        case .cross:
+            let a = r * 1.1
+            let d = "M\(c(x - a)) \(c(y - a))L\(c(x + a)) \(c(y + a))M\(c(x - a)) \(c(y + a))L\(c(x + a)) \(c(y - a))"
+            return close("<path d=\"\(d)\" fill=\"none\" stroke=\"\(fill)\" stroke-width=\"2\"\(extra)")
+        }
+    }
+
+    private var tag: String {
+        switch self {
+        case .circle: return "circle"
+        case .square: return "rect"
+        default: return "path"
+        }
+    }
+}
+
+// MARK: - Text
+
+enum SVGText {
+    /// Text safe in SVG element content and attribute values: characters XML 1.0
+    /// forbids (C0 controls other than tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) are
+    /// dropped, the rest goes through ``HTML/escape(_:)``.
+    static func escape(_ s: String) -> String {
+        var clean = ""
+        clean.unicodeScalars.append(contentsOf: s.unicodeScalars.filter { u in
+            let v = u.value
+            if v < 0x20 { return v == 0x09 || v == 0x0A || v == 0x0D }
+            if v == 0xFFFE || v == 0xFFFF { return false }
+            return true
+        })
+        return HTML.escape(clean)
+    }
+
+    /// `s` shortened to `max` characters with an ellipsis.
+    static func truncate(_ s: String, max: Int) -> String {
+        guard s.count > max, max > 1 else { return s }
+        return String(s.prefix(max - 1)) + "…"
+    }
+}
+
+// MARK: - Legend
+
+enum LegendKey {
+    case swatch(color: String)
+    case line(color: String, dash: String, marker: Marker?)
+    case marker(color: String, marker: Marker)
+}
+
+struct LegendItem {
+    var name: String
+    var key: LegendKey
+}
+
+// MARK: - Canvas
+
+/// Builds one chart: the frame (svg, title, desc, background, visible title, legend),
+/// the plot rectangle, axes, and the data marks appended to `body`.
+struct ChartCanvas {
+    let options: ChartOptions
+    let kind: String
+    let id: String
+    var body = ""
+    /// Sentences appended to `<desc>` when `options.dataSummary` is on.
+    var summary: [String] = []
+    var legend: [LegendItem] = []
+    /// Plot rectangle (set by ``layout(left:right:bottom:)``).
+    var plotX = 0.0, plotY = 0.0, plotW = 0.0, plotH = 0.0
+    /// Height used by the title and legend above the plot.
+    private(set) var headerHeight = 0.0
+    private var legendRows: [[(LegendItem, Double)]] = []
+
+    var width: Double { max(80, options.width.isFinite ? options.width : 640) }
+    var height: Double { max(60, options.height.isFinite ? options.height : 320) }
+
+    init(options: ChartOptions, kind: String) {
+        self.options = options
+        self.kind = kind
+        self.id = ChartID.make(options, kind: kind)
+    }
+
+    // MARK: Layout
+
+    /// Fixes the plot rectangle: the header (title + legend rows) on top, then the
+    /// given margins.
+    mutating func layout(left: Double, right: Double, bottom: Double, top extra: Double = 8) {
+        var top = options.showTitle && !options.title.isEmpty ? 30.0 : 8.0
+        legendRows = []
+        if legend.count > 1 {
+            var row: [(LegendItem, Double)] = []
+            var x = 0.0
+            let avail = width - 24
+            for item in legend {
+                let w = 26 + ChartStyle.textWidth(SVGText.truncate(item.name, max: 40), size: 11) + 14
+                if x + w > avail, !row.isEmpty {
+                    legendRows.append(row)
+                    row = []
+                    x = 0
+                }
+                row.append((item, w))
+                x += w
+            }
+            if !row.isEmpty { legendRows.append(row) }
+            top += Double(legendRows.count) * 18 + 2
+        }
+        headerHeight = top
+        top += extra
+        plotX = left
+        plotY = top
+        plotW = max(10, width - left - right)
+        plotH = max(10, height - top - bottom)
+    }
+
+    // MARK: Axes
+
+    /// Horizontal gridlines and tick labels of a vertical value axis.
+    mutating func valueAxisY(_ scale: NiceScale, y: (Double) -> Double) {
+        var g = "<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"end\">"
+        for t in scale.ticks {
+            let yy = ChartNumber.coord(y(t))
+            g += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX + plotW))\" y1=\"\(yy)\" y2=\"\(yy)\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>"
+            g += "<text x=\"\(c(plotX - 6))\" y=\"\(yy)\" dy=\"0.32em\">\(ChartNumber.tick(t, step: scale.step))</text>"
+        }
+        g += "</g>"
+        body += g
+    }
+
+    /// Vertical gridlines and tick labels of a horizontal numeric axis.
+    mutating func valueAxisX(_ scale: NiceScale, x: (Double) -> Double, grid: Bool = true) {
+        var g = "<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"middle\">"
+        for t in scale.ticks {
+            let xx = ChartNumber.coord(x(t))
+            if grid {
+                g += "<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(c(plotY))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>"
+            }
+            g += "<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(c(plotY + plotH))\" y2=\"\(c(plotY + plotH + 4))\" stroke=\"\(ChartStyle.axis)\"/>"
+            g += "<text x=\"\(xx)\" y=\"\(c(plotY + plotH + 16))\">\(ChartNumber.tick(t, step: scale.step))</text>"
+        }
+        g += "</g>"
+        body += g
+    }
+
+    /// Whether category labels under bands of width `band` must rotate, and the height
+    /// the labels then need below the plot.
+    static func categoryLabelFit(_ names: [String], band: Double) -> (rotate: Bool, height: Double) {
+        let widest = names.map { ChartStyle.textWidth(SVGText.truncate($0, max: 28), size: 11) }.max() ?? 0
+        let rotate = widest > band - 4
+        return (rotate, rotate ? widest * 0.57 + 16 : 20)
+    }
+
+    /// Category labels under bands centred at `centers`; rotated 35° when `rotate`.
+    mutating func categoryAxisX(_ names: [String], centers: [Double], rotate: Bool) {
+        var g = "<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"\(rotate ? "end" : "middle")\">"
+        for (i, n) in names.enumerated() where i < centers.count {
+            let l = SVGText.truncate(n, max: 28)
+            let x = c(centers[i]), y = c(plotY + plotH + (rotate ? 12 : 16))
+            let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
+            if rotate {
+                g += "<text x=\"\(x)\" y=\"\(y)\" transform=\"rotate(-35 \(x) \(y))\">\(full)\(SVGText.escape(l))</text>"
+            } else {
+                g += "<text x=\"\(x)\" y=\"\(y)\">\(full)\(SVGText.escape(l))</text>"
+            }
+        }
+        g += "</g>"
+        body += g
+    }
+
+    /// Category labels left of horizontal bands (right-aligned).
+    mutating func categoryAxisY(_ names: [String], centers: [Double]) {
+        var g = "<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"end\">"
+        for (i, n) in names.enumerated() where i < centers.count {
+            let l = SVGText.truncate(n, max: 28)
+            let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
+            g += "<text x=\"\(c(plotX - 6))\" y=\"\(c(centers[i]))\" dy=\"0.32em\">\(full)\(SVGText.escape(l))</text>"
+        }
+        g += "</g>"
+        body += g
+    }
+
+    /// Width a vertical axis needs for these tick/category labels, plus the axis title.
+    static func leftMargin(labels: [String], yLabel: String) -> Double {
+        let w = labels.map { ChartStyle.textWidth($0, size: 11) }.max() ?? 0
+        return min(220, w) + 12 + (yLabel.isEmpty ? 0 : 20)
+    }
+
+    /// The axis frame lines (left and bottom) and the axis titles.
+    mutating func axisFrame(xTitleOffset: Double = 34, left: Bool = true, bottom: Bool = true) {
+        if bottom {
+            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX + plotW))\" y1=\"\(c(plotY + plotH))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
+        }
+        if left {
+            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX))\" y1=\"\(c(plotY))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
+        }
+        if !options.xLabel.isEmpty {
+            body += "<text class=\"axis-title\" x=\"\(c(plotX + plotW / 2))\" y=\"\(c(min(height - 6, plotY + plotH + xTitleOffset)))\" text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\">\(SVGText.escape(options.xLabel))</text>"
+        }
+        if !options.yLabel.isEmpty {
+            let x = 14.0, y = plotY + plotH / 2
+            body += "<text class=\"axis-title\" x=\"\(c(x))\" y=\"\(c(y))\" text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(c(x)) \(c(y)))\">\(SVGText.escape(options.yLabel))</text>"
+        }
+    }
+
+    // MARK: No data
+
+    /// A chart that says "No data": the frame, a dashed plot outline, centred text.
+    static func noData(options: ChartOptions, kind: String) -> String {
+        var cv = ChartCanvas(options: options, kind: kind)
+        cv.layout(left: 16, right: 16, bottom: 16)
+        cv.body += "<rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW))\" height=\"\(c(cv.plotH))\" fill=\"#f6f6f6\" stroke=\"#bbbbbb\" stroke-dasharray=\"4 4\"/>"
+        cv.body += "<text x=\"\(c(cv.plotX + cv.plotW / 2))\" y=\"\(c(cv.plotY + cv.plotH / 2))\" dy=\"0.32em\" text-anchor=\"middle\" font-size=\"16\" fill=\"\(ChartStyle.muted)\">No data</text>"
+        cv.summary = ["No data."]
+        return cv.finish()
+    }
+
+    // MARK: Output
+
+    /// The complete `<svg>` element.
+    func finish() -> String {
+        let w = c(width), h = c(height)
+        var desc = options.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        if options.dataSummary || summary == ["No data."], !summary.isEmpty {
+            desc += (desc.isEmpty ? "" : " ") + summary.joined(separator: " ")
+        }
+        if desc.isEmpty { desc = options.title }
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"max-width:\(w)px;height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
+        s += "<title id=\"\(id)-title\">\(SVGText.escape(options.title))</title>"
+        s += "<desc id=\"\(id)-desc\">\(SVGText.escape(desc))</desc>"
+        s += "<rect class=\"chart-background\" width=\"\(w)\" height=\"\(h)\" fill=\"\(ChartStyle.background)\"/>"
+        if options.showTitle, !options.title.isEmpty {
+            let t = SVGText.truncate(options.title, max: max(10, Int((width - 24) / (14 * 0.6))))
+            s += "<text class=\"chart-title\" x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"600\" fill=\"\(ChartStyle.ink)\" aria-hidden=\"true\">\(SVGText.escape(t))</text>"
+        }
+        s += legendSVG()
+        s += body
+        s += "</svg>"
+        return s
+    }
+
+    private func legendSVG() -> String {
+        guard !legendRows.isEmpty else { return "" }
+        var s = "<g class=\"legend\" font-size=\"11\" fill=\"\(ChartStyle.ink)\" aria-hidden=\"true\">"
+        var y = (options.showTitle && !options.title.isEmpty ? 30.0 : 8.0) + 9
+        for row in legendRows {
+            var x = 12.0
+            for (item, w) in row {
+                switch item.key {
+                case let .swatch(color):
+                    s += "<rect x=\"\(c(x))\" y=\"\(c(y - 5))\" width=\"18\" height=\"10\" fill=\"\(color)\"/>"
+                case let .line(color, dash, marker):
+                    s += "<line x1=\"\(c(x))\" x2=\"\(c(x + 18))\" y1=\"\(c(y))\" y2=\"\(c(y))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>"
+                    if let m = marker { s += m.svg(x: x + 9, y: y, r: 3.5, fill: color) }
+                case let .marker(color, marker):
+                    s += marker.svg(x: x + 9, y: y, r: 4, fill: color)
+                }
+                s += "<text x=\"\(c(x + 24))\" y=\"\(c(y))\" dy=\"0.32em\">\(SVGText.escape(SVGText.truncate(item.name, max: 40)))</text>"
+                x += w
+            }
+            y += 18
+        }
+        s += "</g>"
+        return s
+    }
+}
+
+/// Shorthand for ``ChartNumber/coord(_:)``.
+@inline(__always) func c(_ x: Double) -> String { ChartNumber.coord(x) }
+
+/// Linear map from a data interval to a pixel interval.
+struct LinearMap {
+    var d0: Double, d1: Double, r0: Double, r1: Double
+    func callAsFunction(_ v: Double) -> Double {
+        d1 == d0 ? (r0 + r1) / 2 : r0 + (v - d0) / (d1 - d0) * (r1 - r0)
+    }
+}

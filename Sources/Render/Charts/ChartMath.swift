@@ -1,0 +1,279 @@
+import Foundation
+
+// MARK: - Number formatting
+
+/// Fixed, locale-free number formatting so the same chart gives the same bytes.
+public enum ChartNumber {
+    /// A coordinate: rounded to 2 decimals, trailing zeros removed, never `-0`.
+    public static func coord(_ x: Double) -> String {
+        guard x.isFinite else { return "0" }
+        let hundredths = (x * 100).rounded()
+        guard abs(hundredths) < 9e15 else { return String(format: "%.0f", x) }
+        let n = Int64(hundredths)
+        if n == 0 { return "0" }
+        let neg = n < 0
+        let a = neg ? -n : n
+        let whole = a / 100, frac = a % 100
+        var s = neg ? "-" : ""
+        s += String(whole)
+        if frac != 0 {
+            s += frac % 10 == 0 ? "." + String(frac / 10) : (frac < 10 ? ".0" : ".") + String(frac)
+        }
+        return s
+    }
+
+    /// A value shown to readers (cell values, summaries): integers as integers,
+    /// |x| ≥ 0.01 with at most 2 decimals, smaller with 3 significant digits.
+    public static func value(_ x: Double) -> String {
+        guard x.isFinite else { return x.isNaN ? "NaN" : (x < 0 ? "-∞" : "∞") }
+        if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+        if abs(x) >= 0.01 || abs(x) >= 1e15 {
+            if abs(x) >= 1e15 { return String(format: "%.3g", x) }
+            return coord(x)
+        }
+        var s = String(format: "%.3g", x)
+        if s.contains("e") { return s }
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s == "-0" ? "0" : s
+    }
+
+    /// A tick label for a tick of the given step: as many decimals as the step needs
+    /// (none for steps ≥ 1), `k`/`M`/`G` suffixes from one million up, an exponent
+    /// for steps below 1e-6.
+    public static func tick(_ x: Double, step: Double) -> String {
+        guard x.isFinite else { return "" }
+        let step = abs(step)
+        if step > 0, step < 1e-6 { return String(format: "%.2e", x) }
+        let ax = abs(x)
+        if ax >= 1e6 {
+            let (div, suffix): (Double, String) = ax >= 1e9 ? (1e9, "G") : (1e6, "M")
+            return fixed(x / div, decimals: decimals(forStep: step / div)) + suffix
+        }
+        return fixed(x, decimals: decimals(forStep: step))
+    }
+
+    /// Decimals needed to write multiples of `step` exactly (0 for steps ≥ 1, at most 6).
+    static func decimals(forStep step: Double) -> Int {
+        guard step > 0, step.isFinite else { return 0 }
+        var d = 0
+        var s = step
+        while d < 6, abs(s - s.rounded()) > 1e-9 * max(1, abs(s)) {
+            s *= 10
+            d += 1
+        }
+        return d
+    }
+
+    static func fixed(_ x: Double, decimals: Int) -> String {
+        let s = String(format: "%.\(decimals)f", x)
+        // "-0", "-0.0" → "0", "0.0"
+        if s.hasPrefix("-"), s.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) { return String(s.dropFirst()) }
+        return s
+    }
+}
+
+// MARK: - Nice ticks
+
+/// An axis range extended to "nice" tick values: steps of 1, 2 or 5 × 10^k.
+public struct NiceScale: Sendable, Equatable {
+    public var lower: Double
+    public var upper: Double
+    public var step: Double
+
+    /// Tick values from `lower` to `upper` inclusive.
+    public var ticks: [Double] {
+        guard step > 0 else { return [lower] }
+        let n = Int(((upper - lower) / step).rounded())
+        return (0...max(0, n)).map { i in
+            let v = lower + Double(i) * step
+            // snap away float noise (0.30000000000000004 → 0.3)
+            let d = Double(ChartNumber.decimals(forStep: step))
+            let p = pow(10, d)
+            let snapped = (v * p).rounded() / p
+            return snapped == 0 ? 0 : snapped
+        }
+    }
+
+    /// The smallest 1-2-5 step ≥ `raw`.
+    public static func niceStep(_ raw: Double) -> Double {
+        guard raw > 0, raw.isFinite else { return 1 }
+        let exp = floor(log10(raw))
+        let base = pow(10, exp)
+        let f = raw / base
+        let m: Double
+        if f <= 1 + 1e-9 { m = 1 } else if f <= 2 + 1e-9 { m = 2 } else if f <= 5 + 1e-9 { m = 5 } else { m = 10 }
+        return m * base
+    }
+
+    /// A scale covering `min...max` with about `count` intervals (at most `count`):
+    /// step = smallest 1-2-5 step ≥ (max − min) / count, ends rounded outwards to
+    /// multiples of the step. If `min == max` the range is widened by 10% of |min|
+    /// (or by 1 when it is 0) on each side first.
+    public init(min: Double, max: Double, count: Int = 5) {
+        var lo = Swift.min(min, max), hi = Swift.max(min, max)
+        if !lo.isFinite || !hi.isFinite { lo = 0; hi = 1 }
+        if lo == hi {
+            let d = lo == 0 ? 1 : abs(lo) * 0.1
+            lo -= d
+            hi += d
+        }
+        let n = Swift.max(1, count)
+        var step = NiceScale.niceStep((hi - lo) / Double(n))
+        var l = floor(lo / step + 1e-9) * step
+        var u = ceil(hi / step - 1e-9) * step
+        // rounding outward can add an interval; grow the step until it fits the count
+        while ((u - l) / step).rounded() > Double(n) {
+            step = NiceScale.niceStep(step * 1.0001)
+            l = floor(lo / step + 1e-9) * step
+            u = ceil(hi / step - 1e-9) * step
+        }
+        self.lower = l == 0 ? 0 : l
+        self.upper = u == 0 ? 0 : u
+        self.step = step
+    }
+
+    public init(lower: Double, upper: Double, step: Double) {
+        self.lower = lower
+        self.upper = upper
+        self.step = step
+    }
+}
+
+// MARK: - Quartiles and box statistics
+
+/// The numbers a box plot draws.
+public struct BoxStats: Sendable, Equatable {
+    public var count: Int
+    public var min: Double
+    public var q1: Double
+    public var median: Double
+    public var q3: Double
+    public var max: Double
+    public var mean: Double
+    /// Tukey whiskers: the most extreme data points within 1.5 IQR of the box.
+    public var lowerWhisker: Double
+    public var upperWhisker: Double
+    /// Points outside the whiskers, ascending.
+    public var outliers: [Double]
+
+    public var iqr: Double { q3 - q1 }
+
+    /// Statistics of the finite values, or nil when there are none.
+    public init?(values: [Double]) {
+        let v = values.filter(\.isFinite).sorted()
+        guard !v.isEmpty else { return nil }
+        count = v.count
+        min = v[0]
+        max = v[v.count - 1]
+        q1 = BoxStats.quantile(sorted: v, 0.25)
+        median = BoxStats.quantile(sorted: v, 0.5)
+        q3 = BoxStats.quantile(sorted: v, 0.75)
+        mean = v.reduce(0, +) / Double(v.count)
+        let lowFence = q1 - 1.5 * (q3 - q1), highFence = q3 + 1.5 * (q3 - q1)
+        let inside = v.filter { $0 >= lowFence && $0 <= highFence }
+        lowerWhisker = inside.first ?? q1
+        upperWhisker = inside.last ?? q3
+        outliers = v.filter { $0 < lowFence || $0 > highFence }
+    }
+
+    /// Quantile by linear interpolation between order statistics (Hyndman & Fan type 7,
+    /// R's default, NumPy's `linear`): h = (n − 1)·p, q = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋])
+    /// with 0-based `x` sorted ascending.
+    public static func quantile(sorted v: [Double], _ p: Double) -> Double {
+        precondition(!v.isEmpty)
+        let h = Double(v.count - 1) * Swift.min(1, Swift.max(0, p))
+        let lo = Int(h.rounded(.down))
+        let hi = Swift.min(lo + 1, v.count - 1)
+        return v[lo] + (h - Double(lo)) * (v[hi] - v[lo])
+    }
+}
+
+// MARK: - Histogram bins
+
+/// Equal-width histogram bins.
+public struct HistogramBins: Sendable, Equatable {
+    /// `counts.count + 1` edges, ascending.
+    public var edges: [Double]
+    public var counts: [Int]
+    /// How the bin count was chosen: "given", "freedman-diaconis" or "sturges".
+    public var rule: String
+
+    /// Bins the finite values. With `bins` given, that many equal bins from min to max;
+    /// otherwise Freedman–Diaconis width h = 2·IQR·n^(−1/3) (type-7 quartiles) and
+    /// k = ⌈(max − min)/h⌉, falling back to Sturges k = ⌈log2 n⌉ + 1 when IQR = 0;
+    /// k is clamped to 1…200. If all values are equal the range is value ± 0.5.
+    /// Bins are [e_i, e_{i+1}), the last one closed. Nil when no finite values.
+    public init?(values: [Double], bins: Int? = nil) {
+        let v = values.filter(\.isFinite).sorted()
+        guard let first = v.first, let last = v.last else { return nil }
+        var lo = first, hi = last
+        if lo == hi { lo -= 0.5; hi += 0.5 }
+        var k: Int
+        if let b = bins, b > 0 {
+            k = b
+            rule = "given"
+        } else {
+            let iqr = BoxStats.quantile(sorted: v, 0.75) - BoxStats.quantile(sorted: v, 0.25)
+            let h = 2 * iqr * pow(Double(v.count), -1.0 / 3.0)
+            if h > 0, last > first {
+                k = Int(ceil((last - first) / h))
+                rule = "freedman-diaconis"
+            } else {
+                k = Int(ceil(log2(Double(v.count)))) + 1
+                rule = "sturges"
+            }
+        }
+        k = Swift.min(200, Swift.max(1, k))
+        let width = (hi - lo) / Double(k)
+        edges = (0...k).map { i in i == k ? hi : lo + Double(i) * width }
+        var c = [Int](repeating: 0, count: k)
+        for x in v {
+            var i = Swift.min(k - 1, Swift.max(0, Int((x - lo) / width)))
+            if i > 0, x < edges[i] { i -= 1 }
+            if i < k - 1, x >= edges[i + 1] { i += 1 }
+            c[i] += 1
+        }
+        counts = c
+    }
+}
+
+// MARK: - Ids
+
+enum ChartID {
+    /// `chart-<slug of title, ≤ 24 chars>-<FNV-1a 32-bit hex of kind + title + description>`,
+    /// or the caller's id reduced to `[A-Za-z0-9_-]` (prefixed with `chart-` when it does
+    /// not start with a letter).
+    static func make(_ options: ChartOptions, kind: String) -> String {
+        if let given = options.id {
+            let clean = String(given.unicodeScalars.filter {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
+            }.map(Character.init))
+            if let f = clean.unicodeScalars.first, f.isASCII, f.properties.isAlphabetic { return clean }
+            return "chart-" + clean
+        }
+        var slug = ""
+        var dash = false
+        for s in options.title.lowercased().unicodeScalars {
+            if s.isASCII, s.properties.isAlphabetic || ("0"..."9").contains(s) {
+                slug.unicodeScalars.append(s)
+                dash = false
+            } else if !dash, !slug.isEmpty {
+                slug += "-"
+                dash = true
+            }
+            if slug.count >= 24 { break }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        var h: UInt32 = 0x811c9dc5
+        for b in (kind + "\u{1f}" + options.title + "\u{1f}" + options.description).utf8 {
+            h ^= UInt32(b)
+            h = h &* 0x0100_0193
+        }
+        let hex = String(h, radix: 16)
+        let hash = String(repeating: "0", count: 8 - hex.count) + hex
+        return "chart-" + (slug.isEmpty ? "" : slug + "-") + hash
+    }
+}

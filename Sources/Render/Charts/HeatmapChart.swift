@@ -1,0 +1,136 @@
+import Foundation
+
+/// Heatmap with a colour legend (see ``Charts/heatmap(rows:columns:values:options:cellLabels:scale:)``).
+enum HeatmapChart {
+    /// Reversed viridis, 10 stops: low values light yellow-green, high values dark purple.
+    static let sequentialStops = ["#FDE725", "#B4DE2C", "#6DCD59", "#35B779", "#1F9E89", "#26828E", "#31688E", "#3E4A89", "#482878", "#440154"]
+    /// Okabe–Ito blue – light grey – vermillion.
+    static let divergingStops = ["#0072B2", "#F7F7F7", "#D55E00"]
+    static let missing = "#eeeeee"
+
+    static func render(rows: [String], columns: [String], values: [[Double?]], options: ChartOptions,
+                       cellLabels: [[String]]?, scale: HeatmapScale) -> String {
+        let kind = "heatmap"
+        func value(_ r: Int, _ col: Int) -> Double? {
+            guard r < values.count, col < values[r].count, let v = values[r][col], v.isFinite else { return nil }
+            return v
+        }
+        let finite = rows.indices.flatMap { r in columns.indices.compactMap { value(r, $0) } }
+        guard !rows.isEmpty, !columns.isEmpty, let dMin = finite.min(), let dMax = finite.max() else {
+            return ChartCanvas.noData(options: options, kind: kind)
+        }
+        var cv = ChartCanvas(options: options, kind: kind)
+
+        // Colour domain: [yMin ?? min, yMax ?? max]; diverging: symmetric around the centre.
+        var lo = options.yMin ?? dMin, hi = options.yMax ?? dMax
+        let stops: [String]
+        switch scale {
+        case .sequential:
+            stops = sequentialStops
+        case let .diverging(center):
+            stops = divergingStops
+            let ext = max(abs(lo - center), abs(hi - center))
+            lo = center - ext
+            hi = center + ext
+        }
+        if lo == hi { lo -= 0.5; hi += 0.5 }
+        let domain = LinearMap(d0: lo, d1: hi, r0: 0, r1: 1)
+
+        let legendScale = NiceScale(min: lo, max: hi, count: 4)
+        let legendTicks = legendScale.ticks.filter { $0 >= lo - 1e-9 * abs(hi - lo) && $0 <= hi + 1e-9 * abs(hi - lo) }
+        let legendLabelW = legendTicks.map { ChartStyle.textWidth(ChartNumber.tick($0, step: legendScale.step), size: 10) }.max() ?? 20
+        let right = 30 + legendLabelW + 14
+        let left = ChartCanvas.leftMargin(labels: rows.map { SVGText.truncate($0, max: 28) }, yLabel: options.yLabel)
+        let band = (cv.width - left - right) / Double(columns.count)
+        let fit = ChartCanvas.categoryLabelFit(columns, band: band)
+        cv.layout(left: left, right: right, bottom: fit.height + (options.xLabel.isEmpty ? 0 : 20) + 6)
+        let cw = cv.plotW / Double(columns.count), ch = cv.plotH / Double(rows.count)
+
+        var marks = "<g class=\"cells\" stroke=\"#ffffff\" stroke-width=\"1\">"
+        var labelsSVG = "<g class=\"cell-labels\" text-anchor=\"middle\" font-size=\"\(c(min(11, max(7, ch * 0.45))))\">"
+        var anyMissing = false
+        for r in rows.indices {
+            for col in columns.indices {
+                let x = cv.plotX + Double(col) * cw, y = cv.plotY + Double(r) * ch
+                let v = value(r, col)
+                let fill = v.map { color(domain(min(hi, max(lo, $0))), stops) } ?? missing
+                if v == nil { anyMissing = true }
+                let given = cellLabels.flatMap { r < $0.count && col < $0[r].count ? $0[r][col] : nil }
+                let label = given ?? (options.showValues ? v.map(ChartNumber.value) : nil)
+                var tip = "\(rows[r]) × \(columns[col]): " + (v.map(ChartNumber.value) ?? "no value")
+                if let g = given, !g.isEmpty, g != v.map(ChartNumber.value) { tip += " (\(g))" }
+                marks += "<rect x=\"\(c(x))\" y=\"\(c(y))\" width=\"\(c(cw))\" height=\"\(c(ch))\" fill=\"\(fill)\"><title>\(SVGText.escape(tip))</title></rect>"
+                if let l = label, !l.isEmpty, ChartStyle.textWidth(l, size: min(11, max(7, ch * 0.45))) <= cw - 2, ch >= 9 {
+                    labelsSVG += "<text x=\"\(c(x + cw / 2))\" y=\"\(c(y + ch / 2))\" dy=\"0.35em\" fill=\"\(textColor(on: fill))\">\(SVGText.escape(l))</text>"
+                }
+            }
+        }
+        marks += "</g>"
+        labelsSVG += "</g>"
+        cv.body += marks + labelsSVG
+        cv.categoryAxisY(rows, centers: rows.indices.map { cv.plotY + (Double($0) + 0.5) * ch })
+        cv.categoryAxisX(columns, centers: columns.indices.map { cv.plotX + (Double($0) + 0.5) * cw }, rotate: fit.rotate)
+        cv.axisFrame(xTitleOffset: fit.height + 14, left: false, bottom: false)
+
+        // Legend: a vertical gradient bar, high values on top.
+        let gx = cv.plotX + cv.plotW + 16, gy = cv.plotY, gh = min(cv.plotH, 200.0), gw = 12.0
+        let grad = "\(cv.id)-scale"
+        var g = "<g class=\"color-scale\" font-size=\"10\" fill=\"\(ChartStyle.muted)\"><linearGradient id=\"\(grad)\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">"
+        for (i, s) in stops.enumerated() {
+            g += "<stop offset=\"\(c(Double(i) / Double(stops.count - 1)))\" stop-color=\"\(s)\"/>"
+        }
+        g += "</linearGradient><rect x=\"\(c(gx))\" y=\"\(c(gy))\" width=\"\(c(gw))\" height=\"\(c(gh))\" fill=\"url(#\(grad))\" stroke=\"#cccccc\"/>"
+        for t in legendTicks {
+            let ty = gy + gh - domain(t) * gh
+            g += "<line x1=\"\(c(gx + gw))\" x2=\"\(c(gx + gw + 3))\" y1=\"\(c(ty))\" y2=\"\(c(ty))\" stroke=\"\(ChartStyle.axis)\"/>"
+            g += "<text x=\"\(c(gx + gw + 5))\" y=\"\(c(ty))\" dy=\"0.32em\">\(ChartNumber.tick(t, step: legendScale.step))</text>"
+        }
+        if anyMissing, gh + 30 <= cv.plotH {
+            g += "<rect x=\"\(c(gx))\" y=\"\(c(gy + gh + 12))\" width=\"\(c(gw))\" height=\"10\" fill=\"\(missing)\" stroke=\"#cccccc\"/><text x=\"\(c(gx + gw + 5))\" y=\"\(c(gy + gh + 17))\" dy=\"0.32em\">n/a</text>"
+        }
+        g += "</g>"
+        cv.body += g
+
+        cv.summary.append("Heatmap of \(rows.count) row\(rows.count == 1 ? "" : "s") by \(columns.count) column\(columns.count == 1 ? "" : "s"); values from \(ChartNumber.value(dMin)) to \(ChartNumber.value(dMax)).")
+        if rows.count * columns.count <= 200 {
+            for r in rows.indices {
+                cv.summary.append(ChartSummary.list(head: rows[r], items: columns.indices.map { "\(columns[$0]) \(value(r, $0).map(ChartNumber.value) ?? "n/a")" }))
+            }
+        }
+        return cv.finish()
+    }
+
+    /// Colour at position t ∈ [0, 1] along `stops`, interpolated in sRGB, as `#rrggbb`.
+    static func color(_ t: Double, _ stops: [String]) -> String {
+        let t = min(1, max(0, t.isFinite ? t : 0))
+        let pos = t * Double(stops.count - 1)
+        let i = min(stops.count - 2, Int(pos))
+        let f = pos - Double(i)
+        let a = rgb(stops[i]), b = rgb(stops[i + 1])
+        var mix: [Int] = []
+        for k in 0..<3 {
+            let from = Double(a[k]), to = Double(b[k])
+            let v: Double = from + (to - from) * f
+            mix.append(Int(v.rounded()))
+        }
+        return "#" + mix.map { v in
+            let h = String(v, radix: 16)
+            return h.count == 1 ? "0" + h : h
+        }.joined()
+    }
+
+    static func rgb(_ hex: String) -> [Int] {
+        let s = Array(hex.dropFirst())
+        return stride(from: 0, to: 6, by: 2).map { Int(String(s[$0...$0 + 1]), radix: 16) ?? 0 }
+    }
+
+    /// Dark ink on light cells, white on dark ones (WCAG relative luminance > 0.2, where both inks have about equal contrast).
+    static func textColor(on fill: String) -> String {
+        let lin = rgb(fill).map { v -> Double in
+            let s = Double(v) / 255
+            return s <= 0.03928 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+        }
+        let l = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+        return l > 0.2 ? ChartStyle.ink : "#ffffff"
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Timeline of lanes with spans (see ``Charts/timeline(lanes:options:)``).
+enum TimelineChart {
+    static func render(lanes: [TimelineLane], options: ChartOptions) -> String {
+        let kind = "timeline"
+        let spans = lanes.flatMap(\.spans).filter { $0.start.isFinite && $0.end.isFinite }
+        guard !lanes.isEmpty, !spans.isEmpty else { return ChartCanvas.noData(options: options, kind: kind) }
+        var cv = ChartCanvas(options: options, kind: kind)
+
+        // Categories in order of first appearance → colours.
+        var categories: [String] = []
+        for s in spans where !categories.contains(s.category) { categories.append(s.category) }
+        func colorOf(_ cat: String) -> String { ChartStyle.color(categories.firstIndex(of: cat) ?? 0) }
+        if categories.count > 1 {
+            cv.legend = categories.map { LegendItem(name: $0.isEmpty ? "(none)" : $0, key: .swatch(color: colorOf($0))) }
+        }
+
+        let lo = options.xMin ?? spans.map { min($0.start, $0.end) }.min()!
+        let hi = options.xMax ?? spans.map { max($0.start, $0.end) }.max()!
+        let xScale = NiceScale(min: lo, max: hi, count: max(2, Int((cv.width - 140) / 90)))
+        let left = ChartCanvas.leftMargin(labels: lanes.map { SVGText.truncate($0.name, max: 28) }, yLabel: options.yLabel)
+        cv.layout(left: left, right: 20, bottom: 26 + (options.xLabel.isEmpty ? 0 : 20))
+        let x = LinearMap(d0: xScale.lower, d1: xScale.upper, r0: cv.plotX, r1: cv.plotX + cv.plotW)
+        let laneH = cv.plotH / Double(lanes.count)
+        let barH = min(24, laneH * 0.62)
+
+        var bands = "<g class=\"lanes\" fill=\"#f4f4f4\">"
+        for i in lanes.indices where i % 2 == 1 {
+            bands += "<rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY + Double(i) * laneH))\" width=\"\(c(cv.plotW))\" height=\"\(c(laneH))\"/>"
+        }
+        bands += "</g>"
+        cv.body += bands
+        cv.valueAxisX(xScale, x: x.callAsFunction)
+
+        let clip = "\(cv.id)-clip"
+        cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 8))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW + 16))\" height=\"\(c(cv.plotH))\"/></clipPath>"
+        var marks = "<g class=\"spans\" clip-path=\"url(#\(clip))\">"
+        var labels = "<g class=\"span-labels\" font-size=\"10\" clip-path=\"url(#\(clip))\">"
+        for (li, lane) in lanes.enumerated() {
+            let cy = cv.plotY + (Double(li) + 0.5) * laneH
+            for s in lane.spans where s.start.isFinite && s.end.isFinite {
+                let a = min(s.start, s.end), b = max(s.start, s.end)
+                let x0 = x(a), x1 = x(b)
+                let fill = colorOf(s.category)
+                let tip = SVGText.escape(tooltip(lane.name, s, a, b))
+                if x1 - x0 < 2 {
+                    marks += Marker.diamond.svg(x: x0, y: cy, r: min(6, barH / 2), fill: fill,
+                                                extra: " stroke=\"#ffffff\" stroke-width=\"1\"", tooltip: tooltip(lane.name, s, a, b))
+                    continue
+                }
+                marks += "<rect x=\"\(c(x0))\" y=\"\(c(cy - barH / 2))\" width=\"\(c(x1 - x0))\" height=\"\(c(barH))\" rx=\"2\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>"
+                if !s.label.isEmpty, barH >= 10, ChartStyle.textWidth(s.label, size: 10) <= x1 - x0 - 6 {
+                    labels += "<text x=\"\(c(x0 + 3))\" y=\"\(c(cy))\" dy=\"0.35em\" fill=\"\(HeatmapChart.textColor(on: fill))\">\(SVGText.escape(s.label))</text>"
+                }
+            }
+        }
+        marks += "</g>"
+        labels += "</g>"
+        cv.body += marks + labels
+        cv.categoryAxisY(lanes.map(\.name), centers: lanes.indices.map { cv.plotY + (Double($0) + 0.5) * laneH })
+        cv.axisFrame()
+
+        cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") from \(ChartNumber.value(lo)) to \(ChartNumber.value(hi)).")
+        for lane in lanes {
+            let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map { s -> String in
+                let a = min(s.start, s.end), b = max(s.start, s.end)
+                let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
+                let when = a == b ? "at \(ChartNumber.value(a))" : "\(ChartNumber.value(a))–\(ChartNumber.value(b))"
+                return name.isEmpty ? when : "\(name) \(when)"
+            }
+            cv.summary.append(items.isEmpty ? "\(lane.name): no spans." : ChartSummary.list(head: lane.name, items: items, limit: 30))
+        }
+        return cv.finish()
+    }
+
+    static func tooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {
+        var t = lane + ": "
+        if !s.label.isEmpty { t += s.label + " " }
+        if !s.category.isEmpty { t += "(\(s.category)) " }
+        t += a == b ? "at \(ChartNumber.value(a))" : "\(ChartNumber.value(a))–\(ChartNumber.value(b))"
+        return t
+    }
+}

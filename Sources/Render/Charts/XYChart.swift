@@ -1,0 +1,114 @@
+import Foundation
+
+/// Line and scatter charts on two numeric axes
+/// (see ``Charts/line(series:options:)`` and ``Charts/scatter(series:options:trend:)``).
+enum XYChart {
+    enum Kind { case line, scatter }
+
+    /// Markers are drawn on lines only when a series has at most this many points.
+    static let lineMarkerLimit = 60
+    /// Scatter points get a hover tooltip only up to this many points in total (or when
+    /// they carry a label).
+    static let tooltipLimit = 500
+
+    static func render(series: [XYSeries], options: ChartOptions, kind: Kind, trend: XYSeries?) -> String {
+        let kindName = kind == .line ? "line" : "scatter"
+        let all = (series + (trend.map { [$0] } ?? [])).flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
+        let dataPoints = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
+        guard !dataPoints.isEmpty else { return ChartCanvas.noData(options: options, kind: kindName) }
+
+        var cv = ChartCanvas(options: options, kind: kindName)
+        var legend: [LegendItem] = series.enumerated().map { i, s in
+            LegendItem(name: s.name, key: kind == .line
+                ? .line(color: ChartStyle.color(i), dash: ChartStyle.dash(i), marker: s.points.count <= lineMarkerLimit ? ChartStyle.marker(i) : nil)
+                : .marker(color: ChartStyle.color(i), marker: ChartStyle.marker(i)))
+        }
+        if let t = trend { legend.append(LegendItem(name: t.name, key: .line(color: ChartStyle.ink, dash: "6 3", marker: nil))) }
+        if legend.count > 1 { cv.legend = legend }
+
+        let xs = all.map(\.x), ys = all.map(\.y)
+        let xScale = NiceScale(min: options.xMin ?? xs.min()!, max: options.xMax ?? xs.max()!,
+                               count: max(2, Int((cv.width - 100) / 90)))
+        let yScale = NiceScale(min: options.yMin ?? ys.min()!, max: options.yMax ?? ys.max()!,
+                               count: max(2, Int((cv.height - 110) / 45)))
+        let left = ChartCanvas.leftMargin(labels: yScale.ticks.map { ChartNumber.tick($0, step: yScale.step) }, yLabel: options.yLabel)
+        let lastTick = ChartNumber.tick(xScale.upper, step: xScale.step)
+        cv.layout(left: left, right: max(16, ChartStyle.textWidth(lastTick, size: 11) / 2 + 4),
+                  bottom: 26 + (options.xLabel.isEmpty ? 0 : 20))
+        let x = LinearMap(d0: xScale.lower, d1: xScale.upper, r0: cv.plotX, r1: cv.plotX + cv.plotW)
+        let y = LinearMap(d0: yScale.lower, d1: yScale.upper, r0: cv.plotY + cv.plotH, r1: cv.plotY)
+        cv.valueAxisY(yScale, y: y.callAsFunction)
+        cv.valueAxisX(xScale, x: x.callAsFunction)
+        cv.axisFrame()
+
+        // Marks are clipped to the plot (a forced axis range may cut data).
+        let clip = "\(cv.id)-clip"
+        cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 6))\" y=\"\(c(cv.plotY - 6))\" width=\"\(c(cv.plotW + 12))\" height=\"\(c(cv.plotH + 12))\"/></clipPath>"
+        var marks = "<g class=\"marks\" clip-path=\"url(#\(clip))\">"
+        let totalPoints = dataPoints.count
+        for (i, s) in series.enumerated() {
+            let color = ChartStyle.color(i), marker = ChartStyle.marker(i)
+            marks += "<g class=\"series\">"
+            if kind == .line {
+                let d = path(s.points, x: x, y: y)
+                if !d.isEmpty {
+                    let dash = ChartStyle.dash(i)
+                    marks += "<path d=\"\(d)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>"
+                }
+                if s.points.count <= lineMarkerLimit {
+                    for p in s.points where p.x.isFinite && p.y.isFinite {
+                        marks += marker.svg(x: x(p.x), y: y(p.y), r: 3.5, fill: color,
+                                            extra: " stroke=\"#ffffff\" stroke-width=\"1\"",
+                                            tooltip: tooltip(p, series: s.name, many: series.count > 1))
+                    }
+                }
+            } else {
+                for p in s.points where p.x.isFinite && p.y.isFinite {
+                    let tip = (p.label != nil || totalPoints <= tooltipLimit) ? tooltip(p, series: s.name, many: series.count > 1) : nil
+                    marks += marker.svg(x: x(p.x), y: y(p.y), r: 3.5, fill: color,
+                                        extra: " fill-opacity=\"0.8\" stroke=\"#ffffff\" stroke-width=\"0.5\"", tooltip: tip)
+                }
+            }
+            marks += "</g>"
+        }
+        if let t = trend {
+            let d = path(t.points, x: x, y: y)
+            if !d.isEmpty {
+                marks += "<path class=\"trend\" d=\"\(d)\" fill=\"none\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"><title>\(SVGText.escape(t.name))</title></path>"
+            }
+        }
+        marks += "</g>"
+        cv.body += marks
+
+        cv.summary.append("\(kind == .line ? "Line chart" : "Scatter plot") of \(series.count) series.")
+        for s in series {
+            let pts = s.points.filter { $0.x.isFinite && $0.y.isFinite }
+            guard let x0 = pts.map(\.x).min(), let x1 = pts.map(\.x).max() else {
+                cv.summary.append("\(s.name): no points.")
+                continue
+            }
+            cv.summary.append("\(s.name): \(pts.count) point\(pts.count == 1 ? "" : "s"), x from \(ChartNumber.value(x0)) to \(ChartNumber.value(x1)), y \(ChartSummary.stats(pts.map(\.y))).")
+        }
+        if let t = trend { cv.summary.append("Trend line: \(t.name).") }
+        return cv.finish()
+    }
+
+    /// An SVG path through the points in order; a non-finite point starts a new piece.
+    static func path(_ points: [XYPoint], x: LinearMap, y: LinearMap) -> String {
+        var d = ""
+        var pen = false
+        for p in points {
+            guard p.x.isFinite, p.y.isFinite else { pen = false; continue }
+            d += (pen ? "L" : "M") + c(x(p.x)) + " " + c(y(p.y))
+            pen = true
+        }
+        return d
+    }
+
+    static func tooltip(_ p: XYPoint, series: String, many: Bool) -> String {
+        let xy = "(\(ChartNumber.value(p.x)), \(ChartNumber.value(p.y)))"
+        let head = many ? series + ": " : ""
+        if let l = p.label, !l.isEmpty { return head + l + " " + xy }
+        return head + xy
+    }
+}
