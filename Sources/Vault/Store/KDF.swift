@@ -1,0 +1,96 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+
+// MARK: - Key derivation
+
+/// Key-derivation settings stored in the vault header. scrypt by default at OWASP's
+/// minimum (N = 2¹⁷, r = 8, p = 1); PBKDF2-HMAC-SHA256 (≥ 600,000 rounds) is accepted too.
+public struct KDFParameters: Sendable, Codable, Equatable {
+    public enum Algorithm: String, Sendable, Codable { case scrypt, pbkdf2Sha256 = "pbkdf2-sha256" }
+    public var algorithm: Algorithm
+    /// scrypt: log₂ N. Unused for PBKDF2.
+    public var logN: Int
+    public var r: Int
+    public var p: Int
+    /// PBKDF2 rounds. Unused for scrypt.
+    public var rounds: Int
+    /// 32 random bytes.
+    public var salt: Data
+
+    public static let saltLength = 32
+
+    /// scrypt N = 2¹⁷, r = 8, p = 1 with a fresh salt (OWASP password storage cheat sheet).
+    public static func standard() -> KDFParameters {
+        KDFParameters(algorithm: .scrypt, logN: 17, r: 8, p: 1, rounds: 0, salt: freshSalt())
+    }
+
+    /// PBKDF2-HMAC-SHA256, 600,000 rounds (OWASP), fresh salt.
+    public static func pbkdf2() -> KDFParameters {
+        KDFParameters(algorithm: .pbkdf2Sha256, logN: 0, r: 0, p: 0, rounds: 600_000, salt: freshSalt())
+    }
+
+    /// Cheap scrypt (N = 2¹⁰) for tests only: ``Vault/create`` refuses it unless asked.
+    public static func weakForTesting() -> KDFParameters {
+        KDFParameters(algorithm: .scrypt, logN: 10, r: 8, p: 1, rounds: 0, salt: freshSalt())
+    }
+
+    static func freshSalt() -> Data {
+        let r = SecureRandom()
+        return Data((0..<saltLength).map { _ in UInt8(truncatingIfNeeded: r.next()) })
+    }
+
+    /// At or above OWASP's minimums.
+    public var meetsMinimum: Bool {
+        switch algorithm {
+        case .scrypt: return logN >= 17 && r >= 8 && p >= 1
+        case .pbkdf2Sha256: return rounds >= 600_000
+        }
+    }
+
+    /// Bounds that keep a damaged header from asking for absurd work or memory.
+    func checkBounds() throws {
+        guard salt.count >= 16 && salt.count <= 64 else { throw VaultError(.corrupt, "vault header: salt has \(salt.count) bytes") }
+        switch algorithm {
+        case .scrypt:
+            guard (10...22).contains(logN), (1...32).contains(r), (1...16).contains(p) else {
+                throw VaultError(.corrupt, "vault header: scrypt parameters out of range")
+            }
+        case .pbkdf2Sha256:
+            guard (100_000...50_000_000).contains(rounds) else { throw VaultError(.corrupt, "vault header: PBKDF2 rounds out of range") }
+        }
+    }
+
+    func deriveMasterKey(_ password: Secret) throws -> SymmetricKey {
+        try checkBounds()
+        switch algorithm {
+        case .scrypt:
+            let n = 1 << logN
+            return try KDF.Scrypt.deriveKey(from: Array(password.reveal.utf8), salt: salt, outputByteCount: 32,
+                                            rounds: n, blockSize: r, parallelism: p,
+                                            maxMemory: 128 * n * r * p + (1 << 24))
+        case .pbkdf2Sha256:
+            return try KDF.Insecure.PBKDF2.deriveKey(from: Array(password.reveal.utf8), salt: salt, using: .sha256,
+                                                     outputByteCount: 32, rounds: rounds)
+        }
+    }
+}
+
+/// The keys derived from the master password. Never printable.
+struct VaultKeys: Sendable, CustomStringConvertible, CustomReflectable {
+    let header: SymmetricKey
+    let body: SymmetricKey
+    let item: SymmetricKey
+
+    init(master: SymmetricKey) {
+        func sub(_ label: String) -> SymmetricKey {
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("dossier-vault/\(label)/v1".utf8), outputByteCount: 32)
+        }
+        header = sub("header")
+        body = sub("body")
+        item = sub("item")
+    }
+
+    var description: String { "VaultKeys(•••)" }
+    var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}

@@ -1,1 +1,0 @@
-// Vault module — see docs/.

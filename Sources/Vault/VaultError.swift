@@ -1,0 +1,24 @@
+import Foundation
+
+/// Errors from the Vault core. They carry a file and line where one applies and never
+/// contain a secret (no password, note text or key is ever put in a message).
+public struct VaultError: Error, Sendable, CustomStringConvertible, Equatable {
+    public enum Kind: String, Sendable { case wrongPassword, corrupt, truncated, unsupported, invalidInput, io }
+    public var kind: Kind
+    public var file: String?
+    public var line: Int?
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String, file: String? = nil, line: Int? = nil) {
+        self.kind = kind
+        self.message = message
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String {
+        var s = ""
+        if let file { s = file + (line.map { ":\($0)" } ?? "") + ": " }
+        return s + message
+    }
+}

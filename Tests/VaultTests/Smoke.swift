@@ -1,4 +1,0 @@
-import Testing
-@testable import Vault
-
-@Test func moduleLoads() { #expect(Bool(true)) }
