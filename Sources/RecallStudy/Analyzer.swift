@@ -1,0 +1,367 @@
+import Foundation
+
+// MARK: - Session log → measures (docs/recall-measures.md)
+
+public enum Analyzer {
+    /// Computes every measure of one participant. Throws when the log's strings disagree
+    /// with the strings file; problems that leave the data usable become warnings.
+    public static func analyze(_ log: SessionLog, strings: StringSet) throws -> ParticipantResult {
+        try NativeLog.checkParticipant(log.participant, file: log.file, line: log.declaredStrings.first?.line)
+        for d in log.declaredStrings {
+            guard (1...StringSet.count).contains(d.number) else {
+                throw RecallError(file: log.file, line: d.line, "string number \(d.number) is outside 1–10")
+            }
+            if d.text != strings[number: d.number] {
+                throw RecallError(file: log.file, line: d.line,
+                                  "string \(d.number) in the log is \"\(d.text)\" but the strings file has \"\(strings[number: d.number])\"")
+            }
+        }
+        var a = Walk(log: log, strings: strings)
+        for e in log.events { a.step(e) }
+        return a.finish()
+    }
+
+    /// Keystroke dynamics of a run of key events (CMU style). Downs are paired with the
+    /// earliest unreleased down of the same label; taps have a down time only.
+    public static func dynamics(_ keys: [(label: String, action: KeyAction, t: Int)]) -> Dynamics {
+        var strokes: [(label: String, down: Int, up: Int?)] = []
+        var open: [String: [Int]] = [:]
+        for k in keys {
+            switch k.action {
+            case .down:
+                open[k.label, default: []].append(strokes.count)
+                strokes.append((k.label, k.t, nil))
+            case .tap:
+                strokes.append((k.label, k.t, nil))
+            case .up:
+                if var list = open[k.label], !list.isEmpty {
+                    let idx = list.removeFirst()
+                    open[k.label] = list
+                    strokes[idx].up = k.t
+                }
+            }
+        }
+        var hold: [Int] = [], dd: [Int] = [], ud: [Int] = [], uu: [Int] = []
+        for (i, s) in strokes.enumerated() {
+            if let u = s.up { hold.append(u - s.down) }
+            if i + 1 < strokes.count {
+                let n = strokes[i + 1]
+                dd.append(n.down - s.down)
+                if let u = s.up {
+                    ud.append(n.down - u)
+                    if let nu = n.up { uu.append(nu - u) }
+                }
+            }
+        }
+        return Dynamics(keys: strokes.map(\.label), hold: hold, downDown: dd, upDown: ud, upUp: uu,
+                        medianHold: median(hold), medianDownDown: median(dd),
+                        medianUpDown: median(ud), medianUpUp: median(uu))
+    }
+
+    /// Whether a text change removed characters (`before` → `after`).
+    static func isDeletion(_ before: String, _ after: String) -> Bool {
+        after.count < before.count
+    }
+}
+
+// MARK: - The walk over events
+
+private struct Segment {
+    var field: Int
+    var keys: [(label: String, action: KeyAction, t: Int)] = []
+    var deletions = 0
+    var text: String
+}
+
+private struct Walk {
+    let log: SessionLog
+    let strings: StringSet
+    var results: [StringResult]
+    var recall: RecallResult?
+    var warnings: [RecallWarning]
+    var pageTurns: [PageTurn] = []
+
+    // The current page.
+    var page: PageKind?
+    var pageString: Int?
+    var pageStart = 0
+    var pageView = 0
+    var fieldText: [String] = []
+    var turnFields: [String]?
+    var focused: Int?
+    var segment: Segment?
+    var lastKeyOnPage: Int?
+    var keyedFields: Set<Int> = []
+    var lastT = 0
+    var complete = false
+    var closed = false
+    var highestString = 0
+
+    init(log: SessionLog, strings: StringSet) {
+        self.log = log
+        self.strings = strings
+        self.warnings = log.warnings
+        results = (1...StringSet.count).map { n in
+            let target = strings[number: n]
+            return StringResult(number: n, target: target, length: target.count, reached: false, completed: false,
+                                memorizeViews: [], memorizeTotalMs: 0, verifyViews: [], verifyTotalMs: 0,
+                                verifyAttempts: [], verifyFailures: 0, practice: [], entryStart: nil, entryDone: nil,
+                                entryTotalMs: nil, entries: [], finalEntries: [], finalCorrect: 0, incorrectEntries: 0,
+                                rekeys: 0, deletions: 0)
+        }
+    }
+
+    mutating func warn(_ line: Int?, _ message: String) {
+        warnings.append(RecallWarning(file: log.file, line: line, message))
+    }
+
+    var target: String? { pageString.map { strings[number: $0] } }
+
+    // MARK: Steps
+
+    mutating func step(_ e: SessionEvent) {
+        lastT = e.t
+        if closed {
+            warn(e.line, "event after the app was closed; ignored")
+            return
+        }
+        switch e.kind {
+        case .page(let p, let s):
+            leavePage(at: e.t)
+            openPage(p, string: s, at: e.t, line: e.line)
+        case .focus(let f):
+            if let seg = segment, seg.field != f { closeSegment() }
+            focused = f
+        case .key(let label, let action, let newText, let field):
+            guard let p = page, p.fieldCount > 0, p != .welcome else {
+                warn(e.line, "a key on \(page.map { "the \($0.title) page" } ?? "no page") (no field to type in); ignored")
+                return
+            }
+            let f = field ?? focused ?? 1
+            guard f <= fieldText.count else {
+                warn(e.line, "field \(f) does not exist on the \(p.title) page; ignored")
+                return
+            }
+            let text = newText ?? fieldText[f - 1]
+            if segment == nil || segment!.field != f {
+                closeSegment()
+                segment = Segment(field: f, text: fieldText[f - 1])
+            }
+            if action != .up, Analyzer.isDeletion(fieldText[f - 1], text) { segment!.deletions += 1 }
+            segment!.keys.append((label, action, e.t))
+            segment!.text = text
+            fieldText[f - 1] = text
+            if action != .up { lastKeyOnPage = e.t }
+            focused = f
+        case .touch:
+            break
+        case .button(let b, let ok):
+            closeSegment()
+            switch b {
+            case .verify:
+                guard page == .verify, let n = pageString else {
+                    warn(e.line, "Verify pressed outside the Verify page; ignored")
+                    return
+                }
+                let text = fieldText.first ?? ""
+                let correct = text == strings[number: n]
+                if let ok, ok != correct {
+                    warn(e.line, "the app showed \(ok ? "OK" : "Not OK") for string \(n) but the text \(correct ? "matches" : "does not match") the target; the core's judgement is used")
+                }
+                results[n - 1].verifyAttempts.append(VerifyAttempt(t: e.t, text: text, correct: correct, appResult: ok))
+                if !correct { results[n - 1].verifyFailures += 1 }
+            case .done:
+                if page == .entry, let n = pageString {
+                    if fieldText.contains(where: \.isEmpty) {
+                        warn(e.line, "Done pressed on the Entry page of string \(n) with empty fields")
+                    }
+                    if results[n - 1].entryDone == nil {
+                        results[n - 1].entryDone = e.t
+                        results[n - 1].completed = true
+                    }
+                }
+            case .startTest:
+                if page == .verify, let n = pageString, !(results[n - 1].verifyAttempts.last?.correct ?? false) {
+                    warn(e.line, "Start Test pressed for string \(n) without a correct Verify")
+                }
+            case .begin, .next, .memorize:
+                break
+            }
+        case .fields(let values):
+            if let p = page, values.count == fieldText.count {
+                for (i, v) in values.enumerated() where v != fieldText[i] && p != .welcome {
+                    warn(e.line, "field \(i + 1) at the page turn differs from the text after its last key; the page-turn contents are used")
+                }
+            }
+            turnFields = values
+        case .close:
+            closed = true
+        }
+    }
+
+    mutating func openPage(_ p: PageKind, string s: Int?, at t: Int, line: Int) {
+        page = p
+        pageString = s
+        pageStart = t
+        fieldText = Array(repeating: "", count: p.fieldCount)
+        turnFields = nil
+        focused = nil
+        segment = nil
+        lastKeyOnPage = nil
+        keyedFields = []
+        switch p {
+        case .memorize, .verify, .entry:
+            let n = s!
+            if n < highestString {
+                warn(line, "string \(n) shown after string \(highestString); strings are shown in file order")
+            }
+            highestString = max(highestString, n)
+            results[n - 1].reached = true
+            if p == .memorize { pageView = results[n - 1].memorizeViews.count + 1 }
+            if p == .verify { pageView = results[n - 1].verifyViews.count + 1 }
+            if p == .entry {
+                if results[n - 1].entryStart != nil {
+                    warn(line, "the Entry page of string \(n) is shown again; its times continue the first display")
+                    keyedFields = Set(results[n - 1].entries.map(\.field))
+                } else {
+                    results[n - 1].entryStart = t
+                }
+            }
+        case .recall:
+            if recall != nil {
+                warn(line, "the Recall page is shown again; the later display replaces the earlier")
+            }
+            recall = RecallResult(start: t, end: t, lastKey: nil, totalMs: nil, fields: [], stringsRecalled: [], entries: [])
+        case .thankyou:
+            complete = true
+        case .welcome, .ready:
+            break
+        }
+    }
+
+    mutating func closeSegment() {
+        guard let seg = segment, !seg.keys.isEmpty, let p = page else { segment = nil; return }
+        segment = nil
+        // Keystroke times are key downs (or taps); ups only matter for the dynamics.
+        let pressed = seg.keys.filter { $0.action != .up }
+        let start = (pressed.first ?? seg.keys.first!).t, end = (pressed.last ?? seg.keys.last!).t
+        let downs = pressed.count
+        let rekey = keyedFields.contains(seg.field)
+        keyedFields.insert(seg.field)
+        var correct = false
+        if p == .recall {
+            correct = strings.strings.contains(seg.text)
+        } else if let t = target {
+            correct = seg.text == t
+        }
+        var entry = TypedEntry(page: p, field: seg.field, order: 0, start: start, end: end, durationMs: end - start,
+                               text: seg.text, correct: correct, rekey: rekey, keystrokes: downs,
+                               deletions: seg.deletions, dynamics: Analyzer.dynamics(seg.keys))
+        switch p {
+        case .entry:
+            let n = pageString!
+            entry.order = results[n - 1].entries.count + 1
+            results[n - 1].entries.append(entry)
+        case .memorize, .verify:
+            let n = pageString!
+            entry.order = results[n - 1].practice.filter { $0.page == p }.count + 1
+            results[n - 1].practice.append(entry)
+        case .recall:
+            entry.order = (recall?.entries.count ?? 0) + 1
+            recall?.entries.append(entry)
+        default:
+            break
+        }
+    }
+
+    mutating func leavePage(at t: Int) {
+        closeSegment()
+        guard let p = page else { return }
+        let fields = turnFields ?? fieldText
+        if p.fieldCount > 0 && p != .welcome {
+            pageTurns.append(PageTurn(t: t, page: p, string: pageString, fields: fields))
+        }
+        switch p {
+        case .memorize, .verify:
+            let n = pageString!
+            let v = PageView(view: pageView, start: pageStart, end: t, durationMs: t - pageStart,
+                             toLastKeyMs: lastKeyOnPage.map { $0 - pageStart }, textAtTurn: fields.first ?? "")
+            if p == .memorize {
+                results[n - 1].memorizeViews.append(v)
+                results[n - 1].memorizeTotalMs += v.durationMs
+            } else {
+                results[n - 1].verifyViews.append(v)
+                results[n - 1].verifyTotalMs += v.durationMs
+            }
+        case .entry:
+            let n = pageString!
+            results[n - 1].finalEntries = fields
+        case .recall:
+            guard var rc = recall else { break }
+            rc.end = t
+            rc.lastKey = lastKeyOnPage
+            rc.totalMs = lastKeyOnPage.map { $0 - rc.start }
+            rc.fields = fields.enumerated().compactMap { i, text in
+                text.isEmpty ? nil : RecallField(field: i + 1, text: text, matches: strings.strings.firstIndex(of: text).map { $0 + 1 })
+            }
+            rc.stringsRecalled = Array(Set(rc.fields.compactMap(\.matches))).sorted()
+            recall = rc
+        default:
+            break
+        }
+        page = nil
+    }
+
+    // MARK: Finish
+
+    mutating func finish() -> ParticipantResult {
+        let endT = lastT
+        leavePage(at: endT)
+        var allHold: [Int] = [], allDD: [Int] = [], allUD: [Int] = [], allUU: [Int] = []
+        for i in results.indices {
+            var r = results[i]
+            if let s = r.entryStart {
+                r.entryTotalMs = (r.entryDone ?? endT) - s
+            }
+            r.finalCorrect = r.finalEntries.filter { $0 == r.target }.count
+            r.incorrectEntries = r.entries.filter { !$0.correct }.count
+            r.rekeys = r.entries.filter(\.rekey).count
+            r.deletions = r.entries.reduce(0) { $0 + $1.deletions }
+            if let first = r.memorizeViews.first?.start, let last = r.entries.map(\.end).max() {
+                r.memorizeToLastEntryKeyMs = last - first
+            }
+            if !r.entries.isEmpty {
+                r.meanEntrySeconds = Double(r.entries.reduce(0) { $0 + $1.durationMs }) / Double(r.entries.count) / 1000
+            }
+            let h = r.entries.flatMap(\.dynamics.hold), dd = r.entries.flatMap(\.dynamics.downDown)
+            let ud = r.entries.flatMap(\.dynamics.upDown), uu = r.entries.flatMap(\.dynamics.upUp)
+            r.medianHold = median(h); r.medianDownDown = median(dd); r.medianUpDown = median(ud); r.medianUpUp = median(uu)
+            allHold += h; allDD += dd; allUD += ud; allUU += uu
+            if r.reached && !r.completed && complete {
+                warn(nil, "string \(r.number): the Entry page was never completed although the session reached Thank You")
+            }
+            results[i] = r
+        }
+        let sessionStart = results.compactMap { $0.memorizeViews.first?.start }.min()
+        var sessionEnd: Int? = nil
+        if sessionStart != nil {
+            if complete, let r = recall {
+                sessionEnd = r.lastKey ?? r.end
+            } else {
+                sessionEnd = endT
+            }
+        }
+        return ParticipantResult(participant: log.participant, source: log.source, device: log.device,
+                                 complete: complete, lastEventMs: endT, strings: results, recall: recall,
+                                 sessionStart: sessionStart, sessionEnd: sessionEnd,
+                                 sessionTotalMs: zip2(sessionStart, sessionEnd).map { $1 - $0 },
+                                 pageTurns: pageTurns, warnings: warnings,
+                                 medianHold: median(allHold), medianDownDown: median(allDD),
+                                 medianUpDown: median(allUD), medianUpUp: median(allUU))
+    }
+}
+
+private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}

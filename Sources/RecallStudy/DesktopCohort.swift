@@ -1,0 +1,156 @@
+import Foundation
+
+// MARK: - The desktop Rolled Up summary (seed Appendix B) and the study table
+
+/// A participants × strings table of seconds in the Appendix B layout: string columns
+/// ordered by length (ties by presentation order), complete and incomplete participants
+/// apart, blank cells for missing values.
+public struct CohortTable: Sendable, Hashable, Codable {
+    public struct Column: Sendable, Hashable, Codable {
+        /// Presentation order (1–10): the string number.
+        public var order: Int
+        public var string: String
+        public var length: Int
+    }
+    public struct Participant: Sendable, Hashable, Codable {
+        public var id: String
+        /// One value per column (seconds), `nil` = blank.
+        public var values: [Double?]
+    }
+    /// A name for the cohort (e.g. the file name).
+    public var name: String
+    public var columns: [Column]
+    public var complete: [Participant]
+    public var incomplete: [Participant]
+
+    public init(name: String, columns: [Column], complete: [Participant], incomplete: [Participant]) {
+        self.name = name
+        self.columns = columns
+        self.complete = complete
+        self.incomplete = incomplete
+    }
+
+    /// The columns of a study's strings in Appendix B order (length, then presentation order).
+    public static func columns(for strings: StringSet) -> [Column] {
+        strings.strings.enumerated()
+            .map { Column(order: $0.offset + 1, string: $0.element, length: $0.element.count) }
+            .sorted { ($0.length, $0.order) < ($1.length, $1.order) }
+    }
+
+    /// The table as CSV rows in the fixture's layout (`label,s1…` header, `order`,
+    /// `string`, `string length`, `section,complete`, rows, `section,incomplete`, rows).
+    /// Numbers use at most two decimals, trailing zeros dropped.
+    public func rows() -> [[String]] {
+        let n = columns.count
+        var out: [[String]] = []
+        out.append(["label"] + (1...max(n, 1)).prefix(n).map { "s\($0)" })
+        out.append(["order"] + columns.map { String($0.order) })
+        out.append(["string"] + columns.map(\.string))
+        out.append(["string length"] + columns.map { String($0.length) })
+        func section(_ name: String) -> [String] { ["section", name] + Array(repeating: "", count: max(0, n - 1)) }
+        out.append(section("complete"))
+        for p in complete { out.append([p.id] + p.values.map { $0.map(formatSeconds) ?? "" }) }
+        out.append(section("incomplete"))
+        for p in incomplete { out.append([p.id] + p.values.map { $0.map(formatSeconds) ?? "" }) }
+        return out
+    }
+
+    /// Mean of each column over complete participants (`nil` when no values).
+    public func columnMeans(includeIncomplete: Bool = false) -> [Double?] {
+        let ps = includeIncomplete ? complete + incomplete : complete
+        return columns.indices.map { c in
+            let v = ps.compactMap { $0.values[c] }
+            return v.isEmpty ? nil : v.reduce(0, +) / Double(v.count)
+        }
+    }
+}
+
+/// Seconds with at most two decimals, trailing zeros removed (`1.30` → `1.3`, `5.00` → `5`).
+public func formatSeconds(_ s: Double) -> String {
+    var t = String(format: "%.2f", s)
+    if t.contains(".") {
+        while t.hasSuffix("0") { t.removeLast() }
+        if t.hasSuffix(".") { t.removeLast() }
+    }
+    return t == "-0" ? "0" : t
+}
+
+public enum DesktopCohort {
+    public static func load(_ url: URL, display: String? = nil) throws -> CohortTable {
+        let name = display ?? url.path
+        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
+            throw RecallError(file: name, "cannot read the desktop Rolled Up file as UTF-8 text")
+        }
+        return try parse(text, file: name, name: url.deletingPathExtension().lastPathComponent)
+    }
+
+    /// Parses the Appendix B layout (see ``CohortTable/rows()``). The label column may
+    /// also read `participant` for the header; rows before `section` must be `order`,
+    /// `string` and `string length` (any order); participants before any `section` row
+    /// count as complete.
+    public static func parse(_ text: String, file: String, name: String) throws -> CohortTable {
+        let rows = try CSVLines.parse(text, file: file).filter { !$0.fields.allSatisfy { $0.isEmpty } }
+        guard let header = rows.first else { throw RecallError(file: file, line: nil, "the file is empty") }
+        let n = header.fields.count - 1
+        guard n >= 1 else { throw RecallError(file: file, line: header.line, "no string columns") }
+        var order: [Int]?, strs: [String]?, lengths: [Int]?
+        var complete: [CohortTable.Participant] = [], incomplete: [CohortTable.Participant] = []
+        var inIncomplete = false
+        var seen: Set<String> = []
+        for r in rows.dropFirst() {
+            var f = r.fields
+            guard f.count <= n + 1 else { throw RecallError(file: file, line: r.line, "\(f.count) columns; the header has \(n + 1)") }
+            while f.count < n + 1 { f.append("") }
+            let label = f[0].trimmingCharacters(in: .whitespaces)
+            let cells = Array(f.dropFirst())
+            switch label.lowercased() {
+            case "order":
+                order = try cells.map { c in
+                    guard let v = Int(c.trimmingCharacters(in: .whitespaces)), v >= 1 else {
+                        throw RecallError(file: file, line: r.line, "order must be whole numbers ≥ 1, got \"\(c)\"")
+                    }
+                    return v
+                }
+            case "string":
+                strs = cells
+            case "string length":
+                lengths = try cells.map { c in
+                    guard let v = Int(c.trimmingCharacters(in: .whitespaces)), v >= 1 else {
+                        throw RecallError(file: file, line: r.line, "string length must be whole numbers ≥ 1, got \"\(c)\"")
+                    }
+                    return v
+                }
+            case "section", "participant↓", "participant":
+                let s = cells.first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                if label.lowercased() == "section" {
+                    switch s {
+                    case "complete": inIncomplete = false
+                    case "incomplete": inIncomplete = true
+                    default: throw RecallError(file: file, line: r.line, "section must be complete or incomplete, got \"\(cells.first ?? "")\"")
+                    }
+                }
+            case "incomplete":
+                inIncomplete = true
+            default:
+                guard !label.isEmpty else { throw RecallError(file: file, line: r.line, "a participant row needs a participant number in the first column") }
+                if seen.contains(label) { throw RecallError(file: file, line: r.line, "participant \(label) appears twice") }
+                seen.insert(label)
+                let values: [Double?] = try cells.map { c in
+                    let t = c.trimmingCharacters(in: .whitespaces)
+                    if t.isEmpty { return nil }
+                    guard let v = Double(t), v.isFinite, v >= 0 else {
+                        throw RecallError(file: file, line: r.line, "participant \(label): \"\(c)\" is not a time in seconds")
+                    }
+                    return v
+                }
+                let p = CohortTable.Participant(id: label, values: values)
+                if inIncomplete { incomplete.append(p) } else { complete.append(p) }
+            }
+        }
+        guard let strs else { throw RecallError(file: file, line: nil, "no 'string' row") }
+        let ord = order ?? Array(1...n)
+        let lens = lengths ?? strs.map(\.count)
+        let cols = (0..<n).map { CohortTable.Column(order: ord[$0], string: strs[$0], length: lens[$0]) }
+        return CohortTable(name: name, columns: cols, complete: complete, incomplete: incomplete)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+// MARK: - Errors and warnings of the recall core
+
+/// A problem with a recall input, located at `file:line` (line is 1-based; `nil` when
+/// the problem concerns the whole file). The core never imports the pipeline: sections
+/// and commands convert this into their own diagnostics.
+public struct RecallError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, _ message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        "\(file)\(line.map { ":\($0)" } ?? ""): \(message)"
+    }
+}
+
+/// A problem that leaves the data usable: shown on the participant's report.
+public struct RecallWarning: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, _ message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        "\(file)\(line.map { ":\($0)" } ?? ""): \(message)"
+    }
+}

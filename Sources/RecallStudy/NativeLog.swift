@@ -1,0 +1,195 @@
+import Foundation
+
+// MARK: - Reading Dossier's native JSON Lines session log (docs/recall-events.md)
+
+public enum NativeLog {
+    /// The `format` value of the header line this version writes and reads.
+    public static let format = "dossier-recall/1"
+
+    /// Reads a log file.
+    public static func load(_ url: URL, display: String? = nil) throws -> SessionLog {
+        let name = display ?? url.path
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw RecallError(file: name, "cannot read the session log")
+        }
+        return try parse(data, file: name)
+    }
+
+    /// Parses the bytes of a log: one JSON object per line, the first a `session` header.
+    ///
+    /// Errors (with file and line): a line that is not a JSON object, an unknown event
+    /// type, page, button or key action, a time that is negative or goes backwards, a
+    /// string number outside 1–10, a field outside the page's fields, a participant
+    /// number that is empty or over 12 characters. A last line without a final newline
+    /// that does not parse is taken as cut off by a closing app: it is dropped with a warning.
+    public static func parse(_ data: Data, file: String) throws -> SessionLog {
+        try data.withUnsafeBytes { raw -> SessionLog in
+            let p = raw.bindMemory(to: UInt8.self)
+            return try parse(bytes: p, file: file)
+        }
+    }
+
+    static func parse(bytes p: UnsafeBufferPointer<UInt8>, file: String) throws -> SessionLog {
+        var warnings: [RecallWarning] = []
+        var events: [SessionEvent] = []
+        events.reserveCapacity(p.count / 60)
+        var header: LineFields?
+        var headerLine = 0
+        var lineNo = 0
+        var start = 0
+        // Skip a UTF-8 BOM.
+        if p.count >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { start = 3 }
+        var lastT = 0
+        var lastLine = 0
+        var page: PageKind? = nil
+        var bytesEnd = p.count
+        if bytesEnd > 0, p[bytesEnd - 1] != 0x0A { bytesEnd = p.count }
+        while start < bytesEnd {
+            lineNo += 1
+            var stop = start
+            while stop < bytesEnd, p[stop] != 0x0A { stop += 1 }
+            let hasNewline = stop < bytesEnd
+            let lineStart = start
+            start = stop + 1
+            var e = stop
+            if e > lineStart, p[e - 1] == 0x0D { e -= 1 }
+            // Blank lines are allowed (and ignored).
+            var blank = true
+            for j in lineStart..<e where p[j] != 0x20 && p[j] != 0x09 { blank = false; break }
+            if blank { continue }
+            var scanner = JSONLineScanner(p, from: lineStart, to: e)
+            let f: LineFields
+            do {
+                f = try scanner.scan()
+            } catch let failure as ScanFailure {
+                if !hasNewline && header != nil {
+                    warnings.append(RecallWarning(file: file, line: lineNo,
+                        "the last line is cut off (\(failure.message)); it was ignored — the app was probably closed while writing"))
+                    break
+                }
+                throw RecallError(file: file, line: lineNo, failure.message)
+            }
+            guard let type = f.type else {
+                throw RecallError(file: file, line: lineNo, "the line has no \"type\"")
+            }
+            if header == nil {
+                guard type == "session" else {
+                    throw RecallError(file: file, line: lineNo, "the first line must be the session header ({\"type\":\"session\",…}), found type \"\(type)\"")
+                }
+                if let fmt = f.format, fmt != format {
+                    throw RecallError(file: file, line: lineNo, "unsupported log format \"\(fmt)\" (this version reads \"\(format)\")")
+                }
+                guard let participant = f.participant else {
+                    throw RecallError(file: file, line: lineNo, "the session header has no \"participant\"")
+                }
+                try checkParticipant(participant, file: file, line: lineNo)
+                if let s = f.strings, s.count != StringSet.count {
+                    throw RecallError(file: file, line: lineNo, "the session header lists \(s.count) strings; it must list \(StringSet.count)")
+                }
+                header = f
+                headerLine = lineNo
+                continue
+            }
+            guard let t = f.t else {
+                throw RecallError(file: file, line: lineNo, "the event has no time \"t\" (milliseconds since Begin)")
+            }
+            if t < 0 {
+                throw RecallError(file: file, line: lineNo, "event time \(t) is negative (times are milliseconds since Begin)")
+            }
+            if t < lastT {
+                throw RecallError(file: file, line: lineNo, "event time \(t) goes backwards (previous \(lastT) on line \(lastLine))")
+            }
+            lastT = t
+            lastLine = lineNo
+            let kind: EventKind
+            switch type {
+            case "page":
+                guard let name = f.page else { throw RecallError(file: file, line: lineNo, "a page event needs \"page\"") }
+                guard let pk = PageKind(rawValue: name) else {
+                    throw RecallError(file: file, line: lineNo, "unknown page \"\(name)\" (expected one of \(PageKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                var s: Int? = nil
+                if pk.hasString {
+                    guard let n = f.string else { throw RecallError(file: file, line: lineNo, "a \(name) page event needs \"string\" (1–10)") }
+                    guard (1...StringSet.count).contains(n) else {
+                        throw RecallError(file: file, line: lineNo, "string number \(n) is outside 1–10")
+                    }
+                    s = n
+                }
+                page = pk
+                kind = .page(pk, string: s)
+            case "focus":
+                guard let field = f.field else { throw RecallError(file: file, line: lineNo, "a focus event needs \"field\"") }
+                try checkField(field, page: page, file: file, line: lineNo)
+                kind = .focus(field: field)
+            case "key":
+                guard let label = f.key else { throw RecallError(file: file, line: lineNo, "a key event needs \"key\" (the key as shown on the keyboard)") }
+                var action = KeyAction.tap
+                if let a = f.action {
+                    guard let ka = KeyAction(rawValue: a) else {
+                        throw RecallError(file: file, line: lineNo, "unknown key action \"\(a)\" (expected down, up or tap)")
+                    }
+                    action = ka
+                }
+                let text = f.text
+                if text == nil && action != .up {
+                    throw RecallError(file: file, line: lineNo, "a key \(action.rawValue) event needs \"text\" (the field's text after the key)")
+                }
+                if let field = f.field { try checkField(field, page: page, file: file, line: lineNo) }
+                kind = .key(label: label, action: action, text: text, field: f.field)
+            case "touch":
+                guard let x = f.x, let y = f.y else { throw RecallError(file: file, line: lineNo, "a touch event needs \"x\" and \"y\"") }
+                kind = .touch(x: x, y: y, target: f.target)
+            case "button":
+                guard let name = f.button else { throw RecallError(file: file, line: lineNo, "a button event needs \"button\"") }
+                guard let b = ButtonKind(rawValue: name) else {
+                    throw RecallError(file: file, line: lineNo, "unknown button \"\(name)\" (expected one of \(ButtonKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                var ok: Bool? = nil
+                if b == .verify {
+                    switch f.result {
+                    case "ok": ok = true
+                    case "not-ok": ok = false
+                    case nil: break
+                    case let r?: throw RecallError(file: file, line: lineNo, "unknown Verify result \"\(r)\" (expected ok or not-ok)")
+                    }
+                }
+                kind = .button(b, verifyOK: ok)
+            case "fields":
+                guard let values = f.values else { throw RecallError(file: file, line: lineNo, "a fields event needs \"values\"") }
+                if let page, values.count != page.fieldCount {
+                    throw RecallError(file: file, line: lineNo, "the \(page.title) page has \(page.fieldCount) field(s) but the fields event lists \(values.count)")
+                }
+                kind = .fields(values)
+            case "close":
+                kind = .close
+            case "session":
+                throw RecallError(file: file, line: lineNo, "a second session header (one log holds one session)")
+            default:
+                throw RecallError(file: file, line: lineNo, "unknown event type \"\(type)\" (expected page, focus, key, touch, button, fields or close)")
+            }
+            events.append(SessionEvent(t: t, line: lineNo, kind: kind))
+        }
+        guard let h = header, let participant = h.participant else {
+            throw RecallError(file: file, line: nil, "the log is empty (no session header)")
+        }
+        let declared = (h.strings ?? []).enumerated().map { DeclaredString(number: $0.offset + 1, text: $0.element, line: headerLine) }
+        return SessionLog(participant: participant, declaredStrings: declared, events: events,
+                          source: .native, file: file, warnings: warnings, device: h.device)
+    }
+
+    static func checkParticipant(_ p: String, file: String, line: Int?) throws {
+        if p.isEmpty { throw RecallError(file: file, line: line, "the participant number is empty (it must be 1–12 characters)") }
+        if p.count > SessionLog.maxParticipantLength {
+            throw RecallError(file: file, line: line, "participant number has \(p.count) characters; at most \(SessionLog.maxParticipantLength) are allowed")
+        }
+    }
+
+    static func checkField(_ field: Int, page: PageKind?, file: String, line: Int) throws {
+        let n = page?.fieldCount ?? 10
+        guard n > 0 else { throw RecallError(file: file, line: line, "the \(page!.title) page has no fields") }
+        guard (1...n).contains(field) else {
+            throw RecallError(file: file, line: line, "field \(field) is outside 1–\(n)\(page.map { " on the \($0.title) page" } ?? "")")
+        }
+    }
+}

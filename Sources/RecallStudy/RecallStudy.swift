@@ -1,1 +1,0 @@
-// RecallStudy module — see docs/.

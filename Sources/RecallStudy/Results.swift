@@ -1,0 +1,209 @@
+import Foundation
+
+// MARK: - The measures of one participant (docs/recall-measures.md)
+
+/// One view of a Memorize or Verify page.
+public struct PageView: Sendable, Hashable, Codable {
+    /// 1-based view number for this string and page.
+    public var view: Int
+    /// Display time (ms since Begin).
+    public var start: Int
+    /// When the page was left (the next page's display, or the last event if abandoned).
+    public var end: Int
+    /// `end - start`: the view's time.
+    public var durationMs: Int
+    /// Display → the last keystroke on this view (`nil` when nothing was typed).
+    public var toLastKeyMs: Int?
+    /// The field's text when the page was left.
+    public var textAtTurn: String
+}
+
+/// One Verify button press.
+public struct VerifyAttempt: Sendable, Hashable, Codable {
+    public var t: Int
+    /// The field's text when Verify was pressed.
+    public var text: String
+    /// Exact match with the target (spaces count).
+    public var correct: Bool
+    /// What the app displayed (`nil` when the log does not say).
+    public var appResult: Bool?
+}
+
+/// Keystroke dynamics of one entry, as in the CMU benchmark (milliseconds).
+public struct Dynamics: Sendable, Hashable, Codable {
+    /// The key tokens in down order (labels as logged).
+    public var keys: [String]
+    /// Hold: up − down of each key with both.
+    public var hold: [Int]
+    /// Down-down between consecutive keys.
+    public var downDown: [Int]
+    /// Up-down between consecutive keys (negative when they overlap).
+    public var upDown: [Int]
+    /// Up-up between consecutive keys.
+    public var upUp: [Int]
+    public var medianHold: Double?
+    public var medianDownDown: Double?
+    public var medianUpDown: Double?
+    public var medianUpUp: Double?
+}
+
+/// One individual entry: a run of keystrokes in one field (seed 4c.2 "individual entry").
+public struct TypedEntry: Sendable, Hashable, Codable {
+    public var page: PageKind
+    /// 1–10 (always 1 on Memorize and Verify).
+    public var field: Int
+    /// 1-based order of the entry among the entries of the same page (string) — re-keys included.
+    public var order: Int
+    /// First and last keystroke (ms since Begin) and their difference.
+    public var start: Int
+    public var end: Int
+    public var durationMs: Int
+    /// The field's text at the end of the entry.
+    public var text: String
+    /// `text` equals the target exactly (Recall: equals any string).
+    public var correct: Bool
+    /// The field already had an entry on this page.
+    public var rekey: Bool
+    /// Key presses (down or tap events).
+    public var keystrokes: Int
+    /// Key events whose text change removed characters.
+    public var deletions: Int
+    public var dynamics: Dynamics
+}
+
+/// All measures of one of the ten strings.
+public struct StringResult: Sendable, Hashable, Codable {
+    public var number: Int
+    public var target: String
+    public var length: Int
+    /// The participant reached this string's Memorize page.
+    public var reached: Bool
+    /// Done was pressed on the Entry page.
+    public var completed: Bool
+    public var memorizeViews: [PageView]
+    public var memorizeTotalMs: Int
+    public var verifyViews: [PageView]
+    public var verifyTotalMs: Int
+    public var verifyAttempts: [VerifyAttempt]
+    /// Attempts the core judged wrong (Not OK).
+    public var verifyFailures: Int
+    /// Typing on the Memorize and Verify pages (practice), with dynamics.
+    public var practice: [TypedEntry]
+    /// Entry page: display, Done, and Done − display.
+    public var entryStart: Int?
+    public var entryDone: Int?
+    public var entryTotalMs: Int?
+    /// Every individual entry on the Entry page, in the order keyed.
+    public var entries: [TypedEntry]
+    /// The ten fields when the Entry page was left.
+    public var finalEntries: [String]
+    /// How many of `finalEntries` equal the target.
+    public var finalCorrect: Int
+    /// Entries whose text did not equal the target.
+    public var incorrectEntries: Int
+    public var rekeys: Int
+    public var deletions: Int
+    /// First Memorize display → last keystroke on the Entry page.
+    public var memorizeToLastEntryKeyMs: Int?
+    /// Mean `durationMs` of `entries`, in seconds (the Appendix B statistic).
+    public var meanEntrySeconds: Double?
+    /// Medians over all keystroke pairs of all `entries`.
+    public var medianHold: Double?
+    public var medianDownDown: Double?
+    public var medianUpDown: Double?
+    public var medianUpUp: Double?
+}
+
+/// One Recall field.
+public struct RecallField: Sendable, Hashable, Codable {
+    public var field: Int
+    public var text: String
+    /// The string number it equals exactly, if any.
+    public var matches: Int?
+    public var correct: Bool { matches != nil }
+
+    enum CodingKeys: String, CodingKey { case field, text, matches, correct }
+    public init(field: Int, text: String, matches: Int?) {
+        self.field = field
+        self.text = text
+        self.matches = matches
+    }
+    public init(from d: Decoder) throws {
+        let c = try d.container(keyedBy: CodingKeys.self)
+        field = try c.decode(Int.self, forKey: .field)
+        text = try c.decode(String.self, forKey: .text)
+        matches = try c.decodeIfPresent(Int.self, forKey: .matches)
+    }
+    public func encode(to e: Encoder) throws {
+        var c = e.container(keyedBy: CodingKeys.self)
+        try c.encode(field, forKey: .field)
+        try c.encode(text, forKey: .text)
+        try c.encodeIfPresent(matches, forKey: .matches)
+        try c.encode(correct, forKey: .correct)
+    }
+}
+
+/// The Recall page.
+public struct RecallResult: Sendable, Hashable, Codable {
+    public var start: Int
+    /// When the page was left (or the last event if abandoned).
+    public var end: Int
+    public var lastKey: Int?
+    /// Display → last keystroke on the page (`nil` when nothing was typed).
+    public var totalMs: Int?
+    /// The non-empty fields when the page was left.
+    public var fields: [RecallField]
+    /// Distinct strings recalled exactly.
+    public var stringsRecalled: [Int]
+    public var entries: [TypedEntry]
+}
+
+/// The fields' contents at one page turn (raw.csv column J).
+public struct PageTurn: Sendable, Hashable, Codable {
+    public var t: Int
+    public var page: PageKind
+    public var string: Int?
+    public var fields: [String]
+}
+
+/// Everything computed for one participant.
+public struct ParticipantResult: Sendable, Hashable, Codable {
+    public var participant: String
+    public var source: SessionSource
+    public var device: String?
+    /// The Thank You page was displayed.
+    public var complete: Bool
+    /// Time of the last event (ms since Begin).
+    public var lastEventMs: Int
+    public var strings: [StringResult]
+    public var recall: RecallResult?
+    /// First Memorize display.
+    public var sessionStart: Int?
+    /// Last Recall keystroke; leaving Recall if nothing typed; the last event if abandoned.
+    public var sessionEnd: Int?
+    public var sessionTotalMs: Int?
+    public var pageTurns: [PageTurn]
+    public var warnings: [RecallWarning]
+    /// Medians over all Entry-page keystroke pairs of the session.
+    public var medianHold: Double?
+    public var medianDownDown: Double?
+    public var medianUpDown: Double?
+    public var medianUpUp: Double?
+}
+
+// MARK: - Small statistics
+
+/// The median (mean of the middle two for an even count); `nil` when empty.
+public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let s = values.sorted()
+    let n = s.count
+    return n % 2 == 1 ? Double(s[n / 2]) : (Double(s[n / 2 - 1]) + Double(s[n / 2])) / 2
+}
+
+public func median(_ values: [Double]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let s = values.sorted()
+    let n = s.count
+    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import RecallStudy
-
-@Test func moduleLoads() { #expect(Bool(true)) }
