@@ -1,0 +1,47 @@
+# Dossier — the two commands that matter: `make demo` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+DOSSIER := .build/debug/dossier
+PYTEST ?= python3 -m pytest
+
+.PHONY: all deps build demo test test-swift test-e2e bench bench-quick clean serve-demo
+
+all: build
+
+## deps: install missing Debian and PyPI packages listed in scripts/deps/
+deps:
+	@bash scripts/install-deps.sh
+
+## build: compile the dossier command (debug)
+build: deps
+	$(SWIFT) build
+
+## demo: build the demo project in Examples/demo and say where the site is
+demo: build
+	$(DOSSIER) build Examples/demo
+	@echo
+	@echo "The demo site is in $(CURDIR)/Examples/demo/_site — open $(CURDIR)/Examples/demo/_site/index.html"
+	@echo "or preview it with: $(DOSSIER) serve Examples/demo"
+
+## test: every test — Swift unit tests, then end-to-end tests against the built binary
+test: build test-swift test-e2e
+
+test-swift:
+	$(SWIFT) test
+
+test-e2e:
+	$(PYTEST) -q Tests/e2e
+
+## bench: the side-by-side benchmarks (slow); results in Benchmarks/RESULTS.md
+bench: build
+	bash Benchmarks/run.sh
+
+## bench-quick: a few seconds of each benchmark, to keep the harness working
+bench-quick: build
+	bash Benchmarks/run.sh --quick
+
+serve-demo: build
+	$(DOSSIER) serve Examples/demo
+
+clean:
+	rm -rf .build Examples/demo/_site Examples/demo/_site.manifest.json Examples/demo/.dossier

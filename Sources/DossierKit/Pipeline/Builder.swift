@@ -1,0 +1,495 @@
+import Foundation
+import Render
+
+// MARK: - Options and report
+
+/// How to build.
+public struct BuildOptions: Sendable {
+    /// Ignore the incremental cache and rebuild everything.
+    public var clean = false
+    /// Include pages marked `draft: true`.
+    public var drafts = false
+    /// Validate everything, write nothing (the staging folder lives in a temp folder
+    /// and is removed; no state, no manifest).
+    public var checkOnly = false
+    /// Write to this folder instead of the manifest's `output` (the preview server).
+    public var output: URL? = nil
+    public init(clean: Bool = false, drafts: Bool = false, checkOnly: Bool = false, output: URL? = nil) {
+        self.clean = clean
+        self.drafts = drafts
+        self.checkOnly = checkOnly
+        self.output = output
+    }
+}
+
+/// What a build did.
+public struct BuildReport: Sendable {
+    public var pagesRendered = 0
+    public var pagesReused = 0
+    public var unitsBuilt = 0
+    public var unitsReused = 0
+    public var files = 0
+    public var warnings: [Diagnostic] = []
+    public var output: URL
+    public var manifest: URL
+    public var seconds: Double = 0
+}
+
+// MARK: - Builder
+
+/// The build: a list of named steps over a ``BuildContext``.
+///
+/// 1. Read dossier.yml  2. Load templates  3. Read content pages  4. Plan (hash inputs)
+/// 5…k. Build each section (units in parallel, unchanged units reused)
+/// then Render content pages and home, Copy assets, Check links, Write site.
+/// Output goes to a staging folder swapped into place only when every step succeeded.
+public final class Builder: @unchecked Sendable {
+    public let folder: URL
+    public let options: BuildOptions
+    public let log: BuildLog
+
+    public init(project folder: URL, options: BuildOptions = BuildOptions(), log: BuildLog = BuildLog()) {
+        self.folder = folder
+        self.options = options
+        self.log = log
+    }
+
+    typealias Step = (name: String, run: (BuildContext) async throws -> Void)
+
+    public func build() async throws -> BuildReport {
+        let start = Date()
+        let project = try Project.load(folder)
+        let ctx = BuildContext(project: project, options: options, log: log)
+
+        var steps: [Step] = [
+            ("Read dossier.yml", { try $0.loadSections() }),
+            ("Load templates", { try $0.loadTemplates() }),
+            ("Read content pages", { try $0.loadContent() }),
+            ("Plan: hash inputs", { try $0.plan() }),
+        ]
+        for (i, s) in ctx.sectionTypes.enumerated() {
+            steps.append(("Build \(s.title.lowercased())", { try await $0.buildSection(i) }))
+        }
+        steps += [
+            ("Render content pages", { try await $0.renderContent() }),
+            ("Copy assets", { try $0.copyAssets() }),
+            ("Check links", { try $0.checkLinks() }),
+            (options.checkOnly ? "Discard (check only)" : "Write site", { try $0.finish() }),
+        ]
+        for (i, step) in steps.enumerated() {
+            log.step(i + 1, of: steps.count, step.name)
+            do {
+                try await step.run(ctx)
+            } catch {
+                ctx.tree?.discard()
+                var diags = error.diagnostics
+                diags.append(Diagnostic(.note, file: nil, line: nil,
+                    "build failed at step [\(i + 1)/\(steps.count)] \(step.name); " + (options.checkOnly ? "nothing was written" : "the previous site is unchanged")))
+                throw DossierError(diags)
+            }
+        }
+        var report = ctx.report
+        report.seconds = Date().timeIntervalSince(start)
+        let shown = project.display(report.output)
+        log.info("Done: \(report.pagesRendered) page\(report.pagesRendered == 1 ? "" : "s") rendered, \(report.pagesReused) unchanged; \(report.files) files"
+                 + (options.checkOnly ? " checked (nothing written)" : " in \(shown)")
+                 + String(format: " (%.2f s)", report.seconds)
+                 + (report.warnings.isEmpty ? "" : "; \(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s")"))
+        return report
+    }
+}
+
+// MARK: - Context
+
+/// The typed state the build steps share.
+final class BuildContext: @unchecked Sendable {
+    let project: Project
+    let options: BuildOptions
+    let log: BuildLog
+    let output: URL
+    let statePath: URL
+
+    var sectionTypes: [any Section.Type] = []
+    var sections: [any Section] = []
+    var templates: TemplateSet!
+    var renderer: SiteRenderer!
+    var content: [ContentPage] = []
+    var tree: OutputTree?
+    var previous: BuildState?
+    var newState: BuildState
+    var planned: [[PlannedUnit]] = []
+    var blurbs: [String: String] = [:]
+    var links: [String: [String]] = [:]
+    var inputs: [String: ManifestFile] = [:]
+    var report: BuildReport
+    let lock = NSLock()
+
+    init(project: Project, options: BuildOptions, log: BuildLog) {
+        self.project = project
+        self.options = options
+        self.log = log
+        let output = options.output ?? project.output
+        self.output = output
+        self.statePath = project.stateFolder.appendingPathComponent("state-\(output.lastPathComponent).json")
+        self.newState = BuildState(dossier: DossierVersion.string, output: output.path, units: [:])
+        self.report = BuildReport(output: output, manifest: project.outputManifestURL)
+        // Section types are known from the manifest before any step runs.
+        self.sectionTypes = project.sectionConfigs.compactMap { SectionRegistry.type(for: $0.key) }
+    }
+
+    // MARK: 1. Sections
+
+    func loadSections() throws {
+        var errors: [Diagnostic] = []
+        for (cfg, type) in zip(project.sectionConfigs, sectionTypes) {
+            do {
+                let s = try type.init(config: cfg, project: project)
+                for bad in cfg.unknownKeys() {
+                    errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): unknown key '\(bad.key)'"))
+                }
+                sections.append(s)
+            } catch {
+                errors.append(contentsOf: error.diagnostics)
+            }
+        }
+        if !errors.isEmpty { throw DossierError(errors) }
+        log.detail("sections: \(sectionTypes.map { $0.key }.joined(separator: ", "))")
+    }
+
+    // MARK: 2. Templates
+
+    func loadTemplates() throws {
+        let res = try Resources.locate()
+        var folders = [res.appendingPathComponent("Templates")]
+        if FileManager.default.fileExists(atPath: project.templatesFolder.path) { folders.append(project.templatesFolder) }
+        do {
+            templates = try TemplateSet(folders: folders)
+        } catch let f as TemplateSet.Failure {
+            throw DossierError(f.description)
+        }
+        for name in templates.overridden.sorted() { log.detail("template \(name) overridden by the project") }
+        if !templates.overridden.isEmpty {
+            for name in templates.overridden.sorted() {
+                let url = project.templatesFolder.appendingPathComponent(name + ".mustache")
+                recordInput(url)
+            }
+        }
+    }
+
+    // MARK: 3. Content
+
+    func loadContent() throws {
+        content = try ContentPage.loadAll(in: project.contentFolder, includeDrafts: options.drafts)
+        var nav: [NavItem] = [NavItem(title: "Home", path: "index.html", kind: "home")]
+        let top = content.filter { !$0.isHome && $0.outputPath.split(separator: "/").count == 2 }
+            .sorted { ($0.weight, $0.title, $0.relative) < ($1.weight, $1.title, $1.relative) }
+        nav += top.map { NavItem(title: $0.title, path: $0.outputPath, kind: "page") }
+        nav += sectionTypes.map { NavItem(title: $0.title, path: "\($0.key)/index.html", kind: $0.key) }
+        renderer = SiteRenderer(templates: templates, project: project, nav: nav)
+        for p in content { recordInput(p.source, data: p.raw) }
+        log.detail("\(content.count) content page\(content.count == 1 ? "" : "s")")
+    }
+
+    // MARK: 4. Plan
+
+    struct PlannedUnit: @unchecked Sendable {
+        var key: String
+        var unit: SectionUnit
+        var hash: String
+        var reuse: BuildState.Unit?
+    }
+
+    func plan() throws {
+        if !options.clean { previous = BuildState.load(statePath, output: output) }
+        if previous == nil { log.detail("no usable previous build: full build") }
+        let staging: URL
+        if options.checkOnly {
+            staging = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        } else {
+            staging = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).staging-\(getpid())")
+        }
+        tree = try OutputTree(staging: staging)
+        let fp = renderer.fingerprint
+        for (cfg, section) in zip(project.sectionConfigs, sections) {
+            let key = type(of: section).key
+            let units = try section.units()
+            var seen = Set<String>()
+            var list: [PlannedUnit] = []
+            for u in units {
+                guard seen.insert(u.id).inserted else { throw DossierError("section \(key): two units share the id '\(u.id)'") }
+                var h = Hashing.Key()
+                h.add(fp); h.add(key); h.add(cfg.node.canonical); h.add(u.id); h.add(u.salt)
+                for input in u.inputs {
+                    guard let data = FileManager.default.contents(atPath: input.path) else {
+                        throw DossierError(file: project.display(input), "cannot read input file")
+                    }
+                    h.add(input.lastPathComponent)
+                    h.add(Hashing.sha256(data))
+                    recordInput(input, data: data)
+                }
+                let hash = h.finalize()
+                let unitKey = "\(key)/\(u.id)"
+                list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reuse: reusable(unitKey, hash)))
+            }
+            planned.append(list)
+        }
+        let total = planned.reduce(0) { $0 + $1.count }
+        let reuse = planned.reduce(0) { $0 + $1.filter { $0.reuse != nil }.count }
+        log.detail("\(total) unit\(total == 1 ? "" : "s"), \(reuse) unchanged")
+    }
+
+    /// The previous build's unit if its hash matches and its files are still there.
+    func reusable(_ key: String, _ hash: String) -> BuildState.Unit? {
+        guard let prev = previous?.units[key], prev.hash == hash else { return nil }
+        for f in prev.files where !FileManager.default.fileExists(atPath: output.appendingPathComponent(f.path).path) {
+            return nil
+        }
+        return prev
+    }
+
+    func recordInput(_ url: URL, data: Data? = nil) {
+        let rel = relativeInputPath(url)
+        guard let d = data ?? FileManager.default.contents(atPath: url.path) else { return }
+        let entry = ManifestFile(path: rel, sha256: Hashing.sha256(d), size: d.count)
+        lock.lock(); inputs[rel] = entry; lock.unlock()
+    }
+
+    func relativeInputPath(_ url: URL) -> String {
+        let p = url.standardizedFileURL.path
+        let r = project.root.path
+        return p.hasPrefix(r + "/") ? String(p.dropFirst(r.count + 1)) : p
+    }
+
+    // MARK: 5. Sections
+
+    func buildSection(_ index: Int) async throws {
+        let section = sections[index]
+        let key = type(of: section).key
+        let units = planned[index]
+        let context = SectionContext(project: project, templates: templates)
+        let done = ProgressCounter()
+        let total = units.count
+        let results: [(String, BuildState.Unit)] = try await concurrentMap(units) { [self] pu in
+            let r: BuildState.Unit
+            if let prev = pu.reuse {
+                try reuse(prev, owner: pu.key)
+                r = prev
+            } else {
+                let result = try await section.build(unit: pu.unit, context: context)
+                r = try write(result, hash: pu.hash, owner: pu.key)
+            }
+            log.progress(done.increment(), of: total, label: key)
+            return (pu.key, r)
+        }
+        var records: [UnitRecord] = []
+        for ((k, r), pu) in zip(results, units) {
+            store(k, r, reused: pu.reuse != nil)
+            if let rec = r.record { records.append(UnitRecord(id: pu.unit.id, data: rec)) }
+        }
+        // The summary: rebuilt only when some unit or the configuration changed.
+        var h = Hashing.Key()
+        h.add(renderer.fingerprint); h.add(key); h.add(project.sectionConfigs[index].node.canonical)
+        for pu in units { h.add(pu.key); h.add(pu.hash) }
+        let sumKey = "\(key)/#summary"
+        let sumHash = h.finalize()
+        if let prev = reusable(sumKey, sumHash) {
+            try reuse(prev, owner: sumKey)
+            store(sumKey, prev, reused: true)
+            blurbs[key] = prev.blurb
+        } else {
+            let result = try await section.summarize(records: records, context: context)
+            let r = try write(result, hash: sumHash, owner: sumKey)
+            store(sumKey, r, reused: false)
+            blurbs[key] = result.blurb
+        }
+        guard tree!.contains("\(key)/index.html") else {
+            throw DossierError("section \(key) produced no \(key)/index.html page")
+        }
+    }
+
+    func reuse(_ prev: BuildState.Unit, owner: String) throws {
+        for f in prev.files { try tree!.reuse(f, from: output, owner: owner) }
+    }
+
+    func write(_ result: UnitResult, hash: String, owner: String) throws -> BuildState.Unit {
+        var files: [ManifestFile] = []
+        var links: [String: [String]] = [:]
+        for page in result.pages {
+            let html = try renderer.render(page)
+            files.append(try tree!.write(Data(html.utf8), to: page.path, owner: owner))
+            links[page.path] = LinkChecker.links(in: html)
+        }
+        for f in result.files {
+            files.append(try tree!.write(f.data, to: f.path, owner: owner))
+            if f.path.hasSuffix(".html") { links[f.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self)) }
+        }
+        return BuildState.Unit(hash: hash, files: files, links: links, record: result.record, warnings: result.warnings,
+                               pages: result.pages.count, blurb: result.blurb)
+    }
+
+    func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        newState.units[key] = unit
+        for (p, l) in unit.links { links[p] = l }
+        if reused { report.pagesReused += unit.pages; report.unitsReused += 1 }
+        else { report.pagesRendered += unit.pages; report.unitsBuilt += 1 }
+        for w in unit.warnings {
+            report.warnings.append(w)
+            log.warning(w)
+        }
+    }
+
+    // MARK: 6. Content pages and home
+
+    func renderContent() async throws {
+        let fp = renderer.fingerprint
+        let pages = content.filter { !$0.isHome }
+        let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self] page in
+            var h = Hashing.Key()
+            h.add(fp); h.add(page.relative); h.add(page.raw)
+            let key = "content/\(page.relative)"
+            let hash = h.finalize()
+            if let prev = reusable(key, hash) {
+                try reuse(prev, owner: key)
+                return (key, prev, true)
+            }
+            return (key, try write(UnitResult(pages: [contentPage(page)]), hash: hash, owner: key), false)
+        }
+        for (k, u, reused) in results { store(k, u, reused: reused) }
+
+        // Home: the optional content/index.md, every section and every page.
+        let home = content.first { $0.isHome }
+        var h = Hashing.Key()
+        h.add(fp); h.add(home?.raw ?? Data())
+        for s in sectionTypes { h.add(s.key); h.add(blurbs[s.key] ?? "") }
+        for p in pages { h.add(p.outputPath); h.add(p.title); h.add(p.summary) }
+        let hash = h.finalize()
+        if let prev = reusable("#home", hash) {
+            try reuse(prev, owner: "#home")
+            store("#home", prev, reused: true)
+        } else {
+            let intro = home.map { Markdown.render($0.body, options: project.markdownOptions) }
+            let model: [String: Any] = [
+                "intro": intro?.html ?? "",
+                "hasIntro": intro != nil,
+                "description": project.description,
+                "sections": sectionTypes.map { ["title": $0.title, "href": "\($0.key)/index.html", "blurb": blurbs[$0.key] ?? ""] },
+                "hasSections": !sectionTypes.isEmpty,
+                "pages": pages.sorted { ($0.weight, $0.title) < ($1.weight, $1.title) }
+                    .map { ["title": $0.title, "href": $0.outputPath, "summary": $0.summary] },
+                "hasPages": !pages.isEmpty,
+            ]
+            let page = Page(path: "index.html", title: home?.title ?? project.title, template: "home", model: model,
+                            toc: intro?.toc ?? [], bodyClass: "home")
+            store("#home", try write(UnitResult(pages: [page]), hash: hash, owner: "#home"), reused: false)
+        }
+    }
+
+    func contentPage(_ page: ContentPage) -> Page {
+        let md = Markdown.render(page.body, options: project.markdownOptions)
+        let html = ContentLinks.rewrite(md.html, from: page, all: content)
+        let showTOC = page.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
+        return Page(path: page.outputPath, title: page.title, template: "page",
+                    model: ["content": html, "summary": page.summary, "source": page.relative],
+                    toc: showTOC ? md.toc : [], bodyClass: "content")
+    }
+
+    // MARK: 7. Assets
+
+    func copyAssets() throws {
+        let res = try Resources.locate()
+        // Site/*.css etc. always; Site/<key>/ only for sections this project uses.
+        let site = res.appendingPathComponent("Site")
+        let used = Set(sectionTypes.map { $0.key })
+        let known = SectionRegistry.keys
+        try copyTree(site, prefix: "assets/", owner: "assets") { first in !known.contains(first) || used.contains(first) }
+        if FileManager.default.fileExists(atPath: project.staticFolder.path) {
+            try copyTree(project.staticFolder, prefix: "", owner: "static", isInput: true)
+        }
+    }
+
+    func copyTree(_ folder: URL, prefix: String, owner: String, isInput: Bool = false,
+                  include: (String) -> Bool = { _ in true }) throws {
+        let fm = FileManager.default
+        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return }
+        let base = folder.standardizedFileURL.path
+        var files: [URL] = []
+        for case let url as URL in e {
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { files.append(url) }
+        }
+        for url in files.sorted(by: { $0.path < $1.path }) {
+            let rel = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+            if rel.contains("/"), !include(String(rel.split(separator: "/")[0])) { continue }
+            if tree!.contains(prefix + rel) {
+                throw DossierError(file: project.display(url), "would overwrite the generated \(prefix + rel)")
+            }
+            let entry = try tree!.copy(url, to: prefix + rel, owner: owner)
+            if isInput { lock.lock(); inputs[relativeInputPath(url)] = ManifestFile(path: relativeInputPath(url), sha256: entry.sha256, size: entry.size); lock.unlock() }
+            if rel.hasSuffix(".html"), let d = fm.contents(atPath: url.path) {
+                links[prefix + rel] = LinkChecker.links(in: String(decoding: d, as: UTF8.self))
+            }
+        }
+    }
+
+    // MARK: 8. Links
+
+    func checkLinks() throws {
+        let files = tree!.paths
+        var errors: [Diagnostic] = []
+        for page in links.keys.sorted() {
+            for link in LinkChecker.dangling(links[page]!, on: page, files: files) {
+                errors.append(locate(link: link, page: page))
+            }
+        }
+        if !errors.isEmpty { throw DossierError(errors) }
+        log.detail("\(links.values.reduce(0) { $0 + $1.count }) links on \(links.count) pages, all resolve")
+    }
+
+    /// Where a dangling link came from: the content file and line that wrote it, else the page.
+    func locate(link: String, page: String) -> Diagnostic {
+        if let cp = content.first(where: { $0.outputPath == page }) {
+            let text = String(decoding: cp.raw, as: UTF8.self)
+            var line: Int? = nil
+            for (i, l) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where l.contains(link) {
+                line = i + 1; break
+            }
+            return Diagnostic(file: project.display(cp.source), line: line, "dangling link '\(link)' (on page \(page))")
+        }
+        return Diagnostic(file: page, line: nil, "dangling link '\(link)' in the generated page")
+    }
+
+    // MARK: 9. Write
+
+    func finish() throws {
+        let files = tree!.allFiles
+        // sitemap.xml: every HTML page, sorted.
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        for f in files where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") {
+            let path = f.path.hasSuffix("index.html") ? String(f.path.dropLast("index.html".count)) : f.path
+            xml += "  <url><loc>\(HTML.escape(project.baseURL + path))</loc></url>\n"
+        }
+        xml += "</urlset>\n"
+        try tree!.write(Data(xml.utf8), to: "sitemap.xml", owner: "sitemap")
+        let all = tree!.allFiles
+        report.files = all.count
+        if options.checkOnly {
+            tree!.discard()
+            return
+        }
+        recordInput(project.manifestURL)
+        let manifest = OutputManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
+        try tree!.commit(to: output)
+        try AtomicFile.write(try JSONOutput.encode(manifest), to: options.output == nil ? project.outputManifestURL
+                             : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json"))
+        report.manifest = options.output == nil ? project.outputManifestURL : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")
+        try FileManager.default.createDirectory(at: project.stateFolder, withIntermediateDirectories: true)
+        try newState.save(statePath)
+    }
+}
+
+/// A thread-safe counter for progress.
+final class ProgressCounter: @unchecked Sendable {
+    private var n = 0
+    private let lock = NSLock()
+    func increment() -> Int { lock.lock(); defer { lock.unlock() }; n += 1; return n }
+}

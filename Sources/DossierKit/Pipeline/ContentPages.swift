@@ -1,0 +1,167 @@
+import Foundation
+import Render
+
+/// A Markdown page from the project's `content/` folder.
+///
+/// ```markdown
+/// ---
+/// title: Methods
+/// summary: How the study was run.
+/// weight: 10        # lower comes first in navigation
+/// draft: false      # drafts are left out unless --drafts
+/// toc: true         # show the table of contents (default: true when ≥ 2 headings)
+/// ---
+/// # Methods …
+/// ```
+/// `content/methods.md` becomes `methods/index.html`; `content/a/index.md` becomes
+/// `a/index.html`; `content/index.md` is the home page's introduction.
+public struct ContentPage: Sendable {
+    public var source: URL
+    /// Path relative to `content/`, e.g. `methods.md`.
+    public var relative: String
+    public var title: String
+    public var summary: String
+    public var weight: Int
+    public var draft: Bool
+    public var toc: Bool?
+    /// The Markdown body (after the front matter) and the line it starts on.
+    public var body: String
+    public var bodyLine: Int
+    public var raw: Data
+
+    /// The page's output path in the site.
+    public var outputPath: String {
+        var base = String(relative.dropLast(relative.hasSuffix(".markdown") ? 9 : 3))
+        if base == "index" { return "index.html" }
+        if base.hasSuffix("/index") { base = String(base.dropLast(6)) }
+        return base + "/index.html"
+    }
+
+    public var isHome: Bool { outputPath == "index.html" }
+
+    static let frontMatterKeys: Set<String> = ["title", "summary", "weight", "draft", "toc"]
+
+    /// Reads one content file; bad front matter is an error with file and line.
+    public static func load(_ url: URL, relative: String) throws -> ContentPage {
+        let shown = SitePaths.display(url)
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw DossierError(file: shown, "cannot read file") }
+        guard let text = String(data: data, encoding: .utf8) else { throw DossierError(file: shown, "not UTF-8 text") }
+        var body = text
+        var bodyLine = 1
+        var fields: SectionConfig? = nil
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if let first = lines.first, first.trimmingCharacters(in: .whitespaces) == "---" {
+            guard let end = lines.dropFirst().firstIndex(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == "---" || t == "..." }) else {
+                throw DossierError(file: shown, line: 1, "front matter starts with --- but never ends (add a closing --- line)")
+            }
+            let yaml = lines[1..<end].joined(separator: "\n")
+            var node = try ConfigNode.parse(yaml, file: shown, lineOffset: 1)
+            if case .null = node { node = .map([], line: 2) }
+            guard case .map = node else {
+                throw DossierError(file: shown, line: 2, "front matter must be key: value lines")
+            }
+            fields = SectionConfig(key: "front matter", file: shown, root: url.deletingLastPathComponent(), node: node)
+            body = lines[(end + 1)...].joined(separator: "\n")
+            bodyLine = end + 2
+        }
+        let fallbackTitle = ContentPage.titleFromName(relative)
+        var page = ContentPage(source: url, relative: relative, title: fallbackTitle, summary: "", weight: 0, draft: false,
+                               toc: nil, body: body, bodyLine: bodyLine, raw: data)
+        if let f = fields {
+            func err(_ k: String, _ m: String) -> DossierError { DossierError(file: shown, line: f.line(k), "\(k): \(m)") }
+            if let t = try f.string("title") {
+                if t.trimmingCharacters(in: .whitespaces).isEmpty { throw err("title", "must not be empty") }
+                page.title = t
+            } else if let h = firstHeading(body) { page.title = h }
+            page.summary = try f.string("summary") ?? ""
+            if let w = try f.string("weight") {
+                guard let i = Int(w) else { throw err("weight", "expected a whole number, got '\(w)'") }
+                page.weight = i
+            }
+            page.draft = try boolValue(f, "draft", shown) ?? false
+            page.toc = try boolValue(f, "toc", shown)
+            if let bad = f.unknownKeys().first {
+                throw DossierError(file: shown, line: bad.keyLine, "unknown front matter key '\(bad.key)' (known: \(frontMatterKeys.sorted().joined(separator: ", ")))")
+            }
+        } else if let h = firstHeading(body) {
+            page.title = h
+        }
+        return page
+    }
+
+    private static func boolValue(_ f: SectionConfig, _ k: String, _ shown: String) throws -> Bool? {
+        guard let s = try f.string(k) else { return nil }
+        switch s.lowercased() {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default: throw DossierError(file: shown, line: f.line(k), "\(k): expected true or false, got '\(s)'")
+        }
+    }
+
+    static func firstHeading(_ body: String) -> String? {
+        for line in body.split(separator: "\n").prefix(40) where line.hasPrefix("# ") {
+            return line.dropFirst(2).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    static func titleFromName(_ relative: String) -> String {
+        var name = (relative as NSString).deletingPathExtension
+        if name.hasSuffix("/index") { name = String(name.dropLast(6)) }
+        name = (name as NSString).lastPathComponent
+        let words = name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
+    /// Every `*.md` / `*.markdown` under `folder`, sorted by path.
+    public static func loadAll(in folder: URL, includeDrafts: Bool) throws -> [ContentPage] {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: folder.path), let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
+        var found: [String] = []
+        let base = folder.standardizedFileURL.path
+        for case let url as URL in e where ["md", "markdown"].contains(url.pathExtension.lowercased()) {
+            found.append(String(url.standardizedFileURL.path.dropFirst(base.count + 1)))
+        }
+        var pages: [ContentPage] = []
+        var errors: [Diagnostic] = []
+        var seen: [String: String] = [:]
+        for rel in found.sorted() {
+            do {
+                let p = try load(folder.appendingPathComponent(rel), relative: rel)
+                if p.draft && !includeDrafts { continue }
+                if let other = seen[p.outputPath] {
+                    errors.append(Diagnostic(file: SitePaths.display(p.source), line: nil, "\(rel) and \(other) both become \(p.outputPath)"))
+                }
+                seen[p.outputPath] = rel
+                pages.append(p)
+            } catch {
+                errors.append(contentsOf: error.diagnostics)
+            }
+        }
+        if !errors.isEmpty { throw DossierError(errors) }
+        return pages
+    }
+}
+
+extension ConfigNode {
+    /// The same tree with every line moved down by `offset`.
+    func shifted(by offset: Int) -> ConfigNode {
+        if offset == 0 { return self }
+        switch self {
+        case .scalar(let s, let l): return .scalar(s, line: l + offset)
+        case .null(let l): return .null(line: l + offset)
+        case .list(let items, let l): return .list(items.map { $0.shifted(by: offset) }, line: l + offset)
+        case .map(let entries, let l):
+            return .map(entries.map { ConfigEntry(key: $0.key, keyLine: $0.keyLine + offset, value: $0.value.shifted(by: offset)) }, line: l + offset)
+        }
+    }
+
+    /// Parses YAML whose first line is line `lineOffset + 1` of `file`.
+    static func parse(_ text: String, file: String, lineOffset: Int) throws -> ConfigNode {
+        do {
+            return try parse(text, file: file).shifted(by: lineOffset)
+        } catch let e as DossierError {
+            throw DossierError(e.diagnostics.map { var d = $0; d.line = d.line.map { $0 + lineOffset }; return d })
+        }
+    }
+}

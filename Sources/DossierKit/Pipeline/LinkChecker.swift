@@ -1,0 +1,49 @@
+import Foundation
+import Render
+
+/// Finds the internal links and asset references of an HTML page and checks them
+/// against the set of files in the site.
+public enum LinkChecker {
+    /// Every `href="…"` and `src="…"` value (double- or single-quoted) in `html`,
+    /// HTML entities `&amp;` decoded, that points inside the site (no scheme, not `#…`).
+    public static func links(in html: String) -> [String] {
+        var out: [String] = []
+        let bytes = Array(html.utf8)
+        let n = bytes.count
+        var i = 0
+        // Scan for ` href=` / ` src=` (preceded by whitespace, so data-src etc. are skipped).
+        while i < n {
+            let c = bytes[i]
+            if (c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) && i + 5 < n {
+                var j = i + 1
+                var matched = false
+                if bytes[j] == 0x68, j + 5 < n, bytes[j+1] == 0x72, bytes[j+2] == 0x65, bytes[j+3] == 0x66, bytes[j+4] == 0x3D { j += 5; matched = true }  // href=
+                else if bytes[j] == 0x73, j + 4 < n, bytes[j+1] == 0x72, bytes[j+2] == 0x63, bytes[j+3] == 0x3D { j += 4; matched = true }  // src=
+                if matched, j < n, bytes[j] == 0x22 || bytes[j] == 0x27 {
+                    let q = bytes[j]
+                    var k = j + 1
+                    while k < n && bytes[k] != q { k += 1 }
+                    let value = String(decoding: bytes[(j + 1)..<k], as: UTF8.self).replacingOccurrences(of: "&amp;", with: "&")
+                    if !value.isEmpty && !value.hasPrefix("#") && !value.hasPrefix("data:") && !value.hasPrefix("mailto:") {
+                        out.append(value)
+                    }
+                    i = k
+                    continue
+                }
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// The links of `links` (found on `page`) whose target is not in `files`.
+    public static func dangling(_ links: [String], on page: String, files: Set<String>) -> [String] {
+        links.filter { link in
+            guard let target = SitePaths.resolve(link, from: page) else { return false }
+            if files.contains(target) { return false }
+            // `dir` without slash → `dir/index.html`
+            if files.contains(target + "/index.html") { return false }
+            return true
+        }
+    }
+}

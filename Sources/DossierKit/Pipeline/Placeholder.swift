@@ -1,2 +1,0 @@
-import Render
-typealias TemplateSet = Render.TemplateSet

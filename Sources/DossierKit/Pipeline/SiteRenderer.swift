@@ -1,0 +1,72 @@
+import Foundation
+import Render
+
+/// An entry of the site navigation.
+public struct NavItem: Sendable, Hashable {
+    public var title: String
+    /// Site path of the target page (e.g. `methods/index.html`).
+    public var path: String
+    /// Section key or `page`.
+    public var kind: String
+}
+
+/// Renders pages through their template and the site layout. Safe to share between
+/// tasks: it holds only immutable values.
+public struct SiteRenderer: Sendable {
+    public let templates: TemplateSet
+    public let project: Project
+    public let nav: [NavItem]
+
+    /// A fingerprint of everything that shapes every page (templates, navigation,
+    /// site settings), mixed into every unit's cache key.
+    public var fingerprint: String {
+        var h = Hashing.Key()
+        h.add(DossierVersion.string)
+        h.add(templates.fingerprint)
+        h.add(project.title); h.add(project.description); h.add(project.baseURL)
+        h.add(project.markdownOptions.unsafeHTML ? "unsafe" : "safe")
+        h.add(project.markdownOptions.smartPunctuation ? "smart" : "plain")
+        for n in nav { h.add(n.title); h.add(n.path); h.add(n.kind) }
+        return h.finalize()
+    }
+
+    var siteModel: [String: Any] {
+        ["title": project.title, "description": project.description, "baseURL": project.baseURL,
+         "version": DossierVersion.string]
+    }
+
+    /// The full HTML of `page`.
+    public func render(_ page: Page) throws -> String {
+        let root = SitePaths.root(from: page.path)
+        var model = page.model
+        model["root"] = root
+        model["site"] = siteModel
+        if model["title"] == nil { model["title"] = page.title }
+        let content: String
+        do {
+            content = try templates.render(page.template, model)
+        } catch {
+            throw DossierError("page \(page.path): \(error)")
+        }
+        let section = page.path.split(separator: "/").first.map(String.init) ?? ""
+        let navModel: [[String: Any]] = nav.map { item in
+            let current = item.path == page.path || (item.kind != "page" && item.kind == section && page.path.contains("/"))
+            return ["title": item.title, "href": root + item.path, "current": current]
+        }
+        let toc = page.toc.filter { $0.level >= 2 && $0.level <= 3 }
+        let layout: [String: Any] = [
+            "title": page.title,
+            "isHome": page.path == "index.html",
+            "site": siteModel,
+            "root": root,
+            "content": content,
+            "nav": navModel,
+            "toc": toc.map { ["text": $0.text, "anchor": $0.anchor, "level": $0.level, "sub": $0.level > 2] },
+            "hasTOC": toc.count >= 2,
+            "styles": page.styles.map { ["href": root + $0] },
+            "scripts": page.scripts.map { ["src": root + $0] },
+            "bodyClass": page.bodyClass,
+        ]
+        return try templates.render("layout", layout)
+    }
+}

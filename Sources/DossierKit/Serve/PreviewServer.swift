@@ -1,0 +1,169 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Render
+
+/// `dossier serve`: builds into `.dossier/preview/site`, serves it on 127.0.0.1, polls the
+/// project for changes, rebuilds incrementally, and makes open pages reload.
+///
+/// Live reload: every HTML response gets a small script that polls
+/// `/__dossier/version` and reloads when the number changes. The script is added while
+/// serving only; the files on disk are the same as `dossier build` writes.
+public final class PreviewServer: @unchecked Sendable {
+    let folder: URL
+    let port: UInt16
+    let drafts: Bool
+    let log: BuildLog
+    let state = ServeState()
+
+    public init(project: URL, port: UInt16, drafts: Bool, log: BuildLog) {
+        self.folder = project
+        self.port = port
+        self.drafts = drafts
+        self.log = log
+    }
+
+    final class ServeState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var _version = 0
+        private var _error: String? = nil
+        var version: Int { lock.lock(); defer { lock.unlock() }; return _version }
+        var error: String? { lock.lock(); defer { lock.unlock() }; return _error }
+        func succeeded() { lock.lock(); _version += 1; _error = nil; lock.unlock() }
+        func failed(_ e: String) { lock.lock(); _version += 1; _error = e; lock.unlock() }
+    }
+
+    var siteFolder: URL { folder.appendingPathComponent(".dossier/preview/site") }
+
+    func rebuild() async {
+        let builder = Builder(project: folder, options: BuildOptions(drafts: drafts, output: siteFolder), log: log)
+        do {
+            _ = try await builder.build()
+            state.succeeded()
+        } catch let e as DossierError {
+            Console.error(e)
+            state.failed(e.description)
+        } catch {
+            Console.error(DossierError(error.diagnostics))
+            state.failed("\(error)")
+        }
+    }
+
+    /// Runs until the process is stopped.
+    public func run() async throws {
+        // A first build must succeed to have something to serve.
+        let first = Builder(project: folder, options: BuildOptions(drafts: drafts, output: siteFolder), log: log)
+        _ = try await first.build()
+        state.succeeded()
+
+        let server = HTTPServer(address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), logger: .disabled)
+        let state = self.state
+        let site = siteFolder
+        await server.appendRoute("GET /__dossier/version") { _ in
+            HTTPResponse(statusCode: .ok, headers: [.contentType: "text/plain", HTTPHeader("Cache-Control"): "no-store"],
+                         body: Data("\(state.version)".utf8))
+        }
+        await server.appendRoute("GET *") { request in
+            PreviewServer.serveFile(request.path, from: site, state: state)
+        }
+        let watcher = Task { [self] in
+            var last = ProjectWatcher.fingerprint(folder)
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 300_000_000)
+                let now = ProjectWatcher.fingerprint(folder)
+                if now != last {
+                    last = now
+                    log.info("Change detected: rebuilding")
+                    await rebuild()
+                }
+            }
+        }
+        defer { watcher.cancel() }
+        Task {
+            try? await server.waitUntilListening()
+            if case .ip4(_, let p) = await server.listeningAddress {
+                FileHandle.standardOutput.write(Data("Serving \(SitePaths.display(folder)) at http://127.0.0.1:\(p)/ (Ctrl-C to stop)\n".utf8))
+            }
+        }
+        try await server.run()
+    }
+
+    static let reloadScript = """
+    <script>/* dossier serve: live reload */(function(){var v=null;function poll(){fetch('/__dossier/version',{cache:'no-store'}).then(function(r){return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload();return}v=t;setTimeout(poll,500)}).catch(function(){setTimeout(poll,1000)})}poll()})();</script>
+    """
+
+    static func serveFile(_ rawPath: String, from site: URL, state: ServeState) -> HTTPResponse {
+        var path = rawPath.removingPercentEncoding ?? rawPath
+        if path.hasSuffix("/") || path.isEmpty { path += "index.html" }
+        let parts = path.split(separator: "/").filter { !$0.isEmpty && $0 != "." }
+        if parts.contains("..") { return HTTPResponse(statusCode: .forbidden) }
+        var url = site
+        for p in parts { url.appendPathComponent(String(p)) }
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
+            return HTTPResponse(statusCode: .movedPermanently, headers: [.location: rawPath + "/"])
+        }
+        guard var data = FileManager.default.contents(atPath: url.path) else {
+            let body = "<!DOCTYPE html><title>Not found</title><h1>Not found</h1><p>\(HTML.escape(path)) is not part of the site.</p>"
+            return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/html; charset=utf-8"], body: Data((body + reloadScript).utf8))
+        }
+        let type = MIME.type(for: url.pathExtension)
+        if url.pathExtension == "html" {
+            var html = String(decoding: data, as: UTF8.self)
+            if let e = state.error {
+                html = html.replacingOccurrences(of: "<body", with: "<div style=\"background:#a4161a;color:#fff;padding:1rem;white-space:pre-wrap;font-family:monospace\">Last rebuild failed; showing the previous site.\n\(HTML.escape(e))</div><body")
+            }
+            if let r = html.range(of: "</body>", options: .backwards) { html.insert(contentsOf: reloadScript, at: r.lowerBound) } else { html += reloadScript }
+            data = Data(html.utf8)
+        }
+        return HTTPResponse(statusCode: .ok, headers: [.contentType: type, HTTPHeader("Cache-Control"): "no-store"], body: data)
+    }
+}
+
+/// Detects changes in a project folder by the names, sizes and modification times of
+/// its files (the output and `.dossier/` excluded).
+enum ProjectWatcher {
+    static func fingerprint(_ folder: URL) -> String {
+        var h = Hashing.Key()
+        let fm = FileManager.default
+        let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isDirectoryKey]
+        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles]) else { return "" }
+        var items: [String] = []
+        for case let url as URL in e {
+            let name = url.lastPathComponent
+            if name.hasPrefix("_site") { e.skipDescendants(); continue }
+            guard let v = try? url.resourceValues(forKeys: Set(keys)) else { continue }
+            if v.isDirectory == true { continue }
+            items.append("\(url.path)|\(v.fileSize ?? 0)|\(v.contentModificationDate?.timeIntervalSince1970 ?? 0)")
+        }
+        for i in items.sorted() { h.add(i) }
+        return h.finalize()
+    }
+}
+
+/// Content types by file extension.
+enum MIME {
+    static func type(for ext: String) -> String {
+        switch ext.lowercased() {
+        case "html": return "text/html; charset=utf-8"
+        case "css": return "text/css; charset=utf-8"
+        case "js": return "text/javascript; charset=utf-8"
+        case "json": return "application/json"
+        case "csv": return "text/csv; charset=utf-8"
+        case "md": return "text/markdown; charset=utf-8"
+        case "svg": return "image/svg+xml"
+        case "xml": return "application/xml"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "webp": return "image/webp"
+        case "wav": return "audio/wav"
+        case "mp3": return "audio/mpeg"
+        case "m4a": return "audio/mp4"
+        case "ogg": return "audio/ogg"
+        case "mp4", "m4v": return "video/mp4"
+        case "webm": return "video/webm"
+        case "txt": return "text/plain; charset=utf-8"
+        default: return "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Runs `body` over `items` in a task group of at most `limit` tasks (default: the
+/// number of active cores), returning results in input order.
+public func concurrentMap<T: Sendable, R: Sendable>(
+    _ items: [T], limit: Int = ProcessInfo.processInfo.activeProcessorCount,
+    _ body: @escaping @Sendable (T) async throws -> R
+) async throws -> [R] {
+    if items.isEmpty { return [] }
+    let width = max(1, min(limit, items.count))
+    return try await withThrowingTaskGroup(of: (Int, R).self) { group in
+        var results = [R?](repeating: nil, count: items.count)
+        var next = 0
+        for _ in 0..<width {
+            let i = next; next += 1
+            group.addTask { (i, try await body(items[i])) }
+        }
+        while let (i, r) = try await group.next() {
+            results[i] = r
+            if next < items.count {
+                let j = next; next += 1
+                group.addTask { (j, try await body(items[j])) }
+            }
+        }
+        return results.map { $0! }
+    }
+}
