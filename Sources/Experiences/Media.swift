@@ -146,7 +146,7 @@ public struct MediaReport: Sendable, Equatable, Codable {
 
     /// Measures every media file of `e`, looked up under `root`. Missing files are skipped
     /// (the loader reports them). `fileBytes` is the size of the experience file itself.
-    public init(_ e: Experience, root: URL, fileBytes: Int = 0) {
+    public init(_ e: Experience, root: URL, fileBytes: Int = 0, budget: Int = Rules.budgetBytes) {
         var items: [Item] = []
         var warnings: [ExperienceIssue] = []
         var roles: [String: (String, Int)] = [:]
@@ -190,9 +190,9 @@ public struct MediaReport: Sendable, Equatable, Codable {
         }
         self.items = items
         totalBytes = fileBytes + items.reduce(0) { $0 + $1.bytes }
-        budgetBytes = Rules.budgetBytes
+        budgetBytes = budget
         if totalBytes > budgetBytes {
-            warnings.append(.warning(e.file, nil, "the experience uses \(totalBytes) bytes, over the \(budgetBytes / 1_000_000) MB budget (REQ7)"))
+            warnings.append(.warning(e.file, nil, "the experience uses \(totalBytes) bytes, over the budget of \(budgetBytes) bytes (REQ7: 40 MB)"))
         }
         self.warnings = warnings
     }

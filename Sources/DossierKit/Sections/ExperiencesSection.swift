@@ -1,20 +1,220 @@
 import Foundation
 import Experiences
+import Render
 
-/// The `experiences` section: glue between the Experiences core and the renderer.
+/// The `experiences` section: experience files → a static experience browser.
 ///
-/// Placeholder until the Experiences issue lands: it accepts no configuration yet.
+/// ```yaml
+/// experiences:
+///   input: data/experiences   # a folder: every *.json directly inside is one experience
+/// ```
+///
+/// Per experience (unit = the file and every media file it names): a viewer page
+/// `experiences/<slug>/index.html` with the data embedded as a JSON script block, an
+/// overview (door graph, media checks, warnings) and a congratulations page; the media
+/// are copied to `experiences/<slug>/files/`. The summary is the home page of widgets.
+///
+/// Rules over several files (unique titles, 10 custom experiences per owner, default
+/// titles) are checked when the section is created, so a unit's salt carries its final title.
 public struct ExperiencesSection: Section {
     public static let key = "experiences"
     public static let title = "Experiences"
 
+    let project: Project
+    let folder: URL
+    /// Loaded experiences (default titles filled in), in file-name order.
+    let experiences: [Experience]
+    /// Warnings from loading, by slug.
+    let loadWarnings: [String: [ExperienceIssue]]
+    /// The file of each experience, by slug.
+    let urls: [String: URL]
+
     public init(config: SectionConfig, project: Project) throws {
-        throw config.error(nil, "the experiences section is not implemented yet")
+        self.project = project
+        guard let folder = try config.path("input") else { throw config.error(nil, "missing required key 'input'") }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
+            throw config.error("input", "must be a folder of experience files (*.json)")
+        }
+        self.folder = folder
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        if names.isEmpty { throw config.error("input", "no experience files (*.json) in \(project.display(folder))") }
+        var loaded: [Experience] = []
+        var issues: [ExperienceIssue] = []
+        var slugs: [String: String] = [:]
+        var urls: [String: URL] = [:]
+        for name in names {
+            let url = folder.appendingPathComponent(name)
+            let (e, found) = ExperienceLoader.load(url: url, display: project.display(url))
+            issues += found
+            guard let e else { continue }
+            if let other = slugs[e.slug] {
+                issues.append(.error(e.file, nil, "its site folder experiences/\(e.slug)/ is already used by \(other); rename the file"))
+            }
+            slugs[e.slug] = e.file
+            urls[e.slug] = url
+            loaded.append(e)
+        }
+        let (checked, collectionIssues) = ExperienceCollection.check(loaded)
+        issues += collectionIssues
+        let errors = issues.filter { $0.severity == .error }
+        if !errors.isEmpty { throw DossierError(errors.map(Self.diagnostic)) }
+        experiences = checked
+        var warnings: [String: [ExperienceIssue]] = [:]
+        for w in issues { if let e = checked.first(where: { $0.file == w.file }) { warnings[e.slug, default: []].append(w) } }
+        loadWarnings = warnings
+        self.urls = urls
     }
 
-    public func units() throws -> [SectionUnit] { [] }
+    static func diagnostic(_ i: ExperienceIssue) -> Diagnostic {
+        Diagnostic(i.severity == .error ? .error : .warning, file: i.file, line: i.line, i.message)
+    }
 
-    public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult { UnitResult() }
+    public func units() throws -> [SectionUnit] {
+        experiences.map { e in
+            let media = e.mediaPaths.map { folder.appendingPathComponent($0) }
+            return SectionUnit(id: e.slug, inputs: [fileURL(e)] + media.filter { FileManager.default.fileExists(atPath: $0.path) },
+                               salt: "title=\(e.title ?? "");v1")
+        }
+    }
 
-    public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult { UnitResult() }
+    func fileURL(_ e: Experience) -> URL { urls[e.slug] ?? folder.appendingPathComponent(e.slug + ".json") }
+
+    // MARK: One experience
+
+    public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
+        guard let e = experiences.first(where: { $0.slug == unit.id }) else { return UnitResult() }
+        let base = "experiences/\(e.slug)/"
+        let graph = GraphAnalysis(e)
+        let fileBytes = (try? Data(contentsOf: fileURL(e)).count) ?? 0
+        let media = MediaReport(e, root: folder, fileBytes: fileBytes)
+        let issues = (loadWarnings[e.slug] ?? []) + graph.issues(for: e) + media.warnings
+        let title = e.title ?? e.slug
+
+        // Media copied into the site.
+        var files: [OutputFile] = []
+        var bytes: [String: Data] = [:]
+        for path in e.mediaPaths {
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else { continue }
+            bytes[path] = data
+            files.append(OutputFile(path: base + "files/" + path, data: data))
+        }
+
+        // The viewer's data, embedded in the page (works from file://).
+        let viewerData = ViewerData(
+            title: title, first: e.firstPanorama, final: graph.final, congratulations: "congratulations/index.html",
+            panoramas: e.panoramas.map { p in
+                ViewerData.Pano(id: p.id, title: p.title, image: "files/" + p.image,
+                                texture: bytes[p.image].map { "data:\(Self.mime(p.image));base64,\($0.base64EncodedString())" },
+                                triggers: p.triggers.map { t in
+                                    ViewerData.Trig(id: t.id, kind: t.kind.rawValue, yaw: t.yaw, pitch: t.pitch, size: t.size,
+                                                    label: t.label, media: t.media.map { "files/" + $0 }, target: t.target)
+                                })
+            })
+        let json = String(decoding: try JSONOutput.encode(viewerData), as: UTF8.self)
+        let firstTitle = e.panorama(e.firstPanorama)?.title ?? ""
+        var pages: [Page] = []
+        pages.append(Page(path: base + "index.html", title: title, template: "experiences/viewer", model: [
+            "title": title, "slug": e.slug, "json": HTML.scriptSafeJSON(json), "firstTitle": firstTitle,
+            "totalClips": graph.totalClips,
+        ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
+
+        // Overview: graph, media checks, warnings.
+        let svg = GraphSVG.render(e, graph) { "../files/" + $0.image }
+        let titles = Dictionary(e.panoramas.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+        let dead = Set(graph.deadEnds), unreachable = Set(graph.unreachable)
+        let panoramaRows: [[String: Any]] = e.panoramas.map { p in
+            var status: [String] = []
+            if p.id == graph.first { status.append("start") }
+            if p.id == graph.final { status.append("final") }
+            if unreachable.contains(p.id) { status.append("cannot be reached") }
+            if dead.contains(p.id) { status.append("dead end") }
+            let doors = p.doorTargets.map { titles[$0] ?? $0 }
+            return ["id": p.id, "title": p.title, "clips": graph.clipsPerPanorama[p.id] ?? 0,
+                    "doors": doors.isEmpty ? "—" : doors.joined(separator: ", "),
+                    "status": status.isEmpty ? "—" : status.joined(separator: ", ")]
+        }
+        let mediaRows: [[String: Any]] = media.items.map { m in
+            var note: [String] = []
+            if let n = m.levelNote { note.append(n) }
+            if m.loudOutlier { note.append("much louder than the other clips") }
+            if let w = m.width, w > Rules.safeTextureWidth { note.append("wider than \(Rules.safeTextureWidth) px") }
+            return ["path": m.path, "role": m.role, "size": Self.size(m.bytes),
+                    "pixels": m.width.map { "\($0)×\(m.height ?? 0)" } ?? "—",
+                    "rms": m.level.map { Self.db($0.rmsDBFS) } ?? "—",
+                    "peak": m.level.map { Self.db($0.peakDBFS) } ?? "—",
+                    "note": note.isEmpty ? "—" : note.joined(separator: "; ")]
+        }
+        let path = graph.shortestPath ?? []
+        pages.append(Page(path: base + "overview/index.html", title: "\(title): overview", template: "experiences/overview", model: [
+            "title": title, "description": e.description, "file": e.file, "kindLabel": e.kind == .premade ? "premade" : "custom",
+            "owner": e.owner ?? "", "graphSVG": svg, "firstTitle": firstTitle, "finalTitle": titles[graph.final] ?? graph.final,
+            "finalClips": graph.finalClips, "totalClips": graph.totalClips,
+            "shortestPath": path.enumerated().map { ["title": titles[$1] ?? $1, "first": $0 == 0] },
+            "panoramas": panoramaRows, "media": mediaRows,
+            "totalSize": Self.size(media.totalBytes), "budget": Self.size(media.budgetBytes), "overBudget": media.overBudget,
+            "warnings": issues.map { "\($0.line.map { "line \($0): " } ?? "")\($0.message)" }, "hasWarnings": !issues.isEmpty,
+        ], styles: ["assets/experiences/viewer.css"]))
+
+        pages.append(Page(path: base + "congratulations/index.html", title: "Well done", template: "experiences/congratulations",
+                          model: ["title": title], styles: ["assets/experiences/viewer.css"]))
+
+        let record = ExperienceRecord(slug: e.slug, title: title, description: e.description, kind: e.kind.rawValue,
+                                      thumb: e.panorama(e.firstPanorama).map { base + "files/" + $0.image },
+                                      panoramas: e.panoramas.count, clips: graph.totalClips, warnings: issues.count)
+        return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record),
+                          warnings: issues.map(Self.diagnostic))
+    }
+
+    // MARK: Home page of widgets (F4)
+
+    public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
+        let decoder = JSONDecoder()
+        let rows = try records.map { try decoder.decode(ExperienceRecord.self, from: $0.data) }
+        let warningCount = rows.reduce(0) { $0 + $1.warnings }
+        let items: [[String: Any]] = rows.map { r in
+            ["slug": r.slug, "title": r.title, "description": r.description, "thumb": r.thumb ?? "",
+             "panoramaCount": r.panoramas, "clipCount": r.clips, "kindLabel": r.kind]
+        }
+        let page = Page(path: "experiences/index.html", title: "Experiences", template: "experiences/home",
+                        model: ["experiences": items, "hasWarnings": warningCount > 0, "warningCount": warningCount],
+                        styles: ["assets/experiences/viewer.css"], bodyClass: "experience-home")
+        let blurb = "\(rows.count) experience\(rows.count == 1 ? "" : "s") to preview in the browser: \(rows.reduce(0) { $0 + $1.panoramas }) places, \(rows.reduce(0) { $0 + $1.clips }) clips."
+        return UnitResult(pages: [page], blurb: blurb)
+    }
+
+    // MARK: Helpers
+
+    static func mime(_ path: String) -> String { path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg" }
+    static func size(_ b: Int) -> String {
+        if b >= 1_000_000 { return String(format: "%.1f MB", Double(b) / 1_000_000) }
+        if b >= 1_000 { return String(format: "%.0f kB", Double(b) / 1_000) }
+        return "\(b) bytes"
+    }
+    static func db(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "silent" }
+}
+
+/// What the viewer script reads from the page (docs/experience-viewer.md).
+struct ViewerData: Encodable {
+    struct Trig: Encodable {
+        var id, kind: String
+        var yaw, pitch, size: Double
+        var label: String
+        var media, target: String?
+    }
+    struct Pano: Encodable {
+        var id, title, image: String
+        var texture: String?
+        var triggers: [Trig]
+    }
+    var title, first, final, congratulations: String
+    var panoramas: [Pano]
+}
+
+/// What one experience leaves for the home page.
+struct ExperienceRecord: Codable {
+    var slug, title, description, kind: String
+    var thumb: String?
+    var panoramas, clips, warnings: Int
 }

@@ -1,12 +1,169 @@
 import ArgumentParser
 import DossierKit
 import Experiences
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `dossier experiences …`: the Experiences tools.
+/// `dossier experiences …`: check experience files and import tours from other viewers.
 struct ExperiencesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "experiences",
-        abstract: "Experiences tools (not implemented yet).",
-        subcommands: []
+        abstract: "360° experiences: validate experience files, import Pannellum and Marzipano tours.",
+        discussion: """
+        Examples:
+          dossier experiences validate data/experiences/*.json
+          dossier experiences import pannellum tour.json --title "Walk in the park" --output park.json
+          dossier experiences import marzipano app-files/data.js --output clinic.json
+
+        Format: docs/experience-format.md. Checks and numbers: docs/experience-analysis.md.
+        """,
+        subcommands: [ExperiencesValidate.self, ExperiencesImport.self]
     )
+}
+
+// MARK: - validate
+
+struct ExperiencesValidate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check experience files: every rule, the door graph and the media.",
+        discussion: """
+        All files given are taken as one collection (unique titles, at most 10 custom
+        experiences per owner). Errors and warnings are printed as file:line: message.
+        Exit status 1 when any error is found.
+
+        Example:
+          dossier experiences validate Examples/demo/data/experiences/*.json
+        """
+    )
+
+    @Argument(help: "Experience files (JSON).")
+    var files: [String]
+
+    @Flag(help: "Print the analysis of each experience as JSON on standard output.")
+    var json = false
+
+    func run() throws {
+        var loaded: [(Experience, URL)] = []
+        var issues: [ExperienceIssue] = []
+        for f in files {
+            let url = URL(fileURLWithPath: f)
+            let (e, found) = ExperienceLoader.load(url: url, display: f)
+            issues += found
+            if let e { loaded.append((e, url)) }
+        }
+        let (checked, collection) = ExperienceCollection.check(loaded.map(\.0))
+        issues += collection
+        var reports: [ExperienceAnalysisOutput] = []
+        for (e, (_, url)) in zip(checked, loaded) {
+            let g = GraphAnalysis(e)
+            let bytes = (try? Data(contentsOf: url).count) ?? 0
+            let m = MediaReport(e, root: url.deletingLastPathComponent(), fileBytes: bytes)
+            issues += g.issues(for: e) + m.warnings
+            reports.append(ExperienceAnalysisOutput(file: e.file, title: e.title ?? "", graph: g, media: m))
+        }
+        let errors = issues.filter { $0.severity == .error }
+        for i in issues { FileHandle.standardError.write(Data((i.description + "\n").utf8)) }
+        if !errors.isEmpty { throw DossierError(file: nil, line: nil, "\(errors.count) error(s) in \(Set(errors.map(\.file)).count) file(s)") }
+        if json {
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys, .prettyPrinted]
+            FileHandle.standardOutput.write(try enc.encode(reports) + Data("\n".utf8))
+        } else {
+            for r in reports {
+                let path = r.graph.shortestPath?.joined(separator: " → ") ?? "the end cannot be reached"
+                print("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, \(r.graph.totalClips) clips, \(r.media.totalBytes) bytes; shortest path \(path)")
+            }
+        }
+    }
+}
+
+struct ExperienceAnalysisOutput: Encodable {
+    var file: String
+    var title: String
+    var graph: GraphAnalysis
+    var media: MediaReport
+}
+
+// MARK: - import
+
+struct ExperiencesImport: ParsableCommand {
+    enum Format: String, ExpressibleByArgument, CaseIterable { case pannellum, marzipano }
+
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert a Pannellum tour JSON or a Marzipano Tool data.js into an experience file.",
+        discussion: """
+        Scene hot spots / link hot spots become doors (Marzipano's radians become degrees).
+        What has no Prep equivalent (info hot spots, view settings, tiles) is reported on
+        standard error as file:line: warning: …, never silently dropped.
+
+        Examples:
+          dossier experiences import pannellum tour.json --title "Walk in the park" --output park.json
+          dossier experiences import marzipano data.js > clinic.json
+        """
+    )
+
+    @Argument(help: "The tour format: pannellum or marzipano.")
+    var format: Format
+
+    @Argument(help: "The tour file (Pannellum JSON or Marzipano data.js).")
+    var file: String
+
+    @Option(help: "Title of the experience (4–16 characters); default: the tour's name.")
+    var title: String?
+
+    @Option(help: "Description of the experience (at most 128 characters).")
+    var description: String?
+
+    @Option(name: .shortAndLong, help: "Write the experience here instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: file) else { throw DossierError(file: file, "cannot read the file") }
+        var result: ImportResult
+        do {
+            result = format == .pannellum
+                ? try TourImporter.pannellum(data, file: file, title: title)
+                : try TourImporter.marzipano(data, file: file, title: title)
+        } catch {
+            throw DossierError(error.issues.map { Diagnostic(.error, file: $0.file, line: $0.line, $0.message) })
+        }
+        if let description {
+            guard description.count <= Rules.descriptionMax else {
+                throw ValidationError("--description has \(description.count) characters; at most \(Rules.descriptionMax) are allowed")
+            }
+            result.experience.description = description
+        }
+        for n in result.notes { FileHandle.standardError.write(Data((n.description + "\n").utf8)) }
+        let text = Data(result.json.utf8)
+        if let output { try writeFileAtomically(text, to: URL(fileURLWithPath: output)) }
+        else { FileHandle.standardOutput.write(text) }
+    }
+}
+
+/// Temp file in the same folder, fsync, rename.
+private func writeFileAtomically(_ data: Data, to url: URL) throws {
+    let dir = url.deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+    let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else { throw DossierError(file: url, "cannot write: \(String(cString: strerror(errno)))") }
+    var ok = true
+    data.withUnsafeBytes { buf in
+        var off = 0
+        while off < buf.count {
+            let n = write(fd, buf.baseAddress! + off, buf.count - off)
+            if n <= 0 { ok = false; return }
+            off += n
+        }
+    }
+    fsync(fd)
+    close(fd)
+    guard ok, rename(tmp.path, url.path) == 0 else {
+        unlink(tmp.path)
+        throw DossierError(file: url, "cannot write the file")
+    }
 }

@@ -1,0 +1,615 @@
+/* Dossier experience viewer: 360° equirectangular panoramas with sound, video and door
+ * triggers. Plain JavaScript, no framework, works from file:// (the experience data is
+ * embedded in the page as <script type="application/json" id="xp-data">).
+ *
+ * Everything an author typed (titles, labels, descriptions) is shown with textContent,
+ * never as markup. See docs/experience-viewer.md for the behaviour this implements. */
+(function () {
+  "use strict";
+
+  var DEG = Math.PI / 180;
+  var MOTION_KEY = "dossier.experiences.motion";
+  var HIDE_AFTER_MS = 4000;
+
+  // MARK: - Small DOM helpers
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  var SVGNS = "http://www.w3.org/2000/svg";
+  /* Icons: fixed shapes drawn with DOM calls (no markup strings). */
+  var ICONS = {
+    sound: ["M3 9h4l5-4v14l-5-4H3z", "M15.5 8.5a5 5 0 0 1 0 7", "M18 6a8.5 8.5 0 0 1 0 12"],
+    video: ["M3 10h18v10H3z", "M3 10l2-5 16-2 0 4", "M8 4.6l2.5 4", "M13 3.9l2.5 4"],
+    door: ["M4 21h16", "M6 21V3h9v18", "M15 5l4 1.5V21", "M12 12h.5"],
+    pause: ["M8 5v14", "M16 5v14"],
+    play: ["M7 4l13 8-13 8z"],
+    back: ["M15 5l-7 7 7 7", "M8 12h12"],
+    exit: ["M10 4H4v16h6", "M14 8l4 4-4 4", "M8 12h10"],
+    motion: ["M8 3h8v18H8z", "M11 18h2", "M3 8c-1.5 2.5-1.5 5.5 0 8", "M21 8c1.5 2.5 1.5 5.5 0 8"],
+    list: ["M8 6h13", "M8 12h13", "M8 18h13", "M3 6h1", "M3 12h1", "M3 18h1"]
+  };
+  function icon(name) {
+    var svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("viewBox", "0 0 24 24");
+    svg.setAttribute("class", "xp-icon");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("focusable", "false");
+    (ICONS[name] || []).forEach(function (d) {
+      var p = document.createElementNS(SVGNS, "path");
+      p.setAttribute("d", d);
+      svg.appendChild(p);
+    });
+    return svg;
+  }
+  function iconButton(name, label, cls) {
+    var b = el("button", cls);
+    b.type = "button";
+    b.appendChild(icon(name));
+    b.appendChild(el("span", "xp-button-text", label));
+    return b;
+  }
+  function setButton(b, name, label) {
+    while (b.firstChild) b.removeChild(b.firstChild);
+    b.appendChild(icon(name));
+    b.appendChild(el("span", "xp-button-text", label));
+  }
+  function storageGet(k) { try { return window.localStorage.getItem(k); } catch (e) { return null; } }
+  function storageSet(k, v) { try { window.localStorage.setItem(k, v); } catch (e) { /* private mode */ } }
+  function wrapDeg(d) { d = ((d + 180) % 360 + 360) % 360 - 180; return d; }
+
+  // MARK: - WebGL renderer (equirectangular ray-cast in the fragment shader)
+
+  var VERTEX = "attribute vec2 a_pos; varying vec2 v_ndc;" +
+    "void main() { v_ndc = a_pos; gl_Position = vec4(a_pos, 0.0, 1.0); }";
+  var FRAGMENT = "precision highp float;" +
+    "uniform sampler2D u_tex; uniform float u_aspect; uniform float u_f; uniform float u_yaw; uniform float u_pitch;" +
+    "varying vec2 v_ndc; const float PI = 3.14159265358979;" +
+    "void main() {" +
+    "  float x = v_ndc.x * u_aspect; float y = v_ndc.y;" +
+    "  float a = u_f * cos(u_pitch) - y * sin(u_pitch);" +
+    "  float r = sqrt(x * x + a * a);" +
+    "  float lam = atan(x / r, a / r) + u_yaw;" +
+    "  float phi = atan((y * cos(u_pitch) + u_f * sin(u_pitch)) / r);" +
+    "  lam = mod(lam + PI, 2.0 * PI) - PI;" +
+    "  gl_FragColor = texture2D(u_tex, vec2((lam / PI + 1.0) / 2.0, (1.0 - phi / (PI / 2.0)) / 2.0));" +
+    "}";
+
+  function GLRenderer(canvas) {
+    var gl = null;
+    try {
+      gl = canvas.getContext("webgl", { preserveDrawingBuffer: true, antialias: false }) ||
+        canvas.getContext("experimental-webgl", { preserveDrawingBuffer: true });
+    } catch (e) { gl = null; }
+    if (!gl) throw new Error("no WebGL");
+    function shader(type, src) {
+      var s = gl.createShader(type);
+      gl.shaderSource(s, src);
+      gl.compileShader(s);
+      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
+      return s;
+    }
+    var prog = gl.createProgram();
+    gl.attachShader(prog, shader(gl.VERTEX_SHADER, VERTEX));
+    gl.attachShader(prog, shader(gl.FRAGMENT_SHADER, FRAGMENT));
+    gl.linkProgram(prog);
+    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error("link failed");
+    gl.useProgram(prog);
+    var buf = gl.createBuffer();
+    gl.bindBuffer(gl.ARRAY_BUFFER, buf);
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1]), gl.STATIC_DRAW);
+    var loc = gl.getAttribLocation(prog, "a_pos");
+    gl.enableVertexAttribArray(loc);
+    gl.vertexAttribPointer(loc, 2, gl.FLOAT, false, 0, 0);
+    var u = {};
+    ["u_tex", "u_aspect", "u_f", "u_yaw", "u_pitch"].forEach(function (n) { u[n] = gl.getUniformLocation(prog, n); });
+    var tex = gl.createTexture();
+    this.maxTexture = gl.getParameter(gl.MAX_TEXTURE_SIZE);
+    this.hasTexture = false;
+
+    /* Uploads an image, scaled down to the GPU's limit (and 4096 px, the safe width). */
+    this.setImage = function (img) {
+      var limit = Math.min(this.maxTexture, 4096);
+      var src = img;
+      if (img.naturalWidth > limit || img.naturalHeight > limit / 2) {
+        var c = document.createElement("canvas");
+        var s = Math.min(limit / img.naturalWidth, (limit / 2) / img.naturalHeight);
+        c.width = Math.max(1, Math.floor(img.naturalWidth * s));
+        c.height = Math.max(1, Math.floor(img.naturalHeight * s));
+        c.getContext("2d").drawImage(img, 0, 0, c.width, c.height);
+        src = c;
+      }
+      gl.bindTexture(gl.TEXTURE_2D, tex);
+      gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGB, gl.RGB, gl.UNSIGNED_BYTE, src);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+      this.hasTexture = true;
+    };
+    this.draw = function (yaw, pitch, hfov) {
+      var w = canvas.width, h = canvas.height;
+      gl.viewport(0, 0, w, h);
+      gl.clearColor(0.93, 0.94, 0.95, 1);
+      gl.clear(gl.COLOR_BUFFER_BIT);
+      if (!this.hasTexture) return;
+      var aspect = w / h;
+      var vfov = 2 * Math.atan(Math.tan(hfov / 2) / aspect);
+      gl.uniform1i(u.u_tex, 0);
+      gl.uniform1f(u.u_aspect, aspect);
+      gl.uniform1f(u.u_f, 1 / Math.tan(vfov / 2));
+      gl.uniform1f(u.u_yaw, yaw);
+      gl.uniform1f(u.u_pitch, pitch);
+      gl.drawArrays(gl.TRIANGLES, 0, 6);
+    };
+  }
+
+  // MARK: - The viewer
+
+  function Viewer(root) {
+    var data = JSON.parse($("xp-data").textContent);
+    var self = this;
+    var panos = {};
+    data.panoramas.forEach(function (p) { panos[p.id] = p; });
+    var state = { pano: null, yaw: 0, pitch: 0, hfov: 100 * DEG, played: {}, motion: false };
+    var stage = $("xp-stage"), canvas = $("xp-canvas"), flat = $("xp-flat"), hotspots = $("xp-hotspots");
+    var list = $("xp-list"), progress = $("xp-progress"), panoTitle = $("xp-pano-title"), message = $("xp-message");
+    var renderer = null, mode = "webgl";
+    var sounds = {};            // trigger key → HTMLAudioElement
+    var overlayButtons = [];    // [{trigger, button}]
+    var listButtons = {};
+    var images = {};            // panorama id → loaded Image
+    var forceFlat = /[?&]flat(=1)?(&|$)/.test(window.location.search);
+
+    try {
+      if (forceFlat) throw new Error("flat requested");
+      renderer = new GLRenderer(canvas);
+    } catch (e) {
+      mode = "flat";
+      canvas.hidden = true;
+      flat.hidden = false;
+      message.textContent = "This browser cannot show the 360° view, so the picture is shown flat. Drag it or use the arrow keys to look around.";
+      message.hidden = false;
+    }
+    root.setAttribute("data-render-mode", mode);
+
+    function key(p, t) { return p + "/" + t; }
+    function clipsOf(p) { return p.triggers.filter(function (t) { return t.kind !== "door"; }); }
+    function playedIn(p) { return clipsOf(p).filter(function (t) { return state.played[key(p.id, t.id)]; }).length; }
+    var totalClips = data.panoramas.reduce(function (n, p) { return n + clipsOf(p).length; }, 0);
+
+    function updateProgress() {
+      var n = 0;
+      data.panoramas.forEach(function (p) { n += playedIn(p); });
+      progress.textContent = "Clips played " + n + " of " + totalClips;
+      root.setAttribute("data-played", String(n));
+      var p = panos[state.pano];
+      var here = $("xp-here");
+      if (here && p) here.textContent = playedIn(p) + " of " + clipsOf(p).length + " clips played here";
+    }
+
+    // MARK: Drawing
+
+    function resize() {
+      var r = stage.getBoundingClientRect();
+      var dpr = Math.min(window.devicePixelRatio || 1, 2);
+      var w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+      if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    }
+    function maxPitch() {
+      var r = stage.getBoundingClientRect();
+      var vfov = 2 * Math.atan(Math.tan(state.hfov / 2) / Math.max(0.1, r.width / Math.max(1, r.height)));
+      return Math.max(0, Math.PI / 2 - vfov / 2);
+    }
+    var pending = false;
+    function requestDraw() {
+      if (pending) return;
+      pending = true;
+      (window.requestAnimationFrame || function (f) { return setTimeout(f, 16); })(function () { pending = false; draw(); });
+    }
+    function draw() {
+      var mp = maxPitch();
+      state.pitch = Math.max(-mp, Math.min(mp, state.pitch));
+      state.yaw = wrapDeg(state.yaw / DEG) * DEG;
+      var r = stage.getBoundingClientRect();
+      if (mode === "webgl") {
+        resize();
+        renderer.draw(state.yaw, state.pitch, state.hfov);
+      } else {
+        var h = r.height, w = 2 * h;
+        flat.style.backgroundSize = w + "px " + h + "px";
+        var offset = r.width / 2 - (state.yaw / (2 * Math.PI) + 0.5) * w;
+        flat.style.backgroundPosition = offset + "px 0px";
+      }
+      placeHotspots(r);
+      root.setAttribute("data-yaw", (state.yaw / DEG).toFixed(2));
+      root.setAttribute("data-pitch", (state.pitch / DEG).toFixed(2));
+    }
+    /* Screen position of a direction (Pannellum's projection; docs/experience-viewer.md). */
+    function project(t, r) {
+      var yh = t.yaw * DEG, ph = t.pitch * DEG, y = state.yaw, p = state.pitch;
+      if (mode === "flat") {
+        var h = r.height, w = 2 * h;
+        return { x: r.width / 2 + wrapDeg(t.yaw - state.yaw / DEG) / 360 * w, y: (0.5 - t.pitch / 180) * h, visible: true };
+      }
+      var z = Math.sin(ph) * Math.sin(p) + Math.cos(ph) * Math.cos(p) * Math.cos(y - yh);
+      if (z <= 0) return { visible: false };
+      var k = r.width / (2 * Math.tan(state.hfov / 2));
+      var X = k * Math.cos(ph) * Math.sin(yh - y) / z;
+      var Y = -k * (Math.sin(ph) * Math.cos(p) - Math.cos(ph) * Math.cos(y - yh) * Math.sin(p)) / z;
+      return { x: r.width / 2 + X, y: r.height / 2 + Y, visible: true };
+    }
+    function placeHotspots(r) {
+      overlayButtons.forEach(function (o) {
+        var s = project(o.trigger, r);
+        var inside = s.visible && s.x > -40 && s.x < r.width + 40 && s.y > -40 && s.y < r.height + 40;
+        o.button.hidden = !inside;
+        if (inside) {
+          o.button.style.left = Math.round(s.x) + "px";
+          o.button.style.top = Math.round(s.y) + "px";
+        }
+      });
+    }
+
+    // MARK: Panoramas
+
+    function loadImage(p, done) {
+      if (images[p.id]) { done(images[p.id]); return; }
+      var img = new Image();
+      img.onload = function () { images[p.id] = img; done(img); };
+      img.onerror = function () {
+        message.textContent = "The picture of this place could not be loaded.";
+        message.hidden = false;
+      };
+      /* The texture comes from a data: URL so WebGL may use it from file:// too. */
+      img.src = p.texture || p.image;
+    }
+
+    function show(id) {
+      stopSounds();
+      var p = panos[id];
+      state.pano = id;
+      state.yaw = 0;
+      state.pitch = 0;
+      root.setAttribute("data-panorama", id);
+      panoTitle.textContent = p.title;
+      document.title = p.title + " · " + data.title;
+      buildTriggers(p);
+      updateProgress();
+      if (mode === "flat") flat.style.backgroundImage = "url(\"" + p.image.replace(/["\\]/g, "") + "\")";
+      if (renderer) renderer.hasTexture = false;
+      requestDraw();
+      loadImage(p, function (img) {
+        if (state.pano !== id) return;
+        if (renderer) {
+          try { renderer.setImage(img); } catch (e) {
+            message.textContent = "The 360° view could not use this picture.";
+            message.hidden = false;
+          }
+        }
+        root.setAttribute("data-ready", "true");
+        requestDraw();
+      });
+      checkFinished();
+    }
+
+    function buildTriggers(p) {
+      while (hotspots.firstChild) hotspots.removeChild(hotspots.firstChild);
+      while (list.firstChild) list.removeChild(list.firstChild);
+      overlayButtons = [];
+      listButtons = {};
+      p.triggers.forEach(function (t) {
+        var b = triggerButton(p, t, "xp-hotspot");
+        b.tabIndex = -1;   // the list beside the view is the keyboard path
+        b.style.setProperty("--xp-size", String(t.size || 1));
+        hotspots.appendChild(b);
+        overlayButtons.push({ trigger: t, button: b });
+        var li = el("li");
+        var lb = triggerButton(p, t, "xp-list-button");
+        li.appendChild(lb);
+        list.appendChild(li);
+        listButtons[t.id] = lb;
+      });
+      if (!p.triggers.length) list.appendChild(el("li", "xp-empty", "Nothing to press here."));
+    }
+
+    function triggerButton(p, t, cls) {
+      var b = el("button", cls + " xp-kind-" + t.kind);
+      b.type = "button";
+      b.setAttribute("data-trigger", t.id);
+      b.setAttribute("data-kind", t.kind);
+      b.appendChild(icon(t.kind));
+      b.appendChild(el("span", "xp-label", t.label));
+      var st = el("span", "xp-state");
+      b.appendChild(st);
+      if (t.kind === "sound") b.setAttribute("aria-pressed", "false");
+      markButton(b, p, t);
+      b.addEventListener("click", function (ev) { ev.stopPropagation(); press(p, t, b); });
+      return b;
+    }
+    function markButton(b, p, t) {
+      var st = b.querySelector(".xp-state");
+      if (t.kind === "door") { st.textContent = ""; return; }
+      var played = !!state.played[key(p.id, t.id)];
+      b.classList.toggle("is-played", played);
+      var playing = t.kind === "sound" && sounds[key(p.id, t.id)] && !sounds[key(p.id, t.id)].paused;
+      st.textContent = playing ? "playing" : (played ? "played" : "");
+    }
+    function refreshButtons(p, t) {
+      document.querySelectorAll("[data-trigger]").forEach(function (b) {
+        if (b.getAttribute("data-trigger") === t.id) markButton(b, p, t);
+      });
+    }
+
+    // MARK: Triggers
+
+    function press(p, t, button) {
+      if (t.kind === "sound") toggleSound(p, t);
+      else if (t.kind === "video") openVideo(p, t, button);
+      else leave(t.target, button);
+    }
+
+    function markPlayed(p, t) {
+      state.played[key(p.id, t.id)] = true;
+      refreshButtons(p, t);
+      updateProgress();
+      checkFinished();
+    }
+
+    function toggleSound(p, t) {
+      var k = key(p.id, t.id);
+      var a = sounds[k];
+      if (!a) {
+        a = new Audio(t.media);
+        a.preload = "auto";
+        sounds[k] = a;
+        a.addEventListener("ended", function () { setSoundState(p, t, false); markPlayed(p, t); });
+        a.addEventListener("pause", function () { setSoundState(p, t, false); });
+        a.addEventListener("play", function () { setSoundState(p, t, true); });
+      }
+      if (a.paused) {
+        if (a.ended) a.currentTime = 0;
+        setSoundState(p, t, true);
+        var r = a.play();
+        if (r && r.catch) r.catch(function () { setSoundState(p, t, false); message.textContent = "The sound could not be played."; message.hidden = false; });
+      } else {
+        a.pause();
+      }
+    }
+    function setSoundState(p, t, playing) {
+      document.querySelectorAll("[data-trigger]").forEach(function (b) {
+        if (b.getAttribute("data-trigger") !== t.id) return;
+        b.setAttribute("aria-pressed", playing ? "true" : "false");
+        b.classList.toggle("is-playing", playing);
+        var svg = b.querySelector("svg.xp-icon");
+        if (svg) b.replaceChild(icon(playing ? "pause" : "sound"), svg);
+      });
+      refreshButtons(p, t);
+      root.setAttribute("data-sound-playing", anySoundPlaying() ? "true" : "false");
+    }
+    function anySoundPlaying() {
+      return Object.keys(sounds).some(function (k) { return !sounds[k].paused; });
+    }
+    function stopSounds() {
+      Object.keys(sounds).forEach(function (k) { sounds[k].pause(); });
+      sounds = {};
+      root.setAttribute("data-sound-playing", "false");
+    }
+
+    // MARK: Doors and the unfinished-panorama warning (F13, F14)
+
+    var warn = $("xp-warn"), pendingTarget = null, warnOpener = null;
+    function leave(target, opener) {
+      var p = panos[state.pano];
+      if (playedIn(p) < clipsOf(p).length) {
+        pendingTarget = target;
+        warnOpener = opener;
+        openDialog(warn);
+        $("xp-warn-yes").focus();
+        return;
+      }
+      go(target);
+    }
+    function go(target) {
+      show(target);
+      stage.focus({ preventScroll: true });
+    }
+    $("xp-warn-yes").addEventListener("click", function () {
+      closeDialog(warn);
+      pendingTarget = null;
+      if (warnOpener && document.contains(warnOpener)) warnOpener.focus(); else stage.focus();
+    });
+    $("xp-warn-no").addEventListener("click", function () {
+      var t = pendingTarget;
+      closeDialog(warn);
+      pendingTarget = null;
+      if (t) go(t);
+    });
+
+    // MARK: Finishing (F15)
+
+    function checkFinished() {
+      if (state.pano !== data.final || document.querySelector("dialog[open]")) return;
+      var p = panos[data.final];
+      if (playedIn(p) >= clipsOf(p).length) {
+        root.setAttribute("data-finished", "true");
+        var finish = function () { window.location.href = data.congratulations; };
+        if (document.readyState === "complete") setTimeout(finish, 400); else window.addEventListener("load", function () { setTimeout(finish, 400); });
+      }
+    }
+
+    // MARK: Video dialog (F12)
+
+    var vdlg = $("xp-video"), video = $("xp-video-el"), vplay = $("xp-video-play"), vtime = $("xp-video-time");
+    var vseek = $("xp-video-seek"), vback = $("xp-video-back"), vtitle = $("xp-video-title");
+    var hideTimer = null, videoOpener = null, videoTrigger = null;
+    function showControls() {
+      vdlg.classList.remove("controls-hidden");
+      vdlg.setAttribute("data-controls", "shown");
+      clearTimeout(hideTimer);
+      hideTimer = setTimeout(function () {
+        vdlg.classList.add("controls-hidden");
+        vdlg.setAttribute("data-controls", "hidden");
+      }, HIDE_AFTER_MS);
+    }
+    function fmtTime(s) {
+      if (!isFinite(s)) s = 0;
+      var m = Math.floor(s / 60), r = Math.floor(s % 60);
+      return m + ":" + (r < 10 ? "0" : "") + r;
+    }
+    function updateVideoUI() {
+      setButton(vplay, video.paused ? "play" : "pause", video.paused ? "Play" : "Pause");
+      vplay.setAttribute("aria-pressed", video.paused ? "false" : "true");
+      if (isFinite(video.duration) && video.duration > 0) {
+        vseek.max = String(video.duration);
+        vseek.value = String(video.currentTime);
+      }
+      vtime.textContent = fmtTime(video.currentTime) + " / " + fmtTime(video.duration);
+    }
+    function openVideo(p, t, opener) {
+      stopSounds();
+      videoOpener = opener || null;
+      videoTrigger = { p: p, t: t };
+      vtitle.textContent = t.label;
+      video.src = t.media;
+      openDialog(vdlg);
+      vback.focus();
+      showControls();
+      var r = video.play();
+      if (r && r.catch) r.catch(function () { updateVideoUI(); });
+      updateVideoUI();
+    }
+    function closeVideo() {
+      video.pause();
+      clearTimeout(hideTimer);
+      closeDialog(vdlg);
+      video.removeAttribute("src");
+      video.load();
+      var t = videoTrigger;
+      videoTrigger = null;
+      if (videoOpener && document.contains(videoOpener)) videoOpener.focus(); else stage.focus({ preventScroll: true });
+      videoOpener = null;
+      checkFinished();
+    }
+    video.addEventListener("ended", function () {
+      if (videoTrigger) markPlayed(videoTrigger.p, videoTrigger.t);
+      updateVideoUI();
+      showControls();
+    });
+    ["play", "pause", "timeupdate", "loadedmetadata", "durationchange"].forEach(function (n) { video.addEventListener(n, updateVideoUI); });
+    vplay.addEventListener("click", function () { if (video.paused) video.play(); else video.pause(); showControls(); });
+    vseek.addEventListener("input", function () { video.currentTime = Number(vseek.value); showControls(); });
+    vback.addEventListener("click", closeVideo);
+    ["pointerdown", "pointermove", "touchstart", "keydown", "click"].forEach(function (n) {
+      vdlg.addEventListener(n, function () { if (vdlg.hasAttribute("open")) showControls(); });
+    });
+    video.addEventListener("click", function () { showControls(); });
+    vdlg.addEventListener("cancel", function (e) { e.preventDefault(); closeVideo(); });
+
+    // MARK: Dialog helpers (modal <dialog>, with a fallback for old browsers)
+
+    function openDialog(d) {
+      if (typeof d.showModal === "function") { if (!d.open) d.showModal(); } else d.setAttribute("open", "");
+      root.classList.add("has-dialog");
+    }
+    function closeDialog(d) {
+      if (typeof d.close === "function" && d.open) d.close(); else d.removeAttribute("open");
+      if (!document.querySelector("dialog[open]")) root.classList.remove("has-dialog");
+    }
+    warn.addEventListener("cancel", function (e) { e.preventDefault(); $("xp-warn-yes").click(); });
+
+    // MARK: Looking around: drag, swipe, arrow keys
+
+    var drag = null;
+    stage.addEventListener("pointerdown", function (e) {
+      if (e.target.closest && e.target.closest("button")) return;
+      drag = { x: e.clientX, y: e.clientY, yaw: state.yaw, pitch: state.pitch, id: e.pointerId };
+      try { stage.setPointerCapture(e.pointerId); } catch (err) { /* ignore */ }
+      stage.classList.add("is-dragging");
+    });
+    stage.addEventListener("pointermove", function (e) {
+      if (!drag || e.pointerId !== drag.id) return;
+      var r = stage.getBoundingClientRect();
+      var perPx = state.hfov / Math.max(1, r.width);
+      state.yaw = drag.yaw - (e.clientX - drag.x) * perPx;
+      state.pitch = drag.pitch + (e.clientY - drag.y) * perPx;
+      requestDraw();
+    });
+    function endDrag() { drag = null; stage.classList.remove("is-dragging"); }
+    stage.addEventListener("pointerup", endDrag);
+    stage.addEventListener("pointercancel", endDrag);
+    stage.addEventListener("lostpointercapture", endDrag);
+
+    document.addEventListener("keydown", function (e) {
+      if (document.querySelector("dialog[open]")) return;
+      var tag = (e.target && e.target.tagName) || "";
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+      var step = 5 * DEG;
+      if (e.key === "ArrowLeft") state.yaw -= step;
+      else if (e.key === "ArrowRight") state.yaw += step;
+      else if (e.key === "ArrowUp") state.pitch += step;
+      else if (e.key === "ArrowDown") state.pitch -= step;
+      else return;
+      e.preventDefault();
+      requestDraw();
+    });
+    window.addEventListener("resize", requestDraw);
+
+    // MARK: Motion controls (F7, F8): off by default, started by a tap, remembered
+
+    var motionButton = $("xp-motion"), motionSetting = $("xp-setting-motion");
+    var base = null;
+    function onOrientation(e) {
+      if (!state.motion || e.alpha === null) return;
+      if (!base) base = { alpha: e.alpha, beta: e.beta, yaw: state.yaw, pitch: state.pitch };
+      state.yaw = base.yaw - (e.alpha - base.alpha) * DEG;
+      state.pitch = base.pitch + (e.beta - base.beta) * DEG;
+      requestDraw();
+    }
+    function setMotion(on, fromTap) {
+      function apply(ok) {
+        state.motion = on && ok;
+        base = null;
+        storageSet(MOTION_KEY, on ? "on" : "off");
+        motionButton.setAttribute("aria-pressed", state.motion ? "true" : "false");
+        setButton(motionButton, "motion", state.motion ? "Motion on" : "Motion off");
+        if (motionSetting) motionSetting.checked = on;
+        if (state.motion) window.addEventListener("deviceorientation", onOrientation);
+        else window.removeEventListener("deviceorientation", onOrientation);
+        if (on && !ok) { message.textContent = "Motion controls are not allowed here; drag to look around."; message.hidden = false; }
+      }
+      var D = window.DeviceOrientationEvent;
+      if (on && D && typeof D.requestPermission === "function") {
+        if (!fromTap) { apply(false); setButton(motionButton, "motion", "Tap to use motion"); return; }
+        D.requestPermission().then(function (r) { apply(r === "granted"); }, function () { apply(false); });
+      } else apply(on && !!D);
+    }
+    motionButton.addEventListener("click", function () { setMotion(!state.motion, true); });
+    if (motionSetting) motionSetting.addEventListener("change", function () { setMotion(motionSetting.checked, true); });
+    setMotion(storageGet(MOTION_KEY) === "on", false);
+
+    // MARK: Start
+
+    this.state = state;
+    this.show = show;
+    show(data.first);
+    root.setAttribute("data-viewer", "ready");
+  }
+
+  function start() {
+    var root = document.getElementById("xp-viewer");
+    if (!root || root.getAttribute("data-viewer")) return;
+    try { window.dossierViewer = new Viewer(root); } catch (e) {
+      var m = document.getElementById("xp-message");
+      if (m) { m.textContent = "The experience could not be started."; m.hidden = false; }
+      root.setAttribute("data-viewer", "error");
+      if (window.console) console.error(e);
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+})();

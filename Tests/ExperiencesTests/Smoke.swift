@@ -1,4 +1,0 @@
-import Testing
-@testable import Experiences
-
-@Test func moduleLoads() { #expect(Bool(true)) }
