@@ -76,7 +76,7 @@ public enum CSVReader {
         public var fields: [String]
     }
 
-    public enum Failure: Error, Sendable, CustomStringConvertible {
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case unterminatedQuote(line: Int)
         case textAfterQuote(line: Int)
         public var description: String {

@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+@testable import DossierKit
+
+@Suite struct PipelineTests {
+    @Test func buildWritesPagesSitemapAndManifestOfEveryFile() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        let report = try await p.build()
+        let tree = p.tree()
+        #expect(tree["index.html"] != nil)
+        #expect(tree["methods/index.html"] != nil)
+        #expect(tree["a/index.html"] != nil)
+        #expect(report.pagesRendered == 4)
+        let sitemap = try #require(p.read("_site/sitemap.xml"))
+        #expect(sitemap.contains("<loc>https://example.org/t/methods/</loc>"))
+        #expect(sitemap.contains("<loc>https://example.org/t/</loc>"))
+        // The manifest lists every file with its real size and hash.
+        let manifest = try OutputManifest.read(p.root.appendingPathComponent("_site.manifest.json"))
+        #expect(Set(manifest.files.map(\.path)) == Set(tree.keys))
+        for f in manifest.files {
+            #expect(f.size == tree[f.path]!.count)
+            #expect(f.sha256 == Hashing.sha256(tree[f.path]!))
+        }
+        #expect(manifest.inputs.contains { $0.path == "content/methods.md" })
+        // Links to .md sources became links to the pages.
+        #expect(tree["index.html"].map { String(decoding: $0, as: UTF8.self) }?.contains("href=\"methods/index.html\"") == true)
+    }
+
+    @Test func twoBuildsOfTheSameProjectGiveIdenticalTrees() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        try await p.build(clean: true)
+        let first = p.tree()
+        let manifest1 = p.read("_site.manifest.json")
+        try await p.build(clean: true)
+        #expect(p.tree() == first)
+        #expect(p.read("_site.manifest.json") == manifest1)
+        // And an incremental build of unchanged inputs too.
+        let report = try await p.build()
+        #expect(report.pagesRendered == 0)
+        #expect(p.tree() == first)
+    }
+
+    @Test func changingOneContentFileRerendersOnlyThatPage() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        try await p.build()
+        let before = p.tree()
+        try p.write("content/b.md", "---\ntitle: Page B\n---\nNew text of B.\n")
+        let report = try await p.build()
+        #expect(report.pagesRendered == 1)
+        #expect(report.pagesReused == 3)
+        let after = p.tree()
+        #expect(String(decoding: after["b/index.html"]!, as: UTF8.self).contains("New text of B."))
+        for (path, data) in before where path != "b/index.html" && path != "sitemap.xml" {
+            #expect(after[path] == data, "\(path) changed")
+        }
+        // A clean build gives the same bytes as the incremental one.
+        try await p.build(clean: true)
+        #expect(p.tree() == after)
+    }
+
+    @Test func aTitleChangeRerendersEveryPageBecauseNavigationChanged() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        try await p.build()
+        try p.write("content/b.md", "---\ntitle: Page Bee\n---\nText of B.\n")
+        let report = try await p.build()
+        #expect(report.pagesRendered == 4)
+    }
+
+    @Test func failedBuildWithBadManifestLeavesPreviousSiteByteIdentical() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        try await p.build()
+        let before = p.tree()
+        let manifestBefore = p.read("_site.manifest.json")
+        try p.write("dossier.yml", "title: Test site\nbase_url: https://example.org/t/\ncolour: blue\n")
+        try p.write("content/a.md", "---\ntitle: Changed\n---\nChanged.\n")
+        do {
+            try await p.build()
+            Issue.record("build should have failed")
+        } catch let e as DossierError {
+            let d = try #require(e.diagnostics.first)
+            #expect(d.file?.hasSuffix("dossier.yml") == true)
+            #expect(d.line == 3)
+            #expect(d.message.contains("unknown key 'colour'"))
+        }
+        #expect(p.tree() == before)
+        #expect(p.read("_site.manifest.json") == manifestBefore)
+        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("._site.staging-\(getpid())").path))
+    }
+
+    @Test func danglingLinkFailsTheBuildNamingFileLineAndLeavesSiteUntouched() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        try await p.build()
+        let before = p.tree()
+        try p.write("content/a.md", "---\ntitle: Page A\n---\nText of A.\n\nSee [missing](../nowhere/index.html).\n")
+        do {
+            try await p.build()
+            Issue.record("build should have failed")
+        } catch let e as DossierError {
+            let d = try #require(e.diagnostics.first)
+            #expect(d.file?.hasSuffix("content/a.md") == true)
+            #expect(d.line == 6)
+            #expect(d.message.contains("dangling link '../nowhere/index.html'"))
+            #expect(e.diagnostics.last?.message.contains("previous site is unchanged") == true)
+        }
+        #expect(p.tree() == before)
+    }
+
+    @Test func projectTemplateOverrideWinsOverBuiltIn() async throws {
+        var files = TestProject.basic
+        files["templates/page.mustache"] = "<article class=\"custom\">OVERRIDE {{title}}{{{content}}}</article>"
+        let p = try TestProject(files: files)
+        defer { p.remove() }
+        try await p.build()
+        let html = try #require(p.read("_site/a/index.html"))
+        #expect(html.contains("<article class=\"custom\">OVERRIDE Page A"))
+        #expect(html.contains("<!DOCTYPE html>"))   // the built-in layout still wraps it
+    }
+
+    @Test func checkWritesNothing() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        let report = try await p.build(check: true)
+        #expect(report.files > 0)
+        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("_site").path))
+        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("_site.manifest.json").path))
+        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent(".dossier").path))
+    }
+
+    @Test func draftsAreLeftOutAndFrontMatterErrorsNameTheLine() async throws {
+        var files = TestProject.basic
+        files["content/draft.md"] = "---\ntitle: Draft\ndraft: true\n---\nx\n"
+        let p = try TestProject(files: files)
+        defer { p.remove() }
+        try await p.build()
+        #expect(p.tree()["draft/index.html"] == nil)
+        try p.write("content/a.md", "---\ntitle: A\nweight: heavy\n---\nx\n")
+        await #expect(throws: DossierError.self) { try await p.build() }
+        do { try await p.build() } catch let e as DossierError {
+            #expect(e.diagnostics.first?.line == 3)
+            #expect(e.diagnostics.first?.message.contains("weight") == true)
+        }
+    }
+}
+
+@Suite struct ManifestTests {
+    @Test func unknownTopLevelKeyIsAnErrorWithLine() throws {
+        let p = try TestProject(files: ["dossier.yml": "title: x\n\nrecal:\n  strings: s.txt\n"])
+        defer { p.remove() }
+        #expect(throws: DossierError.self) { try Project.load(p.root) }
+        do { _ = try Project.load(p.root) } catch let e as DossierError {
+            #expect(e.diagnostics[0].line == 3)
+            #expect(e.diagnostics[0].message.contains("unknown key 'recal'"))
+        }
+    }
+
+    @Test func yamlSyntaxErrorNamesLine() throws {
+        let p = try TestProject(files: ["dossier.yml": "title: x\ndescription: [unclosed\n"])
+        defer { p.remove() }
+        do { _ = try Project.load(p.root); Issue.record("should fail") } catch let e as DossierError {
+            #expect(e.diagnostics[0].file?.hasSuffix("dossier.yml") == true)
+            #expect(e.diagnostics[0].line != nil)
+        }
+    }
+
+    @Test func defaultsAndBaseURLNormalisation() throws {
+        let p = try TestProject(files: ["dossier.yml": "title: T\nbase_url: https://a.org/x\n"])
+        defer { p.remove() }
+        let project = try Project.load(p.root)
+        #expect(project.output.lastPathComponent == "_site")
+        #expect(project.baseURL == "https://a.org/x/")
+        #expect(project.markdownOptions.unsafeHTML == false)
+    }
+
+    @Test func relativeBaseURLAndEscapingOutputAreRejected() throws {
+        for yml in ["title: T\nbase_url: example.org\n", "title: T\noutput: ../../etc\n"] {
+            let p = try TestProject(files: ["dossier.yml": yml])
+            defer { p.remove() }
+            do { _ = try Project.load(p.root); Issue.record("should fail: \(yml)") } catch let e as DossierError {
+                #expect(e.diagnostics[0].line == 2)
+            }
+        }
+    }
+
+    @Test func sectionConfigReportsMissingFilesWithLine() throws {
+        let p = try TestProject(files: ["dossier.yml": "x: 1\n"])
+        defer { p.remove() }
+        let node = try ConfigNode.parse("logs: data/*.jsonl\nstrings: s.txt\n", file: "dossier.yml")
+        let cfg = SectionConfig(key: "recall", file: "dossier.yml", root: p.root, node: node)
+        do { _ = try cfg.path("strings"); Issue.record("should fail") } catch let e as DossierError {
+            #expect(e.diagnostics[0].line == 2)
+            #expect(e.diagnostics[0].message.contains("file not found"))
+        }
+        try p.write("data/b.jsonl", "")
+        try p.write("data/a.jsonl", "")
+        try p.write("data/c.txt", "")
+        #expect(try cfg.paths("logs").map(\.lastPathComponent) == ["a.jsonl", "b.jsonl"])
+        #expect(cfg.unknownKeys().isEmpty)
+    }
+}
+
+@Suite struct LinkCheckerTests {
+    @Test func findsHrefAndSrcButNotDataAttributesOrFragments() {
+        let html = "<a href=\"a/index.html\">x</a><img src='i.png' data-src=\"no.png\"><a href=\"#top\">t</a><a href=\"https://x.org\">e</a><a\nhref=\"q?x=1&amp;y=2\">"
+        #expect(LinkChecker.links(in: html) == ["a/index.html", "i.png", "https://x.org", "q?x=1&y=2"])
+    }
+
+    @Test func danglingResolvesRelativeToThePage() {
+        let files: Set<String> = ["index.html", "a/index.html", "assets/x.css"]
+        #expect(LinkChecker.dangling(["../assets/x.css", "../index.html", "./", "https://e.org/"], on: "a/index.html", files: files).isEmpty)
+        #expect(LinkChecker.dangling(["../b/", "x.css"], on: "a/index.html", files: files) == ["../b/", "x.css"])
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import DossierKit
+
+private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteManifest.Entry {
+    SiteManifest.Entry(path: path, sha256: String(repeating: fill, count: 64), size: size)
+}
+
+@Test func firstPublishUploadsEverythingAssetsFirstRootIndexLast() {
+    let local = SiteManifest(files: [e("index.html", "a"), e("assets/site.css", "b"), e("recall/index.html", "c"), e("recall/p01.csv", "d")])
+    let plan = PublishPlan(local: local, remote: nil)
+    #expect(plan.uploads.map(\.entry.path) == ["assets/site.css", "recall/p01.csv", "recall/index.html", "index.html"])
+    #expect(plan.uploads.allSatisfy { $0.reason == .new })
+    #expect(plan.deletes.isEmpty)
+    #expect(plan.unchanged == 0)
+    #expect(plan.collectionsToCreate == ["assets", "recall"])
+}
+
+@Test func onlyChangedNewAndRemovedFilesAreActedOn() {
+    let remote = SiteManifest(files: [e("index.html", "a"), e("old/gone.html", "b"), e("old/deeper/x.png", "b"), e("same.css", "c"), e("size.txt", "d", 10)])
+    let local = SiteManifest(files: [e("index.html", "f"), e("same.css", "c"), e("size.txt", "d", 11), e("new/deep/page.html", "e")])
+    let plan = PublishPlan(local: local, remote: remote)
+    #expect(plan.uploads.map(\.entry.path) == ["size.txt", "new/deep/page.html", "index.html"])
+    #expect(plan.uploads.map(\.reason) == [.changed, .new, .changed])
+    #expect(plan.deletes == ["old/deeper/x.png", "old/gone.html"])
+    #expect(plan.unchanged == 1)
+    #expect(plan.collectionsToCreate == ["new", "new/deep"])
+    #expect(plan.collectionsToRemove == ["old/deeper", "old"])
+}
+
+@Test func identicalManifestsGiveAnEmptyPlan() {
+    let m = SiteManifest(files: [e("a.html", "1"), e("b/c.html", "2")])
+    let plan = PublishPlan(local: m, remote: m)
+    #expect(plan.isEmpty)
+    #expect(plan.unchanged == 2)
+}
+
+@Test func temporaryNamesStayInTheSameFolderAndAreHidden() {
+    #expect(Publisher.temporaryPath(for: "index.html") == ".index.html.dossier-upload")
+    #expect(Publisher.temporaryPath(for: "a/b/c.css") == "a/b/.c.css.dossier-upload")
+}
+
+@Test func manifestDecodingRejectsUnsafePaths() {
+    for bad in ["../x", "/etc/passwd", "a//b", "a/./b", "a/"] {
+        let json = #"{"dossier":"0.1.0","files":[{"path":"\#(bad)","sha256":"\#(String(repeating: "a", count: 64))","size":1}]}"#
+        #expect(throws: DossierError.self) { try SiteManifest.decode(Data(json.utf8), shown: "m.json") }
+    }
+    let dup = #"{"dossier":"0.1.0","files":[{"path":"a","sha256":"\#(String(repeating: "a", count: 64))","size":1},{"path":"a","sha256":"\#(String(repeating: "b", count: 64))","size":1}]}"#
+    #expect(throws: DossierError.self) { try SiteManifest.decode(Data(dup.utf8), shown: "m.json") }
+    let short = #"{"dossier":"0.1.0","files":[{"path":"a","sha256":"abc","size":1}]}"#
+    #expect(throws: DossierError.self) { try SiteManifest.decode(Data(short.utf8), shown: "m.json") }
+}
+
+@Test func manifestRoundTripsAndSortsByPath() throws {
+    let m = SiteManifest(files: [e("b", "1"), e("a", "2")])
+    let back = try SiteManifest.decode(try m.encoded(), shown: "x")
+    #expect(back.files.map(\.path) == ["a", "b"])
+    #expect(back == m)
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import DossierKit
-
-@Test func moduleLoads() { #expect(Bool(true)) }
