@@ -67,7 +67,7 @@ public enum GraphSVG {
             let border = unreachable.contains(p.id) ? "#8a4b00" : (p.id == g.final ? "#1f6f43" : "#4a5a6a")
             let dash = unreachable.contains(p.id) ? " stroke-dasharray=\"6 4\"" : ""
             let bw = p.id == g.final ? 3 : 1.5
-            s += "<g class=\"graph-node\" data-panorama=\"\(x(p.id))\">\n"
+            s += "<g class=\"graph-node\" data-panorama=\"\(x(p.id))\"><title>\(x(p.title))</title>\n"
             s += "<rect x=\"\(n(px))\" y=\"\(n(py))\" width=\"\(n(boxW))\" height=\"\(n(boxH))\" rx=\"8\" fill=\"#ffffff\" stroke=\"\(border)\" stroke-width=\"\(bw)\"\(dash)/>\n"
             if let href = thumbnail(p) {
                 s += "<image href=\"\(x(href))\" x=\"\(n(px + 4))\" y=\"\(n(py + 4))\" width=\"\(n(boxW - 8))\" height=\"\(n(imgH - 4))\" preserveAspectRatio=\"xMidYMid slice\"/>\n"
