@@ -22,9 +22,10 @@ enum BarChart {
         let xTitle = options.xLabel.isEmpty ? 0.0 : 20.0
 
         if !horizontal {
-            let left = ChartCanvas.leftMargin(labels: tickLabels, yLabel: options.yLabel)
+            var left = ChartCanvas.leftMargin(labels: tickLabels, yLabel: options.yLabel)
             let band = (cv.width - left - 16) / Double(n)
             let fit = ChartCanvas.categoryLabelFit(categories, band: band)
+            left = max(left, fit.overhang - band / 2 + 6)
             cv.layout(left: left, right: 16, bottom: fit.height + xTitle + 6)
             let y = LinearMap(d0: scale.lower, d1: scale.upper, r0: cv.plotY + cv.plotH, r1: cv.plotY)
             cv.valueAxisY(scale, y: y.callAsFunction)

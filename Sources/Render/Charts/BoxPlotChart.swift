@@ -11,10 +11,11 @@ enum BoxPlotChart {
         let lo = options.yMin ?? present.map(\.min).min()!
         let hi = options.yMax ?? present.map(\.max).max()!
         let scale = NiceScale(min: lo, max: hi, count: max(2, Int((cv.height - 110) / 45)))
-        let left = ChartCanvas.leftMargin(labels: scale.ticks.map { ChartNumber.tick($0, step: scale.step) }, yLabel: options.yLabel)
+        var left = ChartCanvas.leftMargin(labels: scale.ticks.map { ChartNumber.tick($0, step: scale.step) }, yLabel: options.yLabel)
         let names = groups.map(\.name)
         let band0 = (cv.width - left - 16) / Double(groups.count)
         let fit = ChartCanvas.categoryLabelFit(names, band: band0)
+        left = max(left, fit.overhang - band0 / 2 + 6)
         cv.layout(left: left, right: 16, bottom: fit.height + (options.xLabel.isEmpty ? 0 : 20) + 6)
         let y = LinearMap(d0: scale.lower, d1: scale.upper, r0: cv.plotY + cv.plotH, r1: cv.plotY)
         cv.valueAxisY(scale, y: y.callAsFunction)

@@ -198,10 +198,12 @@ struct ChartCanvas {
 
     /// Whether category labels under bands of width `band` must rotate, and the height
     /// the labels then need below the plot.
-    static func categoryLabelFit(_ names: [String], band: Double) -> (rotate: Bool, height: Double) {
+    /// `overhang` is how far a rotated first label reaches left of its band centre.
+    static func categoryLabelFit(_ names: [String], band: Double) -> (rotate: Bool, height: Double, overhang: Double) {
         let widest = names.map { ChartStyle.textWidth(SVGText.truncate($0, max: 28), size: 11) }.max() ?? 0
+        let firstWidth = names.first.map { ChartStyle.textWidth(SVGText.truncate($0, max: 28), size: 11) } ?? 0
         let rotate = widest > band - 4
-        return (rotate, rotate ? widest * 0.57 + 16 : 20)
+        return (rotate, rotate ? widest * 0.57 + 16 : 20, rotate ? firstWidth * 0.82 : 0)
     }
 
     /// Category labels under bands centred at `centers`; rotated 35° when `rotate`.

@@ -97,21 +97,22 @@ public struct NiceScale: Sendable, Equatable {
         }
     }
 
-    /// The smallest 1-2-5 step ≥ `raw`.
+    /// The 1-2-5 step nearest to `raw` on a log scale: with raw = f·10^k (1 ≤ f < 10),
+    /// f < √2 → 1, f < √10 → 2, f < √50 → 5, otherwise 10 (the rule of d3's `tickStep`).
     public static func niceStep(_ raw: Double) -> Double {
         guard raw > 0, raw.isFinite else { return 1 }
         let exp = floor(log10(raw))
         let base = pow(10, exp)
         let f = raw / base
         let m: Double
-        if f <= 1 + 1e-9 { m = 1 } else if f <= 2 + 1e-9 { m = 2 } else if f <= 5 + 1e-9 { m = 5 } else { m = 10 }
+        if f < 2.0.squareRoot() { m = 1 } else if f < 10.0.squareRoot() { m = 2 } else if f < 50.0.squareRoot() { m = 5 } else { m = 10 }
         return m * base
     }
 
-    /// A scale covering `min...max` with about `count` intervals (at most `count`):
-    /// step = smallest 1-2-5 step ≥ (max − min) / count, ends rounded outwards to
-    /// multiples of the step. If `min == max` the range is widened by 10% of |min|
-    /// (or by 1 when it is 0) on each side first.
+    /// A scale covering `min...max` with about `count` intervals:
+    /// step = ``niceStep(_:)`` of (max − min) / count, ends rounded outwards to multiples
+    /// of the step. If `min == max` the range is first widened by 10% of |min| (or by 1
+    /// when it is 0) on each side; non-finite bounds give 0…1.
     public init(min: Double, max: Double, count: Int = 5) {
         var lo = Swift.min(min, max), hi = Swift.max(min, max)
         if !lo.isFinite || !hi.isFinite { lo = 0; hi = 1 }
@@ -121,15 +122,9 @@ public struct NiceScale: Sendable, Equatable {
             hi += d
         }
         let n = Swift.max(1, count)
-        var step = NiceScale.niceStep((hi - lo) / Double(n))
-        var l = floor(lo / step + 1e-9) * step
-        var u = ceil(hi / step - 1e-9) * step
-        // rounding outward can add an interval; grow the step until it fits the count
-        while ((u - l) / step).rounded() > Double(n) {
-            step = NiceScale.niceStep(step * 1.0001)
-            l = floor(lo / step + 1e-9) * step
-            u = ceil(hi / step - 1e-9) * step
-        }
+        let step = NiceScale.niceStep((hi - lo) / Double(n))
+        let l = floor(lo / step + 1e-9) * step
+        let u = ceil(hi / step - 1e-9) * step
         self.lower = l == 0 ? 0 : l
         self.upper = u == 0 ? 0 : u
         self.step = step

@@ -40,9 +40,10 @@ enum HeatmapChart {
         let legendTicks = legendScale.ticks.filter { $0 >= lo - 1e-9 * abs(hi - lo) && $0 <= hi + 1e-9 * abs(hi - lo) }
         let legendLabelW = legendTicks.map { ChartStyle.textWidth(ChartNumber.tick($0, step: legendScale.step), size: 10) }.max() ?? 20
         let right = 30 + legendLabelW + 14
-        let left = ChartCanvas.leftMargin(labels: rows.map { SVGText.truncate($0, max: 28) }, yLabel: options.yLabel)
+        var left = ChartCanvas.leftMargin(labels: rows.map { SVGText.truncate($0, max: 28) }, yLabel: options.yLabel)
         let band = (cv.width - left - right) / Double(columns.count)
         let fit = ChartCanvas.categoryLabelFit(columns, band: band)
+        left = max(left, fit.overhang - band / 2 + 6)
         cv.layout(left: left, right: right, bottom: fit.height + (options.xLabel.isEmpty ? 0 : 20) + 6)
         let cw = cv.plotW / Double(columns.count), ch = cv.plotH / Double(rows.count)
 

@@ -23,7 +23,6 @@ enum TimelineChart {
         cv.layout(left: left, right: 20, bottom: 26 + (options.xLabel.isEmpty ? 0 : 20))
         let x = LinearMap(d0: xScale.lower, d1: xScale.upper, r0: cv.plotX, r1: cv.plotX + cv.plotW)
         let laneH = cv.plotH / Double(lanes.count)
-        let barH = min(24, laneH * 0.62)
 
         var bands = "<g class=\"lanes\" fill=\"#f4f4f4\">"
         for i in lanes.indices where i % 2 == 1 {
@@ -38,14 +37,17 @@ enum TimelineChart {
         var marks = "<g class=\"spans\" clip-path=\"url(#\(clip))\">"
         var labels = "<g class=\"span-labels\" font-size=\"10\" clip-path=\"url(#\(clip))\">"
         for (li, lane) in lanes.enumerated() {
-            let cy = cv.plotY + (Double(li) + 0.5) * laneH
-            for s in lane.spans where s.start.isFinite && s.end.isFinite {
+            let (rowOf, rowCount) = packRows(lane.spans)
+            let subH = laneH * 0.8 / Double(rowCount)
+            let barH = min(24, subH * 0.8)
+            for (si, s) in lane.spans.enumerated() where s.start.isFinite && s.end.isFinite {
+                let cy = cv.plotY + Double(li) * laneH + laneH * 0.1 + (Double(rowOf[si]) + 0.5) * subH
                 let a = min(s.start, s.end), b = max(s.start, s.end)
                 let x0 = x(a), x1 = x(b)
                 let fill = colorOf(s.category)
                 let tip = SVGText.escape(tooltip(lane.name, s, a, b))
                 if x1 - x0 < 2 {
-                    marks += Marker.diamond.svg(x: x0, y: cy, r: min(6, barH / 2), fill: fill,
+                    marks += Marker.diamond.svg(x: x0, y: cy, r: min(6, max(2.5, barH / 2)), fill: fill,
                                                 extra: " stroke=\"#ffffff\" stroke-width=\"1\"", tooltip: tooltip(lane.name, s, a, b))
                     continue
                 }
@@ -72,6 +74,34 @@ enum TimelineChart {
             cv.summary.append(items.isEmpty ? "\(lane.name): no spans." : ChartSummary.list(head: lane.name, items: items, limit: 30))
         }
         return cv.finish()
+    }
+
+    /// Greedy interval packing so overlapping spans of one lane do not hide each other:
+    /// spans sorted by (start, end, input order) go to the first sub-row whose last span
+    /// ends at or before their start. Returns each span's sub-row (by input index) and
+    /// the number of sub-rows.
+    static func packRows(_ spans: [TimelineSpan]) -> (rows: [Int], count: Int) {
+        var rowOf = [Int](repeating: 0, count: spans.count)
+        var rowEnds: [Double] = []
+        let order = spans.indices.filter { spans[$0].start.isFinite && spans[$0].end.isFinite }.sorted { i, j in
+            let a = spans[i], b = spans[j]
+            let (sa, sb) = (min(a.start, a.end), min(b.start, b.end))
+            if sa != sb { return sa < sb }
+            let (ea, eb) = (max(a.start, a.end), max(b.start, b.end))
+            if ea != eb { return ea < eb }
+            return i < j
+        }
+        for i in order {
+            let a = min(spans[i].start, spans[i].end), b = max(spans[i].start, spans[i].end)
+            if let r = rowEnds.firstIndex(where: { $0 <= a }) {
+                rowOf[i] = r
+                rowEnds[r] = b
+            } else {
+                rowOf[i] = rowEnds.count
+                rowEnds.append(b)
+            }
+        }
+        return (rowOf, max(1, rowEnds.count))
     }
 
     static func tooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {
