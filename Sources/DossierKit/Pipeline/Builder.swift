@@ -370,7 +370,7 @@ final class BuildContext: @unchecked Sendable {
         } else {
             let intro = home.map { Markdown.render($0.body, options: project.markdownOptions) }
             let model: [String: Any] = [
-                "intro": intro?.html ?? "",
+                "intro": home.map { ContentLinks.rewrite(intro!.html, from: $0, all: content) } ?? "",
                 "hasIntro": intro != nil,
                 "description": project.description,
                 "sections": sectionTypes.map { ["title": $0.title, "href": "\($0.key)/index.html", "blurb": blurbs[$0.key] ?? ""] },
