@@ -21,7 +21,8 @@ public enum NativeLogWriter {
         case .focus(let f):
             s += "\"type\":\"focus\",\"field\":\(f)"
         case .key(let label, let action, let text, let field):
-            s += "\"type\":\"key\",\"key\":\(quote(label)),\"action\":\"\(action.rawValue)\""
+            s += "\"type\":\"key\",\"key\":\(quote(label))"
+            if action != .tap { s += ",\"action\":\"\(action.rawValue)\"" }   // tap is the default
             if let text { s += ",\"text\":\(quote(text))" }
             if let field { s += ",\"field\":\(field)" }
         case .touch(let x, let y, let target):

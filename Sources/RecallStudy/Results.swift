@@ -45,6 +45,36 @@ public struct Dynamics: Sendable, Hashable, Codable {
     public var medianDownDown: Double?
     public var medianUpDown: Double?
     public var medianUpUp: Double?
+
+    // participant.json keeps the medians and counts, not every latency (raw.csv has the
+    // times they come from): this keeps the file small for large studies.
+    enum CodingKeys: String, CodingKey {
+        case keys, medianHold, medianDownDown, medianUpDown, medianUpUp, holdCount, pairCount
+    }
+    public init(keys: [String], hold: [Int], downDown: [Int], upDown: [Int], upUp: [Int],
+                medianHold: Double?, medianDownDown: Double?, medianUpDown: Double?, medianUpUp: Double?) {
+        self.keys = keys; self.hold = hold; self.downDown = downDown; self.upDown = upDown; self.upUp = upUp
+        self.medianHold = medianHold; self.medianDownDown = medianDownDown
+        self.medianUpDown = medianUpDown; self.medianUpUp = medianUpUp
+    }
+    public init(from d: Decoder) throws {
+        let c = try d.container(keyedBy: CodingKeys.self)
+        self.init(keys: try c.decode([String].self, forKey: .keys), hold: [], downDown: [], upDown: [], upUp: [],
+                  medianHold: try c.decodeIfPresent(Double.self, forKey: .medianHold),
+                  medianDownDown: try c.decodeIfPresent(Double.self, forKey: .medianDownDown),
+                  medianUpDown: try c.decodeIfPresent(Double.self, forKey: .medianUpDown),
+                  medianUpUp: try c.decodeIfPresent(Double.self, forKey: .medianUpUp))
+    }
+    public func encode(to e: Encoder) throws {
+        var c = e.container(keyedBy: CodingKeys.self)
+        try c.encode(keys, forKey: .keys)
+        try c.encodeIfPresent(medianHold, forKey: .medianHold)
+        try c.encodeIfPresent(medianDownDown, forKey: .medianDownDown)
+        try c.encodeIfPresent(medianUpDown, forKey: .medianUpDown)
+        try c.encodeIfPresent(medianUpUp, forKey: .medianUpUp)
+        try c.encode(hold.count, forKey: .holdCount)
+        try c.encode(downDown.count, forKey: .pairCount)
+    }
 }
 
 /// One individual entry: a run of keystrokes in one field (seed 4c.2 "individual entry").

@@ -39,6 +39,10 @@ public struct Simulator: Sendable {
     public var seed: UInt64
     /// Share of sessions abandoned mid-test.
     public var abandonRate: Double = 0.15
+    /// Record each key as one `tap` event (what an iOS text-field delegate sees) instead
+    /// of a `down`/`up` pair; logs are about half the size, and hold, up-down and up-up
+    /// are then unknown.
+    public var tapsOnly = false
 
     public init(strings: StringSet, seed: UInt64) {
         self.strings = strings
@@ -53,6 +57,7 @@ public struct Simulator: Sendable {
         var rng = SeededRandom(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03)
         _ = rng.next()
         var s = Session(rng: rng, strings: strings.strings)
+        s.tapsOnly = tapsOnly
         s.run(abandonRate: abandonRate)
         return NativeLogWriter.log(participant: Self.participantID(index), strings: strings.strings,
                                    device: "simulated iPhone (Dossier typing model)", events: s.events)
@@ -65,6 +70,7 @@ private struct Session {
     let strings: [String]
     var events: [SessionEvent] = []
     var t = 0
+    var tapsOnly = false
     /// Personal speed factor (1 = typical), error proneness and memory.
     let speed: Double
     let typo: Double
@@ -130,8 +136,8 @@ private struct Session {
             planned.append((clock + hold, label, .up, ""))
         }
         for (i, c) in chars.enumerated() {
-            var gap = 330.0
-            if let p = prev, Self.plane(p) != Self.plane(c) { gap += 650 }
+            var gap = 270.0
+            if let p = prev, Self.plane(p) != Self.plane(c) { gap += 480 }
             if prev == nil { gap = 500 }
             let label = c == " " ? "space" : String(c)
             if i == slipAt {
@@ -151,12 +157,15 @@ private struct Session {
         let order = planned.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
         var text = start
         for k in order {
+            if tapsOnly && k.action == .up { continue }
             var after: String? = nil
             if k.action != .up {
                 if let e = k.edit { text += e } else if !text.isEmpty { text.removeLast() }
                 after = text
             }
-            events.append(SessionEvent(t: k.t, line: 0, kind: .key(label: k.label, action: k.action, text: after, field: field)))
+            let action = tapsOnly ? KeyAction.tap : k.action
+            // The field was focused just before: the log leaves `field` to the focus event.
+            events.append(SessionEvent(t: k.t, line: 0, kind: .key(label: k.label, action: action, text: after, field: nil)))
         }
         t = max(t, order.last?.t ?? t)
         return text
@@ -168,9 +177,9 @@ private struct Session {
         while !s.isEmpty {
             wait(140, 0.3)
             s.removeLast()
-            add(.key(label: "⌫", action: .down, text: s, field: field))
+            add(.key(label: "⌫", action: tapsOnly ? .tap : .down, text: s, field: nil))
             wait(80, 0.2)
-            add(.key(label: "⌫", action: .up, text: nil, field: field))
+            if !tapsOnly { add(.key(label: "⌫", action: .up, text: nil, field: nil)) }
         }
     }
 

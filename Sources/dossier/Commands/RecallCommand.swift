@@ -1,12 +1,120 @@
 import ArgumentParser
 import DossierKit
+import Foundation
 import RecallStudy
 
 /// `dossier recall …`: the RecallStudy tools.
 struct RecallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recall",
-        abstract: "Memorization study tools (not implemented yet).",
-        subcommands: []
+        abstract: "Memorization study tools: simulate sessions, import desktop Raw Data.",
+        discussion: """
+        The recall section of dossier.yml turns session logs into participant reports and a
+        study summary (see docs/recall-section.md). These tools make inputs for it.
+
+        Examples:
+          dossier recall simulate --participants 30 --seed 7 --out data/recall/logs
+          dossier recall import-desktop raw-p2.csv --out data/recall/logs/p2.jsonl
+        """,
+        subcommands: [Simulate.self, ImportDesktop.self]
     )
+
+    static func fail(_ e: RecallError) -> DossierError { DossierError(file: e.file, line: e.line, e.message) }
+
+    static func writeAtomically(_ data: Data, to url: URL) throws {
+        do { try data.write(to: url, options: .atomic) } catch {
+            throw DossierError(file: url.path, "cannot write: \(error.localizedDescription)")
+        }
+    }
+
+    struct Simulate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write realistic synthetic session logs (seeded, deterministic).",
+            discussion: """
+            Writes one native JSON Lines log per participant (S001.jsonl, S002.jsonl, …) and,
+            unless --strings is given, strings.txt with the NIST desktop study's strings. The
+            typing model has per-key latencies, keyboard-plane changes, typos fixed with
+            backspace, repeated Memorize views after a failed Verify, re-keyed fields, recall
+            that falls with length, and abandoned sessions. The same seed writes the same files.
+
+            Example:
+              dossier recall simulate --participants 30 --seed 7 --out data/recall/logs
+            """)
+
+        @Option(help: "How many participants to simulate (1–100000).")
+        var participants: Int
+        @Option(help: "Seed of the random generator (a whole number ≥ 0).")
+        var seed: UInt64 = 1
+        @Option(help: "Folder to write the logs into (created if missing).")
+        var out: String
+        @Option(help: "A strings file to use instead of the NIST desktop strings.")
+        var strings: String?
+        @Option(help: "Share of abandoned sessions, 0–1.")
+        var abandonRate: Double = 0.15
+        @Option(help: "Number of the first participant (S<first>.jsonl …), to add to an existing folder.")
+        var first: Int = 1
+        @Flag(help: "Record each key as one tap event (what an iOS text field reports) instead of down/up pairs.")
+        var taps = false
+
+        func validate() throws {
+            guard (1...100_000).contains(participants) else { throw ValidationError("--participants must be 1–100000") }
+            guard (0...1).contains(abandonRate) else { throw ValidationError("--abandon-rate must be between 0 and 1") }
+            guard (1...999_999).contains(first) else { throw ValidationError("--first must be 1–999999") }
+        }
+
+        func run() async throws {
+            let set: StringSet
+            if let strings {
+                do { set = try StringSet.load(URL(fileURLWithPath: strings), display: strings) } catch let e as RecallError { throw fail(e) }
+            } else {
+                set = .nistDesktop
+            }
+            let dir = URL(fileURLWithPath: out)
+            do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
+                throw DossierError(file: out, "cannot create the folder: \(error.localizedDescription)")
+            }
+            var sim = Simulator(strings: set, seed: seed)
+            sim.abandonRate = abandonRate
+            sim.tapsOnly = taps
+            for i in first..<(first + participants) {
+                try writeAtomically(Data(sim.log(index: i).utf8), to: dir.appendingPathComponent("\(Simulator.participantID(i)).jsonl"))
+            }
+            if strings == nil {
+                try writeAtomically(Data(set.fileText.utf8), to: dir.appendingPathComponent("strings.txt"))
+            }
+            Console.note("wrote \(participants) session log\(participants == 1 ? "" : "s") to \(out)")
+        }
+    }
+
+    struct ImportDesktop: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import-desktop",
+            abstract: "Convert a desktop Raw Data CSV (Appendix A) into a native event log.",
+            discussion: """
+            The typed characters come from the change in the text column, not from the .NET
+            key names. The recall section also reads the CSV directly; converting is useful to
+            keep one format. Example:
+              dossier recall import-desktop raw-p2.csv --out data/recall/logs/p2.jsonl
+            """)
+
+        @Argument(help: "The desktop Raw Data CSV file.")
+        var file: String
+        @Option(help: "The JSON Lines file to write.")
+        var out: String
+
+        func run() async throws {
+            let log: SessionLog
+            do { log = try DesktopRaw.load(URL(fileURLWithPath: file), display: file) } catch let e as RecallError { throw fail(e) }
+            var strings: [String]? = nil
+            if log.declaredStrings.count == StringSet.count {
+                strings = log.declaredStrings.sorted { $0.number < $1.number }.map(\.text)
+            } else {
+                Console.note("note: the file names \(log.declaredStrings.count) of 10 target strings, so the log's header lists none; the strings file alone decides the targets")
+            }
+            let text = NativeLogWriter.log(participant: log.participant, strings: strings,
+                                           device: "desktop Raw Data import of \(URL(fileURLWithPath: file).lastPathComponent)", events: log.events)
+            try writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: out))
+            Console.note("wrote \(log.events.count) events to \(out)")
+        }
+    }
 }
