@@ -40,10 +40,11 @@ voice hello "Hello. Please sit down."
 voice open-wide "Open wide, please."
 sox -n -r 16000 -b 16 -c 1 "$OUT/drill.wav" synth 1.2 sine 880 sine 1320 remix - tremolo 30 60 gain -n -16 fade 0.1 1.2 0.2
 
-# Video: 2 s, 256×144, H.264 + AAC, no flashing (a slowly moving test pattern).
-ffmpeg -loglevel error -y -f lavfi -i "testsrc2=size=256x144:rate=15:duration=2" \
+# Video: 2 s, 256×144, H.264 + AAC, calm (a slowly drifting soft gradient with a caption, no flashing).
+ffmpeg -loglevel error -y \
+  -f lavfi -i "gradients=size=256x144:rate=15:duration=2:speed=0.02:c0=0x8fb5a8:c1=0xe6e0d0:c2=0xa9c8e0:nb_colors=3" \
   -f lavfi -i "sine=frequency=440:duration=2:sample_rate=22050" \
-  -vf "eq=saturation=0.5" -c:v libx264 -preset veryslow -crf 34 -pix_fmt yuv420p \
+  -vf "drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:text='At the dentist':fontsize=20:fontcolor=0x1d2731:x=(w-tw)/2:y=(h-th)/2" -c:v libx264 -preset veryslow -crf 34 -pix_fmt yuv420p \
   -c:a aac -b:a 24k -af volume=0.05 -movflags +faststart -shortest "$OUT/dentist.mp4"
 
 # The imported tour: Pannellum JSON → Dossier's experience format.

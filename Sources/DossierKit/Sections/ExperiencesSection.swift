@@ -149,8 +149,8 @@ public struct ExperiencesSection: Section {
         let path = graph.shortestPath ?? []
         pages.append(Page(path: base + "overview/index.html", title: "\(title): overview", template: "experiences/overview", model: [
             "title": title, "description": e.description, "file": e.file, "kindLabel": e.kind == .premade ? "premade" : "custom",
-            "owner": e.owner ?? "", "graphSVG": svg, "firstTitle": firstTitle, "finalTitle": titles[graph.final] ?? graph.final,
-            "finalClips": graph.finalClips, "totalClips": graph.totalClips,
+            "owner": e.owner.map { [$0] } ?? [], "graphSVG": svg, "firstTitle": firstTitle, "finalTitle": titles[graph.final] ?? graph.final,
+            "finalClipsLabel": Self.count(graph.finalClips, "clip"), "totalClipsLabel": Self.count(graph.totalClips, "clip"),
             "shortestPath": path.enumerated().map { ["title": titles[$1] ?? $1, "first": $0 == 0] },
             "panoramas": panoramaRows, "media": mediaRows,
             "totalSize": Self.size(media.totalBytes), "budget": Self.size(media.budgetBytes), "overBudget": media.overBudget,
@@ -175,7 +175,7 @@ public struct ExperiencesSection: Section {
         let warningCount = rows.reduce(0) { $0 + $1.warnings }
         let items: [[String: Any]] = rows.map { r in
             ["slug": r.slug, "title": r.title, "description": r.description, "thumb": r.thumb ?? "",
-             "panoramaCount": r.panoramas, "clipCount": r.clips, "kindLabel": r.kind]
+             "places": Self.count(r.panoramas, "place"), "clipsLabel": Self.count(r.clips, "clip"), "kindLabel": r.kind]
         }
         let page = Page(path: "experiences/index.html", title: "Experiences", template: "experiences/home",
                         model: ["experiences": items, "hasWarnings": warningCount > 0, "warningCount": warningCount],
@@ -186,6 +186,7 @@ public struct ExperiencesSection: Section {
 
     // MARK: Helpers
 
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
     static func mime(_ path: String) -> String { path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg" }
     static func size(_ b: Int) -> String {
         if b >= 1_000_000 { return String(format: "%.1f MB", Double(b) / 1_000_000) }
