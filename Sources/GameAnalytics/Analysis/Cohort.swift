@@ -1,0 +1,356 @@
+import Foundation
+
+// MARK: - Groups, norms, comparisons, model (docs/game-measures.md)
+
+public enum Group: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Complete survey, no diagnosis: the reference group for norms.
+    case control
+    /// Diagnosed, not medicated.
+    case adhd
+    /// Diagnosed and medicated: always analysed as their own group.
+    case medicated = "adhd-medicated"
+    /// Incomplete or missing survey.
+    case unknown
+
+    public var label: String {
+        switch self {
+        case .control: return "No diagnosis"
+        case .adhd: return "ADHD, unmedicated"
+        case .medicated: return "ADHD, medicated"
+        case .unknown: return "Survey incomplete"
+        }
+    }
+
+    public static func of(_ s: Survey?) -> Group {
+        guard let s, s.complete, let d = s.diagnosed else { return .unknown }
+        if !d { return .control }
+        return s.medicated == true ? .medicated : .adhd
+    }
+}
+
+public enum AgeBand {
+    public static let bands: [(label: String, range: ClosedRange<Int>)] = [
+        ("3–12", 3...12), ("13–17", 13...17), ("18–29", 18...29), ("30–44", 30...44), ("45+", 45...120),
+    ]
+    public static func of(_ age: Int) -> String { bands.first { $0.range.contains(age) }?.label ?? "?" }
+}
+
+/// Options of the analysis (from `dossier.yml`); defaults are documented.
+public struct AnalysisOptions: Sendable, Hashable, Codable {
+    /// Inverse penalty strength, as scikit-learn's C.
+    public var C: Double = 1.0
+    public var folds: Int = 5
+    /// Seed of the stratified fold assignment.
+    public var foldSeed: UInt64 = 2014
+    /// Minimum reference-group size before falling back to a wider group.
+    public var minimumNormGroup: Int = 10
+    /// Reference groups smaller than this are flagged "small".
+    public var smallNormGroup: Int = 30
+    /// Minimum obstacles before a player enters the model or gets a probability.
+    public var minimumEncounters: Int = 30
+    /// A suggestion needs at least this many obstacles and sessions…
+    public var suggestionEncounters: Int = 100
+    public var suggestionSessions: Int = 2
+    /// …a probability at least this high and a 95 % interval whose lower end is at least `suggestionLowerBound`.
+    public var suggestionProbability: Double = 0.7
+    public var suggestionLowerBound: Double = 0.5
+    public var calibrationBins: Int = 10
+    public init() {}
+}
+
+// MARK: Results
+
+public struct NormEntry: Sendable, Hashable, Codable {
+    public var measure: String
+    public var value: Double?
+    public var z: Double?
+    public var percentile: Double?
+    /// e.g. "No diagnosis, 18–29, female" or a fallback.
+    public var reference: String
+    public var referenceN: Int
+    public var small: Bool
+    public var fallback: Bool
+
+    public init(measure: String, value: Double?, z: Double?, percentile: Double?, reference: String,
+                referenceN: Int, small: Bool, fallback: Bool) {
+        self.measure = measure; self.value = value; self.z = z; self.percentile = percentile
+        self.reference = reference; self.referenceN = referenceN; self.small = small; self.fallback = fallback
+    }
+}
+
+public struct Likelihood: Sendable, Hashable, Codable {
+    public var probability: Double?
+    public var low: Double?
+    public var high: Double?
+    /// Why there is no probability, or nil.
+    public var unavailable: String?
+    public var suggest: Bool
+    /// Why the suggestion is (not) shown, in plain words.
+    public var reason: String
+}
+
+public struct PlayerResult: Sendable, Hashable, Codable {
+    public var id: String
+    public var group: Group
+    public var survey: Survey?
+    public var ageBand: String?
+    public var measures: PlayerMeasures
+    public var norms: [NormEntry]
+    public var likelihood: Likelihood
+}
+
+public struct GroupStats: Sendable, Hashable, Codable {
+    public var n: Int
+    public var mean: Double?
+    public var sd: Double?
+}
+
+public struct Comparison: Sendable, Hashable, Codable {
+    public var measure: String
+    public var groupA: Group
+    public var groupB: Group
+    public var a: GroupStats
+    public var b: GroupStats
+    /// Hedges' g of A − B with its approximate 95 % interval.
+    public var g: Double?
+    public var gLow: Double?
+    public var gHigh: Double?
+}
+
+public struct CalibrationBin: Sendable, Hashable, Codable {
+    public var low: Double
+    public var high: Double
+    public var n: Int
+    public var meanPredicted: Double?
+    public var observed: Double?
+}
+
+public struct ModelReport: Sendable, Hashable, Codable {
+    public var features: [String]
+    public var C: Double
+    public var standardizer: Standardizer
+    public var model: LogisticModel
+    public var nTrain: Int
+    public var nPositive: Int
+    public var folds: Int
+    public var cvAUC: Double?
+    public var cvAUCLow: Double?
+    public var cvAUCHigh: Double?
+    public var cvAUCSE: Double?
+    public var trainAUC: Double?
+    public var brier: Double?
+    public var calibration: [CalibrationBin]
+    public var roc: [ROC.Point]
+    /// Out-of-fold probability per training player id.
+    public var outOfFold: [String: Double]
+}
+
+public struct GroupCount: Sendable, Hashable, Codable {
+    public var group: Group
+    public var ageBand: String
+    public var gender: String
+    public var n: Int
+}
+
+public struct CohortAnalysis: Sendable, Hashable, Codable {
+    public var options: AnalysisOptions
+    public var players: [PlayerResult]
+    public var groupCounts: [GroupCount]
+    public var comparisons: [Comparison]
+    public var model: ModelReport?
+    /// Why there is no model, if there is none.
+    public var modelUnavailable: String?
+    public var warnings: [String]
+}
+
+// MARK: - Analysis
+
+public enum CohortAnalyzer {
+
+    public static func analyze(_ cohort: Cohort, options o: AnalysisOptions = AnalysisOptions()) -> CohortAnalysis {
+        let measures = cohort.players.map { Measures.compute($0) }
+        let groups = cohort.players.map { Group.of($0.survey) }
+        var warnings: [String] = []
+
+        // Norms
+        func band(_ i: Int) -> String? { cohort.players[i].survey?.age.map(AgeBand.of) }
+        let controls = cohort.players.indices.filter { groups[$0] == .control }
+        var norms: [[NormEntry]] = []
+        for i in cohort.players.indices {
+            guard let b = band(i), let g = cohort.players[i].survey?.gender else { norms.append([]); continue }
+            norms.append(MeasureCatalog.normed.map { e in
+                let x = measures[i].value(e.name)
+                let tiers: [(String, [Int])] = [
+                    ("No diagnosis, \(b), \(g)", controls.filter { band($0) == b && cohort.players[$0].survey?.gender == g }),
+                    ("No diagnosis, \(b), any gender", controls.filter { band($0) == b }),
+                    ("No diagnosis, all ages and genders", controls),
+                ]
+                var chosen = tiers.last!, fallback = false
+                for (k, t) in tiers.enumerated() {
+                    let n = t.1.filter { measures[$0].value(e.name) != nil }.count
+                    if n >= o.minimumNormGroup || k == tiers.count - 1 { chosen = t; fallback = k > 0; break }
+                }
+                let ref = chosen.1.compactMap { measures[$0].value(e.name) }
+                var z: Double?, pct: Double?
+                if let x, ref.count >= 2, let m = Describe.mean(ref), let sd = Describe.sd(ref), sd > 0 {
+                    z = (x - m) / sd
+                    let below = ref.filter { $0 < x }.count, equal = ref.filter { $0 == x }.count
+                    pct = 100 * (Double(below) + 0.5 * Double(equal)) / Double(ref.count)
+                }
+                return NormEntry(measure: e.name, value: x, z: z, percentile: pct, reference: chosen.0,
+                                 referenceN: ref.count, small: ref.count < o.smallNormGroup, fallback: fallback)
+            })
+        }
+
+        // Group counts by age band and gender
+        var counts: [GroupCount] = []
+        for g in Group.allCases {
+            var by: [String: Int] = [:]
+            for i in cohort.players.indices where groups[i] == g {
+                let key = (band(i) ?? "unknown") + "|" + (cohort.players[i].survey?.gender ?? "unknown")
+                by[key, default: 0] += 1
+            }
+            for (k, n) in by.sorted(by: { $0.key < $1.key }) {
+                let parts = k.split(separator: "|").map(String.init)
+                counts.append(GroupCount(group: g, ageBand: parts[0], gender: parts[1], n: n))
+            }
+        }
+
+        // Group comparisons (Hedges' g)
+        var comparisons: [Comparison] = []
+        for (a, b) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
+            for e in MeasureCatalog.normed {
+                let xa = cohort.players.indices.filter { groups[$0] == a }.compactMap { measures[$0].value(e.name) }
+                let xb = cohort.players.indices.filter { groups[$0] == b }.compactMap { measures[$0].value(e.name) }
+                let h = hedges(xa, xb)
+                comparisons.append(Comparison(measure: e.name, groupA: a, groupB: b,
+                                              a: GroupStats(n: xa.count, mean: Describe.mean(xa), sd: Describe.sd(xa)),
+                                              b: GroupStats(n: xb.count, mean: Describe.mean(xb), sd: Describe.sd(xb)),
+                                              g: h?.g, gLow: h?.low, gHigh: h?.high))
+            }
+        }
+
+        // Model
+        func features(_ i: Int) -> [Double]? {
+            guard measures[i].encounters >= o.minimumEncounters else { return nil }
+            let v = MeasureCatalog.features.map { measures[i].value($0) }
+            return v.contains { $0 == nil } ? nil : v.map { $0! }
+        }
+        let train = cohort.players.indices.filter { (groups[$0] == .control || groups[$0] == .adhd) && features($0) != nil }
+        var report: ModelReport?
+        var unavailable: String?
+        let rows = train.map { features($0)! }
+        let labels = train.map { groups[$0] == .adhd }
+        let nPos = labels.filter { $0 }.count
+        if nPos < 2 || train.count - nPos < 2 {
+            unavailable = "the model needs at least 2 players with and 2 without a diagnosis (unmedicated) with \(o.minimumEncounters)+ obstacles; found \(nPos) and \(train.count - nPos)"
+        } else if let r = fitReport(rows: rows, labels: labels, ids: train.map { cohort.players[$0].id }, options: o) {
+            report = r
+        } else {
+            unavailable = "the logistic regression did not converge"
+        }
+        if let unavailable { warnings.append("no model: " + unavailable) }
+
+        // Per-player likelihood
+        var results: [PlayerResult] = []
+        for i in cohort.players.indices {
+            let m = measures[i]
+            var lk = Likelihood(probability: nil, low: nil, high: nil, unavailable: nil, suggest: false, reason: "")
+            if groups[i] == .medicated {
+                lk.unavailable = "not estimated for medicated players: the model was fitted on unmedicated players, and medication changes these measures"
+            } else if groups[i] == .unknown {
+                lk.unavailable = "not estimated: the survey is incomplete"
+            } else if report == nil {
+                lk.unavailable = "not estimated: " + (unavailable ?? "no model")
+            } else if let x = features(i), let r = report {
+                let z = r.standardizer.apply(x)
+                let p = r.model.probability(z), ci = r.model.interval(z)
+                lk.probability = p; lk.low = ci.low; lk.high = ci.high
+            } else {
+                lk.unavailable = "not estimated: fewer than \(o.minimumEncounters) obstacles or a measure could not be computed"
+            }
+            lk.reason = suggestionReason(&lk, group: groups[i], measures: m, options: o)
+            results.append(PlayerResult(id: cohort.players[i].id, group: groups[i], survey: cohort.players[i].survey,
+                                        ageBand: band(i), measures: m, norms: norms[i], likelihood: lk))
+        }
+        return CohortAnalysis(options: o, players: results, groupCounts: counts, comparisons: comparisons,
+                              model: report, modelUnavailable: unavailable, warnings: warnings)
+    }
+
+    /// Applies the documented suggestion rule; sets `suggest` and returns the plain reason.
+    static func suggestionReason(_ lk: inout Likelihood, group: Group, measures m: PlayerMeasures, options o: AnalysisOptions) -> String {
+        lk.suggest = false
+        guard let p = lk.probability, let low = lk.low else { return "No likelihood could be estimated." }
+        if group == .adhd { return "You reported a diagnosis, so no suggestion is made." }
+        if m.encounters < o.suggestionEncounters || m.sessions < o.suggestionSessions {
+            return "Not enough play yet for a reliable signal (needs \(o.suggestionEncounters) obstacles over \(o.suggestionSessions) sessions)."
+        }
+        if p >= o.suggestionProbability && low >= o.suggestionLowerBound {
+            lk.suggest = true
+            return "The estimate and its whole interval are high enough to suggest talking to a professional."
+        }
+        return "The estimate is not high enough, with enough confidence, to make a suggestion."
+    }
+
+    /// Hedges' g of a − b with pooled SD (n−1), small-sample factor J = 1 − 3/(4(n₁+n₂) − 9),
+    /// SE = √((n₁+n₂)/(n₁n₂) + g²/(2(n₁+n₂))), 95 % interval g ± 1.96·SE.
+    public static func hedges(_ a: [Double], _ b: [Double]) -> (g: Double, low: Double, high: Double)? {
+        guard a.count >= 2, b.count >= 2, let ma = Describe.mean(a), let mb = Describe.mean(b),
+              let sa = Describe.sd(a), let sb = Describe.sd(b) else { return nil }
+        let n1 = Double(a.count), n2 = Double(b.count)
+        let sp = (((n1 - 1) * sa * sa + (n2 - 1) * sb * sb) / (n1 + n2 - 2)).squareRoot()
+        guard sp > 0 else { return nil }
+        let g = (ma - mb) / sp * (1 - 3 / (4 * (n1 + n2) - 9))
+        let se = ((n1 + n2) / (n1 * n2) + g * g / (2 * (n1 + n2))).squareRoot()
+        return (g, g - 1.959963984540054 * se, g + 1.959963984540054 * se)
+    }
+
+    /// Stratified k-fold assignment: positives and negatives are each shuffled with a
+    /// seeded Fisher–Yates (``SeededRandom``) and dealt round-robin to folds 0…k−1.
+    public static func stratifiedFolds(labels: [Bool], k: Int, seed: UInt64) -> [Int] {
+        var rng = SeededRandom(seed: seed)
+        var fold = [Int](repeating: 0, count: labels.count)
+        for cls in [true, false] {
+            var idx = labels.indices.filter { labels[$0] == cls }
+            rng.shuffle(&idx)
+            for (pos, i) in idx.enumerated() { fold[i] = pos % k }
+        }
+        return fold
+    }
+
+    /// Fits the full model and the cross-validated performance.
+    static func fitReport(rows: [[Double]], labels: [Bool], ids: [String], options o: AnalysisOptions) -> ModelReport? {
+        let scaler = Standardizer(fitting: rows)
+        guard let full = LogisticModel.fit(rows: rows.map(scaler.apply), labels: labels, C: o.C) else { return nil }
+        let minClass = min(labels.filter { $0 }.count, labels.filter { !$0 }.count)
+        let k = max(2, min(o.folds, minClass))
+        let folds = stratifiedFolds(labels: labels, k: k, seed: o.foldSeed)
+        var oof = [Double](repeating: 0, count: rows.count)
+        for f in 0..<k {
+            let tr = rows.indices.filter { folds[$0] != f }
+            let s = Standardizer(fitting: tr.map { rows[$0] })
+            guard let m = LogisticModel.fit(rows: tr.map { s.apply(rows[$0]) }, labels: tr.map { labels[$0] }, C: o.C) else { return nil }
+            for i in rows.indices where folds[i] == f { oof[i] = m.probability(s.apply(rows[i])) }
+        }
+        let auc = ROC.auc(scores: oof, labels: labels)
+        let se = ROC.delongSE(scores: oof, labels: labels)
+        var bins: [CalibrationBin] = []
+        let nb = o.calibrationBins
+        for b in 0..<nb {
+            let lo = Double(b) / Double(nb), hi = Double(b + 1) / Double(nb)
+            let members = oof.indices.filter { oof[$0] >= lo && (oof[$0] < hi || (b == nb - 1 && oof[$0] <= hi)) }
+            bins.append(CalibrationBin(low: lo, high: hi, n: members.count,
+                                       meanPredicted: Describe.mean(members.map { oof[$0] }),
+                                       observed: members.isEmpty ? nil : Double(members.filter { labels[$0] }.count) / Double(members.count)))
+        }
+        let brier = zip(oof, labels).reduce(0) { $0 + ($1.0 - ($1.1 ? 1 : 0)) * ($1.0 - ($1.1 ? 1 : 0)) } / Double(rows.count)
+        let trainAUC = ROC.auc(scores: rows.map { full.probability(scaler.apply($0)) }, labels: labels)
+        return ModelReport(features: MeasureCatalog.features, C: o.C, standardizer: scaler, model: full,
+                           nTrain: rows.count, nPositive: labels.filter { $0 }.count, folds: k, cvAUC: auc,
+                           cvAUCLow: auc.flatMap { a in se.map { max(0, a - 1.959963984540054 * $0) } },
+                           cvAUCHigh: auc.flatMap { a in se.map { min(1, a + 1.959963984540054 * $0) } },
+                           cvAUCSE: se, trainAUC: trainAUC, brier: brier, calibration: bins,
+                           roc: ROC.curve(scores: oof, labels: labels),
+                           outOfFold: Dictionary(uniqueKeysWithValues: zip(ids, oof)))
+    }
+}

@@ -1,1 +1,0 @@
-// GameAnalytics module — see docs/.

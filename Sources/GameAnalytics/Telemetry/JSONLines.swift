@@ -1,0 +1,220 @@
+import Foundation
+
+// MARK: - JSON Lines telemetry (docs/game-telemetry.md)
+
+/// Reads and writes the JSON Lines telemetry format: one JSON object per line, either a
+/// `survey` or a `session` record. Blank lines are ignored.
+public enum TelemetryJSONL {
+
+    /// Accumulates records from one or more files into players.
+    public struct Reader {
+        private var surveys: [String: (Survey, String, Int)] = [:]
+        private var sessions: [String: [Int: (Session, String, Int)]] = [:]
+
+        public init() {}
+
+        /// Parses every line of `text` (named `file` in messages).
+        public mutating func add(text: String, file: String) throws(GameError) {
+            var lineNo = 0
+            for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                lineNo += 1
+                let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+                try addLine(String(line), file: file, line: lineNo)
+            }
+        }
+
+        /// Parses one record.
+        public mutating func addLine(_ line: String, file: String, line lineNo: Int) throws(GameError) {
+            func fail(_ m: String) -> GameError { GameError(file: file, line: lineNo, m) }
+            guard let obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+                throw fail("not a JSON object")
+            }
+            let r = Record(obj, fail: fail)
+            let type = try r.string("type")
+            let player = try r.string("player")
+            guard isValidPlayerID(player) else { throw fail("player id must be 1–64 characters from A–Z a–z 0–9 _ -") }
+            switch type {
+            case "survey":
+                try r.only(["type", "player", "complete", "diagnosed", "medicated", "age", "gender"])
+                let s = Survey(complete: try r.bool("complete"), diagnosed: try r.optBool("diagnosed"),
+                               medicated: try r.optBool("medicated"), age: try r.optInt("age"),
+                               gender: try r.optString("gender"))
+                if let p = surveyProblem(s) { throw fail(p) }
+                if let (old, oldFile, oldLine) = surveys[player] {
+                    if old.complete && old != s {
+                        throw fail("a second, different survey for player \(player) (the first is at \(oldFile):\(oldLine))")
+                    }
+                    if old.complete { return }
+                }
+                surveys[player] = (s, file, lineNo)
+            case "session":
+                try r.only(["type", "player", "session", "start", "end", "score", "obstacles", "taps", "jumps",
+                            "collisions", "volume", "errors"])
+                let obstacles = try r.list("obstacles").enumerated().map { (i, v) throws(GameError) -> Obstacle in
+                    guard let a = v as? [Any], a.count == 3, let t = intValue(a[0]), let iv = intValue(a[1]),
+                          let k = a[2] as? String else {
+                        throw fail("obstacles[\(i)] must be [time, interval, kind]")
+                    }
+                    return Obstacle(t: t, interval: iv, kind: k)
+                }
+                let volume = try r.list("volume").enumerated().map { (i, v) throws(GameError) -> VolumeToggle in
+                    guard let a = v as? [Any], a.count == 2, let t = intValue(a[0]), let on = intValue(a[1]), on == 0 || on == 1 else {
+                        throw fail("volume[\(i)] must be [time, 0 or 1]")
+                    }
+                    return VolumeToggle(t: t, on: on == 1)
+                }
+                let errors = try r.list("errors").enumerated().map { (i, v) throws(GameError) -> ErrorLog in
+                    guard let a = v as? [Any], a.count == 2, let t = intValue(a[0]), let m = a[1] as? String else {
+                        throw fail("errors[\(i)] must be [time, message]")
+                    }
+                    return ErrorLog(t: t, message: m)
+                }
+                let s = Session(index: try r.int("session"), start: try r.int("start"), end: try r.int("end"),
+                                score: try r.int("score"), obstacles: obstacles, taps: try r.ints("taps"),
+                                jumps: try r.ints("jumps"), collisions: try r.ints("collisions"),
+                                volume: volume, errors: errors)
+                if let p = sessionProblem(s) { throw fail(p) }
+                if let (old, oldFile, oldLine) = sessions[player]?[s.index] {
+                    if old == s { return }   // the same session delivered twice is stored once
+                    throw fail("player \(player) session \(s.index) appears twice with different data (first at \(oldFile):\(oldLine))")
+                }
+                sessions[player, default: [:]][s.index] = (s, file, lineNo)
+            default:
+                throw fail("unknown record type '\(type)' (expected survey or session)")
+            }
+        }
+
+        /// The players read so far, sorted by id, sessions sorted by index.
+        public func cohort() -> Cohort {
+            let ids = Set(surveys.keys).union(sessions.keys)
+            return Cohort(players: ids.map { id in
+                Player(id: id, survey: surveys[id]?.0,
+                       sessions: (sessions[id] ?? [:]).values.map(\.0).sorted { $0.index < $1.index })
+            })
+        }
+    }
+
+    /// Reads files (in the given order) into a cohort.
+    public static func read(files: [URL], displayName: (URL) -> String = { $0.lastPathComponent }) throws(GameError) -> Cohort {
+        var reader = Reader()
+        for f in files {
+            let text: String
+            do { text = try String(contentsOf: f, encoding: .utf8) } catch {
+                throw GameError(file: displayName(f), "cannot read the file as UTF-8 text")
+            }
+            try reader.add(text: text, file: displayName(f))
+        }
+        return reader.cohort()
+    }
+
+    // MARK: Writing
+
+    /// The records of one player: the survey (if any) then each session, one line each.
+    public static func lines(for p: Player) -> [String] {
+        var out: [String] = []
+        if let s = p.survey {
+            var f = ["\"type\":\"survey\"", "\"player\":\(jsonString(p.id))", "\"complete\":\(s.complete)"]
+            if let d = s.diagnosed { f.append("\"diagnosed\":\(d)") }
+            if let m = s.medicated { f.append("\"medicated\":\(m)") }
+            if let a = s.age { f.append("\"age\":\(a)") }
+            if let g = s.gender { f.append("\"gender\":\(jsonString(g))") }
+            out.append("{" + f.joined(separator: ",") + "}")
+        }
+        for s in p.sessions {
+            let obs = s.obstacles.map { "[\($0.t),\($0.interval),\(jsonString($0.kind))]" }.joined(separator: ",")
+            let vol = s.volume.map { "[\($0.t),\($0.on ? 1 : 0)]" }.joined(separator: ",")
+            let err = s.errors.map { "[\($0.t),\(jsonString($0.message))]" }.joined(separator: ",")
+            func ints(_ a: [Int]) -> String { a.map(String.init).joined(separator: ",") }
+            out.append("{\"type\":\"session\",\"player\":\(jsonString(p.id)),\"session\":\(s.index),\"start\":\(s.start),"
+                + "\"end\":\(s.end),\"score\":\(s.score),\"obstacles\":[\(obs)],\"taps\":[\(ints(s.taps))],"
+                + "\"jumps\":[\(ints(s.jumps))],\"collisions\":[\(ints(s.collisions))],\"volume\":[\(vol)],\"errors\":[\(err)]}")
+        }
+        return out
+    }
+
+    /// The whole cohort as JSON Lines text (players in id order).
+    public static func text(for cohort: Cohort) -> String {
+        cohort.players.flatMap(lines(for:)).map { $0 + "\n" }.joined()
+    }
+}
+
+// MARK: - Helpers
+
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+        }
+    }
+    return out + "\""
+}
+
+/// JSON booleans arrive as NSNumber too (objCType "c" on every platform): never a number.
+func isJSONBool(_ v: Any) -> Bool? {
+    guard let n = v as? NSNumber, String(cString: n.objCType) == "c" else { return nil }
+    return n.boolValue
+}
+
+func intValue(_ v: Any) -> Int? {
+    guard let n = v as? NSNumber, isJSONBool(v) == nil else { return nil }
+    let d = n.doubleValue
+    guard d.rounded() == d, abs(d) < 9e15 else { return nil }
+    return Int(d)
+}
+
+private struct Record {
+    let obj: [String: Any]
+    let fail: (String) -> GameError
+    init(_ obj: [String: Any], fail: @escaping (String) -> GameError) { self.obj = obj; self.fail = fail }
+
+    func only(_ keys: Set<String>) throws(GameError) {
+        if let extra = obj.keys.sorted().first(where: { !keys.contains($0) }) { throw fail("unknown field '\(extra)'") }
+    }
+    func string(_ k: String) throws(GameError) -> String {
+        guard let s = obj[k] as? String else { throw fail("'\(k)' must be a string") }
+        return s
+    }
+    func optString(_ k: String) throws(GameError) -> String? {
+        guard let v = obj[k], !(v is NSNull) else { return nil }
+        guard let s = v as? String else { throw fail("'\(k)' must be a string") }
+        return s
+    }
+    func isBool(_ v: Any) -> Bool? { isJSONBool(v) }
+    func bool(_ k: String) throws(GameError) -> Bool {
+        guard let v = obj[k], let b = isBool(v) else { throw fail("'\(k)' must be true or false") }
+        return b
+    }
+    func optBool(_ k: String) throws(GameError) -> Bool? {
+        guard let v = obj[k], !(v is NSNull) else { return nil }
+        guard let b = isBool(v) else { throw fail("'\(k)' must be true or false") }
+        return b
+    }
+    func int(_ k: String) throws(GameError) -> Int {
+        guard let v = obj[k], let i = intValue(v) else { throw fail("'\(k)' must be a whole number") }
+        return i
+    }
+    func optInt(_ k: String) throws(GameError) -> Int? {
+        guard let v = obj[k], !(v is NSNull) else { return nil }
+        guard let i = intValue(v) else { throw fail("'\(k)' must be a whole number") }
+        return i
+    }
+    func list(_ k: String) throws(GameError) -> [Any] {
+        guard let v = obj[k] else { return [] }
+        guard let a = v as? [Any] else { throw fail("'\(k)' must be a list") }
+        return a
+    }
+    func ints(_ k: String) throws(GameError) -> [Int] {
+        try list(k).enumerated().map { (i, v) throws(GameError) -> Int in
+            guard let n = intValue(v) else { throw fail("\(k)[\(i)] must be a whole number of ms") }
+            return n
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import _CryptoExtras
+@testable import GameAnalytics
+
+/// One key pair for the whole suite (RSA generation is slow).
+let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(bits: 2048)
+
+@Suite struct IngestTests {
+    let cohort = Simulator(players: 3, seed: 21).run()
+
+    func upload(_ p: Player) throws -> Data {
+        try Upload.seal(Data(TelemetryJSONL.lines(for: p).joined(separator: "\n").utf8), publicKeyPEM: testKeys.publicPEM)
+    }
+
+    func db() throws -> (StudyDatabase, URL) {
+        let dir = try tempDir()
+        return (try StudyDatabase(path: dir.appendingPathComponent("s.sqlite").path), dir)
+    }
+
+    @Test func roundTripStoresThePlayer() throws {
+        let (db, dir) = try db()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let key = try Upload.privateKey(pem: testKeys.privatePEM)
+        let p = cohort.players[0]
+        #expect(Ingest.ingest(try upload(p), name: "u1", key: key, into: db) == .stored(player: p.id, sessions: p.sessions.count))
+        #expect(try db.readCohort().players == [p])
+    }
+
+    @Test func theSameUploadTwiceIsStoredOnce() throws {
+        let (db, dir) = try db()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let key = try Upload.privateKey(pem: testKeys.privatePEM)
+        let p = cohort.players[1]
+        let first = try upload(p), second = try upload(p)
+        #expect(first != second)   // fresh data key each time…
+        #expect(Ingest.ingest(first, name: "a", key: key, into: db) == .stored(player: p.id, sessions: p.sessions.count))
+        #expect(Ingest.ingest(second, name: "b", key: key, into: db) == .duplicate(player: p.id))  // …same content hash
+        #expect(Ingest.ingest(first, name: "a", key: key, into: db) == .duplicate(player: p.id))
+        #expect(try db.uploadCount() == 1)
+        #expect(try db.readCohort().players == [p])
+    }
+
+    @Test func aTamperedUploadIsRejectedAndNothingElseIsLost() throws {
+        let (db, dir) = try db()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let key = try Upload.privateKey(pem: testKeys.privatePEM)
+        let kept = cohort.players[0]
+        _ = Ingest.ingest(try upload(kept), name: "a", key: key, into: db)
+        var bad = try upload(cohort.players[1])
+        bad[bad.count - 40] ^= 0x01       // a ciphertext byte
+        guard case .rejected(let reason) = Ingest.ingest(bad, name: "b", key: key, into: db) else {
+            Issue.record("tampered upload accepted"); return
+        }
+        #expect(reason.contains("authentication failed"))
+        var header = try upload(cohort.players[1])
+        header[10] ^= 0x80                 // the wrapped key block
+        guard case .rejected = Ingest.ingest(header, name: "c", key: key, into: db) else {
+            Issue.record("altered key block accepted"); return
+        }
+        guard case .rejected(let r3) = Ingest.ingest(Data("hello".utf8), name: "d", key: key, into: db) else { return }
+        #expect(r3.contains("not a RocketMouse upload"))
+        guard case .rejected(let r4) = Ingest.ingest(try upload(cohort.players[1]).prefix(300), name: "e", key: key, into: db) else { return }
+        #expect(r4.contains("truncated") || r4.contains("authentication failed"))
+        #expect(try db.readCohort().players == [kept])
+        #expect(try db.uploadCount() == 1)
+    }
+
+    @Test func anUploadForAnotherStudyKeyIsRejected() throws {
+        let (db, dir) = try db()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let other = try Upload.makeKeyPair(bits: 2048)
+        let wrong = try Upload.privateKey(pem: other.privatePEM)
+        guard case .rejected(let reason) = Ingest.ingest(try upload(cohort.players[2]), name: "x", key: wrong, into: db) else {
+            Issue.record("opened with the wrong key"); return
+        }
+        #expect(reason.contains("different study key"))
+        #expect(try db.readCohort().players.isEmpty)
+    }
+
+    @Test func malformedOrConflictingContentIsRejectedInOneTransaction() throws {
+        let (db, dir) = try db()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let key = try Upload.privateKey(pem: testKeys.privatePEM)
+        let garbage = try Upload.seal(Data("{\"type\":\"survey\"}\n".utf8), publicKeyPEM: testKeys.publicPEM)
+        guard case .rejected(let r1) = Ingest.ingest(garbage, name: "g", key: key, into: db) else { Issue.record("accepted"); return }
+        #expect(r1.hasPrefix("malformed content: line 1"))
+        let p = cohort.players[0]
+        _ = Ingest.ingest(try upload(p), name: "a", key: key, into: db)
+        // Same player and session numbers, different data, plus a new session: all or nothing.
+        var changed = p
+        changed.sessions[0].score += 1
+        changed.sessions.append(Session(index: 99, start: 0, end: 10, score: 0))
+        guard case .rejected(let r2) = Ingest.ingest(try upload(changed), name: "b", key: key, into: db) else { Issue.record("accepted"); return }
+        #expect(r2.contains("different data is already stored"))
+        #expect(try db.readCohort().players == [p])
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import GameAnalytics
-
-@Test func moduleLoads() { #expect(Bool(true)) }
