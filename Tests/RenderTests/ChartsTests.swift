@@ -420,6 +420,14 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
     #expect(!line.contains("nan") && !line.contains("inf"))
     let scatter = Charts.scatter(series: [XYSeries(name: "s", xy: [(0, 1), (.infinity, 2), (2, 3)])], options: ChartOptions(title: "t"))
     #expect(count("<circle", in: scatter) == 2)
+    // beyond the tooltip limit, points on the same rounded pixel are drawn once
+    let many = (0..<(XYChart.tooltipLimit + 1)).map { i in XYPoint(x: Double(i % 2), y: 1) }
+    #expect(count("<circle", in: Charts.scatter(series: [XYSeries(name: "s", points: many)], options: ChartOptions(title: "t"))) == 2)
+    // every marker shape parses (7 series use all 7 shapes, twice over with 14)
+    let shapes = Charts.scatter(series: (0..<14).map { XYSeries(name: "s\($0)", xy: [(Double($0), 1)]) }, options: ChartOptions(title: "t"))
+    #expect(parse(shapes) != nil)
+    let lines = Charts.line(series: (0..<14).map { XYSeries(name: "s\($0)", xy: [(0, Double($0)), (1, 2)]) }, options: ChartOptions(title: "t"))
+    #expect(parse(lines) != nil)
 }
 
 // MARK: - Heatmap

@@ -31,34 +31,36 @@ enum ChartStyle {
 enum Marker: CaseIterable {
     case circle, square, triangle, diamond, triangleDown, plus, cross
 
-    /// An SVG element for the marker centred at (x, y) with radius r.
+    /// An SVG element for the marker centred at (x, y) with radius r. An empty `fill`
+    /// leaves the colour to the enclosing group.
     func svg(x: Double, y: Double, r: Double, fill: String, extra: String = "", tooltip: String? = nil) -> String {
         let c = ChartNumber.coord
+        let extra = (fill.isEmpty ? "" : " fill=\"\(fill)\"") + extra
         let tip = tooltip.map { "<title>\(SVGText.escape($0))</title>" }
         func close(_ head: String) -> String { tip.map { head + ">" + $0 + "</\(tag)>" } ?? head + "/>" }
         switch self {
         case .circle:
-            return close("<circle cx=\"\(c(x))\" cy=\"\(c(y))\" r=\"\(c(r))\" fill=\"\(fill)\"\(extra)")
+            return close("<circle cx=\"\(c(x))\" cy=\"\(c(y))\" r=\"\(c(r))\"\(extra)")
         case .square:
             let s = r * 0.9
-            return close("<rect x=\"\(c(x - s))\" y=\"\(c(y - s))\" width=\"\(c(2 * s))\" height=\"\(c(2 * s))\" fill=\"\(fill)\"\(extra)")
+            return close("<rect x=\"\(c(x - s))\" y=\"\(c(y - s))\" width=\"\(c(2 * s))\" height=\"\(c(2 * s))\"\(extra)")
         case .triangle:
             let d = "M\(c(x)) \(c(y - r * 1.15))L\(c(x + r * 1.1)) \(c(y + r * 0.8))L\(c(x - r * 1.1)) \(c(y + r * 0.8))Z"
-            return close("<path d=\"\(d)\" fill=\"\(fill)\"\(extra)")
+            return close("<path d=\"\(d)\"\(extra)")
         case .diamond:
             let d = "M\(c(x)) \(c(y - r * 1.2))L\(c(x + r * 1.2)) \(c(y))L\(c(x)) \(c(y + r * 1.2))L\(c(x - r * 1.2)) \(c(y))Z"
-            return close("<path d=\"\(d)\" fill=\"\(fill)\"\(extra)")
+            return close("<path d=\"\(d)\"\(extra)")
         case .triangleDown:
             let d = "M\(c(x)) \(c(y + r * 1.15))L\(c(x + r * 1.1)) \(c(y - r * 0.8))L\(c(x - r * 1.1)) \(c(y - r * 0.8))Z"
-            return close("<path d=\"\(d)\" fill=\"\(fill)\"\(extra)")
+            return close("<path d=\"\(d)\"\(extra)")
         case .plus:
             let a = r * 1.2, w = r * 0.45
             let d = "M\(c(x - w)) \(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
-            return close("<path d=\"\(d)\" fill=\"\(fill)\"\(extra)")
-        case .cross:
+            return close("<path d=\"\(d)\"\(extra)")
+        case .cross:  // stroked, so it ignores `extra` (which may carry its own stroke)
             let a = r * 1.1
             let d = "M\(c(x - a)) \(c(y - a))L\(c(x + a)) \(c(y + a))M\(c(x - a)) \(c(y + a))L\(c(x + a)) \(c(y - a))"
-            return close("<path d=\"\(d)\" fill=\"none\" stroke=\"\(fill)\" stroke-width=\"2\"\(extra)")
+            return close("<path d=\"\(d)\" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\"")
         }
     }
 
@@ -209,7 +211,9 @@ struct ChartCanvas {
     /// Category labels under bands centred at `centers`; rotated 35° when `rotate`.
     mutating func categoryAxisX(_ names: [String], centers: [Double], rotate: Bool) {
         var g = "<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"\(rotate ? "end" : "middle")\">"
-        for (i, n) in names.enumerated() where i < centers.count {
+        // rotated 35°, neighbours are spacing·sin 35° apart across the text: keep ≥ 12px
+        let every = rotate ? ChartCanvas.labelEvery(centers, minSpacing: 21) : 1
+        for (i, n) in names.enumerated() where i < centers.count && i % every == 0 {
             let l = SVGText.truncate(n, max: 28)
             let x = c(centers[i]), y = c(plotY + plotH + (rotate ? 12 : 16))
             let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
@@ -223,10 +227,18 @@ struct ChartCanvas {
         body += g
     }
 
+    /// Show every k-th label so labels stay at least `minSpacing` apart along the axis.
+    static func labelEvery(_ centers: [Double], minSpacing: Double = 13) -> Int {
+        guard centers.count > 1 else { return 1 }
+        let spacing = abs(centers[1] - centers[0])
+        return spacing >= minSpacing ? 1 : Int(ceil(minSpacing / max(spacing, 0.01)))
+    }
+
     /// Category labels left of horizontal bands (right-aligned).
     mutating func categoryAxisY(_ names: [String], centers: [Double]) {
         var g = "<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"end\">"
-        for (i, n) in names.enumerated() where i < centers.count {
+        let every = ChartCanvas.labelEvery(centers)
+        for (i, n) in names.enumerated() where i < centers.count && i % every == 0 {
             let l = SVGText.truncate(n, max: 28)
             let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
             g += "<text x=\"\(c(plotX - 6))\" y=\"\(c(centers[i]))\" dy=\"0.32em\">\(full)\(SVGText.escape(l))</text>"

@@ -47,7 +47,9 @@ enum HeatmapChart {
         cv.layout(left: left, right: right, bottom: fit.height + (options.xLabel.isEmpty ? 0 : 20) + 6)
         let cw = cv.plotW / Double(columns.count), ch = cv.plotH / Double(rows.count)
 
-        var marks = "<g class=\"cells\" stroke=\"#ffffff\" stroke-width=\"1\">"
+        // white cell borders, thinner (or none) on small cells so colour dominates
+        let border = min(cw, ch) >= 12 ? "1" : (min(cw, ch) >= 5 ? "0.5" : "0")
+        var marks = "<g class=\"cells\" stroke=\"#ffffff\" stroke-width=\"\(border)\">"
         var labelsSVG = "<g class=\"cell-labels\" text-anchor=\"middle\" font-size=\"\(c(min(11, max(7, ch * 0.45))))\">"
         var anyMissing = false
         for r in rows.indices {

@@ -63,11 +63,17 @@ enum XYChart {
                     }
                 }
             } else {
+                // Colour and outline on the group; a point without tooltip that lands on the
+                // same rounded pixel position as an earlier one of its series is drawn once.
+                marks += "<g color=\"\(color)\" fill=\"\(color)\" fill-opacity=\"0.8\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
+                var seen = Set<String>()
                 for p in s.points where p.x.isFinite && p.y.isFinite {
                     let tip = (p.label != nil || totalPoints <= tooltipLimit) ? tooltip(p, series: s.name, many: series.count > 1) : nil
-                    marks += marker.svg(x: x(p.x), y: y(p.y), r: 3.5, fill: color,
-                                        extra: " fill-opacity=\"0.8\" stroke=\"#ffffff\" stroke-width=\"0.5\"", tooltip: tip)
+                    let px = x(p.x), py = y(p.y)
+                    if tip == nil, !seen.insert(c(px) + "," + c(py)).inserted { continue }
+                    marks += marker.svg(x: px, y: py, r: 3.5, fill: "", tooltip: tip)
                 }
+                marks += "</g>"
             }
             marks += "</g>"
         }
