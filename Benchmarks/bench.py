@@ -1,0 +1,388 @@
+#!/usr/bin/env python3
+"""Dossier's side-by-side benchmarks (issue #8). `bash Benchmarks/run.sh` drives this.
+
+    python3 Benchmarks/bench.py pages    --pages 10000 --runs 5     # 1. render throughput vs hugo
+    python3 Benchmarks/bench.py markdown --mb 20 --runs 7           # 5. Markdown vs cmark-gfm
+    python3 Benchmarks/bench.py study    --participants 2000 --runs 3   # 2. study vs pandas+hugo, 3. incremental
+    python3 Benchmarks/bench.py memory   --participants 500,1000,2000  # 4. peak RSS
+    python3 Benchmarks/bench.py agree    --participants 12          # pandas peer == Dossier (numbers)
+    python3 Benchmarks/bench.py report   [--out Benchmarks/RESULTS.md]
+
+Each measuring command runs Dossier and its peer *alternately* (D, P, D, P, …) in the same
+run, so both see the same machine load, and stores wall-clock medians (and CPU time and
+peak RSS from wait4) in Benchmarks/work/results/<name>.json. `report` writes those into
+the generated block of RESULTS.md. Dossier is `$DOSSIER_BENCH_BIN` (run.sh sets it to the
+release build; `--quick` uses the debug build).
+"""
+import argparse
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+WORK = HERE / "work"
+RESULTS = Path(os.environ.get("BENCH_RESULTS") or WORK / "results")
+
+
+def dossier_bin():
+    b = os.environ.get("DOSSIER_BENCH_BIN") or str(REPO / ".build-release/release/dossier")
+    if not Path(b).exists():
+        sys.exit(f"bench: no dossier binary at {b} (build it: swift build -c release --scratch-path .build-release)")
+    return b
+
+
+# MARK: - Timing
+
+def timed(cmd, cwd=None, env=None, stdout=subprocess.DEVNULL):
+    """Runs cmd (a list, or a string for bash) and returns (wall s, cpu s, max RSS MB)."""
+    if isinstance(cmd, str):
+        cmd = ["bash", "-c", cmd]
+    full_env = dict(os.environ, **(env or {}))
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, cwd=cwd, env=full_env, stdout=stdout, stderr=subprocess.PIPE)
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        sys.exit(f"bench: command failed ({p.returncode}): {' '.join(map(str, cmd))}\n{err.decode(errors='replace')[-3000:]}")
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
+
+
+def alternate(runs, contenders, prepare=None):
+    """contenders: [(name, cmd-or-callable)]; returns {name: [(wall, cpu, rss)]}."""
+    out = {name: [] for name, _ in contenders}
+    for i in range(runs):
+        for name, cmd in contenders:
+            if prepare:
+                prepare(name, i)
+            out[name].append(cmd() if callable(cmd) else timed(cmd))
+            w, c, r = out[name][-1]
+            print(f"  run {i + 1}/{runs} {name:>14}: {w:7.3f} s wall, {c:7.3f} s cpu, {r:7.1f} MB", flush=True)
+    return out
+
+
+def summary(samples):
+    walls = [s[0] for s in samples]
+    return {"median_s": statistics.median(walls), "min_s": min(walls), "max_s": max(walls),
+            "cpu_median_s": statistics.median(s[1] for s in samples),
+            "rss_max_mb": max(s[2] for s in samples), "runs": len(samples), "walls": walls}
+
+
+def machine():
+    load = os.getloadavg()
+    return {"cores": os.cpu_count(), "load_at_start": round(load[0], 2), "platform": platform.platform(),
+            "hugo": first_line(["hugo", "version"]), "cmark_gfm": first_line(["cmark-gfm", "--version"]),
+            "python": platform.python_version(), "pandas": pandas_version(),
+            "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+
+
+def first_line(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True).stdout.strip().splitlines()[0]
+    except Exception:
+        return "missing"
+
+
+def pandas_version():
+    try:
+        import pandas
+        return pandas.__version__
+    except Exception:
+        return "missing"
+
+
+def save(name, data):
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    data["machine"] = machine()
+    data["command"] = "python3 Benchmarks/bench.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    (RESULTS / f"{name}.json").write_text(json.dumps(data, indent=2, sort_keys=True))
+
+
+def rm(path):
+    shutil.rmtree(path, ignore_errors=True)
+
+
+# MARK: - 1. Pages
+
+def bench_pages(a):
+    root = WORK / f"pages-{a.pages}"
+    if not (root / "dossier/content").exists() or a.regen:
+        print(f"generating {a.pages} pages in {root}")
+        subprocess.run([sys.executable, str(HERE / "gen_pages.py"), "--pages", str(a.pages), "--out", str(root)], check=True)
+    d = dossier_bin()
+    dproj, hproj = root / "dossier", root / "hugo"
+
+    def prepare(name, i):
+        # Both start from an empty output folder (removal is not timed).
+        for p in (dproj / "_site", dproj / ".dossier", hproj / "public"):
+            rm(p)
+        for p in dproj.glob("_site.*"):
+            p.unlink()
+
+    print(f"1. render throughput: {a.pages} pages, {a.runs} alternating runs")
+    res = alternate(a.runs, [("dossier", [d, "build", "--clean", "--quiet", str(dproj)]),
+                             ("hugo", ["hugo", "--quiet", "-s", str(hproj), "-d", str(hproj / "public")])],
+                    prepare)
+    dn = sum(1 for _ in (dproj / "_site").rglob("*.html"))
+    hn = sum(1 for _ in (hproj / "public").rglob("*.html"))
+    save("pages", {"pages": a.pages, "dossier": summary(res["dossier"]), "peer": summary(res["hugo"]),
+                   "html_files": {"dossier": dn, "hugo": hn}})
+
+
+# MARK: - 5. Markdown
+
+def make_big_markdown(path, mb):
+    """Concatenates generated pages (without front matter) up to `mb` megabytes."""
+    src = WORK / "pages-md"
+    if not (src / "dossier").exists():
+        subprocess.run([sys.executable, str(HERE / "gen_pages.py"), "--pages", "400", "--out", str(src), "--seed", "5"],
+                       check=True)
+    parts = []
+    for f in sorted((src / "dossier/content/pages").glob("*.md")):
+        text = f.read_text()
+        parts.append(text.split("---\n", 2)[2])
+    chunk = "\n".join(parts)
+    out, size = [], 0
+    while size < mb * 1_000_000:
+        out.append(chunk)
+        size += len(chunk.encode())
+    path.write_text("\n".join(out))
+
+
+def bench_markdown(a):
+    path = WORK / f"big-{a.mb}mb.md"
+    if not path.exists() or a.regen:
+        print(f"generating {path}")
+        make_big_markdown(path, a.mb)
+    d = dossier_bin()
+    exts = []
+    for e in ("table", "strikethrough", "autolink", "tagfilter", "tasklist"):
+        exts += ["-e", e]
+    print(f"5. Markdown: {path.stat().st_size / 1e6:.1f} MB, {a.runs} alternating runs")
+    res = alternate(a.runs, [("dossier", [d, "markdown", str(path)]),
+                             ("cmark-gfm", ["cmark-gfm", "--validate-utf8", "--github-pre-lang", *exts, str(path)])])
+    save("markdown", {"bytes": path.stat().st_size, "dossier": summary(res["dossier"]), "peer": summary(res["cmark-gfm"])})
+
+
+# MARK: - 2./3. Study
+
+RECALL_YML = """title: Study benchmark
+description: A simulated memorization study.
+base_url: https://bench.example.org/
+output: _site
+recall:
+  strings: data/strings.txt
+  logs: data/logs
+"""
+
+
+def make_study(n, seed=1, regen=False):
+    """WORK/study-N/{data/logs, dossier.yml}; the logs are written by `dossier recall simulate`."""
+    root = WORK / f"study-{n}"
+    if (root / "dossier.yml").exists() and not regen:
+        return root
+    rm(root)
+    logs = root / "data/logs"
+    print(f"simulating {n} participants in {logs}")
+    subprocess.run([dossier_bin(), "recall", "simulate", "--participants", str(n), "--seed", str(seed), "--out", str(logs)],
+                   check=True, stdout=subprocess.DEVNULL)
+    shutil.move(str(logs / "strings.txt"), str(root / "data/strings.txt"))
+    (root / "dossier.yml").write_text(RECALL_YML)
+    return root
+
+
+def peer_cmd(root):
+    peer = root / "peer"
+    return (f"rm -rf {peer}/content {peer}/csv && "
+            f"{shlex.quote(sys.executable)} {HERE / 'peers/recall_rollup.py'} --strings {root / 'data/strings.txt'} "
+            f"--logs {root / 'data/logs'} --out {peer} && "
+            f"hugo --quiet -s {peer} -d {peer / 'public'}")
+
+
+def prepare_peer(root):
+    peer = root / "peer"
+    if not (peer / "hugo.toml").exists():
+        shutil.copytree(HERE / "peers/hugo-study", peer, dirs_exist_ok=True)
+
+
+def bench_study(a):
+    root = make_study(a.participants, regen=a.regen)
+    prepare_peer(root)
+    d = dossier_bin()
+    events = sum(sum(1 for _ in f.open("rb")) - 1 for f in (root / "data/logs").glob("*.jsonl"))
+    mb = sum(f.stat().st_size for f in (root / "data/logs").glob("*.jsonl")) / 1e6
+
+    def prepare(name, i):
+        if name == "dossier":
+            rm(root / "_site"); rm(root / ".dossier")
+        else:
+            rm(root / "peer/public")
+
+    print(f"2. study build: {a.participants} participants, {events} events ({mb:.0f} MB), {a.runs} alternating runs")
+    res = alternate(a.runs, [("dossier", [d, "build", "--clean", "--quiet", str(root)]),
+                             ("pandas+hugo", peer_cmd(root))], prepare)
+    data = {"participants": a.participants, "events": events, "log_mb": mb,
+            "dossier": summary(res["dossier"]), "peer": summary(res["pandas+hugo"])}
+
+    # 3. Incremental: a full build, then change one participant's log per run.
+    logs = sorted((root / "data/logs").glob("*.jsonl"))
+    victim = logs[len(logs) // 2]
+    original = victim.read_bytes()
+    alt_dir = WORK / "study-alt"
+    rm(alt_dir)
+    idx = int(victim.stem.lstrip("S"))
+    subprocess.run([d, "recall", "simulate", "--participants", "1", "--first", str(idx), "--seed", "99",
+                    "--out", str(alt_dir)], check=True, stdout=subprocess.DEVNULL)
+    changed = (alt_dir / victim.name).read_bytes()
+    rm(root / "_site"); rm(root / ".dossier")
+    timed([d, "build", "--quiet", str(root)])
+    inc = []
+    print(f"3. incremental: change {victim.name}, {a.runs} runs")
+    try:
+        for i in range(a.runs):
+            victim.write_bytes(changed if i % 2 == 0 else original)
+            inc.append(timed([d, "build", "--quiet", str(root)]))
+            print(f"  run {i + 1}/{a.runs} incremental: {inc[-1][0]:7.3f} s")
+        noop = [timed([d, "build", "--quiet", str(root)]) for _ in range(max(1, a.runs // 2))]
+    finally:
+        victim.write_bytes(original)
+    data["incremental"] = summary(inc)
+    data["noop"] = summary(noop)
+    data["changed_file"] = victim.name
+    save(f"study-{a.participants}", data)
+
+
+# MARK: - 4. Memory
+
+def bench_memory(a):
+    d = dossier_bin()
+    rows = []
+    for n in [int(x) for x in a.participants.split(",")]:
+        root = make_study(n, regen=a.regen)
+        logs = list((root / "data/logs").glob("*.jsonl"))
+        largest = max(f.stat().st_size for f in logs) / 1e6
+        rm(root / "_site"); rm(root / ".dossier")
+        rss = None
+        if Path("/usr/bin/time").exists():
+            p = subprocess.run(["/usr/bin/time", "-v", d, "build", "--clean", "--quiet", str(root)],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                sys.exit(f"bench: dossier build failed\n{p.stderr[-3000:]}")
+            for line in p.stderr.splitlines():
+                if "Maximum resident set size" in line:
+                    rss = int(line.split(":")[1]) / 1024.0
+            how = "/usr/bin/time -v"
+        if rss is None:
+            rss = timed([d, "build", "--clean", "--quiet", str(root)])[2]
+            how = "wait4 ru_maxrss"
+        print(f"4. memory: {n} participants: peak RSS {rss:.1f} MB (largest log {largest:.2f} MB)")
+        rows.append({"participants": n, "rss_mb": rss, "largest_log_mb": largest,
+                     "total_log_mb": sum(f.stat().st_size for f in logs) / 1e6, "how": how})
+    save("memory", {"rows": rows})
+
+
+# MARK: - Agreement (the pandas peer computes the same numbers)
+
+def compare_csv(a_path, b_path):
+    """Cell-by-cell comparison of two CSV files; returns a list of differences."""
+    import csv
+    with open(a_path, newline="") as f:
+        ra = list(csv.reader(f))
+    with open(b_path, newline="") as f:
+        rb = list(csv.reader(f))
+    diffs = []
+    if len(ra) != len(rb):
+        diffs.append(f"{len(ra)} rows vs {len(rb)} rows")
+    for i, (x, y) in enumerate(zip(ra, rb)):
+        if x != y:
+            diffs.append(f"row {i + 1}: {x} vs {y}")
+    return diffs
+
+
+def agree(n, seed=3, quiet=False):
+    root = WORK / f"agree-{n}"
+    rm(root)
+    logs = root / "data/logs"
+    subprocess.run([dossier_bin(), "recall", "simulate", "--participants", str(n), "--seed", str(seed), "--out", str(logs)],
+                   check=True, stdout=subprocess.DEVNULL)
+    shutil.move(str(logs / "strings.txt"), str(root / "data/strings.txt"))
+    (root / "dossier.yml").write_text(RECALL_YML)
+    subprocess.run([dossier_bin(), "build", "--quiet", str(root)], check=True)
+    prepare_peer(root)
+    subprocess.run(peer_cmd(root), shell=True, check=True, executable="/bin/bash")
+    site, peer = root / "_site/recall", root / "peer/csv"
+    diffs = {}
+    pairs = [("study-table.csv", site / "study-table.csv", peer / "study-table.csv")]
+    for f in sorted((peer / "participants").glob("*.csv")):
+        pairs.append((f"participants/{f.name}", site / "participants" / f.stem / "rolled-up.csv", f))
+    for name, ours, theirs in pairs:
+        d = compare_rolled(ours, theirs) if name.startswith("participants/") else compare_csv(ours, theirs)
+        if d:
+            diffs[name] = d[:5]
+    if not quiet:
+        print(f"agreement on {n} participants: {len(pairs)} files compared, {len(diffs)} differ")
+        for k, v in diffs.items():
+            print(f"  {k}: " + "; ".join(v))
+    return len(pairs), diffs
+
+
+def compare_rolled(ours, theirs):
+    """The peer writes a subset of rolled-up.csv's rows (the items it computes): each of its
+    rows must appear, identical, in Dossier's file."""
+    import csv
+    with open(ours, newline="") as f:
+        mine = {tuple(r[:7]): r for r in csv.reader(f)}
+    with open(theirs, newline="") as f:
+        rows = list(csv.reader(f))
+    diffs = []
+    for r in rows[1:]:
+        m = mine.get(tuple(r[:7]))
+        if m is None:
+            diffs.append(f"no row {r[:7]} in Dossier's file")
+        elif m != r:
+            diffs.append(f"{m} vs {r}")
+    return diffs
+
+
+def cmd_agree(a):
+    n, diffs = agree(a.participants)
+    save("agree", {"participants": a.participants, "files": n, "differing": len(diffs)})
+    sys.exit(1 if diffs else 0)
+
+
+# MARK: - Report
+
+def report(a):
+    from report import write_report
+    write_report(RESULTS, Path(a.out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("pages"); p.add_argument("--pages", type=int, default=10000); p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_pages)
+    p = sub.add_parser("markdown"); p.add_argument("--mb", type=int, default=20); p.add_argument("--runs", type=int, default=7)
+    p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_markdown)
+    p = sub.add_parser("study"); p.add_argument("--participants", type=int, default=2000); p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_study)
+    p = sub.add_parser("memory"); p.add_argument("--participants", default="500,1000,2000")
+    p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_memory)
+    p = sub.add_parser("agree"); p.add_argument("--participants", type=int, default=12); p.set_defaults(fn=cmd_agree)
+    p = sub.add_parser("report"); p.add_argument("--out", default=str(HERE / "RESULTS.md")); p.set_defaults(fn=report)
+    a = ap.parse_args()
+    WORK.mkdir(exist_ok=True)
+    a.fn(a)
+
+
+if __name__ == "__main__":
+    main()
