@@ -25,6 +25,7 @@ import Testing
             worst = max(worst, abs(s - score))
         }
         let rate = Double(agree) / Double(rows.count)
+        print("zxcvbn agreement: \(agree)/\(rows.count) = \(rate), largest difference \(worst); e.g. \(misses)")
         #expect(rate >= 0.95, "agreement \(rate); e.g. \(misses)")
         #expect(worst <= 1, "a score differs by \(worst)")
     }
@@ -64,7 +65,7 @@ import Testing
 
     @Test func feedbackOnlyForWeakPasswords() {
         #expect(Strength.estimate("password").feedback.warning == "This is a top-10 common password.")
-        #expect(Strength.estimate("qwertyuiop").feedback.warning.contains("keys"))
+        #expect(Strength.estimate("zxcvfrewq").feedback.warning == "Short keyboard patterns are easy to guess.")
         let strong = Strength.estimate("v8#Kq!2mZp@9LxT4")
         #expect(strong.score == 4)
         #expect(strong.feedback.suggestions.isEmpty)

@@ -1,20 +1,144 @@
 import Foundation
+import Render
 import Vault
 
-/// The `vault` section: glue between the Vault core and the renderer.
+/// The `vault` section: the redacted health report of one password vault.
 ///
-/// Placeholder until the Vault issue lands: it accepts no configuration yet.
+/// ```yaml
+/// vault:
+///   vault: data/vault/demo.dvault          # an encrypted Dossier vault …
+///   password_file: data/vault/demo-password.txt   # … unlocked by this file (demo only!)
+///   # password_env: DOSSIER_VAULT_PASSWORD  # … or by this environment variable (default)
+///   # import: data/vault/export.csv        # or an unencrypted export instead of a vault
+///   as_of: 2026-01-01                      # the report date (default: newest change in the vault)
+/// ```
+///
+/// Every page and side output is built from ``HealthReport``, which has no field that can
+/// hold a secret (docs/vault-report.md).
 public struct VaultSection: Section {
     public static let key = "vault"
     public static let title = "Vault health"
 
+    let source: URL
+    let isImport: Bool
+    let passwordFile: URL?
+    let passwordEnv: String
+    let asOf: Date?
+    let display: String
+
     public init(config: SectionConfig, project: Project) throws {
-        throw config.error(nil, "the vault section is not implemented yet")
+        let vault = try config.path("vault", required: false)
+        let imp = try config.path("import", required: false)
+        switch (vault, imp) {
+        case (let v?, nil): source = v; isImport = false
+        case (nil, let i?): source = i; isImport = true
+        case (nil, nil): throw config.error(nil, "name a vault file ('vault:') or an export file ('import:')")
+        default: throw config.error("import", "give either 'vault' or 'import', not both")
+        }
+        passwordFile = try config.path("password_file", required: false)
+        passwordEnv = try config.string("password_env") ?? "DOSSIER_VAULT_PASSWORD"
+        if let s = try config.string("as_of") {
+            let f = ISO8601DateFormatter()
+            f.formatOptions = [.withFullDate]
+            guard let d = f.date(from: s) else { throw config.error("as_of", "expected a date YYYY-MM-DD, got '\(s)'") }
+            asOf = d
+        } else {
+            asOf = nil
+        }
+        display = project.display(source)
     }
 
-    public func units() throws -> [SectionUnit] { [] }
+    public func units() throws -> [SectionUnit] {
+        [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
+                     salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)")]
+    }
 
-    public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult { UnitResult() }
+    // MARK: Build
 
-    public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult { UnitResult() }
+    struct Record: Codable {
+        var report: HealthReport
+        var source: String
+        var format: String
+        var skipped: [String: Int]
+    }
+
+    func loadItems() throws -> (items: [VaultItem], format: String, skipped: [String: Int]) {
+        do {
+            if isImport {
+                let r = try Importer.read(url: source, now: asOf ?? Date(timeIntervalSince1970: 0))
+                return (r.items, r.format.rawValue, r.skipped)
+            }
+            let password: String
+            if let passwordFile {
+                let text = (try? String(contentsOf: passwordFile, encoding: .utf8)) ?? ""
+                password = String(text.split(whereSeparator: \.isNewline).first ?? "")
+                guard !password.isEmpty else { throw DossierError(file: passwordFile.path, "the password file is empty") }
+            } else {
+                password = try SecretInput.read(prompt: "Master password for \(display): ", environment: passwordEnv)
+            }
+            let v = try Vault.open(url: source, password: Secret(password))
+            return (v.items, "dossier-vault", [:])
+        } catch let e as VaultError {
+            throw DossierError(file: e.file.map { _ in display } ?? display, line: e.line, e.message)
+        }
+    }
+
+    public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
+        let (items, format, skipped) = try loadItems()
+        let date = asOf ?? items.map(\.modified).max() ?? Date(timeIntervalSince1970: 0)
+        let report = HealthCheck.report(items: items, asOf: date)
+        var csv = CSVWriter(header: HealthReport.csvColumns)
+        for r in report.entries {
+            csv.append([.text(r.title), .text(r.website), .text(r.username), CSVWriter.number(r.score),
+                        .text(r.reason), .text(r.group), .text(r.changed)])
+        }
+        let json = try Self.encoder().encode(report)
+        var warnings: [Diagnostic] = []
+        for (type, n) in skipped.sorted(by: { $0.key < $1.key }) {
+            warnings.append(.warning(file: display, "\(n) \(type) item(s) not imported: the vault holds logins and notes only"))
+        }
+        let record = try Self.encoder().encode(Record(report: report, source: display, format: format, skipped: skipped))
+        return UnitResult(files: [OutputFile(path: "vault/health.csv", data: csv.data),
+                                  OutputFile(path: "vault/health.json", data: json)],
+                          record: record, warnings: warnings)
+    }
+
+    static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return e
+    }
+
+    // MARK: Summary page
+
+    public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
+        guard let data = records.first?.data else { return UnitResult() }
+        let rec = try JSONDecoder().decode(Record.self, from: data)
+        let r = rec.report
+        func rows(_ rs: [HealthReport.Row]) -> [[String: Any]] {
+            rs.map { ["title": $0.title, "website": $0.website, "username": $0.username, "score": $0.score,
+                      "reason": $0.reason, "group": $0.group, "changed": $0.changed] }
+        }
+        let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable", "4 very unguessable"]
+        let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: r.scoreDistribution.map(Double.init))],
+                               options: ChartOptions(title: "Password strength",
+                                                     description: "Number of entries at each zxcvbn strength score, 0 (weakest) to 4."))
+        let c = r.counts
+        let model: [String: Any] = [
+            "asOf": r.asOf, "source": rec.source, "format": rec.format,
+            "entries": c.entries, "notes": c.notes, "websites": c.websites, "usernames": c.usernames,
+            "weakCount": c.weak, "reusedCount": c.reusedEntries, "reuseGroups": c.reuseGroups,
+            "insecureCount": c.insecureWebsites, "staleCount": c.stale, "duplicateCount": c.duplicates,
+            "averageLength": String(format: "%.1f", r.averageLength),
+            "chart": chart,
+            "distribution": r.scoreDistribution.enumerated().map { ["label": labels[$0.offset], "count": $0.element] },
+            "problems": rows(r.problems), "hasProblems": !r.problems.isEmpty,
+            "weak": rows(r.weak), "reused": rows(r.reused), "insecure": rows(r.insecure),
+            "stale": rows(r.stale), "duplicates": rows(r.duplicates),
+            "skipped": rec.skipped.sorted { $0.key < $1.key }.map { ["type": $0.key, "count": $0.value] },
+        ]
+        let page = Page(path: "vault/index.html", title: "Vault health", template: "vault/index", model: model)
+        let blurb = "\(c.entries) entries and \(c.notes) notes: \(c.weak) weak, \(c.reusedEntries) reused, \(c.insecureWebsites) on http://."
+        return UnitResult(pages: [page], blurb: blurb)
+    }
 }

@@ -27,9 +27,10 @@ struct WordIndex: Sendable {
             for (r, w) in words.enumerated() {
                 let key = w.unicodeScalars.map(\.value)
                 if key.isEmpty { continue }
-                // A word listed twice in one list keeps its first (best) rank.
-                if let e = map[key], e.contains(where: { $0.list == UInt8(li) }) { continue }
-                map[key, default: []].append(WordRank(list: UInt8(li), rank: Int32(r + 1)))
+                // A word listed twice in one list keeps its last rank (as zxcvbn's dict does).
+                let entry = WordRank(list: UInt8(li), rank: Int32(r + 1))
+                if let at = map[key]?.firstIndex(where: { $0.list == UInt8(li) }) { map[key]![at] = entry; continue }
+                map[key, default: []].append(entry)
             }
         }
         let sorted = map.keys.sorted { $0.lexicographicallyPrecedes($1) }
@@ -118,7 +119,15 @@ final class StrengthData: Sendable {
         keypadAverageDegree = degree(graphs[2])
     }
 
+    /// The shipped file `name` (the bundle's resource folder differs between platforms:
+    /// on Linux `resourceURL` may already be the copied `Resources` folder).
     static func resource(_ name: String) -> URL {
-        Bundle.module.resourceURL!.appendingPathComponent("Resources").appendingPathComponent(name)
+        let b = Bundle.module
+        let candidates = [b.resourceURL?.appendingPathComponent("Resources"), b.resourceURL, b.bundleURL.appendingPathComponent("Resources")]
+        for c in candidates.compactMap({ $0 }) {
+            let u = c.appendingPathComponent(name)
+            if FileManager.default.fileExists(atPath: u.path) { return u }
+        }
+        return b.bundleURL.appendingPathComponent("Resources").appendingPathComponent(name)
     }
 }

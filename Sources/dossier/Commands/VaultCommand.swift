@@ -1,12 +1,405 @@
 import ArgumentParser
 import DossierKit
+import Foundation
 import Vault
 
 /// `dossier vault …`: the Vault tools.
 struct VaultCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vault",
-        abstract: "Vault health tools (not implemented yet).",
-        subcommands: []
+        abstract: "Password vault: generate, store, import, report, sync.",
+        discussion: """
+        The master password is read from DOSSIER_VAULT_PASSWORD, from the file descriptor in
+        DOSSIER_VAULT_PASSWORD_FD, or from the terminal without echo — never from an argument.
+
+        Examples:
+          dossier vault generate --length 20 --min-upper 2 --min-digits 3 --count 5
+          dossier vault init my.dvault
+          dossier vault add my.dvault --title Mail --username jo@example.com --website https://mail.example.com --generate
+          dossier vault list my.dvault
+          dossier vault show my.dvault Mail --reveal
+          dossier vault import my.dvault bitwarden-export.json
+          dossier vault report my.dvault --json
+        """,
+        subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultAddCommand.self, VaultEditCommand.self,
+                      VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self, VaultNoteCommand.self,
+                      VaultImportCommand.self, VaultReportCommand.self, VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self]
     )
+}
+
+// MARK: - Shared
+
+enum VaultCLI {
+    static let passwordVariable = "DOSSIER_VAULT_PASSWORD"
+
+    static func masterPassword(confirm: Bool = false) throws -> Secret {
+        let env = ProcessInfo.processInfo.environment
+        let first = try SecretInput.read(prompt: "Master password: ", environment: passwordVariable)
+        if confirm && env[passwordVariable] == nil && env[passwordVariable + "_FD"] == nil {
+            let again = try SecretInput.read(prompt: "Repeat master password: ", environment: passwordVariable)
+            guard again == first else { throw DossierError("the two master passwords differ; nothing was created") }
+        }
+        return Secret(first)
+    }
+
+    static func open(_ path: String) throws -> Vault {
+        try wrap { try Vault.open(url: URL(fileURLWithPath: path), password: try masterPassword()) }
+    }
+
+    /// Converts a core error into a located diagnostic (exit 1).
+    static func wrap<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as VaultError {
+            throw DossierError(file: e.file, line: e.line, e.message)
+        }
+    }
+
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        print(String(decoding: try e.encode(value), as: UTF8.self))
+    }
+
+    static func describe(_ i: VaultItem, reveal: Bool) -> String {
+        var lines = ["id:       \(i.id.uuidString.lowercased())", "kind:     \(i.kind.rawValue)", "title:    \(i.title)"]
+        if i.kind == .entry {
+            lines += ["username: \(i.username)", "website:  \(i.website)",
+                      "password: \(reveal ? i.password.reveal : "•••••• (use --reveal)")"]
+            if !i.details.isEmpty { lines.append("details:  \(reveal ? i.details.reveal : "•••••• (use --reveal)")") }
+        } else {
+            lines.append("text:     \(reveal ? i.text.reveal : "•••••• (use --reveal)")")
+        }
+        if !i.folder.isEmpty { lines.append("folder:   \(i.folder)") }
+        let f = ISO8601DateFormatter()
+        lines += ["created:  \(f.string(from: i.created))", "modified: \(f.string(from: i.modified))"]
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Generator options shared by `generate`, `add --generate` and `edit --generate`.
+struct GeneratorOptions: ParsableArguments {
+    @Option(help: "Password length, 1–64.") var length = 20
+    @Option(help: "Minimum upper-case letters.") var minUpper = 1
+    @Option(help: "Minimum lower-case letters.") var minLower = 1
+    @Option(help: "Minimum digits.") var minDigits = 1
+    @Option(help: "Minimum special characters.") var minSpecial = 1
+    @Flag(help: "No upper-case letters.") var noUpper = false
+    @Flag(help: "No lower-case letters.") var noLower = false
+    @Flag(help: "No digits.") var noDigits = false
+    @Flag(help: "No special characters.") var noSpecial = false
+    @Flag(help: "Leave out look-alike characters (0 O 1 I l |).") var excludeLookAlikes = false
+    @Flag(help: "A passphrase of words instead.") var passphrase = false
+    @Option(help: "Passphrase words, 3–20.") var words = 5
+    @Option(help: "Passphrase separator.") var separator = "-"
+    @Flag(help: "Capitalise passphrase words.") var capitalize = false
+    @Flag(help: "Append a digit to one passphrase word.") var digit = false
+
+    var settings: GeneratorSettings {
+        var m: [CharacterClass: Int] = [:]
+        if !noUpper { m[.upper] = minUpper }
+        if !noLower { m[.lower] = minLower }
+        if !noDigits { m[.digits] = minDigits }
+        if !noSpecial { m[.special] = minSpecial }
+        return GeneratorSettings(length: length, minimums: m, excludeLookAlikes: excludeLookAlikes)
+    }
+
+    func make() throws -> () -> Secret {
+        try VaultCLI.wrap {
+            if passphrase {
+                let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator, capitalize: capitalize, includeDigit: digit))
+                return { g.generate() }
+            }
+            let g = try PasswordGenerator(settings)
+            return { g.generate() }
+        }
+    }
+}
+
+// MARK: - generate
+
+struct VaultGenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generate passwords (uniform over all that meet the settings) with their strength.",
+        discussion: """
+        Examples:
+          dossier vault generate --length 20 --min-upper 2 --min-digits 3
+          dossier vault generate --length 12 --no-special --count 10
+          dossier vault generate --passphrase --words 6 --capitalize --digit
+        A minimum of 0 keeps the class on with no minimum; --no-<class> turns it off.
+        """)
+    @OptionGroup var options: GeneratorOptions
+    @Option(help: "How many passwords.") var count = 1
+    @Flag(help: "JSON lines with score, guesses and crack times.") var json = false
+
+    func run() throws {
+        guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1…100000") }
+        let next = try options.make()
+        for _ in 0..<count {
+            let pw = next()
+            let e = Strength.estimate(pw.reveal)
+            if json {
+                struct Line: Encodable { let password: String; let score: Int; let guessesLog10: Double; let crackTimeOfflineSlow: String }
+                let l = Line(password: pw.reveal, score: e.score, guessesLog10: (e.guessesLog10 * 100).rounded() / 100,
+                             crackTimeOfflineSlow: e.crackTimesDisplay.offlineSlowHashing1e4PerSecond)
+                let enc = JSONEncoder()
+                enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try enc.encode(l), as: UTF8.self))
+            } else {
+                print("\(pw.reveal)\tscore \(e.score)/4\t\(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) (offline, slow hash)")
+            }
+        }
+    }
+}
+
+// MARK: - init / add / edit / rm
+
+struct VaultInitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "init", abstract: "Create an empty vault file.",
+        discussion: "Example: dossier vault init my.dvault   (asks for the master password twice)")
+    @Argument(help: "The vault file to create.") var file: String
+    @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
+
+    func run() throws {
+        let url = URL(fileURLWithPath: file)
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw DossierError(file: file, "already exists; not overwritten") }
+        let params: KDFParameters
+        switch kdf {
+        case "scrypt": params = .standard()
+        case "pbkdf2": params = .pbkdf2()
+        default: throw ValidationError("--kdf must be scrypt or pbkdf2")
+        }
+        let pw = try VaultCLI.masterPassword(confirm: true)
+        try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
+        print("created \(file)")
+    }
+}
+
+struct VaultAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an entry.",
+        discussion: """
+        The entry's password comes from --generate, or DOSSIER_ENTRY_PASSWORD (or _FD), or the terminal.
+        Example: dossier vault add my.dvault --title Mail --username jo@example.com --website https://mail.example.com --generate
+        """)
+    @Argument var file: String
+    @Option var title: String
+    @Option var username = ""
+    @Option var website = ""
+    @Flag(help: "Generate the password (see generator options).") var generate = false
+    @OptionGroup var generator: GeneratorOptions
+
+    func run() throws {
+        var v = try VaultCLI.open(file)
+        let pw = generate ? try generator.make()() : Secret(try SecretInput.read(prompt: "Entry password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
+        let item = VaultItem.entry(title: title, username: username, password: pw, website: website)
+        v.upsert(item)
+        try VaultCLI.wrap { try v.save() }
+        let e = Strength.estimate(pw.reveal, userInputs: HealthCheck.userInputs(for: item))
+        print("added \(item.id.uuidString.lowercased()) (strength \(e.score)/4)")
+    }
+}
+
+struct VaultEditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an entry or note.",
+        discussion: "Example: dossier vault edit my.dvault Mail --username jo@example.org --generate")
+    @Argument var file: String
+    @Argument(help: "Id, id prefix or title.") var item: String
+    @Option var title: String?
+    @Option var username: String?
+    @Option var website: String?
+    @Flag(help: "Read a new password (DOSSIER_ENTRY_PASSWORD, _FD, or terminal).") var newPassword = false
+    @Flag(help: "Generate a new password.") var generate = false
+    @OptionGroup var generator: GeneratorOptions
+
+    func run() throws {
+        var v = try VaultCLI.open(file)
+        let found = try VaultCLI.wrap { try v.find(item) }
+        var pw: Secret? = nil
+        if generate { pw = try generator.make()() }
+        else if newPassword { pw = Secret(try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_ENTRY_PASSWORD")) }
+        try VaultCLI.wrap {
+            try v.update(found.id) { i in
+                if let title { i.title = title }
+                if let username { i.username = username }
+                if let website { i.website = website }
+                if let pw { i.password = pw }
+            }
+            try v.save()
+        }
+        print("changed \(found.id.uuidString.lowercased())")
+    }
+}
+
+struct VaultRemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an entry or note (a tombstone syncs the deletion).",
+        discussion: "Example: dossier vault rm my.dvault Mail")
+    @Argument var file: String
+    @Argument(help: "Id, id prefix or title.") var item: String
+
+    func run() throws {
+        var v = try VaultCLI.open(file)
+        try VaultCLI.wrap {
+            let found = try v.find(item)
+            try v.delete(found.id)
+            try v.save()
+            print("deleted \(found.id.uuidString.lowercased())")
+        }
+    }
+}
+
+// MARK: - list / show / note
+
+struct VaultListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries and notes (passwords hidden unless --reveal).",
+        discussion: "Example: dossier vault list my.dvault")
+    @Argument var file: String
+    @Flag(help: "Show passwords.") var reveal = false
+
+    func run() throws {
+        let v = try VaultCLI.open(file)
+        for i in v.items {
+            var cols = [String(i.id.uuidString.lowercased().prefix(8)), i.kind.rawValue, i.title]
+            if i.kind == .entry { cols += [i.username, i.website] + (reveal ? [i.password.reveal] : []) }
+            print(cols.joined(separator: "\t"))
+        }
+    }
+}
+
+struct VaultShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one item (secrets hidden unless --reveal).",
+        discussion: "Example: dossier vault show my.dvault Mail --reveal")
+    @Argument var file: String
+    @Argument(help: "Id, id prefix or title.") var item: String
+    @Flag(help: "Show the password, description or note text.") var reveal = false
+
+    func run() throws {
+        let v = try VaultCLI.open(file)
+        let i = try VaultCLI.wrap { try v.find(item) }
+        print(VaultCLI.describe(i, reveal: reveal))
+    }
+}
+
+struct VaultNoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "note", abstract: "Add a secure note; its text is read from standard input.",
+        discussion: "Example: dossier vault note my.dvault --title Wifi < wifi.txt")
+    @Argument var file: String
+    @Option var title: String
+
+    func run() throws {
+        var v = try VaultCLI.open(file)
+        let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        let n = VaultItem.note(title: title, text: Secret(text))
+        v.upsert(n)
+        try VaultCLI.wrap { try v.save() }
+        print("added note \(n.id.uuidString.lowercased())")
+    }
+}
+
+// MARK: - import / report / score
+
+struct VaultImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "import", abstract: "Import an export (format detected by content) into a vault.",
+        discussion: """
+        Formats: Bitwarden JSON and CSV, KeePass 2.x XML, KeePassXC CSV, 1Password 8 CSV, Chrome CSV, Firefox CSV.
+        Example: dossier vault import my.dvault bitwarden_export.json
+        """)
+    @Argument var file: String
+    @Argument(help: "The export file.") var export: String
+
+    func run() throws {
+        var v = try VaultCLI.open(file)
+        let r = try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: export)) }
+        let report = v.merge(items: r.items)
+        try VaultCLI.wrap { try v.save() }
+        print("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
+        for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { print("skipped \(n) \(type) item(s): not supported") }
+        for w in r.warnings { FileHandle.standardError.write(Data("warning: \(w.description)\n".utf8)) }
+    }
+}
+
+struct VaultReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "report", abstract: "The redacted health report of a vault or an export file.",
+        discussion: "Example: dossier vault report my.dvault --json     (export files need no password: --export)")
+    @Argument var file: String
+    @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
+    @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
+    @Flag(help: "JSON instead of a summary.") var json = false
+
+    func run() throws {
+        let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file).items
+        var date = Date()
+        if let asOf {
+            let f = ISO8601DateFormatter()
+            f.formatOptions = [.withFullDate]
+            guard let d = f.date(from: asOf) else { throw ValidationError("--as-of must be YYYY-MM-DD") }
+            date = d
+        }
+        let r = HealthCheck.report(items: items, asOf: date)
+        if json { try VaultCLI.printJSON(r); return }
+        print("entries \(r.counts.entries), notes \(r.counts.notes), websites \(r.counts.websites), usernames \(r.counts.usernames)")
+        print("weak \(r.counts.weak), reused \(r.counts.reusedEntries) in \(r.counts.reuseGroups) groups, http \(r.counts.insecureWebsites), stale \(r.counts.stale), duplicates \(r.counts.duplicates)")
+        for row in r.problems { print("\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }
+    }
+}
+
+/// Hidden: scores passwords read one per line from standard input (for the zxcvbn
+/// agreement test and the benchmark), printing one JSON object per line.
+struct VaultScoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "score", abstract: "Score passwords from standard input.",
+        shouldDisplay: false)
+    @Flag(help: "Read passwords, one per line, from standard input.") var stdin = false
+    @Flag(help: "JSON lines: score, guesses_log10.") var json = false
+
+    func run() throws {
+        guard stdin else { throw ValidationError("use --stdin (passwords are never taken from arguments)") }
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        struct Line: Encodable { let score: Int; let guesses_log10: Double }
+        var out = ""
+        while let line = readLine(strippingNewline: true) {
+            let e = Strength.estimate(line)
+            if json {
+                out += String(decoding: try enc.encode(Line(score: e.score, guesses_log10: e.guessesLog10)), as: UTF8.self) + "\n"
+            } else {
+                out += "\(e.score)\n"
+            }
+            if out.utf8.count > 65536 { print(out, terminator: ""); out = "" }
+        }
+        print(out, terminator: "")
+    }
+}
+
+/// Hidden: the generator + estimator benchmark (Benchmarks/vault/run.sh).
+struct VaultBenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Time generating and scoring passwords.",
+        shouldDisplay: false)
+    @Option(help: "How many passwords.") var count = 100_000
+    @OptionGroup var generator: GeneratorOptions
+    @Flag(help: "JSON summary.") var json = false
+
+    func run() throws {
+        let next = try generator.make()
+        let clock = ContinuousClock()
+        var total = Duration.zero
+        var worst = Duration.zero
+        var scores = [Int](repeating: 0, count: 5)
+        _ = Strength.estimate("warm-up")
+        for _ in 0..<count {
+            let t0 = clock.now
+            let pw = next()
+            let e = Strength.estimate(pw.reveal)
+            let dt = clock.now - t0
+            total += dt
+            worst = max(worst, dt)
+            scores[e.score] += 1
+        }
+        func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+        let mean = ms(total) / Double(max(count, 1))
+        if json {
+            struct Out: Encodable { let count: Int; let length: Int; let meanMs: Double; let worstMs: Double; let scores: [Int] }
+            try VaultCLI.printJSON(Out(count: count, length: generator.length, meanMs: mean, worstMs: ms(worst), scores: scores))
+        } else {
+            print(String(format: "%d passwords of length %d: mean %.3f ms, worst %.3f ms per password (generate + score)",
+                         count, generator.length, mean, ms(worst)))
+        }
+    }
 }

@@ -1,0 +1,68 @@
+"""End-to-end tests of `dossier vault` (the built binary)."""
+import json
+import os
+import pathlib
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+IMPORTS = REPO / "Tests" / "VaultTests" / "Fixtures" / "import"
+MASTER = {"DOSSIER_VAULT_PASSWORD": "e2e master pass phrase"}
+
+
+def test_generate_meets_settings(run_dossier):
+    proc = run_dossier("vault", "generate", "--length", "20", "--min-upper", "2", "--min-digits", "3",
+                       "--no-special", "--count", "50", "--json")
+    lines = [json.loads(l) for l in proc.stdout.splitlines()]
+    assert len(lines) == 50
+    for l in lines:
+        pw = l["password"]
+        assert len(pw) == 20
+        assert sum(c.isupper() for c in pw) >= 2
+        assert sum(c.isdigit() for c in pw) >= 3
+        assert pw.isalnum()
+        assert 0 <= l["score"] <= 4
+
+
+def test_impossible_settings_exit_1(run_dossier):
+    proc = run_dossier("vault", "generate", "--length", "4", "--min-digits", "3", "--min-upper", "3", check=False)
+    assert proc.returncode == 1
+    assert "more than the length" in proc.stderr
+
+
+def test_vault_lifecycle_hides_secrets(run_dossier, tmp_path):
+    v = tmp_path / "my.dvault"
+    run_dossier("vault", "init", v, env=MASTER)
+    run_dossier("vault", "add", v, "--title", "Mail", "--username", "jo@example.com", "--website",
+                "https://mail.example.com", env={**MASTER, "DOSSIER_ENTRY_PASSWORD": "entry-SECRET-123"})
+    run_dossier("vault", "note", v, "--title", "Wifi", env=MASTER, input="note-SECRET-text\n")
+    listed = run_dossier("vault", "list", v, env=MASTER).stdout
+    assert "Mail" in listed and "Wifi" in listed
+    assert "SECRET" not in listed
+    shown = run_dossier("vault", "show", v, "Mail", env=MASTER).stdout
+    assert "SECRET" not in shown
+    revealed = run_dossier("vault", "show", v, "Mail", "--reveal", env=MASTER).stdout
+    assert "entry-SECRET-123" in revealed
+    assert "SECRET" not in v.read_bytes().decode("latin-1")
+    wrong = run_dossier("vault", "list", v, env={"DOSSIER_VAULT_PASSWORD": "nope"}, check=False)
+    assert wrong.returncode == 1
+    assert "wrong master password" in wrong.stderr
+    run_dossier("vault", "rm", v, "Mail", env=MASTER)
+    assert "Mail" not in run_dossier("vault", "list", v, env=MASTER).stdout
+
+
+def test_import_every_format_and_report(run_dossier, tmp_path):
+    v = tmp_path / "imp.dvault"
+    run_dossier("vault", "init", v, "--kdf", "pbkdf2", env=MASTER)
+    for f in sorted(IMPORTS.glob("*.*")):
+        out = run_dossier("vault", "import", v, f, env=MASTER).stdout
+        assert "imported" in out
+    report = json.loads(run_dossier("vault", "report", v, "--json", "--as-of", "2025-06-01", env=MASTER).stdout)
+    assert report["counts"]["entries"] >= 14
+    text = json.dumps(report)
+    for secret in ["bw-Pass-1", "kp-Pass-1", "kx-Pass-1", "op-Pass-1", "ch-Pass-1", "ff-Pass-1", "bw-note-secret"]:
+        assert secret not in text
+    assert "j•••@example.com" in text
+
+
+def test_password_never_from_arguments(run_dossier):
+    proc = run_dossier("vault", "score", check=False)
+    assert proc.returncode == 2

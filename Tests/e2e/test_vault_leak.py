@@ -1,0 +1,88 @@
+"""Leak test (acceptance): a vault whose every secret is a unique canary string is built
+into the whole demo site; no output file, log or cache may contain any canary.
+
+Secrets in the sense of the report: passwords, entry descriptions, note text, custom
+fields, TOTP seeds, card data, password history, and the local part of usernames (shown
+masked). Titles and websites are not secrets (the report shows them).
+"""
+import json
+import pathlib
+import secrets
+
+import yaml
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def canary(kind, store):
+    c = f"CANARY{kind.upper()}{secrets.token_hex(6)}"
+    store.append(c)
+    return c
+
+
+def bitwarden_export(canaries):
+    items = []
+    for k in range(12):
+        items.append({
+            "id": f"00000000-0000-4000-8000-{k:012d}", "type": 1, "name": f"Site {k}",
+            "notes": canary("notes", canaries),
+            "fields": [{"name": "pin", "value": canary("field", canaries), "type": 1}],
+            "login": {"username": canary("user", canaries).lower() + "@example.com",
+                      "password": canary("pw", canaries) + ("!Aa1" if k % 2 else ""),
+                      "totp": canary("totp", canaries),
+                      "uris": [{"match": None, "uri": f"{'http' if k % 3 == 0 else 'https'}://site{k}.example.com"}]},
+            "passwordHistory": [{"password": canary("hist", canaries), "lastUsedDate": "2020-01-01T00:00:00.000Z"}],
+            "creationDate": "2021-01-01T00:00:00.000Z", "revisionDate": "2023-01-01T00:00:00.000Z",
+        })
+    reused = canary("reused", canaries)
+    for k in range(3):
+        items.append({"id": f"00000000-0000-4000-9000-{k:012d}", "type": 1, "name": f"Reuse {k}", "notes": None,
+                      "login": {"username": "", "password": reused, "uris": []},
+                      "creationDate": "2021-01-01T00:00:00.000Z", "revisionDate": "2021-01-01T00:00:00.000Z"})
+    for k in range(3):
+        items.append({"id": f"00000000-0000-4000-a000-{k:012d}", "type": 2, "name": f"Note {k}",
+                      "notes": canary("note", canaries) + "\nsecond line " + canary("note2", canaries),
+                      "secureNote": {"type": 0},
+                      "creationDate": "2021-01-01T00:00:00.000Z", "revisionDate": "2021-01-01T00:00:00.000Z"})
+    items.append({"id": "00000000-0000-4000-b000-000000000001", "type": 3, "name": "Card", "notes": canary("cardnote", canaries),
+                  "card": {"number": canary("card", canaries), "code": canary("cvv", canaries)},
+                  "creationDate": "2021-01-01T00:00:00.000Z", "revisionDate": "2021-01-01T00:00:00.000Z"})
+    return {"encrypted": False, "folders": [], "items": items}
+
+
+def test_no_canary_leaves_the_vault(run_dossier, demo_copy, tmp_path):
+    canaries = []
+    master = canary("master", canaries)
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps(bitwarden_export(canaries)), encoding="utf-8")
+    vault_dir = demo_copy / "data" / "vault"
+    vault_dir.mkdir(parents=True, exist_ok=True)
+    vault = vault_dir / "canary.dvault"
+    env = {"DOSSIER_VAULT_PASSWORD": master}
+    logs = [run_dossier("vault", "init", vault, env=env), run_dossier("vault", "import", vault, export, env=env)]
+
+    manifest = demo_copy / "dossier.yml"
+    config = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    config["vault"] = {"vault": "data/vault/canary.dvault", "password_env": "CANARY_VAULT_PASSWORD", "as_of": "2025-06-01"}
+    manifest.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    logs.append(run_dossier("build", demo_copy, env={"CANARY_VAULT_PASSWORD": master}))
+    logs.append(run_dossier("vault", "report", vault, "--json", env=env))
+
+    site = demo_copy / "_site"
+    assert (site / "vault" / "index.html").exists()
+    health = json.loads((site / "vault" / "health.json").read_text(encoding="utf-8"))
+    assert health["counts"]["entries"] == 15
+    assert health["counts"]["reuseGroups"] == 1
+
+    texts = {f"log {k}": p.stdout + p.stderr for k, p in enumerate(logs)}
+    for root in [site, demo_copy / ".dossier"]:
+        if root.exists():
+            for f in root.rglob("*"):
+                if f.is_file():
+                    texts[str(f)] = f.read_bytes().decode("utf-8", errors="replace")
+    for f in demo_copy.glob("_site*.json"):
+        texts[str(f)] = f.read_text(encoding="utf-8", errors="replace")
+    assert len(texts) > 5
+    leaks = [(c, name) for name, text in texts.items() for c in canaries
+             if c in text or c.lower() in text.lower()]
+    assert not leaks, leaks[:5]
