@@ -77,7 +77,7 @@ public struct WebDAVClient: Sendable {
         config.urlCache = nil
         config.httpCookieStorage = nil
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: config)
+        self.session = URLSession(configuration: config, delegate: ChallengeRejecter(), delegateQueue: nil)
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -271,6 +271,11 @@ public struct WebDAVClient: Sendable {
                 retryable = error
             } catch let e as WebDAVError {
                 throw e
+            } catch let e as URLError where e.code == .cancelled && !Task.isCancelled {
+                // The delegate cancels HTTP auth challenges: the server answered 401 to
+                // the credentials sent up front (see ChallengeRejecter).
+                log?("\(method) \(shown) → 401")
+                throw WebDAVError.unauthorized(url: shown)
             } catch let e as URLError {
                 let mapped = WebDAVClient.map(e, url: shown)
                 log?("\(method) \(shown) → \(mapped)")
@@ -308,6 +313,21 @@ public struct WebDAVClient: Sendable {
             return .unreachable(url: url, detail: "connection lost")
         default:
             return .unreachable(url: url, detail: e.localizedDescription)
+        }
+    }
+}
+
+/// URLSession delegate: credentials are always sent up front in the `Authorization`
+/// header, so an HTTP authentication challenge (a 401 answer) means they were rejected.
+/// The challenge is cancelled — FoundationNetworking's default handling would wait
+/// forever — and the client reports `WebDAVError.unauthorized`.
+final class ChallengeRejecter: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        if challenge.protectionSpace.authenticationMethod == "NSURLAuthenticationMethodServerTrust" {
+            completionHandler(.performDefaultHandling, nil)
+        } else {
+            completionHandler(.cancelAuthenticationChallenge, nil)
         }
     }
 }

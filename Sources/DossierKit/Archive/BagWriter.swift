@@ -1,0 +1,147 @@
+import Foundation
+import Crypto
+import Render
+import ZIPFoundation
+
+/// Writes a BagIt bag (RFC 8493, BagIt 1.0) of a built site: a folder, or a `.zip` of
+/// that folder (one top-level directory named like the bag, as the RFC's serialization
+/// section asks). See docs/archive.md.
+///
+/// ```
+/// <bag>/bagit.txt                 BagIt-Version: 1.0, Tag-File-Character-Encoding: UTF-8
+/// <bag>/bag-info.txt              Bag-Software-Agent, Bagging-Date, Payload-Oxum, …
+/// <bag>/manifest-sha256.txt       <hex>  data/<path>, one per payload file, sorted
+/// <bag>/tagmanifest-sha256.txt    the same for the three tag files above
+/// <bag>/data/site/…               every file the site manifest lists
+/// <bag>/data/site.manifest.json   the site manifest (output files and the build's inputs)
+/// ```
+///
+/// Only files the site manifest lists are archived, each checked against its hash, so
+/// nothing else lying in the output folder (and no secret the build did not publish)
+/// ends up in the bag.
+public struct BagWriter: Sendable {
+    public var site: URL
+    public var manifestURL: URL
+    /// `Source` in bag-info.txt (the project's name).
+    public var source: String
+    /// `External-Description` (the project's title), optional.
+    public var description: String?
+    /// `Bagging-Date`, `YYYY-MM-DD`.
+    public var date: String
+
+    public init(site: URL, manifestURL: URL, source: String, description: String? = nil, date: String) {
+        self.site = site
+        self.manifestURL = manifestURL
+        self.source = source
+        self.description = description
+        self.date = date
+    }
+
+    /// Today's date (UTC), or the day of `SOURCE_DATE_EPOCH` when set (reproducible bags).
+    public static func today(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let date = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0) } ?? Date()
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd"
+        return f.string(from: date)
+    }
+
+    /// Writes the bag to `destination` (a folder, or a zip when it ends in `.zip`).
+    /// Nothing appears at `destination` unless the whole bag was written.
+    @discardableResult
+    public func write(to destination: URL, overwrite: Bool = false) throws -> (files: Int, bytes: Int64) {
+        let fm = FileManager.default
+        let zip = destination.pathExtension.lowercased() == "zip"
+        if fm.fileExists(atPath: destination.path) {
+            guard overwrite else {
+                throw DossierError(file: SitePaths.display(destination), "already exists (use --force to replace it)")
+            }
+        }
+        let manifest = try SiteManifest.load(manifestURL)
+        let manifestData = try Data(contentsOf: manifestURL)
+        let bagName = zip ? destination.deletingPathExtension().lastPathComponent : destination.lastPathComponent
+        let work = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(bagName).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+        try? fm.removeItem(at: work)
+        let bag = zip ? work.appendingPathComponent(bagName) : work
+        defer { try? fm.removeItem(at: work) }
+        try fm.createDirectory(at: bag.appendingPathComponent("data/site"), withIntermediateDirectories: true)
+
+        // Payload: copy and hash in one pass, checking each file against the site manifest.
+        var lines: [(path: String, hex: String)] = []
+        var octets: Int64 = 0
+        for e in manifest.files {
+            let src = site.appendingPathComponent(e.path)
+            guard let data = fm.contents(atPath: src.path) else {
+                throw DossierError(file: SitePaths.display(src), "listed in the site manifest but missing; rebuild the site")
+            }
+            let hex = FileHash.sha256(data)
+            guard hex == e.sha256, Int64(data.count) == e.size else {
+                throw DossierError(file: SitePaths.display(src), "changed since the site manifest was written; rebuild the site")
+            }
+            let rel = "data/site/" + e.path
+            let dst = bag.appendingPathComponent(rel)
+            try fm.createDirectory(at: dst.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: dst)
+            lines.append((rel, hex))
+            octets += Int64(data.count)
+        }
+        try manifestData.write(to: bag.appendingPathComponent("data/site.manifest.json"))
+        lines.append(("data/site.manifest.json", FileHash.sha256(manifestData)))
+        octets += Int64(manifestData.count)
+        lines.sort { $0.path < $1.path }
+
+        // Tag files.
+        let bagit = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n"
+        var info: [(String, String)] = [
+            ("Bag-Software-Agent", "Dossier \(DossierVersion.string)"),
+            ("Bagging-Date", date),
+            ("Dossier-Version", DossierVersion.string),
+            ("Source", source),
+        ]
+        if let description, !description.isEmpty { info.append(("External-Description", description)) }
+        info.append(("Payload-Oxum", "\(octets).\(lines.count)"))
+        let bagInfo = info.map { "\($0.0): \(BagWriter.oneLine($0.1))\n" }.joined()
+        let payloadManifest = lines.map { "\($0.hex)  \(BagWriter.encodePath($0.path))\n" }.joined()
+        var tags: [(String, Data)] = [("bagit.txt", Data(bagit.utf8)), ("bag-info.txt", Data(bagInfo.utf8)),
+                                      ("manifest-sha256.txt", Data(payloadManifest.utf8))]
+        for (name, data) in tags { try data.write(to: bag.appendingPathComponent(name)) }
+        tags.sort { $0.0 < $1.0 }
+        let tagManifest = tags.map { "\(FileHash.sha256($0.1))  \($0.0)\n" }.joined()
+        try Data(tagManifest.utf8).write(to: bag.appendingPathComponent("tagmanifest-sha256.txt"))
+
+        // Into place.
+        if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }
+        if zip {
+            let tmpZip = work.appendingPathComponent(bagName + ".zip")
+            do {
+                try fm.zipItem(at: bag, to: tmpZip, shouldKeepParent: true, compressionMethod: .deflate)
+            } catch {
+                throw DossierError(file: SitePaths.display(destination), "cannot write the zip (\(error.localizedDescription))")
+            }
+            try fm.moveItem(at: tmpZip, to: destination)
+        } else {
+            try fm.moveItem(at: work, to: destination)
+        }
+        return (lines.count, octets)
+    }
+
+    /// RFC 8493 §2.1.3: in manifests, CR, LF and `%` in a path are percent-encoded.
+    static func encodePath(_ path: String) -> String {
+        path.replacingOccurrences(of: "%", with: "%25")
+            .replacingOccurrences(of: "\n", with: "%0A")
+            .replacingOccurrences(of: "\r", with: "%0D")
+    }
+
+    static func decodePath(_ path: String) -> String {
+        path.replacingOccurrences(of: "%0A", with: "\n").replacingOccurrences(of: "%0a", with: "\n")
+            .replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0d", with: "\r")
+            .replacingOccurrences(of: "%25", with: "%")
+    }
+
+    /// A bag-info value on one line (line breaks become spaces).
+    static func oneLine(_ s: String) -> String {
+        s.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Crypto
+import Render
+
+/// The manifest the build writes beside the site (`_site.manifest.json`), and the copy
+/// publish keeps on the server (`.dossier-manifest.json`): every output file with its
+/// SHA-256 and size, sorted by path. See docs/publish.md.
+///
+/// ```json
+/// {"dossier": "0.1.0",
+///  "files": [{"path": "index.html", "sha256": "…", "size": 123}],
+///  "inputs": [{"path": "content/a.md", "sha256": "…", "size": 45}]}
+/// ```
+public struct SiteManifest: Codable, Sendable, Equatable {
+    public struct Entry: Codable, Sendable, Equatable, Hashable {
+        /// Site-relative path with `/` separators.
+        public var path: String
+        /// Lower-case hex SHA-256 of the file's bytes.
+        public var sha256: String
+        public var size: Int64
+        public init(path: String, sha256: String, size: Int64) {
+            self.path = path
+            self.sha256 = sha256
+            self.size = size
+        }
+    }
+
+    public var dossier: String
+    public var files: [Entry]
+    /// The build's inputs (absent in the remote copy).
+    public var inputs: [Entry]?
+
+    public init(dossier: String = DossierVersion.string, files: [Entry], inputs: [Entry]? = nil) {
+        self.dossier = dossier
+        self.files = files.sorted { $0.path < $1.path }
+        self.inputs = inputs
+    }
+
+    /// Reads and checks a manifest file: paths must be relative, without `..`, empty
+    /// segments or duplicates; hashes 64 hex digits.
+    public static func load(_ url: URL) throws -> SiteManifest {
+        let shown = SitePaths.display(url)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw DossierError(file: shown, "no site manifest here; build the site first (`dossier build`)")
+        }
+        return try decode(data, shown: shown)
+    }
+
+    /// Decodes and checks manifest bytes; `shown` names the source in errors.
+    public static func decode(_ data: Data, shown: String) throws -> SiteManifest {
+        let m: SiteManifest
+        do { m = try JSONDecoder().decode(SiteManifest.self, from: data) } catch {
+            throw DossierError(file: shown, "not a Dossier site manifest (\(Self.describe(error)))")
+        }
+        var seen = Set<String>()
+        for e in m.files {
+            if let problem = Self.pathProblem(e.path) {
+                throw DossierError(file: shown, "file '\(e.path)': \(problem)")
+            }
+            if !seen.insert(e.path).inserted { throw DossierError(file: shown, "file '\(e.path)' is listed twice") }
+            if e.sha256.count != 64 || !e.sha256.allSatisfy({ $0.isHexDigit }) {
+                throw DossierError(file: shown, "file '\(e.path)': sha256 must be 64 hex digits")
+            }
+            if e.size < 0 { throw DossierError(file: shown, "file '\(e.path)': negative size") }
+        }
+        return SiteManifest(dossier: m.dossier, files: m.files, inputs: m.inputs)
+    }
+
+    /// Why `path` cannot be a site file path, or nil when it is fine.
+    static func pathProblem(_ path: String) -> String? {
+        if path.isEmpty { return "empty path" }
+        if path.hasPrefix("/") || path.hasSuffix("/") { return "path must be relative, without a leading or trailing /" }
+        for seg in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if seg.isEmpty || seg == "." || seg == ".." { return "path has an empty, '.' or '..' segment" }
+        }
+        if path.contains("\\") || path.contains("\0") { return "path has a backslash or NUL" }
+        return nil
+    }
+
+    /// Deterministic JSON (sorted keys, two-space indent, trailing newline).
+    public func encoded() throws -> Data {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try enc.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    /// A manifest of every regular file under `folder` (hidden files included), for sites
+    /// not built by Dossier and for tests.
+    public static func scan(_ folder: URL) throws -> SiteManifest {
+        var entries: [Entry] = []
+        let base = folder.standardizedFileURL.resolvingSymlinksInPath().path
+        guard let walker = FileManager.default.enumerator(atPath: base) else {
+            throw DossierError(file: SitePaths.display(folder), "cannot read this folder")
+        }
+        while let rel = walker.nextObject() as? String {
+            let full = base + "/" + rel
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue else { continue }
+            let (hash, size) = try FileHash.sha256(URL(fileURLWithPath: full))
+            entries.append(Entry(path: rel, sha256: hash, size: size))
+        }
+        return SiteManifest(files: entries)
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "missing key '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let ctx), DecodingError.valueNotFound(_, let ctx):
+            return "wrong type at \(ctx.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted: return "not valid JSON"
+        default: return "cannot decode"
+        }
+    }
+}
+
+/// SHA-256 of files, streamed in 1 MiB chunks.
+public enum FileHash {
+    /// Hex SHA-256 and size of the file at `url`.
+    public static func sha256(_ url: URL) throws -> (hex: String, size: Int64) {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw DossierError(file: SitePaths.display(url), "cannot read this file")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        while true {
+            let chunk = handle.readData(ofLength: 1 << 20)
+            if chunk.isEmpty { break }
+            size += Int64(chunk.count)
+            hasher.update(data: chunk)
+        }
+        return (hex(hasher.finalize()), size)
+    }
+
+    /// Hex SHA-256 of bytes.
+    public static func sha256(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        for b in digest { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

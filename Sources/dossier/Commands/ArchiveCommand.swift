@@ -1,0 +1,99 @@
+import ArgumentParser
+import DossierKit
+import Foundation
+
+/// `dossier archive`: a BagIt bag of the built site, or `--verify` one.
+struct ArchiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "archive",
+        abstract: "Write a BagIt (RFC 8493) bag of the built site, or verify one.",
+        discussion: """
+        The bag holds every file the site manifest lists (under data/site/) and the
+        manifest itself (data/site.manifest.json), with SHA-256 manifests, bag-info.txt
+        (source, date, Dossier version, Payload-Oxum) and a tag manifest. Only the built
+        site goes in: never the project's raw inputs, so the vault section's redacted
+        pages are all a bag can hold of a vault.
+
+        Examples:
+          dossier build my-study
+          dossier archive my-study                       # my-study/_site-bag/
+          dossier archive my-study --output study-2026.zip
+          dossier archive --verify study-2026.zip        # exit 0 valid, 1 not
+
+        Exit status: 0 success (or a valid bag), 1 bad input or an invalid bag, 2 usage error.
+        """
+    )
+
+    @Argument(help: "The project folder (holds dossier.yml).")
+    var project: String = "."
+
+    @Option(name: .shortAndLong, help: "Where to write the bag: a folder, or a file ending in .zip.")
+    var output: String?
+
+    @Flag(help: "Write a .zip (same as an --output ending in .zip).")
+    var zip = false
+
+    @Option(help: "Archive this site folder instead of the project's output (its manifest is <folder>.manifest.json beside it).")
+    var site: String?
+
+    @Option(help: "Bagging-Date (YYYY-MM-DD); default today in UTC, or the day of SOURCE_DATE_EPOCH.")
+    var date: String?
+
+    @Flag(help: "Replace an existing bag at the output path.")
+    var force = false
+
+    @Option(name: .customLong("verify"), help: "Check this bag (folder or .zip) instead of writing one.")
+    var verify: String?
+
+    func validate() throws {
+        if let date, date.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) == nil {
+            throw ValidationError("--date must look like 2026-11-22")
+        }
+    }
+
+    func run() async throws {
+        if let verify {
+            let problems = try BagVerifier.verify(URL(fileURLWithPath: verify))
+            if problems.isEmpty {
+                print("\(verify): valid bag")
+                return
+            }
+            throw DossierError(problems.map { Diagnostic($0) })
+        }
+        let siteURL: URL
+        let manifestURL: URL
+        var source: String
+        var title: String? = nil
+        if let site {
+            siteURL = URL(fileURLWithPath: site).standardizedFileURL
+            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
+            source = siteURL.lastPathComponent
+        } else {
+            let p = try Project.load(URL(fileURLWithPath: project))
+            siteURL = p.output
+            manifestURL = p.outputManifestURL
+            source = p.root.lastPathComponent
+            title = p.title
+        }
+        var dest: URL
+        if let output {
+            dest = URL(fileURLWithPath: output)
+        } else {
+            dest = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + "-bag")
+        }
+        if zip && dest.pathExtension.lowercased() != "zip" { dest = dest.appendingPathExtension("zip") }
+        if source.isEmpty { source = "site" }
+        let writer = BagWriter(site: siteURL, manifestURL: manifestURL, source: source, description: title,
+                               date: date ?? BagWriter.today())
+        let (files, bytes) = try writer.write(to: dest, overwrite: force)
+        print("wrote \(Project.displayPath(dest)): \(files) payload files, \(bytes) bytes")
+    }
+}
+
+extension Project {
+    static func displayPath(_ url: URL) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let p = url.standardizedFileURL.path
+        return p.hasPrefix(cwd + "/") ? String(p.dropFirst(cwd.count + 1)) : p
+    }
+}

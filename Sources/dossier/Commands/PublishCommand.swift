@@ -1,0 +1,104 @@
+import ArgumentParser
+import DossierKit
+import Foundation
+import WebDAV
+
+/// `dossier publish`: upload the built site to a WebDAV folder, sending only changes.
+struct PublishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Upload the built site to a WebDAV server, sending only what changed.",
+        discussion: """
+        Compares the site's manifest (written by `dossier build` beside the site) with the
+        manifest kept on the server (.dossier-manifest.json), uploads new and changed files
+        to temporary names and moves them into place, deletes removed files, and writes the
+        server's manifest last. An interrupted publish resumes where it stopped.
+
+        The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD (or
+        DOSSIER_WEBDAV_PASSWORD_FD), put it in a netrc file, or type it at the prompt.
+
+        Examples:
+          dossier build my-study
+          dossier publish my-study --to https://dav.example.org/study/ --user alice --dry-run
+          DOSSIER_WEBDAV_PASSWORD_FD=3 dossier publish my-study --to https://dav.example.org/study/ --user alice 3<pw.txt
+          dossier publish --site out/_site --to https://dav.example.org/study/ --netrc ~/.netrc
+        """
+    )
+
+    @Argument(help: "The project folder (holds dossier.yml).")
+    var project: String = "."
+
+    @Option(name: .customLong("to"), help: "The WebDAV folder URL (https://, or http:// to 127.0.0.1).")
+    var target: String
+
+    @Option(help: "Publish this site folder instead of the project's output (its manifest is <folder>.manifest.json beside it).")
+    var site: String?
+
+    @Option(help: "WebDAV user name (default: $DOSSIER_WEBDAV_USER or the netrc entry).")
+    var user: String?
+
+    @Option(help: "A netrc-style file with `machine HOST login USER password PASS`.")
+    var netrc: String?
+
+    @Flag(name: .customLong("dry-run"), help: "List what would be uploaded and deleted; change nothing.")
+    var dryRun = false
+
+    @Option(help: "Parallel uploads (1–16).")
+    var jobs: Int = 4
+
+    @Flag(help: "Log every request (method, URL, status; never credentials) on standard error.")
+    var verbose = false
+
+    func validate() throws {
+        guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 16") }
+    }
+
+    func run() async throws {
+        guard let url = URL(string: target), url.scheme != nil else {
+            throw ValidationError("--to must be a URL such as https://dav.example.org/site/")
+        }
+        let siteURL: URL
+        let manifestURL: URL
+        let stateFolder: URL
+        if let site {
+            siteURL = URL(fileURLWithPath: site).standardizedFileURL
+            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
+            stateFolder = siteURL.deletingLastPathComponent().appendingPathComponent(".dossier/publish")
+        } else {
+            let p = try Project.load(URL(fileURLWithPath: project))
+            siteURL = p.output
+            manifestURL = p.outputManifestURL
+            stateFolder = p.stateFolder.appendingPathComponent("publish")
+        }
+        let local = try SiteManifest.load(manifestURL)
+        let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
+        let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil
+        let client: WebDAVClient
+        do { client = try WebDAVClient(baseURL: url, credentials: credentials, log: log) } catch let e as WebDAVError {
+            throw DossierError(e.description)
+        }
+        let publisher = Publisher(client: client, site: siteURL, stateFolder: stateFolder, concurrency: jobs)
+        let report: Publisher.Report
+        do {
+            report = try await publisher.run(local: local, dryRun: dryRun, progress: { Console.note($0) })
+        } catch let e as WebDAVError {
+            throw DossierError(e.description)
+        }
+        let plan = report.plan
+        let new = plan.uploads.filter { $0.reason == .new }.count
+        let changed = plan.uploads.count - new
+        if report.dryRun {
+            print("dry run: \(plan.uploads.count) to upload (\(new) new, \(changed) changed), \(plan.deletes.count) to delete, \(plan.unchanged) unchanged")
+            for u in plan.uploads.sorted(by: { $0.entry.path < $1.entry.path }) {
+                print("  \(u.reason == .new ? "new    " : "changed") \(u.entry.path)")
+            }
+            for d in plan.deletes { print("  delete  \(d)") }
+            return
+        }
+        var line = "published \(client.baseURL.absoluteString): \(report.uploaded) uploaded (\(new) new, \(changed) changed), "
+            + "\(report.deleted) deleted, \(plan.unchanged) unchanged"
+        if report.resumed > 0 { line += ", \(report.resumed) already in place" }
+        line += " in \((report.seconds * 100).rounded() / 100) s (requests: \(report.requests))"
+        print(line)
+    }
+}

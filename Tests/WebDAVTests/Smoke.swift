@@ -1,4 +1,0 @@
-import Testing
-@testable import WebDAV
-
-@Test func moduleLoads() { #expect(Bool(true)) }

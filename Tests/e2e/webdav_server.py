@@ -1,0 +1,181 @@
+"""A real WebDAV server (wsgidav + cheroot) on 127.0.0.1 for Dossier's end-to-end tests.
+
+Run as a script it serves one folder with HTTP Basic auth on a free loopback port,
+prints ``PORT <n>`` on standard output, and appends one line per request,
+``METHOD<TAB>path``, to ``--log`` (counted by the tests on the server side). It stops by
+itself: after ``--lifetime`` seconds, when its parent process dies, or — to simulate a
+crash mid-publish — when a request of ``--die-before METHOD:N`` arrives after N of them
+were served. ``--tamper METHOD:PATH:FILE:TEXT`` rewrites FILE (relative to the root, as
+a new file, so its ETag changes) just before the first METHOD request on PATH is served:
+a concurrent writer between a client's read and its write.
+
+Used from Python, ``WebDAVServer(root, ...)`` is a context manager that starts it in a
+subprocess and reads the request log.
+"""
+import argparse
+import os
+import pathlib
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+
+HERE = pathlib.Path(__file__).resolve()
+
+
+# MARK: - server side
+
+class Counting:
+    """WSGI middleware: logs each request, dies or tampers on cue."""
+
+    def __init__(self, app, root, log_path, die_before=None, tamper=None):
+        self.app, self.root, self.log_path = app, pathlib.Path(root), log_path
+        self.die_before = die_before  # (method, n)
+        self.tamper = tamper          # (method, path, file, text)
+        self.seen = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        method = environ.get("REQUEST_METHOD", "")
+        path = urllib.parse.unquote(environ.get("PATH_INFO", ""))
+        with self.lock:
+            n = self.seen.get(method, 0)
+            if self.die_before and method == self.die_before[0] and n >= self.die_before[1]:
+                os._exit(3)
+            self.seen[method] = n + 1
+            if self.log_path:
+                with open(self.log_path, "a", encoding="utf-8") as f:
+                    f.write(f"{method}\t{path}\n")
+            if self.tamper and method == self.tamper[0] and path == self.tamper[1]:
+                target = self.root / self.tamper[2]
+                tmp = target.with_name(target.name + ".tamper")
+                tmp.write_text(self.tamper[3], encoding="utf-8")
+                os.replace(tmp, target)
+                self.tamper = None
+        return self.app(environ, start_response)
+
+
+def serve(args):
+    from cheroot import wsgi
+    from wsgidav.wsgidav_app import WsgiDAVApp
+
+    config = {
+        "provider_mapping": {"/": str(args.root)},
+        "simple_dc": {"user_mapping": {"*": {args.user: {"password": args.password}}}},
+        "http_authenticator": {"accept_basic": True, "accept_digest": False, "default_to_digest": False},
+        "verbose": 0,
+        "logging": {"enable": False},
+        "dir_browser": {"enable": False},
+        "lock_storage": True,
+    }
+    app = WsgiDAVApp(config)
+    die = None
+    if args.die_before:
+        m, n = args.die_before.split(":")
+        die = (m, int(n))
+    tamper = tuple(args.tamper.split(":", 3)) if args.tamper else None
+    wrapped = Counting(app, args.root, args.log, die, tamper)
+    server = wsgi.Server(("127.0.0.1", args.port), wrapped, numthreads=8)
+    server.prepare()
+    port = server.bind_addr[1]
+    print(f"PORT {port}", flush=True)
+    parent = os.getppid()
+    deadline = time.time() + args.lifetime
+
+    def watchdog():
+        while True:
+            time.sleep(0.5)
+            if time.time() > deadline or os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watchdog, daemon=True).start()
+    server.serve()
+
+
+# MARK: - test side
+
+class WebDAVServer:
+    """Starts the server above in a subprocess: ``with WebDAVServer(root) as dav: dav.url``."""
+
+    def __init__(self, root, user="alice", password="correct horse", port=0, log=None,
+                 die_before=None, tamper=None, lifetime=900):
+        self.root = pathlib.Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.user, self.password, self.port = user, password, port
+        self.log = pathlib.Path(log) if log else self.root.parent / (self.root.name + ".requests.log")
+        self.die_before, self.tamper, self.lifetime = die_before, tamper, lifetime
+        self.proc = None
+
+    def start(self):
+        cmd = [sys.executable, str(HERE), "--root", str(self.root), "--user", self.user,
+               "--password", self.password, "--port", str(self.port), "--log", str(self.log),
+               "--lifetime", str(self.lifetime)]
+        if self.die_before:
+            cmd += ["--die-before", self.die_before]
+        if self.tamper:
+            cmd += ["--tamper", self.tamper]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if not line.startswith("PORT "):
+            err = self.proc.stderr.read()
+            raise RuntimeError(f"webdav server did not start: {line!r} {err}")
+        self.port = int(line.split()[1])
+        return self
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}/"
+
+    def requests(self):
+        """[(method, path)] in arrival order."""
+        if not self.log.exists():
+            return []
+        return [tuple(l.split("\t", 1)) for l in self.log.read_text(encoding="utf-8").splitlines() if l]
+
+    def count(self, method, path_filter=None):
+        return sum(1 for m, p in self.requests() if m == method and (path_filter is None or path_filter(p)))
+
+    def clear_log(self):
+        if self.log.exists():
+            self.log.unlink()
+
+    def running(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc:
+            self.proc.stdout.close()
+            self.proc.stderr.close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", required=True, type=pathlib.Path)
+    ap.add_argument("--user", default="alice")
+    ap.add_argument("--password", default=os.environ.get("WEBDAV_TEST_PASSWORD", "correct horse"))
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--log")
+    ap.add_argument("--die-before")
+    ap.add_argument("--tamper")
+    ap.add_argument("--lifetime", type=float, default=900)
+    args = ap.parse_args()
+    args.root.mkdir(parents=True, exist_ok=True)
+    serve(args)
+
+
+if __name__ == "__main__":
+    main()
