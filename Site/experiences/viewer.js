@@ -190,7 +190,7 @@
       root.setAttribute("data-played", String(n));
       var p = panos[state.pano];
       var here = $("xp-here");
-      if (here && p) here.textContent = playedIn(p) + " of " + clipsOf(p).length + " clips played here";
+      if (here && p) here.textContent = playedIn(p) + " of " + clipsOf(p).length + (clipsOf(p).length === 1 ? " clip" : " clips") + " played here";
     }
 
     // MARK: Drawing

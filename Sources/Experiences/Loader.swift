@@ -198,7 +198,7 @@ public struct ExperienceLoader {
     /// Checks a media path: safe, of an allowed type, present, and with matching content.
     private func checkMedia(_ path: String, allowed: Set<String>, what: String, line: Int, err: (Int?, String) -> Void) {
         guard Rules.isSafeRelativePath(path) else {
-            err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder"); return
+            err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder, using only letters, digits, '-', '_', '.' and '/'"); return
         }
         let ext = (path as NSString).pathExtension.lowercased()
         guard allowed.contains(ext) else {

@@ -38,9 +38,11 @@ public enum Rules {
         return CharacterSet.alphanumerics.contains(f) && f.isASCII && s.unicodeScalars.allSatisfy(ok)
     }
 
-    /// A media path must stay inside the experience's folder: relative, no `..`, no backslashes.
+    /// A media path must stay inside the experience's folder (relative, no `.` or `..`
+    /// component) and be usable as a URL as it is: ASCII letters, digits, `-`, `_`, `.`, `/`.
     public static func isSafeRelativePath(_ s: String) -> Bool {
-        !s.isEmpty && !s.hasPrefix("/") && !s.contains("\\") && !s.contains(":")
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./")
+        return !s.isEmpty && !s.hasPrefix("/") && s.allSatisfy { allowed.contains($0) }
             && !s.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
     }
 }

@@ -225,18 +225,18 @@ def test_video_dialog_controls_hide_after_four_seconds_and_return_on_a_key(brows
     go_through_door(browser, "to-hall", "hall")
     go_through_door(browser, "to-chair", "chair")
     opener = list_button(browser, "visit")
+    clicked = time.monotonic()          # the 4 s timer starts after this moment
     opener.click()
     dlg = browser.find_element(By.ID, "xp-video")
     wait(browser, lambda d: dlg.get_attribute("open") is not None)
-    opened = time.monotonic()
-    wait(browser, lambda d: d.execute_script("var v = document.getElementById('xp-video-el'); return v.currentTime > 0;"))
     assert dlg.get_attribute("data-controls") == "shown"
+    wait(browser, lambda d: d.execute_script("var v = document.getElementById('xp-video-el'); return v.currentTime > 0;"))
     back = browser.find_element(By.ID, "xp-video-back")
     assert back.is_displayed() and back.text == "Back"
     assert back.rect["x"] < 50 and back.rect["y"] < 50           # top left
     shot(browser, "experiences-video.png")
     wait(browser, lambda d: dlg.get_attribute("data-controls") == "hidden", timeout=8)
-    assert time.monotonic() - opened >= 3.9
+    assert time.monotonic() - clicked >= 3.95
     wait(browser, lambda d: float(d.execute_script(
         "return getComputedStyle(document.querySelector('.xp-video-bottom')).opacity")) < 0.05)
     assert back.is_enabled()                                       # Back stays reachable
