@@ -143,13 +143,23 @@ public struct RecallSection: Section {
         let model = RecallStudyPage.model(strings: strings, participants: participants, study: study,
                                           cohorts: cohorts, heatmapRows: heatmapRows)
         files.append(OutputFile(path: "recall/summary.md", text: RecallStudyPage.markdown(strings: strings, participants: participants, study: study, cohorts: cohorts)))
+        var warnings: [Diagnostic] = []
+        var firstFile: [String: String] = [:]
+        for p in participants {
+            if let other = firstFile[p.summary.participant] {
+                warnings.append(.warning(file: slugs.first { $0.id == "p-" + p.slug }.map { SitePaths.display($0.url) },
+                                         "participant number \(p.summary.participant) also appears in \(other); both are listed"))
+            } else {
+                firstFile[p.summary.participant] = slugs.first { $0.id == "p-" + p.slug }.map { SitePaths.display($0.url) } ?? p.slug
+            }
+        }
         let complete = participants.filter { $0.summary.complete }.count
         let blurb = "\(participants.count) participant\(participants.count == 1 ? "" : "s") (\(complete) complete)"
             + (cohorts.isEmpty ? "" : " and \(cohorts.count) desktop cohort\(cohorts.count == 1 ? "" : "s")")
             + " of the character-string memorization test."
         return UnitResult(pages: [Page(path: "recall/index.html", title: Self.title, template: "recall/summary",
                                        model: model, bodyClass: "recall")],
-                          files: files, blurb: blurb)
+                          files: files, warnings: warnings, blurb: blurb)
     }
 }
 
@@ -396,10 +406,27 @@ enum RecallStudyPage {
                 zip(c.table.columns, p.values).compactMap { col, v in v.map { XYPoint(x: Double(col.length), y: $0, label: p.id) } }
             }))
         }
-        m["lengthSVG"] = Charts.scatter(series: series, options: ChartOptions(
-            title: "Entry time against string length",
-            description: "Mean entry time (s) of each complete participant for each string, against the string's length; desktop cohorts alongside.",
-            xLabel: "string length (characters)", yLabel: "mean entry time (s)", yMin: 0))
+        let pointCount = series.reduce(0) { $0 + $1.points.count }
+        if pointCount <= 2000 {
+            m["lengthSVG"] = Charts.scatter(series: series, options: ChartOptions(
+                title: "Entry time against string length",
+                description: "Mean entry time (s) of each complete participant for each string, against the string's length; desktop cohorts alongside.",
+                xLabel: "string length (characters)", yLabel: "mean entry time (s)", yMin: 0))
+        } else {
+            // Too many points to draw one by one: box plots per length and source.
+            var groups: [BoxGroup] = []
+            let lengths = Set(series.flatMap { $0.points.map(\.x) }).sorted()
+            for len in lengths {
+                for s in series {
+                    let v = s.points.filter { $0.x == len }.map(\.y)
+                    if !v.isEmpty { groups.append(BoxGroup(name: "\(Int(len)) · \(s.name)", values: v)) }
+                }
+            }
+            m["lengthSVG"] = Charts.boxPlot(groups: groups, options: ChartOptions(
+                title: "Entry time against string length",
+                description: "Distribution of the complete participants' mean entry time (s) per string, grouped by string length (characters) and by study or desktop cohort.",
+                height: 360, xLabel: "length · source", yLabel: "mean entry time (s)"))
+        }
         // Recall rate per string (participants who reached the Recall page).
         let recallers = ps.filter(\.reachedRecall)
         let cats = strings.strings.enumerated().map { "\($0.offset + 1) (\($0.element.count))" }
