@@ -93,7 +93,7 @@ struct JSONLineScanner {
             if c == Self.backslash { i += 2; continue }
             i += 1
         }
-        throw ScanFailure("a key is not closed (truncated line?)")
+        throw ScanFailure("an object key is not closed (truncated line?)")
     }
 
     private func keyIs(_ s: StaticString, _ a: Int, _ b: Int) -> Bool {

@@ -256,7 +256,14 @@ enum RecallReport {
             "source": r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log",
             "device": r.device ?? "", "hasDevice": r.device != nil,
             "complete": r.complete,
-            "status": r.complete ? "complete" : "incomplete (the app was closed at \(RecallRender.seconds(r.lastEventMs)) s)",
+            "status": r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
+            "practice": reached.flatMap { s in s.practice.map { e -> [String: Any] in
+                ["n": s.number, "page": e.page.title, "order": e.order, "duration": RecallRender.seconds(e.durationMs),
+                 "correct": e.correct, "keystrokes": e.keystrokes, "deletions": e.deletions,
+                 "medianHold": RecallRender.ms(e.dynamics.medianHold), "medianDD": RecallRender.ms(e.dynamics.medianDownDown),
+                 "medianUD": RecallRender.ms(e.dynamics.medianUpDown), "medianUU": RecallRender.ms(e.dynamics.medianUpUp)]
+            } },
+            "hasPractice": reached.contains { !$0.practice.isEmpty },
             "sessionTotal": RecallRender.seconds(r.sessionTotalMs),
             "reachedCount": reached.count,
             "strings": rows,
@@ -337,7 +344,7 @@ enum RecallReport {
         func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "\\`") }
         var o = "# Participant \(cell(r.participant))\n\n"
         o += "- Source: \(r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log")\n"
-        o += "- Status: \(r.complete ? "complete" : "incomplete (last event at \(RecallRender.seconds(r.lastEventMs)) s)")\n"
+        o += "- Status: \(r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)")\n"
         o += "- Session total: \(RecallRender.seconds(r.sessionTotalMs)) s\n"
         o += "- Keystroke medians (ms): hold \(RecallRender.ms(r.medianHold)), down-down \(RecallRender.ms(r.medianDownDown)), up-down \(RecallRender.ms(r.medianUpDown)), up-up \(RecallRender.ms(r.medianUpUp))\n\n"
         if !r.warnings.isEmpty {
