@@ -175,19 +175,51 @@ struct RecallRecord: Codable {
 // MARK: - CSV output
 
 enum RecallRender {
-    static func cell(_ c: TableCell) -> CSVWriter.Cell {
-        switch c {
-        case .text(let s): return .text(s)
-        case .int(let i): return .number(String(i))
-        case .number(let d): return CSVWriter.number(d)
-        case .empty: return .empty
-        }
-    }
-
+    /// raw.csv and rolled-up.csv: the same bytes as ``CSVWriter`` (RFC 4180, CRLF, a text
+    /// cell starting with = + - @ TAB CR prefixed with ', quoted when it holds , " CR LF or
+    /// starts or ends with a space), written straight into a byte buffer because these
+    /// files have tens of thousands of cells per participant.
     static func csv(_ t: Table) -> Data {
-        var w = CSVWriter(header: t.header)
-        for r in t.rows { w.append(r.map(cell)) }
-        return w.data
+        var out: [UInt8] = []
+        out.reserveCapacity(64 * (t.rows.count + 1) * max(1, t.header.count) / 4)
+        func text(_ s: String) {
+            var needsQuotes = false
+            var neutralise = false
+            var first = true
+            var last: UInt8 = 0
+            for b in s.utf8 {
+                if first {
+                    neutralise = b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D
+                    if b == 0x20 { needsQuotes = true }
+                    first = false
+                }
+                if b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { needsQuotes = true }
+                last = b
+            }
+            if last == 0x20 { needsQuotes = true }
+            if needsQuotes { out.append(0x22) }
+            if neutralise { out.append(0x27) }
+            for b in s.utf8 {
+                if b == 0x22 { out.append(0x22) }
+                out.append(b)
+            }
+            if needsQuotes { out.append(0x22) }
+        }
+        func row(_ cells: [TableCell]) {
+            for (i, c) in cells.enumerated() {
+                if i > 0 { out.append(0x2C) }
+                switch c {
+                case .text(let s): text(s)
+                case .int(let n): out.append(contentsOf: String(n).utf8)
+                case .number(let d): out.append(contentsOf: JSONValue.formatNumber(d).utf8)
+                case .empty: break
+                }
+            }
+            out.append(0x0D); out.append(0x0A)
+        }
+        row(t.header.map { .text($0) })
+        for r in t.rows { row(r) }
+        return Data(out)
     }
 
     /// Text rows (the Appendix B layout): numbers stay as written.
