@@ -156,3 +156,23 @@ def test_import_desktop_appendix_a(tmp_path, run_dossier):
     keys = [l for l in lines if '"type":"key"' in l]
     assert len(keys) == 23
     assert '"key":"Oemtilde","action":"up","text":"5c2\'"' in keys[11]
+
+
+def test_csv_outputs_quote_and_neutralise_tricky_strings(tmp_path, run_dossier):
+    root = tmp_path / "q"
+    (root / "data").mkdir(parents=True)
+    strings = ["=x1234", "-y,567", '+z"890', "@abcdef", " a b c", "end sp ", "q", "r", "s", "t"]
+    (root / "data" / "strings.txt").write_text("\n".join(strings) + "\n", encoding="utf-8")
+    run_dossier("recall", "simulate", "--participants", 2, "--seed", 3, "--abandon-rate", 0,
+                "--strings", root / "data" / "strings.txt", "--out", root / "data" / "logs")
+    (root / "dossier.yml").write_text("recall:\n  strings: data/strings.txt\n  logs: data/logs\n", encoding="utf-8")
+    run_dossier("build", root)
+    page = root / "_site" / "recall" / "participants" / "S001"
+    raw = read_csv(page / "raw.csv")
+    assert all(len(r) == 11 for r in raw)
+    assert (page / "raw.csv").read_bytes().count(b"\r\n") == len(raw)
+    targets = {r[6] for r in raw[1:] if r[6]}
+    expected = {("'" + s if s[0] in "=+-@" else s) for s in strings}
+    assert targets == expected
+    rolled = read_csv(page / "rolled-up.csv")
+    assert {r[2] for r in rolled[1:] if r[2]} == expected
