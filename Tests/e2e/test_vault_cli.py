@@ -57,7 +57,7 @@ def test_import_every_format_and_report(run_dossier, tmp_path):
         assert "imported" in out
     report = json.loads(run_dossier("vault", "report", v, "--json", "--as-of", "2025-06-01", env=MASTER).stdout)
     assert report["counts"]["entries"] >= 14
-    text = json.dumps(report)
+    text = json.dumps(report, ensure_ascii=False)
     for secret in ["bw-Pass-1", "kp-Pass-1", "kx-Pass-1", "op-Pass-1", "ch-Pass-1", "ff-Pass-1", "bw-note-secret"]:
         assert secret not in text
     assert "j•••@example.com" in text

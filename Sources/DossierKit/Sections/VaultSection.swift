@@ -45,7 +45,9 @@ public struct VaultSection: Section {
         } else {
             asOf = nil
         }
-        display = project.display(source)
+        let rootPath = project.root.standardizedFileURL.path + "/"
+        let full = source.standardizedFileURL.path
+        display = full.hasPrefix(rootPath) ? String(full.dropFirst(rootPath.count)) : source.lastPathComponent
     }
 
     public func units() throws -> [SectionUnit] {
