@@ -1,20 +1,158 @@
 import Foundation
+import Render
 import SecureSMS
 
-/// The `sms` section: glue between the SecureSMS core and the renderer.
+/// The `sms` section: a redacted inventory of SecureSMS keystores.
 ///
-/// Placeholder until the SecureSMS issue lands: it accepts no configuration yet.
+/// ```yaml
+/// sms:
+///   keystores: data/sms/*.keystore        # one or more keystore files
+///   password_file: data/sms/demo.password # first line is the password (demo data only!)
+///   # password_env: DOSSIER_SMS_PASSWORD  # default when no password_file
+///   backlog_warning: 10                   # skipped keys at which a pair is flagged
+/// ```
+///
+/// Pages and side outputs show names, dates and counts only — never a code, key, chain
+/// value, password or message text (see docs/securesms-report.md).
 public struct SMSSection: Section {
     public static let key = "sms"
     public static let title = "SecureSMS keystore"
 
+    let keystores: [URL]
+    let passwordFile: URL?
+    let passwordEnv: String
+    let backlogWarning: Int
+    let manifest: String
+    let root: URL
+
     public init(config: SectionConfig, project: Project) throws {
-        throw config.error(nil, "the sms section is not implemented yet")
+        keystores = try config.paths("keystores")
+        if keystores.isEmpty { throw config.error(nil, "missing required key 'keystores'") }
+        passwordFile = try config.path("password_file", required: false)
+        passwordEnv = try config.string("password_env") ?? "DOSSIER_SMS_PASSWORD"
+        backlogWarning = try config.int("backlog_warning", default: Inventory.defaultBacklogWarning, range: 1...Contact.maxStoredSkipped)!
+        manifest = config.file
+        root = project.root
+        if passwordFile == nil && ProcessInfo.processInfo.environment[passwordEnv] == nil {
+            throw config.error(nil, "no keystore password: set \(passwordEnv) or name a password_file")
+        }
     }
 
-    public func units() throws -> [SectionUnit] { [] }
+    func password() throws -> String {
+        if let f = passwordFile {
+            guard let text = try? String(contentsOf: f, encoding: .utf8),
+                  let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map({ String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }),
+                  !line.isEmpty else {
+                throw DossierError(file: SitePaths.display(f), line: 1, "sms: the password file is empty or unreadable")
+            }
+            return line
+        }
+        return ProcessInfo.processInfo.environment[passwordEnv] ?? ""
+    }
 
-    public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult { UnitResult() }
+    public func units() throws -> [SectionUnit] {
+        var seen: Set<String> = []
+        return try keystores.map { url in
+            let id = url.deletingPathExtension().lastPathComponent
+            guard seen.insert(id).inserted else {
+                throw DossierError(file: manifest, "sms: two keystores are named \(id)")
+            }
+            return SectionUnit(id: id, inputs: [url] + (passwordFile.map { [$0] } ?? []), salt: "backlog=\(backlogWarning)")
+        }
+    }
 
-    public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult { UnitResult() }
+    /// One keystore's record: the file's display name and its redacted inventory.
+    struct Record: Codable {
+        var id: String
+        var file: String
+        var inventory: Inventory
+    }
+
+    static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        e.dateEncodingStrategy = .iso8601
+        return e
+    }
+
+    public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
+        let url = unit.inputs[0]
+        let shown = SitePaths.display(url)
+        let ks: Keystore
+        do {
+            ks = try Keystore.open(at: url, password: try password(), now: Date())
+        } catch let e as SecureSMSError {
+            throw DossierError(file: shown, "sms: \(e.description)")
+        }
+        let rec = Record(id: unit.id, file: url.lastPathComponent, inventory: Inventory(ks, backlogWarning: backlogWarning))
+        return UnitResult(record: try Self.encoder().encode(rec))
+    }
+
+    public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let recs = try records.map { try decoder.decode(Record.self, from: $0.data) }
+
+        var csv = CSVWriter(header: ["keystore", "account", "contact", "status", "added_at", "resynced_at", "sent", "received",
+                                     "next_send_counter", "next_receive_counter", "skipped_backlog", "discarded_keys",
+                                     "last_sent_at", "last_received_at", "warnings"])
+        var json: [JSONValue] = []
+        var models: [[String: Any]] = []
+        var contactsTotal = 0, flagged = 0
+        func d(_ x: Date?) -> String { x.map(SMSDates.format) ?? "" }
+        func jd(_ x: Date?) -> JSONValue { x.map { .string(SMSDates.format($0)) } ?? .null }
+
+        for r in recs {
+            let inv = r.inventory
+            var rows: [[String: Any]] = []
+            var jcontacts: [JSONValue] = []
+            for c in inv.contacts {
+                contactsTotal += 1
+                if !c.warnings.isEmpty { flagged += 1 }
+                csv.append([.text(r.id), .text(inv.account), .text(c.name), .text(c.status), .text(d(c.addedAt)), .text(d(c.resyncedAt)),
+                            CSVWriter.number(c.sent), CSVWriter.number(c.received), CSVWriter.number(c.nextSendCounter),
+                            CSVWriter.number(c.nextReceiveCounter), CSVWriter.number(c.skippedBacklog), CSVWriter.number(c.discardedKeys),
+                            .text(d(c.lastSentAt)), .text(d(c.lastReceivedAt)), .text(c.warnings.joined(separator: "; "))])
+                jcontacts.append(.object([
+                    "name": .string(c.name), "status": .string(c.status), "added_at": jd(c.addedAt), "resynced_at": jd(c.resyncedAt),
+                    "sent": .int(c.sent), "received": .int(c.received), "next_send_counter": .int(c.nextSendCounter),
+                    "next_receive_counter": .int(c.nextReceiveCounter), "skipped_backlog": .int(c.skippedBacklog),
+                    "discarded_keys": .int(c.discardedKeys), "last_sent_at": jd(c.lastSentAt), "last_received_at": jd(c.lastReceivedAt),
+                    "warnings": .array(c.warnings.map { .string($0) }),
+                ]))
+                rows.append([
+                    "name": c.name, "status": c.status, "added": d(c.addedAt), "resynced": d(c.resyncedAt),
+                    "sent": c.sent, "received": c.received, "nextSend": c.nextSendCounter, "nextReceive": c.nextReceiveCounter,
+                    "backlog": c.skippedBacklog, "discarded": c.discardedKeys,
+                    "lastSent": d(c.lastSentAt), "lastReceived": d(c.lastReceivedAt),
+                    "warnings": c.warnings, "hasWarnings": !c.warnings.isEmpty,
+                ])
+            }
+            json.append(.object([
+                "keystore": .string(r.id), "file": .string(r.file), "account": .string(inv.account),
+                "created_at": jd(inv.createdAt), "password_changed_at": jd(inv.passwordChangedAt),
+                "contacts": .array(jcontacts),
+            ]))
+            models.append([
+                "id": r.id, "file": r.file, "account": inv.account, "created": d(inv.createdAt),
+                "passwordChanged": d(inv.passwordChangedAt), "contacts": rows, "hasContacts": !rows.isEmpty,
+            ])
+        }
+        let jsonDoc = JSONValue.object([
+            "generator": .string("dossier \(DossierVersion.string)"),
+            "backlog_warning": .int(backlogWarning),
+            "max_skip": .int(Contact.maxSkip),
+            "keystores": .array(json),
+        ])
+        let page = Page(path: "sms/index.html", title: Self.title, template: "sms/index", model: [
+            "keystores": models, "contactCount": contactsTotal, "flagged": flagged, "hasFlagged": flagged > 0,
+            "backlogWarning": backlogWarning, "maxSkip": Contact.maxSkip,
+        ])
+        let blurb = "\(recs.count) keystore\(recs.count == 1 ? "" : "s"), \(contactsTotal) contact\(contactsTotal == 1 ? "" : "s")"
+            + (flagged > 0 ? ", \(flagged) flagged as possibly out of sync." : ", all in sync.")
+        return UnitResult(pages: [page],
+                          files: [OutputFile(path: "sms/contacts.csv", data: csv.data),
+                                  OutputFile(path: "sms/keystores.json", data: jsonDoc.data)],
+                          blurb: blurb)
+    }
 }

@@ -1,1 +1,0 @@
-// SecureSMS module — see docs/.

@@ -1,0 +1,62 @@
+import Foundation
+@testable import SecureSMS
+
+/// A deterministic generator for property tests (SplitMix64), so failures reproduce.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Every character a plaintext may hold: the basic table (no ESC) and the extension characters.
+let plainChars: [Unicode.Scalar] = GSMAlphabet.basic.enumerated().filter { $0.offset != 0x1B }.map(\.element)
+    + Array(GSMAlphabet.extensionTable.values)
+
+/// A random plaintext whose septet count is at most `maxSeptets`.
+func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix) -> String {
+    let target = Int.random(in: 0...maxSeptets, using: &rng)
+    var out = String.UnicodeScalarView()
+    var used = 0
+    while used < target {
+        let s = plainChars.randomElement(using: &rng)!
+        let cost = GSMAlphabet.extensionIndex[s] != nil ? 2 : 1
+        if used + cost > target { if target - used == 1 { continue } else { break } }
+        out.append(s)
+        used += cost
+    }
+    return String(out)
+}
+
+/// A connected pair of contacts (Alice's view of Bob, Bob's view of Alice).
+func makePair(seed: UInt64 = 1) throws -> (alice: Contact, bob: Contact) {
+    var rng = SplitMix(seed: seed)
+    let codeA = ContactCode(random: (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) })
+    let codeB = ContactCode(random: (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) })
+    let t = Date(timeIntervalSince1970: 1_700_000_000)
+    var a = Contact(name: "Bob", ownCode: codeA, now: t)
+    var b = Contact(name: "Alice", ownCode: codeB, now: t)
+    try a.complete(theirs: codeB, now: t)
+    try b.complete(theirs: codeA, now: t)
+    return (a, b)
+}
+
+/// The full stored state of a contact, to prove an operation changed nothing.
+func snapshot(_ c: Contact) throws -> Data { try Keystore.encoder().encode(c) }
+
+/// The repository root (tests read docs/ from it).
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+func tempDir() throws -> URL {
+    let u = FileManager.default.temporaryDirectory.appendingPathComponent("sms-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: u, withIntermediateDirectories: true)
+    return u
+}
+
+/// Cheap scrypt for tests (the cost parameter is stored in the file, so this is the real code path).
+func testKDF() -> Keystore.KDFParams { Keystore.KDFParams(log2n: 10, r: 8, p: 1, salt: Keystore.randomData(16)) }

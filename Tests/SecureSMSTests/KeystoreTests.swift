@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import SecureSMS
+
+@Suite struct KeystoreTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func newStore(_ dir: URL, lockSeconds: Int = 300) throws -> Keystore {
+        try Keystore.create(at: dir.appendingPathComponent("me.keystore"), account: "alice", password: "correct horse",
+                            lockSeconds: lockSeconds, kdf: testKDF(), now: t0)
+    }
+
+    @Test func roundTripsContactsAndChainState() throws {
+        let dir = try tempDir()
+        var ks = try newStore(dir)
+        let pair = try makePair()
+        ks.contacts = [pair.alice]
+        var c = ks.contacts[0]
+        _ = try c.encrypt("x", now: t0)
+        ks.contacts[0] = c
+        try ks.save()
+        let again = try Keystore.open(at: ks.url, password: "correct horse", now: t0)
+        #expect(again.account == "alice")
+        #expect(again.contacts.count == 1)
+        #expect(try snapshot(again.contacts[0]) == snapshot(c))
+    }
+
+    @Test func fileHoldsNoNamesKeysOrPasswordInTheClear() throws {
+        let dir = try tempDir()
+        var ks = try newStore(dir)
+        let pair = try makePair()
+        ks.contacts = [pair.alice]
+        try ks.save()
+        let bytes = try Data(contentsOf: ks.url)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(!text.contains("Bob"))
+        #expect(!text.contains("alice"))
+        #expect(!text.contains("correct horse"))
+        let ck = pair.alice.send!.chainKey
+        #expect(!text.contains(ck.base64EncodedString()))
+        #expect(bytes.range(of: ck) == nil)
+    }
+
+    @Test func threeWrongPasswordsLockAndARestartDoesNotReset() throws {
+        let dir = try tempDir()
+        let ks = try newStore(dir, lockSeconds: 600)
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) { try Keystore.open(at: ks.url, password: "a", now: t0) }
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 1)) { try Keystore.open(at: ks.url, password: "b", now: t0) }
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 0)) { try Keystore.open(at: ks.url, password: "c", now: t0) }
+        // Every call above re-read the file, as a new process would: the lock is on disk.
+        let until = t0.addingTimeInterval(600)
+        #expect(try Keystore.lockoutState(at: ks.url).lockedUntil == until)
+        #expect(throws: SecureSMSError.locked(until: until)) {
+            try Keystore.open(at: ks.url, password: "correct horse", now: t0.addingTimeInterval(599))
+        }
+        let opened = try Keystore.open(at: ks.url, password: "correct horse", now: t0.addingTimeInterval(600))
+        #expect(opened.account == "alice")
+    }
+
+    @Test func failureCounterSurvivesRestartAndResetsOnSuccess() throws {
+        let dir = try tempDir()
+        let ks = try newStore(dir)
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) { try Keystore.open(at: ks.url, password: "a", now: t0) }
+        #expect(try Keystore.lockoutState(at: ks.url).failures == 1)
+        _ = try Keystore.open(at: ks.url, password: "correct horse", now: t0)
+        #expect(try Keystore.lockoutState(at: ks.url).failures == 0)
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) { try Keystore.open(at: ks.url, password: "a", now: t0) }
+    }
+
+    @Test func passwordChangeTakesEffect() throws {
+        let dir = try tempDir()
+        var ks = try newStore(dir)
+        try ks.changePassword(to: "new one", now: t0)
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) { try Keystore.open(at: ks.url, password: "correct horse", now: t0) }
+        #expect(try Keystore.open(at: ks.url, password: "new one", now: t0).passwordChangedAt == t0)
+    }
+
+    @Test func tamperedPayloadIsReportedDamaged() throws {
+        let dir = try tempDir()
+        let ks = try newStore(dir)
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: ks.url)) as! [String: Any]
+        var payload = Data(base64Encoded: json["payload"] as! String)!
+        payload[20] ^= 1
+        json["payload"] = payload.base64EncodedString()
+        try JSONSerialization.data(withJSONObject: json).write(to: ks.url)
+        #expect(throws: SecureSMSError.self) { try Keystore.open(at: ks.url, password: "correct horse", now: t0) }
+    }
+
+    @Test func savesLeaveNoTemporaryFilesAndRefuseToOverwrite() throws {
+        let dir = try tempDir()
+        var ks = try newStore(dir)
+        for _ in 0..<5 { try ks.save() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["me.keystore"])
+        #expect(throws: SecureSMSError.self) {
+            try Keystore.create(at: ks.url, account: "x", password: "y", kdf: testKDF(), now: t0)
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: ks.url.path)[.posixPermissions] as! Int
+        #expect(mode == 0o600)
+    }
+}
+
+@Suite struct InventoryTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func inventoryCountsAndWarnsButHoldsNoSecrets() throws {
+        let dir = try tempDir()
+        var ks = try Keystore.create(at: dir.appendingPathComponent("k"), account: "alice", password: "pw", kdf: testKDF(), now: t0)
+        var (bob, bobSide) = try makePair()
+        var texts: [String] = []
+        for i in 0..<15 {
+            let text = "secret message number \(i)"
+            texts.append(text)
+            let m = try bobSide.encrypt(text, now: t0)
+            if i == 0 || i == 14 { _ = try bob.decrypt(m, now: t0) }
+        }
+        let m = try bob.encrypt("reply text", now: t0)
+        texts.append("reply text")
+        let pendingCode = ContactCode.generate()
+        ks.contacts = [bob, Contact(name: "Carol", ownCode: pendingCode, now: t0)]
+        let inv = Inventory(ks)
+        #expect(inv.contacts.map(\.name) == ["Bob", "Carol"])
+        let b = inv.contacts[0]
+        #expect(b.sent == 1 && b.received == 2 && b.skippedBacklog == 13)
+        #expect(b.nextReceiveCounter == 15 && b.nextSendCounter == 1)
+        #expect(b.warnings.count == 1)
+        #expect(inv.contacts[1].status == "pending")
+        #expect(!inv.contacts[1].warnings.isEmpty)
+
+        let e = JSONEncoder(); e.dateEncodingStrategy = .iso8601
+        let json = String(decoding: try e.encode(inv), as: UTF8.self) + "\(inv)"
+        var secrets = texts + [m, pendingCode.formatted, String(pendingCode.formatted.prefix(9))]
+        for key in [bob.send!.chainKey, bob.receive!.chainKey] + bob.receive!.skipped.map(\.key) {
+            secrets.append(key.base64EncodedString())
+            secrets.append(key.map { String(format: "%02x", $0) }.joined())
+            secrets.append(String(key.base64EncodedString().prefix(12)))
+        }
+        for s in secrets { #expect(!json.contains(s), "inventory leaks a secret") }
+    }
+}

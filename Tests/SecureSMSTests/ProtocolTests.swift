@@ -1,0 +1,227 @@
+import Foundation
+import Testing
+@testable import SecureSMS
+
+@Suite struct ProtocolTests {
+    let now = Date(timeIntervalSince1970: 1_700_000_100)
+
+    @Test func paddingRoundTripsAndIsCanonical() throws {
+        for len in [0, 1, 72, 143, 144] {
+            let s = [UInt8](repeating: 0x41, count: len)
+            let p = try SMSProtocol.pad(s)
+            #expect(p.count == 144)
+            #expect(try SMSProtocol.unpad(p) == s)
+        }
+        // a plaintext ending in an extension character keeps it
+        let ext: [UInt8] = [0x41, 0x1B, 0x65]
+        #expect(try SMSProtocol.unpad(SMSProtocol.pad(ext)) == ext)
+        var bad = try SMSProtocol.pad([0x41])
+        bad[100] = 1  // non-zero after the terminator
+        #expect(throws: SecureSMSError.malformedPlaintext) { try SMSProtocol.unpad(bad) }
+        #expect(throws: SecureSMSError.tooLong(septets: 145, limit: 144)) { try SMSProtocol.pad([UInt8](repeating: 0, count: 145)) }
+    }
+
+    @Test func packingIsMSBFirst() {
+        // septets 1111111, 0000001 → bits 1111111 0000001 (+ 2 zero bits) = FE 04
+        #expect(SMSProtocol.pack([0x7F, 0x01]) == [0xFE, 0x04])
+        var rng = SplitMix(seed: 3)
+        let s = (0..<144).map { _ in UInt8.random(in: 0...127, using: &rng) }
+        let p = SMSProtocol.pack(s)
+        #expect(p.count == 126)
+        #expect(SMSProtocol.unpack(p, count: 144) == s)
+    }
+
+    @Test func randomPlaintextsRoundTripInOneSafeSMS() throws {
+        var (alice, bob) = try makePair()
+        var rng = SplitMix(seed: 42)
+        let safe = Set(SafeAlphabet.characters)
+        for i in 0..<300 {
+            let text = randomPlaintext(maxSeptets: i < 5 ? [0, 1, 143, 144, 144][i] : 144, using: &rng)
+            let msg = try alice.encrypt(text, now: now)
+            #expect(msg.unicodeScalars.count == 160)
+            #expect(msg.unicodeScalars.allSatisfy { safe.contains($0) })
+            // the message is also valid GSM: every character costs one septet
+            #expect(try GSMAlphabet.septetCount(msg) == 160)
+            #expect(try bob.decrypt(msg, now: now) == text.precomposedStringWithCanonicalMapping.replacingOccurrences(of: "ç", with: "Ç"))
+        }
+        #expect(alice.sentCount == 300)
+        #expect(bob.receivedCount == 300)
+    }
+
+    @Test func tooLongPlaintextIsRejectedAndNothingMoves() throws {
+        var (alice, _) = try makePair()
+        let before = try snapshot(alice)
+        #expect(throws: SecureSMSError.tooLong(septets: 146, limit: 144)) {
+            try alice.encrypt(String(repeating: "€", count: 73), now: now)
+        }
+        #expect(try snapshot(alice) == before)
+    }
+
+    @Test func everySingleChangedCharacterFailsAndChangesNoState() throws {
+        var (alice, bob) = try makePair(seed: 9)
+        let msg = Array(try alice.encrypt("Meet at the north gate at 6. Bring €20 [cash].", now: now).unicodeScalars)
+        let before = try snapshot(bob)
+        for i in msg.indices {
+            // replace with the next safe character (cyclic), so the change stays parseable
+            let d = SafeAlphabet.digit(msg[i])!
+            var changed = msg
+            changed[i] = SafeAlphabet.characters[(d + 1) % SafeAlphabet.radix]
+            var s = String.UnicodeScalarView(); s.append(contentsOf: changed)
+            #expect(throws: (any Error).self) { try bob.decrypt(String(s), now: now) }
+            #expect(try snapshot(bob) == before)
+        }
+        var ok = String.UnicodeScalarView(); ok.append(contentsOf: msg)
+        #expect(try bob.decrypt(String(ok), now: now).hasPrefix("Meet"))
+    }
+
+    @Test func wrongContactFailsVerification() throws {
+        var (alice, _) = try makePair(seed: 1)
+        var (_, carol) = try makePair(seed: 2)
+        let msg = try alice.encrypt("hello", now: now)
+        let before = try snapshot(carol)
+        #expect(throws: SecureSMSError.verificationFailed) { try carol.decrypt(msg, now: now) }
+        #expect(try snapshot(carol) == before)
+    }
+
+    @Test func ownMessagesDoNotDecryptWithOwnReceiveChain() throws {
+        var (alice, _) = try makePair()
+        let msg = try alice.encrypt("note to self", now: now)
+        #expect(throws: SecureSMSError.verificationFailed) { try alice.decrypt(msg, now: now) }
+    }
+
+    @Test func replayIsRejected() throws {
+        var (alice, bob) = try makePair()
+        let m0 = try alice.encrypt("one", now: now)
+        let m1 = try alice.encrypt("two", now: now)
+        #expect(try bob.decrypt(m0, now: now) == "one")
+        #expect(throws: SecureSMSError.replayed(counter: 0)) { try bob.decrypt(m0, now: now) }
+        #expect(try bob.decrypt(m1, now: now) == "two")
+        #expect(throws: SecureSMSError.replayed(counter: 1)) { try bob.decrypt(m1, now: now) }
+        #expect(bob.receivedCount == 2)
+    }
+
+    @Test func lateMessagesDecryptOnceFromSkippedKeys() throws {
+        var (alice, bob) = try makePair()
+        let msgs = try (0..<6).map { try alice.encrypt("m\($0)", now: now) }
+        #expect(try bob.decrypt(msgs[4], now: now) == "m4")
+        #expect(bob.receive!.skipped.map(\.counter) == [0, 1, 2, 3])
+        #expect(try bob.decrypt(msgs[1], now: now) == "m1")
+        #expect(throws: SecureSMSError.replayed(counter: 1)) { try bob.decrypt(msgs[1], now: now) }
+        #expect(try bob.decrypt(msgs[5], now: now) == "m5")
+        #expect(try bob.decrypt(msgs[0], now: now) == "m0")
+        #expect(bob.receive!.skipped.map(\.counter) == [2, 3])
+    }
+
+    @Test func upToMaxSkipLostMessagesAreTolerated() throws {
+        var (alice, bob) = try makePair()
+        for _ in 0..<Contact.maxSkip { _ = try alice.encrypt("lost", now: now) }
+        let arrives = try alice.encrypt("after the gap", now: now)
+        #expect(try bob.decrypt(arrives, now: now) == "after the gap")
+        #expect(bob.receive!.skipped.count == Contact.maxSkip)
+    }
+
+    @Test func moreThanMaxSkipLostIsRefusedWithoutStateChange() throws {
+        var (alice, bob) = try makePair()
+        for _ in 0...Contact.maxSkip { _ = try alice.encrypt("lost", now: now) }
+        let arrives = try alice.encrypt("too far", now: now)
+        let before = try snapshot(bob)
+        #expect(throws: SecureSMSError.tooFarAhead(counter: Contact.maxSkip + 1, expected: 0, limit: Contact.maxSkip)) {
+            try bob.decrypt(arrives, now: now)
+        }
+        #expect(try snapshot(bob) == before)
+    }
+
+    @Test func storedSkippedKeysAreBoundedOldestDiscarded() throws {
+        var (alice, bob) = try makePair()
+        var first: String?
+        for i in 0..<60 { let m = try alice.encrypt("x", now: now); if i == 0 { first = m } }
+        _ = try bob.decrypt(try alice.encrypt("a", now: now), now: now)   // skips 0..59
+        for _ in 0..<60 { _ = try alice.encrypt("x", now: now) }
+        _ = try bob.decrypt(try alice.encrypt("b", now: now), now: now)   // skips 61..120 → 120 waiting
+        #expect(bob.receive!.skipped.count == Contact.maxStoredSkipped)
+        #expect(bob.discardedKeys == 20)
+        #expect(bob.receive!.skipped.first!.counter == 20)
+        #expect(throws: SecureSMSError.replayed(counter: 0)) { try bob.decrypt(first!, now: now) }
+    }
+
+    @Test func pastedMessagesSurviveWrappingAndSpaces() throws {
+        var (alice, bob) = try makePair()
+        let msg = Array(try alice.encrypt("wrapped", now: now))
+        let wrapped = "  " + String(msg[0..<50]) + "\r\n" + String(msg[50..<120]) + " \n" + String(msg[120...]) + "\n"
+        #expect(try bob.decrypt(wrapped, now: now) == "wrapped")
+    }
+
+    @Test func truncatedOrForeignTextIsNotAMessage() throws {
+        var (alice, bob) = try makePair()
+        let msg = try alice.encrypt("hi", now: now)
+        #expect(throws: SecureSMSError.self) { try bob.decrypt(String(msg.dropLast()), now: now) }
+        #expect(throws: SecureSMSError.self) { try bob.decrypt(String(msg.dropLast()) + "@", now: now) }
+    }
+
+    @Test func resyncStartsFreshChains() throws {
+        var (alice, bob) = try makePair()
+        let old = try alice.encrypt("before", now: now)
+        let codeA = ContactCode.generate(), codeB = ContactCode.generate()
+        alice.beginResync(ownCode: codeA)
+        bob.beginResync(ownCode: codeB)
+        #expect(alice.isResyncing)
+        try alice.complete(theirs: codeB, now: now)
+        try bob.complete(theirs: codeA, now: now)
+        #expect(alice.resyncedAt == now)
+        #expect(alice.send!.next == 0)
+        #expect(throws: SecureSMSError.verificationFailed) { try bob.decrypt(old, now: now) }
+        #expect(try bob.decrypt(try alice.encrypt("after", now: now), now: now) == "after")
+    }
+
+    @Test func ownCodeIsRefusedAsTheirs() throws {
+        let code = ContactCode.generate()
+        var c = Contact(name: "X", ownCode: code, now: now)
+        #expect(throws: SecureSMSError.self) { try c.complete(theirs: code, now: now) }
+    }
+
+    @Test func pendingContactCannotEncrypt() {
+        var c = Contact(name: "X", ownCode: ContactCode.generate(), now: now)
+        #expect(throws: SecureSMSError.self) { try c.encrypt("hi", now: now) }
+    }
+}
+
+@Suite struct ContactCodeTests {
+    @Test func formatsAsFourGroupsAndParsesBack() throws {
+        for _ in 0..<50 {
+            let c = ContactCode.generate()
+            let f = c.formatted
+            #expect(f.count == 19)
+            #expect(f.split(separator: "-").map(\.count) == [4, 4, 4, 4])
+            #expect(try ContactCode(parsing: f) == c)
+            #expect(try ContactCode(parsing: f.lowercased().replacingOccurrences(of: "-", with: " ")) == c)
+        }
+    }
+
+    @Test func everySingleTypoIsCaught() throws {
+        let c = ContactCode(random: [1, 2, 3, 4, 5, 6, 7, 8])
+        let chars = Array(c.formatted)
+        let symbols = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+        var caught = 0, total = 0
+        for i in chars.indices where chars[i] != "-" {
+            for s in symbols where s != chars[i] {
+                var t = chars; t[i] = s
+                total += 1
+                if (try? ContactCode(parsing: String(t))) == nil { caught += 1 }
+            }
+        }
+        // a 16-bit check misses a given typo with probability 2^-16; over 496 typos expect none
+        #expect(caught == total)
+    }
+
+    @Test func readAloudConfusionsAreForgiven() throws {
+        let c = ContactCode(random: [0, 0, 0, 0, 0, 0, 0, 0])
+        let f = c.formatted
+        #expect(f.hasPrefix("0000-0000-0000"))
+        #expect(try ContactCode(parsing: f.replacingOccurrences(of: "0", with: "O")) == c)
+    }
+
+    @Test func descriptionNeverShowsTheCode() {
+        let c = ContactCode.generate()
+        #expect(!"\(c)".contains(c.formatted))
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import SecureSMS
-
-@Test func moduleLoads() { #expect(Bool(true)) }

@@ -1,0 +1,99 @@
+"""SecureSMS through the CLI: contacts, round trips, tampering, replay, loss, lockout."""
+import json
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent / "test_sms_support"))
+from sms_helpers import Party, make_pair  # noqa: E402
+
+
+def test_round_trip_tamper_replay_and_reorder(run_dossier, tmp_path):
+    alice, bob, _, _ = make_pair(run_dossier, tmp_path)
+    m1 = alice.encrypt("Bob", "First: meet at 6.")
+    m2 = alice.encrypt("Bob", "Second, with €uro [brackets]")
+    m3 = alice.encrypt("Bob", "Third")
+    for m in (m1, m2, m3):
+        assert len(m) == 160
+    # out of order: 3 first, then 1; 2 is "lost" for now
+    assert bob.decrypt("Alice", m3).stdout == "Third\n"
+    before = (tmp_path / "bob.keystore").read_bytes()
+    tampered = m1[:50] + ("A" if m1[50] != "A" else "B") + m1[51:]
+    bad = bob.decrypt("Alice", tampered, check=False)
+    assert bad.returncode == 1
+    assert "not from this contact, or damaged" in bad.stderr
+    assert (tmp_path / "bob.keystore").read_bytes() == before  # no state change, not even a re-save
+    assert bob.decrypt("Alice", m1).stdout == "First: meet at 6.\n"
+    again = bob.decrypt("Alice", m1, check=False)
+    assert again.returncode == 1 and "replayed" in again.stderr
+    assert bob.decrypt("Alice", m2).stdout == "Second, with €uro [brackets]\n"
+    listing = bob.sms("contact", "list").stdout
+    assert "Alice\tactive\tsent 0\treceived 3\tskipped 0" in listing
+    # a message pasted with line breaks and spaces still decrypts
+    m4 = bob.encrypt("Alice", "ok")
+    assert alice.decrypt("Bob", m4[:80] + "\n  " + m4[80:] + "\n").stdout == "ok\n"
+
+
+def test_too_long_and_non_gsm_are_rejected_without_touching_the_keystore(run_dossier, tmp_path):
+    alice, _, _, _ = make_pair(run_dossier, tmp_path)
+    before = (tmp_path / "alice.keystore").read_bytes()
+    r = alice.sms("encrypt", "Bob", "x" * 145, check=False)
+    assert r.returncode == 1 and "145 septets" in r.stderr
+    r = alice.sms("encrypt", "Bob", "emoji 🙂", check=False)
+    assert r.returncode == 1 and "character 7" in r.stderr and "🙂" not in r.stderr
+    assert (tmp_path / "alice.keystore").read_bytes() == before
+
+
+def test_contact_edit_remove_resync(run_dossier, tmp_path):
+    alice, bob, _, _ = make_pair(run_dossier, tmp_path)
+    old = alice.encrypt("Bob", "before resync")
+    alice.sms("contact", "edit", "Bob", "--name", "Robert")
+    assert "Robert\tactive" in alice.sms("contact", "list").stdout
+    # resync: Alice starts, Bob answers with Alice's new code, Alice finishes with Bob's
+    out = alice.sms("contact", "resync", "Robert", "--later").stdout
+    new_a = out.split(": ")[-1].strip()
+    out = bob.sms("contact", "resync", "Alice", DOSSIER_SMS_CODE=new_a).stdout
+    new_b = out.split(": ")[-1].strip()
+    alice.sms("contact", "add", "Robert", DOSSIER_SMS_CODE=new_b)
+    assert bob.decrypt("Alice", old, check=False).returncode == 1  # old chain is gone
+    assert bob.decrypt("Alice", alice.encrypt("Robert", "after resync")).stdout == "after resync\n"
+    alice.sms("contact", "rm", "Robert")
+    assert alice.sms("contact", "list").stdout == ""
+    r = alice.sms("encrypt", "Robert", "x", check=False)
+    assert r.returncode == 1 and "no contact named" in r.stderr
+
+
+def test_wrong_code_typo_is_caught(run_dossier, tmp_path):
+    alice = Party(run_dossier, tmp_path / "a.keystore")
+    alice.init("alice")
+    code = alice.add_later("Bob")
+    typo = ("X" if code[0] != "X" else "Y") + code[1:]
+    r = alice.sms("contact", "add", "Bob", DOSSIER_SMS_CODE=typo, check=False)
+    assert r.returncode == 1 and "mistyped" in r.stderr
+    assert typo not in r.stderr and code not in r.stderr
+    r = alice.sms("contact", "add", "Bob", DOSSIER_SMS_CODE=code, check=False)
+    assert r.returncode == 1 and "your own code" in r.stderr
+
+
+def test_three_wrong_passwords_lock_across_restarts(run_dossier, tmp_path):
+    p = Party(run_dossier, tmp_path / "k.keystore", password="right one", now="2026-01-01T10:00:00Z")
+    p.run_dossier("sms", "init", "--keystore", p.path, "--lock-seconds", "120", env=p.env())
+    for left in (2, 1):
+        r = p.sms("contact", "list", check=False, DOSSIER_SMS_PASSWORD="wrong")
+        assert r.returncode == 1 and f"{left} more" in r.stderr
+    r = p.sms("contact", "list", check=False, DOSSIER_SMS_PASSWORD="wrong")
+    assert r.returncode == 1 and "locked" in r.stderr
+    envelope = json.loads((tmp_path / "k.keystore").read_text())
+    assert envelope["lockout"]["locked_until"] == "2026-01-01T10:02:00Z"
+    # every call is a new process: the right password is refused until the lock ends
+    r = p.sms("contact", "list", check=False, DOSSIER_SMS_NOW="2026-01-01T10:01:59Z")
+    assert r.returncode == 1 and "locked" in r.stderr and "2026-01-01T10:02:00Z" in r.stderr
+    assert p.sms("contact", "list", DOSSIER_SMS_NOW="2026-01-01T10:02:00Z").returncode == 0
+
+
+def test_keystore_at_rest_holds_no_plain_names_or_codes(run_dossier, tmp_path):
+    alice, _, code_a, code_b = make_pair(run_dossier, tmp_path)
+    alice.encrypt("Bob", "a very secret sentence")
+    raw = (tmp_path / "alice.keystore").read_text()
+    for s in ("Bob", "alice", code_a, code_b, code_a.replace("-", ""), "secret sentence", alice.password):
+        assert s not in raw
+    assert oct((tmp_path / "alice.keystore").stat().st_mode & 0o777) == "0o600"

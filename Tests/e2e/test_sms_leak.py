@@ -1,0 +1,64 @@
+"""Leak test: no code, key, password or message text reaches the site, its side outputs,
+its manifest or the build log — only names, dates and counts."""
+import csv
+import io
+import json
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent / "test_sms_support"))
+from sms_helpers import make_pair  # noqa: E402
+
+
+def all_output_text(root: pathlib.Path) -> str:
+    parts = []
+    for f in sorted(root.rglob("*")):
+        if f.is_file():
+            parts.append(f.read_bytes().decode("utf-8", errors="replace"))
+    return "\n".join(parts)
+
+
+def test_site_and_log_hold_no_secrets(run_dossier, tmp_path):
+    alice, bob, code_a, code_b = make_pair(run_dossier, tmp_path)
+    texts = ["The vault code is 4471", "Meet behind the mill at dawn", "Bring the blue folder"]
+    messages = []
+    for t in texts:
+        m = alice.encrypt("Bob", t)
+        messages.append(m)
+    bob.decrypt("Alice", messages[2])  # two lost so far → backlog 2
+    messages.append(bob.encrypt("Alice", "Understood, see you"))
+    texts.append("Understood, see you")
+
+    proj = tmp_path / "proj"
+    (proj / "data").mkdir(parents=True)
+    for name in ("alice", "bob"):
+        (proj / "data" / f"{name}.keystore").write_bytes((tmp_path / f"{name}.keystore").read_bytes())
+    # both keystores share one password file for this test
+    bob.sms("passwd", DOSSIER_SMS_NEW_PASSWORD=alice.password)
+    (proj / "data" / "bob.keystore").write_bytes((tmp_path / "bob.keystore").read_bytes())
+    (proj / "data" / "pw.txt").write_text(alice.password + "\n")
+    (proj / "dossier.yml").write_text(
+        "title: Leak test\nsms:\n  keystores: data/*.keystore\n  password_file: data/pw.txt\n  backlog_warning: 2\n")
+    build = run_dossier("build", proj)
+    site = proj / "_site"
+    assert (site / "sms" / "index.html").exists()
+
+    haystack = all_output_text(site) + build.stdout + build.stderr
+    manifest = proj / "_site.manifest.json"
+    if manifest.exists():
+        haystack += manifest.read_text()
+    secrets = [alice.password, bob.password, code_a, code_b, code_a.replace("-", ""), code_b.replace("-", ""),
+               code_a.lower()] + texts + messages + [m[:20] for m in messages] + [m[40:60] for m in messages]
+    for s in secrets:
+        assert s not in haystack, "a secret reached the site or the log"
+
+    # the report does say what it should
+    page = (site / "sms" / "index.html").read_text()
+    assert "Bob" in page and "Alice" in page
+    rows = list(csv.DictReader(io.StringIO((site / "sms" / "contacts.csv").read_text())))
+    by = {(r["keystore"], r["contact"]): r for r in rows}
+    assert by[("alice", "Bob")]["sent"] == "3" and by[("alice", "Bob")]["received"] == "1"
+    assert by[("bob", "Alice")]["received"] == "1" and by[("bob", "Alice")]["skipped_backlog"] == "2"
+    assert by[("bob", "Alice")]["warnings"]  # backlog 2 ≥ backlog_warning 2
+    data = json.loads((site / "sms" / "keystores.json").read_text())
+    assert {k["account"] for k in data["keystores"]} == {"alice", "bob"}
