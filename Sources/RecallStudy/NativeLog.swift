@@ -90,6 +90,9 @@ public enum NativeLog {
                 headerLine = lineNo
                 continue
             }
+            if type == "session" {
+                throw RecallError(file: file, line: lineNo, "a second session header (one log holds one session)")
+            }
             guard let t = f.t else {
                 throw RecallError(file: file, line: lineNo, "the event has no time \"t\" (milliseconds since Begin)")
             }
@@ -163,8 +166,6 @@ public enum NativeLog {
                 kind = .fields(values)
             case "close":
                 kind = .close
-            case "session":
-                throw RecallError(file: file, line: lineNo, "a second session header (one log holds one session)")
             default:
                 throw RecallError(file: file, line: lineNo, "unknown event type \"\(type)\" (expected page, focus, key, touch, button, fields or close)")
             }

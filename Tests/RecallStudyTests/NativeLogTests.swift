@@ -83,3 +83,40 @@ import Testing
         #expect(e?.message.contains("string 2") == true)
     }
 }
+
+@Suite struct NativeLogBadInputTests {
+    func message(_ body: String) -> RecallError? {
+        recallError { _ = try parseLog(header + "\n" + body + "\n") }
+    }
+
+    @Test func unknownButtonActionAndResultAreErrors() {
+        #expect(message(#"{"t":1,"type":"button","button":"exit"}"#)?.message.contains("unknown button \"exit\"") == true)
+        #expect(message(#"{"t":1,"type":"key","key":"a","action":"press","text":"a"}"#)?.message.contains("unknown key action \"press\"") == true)
+        #expect(message(#"{"t":1,"type":"button","button":"verify","result":"maybe"}"#)?.message.contains("unknown Verify result") == true)
+    }
+
+    @Test func missingTimeTextOrFieldsCountAreErrors() {
+        #expect(message(#"{"type":"close"}"#)?.message.contains("no time") == true)
+        #expect(message(#"{"t":1,"type":"key","key":"a"}"#)?.message.contains("needs \"text\"") == true)
+        let e = message("{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":2}\n{\"t\":2,\"type\":\"fields\",\"values\":[\"a\"]}")
+        #expect(e?.line == 3)
+        #expect(e?.message.contains("10 field(s)") == true)
+    }
+
+    @Test func notJSONAndSecondHeaderAreErrors() {
+        #expect(message("t=1 page=ready")?.line == 2)
+        #expect(message(header)?.message.contains("second session header") == true)
+        #expect(recallError { _ = try parseLog(#"{"t":1,"type":"page","page":"ready"}"# + "\n") }?.message.contains("session header") == true)
+        #expect(recallError { _ = try parseLog("") }?.message.contains("empty") == true)
+    }
+
+    @Test func cohortFileErrorsNameTheLine() {
+        let head = "label,s1,s2\norder,1,2\nstring,abcdef,ghijkl\n"
+        let e = recallError { _ = try DesktopCohort.parse(head + "1,1.5,x\n", file: "c.csv", name: "c") }
+        #expect(e?.line == 4)
+        #expect(e?.message.contains("not a time") == true)
+        let e2 = recallError { _ = try DesktopCohort.parse(head + "1,1.5,2\n1,2,3\n", file: "c.csv", name: "c") }
+        #expect(e2?.line == 5)
+        #expect(e2?.message.contains("appears twice") == true)
+    }
+}
