@@ -27,6 +27,7 @@ def test_site_and_log_hold_no_secrets(run_dossier, tmp_path):
         messages.append(m)
     bob.decrypt("Alice", messages[2])  # two lost so far → backlog 2
     messages.append(bob.encrypt("Alice", "Understood, see you"))
+    alice.decrypt("Bob", messages[-1])
     texts.append("Understood, see you")
 
     proj = tmp_path / "proj"

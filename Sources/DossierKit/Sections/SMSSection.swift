@@ -121,10 +121,10 @@ public struct SMSSection: Section {
                     "warnings": .array(c.warnings.map { .string($0) }),
                 ]))
                 rows.append([
-                    "name": c.name, "status": c.status, "added": d(c.addedAt), "resynced": d(c.resyncedAt),
+                    "name": c.name, "status": c.status, "added": d(c.addedAt), "resynced": c.resyncedAt.map(SMSDates.format) ?? "—",
                     "sent": c.sent, "received": c.received, "nextSend": c.nextSendCounter, "nextReceive": c.nextReceiveCounter,
                     "backlog": c.skippedBacklog, "discarded": c.discardedKeys,
-                    "lastSent": d(c.lastSentAt), "lastReceived": d(c.lastReceivedAt),
+                    "lastSent": c.lastSentAt.map(SMSDates.format) ?? "—", "lastReceived": c.lastReceivedAt.map(SMSDates.format) ?? "—",
                     "warnings": c.warnings, "hasWarnings": !c.warnings.isEmpty,
                 ])
             }
@@ -133,10 +133,12 @@ public struct SMSSection: Section {
                 "created_at": jd(inv.createdAt), "password_changed_at": jd(inv.passwordChangedAt),
                 "contacts": .array(jcontacts),
             ]))
-            models.append([
+            var model: [String: Any] = [
                 "id": r.id, "file": r.file, "account": inv.account, "created": d(inv.createdAt),
-                "passwordChanged": d(inv.passwordChangedAt), "contacts": rows, "hasContacts": !rows.isEmpty,
-            ])
+                "contacts": rows, "hasContacts": !rows.isEmpty,
+            ]
+            if let p = inv.passwordChangedAt { model["passwordChanged"] = d(p) }
+            models.append(model)
         }
         let jsonDoc = JSONValue.object([
             "generator": .string("dossier \(DossierVersion.string)"),

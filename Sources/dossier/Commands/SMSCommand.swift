@@ -9,8 +9,7 @@ struct SMSCommand: AsyncParsableCommand {
         commandName: "sms",
         abstract: "Encrypt messages that fit one SMS, and manage the SecureSMS keystore.",
         discussion: """
-        Two people add each other as contacts (each reads their code to the other), then
-        paste 160-character messages through any messaging app. See docs/securesms-cli.md.
+        Two people add each other as contacts (each reads their code to the other), then paste 160-character messages through any messaging app. See docs/securesms-cli.md.
 
         Example:
           dossier sms init --account alice
@@ -18,10 +17,7 @@ struct SMSCommand: AsyncParsableCommand {
           echo "See you at 6" | dossier sms encrypt Bob
           dossier sms decrypt Bob "$PASTED"
 
-        Secrets are never taken from arguments: the password comes from
-        DOSSIER_SMS_PASSWORD, DOSSIER_SMS_PASSWORD_FD or the terminal; a contact's code
-        from DOSSIER_SMS_CODE, DOSSIER_SMS_CODE_FD or the terminal. The keystore is
-        --keystore, else DOSSIER_SMS_KEYSTORE, else ~/.dossier/sms.keystore.
+        Secrets are never taken from arguments: the password comes from DOSSIER_SMS_PASSWORD, DOSSIER_SMS_PASSWORD_FD or the terminal; a contact's code from DOSSIER_SMS_CODE, DOSSIER_SMS_CODE_FD or the terminal. The keystore is --keystore, else DOSSIER_SMS_KEYSTORE, else ~/.dossier/sms.keystore.
         """,
         subcommands: [SMSInit.self, SMSPasswd.self, SMSContact.self, SMSEncrypt.self, SMSDecrypt.self,
                       SMSCount.self, SMSAlphabet.self]
@@ -147,9 +143,7 @@ struct SMSContact: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a contact: show your code, enter theirs (FRQ10).",
             discussion: """
-            Both people run this at the same time. Your code is printed; the code shown on
-            the other phone is read from DOSSIER_SMS_CODE(_FD) or the terminal. With --later
-            the contact stays pending; run `contact add NAME` again to enter their code.
+            Both people run this at the same time. Your code is printed; the code shown on the other phone is read from DOSSIER_SMS_CODE(_FD) or the terminal. With --later the contact stays pending; run `contact add NAME` again to enter their code.
 
             Example: dossier sms contact add Bob
             """)
@@ -223,8 +217,9 @@ struct SMSContact: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "resync", abstract: "Exchange new codes with a contact; both chains restart (FRQ12).",
             discussion: """
-            Both people run it at the same time. Until their new code is entered the old
-            chains keep working. Example: dossier sms contact resync Bob
+            Both people run it at the same time. Until their new code is entered the old chains keep working.
+
+            Example: dossier sms contact resync Bob
             """)
         @OptionGroup var store: KeystoreOptions
         @Argument var name: String
@@ -267,8 +262,7 @@ struct SMSEncrypt: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encrypt", abstract: "Encrypt a message for a contact (FRQ6); prints 160 characters to paste.",
         discussion: """
-        The text is the argument or standard input (one final line end dropped): up to 144
-        septets of the GSM 7-bit alphabet (€ [ ] { } \\ ^ ~ | count 2).
+        The text is the argument or standard input (one final line end dropped): up to 144 septets of the GSM 7-bit alphabet (€ [ ] { } \\ ^ ~ | count 2).
 
         Example: echo "Meet at 6" | dossier sms encrypt Bob
         """)
@@ -298,8 +292,7 @@ struct SMSDecrypt: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decrypt", abstract: "Decrypt a pasted message from a contact (FRQ8).",
         discussion: """
-        The message is the argument or standard input; spaces and line breaks are ignored.
-        A message that does not verify changes nothing and says so.
+        The message is the argument or standard input; spaces and line breaks are ignored. A message that does not verify changes nothing and says so.
 
         Example: dossier sms decrypt Alice "$PASTED"
         """)
