@@ -42,6 +42,9 @@ struct Match: Sendable {
     /// Filled by the scorer (``Scoring/estimateGuesses``).
     var guesses: Double = 0
 
+    /// Number of code points covered (`token` may be left empty for brute-force parts).
+    var length: Int { j - i + 1 }
+
     init(_ pattern: Pattern, i: Int, j: Int, token: [UInt32]) {
         self.pattern = pattern
         self.i = i

@@ -29,11 +29,8 @@ enum Scoring {
         return r
     }
 
-    static func factorial(_ n: Int) -> Double {
-        var f = 1.0
-        if n > 1 { for k in 2...n { f *= Double(k) } }
-        return f
-    }
+    static let factorials: [Double] = (0...170).reduce(into: [Double]()) { t, k in t.append(k == 0 ? 1 : t[k - 1] * Double(k)) }
+    static func factorial(_ n: Int) -> Double { n <= 170 ? factorials[n] : .infinity }
 
     // MARK: Search
 
@@ -70,7 +67,7 @@ enum Scoring {
         }
 
         func bruteforce(_ i: Int, _ j: Int) -> Int {
-            var m = Match(.bruteforce, i: i, j: j, token: Array(pw[i...j]))
+            var m = Match(.bruteforce, i: i, j: j, token: [])
             m.guesses = estimateGuesses(m, passwordLength: n)
             all.append(m)
             return all.count - 1
@@ -115,8 +112,8 @@ enum Scoring {
 
     static func estimateGuesses(_ m: Match, passwordLength: Int) -> Double {
         var minGuesses = 1.0
-        if m.token.count < passwordLength {
-            minGuesses = m.token.count == 1 ? minSubmatchGuessesSingleChar : minSubmatchGuessesMultiChar
+        if m.length < passwordLength {
+            minGuesses = m.length == 1 ? minSubmatchGuessesSingleChar : minSubmatchGuessesMultiChar
         }
         let g: Double
         switch m.pattern {
@@ -135,8 +132,8 @@ enum Scoring {
     }
 
     static func bruteforceGuesses(_ m: Match) -> Double {
-        let g = pow(bruteforceCardinality, Double(m.token.count))
-        let minimum = m.token.count == 1 ? minSubmatchGuessesSingleChar + 1 : minSubmatchGuessesMultiChar + 1
+        let g = pow(bruteforceCardinality, Double(m.length))
+        let minimum = m.length == 1 ? minSubmatchGuessesSingleChar + 1 : minSubmatchGuessesMultiChar + 1
         return max(g, minimum)
     }
 
@@ -188,7 +185,7 @@ enum Scoring {
             base = 26
         }
         if !m.ascending { base *= 2 }
-        return base * Double(m.token.count)
+        return base * Double(m.length)
     }
 
     static func spatialGuesses(_ m: Match) -> Double {
@@ -197,7 +194,7 @@ enum Scoring {
         let s = keyboard ? data.keyboardStartingPositions : data.keypadStartingPositions
         let d = keyboard ? data.keyboardAverageDegree : data.keypadAverageDegree
         var guesses = 0.0
-        let len = m.token.count
+        let len = m.length
         let t = m.turns
         if len >= 2 {
             for i in 2...len {

@@ -119,7 +119,7 @@ enum FeedbackRules {
         }
         if score > 2 { return .init(warning: "", suggestions: []) }
         var longest = sequence[0]
-        for m in sequence.dropFirst() where m.token.count > longest.token.count { longest = m }
+        for m in sequence.dropFirst() where m.length > longest.length { longest = m }
         let extra = "Add another word or two. Uncommon words are better."
         if var f = matchFeedback(longest, isSoleMatch: sequence.count == 1) {
             f.suggestions.insert(extra, at: 0)
