@@ -97,3 +97,20 @@ def test_keystore_at_rest_holds_no_plain_names_or_codes(run_dossier, tmp_path):
     for s in ("Bob", "alice", code_a, code_b, code_a.replace("-", ""), "secret sentence", alice.password):
         assert s not in raw
     assert oct((tmp_path / "alice.keystore").stat().st_mode & 0o777) == "0o600"
+
+
+def test_every_basic_character_survives_the_cli(run_dossier, dossier_bin, tmp_path):
+    """All 127 basic characters (CR and LF included) plus the 9 extension ones, as bytes
+    through stdin/stdout, over two messages (127 + 18 septets > 144)."""
+    import os
+    import subprocess
+
+    import gsm0338  # noqa: F401
+    alice, bob, _, _ = make_pair(run_dossier, tmp_path)
+    basic = "".join(bytes([c]).decode("gsm03.38") for c in range(128) if c != 0x1B)
+    for text in (basic, "^{}\\[~]|€"):
+        enc = subprocess.run([dossier_bin, "sms", "encrypt", "Bob", "--keystore", alice.path], input=text.encode() + b"\n",
+                             capture_output=True, env=dict(os.environ, **alice.env()), check=True).stdout
+        dec = subprocess.run([dossier_bin, "sms", "decrypt", "Alice", "--keystore", bob.path], input=enc,
+                             capture_output=True, env=dict(os.environ, **bob.env()), check=True).stdout
+        assert dec == text.encode() + b"\n"
