@@ -279,12 +279,11 @@ public struct WebDAVClient: Sendable {
             } catch let e as URLError {
                 let mapped = WebDAVClient.map(e, url: shown)
                 log?("\(method) \(shown) → \(mapped)")
-                switch e.code {
-                case .timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet:
-                    retryable = mapped
-                default:
-                    throw mapped
-                }
+                // Connection-level failures (refused, reset, cut short, timed out) are
+                // retried; TLS and malformed-URL failures are not.
+                if case .tls = mapped { throw mapped }
+                if [.badURL, .unsupportedURL, .cannotFindHost, .dnsLookupFailed].contains(e.code) { throw mapped }
+                retryable = mapped
             } catch {
                 throw WebDAVError.unreachable(url: shown, detail: String(describing: error))
             }
@@ -312,7 +311,7 @@ public struct WebDAVClient: Sendable {
         case .networkConnectionLost:
             return .unreachable(url: url, detail: "connection lost")
         default:
-            return .unreachable(url: url, detail: e.localizedDescription)
+            return .unreachable(url: url, detail: "\(e.localizedDescription) [URLError \(e.code.rawValue)]")
         }
     }
 }

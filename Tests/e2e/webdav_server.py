@@ -56,6 +56,13 @@ class Counting:
         return self.app(environ, start_response)
 
 
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def serve(args):
     from cheroot import wsgi
     from wsgidav.wsgidav_app import WsgiDAVApp
@@ -76,8 +83,21 @@ def serve(args):
         die = (m, int(n))
     tamper = tuple(args.tamper.split(":", 3)) if args.tamper else None
     wrapped = Counting(app, args.root, args.log, die, tamper)
-    server = wsgi.Server(("127.0.0.1", args.port), wrapped, numthreads=8)
-    server.prepare()
+    # cheroot sets SO_REUSEADDR only on a fixed port, and Linux lets a later server
+    # rebind a port with connections in TIME-WAIT only if the first one set it too: so
+    # choose a free port here rather than binding port 0. A restart on the port of a
+    # server that just died may find it briefly taken: try again for up to 10 s.
+    fixed = args.port != 0
+    for attempt in range(100):
+        port = args.port if fixed else free_port()
+        server = wsgi.Server(("127.0.0.1", port), wrapped, numthreads=8)
+        try:
+            server.prepare()
+            break
+        except OSError:
+            if attempt == 99:
+                raise
+            time.sleep(0.1)
     port = server.bind_addr[1]
     print(f"PORT {port}", flush=True)
     parent = os.getppid()

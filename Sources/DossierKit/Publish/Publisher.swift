@@ -69,6 +69,12 @@ public struct Publisher: Sendable {
             return Report(plan: plan, dryRun: true, uploaded: 0, resumed: 0, deleted: 0,
                           seconds: Date().timeIntervalSince(start), requests: client.stats.summary)
         }
+        if plan.isEmpty, let remote, remote.files == local.files {
+            // Already up to date: one GET, nothing written.
+            PublishJournal(folder: stateFolder, target: client.baseURL).finish()
+            return Report(plan: plan, dryRun: false, uploaded: 0, resumed: 0, deleted: 0,
+                          seconds: Date().timeIntervalSince(start), requests: client.stats.summary)
+        }
         if !baseExists { try await client.mkcol("") }
 
         // 2. Resume: trust earlier uploads only when the server still shows them.
@@ -107,21 +113,36 @@ public struct Publisher: Sendable {
         for folder in plan.collectionsToCreate { try await client.mkcol(folder) }
         let total = pending.count
         let counter = Counter()
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        // Children never throw into the group: a thrown error would cancel the others,
+        // and FoundationNetworking can leave a cancelled request waiting forever. After
+        // the first failure no new upload starts; those in flight finish, then it throws.
+        let failure: Error? = await withTaskGroup(of: Error?.self) { group in
             var next = 0
+            var first: Error? = nil
             func add() {
                 let item = pending[next].entry
                 next += 1
                 group.addTask { [client, site] in
-                    try await Publisher.upload(item, from: site, client: client, journal: journal)
+                    do {
+                        try await Publisher.upload(item, from: site, client: client, journal: journal)
+                    } catch {
+                        return error
+                    }
                     let n = counter.increment()
                     if n % 500 == 0 || n == total { progress("uploaded \(n)/\(total)") }
+                    return nil
                 }
             }
             while next < min(concurrency, total) { add() }
-            while try await group.next() != nil {
-                if next < total { add() }
+            while let result = await group.next() {
+                if let error = result, first == nil { first = error }
+                if first == nil && next < total { add() }
             }
+            return first
+        }
+        if let failure {
+            journal.close()
+            throw failure
         }
 
         // 4. Removed files, then folders left empty (never a folder with foreign files).
@@ -169,7 +190,14 @@ public struct Publisher: Sendable {
             try await client.makeCollections(parent(of: entry.path))
             etag = try await client.put(temp, data: data, contentType: contentType(entry.path))
         }
-        try await client.move(temp, to: entry.path, overwrite: true)
+        do {
+            try await client.move(temp, to: entry.path, overwrite: true)
+        } catch let e as WebDAVError where e.httpStatus == 404 {
+            // A retried MOVE whose first attempt landed but whose answer was lost: the
+            // temporary file is gone and the file is in place.
+            guard let there = try await client.stat(entry.path), there.contentLength == entry.size else { throw e }
+            etag = there.etag
+        }
         journal.recordDone(entry.path, sha256: entry.sha256, etag: etag)
     }
 
