@@ -184,6 +184,40 @@ def test_dragging_and_arrow_keys_change_the_view(browser, site):
     wait(browser, lambda d: abs(float(attr(d, "data-yaw")) - (yaw1 - 5)) < 0.01)
 
 
+def pixel_under(drv, selector):
+    """The canvas colour at the centre of the element (the picture under a trigger button)."""
+    return drv.execute_script("""
+        var c = document.getElementById('xp-canvas'), b = document.querySelector(arguments[0]);
+        var rc = c.getBoundingClientRect(), rb = b.getBoundingClientRect();
+        var x = Math.round((rb.left + rb.width / 2 - rc.left) * c.width / rc.width);
+        var y = Math.round((rb.top + rb.height / 2 - rc.top) * c.height / rc.height);
+        var t = document.createElement('canvas'); t.width = c.width; t.height = c.height;
+        var g = t.getContext('2d'); g.drawImage(c, 0, 0);
+        return Array.prototype.slice.call(g.getImageData(x, y, 1, 1).data, 0, 3);
+    """, selector)
+
+
+def test_trigger_buttons_stay_on_their_object_as_the_view_turns(browser, site):
+    # "Hello at the desk" is at yaw 0, pitch 2: the middle of the blue-grey desk (#9bb6c9)
+    # that spans yaw -21..21 in the picture. Buttons are placed by the projection formula
+    # and the picture by the shader: both must agree wherever the view points.
+    open_viewer(browser, site)
+    desk = (0x9b, 0xb6, 0xc9)
+    body = browser.find_element(By.TAG_NAME, "body")
+    for keys, yaw, pitch in (((), 0, 0), ((Keys.ARROW_RIGHT,) * 6, 30, 0), ((Keys.ARROW_UP,) * 3, 30, 15),
+                             ((Keys.ARROW_LEFT,) * 12, -30, 15)):
+        for k in keys:
+            body.send_keys(k)
+        wait(browser, lambda d: abs(float(attr(d, "data-yaw")) - yaw) < 0.01 and abs(float(attr(d, "data-pitch")) - pitch) < 0.01)
+        wait(browser, lambda d: all(abs(a - b) <= 16 for a, b in zip(pixel_under(d, "#xp-hotspots [data-trigger='hello']"), desk)))
+    # The door to the hall (yaw 60, pitch 5) is a narrower object (#7d6a55, yaw 48..72).
+    door = (0x7d, 0x6a, 0x55)
+    for k in (Keys.ARROW_RIGHT,) * 18 + (Keys.ARROW_DOWN,) * 4:
+        body.send_keys(k)
+    wait(browser, lambda d: abs(float(attr(d, "data-yaw")) - 60) < 0.01 and abs(float(attr(d, "data-pitch")) + 5) < 0.01)
+    wait(browser, lambda d: all(abs(a - b) <= 16 for a, b in zip(pixel_under(d, "#xp-hotspots [data-trigger='to-hall']"), door)))
+
+
 def test_sound_button_toggles_play_and_pause(browser, site):
     open_viewer(browser, site)
     b = list_button(browser, "hello")
