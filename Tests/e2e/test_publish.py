@@ -6,8 +6,7 @@ import subprocess
 
 import pytest
 
-from publish_helpers import PASSWORD, USER, env, make_site, tree, write_manifest
-from webdav_server import WebDAVServer
+from webdav_server import PASSWORD, USER, WebDAVServer, env, make_site, tree, write_manifest
 
 WRITES = {"PUT", "MOVE", "DELETE", "MKCOL", "PROPPATCH", "COPY", "LOCK"}
 
