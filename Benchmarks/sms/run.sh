@@ -51,4 +51,5 @@ for log2n in ("15", "10"):
             print(f"{'2^' + log2n:>10} {name:>8} {statistics.median(xs):9.3f} {max(xs):7.3f}")
             if statistics.median(xs) >= 1.0:
                 print(f"  over the seed's 1 s budget", file=sys.stderr)
+print(subprocess.run([bin_, "sms", "bench", "--count", "2000"], capture_output=True, text=True, check=True).stdout.strip())
 PY

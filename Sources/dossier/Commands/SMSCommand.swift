@@ -20,7 +20,7 @@ struct SMSCommand: AsyncParsableCommand {
         Secrets are never taken from arguments: the password comes from DOSSIER_SMS_PASSWORD, DOSSIER_SMS_PASSWORD_FD or the terminal; a contact's code from DOSSIER_SMS_CODE, DOSSIER_SMS_CODE_FD or the terminal. The keystore is --keystore, else DOSSIER_SMS_KEYSTORE, else ~/.dossier/sms.keystore.
         """,
         subcommands: [SMSInit.self, SMSPasswd.self, SMSContact.self, SMSEncrypt.self, SMSDecrypt.self,
-                      SMSCount.self, SMSAlphabet.self]
+                      SMSCount.self, SMSAlphabet.self, SMSBench.self]
     )
 }
 
@@ -359,5 +359,36 @@ struct SMSAlphabet: AsyncParsableCommand {
           "message_length": \(SMSProtocol.messageLength)
         }
         """)
+    }
+}
+
+/// Hidden: times the protocol alone (chain step + seal, parse + open), in process.
+struct SMSBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Time encrypt/decrypt of the protocol alone (no keystore).", shouldDisplay: false)
+    @Option(help: "Messages to encrypt and decrypt.") var count: Int = 1000
+
+    func validate() throws {
+        guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be 1…1000000") }
+    }
+
+    func run() async throws {
+        let t = Date(timeIntervalSince1970: 0)
+        let a = ContactCode.generate(), b = ContactCode.generate()
+        var alice = Contact(name: "B", ownCode: a, now: t), bob = Contact(name: "A", ownCode: b, now: t)
+        try SMS.wrap { try alice.complete(theirs: b, now: t); try bob.complete(theirs: a, now: t) }
+        let text = String(repeating: "Benchmark €[]. ", count: 8)
+        var messages: [String] = []
+        messages.reserveCapacity(count)
+        let c0 = ContinuousClock.now
+        for _ in 0..<count { messages.append(try SMS.wrap { try alice.encrypt(text, now: t) }) }
+        let c1 = ContinuousClock.now
+        for m in messages { _ = try SMS.wrap { try bob.decrypt(m, now: t) } }
+        let c2 = ContinuousClock.now
+        func us(_ d: Duration) -> String {
+            let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+            return String(format: "%.1f", s / Double(count) * 1e6)
+        }
+        SMS.out("protocol encrypt: \(us(c1 - c0)) µs/message, decrypt: \(us(c2 - c1)) µs/message (\(count) messages)")
     }
 }
