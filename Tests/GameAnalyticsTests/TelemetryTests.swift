@@ -30,8 +30,10 @@ func tempDir() throws -> URL {
         }
         let fromDB = try StudyDatabase(path: dbPath, create: false).readCohort()
         #expect(fromDB == fromText)
-        let a = try JSONEncoder().encode(CohortAnalyzer.analyze(fromText))
-        let b = try JSONEncoder().encode(CohortAnalyzer.analyze(fromDB))
+        let enc = JSONEncoder()
+        enc.outputFormatting = .sortedKeys
+        let a = try enc.encode(CohortAnalyzer.analyze(fromText))
+        let b = try enc.encode(CohortAnalyzer.analyze(fromDB))
         #expect(a == b)
     }
 

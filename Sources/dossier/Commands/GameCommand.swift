@@ -214,7 +214,7 @@ struct GameAnalyze: ParsableCommand {
         discussion: "Example: dossier game analyze --db study.sqlite --json")
     @Option(help: "Read the SQLite study database instead of files.") var db: String?
     @Flag(help: "JSON output (the only format).") var json = false
-    @Option(help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0
+    @Option(name: .customLong("C"), help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0
     @Argument(help: "JSON Lines telemetry files.") var files: [String] = []
 
     func validate() throws {
@@ -267,7 +267,7 @@ struct GameFitLogistic: ParsableCommand {
         discussion: "CSV with a header; every column is a feature except the last, the 0/1 label. Features are standardised as documented.",
         shouldDisplay: false)
     @Flag var json = false
-    @Option var C: Double = 1.0
+    @Option(name: .customLong("C"), help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0
 
     struct Output: Encodable {
         var intercept: Double
