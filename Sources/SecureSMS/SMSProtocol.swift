@@ -93,10 +93,12 @@ public enum SMSProtocol {
     // MARK: Keys
 
     /// The three per-message keys derived from one chain message key.
-    public struct MessageKeys: Sendable {
+    public struct MessageKeys: Sendable, CustomStringConvertible {
         public var encryption: [UInt8]
         public var mac: [UInt8]
         public var nonce: [UInt8]
+        /// Never prints the keys.
+        public var description: String { "MessageKeys(redacted)" }
     }
 
     public static func messageKeys(_ messageKey: [UInt8]) -> MessageKeys {

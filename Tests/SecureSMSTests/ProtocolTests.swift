@@ -220,8 +220,12 @@ import Testing
         #expect(try ContactCode(parsing: f.replacingOccurrences(of: "0", with: "O")) == c)
     }
 
-    @Test func descriptionNeverShowsTheCode() {
+    @Test func descriptionsNeverShowSecrets() throws {
         let c = ContactCode.generate()
         #expect(!"\(c)".contains(c.formatted))
+        let k = SMSProtocol.messageKeys([UInt8](repeating: 7, count: 32))
+        #expect(!"\(k)".contains("\(k.encryption[0])"))
+        let pair = try makePair()
+        #expect("\(pair.alice)" == "Contact(Bob, active, keys redacted)")
     }
 }
