@@ -48,7 +48,8 @@ def test_logistic_matches_sklearn(run_dossier, C, seed):
     csv = "a,b,c,d,e,label\n" + "\n".join(",".join(repr(float(v)) for v in row) + f",{lab}" for row, lab in zip(X, y))
     out = json.loads(run_dossier("game", "fit-logistic", "--json", "--C", str(C), input=csv).stdout)
     Z = sklearn_pre.StandardScaler().fit_transform(X)
-    model = sklearn_lm.LogisticRegression(C=C, penalty="l2", solver="lbfgs", tol=1e-12, max_iter=100000).fit(Z, y)
+    # The default penalty is L2: C·Σ logloss + ½‖w‖², intercept not penalised.
+    model = sklearn_lm.LogisticRegression(C=C, solver="lbfgs", tol=1e-12, max_iter=100000).fit(Z, y)
     assert abs(out["intercept"] - model.intercept_[0]) < 1e-3
     for ours, ref in zip(out["coefficients"], model.coef_[0]):
         assert abs(ours - ref) < 1e-3, (ours, ref)

@@ -1,0 +1,47 @@
+"""End-to-end: the game section builds a site from JSON Lines and from SQLite, identically."""
+import filecmp
+import json
+
+
+def _project(root, block):
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "dossier.yml").write_text("title: Game\noutput: _site\ngame:\n" + block)
+    return root
+
+
+def test_site_from_jsonl_and_sqlite_is_identical(run_dossier, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    run_dossier("game", "simulate", "--players", "60", "--seed", "12", "--out", data / "cohort.jsonl",
+                "--db", data / "study.sqlite")
+    a = _project(tmp_path / "a", f"  telemetry: {data / 'cohort.jsonl'}\n")
+    b = _project(tmp_path / "b", f"  database: {data / 'study.sqlite'}\n")
+    out_a = run_dossier("build", a)
+    run_dossier("build", b)
+    assert "warning" not in (out_a.stdout + out_a.stderr).lower()
+    ga, gb = a / "_site" / "game", b / "_site" / "game"
+    files = sorted(p.relative_to(ga) for p in ga.rglob("*") if p.is_file())
+    assert len(files) > 60 * 3
+    assert files == sorted(p.relative_to(gb) for p in gb.rglob("*") if p.is_file())
+    _, mismatch, errors = filecmp.cmpfiles(ga, gb, [str(f) for f in files], shallow=False)
+    assert mismatch == [] and errors == []
+    # Every player has a page and side outputs; the model card is there.
+    players = json.loads((ga / "players.json").read_text())
+    assert len(players) == 60
+    for p in players:
+        assert (ga / "players" / p["id"] / "index.html").exists()
+        assert (ga / "players" / p["id"] / "norms.csv").exists()
+    cohort = (ga / "cohort" / "index.html").read_text()
+    assert "Model card" in cohort and "ROC curve" in cohort and "not a diagnosis" in cohort
+    model = json.loads((ga / "model.json").read_text())
+    assert 0.5 < model["cvAUC"] <= 1
+
+
+def test_bad_telemetry_names_file_and_line(run_dossier, tmp_path):
+    data = tmp_path / "bad.jsonl"
+    data.write_text('{"type":"survey","player":"p1","complete":true,"diagnosed":false,"age":30,"gender":"female"}\n'
+                    '{"type":"session","player":"p1","session":1,"start":0,"end":100,"score":0,"taps":[50,20]}\n')
+    proj = _project(tmp_path / "p", f"  telemetry: {data}\n")
+    proc = run_dossier("build", proj, check=False)
+    assert proc.returncode == 1
+    assert "bad.jsonl:2:" in proc.stderr and "goes backwards" in proc.stderr
