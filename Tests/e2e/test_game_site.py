@@ -45,3 +45,17 @@ def test_bad_telemetry_names_file_and_line(run_dossier, tmp_path):
     proc = run_dossier("build", proj, check=False)
     assert proc.returncode == 1
     assert "bad.jsonl:2:" in proc.stderr and "goes backwards" in proc.stderr
+
+
+def test_cohort_unit_is_rebuilt_only_when_inputs_or_options_change(run_dossier, tmp_path):
+    data = tmp_path / "cohort.jsonl"
+    run_dossier("game", "simulate", "--players", "30", "--seed", "4", "--out", data)
+    proj = _project(tmp_path / "p", f"  telemetry: {data}\n")
+    first = run_dossier("build", proj)
+    assert "0 unchanged" in first.stderr + first.stdout
+    again = run_dossier("build", proj)
+    assert "0 pages rendered" in again.stderr + again.stdout
+    (proj / "dossier.yml").write_text(f"title: Game\noutput: _site\ngame:\n  telemetry: {data}\n  C: 0.5\n")
+    changed = run_dossier("build", proj)
+    assert "0 pages rendered" not in changed.stderr + changed.stdout
+    assert json.loads((proj / "_site" / "game" / "model.json").read_text())["C"] == 0.5
