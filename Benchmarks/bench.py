@@ -192,6 +192,17 @@ def make_study(n, seed=1, regen=False):
         return root
     rm(root)
     logs = root / "data/logs"
+    # Participant i's log depends only on (seed, i): a smaller study is the first n files
+    # of a larger one (hard-linked).
+    for bigger in sorted(WORK.glob("study-*/data/logs"), key=lambda p: -int(p.parent.parent.name.split("-")[1])):
+        m = int(bigger.parent.parent.name.split("-")[1])
+        if m > n and seed == 1 and (bigger.parent.parent / "dossier.yml").exists():
+            logs.mkdir(parents=True)
+            for f in sorted(bigger.glob("*.jsonl"))[:n]:
+                os.link(f, logs / f.name)
+            shutil.copy(bigger.parent / "strings.txt", root / "data/strings.txt")
+            (root / "dossier.yml").write_text(RECALL_YML)
+            return root
     print(f"simulating {n} participants in {logs}")
     subprocess.run([dossier_bin(), "recall", "simulate", "--participants", str(n), "--seed", str(seed), "--out", str(logs)],
                    check=True, stdout=subprocess.DEVNULL)

@@ -29,6 +29,7 @@ import pandas as pd
 HEADER = ["participant", "string", "target", "length", "phase", "item", "index", "field",
           "start_ms", "end_ms", "duration_ms", "text", "correct", "rekey", "keystrokes", "deletions",
           "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"]
+KEEP = ["t", "type", "page", "string", "field", "key", "action", "text", "button"]
 FIELD_COUNT = {"memorize": 1, "verify": 1, "entry": 10, "recall": 10}
 
 
@@ -93,14 +94,12 @@ def read_logs(paths):
     for i, p in enumerate(paths):
         df = pd.read_json(p, lines=True, dtype=False)
         who.append((p.stem, str(df.iloc[0]["participant"])))
-        ev = df.iloc[1:].copy()
-        ev["pid"] = i
+        # Only the columns the measures use (touch coordinates, `fields` values and the
+        # header's keys are dropped before concatenating: a third of the memory).
+        ev = df.iloc[1:].reindex(columns=KEEP)
+        ev["pid"] = np.int32(i)
         frames.append(ev)
-    df = pd.concat(frames, ignore_index=True, sort=False)
-    for col in ("page", "field", "key", "action", "text", "button", "string"):
-        if col not in df:
-            df[col] = np.nan
-    return df, who
+    return pd.concat(frames, ignore_index=True, sort=False), who
 
 
 # MARK: - Measures
