@@ -29,16 +29,16 @@ struct GameCommand: AsyncParsableCommand {
 // MARK: - Helpers
 
 extension GameError {
-    var dossier: DossierError { DossierError(file: file, line: line, message) }
+    fileprivate var dossier: DossierError { DossierError(file: file, line: line, message) }
 }
 
 /// Runs `body`, turning a GameError into the CLI's `file:line: message` error.
-func game<T>(_ body: () throws -> T) throws -> T {
+fileprivate func game<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let e as GameError { throw e.dossier }
 }
 
 /// Writes `data` atomically with the given permissions (temp file in the same folder, fsync, rename).
-func writeAtomically(_ data: Data, to url: URL, mode: mode_t) throws {
+fileprivate func writeAtomically(_ data: Data, to url: URL, mode: mode_t) throws {
     let dir = url.deletingLastPathComponent()
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
@@ -61,7 +61,7 @@ func writeAtomically(_ data: Data, to url: URL, mode: mode_t) throws {
     }
 }
 
-func readInput(_ path: String?) throws -> Data {
+fileprivate func readInput(_ path: String?) throws -> Data {
     if let path, path != "-" {
         guard let d = FileManager.default.contents(atPath: path) else { throw DossierError(file: path, "cannot read the file") }
         return d
@@ -69,7 +69,7 @@ func readInput(_ path: String?) throws -> Data {
     return FileHandle.standardInput.readDataToEndOfFile()
 }
 
-func printJSON<T: Encodable>(_ value: T) throws {
+fileprivate func printJSON<T: Encodable>(_ value: T) throws {
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys, .prettyPrinted]
     FileHandle.standardOutput.write(try enc.encode(value) + Data("\n".utf8))
