@@ -257,17 +257,17 @@ public enum CohortAnalyzer {
             let m = measures[i]
             var lk = Likelihood(probability: nil, low: nil, high: nil, unavailable: nil, suggest: false, reason: "")
             if groups[i] == .medicated {
-                lk.unavailable = "not estimated for medicated players: the model was fitted on unmedicated players, and medication changes these measures"
+                lk.unavailable = "Not estimated for medicated players: the model was fitted on unmedicated players, and medication changes these measures."
             } else if groups[i] == .unknown {
-                lk.unavailable = "not estimated: the survey is incomplete"
+                lk.unavailable = "Not estimated: the survey is incomplete."
             } else if report == nil {
-                lk.unavailable = "not estimated: " + (unavailable ?? "no model")
+                lk.unavailable = "Not estimated: " + (unavailable ?? "no model") + "."
             } else if let x = features(i), let r = report {
                 let z = r.standardizer.apply(x)
                 let p = r.model.probability(z), ci = r.model.interval(z)
                 lk.probability = p; lk.low = ci.low; lk.high = ci.high
             } else {
-                lk.unavailable = "not estimated: fewer than \(o.minimumEncounters) obstacles or a measure could not be computed"
+                lk.unavailable = "Not estimated: fewer than \(o.minimumEncounters) obstacles, or a measure could not be computed."
             }
             lk.reason = suggestionReason(&lk, group: groups[i], measures: m, options: o)
             results.append(PlayerResult(id: cohort.players[i].id, group: groups[i], survey: cohort.players[i].survey,
@@ -280,7 +280,7 @@ public enum CohortAnalyzer {
     /// Applies the documented suggestion rule; sets `suggest` and returns the plain reason.
     static func suggestionReason(_ lk: inout Likelihood, group: Group, measures m: PlayerMeasures, options o: AnalysisOptions) -> String {
         lk.suggest = false
-        guard let p = lk.probability, let low = lk.low else { return "No likelihood could be estimated." }
+        guard let p = lk.probability, let low = lk.low else { return "" }
         if group == .adhd { return "You reported a diagnosis, so no suggestion is made." }
         if m.encounters < o.suggestionEncounters || m.sessions < o.suggestionSessions {
             return "Not enough play yet for a reliable signal (needs \(o.suggestionEncounters) obstacles over \(o.suggestionSessions) sessions)."
