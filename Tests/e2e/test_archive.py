@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from webdav_server import make_site
+from webdav_server import built_demo, make_site
 
 
 def bagit_validate(path: pathlib.Path) -> subprocess.CompletedProcess:
@@ -94,8 +94,8 @@ def test_files_outside_the_manifest_are_not_archived(run_dossier, tmp_path):
     assert bagit_validate(bag).returncode == 0
 
 
-def test_archive_demo_site(run_dossier, demo_copy, tmp_path):
-    built = run_dossier("build", demo_copy, check=False, timeout=600)
+def test_archive_demo_site(run_dossier, dossier_bin, tmp_path):
+    demo_copy, built = built_demo(dossier_bin)
     if built.returncode != 0 or not (demo_copy / "_site.manifest.json").exists():
         pytest.skip("the demo does not build with this binary's domains: " + built.stderr[-300:])
     bag = tmp_path / "demo-bag"

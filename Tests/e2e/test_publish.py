@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from webdav_server import PASSWORD, USER, WebDAVServer, env, make_site, tree, write_manifest
+from webdav_server import PASSWORD, USER, WebDAVServer, built_demo, env, make_site, tree, write_manifest
 
 WRITES = {"PUT", "MOVE", "DELETE", "MKCOL", "PROPPATCH", "COPY", "LOCK"}
 
@@ -157,8 +157,8 @@ def test_remote_manifest_changed_between_read_and_write_is_not_overwritten(run_d
         assert tree(root / "s") == tree(site)
 
 
-def test_publish_demo_site(run_dossier, demo_copy, tmp_path):
-    built = run_dossier("build", demo_copy, check=False, timeout=600)
+def test_publish_demo_site(run_dossier, dossier_bin, tmp_path):
+    demo_copy, built = built_demo(dossier_bin)
     manifest = demo_copy / "_site.manifest.json"
     if built.returncode != 0 or not manifest.exists():
         pytest.skip("the demo does not build with this binary's domains: " + built.stderr[-300:])

@@ -159,6 +159,23 @@ def tree(folder: pathlib.Path, skip=(".dossier-manifest.json",)):
             for p in folder.rglob("*") if p.is_file() and p.relative_to(folder).as_posix() not in skip}
 
 
+_DEMO = {}
+
+
+def built_demo(dossier_bin):
+    """Examples/demo copied to a temp folder and built once per test process (building
+    the demo takes minutes in a debug build); returns (project, CompletedProcess)."""
+    import shutil
+    import tempfile
+    if "demo" not in _DEMO:
+        dst = pathlib.Path(tempfile.mkdtemp(prefix="dossier-demo-")) / "demo"
+        shutil.copytree(HERE.parents[2] / "Examples" / "demo", dst,
+                        ignore=shutil.ignore_patterns("_site", "_site.*", ".dossier"))
+        proc = subprocess.run([dossier_bin, "build", str(dst)], capture_output=True, text=True, timeout=1200)
+        _DEMO["demo"] = (dst, proc)
+    return _DEMO["demo"]
+
+
 def env(password=PASSWORD):
     return {"DOSSIER_WEBDAV_PASSWORD": password, "DOSSIER_WEBDAV_USER": USER}
 
