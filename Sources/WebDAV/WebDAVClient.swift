@@ -253,6 +253,9 @@ public struct WebDAVClient: Sendable {
         for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
         if let credentials { request.setValue(credentials.authorizationHeader, forHTTPHeaderField: "Authorization") }
         request.httpBody = body
+        // libcurl adds `Expect: 100-continue` to bodies over 1 KiB and then waits up to
+        // a second for a `100 Continue` many WebDAV servers never send: turn it off.
+        if body != nil { request.setValue("", forHTTPHeaderField: "Expect") }
         if body == nil && (method == "PUT") { request.httpBody = Data() }
         let shown = target.absoluteString
         var attempt = 1

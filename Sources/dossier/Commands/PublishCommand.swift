@@ -9,19 +9,24 @@ struct PublishCommand: AsyncParsableCommand {
         commandName: "publish",
         abstract: "Upload the built site to a WebDAV server, sending only what changed.",
         discussion: """
-        Compares the site's manifest (written by `dossier build` beside the site) with the
-        manifest kept on the server (.dossier-manifest.json), uploads new and changed files
-        to temporary names and moves them into place, deletes removed files, and writes the
-        server's manifest last. An interrupted publish resumes where it stopped.
+        Compares the site's manifest (written by `dossier build` beside the site)
+        with the manifest kept on the server (.dossier-manifest.json), uploads new
+        and changed files to temporary names and moves them into place, deletes
+        removed files, and writes the server's manifest last. An interrupted
+        publish resumes where it stopped.
 
-        The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD (or
-        DOSSIER_WEBDAV_PASSWORD_FD), put it in a netrc file, or type it at the prompt.
+        The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD
+        (or DOSSIER_WEBDAV_PASSWORD_FD), use a netrc file, or type it at the prompt.
 
         Examples:
           dossier build my-study
-          dossier publish my-study --to https://dav.example.org/study/ --user alice --dry-run
-          DOSSIER_WEBDAV_PASSWORD_FD=3 dossier publish my-study --to https://dav.example.org/study/ --user alice 3<pw.txt
-          dossier publish --site out/_site --to https://dav.example.org/study/ --netrc ~/.netrc
+          dossier publish my-study --to https://dav.example.org/s/ --dry-run
+          DOSSIER_WEBDAV_USER=alice dossier publish my-study \\
+              --to https://dav.example.org/s/        # asks for the password
+          dossier publish --site out/_site --to https://dav.example.org/s/ \\
+              --netrc ~/.netrc
+
+        Exit status: 0 success, 1 bad input or a server error, 2 usage error.
         """
     )
 

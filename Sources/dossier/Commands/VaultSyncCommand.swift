@@ -23,9 +23,9 @@ struct VaultSyncCommand: AsyncParsableCommand {
         prompt. A vault file that does not exist yet is created from the server's copy.
 
         Examples:
-          dossier vault sync my.dvault --to https://dav.example.org/vault/ --user alice
+          dossier vault sync my.dvault --to https://dav.example.org/v/ --user al
           dossier vault sync my.dvault
-          dossier vault sync laptop.dvault --to https://dav.example.org/vault/ --user alice
+          dossier vault sync laptop.dvault --to https://dav.example.org/v/ --user al
         """
     )
 
