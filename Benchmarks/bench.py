@@ -122,11 +122,13 @@ def bench_pages(a):
     dproj, hproj = root / "dossier", root / "hugo"
 
     def prepare(name, i):
-        # Both start from an empty output folder (removal is not timed).
-        for p in (dproj / "_site", dproj / ".dossier", hproj / "public"):
-            rm(p)
-        for p in dproj.glob("_site.*"):
-            p.unlink()
+        # Each starts from an empty output folder (removal is not timed).
+        if name == "dossier":
+            rm(dproj / "_site"); rm(dproj / ".dossier")
+            for p in dproj.glob("_site.*"):
+                p.unlink()
+        else:
+            rm(hproj / "public")
 
     print(f"1. render throughput: {a.pages} pages, {a.runs} alternating runs")
     res = alternate(a.runs, [("dossier", [d, "build", "--clean", "--quiet", str(dproj)]),

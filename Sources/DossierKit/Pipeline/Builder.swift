@@ -217,17 +217,28 @@ final class BuildContext: @unchecked Sendable {
             var list: [PlannedUnit] = []
             for u in units {
                 guard seen.insert(u.id).inserted else { throw DossierError("section \(key): two units share the id '\(u.id)'") }
-                var h = Hashing.Key()
-                h.add(fp); h.add(key); h.add(cfg.node.canonical); h.add(u.id); h.add(u.salt)
-                for input in u.inputs {
-                    guard let data = FileManager.default.contents(atPath: input.path) else {
-                        throw DossierError(file: project.display(input), "cannot read input file")
+            }
+            // Inputs are read and hashed once each, on every core (the largest cost of an
+            // incremental build of a big study).
+            let canonical = cfg.node.canonical
+            let hashes: [Result<String, Error>] = parallelMap(units) { [self] u in
+                Result {
+                    var h = Hashing.Key()
+                    h.add(fp); h.add(key); h.add(canonical); h.add(u.id); h.add(u.salt)
+                    for input in u.inputs {
+                        guard let data = FileManager.default.contents(atPath: input.path) else {
+                            throw DossierError(file: project.display(input), "cannot read input file")
+                        }
+                        let digest = Hashing.sha256(data)
+                        h.add(input.lastPathComponent)
+                        h.add(digest)
+                        recordInput(input, sha256: digest, size: data.count)
                     }
-                    h.add(input.lastPathComponent)
-                    h.add(Hashing.sha256(data))
-                    recordInput(input, data: data)
+                    return h.finalize()
                 }
-                let hash = h.finalize()
+            }
+            for (u, result) in zip(units, hashes) {
+                let hash = try result.get()
                 let unitKey = "\(key)/\(u.id)"
                 list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reuse: reusable(unitKey, hash)))
             }
@@ -248,9 +259,13 @@ final class BuildContext: @unchecked Sendable {
     }
 
     func recordInput(_ url: URL, data: Data? = nil) {
-        let rel = relativeInputPath(url)
         guard let d = data ?? FileManager.default.contents(atPath: url.path) else { return }
-        let entry = ManifestFile(path: rel, sha256: Hashing.sha256(d), size: d.count)
+        recordInput(url, sha256: Hashing.sha256(d), size: d.count)
+    }
+
+    func recordInput(_ url: URL, sha256: String, size: Int) {
+        let rel = relativeInputPath(url)
+        let entry = ManifestFile(path: rel, sha256: sha256, size: size)
         lock.lock(); inputs[rel] = entry; lock.unlock()
     }
 

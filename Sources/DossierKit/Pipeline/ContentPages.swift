@@ -125,9 +125,14 @@ public struct ContentPage: Sendable {
         var pages: [ContentPage] = []
         var errors: [Diagnostic] = []
         var seen: [String: String] = [:]
-        for rel in found.sorted() {
+        // Read and parse on every core; then check in path order, as before.
+        let sorted = found.sorted()
+        let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
+            Result { try load(folder.appendingPathComponent(rel), relative: rel) }
+        }
+        for (rel, result) in zip(sorted, loaded) {
             do {
-                let p = try load(folder.appendingPathComponent(rel), relative: rel)
+                let p = try result.get()
                 if p.draft && !includeDrafts { continue }
                 if let other = seen[p.outputPath] {
                     errors.append(Diagnostic(file: SitePaths.display(p.source), line: nil, "\(rel) and \(other) both become \(p.outputPath)"))

@@ -116,26 +116,32 @@ public enum Markdown {
     /// cmark's output is a heading (raw HTML is omitted and text is escaped); with raw
     /// HTML allowed, user-written headings may carry their own attributes and are skipped.
     static func addHeadingAnchors(_ html: String, _ toc: [TOCEntry]) -> String {
-        var out = ""
-        out.reserveCapacity(html.utf8.count + toc.count * 48)
-        var index = 0
-        var rest = Substring(html)
-        while let r = rest.range(of: "<h"), index < toc.count {
-            out += rest[rest.startIndex..<r.lowerBound]
-            let after = rest[r.upperBound...]
-            if let d = after.first, let level = d.wholeNumberValue, (1...6).contains(level),
-               after.dropFirst().first == ">", toc[index].level == level {
+        // Scans the UTF-8 bytes (memchr for `<`) and copies the runs between headings in
+        // one go: Foundation's `range(of:)` on a large String costs far more than cmark.
+        var html = html
+        return html.withUTF8 { src -> String in
+            guard let base = src.baseAddress else { return "" }
+            let n = src.count
+            var out: [UInt8] = []
+            out.reserveCapacity(n + toc.count * 64)
+            var i = 0, copied = 0, index = 0
+            while index < toc.count, i < n, let hit = memchr(base + i, 0x3C, n - i) {   // "<"
+                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                guard i + 3 < n, src[i + 1] == 0x68 else { i += 1; continue }        // "h"
+                let d = src[i + 2]
+                guard d >= 0x31, d <= 0x36, src[i + 3] == 0x3E else { i += 2; continue }  // 1–6, ">"
+                let level = Int(d - 0x30)
+                guard toc[index].level == level else { i += 2; continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: src[copied..<i]))
                 let anchor = toc[index].anchor
-                out += "<h\(level) id=\"\(anchor)\"><a class=\"anchor\" href=\"#\(anchor)\" aria-hidden=\"true\">#</a>"
-                rest = after.dropFirst(2)
+                out.append(contentsOf: "<h\(level) id=\"\(anchor)\"><a class=\"anchor\" href=\"#\(anchor)\" aria-hidden=\"true\">#</a>".utf8)
+                i += 4
+                copied = i
                 index += 1
-            } else {
-                out += "<h"
-                rest = after
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: src[copied..<n]))
+            return String(decoding: out, as: UTF8.self)
         }
-        out += rest
-        return out
     }
 }
 

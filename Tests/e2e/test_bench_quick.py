@@ -1,0 +1,101 @@
+"""The benchmark harness (issue #8) keeps working: `make bench-quick`'s work in a few
+seconds, and the pandas peer computes the same numbers as Dossier. Timings are not checked.
+"""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BENCH = REPO / "Benchmarks"
+
+needs_tools = pytest.mark.skipif(
+    shutil.which("hugo") is None or shutil.which("cmark-gfm") is None,
+    reason="hugo and cmark-gfm come from scripts/deps/bench.apt (make deps)")
+
+
+def has_recall(dossier_bin):
+    p = subprocess.run([dossier_bin, "recall", "simulate", "--help"], capture_output=True, text=True)
+    return p.returncode == 0 and "--participants" in p.stdout
+
+
+def bench(dossier_bin, tmp_path, *args):
+    env = dict(os.environ, DOSSIER_BENCH_BIN=str(Path(dossier_bin).resolve()),
+               BENCH_RESULTS=str(tmp_path / "results"))
+    p = subprocess.run([sys.executable, str(BENCH / "bench.py"), *args], cwd=REPO, env=env,
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, f"bench.py {' '.join(args)} failed:\n{p.stdout}\n{p.stderr}"
+    return p
+
+
+def result(tmp_path, name):
+    return json.loads((tmp_path / "results" / f"{name}.json").read_text())
+
+
+@needs_tools
+def test_markdown_command_matches_cmark_gfm_apart_from_heading_anchors(dossier_bin, tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("Intro with *emphasis* and a table:\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n"
+                   "- [x] done\n- ~~gone~~ https://example.org\n\n<script>x</script>\n")
+    ours = subprocess.run([dossier_bin, "markdown", str(doc)], capture_output=True, text=True, check=True).stdout
+    exts = sum((["-e", e] for e in ("table", "strikethrough", "autolink", "tagfilter", "tasklist")), [])
+    theirs = subprocess.run(["cmark-gfm", "--validate-utf8", "--github-pre-lang", *exts, str(doc)],
+                            capture_output=True, text=True, check=True).stdout
+    assert ours == theirs   # no headings: byte-identical to the reference command
+    doc.write_text("# One\n\ntext\n\n## Two\n")
+    ours = subprocess.run([dossier_bin, "markdown", str(doc)], capture_output=True, text=True, check=True).stdout
+    assert '<h1 id="one"><a class="anchor" href="#one" aria-hidden="true">#</a>One</h1>' in ours
+    assert '<h2 id="two">' in ours
+
+
+@needs_tools
+def test_pages_and_markdown_benchmarks_run_and_record_results(dossier_bin, tmp_path):
+    bench(dossier_bin, tmp_path, "pages", "--pages", "30", "--runs", "1", "--regen")
+    r = result(tmp_path, "pages")
+    # Both generators built every page (30 pages + the home page).
+    assert r["html_files"]["dossier"] >= 31 and r["html_files"]["hugo"] >= 31
+    assert r["dossier"]["runs"] == 1 and r["peer"]["median_s"] > 0
+    bench(dossier_bin, tmp_path, "markdown", "--mb", "1", "--runs", "1")
+    assert result(tmp_path, "markdown")["bytes"] >= 1_000_000
+    bench(dossier_bin, tmp_path, "report", "--out", str(tmp_path / "RESULTS.md"))
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert "1. 30 Markdown pages" in text and "5. Markdown" in text and "Reproduce" in text
+
+
+@needs_tools
+def test_pandas_peer_agrees_with_dossier_on_a_small_study(dossier_bin, tmp_path):
+    pytest.importorskip("pandas")
+    if not has_recall(dossier_bin):
+        pytest.skip("this dossier was built without the recall domain")
+    bench(dossier_bin, tmp_path, "agree", "--participants", "8")
+    r = result(tmp_path, "agree")
+    assert r["files"] == 9 and r["differing"] == 0   # study table + one rolled-up file each
+    # The comparison is not vacuous: the peer's files hold Entry rows with real numbers.
+    peer = BENCH / "work/agree-8/peer/csv/participants"
+    rows = [row for f in sorted(peer.glob("*.csv")) for row in csv.reader(f.open(newline=""))]
+    entries = [row for row in rows if row[5] == "entry"]
+    assert len(entries) > 50 and all(row[10].isdigit() for row in entries)
+    table = (BENCH / "work/agree-8/_site/recall/study-table.csv").read_text()
+    assert table == (BENCH / "work/agree-8/peer/csv/study-table.csv").read_text()
+
+
+def test_agreement_check_notices_a_different_number(tmp_path):
+    sys.path.insert(0, str(BENCH))
+    try:
+        import bench as b
+    finally:
+        sys.path.pop(0)
+    ours, theirs = tmp_path / "ours.csv", tmp_path / "theirs.csv"
+    header = "participant,string,target,length,phase,item,index,field,start_ms,end_ms,duration_ms\r\n"
+    ours.write_text(header + "S1,1,abc,3,Entry,entry,1,1,10,20,10\r\nS1,1,abc,3,Entry,entry,2,2,30,45,15\r\n")
+    theirs.write_text(header + "S1,1,abc,3,Entry,entry,2,2,30,45,15\r\n")
+    assert b.compare_rolled(ours, theirs) == []
+    theirs.write_text(header + "S1,1,abc,3,Entry,entry,2,2,30,46,16\r\n")
+    assert len(b.compare_rolled(ours, theirs)) == 1
+    theirs.write_text(header + "S1,1,abc,3,Entry,entry,3,2,30,45,15\r\n")
+    assert "no row" in b.compare_rolled(ours, theirs)[0]
