@@ -314,7 +314,13 @@ public struct WebDAVClient: Sendable {
         case .networkConnectionLost:
             return .unreachable(url: url, detail: "connection lost")
         default:
-            return .unreachable(url: url, detail: "\(e.localizedDescription) [URLError \(e.code.rawValue)]")
+            // FoundationNetworking reports many libcurl failures as code -1 with curl's
+            // text: recognise TLS ones by it ("SSL certificate problem: …").
+            let text = e.localizedDescription
+            if text.contains("SSL") || text.contains("TLS") || text.lowercased().contains("certificate") {
+                return .tls(url: url, detail: text)
+            }
+            return .unreachable(url: url, detail: "\(text) [URLError \(e.code.rawValue)]")
         }
     }
 }

@@ -2,6 +2,7 @@
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 
 import pytest
@@ -172,3 +173,19 @@ def test_publish_demo_site(run_dossier, dossier_bin, tmp_path):
         dav.clear_log()
         run_dossier("publish", demo_copy, "--to", dav.url + "demo/", env=env())
         assert [m for m, _ in dav.requests()] == ["GET"]
+
+
+def test_untrusted_tls_certificate_is_a_clear_error(run_dossier, tmp_path):
+    openssl = shutil.which("openssl")
+    if not openssl:
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "2", "-subj", "/CN=127.0.0.1"], check=True, capture_output=True)
+    site = make_site(tmp_path, pages=1)
+    with WebDAVServer(tmp_path / "srv", tls=(cert, key)) as dav:
+        assert dav.url.startswith("https://")
+        out = publish(run_dossier, site, dav.url, check=False)
+        assert out.returncode == 1
+        assert "TLS failure" in out.stderr, out.stderr
+        assert not any(m in WRITES for m, _ in dav.requests())

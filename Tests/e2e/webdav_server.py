@@ -91,6 +91,9 @@ def serve(args):
     for attempt in range(100):
         port = args.port if fixed else free_port()
         server = wsgi.Server(("127.0.0.1", port), wrapped, numthreads=8)
+        if args.tls_cert:
+            from cheroot.ssl.builtin import BuiltinSSLAdapter
+            server.ssl_adapter = BuiltinSSLAdapter(args.tls_cert, args.tls_key)
         try:
             server.prepare()
             break
@@ -184,12 +187,13 @@ class WebDAVServer:
     """Starts the server above in a subprocess: ``with WebDAVServer(root) as dav: dav.url``."""
 
     def __init__(self, root, user="alice", password="correct horse", port=0, log=None,
-                 die_before=None, tamper=None, lifetime=900):
+                 die_before=None, tamper=None, lifetime=900, tls=None):
         self.root = pathlib.Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.user, self.password, self.port = user, password, port
         self.log = pathlib.Path(log) if log else self.root.parent / (self.root.name + ".requests.log")
         self.die_before, self.tamper, self.lifetime = die_before, tamper, lifetime
+        self.tls = tls  # (cert.pem, key.pem) or None
         self.proc = None
 
     def start(self):
@@ -200,6 +204,8 @@ class WebDAVServer:
             cmd += ["--die-before", self.die_before]
         if self.tamper:
             cmd += ["--tamper", self.tamper]
+        if self.tls:
+            cmd += ["--tls-cert", str(self.tls[0]), "--tls-key", str(self.tls[1])]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
         if not line.startswith("PORT "):
@@ -210,7 +216,7 @@ class WebDAVServer:
 
     @property
     def url(self):
-        return f"http://127.0.0.1:{self.port}/"
+        return f"{'https' if self.tls else 'http'}://127.0.0.1:{self.port}/"
 
     def requests(self):
         """[(method, path)] in arrival order."""
@@ -257,6 +263,8 @@ def main():
     ap.add_argument("--die-before")
     ap.add_argument("--tamper")
     ap.add_argument("--lifetime", type=float, default=900)
+    ap.add_argument("--tls-cert", help="serve https with this PEM certificate (and --tls-key)")
+    ap.add_argument("--tls-key")
     args = ap.parse_args()
     args.root.mkdir(parents=True, exist_ok=True)
     serve(args)
