@@ -46,10 +46,10 @@ public struct Dynamics: Sendable, Hashable, Codable {
     public var medianUpDown: Double?
     public var medianUpUp: Double?
 
-    // participant.json keeps the medians and counts, not every latency (raw.csv has the
-    // times they come from): this keeps the file small for large studies.
+    // participant.json keeps the medians and counts, not every latency or key label
+    // (raw.csv has the events they come from): this keeps the file small for large studies.
     enum CodingKeys: String, CodingKey {
-        case keys, medianHold, medianDownDown, medianUpDown, medianUpUp, holdCount, pairCount
+        case medianHold, medianDownDown, medianUpDown, medianUpUp, holdCount, pairCount
     }
     public init(keys: [String], hold: [Int], downDown: [Int], upDown: [Int], upUp: [Int],
                 medianHold: Double?, medianDownDown: Double?, medianUpDown: Double?, medianUpUp: Double?) {
@@ -59,7 +59,7 @@ public struct Dynamics: Sendable, Hashable, Codable {
     }
     public init(from d: Decoder) throws {
         let c = try d.container(keyedBy: CodingKeys.self)
-        self.init(keys: try c.decode([String].self, forKey: .keys), hold: [], downDown: [], upDown: [], upUp: [],
+        self.init(keys: [], hold: [], downDown: [], upDown: [], upUp: [],
                   medianHold: try c.decodeIfPresent(Double.self, forKey: .medianHold),
                   medianDownDown: try c.decodeIfPresent(Double.self, forKey: .medianDownDown),
                   medianUpDown: try c.decodeIfPresent(Double.self, forKey: .medianUpDown),
@@ -67,7 +67,6 @@ public struct Dynamics: Sendable, Hashable, Codable {
     }
     public func encode(to e: Encoder) throws {
         var c = e.container(keyedBy: CodingKeys.self)
-        try c.encode(keys, forKey: .keys)
         try c.encodeIfPresent(medianHold, forKey: .medianHold)
         try c.encodeIfPresent(medianDownDown, forKey: .medianDownDown)
         try c.encodeIfPresent(medianUpDown, forKey: .medianUpDown)
