@@ -212,7 +212,7 @@ public struct Keystore: Sendable, CustomStringConvertible {
     }
 
     static func writeEnvelope(_ env: Envelope, to url: URL) throws {
-        try AtomicFile.write(try encoder().encode(env) + Data("\n".utf8), to: url)
+        try AtomicWrite.write(try encoder().encode(env) + Data("\n".utf8), to: url)
     }
 }
 
@@ -220,8 +220,8 @@ public struct Keystore: Sendable, CustomStringConvertible {
 
 /// Writes a file so that a crash leaves either the old or the new bytes: a temporary
 /// file in the same folder (mode 0600), fsync, rename over the target, fsync the folder.
-public enum AtomicFile {
-    public static func write(_ data: Data, to url: URL) throws {
+enum AtomicWrite {
+    static func write(_ data: Data, to url: URL) throws {
         let dir = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
