@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import pathlib
+import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "test_sms_support"))
@@ -63,3 +64,52 @@ def test_site_and_log_hold_no_secrets(run_dossier, tmp_path):
     assert by[("bob", "Alice")]["warnings"]  # backlog 2 ≥ backlog_warning 2
     data = json.loads((site / "sms" / "keystores.json").read_text())
     assert {k["account"] for k in data["keystores"]} == {"alice", "bob"}
+
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def sms_demo_project(tmp_path, block):
+    import shutil
+    proj = tmp_path / "demo"
+    shutil.copytree(REPO / "Examples" / "demo" / "data" / "sms", proj / "data" / "sms")
+    (proj / "dossier.yml").write_text("title: SMS demo\n" + block)
+    return proj
+
+
+def test_demo_keystores_report_without_warnings_or_secrets(run_dossier, tmp_path):
+    block = "sms:\n  keystores: data/sms/*.keystore\n  password_file: data/sms/demo.password\n"
+    proj = sms_demo_project(tmp_path, block)
+    before = {p.name: p.read_bytes() for p in (proj / "data" / "sms").glob("*.keystore")}
+    build = run_dossier("build", proj, env={"DOSSIER_SMS_PASSWORD": ""})
+    assert "warning" not in (build.stdout + build.stderr).lower()
+    # building reads the keystores and never rewrites them
+    assert {p.name: p.read_bytes() for p in (proj / "data" / "sms").glob("*.keystore")} == before
+    rows = list(csv.DictReader(io.StringIO((proj / "_site" / "sms" / "contacts.csv").read_text())))
+    by = {(r["keystore"], r["contact"]): r for r in rows}
+    assert set(by) == {("alice", "Bob"), ("alice", "Carol"), ("bob", "Alice")}
+    assert by[("alice", "Carol")]["status"] == "pending" and by[("alice", "Carol")]["warnings"]
+    assert by[("bob", "Alice")]["skipped_backlog"] == "2" and not by[("bob", "Alice")]["warnings"]
+    # the counts of the two sides agree: what Alice sent is what Bob received or still waits for
+    assert int(by[("alice", "Bob")]["sent"]) == int(by[("bob", "Alice")]["received"]) + int(by[("bob", "Alice")]["skipped_backlog"])
+    password = (proj / "data" / "sms" / "demo.password").read_text().strip()
+    assert password not in all_output_text(proj / "_site") + build.stdout + build.stderr
+
+
+def test_missing_password_is_a_located_error(dossier_bin, tmp_path):
+    import os
+    import subprocess
+    proj = sms_demo_project(tmp_path, "sms:\n  keystores: data/sms/*.keystore\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOSSIER_SMS_")}
+    r = subprocess.run([dossier_bin, "build", str(proj)], capture_output=True, text=True, env=env)
+    assert r.returncode == 1
+    # located at the sms block (its first line) in the manifest
+    assert re.search(r"dossier\.yml:[23]: sms", r.stderr) and "DOSSIER_SMS_PASSWORD" in r.stderr
+
+
+def test_wrong_password_fails_the_build_and_counts(run_dossier, tmp_path):
+    proj = sms_demo_project(tmp_path, "sms:\n  keystores: data/sms/alice.keystore\n  password_env: SMS_DEMO_PW\n")
+    r = run_dossier("build", proj, check=False, env={"SMS_DEMO_PW": "not it"})
+    assert r.returncode == 1 and "wrong password" in r.stderr and "not it" not in r.stderr
+    envelope = json.loads((proj / "data" / "sms" / "alice.keystore").read_text())
+    assert envelope["lockout"]["failures"] == 1
