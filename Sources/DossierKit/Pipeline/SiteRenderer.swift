@@ -22,6 +22,7 @@ public struct SiteRenderer: Sendable {
     public var fingerprint: String {
         var h = Hashing.Key()
         h.add(DossierVersion.string)
+        h.add(SiteRenderer.binaryIdentity)
         h.add(templates.fingerprint)
         h.add(project.title); h.add(project.description); h.add(project.baseURL)
         h.add(project.markdownOptions.unsafeHTML ? "unsafe" : "safe")
@@ -29,6 +30,16 @@ public struct SiteRenderer: Sendable {
         for n in nav { h.add(n.title); h.add(n.path); h.add(n.kind) }
         return h.finalize()
     }
+
+    /// The running executable's size and modification time, so a rebuilt `dossier`
+    /// (new code, same version number) never reuses pages the old code made.
+    static let binaryIdentity: String = {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        guard let a = try? FileManager.default.attributesOfItem(atPath: exe.path) else { return "unknown" }
+        let size = (a[.size] as? NSNumber)?.int64Value ?? 0
+        let mtime = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return "\(exe.path)|\(size)|\(mtime)"
+    }()
 
     var siteModel: [String: Any] {
         ["title": project.title, "description": project.description, "baseURL": project.baseURL,
