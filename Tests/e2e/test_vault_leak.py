@@ -7,8 +7,11 @@ masked). Titles and websites are not secrets (the report shows them).
 """
 import json
 import pathlib
+import re
 import secrets
+import subprocess
 
+import pytest
 import yaml
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -50,7 +53,11 @@ def bitwarden_export(canaries):
     return {"encrypted": False, "folders": [], "items": items}
 
 
-def test_no_canary_leaves_the_vault(run_dossier, demo_copy, tmp_path):
+def test_no_canary_leaves_the_vault(run_dossier, dossier_bin, demo_copy, tmp_path):
+    # the whole demo needs every domain: a binary built with DOSSIER_ONLY cannot build it
+    out = subprocess.run([dossier_bin, "--help"], capture_output=True, text=True).stdout
+    if not all(re.search(rf"^\s+{d}\b", out, re.M) for d in ["recall", "experiences", "vault", "sms", "game"]):
+        pytest.skip("this dossier binary was built without every domain (DOSSIER_ONLY)")
     canaries = []
     master = canary("master", canaries)
     export = tmp_path / "export.json"

@@ -8,6 +8,8 @@ Tests/VaultTests/Fixtures/ (built by scripts/vault/make_strength_corpus.py). Thi
 """
 import json
 import pathlib
+import re
+import subprocess
 
 import pytest
 
@@ -32,7 +34,10 @@ def test_committed_oracle_is_zxcvbns_output():
         assert abs(float(log10) - float(r["guesses_log10"])) < 1e-5, pw
 
 
-def test_scores_agree_with_zxcvbn(run_dossier):
+def test_scores_agree_with_zxcvbn(run_dossier, dossier_bin):
+    out = subprocess.run([dossier_bin, "--help"], capture_output=True, text=True).stdout
+    if not re.search(r"^\s+vault\b", out, re.M):
+        pytest.skip("this dossier binary was built without the vault domain")
     pws = corpus()
     proc = run_dossier("vault", "score", "--stdin", "--json", input="\n".join(pws) + "\n")
     ours = [json.loads(line) for line in proc.stdout.splitlines()]
