@@ -57,6 +57,15 @@ import Testing
         #expect(!hasSecret(r))
     }
 
+    @Test func websitesLoseCredentialsAndQueries() {
+        #expect(HealthCheck.safeWebsite("https://bob:CANARY-pw@example.com:8443/a/b?token=CANARY-t#x") == "https://example.com:8443/a/b")
+        #expect(HealthCheck.safeWebsite("http://forum.example.org") == "http://forum.example.org")
+        #expect(HealthCheck.safeWebsite("bob:CANARY@example.com/login?k=CANARY") == "example.com/login")
+        let e = VaultItem.entry(title: "t", password: "p", website: "https://u:CANARY-pw@h.example.com/?s=CANARY-q")
+        let json = String(decoding: try! JSONEncoder().encode(HealthCheck.report(items: [e], asOf: asOf)), as: UTF8.self)
+        #expect(!json.contains("CANARY"))
+    }
+
     @Test func masksUsernames() {
         #expect(HealthCheck.mask("jo@example.com") == "j•••@example.com")
         #expect(HealthCheck.mask("admin") == "a•••")

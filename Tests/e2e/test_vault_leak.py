@@ -2,8 +2,8 @@
 into the whole demo site; no output file, log or cache may contain any canary.
 
 Secrets in the sense of the report: passwords, entry descriptions, note text, custom
-fields, TOTP seeds, card data, password history, and the local part of usernames (shown
-masked). Titles and websites are not secrets (the report shows them).
+fields, TOTP seeds, card data, password history, credentials and tokens inside website
+URLs, and the local part of usernames (shown masked). Titles and websites are not secrets (the report shows them).
 """
 import json
 import pathlib
@@ -33,7 +33,8 @@ def bitwarden_export(canaries):
             "login": {"username": canary("user", canaries).lower() + "@example.com",
                       "password": canary("pw", canaries) + ("!Aa1" if k % 2 else ""),
                       "totp": canary("totp", canaries),
-                      "uris": [{"match": None, "uri": f"{'http' if k % 3 == 0 else 'https'}://site{k}.example.com"}]},
+                      "uris": [{"match": None, "uri": f"{'http' if k % 3 == 0 else 'https'}://site{k}.example.com" if k % 4
+                                else f"https://u:{canary('urlpw', canaries)}@site{k}.example.com/login?token={canary('urltoken', canaries)}"}]},
             "passwordHistory": [{"password": canary("hist", canaries), "lastUsedDate": "2020-01-01T00:00:00.000Z"}],
             "creationDate": "2021-01-01T00:00:00.000Z", "revisionDate": "2023-01-01T00:00:00.000Z",
         })

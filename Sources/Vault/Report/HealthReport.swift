@@ -122,7 +122,7 @@ public enum HealthCheck {
             if isInsecure { reasons.append("http") }
             if isStale { reasons.append("not changed in over a year") }
             if isDup { reasons.append("duplicate") }
-            let row = HealthReport.Row(title: e.title, website: e.website, username: mask(e.username), score: est.score,
+            let row = HealthReport.Row(title: e.title, website: safeWebsite(e.website), username: mask(e.username), score: est.score,
                                        reason: reasons.joined(separator: ", "),
                                        group: [reuseGroup[k], dupGroup[k]].filter { !$0.isEmpty }.joined(separator: " "),
                                        changed: day(e.passwordChanged))
@@ -165,6 +165,22 @@ public enum HealthCheck {
             return String(first) + "•••" + username[at...]
         }
         return String(first) + "•••"
+    }
+
+    /// The website as shown in reports: scheme, host, port and path only — credentials
+    /// (`user:pass@`), query strings and fragments (which often carry tokens) are dropped.
+    public static func safeWebsite(_ url: String) -> String {
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let c = URLComponents(string: trimmed), let h = c.host, !h.isEmpty, let scheme = c.scheme {
+            var out = scheme + "://" + h
+            if let port = c.port { out += ":\(port)" }
+            return out + c.percentEncodedPath
+        }
+        // not a URL with a scheme: keep what follows any '@', up to '?' or '#'
+        var s = Substring(trimmed)
+        if let at = s.lastIndex(of: "@") { s = s[s.index(after: at)...] }
+        if let q = s.firstIndex(where: { $0 == "?" || $0 == "#" }) { s = s[..<q] }
+        return String(s)
     }
 
     static func host(_ url: String) -> String {
