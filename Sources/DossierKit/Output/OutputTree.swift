@@ -3,40 +3,8 @@ import Foundation
 import Glibc
 #endif
 
-/// One file of a built site as recorded in the output manifest.
-public struct ManifestFile: Codable, Sendable, Hashable {
-    public var path: String
-    public var sha256: String
-    public var size: Int
-    public init(path: String, sha256: String, size: Int) {
-        self.path = path
-        self.sha256 = sha256
-        self.size = size
-    }
-}
-
-/// The manifest written beside the site (`<output>.manifest.json`): every output file
-/// with its size and SHA-256, and every input file the build read. Publishing and
-/// archiving build on it. Schema: docs/output-manifest.md.
-public struct OutputManifest: Codable, Sendable {
-    public var dossier: String
-    public var files: [ManifestFile]
-    public var inputs: [ManifestFile]
-    public init(dossier: String = DossierVersion.string, files: [ManifestFile], inputs: [ManifestFile]) {
-        self.dossier = dossier
-        self.files = files
-        self.inputs = inputs
-    }
-
-    public static func read(_ url: URL) throws -> OutputManifest {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw DossierError(file: url, "no site manifest (build the project first)")
-        }
-        do { return try JSONDecoder().decode(OutputManifest.self, from: data) } catch {
-            throw DossierError(file: url, "not a Dossier site manifest: \(error)")
-        }
-    }
-}
+/// One file of a built site as recorded in the output manifest (see ``SiteManifest``).
+public typealias ManifestFile = SiteManifest.Entry
 
 /// The staging folder a build writes into. Nothing here touches the live site until
 /// ``commit(to:)`` swaps the finished staging folder into place.
@@ -89,7 +57,7 @@ public final class OutputTree: @unchecked Sendable {
         guard FileManager.default.createFile(atPath: url.path, contents: data) else {
             throw DossierError(file: url, "cannot write output file")
         }
-        let entry = ManifestFile(path: path, sha256: Hashing.sha256(data), size: data.count)
+        let entry = ManifestFile(path: path, sha256: Hashing.sha256(data), size: Int64(data.count))
         lock.lock(); files[path] = entry; lock.unlock()
         return entry
     }

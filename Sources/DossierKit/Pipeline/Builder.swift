@@ -265,7 +265,7 @@ final class BuildContext: @unchecked Sendable {
 
     func recordInput(_ url: URL, sha256: String, size: Int) {
         let rel = relativeInputPath(url)
-        let entry = ManifestFile(path: rel, sha256: sha256, size: size)
+        let entry = ManifestFile(path: rel, sha256: sha256, size: Int64(size))
         lock.lock(); inputs[rel] = entry; lock.unlock()
     }
 
@@ -492,7 +492,7 @@ final class BuildContext: @unchecked Sendable {
             return
         }
         recordInput(project.manifestURL)
-        let manifest = OutputManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
+        let manifest = SiteManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
         try tree!.commit(to: output)
         try AtomicFile.write(try JSONOutput.encode(manifest), to: options.output == nil ? project.outputManifestURL
                              : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json"))
