@@ -6,11 +6,11 @@ import Glibc
 /// Writes files so a reader never sees half of one: temp file in the same folder,
 /// flushed to disk, then renamed over the target.
 public enum AtomicFile {
-    public static func write(_ data: Data, to url: URL, sync: Bool = true) throws {
+    public static func write(_ data: Data, to url: URL, sync: Bool = true, mode: mode_t = 0o644) throws {
         let dir = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
         guard fd >= 0 else { throw DossierError(file: url, "cannot write: \(String(cString: strerror(errno)))") }
         var ok = true
         data.withUnsafeBytes { buf in

@@ -146,24 +146,5 @@ struct ExperiencesImport: ParsableCommand {
 
 /// Temp file in the same folder, fsync, rename.
 private func writeFileAtomically(_ data: Data, to url: URL) throws {
-    let dir = url.deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-    let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { throw DossierError(file: url, "cannot write: \(String(cString: strerror(errno)))") }
-    var ok = true
-    data.withUnsafeBytes { buf in
-        var off = 0
-        while off < buf.count {
-            let n = write(fd, buf.baseAddress! + off, buf.count - off)
-            if n <= 0 { ok = false; return }
-            off += n
-        }
-    }
-    fsync(fd)
-    close(fd)
-    guard ok, rename(tmp.path, url.path) == 0 else {
-        unlink(tmp.path)
-        throw DossierError(file: url, "cannot write the file")
-    }
+    try AtomicFile.write(data, to: url)
 }

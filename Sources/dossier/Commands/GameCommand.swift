@@ -39,26 +39,7 @@ fileprivate func game<T>(_ body: () throws -> T) throws -> T {
 
 /// Writes `data` atomically with the given permissions (temp file in the same folder, fsync, rename).
 fileprivate func writeAtomically(_ data: Data, to url: URL, mode: mode_t) throws {
-    let dir = url.deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-    let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
-    guard fd >= 0 else { throw DossierError(file: url, "cannot write: \(String(cString: strerror(errno)))") }
-    let ok = data.withUnsafeBytes { buf -> Bool in
-        var off = 0
-        while off < buf.count {
-            let n = write(fd, buf.baseAddress! + off, buf.count - off)
-            if n <= 0 { return false }
-            off += n
-        }
-        return true
-    }
-    fsync(fd)
-    close(fd)
-    guard ok, rename(tmp.path, url.path) == 0 else {
-        unlink(tmp.path)
-        throw DossierError(file: url, "cannot write the file")
-    }
+    try AtomicFile.write(data, to: url, mode: mode)
 }
 
 fileprivate func readInput(_ path: String?) throws -> Data {

@@ -22,9 +22,7 @@ struct RecallCommand: AsyncParsableCommand {
     static func fail(_ e: RecallError) -> DossierError { DossierError(file: e.file, line: e.line, e.message) }
 
     static func writeAtomically(_ data: Data, to url: URL) throws {
-        do { try data.write(to: url, options: .atomic) } catch {
-            throw DossierError(file: url.path, "cannot write: \(error.localizedDescription)")
-        }
+        try AtomicFile.write(data, to: url, sync: false)
     }
 
     struct Simulate: AsyncParsableCommand {
