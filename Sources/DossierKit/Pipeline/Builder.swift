@@ -114,6 +114,8 @@ final class BuildContext: @unchecked Sendable {
     var templates: TemplateSet!
     var renderer: SiteRenderer!
     var content: [ContentPage] = []
+    /// ``ContentLinks/map(_:)`` of `content`, set with it.
+    var contentMap: [String: String] = [:]
     var tree: OutputTree?
     var previous: BuildState?
     var newState: BuildState
@@ -180,6 +182,7 @@ final class BuildContext: @unchecked Sendable {
 
     func loadContent() throws {
         content = try ContentPage.loadAll(in: project.contentFolder, includeDrafts: options.drafts)
+        contentMap = ContentLinks.map(content)
         var nav: [NavItem] = [NavItem(title: "Home", path: "index.html", kind: "home")]
         let top = content.filter { !$0.isHome && $0.outputPath.split(separator: "/").count == 2 }
             .sorted { ($0.weight, $0.title, $0.relative) < ($1.weight, $1.title, $1.relative) }
@@ -385,7 +388,7 @@ final class BuildContext: @unchecked Sendable {
         } else {
             let intro = home.map { Markdown.render($0.body, options: project.markdownOptions) }
             let model: [String: Any] = [
-                "intro": home.map { ContentLinks.rewrite(intro!.html, from: $0, all: content) } ?? "",
+                "intro": home.map { ContentLinks.rewrite(intro!.html, from: $0, map: contentMap) } ?? "",
                 "hasIntro": intro != nil,
                 "description": project.description,
                 "sections": sectionTypes.map { ["title": $0.title, "href": "\($0.key)/index.html", "blurb": blurbs[$0.key] ?? ""] },
@@ -402,7 +405,7 @@ final class BuildContext: @unchecked Sendable {
 
     func contentPage(_ page: ContentPage) -> Page {
         let md = Markdown.render(page.body, options: project.markdownOptions)
-        let html = ContentLinks.rewrite(md.html, from: page, all: content)
+        let html = ContentLinks.rewrite(md.html, from: page, map: contentMap)
         let showTOC = page.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
         return Page(path: page.outputPath, title: page.title, template: "page",
                     model: ["content": html, "summary": page.summary, "source": page.relative],

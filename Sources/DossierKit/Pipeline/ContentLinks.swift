@@ -6,8 +6,17 @@ import Render
 /// left alone.
 enum ContentLinks {
     static func rewrite(_ html: String, from page: ContentPage, all: [ContentPage]) -> String {
+        rewrite(html, from: page, map: map(all))
+    }
+
+    /// Source path → output path of every page; built once per build (building it per
+    /// page made a site whose pages link each other by `.md` quadratic).
+    static func map(_ all: [ContentPage]) -> [String: String] {
+        Dictionary(all.map { ($0.relative, $0.outputPath) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static func rewrite(_ html: String, from page: ContentPage, map byRelative: [String: String]) -> String {
         guard html.contains(".md") || html.contains(".markdown") else { return html }
-        let byRelative = Dictionary(all.map { ($0.relative, $0.outputPath) }, uniquingKeysWith: { a, _ in a })
         var out = ""
         var rest = Substring(html)
         let marker = "href=\""
