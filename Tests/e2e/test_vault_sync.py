@@ -1,5 +1,7 @@
 """`dossier vault sync`: two vault copies syncing through a real WebDAV server (wsgidav)."""
 import json
+import os
+import pathlib
 import subprocess
 
 import pytest
@@ -142,3 +144,127 @@ def test_wrong_webdav_password_is_reported_and_nothing_saved(run_dossier, tmp_pa
         assert "HTTP 401" in bad.stderr
         assert not (tmp_path / "a.dvault.sync.json").exists()   # settings saved only once valid
         assert not any(m in ("PUT", "MKCOL") for m, _ in dav.requests())
+
+
+# --- Server settings sealed in the vault (UC3) and auto-sync at unlock (UC7) -------------
+
+DAV_CANARY = "dav-Canary-pw-5187"   # the WebDAV password in these tests: must never leak
+
+
+def vs(dossier_bin, *args, dav_password=None, check=True):
+    """Runs `dossier vault …` with no WebDAV user or password in the environment unless
+    `dav_password` is given: later commands must use the settings stored in the vault."""
+    env = {k: val for k, val in os.environ.items() if not k.startswith("DOSSIER_WEBDAV")}
+    env.update({"DOSSIER_VAULT_PASSWORD": ENV["DOSSIER_VAULT_PASSWORD"],
+                "DOSSIER_ENTRY_PASSWORD": ENV["DOSSIER_ENTRY_PASSWORD"]})
+    if dav_password is not None:
+        env["DOSSIER_WEBDAV_PASSWORD"] = dav_password
+    p = subprocess.run([dossier_bin, "vault", *map(str, args)], env=env, capture_output=True, text=True,
+                       timeout=300, stdin=subprocess.DEVNULL)
+    for stream in (p.stdout, p.stderr):
+        assert DAV_CANARY not in stream, "the WebDAV password leaked into the output"
+    if check and p.returncode != 0:
+        raise AssertionError(f"vault {args} exited {p.returncode}\n{p.stdout}\n{p.stderr}")
+    return p
+
+
+def rows(out):
+    return sorted((f[2], f[3]) for f in (l.split("\t") for l in out.splitlines()) if len(f) >= 4)
+
+
+def no_canary_on_disk(*folders):
+    for folder in folders:
+        for f in pathlib.Path(folder).rglob("*"):
+            if f.is_file():
+                assert DAV_CANARY.encode() not in f.read_bytes(), f
+
+
+def test_configure_checks_the_server_first_and_stores_settings_sealed(dossier_bin, tmp_path):
+    a = tmp_path / "dev" / "a.dvault"
+    a.parent.mkdir()
+    with WebDAVServer(tmp_path / "srv", password=DAV_CANARY) as dav:
+        url = dav.url + "v/"
+        vs(dossier_bin, "init", a)
+        vs(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
+        before = a.read_bytes()
+        dav.clear_log()
+        # UC3 test case 3.2: right address, wrong password → bad credentials, nothing saved.
+        bad = vs(dossier_bin, "sync", a, "--configure", url, "--user", USER, dav_password="P@ssw0r21", check=False)
+        assert bad.returncode == 1
+        assert "bad credentials" in bad.stderr and "HTTP 401" in bad.stderr
+        assert "nothing was saved" in bad.stderr
+        assert a.read_bytes() == before
+        assert not (a.parent / "a.dvault.sync.json").exists()
+        assert {m for m, _ in dav.requests()} == {"PROPFIND"}          # checked, nothing written
+        assert not (tmp_path / "srv" / "v").exists()
+        # Without stored settings or --to there is nothing to sync with.
+        assert vs(dossier_bin, "sync", a, check=False).returncode != 0
+
+        # UC3 test case 3.1: right credentials → checked (PROPFIND, then MKCOL of the missing
+        # folder), saved sealed in the vault, and the data syncs.
+        dav.clear_log()
+        ok = vs(dossier_bin, "sync", a, "--configure", url, "--user", USER, dav_password=DAV_CANARY)
+        assert "saved the server settings" in ok.stdout and "auto-sync off" in ok.stdout
+        assert "0 pulled, 1 pushed" in ok.stdout
+        methods = [m for m, _ in dav.requests()]
+        assert methods.index("PROPFIND") < methods.index("MKCOL") < methods.index("PUT")
+        raw = a.read_bytes()
+        assert raw != before
+        for plain in (DAV_CANARY.encode(), b"127.0.0.1", USER.encode()):
+            assert plain not in raw                                     # sealed, not readable
+        # Later syncs need no URL, user or password: they come from the vault.
+        vs(dossier_bin, "add", a, "--title", "Bank", "--username", "bo")
+        again = vs(dossier_bin, "sync", a)
+        assert "0 pulled, 1 pushed" in again.stdout
+        # The settings are not an entry or note: not listed, not reported, not uploaded.
+        assert rows(vs(dossier_bin, "list", a).stdout) == [("Bank", "bo"), ("Mail", "jo")]
+        report = vs(dossier_bin, "report", a, "--json").stdout
+        assert "127.0.0.1" not in report and USER not in report
+        assert len(list((tmp_path / "srv" / "v" / "items").iterdir())) == 2
+        no_canary_on_disk(tmp_path / "srv", a.parent)
+
+
+def test_auto_sync_at_unlock_and_a_failed_sync_does_not_block(dossier_bin, tmp_path):
+    a, b = tmp_path / "a.dvault", tmp_path / "b.dvault"
+    root = tmp_path / "srv"
+    with WebDAVServer(root, password=DAV_CANARY) as dav:
+        url = dav.url + "v/"
+        port = dav.port
+        vs(dossier_bin, "init", a)
+        vs(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
+        vs(dossier_bin, "sync", a, "--configure", url, "--user", USER, "--auto", dav_password=DAV_CANARY)
+        # A new device: its vault is created from the server and gets the settings too.
+        out_b = vs(dossier_bin, "sync", b, "--configure", url, "--user", USER, "--auto", dav_password=DAV_CANARY)
+        assert "auto-sync on" in out_b.stdout
+
+        # UC7: an edit on A reaches B through the unlocks alone, no explicit sync.
+        vs(dossier_bin, "edit", a, "Mail", "--username", "jo-from-a")
+        la = vs(dossier_bin, "list", a)                  # unlock → sync pushes A's edit
+        assert "auto-sync: synced" in la.stderr and "1 pushed" in la.stderr
+        dav.clear_log()
+        lb = vs(dossier_bin, "list", b)                  # unlock → sync pulls it before listing
+        assert "auto-sync: syncing with" in lb.stderr and "1 pulled" in lb.stderr
+        assert rows(lb.stdout) == [("Mail", "jo-from-a")]
+        assert any(m == "GET" for m, _ in dav.requests())
+        shown = vs(dossier_bin, "show", b, "Mail")
+        assert "auto-sync: synced" in shown.stderr and "jo-from-a" in shown.stdout
+
+        # Turning it off: the settings stay, unlocking no longer syncs.
+        vs(dossier_bin, "sync", b, "--configure", url, "--user", USER, "--no-auto", dav_password=DAV_CANARY)
+        dav.clear_log()
+        quiet = vs(dossier_bin, "list", b)
+        assert "auto-sync" not in quiet.stderr and dav.requests() == []
+        assert rows(quiet.stdout) == [("Mail", "jo-from-a")]
+    no_canary_on_disk(root, tmp_path / "a.dvault.sync.json", tmp_path / "b.dvault.sync.json")
+
+    # Server gone: A still unlocks, warns, and works on the local copy.
+    down = vs(dossier_bin, "list", a)
+    assert down.returncode == 0
+    assert "warning: auto-sync failed" in down.stderr and "using the local copy" in down.stderr
+    assert rows(down.stdout) == [("Mail", "jo-from-a")]
+    vs(dossier_bin, "add", a, "--title", "Offline", "--username", "of")
+    # Back up: the offline addition goes out at the next unlock.
+    with WebDAVServer(root, password=DAV_CANARY, port=port):
+        up = vs(dossier_bin, "list", a)
+        assert "auto-sync: synced" in up.stderr and "1 pushed" in up.stderr
+        assert rows(up.stdout) == [("Mail", "jo-from-a"), ("Offline", "of")]

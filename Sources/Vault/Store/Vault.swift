@@ -20,6 +20,9 @@ public struct Vault: Sendable, CustomStringConvertible {
     public static let magic = Data("DOSSIERV".utf8)
     public static let itemMagic = Data("DOSVITEM".utf8)
     public static let formatVersion = 1
+    /// Payload format: 1 = items only; 2 = items plus a ``VaultSettings`` record. Only
+    /// written as 2 when settings are present, so a vault without settings is unchanged.
+    public static let payloadFormatWithSettings = 2
 
     /// The header (not secret): format, cipher, KDF parameters and salt, vault id.
     public struct Header: Sendable, Codable, Equatable {
@@ -35,6 +38,9 @@ public struct Vault: Sendable, CustomStringConvertible {
     private let keys: VaultKeys
     /// Every item including tombstones, by id.
     private var storage: [UUID: VaultItem]
+    /// This device's server settings, sealed in the body with the items but not an item:
+    /// never listed, reported, merged or uploaded by sync. nil when never configured.
+    public var settings: VaultSettings?
 
     public var description: String { "Vault(\(header.vaultID), \(items.count) items)" }
 
@@ -93,9 +99,14 @@ public struct Vault: Sendable, CustomStringConvertible {
         do { payload = try Canonical.decoder().decode(Payload.self, from: plain) } catch {
             throw VaultError(.corrupt, "the vault payload cannot be read")
         }
+        guard (1...payloadFormatWithSettings).contains(payload.format) else {
+            throw VaultError(.unsupported, "vault payload format \(payload.format) is not supported")
+        }
         var storage: [UUID: VaultItem] = [:]
         for item in payload.items { storage[item.id] = item }
-        return Vault(header: header, url: nil, keys: keys, storage: storage)
+        var v = Vault(header: header, url: nil, keys: keys, storage: storage)
+        v.settings = payload.settings
+        return v
     }
 
     /// Keys for a vault known only by its header bytes (``headerData``), e.g. a remote
@@ -137,7 +148,7 @@ public struct Vault: Sendable, CustomStringConvertible {
 
     // MARK: Encode and save
 
-    struct Payload: Codable { var format: Int; var items: [VaultItem] }
+    struct Payload: Codable { var format: Int; var items: [VaultItem]; var settings: VaultSettings? = nil }
 
     /// The header bytes with their MAC: enough for another copy to derive the keys.
     public var headerData: Data {
@@ -154,7 +165,8 @@ public struct Vault: Sendable, CustomStringConvertible {
     /// The whole encrypted file.
     public func encoded() throws -> Data {
         var out = headerData
-        let payload = Payload(format: Self.formatVersion, items: storage.values.sorted { $0.id.uuidString < $1.id.uuidString })
+        let payload = Payload(format: settings == nil ? Self.formatVersion : Self.payloadFormatWithSettings,
+                              items: storage.values.sorted { $0.id.uuidString < $1.id.uuidString }, settings: settings)
         let plain = try Canonical.encode(payload)
         let box = try AES.GCM.seal(plain, using: keys.body, authenticating: out)
         out.append(box.combined!)

@@ -43,7 +43,9 @@ enum VaultCLI {
     }
 
     static func open(_ path: String) throws -> Vault {
-        try wrap { try Vault.open(url: URL(fileURLWithPath: path), password: try masterPassword()) }
+        var v = try wrap { try Vault.open(url: URL(fileURLWithPath: path), password: try masterPassword()) }
+        VaultServerSettings.autoSyncAtUnlock(&v)   // UC7: only when the vault's settings turn it on
+        return v
     }
 
     /// Converts a core error into a located diagnostic (exit 1).

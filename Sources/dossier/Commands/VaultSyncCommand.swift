@@ -16,15 +16,23 @@ struct VaultSyncCommand: AsyncParsableCommand {
         other as "<title> (conflict copy)", and you are told. Writes are conditional,
         so a change another device made in between is never overwritten.
 
-        The server URL and user name are remembered in <vault>.sync.json after the
-        first successful sync (so the server is checked before they are saved). The
-        WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD), a netrc file or
-        the prompt; the master password from DOSSIER_VAULT_PASSWORD (or _FD) or the
-        prompt. A vault file that does not exist yet is created from the server's copy.
+        Server settings: `--configure URL --user NAME [--auto]` checks them against the
+        server first (an authenticated PROPFIND of the folder, MKCOL if it is missing; a
+        401 is "bad credentials" and nothing is saved), then stores the URL, user name,
+        WebDAV password and the auto-sync choice sealed inside the encrypted vault, and
+        syncs. Later `dossier vault sync FILE` uses them. With --auto, every command that
+        unlocks the vault (list, show, add, …) syncs first and says so on standard error;
+        if that sync fails it warns and carries on with the local copy.
+        The WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD) or the prompt
+        (with --to, also a netrc file); the master password from DOSSIER_VAULT_PASSWORD
+        (or _FD) or the prompt. Without stored settings, --to syncs once and remembers
+        the URL and user in <vault>.sync.json. A vault file that does not exist yet is
+        created from the server's copy.
 
         Examples:
-          dossier vault sync my.dvault --to https://dav.example.org/v/ --user al
+          dossier vault sync my.dvault --configure https://dav.example.org/v/ --user al --auto
           dossier vault sync my.dvault
+          dossier vault sync my.dvault --to https://dav.example.org/v/ --user al
           dossier vault sync laptop.dvault --to https://dav.example.org/v/ --user al
         """
     )
@@ -33,52 +41,92 @@ struct VaultSyncCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: "The WebDAV folder (first sync, or to change it).") var target: String?
     @Option(help: "WebDAV user name (default: remembered, $DOSSIER_WEBDAV_USER, or the netrc entry).") var user: String?
     @Option(help: "A netrc-style file with the WebDAV password.") var netrc: String?
+    @Option(help: "Check and store server settings (WebDAV folder URL) sealed in the vault, then sync.") var configure: String?
+    @Flag(inversion: .prefixedNo, help: "With --configure: sync automatically whenever the vault is unlocked (UC7).") var auto: Bool?
     @Flag(help: "Log every request (never credentials) on standard error.") var verbose = false
+
+    func validate() throws {
+        if configure != nil && target != nil { throw ValidationError("give either --configure or --to, not both") }
+        if configure == nil && auto != nil { throw ValidationError("--auto/--no-auto go with --configure URL --user NAME") }
+        if configure != nil && netrc != nil { throw ValidationError("--configure reads the WebDAV password from DOSSIER_WEBDAV_PASSWORD or the prompt, not a netrc file") }
+    }
 
     func run() async throws {
         let vaultURL = URL(fileURLWithPath: file).standardizedFileURL
         let stateURL = SyncState.url(forVault: vaultURL)
-        let remembered = SyncState.load(stateURL)
-        guard let urlText = target ?? remembered?.url, let url = URL(string: urlText), url.scheme != nil else {
-            throw ValidationError("no server yet for this vault: give --to https://host/folder/")
-        }
-        let givenUser = user ?? (ProcessInfo.processInfo.environment[WebDAVLogin.userVariable] == nil ? remembered?.user : nil)
-        let credentials = try WebDAVLogin.credentials(for: url, user: givenUser, netrc: netrc)
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil
+        let password = try VaultCLI.masterPassword()
+        let exists = FileManager.default.fileExists(atPath: vaultURL.path)
+        let vault: Vault?
+        if exists { vault = try VaultCLI.wrap { try Vault.open(url: vaultURL, password: password) } } else { vault = nil }
+
+        // Which server, which credentials.
         let client: WebDAVClient
-        do { client = try WebDAVClient(baseURL: url, credentials: credentials, log: log) } catch let e as WebDAVError {
+        var syncUser: String?
+        var newSettings: VaultSettings?
+        do {
+            if let configure {
+                guard let url = URL(string: configure), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+                    throw ValidationError("--configure needs a WebDAV folder URL like https://host/folder/")
+                }
+                guard url.user == nil && url.password == nil else {
+                    throw ValidationError("put no user name or password in the URL: use --user and DOSSIER_WEBDAV_PASSWORD or the prompt")
+                }
+                let env = ProcessInfo.processInfo.environment
+                guard let u = user ?? env[WebDAVLogin.userVariable].flatMap({ $0.isEmpty ? nil : $0 }) ?? vault?.settings?.webdavUser else {
+                    throw ValidationError("--configure needs --user NAME")
+                }
+                let pw = try SecretInput.read(prompt: "WebDAV password for \(u) at \(url.host ?? configure): ", environment: WebDAVLogin.passwordVariable)
+                let settings = VaultSettings(webdavURL: url.absoluteString, webdavUser: u, webdavPassword: Secret(pw),
+                                             autoSync: auto ?? vault?.settings?.autoSync ?? false)
+                client = try VaultServerSettings.client(for: settings, log: log)
+                // UC3: check the settings against the server before anything is saved.
+                try await VaultServerSettings.validate(client)
+                newSettings = settings
+                syncUser = u
+            } else if target == nil, let stored = vault?.settings {
+                client = try VaultServerSettings.client(for: stored, log: log)
+                syncUser = stored.webdavUser
+            } else {
+                let remembered = SyncState.load(stateURL)
+                guard let urlText = target ?? remembered?.url, let url = URL(string: urlText), url.scheme != nil else {
+                    throw ValidationError("no server yet for this vault: give --configure URL --user NAME (stored in the vault) or --to URL")
+                }
+                let givenUser = user ?? (ProcessInfo.processInfo.environment[WebDAVLogin.userVariable] == nil ? remembered?.user : nil)
+                let credentials = try WebDAVLogin.credentials(for: url, user: givenUser, netrc: netrc)
+                client = try WebDAVClient(baseURL: url, credentials: credentials, log: log)
+                syncUser = credentials.user
+            }
+        } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
         let engine = VaultSyncEngine(client: client, stateURL: stateURL)
-        let password = try VaultCLI.masterPassword()
-        var vault: Vault
         do {
-            if FileManager.default.fileExists(atPath: vaultURL.path) {
-                vault = try VaultCLI.wrap { try Vault.open(url: vaultURL, password: password) }
+            var v: Vault
+            if let vault {
+                v = vault
             } else {
                 guard let header = try await engine.fetchHeader() else {
                     throw DossierError(file: file, "no such vault file, and the server has no vault to copy")
                 }
-                vault = try VaultCLI.wrap { try Vault.open(header: header, password: password) }
-                vault.url = vaultURL
+                v = try VaultCLI.wrap { try Vault.open(header: header, password: password) }
+                v.url = vaultURL
             }
-            let report = try await engine.sync(&vault)
-            try VaultCLI.wrap { try vault.save() }
+            if let newSettings {
+                v.settings = newSettings
+                try VaultCLI.wrap { try v.save() }
+                print("saved the server settings for \(file) in the vault (\(newSettings.webdavURL), user \(newSettings.webdavUser), auto-sync \(newSettings.autoSync ? "on" : "off"))")
+            }
+            let report = try await engine.sync(&v)
+            try VaultCLI.wrap { try v.save() }
             var state = SyncState.load(stateURL) ?? SyncState(url: client.baseURL.absoluteString)
-            state.user = credentials.user
+            state.user = syncUser
             try state.save(stateURL)
             var line = "synced \(file) with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"
             if report.rounds > 1 { line += "; the server changed during the sync, merged again (\(report.rounds) rounds)" }
             line += " (requests: \(report.requests))"
             print(line)
-            for c in report.conflicts {
-                let short = c.id.uuidString.prefix(8).lowercased()
-                if let copy = c.copy {
-                    print("conflict: item \(short) was edited on both sides; kept the version from \(c.kept), the other is kept as its \"(conflict copy)\" \(copy.uuidString.prefix(8).lowercased())")
-                } else {
-                    print("conflict: item \(short) was changed on one side and deleted on the other; kept the version from \(c.kept)")
-                }
-            }
+            for c in report.conflicts { print(VaultServerSettings.conflictLine(c)) }
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
