@@ -85,7 +85,12 @@ public final class PreviewServer: @unchecked Sendable {
                 FileHandle.standardOutput.write(Data("Serving \(SitePaths.display(folder)) at http://127.0.0.1:\(p)/ (Ctrl-C to stop)\n".utf8))
             }
         }
-        try await server.run()
+        do {
+            try await server.run()
+        } catch {
+            let detail = "\(error)".contains("98") ? "the port is already in use" : "\(error)"
+            throw DossierError("cannot listen on 127.0.0.1:\(port): \(detail); choose another --port (0 picks a free one)")
+        }
     }
 
     static let reloadScript = """
