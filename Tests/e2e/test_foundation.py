@@ -135,3 +135,16 @@ def test_serve_previews_and_live_reloads(dossier_bin, tmp_path):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_serve_on_a_busy_port_is_a_clear_error(run_dossier, tmp_path):
+    import socket
+    proj = tmp_path / "p"
+    run_dossier("new", proj)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        r = run_dossier("serve", proj, "--port", port, "-q", check=False, timeout=120)
+    assert r.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in r.stderr
