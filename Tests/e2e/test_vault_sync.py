@@ -214,8 +214,8 @@ def test_configure_checks_the_server_first_and_stores_settings_sealed(dossier_bi
             assert plain not in raw                                     # sealed, not readable
         # Later syncs need no URL, user or password: they come from the vault.
         vs(dossier_bin, "add", a, "--title", "Bank", "--username", "bo")
-        again = vs(dossier_bin, "sync", a)
-        assert "0 pulled, 1 pushed" in again.stdout
+        again = vs(dossier_bin, "sync", a, "--verbose")           # request log: no password either
+        assert "0 pulled, 1 pushed" in again.stdout and "PUT" in again.stderr
         # The settings are not an entry or note: not listed, not reported, not uploaded.
         assert rows(vs(dossier_bin, "list", a).stdout) == [("Bank", "bo"), ("Mail", "jo")]
         report = vs(dossier_bin, "report", a, "--json").stdout

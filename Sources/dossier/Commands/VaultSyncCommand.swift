@@ -16,21 +16,23 @@ struct VaultSyncCommand: AsyncParsableCommand {
         other as "<title> (conflict copy)", and you are told. Writes are conditional,
         so a change another device made in between is never overwritten.
 
-        Server settings: `--configure URL --user NAME [--auto]` checks them against the
-        server first (an authenticated PROPFIND of the folder, MKCOL if it is missing; a
-        401 is "bad credentials" and nothing is saved), then stores the URL, user name,
-        WebDAV password and the auto-sync choice sealed inside the encrypted vault, and
-        syncs. Later `dossier vault sync FILE` uses them. With --auto, every command that
-        unlocks the vault (list, show, add, …) syncs first and says so on standard error;
-        if that sync fails it warns and carries on with the local copy.
-        The WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD) or the prompt
-        (with --to, also a netrc file); the master password from DOSSIER_VAULT_PASSWORD
-        (or _FD) or the prompt. Without stored settings, --to syncs once and remembers
-        the URL and user in <vault>.sync.json. A vault file that does not exist yet is
-        created from the server's copy.
+        Server settings: --configure URL --user NAME [--auto] first checks them
+        against the server (an authenticated PROPFIND of the folder, MKCOL if it is
+        missing; a 401 is "bad credentials" and nothing is saved), then stores the
+        URL, user name, WebDAV password and the auto-sync choice sealed inside the
+        encrypted vault, and syncs. Later `dossier vault sync FILE` uses them. With
+        --auto, every command that unlocks the vault (list, show, add, ...) syncs
+        first and says so on standard error; if that sync fails, it warns and
+        carries on with the local copy.
+
+        The WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD) or the
+        prompt (with --to, also a netrc file); the master password from
+        DOSSIER_VAULT_PASSWORD (or _FD) or the prompt. Without stored settings,
+        --to syncs and remembers the URL and user in <vault>.sync.json. A vault
+        file that does not exist yet is created from the server's copy.
 
         Examples:
-          dossier vault sync my.dvault --configure https://dav.example.org/v/ --user al --auto
+          dossier vault sync a.dvault --configure https://h.example/v/ --user al --auto
           dossier vault sync my.dvault
           dossier vault sync my.dvault --to https://dav.example.org/v/ --user al
           dossier vault sync laptop.dvault --to https://dav.example.org/v/ --user al
