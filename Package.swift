@@ -28,14 +28,14 @@ struct Domain {
 }
 
 let domains: [Domain] = [
-    Domain(key: "recall", module: "RecallStudy", section: "Recall",
+    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping"],
            testResources: [.copy("Fixtures")]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences",
+    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping"],
            testResources: [.copy("Fixtures")]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: crypto,
            resources: [.copy("Resources")], testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: crypto),
-    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite"] + crypto),
+    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto),
 ]
 
 let only: Set<String>? = Context.environment["DOSSIER_ONLY"].map {
@@ -52,8 +52,9 @@ var targets: [Target] = [
                    providers: [.apt(["libsqlite3-dev"])]),
 
     // MARK: Stages
+    .target(name: "Escaping"),
     .target(name: "Render", dependencies: [
-        "CCmarkGFM",
+        "CCmarkGFM", "Escaping",
         .product(name: "Mustache", package: "swift-mustache"),
     ]),
     .target(

@@ -1,4 +1,5 @@
 import Foundation
+import Escaping
 
 // MARK: - The graph drawn as SVG
 
@@ -90,18 +91,5 @@ public enum GraphSVG {
     static func n(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
 
     /// XML text and attribute escaping.
-    public static func x(_ s: String) -> String {
-        var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    public static func x(_ s: String) -> String { XMLText.escape(s) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Escaping
 
 // MARK: - Writing the experience format
 
@@ -45,19 +46,5 @@ public enum ExperienceWriter {
     }
 
     /// A JSON string literal (non-ASCII kept as UTF-8, control characters escaped).
-    public static func str(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if c.value < 0x20 { out += String(format: "\\u%04x", c.value) } else { out.unicodeScalars.append(c) }
-            }
-        }
-        return out + "\""
-    }
+    public static func str(_ s: String) -> String { JSONText.quote(s) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Escaping
 
 // MARK: - Writing the native JSON Lines log (what a capture app writes)
 
@@ -47,23 +48,5 @@ public enum NativeLogWriter {
     }
 
     /// A JSON string literal.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u == "\u{2028}" || u == "\u{2029}" {
-                    out += String(format: "\\u%04x", u.value)
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    public static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

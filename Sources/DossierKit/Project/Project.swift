@@ -107,6 +107,12 @@ public struct Project: Sendable {
     /// The manifest of every output file, written beside the site.
     public var outputManifestURL: URL { output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json") }
 
-    /// A path shown in messages: relative to the current folder when inside it.
-    public func display(_ url: URL) -> String { SitePaths.display(url) }
+    /// A path shown in messages and pages: relative to the project folder when inside it
+    /// (so output never depends on where `dossier` was started), else as given.
+    public func display(_ url: URL) -> String {
+        let p = url.standardizedFileURL.path
+        let r = root.path
+        if p.hasPrefix(r + "/") { return String(p.dropFirst(r.count + 1)) }
+        return SitePaths.display(url)
+    }
 }

@@ -25,11 +25,14 @@ public struct RecallSection: Section {
     let heatmapRows: Int
     /// Unit id → file.
     let slugs: [(id: String, url: URL)]
+    /// For project-relative file names in messages and pages.
+    let project: Project
 
     public init(config: SectionConfig, project: Project) throws {
+        self.project = project
         stringsURL = try config.path("strings")!
         // Validate the strings file now: a bad file is an error at its line.
-        do { _ = try StringSet.load(stringsURL, display: SitePaths.display(stringsURL)) } catch let e as RecallError {
+        do { _ = try StringSet.load(stringsURL, display: project.display(stringsURL)) } catch let e as RecallError {
             throw DossierError(file: e.file, line: e.line, e.message)
         }
         logs = try config.paths("logs", extensions: ["jsonl", "csv"])
@@ -45,7 +48,7 @@ public struct RecallSection: Section {
                 let id = prefix + Self.slug(url.deletingPathExtension().lastPathComponent)
                 if let other = seen[id] {
                     throw config.error(prefix == "p-" ? "logs" : "desktop_cohorts",
-                                       "\(SitePaths.display(url)) and \(SitePaths.display(other)) would share the page '\(id)'; rename one")
+                                       "\(project.display(url)) and \(project.display(other)) would share the page '\(id)'; rename one")
                 }
                 seen[id] = url
                 slugs.append((id, url))
@@ -74,7 +77,7 @@ public struct RecallSection: Section {
     }
 
     func strings() throws -> StringSet {
-        try StringSet.load(stringsURL, display: SitePaths.display(stringsURL))
+        try StringSet.load(stringsURL, display: project.display(stringsURL))
     }
 
     // MARK: Units
@@ -92,7 +95,7 @@ public struct RecallSection: Section {
     }
 
     func buildCohort(id: String, url: URL) throws -> UnitResult {
-        let table = try DesktopCohort.load(url, display: SitePaths.display(url))
+        let table = try DesktopCohort.load(url, display: project.display(url))
         let slug = String(id.dropFirst("cohort-".count))
         let record = RecallRecord(kind: "cohort", id: id, slug: slug, participant: nil, cohort: table)
         return UnitResult(files: [OutputFile(path: "recall/cohorts/\(slug).csv", data: RecallRender.csv(table.rows()))],
@@ -101,7 +104,7 @@ public struct RecallSection: Section {
 
     func buildParticipant(id: String, url: URL, context: SectionContext) throws -> UnitResult {
         let strings = try strings()
-        let shown = SitePaths.display(url)
+        let shown = project.display(url)
         let log = url.pathExtension.lowercased() == "csv"
             ? try DesktopRaw.load(url, display: shown)
             : try NativeLog.load(url, display: shown)
@@ -147,10 +150,10 @@ public struct RecallSection: Section {
         var firstFile: [String: String] = [:]
         for p in participants {
             if let other = firstFile[p.summary.participant] {
-                warnings.append(.warning(file: slugs.first { $0.id == "p-" + p.slug }.map { SitePaths.display($0.url) },
+                warnings.append(.warning(file: slugs.first { $0.id == "p-" + p.slug }.map { project.display($0.url) },
                                          "participant number \(p.summary.participant) also appears in \(other); both are listed"))
             } else {
-                firstFile[p.summary.participant] = slugs.first { $0.id == "p-" + p.slug }.map { SitePaths.display($0.url) } ?? p.slug
+                firstFile[p.summary.participant] = slugs.first { $0.id == "p-" + p.slug }.map { project.display($0.url) } ?? p.slug
             }
         }
         let complete = participants.filter { $0.summary.complete }.count

@@ -38,12 +38,12 @@ public struct SMSSection: Section {
         }
     }
 
-    func password() throws -> String {
+    func password(_ context: SectionContext) throws -> String {
         if let f = passwordFile {
             guard let text = try? String(contentsOf: f, encoding: .utf8),
                   let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map({ String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }),
                   !line.isEmpty else {
-                throw DossierError(file: SitePaths.display(f), line: 1, "sms: the password file is empty or unreadable")
+                throw DossierError(file: context.project.display(f), line: 1, "sms: the password file is empty or unreadable")
             }
             return line
         }
@@ -77,10 +77,10 @@ public struct SMSSection: Section {
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
         let url = unit.inputs[0]
-        let shown = SitePaths.display(url)
+        let shown = context.project.display(url)
         let ks: Keystore
         do {
-            ks = try Keystore.open(at: url, password: try password(), now: Date())
+            ks = try Keystore.open(at: url, password: try password(context), now: Date())
         } catch let e as SecureSMSError {
             throw DossierError(file: shown, "sms: \(e.description)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Escaping
 
 // MARK: - JSON Lines telemetry (docs/game-telemetry.md)
 
@@ -141,21 +142,7 @@ public enum TelemetryJSONL {
 
 // MARK: - Helpers
 
-func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-        }
-    }
-    return out + "\""
-}
+func jsonString(_ s: String) -> String { JSONText.quote(s) }
 
 /// JSON booleans arrive as NSNumber too (objCType "c" on every platform): never a number.
 func isJSONBool(_ v: Any) -> Bool? {

@@ -1,24 +1,11 @@
 import Foundation
+import Escaping
 
 /// Escaping for text placed in HTML and XML (SVG) documents.
 public enum HTML {
     /// Escapes `& < > " '` so text is shown as text in element content and in
     /// quoted attribute values.
-    public static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    public static func escape(_ s: String) -> String { XMLText.escape(s) }
 
     /// Text safe inside a `<script type="application/json">` block: JSON whose `<`, `>`
     /// and `&` are written as `\u003c` etc., so no `</script>` can close the block.
