@@ -148,3 +148,22 @@ def test_serve_on_a_busy_port_is_a_clear_error(run_dossier, tmp_path):
         r = run_dossier("serve", proj, "--port", port, "-q", check=False, timeout=120)
     assert r.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in r.stderr
+
+
+def test_demo_builds_identically_from_any_working_folder(run_dossier, tmp_path):
+    """Same inputs → same bytes, wherever `dossier` is started (vault reuse-group ids are
+    drawn at random per report, by design, so vault/ is compared apart)."""
+    import shutil
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    ignore = shutil.ignore_patterns("_site", "_site.*", ".dossier")
+    a, b = tmp_path / "a" / "demo", tmp_path / "b" / "demo"
+    shutil.copytree(repo / "Examples" / "demo", a, ignore=ignore)
+    shutil.copytree(repo / "Examples" / "demo", b, ignore=ignore)
+    run_dossier("build", a, "-q", cwd=tmp_path)
+    run_dossier("build", ".", "-q", cwd=b)
+    ta = {k: v for k, v in tree(a / "_site").items() if not k.startswith("vault/")}
+    tb = {k: v for k, v in tree(b / "_site").items() if not k.startswith("vault/")}
+    assert ta.keys() == tb.keys()
+    different = [k for k in ta if ta[k] != tb[k]]
+    assert different == []
+    assert set(tree(a / "_site")) == set(tree(b / "_site"))
