@@ -69,6 +69,11 @@ import Testing
         #expect(v.serialized(pretty: false) == "{\"a\":[1.5,2,0.1,0,1e-07],\"b\":1,\"n\":null,\"é\":\"x\\n\\\"y\\\"\"}")
     }
 
+    @Test func controlCharactersAndLineSeparatorsAreEscaped() {
+        let v: JSONValue = .string("a\u{08}b\u{1F}c\u{2028}d\té")
+        #expect(v.serialized(pretty: false) == "\"a\\u0008b\\u001fc\\u2028d\\té\"")
+    }
+
     @Test func formatNumberRoundsToTenSignificantDigits() {
         #expect(JSONValue.formatNumber(1.0 / 3.0) == "0.3333333333")
         #expect(JSONValue.formatNumber(487.83351234567) == "487.8335123")

@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 
 /// A JSON value written deterministically: object keys sorted by their UTF-8 bytes,
@@ -90,19 +91,7 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
 
     static func writeString(_ s: String, into out: inout String) {
         out += "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
+        JSONText.append(s, to: &out)
         out += "\""
     }
 }
