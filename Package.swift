@@ -53,8 +53,10 @@ var targets: [Target] = [
 
     // MARK: Stages
     .target(name: "Escaping"),
+    // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
+    .target(name: "CMarkArena"),
     .target(name: "Render", dependencies: [
-        "CCmarkGFM", "Escaping",
+        "CCmarkGFM", "CMarkArena", "Escaping",
         .product(name: "Mustache", package: "swift-mustache"),
     ]),
     .target(
@@ -77,7 +79,7 @@ var targets: [Target] = [
     .target(name: "WebDAV"),
 
     // MARK: Tests of the stages
-    .testTarget(name: "RenderTests", dependencies: ["Render"]),
+    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena"]),
     .testTarget(name: "DossierKitTests", dependencies: ["DossierKit"], resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
 ]

@@ -25,11 +25,44 @@ struct MarkdownCommand: ParsableCommand {
     var smart = false
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw DossierError(file: file, "cannot read file")
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DossierError(file: file, "cannot read file: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        // The file is fed to the parser in pieces and the HTML written out in pieces
+        // through one buffer, as the `cmark-gfm` command does.
+        let out = BufferedOutput(fd: 1)
+        do {
+            _ = try Markdown.render(fileDescriptor: fd, options: MarkdownOptions(unsafeHTML: unsafe, smartPunctuation: smart)) {
+                out.write($0)
+            }
+        } catch {
+            throw DossierError(file: file, "cannot read file: \(error.localizedDescription)")
         }
-        let html = Markdown.render(String(decoding: data, as: UTF8.self),
-                                   options: MarkdownOptions(unsafeHTML: unsafe, smartPunctuation: smart)).html
-        FileHandle.standardOutput.write(Data(html.utf8))
+        out.flush()
+    }
+}
+
+/// Writes to a file descriptor through a 64 KiB buffer; large pieces go straight through.
+final class BufferedOutput {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    init(fd: Int32) { self.fd = fd; buffer.reserveCapacity(1 << 16) }
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        if buffer.count + bytes.count > (1 << 16) { flush() }
+        if bytes.count >= (1 << 16) { raw(bytes); return }
+        buffer.append(contentsOf: bytes)
+    }
+    func flush() {
+        buffer.withUnsafeBytes { raw($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+    private func raw(_ bytes: UnsafeRawBufferPointer) {
+        var off = 0
+        while off < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            off += n
+        }
     }
 }

@@ -216,3 +216,22 @@ import Testing
         #expect(LinkChecker.dangling(["../b/", "x.css"], on: "a/index.html", files: files) == ["../b/", "x.css"])
     }
 }
+
+@Suite struct ContentLinksTests {
+    func page(_ relative: String) -> ContentPage {
+        ContentPage(source: URL(fileURLWithPath: "/p/content/" + relative), relative: relative, title: relative, summary: "",
+                    weight: 0, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
+    }
+
+    @Test func mdLinksBecomePageLinksAndEverythingElseIsKeptByteForByte() {
+        let all = [page("index.md"), page("methods.md"), page("a/b.md"), page("a/c.markdown")]
+        let map = ContentLinks.map(all)
+        let html = "<p><a href=\"../methods.md#part\">m</a> <a href=\"c.markdown\">c</a> "
+            + "<a href=\"https://x.org/readme.md\">ext</a> <a href=\"missing.md\">?</a> <a href=\"/a/b.md\">abs</a> é</p>"
+        let out = ContentLinks.rewrite(html, from: all[2], map: map)
+        #expect(out == "<p><a href=\"../../methods/index.html#part\">m</a> <a href=\"../../a/c/index.html\">c</a> "
+                + "<a href=\"https://x.org/readme.md\">ext</a> <a href=\"missing.md\">?</a> <a href=\"../../a/b/index.html\">abs</a> é</p>")
+        let plain = "<p><a href=\"x.html\">x</a> text.md</p>"
+        #expect(ContentLinks.rewrite(plain, from: all[0], map: map) == plain)
+    }
+}

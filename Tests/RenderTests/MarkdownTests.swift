@@ -1,3 +1,4 @@
+import CMarkArena
 import Foundation
 import Testing
 @testable import Render
@@ -73,5 +74,87 @@ import Testing
         #expect(r.unique("a") == "a-1")
         #expect(r.unique("a-1") == "a-1-1")
         #expect(r.unique("a") == "a-2")
+    }
+}
+
+/// The renderer allocates from a per-thread arena (Sources/CMarkArena) and walks only
+/// container blocks for headings; these pin both down.
+@Suite struct MarkdownArenaTests {
+    static let doc = """
+    # Top
+
+    > ## Quoted heading
+    >
+    > - item
+    >
+    >   ### Heading in a list item
+
+    | a | b |
+    |---|---|
+    | `x` | **y** |
+
+    1. one
+    2. two
+
+       #### Deep *emphasis* `code`
+
+    Paragraph with [a link](https://example.org) and ~~strike~~.
+
+    ## Top
+    """
+
+    @Test func headingsInsideQuotesAndListsAreFoundInOrder() {
+        let toc = Markdown.render(Self.doc).toc
+        #expect(toc.map(\.level) == [1, 2, 3, 4, 2])
+        #expect(toc.map(\.anchor) == ["top", "quoted-heading", "heading-in-a-list-item", "deep-emphasis-code", "top-1"])
+        #expect(toc[3].text == "Deep emphasis code")
+    }
+
+    @Test func arenaIsEmptyAfterEveryRender() {
+        _ = Markdown.render(Self.doc)
+        #expect(dossier_arena_used() == 0)
+        // A document far larger than the first 1 MiB chunk.
+        let big = String(repeating: Self.doc + "\n\n", count: 3000)
+        let out = Markdown.render(big)
+        #expect(out.toc.count == 15000)
+        #expect(dossier_arena_used() == 0)
+        #expect(Markdown.render(Self.doc).html == Markdown.render(Self.doc).html)
+    }
+
+    @Test func concurrentRendersOnManyThreadsEqualSequentialOnes() async {
+        let docs = (0..<64).map { i in Self.doc.replacingOccurrences(of: "Top", with: "Top \(i)") + String(repeating: "\n\nfiller *\(i)*", count: i * 40) }
+        let sequential = docs.map { Markdown.render($0) }
+        let parallel = await withTaskGroup(of: (Int, RenderedMarkdown).self) { group in
+            for (i, d) in docs.enumerated() { group.addTask { (i, Markdown.render(d)) } }
+            var out = [RenderedMarkdown?](repeating: nil, count: docs.count)
+            for await (i, r) in group { out[i] = r }
+            return out.map { $0! }
+        }
+        #expect(parallel == sequential)
+    }
+
+    @Test func renderingFromAFileDescriptorEqualsRenderingTheString() throws {
+        let big = String(repeating: Self.doc + "\n\n", count: 500)   // several 64 KiB reads
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("md-\(UUID().uuidString).md")
+        try Data(big.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let fd = open(url.path, O_RDONLY)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        let toc = try Markdown.render(fileDescriptor: fd) { bytes.append(contentsOf: $0) }
+        let direct = Markdown.render(big)
+        #expect(String(decoding: bytes, as: UTF8.self) == direct.html)
+        #expect(toc == direct.toc)
+    }
+
+    @Test func asciiSlugsMatchTheUnicodeRule() {
+        #expect(Slug.make("A-b_c 9\t!?") == "a-b_c-9")
+        // Appending a non-ASCII letter forces the Unicode path; it must agree on the rest.
+        for s in ["Hello, World!", "Results & notes (2024)", "x  y", "MiXeD_case-42", "#$%^&*"] {
+            let unicode = Slug.make(s + "é")
+            let ascii = Slug.make(s)
+            #expect(unicode == (ascii == "section" ? "é" : ascii + "é"), "\(s)")
+        }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 /// SHA-256 helpers for the output manifest and the incremental cache.
 public enum Hashing {
     public static func sha256(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> String { hex(SHA256.hash(data: bytes)) }
 
     public static func sha256(file: URL) throws -> String {
         let h = FileHandle(forReadingAtPath: file.path)

@@ -23,9 +23,20 @@ public final class OutputTree: @unchecked Sendable {
 
     /// Validates a site path: relative, no `..`, no empty components.
     static func check(_ path: String, owner: String) throws {
-        if path.isEmpty || path.hasPrefix("/") || path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0.isEmpty }) {
-            throw DossierError("\(owner): invalid output path '\(path)'")
+        // One pass over the bytes: a component is bad when it is empty or "..".
+        var ok = !path.isEmpty
+        var len = 0, dots = 0
+        for b in path.utf8 where ok {
+            if b == 0x2F {                                      // "/"
+                if len == 0 || (len == 2 && dots == 2) { ok = false }
+                len = 0; dots = 0
+            } else {
+                len += 1
+                if b == 0x2E { dots += 1 }                      // "."
+            }
         }
+        if len == 0 || (len == 2 && dots == 2) { ok = false }
+        if !ok { throw DossierError("\(owner): invalid output path '\(path)'") }
     }
 
     private func claim(_ path: String, owner: String) throws {
@@ -36,28 +47,61 @@ public final class OutputTree: @unchecked Sendable {
         owners[path] = owner
     }
 
+    /// Creates the folders above `path` (mkdir(2), once each per build).
     private func ensureDir(_ path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        if dir.isEmpty { return }
+        guard let slash = path.utf8.lastIndex(of: 0x2F) else { return }
+        try ensureFolder(String(path[..<slash]))
+    }
+
+    private func ensureFolder(_ dir: String) throws {
         lock.lock()
         let known = createdDirs.contains(dir)
         lock.unlock()
         if known { return }
-        try FileManager.default.createDirectory(at: staging.appendingPathComponent(dir), withIntermediateDirectories: true)
+        if let slash = dir.utf8.lastIndex(of: 0x2F) { try ensureFolder(String(dir[..<slash])) }
+        let full = staging.path + "/" + dir
+        if mkdir(full, 0o755) != 0 && errno != EEXIST {
+            throw DossierError(file: full, "cannot create folder: \(String(cString: strerror(errno)))")
+        }
         lock.lock(); createdDirs.insert(dir); lock.unlock()
     }
 
     /// Writes `data` at `path` and records its hash. Returns the manifest entry.
     @discardableResult
     public func write(_ data: Data, to path: String, owner: String) throws -> ManifestFile {
+        try data.withUnsafeBytes { try write(bytes: $0, to: path, owner: owner) }
+    }
+
+    /// Writes a string's UTF-8 without copying it first.
+    @discardableResult
+    public func write(_ text: String, to path: String, owner: String) throws -> ManifestFile {
+        var text = text
+        return try text.withUTF8 { try write(bytes: UnsafeRawBufferPointer($0), to: path, owner: owner) }
+    }
+
+    /// The staging folder is private to this build, so each file is written in place
+    /// with open/write/close — no temp file and rename per file (the swap in
+    /// ``commit(to:)`` is what makes the site appear atomically).
+    public func write(bytes: UnsafeRawBufferPointer, to path: String, owner: String) throws -> ManifestFile {
         try OutputTree.check(path, owner: owner)
         try claim(path, owner: owner)
         try ensureDir(path)
-        let url = staging.appendingPathComponent(path)
-        guard FileManager.default.createFile(atPath: url.path, contents: data) else {
-            throw DossierError(file: url, "cannot write output file")
+        let full = staging.path + "/" + path
+        let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
+        var off = 0
+        while off < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                let why = n < 0 ? String(cString: strerror(errno)) : "nothing written"
+                close(fd)
+                throw DossierError(file: full, "cannot write output file: \(why)")
+            }
+            off += n
         }
-        let entry = ManifestFile(path: path, sha256: Hashing.sha256(data), size: Int64(data.count))
+        guard close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
+        let entry = ManifestFile(path: path, sha256: Hashing.sha256(bytes), size: Int64(bytes.count))
         lock.lock(); files[path] = entry; lock.unlock()
         return entry
     }

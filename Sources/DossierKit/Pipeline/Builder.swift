@@ -78,8 +78,10 @@ public final class Builder: @unchecked Sendable {
         ]
         for (i, step) in steps.enumerated() {
             log.step(i + 1, of: steps.count, step.name)
+            let began = Date()
             do {
                 try await step.run(ctx)
+                log.detail(String(format: "took %.3f s", Date().timeIntervalSince(began)))
             } catch {
                 ctx.tree?.discard()
                 var diags = error.diagnostics
@@ -334,7 +336,7 @@ final class BuildContext: @unchecked Sendable {
         var links: [String: [String]] = [:]
         for page in result.pages {
             let html = try renderer.render(page)
-            files.append(try tree!.write(Data(html.utf8), to: page.path, owner: owner))
+            files.append(try tree!.write(html, to: page.path, owner: owner))
             links[page.path] = LinkChecker.links(in: html)
         }
         for f in result.files {

@@ -16,20 +16,46 @@ enum ContentLinks {
     }
 
     static func rewrite(_ html: String, from page: ContentPage, map byRelative: [String: String]) -> String {
-        guard html.contains(".md") || html.contains(".markdown") else { return html }
-        var out = ""
-        var rest = Substring(html)
-        let marker = "href=\""
-        while let r = rest.range(of: marker) {
-            out += rest[rest.startIndex..<r.upperBound]
-            rest = rest[r.upperBound...]
-            guard let end = rest.firstIndex(of: "\"") else { break }
-            let value = String(rest[rest.startIndex..<end])
-            out += target(value, page: page, map: byRelative) ?? value
-            rest = rest[end...]
-        }
-        out += rest
-        return out
+        // A byte scan for `href="…"` values ending in `.md`/`.markdown` (before any `#`);
+        // pages without one are returned as they are, without a copy.
+        var html = html
+        return html.withUTF8 { bytes -> String? in
+            let n = bytes.count
+            var out: [UInt8] = []
+            var copied = 0
+            var i = 0
+            while i + 6 <= n, let hit = memchr(bytes.baseAddress! + i, 0x68, n - i) {   // "h"
+                i = bytes.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                guard i + 6 <= n, bytes[i + 1] == 0x72, bytes[i + 2] == 0x65, bytes[i + 3] == 0x66,
+                      bytes[i + 4] == 0x3D, bytes[i + 5] == 0x22 else { i += 1; continue }    // href="
+                let start = i + 6
+                var end = start
+                var hash = -1
+                while end < n && bytes[end] != 0x22 { if hash < 0 && bytes[end] == 0x23 { hash = end }; end += 1 }
+                guard end < n else { break }
+                i = end
+                let pathEnd = hash < 0 ? end : hash
+                let path = UnsafeBufferPointer(rebasing: bytes[start..<pathEnd])
+                guard endsWith(path, ".md") || endsWith(path, ".markdown") else { continue }
+                let value = String(decoding: bytes[start..<end], as: UTF8.self)
+                guard let t = target(value, page: page, map: byRelative) else { continue }
+                if out.isEmpty { out.reserveCapacity(n + 256) }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
+                out.append(contentsOf: t.utf8)
+                copied = end
+            }
+            if copied == 0 { return nil }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<n]))
+            return String(decoding: out, as: UTF8.self)
+        } ?? html
+    }
+
+    private static func endsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ suffix: StaticString) -> Bool {
+        let s = UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount)
+        guard bytes.count >= s.count else { return false }
+        let off = bytes.count - s.count
+        for i in 0..<s.count where bytes[off + i] != s[i] { return false }
+        return true
     }
 
     static func target(_ link: String, page: ContentPage, map: [String: String]) -> String? {

@@ -7,8 +7,12 @@ public enum LinkChecker {
     /// Every `href="…"` and `src="…"` value (double- or single-quoted) in `html`,
     /// HTML entities `&amp;` decoded, that points inside the site (no scheme, not `#…`).
     public static func links(in html: String) -> [String] {
+        var html = html
+        return html.withUTF8 { links(in: $0) }
+    }
+
+    static func links(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var out: [String] = []
-        let bytes = Array(html.utf8)
         let n = bytes.count
         var i = 0
         // Scan for ` href=` / ` src=` (preceded by whitespace, so data-src etc. are skipped).
@@ -22,10 +26,13 @@ public enum LinkChecker {
                 if matched, j < n, bytes[j] == 0x22 || bytes[j] == 0x27 {
                     let q = bytes[j]
                     var k = j + 1
-                    while k < n && bytes[k] != q { k += 1 }
-                    let value = String(decoding: bytes[(j + 1)..<k], as: UTF8.self).replacingOccurrences(of: "&amp;", with: "&")
-                    if !value.isEmpty && !value.hasPrefix("#") && !value.hasPrefix("data:") && !value.hasPrefix("mailto:") {
-                        out.append(value)
+                    var amp = false
+                    while k < n && bytes[k] != q { if bytes[k] == 0x26 { amp = true }; k += 1 }
+                    let raw = UnsafeBufferPointer(rebasing: bytes[(j + 1)..<k])
+                    // Skip empty, `#…`, `data:` and `mailto:` values without making a String.
+                    if !raw.isEmpty, raw[0] != 0x23, !hasPrefix(raw, "data:"), !hasPrefix(raw, "mailto:") {
+                        let value = String(decoding: raw, as: UTF8.self)
+                        out.append(amp ? value.replacingOccurrences(of: "&amp;", with: "&") : value)
                     }
                     i = k
                     continue
@@ -34,6 +41,13 @@ public enum LinkChecker {
             i += 1
         }
         return out
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
+        let p = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        guard bytes.count >= p.count else { return false }
+        for i in 0..<p.count where bytes[i] != p[i] { return false }
+        return true
     }
 
     /// The links of `links` (found on `page`) whose target is not in `files`.

@@ -1,4 +1,5 @@
 import CCmarkGFM
+import CMarkArena
 import Foundation
 
 // MARK: - Options and results
@@ -48,48 +49,101 @@ public enum Markdown {
         return true
     }()
 
-    /// Renders `text`. Thread-safe: every call has its own parser.
+    /// Renders `text`. Thread-safe: every call has its own parser and allocates from
+    /// its thread's arena (``CMarkArena``), released when it returns.
     public static func render(_ text: String, options: MarkdownOptions = MarkdownOptions()) -> RenderedMarkdown {
+        var text = text
+        return text.withUTF8 { render(bytes: UnsafeRawBufferPointer($0), options: options) }
+    }
+
+    /// Renders UTF-8 bytes (invalid sequences are replaced by U+FFFD, as cmark does).
+    public static func render(bytes: UnsafeRawBufferPointer, options: MarkdownOptions = MarkdownOptions()) -> RenderedMarkdown {
+        withRendered(options: options, feed: { feed in feed(bytes) }) { html, toc in
+            RenderedMarkdown(html: toc.isEmpty ? String(decoding: html, as: UTF8.self) : addHeadingAnchors(html, toc), toc: toc)
+        }
+    }
+
+    /// Renders a file read in 64 KiB pieces and passes the HTML, heading anchors
+    /// included, to `write` in pieces: the whole document is never held twice (the
+    /// `dossier markdown` command, for documents of any size).
+    public static func render(fileDescriptor fd: Int32, options: MarkdownOptions = MarkdownOptions(),
+                              write: (UnsafeRawBufferPointer) -> Void) throws -> [TOCEntry] {
+        var failure: Int32 = 0
+        let toc = withRendered(options: options, feed: { feed in
+            let buf = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+            defer { buf.deallocate() }
+            while true {
+                let n = read(fd, buf.baseAddress, buf.count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = errno; return }
+                if n == 0 { return }
+                feed(UnsafeRawBufferPointer(rebasing: buf[0..<n]))
+            }
+        }) { html, toc -> [TOCEntry] in
+            emitWithAnchors(html, toc, write)
+            return toc
+        }
+        if failure != 0 { throw POSIXError(POSIXErrorCode(rawValue: failure) ?? .EIO) }
+        return toc
+    }
+
+    /// The core: parses what `feed` supplies, collects the headings, renders HTML and
+    /// hands it (without anchors) to `body` while it is still in the arena.
+    static func withRendered<R>(options: MarkdownOptions,
+                                feed: ((UnsafeRawBufferPointer) -> Void) -> Void,
+                                body: (UnsafeBufferPointer<UInt8>, [TOCEntry]) -> R) -> R {
         _ = registered
         var flags: Int32 = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_GITHUB_PRE_LANG
         if options.unsafeHTML { flags |= CMARK_OPT_UNSAFE }
         if options.smartPunctuation { flags |= CMARK_OPT_SMART }
-        guard let parser = cmark_parser_new(flags) else { return RenderedMarkdown(html: "", toc: []) }
-        defer { cmark_parser_free(parser) }
-        for name in extensionNames {
-            if let ext = cmark_find_syntax_extension(name) {
-                cmark_parser_attach_syntax_extension(parser, ext)
-            }
-        }
-        var utf8 = text
-        utf8.withUTF8 { buf in
-            buf.withMemoryRebound(to: CChar.self) { cmark_parser_feed(parser, $0.baseAddress, $0.count) }
-        }
-        guard let doc = cmark_parser_finish(parser) else { return RenderedMarkdown(html: "", toc: []) }
-        defer { cmark_node_free(doc) }
-
-        // Headings in document order, with their plain text.
-        var toc: [TOCEntry] = []
-        var slugs = Slug.Registry()
-        if let iter = cmark_iter_new(doc) {
-            var ev = cmark_iter_next(iter)
-            while ev != CMARK_EVENT_DONE {
-                if ev == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iter), cmark_node_get_type(node) == CMARK_NODE_HEADING {
-                    let level = Int(cmark_node_get_heading_level(node))
-                    let plain = plainText(node)
-                    toc.append(TOCEntry(level: level, text: plain, anchor: slugs.unique(Slug.make(plain))))
+        // Every node, buffer and the HTML itself come from this thread's arena: no
+        // malloc/free per node (the `cmark-gfm` command does the same with its arena).
+        // Nothing below may outlive the reset.
+        defer { dossier_arena_reset() }
+        var mem = cmark_mem(calloc: dossier_arena_calloc, realloc: dossier_arena_realloc, free: dossier_arena_free)
+        return withUnsafeMutablePointer(to: &mem) { mem -> R in
+            guard let parser = cmark_parser_new_with_mem(flags, mem) else { return body(UnsafeBufferPointer(start: nil, count: 0), []) }
+            defer { cmark_parser_free(parser) }   // the tree itself goes with the arena reset
+            for name in extensionNames {
+                if let ext = cmark_find_syntax_extension(name) {
+                    cmark_parser_attach_syntax_extension(parser, ext)
                 }
-                ev = cmark_iter_next(iter)
             }
-            cmark_iter_free(iter)
-        }
+            feed { bytes in
+                if let base = bytes.baseAddress, bytes.count > 0 {
+                    cmark_parser_feed(parser, base.assumingMemoryBound(to: CChar.self), bytes.count)
+                }
+            }
+            guard let doc = cmark_parser_finish(parser) else { return body(UnsafeBufferPointer(start: nil, count: 0), []) }
 
-        let exts = cmark_parser_get_syntax_extensions(parser)
-        guard let raw = cmark_render_html(doc, flags, exts) else { return RenderedMarkdown(html: "", toc: toc) }
-        var html = String(cString: raw)
-        free(raw)
-        if !toc.isEmpty { html = addHeadingAnchors(html, toc) }
-        return RenderedMarkdown(html: html, toc: toc)
+            // Headings in document order, with their plain text.
+            var toc: [TOCEntry] = []
+            var slugs = Slug.Registry()
+            collectHeadings(doc, into: &toc, slugs: &slugs)
+
+            let exts = cmark_parser_get_syntax_extensions(parser)
+            guard let raw = cmark_render_html_with_mem(doc, flags, exts, mem) else { return body(UnsafeBufferPointer(start: nil, count: 0), toc) }
+            return body(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)), toc)
+        }
+    }
+
+    /// Headings can only sit in container blocks (the document, block quotes, lists,
+    /// list items, footnote definitions), so the walk never enters paragraphs, tables or
+    /// inline content — most of the tree.
+    static func collectHeadings(_ node: OpaquePointer, into toc: inout [TOCEntry], slugs: inout Slug.Registry) {
+        var child = cmark_node_first_child(node)
+        while let c = child {
+            switch cmark_node_get_type(c) {
+            case CMARK_NODE_HEADING:
+                let plain = plainText(c)
+                toc.append(TOCEntry(level: Int(cmark_node_get_heading_level(c)), text: plain, anchor: slugs.unique(Slug.make(plain))))
+            case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM, CMARK_NODE_FOOTNOTE_DEFINITION, CMARK_NODE_CUSTOM_BLOCK:
+                collectHeadings(c, into: &toc, slugs: &slugs)
+            default:
+                break
+            }
+            child = cmark_node_next(c)
+        }
     }
 
     /// Concatenated text and code of a node's descendants.
@@ -116,32 +170,55 @@ public enum Markdown {
     /// cmark's output is a heading (raw HTML is omitted and text is escaped); with raw
     /// HTML allowed, user-written headings may carry their own attributes and are skipped.
     static func addHeadingAnchors(_ html: String, _ toc: [TOCEntry]) -> String {
-        // Scans the UTF-8 bytes (memchr for `<`) and copies the runs between headings in
-        // one go: Foundation's `range(of:)` on a large String costs far more than cmark.
         var html = html
-        return html.withUTF8 { src -> String in
-            guard let base = src.baseAddress else { return "" }
-            let n = src.count
-            var out: [UInt8] = []
-            out.reserveCapacity(n + toc.count * 64)
-            var i = 0, copied = 0, index = 0
-            while index < toc.count, i < n, let hit = memchr(base + i, 0x3C, n - i) {   // "<"
-                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                guard i + 3 < n, src[i + 1] == 0x68 else { i += 1; continue }        // "h"
-                let d = src[i + 2]
-                guard d >= 0x31, d <= 0x36, src[i + 3] == 0x3E else { i += 2; continue }  // 1–6, ">"
-                let level = Int(d - 0x30)
-                guard toc[index].level == level else { i += 2; continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: src[copied..<i]))
-                let anchor = toc[index].anchor
-                out.append(contentsOf: "<h\(level) id=\"\(anchor)\"><a class=\"anchor\" href=\"#\(anchor)\" aria-hidden=\"true\">#</a>".utf8)
-                i += 4
-                copied = i
-                index += 1
+        return html.withUTF8 { addHeadingAnchors($0, toc) }
+    }
+
+    static func addHeadingAnchors(_ src: UnsafeBufferPointer<UInt8>, _ toc: [TOCEntry]) -> String {
+        let extra = toc.reduce(0) { $0 + 2 * $1.anchor.utf8.count + 64 }
+        return String(unsafeUninitializedCapacity: src.count + extra) { out in
+            var o = 0
+            emitWithAnchors(src, toc) { piece in
+                UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
+                o += piece.count
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: src[copied..<n]))
-            return String(decoding: out, as: UTF8.self)
+            return o
         }
+    }
+
+    /// Passes `src` to `emit` in pieces, with the n-th `<hK>` opening tag given the n-th
+    /// anchor: `<hK id="A"><a class="anchor" href="#A" aria-hidden="true">#</a>`. Scans
+    /// the bytes with memchr for `<` and hands over the runs between headings whole.
+    static func emitWithAnchors(_ src: UnsafeBufferPointer<UInt8>, _ toc: [TOCEntry],
+                                _ emit: (UnsafeRawBufferPointer) -> Void) {
+        guard let base = src.baseAddress else { return }
+        let n = src.count
+        func put(_ p: UnsafePointer<UInt8>, _ count: Int) {
+            if count > 0 { emit(UnsafeRawBufferPointer(start: p, count: count)) }
+        }
+        var i = 0, copied = 0, index = 0
+        var tag: [UInt8] = []
+        while index < toc.count, i < n, let hit = memchr(base + i, 0x3C, n - i) {   // "<"
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            guard i + 3 < n, src[i + 1] == 0x68 else { i += 1; continue }        // "h"
+            let d = src[i + 2]
+            guard d >= 0x31, d <= 0x36, src[i + 3] == 0x3E else { i += 2; continue }  // 1–6, ">"
+            guard toc[index].level == Int(d - 0x30) else { i += 2; continue }
+            put(base + copied, i - copied)
+            let anchor = toc[index].anchor
+            tag.removeAll(keepingCapacity: true)
+            tag.append(contentsOf: UnsafeBufferPointer(start: base + i, count: 3))   // "<hK"
+            tag.append(contentsOf: " id=\"".utf8)
+            tag.append(contentsOf: anchor.utf8)
+            tag.append(contentsOf: "\"><a class=\"anchor\" href=\"#".utf8)
+            tag.append(contentsOf: anchor.utf8)
+            tag.append(contentsOf: "\" aria-hidden=\"true\">#</a>".utf8)
+            tag.withUnsafeBufferPointer { put($0.baseAddress!, $0.count) }
+            i += 4
+            copied = i
+            index += 1
+        }
+        put(base + copied, n - copied)
     }
 }
 
@@ -152,6 +229,20 @@ public enum Markdown {
 /// An empty result becomes `section`.
 public enum Slug {
     public static func make(_ text: String) -> String {
+        // ASCII headings (nearly all) take a byte path; anything else the Unicode one.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count)
+            for b in text.utf8 {
+                switch b {
+                case 0x41...0x5A: bytes.append(b + 0x20)                          // A–Z
+                case 0x61...0x7A, 0x30...0x39, 0x2D, 0x5F: bytes.append(b)         // a–z 0–9 - _
+                case 0x20: bytes.append(0x2D)                                     // space
+                default: break
+                }
+            }
+            return bytes.isEmpty ? "section" : String(decoding: bytes, as: UTF8.self)
+        }
         var s = ""
         for ch in text.lowercased() {
             if ch.isLetter || ch.isNumber || ch == "-" || ch == "_" { s.append(ch) }

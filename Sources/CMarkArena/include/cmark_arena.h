@@ -1,0 +1,20 @@
+#ifndef DOSSIER_CMARK_ARENA_H
+#define DOSSIER_CMARK_ARENA_H
+#include <stddef.h>
+
+/// A per-thread bump allocator for libcmark-gfm (the three functions of a `cmark_mem`).
+/// One Markdown render allocates every node, buffer and its HTML result from the
+/// calling thread's arena, frees nothing one by one, and ends with
+/// `dossier_arena_reset()`, which releases everything at once. Different threads never
+/// share an arena, so pages can render on every core.
+void *dossier_arena_calloc(size_t count, size_t size);
+void *dossier_arena_realloc(void *ptr, size_t size);
+void dossier_arena_free(void *ptr);
+
+/// Releases every allocation of this thread's arena (keeps one small chunk for reuse).
+void dossier_arena_reset(void);
+
+/// Bytes handed out by this thread's arena since its last reset (for tests).
+size_t dossier_arena_used(void);
+
+#endif
