@@ -235,3 +235,41 @@ import Testing
         #expect(ContentLinks.rewrite(plain, from: all[0], map: map) == plain)
     }
 }
+
+@Suite struct FrontMatterTests {
+    func split(_ s: String) -> (yaml: String, body: String, line: Int)?? {
+        let d = Data(s.utf8)
+        guard let r = ContentPage.splitFrontMatter(d) else { return nil }
+        guard let (y, b, l) = r else { return .some(nil) }
+        return .some((String(decoding: d[y], as: UTF8.self), String(decoding: d[b...], as: UTF8.self), l))
+    }
+
+    @Test func delimitersBodiesAndLineNumbers() throws {
+        #expect(split("# no front matter\n") == nil)
+        #expect(split("---\ntitle: x\n") != nil && split("---\ntitle: x\n")! == nil)     // never closes
+        let a = try #require(split("---\ntitle: x\nweight: 2\n---\n# Body\n")!)
+        #expect(a.yaml == "title: x\nweight: 2\n")
+        #expect(a.body == "# Body\n")
+        #expect(a.line == 4)
+        let b = try #require(split("--- \r\ntitle: y\r\n...\r\nText")!)                  // CRLF, trailing blanks, "..."
+        #expect(b.yaml == "title: y\r\n")
+        #expect(b.body == "Text")
+        #expect(b.line == 3)
+        let c = try #require(split("---\n---")!)                                        // empty, closing line last
+        #expect(c.yaml == "" && c.body == "" && c.line == 2)
+        #expect(split("----\n---\n") == nil)                                            // four dashes is not a delimiter
+    }
+
+    @Test func pageLoadUsesTheSplit() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("p.md")
+        try Data("---\r\nsummary: s\r\n---\r\n\r\n# Heading here\r\n\r\nText.\r\n".utf8).write(to: url)
+        let p = try ContentPage.load(url, relative: "p.md")
+        #expect(p.title == "Heading here")
+        #expect(p.summary == "s")
+        #expect(p.bodyLine == 4)
+        #expect(p.body.hasPrefix("\r\n# Heading"))
+    }
+}

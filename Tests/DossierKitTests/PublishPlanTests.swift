@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DossierKit
+import Render
 
 private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteManifest.Entry {
     SiteManifest.Entry(path: path, sha256: String(repeating: fill, count: 64), size: size)
@@ -56,4 +57,13 @@ private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteMan
     let back = try SiteManifest.decode(try m.encoded(), shown: "x")
     #expect(back.files.map(\.path) == ["a", "b"])
     #expect(back == m)
+}
+
+@Test func buildManifestBytesEqualTheGenericEncoderAndDecodeBack() throws {
+    let files = [SiteManifest.Entry(path: "b/ü \"q\".html", sha256: String(repeating: "ab", count: 32), size: 3),
+                 SiteManifest.Entry(path: "a\\/x\u{2028}.css", sha256: String(repeating: "0f", count: 32), size: 1 << 40)]
+    for m in [SiteManifest(files: files), SiteManifest(files: files, inputs: [files[0]]), SiteManifest(files: [], inputs: [])] {
+        #expect(m.outputJSON() == (try JSONOutput.encode(m)))
+        #expect(try JSONDecoder().decode(SiteManifest.self, from: m.outputJSON()) == m)
+    }
 }

@@ -133,6 +133,26 @@ import Testing
         #expect(parallel == sequential)
     }
 
+    /// libcmark-gfm's table of extension characters is process-wide and each parse used
+    /// to clear it when done (see Sources/CMarkArena/special_chars.c): under load other
+    /// threads then rendered `~~x~~` and bare URLs literally.
+    @Test func extensionsWorkWhileOtherThreadsFinishTheirParses() async {
+        let doc = String(repeating: "Some ~~struck~~ text and www.example.org, also https://example.org/x.\n\n", count: 20)
+        let expected = Markdown.render(doc).html
+        #expect(expected.contains("<del>struck</del>") && expected.contains("<a href=\"http://www.example.org\">"))
+        let bad = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var bad = 0
+                    for _ in 0..<400 where Markdown.render(doc).html != expected { bad += 1 }
+                    return bad
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(bad == 0)
+    }
+
     @Test func renderingFromAFileDescriptorEqualsRenderingTheString() throws {
         let big = String(repeating: Self.doc + "\n\n", count: 500)   // several 64 KiB reads
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("md-\(UUID().uuidString).md")

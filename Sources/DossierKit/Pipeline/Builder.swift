@@ -499,9 +499,12 @@ final class BuildContext: @unchecked Sendable {
         recordInput(project.manifestURL)
         let manifest = SiteManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
         try tree!.commit(to: output)
-        try AtomicFile.write(try JSONOutput.encode(manifest), to: options.output == nil ? project.outputManifestURL
-                             : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json"))
-        report.manifest = options.output == nil ? project.outputManifestURL : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")
+        // Not fsynced: like every output file it is derived and rewritten by each build;
+        // the rename still means a reader sees the old manifest or the new one, never half.
+        let manifestURL = options.output == nil ? project.outputManifestURL
+            : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")
+        try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false)
+        report.manifest = manifestURL
         try FileManager.default.createDirectory(at: project.stateFolder, withIntermediateDirectories: true)
         try newState.save(statePath)
     }

@@ -49,20 +49,19 @@ public struct ContentPage: Sendable {
         var body = text
         var bodyLine = 1
         var fields: SectionConfig? = nil
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if let first = lines.first, first.trimmingCharacters(in: .whitespaces) == "---" {
-            guard let end = lines.dropFirst().firstIndex(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == "---" || t == "..." }) else {
+        if let split = splitFrontMatter(data) {
+            guard let (yamlRange, bodyStart, closingLine) = split else {
                 throw DossierError(file: shown, line: 1, "front matter starts with --- but never ends (add a closing --- line)")
             }
-            let yaml = lines[1..<end].joined(separator: "\n")
+            let yaml = String(decoding: data[yamlRange], as: UTF8.self)
             var node = try ConfigNode.parse(yaml, file: shown, lineOffset: 1)
             if case .null = node { node = .map([], line: 2) }
             guard case .map = node else {
                 throw DossierError(file: shown, line: 2, "front matter must be key: value lines")
             }
             fields = SectionConfig(key: "front matter", file: shown, root: url.deletingLastPathComponent(), node: node)
-            body = lines[(end + 1)...].joined(separator: "\n")
-            bodyLine = end + 2
+            body = String(decoding: data[bodyStart...], as: UTF8.self)
+            bodyLine = closingLine + 1
         }
         let fallbackTitle = ContentPage.titleFromName(relative)
         var page = ContentPage(source: url, relative: relative, title: fallbackTitle, summary: "", weight: 0, draft: false,
@@ -98,9 +97,52 @@ public struct ContentPage: Sendable {
         }
     }
 
+    /// Where the front matter is: nil when the first line is not `---`; `.some(nil)`
+    /// when it never closes; else the YAML's byte range, where the body starts and the
+    /// 1-based number of the closing `---`/`...` line. Lines end at "\n"; spaces, tabs
+    /// and a "\r" around a delimiter are ignored. A byte scan: pages are read on every
+    /// core and this runs once per page.
+    static func splitFrontMatter(_ data: Data) -> (Range<Int>, Int, Int)?? {
+        data.withUnsafeBytes { (buf: UnsafeRawBufferPointer) -> (Range<Int>, Int, Int)?? in
+            let b = buf.bindMemory(to: UInt8.self)
+            let n = b.count
+            func lineEnd(_ from: Int) -> Int {
+                guard from < n, let p = memchr(b.baseAddress! + from, 0x0A, n - from) else { return n }
+                return b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+            }
+            func isDelimiter(_ start: Int, _ end: Int, dots: Bool) -> Bool {
+                var i = start, j = end
+                while i < j, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+                while j > i, b[j - 1] == 0x20 || b[j - 1] == 0x09 || b[j - 1] == 0x0D { j -= 1 }
+                guard j - i == 3 else { return false }
+                let c = b[i]
+                return (c == 0x2D || (dots && c == 0x2E)) && b[i + 1] == c && b[i + 2] == c
+            }
+            let first = lineEnd(0)
+            guard isDelimiter(0, first, dots: false) else { return nil }
+            var start = first + 1, line = 2
+            while start <= n {
+                let end = lineEnd(start)
+                if start < n || end > start, isDelimiter(start, end, dots: true) {
+                    return .some((min(first + 1, n)..<start, min(end + 1, n), line))
+                }
+                if end >= n { break }
+                start = end + 1
+                line += 1
+            }
+            return .some(nil)
+        }
+    }
+
+    /// The text of the first `# ` line among the body's first 40 lines.
     static func firstHeading(_ body: String) -> String? {
-        for line in body.split(separator: "\n").prefix(40) where line.hasPrefix("# ") {
-            return line.dropFirst(2).trimmingCharacters(in: .whitespaces)
+        var count = 0
+        for line in body.utf8.split(separator: 0x0A, maxSplits: 40, omittingEmptySubsequences: true) {
+            count += 1
+            if count > 40 { break }
+            if line.starts(with: [0x23, 0x20]) {
+                return String(decoding: line.dropFirst(2), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
         }
         return nil
     }

@@ -48,7 +48,7 @@ public indirect enum ConfigNode: Sendable, Hashable {
     /// Parses YAML text; syntax errors become diagnostics with file and line.
     public static func parse(_ text: String, file: String) throws -> ConfigNode {
         do {
-            guard let node = try Yams.compose(yaml: text) else { return .map([], line: 1) }
+            guard let node = try Yams.compose(yaml: text, .default, .default, .utf8) else { return .map([], line: 1) }
             return ConfigNode(yams: node)
         } catch let error as YamlError {
             switch error {

@@ -77,6 +77,18 @@ public struct SiteManifest: Codable, Sendable, Equatable {
         return nil
     }
 
+    /// The build's `<output>.manifest.json`: the same bytes as
+    /// `JSONOutput.encode(self)`, built directly as a ``JSONValue`` (the generic path
+    /// encodes, re-parses and re-encodes, which costs seconds at 10,000 pages).
+    public func outputJSON() -> Data {
+        func list(_ entries: [Entry]) -> JSONValue {
+            .array(entries.map { .object(["path": .string($0.path), "sha256": .string($0.sha256), "size": .int(Int($0.size))]) })
+        }
+        var root: [String: JSONValue] = ["dossier": .string(dossier), "files": list(files)]
+        if let inputs { root["inputs"] = list(inputs) }
+        return JSONValue.object(root).data
+    }
+
     /// Deterministic JSON (sorted keys, two-space indent, trailing newline).
     public func encoded() throws -> Data {
         let enc = JSONEncoder()
