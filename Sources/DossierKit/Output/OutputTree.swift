@@ -7,19 +7,40 @@ import Glibc
 public typealias ManifestFile = SiteManifest.Entry
 
 /// The staging folder a build writes into. Nothing here touches the live site until
-/// ``commit(to:)`` swaps the finished staging folder into place.
+/// ``commit(to:)``.
+///
+/// Two ways to commit (docs/output-manifest.md):
+/// - **swap** (full builds): the staging folder holds the whole new site (files of
+///   unchanged units hard-linked from the old one) and is exchanged with the live
+///   folder in one `renameat2(RENAME_EXCHANGE)`.
+/// - **patch** (incremental builds, `patching:` given): the staging folder holds only
+///   the files whose bytes changed; commit renames each over its live copy (each file
+///   replaced atomically) and removes the files the new build no longer makes. Work is
+///   proportional to what changed, not to the size of the site.
 public final class OutputTree: @unchecked Sendable {
     public let staging: URL
+    /// The live site to patch in place, or nil for a swap.
+    public let patchTarget: URL?
+    /// The live site's files (patch mode): a write whose bytes equal the live file's
+    /// is recorded and not written.
+    private let live: [String: ManifestFile]
     private let lock = NSLock()
     private var files: [String: ManifestFile] = [:]
     private var owners: [String: String] = [:]
     private var createdDirs: Set<String> = []
+    /// Paths written into the staging folder (patch mode: the changed files).
+    private var staged: [String] = []
 
-    public init(staging: URL) throws {
+    public init(staging: URL, patching target: URL? = nil, liveFiles: [ManifestFile] = []) throws {
         self.staging = staging
+        self.patchTarget = target
+        self.live = target == nil ? [:] : Dictionary(liveFiles.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         try? FileManager.default.removeItem(at: staging)
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     }
+
+    /// Files written (patch mode: changed) so far.
+    public var writtenCount: Int { lock.lock(); defer { lock.unlock() }; return staged.count }
 
     /// Validates a site path: relative, no `..`, no empty components.
     static func check(_ path: String, owner: String) throws {
@@ -85,6 +106,11 @@ public final class OutputTree: @unchecked Sendable {
     public func write(bytes: UnsafeRawBufferPointer, to path: String, owner: String) throws -> ManifestFile {
         try OutputTree.check(path, owner: owner)
         try claim(path, owner: owner)
+        let entry = ManifestFile(path: path, sha256: Hashing.sha256(bytes), size: Int64(bytes.count))
+        if patchTarget != nil, live[path] == entry {
+            lock.lock(); files[path] = entry; lock.unlock()
+            return entry
+        }
         try ensureDir(path)
         let full = staging.path + "/" + path
         let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -101,14 +127,17 @@ public final class OutputTree: @unchecked Sendable {
             off += n
         }
         guard close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
-        let entry = ManifestFile(path: path, sha256: Hashing.sha256(bytes), size: Int64(bytes.count))
-        lock.lock(); files[path] = entry; lock.unlock()
+        lock.lock(); files[path] = entry; staged.append(path); lock.unlock()
         return entry
     }
 
     /// Reuses a file of the previous build (hard link, else copy) with its known hash.
     public func reuse(_ entry: ManifestFile, from previous: URL, owner: String) throws {
         try claim(entry.path, owner: owner)
+        if patchTarget != nil {                     // it stays where it is
+            lock.lock(); files[entry.path] = entry; lock.unlock()
+            return
+        }
         try ensureDir(entry.path)
         let src = previous.appendingPathComponent(entry.path).path
         let dst = staging.appendingPathComponent(entry.path).path
@@ -146,6 +175,7 @@ public final class OutputTree: @unchecked Sendable {
     /// one is complete, then exchanged in one `renameat2(RENAME_EXCHANGE)` where the
     /// kernel supports it (else two renames) and removed.
     public func commit(to output: URL) throws {
+        if patchTarget != nil { return try patch(output) }
         let fm = FileManager.default
         let parent = output.deletingLastPathComponent()
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -169,6 +199,52 @@ public final class OutputTree: @unchecked Sendable {
                 throw DossierError(file: output, "cannot move the new site into place: \(String(cString: strerror(errno)))")
             }
         }
+    }
+
+    /// Patch mode: moves each changed file over its live copy, then removes the live
+    /// files this build did not produce (and folders left empty), then the staging folder.
+    private func patch(_ output: URL) throws {
+        let root = output.path
+        var made: Set<String> = []
+        func ensureLive(_ dir: Substring) throws {
+            if dir.isEmpty || made.contains(String(dir)) { return }
+            if let slash = dir.lastIndex(of: "/") { try ensureLive(dir[..<slash]) }
+            let full = root + "/" + dir
+            if mkdir(full, 0o755) != 0 {
+                var st = stat()
+                let isFile = errno == EEXIST && stat(full, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR
+                // A file of the old site where a folder now goes: the new build cannot
+                // also produce that file, so it goes.
+                guard isFile, unlink(full) == 0, mkdir(full, 0o755) == 0 || errno == EEXIST else {
+                    if errno == EEXIST { made.insert(String(dir)); return }
+                    throw DossierError(file: full, "cannot create folder: \(String(cString: strerror(errno)))")
+                }
+            }
+            made.insert(String(dir))
+        }
+        for path in staged.sorted() {
+            if let slash = path.lastIndex(of: "/") { try ensureLive(path[..<slash]) }
+            let dst = root + "/" + path
+            if rename(staging.path + "/" + path, dst) != 0 {
+                // A folder where a file now goes (or the reverse) cannot be renamed over.
+                var st = stat()
+                if stat(dst, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+                    try? FileManager.default.removeItem(atPath: dst)
+                    if rename(staging.path + "/" + path, dst) == 0 { continue }
+                }
+                throw DossierError(file: dst, "cannot update the site: \(String(cString: strerror(errno)))")
+            }
+        }
+        var emptied: Set<String> = []
+        for path in live.keys.sorted() where files[path] == nil {
+            if unlink(root + "/" + path) == 0 || errno == ENOENT {
+                var p = Substring(path)
+                while let slash = p.lastIndex(of: "/") { p = p[..<slash]; emptied.insert(String(p)) }
+            }
+        }
+        // Deepest first; rmdir fails (harmlessly) on folders that still hold something.
+        for dir in emptied.sorted(by: { $0.count > $1.count }) { _ = rmdir(root + "/" + dir) }
+        try? FileManager.default.removeItem(at: staging)
     }
 
     /// Removes the staging folder (after a failed or check-only build).

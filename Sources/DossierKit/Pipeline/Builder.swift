@@ -134,7 +134,7 @@ final class BuildContext: @unchecked Sendable {
         self.log = log
         let output = options.output ?? project.output
         self.output = output
-        self.statePath = project.stateFolder.appendingPathComponent("state-\(output.lastPathComponent).json")
+        self.statePath = project.stateFolder.appendingPathComponent("state-\(output.lastPathComponent).bin")
         self.newState = BuildState(dossier: DossierVersion.string, output: output.path, units: [:])
         self.report = BuildReport(output: output, manifest: project.outputManifestURL)
         // Section types are known from the manifest before any step runs.
@@ -213,7 +213,15 @@ final class BuildContext: @unchecked Sendable {
         } else {
             staging = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).staging-\(getpid())")
         }
-        tree = try OutputTree(staging: staging)
+        // Patch the live site in place when the previous build's file list is known
+        // and the site is still there (see OutputTree); else build a whole new tree.
+        if !options.checkOnly, let prev = previous, !prev.site.isEmpty,
+           FileManager.default.fileExists(atPath: output.appendingPathComponent("index.html").path) {
+            tree = try OutputTree(staging: staging, patching: output, liveFiles: prev.site)
+            log.detail("incremental: changed files replace their live copies")
+        } else {
+            tree = try OutputTree(staging: staging)
+        }
         let fp = renderer.fingerprint
         for (cfg, section) in zip(project.sectionConfigs, sections) {
             let key = type(of: section).key
@@ -231,13 +239,10 @@ final class BuildContext: @unchecked Sendable {
                     var h = Hashing.Key()
                     h.add(fp); h.add(key); h.add(canonical); h.add(u.id); h.add(u.salt)
                     for input in u.inputs {
-                        guard let data = FileManager.default.contents(atPath: input.path) else {
-                            throw DossierError(file: project.display(input), "cannot read input file")
-                        }
-                        let digest = Hashing.sha256(data)
+                        let (digest, size) = try inputDigest(input)
                         h.add(input.lastPathComponent)
                         h.add(digest)
-                        recordInput(input, sha256: digest, size: data.count)
+                        recordInput(input, sha256: digest, size: size)
                     }
                     return h.finalize()
                 }
@@ -252,6 +257,31 @@ final class BuildContext: @unchecked Sendable {
         let total = planned.reduce(0) { $0 + $1.count }
         let reuse = planned.reduce(0) { $0 + $1.filter { $0.reuse != nil }.count }
         log.detail("\(total) unit\(total == 1 ? "" : "s"), \(reuse) unchanged")
+    }
+
+    /// SHA-256 and size of a unit's input: from the previous build's stamp when the file
+    /// is provably unchanged (``BuildState/InputStamp``), else read and hashed.
+    func inputDigest(_ input: URL) throws -> (String, Int) {
+        let path = input.path
+        if let old = previous?.inputs[path], let now = BuildState.InputStamp.current(path), old.stillValid(now) {
+            var kept = now
+            kept.sha256 = old.sha256
+            kept.takenAt = old.takenAt
+            lock.lock(); newState.inputs[path] = kept; lock.unlock()
+            return (old.sha256, Int(old.size))
+        }
+        let before = BuildState.InputStamp.current(path)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DossierError(file: project.display(input), "cannot read input file")
+        }
+        let digest = Hashing.sha256(data)
+        // Stamped only if the file did not change while it was read.
+        if var stamp = before, let after = BuildState.InputStamp.current(path),
+           stamp.size == after.size, stamp.mtime == after.mtime, stamp.ctime == after.ctime, stamp.size == Int64(data.count) {
+            stamp.sha256 = digest
+            lock.lock(); newState.inputs[path] = stamp; lock.unlock()
+        }
+        return (digest, data.count)
     }
 
     /// The previous build's unit if its hash matches and its files are still there.
@@ -498,6 +528,11 @@ final class BuildContext: @unchecked Sendable {
         }
         recordInput(project.manifestURL)
         let manifest = SiteManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
+        if tree!.patchTarget != nil {
+            log.detail("\(tree!.writtenCount) changed file\(tree!.writtenCount == 1 ? "" : "s") written")
+            // Should the patch be interrupted, the next build must not trust this state.
+            try? FileManager.default.removeItem(at: statePath)
+        }
         try tree!.commit(to: output)
         // Not fsynced: like every output file it is derived and rewritten by each build;
         // the rename still means a reader sees the old manifest or the new one, never half.
@@ -506,6 +541,7 @@ final class BuildContext: @unchecked Sendable {
         try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false)
         report.manifest = manifestURL
         try FileManager.default.createDirectory(at: project.stateFolder, withIntermediateDirectories: true)
+        newState.site = all
         try newState.save(statePath)
     }
 }

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import DossierKit
+
+/// Incremental builds patch the live site (OutputTree patch mode) and trust input
+/// stamps (BuildState.InputStamp); both must give exactly what a clean build gives.
+@Suite struct IncrementalTests {
+    func inode(_ p: TestProject, _ path: String) -> UInt64? {
+        var st = stat()
+        return stat(p.root.appendingPathComponent("_site/" + path).path, &st) == 0 ? UInt64(st.st_ino) : nil
+    }
+
+    @Test func unchangedFilesAreNotTouchedRemovedPagesDisappearAndTheResultEqualsACleanBuild() async throws {
+        let p = try TestProject(files: TestProject.basic.merging(["content/notes/c.md": "---\ntitle: C\n---\nC.\n"]) { a, _ in a })
+        defer { p.remove() }
+        try await p.build()
+        let aInode = inode(p, "a/index.html")
+        let cssInode = inode(p, "assets/dossier.css")
+        #expect(aInode != nil)
+        // Change b, remove notes/c (and so its folder); the index lists pages, so it changes too.
+        try p.write("content/b.md", "---\ntitle: Page B\n---\nNew text of B.\n")
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("content/notes"))
+        try await p.build()
+        #expect(inode(p, "a/index.html") == aInode, "an unchanged page was rewritten")
+        #expect(inode(p, "assets/dossier.css") == cssInode, "an unchanged asset was rewritten")
+        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("_site/notes").path))
+        let incremental = p.tree()
+        #expect(String(decoding: incremental["b/index.html"]!, as: UTF8.self).contains("New text of B."))
+        let manifest = try SiteManifest.load(p.root.appendingPathComponent("_site.manifest.json"))
+        #expect(Set(manifest.files.map(\.path)) == Set(incremental.keys))
+        try await p.build(clean: true)
+        #expect(p.tree() == incremental)
+    }
+
+    @Test func aPageBecomingAFolderAndBackIsPatched() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        try await p.build()
+        // static/x is a file in the site; then x/ becomes a folder holding a page.
+        try p.write("static/x", "plain file")
+        try await p.build()
+        #expect(p.tree()["x"] != nil)
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("static"))
+        try p.write("content/x.md", "---\ntitle: X\n---\nNow a page.\n")
+        try await p.build()
+        let t = p.tree()
+        #expect(t["x"] == nil)
+        #expect(t["x/index.html"] != nil)
+        try await p.build(clean: true)
+        #expect(p.tree() == t)
+    }
+
+    @Test func anInterruptedPatchLeavesNoStateSoTheNextBuildIsFull() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        try await p.build()
+        let state = p.root.appendingPathComponent(".dossier/state-_site.bin")
+        #expect(FileManager.default.fileExists(atPath: state.path))
+        // A state that does not decode (as after a crash mid-write) means a full build.
+        try Data("DOSSIER-STATE\ngarbage".utf8).write(to: state)
+        let report = try await p.build()
+        #expect(report.pagesReused == 0)
+        #expect(report.pagesRendered == 4)
+    }
+
+    @Test func stateRoundTripsThroughItsBinaryForm() throws {
+        var s = BuildState(dossier: "0.1.0", output: "/x/_site", units: [:])
+        s.units["recall/S1"] = .init(hash: "h", files: [ManifestFile(path: "a/é.html", sha256: "0f", size: 12)],
+                                     links: ["a/é.html": ["../b/", "x.css"]], record: Data([0, 1, 2]),
+                                     warnings: [Diagnostic(.warning, file: "data/l.jsonl", line: 3, "odd"), Diagnostic("no place")],
+                                     pages: 1, blurb: nil)
+        s.units["#home"] = .init(hash: "k", files: [], links: [:], record: nil, warnings: [], pages: 1, blurb: "b")
+        s.site = [ManifestFile(path: "index.html", sha256: "ab", size: 1 << 33)]
+        s.inputs["/x/data/l.jsonl"] = .init(size: 5, mtime: -1, ctime: 2, inode: .max, device: 7, takenAt: 9, sha256: "cd")
+        let data = s.encoded()
+        let back = try #require(BuildState.decode(data))
+        #expect(back.encoded() == data)
+        #expect(back.units["recall/S1"]?.warnings == s.units["recall/S1"]?.warnings)
+        #expect(back.units["recall/S1"]?.record == Data([0, 1, 2]))
+        #expect(back.units["#home"]?.blurb == "b")
+        #expect(back.inputs == s.inputs)
+        // Every truncation is refused, never misread.
+        for cut in stride(from: 0, to: data.count, by: 7) { #expect(BuildState.decode(data.prefix(cut)) == nil) }
+    }
+
+    @Test func stampsAreTrustedOnlyWhenNothingAboutTheFileChanged() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stamp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let f = dir.appendingPathComponent("in.txt").path
+        try Data("12345".utf8).write(to: URL(fileURLWithPath: f))
+        // Backdate the file so it is not "racily clean".
+        var times = [timespec(tv_sec: 1_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, f, &times, 0) == 0)
+        var old = try #require(BuildState.InputStamp.current(f))
+        // ctime was just set by utimensat: a stamp taken in the same second is not trusted.
+        #expect(!old.stillValid(try #require(BuildState.InputStamp.current(f))))
+        old.takenAt += 2_000_000_000
+        #expect(old.stillValid(try #require(BuildState.InputStamp.current(f))))
+        // Any field that differs means "read it again".
+        let same = try #require(BuildState.InputStamp.current(f))
+        var changed = [same, same, same, same, same]
+        changed[0].size += 1; changed[1].mtime += 1; changed[2].ctime += 1; changed[3].inode += 1; changed[4].device += 1
+        for c in changed { #expect(!old.stillValid(c)) }
+        // Rewriting the file (same size, mtime put back) moves its ctime on.
+        try Data("54321".utf8).write(to: URL(fileURLWithPath: f))
+        #expect(utimensat(AT_FDCWD, f, &times, 0) == 0)
+        let now = try #require(BuildState.InputStamp.current(f))
+        #expect(now.size == same.size && now.mtime == same.mtime)
+        #expect(now.ctime >= same.ctime)
+    }
+}
