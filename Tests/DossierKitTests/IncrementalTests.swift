@@ -110,3 +110,27 @@ import Testing
         #expect(now.ctime >= same.ctime)
     }
 }
+
+@Suite struct IncrementalLinkCheckTests {
+    @Test func anUnchangedPageLinkingAFileThatIsRemovedFailsTheBuild() async throws {
+        var files = TestProject.basic
+        files["static/files/x.pdf"] = "%PDF"
+        files["content/a.md"] = "---\ntitle: Page A\n---\nSee [the file](../files/x.pdf).\n"
+        let p = try TestProject(files: files)
+        defer { p.remove() }
+        try await p.build()
+        // Adding a page elsewhere keeps the check short, and the build passes.
+        try p.write("content/notes/n.md", "---\ntitle: N\n---\nN.\n")
+        try await p.build()
+        // a.md is unchanged, but the file it links to goes: the full check runs and fails.
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("static/files/x.pdf"))
+        let before = p.tree()
+        do {
+            try await p.build()
+            Issue.record("the build should fail on the dangling link")
+        } catch let e as DossierError {
+            #expect(e.diagnostics.contains { $0.message.contains("dangling link '../files/x.pdf'") && $0.file?.hasSuffix("content/a.md") == true })
+        }
+        #expect(p.tree() == before)
+    }
+}

@@ -39,6 +39,12 @@ public final class OutputTree: @unchecked Sendable {
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     }
 
+    /// Patch mode: whether some file of the live site is not (yet) part of this build.
+    public func removesLiveFiles(except later: Set<String> = []) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return live.keys.contains { files[$0] == nil && !later.contains($0) }
+    }
+
     /// Files written (patch mode: changed) so far.
     public var writtenCount: Int { lock.lock(); defer { lock.unlock() }; return staged.count }
 

@@ -109,7 +109,11 @@ final class BuildContext: @unchecked Sendable {
     let options: BuildOptions
     let log: BuildLog
     let output: URL
+    /// `output.path`, for building file paths without URL arithmetic.
+    let outputPath: String
     let statePath: URL
+    /// Pages of units built (not reused) in this build: their links are always checked.
+    var freshPages: Set<String> = []
 
     var sectionTypes: [any Section.Type] = []
     var sections: [any Section] = []
@@ -134,6 +138,7 @@ final class BuildContext: @unchecked Sendable {
         self.log = log
         let output = options.output ?? project.output
         self.output = output
+        self.outputPath = output.path
         self.statePath = project.stateFolder.appendingPathComponent("state-\(output.lastPathComponent).bin")
         self.newState = BuildState(dossier: DossierVersion.string, output: output.path, units: [:])
         self.report = BuildReport(output: output, manifest: project.outputManifestURL)
@@ -287,7 +292,7 @@ final class BuildContext: @unchecked Sendable {
     /// The previous build's unit if its hash matches and its files are still there.
     func reusable(_ key: String, _ hash: String) -> BuildState.Unit? {
         guard let prev = previous?.units[key], prev.hash == hash else { return nil }
-        for f in prev.files where !FileManager.default.fileExists(atPath: output.appendingPathComponent(f.path).path) {
+        for f in prev.files where access(outputPath + "/" + f.path, F_OK) != 0 {
             return nil
         }
         return prev
@@ -380,7 +385,10 @@ final class BuildContext: @unchecked Sendable {
     func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {
         lock.lock(); defer { lock.unlock() }
         newState.units[key] = unit
-        for (p, l) in unit.links { links[p] = l }
+        for (p, l) in unit.links {
+            links[p] = l
+            if !reused { freshPages.insert(p) }
+        }
         if reused { report.pagesReused += unit.pages; report.unitsReused += 1 }
         else { report.pagesRendered += unit.pages; report.unitsBuilt += 1 }
         for w in unit.warnings {
@@ -477,6 +485,7 @@ final class BuildContext: @unchecked Sendable {
             if isInput { lock.lock(); inputs[relativeInputPath(url)] = ManifestFile(path: relativeInputPath(url), sha256: entry.sha256, size: entry.size); lock.unlock() }
             if rel.hasSuffix(".html"), let d = fm.contents(atPath: url.path) {
                 links[prefix + rel] = LinkChecker.links(in: String(decoding: d, as: UTF8.self))
+                freshPages.insert(prefix + rel)
             }
         }
     }
@@ -486,7 +495,13 @@ final class BuildContext: @unchecked Sendable {
     func checkLinks() throws {
         let files = tree!.paths
         var errors: [Diagnostic] = []
-        for page in links.keys.sorted() {
+        // Patching a site that lost no file: the reused pages' links resolved in the
+        // previous build and every file they could point to is still there, so only
+        // rebuilt pages (and copied HTML) need checking.
+        let onlyFresh = tree!.patchTarget != nil && !tree!.removesLiveFiles(except: ["sitemap.xml"])
+        let toCheck = onlyFresh ? links.keys.filter { freshPages.contains($0) } : Array(links.keys)
+        if onlyFresh { log.detail("links of \(links.count - toCheck.count) unchanged pages still resolve (no file was removed)") }
+        for page in toCheck.sorted() {
             for link in LinkChecker.dangling(links[page]!, on: page, files: files) {
                 errors.append(locate(link: link, page: page))
             }

@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 import Crypto
 import Render
@@ -81,12 +82,34 @@ public struct SiteManifest: Codable, Sendable, Equatable {
     /// `JSONOutput.encode(self)`, built directly as a ``JSONValue`` (the generic path
     /// encodes, re-parses and re-encodes, which costs seconds at 10,000 pages).
     public func outputJSON() -> Data {
-        func list(_ entries: [Entry]) -> JSONValue {
-            .array(entries.map { .object(["path": .string($0.path), "sha256": .string($0.sha256), "size": .int(Int($0.size))]) })
+        // Written out by hand in JSONValue's layout (keys sorted: dossier, files, inputs;
+        // path, sha256, size); the test buildManifestBytesEqualTheGenericEncoder... pins it.
+        var out = ""
+        out.reserveCapacity(160 * (files.count + (inputs?.count ?? 0)) + 64)
+        func list(_ entries: [Entry]) {
+            if entries.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, e) in entries.enumerated() {
+                out += i == 0 ? "\n    {\n      \"path\": \"" : ",\n    {\n      \"path\": \""
+                JSONText.append(e.path, to: &out)
+                out += "\",\n      \"sha256\": \""
+                JSONText.append(e.sha256, to: &out)
+                out += "\",\n      \"size\": "
+                out += String(e.size)
+                out += "\n    }"
+            }
+            out += "\n  ]"
         }
-        var root: [String: JSONValue] = ["dossier": .string(dossier), "files": list(files)]
-        if let inputs { root["inputs"] = list(inputs) }
-        return JSONValue.object(root).data
+        out += "{\n  \"dossier\": \""
+        JSONText.append(dossier, to: &out)
+        out += "\",\n  \"files\": "
+        list(files)
+        if let inputs {
+            out += ",\n  \"inputs\": "
+            list(inputs)
+        }
+        out += "\n}\n"
+        return Data(out.utf8)
     }
 
     /// Deterministic JSON (sorted keys, two-space indent, trailing newline).
