@@ -130,11 +130,13 @@ public struct RecallSection: Section {
     // MARK: Summary
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
-        let decoder = JSONDecoder()
         var participants: [(slug: String, summary: ParticipantSummary)] = []
         var cohorts: [(slug: String, table: CohortTable)] = []
-        for r in records {
-            let rec = try decoder.decode(RecallRecord.self, from: r.data)
+        // Decoded on every core: with thousands of participants this is most of an
+        // incremental build's summary.
+        let decoded = parallelMap(records) { r in Result { try JSONDecoder().decode(RecallRecord.self, from: r.data) } }
+        for d in decoded {
+            let rec = try d.get()
             if let p = rec.participant { participants.append((rec.slug, p)) }
             if let c = rec.cohort { cohorts.append((rec.slug, c)) }
         }
