@@ -134,3 +134,17 @@ import Testing
         #expect(p.tree() == before)
     }
 }
+
+@Suite struct IncrementalRepairTests {
+    @Test func aSiteFileDeletedByHandComesBackOnTheNextBuild() async throws {
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        try await p.build()
+        let full = p.tree()
+        for gone in ["assets/dossier.css", "a/index.html", "sitemap.xml"] {
+            try FileManager.default.removeItem(at: p.root.appendingPathComponent("_site/" + gone))
+        }
+        try await p.build()
+        #expect(p.tree() == full)
+    }
+}

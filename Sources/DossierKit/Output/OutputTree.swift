@@ -113,7 +113,8 @@ public final class OutputTree: @unchecked Sendable {
         try OutputTree.check(path, owner: owner)
         try claim(path, owner: owner)
         let entry = ManifestFile(path: path, sha256: Hashing.sha256(bytes), size: Int64(bytes.count))
-        if patchTarget != nil, live[path] == entry {
+        // Unchanged bytes (and the live copy still there): nothing to write.
+        if let target = patchTarget, live[path] == entry, access(target.path + "/" + path, F_OK) == 0 {
             lock.lock(); files[path] = entry; lock.unlock()
             return entry
         }

@@ -122,9 +122,8 @@ public struct RecallSection: Section {
         let page = Page(path: base + "index.html", title: "Participant \(result.participant)",
                         template: "recall/participant", model: RecallReport.model(result, slug: slug), bodyClass: "recall")
         let summary = ParticipantSummary(result)
-        let record = RecallRecord(kind: "participant", id: id, slug: slug, participant: summary, cohort: nil)
         let warnings = result.warnings.map { Diagnostic.warning(file: $0.file, line: $0.line, $0.message) }
-        return UnitResult(pages: [page], files: files, record: try JSONEncoder().encode(record), warnings: warnings)
+        return UnitResult(pages: [page], files: files, record: RecallRecord.participantData(slug: slug, summary), warnings: warnings)
     }
 
     // MARK: Summary
@@ -134,7 +133,7 @@ public struct RecallSection: Section {
         var cohorts: [(slug: String, table: CohortTable)] = []
         // Decoded on every core: with thousands of participants this is most of an
         // incremental build's summary.
-        let decoded = parallelMap(records) { r in Result { try JSONDecoder().decode(RecallRecord.self, from: r.data) } }
+        let decoded = parallelMap(records) { r in Result { try RecallRecord.decode(r.data) } }
         for d in decoded {
             let rec = try d.get()
             if let p = rec.participant { participants.append((rec.slug, p)) }
@@ -168,13 +167,37 @@ public struct RecallSection: Section {
     }
 }
 
-/// What a unit leaves for the summary.
+/// What a unit leaves for the summary. A participant's is binary (byte 0x01, the slug,
+/// then ``ParticipantSummary/compactBytes()``: thousands are read by every summary); a
+/// desktop cohort's (a handful) is JSON.
 struct RecallRecord: Codable {
     var kind: String
     var id: String
     var slug: String
     var participant: ParticipantSummary?
     var cohort: CohortTable?
+
+    static func participantData(slug: String, _ summary: ParticipantSummary) -> Data {
+        var out: [UInt8] = [0x01]
+        withUnsafeBytes(of: UInt32(slug.utf8.count).littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: slug.utf8)
+        out.append(contentsOf: summary.compactBytes())
+        return Data(out)
+    }
+
+    static func decode(_ data: Data) throws -> RecallRecord {
+        guard data.first == 0x01 else { return try JSONDecoder().decode(RecallRecord.self, from: data) }
+        let rec: RecallRecord? = data.withUnsafeBytes { b in
+            guard b.count >= 5 else { return nil }
+            let n = Int(UInt32(littleEndian: UnsafeRawBufferPointer(rebasing: b[1..<5]).loadUnaligned(as: UInt32.self)))
+            guard b.count >= 5 + n,
+                  let summary = ParticipantSummary(compactBytes: UnsafeRawBufferPointer(rebasing: b[(5 + n)...])) else { return nil }
+            let slug = String(decoding: UnsafeRawBufferPointer(rebasing: b[5..<(5 + n)]), as: UTF8.self)
+            return RecallRecord(kind: "participant", id: "p-" + slug, slug: slug, participant: summary, cohort: nil)
+        }
+        guard let rec else { throw DossierError("recall: a participant record in the build state is damaged; run with --clean") }
+        return rec
+    }
 }
 
 // MARK: - CSV output
