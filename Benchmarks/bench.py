@@ -240,11 +240,19 @@ def bench_study(a):
         else:
             rm(root / "peer/public")
 
-    print(f"2. study build: {a.participants} participants, {events} events ({mb:.0f} MB), {a.runs} alternating runs")
-    res = alternate(a.runs, [("dossier", [d, "build", "--clean", "--quiet", str(root)]),
-                             ("pandas+hugo", peer_cmd(root))], prepare)
-    data = {"participants": a.participants, "events": events, "log_mb": mb,
-            "dossier": summary(res["dossier"]), "peer": summary(res["pandas+hugo"])}
+    saved = RESULTS / f"study-{a.participants}.json"
+    if a.incremental_only:
+        # Re-measure 3. only, against the full-build medians already saved for this size.
+        if not saved.exists():
+            sys.exit(f"bench: --incremental-only needs {saved} (run the study benchmark first)")
+        data = json.loads(saved.read_text())
+        print(f"3. incremental only (full build and peer from {saved.name})")
+    else:
+        print(f"2. study build: {a.participants} participants, {events} events ({mb:.0f} MB), {a.runs} alternating runs")
+        res = alternate(a.runs, [("dossier", [d, "build", "--clean", "--quiet", str(root)]),
+                                 ("pandas+hugo", peer_cmd(root))], prepare)
+        data = {"participants": a.participants, "events": events, "log_mb": mb,
+                "dossier": summary(res["dossier"]), "peer": summary(res["pandas+hugo"])}
 
     # 3. Incremental: a full build, then change one participant's log per run.
     logs = sorted((root / "data/logs").glob("*.jsonl"))
@@ -387,6 +395,7 @@ def main():
     p = sub.add_parser("markdown"); p.add_argument("--mb", type=int, default=20); p.add_argument("--runs", type=int, default=7)
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_markdown)
     p = sub.add_parser("study"); p.add_argument("--participants", type=int, default=2000); p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--incremental-only", action="store_true", help="re-time only benchmark 3, against the saved full-build results")
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_study)
     p = sub.add_parser("memory"); p.add_argument("--participants", default="500,1000,2000")
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_memory)
