@@ -21,4 +21,7 @@ size_t dossier_arena_used(void);
 /// in (see special_chars.c).
 int dossier_cmark_special_chars_interposed(void);
 
+/// memmem(3): the first occurrence of `needle` in `haystack`, or NULL.
+const void *dossier_memmem(const void *haystack, size_t n, const void *needle, size_t m);
+
 #endif

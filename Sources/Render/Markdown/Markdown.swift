@@ -205,7 +205,7 @@ public enum Markdown {
 
     /// Passes `src` to `emit` in pieces, with the n-th `<hK>` opening tag given the n-th
     /// anchor: `<hK id="A"><a class="anchor" href="#A" aria-hidden="true">#</a>`. Scans
-    /// the bytes with memchr for `<` and hands over the runs between headings whole.
+    /// the bytes with memmem for `<h` and hands over the runs between headings whole.
     static func emitWithAnchors(_ src: UnsafeBufferPointer<UInt8>, _ toc: [TOCEntry],
                                 _ emit: (UnsafeRawBufferPointer) -> Void) {
         guard let base = src.baseAddress else { return }
@@ -215,9 +215,10 @@ public enum Markdown {
         }
         var i = 0, copied = 0, index = 0
         var tag: [UInt8] = []
-        while index < toc.count, i < n, let hit = memchr(base + i, 0x3C, n - i) {   // "<"
+        // memmem for "<h": one call per heading-like tag, not one per tag.
+        while index < toc.count, i < n, let hit = dossier_memmem(base + i, n - i, "<h", 2) {
             i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            guard i + 3 < n, src[i + 1] == 0x68 else { i += 1; continue }        // "h"
+            guard i + 3 < n else { break }
             let d = src[i + 2]
             guard d >= 0x31, d <= 0x36, src[i + 3] == 0x3E else { i += 2; continue }  // 1–6, ">"
             guard toc[index].level == Int(d - 0x30) else { i += 2; continue }
