@@ -203,51 +203,22 @@ struct RecallRecord: Codable {
 // MARK: - CSV output
 
 enum RecallRender {
-    /// raw.csv and rolled-up.csv: the same bytes as ``CSVWriter`` (RFC 4180, CRLF, a text
-    /// cell starting with = + - @ TAB CR prefixed with ', quoted when it holds , " CR LF or
-    /// starts or ends with a space), written straight into a byte buffer because these
-    /// files have tens of thousands of cells per participant.
+    /// raw.csv and rolled-up.csv, field by field through ``CSVWriter`` (tens of
+    /// thousands of cells per participant: no Cell array per row).
     static func csv(_ t: Table) -> Data {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 * (t.rows.count + 1) * max(1, t.header.count) / 4)
-        func text(_ s: String) {
-            var needsQuotes = false
-            var neutralise = false
-            var first = true
-            var last: UInt8 = 0
-            for b in s.utf8 {
-                if first {
-                    neutralise = b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D
-                    if b == 0x20 { needsQuotes = true }
-                    first = false
-                }
-                if b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { needsQuotes = true }
-                last = b
-            }
-            if last == 0x20 { needsQuotes = true }
-            if needsQuotes { out.append(0x22) }
-            if neutralise { out.append(0x27) }
-            for b in s.utf8 {
-                if b == 0x22 { out.append(0x22) }
-                out.append(b)
-            }
-            if needsQuotes { out.append(0x22) }
-        }
-        func row(_ cells: [TableCell]) {
-            for (i, c) in cells.enumerated() {
-                if i > 0 { out.append(0x2C) }
+        var w = CSVWriter(header: t.header)
+        for r in t.rows {
+            for c in r {
                 switch c {
-                case .text(let s): text(s)
-                case .int(let n): out.append(contentsOf: String(n).utf8)
-                case .number(let d): out.append(contentsOf: JSONValue.formatNumber(d).utf8)
-                case .empty: break
+                case .text(let s): w.textField(s)
+                case .int(let n): w.numberField(n)
+                case .number(let d): w.numberField(d)
+                case .empty: w.emptyField()
                 }
             }
-            out.append(0x0D); out.append(0x0A)
+            w.endRecord()
         }
-        row(t.header.map { .text($0) })
-        for r in t.rows { row(r) }
-        return Data(out)
+        return w.data
     }
 
     /// Text rows (the Appendix B layout): numbers stay as written.

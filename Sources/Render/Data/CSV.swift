@@ -20,7 +20,9 @@ public struct CSVWriter: Sendable {
 
     public var includeBOM: Bool
     public var neutraliseFormulas: Bool
-    private var out: String
+    private var bytes: [UInt8] = []
+    /// Whether the current record has a field yet (the next one needs a comma).
+    private var inRecord = false
 
     /// - Parameters:
     ///   - header: the first record.
@@ -28,8 +30,8 @@ public struct CSVWriter: Sendable {
     public init(header: [String]? = nil, includeBOM: Bool = false, neutraliseFormulas: Bool = true) {
         self.includeBOM = includeBOM
         self.neutraliseFormulas = neutraliseFormulas
-        self.out = includeBOM ? "\u{FEFF}" : ""
-        if let header { append(header.map { Cell.text($0) }) }
+        if includeBOM { bytes.append(contentsOf: [0xEF, 0xBB, 0xBF]) }
+        if let header { append(texts: header) }
     }
 
     public static func number(_ d: Double?) -> Cell { d.map { .number(JSONValue.formatNumber($0)) } ?? .empty }
@@ -37,35 +39,83 @@ public struct CSVWriter: Sendable {
 
     /// Appends one record.
     public mutating func append(_ cells: [Cell]) {
-        var first = true
         for c in cells {
-            if !first { out += "," }
-            first = false
             switch c {
-            case .empty: break
-            case .number(let n): out += n
-            case .text(let t): out += field(t)
+            case .empty: emptyField()
+            case .number(let n): numberField(n)
+            case .text(let t): textField(t)
             }
         }
-        out += "\r\n"
+        endRecord()
     }
 
     /// Appends a record of text cells.
-    public mutating func append(texts: [String]) { append(texts.map { .text($0) }) }
-
-    func field(_ raw: String) -> String {
-        var t = raw
-        if neutraliseFormulas, let f = t.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(f) {
-            t = "'" + t
-        }
-        let needsQuotes = t.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            || t.hasPrefix(" ") || t.hasSuffix(" ")
-        if !needsQuotes { return t }
-        return "\"" + t.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    public mutating func append(texts: [String]) {
+        for t in texts { textField(t) }
+        endRecord()
     }
 
-    public var text: String { out }
-    public var data: Data { Data(out.utf8) }
+    // MARK: Field by field (no Cell array per record: tables with 10⁵ cells)
+
+    /// A text field, quoted and neutralised as the type documentation says.
+    public mutating func textField(_ raw: String) {
+        separate()
+        var needsQuotes = false, neutralise = false, first = true
+        var last: UInt8 = 0
+        for b in raw.utf8 {
+            if first {
+                neutralise = neutraliseFormulas && (b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D)
+                if b == 0x20 { needsQuotes = true }
+                first = false
+            }
+            if b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { needsQuotes = true }
+            last = b
+        }
+        if last == 0x20 { needsQuotes = true }
+        if needsQuotes { bytes.append(0x22) }
+        if neutralise { bytes.append(0x27) }
+        if needsQuotes {
+            for b in raw.utf8 {
+                if b == 0x22 { bytes.append(0x22) }
+                bytes.append(b)
+            }
+            bytes.append(0x22)
+        } else {
+            bytes.append(contentsOf: raw.utf8)
+        }
+    }
+
+    /// A number already formatted: written as it is.
+    public mutating func numberField(_ formatted: String) {
+        separate()
+        bytes.append(contentsOf: formatted.utf8)
+    }
+
+    public mutating func numberField(_ i: Int) { numberField(String(i)) }
+    public mutating func numberField(_ d: Double) { numberField(JSONValue.formatNumber(d)) }
+
+    public mutating func emptyField() { separate() }
+
+    /// Ends the current record (CRLF).
+    public mutating func endRecord() {
+        bytes.append(0x0D); bytes.append(0x0A)
+        inRecord = false
+    }
+
+    private mutating func separate() {
+        if inRecord { bytes.append(0x2C) }
+        inRecord = true
+    }
+
+    /// One text field as it is written (for tests).
+    func field(_ raw: String) -> String {
+        var w = CSVWriter(neutraliseFormulas: neutraliseFormulas)
+        w.textField(raw)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    public var data: Data { Data(bytes) }
 }
 
 /// A small RFC 4180 reader (quoted fields, doubled quotes, CRLF or LF, multi-line
