@@ -28,7 +28,7 @@ struct Domain {
 }
 
 let domains: [Domain] = [
-    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping"],
+    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary"],
            testResources: [.copy("Fixtures")]),
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping"],
            testResources: [.copy("Fixtures")]),
@@ -53,6 +53,8 @@ var targets: [Target] = [
 
     // MARK: Stages
     .target(name: "Escaping"),
+    // The binary form of Dossier's own records (build state, participant summaries).
+    .target(name: "CompactBinary"),
     // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
     .target(name: "CMarkArena"),
     .target(name: "Render", dependencies: [
@@ -61,7 +63,7 @@ var targets: [Target] = [
     ]),
     .target(
         name: "DossierKit",
-        dependencies: ["Render", "WebDAV",
+        dependencies: ["Render", "WebDAV", "CompactBinary",
                        .product(name: "Yams", package: "Yams"),
                        .product(name: "FlyingFox", package: "FlyingFox"),
                        .product(name: "ZIPFoundation", package: "ZIPFoundation")]

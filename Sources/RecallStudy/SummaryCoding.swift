@@ -1,3 +1,5 @@
+import CompactBinary
+
 /// A compact binary form of ``ParticipantSummary``: what a participant unit leaves in the
 /// build state for the study summary. The summary of an incremental build reads every
 /// participant's record, and Foundation's JSONDecoder made that most of the build
@@ -8,7 +10,7 @@ extension ParticipantSummary {
     public static let compactVersion: UInt8 = 1
 
     public func compactBytes() -> [UInt8] {
-        var w = CompactWriter()
+        var w = CompactWriter(capacity: 64 + 96 * strings.count)
         w.u8(Self.compactVersion)
         w.string(participant); w.string(source.rawValue); w.bool(complete); w.int(sessionTotalMs)
         w.int(lastEventMs); w.int(warnings)
@@ -21,12 +23,12 @@ extension ParticipantSummary {
         w.bool(reachedRecall); w.int(recallFields)
         w.count(recalled.count); for r in recalled { w.int(r) }
         w.double(medianHold); w.double(medianDownDown); w.double(medianUpDown); w.double(medianUpUp)
-        return w.out
+        return w.bytes
     }
 
     /// nil unless `bytes` is exactly one summary of this version.
     public init?(compactBytes bytes: UnsafeRawBufferPointer) {
-        var r = CompactReader(bytes: bytes)
+        var r = CompactReader(bytes)
         guard r.u8() == Self.compactVersion,
               let participant = r.string(), let source = r.string().flatMap(SessionSource.init(rawValue:)),
               let complete = r.bool(), let sessionTotalMs = r.optionalInt(), let lastEventMs = r.int(),
@@ -63,50 +65,5 @@ extension ParticipantSummary {
         self.strings = strings; self.reachedRecall = reachedRecall; self.recallFields = recallFields
         self.recalled = recalled; self.medianHold = medianHold; self.medianDownDown = medianDownDown
         self.medianUpDown = medianUpDown; self.medianUpUp = medianUpUp
-    }
-}
-
-private struct CompactWriter {
-    var out: [UInt8] = []
-    mutating func u8(_ v: UInt8) { out.append(v) }
-    mutating func bool(_ v: Bool) { out.append(v ? 1 : 0) }
-    mutating func int(_ v: Int) { withUnsafeBytes(of: Int64(v).littleEndian) { out.append(contentsOf: $0) } }
-    mutating func count(_ n: Int) { withUnsafeBytes(of: UInt32(n).littleEndian) { out.append(contentsOf: $0) } }
-    mutating func int(_ v: Int?) { if let v { out.append(1); int(v) } else { out.append(0) } }
-    mutating func double(_ v: Double?) {
-        if let v { out.append(1); withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) } } else { out.append(0) }
-    }
-    mutating func string(_ s: String) { count(s.utf8.count); out.append(contentsOf: s.utf8) }
-}
-
-private struct CompactReader {
-    let bytes: UnsafeRawBufferPointer
-    var pos = 0
-    var atEnd: Bool { pos == bytes.count }
-    mutating func take(_ n: Int) -> UnsafeRawBufferPointer? {
-        guard n >= 0, bytes.count - pos >= n else { return nil }
-        defer { pos += n }
-        return UnsafeRawBufferPointer(rebasing: bytes[pos..<(pos + n)])
-    }
-    mutating func u8() -> UInt8? { take(1)?[0] }
-    mutating func bool() -> Bool? { u8().flatMap { $0 == 1 ? true : ($0 == 0 ? false : nil) } }
-    mutating func int() -> Int? { take(8).map { Int(Int64(littleEndian: $0.loadUnaligned(as: Int64.self))) } }
-    mutating func count() -> Int? {
-        guard let b = take(4) else { return nil }
-        let n = Int(UInt32(littleEndian: b.loadUnaligned(as: UInt32.self)))
-        return n <= bytes.count - pos ? n : nil
-    }
-    mutating func optionalInt() -> Int?? {
-        guard let f = bool() else { return nil }
-        return f ? int().map { .some($0) } : .some(nil)
-    }
-    mutating func optionalDouble() -> Double?? {
-        guard let f = bool() else { return nil }
-        guard f else { return .some(nil) }
-        return take(8).map { .some(Double(bitPattern: UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)))) }
-    }
-    mutating func string() -> String? {
-        guard let n = count(), let b = take(n) else { return nil }
-        return String(decoding: b, as: UTF8.self)
     }
 }

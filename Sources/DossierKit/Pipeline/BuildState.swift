@@ -1,3 +1,4 @@
+import CompactBinary
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -77,35 +78,37 @@ struct BuildState {
     // MARK: Binary form
 
     func encoded() -> Data {
-        var w = StateWriter()
-        w.bytes(BuildState.magic)
+        var w = CompactWriter(capacity: 1 << 20)
+        w.raw(BuildState.magic)
         w.u32(BuildState.formatVersion)
         w.string(dossier)
         w.string(output)
-        w.u32(UInt32(units.count))
+        w.count(units.count)
         for key in units.keys.sorted() {
             let u = units[key]!
             w.string(key)
             w.string(u.hash)
             w.files(u.files)
-            w.u32(UInt32(u.links.count))
+            w.count(u.links.count)
             for page in u.links.keys.sorted() {
                 w.string(page)
-                w.strings(u.links[page]!)
+                let list = u.links[page]!
+                w.count(list.count)
+                for l in list { w.string(l) }
             }
-            w.optionalData(u.record)
-            w.u32(UInt32(u.warnings.count))
+            w.data(u.record)
+            w.count(u.warnings.count)
             for d in u.warnings {
                 w.string(d.severity.rawValue)
-                w.optionalString(d.file)
+                w.string(d.file)
                 w.i64(Int64(d.line ?? -1))
                 w.string(d.message)
             }
             w.i64(Int64(u.pages))
-            w.optionalString(u.blurb)
+            w.string(u.blurb)
         }
         w.files(site)
-        w.u32(UInt32(inputs.count))
+        w.count(inputs.count)
         for path in inputs.keys.sorted() {
             let s = inputs[path]!
             w.string(path)
@@ -113,27 +116,30 @@ struct BuildState {
             w.u64(s.inode); w.u64(s.device); w.i64(s.takenAt)
             w.string(s.sha256)
         }
-        w.bytes(Array("END\n".utf8))
-        return Data(w.out)
+        w.raw(Array("END\n".utf8))
+        return Data(w.bytes)
     }
 
     /// nil for anything that is not a complete state of this format (then the build is
     /// a full one).
     static func decode(_ data: Data) -> BuildState? {
         data.withUnsafeBytes { buf -> BuildState? in
-            var r = StateReader(buf: buf)
+            var r = CompactReader(buf)
             guard r.expect(magic), r.u32() == formatVersion,
-                  let dossier = r.string(), let output = r.string(), let n = r.u32() else { return nil }
+                  let dossier = r.string(), let output = r.string(), let n = r.count() else { return nil }
             var units: [String: Unit] = [:]
-            units.reserveCapacity(Int(n))
+            units.reserveCapacity(n)
             for _ in 0..<n {
-                guard let key = r.string(), let hash = r.string(), let files = r.files(), let nl = r.u32() else { return nil }
+                guard let key = r.string(), let hash = r.string(), let files = r.files(), let nl = r.count() else { return nil }
                 var links: [String: [String]] = [:]
                 for _ in 0..<nl {
-                    guard let page = r.string(), let l = r.strings() else { return nil }
-                    links[page] = l
+                    guard let page = r.string(), let nk = r.count() else { return nil }
+                    var list: [String] = []
+                    list.reserveCapacity(nk)
+                    for _ in 0..<nk { guard let l = r.string() else { return nil }; list.append(l) }
+                    links[page] = list
                 }
-                guard let record = r.optionalData(), let nw = r.u32() else { return nil }
+                guard let record = r.optionalData(), let nw = r.count() else { return nil }
                 var warnings: [Diagnostic] = []
                 for _ in 0..<nw {
                     guard let sev = r.string().flatMap(Diagnostic.Severity.init(rawValue:)), let file = r.optionalString(),
@@ -144,7 +150,7 @@ struct BuildState {
                 units[key] = Unit(hash: hash, files: files, links: links, record: record, warnings: warnings,
                                   pages: Int(pages), blurb: blurb)
             }
-            guard let site = r.files(), let ni = r.u32() else { return nil }
+            guard let site = r.files(), let ni = r.count() else { return nil }
             var inputs: [String: InputStamp] = [:]
             for _ in 0..<ni {
                 guard let path = r.string(), let size = r.i64(), let mtime = r.i64(), let ctime = r.i64(),
@@ -158,78 +164,19 @@ struct BuildState {
     }
 }
 
-/// Little-endian integers; strings and data as a u32 byte count and the bytes; an
-/// optional as a 0/1 byte and, if 1, the value.
-private struct StateWriter {
-    var out: [UInt8] = []
-    init() { out.reserveCapacity(1 << 20) }
-    mutating func bytes(_ b: [UInt8]) { out.append(contentsOf: b) }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-    mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
-    mutating func string(_ s: String) {
-        var s = s
-        s.withUTF8 { u32(UInt32($0.count)); out.append(contentsOf: $0) }
-    }
-    mutating func strings(_ list: [String]) { u32(UInt32(list.count)); for s in list { string(s) } }
-    mutating func optionalString(_ s: String?) {
-        if let s { out.append(1); string(s) } else { out.append(0) }
-    }
-    mutating func optionalData(_ d: Data?) {
-        if let d { out.append(1); u32(UInt32(d.count)); out.append(contentsOf: d) } else { out.append(0) }
-    }
+/// A file as `path, sha256, size` (see docs/output-manifest.md).
+private extension CompactWriter {
     mutating func files(_ files: [ManifestFile]) {
-        u32(UInt32(files.count))
+        count(files.count)
         for f in files { string(f.path); string(f.sha256); i64(f.size) }
     }
 }
 
-/// Reads what ``StateWriter`` wrote; every read is bounds-checked and returns nil past
-/// the end.
-private struct StateReader {
-    let buf: UnsafeRawBufferPointer
-    var pos = 0
-    var atEnd: Bool { pos == buf.count }
-
-    mutating func take(_ n: Int) -> UnsafeRawBufferPointer? {
-        guard n >= 0, buf.count - pos >= n else { return nil }
-        defer { pos += n }
-        return UnsafeRawBufferPointer(rebasing: buf[pos..<(pos + n)])
-    }
-    mutating func expect(_ b: [UInt8]) -> Bool { take(b.count).map { $0.elementsEqual(b) } ?? false }
-    mutating func u32() -> UInt32? { take(4).map { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) } }
-    mutating func u64() -> UInt64? { take(8).map { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) } }
-    mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
-    mutating func string() -> String? {
-        guard let n = u32(), let b = take(Int(n)) else { return nil }
-        return String(decoding: b, as: UTF8.self)
-    }
-    mutating func strings() -> [String]? {
-        guard let n = u32(), Int(n) <= buf.count - pos else { return nil }
-        var out: [String] = []
-        out.reserveCapacity(Int(n))
-        for _ in 0..<n { guard let s = string() else { return nil }; out.append(s) }
-        return out
-    }
-    mutating func flag() -> Bool? {
-        guard let b = take(1) else { return nil }
-        return b[0] == 1 ? true : (b[0] == 0 ? false : nil)
-    }
-    mutating func optionalString() -> String?? {
-        guard let f = flag() else { return nil }
-        if !f { return .some(nil) }
-        return string().map { .some($0) }
-    }
-    mutating func optionalData() -> Data?? {
-        guard let f = flag() else { return nil }
-        if !f { return .some(nil) }
-        guard let n = u32(), let b = take(Int(n)) else { return nil }
-        return .some(Data(b))
-    }
+private extension CompactReader {
     mutating func files() -> [ManifestFile]? {
-        guard let n = u32(), Int(n) <= buf.count - pos else { return nil }
+        guard let n = count() else { return nil }
         var out: [ManifestFile] = []
-        out.reserveCapacity(Int(n))
+        out.reserveCapacity(n)
         for _ in 0..<n {
             guard let p = string(), let s = string(), let z = i64() else { return nil }
             out.append(ManifestFile(path: p, sha256: s, size: z))
