@@ -17,10 +17,6 @@ void dossier_arena_reset(void);
 /// Bytes handed out by this thread's arena since its last reset (for tests).
 size_t dossier_arena_used(void);
 
-/// 1: this module's thread-safe cmark_manage_extensions_special_characters is linked
-/// in (see special_chars.c).
-int dossier_cmark_special_chars_interposed(void);
-
 /// memmem(3): the first occurrence of `needle` in `haystack`, or NULL.
 const void *dossier_memmem(const void *haystack, size_t n, const void *needle, size_t m);
 

@@ -35,7 +35,7 @@ struct BuildState {
         var sha256: String
 
         /// The stamp of `path` now, or nil when it cannot be stat'ed.
-        static func current(_ path: String, sha256: String = "") -> InputStamp? {
+        static func current(_ path: String) -> InputStamp? {
             var st = stat()
             guard stat(path, &st) == 0 else { return nil }
             var now = timespec()
@@ -44,7 +44,7 @@ struct BuildState {
                               mtime: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
                               ctime: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
                               inode: UInt64(st.st_ino), device: UInt64(st.st_dev),
-                              takenAt: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec), sha256: sha256)
+                              takenAt: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec), sha256: "")
         }
 
         /// Whether `self` (from the last build) still describes the file `now` describes.

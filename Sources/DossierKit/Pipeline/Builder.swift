@@ -268,14 +268,14 @@ final class BuildContext: @unchecked Sendable {
     /// is provably unchanged (``BuildState/InputStamp``), else read and hashed.
     func inputDigest(_ input: URL) throws -> (String, Int) {
         let path = input.path
-        if let old = previous?.inputs[path], let now = BuildState.InputStamp.current(path), old.stillValid(now) {
+        let before = BuildState.InputStamp.current(path)
+        if let old = previous?.inputs[path], let now = before, old.stillValid(now) {
             var kept = now
             kept.sha256 = old.sha256
             kept.takenAt = old.takenAt
             lock.lock(); newState.inputs[path] = kept; lock.unlock()
             return (old.sha256, Int(old.size))
         }
-        let before = BuildState.InputStamp.current(path)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DossierError(file: project.display(input), "cannot read input file")
         }

@@ -5,10 +5,6 @@ import Render
 /// `[x](../a/b.md#part)` becomes a relative link to that page's HTML. Other links are
 /// left alone.
 enum ContentLinks {
-    static func rewrite(_ html: String, from page: ContentPage, all: [ContentPage]) -> String {
-        rewrite(html, from: page, map: map(all))
-    }
-
     /// Source path → output path of every page; built once per build (building it per
     /// page made a site whose pages link each other by `.md` quadratic).
     static func map(_ all: [ContentPage]) -> [String: String] {

@@ -186,11 +186,6 @@ public enum Markdown {
     /// Gives the n-th `<hK>` opening tag the n-th anchor. In safe mode every `<hK>` in
     /// cmark's output is a heading (raw HTML is omitted and text is escaped); with raw
     /// HTML allowed, user-written headings may carry their own attributes and are skipped.
-    static func addHeadingAnchors(_ html: String, _ toc: [TOCEntry]) -> String {
-        var html = html
-        return html.withUTF8 { addHeadingAnchors($0, toc) }
-    }
-
     static func addHeadingAnchors(_ src: UnsafeBufferPointer<UInt8>, _ toc: [TOCEntry]) -> String {
         let extra = toc.reduce(0) { $0 + 2 * $1.anchor.utf8.count + 64 }
         return String(unsafeUninitializedCapacity: src.count + extra) { out in
