@@ -23,14 +23,20 @@ if [ ${#want_apt[@]} -gt 0 ]; then
 fi
 
 want_pip=()
+want_nodeps=()   # lines written as "NAME --no-deps": installed without their dependencies
 for f in *.pip; do
   [ -e "$f" ] || continue
-  while read -r pkg _; do
+  while read -r pkg flag _; do
     [[ -z "$pkg" || "$pkg" == \#* ]] && continue
     name="${pkg%%[<>=!]*}"
-    python3 -m pip show -q "$name" >/dev/null 2>&1 || want_pip+=("$pkg")
+    python3 -m pip show -q "$name" >/dev/null 2>&1 && continue
+    if [ "$flag" = "--no-deps" ]; then want_nodeps+=("$pkg"); else want_pip+=("$pkg"); fi
   done < "$f"
 done
+if [ ${#want_nodeps[@]} -gt 0 ]; then
+  echo "Installing PyPI packages without dependencies: ${want_nodeps[*]}"
+  python3 -m pip install -q --disable-pip-version-check --no-deps "${want_nodeps[@]}"
+fi
 if [ ${#want_pip[@]} -gt 0 ]; then
   # shellcheck disable=SC2207
   want_pip=($(printf '%s\n' "${want_pip[@]}" | sort -u))
