@@ -32,8 +32,8 @@ let domains: [Domain] = [
            testResources: [.copy("Fixtures")]),
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping"],
            testResources: [.copy("Fixtures")]),
-    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: crypto,
-           resources: [.copy("Resources")], testResources: [.copy("Fixtures")]),
+    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength"] + crypto,
+           testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: crypto),
     Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto),
 ]
@@ -57,6 +57,8 @@ var targets: [Target] = [
     .target(name: "CompactBinary"),
     // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
     .target(name: "CMarkArena"),
+    // The zxcvbn-style password strength estimator, shared by the vault and the SMS keystore.
+    .target(name: "Strength", resources: [.copy("Resources")]),
     .target(name: "Render", dependencies: [
         "CCmarkGFM", "CMarkArena", "Escaping",
         .product(name: "Mustache", package: "swift-mustache"),

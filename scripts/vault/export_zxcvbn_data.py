@@ -4,7 +4,7 @@
 Data source: the `zxcvbn` package on PyPI (Python port of dropbox/zxcvbn, MIT licence).
 Only *data* is exported; the matching and scoring algorithm is Dossier's own Swift code.
 
-Output (in Sources/Vault/Resources/):
+Output (in Sources/Strength/Resources/):
   zxcvbn-<list>.txt        one word per line, in rank order (line 1 = rank 1)
   zxcvbn-adjacency.json    {"qwerty": {"a": ["…", null, …], …}, …} exactly as shipped
 Run: python3 scripts/vault/export_zxcvbn_data.py
@@ -15,7 +15,7 @@ import pathlib
 from zxcvbn.adjacency_graphs import ADJACENCY_GRAPHS
 from zxcvbn.frequency_lists import FREQUENCY_LISTS
 
-OUT = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "Vault" / "Resources"
+OUT = pathlib.Path(__file__).resolve().parents[2] / "Sources" / "Strength" / "Resources"
 ORDER = ["passwords", "english_wikipedia", "female_names", "surnames", "us_tv_and_film", "male_names"]
 
 

@@ -35,7 +35,7 @@ public struct PassphraseGenerator: Sendable {
     static let defaultWordList: [String] = {
         var seen = Set<String>()
         var out: [String] = []
-        for w in StrengthData.shared.englishWords where (4...8).contains(w.count) && w.allSatisfy({ $0 >= "a" && $0 <= "z" }) {
+        for w in StrengthWordList.english where (4...8).contains(w.count) && w.allSatisfy({ $0 >= "a" && $0 <= "z" }) {
             if seen.insert(w).inserted { out.append(w) }
             if out.count == listSize { break }
         }

@@ -73,7 +73,7 @@ struct WordIndex: Sendable {
 // MARK: - Shipped data
 
 /// The frequency lists and keyboard graphs shipped as resources (from zxcvbn, MIT; see
-/// `Sources/Vault/Resources/README.md`), loaded once on first use.
+/// `Sources/Strength/Resources/README.md`), loaded once on first use.
 final class StrengthData: Sendable {
     static let listNames = ["passwords", "english_wikipedia", "female_names", "surnames", "us_tv_and_film", "male_names"]
     static let graphNames = ["qwerty", "dvorak", "keypad", "mac_keypad"]
@@ -130,4 +130,10 @@ final class StrengthData: Sendable {
         }
         return b.bundleURL.appendingPathComponent("Resources").appendingPathComponent(name)
     }
+}
+
+/// The ranked English word list shipped with the estimator (line *n* = rank *n*), for
+/// callers such as the passphrase generator that draw words from it.
+public enum StrengthWordList {
+    public static var english: [String] { StrengthData.shared.englishWords }
 }
