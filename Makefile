@@ -3,8 +3,11 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DOSSIER := .build/debug/dossier
 PYTEST ?= python3 -m pytest
+# install: where (`make install PREFIX=~/.local`), and which build (release unless CONFIG=debug)
+PREFIX ?= /usr/local
+CONFIG ?= release
 
-.PHONY: all deps build demo test test-swift test-e2e bench bench-quick clean serve-demo
+.PHONY: all deps build release install demo test test-swift test-e2e bench bench-quick clean serve-demo
 
 all: build
 
@@ -16,6 +19,16 @@ deps:
 build: deps
 	$(SWIFT) build
 
+## release: compile an optimised, self-contained dossier (.build/release/dossier)
+release:
+	$(SWIFT) build -c release --product dossier
+
+## install: build (release) and copy the one file that is Dossier to $(PREFIX)/bin
+install:
+	$(SWIFT) build -c $(CONFIG) --product dossier
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/dossier" "$(DESTDIR)$(PREFIX)/bin/dossier"
+
 ## demo: build the demo project in Examples/demo and say where the site is
 demo: build
 	$(DOSSIER) build Examples/demo
@@ -24,13 +37,14 @@ demo: build
 	@echo "or preview it with: $(DOSSIER) serve Examples/demo"
 
 ## test: every test — Swift unit tests, then end-to-end tests against the built binary
-test: build test-swift test-e2e
+## (the release build is made once, for the one-binary install tests of test_product.py)
+test: build release test-swift test-e2e
 
 test-swift:
 	$(SWIFT) test
 
 test-e2e:
-	$(PYTEST) -q Tests/e2e
+	DOSSIER_RELEASE_BIN=$${DOSSIER_RELEASE_BIN:-$$(test -x .build/release/dossier && echo $(CURDIR)/.build/release/dossier)} $(PYTEST) -q Tests/e2e
 
 ## bench: the side-by-side benchmarks (slow); results in Benchmarks/RESULTS.md
 bench: build

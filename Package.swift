@@ -58,7 +58,10 @@ var targets: [Target] = [
     // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
     .target(name: "CMarkArena"),
     // The zxcvbn-style password strength estimator, shared by the vault and the SMS keystore.
-    .target(name: "Strength", resources: [.copy("Resources")]),
+    .target(name: "Strength", exclude: ["Resources"], plugins: ["EmbedFolders"]),
+    // Compiles Templates/, Site/ and Strength's Resources/ into the binary (one-file install).
+    .executableTarget(name: "dossier-embed"),
+    .plugin(name: "EmbedFolders", capability: .buildTool(), dependencies: ["dossier-embed"]),
     .target(name: "Render", dependencies: [
         "CCmarkGFM", "CMarkArena", "Escaping",
         .product(name: "Mustache", package: "swift-mustache"),
@@ -71,7 +74,8 @@ var targets: [Target] = [
                        .product(name: "ZIPFoundation", package: "ZIPFoundation")]
             + crypto + enabled.map { .target(name: $0.module) },
         exclude: disabled.map { "Sections/\($0.section)Section.swift" },
-        swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
+        swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
+        plugins: ["EmbedFolders"]
     ),
     .executableTarget(
         name: "dossier",

@@ -92,13 +92,13 @@ final class StrengthData: Sendable {
     private init() {
         var lists: [[String]] = []
         for name in Self.listNames {
-            let text = (try? String(contentsOf: Self.resource("zxcvbn-\(name).txt"), encoding: .utf8)) ?? ""
+            let text = String(decoding: Self.resource("zxcvbn-\(name).txt"), as: UTF8.self)
             lists.append(text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init))
         }
         words = WordIndex(lists: lists)
         englishWords = lists[1]
         var graphs: [[UInt32: [[UInt32]?]]] = []
-        let json = (try? Data(contentsOf: Self.resource("zxcvbn-adjacency.json"))) ?? Data("{}".utf8)
+        let json = Self.resource("zxcvbn-adjacency.json")
         let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: [String: [Any]]] ?? [:]
         for name in Self.graphNames {
             var g: [UInt32: [[UInt32]?]] = [:]
@@ -119,16 +119,10 @@ final class StrengthData: Sendable {
         keypadAverageDegree = degree(graphs[2])
     }
 
-    /// The shipped file `name` (the bundle's resource folder differs between platforms:
-    /// on Linux `resourceURL` may already be the copied `Resources` folder).
-    static func resource(_ name: String) -> URL {
-        let b = Bundle.module
-        let candidates = [b.resourceURL?.appendingPathComponent("Resources"), b.resourceURL, b.bundleURL.appendingPathComponent("Resources")]
-        for c in candidates.compactMap({ $0 }) {
-            let u = c.appendingPathComponent(name)
-            if FileManager.default.fileExists(atPath: u.path) { return u }
-        }
-        return b.bundleURL.appendingPathComponent("Resources").appendingPathComponent(name)
+    /// The shipped file `name`, compiled into the binary by the EmbedFolders plugin (so a
+    /// lone copied `dossier` still has its word lists); empty if it is missing.
+    static func resource(_ name: String) -> Data {
+        EmbeddedStrengthFiles.files[name].flatMap { Data(base64Encoded: $0) } ?? Data()
     }
 }
 

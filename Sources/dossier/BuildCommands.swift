@@ -17,10 +17,10 @@ struct BuildCommand: AsyncParsableCommand {
         commandName: "build",
         abstract: "Build the project's site.",
         discussion: """
-        Reads PROJECT/dossier.yml, imports every section's inputs, computes results and
-        writes the site to the manifest's `output` folder (default _site) plus a manifest
-        of every file beside it (_site.manifest.json). Only inputs whose content changed
-        are recomputed; the new site replaces the old one only when the whole build
+        Reads PROJECT/dossier.yml, imports every section's inputs, computes results and \
+        writes the site to the manifest's `output` folder (default _site) plus a manifest \
+        of every file beside it (_site.manifest.json). Only inputs whose content changed \
+        are recomputed; the new site replaces the old one only when the whole build \
         succeeded, so a failed build leaves the previous site untouched.
 
         Examples:
@@ -49,8 +49,8 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Validate the project completely, writing nothing.",
         discussion: """
-        Runs every step of a build — manifest, inputs, computations, templates, link
-        check — in a temporary folder that is removed afterwards. Exit status 0 means
+        Runs every step of a build — manifest, inputs, computations, templates, link \
+        check — in a temporary folder that is removed afterwards. Exit status 0 means \
         `dossier build` would succeed.
 
         Example:
@@ -78,9 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Preview the site on 127.0.0.1 with live reload.",
         discussion: """
-        Builds the project into .dossier/preview/ (your _site is not touched), serves it
-        on the loopback address only, watches the project for changes, rebuilds, and
-        reloads open pages. A failed rebuild keeps serving the last good site and shows
+        Builds the project into .dossier/preview/ (your _site is not touched), serves it \
+        on the loopback address only, watches the project for changes, rebuilds, and \
+        reloads open pages. A failed rebuild keeps serving the last good site and shows \
         the error in the terminal. Stop with Ctrl-C.
 
         Examples:
@@ -111,7 +111,7 @@ struct NewCommand: AsyncParsableCommand {
         commandName: "new",
         abstract: "Create a working project skeleton.",
         discussion: """
-        Writes PROJECT/dossier.yml, a home page and a methods page under content/, and an
+        Writes PROJECT/dossier.yml, a home page and a methods page under content/, and an \
         empty templates/ folder for overrides. Refuses to overwrite an existing project.
 
         Example:

@@ -24,13 +24,14 @@ struct Dossier: AsyncParsableCommand {
         subs.append(GameCommand.self)
         #endif
         subs.append(contentsOf: extraCommands)
+        subs.append(VersionCommand.self)
         return CommandConfiguration(
             commandName: "dossier",
             abstract: "Turn study, care and vault data into a static site of reports.",
             discussion: """
-            A project is a folder with a dossier.yml manifest, Markdown pages under content/,
-            and one block per section naming its input files. `dossier build` writes the site
-            to _site/ (or the manifest's `output`), with CSV and JSON side outputs and a
+            A project is a folder with a dossier.yml manifest, Markdown pages under content/, \
+            and one block per section naming its input files. `dossier build` writes the site \
+            to _site/ (or the manifest's `output`), with CSV and JSON side outputs and a \
             manifest of every file.
 
             Examples:
@@ -50,6 +51,11 @@ struct Dossier: AsyncParsableCommand {
     static var extraCommands: [any ParsableCommand.Type] { ExtraCommands.all }
 
     static func main() async {
+        let args = Array(CommandLine.arguments.dropFirst())
+        if let message = Suggestions.unknownCommand(Dossier.self, args) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             if var async = command as? AsyncParsableCommand {
@@ -64,7 +70,11 @@ struct Dossier: AsyncParsableCommand {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }
             // Usage errors exit with 2 (ArgumentParser's default is 64).
-            let message = fullMessage(for: error)
+            var message = fullMessage(for: error)
+            if let hint = Suggestions.unknownOption(Dossier.self, args, message: message) {
+                message = message.replacingOccurrences(of: "\nUsage:", with: "\n\(hint)\nUsage:")
+                if !message.contains(hint) { message += "\n" + hint }
+            }
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((message + "\n").utf8))
                 Foundation.exit(2)

@@ -93,15 +93,28 @@ enum ChartSamples {
         out.append(("timeline", timeline))
         let no_data: String = Charts.line(series: [], options: ChartOptions(title: "Nothing yet"))
         out.append(("no-data", no_data))
-        return out
+        return out.map { ($0.name, wideSVG($0.svg)) }
     }
+}
+
+/// The wide drawing (the first `<svg>`) of a chart frame; `s` itself when it is a bare svg.
+func wideSVG(_ s: String) -> String {
+    guard s.hasPrefix("<div"), let a = s.range(of: "<svg"), let b = s.range(of: "</svg>") else { return s }
+    return String(s[a.lowerBound..<b.upperBound])
+}
+
+/// The narrow drawing (the second `<svg>`) of a chart frame.
+func narrowSVG(_ s: String) -> String? {
+    guard let first = s.range(of: "</svg>"), let a = s.range(of: "<svg", range: first.upperBound..<s.endIndex),
+          let b = s.range(of: "</svg>", range: a.upperBound..<s.endIndex) else { return nil }
+    return String(s[a.lowerBound..<b.upperBound])
 }
 
 // MARK: - XML helpers
 
 /// Parses `svg` as XML; nil when it is not well-formed.
 private func parse(_ svg: String) -> XMLDocument? {
-    try? XMLDocument(xmlString: svg, options: [])
+    try? XMLDocument(xmlString: wideSVG(svg), options: [])
 }
 
 /// An attribute by local name (FoundationXML on Linux does not find un-prefixed
@@ -465,4 +478,39 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
     let packed = TimelineChart.packRows(spans)
     // 0–10 → row 0; 5–8 overlaps → row 1; 6–20 overlaps both → row 2; 10–12 fits after 0–10 → row 0
     #expect(packed.rows == [0, 1, 0, 2] && packed.count == 3)
+}
+
+// MARK: - Fitting narrow screens
+
+@Test func everyChartComesInAFrameWithAWideAndANarrowDrawing() throws {
+    let frame = Charts.bar(categories: ["a", "b"], series: [BarSeries(name: "n", values: [1, 3])],
+                           options: ChartOptions(title: "Counts", id: "counts"))
+    #expect(frame.hasPrefix("<div class=\"chart-frame\"><svg"))
+    let wide = wideSVG(frame)
+    let narrow = try #require(narrowSVG(frame))
+    #expect(wide.contains("class=\"dossier-chart chart-wide ") && wide.contains("viewBox=\"0 0 640 320\""))
+    #expect(narrow.contains("class=\"dossier-chart chart-narrow ") && narrow.contains("viewBox=\"0 0 340 320\""))
+    #expect(narrow.contains("id=\"counts-n\"") && narrow.contains("aria-labelledby=\"counts-n-title counts-n-desc\""))
+    #expect(!narrow.contains("id=\"counts\""))
+    _ = try #require(try? XMLDocument(xmlString: narrow, options: []))
+}
+
+@Test func noChartTextIsSmallerThanElevenUnits() {
+    for (name, svg) in ChartSamples.all() {
+        for m in svg.matches(of: /font-size="([0-9.]+)"/) {
+            #expect(Double(m.1)! >= 11, "\(name): font-size \(m.1)")
+        }
+    }
+}
+
+@Test func countAxesHaveWholeNumberTicks() {
+    let s = NiceScale(min: 0, max: 2, count: 5, integer: true)
+    #expect(s.step == 1 && s.ticks == [0, 1, 2])
+    let free = NiceScale(min: 0, max: 2, count: 5)
+    #expect(free.step == 0.5)
+    let bars = Charts.bar(categories: ["weak", "strong"], series: [BarSeries(name: "Entries", values: [1, 2])],
+                          options: ChartOptions(title: "Entries"))
+    #expect(!bars.contains(">0.5<") && !bars.contains(">1.5<"))
+    let sessions = Charts.line(series: [XYSeries(name: "s", xy: [(1, 3.2), (2, 4.1)])], options: ChartOptions(title: "Sessions"))
+    #expect(!sessions.contains(">1.5<"))
 }

@@ -168,11 +168,10 @@ final class BuildContext: @unchecked Sendable {
     // MARK: 2. Templates
 
     func loadTemplates() throws {
-        let res = try Resources.locate()
-        var folders = [res.appendingPathComponent("Templates")]
+        var folders: [URL] = []
         if FileManager.default.fileExists(atPath: project.templatesFolder.path) { folders.append(project.templatesFolder) }
         do {
-            templates = try TemplateSet(folders: folders)
+            templates = try TemplateSet(builtIn: try Resources.templates(), folders: folders)
         } catch let f as TemplateSet.Failure {
             throw DossierError(f.description)
         }
@@ -455,12 +454,17 @@ final class BuildContext: @unchecked Sendable {
     // MARK: 7. Assets
 
     func copyAssets() throws {
-        let res = try Resources.locate()
         // Site/*.css etc. always; Site/<key>/ only for sections this project uses.
-        let site = res.appendingPathComponent("Site")
         let used = Set(sectionTypes.map { $0.key })
         let known = SectionRegistry.keys
-        try copyTree(site, prefix: "assets/", owner: "assets") { first in !known.contains(first) || used.contains(first) }
+        for file in try Resources.files(in: "Site") {
+            if file.path.contains("/"), case let first = String(file.path.split(separator: "/")[0]),
+               known.contains(first), !used.contains(first) { continue }
+            if tree!.contains("assets/" + file.path) {
+                throw DossierError("\(file.origin) would overwrite the generated assets/\(file.path)")
+            }
+            try tree!.write(file.data, to: "assets/" + file.path, owner: "assets")
+        }
         if FileManager.default.fileExists(atPath: project.staticFolder.path) {
             try copyTree(project.staticFolder, prefix: "", owner: "static", isInput: true)
         }

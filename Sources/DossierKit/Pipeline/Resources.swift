@@ -1,31 +1,65 @@
 import Foundation
+import Render
 
-/// Finds Dossier's built-in `Templates/` and `Site/` folders: `$DOSSIER_RESOURCES`,
-/// else the first ancestor of the executable that holds both (a source checkout), else
-/// `<prefix>/share/dossier` beside an installed binary.
+/// Dossier's built-in templates (`Templates/`) and site assets (`Site/`).
+///
+/// They are compiled into the executable by the `EmbedFolders` build plugin, so a copied
+/// `dossier` binary is a complete install. `$DOSSIER_RESOURCES` (a folder holding
+/// `Templates/` and `Site/`) replaces them — a developer override for trying template or
+/// style changes without rebuilding. A project's own `templates/` folder overrides single
+/// templates on top of either (see ``TemplateSet``).
 public enum Resources {
-    public static func locate() throws -> URL {
+    /// One built-in file: its path below `Templates/` or `Site/` and its bytes.
+    public struct File: Sendable {
+        public var path: String
+        public var data: Data
+        /// Where it came from, for error messages (`<embedded>/…` or a real path).
+        public var origin: String
+    }
+
+    /// The developer override folder, if `$DOSSIER_RESOURCES` is set (checked).
+    static func overrideFolder() throws -> URL? {
+        guard let env = ProcessInfo.processInfo.environment["DOSSIER_RESOURCES"], !env.isEmpty else { return nil }
+        let u = URL(fileURLWithPath: env)
         let fm = FileManager.default
-        func ok(_ u: URL) -> Bool {
-            fm.fileExists(atPath: u.appendingPathComponent("Templates/layout.mustache").path)
-                && fm.fileExists(atPath: u.appendingPathComponent("Site").path)
-        }
-        if let env = ProcessInfo.processInfo.environment["DOSSIER_RESOURCES"] {
-            let u = URL(fileURLWithPath: env)
-            if ok(u) { return u }
+        guard fm.fileExists(atPath: u.appendingPathComponent("Templates/layout.mustache").path),
+              fm.fileExists(atPath: u.appendingPathComponent("Site").path) else {
             throw DossierError("DOSSIER_RESOURCES=\(env) does not hold Templates/layout.mustache and Site/")
         }
-        let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        let candidates = [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath(), exe]
-        for start in candidates {
-            var dir = start.deletingLastPathComponent()
-            for _ in 0..<8 {
-                if ok(dir) { return dir }
-                let share = dir.appendingPathComponent("share/dossier")
-                if ok(share) { return share }
-                dir = dir.deletingLastPathComponent()
-            }
+        return u
+    }
+
+    /// Every file of the built-in folder `top` (`Templates` or `Site`), sorted by path.
+    public static func files(in top: String) throws -> [File] {
+        if let folder = try overrideFolder() {
+            return try filesOnDisk(folder.appendingPathComponent(top))
         }
-        throw DossierError("cannot find Dossier's Templates/ and Site/ folders; set DOSSIER_RESOURCES to the folder that holds them")
+        let prefix = top + "/"
+        return EmbeddedResources.files.keys.filter { $0.hasPrefix(prefix) }.sorted().map { key in
+            File(path: String(key.dropFirst(prefix.count)),
+                 data: Data(base64Encoded: EmbeddedResources.files[key]!) ?? Data(),
+                 origin: "<embedded>/" + key)
+        }
+    }
+
+    static func filesOnDisk(_ folder: URL) throws -> [File] {
+        let fm = FileManager.default
+        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
+        let base = folder.standardizedFileURL.path
+        var out: [File] = []
+        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            let rel = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+            guard let data = fm.contents(atPath: url.path) else { throw DossierError(file: url, "cannot read file") }
+            out.append(File(path: rel, data: data, origin: url.path))
+        }
+        return out.sorted { $0.path < $1.path }
+    }
+
+    /// The built-in templates as ``TemplateSet`` sources (name without `.mustache`).
+    public static func templates() throws -> [TemplateSet.Source] {
+        try files(in: "Templates").filter { $0.path.hasSuffix(".mustache") }.map {
+            TemplateSet.Source(name: String($0.path.dropLast(".mustache".count)),
+                               text: String(decoding: $0.data, as: UTF8.self), file: $0.origin)
+        }
     }
 }

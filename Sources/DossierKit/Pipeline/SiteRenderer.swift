@@ -61,17 +61,21 @@ public struct SiteRenderer: Sendable {
         }
         let section = page.path.split(separator: "/").first.map(String.init) ?? ""
         let navModel: [[String: Any]] = nav.map { item in
-            let current = item.path == page.path || (item.kind != "page" && item.kind == section && page.path.contains("/"))
-            return ["title": item.title, "href": root + item.path, "current": current]
+            let current = item.path == page.path
+            let inSection = !current && item.kind != "page" && item.kind == section && page.path.contains("/")
+            return ["title": item.title, "href": root + item.path, "current": current, "inSection": inSection]
         }
+        let crumbs = breadcrumbs(page, root: root)
         let toc = page.toc.filter { $0.level >= 2 && $0.level <= 3 }
         let layout: [String: Any] = [
             "title": page.title,
             "isHome": page.path == "index.html",
             "site": siteModel,
             "root": root,
-            "content": content,
+            "content": TableMarkup.enhance(content),
             "nav": navModel,
+            "crumbs": crumbs,
+            "hasCrumbs": !crumbs.isEmpty,
             "toc": toc.map { ["text": $0.text, "anchor": $0.anchor, "level": $0.level, "sub": $0.level > 2] },
             "hasTOC": toc.count >= 2,
             "styles": page.styles.map { ["href": root + $0] },
@@ -79,5 +83,19 @@ public struct SiteRenderer: Sendable {
             "bodyClass": page.bodyClass,
         ]
         return try templates.render("layout", layout)
+    }
+
+    /// The trail above a page below the home: Home › section (for a section's unit
+    /// pages) › the page itself (last, not a link). Empty on the home page.
+    func breadcrumbs(_ page: Page, root: String) -> [[String: Any]] {
+        guard page.path != "index.html" else { return [] }
+        var trail: [[String: Any]] = [["title": "Home", "href": root + "index.html"]]
+        let first = page.path.split(separator: "/").first.map(String.init) ?? ""
+        if let sectionItem = nav.first(where: { $0.kind != "page" && $0.kind != "home" && $0.kind == first }),
+           sectionItem.path != page.path {
+            trail.append(["title": sectionItem.title, "href": root + sectionItem.path])
+        }
+        trail.append(["title": page.title])
+        return trail
     }
 }

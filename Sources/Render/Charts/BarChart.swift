@@ -16,7 +16,8 @@ enum BarChart {
         let lo = options.yMin ?? min(0, finite.min()!)
         let hi = options.yMax ?? max(0, finite.max()!)
         let valueLength = horizontal ? cv.width - 120 : cv.height - 100
-        let scale = NiceScale(min: lo, max: hi, count: max(2, Int(valueLength / (horizontal ? 80 : 45))))
+        let scale = NiceScale(min: lo, max: hi, count: max(2, Int(valueLength / (horizontal ? 80 : 45))),
+                              integer: allWhole(finite))
         let tickLabels = scale.ticks.map { ChartNumber.tick($0, step: scale.step) }
         let n = categories.count, s = series.count
         let xTitle = options.xLabel.isEmpty ? 0.0 : 20.0
@@ -44,7 +45,7 @@ enum BarChart {
                     marks += "<title>\(SVGText.escape(tip(categories[ci], ser.name, v, s)))</title></rect>"
                     if options.showValues {
                         let ty = v >= 0 ? y1 - 4 : y1 + 12
-                        marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"10\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
+                        marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
                     }
                 }
                 marks += "</g>"
@@ -73,7 +74,7 @@ enum BarChart {
                     marks += "<title>\(SVGText.escape(tip(categories[ci], ser.name, v, s)))</title></rect>"
                     if options.showValues {
                         let tx = v >= 0 ? x1 + 4 : x1 - 4
-                        marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"10\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
+                        marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
                     }
                 }
                 marks += "</g>"

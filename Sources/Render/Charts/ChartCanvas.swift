@@ -292,7 +292,7 @@ struct ChartCanvas {
             desc += (desc.isEmpty ? "" : " ") + summary.joined(separator: " ")
         }
         if desc.isEmpty { desc = options.title }
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"max-width:\(w)px;height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
         s += "<title id=\"\(id)-title\">\(SVGText.escape(options.title))</title>"
         s += "<desc id=\"\(id)-desc\">\(SVGText.escape(desc))</desc>"
         s += "<rect class=\"chart-background\" width=\"\(w)\" height=\"\(h)\" fill=\"\(ChartStyle.background)\"/>"

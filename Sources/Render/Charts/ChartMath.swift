@@ -112,17 +112,20 @@ public struct NiceScale: Sendable, Equatable {
     /// A scale covering `min...max` with about `count` intervals:
     /// step = ``niceStep(_:)`` of (max − min) / count, ends rounded outwards to multiples
     /// of the step. If `min == max` the range is first widened by 10% of |min| (or by 1
-    /// when it is 0) on each side; non-finite bounds give 0…1.
-    public init(min: Double, max: Double, count: Int = 5) {
+    /// when it is 0) on each side; non-finite bounds give 0…1. `integer` (counts,
+    /// ordinal categories) makes the step at least 1, so every tick is a whole number,
+    /// and widens an empty range by 1.
+    public init(min: Double, max: Double, count: Int = 5, integer: Bool = false) {
         var lo = Swift.min(min, max), hi = Swift.max(min, max)
         if !lo.isFinite || !hi.isFinite { lo = 0; hi = 1 }
         if lo == hi {
-            let d = lo == 0 ? 1 : abs(lo) * 0.1
+            let d = lo == 0 || integer ? 1 : abs(lo) * 0.1
             lo -= d
             hi += d
         }
         let n = Swift.max(1, count)
-        let step = NiceScale.niceStep((hi - lo) / Double(n))
+        let raw = NiceScale.niceStep((hi - lo) / Double(n))
+        let step = integer ? Swift.max(1, raw) : raw
         let l = floor(lo / step + 1e-9) * step
         let u = ceil(hi / step - 1e-9) * step
         self.lower = l == 0 ? 0 : l
@@ -135,6 +138,11 @@ public struct NiceScale: Sendable, Equatable {
         self.upper = upper
         self.step = step
     }
+}
+
+/// Whether every value is a whole number (then an axis of them gets integer ticks).
+func allWhole(_ values: [Double]) -> Bool {
+    !values.isEmpty && values.allSatisfy { !$0.isFinite || $0 == $0.rounded() }
 }
 
 // MARK: - Quartiles and box statistics

@@ -1,6 +1,8 @@
 import Foundation
 
-/// SVG charts for reports. Every function returns one self-contained `<svg>` element:
+/// SVG charts for reports. Every function returns a `<div class="chart-frame">` holding
+/// the chart drawn twice (see ``responsive(_:_:)``); each drawing is one self-contained
+/// `<svg>` element:
 /// `role="img"`, `aria-labelledby` naming its `<title>` and `<desc>`, a `viewBox` and
 /// 100% width, inline presentation attributes (no CSS or JavaScript needed), the
 /// Okabe–Ito palette, and byte-identical output for identical input. Non-finite values
@@ -10,39 +12,41 @@ public enum Charts {
     /// (`horizontal` puts categories on the y axis).
     public static func bar(categories: [String], series: [BarSeries], options: ChartOptions,
                            horizontal: Bool = false) -> String {
-        BarChart.render(categories: categories, series: series, options: options, horizontal: horizontal)
+        responsive(options) { BarChart.render(categories: categories, series: series, options: $0, horizontal: horizontal) }
     }
 
     /// Line chart: each series is a polyline in its own colour, dash and marker;
     /// a non-finite point breaks the line.
     public static func line(series: [XYSeries], options: ChartOptions) -> String {
-        XYChart.render(series: series, options: options, kind: .line, trend: nil)
+        responsive(options) { XYChart.render(series: series, options: $0, kind: .line, trend: nil) }
     }
 
     /// Scatter plot: markers by series (colour and shape), optional trend line.
     public static func scatter(series: [XYSeries], options: ChartOptions, trend: XYSeries? = nil) -> String {
-        XYChart.render(series: series, options: options, kind: .scatter, trend: trend)
+        responsive(options) { XYChart.render(series: series, options: $0, kind: .scatter, trend: trend) }
     }
 
     /// Histogram of `values`. `bins` nil chooses Freedman–Diaconis (Sturges when the
     /// IQR is 0); `overlay` is a curve in count units (e.g. a fitted density × n × width).
     public static func histogram(values: [Double], options: ChartOptions, bins: Int? = nil,
                                  overlay: XYSeries? = nil) -> String {
-        HistogramChart.render(values: values, options: options, bins: bins, overlay: overlay)
+        responsive(options) { HistogramChart.render(values: values, options: $0, bins: bins, overlay: overlay) }
     }
 
     /// Heatmap: `values[r][c]` for row `rows[r]` and column `columns[c]`, with a colour
     /// legend; `cellLabels[r][c]` is written in each cell when given.
     public static func heatmap(rows: [String], columns: [String], values: [[Double?]], options: ChartOptions,
                                cellLabels: [[String]]? = nil, scale: HeatmapScale = .sequential) -> String {
-        HeatmapChart.render(rows: rows, columns: columns, values: values, options: options,
-                            cellLabels: cellLabels, scale: scale)
+        responsive(options) {
+            HeatmapChart.render(rows: rows, columns: columns, values: values, options: $0,
+                                cellLabels: cellLabels, scale: scale)
+        }
     }
 
     /// Box plot: quartiles by linear interpolation (type 7), Tukey whiskers at 1.5 IQR,
     /// outliers as points, mean as a diamond.
     public static func boxPlot(groups: [BoxGroup], options: ChartOptions) -> String {
-        BoxPlotChart.render(groups: groups, options: options)
+        responsive(options) { BoxPlotChart.render(groups: groups, options: $0) }
     }
 
     /// Box plot from `(name, values)` pairs.
@@ -52,6 +56,40 @@ public enum Charts {
 
     /// Timeline: one lane per row, spans as bars coloured by category, instants as diamonds.
     public static func timeline(lanes: [TimelineLane], options: ChartOptions) -> String {
-        TimelineChart.render(lanes: lanes, options: options)
+        responsive(options) { TimelineChart.render(lanes: lanes, options: $0) }
+    }
+
+    /// Width in user units of the narrow drawing.
+    public static let narrowWidth = 340.0
+
+    /// The chart drawn at `options.width` (class `chart-wide`) and at ``narrowWidth``
+    /// (class `chart-narrow`, ids suffixed `-n`), in `<div class="chart-frame">`. The
+    /// style sheet shows the narrow drawing when the frame is narrower than the wide
+    /// one, so neither is ever scaled below its drawn size and text stays at least
+    /// 11 CSS px (docs/charts.md, "Fitting the screen"). A chart already at most
+    /// ``narrowWidth`` wide is drawn once.
+    static func responsive(_ options: ChartOptions, _ draw: (ChartOptions) -> String) -> String {
+        let wide = draw(options)
+        guard options.width > narrowWidth else {
+            return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + "</div>"
+        }
+        var n = options
+        n.width = narrowWidth
+        n.id = nil
+        var narrow = draw(n)
+        if let id = idOf(narrow), let wideID = idOf(wide) {
+            narrow = narrow.replacingOccurrences(of: id, with: wideID + "-n")
+        }
+        return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + mark(narrow, "chart-narrow") + "</div>"
+    }
+
+    static func mark(_ svg: String, _ cls: String) -> String {
+        guard let r = svg.range(of: "class=\"dossier-chart ") else { return svg }
+        return svg.replacingCharacters(in: r, with: "class=\"dossier-chart \(cls) ")
+    }
+
+    static func idOf(_ svg: String) -> String? {
+        guard let r = svg.range(of: " id=\"") else { return nil }
+        return String(svg[r.upperBound...].prefix { $0 != "\"" })
     }
 }

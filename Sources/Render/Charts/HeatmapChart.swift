@@ -38,7 +38,7 @@ enum HeatmapChart {
 
         let legendScale = NiceScale(min: lo, max: hi, count: 4)
         let legendTicks = legendScale.ticks.filter { $0 >= lo - 1e-9 * abs(hi - lo) && $0 <= hi + 1e-9 * abs(hi - lo) }
-        let legendLabelW = legendTicks.map { ChartStyle.textWidth(ChartNumber.tick($0, step: legendScale.step), size: 10) }.max() ?? 20
+        let legendLabelW = legendTicks.map { ChartStyle.textWidth(ChartNumber.tick($0, step: legendScale.step), size: 11) }.max() ?? 20
         let right = 30 + legendLabelW + 14
         var left = ChartCanvas.leftMargin(labels: rows.map { SVGText.truncate($0, max: 28) }, yLabel: options.yLabel)
         let band = (cv.width - left - right) / Double(columns.count)
@@ -50,7 +50,7 @@ enum HeatmapChart {
         // white cell borders, thinner (or none) on small cells so colour dominates
         let border = min(cw, ch) >= 12 ? "1" : (min(cw, ch) >= 5 ? "0.5" : "0")
         var marks = "<g class=\"cells\" stroke=\"#ffffff\" stroke-width=\"\(border)\">"
-        var labelsSVG = "<g class=\"cell-labels\" text-anchor=\"middle\" font-size=\"\(c(min(11, max(7, ch * 0.45))))\">"
+        var labelsSVG = "<g class=\"cell-labels\" text-anchor=\"middle\" font-size=\"\(c(11))\">"
         var anyMissing = false
         for r in rows.indices {
             for col in columns.indices {
@@ -63,7 +63,7 @@ enum HeatmapChart {
                 var tip = "\(rows[r]) × \(columns[col]): " + (v.map(ChartNumber.value) ?? "no value")
                 if let g = given, !g.isEmpty, g != v.map(ChartNumber.value) { tip += " (\(g))" }
                 marks += "<rect x=\"\(c(x))\" y=\"\(c(y))\" width=\"\(c(cw))\" height=\"\(c(ch))\" fill=\"\(fill)\"><title>\(SVGText.escape(tip))</title></rect>"
-                if let l = label, !l.isEmpty, ChartStyle.textWidth(l, size: min(11, max(7, ch * 0.45))) <= cw - 2, ch >= 9 {
+                if let l = label, !l.isEmpty, ChartStyle.textWidth(l, size: 11) <= cw - 2, ch >= 13 {
                     labelsSVG += "<text x=\"\(c(x + cw / 2))\" y=\"\(c(y + ch / 2))\" dy=\"0.35em\" fill=\"\(textColor(on: fill))\">\(SVGText.escape(l))</text>"
                 }
             }
@@ -78,7 +78,7 @@ enum HeatmapChart {
         // Legend: a vertical gradient bar, high values on top.
         let gx = cv.plotX + cv.plotW + 16, gy = cv.plotY, gh = min(cv.plotH, 200.0), gw = 12.0
         let grad = "\(cv.id)-scale"
-        var g = "<g class=\"color-scale\" font-size=\"10\" fill=\"\(ChartStyle.muted)\"><linearGradient id=\"\(grad)\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">"
+        var g = "<g class=\"color-scale\" font-size=\"11\" fill=\"\(ChartStyle.muted)\"><linearGradient id=\"\(grad)\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">"
         for (i, s) in stops.enumerated() {
             g += "<stop offset=\"\(c(Double(i) / Double(stops.count - 1)))\" stop-color=\"\(s)\"/>"
         }

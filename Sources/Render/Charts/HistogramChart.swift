@@ -17,9 +17,9 @@ enum HistogramChart {
         let overlayPoints = overlay?.points.filter { $0.x.isFinite && $0.y.isFinite } ?? []
         let top = max(Double(h.counts.max() ?? 0), overlayPoints.map(\.y).max() ?? 0)
         let yScale = NiceScale(min: options.yMin ?? 0, max: options.yMax ?? max(1, top),
-                               count: max(2, Int((cv.height - 110) / 45)))
+                               count: max(2, Int((cv.height - 110) / 45)), integer: true)
         let xScale = NiceScale(min: options.xMin ?? h.edges.first!, max: options.xMax ?? h.edges.last!,
-                               count: max(2, Int((cv.width - 100) / 90)))
+                               count: max(2, Int((cv.width - 100) / 90)), integer: allWhole(h.edges))
         let left = ChartCanvas.leftMargin(labels: yScale.ticks.map { ChartNumber.tick($0, step: yScale.step) }, yLabel: options.yLabel)
         cv.layout(left: left, right: 20, bottom: 26 + (options.xLabel.isEmpty ? 0 : 20))
         let x = LinearMap(d0: xScale.lower, d1: xScale.upper, r0: cv.plotX, r1: cv.plotX + cv.plotW)

@@ -35,7 +35,7 @@ enum TimelineChart {
         let clip = "\(cv.id)-clip"
         cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 8))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW + 16))\" height=\"\(c(cv.plotH))\"/></clipPath>"
         var marks = "<g class=\"spans\" clip-path=\"url(#\(clip))\">"
-        var labels = "<g class=\"span-labels\" font-size=\"10\" clip-path=\"url(#\(clip))\">"
+        var labels = "<g class=\"span-labels\" font-size=\"11\" clip-path=\"url(#\(clip))\">"
         for (li, lane) in lanes.enumerated() {
             let (rowOf, rowCount) = packRows(lane.spans)
             let subH = laneH * 0.8 / Double(rowCount)

@@ -28,9 +28,9 @@ enum XYChart {
 
         let xs = all.map(\.x), ys = all.map(\.y)
         let xScale = NiceScale(min: options.xMin ?? xs.min()!, max: options.xMax ?? xs.max()!,
-                               count: max(2, Int((cv.width - 100) / 90)))
+                               count: max(2, Int((cv.width - 100) / 90)), integer: allWhole(xs))
         let yScale = NiceScale(min: options.yMin ?? ys.min()!, max: options.yMax ?? ys.max()!,
-                               count: max(2, Int((cv.height - 110) / 45)))
+                               count: max(2, Int((cv.height - 110) / 45)), integer: allWhole(ys))
         let left = ChartCanvas.leftMargin(labels: yScale.ticks.map { ChartNumber.tick($0, step: yScale.step) }, yLabel: options.yLabel)
         let lastTick = ChartNumber.tick(xScale.upper, step: xScale.step)
         cv.layout(left: left, right: max(16, ChartStyle.textWidth(lastTick, size: 11) / 2 + 4),

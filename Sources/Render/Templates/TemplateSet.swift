@@ -24,9 +24,29 @@ public struct TemplateSet: Sendable {
         }
     }
 
+    /// One template's text and where it came from (for error messages).
+    public struct Source: Sendable {
+        public var name: String
+        public var text: String
+        public var file: String
+        public init(name: String, text: String, file: String) { self.name = name; self.text = text; self.file = file }
+    }
+
+    /// Loads `builtIn` templates, then every `*.mustache` under each folder (later
+    /// folders win); names found in the last folder count as overridden.
+    public init(builtIn: [Source], folders: [URL]) throws {
+        var texts: [String: (String, String)] = [:]   // name → (text, file)
+        for s in builtIn { texts[s.name] = (s.text, s.file) }
+        try self.init(texts: texts, folders: folders, lastOverrides: !builtIn.isEmpty || folders.count > 1)
+    }
+
     /// Loads templates: every `*.mustache` under each folder (later folders win).
     public init(folders: [URL]) throws {
-        var texts: [String: (String, String)] = [:]   // name → (text, file)
+        try self.init(texts: [:], folders: folders, lastOverrides: folders.count > 1)
+    }
+
+    private init(texts: [String: (String, String)], folders: [URL], lastOverrides: Bool) throws {
+        var texts = texts
         var fromLast: Set<String> = []
         for (i, folder) in folders.enumerated() {
             let fm = FileManager.default
@@ -38,7 +58,7 @@ public struct TemplateSet: Sendable {
                 let name = String(rel.dropLast(".mustache".count))
                 guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
                 texts[name] = (text, url.path)
-                if i == folders.count - 1 && folders.count > 1 { fromLast.insert(name) }
+                if i == folders.count - 1 && lastOverrides { fromLast.insert(name) }
             }
         }
         var lib = MustacheLibrary()

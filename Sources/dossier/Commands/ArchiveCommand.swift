@@ -8,10 +8,10 @@ struct ArchiveCommand: AsyncParsableCommand {
         commandName: "archive",
         abstract: "Write a BagIt (RFC 8493) bag of the built site, or verify one.",
         discussion: """
-        The bag holds every file the site manifest lists (under data/site/) and the
-        manifest itself (data/site.manifest.json), with SHA-256 manifests, bag-info.txt
-        (source, date, Dossier version, Payload-Oxum) and a tag manifest. Only the built
-        site goes in: never the project's raw inputs, so the vault section's redacted
+        The bag holds every file the site manifest lists (under data/site/) and the \
+        manifest itself (data/site.manifest.json), with SHA-256 manifests, bag-info.txt \
+        (source, date, Dossier version, Payload-Oxum) and a tag manifest. Only the built \
+        site goes in: never the project's raw inputs, so the vault section's redacted \
         pages are all a bag can hold of a vault.
 
         Examples:

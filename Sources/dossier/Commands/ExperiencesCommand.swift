@@ -30,8 +30,8 @@ struct ExperiencesValidate: ParsableCommand {
         commandName: "validate",
         abstract: "Check experience files: every rule, the door graph and the media.",
         discussion: """
-        All files given are taken as one collection (unique titles, at most 10 custom
-        experiences per owner). Errors and warnings are printed as file:line: message.
+        All files given are taken as one collection (unique titles, at most 10 custom \
+        experiences per owner). Errors and warnings are printed as file:line: message. \
         Exit status 1 when any error is found.
 
         Example:
@@ -96,8 +96,8 @@ struct ExperiencesImport: ParsableCommand {
         commandName: "import",
         abstract: "Convert a Pannellum tour JSON or a Marzipano Tool data.js into an experience file.",
         discussion: """
-        Scene hot spots / link hot spots become doors (Marzipano's radians become degrees).
-        What has no Prep equivalent (info hot spots, view settings, tiles) is reported on
+        Scene hot spots / link hot spots become doors (Marzipano's radians become degrees). \
+        What has no Prep equivalent (info hot spots, view settings, tiles) is reported on \
         standard error as file:line: warning: …, never silently dropped.
 
         Examples:

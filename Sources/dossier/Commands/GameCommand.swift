@@ -63,8 +63,8 @@ struct GameKeygen: ParsableCommand {
         commandName: "keygen",
         abstract: "Make the study's RSA key pair.",
         discussion: """
-        Writes PREFIX.key (the private key, PKCS#8 PEM, mode 0600 — keep it secret; it opens
-        every upload) and PREFIX.pub (the public key the game seals uploads to).
+        Writes PREFIX.key (the private key, PKCS#8 PEM, mode 0600 — keep it secret; it opens \
+        every upload) and PREFIX.pub (the public key the game seals uploads to). \
         Example: dossier game keygen --out study
         """)
     @Option(help: "Path prefix of the two files.") var out: String
@@ -117,9 +117,9 @@ struct GameIngest: ParsableCommand {
         commandName: "ingest",
         abstract: "Open, validate and store sealed uploads in the study database.",
         discussion: """
-        Every upload is checked and stored in its own transaction: the same content twice is
-        stored once, and a malformed, tampered or wrongly-keyed upload is rejected with a
-        reason while everything else is kept. Exit status 1 if any upload was rejected.
+        Every upload is checked and stored in its own transaction: the same content twice is \
+        stored once, and a malformed, tampered or wrongly-keyed upload is rejected with a \
+        reason while everything else is kept. Exit status 1 if any upload was rejected. \
         Example: dossier game ingest --key study.key uploads --db study.sqlite
         """)
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String

@@ -9,13 +9,13 @@ struct PublishCommand: AsyncParsableCommand {
         commandName: "publish",
         abstract: "Upload the built site to a WebDAV server, sending only what changed.",
         discussion: """
-        Compares the site's manifest (written by `dossier build` beside the site)
-        with the manifest kept on the server (.dossier-manifest.json), uploads new
-        and changed files to temporary names and moves them into place, deletes
-        removed files, and writes the server's manifest last. An interrupted
+        Compares the site's manifest (written by `dossier build` beside the site) \
+        with the manifest kept on the server (.dossier-manifest.json), uploads new \
+        and changed files to temporary names and moves them into place, deletes \
+        removed files, and writes the server's manifest last. An interrupted \
         publish resumes where it stopped.
 
-        The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD
+        The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD \
         (or DOSSIER_WEBDAV_PASSWORD_FD), use a netrc file, or type it at the prompt.
 
         Examples:

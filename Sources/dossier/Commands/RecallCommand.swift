@@ -9,7 +9,7 @@ struct RecallCommand: AsyncParsableCommand {
         commandName: "recall",
         abstract: "Memorization study tools: simulate sessions, import desktop Raw Data.",
         discussion: """
-        The recall section of dossier.yml turns session logs into participant reports and a
+        The recall section of dossier.yml turns session logs into participant reports and a \
         study summary (see docs/recall-section.md). These tools make inputs for it.
 
         Examples:
@@ -29,10 +29,10 @@ struct RecallCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write realistic synthetic session logs (seeded, deterministic).",
             discussion: """
-            Writes one native JSON Lines log per participant (S001.jsonl, S002.jsonl, …) and,
-            unless --strings is given, strings.txt with the NIST desktop study's strings. The
-            typing model has per-key latencies, keyboard-plane changes, typos fixed with
-            backspace, repeated Memorize views after a failed Verify, re-keyed fields, recall
+            Writes one native JSON Lines log per participant (S001.jsonl, S002.jsonl, …) and, \
+            unless --strings is given, strings.txt with the NIST desktop study's strings. The \
+            typing model has per-key latencies, keyboard-plane changes, typos fixed with \
+            backspace, repeated Memorize views after a failed Verify, re-keyed fields, recall \
             that falls with length, and abandoned sessions. The same seed writes the same files.
 
             Example:
@@ -89,8 +89,8 @@ struct RecallCommand: AsyncParsableCommand {
             commandName: "import-desktop",
             abstract: "Convert a desktop Raw Data CSV (Appendix A) into a native event log.",
             discussion: """
-            The typed characters come from the change in the text column, not from the .NET
-            key names. The recall section also reads the CSV directly; converting is useful to
+            The typed characters come from the change in the text column, not from the .NET \
+            key names. The recall section also reads the CSV directly; converting is useful to \
             keep one format. Example:
               dossier recall import-desktop raw-p2.csv --out data/recall/logs/p2.jsonl
             """)

@@ -9,7 +9,7 @@ struct VaultCommand: AsyncParsableCommand {
         commandName: "vault",
         abstract: "Password vault: generate, store, import, report, sync.",
         discussion: """
-        The master password is read from DOSSIER_VAULT_PASSWORD, from the file descriptor in
+        The master password is read from DOSSIER_VAULT_PASSWORD, from the file descriptor in \
         DOSSIER_VAULT_PASSWORD_FD, or from the terminal without echo — never from an argument.
 
         Examples:
@@ -179,7 +179,7 @@ struct VaultInitCommand: ParsableCommand {
 struct VaultAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an entry.",
         discussion: """
-        The entry's password comes from --generate, or DOSSIER_ENTRY_PASSWORD (or _FD), or the terminal.
+        The entry's password comes from --generate, or DOSSIER_ENTRY_PASSWORD (or _FD), or the terminal. \
         Example: dossier vault add my.dvault --title Mail --username jo@example.com --website https://mail.example.com --generate
         """)
     @Argument var file: String
@@ -301,7 +301,7 @@ struct VaultNoteCommand: ParsableCommand {
 struct VaultImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "import", abstract: "Import an export (format detected by content) into a vault.",
         discussion: """
-        Formats: Bitwarden JSON and CSV, KeePass 2.x XML, KeePassXC CSV, 1Password 8 CSV, Chrome CSV, Firefox CSV.
+        Formats: Bitwarden JSON and CSV, KeePass 2.x XML, KeePassXC CSV, 1Password 8 CSV, Chrome CSV, Firefox CSV. \
         Example: dossier vault import my.dvault bitwarden_export.json
         """)
     @Argument var file: String

@@ -10,25 +10,25 @@ struct VaultSyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Sync a vault with a WebDAV folder, item by item, keeping every change.",
         discussion: """
-        Each item is stored on the server as its own encrypted blob, with a manifest.
-        Changes from both sides are merged by item id and modification time (deletions
-        included); an item edited on both sides keeps the later version and saves the
-        other as "<title> (conflict copy)", and you are told. Writes are conditional,
+        Each item is stored on the server as its own encrypted blob, with a manifest. \
+        Changes from both sides are merged by item id and modification time (deletions \
+        included); an item edited on both sides keeps the later version and saves the \
+        other as "<title> (conflict copy)", and you are told. Writes are conditional, \
         so a change another device made in between is never overwritten.
 
-        Server settings: --configure URL --user NAME [--auto] first checks them
-        against the server (an authenticated PROPFIND of the folder, MKCOL if it is
-        missing; a 401 is "bad credentials" and nothing is saved), then stores the
-        URL, user name, WebDAV password and the auto-sync choice sealed inside the
-        encrypted vault, and syncs. Later `dossier vault sync FILE` uses them. With
-        --auto, every command that unlocks the vault (list, show, add, ...) syncs
-        first and says so on standard error; if that sync fails, it warns and
+        Server settings: --configure URL --user NAME [--auto] first checks them \
+        against the server (an authenticated PROPFIND of the folder, MKCOL if it is \
+        missing; a 401 is "bad credentials" and nothing is saved), then stores the \
+        URL, user name, WebDAV password and the auto-sync choice sealed inside the \
+        encrypted vault, and syncs. Later `dossier vault sync FILE` uses them. With \
+        --auto, every command that unlocks the vault (list, show, add, ...) syncs \
+        first and says so on standard error; if that sync fails, it warns and \
         carries on with the local copy.
 
-        The WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD) or the
-        prompt (with --to, also a netrc file); the master password from
-        DOSSIER_VAULT_PASSWORD (or _FD) or the prompt. Without stored settings,
-        --to syncs and remembers the URL and user in <vault>.sync.json. A vault
+        The WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD) or the \
+        prompt (with --to, also a netrc file); the master password from \
+        DOSSIER_VAULT_PASSWORD (or _FD) or the prompt. Without stored settings, \
+        --to syncs and remembers the URL and user in <vault>.sync.json. A vault \
         file that does not exist yet is created from the server's copy.
 
         Examples:

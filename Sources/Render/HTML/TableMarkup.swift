@@ -1,0 +1,347 @@
+import Foundation
+
+/// Gives every table of a page the one table style (docs/design-system.md, "Tables"),
+/// so section templates only write plain `<table>` markup:
+///
+/// - a table not already inside `<div class="table-scroll">` is wrapped in
+///   `<div class="table-scroll" role="region" tabindex="0" aria-label="…">` (a
+///   `<div class="table-wrap">` directly around it is turned into one); the label is the
+///   table's `<caption>`, else the text of the nearest heading before it, else "Table";
+///   tables with more than 25 body rows also get the class `tall` (a scroll box of at
+///   most 80 % of the window with a sticky header);
+/// - the table gets the class `data`;
+/// - per column, over the body rows (a table with `colspan`/`rowspan` or a nested table
+///   keeps its columns as written):
+///   - a column whose non-empty cells are all numbers (`-1,234.5`, `12 %`, `3.2 s`) gets
+///     `class="num"` on every cell and its header, and its decimals are padded with
+///     zeros to the most any of its cells has (never rounded): 4, 10.3, 10.11 →
+///     4.00, 10.30, 10.11;
+///   - a column whose body cells are all empty (`""`, `—`, `–`, `-`) gets
+///     `class="col-empty"` (hidden by the style sheet; the CSV/JSON keep it);
+///   - a cell reading exactly `true`/`false` (any case) reads `yes`/`no`;
+///   - a cell reading `<seconds> s` with at least 60 seconds reads as a duration
+///     (``ValueFormat/duration(_:)``: `1144.15 s` → `19 min 04 s`).
+public enum TableMarkup {
+    /// `html` with every table treated as described above. Deterministic, linear time.
+    public static func enhance(_ html: String) -> String {
+        guard html.contains("<table") else { return html }
+        let b = Array(html.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 256)
+        var i = 0
+        var tableNo = 0
+        while let start = find(b, "<table", from: i) {
+            guard start + 6 < b.count, b[start + 6] == 0x20 || b[start + 6] == 0x3E else {
+                out.append(contentsOf: b[i..<(start + 6)]); i = start + 6; continue
+            }
+            guard let end = matchingEnd(b, start) else { break }
+            tableNo += 1
+            var before = Array(b[i..<start])
+            let table = Array(b[start..<end])
+            let wrapped = isWrapped(before: before, outSoFar: out)
+            let label = caption(table) ?? lastHeading(Array(out.suffix(4096)) + before.suffix(4096)) ?? "Table"
+            let rows = bodyRowCount(table)
+            let enhanced = enhanceTable(table)
+            if wrapped == .none {
+                out.append(contentsOf: before)
+                out.append(contentsOf: Array(openTag(label: label, tall: rows > 25).utf8))
+                out.append(contentsOf: enhanced)
+                out.append(contentsOf: Array("</div>".utf8))
+            } else if wrapped == .legacy {
+                // replace the last `<div class="table-wrap">` in `before` with a region
+                if let d = findLast(before, "<div class=\"table-wrap\">") {
+                    before.replaceSubrange(d..<(d + "<div class=\"table-wrap\">".utf8.count), with: Array(openTag(label: label, tall: rows > 25).utf8))
+                }
+                out.append(contentsOf: before)
+                out.append(contentsOf: enhanced)
+            } else {
+                out.append(contentsOf: before)
+                out.append(contentsOf: enhanced)
+            }
+            i = end
+        }
+        out.append(contentsOf: b[i...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func openTag(label: String, tall: Bool) -> String {
+        "<div class=\"table-scroll\(tall ? " tall" : "")\" role=\"region\" tabindex=\"0\" aria-label=\"\(HTML.escape(label))\">"
+    }
+
+    enum Wrap { case none, legacy, region }
+
+    /// Whether the last element opened before the table (only whitespace between) is a
+    /// `table-scroll` region (`.region`) or a legacy `table-wrap` div (`.legacy`).
+    static func isWrapped(before: [UInt8], outSoFar: [UInt8]) -> Wrap {
+        var j = before.count - 1
+        var buf = before
+        if j < 0 { buf = outSoFar; j = buf.count - 1 }
+        while j >= 0, buf[j] == 0x20 || buf[j] == 0x0A || buf[j] == 0x09 || buf[j] == 0x0D { j -= 1 }
+        guard j >= 0, buf[j] == 0x3E else { return .none }
+        guard let lt = lastIndex(buf, of: 0x3C, before: j) else { return .none }
+        let tag = String(decoding: buf[lt...j], as: UTF8.self)
+        guard tag.hasPrefix("<div") else { return .none }
+        if tag.contains("table-scroll") { return .region }
+        if tag.contains("\"table-wrap\"") { return .legacy }
+        return .none
+    }
+
+    // MARK: One table
+
+    struct Cell {
+        var range: Range<Int>        // the whole `<td …>…</td>`
+        var openEnd: Int             // index after the opening tag's `>`
+        var contentEnd: Int          // index of `</td>`
+        var isHeader: Bool
+        var text: String
+    }
+
+    /// The table's bytes with classes, number padding and words applied.
+    static func enhanceTable(_ t: [UInt8]) -> [UInt8] {
+        var t = addClass(t, at: 0, "data")
+        // nested tables or spans: leave the columns alone
+        if find(t, "<table", from: 1) != nil || find(t, "colspan", from: 0) != nil || find(t, "rowspan", from: 0) != nil { return t }
+        let headEnd = find(t, "</thead>", from: 0)
+        var rows: [(cells: [Cell], body: Bool)] = []
+        var p = 0
+        while let r = find(t, "<tr", from: p), let re = find(t, "</tr>", from: r) {
+            var cells: [Cell] = []
+            var q = r
+            while let c = nextCell(t, from: q, limit: re) {
+                cells.append(c)
+                q = c.range.upperBound
+            }
+            let inHead = headEnd.map { r < $0 } ?? false
+            rows.append((cells, !inHead && !cells.allSatisfy { $0.isHeader }))
+            p = re + 5
+        }
+        let body = rows.filter { $0.body }
+        guard !body.isEmpty else { return t }
+        let columns = body.map { $0.cells.count }.max() ?? 0
+        var numeric = Array(repeating: true, count: columns)
+        var sawValue = Array(repeating: false, count: columns)
+        var decimals = Array(repeating: 0, count: columns)
+        for row in body {
+            for (k, cell) in row.cells.enumerated() {
+                let s = cell.text
+                if isEmptyValue(s) { continue }
+                sawValue[k] = true
+                if let d = numberDecimals(s) { decimals[k] = max(decimals[k], d) } else { numeric[k] = false }
+            }
+        }
+        // edits, applied from the end so earlier offsets stay valid
+        var edits: [(Int, Int, [UInt8])] = []   // (start, end, replacement)
+        for row in rows {
+            for (k, cell) in row.cells.enumerated() where k < columns {
+                var classes: [String] = []
+                if numeric[k] && sawValue[k] { classes.append("num") }
+                if !sawValue[k] { classes.append("col-empty") }
+                if row.body, !cell.isHeader || k > 0 {
+                    if let text = replacementText(cell.text, padTo: numeric[k] && sawValue[k] ? decimals[k] : nil),
+                       plainContent(t, cell) {
+                        edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
+                    }
+                }
+                if !classes.isEmpty {
+                    edits.append((cell.range.lowerBound, cell.openEnd, Array(withClasses(t, cell.range.lowerBound, cell.openEnd, classes).utf8)))
+                }
+            }
+        }
+        for (s, e, rep) in edits.sorted(by: { $0.0 > $1.0 }) { t.replaceSubrange(s..<e, with: rep) }
+        return t
+    }
+
+    /// The new text of a body cell, or nil to keep it.
+    static func replacementText(_ s: String, padTo decimals: Int?) -> String? {
+        let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch trimmed.lowercased() {
+        case "true": return "yes"
+        case "false": return "no"
+        default: break
+        }
+        if trimmed.hasSuffix(" s"), let v = Double(trimmed.dropLast(2)), v >= 60 {
+            return ValueFormat.duration(v)
+        }
+        if let want = decimals, want > 0, let have = numberDecimals(trimmed), have < want {
+            // pad the number part (before any unit suffix)
+            var num = trimmed
+            var suffix = ""
+            for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
+            if have == 0 { num += "." }
+            return num + String(repeating: "0", count: want - have) + suffix
+        }
+        return nil
+    }
+
+    static func isEmptyValue(_ s: String) -> Bool {
+        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        return t.isEmpty || t == "—" || t == "–" || t == "-"
+    }
+
+    /// Decimals of a number cell (`-1,234.56`, `12 %`, `3.5 s`), nil when it is no number.
+    static func numberDecimals(_ s: String) -> Int? {
+        var t = Substring(s.trimmingCharacters(in: .whitespacesAndNewlines))
+        for unit in [" %", "%", " s"] where t.hasSuffix(unit) { t = t.dropLast(unit.count); break }
+        if let f = t.first, f == "-" || f == "+" || f == "−" { t = t.dropFirst() }
+        guard let first = t.first, first.isASCII, first.isNumber else { return nil }
+        var decimals: Int? = nil
+        for ch in t {
+            if ch == "." {
+                if decimals != nil { return nil }
+                decimals = 0
+            } else if ch == "," {
+                if decimals != nil { return nil }
+            } else if ch.isASCII && ch.isNumber {
+                if let d = decimals { decimals = d + 1 }
+            } else {
+                return nil
+            }
+        }
+        if decimals == 0 { return nil }   // "3." is not a number we write
+        return decimals ?? 0
+    }
+
+    /// Whether the cell holds text only (no child elements), so its text may be replaced.
+    static func plainContent(_ t: [UInt8], _ c: Cell) -> Bool {
+        !t[c.openEnd..<c.contentEnd].contains(0x3C)
+    }
+
+    static func nextCell(_ t: [UInt8], from: Int, limit: Int) -> Cell? {
+        var k = from
+        while k < limit {
+            if t[k] == 0x3C, k + 3 < limit, t[k + 1] == 0x74, t[k + 2] == 0x64 || t[k + 2] == 0x68,
+               t[k + 3] == 0x3E || t[k + 3] == 0x20 {
+                let header = t[k + 2] == 0x68
+                guard let gt = firstIndex(t, of: 0x3E, from: k) else { return nil }
+                let close = header ? "</th>" : "</td>"
+                guard let ce = find(t, close, from: gt), ce < limit else { return nil }
+                let text = decodeEntities(stripTags(Array(t[(gt + 1)..<ce])))
+                return Cell(range: k..<(ce + 5), openEnd: gt + 1, contentEnd: ce, isHeader: header, text: text)
+            }
+            k += 1
+        }
+        return nil
+    }
+
+    /// The opening tag `t[s..<e]` with `classes` added to its class attribute.
+    static func withClasses(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> String {
+        var tag = String(decoding: t[s..<e], as: UTF8.self)
+        if let r = tag.range(of: "class=\"") {
+            let existing = tag[r.upperBound...].prefix { $0 != "\"" }.split(separator: " ").map(String.init)
+            let add = classes.filter { !existing.contains($0) }
+            if !add.isEmpty { tag.insert(contentsOf: add.joined(separator: " ") + " ", at: r.upperBound) }
+        } else {
+            tag.insert(contentsOf: " class=\"\(classes.joined(separator: " "))\"", at: tag.index(tag.startIndex, offsetBy: 3))
+        }
+        return tag
+    }
+
+    static func addClass(_ t: [UInt8], at s: Int, _ cls: String) -> [UInt8] {
+        guard let gt = firstIndex(t, of: 0x3E, from: s) else { return t }
+        var out = t
+        out.replaceSubrange(s..<(gt + 1), with: Array(withClasses(t, s, gt + 1, [cls]).utf8))
+        return out
+    }
+
+    static func caption(_ t: [UInt8]) -> String? {
+        guard let c = find(t, "<caption", from: 0), let gt = firstIndex(t, of: 0x3E, from: c),
+              let e = find(t, "</caption>", from: gt) else { return nil }
+        let s = decodeEntities(stripTags(Array(t[(gt + 1)..<e]))).trimmingCharacters(in: .whitespacesAndNewlines)
+        return s.isEmpty ? nil : s
+    }
+
+    static func lastHeading(_ b: [UInt8]) -> String? {
+        var best: (Int, Int)? = nil
+        for level in 1...6 {
+            if let e = findLast(b, "</h\(level)>"), best.map({ e > $0.0 }) ?? true { best = (e, level) }
+        }
+        guard let (e, level) = best, let s = findLast(Array(b[..<e]), "<h\(level)"),
+              let gt = firstIndex(b, of: 0x3E, from: s), gt < e else { return nil }
+        let text = decodeEntities(stripTags(Array(b[(gt + 1)..<e]))).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    static func bodyRowCount(_ t: [UInt8]) -> Int {
+        var n = 0, p = 0
+        while let r = find(t, "<td", from: p) { p = r + 3; n += 1 }
+        var rows = 0
+        p = 0
+        while let r = find(t, "<tr", from: p) { p = r + 3; rows += 1 }
+        return n == 0 ? 0 : rows - 1
+    }
+
+    // MARK: Bytes
+
+    static func matchingEnd(_ b: [UInt8], _ start: Int) -> Int? {
+        var depth = 0
+        var k = start
+        while k < b.count {
+            if b[k] == 0x3C {
+                if matches(b, k, "<table") { depth += 1; k += 6; continue }
+                if matches(b, k, "</table>") {
+                    depth -= 1
+                    if depth == 0 { return k + 8 }
+                    k += 8; continue
+                }
+            }
+            k += 1
+        }
+        return nil
+    }
+
+    static func matches(_ b: [UInt8], _ at: Int, _ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard at + u.count <= b.count else { return false }
+        for (j, c) in u.enumerated() where b[at + j] != c { return false }
+        return true
+    }
+
+    static func find(_ b: [UInt8], _ s: String, from: Int) -> Int? {
+        let u = Array(s.utf8)
+        guard let first = u.first, u.count <= b.count else { return nil }
+        var k = max(0, from)
+        while k + u.count <= b.count {
+            if b[k] == first && matches(b, k, s) { return k }
+            k += 1
+        }
+        return nil
+    }
+
+    static func findLast(_ b: [UInt8], _ s: String) -> Int? {
+        let u = Array(s.utf8)
+        var k = b.count - u.count
+        while k >= 0 {
+            if b[k] == u[0] && matches(b, k, s) { return k }
+            k -= 1
+        }
+        return nil
+    }
+
+    static func firstIndex(_ b: [UInt8], of c: UInt8, from: Int) -> Int? {
+        var k = from
+        while k < b.count { if b[k] == c { return k }; k += 1 }
+        return nil
+    }
+
+    static func lastIndex(_ b: [UInt8], of c: UInt8, before: Int) -> Int? {
+        var k = before
+        while k >= 0 { if b[k] == c { return k }; k -= 1 }
+        return nil
+    }
+
+    static func stripTags(_ b: [UInt8]) -> String {
+        var out: [UInt8] = []
+        var inTag = false
+        for c in b {
+            if c == 0x3C { inTag = true } else if c == 0x3E { inTag = false } else if !inTag { out.append(c) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func decodeEntities(_ s: String) -> String {
+        guard s.contains("&") else { return s }
+        return s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Values written for people (docs/design-system.md, "Values"). Side outputs (CSV,
+/// JSON) keep raw numbers; pages use these.
+public enum ValueFormat {
+    /// A duration in seconds for reading: under 60 s (after rounding to one decimal) with one decimal (`42.5 s`, `0.8 s`);
+    /// under an hour as `M min SS s` (`19 min 04 s`); from an hour as `H h MM min`
+    /// (`2 h 05 min`). Seconds are rounded half away from zero to whole seconds (to
+    /// whole minutes from an hour on) before splitting. Negative values get a leading
+    /// `−`; non-finite values read `—`.
+    public static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "—" }
+        let sign = seconds < 0 ? "−" : ""
+        let s = abs(seconds)
+        let tenths = (s * 10).rounded() / 10
+        if tenths < 60 {
+            return sign + String(format: "%.1f s", tenths)
+        }
+        if s < 3600 {
+            let whole = Int(s.rounded())
+            if whole >= 3600 { return sign + "1 h 00 min" }
+            return sign + "\(whole / 60) min " + String(format: "%02d s", whole % 60)
+        }
+        let minutes = Int((s / 60).rounded())
+        return sign + "\(minutes / 60) h " + String(format: "%02d min", minutes % 60)
+    }
+
+    /// `yes` / `no`.
+    public static func yesNo(_ b: Bool) -> String { b ? "yes" : "no" }
+
+    /// `value` with exactly `decimals` decimals and thin grouping (`1,234.50`);
+    /// non-finite values read `—`.
+    public static func number(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite else { return "—" }
+        let f = NumberFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.numberStyle = .decimal
+        f.usesGroupingSeparator = true
+        f.groupingSeparator = ","
+        f.minimumFractionDigits = decimals
+        f.maximumFractionDigits = decimals
+        f.roundingMode = .halfUp
+        return f.string(from: NSNumber(value: value)) ?? String(value)
+    }
+
+    /// An ISO date (`2024-03-07`, optionally followed by a time) as a written date
+    /// (`7 March 2024`); anything else is returned unchanged.
+    public static func date(_ iso: String) -> String {
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August",
+                      "September", "October", "November", "December"]
+        let p = iso.prefix(10).split(separator: "-")
+        guard iso.count >= 10, p.count == 3, p[0].count == 4, let y = Int(p[0]), let m = Int(p[1]), let d = Int(p[2]),
+              (1...12).contains(m), (1...31).contains(d) else { return iso }
+        return "\(d) \(months[m - 1]) \(y)"
+    }
+
+    /// Sorts category names in their natural order: numbers inside names compare by
+    /// value (`3–12` before `13–17` before `30–44`), the rest by Unicode scalar values.
+    public static func naturalLess(_ a: String, _ b: String) -> Bool {
+        let x = chunks(a), y = chunks(b)
+        for (p, q) in zip(x, y) where p != q {
+            switch (p, q) {
+            case let (.number(u), .number(v)): return u < v
+            case (.number, .text): return true
+            case (.text, .number): return false
+            case let (.text(u), .text(v)): return u.unicodeScalars.lexicographicallyPrecedes(v.unicodeScalars)
+            }
+        }
+        return x.count < y.count
+    }
+
+    enum Chunk: Equatable { case number(Double), text(String) }
+
+    static func chunks(_ s: String) -> [Chunk] {
+        var out: [Chunk] = []
+        var cur = ""
+        var digits = false
+        for ch in s {
+            let d = ch.isASCII && ch.isNumber
+            if !cur.isEmpty && d != digits {
+                out.append(digits ? .number(Double(cur) ?? 0) : .text(cur))
+                cur = ""
+            }
+            digits = d
+            cur.append(ch)
+        }
+        if !cur.isEmpty { out.append(digits ? .number(Double(cur) ?? 0) : .text(cur)) }
+        return out
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import DossierKit
+
+/// "Did you mean …?" for mistyped subcommands and options.
+///
+/// A word is suggested when its edit distance (Damerau–Levenshtein: insert, delete,
+/// substitute or swap two neighbours, each costing 1) to the typed word is at most
+/// `max(1, min(3, typed.count / 3))`, or when one is a prefix of the other and the
+/// shorter has at least 3 characters. The closest candidates (ties in declaration
+/// order) are listed, at most three.
+enum Suggestions {
+    /// The subcommand chain named by `args`, and the first word that names no
+    /// subcommand where one is required (a command with subcommands, no default and no
+    /// arguments of its own): `(path, typo)`.
+    static func walk(_ root: any ParsableCommand.Type, _ args: [String]) -> (path: [any ParsableCommand.Type], typo: String?) {
+        var path: [any ParsableCommand.Type] = [root]
+        for arg in args {
+            if arg == "--" { break }
+            if arg.hasPrefix("-") { continue }
+            let current = path.last!
+            let subs = current.configuration.subcommands
+            if subs.isEmpty { break }
+            if let next = subs.first(where: { names(of: $0).contains(arg) }) {
+                path.append(next)
+                continue
+            }
+            if arg == "help" { break }
+            if current.configuration.defaultSubcommand == nil { return (path, arg) }
+            break
+        }
+        return (path, nil)
+    }
+
+    static func names(of command: any ParsableCommand.Type) -> [String] {
+        [command.configuration.commandName ?? command._commandName] + command.configuration.aliases
+    }
+
+    /// A usage message for an unknown subcommand in `args`, if there is one.
+    static func unknownCommand(_ root: any ParsableCommand.Type, _ args: [String]) -> String? {
+        let (path, typo) = walk(root, args)
+        guard let typo else { return nil }
+        let owner = path.map { names(of: $0)[0] }.joined(separator: " ")
+        let visible = path.last!.configuration.subcommands.filter { $0.configuration.shouldDisplay }
+        let candidates = visible.map { names(of: $0)[0] } + ["help"]
+        var message = "Error: '\(typo)' is not a \(owner) command."
+        let close = closest(to: typo, in: candidates)
+        if !close.isEmpty { message += " Did you mean \(close.map { "'\($0)'" }.joined(separator: " or "))?" }
+        message += "\nCommands: \(candidates.filter { $0 != "help" }.joined(separator: ", ")). See '\(owner) --help'."
+        return message
+    }
+
+    /// A hint for ArgumentParser's "Unknown option '--x'" message, from the options the
+    /// help of the command named by `args` lists.
+    static func unknownOption(_ root: any ParsableCommand.Type, _ args: [String], message: String) -> String? {
+        guard let range = message.range(of: "Unknown option '") else { return nil }
+        let rest = message[range.upperBound...]
+        guard let end = rest.firstIndex(of: "'") else { return nil }
+        let typed = String(rest[..<end])
+        let command = walk(root, args).path.last!
+        let help = root.helpMessage(for: command, columns: 10_000)
+        var options: [String] = []
+        for token in help.split(whereSeparator: { " ,=<>[]()|\n".contains($0) }) where token.hasPrefix("--") && token.count > 2 {
+            let name = String(token)
+            if !options.contains(name) { options.append(name) }
+        }
+        let close = closest(to: typed, in: options)
+        guard !close.isEmpty else { return nil }
+        return "Did you mean \(close.map { "'\($0)'" }.joined(separator: " or "))?"
+    }
+
+    /// The candidates close to `typed` (see the type's documentation), closest first.
+    static func closest(to typed: String, in candidates: [String]) -> [String] {
+        let limit = max(1, min(3, typed.count / 3))
+        var scored: [(Int, Int, String)] = []
+        for (i, c) in candidates.enumerated() {
+            let d = distance(typed, c)
+            let (short, long) = typed.count <= c.count ? (typed, c) : (c, typed)
+            let prefix = short.count >= 3 && long.hasPrefix(short)
+            if d <= limit || prefix { scored.append((prefix ? min(d, limit) : d, i, c)) }
+        }
+        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(3).map { $0.2 }
+    }
+
+    /// Damerau–Levenshtein (optimal string alignment) distance.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+}
+
+/// `dossier version`: prints the same as `dossier --version`.
+struct VersionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "version",
+        abstract: "Print Dossier's version (the same as `dossier --version`).")
+
+    func run() throws { print(DossierVersion.string) }
+}

@@ -1,0 +1,62 @@
+import Testing
+@testable import Render
+
+@Test func aPlainTableIsWrappedInALabelledKeyboardRegion() {
+    let html = "<h2>Players &amp; scores</h2>\n<table><thead><tr><th>Name</th></tr></thead><tbody><tr><td>a</td></tr></tbody></table>"
+    let out = TableMarkup.enhance(html)
+    #expect(out.contains("<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Players &amp; scores\"><table class=\"data\">"))
+    #expect(out.hasSuffix("</table></div>"))
+    // idempotent: an already wrapped table is not wrapped again
+    #expect(TableMarkup.enhance(out) == out)
+}
+
+@Test func aLegacyTableWrapBecomesTheRegion() {
+    let out = TableMarkup.enhance("<div class=\"table-wrap\">\n<table><caption>Sessions</caption><tr><td>x</td></tr></table>\n</div>")
+    #expect(out.hasPrefix("<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Sessions\">"))
+    #expect(!out.contains("table-wrap"))
+}
+
+@Test func numberColumnsAreMarkedAndPaddedToOneNumberOfDecimals() {
+    let html = "<table><thead><tr><th>Who</th><th>Score</th><th>Note</th><th>Empty</th></tr></thead><tbody>"
+        + "<tr><td>a</td><td>4</td><td>x</td><td></td></tr>"
+        + "<tr><td>b</td><td>10.3</td><td>2</td><td>—</td></tr>"
+        + "<tr><td>c</td><td>1,010.11</td><td>True</td><td></td></tr></tbody></table>"
+    let out = TableMarkup.enhance(html)
+    #expect(out.contains("<th class=\"num\">Score</th>"))
+    #expect(out.contains("<td class=\"num\">4.00</td>") && out.contains("<td class=\"num\">10.30</td>") && out.contains("<td class=\"num\">1,010.11</td>"))
+    #expect(!out.contains("<td class=\"num\">x</td>"))        // a mixed column is text
+    #expect(out.contains("<td>yes</td>"))
+    #expect(out.contains("<th class=\"col-empty\">Empty</th>") && out.contains("<td class=\"col-empty\">—</td>"))
+}
+
+@Test func secondsInCellsReadAsDurations() {
+    let out = TableMarkup.enhance("<table><tr><th>t</th></tr><tr><td>1144.15 s</td></tr><tr><td>42.5 s</td></tr></table>")
+    #expect(out.contains(">19 min 04 s<"))
+    #expect(out.contains(">42.5 s<"))
+}
+
+@Test func tablesWithSpansKeepTheirCells() {
+    let html = "<table><tr><th colspan=\"2\">x</th></tr><tr><td>1</td><td>true</td></tr></table>"
+    let out = TableMarkup.enhance(html)
+    #expect(out.contains("<td>1</td><td>true</td>"))
+}
+
+@Test func durationsReadAsMinutesAndSeconds() {
+    #expect(ValueFormat.duration(1144.15) == "19 min 04 s")
+    #expect(ValueFormat.duration(42.54) == "42.5 s")
+    #expect(ValueFormat.duration(59.96) == "1 min 00 s")
+    #expect(ValueFormat.duration(60) == "1 min 00 s")
+    #expect(ValueFormat.duration(3599.6) == "1 h 00 min")
+    #expect(ValueFormat.duration(7500) == "2 h 05 min")
+    #expect(ValueFormat.duration(-65) == "−1 min 05 s")
+    #expect(ValueFormat.duration(.nan) == "—")
+}
+
+@Test func categoriesSortInTheirNaturalOrder() {
+    let bands = ["30–44", "3–12", "45+", "13–17", "18–29"]
+    #expect(bands.sorted(by: ValueFormat.naturalLess) == ["3–12", "13–17", "18–29", "30–44", "45+"])
+    #expect(ValueFormat.date("2024-03-07") == "7 March 2024")
+    #expect(ValueFormat.date("soon") == "soon")
+    #expect(ValueFormat.number(1234.5, decimals: 2) == "1,234.50")
+    #expect(ValueFormat.yesNo(false) == "no")
+}

@@ -1,0 +1,161 @@
+"""Every page type of the demo in real headless Chromium (issue #13, "Accessibility").
+
+One browser session visits each page type at 1280×900 and 390×844, in the light and
+the dark scheme, and checks:
+- axe-core (the `axe.min.js` of the axe-playwright-python wheel) reports no serious or
+  critical violation;
+- at 390 px the page does not scroll sideways as a whole;
+- every visible chart's smallest text is at least 11 CSS px;
+- every data table sits in a keyboard-reachable scroll region.
+It saves a screenshot of each page/width/scheme into a folder it prints
+(`$DOSSIER_SHOTS`, else a temporary folder).
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+pytest.importorskip("selenium")
+from selenium import webdriver  # noqa: E402
+
+from conftest import REPO  # noqa: E402
+
+SIZES = [(1280, 900), (390, 844)]
+SCHEMES = ["light", "dark"]
+
+
+def axe_source():
+    try:
+        import axe_playwright_python
+    except ImportError:
+        pytest.skip("axe-playwright-python (for axe.min.js) is not installed")
+    return (pathlib.Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+
+
+@pytest.fixture(scope="module")
+def demo_site(tmp_path_factory, dossier_bin):
+    root = tmp_path_factory.mktemp("a11y") / "demo"
+    shutil.copytree(REPO / "Examples" / "demo", root, ignore=shutil.ignore_patterns("_site", "_site.*", ".dossier"))
+    p = subprocess.run([dossier_bin, "build", str(root)], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return root / "_site"
+
+
+def page_types(site: pathlib.Path):
+    """One page of each type: home, a content page, each section's index and a unit page."""
+    pages = {"home": "index.html", "content": "methods/index.html"}
+    for key in ["recall", "experiences", "vault", "sms", "game"]:
+        if (site / key / "index.html").exists():
+            pages[f"{key}-index"] = f"{key}/index.html"
+    def first(glob, exclude=("index.html",)):
+        for p in sorted(site.glob(glob)):
+            if p.name not in exclude or p.parent.name not in ("recall", "game", "experiences", "vault", "sms"):
+                return str(p.relative_to(site))
+        return None
+    candidates = {
+        "recall-participant": first("recall/participants/*.html") or first("recall/*/index.html"),
+        "recall-summary": first("recall/summary*.html"),
+        "game-player": first("game/players/*.html") or first("game/player*/*.html"),
+        "game-cohort": first("game/cohort*.html") or first("game/cohort/index.html"),
+        "experience-viewer": first("experiences/*/index.html"),
+    }
+    for name, rel in candidates.items():
+        if rel and rel not in pages.values():
+            pages[name] = rel
+    return pages
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium or not shutil.which("chromedriver"):
+        pytest.skip("chromium and chromedriver are needed")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
+              "--hide-scrollbars", "--mute-audio", "--enable-unsafe-swiftshader", "--use-angle=swiftshader"):
+        opts.add_argument(a)
+    drv = webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
+    yield drv
+    drv.quit()
+
+
+CHART_TEXT = """
+var out = [];
+document.querySelectorAll('svg.dossier-chart').forEach(function (svg) {
+  var r = svg.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) { return; }
+  var vb = svg.viewBox.baseVal, scale = r.width / vb.width, min = 1e9, which = '';
+  svg.querySelectorAll('text').forEach(function (t) {
+    if (!t.textContent.trim()) { return; }
+    var px = parseFloat(getComputedStyle(t).fontSize) * scale;
+    if (px < min) { min = px; which = t.textContent; }
+  });
+  if (min < 1e9) { out.push({id: svg.id, min: min, text: which}); }
+});
+return out;
+"""
+
+TABLES = """
+var out = [];
+document.querySelectorAll('main table').forEach(function (t) {
+  var region = t.closest('.table-scroll');
+  var ok = !!region && region.getAttribute('role') === 'region' && region.tabIndex === 0 &&
+           !!region.getAttribute('aria-label') && getComputedStyle(region).overflowX !== 'visible';
+  var wide = t.getBoundingClientRect().width > (t.parentElement.clientWidth + 1);
+  out.push({ok: ok, wide: wide, label: region ? region.getAttribute('aria-label') : t.outerHTML.slice(0, 80)});
+});
+return out;
+"""
+
+
+def run_axe(drv, source):
+    drv.execute_script(source)
+    res = drv.execute_async_script("""
+        var done = arguments[arguments.length - 1];
+        axe.run(document, {resultTypes: ['violations']}).then(function (r) {
+          done(r.violations.map(function (v) {
+            return {id: v.id, impact: v.impact, help: v.help,
+                    nodes: v.nodes.slice(0, 3).map(function (n) { return n.target.join(' ') + ' :: ' + n.failureSummary; })};
+          }));
+        }, function (e) { done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]); });
+    """)
+    return [v for v in res if v["impact"] in ("serious", "critical")]
+
+
+def test_every_page_type_is_accessible_and_fits(demo_site, browser, tmp_path_factory):
+    drv = browser
+    drv.set_script_timeout(60)
+    source = axe_source()
+    shots = pathlib.Path(os.environ.get("DOSSIER_SHOTS") or tmp_path_factory.mktemp("shots"))
+    shots.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {shots}")
+    pages = page_types(demo_site)
+    assert {"home", "content", "recall-index", "vault-index", "sms-index", "game-index", "experiences-index"} <= set(pages)
+    problems = []
+    for scheme in SCHEMES:
+        drv.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                            {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        for (w, h) in SIZES:
+            drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": w < 600})
+            for name, rel in pages.items():
+                where = f"{name} {w}px {scheme}"
+                drv.get((demo_site / rel).resolve().as_uri())
+                drv.save_screenshot(str(shots / f"{name}-{w}-{scheme}.png"))
+                for v in run_axe(drv, source):
+                    problems.append(f"{where}: axe {v['impact']} {v['id']} ({v['help']}): {v['nodes']}")
+                if w < 600:
+                    sw, iw = drv.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+                    if sw > iw:
+                        problems.append(f"{where}: page scrolls sideways ({sw} > {iw})")
+                for chart in drv.execute_script(CHART_TEXT):
+                    if chart["min"] < 11 - 1e-6:
+                        problems.append(f"{where}: chart {chart['id']} text {chart['min']:.1f}px ({chart['text']!r})")
+                for t in drv.execute_script(TABLES):
+                    if not t["ok"]:
+                        problems.append(f"{where}: table not in a keyboard-reachable scroll region: {t['label']}")
+    assert not problems, "\n".join(problems[:60]) + f"\n({len(problems)} problems; pages {json.dumps(pages)})"
