@@ -23,7 +23,7 @@ import Testing
         """
         let out = Markdown.render(md)
         let expected = """
-        <h1 id="results--notes"><a class="anchor" href="#results--notes" aria-hidden="true">#</a>Results &amp; notes</h1>
+        <h1 id="results--notes"><a class="anchor" href="#results--notes" aria-hidden="true" tabindex="-1">#</a>Results &amp; notes</h1>
         <table>
         <thead>
         <tr>
@@ -44,7 +44,7 @@ import Testing
         </ul>
         <!-- raw HTML omitted -->
         <p><del>old</del> see <a href="https://example.org">https://example.org</a></p>
-        <h2 id="results--notes-1"><a class="anchor" href="#results--notes-1" aria-hidden="true">#</a>Results &amp; notes</h2>
+        <h2 id="results--notes-1"><a class="anchor" href="#results--notes-1" aria-hidden="true" tabindex="-1">#</a>Results &amp; notes</h2>
 
         """
         #expect(out.html == expected)

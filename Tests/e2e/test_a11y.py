@@ -37,6 +37,8 @@ def axe_source():
 
 @pytest.fixture(scope="module")
 def demo_site(tmp_path_factory, dossier_bin):
+    if os.environ.get("DOSSIER_A11Y_SITE"):          # a site built already (development loop)
+        return pathlib.Path(os.environ["DOSSIER_A11Y_SITE"])
     root = tmp_path_factory.mktemp("a11y") / "demo"
     shutil.copytree(REPO / "Examples" / "demo", root, ignore=shutil.ignore_patterns("_site", "_site.*", ".dossier"))
     p = subprocess.run([dossier_bin, "build", str(root)], capture_output=True, text=True, timeout=600)
@@ -50,17 +52,15 @@ def page_types(site: pathlib.Path):
     for key in ["recall", "experiences", "vault", "sms", "game"]:
         if (site / key / "index.html").exists():
             pages[f"{key}-index"] = f"{key}/index.html"
-    def first(glob, exclude=("index.html",)):
-        for p in sorted(site.glob(glob)):
-            if p.name not in exclude or p.parent.name not in ("recall", "game", "experiences", "vault", "sms"):
-                return str(p.relative_to(site))
-        return None
+    def first(glob):
+        found = sorted(site.glob(glob))
+        return str(found[0].relative_to(site)) if found else None
     candidates = {
-        "recall-participant": first("recall/participants/*.html") or first("recall/*/index.html"),
-        "recall-summary": first("recall/summary*.html"),
-        "game-player": first("game/players/*.html") or first("game/player*/*.html"),
-        "game-cohort": first("game/cohort*.html") or first("game/cohort/index.html"),
+        "recall-participant": first("recall/participants/*/index.html"),
+        "game-player": first("game/players/*/index.html"),
+        "game-cohort": first("game/cohort/index.html"),
         "experience-viewer": first("experiences/*/index.html"),
+        "experience-overview": first("experiences/*/overview/index.html"),
     }
     for name, rel in candidates.items():
         if rel and rel not in pages.values():

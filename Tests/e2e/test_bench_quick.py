@@ -49,7 +49,7 @@ def test_markdown_command_matches_cmark_gfm_apart_from_heading_anchors(dossier_b
     assert ours == theirs   # no headings: byte-identical to the reference command
     doc.write_text("# One\n\ntext\n\n## Two\n")
     ours = subprocess.run([dossier_bin, "markdown", str(doc)], capture_output=True, text=True, check=True).stdout
-    assert '<h1 id="one"><a class="anchor" href="#one" aria-hidden="true">#</a>One</h1>' in ours
+    assert '<h1 id="one"><a class="anchor" href="#one" aria-hidden="true" tabindex="-1">#</a>One</h1>' in ours
     assert '<h2 id="two">' in ours
 
 

@@ -257,6 +257,8 @@ enum RecallRender {
     static func seconds(_ s: Double?) -> String { s.map(formatSeconds) ?? "—" }
     static func ms(_ d: Double?) -> String { d.map { JSONValue.formatNumber(($0 * 10).rounded() / 10) } ?? "—" }
     static func yes(_ b: Bool) -> String { b ? "yes" : "no" }
+    /// A duration for reading (`19 min 04 s`, docs/design-system.md); CSV/JSON keep ms.
+    static func duration(_ ms: Int?) -> String { ms.map { ValueFormat.duration(Double($0) / 1000) } ?? "—" }
 }
 
 // MARK: - The participant report (HTML model and Markdown)
@@ -291,7 +293,7 @@ enum RecallReport {
                  "medianUD": RecallRender.ms(e.dynamics.medianUpDown), "medianUU": RecallRender.ms(e.dynamics.medianUpUp)]
             } },
             "hasPractice": reached.contains { !$0.practice.isEmpty },
-            "sessionTotal": RecallRender.seconds(r.sessionTotalMs),
+            "sessionTotal": RecallRender.duration(r.sessionTotalMs),
             "reachedCount": reached.count,
             "strings": rows,
             "warnings": r.warnings.map { ["text": $0.description] },
@@ -518,7 +520,7 @@ enum RecallStudyPage {
             let means = s.strings.compactMap(\.meanEntrySeconds)
             return ["slug": p.slug, "participant": s.participant, "complete": s.complete,
                     "source": s.source == .desktop ? "desktop" : "mobile",
-                    "sessionTotal": RecallRender.seconds(s.sessionTotalMs),
+                    "sessionTotal": RecallRender.duration(s.sessionTotalMs),
                     "meanEntry": means.isEmpty ? "—" : formatSeconds(means.reduce(0, +) / Double(means.count)),
                     "recalled": s.recalled.count, "warnings": s.warnings]
         }

@@ -231,7 +231,8 @@ public enum TableMarkup {
             let add = classes.filter { !existing.contains($0) }
             if !add.isEmpty { tag.insert(contentsOf: add.joined(separator: " ") + " ", at: r.upperBound) }
         } else {
-            tag.insert(contentsOf: " class=\"\(classes.joined(separator: " "))\"", at: tag.index(tag.startIndex, offsetBy: 3))
+            let nameEnd = tag.dropFirst().firstIndex { $0 == " " || $0 == ">" || $0 == "/" } ?? tag.endIndex
+            tag.insert(contentsOf: " class=\"\(classes.joined(separator: " "))\"", at: nameEnd)
         }
         return tag
     }

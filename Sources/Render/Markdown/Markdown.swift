@@ -225,7 +225,7 @@ public enum Markdown {
             tag.append(contentsOf: anchor.utf8)
             tag.append(contentsOf: "\"><a class=\"anchor\" href=\"#".utf8)
             tag.append(contentsOf: anchor.utf8)
-            tag.append(contentsOf: "\" aria-hidden=\"true\">#</a>".utf8)
+            tag.append(contentsOf: "\" aria-hidden=\"true\" tabindex=\"-1\">#</a>".utf8)
             tag.withUnsafeBufferPointer { put($0.baseAddress!, $0.count) }
             i += 4
             copied = i
