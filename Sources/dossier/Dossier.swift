@@ -71,7 +71,7 @@ struct Dossier: AsyncParsableCommand {
             if code == .success { exit(withError: error) }
             // Usage errors exit with 2 (ArgumentParser's default is 64).
             var message = fullMessage(for: error)
-            if let hint = Suggestions.unknownOption(Dossier.self, args, message: message) {
+            if !message.contains("Did you mean"), let hint = Suggestions.unknownOption(Dossier.self, args, message: message) {
                 message = message.replacingOccurrences(of: "\nUsage:", with: "\n\(hint)\nUsage:")
                 if !message.contains(hint) { message += "\n" + hint }
             }

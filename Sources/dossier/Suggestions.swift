@@ -7,7 +7,8 @@ import DossierKit
 /// substitute or swap two neighbours, each costing 1) to the typed word is at most
 /// `max(1, min(3, typed.count / 3))`, or when one is a prefix of the other and the
 /// shorter has at least 3 characters. The closest candidates (ties in declaration
-/// order) are listed, at most three.
+/// order) are listed, at most three. For options with no close candidate, common
+/// synonyms are tried (`--min-symbols` → `--min-special`, see ``synonyms``).
 enum Suggestions {
     /// The subcommand chain named by `args`, and the first word that names no
     /// subcommand where one is required (a command with subcommands, no default and no
@@ -63,9 +64,25 @@ enum Suggestions {
             let name = String(token)
             if !options.contains(name) { options.append(name) }
         }
-        let close = closest(to: typed, in: options)
+        var close = closest(to: typed, in: options)
+        if close.isEmpty { close = closest(to: synonymized(typed), in: options) }
         guard !close.isEmpty else { return nil }
         return "Did you mean \(close.map { "'\($0)'" }.joined(separator: " or "))?"
+    }
+
+    /// Words people type for what Dossier's options call otherwise.
+    static let synonyms: [String: String] = [
+        "symbol": "special", "symbols": "special", "punctuation": "special", "specials": "special",
+        "number": "digits", "numbers": "digits", "digit": "digits", "numerals": "digits",
+        "uppercase": "upper", "capitals": "upper", "caps": "upper", "lowercase": "lower",
+        "len": "length", "size": "length", "quiet": "quiet", "silent": "quiet",
+    ]
+
+    /// `typed` with each `-`-separated word replaced by its synonym, if any.
+    static func synonymized(_ typed: String) -> String {
+        let dashes = typed.prefix { $0 == "-" }
+        let words = typed.dropFirst(dashes.count).split(separator: "-", omittingEmptySubsequences: false)
+        return dashes + words.map { synonyms[String($0)] ?? String($0) }.joined(separator: "-")
     }
 
     /// The candidates close to `typed` (see the type's documentation), closest first.
