@@ -187,7 +187,7 @@ public enum Markdown {
     /// cmark's output is a heading (raw HTML is omitted and text is escaped); with raw
     /// HTML allowed, user-written headings may carry their own attributes and are skipped.
     static func addHeadingAnchors(_ src: UnsafeBufferPointer<UInt8>, _ toc: [TOCEntry]) -> String {
-        let extra = toc.reduce(0) { $0 + 2 * $1.anchor.utf8.count + 64 }
+        let extra = toc.reduce(0) { $0 + 2 * $1.anchor.utf8.count + 96 }   // ≥ the tag text added per heading (73 bytes)
         return String(unsafeUninitializedCapacity: src.count + extra) { out in
             var o = 0
             emitWithAnchors(src, toc) { piece in
