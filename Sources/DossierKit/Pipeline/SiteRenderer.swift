@@ -27,6 +27,7 @@ public struct SiteRenderer: Sendable {
         h.add(project.title); h.add(project.description); h.add(project.baseURL)
         h.add(project.markdownOptions.unsafeHTML ? "unsafe" : "safe")
         h.add(project.markdownOptions.smartPunctuation ? "smart" : "plain")
+        h.add(project.csvBOM ? "csv-bom" : "csv-plain")
         for n in nav { h.add(n.title); h.add(n.path); h.add(n.kind) }
         return h.finalize()
     }
