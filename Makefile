@@ -4,7 +4,7 @@ SWIFT ?= swift
 DOSSIER := .build/debug/dossier
 PYTEST ?= python3 -m pytest
 
-.PHONY: all deps build demo test test-swift test-e2e bench bench-quick clean serve-demo
+.PHONY: all deps build demo test test-swift test-e2e fuzz bench bench-quick clean serve-demo
 
 all: build
 
@@ -29,8 +29,14 @@ test: build test-swift test-e2e
 test-swift:
 	$(SWIFT) test
 
+# (Tests/e2e/test_fuzz.py is the seeded fuzz step: FUZZ_RUNS cases per parser, about a minute.)
 test-e2e:
 	$(PYTEST) -q Tests/e2e
+
+## fuzz: the mutation fuzzer over every parser for FUZZ_SECONDS (default 600); findings in artifacts/fuzz/
+FUZZ_SECONDS ?= 600
+fuzz: build
+	python3 Tests/e2e/fuzzing.py --seconds $(FUZZ_SECONDS)
 
 ## bench: the side-by-side benchmarks (slow); results in Benchmarks/RESULTS.md
 bench: build
