@@ -37,6 +37,21 @@ public enum ControlCharacters {
         return String(out)
     }
 
+    /// ``display(_:)`` by a byte scan of the UTF-8 (C1 controls are the pairs
+    /// `C2 80`…`C2 9F`): for whole pages, where the usual case is "nothing to replace".
+    public static func displayUTF8(_ s: String) -> String {
+        var found = false
+        var afterC2 = false
+        for b in s.utf8 {
+            if (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F || (afterC2 && b >= 0x80 && b <= 0x9F) {
+                found = true
+                break
+            }
+            afterC2 = b == 0xC2
+        }
+        return found ? display(s) : s
+    }
+
     /// `s` for an error message: every control character as `\u{XX}`.
     public static func visible(_ s: String) -> String {
         guard s.unicodeScalars.contains(where: { isControl($0) }) else { return s }

@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 import Render
 
@@ -79,6 +80,8 @@ public struct SiteRenderer: Sendable {
             "scripts": page.scripts.map { ["src": root + $0] },
             "bodyClass": page.bodyClass,
         ]
-        return try templates.render("layout", layout)
+        // Display text never carries control characters (docs/json-and-csv.md): one
+        // pass over the finished page replaces any a title or label brought in.
+        return ControlCharacters.displayUTF8(try templates.render("layout", layout))
     }
 }

@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 
 /// The rules for the manifest's `output:` folder, which a full build replaces wholesale
