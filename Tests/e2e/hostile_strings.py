@@ -24,3 +24,9 @@ HOSTILE = [
     "<style>body{display:none}</style>",
     "x<br>y",
 ]
+
+# Participant ids are 1–12 characters (docs/recall-events.md): short hostile ones.
+HOSTILE_IDS = [
+    "<b>x</b>", "=HYPERLINK(", "-nan(SUM)", "@SUM(A1)", "+1-2", "*a*_b_", "[x](y)", "`t`|p|",
+    "# h", "&amp;x", "\u202eexe.gpj", "1. li", "<!--", "~~s~~",
+]
