@@ -100,7 +100,8 @@ class Target:
     `dossier`, extra environment)."""
     name: str
     setup: Callable[[pathlib.Path], tuple[pathlib.Path, list[str], dict[str, str]]]
-    weight: float = 1.0          # relative share of the runs (slow KDF-bound targets get less)
+    weight: float = 1.0          # relative share of the runs (slow targets — KDFs, strength
+                                 # estimation in a debug build — get less)
 
 
 def _copy(src: pathlib.Path, dst: pathlib.Path) -> pathlib.Path:
@@ -112,6 +113,7 @@ def _copy(src: pathlib.Path, dst: pathlib.Path) -> pathlib.Path:
 def _recall_project(root: pathlib.Path, logs: int = 2) -> pathlib.Path:
     proj = root / "p"
     (proj / "content").mkdir(parents=True)
+    (proj / "content" / "index.md").write_text("# Fuzz study\n\nSee [methods](methods.md).\n")
     (proj / "content" / "methods.md").write_text(
         "---\ntitle: Methods\nsummary: How.\nweight: 2\ntoc: true\n---\n# Methods\n\n## One\n\nSee [home](index.md).\n\n## Two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
     data = proj / "data"
@@ -159,23 +161,24 @@ def t_strings(d):
 
 def t_experience(d):
     f = _copy(DEMO / "data" / "experiences" / "dentist.json", d / "dentist.json")
+    shutil.copytree(DEMO / "data" / "experiences" / "media", d / "media")
     return f, ["experiences", "validate", str(f)], {}
 
 
 def t_pannellum(d):
     f = _copy(FIXTURES / "ExperiencesTests" / "Fixtures" / "pannellum-tour.json", d / "tour.json")
-    return f, ["experiences", "import", "pannellum", str(f), "--out", str(d / "out.json")], {}
+    return f, ["experiences", "import", "pannellum", str(f), "--output", str(d / "out.json")], {}
 
 
 def t_marzipano(d):
     f = _copy(FIXTURES / "ExperiencesTests" / "Fixtures" / "marzipano-data.js", d / "data.js")
-    return f, ["experiences", "import", "marzipano", str(f), "--out", str(d / "out.json")], {}
+    return f, ["experiences", "import", "marzipano", str(f), "--output", str(d / "out.json")], {}
 
 
 def _vault_export(name):
     def setup(d):
         f = _copy(FIXTURES / "VaultTests" / "Fixtures" / "import" / name, d / name)
-        return f, ["vault", "report", str(f)], {}
+        return f, ["vault", "report", "--export", str(f)], {}
     return setup
 
 
@@ -262,14 +265,14 @@ TARGETS = [
     Target("experience-json", t_experience),
     Target("tour-pannellum", t_pannellum),
     Target("tour-marzipano", t_marzipano),
-    Target("vault-bitwarden-json", _vault_export("bitwarden.json")),
-    Target("vault-bitwarden-csv", _vault_export("bitwarden.csv")),
-    Target("vault-keepass-xml", _vault_export("keepass.xml")),
-    Target("vault-keepassxc-csv", _vault_export("keepassxc.csv")),
-    Target("vault-1password-csv", _vault_export("onepassword.csv")),
-    Target("vault-chrome-csv", _vault_export("chrome.csv")),
-    Target("vault-firefox-csv", _vault_export("firefox.csv")),
-    Target("vault-file", t_vault_file, weight=0.5),
+    Target("vault-bitwarden-json", _vault_export("bitwarden.json"), weight=0.34),
+    Target("vault-bitwarden-csv", _vault_export("bitwarden.csv"), weight=0.34),
+    Target("vault-keepass-xml", _vault_export("keepass.xml"), weight=0.34),
+    Target("vault-keepassxc-csv", _vault_export("keepassxc.csv"), weight=0.34),
+    Target("vault-1password-csv", _vault_export("onepassword.csv"), weight=0.34),
+    Target("vault-chrome-csv", _vault_export("chrome.csv"), weight=0.34),
+    Target("vault-firefox-csv", _vault_export("firefox.csv"), weight=0.34),
+    Target("vault-file", t_vault_file, weight=0.34),
     Target("sms-keystore", t_keystore, weight=0.5),
     Target("game-jsonl", t_game_jsonl),
     Target("game-sqlite", t_sqlite),
@@ -306,7 +309,8 @@ def run_case(target: Target, seed: int, case: int, work: pathlib.Path, save: pat
     folder = work / f"{target.name}-{case}"
     folder.mkdir(parents=True)
     file, args, env = target.setup(folder)
-    file.write_bytes(mutate(file.read_bytes(), rng))
+    if case >= 0:                      # case -1: the seed as it is, which must pass
+        file.write_bytes(mutate(file.read_bytes(), rng))
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("DOSSIER_")}
     full_env.update(env)
     cmd = [dossier_path(), *args]
@@ -314,7 +318,9 @@ def run_case(target: Target, seed: int, case: int, work: pathlib.Path, save: pat
     try:
         p = subprocess.run(cmd, capture_output=True, env=full_env, timeout=TIMEOUT, preexec_fn=limits, cwd=folder)
         err = p.stderr.decode("utf-8", "replace")
-        if p.returncode < 0:
+        if case < 0 and p.returncode != 0:
+            problem = f"the unmutated seed fails (exit {p.returncode})"
+        elif p.returncode < 0:
             problem = f"crashed with signal {signal.Signals(-p.returncode).name}"
         elif p.returncode not in (0, 1):
             problem = f"exit status {p.returncode}"
@@ -340,6 +346,10 @@ def campaign(targets: list[Target], seed: int, runs: int | None = None, seconds:
     findings: list[Finding] = []
     with tempfile.TemporaryDirectory(prefix="dossier-fuzz-") as tmp:
         work = pathlib.Path(tmp)
+        for t in targets:
+            f = run_case(t, seed, -1, work, save)
+            if f:
+                findings.append(f)
         if runs is not None:
             for t in targets:
                 for case in range(max(1, round(runs * t.weight))):
