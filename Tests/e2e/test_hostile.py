@@ -392,3 +392,20 @@ def test_serve_answers_a_folder_url_without_looping(dossier_bin, tmp_path):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_number_look_alikes_copied_from_a_cohort_are_neutralised(dossier_bin, tmp_path):
+    """Swift's Double() reads `-nan(SUM)`, `-inf`, `-0x1p4`: copied cells are numbers
+    only when plain decimals, so these are written as neutralised text."""
+    proj = recall_project(dossier_bin, tmp_path / "p", ["S1"])
+    cohort = proj / "data" / "cohort.csv"
+    lines = cohort.read_text().split("\n")
+    cells = lines[2].split(",")
+    cells[1:4] = ["-nan(SUM)", "-inf", "-0x1p4"]
+    lines[2] = ",".join(cells)
+    cohort.write_text("\n".join(lines))
+    r = run(dossier_bin, "build", proj, "-q")
+    assert r.returncode == 0, r.stderr
+    out = (proj / "_site" / "recall" / "cohorts" / "cohort.csv").read_text(encoding="utf-8-sig")
+    row = next(r for r in csv.reader(io.StringIO(out, newline="")) if r and r[0] == "string")
+    assert row[1:4] == ["'-nan(SUM)", "'-inf", "'-0x1p4"]
