@@ -7,7 +7,7 @@ PYTEST ?= python3 -m pytest
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: all deps build release install demo test test-swift test-e2e bench bench-quick clean serve-demo
+.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick clean serve-demo
 
 all: build
 
@@ -43,8 +43,14 @@ test: build release test-swift test-e2e
 test-swift:
 	$(SWIFT) test
 
+# (Tests/e2e/test_fuzz.py is the seeded fuzz step: FUZZ_RUNS cases per parser, about a minute.)
 test-e2e:
 	DOSSIER_RELEASE_BIN=$${DOSSIER_RELEASE_BIN:-$$(test -x .build/release/dossier && echo $(CURDIR)/.build/release/dossier)} $(PYTEST) -q Tests/e2e
+
+## fuzz: the mutation fuzzer over every parser for FUZZ_SECONDS (default 600); findings in artifacts/fuzz/
+FUZZ_SECONDS ?= 600
+fuzz: build
+	python3 Tests/e2e/fuzzing.py --seconds $(FUZZ_SECONDS)
 
 ## bench: the side-by-side benchmarks (slow); results in Benchmarks/RESULTS.md
 bench: build

@@ -316,9 +316,9 @@ def bench_memory(a):
 def compare_csv(a_path, b_path):
     """Cell-by-cell comparison of two CSV files; returns a list of differences."""
     import csv
-    with open(a_path, newline="") as f:
+    with open(a_path, newline="", encoding="utf-8-sig") as f:
         ra = list(csv.reader(f))
-    with open(b_path, newline="") as f:
+    with open(b_path, newline="", encoding="utf-8-sig") as f:
         rb = list(csv.reader(f))
     diffs = []
     if len(ra) != len(rb):
@@ -360,9 +360,9 @@ def compare_rolled(ours, theirs):
     """The peer writes a subset of rolled-up.csv's rows (the items it computes): each of its
     rows must appear, identical, in Dossier's file."""
     import csv
-    with open(ours, newline="") as f:
+    with open(ours, newline="", encoding="utf-8-sig") as f:
         mine = {tuple(r[:7]): r for r in csv.reader(f)}
-    with open(theirs, newline="") as f:
+    with open(theirs, newline="", encoding="utf-8-sig") as f:
         rows = list(csv.reader(f))
     diffs = []
     for r in rows[1:]:

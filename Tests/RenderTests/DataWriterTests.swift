@@ -63,6 +63,36 @@ import Testing
     }
 }
 
+@Suite struct CSVHostileCellTests {
+    @Test func onlyPlainDecimalsAreNumbers() {
+        for ok in ["0", "-12", "3.25", "1e-07", "-1.5E+20"] { #expect(CSVWriter.isPlainNumber(ok), "\(ok)") }
+        for bad in ["-nan(SUM)", "-inf", "inf", "nan", "-0x1p4", "+5", "1.", ".5", "1e", "--1", "", "1 ", "٣"] {
+            #expect(!CSVWriter.isPlainNumber(bad), "\(bad)")
+        }
+    }
+
+    @Test func numberLookAlikesAreWrittenAsNeutralisedText() {
+        var w = CSVWriter()
+        w.append(["-nan(SUM)", "-inf", "-0x1p4", "-2.5"].map(CSVWriter.cell))
+        w.append([.number("-inf"), .number("1e5")])
+        #expect(w.text == "'-nan(SUM),'-inf,'-0x1p4,-2.5\r\n'-inf,1e5\r\n")
+    }
+
+    @Test func controlCharactersInTextCellsBecomeReplacementCharacters() {
+        var w = CSVWriter()
+        w.append(["a\u{0}b\u{7}c\u{1B}d\u{85}e", "tab\tkept"])
+        #expect(w.text == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e,tab\tkept\r\n")
+    }
+
+    @Test func withBOMAddsTheMarkOnce() {
+        let plain = Data("a\r\n".utf8)
+        let marked = CSVWriter.withBOM(plain, true)
+        #expect(Array(marked.prefix(3)) == CSVWriter.bom)
+        #expect(CSVWriter.withBOM(marked, true) == marked)
+        #expect(CSVWriter.withBOM(plain, false) == plain)
+    }
+}
+
 @Suite struct JSONValueTests {
     @Test func keysAreSortedAndNumbersStable() {
         let v: JSONValue = ["b": 1, "a": [1.5, 2.0, 0.1, -0.0, 1e-7], "é": "x\n\"y\"", "n": nil]

@@ -178,3 +178,42 @@ import Testing
         }
     }
 }
+
+/// User text in generated Markdown (MarkdownText): rendered with raw HTML allowed, as a
+/// permissive wiki would, it is still exactly the text.
+@Suite struct MarkdownTextTests {
+    static let hostile = [
+        "<script>alert(1)</script>", "<img src=x onerror=alert(2)>", "[click](javascript:alert(3))",
+        "![i](https://evil.example/x.png)", "**bold** _em_ ~~gone~~", "`tick` ``two`` | pipe |",
+        "<!-- hidden --> &amp; &lt;b&gt;", "# heading", "1. list", "- bullet", "> quote", "back\\slash\\",
+    ]
+
+    @Test func escapedTextRendersAsItselfEvenWithRawHTMLAllowed() {
+        let unsafe = MarkdownOptions(unsafeHTML: true)
+        for s in Self.hostile {
+            let html = Markdown.render(MarkdownText.text(s), options: unsafe).html
+            #expect(!html.contains("<script") && !html.contains("<img") && !html.contains("javascript:alert(3)\"") && !html.contains("<em>")
+                    && !html.contains("<h1") && !html.contains("<ol") && !html.contains("<ul") && !html.contains("<!--")
+                    && !html.contains("<blockquote") && !html.contains("<del>") && !html.contains("<code>"), "\(s) → \(html)")
+            // (A bare https:// URL may become a link through GFM's autolink extension: an
+            // http(s) link, shown with the same text.)
+            if s.contains("://") { continue }
+            #expect(html == "<p>" + HTML.escape(s).replacingOccurrences(of: "&#39;", with: "'") + "</p>\n",
+                    "\(s) → \(html)")
+        }
+    }
+
+    @Test func tableCellsStayOneCellAndCodeSpansCannotBeClosed() {
+        let unsafe = MarkdownOptions(unsafeHTML: true)
+        let md = "| a | b |\n|---|---|\n| \(MarkdownText.text("x | y\nz")) | \(MarkdownText.code("``<b>|`")) |\n"
+        let html = Markdown.render(md, options: unsafe).html
+        #expect(html.components(separatedBy: "<td>").count == 3, "\(html)")
+        #expect(html.contains("<code>``&lt;b&gt;|`</code>"), "\(html)")
+        #expect(!html.contains("<b>"))
+    }
+
+    @Test func controlCharactersAreReplaced() {
+        #expect(MarkdownText.text("a\u{7}b\u{1B}") == "a\u{FFFD}b\u{FFFD}")
+        #expect(MarkdownText.code("a\u{0}") == "`a\u{FFFD}`")
+    }
+}

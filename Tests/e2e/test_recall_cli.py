@@ -36,7 +36,7 @@ def make_project(root: pathlib.Path, run_dossier, n=6, seed=11, taps=False):
 
 
 def read_csv(path: pathlib.Path):
-    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
 
 
 def entry_means_from_raw(raw_rows):

@@ -57,7 +57,7 @@ def test_site_and_log_hold_no_secrets(run_dossier, tmp_path):
     # the report does say what it should
     page = (site / "sms" / "index.html").read_text()
     assert "Bob" in page and "Alice" in page
-    rows = list(csv.DictReader(io.StringIO((site / "sms" / "contacts.csv").read_text())))
+    rows = list(csv.DictReader(io.StringIO((site / "sms" / "contacts.csv").read_text(encoding="utf-8-sig"))))
     by = {(r["keystore"], r["contact"]): r for r in rows}
     assert by[("alice", "Bob")]["sent"] == "3" and by[("alice", "Bob")]["received"] == "1"
     assert by[("bob", "Alice")]["received"] == "1" and by[("bob", "Alice")]["skipped_backlog"] == "2"
@@ -85,7 +85,7 @@ def test_demo_keystores_report_without_warnings_or_secrets(run_dossier, tmp_path
     assert "warning" not in (build.stdout + build.stderr).lower()
     # building reads the keystores and never rewrites them
     assert {p.name: p.read_bytes() for p in (proj / "data" / "sms").glob("*.keystore")} == before
-    rows = list(csv.DictReader(io.StringIO((proj / "_site" / "sms" / "contacts.csv").read_text())))
+    rows = list(csv.DictReader(io.StringIO((proj / "_site" / "sms" / "contacts.csv").read_text(encoding="utf-8-sig"))))
     by = {(r["keystore"], r["contact"]): r for r in rows}
     assert set(by) == {("alice", "Bob"), ("alice", "Carol"), ("bob", "Alice")}
     assert by[("alice", "Carol")]["status"] == "pending" and by[("alice", "Carol")]["warnings"]

@@ -27,6 +27,8 @@ public final class OutputTree: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: ManifestFile] = [:]
     private var owners: [String: String] = [:]
+    /// Lower-cased path → the path that claimed it.
+    private var caseFolded: [String: String] = [:]
     private var createdDirs: Set<String> = []
     /// Paths written into the staging folder (patch mode: the changed files).
     private var staged: [String] = []
@@ -71,7 +73,15 @@ public final class OutputTree: @unchecked Sendable {
         if let other = owners[path] {
             throw DossierError("two outputs claim the same path '\(path)' (\(other) and \(owner))")
         }
+        // Paths that differ only in case are one file on case-insensitive file systems
+        // and servers (docs/output-manifest.md): refused.
+        let folded = path.lowercased()
+        if let other = caseFolded[folded], other != path {
+            throw DossierError("outputs '\(other)' (\(owners[other] ?? "?")) and '\(path)' (\(owner)) differ only in case; "
+                               + "they would overwrite each other on a case-insensitive file system — rename one input")
+        }
         owners[path] = owner
+        caseFolded[folded] = path
     }
 
     /// Creates the folders above `path` (mkdir(2), once each per build).

@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 import Render
 
@@ -211,6 +212,13 @@ final class BuildContext: @unchecked Sendable {
     func plan() throws {
         if !options.clean { previous = BuildState.load(statePath, output: output) }
         if previous == nil { log.detail("no usable previous build: full build") }
+        if options.output == nil {
+            try OutputFolder.checkOwned(output, manifest: project.outputManifestURL, state: statePath,
+                                         file: SitePaths.display(project.manifestURL), line: project.outputLine)
+        }
+        if !options.checkOnly {
+            for name in StagingDebris.sweep(beside: output) { log.detail("removed \(name), left by a build that was stopped") }
+        }
         let staging: URL
         if options.checkOnly {
             staging = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -374,7 +382,7 @@ final class BuildContext: @unchecked Sendable {
             links[page.path] = LinkChecker.links(in: html)
         }
         for f in result.files {
-            files.append(try tree!.write(f.data, to: f.path, owner: owner))
+            files.append(try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner))
             if f.path.hasSuffix(".html") { links[f.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self)) }
         }
         return BuildState.Unit(hash: hash, files: files, links: links, record: result.record, warnings: result.warnings,
@@ -509,6 +517,11 @@ final class BuildContext: @unchecked Sendable {
             for link in LinkChecker.dangling(links[page]!, on: page, files: files) {
                 errors.append(locate(link: link, page: page))
             }
+            for link in LinkChecker.unsafe(links[page]!) {
+                var d = locate(link: link, page: page)
+                d.message = "link '\(ControlCharacters.visible(link))' on page \(page) has a script or local-file scheme; pages may only link to relative paths and http(s) URLs"
+                errors.append(d)
+            }
         }
         if !errors.isEmpty { throw DossierError(errors) }
         log.detail("\(links.values.reduce(0) { $0 + $1.count }) links on \(links.count) pages, all resolve")
@@ -518,8 +531,11 @@ final class BuildContext: @unchecked Sendable {
     func locate(link: String, page: String) -> Diagnostic {
         if let cp = content.first(where: { $0.outputPath == page }) {
             let text = String(decoding: cp.raw, as: UTF8.self)
+            // cmark percent-encodes destinations (non-ASCII, quotes, braces): look for
+            // the decoded form too.
+            let forms = [link, link.removingPercentEncoding].compactMap { $0 }
             var line: Int? = nil
-            for (i, l) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where l.contains(link) {
+            for (i, l) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where forms.contains(where: { l.contains($0) }) {
                 line = i + 1; break
             }
             return Diagnostic(file: project.display(cp.source), line: line, "dangling link '\(link)' (on page \(page))")
@@ -552,12 +568,17 @@ final class BuildContext: @unchecked Sendable {
             // Should the patch be interrupted, the next build must not trust this state.
             try? FileManager.default.removeItem(at: statePath)
         }
+        // A first build: the manifest (Dossier's mark on the folder, see OutputFolder)
+        // exists before the folder does, so a kill between the two never leaves an
+        // output folder the next build would refuse as not its own.
+        let fresh = !FileManager.default.fileExists(atPath: output.path)
+        let manifestURL = options.output == nil ? project.outputManifestURL
+            : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")
+        if fresh { try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false) }
         try tree!.commit(to: output)
         // Not fsynced: like every output file it is derived and rewritten by each build;
         // the rename still means a reader sees the old manifest or the new one, never half.
-        let manifestURL = options.output == nil ? project.outputManifestURL
-            : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")
-        try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false)
+        if !fresh { try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false) }
         report.manifest = manifestURL
         try FileManager.default.createDirectory(at: project.stateFolder, withIntermediateDirectories: true)
         newState.site = all

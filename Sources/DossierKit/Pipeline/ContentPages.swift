@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 import Render
 
@@ -70,9 +71,9 @@ public struct ContentPage: Sendable {
             func err(_ k: String, _ m: String) -> DossierError { DossierError(file: shown, line: f.line(k), "\(k): \(m)") }
             if let t = try f.string("title") {
                 if t.trimmingCharacters(in: .whitespaces).isEmpty { throw err("title", "must not be empty") }
-                page.title = t
-            } else if let h = firstHeading(body) { page.title = h }
-            page.summary = try f.string("summary") ?? ""
+                page.title = ControlCharacters.display(t)
+            } else if let h = firstHeading(body) { page.title = ControlCharacters.display(h) }
+            page.summary = ControlCharacters.display(try f.string("summary") ?? "")
             if let w = try f.string("weight") {
                 guard let i = Int(w) else { throw err("weight", "expected a whole number, got '\(w)'") }
                 page.weight = i
@@ -83,7 +84,7 @@ public struct ContentPage: Sendable {
                 throw DossierError(file: shown, line: bad.keyLine, "unknown front matter key '\(bad.key)' (known: \(frontMatterKeys.sorted().joined(separator: ", ")))")
             }
         } else if let h = firstHeading(body) {
-            page.title = h
+            page.title = ControlCharacters.display(h)
         }
         return page
     }
@@ -174,12 +175,17 @@ public struct ContentPage: Sendable {
         }
         for (rel, result) in zip(sorted, loaded) {
             do {
+                try checkName(rel, in: folder)
                 let p = try result.get()
                 if p.draft && !includeDrafts { continue }
-                if let other = seen[p.outputPath] {
-                    errors.append(Diagnostic(file: SitePaths.display(p.source), line: nil, "\(rel) and \(other) both become \(p.outputPath)"))
+                // Lower-cased: `Notes.md` and `notes.md` overwrite each other on
+                // case-insensitive file systems and servers.
+                let key = p.outputPath.lowercased()
+                if let other = seen[key] {
+                    errors.append(Diagnostic(file: SitePaths.display(p.source), line: nil,
+                                             "\(rel) and \(other) both become \(p.outputPath)" + (other == rel ? "" : " (names that differ only in case are one file on many systems)")))
                 }
-                seen[p.outputPath] = rel
+                seen[key] = rel
                 pages.append(p)
             } catch {
                 errors.append(contentsOf: error.diagnostics)
@@ -187,6 +193,24 @@ public struct ContentPage: Sendable {
         }
         if !errors.isEmpty { throw DossierError(errors) }
         return pages
+    }
+}
+
+extension ContentPage {
+    /// Characters a content file's path may not hold, because the path becomes a link:
+    /// `:` (`javascript:x.md` would be read as a URL scheme), `?` `#` `%` (they end or
+    /// re-encode a URL path), `\\`, and control characters.
+    static func forbidden(_ u: Unicode.Scalar) -> Bool {
+        u == ":" || u == "?" || u == "#" || u == "%" || u == "\\" || ControlCharacters.isControl(u)
+    }
+
+    /// Refuses a content path whose page path would not be a plain relative link.
+    static func checkName(_ rel: String, in folder: URL) throws {
+        if let bad = rel.unicodeScalars.first(where: forbidden) {
+            let what = ControlCharacters.isControl(bad) ? "a control character" : "'\(bad)'"
+            throw DossierError(file: ControlCharacters.visible(SitePaths.display(folder.appendingPathComponent(rel))),
+                               "content file names may not contain \(what) (the name becomes a link in the site; rename the file)")
+        }
     }
 }
 

@@ -50,6 +50,28 @@ public enum LinkChecker {
         return true
     }
 
+    /// URL schemes that run code or reach local files when a link is followed.
+    static let unsafeSchemes: Set<String> = ["javascript", "vbscript", "file", "data", "blob"]
+
+    /// The scheme of `link` as a browser reads it (leading spaces and control characters
+    /// dropped, tabs and newlines inside ignored), lower-cased; nil for a relative link.
+    static func scheme(_ link: String) -> String? {
+        var s = ""
+        for u in link.unicodeScalars {
+            if u == ":" { return s.isEmpty ? nil : s.lowercased() }
+            if u.value <= 0x20 { continue }
+            guard u.isASCII, u.properties.isAlphabetic || (!s.isEmpty && (u == "+" || u == "-" || u == "." || (u.value >= 0x30 && u.value <= 0x39))) else { return nil }
+            s.unicodeScalars.append(u)
+        }
+        return nil
+    }
+
+    /// The links of `links` whose scheme runs script or opens local files
+    /// (``unsafeSchemes``): a generated page never holds one.
+    public static func unsafe(_ links: [String]) -> [String] {
+        links.filter { scheme($0).map(unsafeSchemes.contains) ?? false }
+    }
+
     /// The links of `links` (found on `page`) whose target is not in `files`.
     public static func dangling(_ links: [String], on page: String, files: Set<String>) -> [String] {
         links.filter { link in

@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 import Render
 
@@ -27,6 +28,7 @@ public struct SiteRenderer: Sendable {
         h.add(project.title); h.add(project.description); h.add(project.baseURL)
         h.add(project.markdownOptions.unsafeHTML ? "unsafe" : "safe")
         h.add(project.markdownOptions.smartPunctuation ? "smart" : "plain")
+        h.add(project.csvBOM ? "csv-bom" : "csv-plain")
         for n in nav { h.add(n.title); h.add(n.path); h.add(n.kind) }
         return h.finalize()
     }
@@ -82,7 +84,9 @@ public struct SiteRenderer: Sendable {
             "scripts": page.scripts.map { ["src": root + $0] },
             "bodyClass": page.bodyClass,
         ]
-        return try templates.render("layout", layout)
+        // Display text never carries control characters (docs/json-and-csv.md): one
+        // pass over the finished page replaces any a title or label brought in.
+        return ControlCharacters.displayUTF8(try templates.render("layout", layout))
     }
 
     /// The trail above a page below the home: Home › section (for a section's unit

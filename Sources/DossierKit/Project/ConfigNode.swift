@@ -27,21 +27,48 @@ public indirect enum ConfigNode: Sendable, Hashable {
         }
     }
 
-    init(yams node: Node) {
+    /// Every scalar value in this node (for the output folder's overlap check).
+    public var scalars: [String] {
+        switch self {
+        case .scalar(let s, _): return [s]
+        case .null: return []
+        case .list(let items, _): return items.flatMap(\.scalars)
+        case .map(let entries, _): return entries.flatMap(\.value.scalars)
+        }
+    }
+
+    /// At most this many values after alias expansion: a YAML alias refers to a whole
+    /// subtree, so a few hundred bytes of nested aliases ("billion laughs") can stand
+    /// for billions of values. Real manifests and front matter hold hundreds.
+    public static let maxValues = 100_000
+
+    /// Converts a composed document, counting every value it stands for (aliases
+    /// expanded) and stopping at ``maxValues`` with an error at the line reached.
+    static func convert(_ node: Node, file: String, budget: inout Int) throws -> ConfigNode {
+        budget -= 1
         let line = node.mark?.line ?? 0
+        if budget < 0 {
+            throw DossierError(file: file, line: line, "YAML aliases expand to more than \(maxValues) values (refused: an alias bomb?)")
+        }
         switch node {
         case .scalar(let s):
             if s.tag.description == "tag:yaml.org,2002:null" || (s.style == .plain && ["", "~", "null", "Null", "NULL"].contains(s.string)) {
-                self = .null(line: line)
-            } else {
-                self = .scalar(s.string, line: line)
+                return .null(line: line)
             }
+            return .scalar(s.string, line: line)
         case .sequence(let seq):
-            self = .list(seq.map { ConfigNode(yams: $0) }, line: line)
+            var items: [ConfigNode] = []
+            for item in seq { items.append(try convert(item, file: file, budget: &budget)) }
+            return .list(items, line: line)
         case .mapping(let m):
-            self = .map(m.map { ConfigEntry(key: $0.key.string ?? "", keyLine: $0.key.mark?.line ?? line, value: ConfigNode(yams: $0.value)) }, line: line)
+            var entries: [ConfigEntry] = []
+            for (k, v) in m {
+                budget -= 1
+                entries.append(ConfigEntry(key: k.string ?? "", keyLine: k.mark?.line ?? line, value: try convert(v, file: file, budget: &budget)))
+            }
+            return .map(entries, line: line)
         case .alias:
-            self = .null(line: line)
+            return .null(line: line)
         }
     }
 
@@ -49,7 +76,8 @@ public indirect enum ConfigNode: Sendable, Hashable {
     public static func parse(_ text: String, file: String) throws -> ConfigNode {
         do {
             guard let node = try Yams.compose(yaml: text, .default, .default, .utf8) else { return .map([], line: 1) }
-            return ConfigNode(yams: node)
+            var budget = maxValues
+            return try convert(node, file: file, budget: &budget)
         } catch let error as YamlError {
             switch error {
             case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):

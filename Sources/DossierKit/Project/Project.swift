@@ -1,3 +1,4 @@
+import Escaping
 import Foundation
 import Render
 
@@ -28,9 +29,14 @@ public struct Project: Sendable {
     public var markdownOptions: MarkdownOptions
     /// Section blocks in manifest order.
     public var sectionConfigs: [SectionConfig]
+    /// Start every CSV output with a UTF-8 byte-order mark (`csv: bom:`, default true:
+    /// Excel reads BOM-less UTF-8 as the local code page; see docs/json-and-csv.md).
+    public var csvBOM = true
+    /// The line of `output:` in the manifest (for messages about the output folder).
+    public var outputLine = 1
 
     /// Keys the manifest may hold besides section keys.
-    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content"]
+    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content", "csv"]
 
     /// Loads `dossier.yml` from `folder`. Unknown keys, bad values and missing files
     /// are errors with file and line.
@@ -61,18 +67,10 @@ public struct Project: Sendable {
             default: throw DossierError(file: shown, line: v.line, "\(k): expected a single value")
             }
         }
-        let title = try str("title") ?? root.lastPathComponent
-        let description = try str("description") ?? ""
-        var baseURL = try str("base_url") ?? ""
-        if !baseURL.isEmpty && !baseURL.hasSuffix("/") { baseURL += "/" }
-        if !baseURL.isEmpty, URL(string: baseURL)?.scheme == nil {
-            throw DossierError(file: shown, line: top.line("base_url"), "base_url must be an absolute URL such as https://example.org/site/")
-        }
-        let outName = try str("output") ?? "_site"
-        if outName.isEmpty || outName == "." || outName == "/" || outName.split(separator: "/").contains("..") {
-            throw DossierError(file: shown, line: top.line("output"), "output must be a folder name inside or beside the project, not '\(outName)'")
-        }
-        let output = outName.hasPrefix("/") ? URL(fileURLWithPath: outName) : root.appendingPathComponent(outName)
+        let title = ControlCharacters.display(try str("title") ?? root.lastPathComponent)
+        let description = ControlCharacters.display(try str("description") ?? "")
+        let baseURL = try BaseURL.check(try str("base_url") ?? "", file: shown, line: top.line("base_url"))
+        let output = try OutputFolder.resolve(try str("output") ?? "_site", root: root, file: shown, line: top.line("output"))
 
         var options = MarkdownOptions()
         if let md = top.block("markdown") {
@@ -83,6 +81,13 @@ public struct Project: Sendable {
             }
         }
         _ = top.value("content")
+        var csvBOM = true
+        if let csv = top.block("csv") {
+            csvBOM = try csv.bool("bom", default: true)
+            if let bad = csv.unknownKeys().first {
+                throw DossierError(file: shown, line: bad.keyLine, "csv: unknown key '\(bad.key)' (known: bom)")
+            }
+        }
 
         var sections: [SectionConfig] = []
         for e in entries where !topLevelKeys.contains(e.key) {
@@ -92,8 +97,12 @@ public struct Project: Sendable {
             }
             sections.append(SectionConfig(key: e.key, file: shown, root: root, node: e.value))
         }
-        return Project(root: root, manifestURL: manifest, title: title, description: description, baseURL: baseURL,
-                       output: output, markdownOptions: options, sectionConfigs: sections)
+        try OutputFolder.checkInputs(output, inputs: sections.flatMap { $0.node.scalars }, root: root, file: shown, line: top.line("output"))
+        var project = Project(root: root, manifestURL: manifest, title: title, description: description, baseURL: baseURL,
+                              output: output, markdownOptions: options, sectionConfigs: sections)
+        project.outputLine = top.line("output")
+        project.csvBOM = csvBOM
+        return project
     }
 
     /// `content/` folder of Markdown pages.

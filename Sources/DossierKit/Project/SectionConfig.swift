@@ -152,7 +152,7 @@ public final class SectionConfig: @unchecked Sendable {
     /// A nested block as its own config (for sub-mappings).
     public func block(_ name: String) -> SectionConfig? {
         guard let v = value(name) else { return nil }
-        return SectionConfig(key: "\(key).\(name)", file: file, root: root, node: v)
+        return SectionConfig(key: key.isEmpty ? name : "\(key).\(name)", file: file, root: root, node: v)
     }
 
     /// Keys present in the block that the section never read.

@@ -109,6 +109,7 @@ public struct RecallSection: Section {
             ? try DesktopRaw.load(url, display: shown)
             : try NativeLog.load(url, display: shown)
         let result = try Analyzer.analyze(log, strings: strings)
+        try Identifier.check(result.participant, what: "participant id", file: shown, line: 1)
         let slug = String(id.dropFirst(2))
         let base = "recall/participants/\(slug)/"
         let raw = RawData.table(log: log, result: result, strings: strings)
@@ -225,11 +226,7 @@ enum RecallRender {
     static func csv(_ rows: [[String]]) -> Data {
         var w = CSVWriter()
         for r in rows {
-            w.append(r.map { s -> CSVWriter.Cell in
-                if s.isEmpty { return .empty }
-                if Double(s) != nil, s.first != "+" { return .number(s) }
-                return .text(s)
-            })
+            w.append(r.map(CSVWriter.cell))
         }
         return w.data
     }
@@ -385,7 +382,7 @@ enum RecallReport {
 
     /// The same report as Markdown (report.md).
     static func markdown(_ r: ParticipantResult, slug: String) -> String {
-        func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "\\`") }
+        func cell(_ s: String) -> String { MarkdownText.text(s) }
         var o = "# Participant \(cell(r.participant))\n\n"
         o += "- Source: \(r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log")\n"
         o += "- Status: \(r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)")\n"
@@ -397,13 +394,13 @@ enum RecallReport {
         o += "## Strings\n\n| # | target | length | Memorize views | Memorize s | Verify Not OK | Verify s | entries | incorrect | re-keys | backspaces | Entry s | mean entry s | correct at Done |\n"
         o += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         for s in r.strings where s.reached {
-            o += "| \(s.number) | `\(cell(s.target))` | \(s.length) | \(s.memorizeViews.count) | \(RecallRender.seconds(s.memorizeTotalMs)) | \(s.verifyFailures) | \(RecallRender.seconds(s.verifyTotalMs)) | \(s.entries.count) | \(s.incorrectEntries) | \(s.rekeys) | \(s.deletions) | \(RecallRender.seconds(s.entryTotalMs)) | \(RecallRender.seconds(s.meanEntrySeconds)) | \(s.finalCorrect)/10 |\n"
+            o += "| \(s.number) | \(MarkdownText.code(s.target)) | \(s.length) | \(s.memorizeViews.count) | \(RecallRender.seconds(s.memorizeTotalMs)) | \(s.verifyFailures) | \(RecallRender.seconds(s.verifyTotalMs)) | \(s.entries.count) | \(s.incorrectEntries) | \(s.rekeys) | \(s.deletions) | \(RecallRender.seconds(s.entryTotalMs)) | \(RecallRender.seconds(s.meanEntrySeconds)) | \(s.finalCorrect)/10 |\n"
         }
         if let rc = r.recall {
             o += "\n## Recall\n\nTotal: \(RecallRender.seconds(rc.totalMs)) s; strings recalled exactly: \(rc.stringsRecalled.count)\n\n"
             if !rc.fields.isEmpty {
                 o += "| field | text | matches |\n|---|---|---|\n"
-                for f in rc.fields { o += "| \(f.field) | `\(cell(f.text))` | \(f.matches.map { "string \($0)" } ?? "False") |\n" }
+                for f in rc.fields { o += "| \(f.field) | \(MarkdownText.code(f.text)) | \(f.matches.map { "string \($0)" } ?? "False") |\n" }
             }
         }
         o += "\nData: raw.csv, rolled-up.csv, participant.json (see docs/recall-measures.md).\n"
@@ -537,9 +534,9 @@ enum RecallStudyPage {
 
     static func markdown(strings: StringSet, participants: [(slug: String, summary: ParticipantSummary)], study: CohortTable,
                          cohorts: [(slug: String, table: CohortTable)]) -> String {
-        func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "\\`") }
+        func cell(_ s: String) -> String { MarkdownText.text(s) }
         func table(_ t: CohortTable) -> String {
-            var o = "| participant | " + t.columns.map { "`\(cell($0.string))`" }.joined(separator: " | ") + " |\n"
+            var o = "| participant | " + t.columns.map { MarkdownText.code($0.string) }.joined(separator: " | ") + " |\n"
             o += "|---|" + t.columns.map { _ in "---|" }.joined() + "\n"
             o += "| order | " + t.columns.map { "\($0.order)" }.joined(separator: " | ") + " |\n"
             o += "| length | " + t.columns.map { "\($0.length)" }.joined(separator: " | ") + " |\n"

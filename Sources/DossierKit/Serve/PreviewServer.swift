@@ -64,7 +64,9 @@ public final class PreviewServer: @unchecked Sendable {
                          body: Data("\(state.version)".utf8))
         }
         await server.appendRoute("GET *") { request in
-            PreviewServer.serveFile(request.path, from: site, state: state)
+            // The raw target: FlyingFox's `path` drops a trailing "/", which made every
+            // folder URL redirect to itself.
+            PreviewServer.serveFile(request.target.path(), from: site, state: state)
         }
         let watcher = Task { [self] in
             var last = ProjectWatcher.fingerprint(folder)
@@ -106,6 +108,9 @@ public final class PreviewServer: @unchecked Sendable {
         for p in parts { url.appendPathComponent(String(p)) }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
+            // Only a path without its trailing "/" is redirected, and only to that path
+            // with one (never to itself).
+            guard !rawPath.hasSuffix("/") else { return HTTPResponse(statusCode: .notFound) }
             return HTTPResponse(statusCode: .movedPermanently, headers: [.location: rawPath + "/"])
         }
         guard var data = FileManager.default.contents(atPath: url.path) else {

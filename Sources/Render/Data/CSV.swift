@@ -1,8 +1,12 @@
+import Escaping
 import Foundation
 
 /// RFC 4180 CSV: fields separated by `,`, records ended by CRLF, UTF-8. A field is
 /// quoted when it holds `,`, `"`, CR or LF, or begins or ends with a space; quotes inside
 /// are doubled.
+///
+/// Control characters in text cells other than TAB, CR and LF become U+FFFD
+/// (``ControlCharacters/display(_:)``).
 ///
 /// Formula injection: a cell whose text begins with `=`, `+`, `-`, `@`, TAB or CR is
 /// prefixed with `'` so spreadsheet programs show it as text (OWASP's advice). Numbers
@@ -34,6 +38,49 @@ public struct CSVWriter: Sendable {
         if let header { append(texts: header) }
     }
 
+    /// The UTF-8 byte-order mark.
+    public static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// `data` with a byte-order mark in front when `add` and it has none yet (the
+    /// project's `csv: bom:` setting, applied to every CSV output by the build).
+    public static func withBOM(_ data: Data, _ add: Bool) -> Data {
+        guard add, !data.starts(with: bom) else { return data }
+        var out = Data(capacity: data.count + 3)
+        out.append(contentsOf: bom)
+        out.append(data)
+        return out
+    }
+
+    /// Whether `s` is a plain decimal number: `-?digits(.digits)?([eE][+-]?digits)?`.
+    /// Only such text may be written as a number cell; anything else Swift's `Double()`
+    /// also accepts (`-inf`, `nan`, `-nan(SUM)`, `-0x1p4`, `+5`) is text and, when it
+    /// begins with `-` or `+`, neutralised like every other text cell.
+    public static func isPlainNumber<S: StringProtocol>(_ s: S) -> Bool {
+        var it = s.utf8.makeIterator()
+        var c = it.next()
+        func digits() -> Int {
+            var n = 0
+            while let d = c, d >= 0x30 && d <= 0x39 { n += 1; c = it.next() }
+            return n
+        }
+        if c == 0x2D { c = it.next() }                          // -
+        guard digits() > 0 else { return false }
+        if c == 0x2E { c = it.next(); guard digits() > 0 else { return false } }   // .
+        if c == 0x65 || c == 0x45 {                             // e E
+            c = it.next()
+            if c == 0x2B || c == 0x2D { c = it.next() }
+            guard digits() > 0 else { return false }
+        }
+        return c == nil
+    }
+
+    /// A cell for text read from an input: a number cell when it is a plain decimal
+    /// number (``isPlainNumber(_:)``), empty when empty, else a text cell.
+    public static func cell(_ s: String) -> Cell {
+        if s.isEmpty { return .empty }
+        return isPlainNumber(s) ? .number(s) : .text(s)
+    }
+
     public static func number(_ d: Double?) -> Cell { d.map { .number(JSONValue.formatNumber($0)) } ?? .empty }
     public static func number(_ i: Int?) -> Cell { i.map { .number(String($0)) } ?? .empty }
 
@@ -59,6 +106,7 @@ public struct CSVWriter: Sendable {
 
     /// A text field, quoted and neutralised as the type documentation says.
     public mutating func textField(_ raw: String) {
+        let raw = ControlCharacters.display(raw)
         separate()
         var needsQuotes = false, neutralise = false, first = true
         var last: UInt8 = 0
@@ -86,7 +134,11 @@ public struct CSVWriter: Sendable {
     }
 
     /// A number already formatted: written as it is.
+    /// Text that is not a plain decimal number (``isPlainNumber(_:)``) is written as a
+    /// text field instead, so `-inf` or `-nan(SUM)` can never reach a spreadsheet as a
+    /// formula-looking cell.
     public mutating func numberField(_ formatted: String) {
+        guard CSVWriter.isPlainNumber(formatted) else { return textField(formatted) }
         separate()
         bytes.append(contentsOf: formatted.utf8)
     }
