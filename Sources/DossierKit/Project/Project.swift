@@ -30,7 +30,7 @@ public struct Project: Sendable {
     public var sectionConfigs: [SectionConfig]
 
     /// Keys the manifest may hold besides section keys.
-    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content"]
+    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content", "archive"]
 
     /// Loads `dossier.yml` from `folder`. Unknown keys, bad values and missing files
     /// are errors with file and line.
