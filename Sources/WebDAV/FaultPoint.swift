@@ -7,14 +7,17 @@ import Foundation
 /// counts it (1, 2, 3, … per process). With `DOSSIER_FAULT_AT=N` in the environment, the
 /// Nth write point does what `DOSSIER_FAULT_MODE` says:
 ///
-/// - `kill` (default): prints `fault injected: kill at write point N (<label>)` on
-///   standard error and ends the process at once with status 86, before the write — as
+/// - `kill` (default): ends the process at once with status 86, before the write — as
 ///   a `kill -9` or power loss would;
 /// - `fail`: the write is not made and throws ``Injected`` (an I/O error the command
 ///   reports, exit status 1);
 /// - `lost-answer`: (WebDAV only) the request is sent and the server acts on it, then
 ///   the answer is dropped and ``Injected`` is thrown, like a connection cut after the
 ///   request arrived.
+///
+/// Whatever the mode, the point first prints `fault injected: <mode> at write point N
+/// (<label>)` on standard error (a caller may swallow a failed clean-up write, so the
+/// exit status alone does not show that the fault was met).
 ///
 /// In release builds (no `DEBUG` condition) ``hit(_:)`` does nothing: the variables are
 /// never read.
@@ -48,13 +51,14 @@ public enum FaultPoint {
         let n = count
         lock.unlock()
         guard n == target else { return .proceed }
-        switch mode {
+        let shown = ["fail", "lost-answer"].contains(mode) ? mode : "kill"
+        FileHandle.standardError.write(Data("fault injected: \(shown) at write point \(n) (\(label))\n".utf8))
+        switch shown {
         case "fail":
             throw Injected(point: n, label: label)
         case "lost-answer":
             return .failAfterWrite
         default:
-            FileHandle.standardError.write(Data("fault injected: kill at write point \(n) (\(label))\n".utf8))
             _exit(86)
         }
         #else

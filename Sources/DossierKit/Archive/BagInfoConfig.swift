@@ -1,4 +1,5 @@
 import Foundation
+import Render
 
 /// The `archive:` block of `dossier.yml`: Bag-Info fields archivists fill, and whether
 /// bags carry a SHA-512 manifest beside the SHA-256 one (docs/archive.md).

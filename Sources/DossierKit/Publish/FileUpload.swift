@@ -20,7 +20,11 @@ extension Publisher {
         path.contains { "?;#%".contains($0) }
     }
 
-    func uploadAll(_ entries: [SiteManifest.Entry], expected: [String: String], journal: PublishJournal,
+    /// What the server should hold at a path before it is replaced: the entity tag and
+    /// SHA-256 published last.
+    struct Expected: Sendable { var etag: String; var sha256: String }
+
+    func uploadAll(_ entries: [SiteManifest.Entry], expected: [String: Expected], journal: PublishJournal,
                    progress: @escaping @Sendable (String) -> Void) async throws -> UploadOutcome {
         let total = entries.count
         let counter = Counter()
@@ -75,7 +79,7 @@ extension Publisher {
 
     /// Sends one file. Returns `.conflict` (and leaves the server's file alone) when the
     /// target no longer has the entity tag `expected`.
-    private func uploadOne(_ entry: SiteManifest.Entry, expected: String?) async throws -> One {
+    private func uploadOne(_ entry: SiteManifest.Entry, expected known: Expected?) async throws -> One {
         let file = site.appendingPathComponent(entry.path)
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw DossierError(file: file.path, "listed in the site manifest but missing; rebuild the site")
@@ -84,6 +88,16 @@ extension Publisher {
             throw DossierError(file: file.path, "changed since the site manifest was written; rebuild the site")
         }
         let type = Publisher.contentType(entry.path)
+        // The tag the target must still have: the one published last, or — when the
+        // server shows another tag for the same bytes (a restored backup, a server that
+        // renumbers) — that one.
+        var expected = known?.etag
+        if let known {
+            if let there = try await client.stat(entry.path), let tag = there.etag, tag != known.etag {
+                guard let current = try await stillPublished(entry.path, sha256: known.sha256) else { return .conflict(entry.path) }
+                expected = current
+            }
+        }
         if Publisher.needsDirectPut(entry.path) {
             do {
                 try await putCreatingFolders(entry.path, data: data, precondition: expected.map { .ifMatch($0) } ?? .none, type: type)
@@ -94,10 +108,6 @@ extension Publisher {
         }
         let temp = Publisher.temporaryPath(for: entry.path)
         try await putCreatingFolders(temp, data: data, precondition: .none, type: type)
-        if let expected, let there = try await client.stat(entry.path), there.etag != expected {
-            _ = try? await client.delete(temp)
-            return .conflict(entry.path)
-        }
         do {
             try await client.move(temp, to: entry.path, overwrite: true, ifDestinationMatches: expected)
         } catch let e as WebDAVError where e.httpStatus == 412 {
@@ -109,6 +119,14 @@ extension Publisher {
             guard try await client.stat(temp) == nil else { throw e }
         }
         return .placed(entry.path)
+    }
+
+    /// The target's current entity tag when its bytes are still the ones published last
+    /// (`sha256`); nil when someone changed them.
+    func stillPublished(_ path: String, sha256: String) async throws -> String? {
+        guard let (data, tag) = try await client.getIfExists(path), FileHash.sha256(data) == sha256 else { return nil }
+        if let tag { return tag }
+        return try await client.stat(path)?.etag
     }
 
     private func putCreatingFolders(_ path: String, data: Data, precondition: WebDAVClient.Precondition, type: String) async throws {

@@ -131,7 +131,11 @@ public struct Publisher: Sendable {
         //    the entity tag the file is meant to replace).
         for folder in plan.collectionsToCreate { try await client.mkcol(folder) }
         let expected = view?.etags ?? [:]
-        let outcome = try await uploadAll(plan.uploads.map(\.entry), expected: expected, journal: journal, progress: progress)
+        let oldSha = Dictionary((view?.files ?? []).map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+        let published = expected.reduce(into: [String: Expected]()) { out, kv in
+            if let sha = oldSha[kv.key] { out[kv.key] = Expected(etag: kv.value, sha256: sha) }
+        }
+        let outcome = try await uploadAll(plan.uploads.map(\.entry), expected: published, journal: journal, progress: progress)
         report.uploaded = outcome.placed.count
         report.conflicts = outcome.conflicts
 
@@ -139,8 +143,13 @@ public struct Publisher: Sendable {
         //    folders left empty (never a folder with foreign files).
         var keptRemote: [String] = []
         for path in plan.deletes {
+            var tag = expected[path]
+            if let k = published[path], let there = try await client.stat(path), let now = there.etag, now != k.etag {
+                tag = try await stillPublished(path, sha256: k.sha256)     // same bytes, new tag: fine
+                if tag == nil { keptRemote.append(path); report.conflicts.append(path); continue }
+            }
             do {
-                if try await client.delete(path, precondition: expected[path].map { .ifMatch($0) } ?? .none) { report.deleted += 1 }
+                if try await client.delete(path, precondition: tag.map { .ifMatch($0) } ?? .none) { report.deleted += 1 }
             } catch let e as WebDAVError where e.httpStatus == 412 {
                 keptRemote.append(path)
                 report.conflicts.append(path)

@@ -50,6 +50,6 @@ struct RemoteScan: Sendable {
 
     /// The scan as a remote manifest, for planning.
     var site: RemoteSite {
-        RemoteSite(files: files.values.map(\.entry), etags: files.compactMapValues(\.etag), dirty: false)
+        RemoteSite(files: files.values.map { $0.entry }, etags: files.compactMapValues { $0.etag }, dirty: false)
     }
 }
