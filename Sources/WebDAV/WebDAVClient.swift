@@ -232,10 +232,34 @@ public struct WebDAVClient: Sendable {
         }
     }
 
-    /// MOVE `from` to `to` (both relative paths); `overwrite` sends `Overwrite: T`.
-    public func move(_ from: String, to: String, overwrite: Bool = true) async throws {
-        _ = try await send("MOVE", url(from), headers: ["Destination": url(to).absoluteString, "Overwrite": overwrite ? "T" : "F"],
-                           accept: [201, 204])
+    /// MOVE `from` to `to` (both relative paths); `overwrite` sends `Overwrite: T`. With
+    /// `ifDestinationMatches`, the RFC 4918 tagged `If` header
+    /// `If: <destination URL> (["etag"])` asks the server to replace the destination only
+    /// while it has that entity tag (412 otherwise). Not every server honours a tagged
+    /// condition on the destination (wsgidav ignores it), so callers check first too.
+    public func move(_ from: String, to: String, overwrite: Bool = true, ifDestinationMatches tag: String? = nil) async throws {
+        let destination = url(to).absoluteString
+        var headers = ["Destination": destination, "Overwrite": overwrite ? "T" : "F"]
+        if let tag { headers["If"] = "<\(destination)> ([\(ETag.quoted(tag))])" }
+        _ = try await send("MOVE", url(from), headers: headers, accept: [201, 204])
+    }
+
+    /// Creates the base collection and any missing parent of it (MKCOL top down, from
+    /// the first path segment); an existing one (405) is fine.
+    public func makeBaseCollection() async throws {
+        guard var c = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else { return }
+        let segments = c.percentEncodedPath.split(separator: "/").map(String.init)
+        for i in segments.indices {
+            c.percentEncodedPath = "/" + segments[...i].joined(separator: "/") + "/"
+            guard let u = c.url else { continue }
+            do {
+                _ = try await send("MKCOL", u, accept: [201])
+            } catch let e as WebDAVError where e.httpStatus == 405 {
+                continue
+            } catch let e as WebDAVError where i < segments.count - 1 && [401, 403, 409].contains(e.httpStatus ?? 0) {
+                continue   // an ancestor we may not create (or see): try deeper ones
+            }
+        }
     }
 
     // MARK: - Transport
@@ -258,6 +282,9 @@ public struct WebDAVClient: Sendable {
         if body != nil { request.setValue("", forHTTPHeaderField: "Expect") }
         if body == nil && (method == "PUT") { request.httpBody = Data() }
         let shown = target.absoluteString
+        // A write point for the crash tests (debug builds only; see FaultPoint).
+        let fault: FaultPoint.Action = ["PUT", "MKCOL", "MOVE", "DELETE"].contains(method)
+            ? try FaultPoint.hit("\(method) \(relativePath(href: target.path))") : .proceed
         var attempt = 1
         while true {
             stats.record(method)
@@ -268,11 +295,14 @@ public struct WebDAVClient: Sendable {
                     throw WebDAVError.badResponse(url: shown, detail: "not an HTTP answer")
                 }
                 log?("\(method) \(shown) → \(http.statusCode)")
+                if fault == .failAfterWrite { throw FaultPoint.lostAnswer(method) }
                 if accept.contains(http.statusCode) { return (data, http) }
                 let error = WebDAVError.from(status: http.statusCode, url: shown, method: method)
                 guard [500, 502, 503, 504].contains(http.statusCode) else { throw error }
                 retryable = error
             } catch let e as WebDAVError {
+                throw e
+            } catch let e as FaultPoint.Injected {
                 throw e
             } catch let e as URLError where e.code == .cancelled && !Task.isCancelled {
                 // The delegate cancels HTTP auth challenges: the server answered 401 to

@@ -78,3 +78,30 @@ private func makeSite() throws -> (root: URL, site: URL, manifest: URL) {
     }
     #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("bag2").path))
 }
+
+@Test func bagSizeIsTheByteCountInDecimalUnitsWithOneDecimal() {
+    #expect(BagInfoConfig.humanSize(0) == "0 bytes")
+    #expect(BagInfoConfig.humanSize(1) == "1 byte")
+    #expect(BagInfoConfig.humanSize(999) == "999 bytes")
+    #expect(BagInfoConfig.humanSize(1000) == "1.0 kB")
+    #expect(BagInfoConfig.humanSize(12_345) == "12.3 kB")
+    #expect(BagInfoConfig.humanSize(999_960) == "1.0 MB")      // would print 1000.0 kB
+    #expect(BagInfoConfig.humanSize(4_000_000) == "4.0 MB")
+    #expect(BagInfoConfig.humanSize(1_234_000_000_000_000) == "1234.0 TB")
+}
+
+@Test func sha512BagListsEveryPayloadFileInBothManifestsAndVerifies() throws {
+    let (root, site, manifest) = try makeSite()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let bag = root.appendingPathComponent("bag")
+    let config = BagInfoConfig(info: [("Contact-Name", "Jo Doe"), ("External-Identifier", "x-1")], sha512: true)
+    try BagWriter(site: site, manifestURL: manifest, source: "demo", date: "2026-11-22", config: config).write(to: bag)
+    let info = try String(contentsOf: bag.appendingPathComponent("bag-info.txt"), encoding: .utf8)
+    #expect(info.contains("Contact-Name: Jo Doe\nExternal-Identifier: x-1\nBag-Size: "))
+    let m512 = try String(contentsOf: bag.appendingPathComponent("manifest-sha512.txt"), encoding: .utf8)
+    #expect(m512.split(separator: "\n").count == 4)
+    #expect(m512.split(separator: "\n").allSatisfy { $0.split(separator: " ")[0].count == 128 })
+    let tags = try String(contentsOf: bag.appendingPathComponent("tagmanifest-sha512.txt"), encoding: .utf8)
+    #expect(tags.contains("  manifest-sha512.txt\n") && tags.contains("  manifest-sha256.txt\n"))
+    #expect(try BagVerifier.verify(bag).isEmpty)
+}

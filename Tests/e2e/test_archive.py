@@ -102,3 +102,47 @@ def test_archive_demo_site(run_dossier, dossier_bin, tmp_path):
     run_dossier("archive", demo_copy, "--output", bag)
     assert bagit_validate(bag).returncode == 0
     run_dossier("archive", "--verify", bag)
+
+
+def test_bag_info_fields_from_dossier_yml_and_a_sha512_manifest(run_dossier, tmp_path):
+    project = tmp_path / "study"
+    site = make_site(project, pages=2)
+    (project / "dossier.yml").write_text(
+        "title: Memory study\n"
+        "archive:\n"
+        "  source_organization: University of Somewhere, Memory Lab\n"
+        "  contact_name: Jo Doe\n"
+        "  contact_email: jo@example.org\n"
+        "  external_identifier: memory-2026-wave-1\n"
+        "  bag_group_identifier: memory-2026\n"
+        "  sha512: true\n")
+    bag = tmp_path / "bag"
+    run_dossier("archive", project, "--output", bag, "--date", "2026-11-22")
+    info = (bag / "bag-info.txt").read_text()
+    for line in ("Source-Organization: University of Somewhere, Memory Lab", "Contact-Name: Jo Doe",
+                 "Contact-Email: jo@example.org", "External-Identifier: memory-2026-wave-1",
+                 "Bag-Group-Identifier: memory-2026", "External-Description: Memory study"):
+        assert line + "\n" in info, info
+    payload = [p for p in (bag / "data").rglob("*") if p.is_file()]
+    octets = sum(p.stat().st_size for p in payload)
+    size = f"{octets} bytes" if octets < 1000 else f"{octets / 1000:.1f} kB"
+    assert f"Bag-Size: {size}\n" in info
+    assert (bag / "manifest-sha512.txt").exists() and (bag / "tagmanifest-sha512.txt").exists()
+    import hashlib
+    first = (bag / "manifest-sha512.txt").read_text().splitlines()[0].split("  ", 1)
+    assert hashlib.sha512((bag / first[1]).read_bytes()).hexdigest() == first[0]
+    assert "manifest-sha512.txt" in (bag / "tagmanifest-sha256.txt").read_text()
+    assert bagit_validate(bag).returncode == 0, bagit_validate(bag).stderr
+    import bagit
+    assert set(bagit.Bag(str(bag)).algorithms) == {"sha256", "sha512"}
+    # A payload change is caught by the SHA-512 manifest too.
+    flip_one_byte(bag / "data" / "site" / "recall" / "p01" / "index.html")
+    bad = run_dossier("archive", "--verify", bag, check=False)
+    assert "sha512 checksum does not match" in bad.stderr
+
+    # A bad field is an error naming the file and line; nothing is written.
+    (project / "dossier.yml").write_text("archive:\n  contact_email: not-an-address\n")
+    err = run_dossier("archive", project, "--output", tmp_path / "bag2", check=False)
+    assert err.returncode == 1 and "dossier.yml:2: archive.contact_email" in err.stderr
+    assert not (tmp_path / "bag2").exists()
+    del site

@@ -35,7 +35,9 @@ def test_publish_then_one_change_sends_exactly_one_content_put(run_dossier, tmp_
         assert [m for m, _ in dav.requests()] == ["GET"]
 
         # One page changed: exactly one PUT of content (to its temporary name), one MOVE,
-        # and the manifest PUT — whatever the size of the site.
+        # and two manifest PUTs (marked dirty first, clean last), a PROPFIND of the page
+        # (still the version published?) and of its folder (in place?) — whatever the
+        # size of the site.
         (site / "recall" / "p03" / "index.html").write_text("<h1>Participant 3, revised</h1>\n")
         write_manifest(site)
         dav.clear_log()
@@ -44,8 +46,9 @@ def test_publish_then_one_change_sends_exactly_one_content_put(run_dossier, tmp_
         assert content_puts == 1
         assert dav.count("PUT", lambda p: p.endswith("/.index.html.dossier-upload")) == 1
         assert dav.count("MOVE") == 1
-        assert dav.count("PUT") == 2
-        assert len(dav.requests()) == 4
+        assert dav.count("PUT") == 3
+        assert dav.count("PROPFIND") == 2
+        assert len(dav.requests()) == 7
         assert "1 uploaded (0 new, 1 changed)" in out.stdout
         assert tree(remote) == tree(site)
 
@@ -123,7 +126,8 @@ def test_interrupted_publish_resumes_to_an_identical_tree(run_dossier, tmp_path)
         dav.stop()
     assert broken.returncode == 1
     assert "cannot reach the server" in broken.stderr
-    assert not (root / "site" / ".dossier-manifest.json").exists()
+    # The server's manifest was marked dirty before the first change.
+    assert json.loads((root / "site" / ".dossier-manifest.json").read_text())["dirty"] is True
     assert len(tree(root / "site")) < total + 4  # partial: not everything arrived
 
     with WebDAVServer(root, port=port, log=tmp_path / "second.log") as dav2:
@@ -153,6 +157,8 @@ def test_remote_manifest_changed_between_read_and_write_is_not_overwritten(run_d
         assert out.returncode == 1
         assert "changed on the server during this publish" in out.stderr
         assert (root / "s" / ".dossier-manifest.json").read_text() == theirs
+        # Refused before any page was replaced (the manifest is claimed first).
+        assert (root / "s" / "index.html").read_text() == "<h1>Study</h1>\n"
         # Publishing again starts from their manifest and converges.
         publish(run_dossier, site, dav.url + "s/")
         assert tree(root / "s") == tree(site)

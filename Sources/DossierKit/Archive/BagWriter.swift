@@ -9,9 +9,10 @@ import ZIPFoundation
 ///
 /// ```
 /// <bag>/bagit.txt                 BagIt-Version: 1.0, Tag-File-Character-Encoding: UTF-8
-/// <bag>/bag-info.txt              Bag-Software-Agent, Bagging-Date, Payload-Oxum, …
+/// <bag>/bag-info.txt              Bag-Software-Agent, Bagging-Date, dossier.yml's archive fields, Bag-Size, Payload-Oxum
 /// <bag>/manifest-sha256.txt       <hex>  data/<path>, one per payload file, sorted
-/// <bag>/tagmanifest-sha256.txt    the same for the three tag files above
+/// <bag>/manifest-sha512.txt       the same with SHA-512 (archive.sha512 or --sha512)
+/// <bag>/tagmanifest-sha256.txt    the same for the tag files above (and tagmanifest-sha512.txt)
 /// <bag>/data/site/…               every file the site manifest lists
 /// <bag>/data/site.manifest.json   the site manifest (output files and the build's inputs)
 /// ```
@@ -28,13 +29,17 @@ public struct BagWriter: Sendable {
     public var description: String?
     /// `Bagging-Date`, `YYYY-MM-DD`.
     public var date: String
+    /// Bag-Info fields from `dossier.yml` and the SHA-512 choice.
+    public var config: BagInfoConfig
 
-    public init(site: URL, manifestURL: URL, source: String, description: String? = nil, date: String) {
+    public init(site: URL, manifestURL: URL, source: String, description: String? = nil, date: String,
+                config: BagInfoConfig = BagInfoConfig()) {
         self.site = site
         self.manifestURL = manifestURL
         self.source = source
         self.description = description
         self.date = date
+        self.config = config
     }
 
     /// Today's date (UTC), or the day of `SOURCE_DATE_EPOCH` when set (reproducible bags).
@@ -69,7 +74,7 @@ public struct BagWriter: Sendable {
         try fm.createDirectory(at: bag.appendingPathComponent("data/site"), withIntermediateDirectories: true)
 
         // Payload: copy and hash in one pass, checking each file against the site manifest.
-        var lines: [(path: String, hex: String)] = []
+        var lines: [(path: String, hex: String, sha512: String)] = []
         var octets: Int64 = 0
         for e in manifest.files {
             let src = site.appendingPathComponent(e.path)
@@ -84,11 +89,11 @@ public struct BagWriter: Sendable {
             let dst = bag.appendingPathComponent(rel)
             try fm.createDirectory(at: dst.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: dst)
-            lines.append((rel, hex))
+            lines.append((rel, hex, config.sha512 ? BagWriter.sha512(data) : ""))
             octets += Int64(data.count)
         }
         try manifestData.write(to: bag.appendingPathComponent("data/site.manifest.json"))
-        lines.append(("data/site.manifest.json", FileHash.sha256(manifestData)))
+        lines.append(("data/site.manifest.json", FileHash.sha256(manifestData), config.sha512 ? BagWriter.sha512(manifestData) : ""))
         octets += Int64(manifestData.count)
         lines.sort { $0.path < $1.path }
 
@@ -101,15 +106,25 @@ public struct BagWriter: Sendable {
             ("Source", source),
         ]
         if let description, !description.isEmpty { info.append(("External-Description", description)) }
+        info += config.info
+        info.append(("Bag-Size", BagInfoConfig.humanSize(octets)))
         info.append(("Payload-Oxum", "\(octets).\(lines.count)"))
         let bagInfo = info.map { "\($0.0): \(BagWriter.oneLine($0.1))\n" }.joined()
         let payloadManifest = lines.map { "\($0.hex)  \(BagWriter.encodePath($0.path))\n" }.joined()
         var tags: [(String, Data)] = [("bagit.txt", Data(bagit.utf8)), ("bag-info.txt", Data(bagInfo.utf8)),
                                       ("manifest-sha256.txt", Data(payloadManifest.utf8))]
+        if config.sha512 {
+            let m512 = lines.map { "\($0.sha512)  \(BagWriter.encodePath($0.path))\n" }.joined()
+            tags.append(("manifest-sha512.txt", Data(m512.utf8)))
+        }
         for (name, data) in tags { try data.write(to: bag.appendingPathComponent(name)) }
         tags.sort { $0.0 < $1.0 }
         let tagManifest = tags.map { "\(FileHash.sha256($0.1))  \($0.0)\n" }.joined()
         try Data(tagManifest.utf8).write(to: bag.appendingPathComponent("tagmanifest-sha256.txt"))
+        if config.sha512 {
+            let t512 = tags.map { "\(BagWriter.sha512($0.1))  \($0.0)\n" }.joined()
+            try Data(t512.utf8).write(to: bag.appendingPathComponent("tagmanifest-sha512.txt"))
+        }
 
         // Into place.
         if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }
@@ -125,6 +140,11 @@ public struct BagWriter: Sendable {
             try fm.moveItem(at: work, to: destination)
         }
         return (lines.count, octets)
+    }
+
+    /// Lower-case hex SHA-512.
+    static func sha512(_ data: Data) -> String {
+        SHA512.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
     /// RFC 8493 §2.1.3: in manifests, CR, LF and `%` in a path are percent-encoded.

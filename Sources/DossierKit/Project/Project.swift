@@ -36,7 +36,7 @@ public struct Project: Sendable {
     public var outputLine = 1
 
     /// Keys the manifest may hold besides section keys.
-    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content", "csv"]
+    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content", "csv", "archive"]
 
     /// Loads `dossier.yml` from `folder`. Unknown keys, bad values and missing files
     /// are errors with file and line.

@@ -4,11 +4,14 @@ import WebDAV
 /// `dossier publish`: makes a WebDAV folder byte-identical to the local site, sending
 /// only what changed (see docs/publish.md).
 ///
-/// Steps: read the remote manifest (1 GET) → plan → MKCOL new folders → for each new or
-/// changed file PUT a temporary `.<name>.dossier-upload` beside it and MOVE it into
-/// place → DELETE removed files (and folders left empty) → PUT the remote manifest last,
-/// with `If-Match` on the version read at the start (`If-None-Match: *` the first time),
-/// so two publishes racing never silently overwrite each other's manifest.
+/// Steps: read the remote manifest (1 GET; if it is marked dirty, or with `--verify`,
+/// list and check the server's files) → plan → PUT the manifest marked dirty (`If-Match`
+/// on the version read, `If-None-Match: *` the first time) → MKCOL new folders → for
+/// each new or changed file PUT a temporary `.<name>.dossier-upload` beside it and MOVE
+/// it into place (only while the target still has the entity tag last published), then
+/// check it is there → DELETE removed files (`If-Match`) and folders left empty → PUT the
+/// clean manifest with `If-Match` on the marker. See docs/publish.md for the crash
+/// analysis.
 public struct Publisher: Sendable {
     /// Name of the manifest kept at the root of the published folder.
     public static let remoteManifestName = ".dossier-manifest.json"
@@ -42,6 +45,13 @@ public struct Publisher: Sendable {
         public var seconds: Double
         /// `GET 1, MOVE 1, PUT 2` — requests sent, by method.
         public var requests: String
+        /// Files left as they are because the server's copy is not the one last
+        /// published (changed by someone else): replaced only by `--verify`.
+        public var conflicts: [String] = []
+        /// Remote files checked (with `--verify` or after an interrupted publish).
+        public var checked: Int?
+        /// Remote files fetched to hash them during that check.
+        public var fetched = 0
     }
 
     /// The temporary name a file is uploaded to before it is moved to `path`.
@@ -51,104 +61,99 @@ public struct Publisher: Sendable {
         return (parts + ["." + name + temporarySuffix]).joined(separator: "/")
     }
 
-    /// Publishes `local` (the manifest of `site`); with `dryRun` only plans.
-    public func run(local: SiteManifest, dryRun: Bool, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Report {
+    /// Publishes `local` (the manifest of `site`); with `dryRun` only plans. With
+    /// `verify`, the server's files are listed and checked first (size and entity tag,
+    /// content where the tag is unknown), and every difference is repaired.
+    public func run(local: SiteManifest, dryRun: Bool, verify: Bool = false,
+                    progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Report {
         let start = Date()
         // 1. The server's view (a 401 here stops everything before any change).
-        var remote: SiteManifest? = nil
+        var remote: RemoteSite? = nil
         var remoteTag: String? = nil
         var baseExists = true
         if let (data, tag) = try await client.getIfExists(Publisher.remoteManifestName) {
-            remote = try SiteManifest.decode(data, shown: client.url(Publisher.remoteManifestName).absoluteString)
+            remote = try RemoteSite.decode(data, shown: client.url(Publisher.remoteManifestName).absoluteString)
             remoteTag = tag
         } else {
             baseExists = try await client.stat("") != nil
         }
-        let plan = PublishPlan(local: local, remote: remote)
-        if dryRun {
-            return Report(plan: plan, dryRun: true, uploaded: 0, resumed: 0, deleted: 0,
-                          seconds: Date().timeIntervalSince(start), requests: client.stats.summary)
-        }
-        if plan.isEmpty, let remote, remote.files == local.files {
-            // Already up to date: one GET, nothing written.
-            PublishJournal(folder: stateFolder, target: client.baseURL).finish()
-            return Report(plan: plan, dryRun: false, uploaded: 0, resumed: 0, deleted: 0,
-                          seconds: Date().timeIntervalSince(start), requests: client.stats.summary)
-        }
-        if !baseExists { try await client.mkcol("") }
-
-        // 2. Resume: trust earlier uploads only when the server still shows them.
         let journal = PublishJournal(folder: stateFolder, target: client.baseURL)
-        let previousStarted = journal.started
-        let resumable = journal.base == remoteTag ? journal.done : [:]
-        try journal.begin(base: remoteTag)
-        var pending = plan.uploads
-        var resumed = 0
-        let candidates = plan.uploads.filter { resumable[$0.entry.path]?.sha256 == $0.entry.sha256 && resumable[$0.entry.path]?.etag != nil }
-        if !candidates.isEmpty {
-            var inPlace = Set<String>()
-            let folders = Set(candidates.map { Publisher.parent(of: $0.entry.path) })
-            var listed: [String: DAVResource] = [:]
-            for folder in folders.sorted() {
-                guard let items = try? await client.propfind(folder, depth: 1) else { continue }
-                for r in items { listed[r.path] = r }
-            }
-            for c in candidates {
-                if let r = listed[c.entry.path], !r.isCollection, r.etag == resumable[c.entry.path]?.etag,
-                   r.contentLength == nil || r.contentLength == c.entry.size {
-                    inPlace.insert(c.entry.path)
-                }
-            }
-            pending = plan.uploads.filter { !inPlace.contains($0.entry.path) }
-            resumed = inPlace.count
-            if resumed > 0 { progress("resuming: \(resumed) file(s) already in place from the interrupted publish") }
-        }
-        // Temporary files an interrupted run may have left for paths not sent now.
-        let sendingNow = Set(pending.map(\.entry.path))
-        for stale in previousStarted.subtracting(sendingNow).sorted() where resumable[stale] == nil {
-            _ = try? await client.delete(Publisher.temporaryPath(for: stale))
-        }
 
-        // 3. Folders, then files (temporary name, then MOVE into place).
+        // A dirty manifest (a publish stopped half-way) or --verify: plan from what the
+        // server really holds, not from what its manifest says.
+        var view = remote
+        var scan: RemoteScan? = nil
+        if baseExists && (verify || remote?.dirty == true) {
+            if remote?.dirty == true { progress("the last publish to this folder did not finish: checking what the server holds") }
+            let s = try await RemoteScan.run(client, known: known(remote: remote, journal: journal, local: local))
+            scan = s
+            view = s.site
+        }
+        let plan = PublishPlan(local: local, remote: view?.manifest)
+        var report = Report(plan: plan, dryRun: dryRun, uploaded: 0, resumed: 0, deleted: 0, seconds: 0, requests: "")
+        report.checked = scan?.files.count
+        report.fetched = scan?.fetched ?? 0
+        if let remote, let scan, remote.dirty {
+            // Files the stopped publish had already put in place.
+            let claimed = Dictionary(remote.files.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+            report.resumed = local.files.filter { scan.files[$0.path]?.entry.sha256 == $0.sha256 && claimed[$0.path] != $0.sha256 }.count
+            if report.resumed > 0 { progress("resuming: \(report.resumed) file(s) already in place from the interrupted publish") }
+        }
+        func finish() -> Report {
+            report.seconds = Date().timeIntervalSince(start)
+            report.requests = client.stats.summary
+            return report
+        }
+        if dryRun { return finish() }
+        let leftovers = scan?.temporaries ?? []
+        if plan.isEmpty, leftovers.isEmpty, let remote, !remote.dirty, remote.files == local.files,
+           scan == nil || view?.etags == remote.etags {
+            // Already up to date: one GET (and the listing with --verify), nothing written.
+            journal.finish()
+            return finish()
+        }
+        if !baseExists { try await client.makeBaseCollection() }
+
+        // 2. Mark the server dirty before changing anything, over the version read in
+        //    step 1: a second publisher is refused here, before it touches a file.
+        var marker = view ?? RemoteSite(files: [], etags: [:], dirty: true)
+        marker.dirty = true
+        var tag: String?
+        do {
+            tag = try await putManifest(marker, precondition: remote == nil ? .ifNoneMatchAny : (remoteTag.map { .ifMatch($0) } ?? .none))
+        } catch let e as WebDAVError where e.httpStatus == 412 {
+            throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server during this publish (another publish at the same time?); nothing was changed — run `dossier publish` again")
+        }
+        try journal.begin(base: tag)
+        for t in leftovers { _ = try? await client.delete(t) }
+
+        // 3. Folders, then files (temporary name, then MOVE into place, conditional on
+        //    the entity tag the file is meant to replace).
         for folder in plan.collectionsToCreate { try await client.mkcol(folder) }
-        let total = pending.count
-        let counter = Counter()
-        // Children never throw into the group: a thrown error would cancel the others,
-        // and FoundationNetworking can leave a cancelled request waiting forever. After
-        // the first failure no new upload starts; those in flight finish, then it throws.
-        let failure: Error? = await withTaskGroup(of: Error?.self) { group in
-            var next = 0
-            var first: Error? = nil
-            func add() {
-                let item = pending[next].entry
-                next += 1
-                group.addTask { [client, site] in
-                    do {
-                        try await Publisher.upload(item, from: site, client: client, journal: journal)
-                    } catch {
-                        return error
-                    }
-                    let n = counter.increment()
-                    if n % 500 == 0 || n == total { progress("uploaded \(n)/\(total)") }
-                    return nil
-                }
-            }
-            while next < min(concurrency, total) { add() }
-            while let result = await group.next() {
-                if let error = result, first == nil { first = error }
-                if first == nil && next < total { add() }
-            }
-            return first
+        let expected = view?.etags ?? [:]
+        let oldSha = Dictionary((view?.files ?? []).map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+        let published = expected.reduce(into: [String: Expected]()) { out, kv in
+            if let sha = oldSha[kv.key] { out[kv.key] = Expected(etag: kv.value, sha256: sha) }
         }
-        if let failure {
-            journal.close()
-            throw failure
-        }
+        let outcome = try await uploadAll(plan.uploads.map(\.entry), expected: published, journal: journal, progress: progress)
+        report.uploaded = outcome.placed.count
+        report.conflicts = outcome.conflicts
 
-        // 4. Removed files, then folders left empty (never a folder with foreign files).
-        var deleted = 0
+        // 4. Removed files (only while they still hold what was published), then
+        //    folders left empty (never a folder with foreign files).
+        var keptRemote: [String] = []
         for path in plan.deletes {
-            if try await client.delete(path) { deleted += 1 }
+            var tag = expected[path]
+            if let k = published[path], let there = try await client.stat(path), let now = there.etag, now != k.etag {
+                tag = try await stillPublished(path, sha256: k.sha256)     // same bytes, new tag: fine
+                if tag == nil { keptRemote.append(path); report.conflicts.append(path); continue }
+            }
+            do {
+                if try await client.delete(path, precondition: tag.map { .ifMatch($0) } ?? .none) { report.deleted += 1 }
+            } catch let e as WebDAVError where e.httpStatus == 412 {
+                keptRemote.append(path)
+                report.conflicts.append(path)
+            }
         }
         for folder in plan.collectionsToRemove {
             if let items = try? await client.propfind(folder, depth: 1), items.allSatisfy({ $0.path == folder }) {
@@ -156,49 +161,55 @@ public struct Publisher: Sendable {
             }
         }
 
-        // 5. The manifest, last, only over the version this run started from.
-        let published = SiteManifest(dossier: local.dossier, files: local.files, inputs: nil)
+        // 5. The manifest, clean, over the marker. A file left in conflict keeps its old
+        //    entry, so the next publish sees the difference again.
+        let old = Dictionary((view?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        var files: [SiteManifest.Entry] = []
+        var etags: [String: String] = [:]
+        let conflicted = Set(report.conflicts)
+        for e in local.files {
+            if conflicted.contains(e.path) {
+                if let o = old[e.path] { files.append(o); etags[e.path] = expected[e.path] }
+                continue
+            }
+            files.append(e)
+            if let placed = outcome.placed[e.path] { etags[e.path] = placed } else { etags[e.path] = expected[e.path] }
+        }
+        for path in keptRemote { if let o = old[path] { files.append(o); etags[path] = expected[path] } }
         do {
-            try await client.put(Publisher.remoteManifestName, data: try published.encoded(),
-                                 precondition: remote == nil ? .ifNoneMatchAny : (remoteTag.map { .ifMatch($0) } ?? .none),
-                                 contentType: "application/json")
+            _ = try await putManifest(RemoteSite(files: files, etags: etags, dirty: false, dossier: local.dossier),
+                                      precondition: tag.map { .ifMatch($0) } ?? .none)
         } catch let e as WebDAVError where e.httpStatus == 412 {
             journal.close()
             throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server during this publish (another publish at the same time?); its manifest was not overwritten — run `dossier publish` again")
         }
         journal.finish()
-        return Report(plan: plan, dryRun: false, uploaded: pending.count, resumed: resumed, deleted: deleted,
-                      seconds: Date().timeIntervalSince(start), requests: client.stats.summary)
+        return finish()
     }
 
-    /// Sends one file: PUT to its temporary name, MOVE over the real one.
-    static func upload(_ entry: SiteManifest.Entry, from site: URL, client: WebDAVClient, journal: PublishJournal) async throws {
-        let file = site.appendingPathComponent(entry.path)
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw DossierError(file: file.path, "listed in the site manifest but missing; rebuild the site")
+    /// Entity tags and hashes the scan may trust: the remote manifest's, and those this
+    /// machine's journal recorded for files it put in place.
+    func known(remote: RemoteSite?, journal: PublishJournal, local: SiteManifest) -> [String: RemoteScan.Known] {
+        var known: [String: RemoteScan.Known] = [:]
+        for f in remote?.files ?? [] {
+            if let t = remote?.etags[f.path] { known[f.path] = RemoteScan.Known(sha256: f.sha256, size: f.size, etag: t) }
         }
-        guard Int64(data.count) == entry.size, FileHash.sha256(data) == entry.sha256 else {
-            throw DossierError(file: file.path, "changed since the site manifest was written; rebuild the site")
+        let sizes = Dictionary(local.files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        for (path, d) in journal.done {
+            if let t = d.etag, let e = sizes[path], e.sha256 == d.sha256 {
+                known[path] = RemoteScan.Known(sha256: d.sha256, size: e.size, etag: t)
+            }
         }
-        let temp = temporaryPath(for: entry.path)
-        journal.recordStart(entry.path)
-        var etag: String?
-        do {
-            etag = try await client.put(temp, data: data, contentType: contentType(entry.path))
-        } catch let e as WebDAVError where e.httpStatus == 409 {
-            // A folder vanished on the server: recreate it and try once more.
-            try await client.makeCollections(parent(of: entry.path))
-            etag = try await client.put(temp, data: data, contentType: contentType(entry.path))
-        }
-        do {
-            try await client.move(temp, to: entry.path, overwrite: true)
-        } catch let e as WebDAVError where e.httpStatus == 404 {
-            // A retried MOVE whose first attempt landed but whose answer was lost: the
-            // temporary file is gone and the file is in place.
-            guard let there = try await client.stat(entry.path), there.contentLength == entry.size else { throw e }
-            etag = there.etag
-        }
-        journal.recordDone(entry.path, sha256: entry.sha256, etag: etag)
+        return known
+    }
+
+    /// PUTs the remote manifest; returns its new entity tag (from the answer, else a
+    /// PROPFIND), nil when the server gives none.
+    func putManifest(_ site: RemoteSite, precondition: WebDAVClient.Precondition) async throws -> String? {
+        let tag = try await client.put(Publisher.remoteManifestName, data: try site.encoded(), precondition: precondition,
+                                       contentType: "application/json")
+        if let tag { return tag }
+        return try await client.stat(Publisher.remoteManifestName)?.etag
     }
 
     static func parent(of path: String) -> String {

@@ -51,9 +51,14 @@ public enum VaultServerSettings {
         do { report = try await engine.sync(&vault) } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
+        // The vault first, then the state that describes it (docs/vault-sync.md).
+        try FaultPoint.hit("vault file")
         do { try vault.save() } catch let e as VaultError { throw DossierError(e.message) }
+        var state = report.state
+        try state.save(SyncState.url(forVault: url))
         var lines = ["auto-sync: synced with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"]
         lines += report.conflicts.map(conflictLine)
+        lines += report.skipped.map { "warning: skipped \($0); tried again at the next sync" }
         return lines
     }
 

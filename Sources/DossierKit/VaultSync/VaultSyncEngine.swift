@@ -1,4 +1,5 @@
 #if DOMAIN_VAULT
+import Crypto
 import Foundation
 import Vault
 import WebDAV
@@ -8,21 +9,28 @@ import WebDAV
 /// Server layout (everything but the manifest is immutable once written):
 /// ```
 /// <folder>/vault.header                 the vault's headerData (KDF salt, header MAC) — lets a new device derive the keys
-/// <folder>/items/<UUID>-<rev>.item      one sealed item (Vault.sealedItem); rev = first 16 hex digits of SHA-256(blob)
-/// <folder>/manifest.json                {"format":1,"items":{"<UUID>":"<rev>",…},"vaultID":"<UUID>"}
+/// <folder>/items/<UUID>-<rev>.item      one sealed, padded item (Vault.sealedItemForSync); rev = first 16 hex digits of SHA-256(blob)
+/// <folder>/manifest.json                SyncManifest: {"format":2,"items":{…},"mac":…,"vaultID":…,"version":N}
 /// ```
-/// A round: GET the manifest; GET the blobs whose revision differs from the one this
-/// device last saw; merge (per item, by modification time, tombstones included); PUT
-/// blobs for items changed here (`If-None-Match: *`, new names, never overwriting);
-/// PUT the manifest with `If-Match` on the version read (`If-None-Match: *` the first
-/// time). A 412 means another device synced in between: nothing of theirs was
-/// overwritten, and the round starts again from their manifest (at most 4 rounds).
-/// Then the superseded blobs are deleted. One changed item costs 4 requests (GET
-/// manifest, PUT blob, PUT manifest, DELETE old blob) whatever the vault's size.
+/// A round: GET the manifest (authenticated; a version below the one this device last
+/// saw is a rollback and stops the sync); GET the blobs whose revision differs from the
+/// one this device last saw; merge (per item, by modification time, tombstones
+/// included); PUT blobs for items changed here (`If-None-Match: *`, never overwriting);
+/// PUT the manifest with version + 1 and `If-Match` on the version read (`If-None-Match:
+/// *` the first time). A 412 means another device synced in between: nothing of theirs
+/// was overwritten, and the round starts again from their manifest (at most 4 rounds).
+/// Then the superseded blobs are deleted.
+///
+/// The engine writes nothing locally: the caller saves the vault, then the returned
+/// ``Report/state`` (that order makes every crash point safe; see "Commit order").
 public struct VaultSyncEngine: Sendable {
     public static let manifestName = "manifest.json"
     public static let headerName = "vault.header"
     public static let maxRounds = 4
+    /// Blobs in `items/` that no manifest names are deleted when older than this.
+    public static let orphanAge: TimeInterval = 3600
+    /// Every this many manifest versions, a sync that wrote one also sweeps orphans.
+    public static let sweepEvery = 8
 
     public let client: WebDAVClient
     /// The local sync state file (`<vault>.sync.json`).
@@ -47,44 +55,43 @@ public struct VaultSyncEngine: Sendable {
         public var pulled: [UUID] = []
         public var pushed: [UUID] = []
         public var conflicts: [Conflict] = []
+        /// Blobs that could not be read (missing or damaged): their items were left as
+        /// they are on both sides and are tried again at the next sync.
+        public var skipped: [String] = []
+        /// Orphan blobs deleted by the sweep.
+        public var orphansRemoved = 0
         /// Rounds run (more than 1 when another device synced at the same time).
         public var rounds = 0
         public var requests = ""
+        /// What to save as the state file once the vault is saved.
+        public var state = SyncState(url: "")
     }
 
-    struct RemoteManifest: Codable, Equatable {
-        var format = 1
-        var vaultID: UUID
-        var items: [String: String]
-    }
-
-    /// Syncs `vault` with the server; the caller saves the vault afterwards (the state file
-    /// is written here only once the server holds the result).
+    /// Syncs `vault` with the server. Writes nothing locally: the caller saves the vault
+    /// and then `report.state` (in that order).
     public func sync(_ vault: inout Vault, now: Date = Date()) async throws -> Report {
         var report = Report()
-        var state = SyncState.load(stateURL) ?? SyncState(url: client.baseURL.absoluteString)
-        if state.url != client.baseURL.absoluteString {
+        let here = client.baseURL.absoluteString
+        var state = SyncState.load(stateURL) ?? SyncState(url: here)
+        if state.url != here {
             // Another server: start from nothing known.
-            state = SyncState(url: client.baseURL.absoluteString)
+            state = SyncState(url: here)
         }
         var uploaded: Set<String> = []
         for round in 1...VaultSyncEngine.maxRounds {
             report.rounds = round
-            // 1. Read the server's manifest.
-            var remote: RemoteManifest
+            // 1. Read and check the server's manifest.
+            var remote: SyncManifest
             var tag: String?
             if let (data, etag) = try await client.getIfExists(VaultSyncEngine.manifestName) {
-                guard let m = try? JSONDecoder().decode(RemoteManifest.self, from: data) else {
-                    throw DossierError("\(client.url(VaultSyncEngine.manifestName).absoluteString): not a Dossier vault sync manifest")
-                }
-                guard m.vaultID == vault.header.vaultID else {
-                    throw DossierError("\(client.baseURL.absoluteString): the server holds a different vault (ids differ); sync each vault to its own folder")
-                }
-                remote = m
+                remote = try readManifest(data, vault: vault, state: state)
                 tag = etag
             } else {
-                remote = RemoteManifest(vaultID: vault.header.vaultID, items: [:])
+                // Nothing there (a new folder, or the server lost it): every item here is
+                // pushed again, and the version goes on from the highest seen.
+                remote = .empty(vault.header.vaultID)
                 tag = nil
+                state.items = [:]
                 try await client.mkcol("")
                 try await client.mkcol("items")
                 do {
@@ -92,24 +99,30 @@ public struct VaultSyncEngine: Sendable {
                 } catch let e as WebDAVError where e.httpStatus == 412 {}
             }
 
-            // 2. Pull what changed there since this device last saw it.
+            // 2. Pull what changed there since this device last saw it. A blob that is
+            //    missing or does not open is skipped (reported), not fatal.
+            var blocked = Set<String>()
             let localChanged = Set(vault.allItems.filter { item in
                 state.items[item.id.uuidString]?.modified != SyncState.ms(item.modified)
             }.map(\.id))
             var remoteVersions: [UUID: VaultItem] = [:]
             for (key, rev) in remote.items.sorted(by: { $0.key < $1.key }) where state.items[key]?.rev != rev {
                 guard let id = UUID(uuidString: key) else { continue }
-                let (blob, _) = try await client.get(VaultSyncEngine.blobPath(key, rev))
-                let item: VaultItem
-                do { item = try vault.open(sealed: blob) } catch let e as VaultError {
-                    throw DossierError("\(client.url(VaultSyncEngine.blobPath(key, rev)).absoluteString): \(e.message)")
+                let path = VaultSyncEngine.blobPath(key, rev)
+                guard let (blob, _) = try await client.getIfExists(path) else {
+                    blocked.insert(key)
+                    report.skipped.append("\(client.url(path).absoluteString): missing on the server")
+                    continue
                 }
-                remoteVersions[id] = item
+                do { remoteVersions[id] = try vault.open(sealed: blob) } catch let e as VaultError {
+                    blocked.insert(key)
+                    report.skipped.append("\(client.url(path).absoluteString): \(e.message)")
+                }
             }
 
             // 3. Merge: last modification wins; an item edited on both sides keeps the
             //    losing version as a copy, so no edit is lost.
-            var pushIDs = localChanged
+            var pushIDs = localChanged.filter { !blocked.contains($0.uuidString) }
             for (id, theirs) in remoteVersions.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 let mine = vault.item(id)
                 if mine == theirs { pushIDs.remove(id); continue }
@@ -127,11 +140,8 @@ public struct VaultSyncEngine: Sendable {
                 var copyID: UUID? = nil
                 let handled = report.conflicts.contains { $0.id == id }   // an earlier round kept it already
                 if !loser.deleted && !handled {
-                    var copy = loser
-                    copy.id = UUID()
-                    copy.title = loser.title + " (conflict copy)"
-                    copy.modified = now.wholeMilliseconds
-                    vault.upsert(copy)
+                    let copy = VaultSyncEngine.conflictCopy(of: loser)
+                    if vault.item(copy.id) == nil { vault.upsert(copy) }
                     pushIDs.insert(copy.id)
                     copyID = copy.id
                 }
@@ -140,12 +150,12 @@ public struct VaultSyncEngine: Sendable {
                 }
             }
 
-            // 4. Push: new blob names, never overwriting.
+            // 4. Push: names are the blob's hash, never overwritten.
             var next = remote
             var superseded: [String] = []
             var pushed: [UUID] = []
             for id in pushIDs.sorted(by: { $0.uuidString < $1.uuidString }) {
-                let blob = try vault.sealedItem(id)
+                let blob = try vault.sealedItemForSync(id)
                 let rev = String(FileHash.sha256(blob).prefix(16))
                 let key = id.uuidString
                 if remote.items[key] == rev { continue }
@@ -160,12 +170,13 @@ public struct VaultSyncEngine: Sendable {
                 pushed.append(id)
             }
 
-            // 5. The manifest, only over the version read in step 1.
-            if next != remote || tag == nil {
-                let enc = JSONEncoder()
-                enc.outputFormatting = [.sortedKeys]
+            // 5. The manifest, version + 1, only over the version read in step 1.
+            let wrote = next != remote || tag == nil || !remote.authenticated
+            if wrote {
+                next.version = max(remote.version, state.version ?? 0) + 1
+                next.authenticated = true
                 do {
-                    try await client.put(VaultSyncEngine.manifestName, data: try enc.encode(next),
+                    try await client.put(VaultSyncEngine.manifestName, data: try next.encoded(with: vault),
                                          precondition: tag.map { .ifMatch($0) } ?? .ifNoneMatchAny,
                                          contentType: "application/json")
                 } catch let e as WebDAVError where e.httpStatus == 412 {
@@ -177,19 +188,81 @@ public struct VaultSyncEngine: Sendable {
             // Old revisions, and blobs of earlier rounds that lost the race, go.
             let kept = Set(next.items.map { VaultSyncEngine.blobPath($0.key, $0.value) })
             for path in Set(superseded).union(uploaded).subtracting(kept).sorted() { _ = try? await client.delete(path) }
+            if wrote && next.version % VaultSyncEngine.sweepEvery == 0 {
+                report.orphansRemoved = await sweepOrphans(keeping: kept, now: now)
+            }
             report.pushed = pushed
 
-            // 6. Remember what the server now holds, per item.
-            var newState = SyncState(url: client.baseURL.absoluteString)
+            // 6. What the server now holds, per item — for the caller to save after the
+            //    vault. A blocked item keeps what was known before, so it is tried again.
+            var newState = SyncState(url: here, user: state.user)
+            newState.version = max(next.version, state.version ?? 0)
             for (key, rev) in next.items {
+                if blocked.contains(key) {
+                    if let old = state.items[key] { newState.items[key] = old }
+                    continue
+                }
                 guard let id = UUID(uuidString: key), let item = vault.item(id) else { continue }
                 newState.items[key] = SyncState.Known(rev: rev, modified: SyncState.ms(item.modified))
             }
-            try newState.save(stateURL)
+            report.state = newState
             report.requests = client.stats.summary
             return report
         }
-        throw DossierError("\(client.baseURL.absoluteString): the vault on the server kept changing during \(VaultSyncEngine.maxRounds) sync rounds; try again")
+        throw DossierError("\(here): the server's vault kept changing during \(VaultSyncEngine.maxRounds) sync rounds (another device syncing constantly?); nothing here was lost — try again")
+    }
+
+    /// Reads the manifest and refuses one that is not authentic or older than what this
+    /// device has already seen.
+    func readManifest(_ data: Data, vault: Vault, state: SyncState) throws -> SyncManifest {
+        let shown = client.url(VaultSyncEngine.manifestName).absoluteString
+        let m: SyncManifest
+        do { m = try SyncManifest.decode(data, vault: vault) } catch let e as SyncManifest.ReadError {
+            switch e {
+            case .notAManifest: throw DossierError("\(shown): not a Dossier vault sync manifest")
+            case .otherVault: throw DossierError("\(client.baseURL.absoluteString): the server holds a different vault (ids differ); sync each vault to its own folder")
+            case .badMAC: throw DossierError("\(shown): the manifest failed authentication with this vault's key (altered on the server?); nothing was changed")
+            case .unsupported(let f): throw DossierError("\(shown): manifest format \(f) is not supported by this version of dossier")
+            }
+        }
+        if let seen = state.version {
+            guard m.authenticated else {
+                throw DossierError("\(shown): refusing an unauthenticated (format 1) manifest after this device synced version \(seen) here: the server's copy was replaced by an older one; nothing was changed")
+            }
+            guard m.version >= seen else {
+                throw DossierError("\(shown): the server's vault is version \(m.version), older than version \(seen) this device already synced: the server was rolled back (restored from a backup?), refusing to pull old items; nothing was changed")
+            }
+        }
+        return m
+    }
+
+    /// The copy that keeps the losing side of a conflict: same fields, title
+    /// `"<title> (conflict copy)"`, same `modified`, and an id derived from the item's id
+    /// and the losing version, so a sync repeated after a crash makes the same copy.
+    static func conflictCopy(of loser: VaultItem) -> VaultItem {
+        var copy = loser
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        let seed = Data("conflict-copy\n\(loser.id.uuidString)\n".utf8) + ((try? enc.encode(loser)) ?? Data())
+        var b = Array(SHA256.hash(data: seed).prefix(16))
+        b[6] = (b[6] & 0x0F) | 0x50   // version 5 (name-based, SHA)
+        b[8] = (b[8] & 0x3F) | 0x80   // RFC 4122 variant
+        copy.id = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        copy.title = loser.title + " (conflict copy)"
+        return copy
+    }
+
+    /// Deletes blobs in `items/` that `kept` does not name and that are older than
+    /// ``orphanAge`` by the server's `getlastmodified` (younger ones may belong to a sync
+    /// in progress on another device). Errors are ignored: it is housekeeping.
+    func sweepOrphans(keeping kept: Set<String>, now: Date) async -> Int {
+        guard let listed = try? await client.propfind("items", depth: 1) else { return 0 }
+        var removed = 0
+        for r in listed where !r.isCollection && r.path.hasPrefix("items/") && r.path.hasSuffix(".item") && !kept.contains(r.path) {
+            guard let modified = r.lastModified, now.timeIntervalSince(modified) > VaultSyncEngine.orphanAge else { continue }
+            if (try? await client.delete(r.path)) == true { removed += 1 }
+        }
+        return removed
     }
 
     static func blobPath(_ id: String, _ rev: String) -> String { "items/\(id)-\(rev).item" }
@@ -200,44 +273,4 @@ public struct VaultSyncEngine: Sendable {
     }
 }
 
-/// What this device last knew the server to hold, per item: the blob revision and the
-/// item's `modified` (ms) at that time. Beside the vault as `<vault>.sync.json`; holds
-/// no secret (ids, revisions, times, the server URL and user name).
-public struct SyncState: Codable, Sendable {
-    public struct Known: Codable, Sendable, Equatable {
-        public var rev: String
-        public var modified: Int64
-    }
-    public var url: String
-    public var user: String?
-    public var autoSync: Bool?
-    public var items: [String: Known] = [:]
-
-    public init(url: String, user: String? = nil) {
-        self.url = url
-        self.user = user
-    }
-
-    static func ms(_ d: Date) -> Int64 { Int64((d.timeIntervalSince1970 * 1000).rounded()) }
-
-    public static func url(forVault vault: URL) -> URL {
-        vault.deletingLastPathComponent().appendingPathComponent(vault.lastPathComponent + ".sync.json")
-    }
-
-    public static func load(_ url: URL) -> SyncState? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try? JSONDecoder().decode(SyncState.self, from: data)
-    }
-
-    public func save(_ url: URL) throws {
-        var copy = self
-        if let old = SyncState.load(url) {
-            copy.user = copy.user ?? old.user
-            copy.autoSync = copy.autoSync ?? old.autoSync
-        }
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.sortedKeys, .prettyPrinted]
-        try AtomicFile.write(try enc.encode(copy), to: url)
-    }
-}
 #endif

@@ -35,7 +35,7 @@ public struct Vault: Sendable, CustomStringConvertible {
     public let header: Header
     /// Where ``save()`` writes (nil for in-memory vaults).
     public var url: URL?
-    private let keys: VaultKeys
+    let keys: VaultKeys   // internal: SyncSealing.swift derives the sync keys from it
     /// Every item including tombstones, by id.
     private var storage: [UUID: VaultItem]
     /// This device's server settings, sealed in the body with the items but not an item:

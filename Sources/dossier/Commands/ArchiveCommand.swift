@@ -10,7 +10,10 @@ struct ArchiveCommand: AsyncParsableCommand {
         discussion: """
         The bag holds every file the site manifest lists (under data/site/) and the \
         manifest itself (data/site.manifest.json), with SHA-256 manifests, bag-info.txt \
-        (source, date, Dossier version, Payload-Oxum) and a tag manifest. Only the built \
+        (source, date, Dossier version, Bag-Size, Payload-Oxum, and the archive: \
+        block of dossier.yml: Source-Organization, Contact-Name, Contact-Email, \
+        External-Identifier, Bag-Group-Identifier) and a tag manifest; --sha512 (or \
+        archive: sha512: true) adds SHA-512 manifests. Only the built \
         site goes in: never the project's raw inputs, so the vault section's redacted \
         pages are all a bag can hold of a vault.
 
@@ -39,6 +42,9 @@ struct ArchiveCommand: AsyncParsableCommand {
     @Option(help: "Bagging-Date (YYYY-MM-DD); default today in UTC, or the day of SOURCE_DATE_EPOCH.")
     var date: String?
 
+    @Flag(help: "Add SHA-512 manifests beside the SHA-256 ones (also `archive: sha512: true` in dossier.yml).")
+    var sha512 = false
+
     @Flag(help: "Replace an existing bag at the output path.")
     var force = false
 
@@ -64,6 +70,7 @@ struct ArchiveCommand: AsyncParsableCommand {
         let manifestURL: URL
         var source: String
         var title: String? = nil
+        var config = BagInfoConfig()
         if let site {
             siteURL = URL(fileURLWithPath: site).standardizedFileURL
             manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
@@ -74,7 +81,9 @@ struct ArchiveCommand: AsyncParsableCommand {
             manifestURL = p.outputManifestURL
             source = p.root.lastPathComponent
             title = p.title
+            config = try BagInfoConfig.load(p)
         }
+        if sha512 { config.sha512 = true }
         var dest: URL
         if let output {
             dest = URL(fileURLWithPath: output)
@@ -84,7 +93,7 @@ struct ArchiveCommand: AsyncParsableCommand {
         if zip && dest.pathExtension.lowercased() != "zip" { dest = dest.appendingPathExtension("zip") }
         if source.isEmpty { source = "site" }
         let writer = BagWriter(site: siteURL, manifestURL: manifestURL, source: source, description: title,
-                               date: date ?? BagWriter.today())
+                               date: date ?? BagWriter.today(), config: config)
         let (files, bytes) = try writer.write(to: dest, overwrite: force)
         print("wrote \(Project.displayPath(dest)): \(files) payload files, \(bytes) bytes")
     }

@@ -12,8 +12,13 @@ struct PublishCommand: AsyncParsableCommand {
         Compares the site's manifest (written by `dossier build` beside the site) \
         with the manifest kept on the server (.dossier-manifest.json), uploads new \
         and changed files to temporary names and moves them into place, deletes \
-        removed files, and writes the server's manifest last. An interrupted \
-        publish resumes where it stopped.
+        removed files, and writes the server's manifest last. The server's manifest \
+        is marked dirty before the first change: a publish that stopped half-way is \
+        noticed by the next one, which checks what the server really holds and \
+        finishes the job. A file someone else changed on the server since the last \
+        publish is not overwritten (reported, exit status 1); --verify compares every \
+        remote file with the site (size and entity tag, content where the tag is not \
+        known) and repairs every difference (with --dry-run: only reports them).
 
         The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD \
         (or DOSSIER_WEBDAV_PASSWORD_FD), use a netrc file, or type it at the prompt.
@@ -25,6 +30,7 @@ struct PublishCommand: AsyncParsableCommand {
               --to https://dav.example.org/s/        # asks for the password
           dossier publish --site out/_site --to https://dav.example.org/s/ \\
               --netrc ~/.netrc
+          dossier publish my-study --to https://dav.example.org/s/ --verify
 
         Exit status: 0 success, 1 bad input or a server error, 2 usage error.
         """
@@ -47,6 +53,9 @@ struct PublishCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("dry-run"), help: "List what would be uploaded and deleted; change nothing.")
     var dryRun = false
+
+    @Flag(help: "Check every file on the server against the site (size and entity tag, content where needed) and repair differences.")
+    var verify = false
 
     @Option(help: "Parallel uploads (1–16).")
     var jobs: Int = 4
@@ -85,13 +94,22 @@ struct PublishCommand: AsyncParsableCommand {
         let publisher = Publisher(client: client, site: siteURL, stateFolder: stateFolder, concurrency: jobs)
         let report: Publisher.Report
         do {
-            report = try await publisher.run(local: local, dryRun: dryRun, progress: { Console.note($0) })
+            report = try await publisher.run(local: local, dryRun: dryRun, verify: verify, progress: { Console.note($0) })
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
         let plan = report.plan
         let new = plan.uploads.filter { $0.reason == .new }.count
         let changed = plan.uploads.count - new
+        if let checked = report.checked {
+            print("checked \(checked) file(s) on the server (\(report.fetched) read to compare contents): \(plan.uploads.count + plan.deletes.count) difference(s)")
+            if verify {
+                for u in plan.uploads.sorted(by: { $0.entry.path < $1.entry.path }) {
+                    print("  \(u.reason == .new ? "missing" : "differs") \(u.entry.path)")
+                }
+                for d in plan.deletes { print("  extra   \(d)") }
+            }
+        }
         if report.dryRun {
             print("dry run: \(plan.uploads.count) to upload (\(new) new, \(changed) changed), \(plan.deletes.count) to delete, \(plan.unchanged) unchanged")
             for u in plan.uploads.sorted(by: { $0.entry.path < $1.entry.path }) {
@@ -105,5 +123,10 @@ struct PublishCommand: AsyncParsableCommand {
         if report.resumed > 0 { line += ", \(report.resumed) already in place" }
         line += " in \((report.seconds * 100).rounded() / 100) s (requests: \(report.requests))"
         print(line)
+        if !report.conflicts.isEmpty {
+            throw DossierError("\(report.conflicts.count) file(s) changed on the server since the last publish were not overwritten: "
+                + report.conflicts.joined(separator: ", ")
+                + " — run `dossier publish --verify` to replace them with the site's files")
+        }
     }
 }

@@ -116,12 +116,16 @@ struct VaultSyncCommand: AsyncParsableCommand {
             }
             if let newSettings {
                 v.settings = newSettings
+                try FaultPoint.hit("vault file")
                 try VaultCLI.wrap { try v.save() }
                 print("saved the server settings for \(file) in the vault (\(newSettings.webdavURL), user \(newSettings.webdavUser), auto-sync \(newSettings.autoSync ? "on" : "off"))")
             }
             let report = try await engine.sync(&v)
+            // Commit order: the vault first, then the state that describes it (a crash
+            // in between leaves an older state, which the next sync repairs).
+            try FaultPoint.hit("vault file")
             try VaultCLI.wrap { try v.save() }
-            var state = SyncState.load(stateURL) ?? SyncState(url: client.baseURL.absoluteString)
+            var state = report.state
             state.user = syncUser
             try state.save(stateURL)
             var line = "synced \(file) with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"
@@ -129,6 +133,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
             line += " (requests: \(report.requests))"
             print(line)
             for c in report.conflicts { print(VaultServerSettings.conflictLine(c)) }
+            for s in report.skipped { print("warning: skipped \(s); its item was left as it is on both sides and is tried again at the next sync") }
+            if report.orphansRemoved > 0 { print("removed \(report.orphansRemoved) orphan blob(s) left by interrupted syncs") }
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }

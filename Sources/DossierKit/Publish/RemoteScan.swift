@@ -1,0 +1,55 @@
+import Foundation
+import WebDAV
+
+/// What the server really holds under the publish folder, found by walking it with
+/// `PROPFIND Depth: 1` folder by folder. A file's SHA-256 is taken from `known` when the
+/// server shows the entity tag and size recorded for it; otherwise the file is fetched
+/// and hashed (a server without entity tags costs one GET per file).
+struct RemoteScan: Sendable {
+    struct Known: Sendable { var sha256: String; var size: Int64; var etag: String }
+
+    /// Files by path (the remote manifest and temporary uploads excluded).
+    var files: [String: (entry: SiteManifest.Entry, etag: String?)] = [:]
+    /// Temporary uploads left by an interrupted publish.
+    var temporaries: [String] = []
+    /// Folders below the publish folder.
+    var folders: Set<String> = []
+    /// Files fetched to hash them.
+    var fetched = 0
+
+    static func run(_ client: WebDAVClient, known: [String: Known]) async throws -> RemoteScan {
+        var scan = RemoteScan()
+        var queue = [""]
+        while let folder = queue.popLast() {
+            let listed: [DAVResource]
+            do { listed = try await client.propfind(folder, depth: 1) } catch let e as WebDAVError where e.httpStatus == 404 { continue }
+            for r in listed where r.path != folder && !r.path.isEmpty {
+                if r.isCollection {
+                    scan.folders.insert(r.path)
+                    queue.append(r.path)
+                    continue
+                }
+                let name = r.path.split(separator: "/").last.map(String.init) ?? r.path
+                if r.path == Publisher.remoteManifestName { continue }
+                if name.hasPrefix(".") && name.hasSuffix(Publisher.temporarySuffix) {
+                    scan.temporaries.append(r.path)
+                    continue
+                }
+                if let k = known[r.path], let tag = r.etag, tag == k.etag, r.contentLength == nil || r.contentLength == k.size {
+                    scan.files[r.path] = (SiteManifest.Entry(path: r.path, sha256: k.sha256, size: k.size), tag)
+                    continue
+                }
+                guard let (data, tag) = try await client.getIfExists(r.path) else { continue }
+                scan.fetched += 1
+                scan.files[r.path] = (SiteManifest.Entry(path: r.path, sha256: FileHash.sha256(data), size: Int64(data.count)), tag ?? r.etag)
+            }
+        }
+        scan.temporaries.sort()
+        return scan
+    }
+
+    /// The scan as a remote manifest, for planning.
+    var site: RemoteSite {
+        RemoteSite(files: files.values.map { $0.entry }, etags: files.compactMapValues { $0.etag }, dirty: false)
+    }
+}

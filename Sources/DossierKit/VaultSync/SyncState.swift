@@ -1,0 +1,52 @@
+#if DOMAIN_VAULT
+import Foundation
+import Vault
+import WebDAV
+
+/// What this device last knew the server to hold, per item: the blob revision and the
+/// item's `modified` (ms) at that time. Beside the vault as `<vault>.sync.json`; holds
+/// no secret (ids, revisions, times, the server URL and user name).
+public struct SyncState: Codable, Sendable {
+    public struct Known: Codable, Sendable, Equatable {
+        public var rev: String
+        public var modified: Int64
+    }
+    public var url: String
+    public var user: String?
+    public var autoSync: Bool?
+    /// The highest authenticated manifest version this device has read or written on
+    /// this server (nil: none yet). A lower one on the server is a rollback.
+    public var version: Int?
+    public var items: [String: Known] = [:]
+
+    public init(url: String, user: String? = nil) {
+        self.url = url
+        self.user = user
+    }
+
+    static func ms(_ d: Date) -> Int64 { Int64((d.timeIntervalSince1970 * 1000).rounded()) }
+
+    public static func url(forVault vault: URL) -> URL {
+        vault.deletingLastPathComponent().appendingPathComponent(vault.lastPathComponent + ".sync.json")
+    }
+
+    public static func load(_ url: URL) -> SyncState? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return try? JSONDecoder().decode(SyncState.self, from: data)
+    }
+
+    /// Writes the state atomically. Call it only after the vault file holding the
+    /// items it describes is saved (see "Commit order" in docs/vault-sync.md).
+    public func save(_ url: URL) throws {
+        var copy = self
+        if let old = SyncState.load(url) {
+            copy.user = copy.user ?? old.user
+            copy.autoSync = copy.autoSync ?? old.autoSync
+        }
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys, .prettyPrinted]
+        try FaultPoint.hit("state file")
+        try AtomicFile.write(try enc.encode(copy), to: url)
+    }
+}
+#endif
