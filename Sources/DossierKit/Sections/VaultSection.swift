@@ -11,6 +11,7 @@ import Vault
 ///   # password_env: DOSSIER_VAULT_PASSWORD  # … or by this environment variable (default)
 ///   # import: data/vault/export.csv        # or an unencrypted export instead of a vault
 ///   as_of: 2026-01-01                      # the report date (default: newest change in the vault)
+///   stale_days: 365                        # a password older than this is "stale"
 /// ```
 ///
 /// Every page and side output is built from ``HealthReport``, which has no field that can
@@ -24,7 +25,11 @@ public struct VaultSection: Section {
     let passwordFile: URL?
     let passwordEnv: String
     let asOf: Date?
+    let staleDays: Int
     let display: String
+    /// The vault unlocked by ``units()`` (every build, cached or not: a wrong password
+    /// fails the build even when the report itself is reused), handed on to ``build``.
+    let unlocked = UnlockedItems()
 
     public init(config: SectionConfig, project: Project) throws {
         let vault = try config.path("vault", required: false)
@@ -45,14 +50,16 @@ public struct VaultSection: Section {
         } else {
             asOf = nil
         }
+        staleDays = try config.int("stale_days", default: HealthCheck.staleDays, range: 1...36_500) ?? HealthCheck.staleDays
         let rootPath = project.root.standardizedFileURL.path + "/"
         let full = source.standardizedFileURL.path
         display = full.hasPrefix(rootPath) ? String(full.dropFirst(rootPath.count)) : source.lastPathComponent
     }
 
     public func units() throws -> [SectionUnit] {
-        [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
-                     salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)")]
+        if !isImport { unlocked.set(try loadItems()) }
+        return [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
+                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)")]
     }
 
     // MARK: Build
@@ -86,13 +93,13 @@ public struct VaultSection: Section {
     }
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
-        let (items, format, skipped) = try loadItems()
+        let (items, format, skipped) = try unlocked.take() ?? loadItems()
         let date = asOf ?? items.map(\.modified).max() ?? Date(timeIntervalSince1970: 0)
-        let report = HealthCheck.report(items: items, asOf: date)
+        let report = HealthCheck.report(items: items, asOf: date, staleDays: staleDays)
         var csv = CSVWriter(header: HealthReport.csvColumns)
         for r in report.entries {
             csv.append([.text(r.title), .text(r.website), .text(r.username), CSVWriter.number(r.score),
-                        .text(r.reason), .text(r.group), .text(r.changed)])
+                        .text(r.severity), .text(r.reason), .text(r.group), .text(r.changed)])
         }
         let json = try Self.encoder().encode(report)
         var warnings: [Diagnostic] = []
@@ -119,7 +126,7 @@ public struct VaultSection: Section {
         let r = rec.report
         func rows(_ rs: [HealthReport.Row]) -> [[String: Any]] {
             rs.map { ["title": $0.title, "website": $0.website, "username": $0.username, "score": $0.score,
-                      "reason": $0.reason, "group": $0.group, "changed": $0.changed] }
+                      "reason": $0.reason, "severity": $0.severity, "group": $0.group, "changed": $0.changed] }
         }
         let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable", "4 very unguessable"]
         let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: r.scoreDistribution.map(Double.init))],
@@ -130,6 +137,8 @@ public struct VaultSection: Section {
             "asOf": r.asOf, "source": rec.source, "format": rec.format,
             "entries": c.entries, "notes": c.notes, "websites": c.websites, "usernames": c.usernames,
             "weakCount": c.weak, "reusedCount": c.reusedEntries, "reuseGroups": c.reuseGroups,
+            "headline": [("entries", c.entries), ("critical", c.critical), ("high", c.high), ("medium", c.medium),
+                         ("low", c.low), ("without findings", c.ok)].map { ["label": $0.0, "value": $0.1] },
             "insecureCount": c.insecureWebsites, "staleCount": c.stale, "duplicateCount": c.duplicates,
             "averageLength": String(format: "%.1f", r.averageLength),
             "chart": chart,
@@ -140,7 +149,24 @@ public struct VaultSection: Section {
             "skipped": rec.skipped.sorted { $0.key < $1.key }.map { ["type": $0.key, "count": $0.value] },
         ]
         let page = Page(path: "vault/index.html", title: "Vault health", template: "vault/index", model: model)
-        let blurb = "\(c.entries) entries and \(c.notes) notes: \(c.weak) weak, \(c.reusedEntries) reused, \(c.insecureWebsites) on http://."
+        let blurb = "\(c.entries) entries and \(c.notes) notes: \(c.critical) critical, \(c.high) high, \(c.medium) medium, \(c.low) low."
         return UnitResult(pages: [page], blurb: blurb)
+    }
+}
+
+/// The items one build's ``VaultSection/units()`` unlocked, taken once by ``VaultSection/build``.
+final class UnlockedItems: @unchecked Sendable {
+    typealias Loaded = (items: [VaultItem], format: String, skipped: [String: Int])
+    private let lock = NSLock()
+    private var value: Loaded?
+
+    func set(_ v: Loaded) { lock.lock(); value = v; lock.unlock() }
+
+    /// The items, once; nil when none are held.
+    func take() -> Loaded? {
+        lock.lock(); defer { lock.unlock() }
+        let v = value
+        value = nil
+        return v
     }
 }

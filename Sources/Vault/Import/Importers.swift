@@ -11,6 +11,8 @@ public enum ImportFormat: String, Sendable, Codable, CaseIterable {
     case onePasswordCSV = "1password-csv"
     case chromeCSV = "chrome-csv"
     case firefoxCSV = "firefox-csv"
+    /// KeePass KDBX 3.1 / 4.x database (needs its password or key file).
+    case kdbx = "kdbx"
 }
 
 /// What an import produced. `skipped` counts items of types the vault cannot hold
@@ -20,19 +22,32 @@ public struct ImportResult: Sendable {
     public var items: [VaultItem]
     public var skipped: [String: Int]
     public var warnings: [VaultError]
+    /// Data inside imported items that the vault does not keep (custom fields, TOTP
+    /// settings, history versions, attachments, tags, expiry dates), by kind: listed in
+    /// the import summary, never dropped silently.
+    public var notKept: [String: Int] = [:]
 }
 
 // MARK: - Importer
 
 public enum Importer {
-    /// Reads an export file, detecting its format from its content.
-    public static func read(url: URL, now: Date = Date()) throws -> ImportResult {
+    /// Reads an export file, detecting its format from its content. A KDBX database
+    /// needs `credentials` (its password and/or key file).
+    public static func read(url: URL, now: Date = Date(), credentials: KDBXReader.Credentials? = nil) throws -> ImportResult {
         guard let data = try? Data(contentsOf: url) else { throw VaultError(.io, "cannot read the file", file: url.path) }
+        if KDBXHeader.isKDBX(data) {
+            guard let credentials else { throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: url.path) }
+            return try KDBXReader.read(data, credentials: credentials, file: url.path, now: now)
+        }
         return try read(data: data, file: url.path, now: now)
     }
 
+    /// Whether the bytes are a KeePass KDBX database (by its two signatures).
+    public static func isKDBX(_ data: Data) -> Bool { KDBXHeader.isKDBX(data) }
+
     /// Reads export bytes; `file` names the input in errors; `now` stamps items without dates.
     public static func read(data: Data, file: String? = nil, now: Date = Date()) throws -> ImportResult {
+        if KDBXHeader.isKDBX(data) { throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: file) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw VaultError(.invalidInput, "the file is not UTF-8 text", file: file)
         }
@@ -85,9 +100,10 @@ public enum Importer {
         return f.date(from: s)
     }
 
-    /// The host of a URL, or the text itself.
+    /// The host of a URL: never its user-info, path, query or fragment, and never the
+    /// raw text of a URL that does not parse (``URLRedaction/host(_:)``).
     static func host(_ url: String) -> String {
-        URLComponents(string: url)?.host ?? url
+        URLRedaction.host(url)
     }
 
     static func entry(title: String, username: String, password: String, website: String, notes: String,

@@ -53,8 +53,10 @@ public struct KDFParameters: Sendable, Codable, Equatable {
         guard salt.count >= 16 && salt.count <= 64 else { throw VaultError(.corrupt, "vault header: salt has \(salt.count) bytes") }
         switch algorithm {
         case .scrypt:
-            guard (10...22).contains(logN), (1...32).contains(r), (1...16).contains(p) else {
-                throw VaultError(.corrupt, "vault header: scrypt parameters out of range")
+            // memory 128·N·r ≤ 1 GiB and work N·r·p ≤ 2²⁸ (the default is 128 MiB, 2²⁰)
+            guard (10...22).contains(logN), (1...32).contains(r), (1...16).contains(p),
+                  (1 << logN) * r <= (1 << 23), (1 << logN) * r * p <= (1 << 28) else {
+                throw VaultError(.corrupt, "vault header: scrypt parameters out of range (log2 N 10…22, r 1…32, p 1…16, 128·N·r ≤ 1 GiB, N·r·p ≤ 2^28)")
             }
         case .pbkdf2Sha256:
             guard (100_000...50_000_000).contains(rounds) else { throw VaultError(.corrupt, "vault header: PBKDF2 rounds out of range") }

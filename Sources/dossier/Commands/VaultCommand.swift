@@ -62,9 +62,10 @@ enum VaultCLI {
     }
 
     static func describe(_ i: VaultItem, reveal: Bool) -> String {
-        var lines = ["id:       \(i.id.uuidString.lowercased())", "kind:     \(i.kind.rawValue)", "title:    \(i.title)"]
+        var lines = ["id:       \(i.id.uuidString.lowercased())", "kind:     \(i.kind.rawValue)",
+                     "title:    \(reveal ? i.title : URLRedaction.text(i.title))"]
         if i.kind == .entry {
-            lines += ["username: \(i.username)", "website:  \(i.website)",
+            lines += ["username: \(i.username)", "website:  \(reveal ? i.website : URLRedaction.website(i.website))",
                       "password: \(reveal ? i.password.reveal : "•••••• (use --reveal)")"]
             if !i.details.isEmpty { lines.append("details:  \(reveal ? i.details.reveal : "•••••• (use --reveal)")") }
         } else {
@@ -252,15 +253,39 @@ struct VaultRemoveCommand: ParsableCommand {
 
 struct VaultListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries and notes (passwords hidden unless --reveal).",
-        discussion: "Example: dossier vault list my.dvault")
+        discussion: "Example: dossier vault list my.dvault --json")
     @Argument var file: String
-    @Flag(help: "Show passwords.") var reveal = false
+    @Flag(help: "Show passwords, descriptions, note text and URLs as stored.") var reveal = false
+    @Flag(help: "A JSON array of items (docs/vault-cli.md).") var json = false
+
+    /// One item as `list --json` prints it; secrets only with --reveal.
+    struct Line: Encodable {
+        var id: String, kind: String, title: String, username: String, website: String, folder: String
+        var created: String, modified: String, passwordChanged: String
+        var password: String?, details: String?, text: String?
+    }
 
     func run() throws {
         let v = try VaultCLI.open(file)
-        for i in v.items {
-            var cols = [String(i.id.uuidString.lowercased().prefix(8)), i.kind.rawValue, i.title]
-            if i.kind == .entry { cols += [i.username, i.website] + (reveal ? [i.password.reveal] : []) }
+        let items = v.items.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if json {
+            try VaultCLI.printJSON(items.map { i in
+                Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue, title: reveal ? i.title : URLRedaction.text(i.title),
+                     username: i.username, website: reveal ? i.website : URLRedaction.website(i.website), folder: i.folder,
+                     created: f.string(from: i.created), modified: f.string(from: i.modified),
+                     passwordChanged: f.string(from: i.passwordChanged),
+                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil, text: reveal ? i.text.reveal : nil)
+            })
+            return
+        }
+        for i in items {
+            // without --reveal, URLs lose user-info, query and fragment (credentials, tokens)
+            var cols = [String(i.id.uuidString.lowercased().prefix(8)), i.kind.rawValue, reveal ? i.title : URLRedaction.text(i.title)]
+            if i.kind == .entry {
+                cols += [i.username, reveal ? i.website : URLRedaction.website(i.website)] + (reveal ? [i.password.reveal] : [])
+            }
             print(cols.joined(separator: "\t"))
         }
     }
@@ -299,21 +324,51 @@ struct VaultNoteCommand: ParsableCommand {
 // MARK: - import / report / score
 
 struct VaultImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Import an export (format detected by content) into a vault.",
+    static let configuration = CommandConfiguration(commandName: "import", abstract: "Import an export or a KeePass database (format detected by content) into a vault.",
         discussion: """
-        Formats: Bitwarden JSON and CSV, KeePass 2.x XML, KeePassXC CSV, 1Password 8 CSV, Chrome CSV, Firefox CSV.
-        Example: dossier vault import my.dvault bitwarden_export.json
+        Formats: KeePass KDBX 3.1 and 4, Bitwarden JSON and CSV, KeePass 2.x XML, KeePassXC CSV, 1Password 8 CSV, Chrome CSV, Firefox CSV.
+
+        A KDBX database's password is read from the first line of --import-password-file, from DOSSIER_IMPORT_PASSWORD (or the file descriptor in DOSSIER_IMPORT_PASSWORD_FD), or from the terminal without echo; --key-file adds its key file. An empty password with a key file means the key file alone.
+
+        Examples:
+          dossier vault import my.dvault bitwarden_export.json
+          dossier vault import my.dvault Passwords.kdbx --key-file Passwords.keyx
         """)
     @Argument var file: String
-    @Argument(help: "The export file.") var export: String
+    @Argument(help: "The export file or KDBX database.") var export: String
+    @Option(help: "A file whose first line is the KDBX database's password.") var importPasswordFile: String?
+    @Option(help: "The KDBX database's key file.") var keyFile: String?
+
+    func credentials() throws -> KDBXReader.Credentials {
+        var password: String
+        if let importPasswordFile {
+            guard let text = try? String(contentsOfFile: importPasswordFile, encoding: .utf8) else {
+                throw DossierError(file: importPasswordFile, "cannot read the password file")
+            }
+            password = String(text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
+        } else {
+            password = try SecretInput.read(prompt: "Password of \(URL(fileURLWithPath: export).lastPathComponent): ", environment: "DOSSIER_IMPORT_PASSWORD")
+        }
+        var key: Data? = nil
+        if let keyFile {
+            guard let d = FileManager.default.contents(atPath: keyFile) else { throw DossierError(file: keyFile, "cannot read the key file") }
+            key = d
+        }
+        if password.isEmpty && key == nil { throw DossierError(file: export, "the KeePass database's password is empty and no --key-file is given") }
+        return KDBXReader.Credentials(password: password.isEmpty && key != nil ? nil : Secret(password), keyFile: key)
+    }
 
     func run() throws {
+        let url = URL(fileURLWithPath: export)
+        let isKDBX = FileManager.default.contents(atPath: export).map(Importer.isKDBX) ?? false
+        // the database is read before the vault is opened: nothing is written if it fails
+        let r = try VaultCLI.wrap { try Importer.read(url: url, credentials: isKDBX ? try credentials() : nil) }
         var v = try VaultCLI.open(file)
-        let r = try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: export)) }
         let report = v.merge(items: r.items)
         try VaultCLI.wrap { try v.save() }
         print("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
         for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { print("skipped \(n) \(type) item(s): not supported") }
+        for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { print("not kept: \(n) \(kind)") }
         for w in r.warnings { FileHandle.standardError.write(Data("warning: \(w.description)\n".utf8)) }
     }
 }
@@ -324,10 +379,12 @@ struct VaultReportCommand: ParsableCommand {
     @Argument var file: String
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
+    @Option(help: "A password older than this many days is stale (1–36500).") var staleDays = HealthCheck.staleDays
     @Flag(help: "JSON instead of a summary.") var json = false
 
     func run() throws {
         let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file).items
+        guard (1...36_500).contains(staleDays) else { throw ValidationError("--stale-days must be 1…36500") }
         var date = Date()
         if let asOf {
             let f = ISO8601DateFormatter()
@@ -335,11 +392,12 @@ struct VaultReportCommand: ParsableCommand {
             guard let d = f.date(from: asOf) else { throw ValidationError("--as-of must be YYYY-MM-DD") }
             date = d
         }
-        let r = HealthCheck.report(items: items, asOf: date)
+        let r = HealthCheck.report(items: items, asOf: date, staleDays: staleDays)
         if json { try VaultCLI.printJSON(r); return }
         print("entries \(r.counts.entries), notes \(r.counts.notes), websites \(r.counts.websites), usernames \(r.counts.usernames)")
         print("weak \(r.counts.weak), reused \(r.counts.reusedEntries) in \(r.counts.reuseGroups) groups, http \(r.counts.insecureWebsites), stale \(r.counts.stale), duplicates \(r.counts.duplicates)")
-        for row in r.problems { print("\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }
+        print("critical \(r.counts.critical), high \(r.counts.high), medium \(r.counts.medium), low \(r.counts.low), ok \(r.counts.ok)")
+        for row in r.problems { print("\(row.severity)\t\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }
     }
 }
 
