@@ -12,6 +12,7 @@ import Vault
 ///   # import: data/vault/export.csv        # or an unencrypted export instead of a vault
 ///   as_of: 2026-01-01                      # the report date (default: newest change in the vault)
 ///   stale_days: 365                        # a password older than this is "stale"
+///   pwned_passwords: data/pwned-passwords-sha1-ordered-by-hash.txt   # optional, offline
 /// ```
 ///
 /// Every page and side output is built from ``HealthReport``, which has no field that can
@@ -26,6 +27,8 @@ public struct VaultSection: Section {
     let passwordEnv: String
     let asOf: Date?
     let staleDays: Int
+    /// An offline Pwned Passwords file or range folder (`pwned_passwords:`).
+    let pwned: URL?
     let display: String
     /// The vault unlocked by ``units()`` (every build, cached or not: a wrong password
     /// fails the build even when the report itself is reused), handed on to ``build``.
@@ -50,16 +53,27 @@ public struct VaultSection: Section {
         } else {
             asOf = nil
         }
+        pwned = try config.path("pwned_passwords", required: false)
         staleDays = try config.int("stale_days", default: HealthCheck.staleDays, range: 1...36_500) ?? HealthCheck.staleDays
         let rootPath = project.root.standardizedFileURL.path + "/"
         let full = source.standardizedFileURL.path
         display = full.hasPrefix(rootPath) ? String(full.dropFirst(rootPath.count)) : source.lastPathComponent
     }
 
+    /// The breach list by path, size and modification time (it can be tens of GB: its
+    /// bytes are not hashed into the unit key).
+    var pwnedStamp: String {
+        guard let pwned else { return "" }
+        let a = try? FileManager.default.attributesOfItem(atPath: pwned.path)
+        let size = (a?[.size] as? NSNumber)?.int64Value ?? -1
+        let mtime = (a?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+        return "\(pwned.path)|\(size)|\(mtime)"
+    }
+
     public func units() throws -> [SectionUnit] {
         if !isImport { unlocked.set(try loadItems()) }
         return [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
-                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)")]
+                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|\(pwnedStamp)")]
     }
 
     // MARK: Build
@@ -92,10 +106,17 @@ public struct VaultSection: Section {
         }
     }
 
+    func wrapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as VaultError {
+            throw DossierError(file: e.file ?? display, line: e.line, e.message)
+        }
+    }
+
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
         let (items, format, skipped) = try unlocked.take() ?? loadItems()
         let date = asOf ?? items.map(\.modified).max() ?? Date(timeIntervalSince1970: 0)
-        let report = HealthCheck.report(items: items, asOf: date, staleDays: staleDays)
+        let breaches = try pwned.map { url in try wrapped { try BreachList(url: url) } }
+        let report = try wrapped { try HealthCheck.report(items: items, asOf: date, staleDays: staleDays, breaches: breaches) }
         var csv = CSVWriter(header: HealthReport.csvColumns)
         for r in report.entries {
             csv.append([.text(r.title), .text(r.website), .text(r.username), CSVWriter.number(r.score),
@@ -139,7 +160,7 @@ public struct VaultSection: Section {
             "weakCount": c.weak, "reusedCount": c.reusedEntries, "reuseGroups": c.reuseGroups,
             "headline": [("entries", c.entries), ("critical", c.critical), ("high", c.high), ("medium", c.medium),
                          ("low", c.low), ("without findings", c.ok)].map { ["label": $0.0, "value": $0.1] },
-            "insecureCount": c.insecureWebsites, "staleCount": c.stale, "duplicateCount": c.duplicates,
+            "insecureCount": c.insecureWebsites, "breachedCount": c.breached, "checksBreaches": pwned != nil, "staleCount": c.stale, "duplicateCount": c.duplicates,
             "averageLength": String(format: "%.1f", r.averageLength),
             "chart": chart,
             "distribution": r.scoreDistribution.enumerated().map { ["label": labels[$0.offset], "count": $0.element] },

@@ -21,6 +21,8 @@ public struct HealthReport: Sendable, Codable, Equatable {
         public var insecureWebsites: Int
         public var stale: Int
         public var duplicates: Int
+        /// Entries whose password is in the offline Pwned Passwords list (0 without one).
+        public var breached: Int
         /// Entries by their most severe finding (``Severity``); `ok` = no finding.
         public var critical: Int
         public var high: Int
@@ -55,6 +57,8 @@ public struct HealthReport: Sendable, Codable, Equatable {
     public var averageLength: Double
     /// Every entry with at least one problem, most severe first, then by title.
     public var problems: [Row]
+    /// Entries whose password is in the breach list, in title order.
+    public var breached: [Row]
     public var weak: [Row]
     public var reused: [Row]
     public var insecure: [Row]
@@ -67,7 +71,7 @@ public struct HealthReport: Sendable, Codable, Equatable {
     public static let csvColumns = ["title", "website", "username", "score", "severity", "reason", "group", "changed"]
 }
 
-/// How urgent a finding is: critical (reused; breached), high (weak or empty), medium
+/// How urgent a finding is: critical (breached, reused), high (weak or empty), medium
 /// (http, stale), low (duplicate login). An entry takes its most severe finding's level.
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
     case critical, high, medium, low, ok
@@ -89,7 +93,15 @@ public enum HealthCheck {
     /// `R1`, `R2`, … and duplicate groups `D1`, `D2`, … numbered in the order of each
     /// group's first entry in the title order (never derived from a password, never random),
     /// so the same vault always gives the same report.
+    ///
+    /// With `breaches` (an offline Pwned Passwords list), each entry whose password is in
+    /// it is "breached" (critical). Lookups that fail (I/O) throw.
     public static func report(items: [VaultItem], asOf: Date, staleDays: Int = staleDays) -> HealthReport {
+        // without a breach list no lookup can fail
+        (try? report(items: items, asOf: asOf, staleDays: staleDays, breaches: nil))!
+    }
+
+    public static func report(items: [VaultItem], asOf: Date, staleDays: Int = staleDays, breaches: BreachList?) throws -> HealthReport {
         let live = items.filter { !$0.deleted }
         let entries = live.filter { $0.kind == .entry }.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
 
@@ -112,6 +124,7 @@ public enum HealthCheck {
         var totalLength = 0
         var weak: [HealthReport.Row] = [], reused: [HealthReport.Row] = [], insecure: [HealthReport.Row] = []
         var stale: [HealthReport.Row] = [], dups: [HealthReport.Row] = [], problems: [HealthReport.Row] = []
+        var breached: [HealthReport.Row] = []
         let staleLimit = asOf.addingTimeInterval(-Double(max(staleDays, 0)) * 86400)
         let staleReason = staleDays == 365 ? "not changed in over a year" : "not changed in over \(staleDays) days"
         var severityCounts = [Int](repeating: 0, count: Severity.allCases.count)
@@ -131,6 +144,8 @@ public enum HealthCheck {
             let isInsecure = e.website.lowercased().hasPrefix("http://")
             let isStale = e.passwordChanged < staleLimit
             let isDup = !dupGroup[k].isEmpty
+            let seen = try e.password.isEmpty ? 0 : (breaches?.count(password: e.password) ?? 0)
+            flag(seen > 0, "breached (seen \(seen) times)", .critical)
             flag(isWeak, e.password.isEmpty ? "empty password" : "weak", .high)
             flag(isReused, "reused", .critical)
             flag(isInsecure, "http", .medium)
@@ -143,6 +158,7 @@ public enum HealthCheck {
                                        group: [reuseGroup[k], dupGroup[k]].filter { !$0.isEmpty }.joined(separator: " "),
                                        changed: day(e.passwordChanged))
             rows.append(row)
+            if seen > 0 { breached.append(row) }
             if isWeak { weak.append(row) }
             if isReused { reused.append(row) }
             if isInsecure { insecure.append(row) }
@@ -162,11 +178,11 @@ public enum HealthCheck {
                                          websites: hosts.count, usernames: users.count, weak: weak.count,
                                          reusedEntries: reused.count, reuseGroups: groups, insecureWebsites: insecure.count,
                                          stale: stale.count, duplicates: dups.count,
-                                         critical: severityCounts[0], high: severityCounts[1], medium: severityCounts[2],
+                                         breached: breached.count, critical: severityCounts[0], high: severityCounts[1], medium: severityCounts[2],
                                          low: severityCounts[3], ok: severityCounts[4])
         let avg = entries.isEmpty ? 0 : (Double(totalLength) / Double(entries.count) * 10).rounded() / 10
         return HealthReport(asOf: day(asOf), counts: counts, scoreDistribution: distribution, averageLength: avg,
-                            problems: problems, weak: weak, reused: reused, insecure: insecure, stale: stale,
+                            problems: problems, breached: breached, weak: weak, reused: reused, insecure: insecure, stale: stale,
                             duplicates: dups, entries: rows)
     }
 

@@ -63,16 +63,20 @@ public struct KDFParameters: Sendable, Codable, Equatable {
         }
     }
 
-    func deriveMasterKey(_ password: Secret) throws -> SymmetricKey {
+    /// The master key. The password is Unicode-normalised to **NFC** first (so "é" typed
+    /// as one code point or as e + combining accent opens the same vault); `normalize:
+    /// false` is the bytes as typed, for vaults written before normalisation.
+    func deriveMasterKey(_ password: Secret, normalize: Bool = true) throws -> SymmetricKey {
         try checkBounds()
+        let bytes = Array((normalize ? password.reveal.precomposedStringWithCanonicalMapping : password.reveal).utf8)
         switch algorithm {
         case .scrypt:
             let n = 1 << logN
-            return try KDF.Scrypt.deriveKey(from: Array(password.reveal.utf8), salt: salt, outputByteCount: 32,
+            return try KDF.Scrypt.deriveKey(from: bytes, salt: salt, outputByteCount: 32,
                                             rounds: n, blockSize: r, parallelism: p,
                                             maxMemory: 128 * n * r * p + (1 << 24))
         case .pbkdf2Sha256:
-            return try KDF.Insecure.PBKDF2.deriveKey(from: Array(password.reveal.utf8), salt: salt, using: .sha256,
+            return try KDF.Insecure.PBKDF2.deriveKey(from: bytes, salt: salt, using: .sha256,
                                                      outputByteCount: 32, rounds: rounds)
         }
     }

@@ -42,6 +42,14 @@ enum VaultCLI {
         return Secret(first)
     }
 
+    /// Refuses a master password scored below 3 (docs/vault-cli.md) unless `allowWeak`.
+    static func checkStrength(_ pw: Secret, allowWeak: Bool) throws {
+        let e = Strength.estimate(pw.reveal)
+        guard e.score >= 3 || allowWeak else {
+            throw DossierError("the master password is too guessable (strength \(e.score)/4, at least 3 needed; about \(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) offline): choose a longer one, or pass --allow-weak")
+        }
+    }
+
     static func open(_ path: String) throws -> Vault {
         var v = try wrap { try Vault.open(url: URL(fileURLWithPath: path), password: try masterPassword()) }
         VaultServerSettings.autoSyncAtUnlock(&v)   // UC7: only when the vault's settings turn it on
@@ -81,10 +89,10 @@ enum VaultCLI {
 /// Generator options shared by `generate`, `add --generate` and `edit --generate`.
 struct GeneratorOptions: ParsableArguments {
     @Option(help: "Password length, 1–64.") var length = 20
-    @Option(help: "Minimum upper-case letters.") var minUpper = 1
-    @Option(help: "Minimum lower-case letters.") var minLower = 1
-    @Option(help: "Minimum digits.") var minDigits = 1
-    @Option(help: "Minimum special characters.") var minSpecial = 1
+    @Option(help: "Minimum upper-case letters (default 1).") var minUpper: Int?
+    @Option(help: "Minimum lower-case letters (default 1).") var minLower: Int?
+    @Option(help: "Minimum digits (default 1).") var minDigits: Int?
+    @Option(help: "Minimum special characters (default 1).") var minSpecial: Int?
     @Flag(help: "No upper-case letters.") var noUpper = false
     @Flag(help: "No lower-case letters.") var noLower = false
     @Flag(help: "No digits.") var noDigits = false
@@ -96,12 +104,17 @@ struct GeneratorOptions: ParsableArguments {
     @Flag(help: "Capitalise passphrase words.") var capitalize = false
     @Flag(help: "Append a digit to one passphrase word.") var digit = false
 
-    var settings: GeneratorSettings {
+    /// The settings; a minimum given for a class that is switched off is an error.
+    func settings() throws -> GeneratorSettings {
         var m: [CharacterClass: Int] = [:]
-        if !noUpper { m[.upper] = minUpper }
-        if !noLower { m[.lower] = minLower }
-        if !noDigits { m[.digits] = minDigits }
-        if !noSpecial { m[.special] = minSpecial }
+        for (c, off, min, name) in [(CharacterClass.upper, noUpper, minUpper, "upper"), (.lower, noLower, minLower, "lower"),
+                                    (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial, "special")] {
+            if off {
+                if let min, min != 0 { throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off") }
+            } else {
+                m[c] = min ?? 1
+            }
+        }
         return GeneratorSettings(length: length, minimums: m, excludeLookAlikes: excludeLookAlikes)
     }
 
@@ -111,7 +124,7 @@ struct GeneratorOptions: ParsableArguments {
                 let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator, capitalize: capitalize, includeDigit: digit))
                 return { g.generate() }
             }
-            let g = try PasswordGenerator(settings)
+            let g = try PasswordGenerator(try settings())
             return { g.generate() }
         }
     }
@@ -161,6 +174,7 @@ struct VaultInitCommand: ParsableCommand {
         discussion: "Example: dossier vault init my.dvault   (asks for the master password twice)")
     @Argument(help: "The vault file to create.") var file: String
     @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
+    @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
@@ -172,6 +186,7 @@ struct VaultInitCommand: ParsableCommand {
         default: throw ValidationError("--kdf must be scrypt or pbkdf2")
         }
         let pw = try VaultCLI.masterPassword(confirm: true)
+        try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
         try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
         print("created \(file)")
     }
@@ -380,6 +395,7 @@ struct VaultReportCommand: ParsableCommand {
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
     @Option(help: "A password older than this many days is stale (1–36500).") var staleDays = HealthCheck.staleDays
+    @Option(help: "An offline Pwned Passwords file (SHA-1 HASH:COUNT lines ordered by hash) or range folder.") var pwned: String?
     @Flag(help: "JSON instead of a summary.") var json = false
 
     func run() throws {
@@ -392,10 +408,20 @@ struct VaultReportCommand: ParsableCommand {
             guard let d = f.date(from: asOf) else { throw ValidationError("--as-of must be YYYY-MM-DD") }
             date = d
         }
-        let r = HealthCheck.report(items: items, asOf: date, staleDays: staleDays)
+        let breaches = try pwned.map { p in try VaultCLI.wrap { try BreachList(url: URL(fileURLWithPath: p)) } }
+        let clock = ContinuousClock()
+        var r: HealthReport!
+        let took = try clock.measure { r = try VaultCLI.wrap { try HealthCheck.report(items: items, asOf: date, staleDays: staleDays, breaches: breaches) } }
+        if let b = breaches {
+            // the cost of the offline check, on stderr (no hash, no password)
+            let ms = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
+            FileHandle.standardError.write(Data(String(format: "offline breach check: %d lookups, %d pages of 4 KiB read in %.1f ms (report included)\n",
+                                                       b.lookups, b.pagesRead, ms).utf8))
+        }
         if json { try VaultCLI.printJSON(r); return }
         print("entries \(r.counts.entries), notes \(r.counts.notes), websites \(r.counts.websites), usernames \(r.counts.usernames)")
         print("weak \(r.counts.weak), reused \(r.counts.reusedEntries) in \(r.counts.reuseGroups) groups, http \(r.counts.insecureWebsites), stale \(r.counts.stale), duplicates \(r.counts.duplicates)")
+        if breaches != nil { print("breached \(r.counts.breached) (offline Pwned Passwords list)") }
         print("critical \(r.counts.critical), high \(r.counts.high), medium \(r.counts.medium), low \(r.counts.low), ok \(r.counts.ok)")
         for row in r.problems { print("\(row.severity)\t\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }
     }

@@ -38,7 +38,6 @@ public enum KDBXReader {
 
         var xml: Data
         var stream: InnerStream
-        var attachments = 0
         if header.major == 4 {
             let hashed = try reader.bytes(32, what: "header hash")
             guard Data(SHA256.hash(data: header.bytes)) == hashed else {
@@ -61,7 +60,7 @@ public enum KDBXReader {
                 case 0: break loop
                 case 1: var v = ByteReader(value); streamID = try v.u32()
                 case 2: streamKey = value
-                case 3: attachments += 1
+                case 3: break   // attachment bytes: counted through the entries that use them
                 default: break
                 }
             }
@@ -76,9 +75,7 @@ public enum KDBXReader {
             if header.compressed { xml = try Gzip.inflate(xml) }
             stream = try InnerStream(id: header.innerRandomStreamID, key: header.protectedStreamKey)
         }
-        var result = try KeePassXML.read(xml, file: nil, now: now, format: .kdbx, unprotect: { try stream.apply($0) })
-        if attachments > 0 { result.notKept["attachment file (KDBX 4 inner header)", default: 0] += attachments }
-        return result
+        return try KeePassXML.read(xml, file: nil, now: now, format: .kdbx, unprotect: { try stream.apply($0) })
     }
 
     /// HMAC-SHA-256 key of block `index`: SHA-512(index as u64 LE ‖ HMAC base key).
