@@ -76,7 +76,7 @@ public enum Importer {
             if trimmed.contains("<KeePassFile") { return .keepassXML }
             throw VaultError(.unsupported, "XML that is not a KeePass 2.x export", file: file)
         }
-        let firstLine = (try? CSVTable(text: String(text.prefix(4096).split(separator: "\n", maxSplits: 1).first ?? ""), file: file))?.rows.first?.fields ?? []
+        let firstLine = (try? CSVTable(text: headerRow(text), file: file))?.rows.first?.fields ?? []
         let header = Set(firstLine.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         if header.isSuperset(of: ["login_uri", "login_username", "login_password", "type", "name"]) { return .bitwardenCSV }
         if header.isSuperset(of: ["guid", "timepasswordchanged", "url", "username", "password"]) { return .firefoxCSV }
@@ -88,16 +88,33 @@ public enum Importer {
 
     // MARK: Shared helpers
 
+    /// The CSV text up to the first line feed outside quotes (the header row), by bytes:
+    /// Swift treats CR LF as one `Character`, so splitting at "\n" misses CRLF files.
+    static func headerRow(_ text: String) -> String {
+        var quoted = false
+        var end = text.utf8.endIndex
+        for i in text.utf8.indices {
+            let b = text.utf8[i]
+            if b == 34 { quoted.toggle() } else if b == 10 && !quoted { end = i; break }
+        }
+        return String(decoding: text.utf8[..<end], as: UTF8.self)
+    }
+
+    /// An ISO 8601 date (``ISODate``), nil when empty or unreadable.
     static func date(_ s: String?) -> Date? {
         guard let s = s?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: s) { return d }
-        f.formatOptions = [.withInternetDateTime]
-        if let d = f.date(from: s) { return d }
-        // "2023-01-02 03:04:05" (UTC)
-        f.formatOptions = [.withFullDate, .withSpaceBetweenDateAndTime, .withTime, .withColonSeparatorInTime]
-        return f.date(from: s)
+        return ISODate.parse(s)
+    }
+
+    /// Milliseconds since 1970 as text (Firefox): nil when empty; NaN, infinite or
+    /// outside years 1–9999 is an error naming the line.
+    static func epochMilliseconds(_ s: String, file: String?, line: Int?) throws -> Date? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        guard !t.isEmpty else { return nil }
+        guard let v = Double(t), v.isFinite, abs(v) <= 253_402_300_799_000 else {
+            throw VaultError(.invalidInput, "'\(t.prefix(40))' is not a date in milliseconds since 1970 (NaN, infinite or out of range)", file: file, line: line)
+        }
+        return Date(timeIntervalSince1970: v / 1000)
     }
 
     /// The host of a URL: never its user-info, path, query or fragment, and never the
@@ -167,12 +184,12 @@ enum CSVImport {
                 result.items.append(Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
                                                    notes: f("note"), folder: "", created: nil, modified: nil, now: now))
             case .firefoxCSV:
-                func ms(_ s: String) -> Date? { Double(s).map { Date(timeIntervalSince1970: $0 / 1000) } }
+                func ms(_ s: String) throws -> Date? { try Importer.epochMilliseconds(s, file: file, line: row.line) }
                 let guid = f("guid").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
                 result.items.append(Importer.entry(title: Importer.host(f("url")), username: f("username"), password: f("password"),
-                                                   website: f("url"), notes: "", folder: "", created: ms(f("timecreated")),
-                                                   modified: ms(f("timepasswordchanged")), now: now, id: UUID(uuidString: guid)))
-            case .bitwardenJSON, .keepassXML:
+                                                   website: f("url"), notes: "", folder: "", created: try ms(f("timecreated")),
+                                                   modified: try ms(f("timepasswordchanged")), now: now, id: UUID(uuidString: guid)))
+            case .bitwardenJSON, .keepassXML, .kdbx:
                 break
             }
         }

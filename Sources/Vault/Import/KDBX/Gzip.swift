@@ -1,4 +1,4 @@
-import CZlib
+import CGzip
 import Foundation
 
 /// gzip (RFC 1952) inflation through the system zlib, with an output limit so a
@@ -22,7 +22,7 @@ enum Gzip {
                 try chunk.withUnsafeMutableBufferPointer { buf in
                     stream.next_out = buf.baseAddress
                     stream.avail_out = uInt(buf.count)
-                    status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    status = CGzip.inflate(&stream, Z_NO_FLUSH)
                     guard status == Z_OK || status == Z_STREAM_END else {
                         throw VaultError(.corrupt, "the compressed payload is damaged (zlib \(status))")
                     }

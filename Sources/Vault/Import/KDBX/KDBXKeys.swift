@@ -33,10 +33,10 @@ enum KDBXKeys {
     private static func xmlKey(_ file: Data) throws -> Data? {
         guard let text = String(data: file.prefix(4096), encoding: .utf8), text.contains("<KeyFile") else { return nil }
         final class D: NSObject, XMLParserDelegate {
-            var version = "", data = "", hash = "", path: [String] = [], text = ""
+            var version = "", data = "", dataHash = "", path: [String] = [], text = ""
             func parser(_ p: XMLParser, didStartElement n: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
                 path.append(n); text = ""
-                if n == "Data" { hash = attributes["Hash"] ?? "" }
+                if n == "Data" { dataHash = attributes["Hash"] ?? "" }
             }
             func parser(_ p: XMLParser, foundCharacters s: String) { text += s }
             func parser(_ p: XMLParser, didEndElement n: String, namespaceURI: String?, qualifiedName: String?) {
@@ -58,7 +58,7 @@ enum KDBXKeys {
         }
         if d.version.hasPrefix("2.") {
             guard let k = Data(hex: d.data.filter { !$0.isWhitespace }) else { throw VaultError(.invalidInput, "the key file's key is not hex") }
-            if let h = Data(hex: d.hash), !h.isEmpty, Data(SHA256.hash(data: k).prefix(h.count)) != h {
+            if let h = Data(hex: d.dataHash), !h.isEmpty, Data(SHA256.hash(data: k).prefix(h.count)) != h {
                 throw VaultError(.invalidInput, "the key file is damaged (its hash does not match)")
             }
             return k
@@ -85,7 +85,7 @@ enum KDBXKeys {
                 salt.withUnsafeBytes { s in
                     argon2_hash(UInt32(iterations), UInt32(memory / 1024), parallelism, pwd.baseAddress, pwd.count,
                                 s.baseAddress, s.count, &out, out.count, nil, 0, id ? Argon2_id : Argon2_d,
-                                argon2_version(rawValue: version))
+                                version)
                 }
             }
             guard status == ARGON2_OK.rawValue else {
