@@ -83,7 +83,8 @@ def test_kdbx_imports_every_field(run_dossier, tmp_path, version, kdf, cipher, c
         (tmp_path / "pw.txt").write_text(password + "\n", encoding="utf-8")
         args += ["--import-password-file", tmp_path / "pw.txt"]
     else:
-        args += ["--import-password-file", os.devnull]
+        (tmp_path / "empty.txt").write_text("", encoding="utf-8")   # empty password + key file = key file only
+        args += ["--import-password-file", tmp_path / "empty.txt"]
     out = run_dossier(*args, env=MASTER).stdout
     assert "kdbx: imported 4 new" in out
     assert "skipped 1 recycle bin item(s)" in out

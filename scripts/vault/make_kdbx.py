@@ -9,8 +9,10 @@ database a 3.1 header (AES-KDF transform seed and rounds, protected stream key, 
 start bytes, Salsa20 inner stream) before pykeepass writes it.
 """
 import argparse
+import base64
 import datetime
 import os
+import struct
 
 from construct import Container
 from pykeepass import create_database
@@ -76,7 +78,14 @@ def to_kdbx3(kp, cipher):
         protected_stream_id=item("protected_stream_id", "salsa20"),
         end=item("end", b"\r\n\r\n"),
     )
-    kp.kdbx.body = Container(payload=Container(xml=kp.kdbx.body.payload.xml))
+    xml = kp.kdbx.body.payload.xml
+    # KDBX 3.1 writes times as ISO 8601 text, KDBX 4 as base64 of u64 seconds since year 1
+    for el in xml.iter():
+        if isinstance(el.tag, str) and el.tag.endswith(("Time", "Changed")) and el.text and el.text.endswith("="):
+            secs = struct.unpack("<Q", base64.b64decode(el.text))[0]
+            t = datetime.datetime(1, 1, 1, tzinfo=UTC) + datetime.timedelta(seconds=secs)
+            el.text = t.strftime("%Y-%m-%dT%H:%M:%SZ")
+    kp.kdbx.body = Container(payload=Container(xml=xml))
 
 
 def make(path, version=4, kdf="argon2id", cipher="aes256", password="kdbx pass wörd", keyfile=None):
