@@ -66,3 +66,20 @@ import Testing
         #expect(took < .seconds(1), "took \(took)")
     }
 }
+
+@Suite struct LastPassImportTests {
+    @Test func lastPassCSVKeepsFoldersNotesAndCountsTOTP() throws {
+        let csv = "url,username,password,totp,extra,name,grouping,fav\r\n" +
+            "https://mail.example.com,jo@example.com,lp-Pass-1,JBSWY3DPEHPK3PXP,\"two\r\nlines\",Mail,Personal\\Email,1\r\n" +
+            "http://sn,,,,\"NoteType:Server\nHostname:db1\",Server note,Work,0\r\n"
+        let r = try Importer.read(data: Data(csv.utf8))
+        #expect(r.format == .lastPassCSV)
+        #expect(r.items.count == 2)
+        let mail = try #require(r.items.first { $0.title == "Mail" })
+        #expect(mail.kind == .entry && mail.password.reveal == "lp-Pass-1" && mail.folder == "Personal/Email")
+        #expect(mail.details.reveal == "two\r\nlines")
+        let note = try #require(r.items.first { $0.title == "Server note" })
+        #expect(note.kind == .note && note.text.reveal == "NoteType:Server\nHostname:db1" && note.folder == "Work")
+        #expect(r.notKept == ["TOTP secret": 1, "favourite flag": 1])
+    }
+}

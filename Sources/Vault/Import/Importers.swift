@@ -11,6 +11,7 @@ public enum ImportFormat: String, Sendable, Codable, CaseIterable {
     case onePasswordCSV = "1password-csv"
     case chromeCSV = "chrome-csv"
     case firefoxCSV = "firefox-csv"
+    case lastPassCSV = "lastpass-csv"
     /// KeePass KDBX 3.1 / 4.x database (needs its password or key file).
     case kdbx = "kdbx"
 }
@@ -79,11 +80,13 @@ public enum Importer {
         let firstLine = (try? CSVTable(text: headerRow(text), file: file))?.rows.first?.fields ?? []
         let header = Set(firstLine.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         if header.isSuperset(of: ["login_uri", "login_username", "login_password", "type", "name"]) { return .bitwardenCSV }
+        // before Chrome: LastPass's header also holds name, url, username, password
+        if header.isSuperset(of: ["url", "username", "password", "extra", "name", "grouping"]) { return .lastPassCSV }
         if header.isSuperset(of: ["guid", "timepasswordchanged", "url", "username", "password"]) { return .firefoxCSV }
         if header.isSuperset(of: ["group", "title", "username", "password", "url", "notes"]) { return .keepassxcCSV }
         if header.isSuperset(of: ["title", "url", "username", "password", "otpauth"]) { return .onePasswordCSV }
         if header.isSuperset(of: ["name", "url", "username", "password"]) { return .chromeCSV }
-        throw VaultError(.unsupported, "unrecognised export: the header row matches none of Bitwarden, KeePassXC, 1Password, Chrome or Firefox CSV", file: file, line: 1)
+        throw VaultError(.unsupported, "unrecognised export: the header row matches none of Bitwarden, LastPass, KeePassXC, 1Password, Chrome or Firefox CSV", file: file, line: 1)
     }
 
     // MARK: Shared helpers
@@ -180,6 +183,17 @@ enum CSVImport {
                     result.items.append(Importer.entry(title: f("title"), username: f("username"), password: f("password"), website: f("url"),
                                                        notes: f("notes"), folder: f("tags"), created: nil, modified: nil, now: now))
                 }
+            case .lastPassCSV:
+                // secure notes have the pseudo-URL http://sn and their text in `extra`
+                let folder = f("grouping").replacingOccurrences(of: "\\", with: "/")
+                if f("url").lowercased() == "http://sn" {
+                    result.items.append(Importer.note(title: f("name"), text: f("extra"), folder: folder, created: nil, modified: nil, now: now))
+                } else {
+                    result.items.append(Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
+                                                       notes: f("extra"), folder: folder, created: nil, modified: nil, now: now))
+                    if !f("totp").isEmpty { result.notKept["TOTP secret", default: 0] += 1 }
+                }
+                if f("fav") == "1" { result.notKept["favourite flag", default: 0] += 1 }
             case .chromeCSV:
                 result.items.append(Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
                                                    notes: f("note"), folder: "", created: nil, modified: nil, now: now))
