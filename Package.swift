@@ -32,7 +32,7 @@ let domains: [Domain] = [
            testResources: [.copy("Fixtures")]),
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping"],
            testResources: [.copy("Fixtures")]),
-    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength"] + crypto,
+    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "CArgon2", "CGzip"] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: crypto),
     Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto),
@@ -50,6 +50,9 @@ var targets: [Target] = [
                    providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                    providers: [.apt(["libsqlite3-dev"])]),
+    // Argon2 and gzip for the vault's KDBX import (docs/vault-kdbx.md).
+    .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+    .systemLibrary(name: "CGzip", path: "Sources/CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // MARK: Stages
     .target(name: "Escaping"),

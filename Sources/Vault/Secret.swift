@@ -19,6 +19,9 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     public var reveal: String { value }
     public var isEmpty: Bool { value.isEmpty }
     public var utf8: Data { Data(value.utf8) }
+    /// Whether the bytes are already in Unicode NFC (Swift's `==` would call canonically
+    /// equivalent forms equal, so the UTF-8 bytes are compared).
+    public var isNFC: Bool { value.utf8.elementsEqual(value.precomposedStringWithCanonicalMapping.utf8) }
 
     public var description: String { "•••" }
     public var debugDescription: String { "Secret(•••)" }

@@ -37,11 +37,35 @@ import Testing
         #expect(r.entries.first { $0.title == "Mail" }?.username == "j•••@example.com")
     }
 
-    @Test func reuseGroupIdsAreFreshForEachReport() {
-        let a = HealthCheck.report(items: items(), asOf: asOf).reused[0].group
-        let b = HealthCheck.report(items: items(), asOf: asOf).reused[0].group
-        #expect(a != b)
-        #expect(a.hasPrefix("g-"))
+    @Test func groupIdsAreOrdinalAndTheSameInEveryReport() throws {
+        let a = HealthCheck.report(items: items(), asOf: asOf)
+        let b = HealthCheck.report(items: items().reversed(), asOf: asOf)
+        #expect(a.reused.map(\.group) == ["R1", "R1"])
+        #expect(a.duplicates.map(\.group).allSatisfy { $0.contains("D1") })
+        #expect(try JSONEncoder().encode(a) == JSONEncoder().encode(b))
+        // a second reuse group, first in title order, takes R1
+        var more = items()
+        more.append(.entry(title: "Aardvark", password: "zz-Other-Shared-77", at: recent))
+        more.append(.entry(title: "Zebra", password: "zz-Other-Shared-77", at: recent))
+        let c = HealthCheck.report(items: more, asOf: asOf)
+        #expect(c.reused.map(\.title) == ["Aardvark", "Zebra", "Forum", "Mail"])
+        #expect(c.reused.map(\.group) == ["R1", "R1", "R2", "R2"])
+    }
+
+    @Test func problemsAreSortedBySeverity() {
+        let r = HealthCheck.report(items: items(), asOf: asOf)
+        let ranks = r.problems.map { Severity(rawValue: $0.severity)!.rank }
+        #expect(ranks == ranks.sorted())
+        #expect(r.problems.first?.severity == "critical")
+        #expect(r.entries.first { $0.title == "Bank" }?.severity == "high")
+        #expect(r.counts.critical == 2)
+        #expect(r.counts.critical + r.counts.high + r.counts.medium + r.counts.low + r.counts.ok == r.counts.entries)
+    }
+
+    @Test func staleAgeIsConfigurable() {
+        let r = HealthCheck.report(items: items(), asOf: asOf, staleDays: 5)
+        #expect(r.stale.count == 4)
+        #expect(r.stale[0].reason.contains("not changed in over 5 days"))
     }
 
     @Test func reportCarriesNoSecret() throws {
@@ -64,6 +88,28 @@ import Testing
         let e = VaultItem.entry(title: "t", password: "p", website: "https://u:CANARY-pw@h.example.com/?s=CANARY-q")
         let json = String(decoding: try! JSONEncoder().encode(HealthCheck.report(items: [e], asOf: asOf)), as: UTF8.self)
         #expect(!json.contains("CANARY"))
+    }
+
+    @Test func noTextDerivedFromAURLKeepsUserInfoQueryOrFragment() throws {
+        let bad = ["https://u:CANARY-a@exa mple.com/x?t=CANARY-b#CANARY-c", "u:CANARY-a@host.example/p?CANARY-b",
+                   "https://u:CANARY-a@h.example.com/?q=CANARY-b#CANARY-c", "h.example.com/a?CANARY-b#CANARY-c",
+                   "ftp://CANARY-a@h.example.com#CANARY-c", "u:p?CANARY@h.example.com"]
+        for url in bad {
+            #expect(!URLRedaction.website(url).contains("CANARY"), "\(url)")
+            #expect(!URLRedaction.host(url).contains("CANARY"), "\(url)")
+            #expect(!URLRedaction.text("Login " + url + " now").contains("CANARY"), "\(url)")
+        }
+        #expect(URLRedaction.host("https://u:CANARY@exa mple.com/x") == "exa mple.com")
+        #expect(URLRedaction.text("Mail at https://u:CANARY@mail.example.com/?t=1 (work)") == "Mail at https://mail.example.com/ (work)")
+        #expect(URLRedaction.text("What? Why #1 / jo@example.com") == "What? Why #1 / jo@example.com")
+        // a title holding a URL and an untitled import of an unparsable URL
+        let e = VaultItem.entry(title: "see https://u:CANARY-t@h.example.com/?k=CANARY-q#CANARY-f", password: "p",
+                                website: "https://u:CANARY-w@exa mple.com/?CANARY-q")
+        let r = HealthCheck.report(items: [e], asOf: asOf)
+        #expect(!String(decoding: try JSONEncoder().encode(r), as: UTF8.self).contains("CANARY"))
+        let csv = "name,url,username,password\n,https://u:CANARY-pw@exa mple.com/login?token=CANARY-tok#CANARY-f,jo,pw\n"
+        let imported = try Importer.read(data: Data(csv.utf8)).items
+        #expect(imported[0].title == "exa mple.com")
     }
 
     @Test func masksUsernames() {

@@ -80,3 +80,53 @@ def test_import_every_format_and_report(run_dossier, tmp_path):
 def test_password_never_from_arguments(run_dossier):
     proc = run_dossier("vault", "score", check=False)
     assert proc.returncode == 2
+
+
+def test_generator_minimum_on_a_switched_off_class_is_an_error(run_dossier):
+    proc = run_dossier("vault", "generate", "--no-digits", "--min-digits", "2", check=False)
+    assert proc.returncode == 1
+    assert "--min-digits 2" in proc.stderr and "--no-digits" in proc.stderr
+    # a switched-off class with no minimum given is fine
+    assert run_dossier("vault", "generate", "--no-digits", "--count", "3").returncode == 0
+
+
+def test_generator_overflowing_minimums_are_a_clear_error(run_dossier):
+    for args in (["--min-digits", "9223372036854775807"],
+                 ["--min-digits", "9223372036854775807", "--min-upper", "9223372036854775807"]):
+        proc = run_dossier("vault", "generate", *args, check=False)
+        assert proc.returncode == 1, proc.stderr
+        assert "more than the length" in proc.stderr
+        assert "Fatal error" not in proc.stderr
+
+
+def test_list_and_show_hide_url_credentials_without_reveal(run_dossier, tmp_path):
+    v = tmp_path / "u.dvault"
+    run_dossier("vault", "init", v, "--kdf", "pbkdf2", env=MASTER)
+    run_dossier("vault", "add", v, "--title", "Portal", "--website", "https://ann:URLPW-1@portal.example.com/x?token=TOK-2#FRAG-3",
+                env={**MASTER, "DOSSIER_ENTRY_PASSWORD": "entry-pw"})
+    for args in (["list", v], ["list", v, "--json"], ["show", v, "Portal"]):
+        out = run_dossier("vault", *args, env=MASTER).stdout
+        assert "portal.example.com/x" in out
+        assert not any(s in out for s in ("URLPW-1", "TOK-2", "FRAG-3", "ann:")), out
+    shown = run_dossier("vault", "show", v, "Portal", "--reveal", env=MASTER).stdout
+    assert "URLPW-1" in shown and "TOK-2" in shown
+
+
+def test_weak_master_password_is_refused_unless_allowed(run_dossier, tmp_path):
+    v = tmp_path / "weak.dvault"
+    r = run_dossier("vault", "init", v, "--kdf", "pbkdf2", env={"DOSSIER_VAULT_PASSWORD": "password1"}, check=False)
+    assert r.returncode == 1 and "too guessable" in r.stderr and "--allow-weak" in r.stderr
+    assert "password1" not in r.stderr and not v.exists()
+    run_dossier("vault", "init", v, "--kdf", "pbkdf2", "--allow-weak", env={"DOSSIER_VAULT_PASSWORD": "password1"})
+    assert v.exists()
+
+
+def test_nfc_and_nfd_master_passwords_open_the_same_vault(run_dossier, tmp_path):
+    import unicodedata
+    phrase = "Crème brûlée à la façon de Zoë 42"
+    nfc, nfd = unicodedata.normalize("NFC", phrase), unicodedata.normalize("NFD", phrase)
+    assert nfc.encode() != nfd.encode()
+    v = tmp_path / "nfc.dvault"
+    run_dossier("vault", "init", v, "--kdf", "pbkdf2", env={"DOSSIER_VAULT_PASSWORD": nfd})
+    run_dossier("vault", "note", v, "--title", "N", env={"DOSSIER_VAULT_PASSWORD": nfc}, input="x")
+    assert "\tN" in run_dossier("vault", "list", v, env={"DOSSIER_VAULT_PASSWORD": nfd}).stdout

@@ -11,6 +11,8 @@ import Vault
 ///   # password_env: DOSSIER_VAULT_PASSWORD  # … or by this environment variable (default)
 ///   # import: data/vault/export.csv        # or an unencrypted export instead of a vault
 ///   as_of: 2026-01-01                      # the report date (default: newest change in the vault)
+///   stale_days: 365                        # a password older than this is "stale"
+///   pwned_passwords: data/pwned-passwords-sha1-ordered-by-hash.txt   # optional, offline
 /// ```
 ///
 /// Every page and side output is built from ``HealthReport``, which has no field that can
@@ -24,7 +26,13 @@ public struct VaultSection: Section {
     let passwordFile: URL?
     let passwordEnv: String
     let asOf: Date?
+    let staleDays: Int
+    /// An offline Pwned Passwords file or range folder (`pwned_passwords:`).
+    let pwned: URL?
     let display: String
+    /// The vault unlocked by ``units()`` (every build, cached or not: a wrong password
+    /// fails the build even when the report itself is reused), handed on to ``build``.
+    let unlocked = UnlockedItems()
 
     public init(config: SectionConfig, project: Project) throws {
         let vault = try config.path("vault", required: false)
@@ -45,14 +53,27 @@ public struct VaultSection: Section {
         } else {
             asOf = nil
         }
+        pwned = try config.path("pwned_passwords", required: false)
+        staleDays = try config.int("stale_days", default: HealthCheck.staleDays, range: 1...36_500) ?? HealthCheck.staleDays
         let rootPath = project.root.standardizedFileURL.path + "/"
         let full = source.standardizedFileURL.path
         display = full.hasPrefix(rootPath) ? String(full.dropFirst(rootPath.count)) : source.lastPathComponent
     }
 
+    /// The breach list by path, size and modification time (it can be tens of GB: its
+    /// bytes are not hashed into the unit key).
+    var pwnedStamp: String {
+        guard let pwned else { return "" }
+        let a = try? FileManager.default.attributesOfItem(atPath: pwned.path)
+        let size = (a?[.size] as? NSNumber)?.int64Value ?? -1
+        let mtime = (a?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+        return "\(pwned.path)|\(size)|\(mtime)"
+    }
+
     public func units() throws -> [SectionUnit] {
-        [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
-                     salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)")]
+        if !isImport { unlocked.set(try loadItems()) }
+        return [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
+                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|\(pwnedStamp)")]
     }
 
     // MARK: Build
@@ -85,14 +106,21 @@ public struct VaultSection: Section {
         }
     }
 
+    func wrapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as VaultError {
+            throw DossierError(file: e.file ?? display, line: e.line, e.message)
+        }
+    }
+
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
-        let (items, format, skipped) = try loadItems()
+        let (items, format, skipped) = try unlocked.take() ?? loadItems()
         let date = asOf ?? items.map(\.modified).max() ?? Date(timeIntervalSince1970: 0)
-        let report = HealthCheck.report(items: items, asOf: date)
+        let breaches = try pwned.map { url in try wrapped { try BreachList(url: url) } }
+        let report = try wrapped { try HealthCheck.report(items: items, asOf: date, staleDays: staleDays, breaches: breaches) }
         var csv = CSVWriter(header: HealthReport.csvColumns)
         for r in report.entries {
             csv.append([.text(r.title), .text(r.website), .text(r.username), CSVWriter.number(r.score),
-                        .text(r.reason), .text(r.group), .text(r.changed)])
+                        .text(r.severity), .text(r.reason), .text(r.group), .text(r.changed)])
         }
         let json = try Self.encoder().encode(report)
         var warnings: [Diagnostic] = []
@@ -119,7 +147,7 @@ public struct VaultSection: Section {
         let r = rec.report
         func rows(_ rs: [HealthReport.Row]) -> [[String: Any]] {
             rs.map { ["title": $0.title, "website": $0.website, "username": $0.username, "score": $0.score,
-                      "reason": $0.reason, "group": $0.group, "changed": $0.changed] }
+                      "reason": $0.reason, "severity": $0.severity, "group": $0.group, "changed": $0.changed] }
         }
         let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable", "4 very unguessable"]
         let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: r.scoreDistribution.map(Double.init))],
@@ -130,7 +158,9 @@ public struct VaultSection: Section {
             "asOf": r.asOf, "source": rec.source, "format": rec.format,
             "entries": c.entries, "notes": c.notes, "websites": c.websites, "usernames": c.usernames,
             "weakCount": c.weak, "reusedCount": c.reusedEntries, "reuseGroups": c.reuseGroups,
-            "insecureCount": c.insecureWebsites, "staleCount": c.stale, "duplicateCount": c.duplicates,
+            "headline": [("entries", c.entries), ("critical", c.critical), ("high", c.high), ("medium", c.medium),
+                         ("low", c.low), ("without findings", c.ok)].map { ["label": $0.0, "value": $0.1] },
+            "insecureCount": c.insecureWebsites, "breachedCount": c.breached, "checksBreaches": pwned != nil, "staleCount": c.stale, "duplicateCount": c.duplicates,
             "averageLength": String(format: "%.1f", r.averageLength),
             "chart": chart,
             "distribution": r.scoreDistribution.enumerated().map { ["label": labels[$0.offset], "count": $0.element] },
@@ -140,7 +170,24 @@ public struct VaultSection: Section {
             "skipped": rec.skipped.sorted { $0.key < $1.key }.map { ["type": $0.key, "count": $0.value] },
         ]
         let page = Page(path: "vault/index.html", title: "Vault health", template: "vault/index", model: model)
-        let blurb = "\(c.entries) entries and \(c.notes) notes: \(c.weak) weak, \(c.reusedEntries) reused, \(c.insecureWebsites) on http://."
+        let blurb = "\(c.entries) entries and \(c.notes) notes: \(c.critical) critical, \(c.high) high, \(c.medium) medium, \(c.low) low."
         return UnitResult(pages: [page], blurb: blurb)
+    }
+}
+
+/// The items one build's ``VaultSection/units()`` unlocked, taken once by ``VaultSection/build``.
+final class UnlockedItems: @unchecked Sendable {
+    typealias Loaded = (items: [VaultItem], format: String, skipped: [String: Int])
+    private let lock = NSLock()
+    private var value: Loaded?
+
+    func set(_ v: Loaded) { lock.lock(); value = v; lock.unlock() }
+
+    /// The items, once; nil when none are held.
+    func take() -> Loaded? {
+        lock.lock(); defer { lock.unlock() }
+        let v = value
+        value = nil
+        return v
     }
 }

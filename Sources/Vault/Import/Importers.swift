@@ -11,6 +11,9 @@ public enum ImportFormat: String, Sendable, Codable, CaseIterable {
     case onePasswordCSV = "1password-csv"
     case chromeCSV = "chrome-csv"
     case firefoxCSV = "firefox-csv"
+    case lastPassCSV = "lastpass-csv"
+    /// KeePass KDBX 3.1 / 4.x database (needs its password or key file).
+    case kdbx = "kdbx"
 }
 
 /// What an import produced. `skipped` counts items of types the vault cannot hold
@@ -20,19 +23,32 @@ public struct ImportResult: Sendable {
     public var items: [VaultItem]
     public var skipped: [String: Int]
     public var warnings: [VaultError]
+    /// Data inside imported items that the vault does not keep (custom fields, TOTP
+    /// settings, history versions, attachments, tags, expiry dates), by kind: listed in
+    /// the import summary, never dropped silently.
+    public var notKept: [String: Int] = [:]
 }
 
 // MARK: - Importer
 
 public enum Importer {
-    /// Reads an export file, detecting its format from its content.
-    public static func read(url: URL, now: Date = Date()) throws -> ImportResult {
+    /// Reads an export file, detecting its format from its content. A KDBX database
+    /// needs `credentials` (its password and/or key file).
+    public static func read(url: URL, now: Date = Date(), credentials: KDBXReader.Credentials? = nil) throws -> ImportResult {
         guard let data = try? Data(contentsOf: url) else { throw VaultError(.io, "cannot read the file", file: url.path) }
+        if KDBXHeader.isKDBX(data) {
+            guard let credentials else { throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: url.path) }
+            return try KDBXReader.read(data, credentials: credentials, file: url.path, now: now)
+        }
         return try read(data: data, file: url.path, now: now)
     }
 
+    /// Whether the bytes are a KeePass KDBX database (by its two signatures).
+    public static func isKDBX(_ data: Data) -> Bool { KDBXHeader.isKDBX(data) }
+
     /// Reads export bytes; `file` names the input in errors; `now` stamps items without dates.
     public static func read(data: Data, file: String? = nil, now: Date = Date()) throws -> ImportResult {
+        if KDBXHeader.isKDBX(data) { throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: file) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw VaultError(.invalidInput, "the file is not UTF-8 text", file: file)
         }
@@ -61,33 +77,53 @@ public enum Importer {
             if trimmed.contains("<KeePassFile") { return .keepassXML }
             throw VaultError(.unsupported, "XML that is not a KeePass 2.x export", file: file)
         }
-        let firstLine = (try? CSVTable(text: String(text.prefix(4096).split(separator: "\n", maxSplits: 1).first ?? ""), file: file))?.rows.first?.fields ?? []
+        let firstLine = (try? CSVTable(text: headerRow(text), file: file))?.rows.first?.fields ?? []
         let header = Set(firstLine.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         if header.isSuperset(of: ["login_uri", "login_username", "login_password", "type", "name"]) { return .bitwardenCSV }
+        // before Chrome: LastPass's header also holds name, url, username, password
+        if header.isSuperset(of: ["url", "username", "password", "extra", "name", "grouping"]) { return .lastPassCSV }
         if header.isSuperset(of: ["guid", "timepasswordchanged", "url", "username", "password"]) { return .firefoxCSV }
         if header.isSuperset(of: ["group", "title", "username", "password", "url", "notes"]) { return .keepassxcCSV }
         if header.isSuperset(of: ["title", "url", "username", "password", "otpauth"]) { return .onePasswordCSV }
         if header.isSuperset(of: ["name", "url", "username", "password"]) { return .chromeCSV }
-        throw VaultError(.unsupported, "unrecognised export: the header row matches none of Bitwarden, KeePassXC, 1Password, Chrome or Firefox CSV", file: file, line: 1)
+        throw VaultError(.unsupported, "unrecognised export: the header row matches none of Bitwarden, LastPass, KeePassXC, 1Password, Chrome or Firefox CSV", file: file, line: 1)
     }
 
     // MARK: Shared helpers
 
-    static func date(_ s: String?) -> Date? {
-        guard let s = s?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: s) { return d }
-        f.formatOptions = [.withInternetDateTime]
-        if let d = f.date(from: s) { return d }
-        // "2023-01-02 03:04:05" (UTC)
-        f.formatOptions = [.withFullDate, .withSpaceBetweenDateAndTime, .withTime, .withColonSeparatorInTime]
-        return f.date(from: s)
+    /// The CSV text up to the first line feed outside quotes (the header row), by bytes:
+    /// Swift treats CR LF as one `Character`, so splitting at "\n" misses CRLF files.
+    static func headerRow(_ text: String) -> String {
+        var quoted = false
+        var end = text.utf8.endIndex
+        for i in text.utf8.indices {
+            let b = text.utf8[i]
+            if b == 34 { quoted.toggle() } else if b == 10 && !quoted { end = i; break }
+        }
+        return String(decoding: text.utf8[..<end], as: UTF8.self)
     }
 
-    /// The host of a URL, or the text itself.
+    /// An ISO 8601 date (``ISODate``), nil when empty or unreadable.
+    static func date(_ s: String?) -> Date? {
+        guard let s = s?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
+        return ISODate.parse(s)
+    }
+
+    /// Milliseconds since 1970 as text (Firefox): nil when empty; NaN, infinite or
+    /// outside years 1–9999 is an error naming the line.
+    static func epochMilliseconds(_ s: String, file: String?, line: Int?) throws -> Date? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        guard !t.isEmpty else { return nil }
+        guard let v = Double(t), v.isFinite, abs(v) <= 253_402_300_799_000 else {
+            throw VaultError(.invalidInput, "'\(t.prefix(40))' is not a date in milliseconds since 1970 (NaN, infinite or out of range)", file: file, line: line)
+        }
+        return Date(timeIntervalSince1970: v / 1000)
+    }
+
+    /// The host of a URL: never its user-info, path, query or fragment, and never the
+    /// raw text of a URL that does not parse (``URLRedaction/host(_:)``).
     static func host(_ url: String) -> String {
-        URLComponents(string: url)?.host ?? url
+        URLRedaction.host(url)
     }
 
     static func entry(title: String, username: String, password: String, website: String, notes: String,
@@ -147,16 +183,27 @@ enum CSVImport {
                     result.items.append(Importer.entry(title: f("title"), username: f("username"), password: f("password"), website: f("url"),
                                                        notes: f("notes"), folder: f("tags"), created: nil, modified: nil, now: now))
                 }
+            case .lastPassCSV:
+                // secure notes have the pseudo-URL http://sn and their text in `extra`
+                let folder = f("grouping").replacingOccurrences(of: "\\", with: "/")
+                if f("url").lowercased() == "http://sn" {
+                    result.items.append(Importer.note(title: f("name"), text: f("extra"), folder: folder, created: nil, modified: nil, now: now))
+                } else {
+                    result.items.append(Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
+                                                       notes: f("extra"), folder: folder, created: nil, modified: nil, now: now))
+                    if !f("totp").isEmpty { result.notKept["TOTP secret", default: 0] += 1 }
+                }
+                if f("fav") == "1" { result.notKept["favourite flag", default: 0] += 1 }
             case .chromeCSV:
                 result.items.append(Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
                                                    notes: f("note"), folder: "", created: nil, modified: nil, now: now))
             case .firefoxCSV:
-                func ms(_ s: String) -> Date? { Double(s).map { Date(timeIntervalSince1970: $0 / 1000) } }
+                func ms(_ s: String) throws -> Date? { try Importer.epochMilliseconds(s, file: file, line: row.line) }
                 let guid = f("guid").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
                 result.items.append(Importer.entry(title: Importer.host(f("url")), username: f("username"), password: f("password"),
-                                                   website: f("url"), notes: "", folder: "", created: ms(f("timecreated")),
-                                                   modified: ms(f("timepasswordchanged")), now: now, id: UUID(uuidString: guid)))
-            case .bitwardenJSON, .keepassXML:
+                                                   website: f("url"), notes: "", folder: "", created: try ms(f("timecreated")),
+                                                   modified: try ms(f("timepasswordchanged")), now: now, id: UUID(uuidString: guid)))
+            case .bitwardenJSON, .keepassXML, .kdbx:
                 break
             }
         }

@@ -5,21 +5,32 @@ import FoundationXML
 
 // MARK: - KeePass 2.x XML
 
-/// Reads a KeePass 2.x XML export: `KeePassFile/Root/Group` trees of `Entry` elements
-/// with `String{Key,Value}` pairs (Title, UserName, Password, URL, Notes), `UUID`
-/// (base64 of 16 bytes) and `Times`. Entries inside `History` are old versions and are
-/// skipped; entries in the recycle bin are counted as skipped.
+/// Reads a KeePass 2.x XML document (an XML export, or the XML inside a KDBX file):
+/// `KeePassFile/Root/Group` trees of `Entry` elements with `String{Key,Value}` pairs
+/// (Title, UserName, Password, URL, Notes), `UUID` (base64 of 16 bytes) and `Times`.
+/// Entries in the recycle bin (the group whose UUID is `Meta/RecycleBinUUID`) are counted
+/// as skipped; what an entry holds beyond the vault's fields is counted in `notKept`.
 enum KeePassXML {
-    static func read(_ data: Data, file: String?, now: Date) throws -> ImportResult {
+    /// `unprotect` turns the base64-decoded bytes of a `<Value Protected="True">` into
+    /// plain bytes (KDBX's inner stream, called in document order); nil for XML exports,
+    /// whose values are plain text.
+    static func read(_ data: Data, file: String?, now: Date, format: ImportFormat = .keepassXML,
+                     unprotect: ((Data) throws -> Data)? = nil) throws -> ImportResult {
         let delegate = Delegate()
+        delegate.unprotect = unprotect
         let parser = XMLParser(data: data)
         parser.delegate = delegate
         parser.shouldResolveExternalEntities = false
-        if !parser.parse() {
+        if !parser.parse() || delegate.failure != nil {
+            if let f = delegate.failure { throw VaultError(f.kind, f.message, file: file, line: parser.lineNumber) }
             throw VaultError(.invalidInput, "XML error: \(parser.parserError.map { String(describing: ($0 as NSError).code) } ?? "unknown")",
                              file: file, line: parser.lineNumber)
         }
-        var result = ImportResult(format: .keepassXML, items: [], skipped: [:], warnings: [])
+        guard delegate.sawRoot else {
+            throw VaultError(.invalidInput, "not a KeePass document: no KeePassFile/Root element", file: file, line: parser.lineNumber)
+        }
+        var result = ImportResult(format: format, items: [], skipped: [:], warnings: [])
+        result.notKept = delegate.notKept
         for e in delegate.entries {
             if e.recycled { result.skipped["recycle bin", default: 0] += 1; continue }
             let id = Data(base64Encoded: e.uuid).flatMap { d -> UUID? in
@@ -51,8 +62,18 @@ enum KeePassXML {
         var modified = ""
     }
 
+    /// The standard string fields the vault keeps.
+    static let keptStrings: Set<String> = ["Title", "UserName", "Password", "URL", "Notes"]
+
     final class Delegate: NSObject, XMLParserDelegate {
         var entries: [Entry] = []
+        var unprotect: ((Data) throws -> Data)?
+        var failure: VaultError?
+        var sawRoot = false
+        /// Kinds of data not kept, with counts (live entries only; recycled ones are skipped whole).
+        var notKept: [String: Int] = [:]
+        private var protected = false
+        private var pending: [String: Int] = [:]
         private var path: [String] = []
         private var groups: [String] = []
         private var recycleBinUUID = ""
@@ -67,11 +88,16 @@ enum KeePassXML {
             path.append(name)
             text = ""
             switch name {
+            case "Root" where path.count == 2: sawRoot = true
             case "Group": groups.append(""); groupUUIDs.append("")
             case "History": historyDepth += 1
-            case "Entry" where historyDepth == 0: current = Entry()
+            case "Entry" where historyDepth == 0: current = Entry(); pending = [:]
+            case "Entry": pending["password history version", default: 0] += 1
+            case "Binary" where current != nil && historyDepth == 0 && path.dropLast().last == "Entry":
+                pending["attachment", default: 0] += 1
             default: break
             }
+            protected = name == "Value" && (attributes["Protected"] ?? "").lowercased() == "true"
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
@@ -85,8 +111,25 @@ enum KeePassXML {
             case "UUID" where parent == "Group": if !groupUUIDs.isEmpty { groupUUIDs[groupUUIDs.count - 1] = text }
             case "UUID" where parent == "Entry" && inEntry: current?.uuid = text
             case "Key" where parent == "String": key = text
-            case "Value" where parent == "String": value = text
-            case "String" where inEntry && path.count >= 2 && path[path.count - 2] == "Entry": current?.strings[key] = value
+            case "Value" where parent == "String":
+                value = text
+                if protected, let unprotect, failure == nil {
+                    // every protected value, history versions included, advances the stream
+                    do {
+                        guard let raw = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                            throw VaultError(.corrupt, "a protected value is not base64")
+                        }
+                        value = String(decoding: try unprotect(raw), as: UTF8.self)
+                    } catch let e as VaultError { failure = e; parser.abortParsing() } catch { failure = VaultError(.corrupt, "\(error)"); parser.abortParsing() }
+                }
+                protected = false
+            case "String" where inEntry && path.count >= 2 && path[path.count - 2] == "Entry":
+                current?.strings[key] = value
+                if !KeePassXML.keptStrings.contains(key) {
+                    pending[key.lowercased().hasPrefix("otp") || key.hasPrefix("TimeOtp") || key.hasPrefix("HmacOtp") ? "TOTP/OTP setting" : "custom field", default: 0] += 1
+                }
+            case "Tags" where inEntry && parent == "Entry" && !text.isEmpty: pending["tags", default: 0] += 1
+            case "Expires" where inEntry && parent == "Times" && text.lowercased() == "true": pending["expiry date", default: 0] += 1
             case "CreationTime" where inEntry && path.dropLast().last == "Times" && path.dropLast(2).last == "Entry": current?.created = text
             case "LastModificationTime" where inEntry && path.dropLast().last == "Times" && path.dropLast(2).last == "Entry": current?.modified = text
             case "History": historyDepth -= 1
@@ -94,8 +137,10 @@ enum KeePassXML {
                 if var e = current {
                     // the root group is the database name: leave it out of the folder path
                     e.group = groups.dropFirst().joined(separator: "/")
-                    e.recycled = (!recycleBinUUID.isEmpty && groupUUIDs.contains(recycleBinUUID)) || groups.contains("Recycle Bin")
+                    // the recycle bin is the group named by its UUID, never guessed by name
+                    e.recycled = !recycleBinUUID.isEmpty && groupUUIDs.contains(recycleBinUUID)
                     entries.append(e)
+                    if !e.recycled { for (k, n) in pending { notKept[k, default: 0] += n } }
                 }
                 current = nil
             case "Group": groups.removeLast(); groupUUIDs.removeLast()

@@ -21,6 +21,14 @@ public struct HealthReport: Sendable, Codable, Equatable {
         public var insecureWebsites: Int
         public var stale: Int
         public var duplicates: Int
+        /// Entries whose password is in the offline Pwned Passwords list (0 without one).
+        public var breached: Int
+        /// Entries by their most severe finding (``Severity``); `ok` = no finding.
+        public var critical: Int
+        public var high: Int
+        public var medium: Int
+        public var low: Int
+        public var ok: Int
     }
 
     /// One entry as a person needs it to act.
@@ -33,7 +41,9 @@ public struct HealthReport: Sendable, Codable, Equatable {
         public var score: Int
         /// Why it is listed (weak, reused, http, stale, duplicate), comma-joined.
         public var reason: String
-        /// Group id for reused passwords / duplicates (random per report), or "".
+        /// The most severe finding's level (``Severity``): critical, high, medium, low or ok.
+        public var severity: String
+        /// Reuse (`R1`…) and duplicate (`D1`…) group ids, space-joined, or "".
         public var group: String
         /// Date the password last changed (YYYY-MM-DD, UTC).
         public var changed: String
@@ -45,8 +55,10 @@ public struct HealthReport: Sendable, Codable, Equatable {
     public var scoreDistribution: [Int]
     /// Mean password length in characters (0 with no entries).
     public var averageLength: Double
-    /// Every entry with at least one problem, sorted by title.
+    /// Every entry with at least one problem, most severe first, then by title.
     public var problems: [Row]
+    /// Entries whose password is in the breach list, in title order.
+    public var breached: [Row]
     public var weak: [Row]
     public var reused: [Row]
     public var insecure: [Row]
@@ -56,7 +68,17 @@ public struct HealthReport: Sendable, Codable, Equatable {
     public var entries: [Row]
 
     /// Fields of a row, in CSV column order.
-    public static let csvColumns = ["title", "website", "username", "score", "reason", "group", "changed"]
+    public static let csvColumns = ["title", "website", "username", "score", "severity", "reason", "group", "changed"]
+}
+
+/// How urgent a finding is: critical (breached, reused), high (weak or empty), medium
+/// (http, stale), low (duplicate login). An entry takes its most severe finding's level.
+public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
+    case critical, high, medium, low, ok
+
+    /// 0 (critical) … 4 (ok).
+    public var rank: Int { Self.allCases.firstIndex(of: self)! }
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
 }
 
 // MARK: - Building the report
@@ -67,27 +89,27 @@ public enum HealthCheck {
     /// Scores at or below this are "weak".
     public static let weakScore = 2
 
-    /// Builds the report from live items as of `asOf`. Reuse groups get random ids from
-    /// the CSPRNG (fresh for every report; never derived from the password).
-    public static func report(items: [VaultItem], asOf: Date) -> HealthReport {
+    /// Builds the report from live items as of `asOf`. Reuse groups get ordinal ids
+    /// `R1`, `R2`, … and duplicate groups `D1`, `D2`, … numbered in the order of each
+    /// group's first entry in the title order (never derived from a password, never random),
+    /// so the same vault always gives the same report.
+    ///
+    /// With `breaches` (an offline Pwned Passwords list), each entry whose password is in
+    /// it is "breached" (critical). Lookups that fail (I/O) throw.
+    public static func report(items: [VaultItem], asOf: Date, staleDays: Int = staleDays) -> HealthReport {
+        // without a breach list no lookup can fail
+        (try? report(items: items, asOf: asOf, staleDays: staleDays, breaches: nil))!
+    }
+
+    public static func report(items: [VaultItem], asOf: Date, staleDays: Int = staleDays, breaches: BreachList?) throws -> HealthReport {
         let live = items.filter { !$0.deleted }
         let entries = live.filter { $0.kind == .entry }.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
-        let random = SecureRandom()
-        func groupID() -> String {
-            let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
-            return "g-" + String((0..<6).map { _ in alphabet[random.below(alphabet.count)] })
-        }
 
         // reuse: group by the password in memory only
         var byPassword: [String: [Int]] = [:]
         for (k, e) in entries.enumerated() where !e.password.isEmpty { byPassword[e.password.reveal, default: []].append(k) }
-        var reuseGroup = [String](repeating: "", count: entries.count)
-        var groups = 0
-        for idxs in byPassword.values.sorted(by: { $0[0] < $1[0] }) where idxs.count > 1 {
-            let g = groupID()
-            groups += 1
-            for k in idxs { reuseGroup[k] = g }
-        }
+        let reuseGroup = ordinalGroups(Array(byPassword.values), count: entries.count, prefix: "R")
+        let groups = Set(reuseGroup.filter { !$0.isEmpty }).count
         // duplicates: same host + username (case-insensitive)
         var byLogin: [String: [Int]] = [:]
         for (k, e) in entries.enumerated() {
@@ -95,38 +117,48 @@ public enum HealthCheck {
             if host(e.website).isEmpty && e.username.isEmpty { continue }
             byLogin[key, default: []].append(k)
         }
-        var dupGroup = [String](repeating: "", count: entries.count)
-        for idxs in byLogin.values.sorted(by: { $0[0] < $1[0] }) where idxs.count > 1 {
-            let g = groupID()
-            for k in idxs { dupGroup[k] = g }
-        }
+        let dupGroup = ordinalGroups(Array(byLogin.values), count: entries.count, prefix: "D")
 
         var rows: [HealthReport.Row] = []
         var distribution = [Int](repeating: 0, count: 5)
         var totalLength = 0
         var weak: [HealthReport.Row] = [], reused: [HealthReport.Row] = [], insecure: [HealthReport.Row] = []
         var stale: [HealthReport.Row] = [], dups: [HealthReport.Row] = [], problems: [HealthReport.Row] = []
-        let staleLimit = asOf.addingTimeInterval(-Double(staleDays) * 86400)
+        var breached: [HealthReport.Row] = []
+        let staleLimit = asOf.addingTimeInterval(-Double(max(staleDays, 0)) * 86400)
+        let staleReason = staleDays == 365 ? "not changed in over a year" : "not changed in over \(staleDays) days"
+        var severityCounts = [Int](repeating: 0, count: Severity.allCases.count)
         for (k, e) in entries.enumerated() {
             let est = Strength.estimate(e.password.reveal, userInputs: userInputs(for: e))
             distribution[est.score] += 1
             totalLength += e.password.reveal.count
             var reasons: [String] = []
+            var severity = Severity.ok
+            func flag(_ on: Bool, _ reason: String, _ level: Severity) {
+                guard on else { return }
+                reasons.append(reason)
+                severity = min(severity, level)
+            }
             let isWeak = est.score <= weakScore
             let isReused = !reuseGroup[k].isEmpty
             let isInsecure = e.website.lowercased().hasPrefix("http://")
             let isStale = e.passwordChanged < staleLimit
             let isDup = !dupGroup[k].isEmpty
-            if isWeak { reasons.append(e.password.isEmpty ? "empty password" : "weak") }
-            if isReused { reasons.append("reused") }
-            if isInsecure { reasons.append("http") }
-            if isStale { reasons.append("not changed in over a year") }
-            if isDup { reasons.append("duplicate") }
-            let row = HealthReport.Row(title: e.title, website: safeWebsite(e.website), username: mask(e.username), score: est.score,
-                                       reason: reasons.joined(separator: ", "),
+            let seen = try e.password.isEmpty ? 0 : (breaches?.count(password: e.password) ?? 0)
+            flag(seen > 0, "breached (seen \(seen) times)", .critical)
+            flag(isWeak, e.password.isEmpty ? "empty password" : "weak", .high)
+            flag(isReused, "reused", .critical)
+            flag(isInsecure, "http", .medium)
+            flag(isStale, staleReason, .medium)
+            flag(isDup, "duplicate", .low)
+            severityCounts[severity.rank] += 1
+            let row = HealthReport.Row(title: URLRedaction.text(e.title), website: URLRedaction.website(e.website),
+                                       username: mask(e.username), score: est.score,
+                                       reason: reasons.joined(separator: ", "), severity: severity.rawValue,
                                        group: [reuseGroup[k], dupGroup[k]].filter { !$0.isEmpty }.joined(separator: " "),
                                        changed: day(e.passwordChanged))
             rows.append(row)
+            if seen > 0 { breached.append(row) }
             if isWeak { weak.append(row) }
             if isReused { reused.append(row) }
             if isInsecure { insecure.append(row) }
@@ -134,18 +166,39 @@ public enum HealthCheck {
             if isDup { dups.append(row) }
             if !reasons.isEmpty { problems.append(row) }
         }
-        reused.sort { ($0.group, $0.title.lowercased()) < ($1.group, $1.title.lowercased()) }
-        dups.sort { ($0.group, $0.title.lowercased()) < ($1.group, $1.title.lowercased()) }
+        // most severe first; within a severity the title order (a stable sort keeps it)
+        problems = problems.enumerated().sorted {
+            (Severity(rawValue: $0.element.severity)!.rank, $0.offset) < (Severity(rawValue: $1.element.severity)!.rank, $1.offset)
+        }.map(\.element)
+        reused.sort { (groupOrder($0.group, "R"), $0.title.lowercased()) < (groupOrder($1.group, "R"), $1.title.lowercased()) }
+        dups.sort { (groupOrder($0.group, "D"), $0.title.lowercased()) < (groupOrder($1.group, "D"), $1.title.lowercased()) }
         let hosts = Set(entries.map { host($0.website).lowercased() }.filter { !$0.isEmpty })
         let users = Set(entries.map { $0.username.lowercased() }.filter { !$0.isEmpty })
         let counts = HealthReport.Counts(entries: entries.count, notes: live.filter { $0.kind == .note }.count,
                                          websites: hosts.count, usernames: users.count, weak: weak.count,
                                          reusedEntries: reused.count, reuseGroups: groups, insecureWebsites: insecure.count,
-                                         stale: stale.count, duplicates: dups.count)
+                                         stale: stale.count, duplicates: dups.count,
+                                         breached: breached.count, critical: severityCounts[0], high: severityCounts[1], medium: severityCounts[2],
+                                         low: severityCounts[3], ok: severityCounts[4])
         let avg = entries.isEmpty ? 0 : (Double(totalLength) / Double(entries.count) * 10).rounded() / 10
         return HealthReport(asOf: day(asOf), counts: counts, scoreDistribution: distribution, averageLength: avg,
-                            problems: problems, weak: weak, reused: reused, insecure: insecure, stale: stale,
+                            problems: problems, breached: breached, weak: weak, reused: reused, insecure: insecure, stale: stale,
                             duplicates: dups, entries: rows)
+    }
+
+    /// Gives every index in a group of two or more an id `<prefix><n>`, n = 1, 2, … in the
+    /// order of each group's smallest index; "" for the rest.
+    static func ordinalGroups(_ groups: [[Int]], count: Int, prefix: String) -> [String] {
+        var ids = [String](repeating: "", count: count)
+        for (n, idxs) in groups.filter({ $0.count > 1 }).sorted(by: { $0.min()! < $1.min()! }).enumerated() {
+            for k in idxs { ids[k] = "\(prefix)\(n + 1)" }
+        }
+        return ids
+    }
+
+    /// Sort key of a row's group list for the group with `prefix` (its ordinal number).
+    static func groupOrder(_ group: String, _ prefix: String) -> Int {
+        group.split(separator: " ").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) } ?? Int.max
     }
 
     /// Words an attacker would try for this entry: title words, username parts, host labels.
@@ -167,27 +220,10 @@ public enum HealthCheck {
         return String(first) + "•••"
     }
 
-    /// The website as shown in reports: scheme, host, port and path only — credentials
-    /// (`user:pass@`), query strings and fragments (which often carry tokens) are dropped.
-    public static func safeWebsite(_ url: String) -> String {
-        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let c = URLComponents(string: trimmed), let h = c.host, !h.isEmpty, let scheme = c.scheme {
-            var out = scheme + "://" + h
-            if let port = c.port { out += ":\(port)" }
-            return out + c.percentEncodedPath
-        }
-        // not a URL with a scheme: keep what follows any '@', up to '?' or '#'
-        var s = Substring(trimmed)
-        if let at = s.lastIndex(of: "@") { s = s[s.index(after: at)...] }
-        if let q = s.firstIndex(where: { $0 == "?" || $0 == "#" }) { s = s[..<q] }
-        return String(s)
-    }
+    /// The website as shown in reports (``URLRedaction/website(_:)``).
+    public static func safeWebsite(_ url: String) -> String { URLRedaction.website(url) }
 
-    static func host(_ url: String) -> String {
-        if let h = URLComponents(string: url)?.host, !h.isEmpty { return h }
-        if let h = URLComponents(string: "https://" + url)?.host, !url.contains("://") { return h }
-        return ""
-    }
+    static func host(_ url: String) -> String { URLRedaction.host(url) }
 
     static func day(_ d: Date) -> String {
         let f = DateFormatter()

@@ -53,24 +53,30 @@ public struct KDFParameters: Sendable, Codable, Equatable {
         guard salt.count >= 16 && salt.count <= 64 else { throw VaultError(.corrupt, "vault header: salt has \(salt.count) bytes") }
         switch algorithm {
         case .scrypt:
-            guard (10...22).contains(logN), (1...32).contains(r), (1...16).contains(p) else {
-                throw VaultError(.corrupt, "vault header: scrypt parameters out of range")
+            // memory 128·N·r ≤ 1 GiB and work N·r·p ≤ 2²⁸ (the default is 128 MiB, 2²⁰)
+            guard (10...22).contains(logN), (1...32).contains(r), (1...16).contains(p),
+                  (1 << logN) * r <= (1 << 23), (1 << logN) * r * p <= (1 << 28) else {
+                throw VaultError(.corrupt, "vault header: scrypt parameters out of range (log2 N 10…22, r 1…32, p 1…16, 128·N·r ≤ 1 GiB, N·r·p ≤ 2^28)")
             }
         case .pbkdf2Sha256:
             guard (100_000...50_000_000).contains(rounds) else { throw VaultError(.corrupt, "vault header: PBKDF2 rounds out of range") }
         }
     }
 
-    func deriveMasterKey(_ password: Secret) throws -> SymmetricKey {
+    /// The master key. The password is Unicode-normalised to **NFC** first (so "é" typed
+    /// as one code point or as e + combining accent opens the same vault); `normalize:
+    /// false` is the bytes as typed, for vaults written before normalisation.
+    func deriveMasterKey(_ password: Secret, normalize: Bool = true) throws -> SymmetricKey {
         try checkBounds()
+        let bytes = Array((normalize ? password.reveal.precomposedStringWithCanonicalMapping : password.reveal).utf8)
         switch algorithm {
         case .scrypt:
             let n = 1 << logN
-            return try KDF.Scrypt.deriveKey(from: Array(password.reveal.utf8), salt: salt, outputByteCount: 32,
+            return try KDF.Scrypt.deriveKey(from: bytes, salt: salt, outputByteCount: 32,
                                             rounds: n, blockSize: r, parallelism: p,
                                             maxMemory: 128 * n * r * p + (1 << 24))
         case .pbkdf2Sha256:
-            return try KDF.Insecure.PBKDF2.deriveKey(from: Array(password.reveal.utf8), salt: salt, using: .sha256,
+            return try KDF.Insecure.PBKDF2.deriveKey(from: bytes, salt: salt, using: .sha256,
                                                      outputByteCount: 32, rounds: rounds)
         }
     }

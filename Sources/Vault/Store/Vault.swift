@@ -84,8 +84,7 @@ public struct Vault: Sendable, CustomStringConvertible {
     /// header) / damaged body.
     public static func open(data: Data, password: Secret) throws -> Vault {
         let (header, headerBytes, rest) = try parseHeader(data)
-        let keys = VaultKeys(master: try header.kdf.deriveMasterKey(password))
-        try checkHeaderMAC(headerBytes: headerBytes, mac: rest.prefix(32), keys: keys)
+        let keys = try unlock(header: header, headerBytes: headerBytes, mac: rest.prefix(32), password: password)
         let body = rest.dropFirst(32)
         guard body.count >= 12 + 16 else { throw VaultError(.truncated, "the vault file is truncated") }
         let plain: Data
@@ -113,8 +112,7 @@ public struct Vault: Sendable, CustomStringConvertible {
     /// copy: an empty vault with that header, ready to ``open(sealed:)`` items and merge.
     public static func open(header data: Data, password: Secret) throws -> Vault {
         let (header, headerBytes, rest) = try parseHeader(data)
-        let keys = VaultKeys(master: try header.kdf.deriveMasterKey(password))
-        try checkHeaderMAC(headerBytes: headerBytes, mac: rest.prefix(32), keys: keys)
+        let keys = try unlock(header: header, headerBytes: headerBytes, mac: rest.prefix(32), password: password)
         return Vault(header: header, url: nil, keys: keys, storage: [:])
     }
 
@@ -138,6 +136,21 @@ public struct Vault: Sendable, CustomStringConvertible {
         guard header.format == formatVersion else { throw VaultError(.unsupported, "vault format \(header.format) is not supported") }
         guard header.cipher == "AES-256-GCM" else { throw VaultError(.unsupported, "vault cipher \(header.cipher) is not supported") }
         return (header, Data(data.prefix(12 + len)), Data(data.dropFirst(12 + len)))
+    }
+
+    /// The keys for `password`: its NFC form first (how every vault is written since
+    /// normalisation began), then — only when that fails and the typed form differs — the
+    /// bytes as typed, so a vault made earlier from a non-NFC password still opens.
+    private static func unlock(header: Header, headerBytes: Data, mac: Data, password: Secret) throws -> VaultKeys {
+        let keys = VaultKeys(master: try header.kdf.deriveMasterKey(password))
+        do {
+            try checkHeaderMAC(headerBytes: headerBytes, mac: mac, keys: keys)
+            return keys
+        } catch let e as VaultError where e.kind == .wrongPassword && !password.isNFC {
+            let legacy = VaultKeys(master: try header.kdf.deriveMasterKey(password, normalize: false))
+            try checkHeaderMAC(headerBytes: headerBytes, mac: mac, keys: legacy)
+            return legacy
+        }
     }
 
     private static func checkHeaderMAC(headerBytes: Data, mac: Data, keys: VaultKeys) throws {

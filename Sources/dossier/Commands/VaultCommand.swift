@@ -42,6 +42,14 @@ enum VaultCLI {
         return Secret(first)
     }
 
+    /// Refuses a master password scored below 3 (docs/vault-cli.md) unless `allowWeak`.
+    static func checkStrength(_ pw: Secret, allowWeak: Bool) throws {
+        let e = Strength.estimate(pw.reveal)
+        guard e.score >= 3 || allowWeak else {
+            throw DossierError("the master password is too guessable (strength \(e.score)/4, at least 3 needed; about \(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) offline): choose a longer one, or pass --allow-weak")
+        }
+    }
+
     static func open(_ path: String) throws -> Vault {
         var v = try wrap { try Vault.open(url: URL(fileURLWithPath: path), password: try masterPassword()) }
         VaultServerSettings.autoSyncAtUnlock(&v)   // UC7: only when the vault's settings turn it on
@@ -62,9 +70,10 @@ enum VaultCLI {
     }
 
     static func describe(_ i: VaultItem, reveal: Bool) -> String {
-        var lines = ["id:       \(i.id.uuidString.lowercased())", "kind:     \(i.kind.rawValue)", "title:    \(i.title)"]
+        var lines = ["id:       \(i.id.uuidString.lowercased())", "kind:     \(i.kind.rawValue)",
+                     "title:    \(reveal ? i.title : URLRedaction.text(i.title))"]
         if i.kind == .entry {
-            lines += ["username: \(i.username)", "website:  \(i.website)",
+            lines += ["username: \(i.username)", "website:  \(reveal ? i.website : URLRedaction.website(i.website))",
                       "password: \(reveal ? i.password.reveal : "•••••• (use --reveal)")"]
             if !i.details.isEmpty { lines.append("details:  \(reveal ? i.details.reveal : "•••••• (use --reveal)")") }
         } else {
@@ -80,10 +89,10 @@ enum VaultCLI {
 /// Generator options shared by `generate`, `add --generate` and `edit --generate`.
 struct GeneratorOptions: ParsableArguments {
     @Option(help: "Password length, 1–64.") var length = 20
-    @Option(help: "Minimum upper-case letters.") var minUpper = 1
-    @Option(help: "Minimum lower-case letters.") var minLower = 1
-    @Option(help: "Minimum digits.") var minDigits = 1
-    @Option(help: "Minimum special characters.") var minSpecial = 1
+    @Option(help: "Minimum upper-case letters (default 1).") var minUpper: Int?
+    @Option(help: "Minimum lower-case letters (default 1).") var minLower: Int?
+    @Option(help: "Minimum digits (default 1).") var minDigits: Int?
+    @Option(help: "Minimum special characters (default 1).") var minSpecial: Int?
     @Flag(help: "No upper-case letters.") var noUpper = false
     @Flag(help: "No lower-case letters.") var noLower = false
     @Flag(help: "No digits.") var noDigits = false
@@ -95,12 +104,17 @@ struct GeneratorOptions: ParsableArguments {
     @Flag(help: "Capitalise passphrase words.") var capitalize = false
     @Flag(help: "Append a digit to one passphrase word.") var digit = false
 
-    var settings: GeneratorSettings {
+    /// The settings; a minimum given for a class that is switched off is an error.
+    func settings() throws -> GeneratorSettings {
         var m: [CharacterClass: Int] = [:]
-        if !noUpper { m[.upper] = minUpper }
-        if !noLower { m[.lower] = minLower }
-        if !noDigits { m[.digits] = minDigits }
-        if !noSpecial { m[.special] = minSpecial }
+        for (c, off, min, name) in [(CharacterClass.upper, noUpper, minUpper, "upper"), (.lower, noLower, minLower, "lower"),
+                                    (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial, "special")] {
+            if off {
+                if let min, min != 0 { throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off") }
+            } else {
+                m[c] = min ?? 1
+            }
+        }
         return GeneratorSettings(length: length, minimums: m, excludeLookAlikes: excludeLookAlikes)
     }
 
@@ -110,7 +124,7 @@ struct GeneratorOptions: ParsableArguments {
                 let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator, capitalize: capitalize, includeDigit: digit))
                 return { g.generate() }
             }
-            let g = try PasswordGenerator(settings)
+            let g = try PasswordGenerator(try settings())
             return { g.generate() }
         }
     }
@@ -160,6 +174,7 @@ struct VaultInitCommand: ParsableCommand {
         discussion: "Example: dossier vault init my.dvault   (asks for the master password twice)")
     @Argument(help: "The vault file to create.") var file: String
     @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
+    @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
@@ -171,6 +186,7 @@ struct VaultInitCommand: ParsableCommand {
         default: throw ValidationError("--kdf must be scrypt or pbkdf2")
         }
         let pw = try VaultCLI.masterPassword(confirm: true)
+        try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
         try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
         print("created \(file)")
     }
@@ -252,15 +268,39 @@ struct VaultRemoveCommand: ParsableCommand {
 
 struct VaultListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries and notes (passwords hidden unless --reveal).",
-        discussion: "Example: dossier vault list my.dvault")
+        discussion: "Example: dossier vault list my.dvault --json")
     @Argument var file: String
-    @Flag(help: "Show passwords.") var reveal = false
+    @Flag(help: "Show passwords, descriptions, note text and URLs as stored.") var reveal = false
+    @Flag(help: "A JSON array of items (docs/vault-cli.md).") var json = false
+
+    /// One item as `list --json` prints it; secrets only with --reveal.
+    struct Line: Encodable {
+        var id: String, kind: String, title: String, username: String, website: String, folder: String
+        var created: String, modified: String, passwordChanged: String
+        var password: String?, details: String?, text: String?
+    }
 
     func run() throws {
         let v = try VaultCLI.open(file)
-        for i in v.items {
-            var cols = [String(i.id.uuidString.lowercased().prefix(8)), i.kind.rawValue, i.title]
-            if i.kind == .entry { cols += [i.username, i.website] + (reveal ? [i.password.reveal] : []) }
+        let items = v.items.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if json {
+            try VaultCLI.printJSON(items.map { i in
+                Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue, title: reveal ? i.title : URLRedaction.text(i.title),
+                     username: i.username, website: reveal ? i.website : URLRedaction.website(i.website), folder: i.folder,
+                     created: f.string(from: i.created), modified: f.string(from: i.modified),
+                     passwordChanged: f.string(from: i.passwordChanged),
+                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil, text: reveal ? i.text.reveal : nil)
+            })
+            return
+        }
+        for i in items {
+            // without --reveal, URLs lose user-info, query and fragment (credentials, tokens)
+            var cols = [String(i.id.uuidString.lowercased().prefix(8)), i.kind.rawValue, reveal ? i.title : URLRedaction.text(i.title)]
+            if i.kind == .entry {
+                cols += [i.username, reveal ? i.website : URLRedaction.website(i.website)] + (reveal ? [i.password.reveal] : [])
+            }
             print(cols.joined(separator: "\t"))
         }
     }
@@ -299,21 +339,51 @@ struct VaultNoteCommand: ParsableCommand {
 // MARK: - import / report / score
 
 struct VaultImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Import an export (format detected by content) into a vault.",
+    static let configuration = CommandConfiguration(commandName: "import", abstract: "Import an export or a KeePass database (format detected by content) into a vault.",
         discussion: """
-        Formats: Bitwarden JSON and CSV, KeePass 2.x XML, KeePassXC CSV, 1Password 8 CSV, Chrome CSV, Firefox CSV. \
-        Example: dossier vault import my.dvault bitwarden_export.json
+        Formats: KeePass KDBX 3.1 and 4, Bitwarden JSON and CSV, KeePass 2.x XML, KeePassXC CSV, 1Password 8 CSV, Chrome CSV, Firefox CSV.
+
+        A KDBX database's password is read from the first line of --import-password-file, from DOSSIER_IMPORT_PASSWORD (or the file descriptor in DOSSIER_IMPORT_PASSWORD_FD), or from the terminal without echo; --key-file adds its key file. An empty password with a key file means the key file alone.
+
+        Examples:
+          dossier vault import my.dvault bitwarden_export.json
+          dossier vault import my.dvault Passwords.kdbx --key-file Passwords.keyx
         """)
     @Argument var file: String
-    @Argument(help: "The export file.") var export: String
+    @Argument(help: "The export file or KDBX database.") var export: String
+    @Option(help: "A file whose first line is the KDBX database's password.") var importPasswordFile: String?
+    @Option(help: "The KDBX database's key file.") var keyFile: String?
+
+    func credentials() throws -> KDBXReader.Credentials {
+        var password: String
+        if let importPasswordFile {
+            guard let text = try? String(contentsOfFile: importPasswordFile, encoding: .utf8) else {
+                throw DossierError(file: importPasswordFile, "cannot read the password file")
+            }
+            password = String(text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
+        } else {
+            password = try SecretInput.read(prompt: "Password of \(URL(fileURLWithPath: export).lastPathComponent): ", environment: "DOSSIER_IMPORT_PASSWORD")
+        }
+        var key: Data? = nil
+        if let keyFile {
+            guard let d = FileManager.default.contents(atPath: keyFile) else { throw DossierError(file: keyFile, "cannot read the key file") }
+            key = d
+        }
+        if password.isEmpty && key == nil { throw DossierError(file: export, "the KeePass database's password is empty and no --key-file is given") }
+        return KDBXReader.Credentials(password: password.isEmpty && key != nil ? nil : Secret(password), keyFile: key)
+    }
 
     func run() throws {
+        let url = URL(fileURLWithPath: export)
+        let isKDBX = FileManager.default.contents(atPath: export).map(Importer.isKDBX) ?? false
+        // the database is read before the vault is opened: nothing is written if it fails
+        let r = try VaultCLI.wrap { try Importer.read(url: url, credentials: isKDBX ? try credentials() : nil) }
         var v = try VaultCLI.open(file)
-        let r = try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: export)) }
         let report = v.merge(items: r.items)
         try VaultCLI.wrap { try v.save() }
         print("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
         for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { print("skipped \(n) \(type) item(s): not supported") }
+        for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { print("not kept: \(n) \(kind)") }
         for w in r.warnings { FileHandle.standardError.write(Data("warning: \(w.description)\n".utf8)) }
     }
 }
@@ -324,10 +394,13 @@ struct VaultReportCommand: ParsableCommand {
     @Argument var file: String
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
+    @Option(help: "A password older than this many days is stale (1–36500).") var staleDays = HealthCheck.staleDays
+    @Option(help: "An offline Pwned Passwords file (SHA-1 HASH:COUNT lines ordered by hash) or range folder.") var pwned: String?
     @Flag(help: "JSON instead of a summary.") var json = false
 
     func run() throws {
         let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file).items
+        guard (1...36_500).contains(staleDays) else { throw ValidationError("--stale-days must be 1…36500") }
         var date = Date()
         if let asOf {
             let f = ISO8601DateFormatter()
@@ -335,11 +408,20 @@ struct VaultReportCommand: ParsableCommand {
             guard let d = f.date(from: asOf) else { throw ValidationError("--as-of must be YYYY-MM-DD") }
             date = d
         }
-        let r = HealthCheck.report(items: items, asOf: date)
+        let breaches = try pwned.map { p in try VaultCLI.wrap { try BreachList(url: URL(fileURLWithPath: p)) } }
+        let r = try VaultCLI.wrap { try HealthCheck.report(items: items, asOf: date, staleDays: staleDays, breaches: breaches) }
+        if let b = breaches {
+            // the cost of the offline check, on stderr (no hash, no password)
+            let ms = Double(b.lookupTime.components.seconds) * 1000 + Double(b.lookupTime.components.attoseconds) / 1e15
+            FileHandle.standardError.write(Data(String(format: "offline breach check: %d lookups, %d pages of 4 KiB read in %.1f ms\n",
+                                                       b.lookups, b.pagesRead, ms).utf8))
+        }
         if json { try VaultCLI.printJSON(r); return }
         print("entries \(r.counts.entries), notes \(r.counts.notes), websites \(r.counts.websites), usernames \(r.counts.usernames)")
         print("weak \(r.counts.weak), reused \(r.counts.reusedEntries) in \(r.counts.reuseGroups) groups, http \(r.counts.insecureWebsites), stale \(r.counts.stale), duplicates \(r.counts.duplicates)")
-        for row in r.problems { print("\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }
+        if breaches != nil { print("breached \(r.counts.breached) (offline Pwned Passwords list)") }
+        print("critical \(r.counts.critical), high \(r.counts.high), medium \(r.counts.medium), low \(r.counts.low), ok \(r.counts.ok)")
+        for row in r.problems { print("\(row.severity)\t\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }
     }
 }
 
