@@ -76,3 +76,18 @@ def test_envelope_records_the_cost_and_omits_an_unset_lock(run_dossier, tmp_path
     alice, _, _, _ = make_pair(run_dossier, tmp_path)
     env = json.loads(pathlib.Path(alice.path).read_text())
     assert env["version"] == 1 and env["kdf"]["log2n"] == 10 and "locked_until" not in env["lockout"]
+
+
+def test_a_keystore_of_the_contact_code_era_keeps_working_and_says_to_resync(run_dossier, tmp_path):
+    """v1-alice.keystore is the demo keystore as protocol version 1 wrote it (chains from
+    contact codes; Carol pending with a code). Password: demo-only-not-a-secret."""
+    path = tmp_path / "alice.keystore"
+    path.write_bytes((pathlib.Path(__file__).parent / "test_sms_support" / "v1-alice.keystore").read_bytes())
+    alice = Party(run_dossier, path, password="demo-only-not-a-secret")
+    r = alice.sms("contact", "list")
+    assert "Bob\tactive" in r.stdout and "Carol\tpending" in r.stdout
+    assert "contact codes" in r.stderr and "resync Bob" in r.stderr
+    r = alice.sms("encrypt", "Bob", "still readable by Bob's v1 chain")
+    assert len(r.stdout.strip()) == 160 and "resync Bob" in r.stderr
+    r = alice.sms("contact", "add", "Carol", "--later")
+    assert "Contact codes are no longer used" in r.stderr and KEY_RE.search(r.stdout)

@@ -338,6 +338,9 @@ struct SMSContact: AsyncParsableCommand {
             for e in Inventory(ks).contacts {
                 SMS.out("\(e.name)\t\(e.status)\tsent \(e.sent)\treceived \(e.received)\tskipped \(e.skippedBacklog)")
             }
+            for c in ks.contacts where c.usesLegacyCodes {
+                Console.note("Warning: the keys for \(c.name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(c.name)` to agree new keys with X25519.")
+            }
         }
     }
 }
