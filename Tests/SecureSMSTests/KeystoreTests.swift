@@ -161,9 +161,12 @@ import Testing
     @Test func aHeldLockMakesOthersWaitThenGiveUpClearly() throws {
         let dir = try tempDir()
         let url = try store(dir).url
-        let held = try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0)
-        #expect(throws: SecureSMSError.busy(path: url.path, waited: 0)) { try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0) }
-        withExtendedLifetime(held) {}
+        do {
+            let held = try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0)
+            #expect(throws: SecureSMSError.busy(path: url.path, waited: 0)) { try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0) }
+            withExtendedLifetime(held) {}
+        }
+        // released with the value: the next command gets it at once
         _ = try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0)
     }
 
