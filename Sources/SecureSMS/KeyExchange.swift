@@ -42,22 +42,18 @@ public enum KeyExchange {
     /// The public key in a pasted key message (NFC, whitespace ignored). Errors never
     /// repeat the message.
     public static func parse(_ pasted: String) throws -> [UInt8] {
-        let cleaned = String(String.UnicodeScalarView(pasted.precomposedStringWithCanonicalMapping.unicodeScalars.filter {
-            !$0.properties.isWhitespace
-        }))
-        guard cleaned.hasPrefix(prefix) else {
+        let cleaned = SafeAlphabet.cleaned(pasted)
+        let head = Array(prefix.unicodeScalars)
+        guard cleaned.starts(with: head) else {
             throw SecureSMSError.badKeyMessage("it does not start with \(prefix) (paste the whole key message)")
         }
-        let body = Array(cleaned.unicodeScalars.dropFirst(prefix.unicodeScalars.count))
+        let body = Array(cleaned.dropFirst(head.count))
         guard body.count == digits else {
             throw SecureSMSError.badKeyMessage("expected \(digits) characters after \(prefix), got \(body.count)")
         }
-        var values: [Int] = []
-        for (i, s) in body.enumerated() {
-            guard let v = SafeAlphabet.digit(s) else {
-                throw SecureSMSError.badKeyMessage("character \(prefix.count + i + 1) is not in the SecureSMS alphabet")
-            }
-            values.append(v)
+        let parsed = SafeAlphabet.digits(body, offset: head.count)
+        guard let values = parsed.digits else {
+            throw SecureSMSError.badKeyMessage("character \(parsed.badPosition) is not in the SecureSMS alphabet")
         }
         guard let bytes = BaseN.decode(values, radix: SafeAlphabet.radix, byteCount: 34),
               check(Array(bytes[0..<32])) == Array(bytes[32..<34]) else {

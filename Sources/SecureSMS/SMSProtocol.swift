@@ -162,18 +162,13 @@ public enum SMSProtocol {
     /// Parses a pasted message: NFC-normalises it and drops whitespace (apps wrap lines
     /// and add spaces), then expects exactly 160 safe-alphabet characters.
     public static func parse(_ pasted: String) throws -> Envelope {
-        let cleaned = pasted.precomposedStringWithCanonicalMapping.unicodeScalars.filter {
-            !$0.properties.isWhitespace
-        }
+        let cleaned = SafeAlphabet.cleaned(pasted)
         guard cleaned.count == messageLength else {
             throw SecureSMSError.badMessageFormat("expected \(messageLength) characters (spaces and line breaks ignored), got \(cleaned.count)")
         }
-        var digits: [Int] = []
-        for (i, s) in cleaned.enumerated() {
-            guard let d = SafeAlphabet.digit(s) else {
-                throw SecureSMSError.badMessageFormat("character \(i + 1) is not in the SecureSMS alphabet")
-            }
-            digits.append(d)
+        let parsed = SafeAlphabet.digits(cleaned)
+        guard let digits = parsed.digits else {
+            throw SecureSMSError.badMessageFormat("character \(parsed.badPosition) is not in the SecureSMS alphabet")
         }
         guard digits[0] == version else { throw SecureSMSError.unsupportedVersion(digits[0]) }
         let n = SafeAlphabet.radix
