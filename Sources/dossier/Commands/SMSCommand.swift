@@ -107,6 +107,11 @@ enum SMS {
         return result
     }
 
+    /// Says that a contact's keys come from the contact codes of protocol version 1.
+    static func warnLegacy(_ name: String) {
+        Console.note("Warning: the keys for \(name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(name)` to agree new keys with X25519.")
+    }
+
     static func out(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
 
     /// A value from an option, else `environment`(`_FD`), else the terminal; nil when
@@ -339,7 +344,7 @@ struct SMSContact: AsyncParsableCommand {
                 SMS.out("\(e.name)\t\(e.status)\tsent \(e.sent)\treceived \(e.received)\tskipped \(e.skippedBacklog)")
             }
             for c in ks.contacts where c.usesLegacyCodes {
-                Console.note("Warning: the keys for \(c.name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(c.name)` to agree new keys with X25519.")
+                SMS.warnLegacy(c.name)
             }
         }
     }
@@ -370,7 +375,7 @@ struct SMSEncrypt: AsyncParsableCommand {
         var ks = try store.open()
         let i = try SMS.wrap { try ks.contactIndex(contact) }
         if ks.contacts[i].usesLegacyCodes {
-            Console.note("Warning: the keys for \(ks.contacts[i].name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(ks.contacts[i].name)` to agree new keys with X25519.")
+            SMS.warnLegacy(ks.contacts[i].name)
         }
         let msg = try SMS.wrap { () throws -> String in
             let m = try ks.contacts[i].encrypt(plain, now: SMS.now())
