@@ -34,7 +34,7 @@ let domains: [Domain] = [
            testResources: [.copy("Fixtures")]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "CArgon2", "CGzip"] + crypto,
            testResources: [.copy("Fixtures")]),
-    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: crypto),
+    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
     Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto),
 ]
 

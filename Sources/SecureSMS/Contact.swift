@@ -1,12 +1,14 @@
+import Crypto
 import Foundation
 
 // MARK: - A contact and its chains
 
 /// One contact in the keystore: a name, dates, and the pair's chain state.
 ///
-/// A contact is *pending* from `contact add` until the other person's code is entered;
-/// only then do chains exist. After that the own code is deleted: the chain keys are
-/// all that is kept, and each step forward erases the previous one (forward secrecy).
+/// A contact is *pending* from `contact add` until the other person's key message is
+/// entered and the safety numbers are confirmed; only then do chains exist. After that
+/// the own private key is deleted: the chain keys are all that is kept, and each step
+/// forward erases the previous one (forward secrecy).
 public struct Contact: Codable, Sendable, CustomStringConvertible {
     public struct SendChain: Codable, Sendable {
         var chainKey: Data
@@ -31,12 +33,18 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
     public static let maxSkip = 100
     /// Skipped keys kept per contact; beyond this the oldest are discarded.
     public static let maxStoredSkipped = 100
+    /// `key_agreement` of chains agreed by X25519 (absent: the old contact codes).
+    public static let x25519 = "x25519"
 
     public var name: String
     public var addedAt: Date
     public var resyncedAt: Date?
-    /// This user's code while waiting for the other's (then deleted).
+    /// This user's X25519 private key while an exchange is open (then deleted).
+    var pendingKey: Data?
+    /// A contact code of keystores written before X25519 (read only, never written again).
     var pendingCode: Data?
+    /// How the chains were agreed: "x25519", or nil for the old contact codes.
+    public internal(set) var keyAgreement: String?
     public internal(set) var send: SendChain?
     public internal(set) var receive: ReceiveChain?
     public internal(set) var sentCount: Int = 0
@@ -50,37 +58,61 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
 
     public var description: String { "Contact(\(name), \(isPending ? "pending" : "active"), keys redacted)" }
 
-    /// A new pending contact holding a fresh own code.
-    public init(name: String, ownCode: ContactCode, now: Date) {
+    /// A new pending contact with a fresh own key pair.
+    public init(name: String, ownKey: Curve25519.KeyAgreement.PrivateKey = KeyExchange.generate(), now: Date) {
         self.name = name
         self.addedAt = now
-        self.pendingCode = Data(ownCode.bytes)
+        self.pendingKey = ownKey.rawRepresentation
     }
 
-    /// The own code to show while pending.
-    public var ownCode: ContactCode? {
-        pendingCode.map { ContactCode(random: Array($0.prefix(8))) }
+    var ownPrivateKey: Curve25519.KeyAgreement.PrivateKey? {
+        pendingKey.flatMap { try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: $0) }
     }
 
-    /// Starts (again) a code exchange: a fresh own code, chains kept until completed.
-    public mutating func beginResync(ownCode: ContactCode) {
-        pendingCode = Data(ownCode.bytes)
+    /// The own public key to send while an exchange is open.
+    public var ownPublicKey: [UInt8]? { ownPrivateKey.map { Array($0.publicKey.rawRepresentation) } }
+
+    /// The key message to send while an exchange is open.
+    public var ownKeyMessage: String? { ownPublicKey.map { KeyExchange.message(publicKey: $0) } }
+
+    /// Chains agreed with the old contact codes (keystores before X25519): still usable,
+    /// but anyone who heard both codes can derive them — resynchronise.
+    public var usesLegacyCodes: Bool { send != nil && keyAgreement == nil }
+
+    /// Starts (again) a key exchange: a fresh own key pair; chains are kept until it completes.
+    public mutating func beginExchange(ownKey: Curve25519.KeyAgreement.PrivateKey = KeyExchange.generate()) {
+        pendingKey = ownKey.rawRepresentation
+        pendingCode = nil
     }
 
-    public var isResyncing: Bool { pendingCode != nil && send != nil }
+    /// Whether an exchange is open (a key message sent, the other's not yet confirmed).
+    public var hasOpenExchange: Bool { ownPrivateKey != nil }
 
-    /// Completes the exchange with the other person's code: derives both chains from
-    /// zero, forgets the own code and every old key.
-    public mutating func complete(theirs: ContactCode, now: Date) throws {
-        guard let own = ownCode else { throw SecureSMSError.contact("no code exchange is in progress for \(name)") }
-        guard own.bytes != theirs.bytes else {
-            throw SecureSMSError.badCode("that is your own code; enter the code shown on the other person's phone")
+    public var isResyncing: Bool { (pendingKey != nil || pendingCode != nil) && send != nil }
+
+    /// The safety number of this exchange with the other person's public key.
+    public func safetyNumber(theirs: [UInt8]) throws -> String {
+        guard let own = ownPublicKey else { throw SecureSMSError.contact("no key exchange is open for \(name); run `contact add` or `contact resync` first") }
+        guard own != theirs else {
+            throw SecureSMSError.badKeyMessage("that is your own key message; paste the one the other person sent")
         }
+        return KeyExchange.safetyNumber(own, theirs)
+    }
+
+    /// Completes the exchange once the safety number read from the other phone
+    /// (`confirmed`) equals this one: derives both chains from zero, forgets the own
+    /// private key and every old key. A mismatch changes nothing.
+    public mutating func complete(theirs: [UInt8], confirmed: String, now: Date) throws {
+        guard let own = ownPrivateKey else { throw SecureSMSError.contact("no key exchange is open for \(name); run `contact add` or `contact resync` first") }
+        let number = try safetyNumber(theirs: theirs)
+        guard KeyExchange.matches(confirmed, number) else { throw SecureSMSError.safetyNumberMismatch(contact: name) }
+        let chains = try KeyExchange.chains(own: own, theirs: theirs)
         let wasActive = send != nil
-        let chains = Chain.initialChains(own: own, theirs: theirs)
         send = SendChain(chainKey: Data(chains.send), next: 0)
         receive = ReceiveChain(chainKey: Data(chains.receive), next: 0, skipped: [])
+        pendingKey = nil
         pendingCode = nil
+        keyAgreement = Contact.x25519
         if wasActive || resyncedAt != nil { resyncedAt = now }
         discardedKeys = 0
     }
@@ -89,7 +121,7 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
 
     /// Encrypts one message and moves the sending chain one step (the key is gone after).
     public mutating func encrypt(_ text: String, now: Date) throws -> String {
-        guard var s = send else { throw SecureSMSError.contact("\(name) is waiting for their code; finish `contact add` first") }
+        guard var s = send else { throw SecureSMSError.contact("\(name) is waiting for the key exchange; finish it (`contact add`) first") }
         guard s.next <= SMSProtocol.maxCounter else { throw SecureSMSError.counterExhausted }
         let step = Chain.step(Array(s.chainKey))
         let message = try SMSProtocol.seal(text, counter: s.next, messageKey: step.messageKey)
@@ -105,7 +137,7 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
     /// receiving chain moves past the counter (keeping keys of skipped counters) or the
     /// skipped key used is deleted — so the same message never decrypts twice.
     public mutating func decrypt(_ pasted: String, now: Date) throws -> String {
-        guard var r = receive else { throw SecureSMSError.contact("\(name) is waiting for their code; finish `contact add` first") }
+        guard var r = receive else { throw SecureSMSError.contact("\(name) is waiting for the key exchange; finish it (`contact add`) first") }
         let env = try SMSProtocol.parse(pasted)
         let n = env.counter
         let text: String

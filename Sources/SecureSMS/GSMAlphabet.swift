@@ -127,4 +127,22 @@ public enum SafeAlphabet {
 
     /// The digit value of one character, or nil when it is not in the safe alphabet.
     public static func digit(_ s: Unicode.Scalar) -> Int? { digitOf[s] }
+
+    /// A paste as apps deliver it: NFC-normalised, every whitespace character dropped
+    /// (apps wrap lines and add spaces).
+    public static func cleaned(_ pasted: String) -> [Unicode.Scalar] {
+        Array(pasted.precomposedStringWithCanonicalMapping.unicodeScalars.filter { !$0.properties.isWhitespace })
+    }
+
+    /// The digit values of `scalars`; nil and the 1-based position (plus `offset`) of the
+    /// first one outside the alphabet.
+    public static func digits(_ scalars: [Unicode.Scalar], offset: Int = 0) -> (digits: [Int]?, badPosition: Int) {
+        var out: [Int] = []
+        out.reserveCapacity(scalars.count)
+        for (i, s) in scalars.enumerated() {
+            guard let d = digitOf[s] else { return (nil, offset + i + 1) }
+            out.append(d)
+        }
+        return (out, 0)
+    }
 }

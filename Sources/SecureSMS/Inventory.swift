@@ -41,9 +41,12 @@ public struct Inventory: Codable, Sendable, Equatable {
             let backlog = c.receive?.skipped.count ?? 0
             var w: [String] = []
             if c.isPending {
-                w.append("waiting for their code: the exchange was started but not finished")
+                w.append("waiting for the key exchange: it was started but not finished")
             } else if c.isResyncing {
                 w.append("a resynchronisation was started but not finished")
+            }
+            if c.usesLegacyCodes {
+                w.append("keys were agreed with read-aloud contact codes (anyone who heard both can derive them); resynchronise to agree keys with X25519")
             }
             if backlog >= backlogWarning {
                 w.append("\(backlog) skipped messages have not arrived (lost or late); if they never come, resynchronise")

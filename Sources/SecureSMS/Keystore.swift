@@ -23,8 +23,34 @@ public struct Keystore: Sendable, CustomStringConvertible {
         public init(log2n: Int, r: Int, p: Int, salt: Data) {
             self.log2n = log2n; self.r = r; self.p = p; self.salt = salt
         }
-        /// Production cost: N = 2¹⁵, r = 8, p = 1 (32 MiB, ~0.1 s).
-        public static func standard(salt: Data) -> KDFParams { KDFParams(log2n: 15, r: 8, p: 1, salt: salt) }
+        /// Production cost: N = 2¹⁷, r = 8, p = 1 (128 MiB; OWASP's scrypt minimum).
+        public static let standardLog2n = 17
+        public static let log2nRange = 10...20
+        public static let rRange = 1...32
+        public static let pRange = 1...16
+        public static let saltRange = 16...64
+        /// Upper bounds of memory (128·r·N bytes) and work (p·r·N) a keystore may ask for.
+        public static let maxMemory = 1 << 30
+        public static let maxWork = 1 << 23
+
+        public static func standard(salt: Data) -> KDFParams { KDFParams(log2n: standardLog2n, r: 8, p: 1, salt: salt) }
+
+        /// Refuses parameters outside the bounds before any work is done: a keystore's
+        /// clear envelope is input like any other (a huge `p` would hang, 2⁵³+1 trap).
+        public func validate() throws {
+            func out(_ field: String, _ v: Int, _ r: ClosedRange<Int>) -> SecureSMSError {
+                .keystore("kdf.\(field) = \(v) is outside \(r.lowerBound)…\(r.upperBound)")
+            }
+            guard algorithm == "scrypt" else { throw SecureSMSError.keystore("kdf.algorithm must be \"scrypt\"") }
+            guard KDFParams.log2nRange.contains(log2n) else { throw out("log2n", log2n, KDFParams.log2nRange) }
+            guard KDFParams.rRange.contains(r) else { throw out("r", r, KDFParams.rRange) }
+            guard KDFParams.pRange.contains(p) else { throw out("p", p, KDFParams.pRange) }
+            guard KDFParams.saltRange.contains(salt.count) else { throw out("salt length", salt.count, KDFParams.saltRange) }
+            guard 128 * r << log2n <= KDFParams.maxMemory else {
+                throw SecureSMSError.keystore("kdf: 128·r·2^log2n bytes exceed the 1 GiB limit")
+            }
+            guard p * r << log2n <= KDFParams.maxWork else { throw SecureSMSError.keystore("kdf: p·r·2^log2n exceeds 2^23") }
+        }
     }
 
     public struct Lockout: Codable, Sendable, Equatable {
@@ -32,6 +58,15 @@ public struct Keystore: Sendable, CustomStringConvertible {
         public var maxFailures: Int = 3
         public var lockSeconds: Int = 300
         public var lockedUntil: Date?
+
+        public static let maxFailuresRange = 1...100
+        public static let lockSecondsRange = 1...604_800
+
+        func validate() throws {
+            guard Lockout.maxFailuresRange.contains(maxFailures) else { throw SecureSMSError.keystore("lockout.max_failures is outside 1…100") }
+            guard Lockout.lockSecondsRange.contains(lockSeconds) else { throw SecureSMSError.keystore("lockout.lock_seconds is outside 1…604800") }
+            guard (0..<maxFailures).contains(failures) else { throw SecureSMSError.keystore("lockout.failures is outside 0…max_failures − 1") }
+        }
     }
 
     struct Envelope: Codable {
@@ -59,6 +94,10 @@ public struct Keystore: Sendable, CustomStringConvertible {
     private var kdf: KDFParams
     private var key: SymmetricKey
     private var verifier: Data
+    /// The exclusive lock held while this value lives (when opened with `lockWait`).
+    let lock: KeystoreLock?
+    /// Opened for reading only: ``save()`` refuses.
+    var readOnly = false
 
     public var description: String { "Keystore(\(contacts.count) contacts, keys redacted)" }
 
@@ -66,22 +105,34 @@ public struct Keystore: Sendable, CustomStringConvertible {
 
     /// Creates a new keystore; refuses to overwrite an existing file.
     public static func create(at url: URL, account: String, password: String, lockSeconds: Int = 300,
-                              kdf: KDFParams? = nil, now: Date = Date()) throws -> Keystore {
+                              kdf: KDFParams? = nil, now: Date = Date(), lockWait: Int? = nil) throws -> Keystore {
+        let lock = try lockWait.map { try KeystoreLock(for: url, wait: $0) }
         guard !FileManager.default.fileExists(atPath: url.path) else {
             throw SecureSMSError.keystore("\(url.path): a keystore already exists (one account per keystore)")
         }
         guard !password.isEmpty else { throw SecureSMSError.keystore("the password must not be empty") }
         let params = kdf ?? .standard(salt: randomData(16))
+        try params.validate()
+        let lockout = Lockout(lockSeconds: lockSeconds)
+        try lockout.validate()
         let (key, verifier) = try derive(password: password, params: params)
         var ks = Keystore(url: url, account: account, createdAt: now, passwordChangedAt: nil, contacts: [],
-                          lockout: Lockout(lockSeconds: lockSeconds), kdf: params, key: key, verifier: verifier)
+                          lockout: lockout, kdf: params, key: key, verifier: verifier, lock: lock)
         try ks.save()
         return ks
     }
 
-    /// Opens a keystore with `password`. A wrong password is counted (and saved); after
-    /// `maxFailures` in a row the file is locked for `lockSeconds`, across restarts.
-    public static func open(at url: URL, password: String, now: Date = Date()) throws -> Keystore {
+    /// Opens a keystore with `password`. With `lockWait` it first takes the keystore's
+    /// exclusive lock (waiting up to that many seconds) and holds it until the returned
+    /// value is released — every command that may save passes it. A wrong password
+    /// is counted (and saved); after `maxFailures` in a row the file is locked for
+    /// `lockSeconds`, across restarts.
+    ///
+    /// `readOnly` (reports, `dossier check`) takes no lock and never writes: a wrong
+    /// password is refused without being counted, and the result cannot be saved.
+    public static func open(at url: URL, password: String, now: Date = Date(), readOnly: Bool = false,
+                            lockWait: Int? = nil) throws -> Keystore {
+        let lock = readOnly ? nil : try lockWait.map { try KeystoreLock(for: url, wait: $0) }
         var env = try readEnvelope(url)
         if let until = env.lockout.lockedUntil {
             if until > now { throw SecureSMSError.locked(until: until) }
@@ -89,6 +140,7 @@ public struct Keystore: Sendable, CustomStringConvertible {
         }
         let (key, verifier) = try derive(password: password, params: env.kdf)
         guard SMSProtocol.constantTimeEqual(Array(verifier), Array(env.verifier)) else {
+            if readOnly { throw SecureSMSError.keystore("\(url.path): wrong password (read only: this try was not counted)") }
             env.lockout.failures += 1
             var remaining = env.lockout.maxFailures - env.lockout.failures
             if remaining <= 0 {
@@ -115,8 +167,9 @@ public struct Keystore: Sendable, CustomStringConvertible {
         env.lockout.failures = 0
         var ks = Keystore(url: url, account: payload.account, createdAt: payload.createdAt,
                           passwordChangedAt: payload.passwordChangedAt, contacts: payload.contacts,
-                          lockout: env.lockout, kdf: env.kdf, key: key, verifier: verifier)
-        if needsSave { try ks.save() }
+                          lockout: env.lockout, kdf: env.kdf, key: key, verifier: verifier, lock: lock)
+        ks.readOnly = readOnly
+        if needsSave && !readOnly { try ks.save() }
         ks.lockout = env.lockout
         return ks
     }
@@ -126,11 +179,16 @@ public struct Keystore: Sendable, CustomStringConvertible {
 
     // MARK: Changes
 
-    /// Replaces the password (new salt, new key); saved at once.
-    public mutating func changePassword(to newPassword: String, now: Date = Date()) throws {
+    /// The scrypt cost of this keystore (N = 2^log2n).
+    public var kdfLog2n: Int { kdf.log2n }
+
+    /// Replaces the password (new salt, new key; the cost stays unless `log2n` is given); saved at once.
+    public mutating func changePassword(to newPassword: String, log2n: Int? = nil, now: Date = Date()) throws {
         guard !newPassword.isEmpty else { throw SecureSMSError.keystore("the password must not be empty") }
         var params = kdf
         params.salt = Keystore.randomData(16)
+        if let log2n { params.log2n = log2n }
+        try params.validate()
         (key, verifier) = try Keystore.derive(password: newPassword, params: params)
         kdf = params
         passwordChangedAt = now
@@ -145,6 +203,7 @@ public struct Keystore: Sendable, CustomStringConvertible {
 
     /// Seals the payload with a fresh nonce and replaces the file atomically.
     public mutating func save() throws {
+        guard !readOnly else { throw SecureSMSError.keystore("\(url.path): opened read only; nothing may be saved") }
         let payload = Payload(account: account, createdAt: createdAt, passwordChangedAt: passwordChangedAt, contacts: contacts)
         let plain = try Keystore.encoder().encode(payload)
         let box = try AES.GCM.seal(plain, using: key, nonce: AES.GCM.Nonce(), authenticating: Keystore.associatedData(kdf))
@@ -158,9 +217,7 @@ public struct Keystore: Sendable, CustomStringConvertible {
     // MARK: Internals
 
     static func derive(password: String, params: KDFParams) throws -> (SymmetricKey, Data) {
-        guard params.algorithm == "scrypt", (10...20).contains(params.log2n), params.r >= 1, params.p >= 1 else {
-            throw SecureSMSError.keystore("unsupported key derivation parameters")
-        }
+        try params.validate()
         let master = try KDF.Scrypt.deriveKey(from: Array(password.precomposedStringWithCanonicalMapping.utf8),
                                               salt: params.salt, outputByteCount: 32, rounds: 1 << params.log2n,
                                               blockSize: params.r, parallelism: params.p)
@@ -199,50 +256,34 @@ public struct Keystore: Sendable, CustomStringConvertible {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SecureSMSError.keystore("\(url.path): no keystore here (create one with `dossier sms init`)")
         }
+        let env: Envelope
         do {
-            let env = try decoder().decode(Envelope.self, from: data)
-            guard env.format == "securesms-keystore" else { throw SecureSMSError.keystore("") }
-            guard env.version == 1 else { throw SecureSMSError.keystore("\(url.path): keystore version \(env.version) is not supported") }
-            return env
-        } catch let e as SecureSMSError where !e.description.isEmpty {
-            throw e
+            env = try decoder().decode(Envelope.self, from: data)
+        } catch let DecodingError.keyNotFound(key, ctx) {
+            throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore (\(fieldPath(ctx.codingPath + [key])) is missing)")
+        } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx), let DecodingError.dataCorrupted(ctx) {
+            let field = ctx.codingPath.isEmpty ? "" : " (\(fieldPath(ctx.codingPath)) is not valid)"
+            throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore\(field)")
         } catch {
             throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore")
         }
+        guard env.format == "securesms-keystore" else { throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore") }
+        guard env.version == 1 else { throw SecureSMSError.keystore("\(url.path): keystore version \(env.version) is not supported") }
+        do {
+            try env.kdf.validate()
+            try env.lockout.validate()
+        } catch let e as SecureSMSError {
+            throw SecureSMSError.keystore("\(url.path): \(e.description)")
+        }
+        guard env.verifier.count == 32 else { throw SecureSMSError.keystore("\(url.path): verifier is not 32 bytes") }
+        return env
+    }
+
+    static func fieldPath(_ path: [CodingKey]) -> String {
+        path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 
     static func writeEnvelope(_ env: Envelope, to url: URL) throws {
         try AtomicWrite.write(try encoder().encode(env) + Data("\n".utf8), to: url)
-    }
-}
-
-// MARK: - Atomic writes
-
-/// Writes a file so that a crash leaves either the old or the new bytes: a temporary
-/// file in the same folder (mode 0600), fsync, rename over the target, fsync the folder.
-enum AtomicWrite {
-    static func write(_ data: Data, to url: URL) throws {
-        let dir = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = Glibc.open(tmp.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw SecureSMSError.keystore("\(dir.path): cannot write here (\(String(cString: strerror(errno))))") }
-        var ok = data.withUnsafeBytes { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 { return false }
-                off += n
-            }
-            return true
-        }
-        ok = ok && fsync(fd) == 0
-        Glibc.close(fd)
-        guard ok, rename(tmp.path, url.path) == 0 else {
-            unlink(tmp.path)
-            throw SecureSMSError.keystore("\(url.path): could not save (\(String(cString: strerror(errno))))")
-        }
-        let dfd = Glibc.open(dir.path, O_RDONLY)
-        if dfd >= 0 { fsync(dfd); Glibc.close(dfd) }
     }
 }

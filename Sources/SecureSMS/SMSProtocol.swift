@@ -2,21 +2,24 @@ import Crypto
 import _CryptoExtras
 import Foundation
 
-// MARK: - Message format (version 1)
+// MARK: - Message format (version 2)
 
-/// The SecureSMS message format, version 1 (see docs/securesms-protocol.md).
+/// The SecureSMS message format, version 2 (see docs/securesms-protocol.md).
 ///
 /// ```
 /// message  = header (4 chars) ‖ body (156 chars)        — 160 safe-alphabet characters
 /// header   = version digit ‖ counter as 3 base-118 digits (big-endian)
 /// body     = (C ‖ T) as a 1072-bit big-endian integer in 156 base-118 digits
 /// P        = 144 septets (plaintext ‖ ESC ‖ 0x00…, or 144 plaintext septets) packed MSB-first → 126 bytes
-/// C        = P XOR ChaCha20(encKey, nonce, block counter 0)            (RFC 8439)
-/// T        = HMAC-SHA256(macKey, version(1 byte) ‖ counter(4 bytes BE) ‖ C)[0..<8]
-/// encKey ‖ macKey ‖ nonce = HKDF-SHA256(ikm: message key, salt: "", info: "SecureSMS v1 message", 76 bytes)
+/// T        = HMAC-SHA256(macKey, version(1 byte) ‖ counter(4 bytes BE) ‖ P)[0..<8]   — the synthetic IV
+/// C        = P XOR ChaCha20(encKey, nonce = T ‖ 00 00 00 00, block counter 0)        (RFC 8439)
+/// encKey ‖ macKey = HKDF-SHA256(ikm: message key, salt: "", info: "SecureSMS v2 message", 64 bytes)
 /// ```
+///
+/// The nonce is derived from the plaintext (SIV, as RFC 5297): a message key used twice
+/// — a restored keystore backup — reveals only whether the two plaintexts are equal.
 public enum SMSProtocol {
-    public static let version = 1
+    public static let version = 2
     /// Plaintext capacity in septets (DC1: 144).
     public static let maxPlainSeptets = 144
     /// Length of every message in characters (one SMS).
@@ -28,7 +31,7 @@ public enum SMSProtocol {
     public static var bodyBytes: Int { plainBytes + tagBytes }
     /// Largest counter a 3-digit header holds: 118³ − 1.
     public static var maxCounter: Int { SafeAlphabet.radix * SafeAlphabet.radix * SafeAlphabet.radix - 1 }
-    static let messageInfo = Array("SecureSMS v1 message".utf8)
+    static let messageInfo = Array("SecureSMS v2 message".utf8)
 
     // MARK: Padding and packing
 
@@ -92,38 +95,39 @@ public enum SMSProtocol {
 
     // MARK: Keys
 
-    /// The three per-message keys derived from one chain message key.
+    /// The two per-message keys derived from one chain message key.
     public struct MessageKeys: Sendable, CustomStringConvertible {
         public var encryption: [UInt8]
         public var mac: [UInt8]
-        public var nonce: [UInt8]
         /// Never prints the keys.
         public var description: String { "MessageKeys(redacted)" }
     }
 
     public static func messageKeys(_ messageKey: [UInt8]) -> MessageKeys {
         let okm = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: messageKey), salt: [UInt8](),
-                                         info: messageInfo, outputByteCount: 76)
+                                         info: messageInfo, outputByteCount: 64)
         let b = okm.withUnsafeBytes { Array($0) }
-        return MessageKeys(encryption: Array(b[0..<32]), mac: Array(b[32..<64]), nonce: Array(b[64..<76]))
+        return MessageKeys(encryption: Array(b[0..<32]), mac: Array(b[32..<64]))
     }
 
     static func headerBytes(counter: Int) -> [UInt8] {
         [UInt8(version), UInt8((counter >> 24) & 0xFF), UInt8((counter >> 16) & 0xFF), UInt8((counter >> 8) & 0xFF), UInt8(counter & 0xFF)]
     }
 
-    static func keystream(_ data: [UInt8], _ k: MessageKeys) -> [UInt8] {
+    /// `data` XOR ChaCha20(encKey, nonce = tag ‖ 00 00 00 00, block counter 0).
+    static func keystream(_ data: [UInt8], _ k: MessageKeys, tag: [UInt8]) -> [UInt8] {
         // ChaCha20 (RFC 8439) with a 96-bit nonce and block counter 0; swift-crypto puts it under `Insecure`
-        // because it is unauthenticated — the HMAC tag below is what authenticates it.
+        // because it is unauthenticated — the synthetic IV (an HMAC of the plaintext) is what authenticates it.
         let out = try! Insecure.ChaCha20CTR.encrypt(data, using: SymmetricKey(data: k.encryption),
-                                                     nonce: try! Insecure.ChaCha20CTR.Nonce(data: k.nonce))
+                                                     nonce: try! Insecure.ChaCha20CTR.Nonce(data: tag + [0, 0, 0, 0]))
         return Array(out)
     }
 
-    static func tag(_ k: MessageKeys, counter: Int, ciphertext: [UInt8]) -> [UInt8] {
+    /// The synthetic IV: HMAC-SHA256(macKey, version ‖ counter ‖ P), first 8 bytes.
+    static func syntheticIV(_ k: MessageKeys, counter: Int, plaintext: [UInt8]) -> [UInt8] {
         var mac = HMAC<SHA256>(key: SymmetricKey(data: k.mac))
         mac.update(data: headerBytes(counter: counter))
-        mac.update(data: ciphertext)
+        mac.update(data: plaintext)
         return Array(Array(mac.finalize())[0..<tagBytes])
     }
 
@@ -134,8 +138,9 @@ public enum SMSProtocol {
         guard counter >= 0 && counter <= maxCounter else { throw SecureSMSError.counterExhausted }
         let block = try pad(GSMAlphabet.septets(text))
         let k = messageKeys(messageKey)
-        let c = keystream(pack(block), k)
-        let body = c + tag(k, counter: counter, ciphertext: c)
+        let p = pack(block)
+        let t = syntheticIV(k, counter: counter, plaintext: p)
+        let body = keystream(p, k, tag: t) + t
         let n = SafeAlphabet.radix
         guard let bodyDigits = BaseN.encode(body, radix: n, digits: bodyLength) else {
             preconditionFailure("1072 bits always fit in 156 base-118 digits")
@@ -157,18 +162,13 @@ public enum SMSProtocol {
     /// Parses a pasted message: NFC-normalises it and drops whitespace (apps wrap lines
     /// and add spaces), then expects exactly 160 safe-alphabet characters.
     public static func parse(_ pasted: String) throws -> Envelope {
-        let cleaned = pasted.precomposedStringWithCanonicalMapping.unicodeScalars.filter {
-            !$0.properties.isWhitespace
-        }
+        let cleaned = SafeAlphabet.cleaned(pasted)
         guard cleaned.count == messageLength else {
             throw SecureSMSError.badMessageFormat("expected \(messageLength) characters (spaces and line breaks ignored), got \(cleaned.count)")
         }
-        var digits: [Int] = []
-        for (i, s) in cleaned.enumerated() {
-            guard let d = SafeAlphabet.digit(s) else {
-                throw SecureSMSError.badMessageFormat("character \(i + 1) is not in the SecureSMS alphabet")
-            }
-            digits.append(d)
+        let parsed = SafeAlphabet.digits(cleaned)
+        guard let digits = parsed.digits else {
+            throw SecureSMSError.badMessageFormat("character \(parsed.badPosition) is not in the SecureSMS alphabet")
         }
         guard digits[0] == version else { throw SecureSMSError.unsupportedVersion(digits[0]) }
         let n = SafeAlphabet.radix
@@ -183,10 +183,10 @@ public enum SMSProtocol {
     /// Verifies and decrypts an envelope with the message key for its counter.
     public static func open(_ e: Envelope, messageKey: [UInt8]) throws -> String {
         let k = messageKeys(messageKey)
-        let expected = tag(k, counter: e.counter, ciphertext: e.ciphertext)
+        let p = keystream(e.ciphertext, k, tag: e.tag)
+        let expected = syntheticIV(k, counter: e.counter, plaintext: p)
         guard constantTimeEqual(expected, e.tag) else { throw SecureSMSError.verificationFailed }
-        let block = unpack(keystream(e.ciphertext, k), count: maxPlainSeptets)
-        return try GSMAlphabet.text(unpad(block))
+        return try GSMAlphabet.text(unpad(unpack(p, count: maxPlainSeptets)))
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 @testable import SecureSMS
 
@@ -33,16 +34,26 @@ func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix) -> String {
     return String(out)
 }
 
+/// A deterministic X25519 private key from a seed.
+func testKey(_ rng: inout SplitMix) -> Curve25519.KeyAgreement.PrivateKey {
+    try! Curve25519.KeyAgreement.PrivateKey(rawRepresentation: (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
+}
+
+/// Completes an open exchange on both sides (they compare the same safety number).
+func agree(_ a: inout Contact, _ b: inout Contact, now t: Date) throws {
+    let pa = a.ownPublicKey!, pb = b.ownPublicKey!
+    let number = try a.safetyNumber(theirs: pb)
+    try a.complete(theirs: pb, confirmed: number, now: t)
+    try b.complete(theirs: pa, confirmed: try b.safetyNumber(theirs: pa), now: t)
+}
+
 /// A connected pair of contacts (Alice's view of Bob, Bob's view of Alice).
 func makePair(seed: UInt64 = 1) throws -> (alice: Contact, bob: Contact) {
     var rng = SplitMix(seed: seed)
-    let codeA = ContactCode(random: (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) })
-    let codeB = ContactCode(random: (0..<8).map { _ in UInt8.random(in: 0...255, using: &rng) })
     let t = Date(timeIntervalSince1970: 1_700_000_000)
-    var a = Contact(name: "Bob", ownCode: codeA, now: t)
-    var b = Contact(name: "Alice", ownCode: codeB, now: t)
-    try a.complete(theirs: codeB, now: t)
-    try b.complete(theirs: codeA, now: t)
+    var a = Contact(name: "Bob", ownKey: testKey(&rng), now: t)
+    var b = Contact(name: "Alice", ownKey: testKey(&rng), now: t)
+    try agree(&a, &b, now: t)
     return (a, b)
 }
 

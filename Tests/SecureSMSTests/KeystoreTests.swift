@@ -99,6 +99,99 @@ import Testing
     }
 }
 
+@Suite struct KeystoreHardeningTests {
+    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func store(_ dir: URL) throws -> Keystore {
+        try Keystore.create(at: dir.appendingPathComponent("k.keystore"), account: "a", password: "pw", kdf: testKDF(), now: t0)
+    }
+
+    /// Rewrites one value of the clear envelope, as a hostile or damaged file would.
+    func edit(_ url: URL, _ body: (inout [String: Any]) -> Void) throws {
+        var env = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+        body(&env)
+        try JSONSerialization.data(withJSONObject: env).write(to: url)
+    }
+
+    @Test func outOfRangeKDFParametersAreRefusedBeforeAnyWork() throws {
+        let dir = try tempDir()
+        let url = try store(dir).url
+        let cases: [(String, Any, String)] = [("p", 9_007_199_254_740_993, "kdf.p"), ("p", 1_000_000, "kdf.p"), ("r", 0, "kdf.r"),
+                                              ("log2n", 40, "kdf.log2n"), ("log2n", 9, "kdf.log2n")]
+        for (field, value, named) in cases {
+            let saved = try Data(contentsOf: url)
+            try edit(url) { env in var k = env["kdf"] as! [String: Any]; k[field] = value; env["kdf"] = k }
+            let started = ContinuousClock.now
+            do {
+                _ = try Keystore.open(at: url, password: "pw", now: t0)
+                Issue.record("opened with \(field) = \(value)")
+            } catch let e as SecureSMSError {
+                #expect(e.description.contains(named) && e.description.contains(url.path), "\(e)")
+            }
+            #expect(ContinuousClock.now - started < .seconds(2))
+            try saved.write(to: url)
+        }
+        try edit(url) { env in var k = env["kdf"] as! [String: Any]; k["r"] = 32; k["log2n"] = 20; env["kdf"] = k }
+        #expect(throws: SecureSMSError.self) { try Keystore.open(at: url, password: "pw", now: t0) }
+    }
+
+    @Test func readOnlyOpenNeverWritesEvenForAWrongPassword() throws {
+        let dir = try tempDir()
+        let url = try store(dir).url
+        let before = try Data(contentsOf: url)
+        for _ in 0..<4 {
+            #expect(throws: SecureSMSError.self) { try Keystore.open(at: url, password: "wrong", now: t0, readOnly: true) }
+        }
+        #expect(try Data(contentsOf: url) == before)
+        var ks = try Keystore.open(at: url, password: "pw", now: t0, readOnly: true)
+        #expect(throws: SecureSMSError.self) { try ks.save() }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func passwordChangeKeepsTheCostUnlessAskedAndDefaultIsTwoToThe17() throws {
+        #expect(Keystore.KDFParams.standard(salt: Data()).log2n == 17)
+        let dir = try tempDir()
+        var ks = try store(dir)
+        try ks.changePassword(to: "new", now: t0)
+        #expect(try Keystore.open(at: ks.url, password: "new", now: t0).kdfLog2n == 10)
+        try ks.changePassword(to: "newer", log2n: 11, now: t0)
+        #expect(try Keystore.open(at: ks.url, password: "newer", now: t0).kdfLog2n == 11)
+    }
+
+    @Test func aHeldLockMakesOthersWaitThenGiveUpClearly() throws {
+        let dir = try tempDir()
+        let url = try store(dir).url
+        do {
+            let held = try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0)
+            #expect(throws: SecureSMSError.busy(path: url.path, waited: 0)) { try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0) }
+            withExtendedLifetime(held) {}
+        }
+        // released with the value: the next command gets it at once
+        _ = try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0)
+    }
+
+    @Test func keystoresOfTheContactCodeEraStillOpenAndAreFlagged() throws {
+        // A payload contact as written before X25519: chains from codes, no key_agreement;
+        // and a pending one holding a contact code.
+        let dir = try tempDir()
+        var ks = try store(dir)
+        var (alice, _) = try makePair()
+        alice.keyAgreement = nil
+        var carol = Contact(name: "Carol", now: t0)
+        carol.pendingKey = nil
+        carol.pendingCode = Data(repeating: 1, count: 10)
+        ks.contacts = [alice, carol]
+        try ks.save()
+        var again = try Keystore.open(at: ks.url, password: "pw", now: t0)
+        #expect(again.contacts[0].usesLegacyCodes)
+        #expect(Inventory(again).contacts[0].warnings.contains { $0.contains("X25519") })
+        #expect(again.contacts[1].isPending && !again.contacts[1].hasOpenExchange)
+        again.contacts[1].beginExchange()
+        #expect(again.contacts[1].ownKeyMessage != nil && again.contacts[1].pendingCode == nil)
+        _ = try again.contacts[0].encrypt("still works", now: t0)
+    }
+}
+
 @Suite struct InventoryTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
@@ -115,8 +208,8 @@ import Testing
         }
         let m = try bob.encrypt("reply text", now: t0)
         texts.append("reply text")
-        let pendingCode = ContactCode.generate()
-        ks.contacts = [bob, Contact(name: "Carol", ownCode: pendingCode, now: t0)]
+        let carol = Contact(name: "Carol", now: t0)
+        ks.contacts = [bob, carol]
         let inv = Inventory(ks)
         #expect(inv.contacts.map(\.name) == ["Bob", "Carol"])
         let b = inv.contacts[0]
@@ -128,7 +221,7 @@ import Testing
 
         let e = JSONEncoder(); e.dateEncodingStrategy = .iso8601
         let json = String(decoding: try e.encode(inv), as: UTF8.self) + "\(inv)"
-        var secrets = texts + [m, pendingCode.formatted, String(pendingCode.formatted.prefix(9))]
+        var secrets = texts + [m, carol.pendingKey!.base64EncodedString(), carol.ownKeyMessage!]
         for key in [bob.send!.chainKey, bob.receive!.chainKey] + bob.receive!.skipped.map(\.key) {
             secrets.append(key.base64EncodedString())
             secrets.append(key.map { String(format: "%02x", $0) }.joined())

@@ -161,71 +161,97 @@ import Testing
     @Test func resyncStartsFreshChains() throws {
         var (alice, bob) = try makePair()
         let old = try alice.encrypt("before", now: now)
-        let codeA = ContactCode.generate(), codeB = ContactCode.generate()
-        alice.beginResync(ownCode: codeA)
-        bob.beginResync(ownCode: codeB)
+        alice.beginExchange()
+        bob.beginExchange()
         #expect(alice.isResyncing)
-        try alice.complete(theirs: codeB, now: now)
-        try bob.complete(theirs: codeA, now: now)
+        try agree(&alice, &bob, now: now)
         #expect(alice.resyncedAt == now)
         #expect(alice.send!.next == 0)
+        #expect(!alice.hasOpenExchange)
         #expect(throws: SecureSMSError.verificationFailed) { try bob.decrypt(old, now: now) }
         #expect(try bob.decrypt(try alice.encrypt("after", now: now), now: now) == "after")
     }
 
-    @Test func ownCodeIsRefusedAsTheirs() throws {
-        let code = ContactCode.generate()
-        var c = Contact(name: "X", ownCode: code, now: now)
-        #expect(throws: SecureSMSError.self) { try c.complete(theirs: code, now: now) }
+    @Test func ownKeyIsRefusedAsTheirs() throws {
+        var c = Contact(name: "X", now: now)
+        let own = c.ownPublicKey!
+        #expect(throws: SecureSMSError.self) { try c.complete(theirs: own, confirmed: "", now: now) }
     }
 
     @Test func pendingContactCannotEncrypt() {
-        var c = Contact(name: "X", ownCode: ContactCode.generate(), now: now)
+        var c = Contact(name: "X", now: now)
         #expect(throws: SecureSMSError.self) { try c.encrypt("hi", now: now) }
     }
 }
 
-@Suite struct ContactCodeTests {
-    @Test func formatsAsFourGroupsAndParsesBack() throws {
-        for _ in 0..<50 {
-            let c = ContactCode.generate()
-            let f = c.formatted
-            #expect(f.count == 19)
-            #expect(f.split(separator: "-").map(\.count) == [4, 4, 4, 4])
-            #expect(try ContactCode(parsing: f) == c)
-            #expect(try ContactCode(parsing: f.lowercased().replacingOccurrences(of: "-", with: " ")) == c)
+@Suite struct KeyExchangeTests {
+    let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+    @Test func keyMessagesRoundTripInTheSafeAlphabetAndCatchDamage() throws {
+        for _ in 0..<20 {
+            let pub = Array(KeyExchange.generate().publicKey.rawRepresentation)
+            let m = KeyExchange.message(publicKey: pub)
+            #expect(m.unicodeScalars.count == KeyExchange.prefix.count + 40)
+            #expect(m.unicodeScalars.dropFirst(KeyExchange.prefix.count).allSatisfy { SafeAlphabet.digit($0) != nil })
+            #expect(try KeyExchange.parse(" " + m.prefix(30) + "\n" + m.dropFirst(30)) == pub)
         }
+        let m = Array(KeyExchange.message(publicKey: [UInt8](repeating: 9, count: 32)).unicodeScalars)
+        var caught = 0
+        for i in KeyExchange.prefix.count..<m.count {
+            var t = m
+            t[i] = SafeAlphabet.characters[(SafeAlphabet.digit(m[i])! + 1) % SafeAlphabet.radix]
+            if (try? KeyExchange.parse(String(String.UnicodeScalarView(t)))) == nil { caught += 1 }
+        }
+        #expect(caught == 40)
     }
 
-    @Test func everySingleTypoIsCaught() throws {
-        let c = ContactCode(random: [1, 2, 3, 4, 5, 6, 7, 8])
-        let chars = Array(c.formatted)
-        let symbols = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
-        var caught = 0, total = 0
-        for i in chars.indices where chars[i] != "-" {
-            for s in symbols where s != chars[i] {
-                var t = chars; t[i] = s
-                total += 1
-                if (try? ContactCode(parsing: String(t))) == nil { caught += 1 }
-            }
+    @Test func substitutedKeyChangesTheSafetyNumberAndIsRefused() throws {
+        // Mallory sits between Alice and Bob and replaces each key message with her own.
+        var alice = Contact(name: "Bob", now: now), bob = Contact(name: "Alice", now: now)
+        let m1 = KeyExchange.generate(), m2 = KeyExchange.generate()
+        let aliceSees = try alice.safetyNumber(theirs: Array(m1.publicKey.rawRepresentation))
+        let bobSees = try bob.safetyNumber(theirs: Array(m2.publicKey.rawRepresentation))
+        #expect(aliceSees != bobSees)
+        let before = try snapshot(alice)
+        #expect(throws: SecureSMSError.safetyNumberMismatch(contact: "Bob")) {
+            try alice.complete(theirs: Array(m1.publicKey.rawRepresentation), confirmed: bobSees, now: now)
         }
-        // a 16-bit check misses a given typo with probability 2^-16; over 496 typos expect none
-        #expect(caught == total)
+        #expect(try snapshot(alice) == before)
+        #expect(alice.isPending)
+        // the genuine keys still agree afterwards
+        try agree(&alice, &bob, now: now)
+        #expect(try bob.decrypt(try alice.encrypt("ok", now: now), now: now) == "ok")
     }
 
-    @Test func readAloudConfusionsAreForgiven() throws {
-        let c = ContactCode(random: [0, 0, 0, 0, 0, 0, 0, 0])
-        let f = c.formatted
-        #expect(f.hasPrefix("0000-0000-0000"))
-        #expect(try ContactCode(parsing: f.replacingOccurrences(of: "0", with: "O")) == c)
+    @Test func bothSidesShowTheSameNumberInEightGroups() throws {
+        let a = Contact(name: "B", now: now), b = Contact(name: "A", now: now)
+        let na = try a.safetyNumber(theirs: b.ownPublicKey!), nb = try b.safetyNumber(theirs: a.ownPublicKey!)
+        #expect(na == nb)
+        #expect(na.split(separator: " ").map(\.count) == [5, 5, 5, 5, 5, 5, 5, 5])
+        #expect(KeyExchange.matches(na.replacingOccurrences(of: " ", with: "-"), nb))
+        #expect(!KeyExchange.matches(String(na.dropLast()), nb))
+    }
+
+    @Test func lowOrderKeyIsRefused() throws {
+        let c = Contact(name: "X", now: now)
+        #expect(throws: SecureSMSError.self) { try KeyExchange.chains(own: c.ownPrivateKey!, theirs: [UInt8](repeating: 0, count: 32)) }
     }
 
     @Test func descriptionsNeverShowSecrets() throws {
-        let c = ContactCode.generate()
-        #expect(!"\(c)".contains(c.formatted))
         let k = SMSProtocol.messageKeys([UInt8](repeating: 7, count: 32))
         #expect(!"\(k)".contains("\(k.encryption[0])"))
         let pair = try makePair()
         #expect("\(pair.alice)" == "Contact(Bob, active, keys redacted)")
+    }
+}
+
+@Suite struct NormalizeTests {
+    @Test func phonePunctuationBecomesGSMAndIsListed() throws {
+        let (t, changes) = GSMNormalize.apply("\u{201C}It\u{2019}s\u{201D} \u{2013} fine\u{2026}\u{00A0}ok \u{2019}")
+        #expect(t == "\"It's\" - fine... ok '")
+        #expect(try GSMAlphabet.septetCount(t) == t.count)
+        #expect(changes.map(\.count) == [1, 2, 1, 1, 1, 1])
+        #expect(changes[1].summary == "2 × \u{2019} (U+2019) → '")
+        #expect(GSMNormalize.apply("plain").changes.isEmpty)
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 @testable import SecureSMS
@@ -6,14 +7,16 @@ import Testing
 /// implementation in Tests/e2e/test_sms_support/sms_reference.py) must be reproduced by the Swift code.
 @Suite struct VectorTests {
     struct Vectors: Decodable {
-        struct Code: Decodable { var name: String; var random: String; var bytes: String; var code: String }
+        struct Key: Decodable { var name: String; var `private`: String; var `public`: String; var key_message: String; var safety_half: String }
         struct Step: Decodable { var chain_key: String; var message_key: String; var next_chain_key: String }
-        struct Keys: Decodable { var encryption: String; var mac: String; var nonce: String }
+        struct Keys: Decodable { var encryption: String; var mac: String }
         struct Message: Decodable {
             var from: String; var counter: Int; var plaintext: String; var septets: Int
             var message_key: String; var message: String
         }
-        var codes: [Code]
+        var keys: [Key]
+        var shared_secret: String
+        var safety_number: String
         var chains: [String: String]
         var chain_steps_A_to_B: [Step]
         var message_keys_A_to_B_0: Keys
@@ -39,21 +42,28 @@ import Testing
 
     func hexString(_ b: [UInt8]) -> String { b.map { String(format: "%02x", $0) }.joined() }
 
-    @Test func codesChainsAndKeysMatch() throws {
+    func privateKey(_ k: Vectors.Key) throws -> Curve25519.KeyAgreement.PrivateKey {
+        try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: hex(k.private))
+    }
+
+    @Test func keysChainsAndMessageKeysMatch() throws {
         let v = try Self.load()
-        #expect(v.codes.count == 2)
-        var codes: [String: ContactCode] = [:]
-        for c in v.codes {
-            let code = ContactCode(random: hex(c.random))
-            #expect(hexString(code.bytes) == c.bytes)
-            #expect(code.formatted == c.code)
-            #expect(try ContactCode(parsing: c.code) == code)
-            codes[c.name] = code
+        #expect(v.keys.count == 2)
+        let a = try privateKey(v.keys[0]), b = try privateKey(v.keys[1])
+        for (k, priv) in zip(v.keys, [a, b]) {
+            #expect(hexString(Array(priv.publicKey.rawRepresentation)) == k.public)
+            #expect(KeyExchange.message(publicKey: hex(k.public)) == k.key_message)
+            #expect(try KeyExchange.parse(k.key_message) == hex(k.public))
+            #expect(KeyExchange.safetyHalf(hex(k.public)) == k.safety_half)
         }
-        let chains = Chain.initialChains(own: codes["A"]!, theirs: codes["B"]!)
+        let shared = try a.sharedSecretFromKeyAgreement(with: b.publicKey).withUnsafeBytes { Array($0) }
+        #expect(hexString(shared) == v.shared_secret)
+        #expect(KeyExchange.safetyNumber(hex(v.keys[0].public), hex(v.keys[1].public)) == v.safety_number)
+        #expect(KeyExchange.safetyNumber(hex(v.keys[1].public), hex(v.keys[0].public)) == v.safety_number)
+        let chains = try KeyExchange.chains(own: a, theirs: hex(v.keys[1].public))
         #expect(hexString(chains.send) == v.chains["A_to_B"])
         #expect(hexString(chains.receive) == v.chains["B_to_A"])
-        let mirrored = Chain.initialChains(own: codes["B"]!, theirs: codes["A"]!)
+        let mirrored = try KeyExchange.chains(own: b, theirs: hex(v.keys[0].public))
         #expect(mirrored.send == chains.receive && mirrored.receive == chains.send)
 
         var ck = chains.send
@@ -67,7 +77,6 @@ import Testing
         let k = SMSProtocol.messageKeys(Chain.step(chains.send).messageKey)
         #expect(hexString(k.encryption) == v.message_keys_A_to_B_0.encryption)
         #expect(hexString(k.mac) == v.message_keys_A_to_B_0.mac)
-        #expect(hexString(k.nonce) == v.message_keys_A_to_B_0.nonce)
     }
 
     @Test func messagesSealAndOpenByteForByte() throws {
@@ -85,18 +94,34 @@ import Testing
 
     @Test func contactsDecryptTheVectorConversation() throws {
         let v = try Self.load()
-        let a = ContactCode(random: hex(v.codes[0].random)), b = ContactCode(random: hex(v.codes[1].random))
         let t = Date(timeIntervalSince1970: 0)
-        var bobsViewOfA = Contact(name: "A", ownCode: b, now: t)
-        try bobsViewOfA.complete(theirs: a, now: t)
+        var alicesViewOfB = Contact(name: "B", ownKey: try privateKey(v.keys[0]), now: t)
+        var bobsViewOfA = Contact(name: "A", ownKey: try privateKey(v.keys[1]), now: t)
+        try alicesViewOfB.complete(theirs: hex(v.keys[1].public), confirmed: v.safety_number, now: t)
+        try bobsViewOfA.complete(theirs: hex(v.keys[0].public), confirmed: v.safety_number, now: t)
         // A's messages arrive in reverse order: all decrypt once (skipped keys), then replays fail.
+        // (The second counter-0 vector stands for a restored backup: its counter is then spent.)
         let fromA = v.messages.filter { $0.from == "A" }
-        for m in fromA.reversed() { #expect(try bobsViewOfA.decrypt(m.message, now: t) == m.plaintext) }
+        var seen: Set<Int> = []
+        for m in fromA.reversed() where seen.insert(m.counter).inserted {
+            #expect(try bobsViewOfA.decrypt(m.message, now: t) == m.plaintext)
+        }
         for m in fromA { #expect(throws: SecureSMSError.replayed(counter: m.counter)) { try bobsViewOfA.decrypt(m.message, now: t) } }
         // the counters never sent (4, 5, 6) are still waiting
         #expect(bobsViewOfA.receive!.skipped.map(\.counter) == [4, 5, 6])
-        var alicesViewOfB = Contact(name: "B", ownCode: a, now: t)
-        try alicesViewOfB.complete(theirs: b, now: t)
         for m in v.messages where m.from == "B" { #expect(try alicesViewOfB.decrypt(m.message, now: t) == m.plaintext) }
+    }
+
+    @Test func sameCounterOtherPlaintextSharesNoKeystream() throws {
+        let v = try Self.load()
+        let zeros = v.messages.filter { $0.from == "A" && $0.counter == 0 }
+        #expect(zeros.count == 2)
+        let e = try zeros.map { try SMSProtocol.parse($0.message) }
+        #expect(e[0].tag != e[1].tag)
+        // with a shared keystream, C1 ⊕ C2 would equal P1 ⊕ P2
+        let p = try zeros.map { SMSProtocol.pack(try SMSProtocol.pad(GSMAlphabet.septets($0.plaintext))) }
+        let cx = zip(e[0].ciphertext, e[1].ciphertext).map { $0 ^ $1 }
+        let px = zip(p[0], p[1]).map { $0 ^ $1 }
+        #expect(cx != px)
     }
 }

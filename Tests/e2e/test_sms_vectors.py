@@ -6,8 +6,10 @@ import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "test_sms_support"))
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey  # noqa: E402
+
 import sms_reference as ref  # noqa: E402
-from sms_helpers import make_pair  # noqa: E402
+from sms_helpers import Party  # noqa: E402
 
 DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "securesms-protocol.md"
 
@@ -18,30 +20,27 @@ def vectors():
     return json.loads(block)
 
 
-def code_from_text(code):
-    v = 0
-    for c in code.replace("-", ""):
-        v = (v << 5) | ref.CROCKFORD.index(c)
-    return v.to_bytes(10, "big")
-
-
 def test_doc_vectors_match_reference():
     v = vectors()
-    codes = {}
-    for c in v["codes"]:
-        b = ref.code_bytes(bytes.fromhex(c["random"]))
-        assert b.hex() == c["bytes"]
-        assert ref.code_text(b) == c["code"]
-        codes[c["name"]] = b
-    ab, ba = ref.initial_chains(codes["A"], codes["B"])
+    keys = {k["name"]: X25519PrivateKey.from_private_bytes(bytes.fromhex(k["private"])) for k in v["keys"]}
+    for k in v["keys"]:
+        pub = ref.public_bytes(keys[k["name"]])
+        assert pub.hex() == k["public"]
+        assert ref.key_message(pub) == k["key_message"] and ref.parse_key_message(k["key_message"]) == pub
+        assert ref.safety_half(pub) == k["safety_half"]
+    pa, pb = (ref.public_bytes(keys[n]) for n in "AB")
+    assert keys["A"].exchange(keys["B"].public_key()).hex() == v["shared_secret"]
+    assert ref.safety_number(pa, pb) == ref.safety_number(pb, pa) == v["safety_number"]
+    ab, ba = ref.initial_chains(keys["A"], pb)
     assert (ab.hex(), ba.hex()) == (v["chains"]["A_to_B"], v["chains"]["B_to_A"])
+    assert ref.initial_chains(keys["B"], pa) == (ba, ab)
     ck = ab
     for s in v["chain_steps_A_to_B"]:
         mk, nxt = ref.step(ck)
         assert (ck.hex(), mk.hex(), nxt.hex()) == (s["chain_key"], s["message_key"], s["next_chain_key"])
         ck = nxt
-    enc, mac, nonce = ref.message_keys(ref.step(ab)[0])
-    assert v["message_keys_A_to_B_0"] == {"encryption": enc.hex(), "mac": mac.hex(), "nonce": nonce.hex()}
+    enc, mac = ref.message_keys(ref.step(ab)[0])
+    assert v["message_keys_A_to_B_0"] == {"encryption": enc.hex(), "mac": mac.hex()}
     for m in v["messages"]:
         chain = ab if m["from"] == "A" else ba
         mk = ref.message_key_at(chain, m["counter"])
@@ -49,19 +48,27 @@ def test_doc_vectors_match_reference():
         assert len(m["plaintext"].encode("gsm03.38")) == m["septets"]
         msg = ref.seal(m["plaintext"], m["counter"], mk)
         assert msg == m["message"]
+        assert ref.open_message(msg, mk) == m["plaintext"]
         assert len(msg) == 160 and len(msg.encode("gsm03.38")) == 160
 
 
 def test_cli_interoperates_with_reference(run_dossier, tmp_path):
-    alice, bob, code_a, code_b = make_pair(run_dossier, tmp_path)
-    ab, ba = ref.initial_chains(code_from_text(code_a), code_from_text(code_b))
-    texts = ["Hello from the CLI", "Preis: €5 [ca.] {x}", ""]
-    for i, t in enumerate(texts):
-        msg = alice.encrypt("Bob", t)
-        assert msg == ref.seal(t, i, ref.message_key_at(ab, i))  # byte-for-byte the same format
-    # a message written by the reference decrypts in the CLI
-    reply = "Reply written by Python, counter 0"
-    out = bob.sms("encrypt", "Alice", input="ignored").stdout  # moves Bob's counter to 1
-    assert out.strip() == ref.seal("ignored", 0, ref.message_key_at(ba, 0))
-    forged_reply = ref.seal(reply, 1, ref.message_key_at(ba, 1))
-    assert alice.decrypt("Bob", forged_reply).stdout.rstrip("\n") == reply
+    """The CLI's messages are byte for byte the reference's, for chains the reference derives
+    from the CLI's key messages and a Python-held private key."""
+    alice = Party(run_dossier, tmp_path / "a.keystore")
+    alice.init("alice")
+    ka = alice.add_later("Bob")
+    bob = X25519PrivateKey.generate()
+    kb = ref.key_message(ref.public_bytes(bob))
+    alice.finish("Bob", kb, ref.safety_number(ref.parse_key_message(ka), ref.public_bytes(bob)))
+    bob_send, bob_receive = ref.initial_chains(bob, ref.parse_key_message(ka))
+    for i, t in enumerate(["Hello from the CLI", "Preis: €5 [ca.] {x}", ""]):
+        m = alice.encrypt("Bob", t)
+        assert ref.open_message(m, ref.message_key_at(bob_receive, i)) == t
+        assert m == ref.seal(t, i, ref.message_key_at(bob_receive, i))
+    reply = "Reply written by Python, counter 1"
+    assert alice.decrypt("Bob", ref.seal(reply, 1, ref.message_key_at(bob_send, 1))).stdout.rstrip("\n") == reply
+    # a version-1 message is refused with a clear word
+    old = ref.SAFE[1] + ref.seal("x", 0, ref.message_key_at(bob_send, 0))[1:]
+    r = alice.decrypt("Bob", old, check=False)
+    assert r.returncode == 1 and "version 1 is not supported" in r.stderr and "must update" in r.stderr

@@ -80,7 +80,7 @@ public struct SMSSection: Section {
         let shown = context.project.display(url)
         let ks: Keystore
         do {
-            ks = try Keystore.open(at: url, password: try password(context), now: Date())
+            ks = try Keystore.open(at: url, password: try password(context), now: Date(), readOnly: true)
         } catch let e as SecureSMSError {
             throw DossierError(file: shown, "sms: \(e.description)")
         }

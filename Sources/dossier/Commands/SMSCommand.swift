@@ -9,15 +9,15 @@ struct SMSCommand: AsyncParsableCommand {
         commandName: "sms",
         abstract: "Encrypt messages that fit one SMS, and manage the SecureSMS keystore.",
         discussion: """
-        Two people add each other as contacts (each reads their code to the other), then paste 160-character messages through any messaging app. See docs/securesms-cli.md.
+        Two people add each other as contacts (each sends a key message, both compare a safety number), then paste 160-character messages through any messaging app. See docs/securesms-cli.md.
 
         Example:
           dossier sms init --account alice
-          dossier sms contact add Bob          # shows your code, asks for Bob's
+          dossier sms contact add Bob          # prints your key message; paste Bob's; compare the safety number
           echo "See you at 6" | dossier sms encrypt Bob
           dossier sms decrypt Bob "$PASTED"
 
-        Secrets are never taken from arguments: the password comes from DOSSIER_SMS_PASSWORD, DOSSIER_SMS_PASSWORD_FD or the terminal; a contact's code from DOSSIER_SMS_CODE, DOSSIER_SMS_CODE_FD or the terminal. The keystore is --keystore, else DOSSIER_SMS_KEYSTORE, else ~/.dossier/sms.keystore.
+        Secrets are never taken from arguments: the password comes from DOSSIER_SMS_PASSWORD, DOSSIER_SMS_PASSWORD_FD or the terminal. The keystore is --keystore, else DOSSIER_SMS_KEYSTORE, else $XDG_DATA_HOME/dossier/sms.keystore when XDG_DATA_HOME is set (and ~/.dossier/sms.keystore does not exist), else $HOME/.dossier/sms.keystore.
         """,
         subcommands: [SMSInit.self, SMSPasswd.self, SMSContact.self, SMSEncrypt.self, SMSDecrypt.self,
                       SMSCount.self, SMSAlphabet.self, SMSBench.self]
@@ -27,15 +27,19 @@ struct SMSCommand: AsyncParsableCommand {
 // MARK: - Shared options and helpers
 
 struct KeystoreOptions: ParsableArguments {
-    @Option(name: .long, help: "The keystore file (default: $DOSSIER_SMS_KEYSTORE or ~/.dossier/sms.keystore).")
+    @Option(name: .long, help: "The keystore file (default: $DOSSIER_SMS_KEYSTORE, else under $XDG_DATA_HOME or $HOME).")
     var keystore: String?
 
-    var url: URL {
-        if let k = keystore { return URL(fileURLWithPath: k) }
-        if let e = ProcessInfo.processInfo.environment["DOSSIER_SMS_KEYSTORE"], !e.isEmpty { return URL(fileURLWithPath: e) }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".dossier/sms.keystore")
+    @Option(help: "Seconds to wait while another `dossier sms` command holds the keystore (0…600).")
+    var lockWait: Int = 10
+
+    func validate() throws {
+        guard (0...600).contains(lockWait) else { throw ValidationError("--lock-wait must be 0…600") }
     }
 
+    var url: URL { SMS.keystoreURL(explicit: keystore, environment: ProcessInfo.processInfo.environment) }
+
+    /// Opens the keystore holding its exclusive lock until the command ends.
     func open() throws -> Keystore {
         let url = self.url
         // A locked keystore is reported before asking for a password.
@@ -43,15 +47,33 @@ struct KeystoreOptions: ParsableArguments {
             throw SMS.error(SecureSMSError.locked(until: until))
         }
         let pw = try SecretInput.read(prompt: "Keystore password: ", environment: "DOSSIER_SMS_PASSWORD")
-        return try SMS.wrap { try Keystore.open(at: url, password: pw, now: SMS.now()) }
+        return try SMS.wrap { try Keystore.open(at: url, password: pw, now: SMS.now(), lockWait: lockWait) }
     }
 }
 
 enum SMS {
-    /// The clock; `DOSSIER_SMS_NOW` (ISO 8601) fixes it for reproducible demo data and tests.
+    /// The clock. Debug builds (tests, demo data) may fix it with `DOSSIER_SMS_NOW`
+    /// (ISO 8601); a release build has no such switch, so it cannot lift a lockout.
     static func now() -> Date {
+        #if DEBUG
         if let s = ProcessInfo.processInfo.environment["DOSSIER_SMS_NOW"], let d = ISO8601DateFormatter().date(from: s) { return d }
+        #endif
         return Date()
+    }
+
+    /// --keystore, else $DOSSIER_SMS_KEYSTORE, else $XDG_DATA_HOME/dossier/sms.keystore when
+    /// XDG_DATA_HOME is an absolute path and $HOME/.dossier/sms.keystore does not exist,
+    /// else $HOME/.dossier/sms.keystore ($HOME unset: the account's home folder).
+    static func keystoreURL(explicit: String?, environment env: [String: String]) -> URL {
+        if let k = explicit { return URL(fileURLWithPath: k) }
+        if let e = env["DOSSIER_SMS_KEYSTORE"], !e.isEmpty { return URL(fileURLWithPath: e) }
+        let home = env["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        let legacy = home.appendingPathComponent(".dossier/sms.keystore")
+        if let x = env["XDG_DATA_HOME"], x.hasPrefix("/"), !FileManager.default.fileExists(atPath: legacy.path) {
+            return URL(fileURLWithPath: x, isDirectory: true).appendingPathComponent("dossier/sms.keystore")
+        }
+        return legacy
     }
 
     static func error(_ e: Error) -> DossierError {
@@ -63,26 +85,73 @@ enum SMS {
         do { return try body() } catch { throw self.error(error) }
     }
 
-    /// The text argument, or standard input without its final line end.
-    static func input(_ arg: String?) -> String {
+    /// The text argument, or standard input without its final line end. On a terminal it
+    /// first says how to end the input.
+    static func input(_ arg: String?, what: String = "message") -> String {
         if let arg { return arg }
+        if isatty(0) == 1 {
+            Console.note("Type or paste the \(what), then press Ctrl-D on a new line to finish (Ctrl-C cancels).")
+        }
         var data = FileHandle.standardInput.readDataToEndOfFile()
         if data.last == 0x0A { data.removeLast(); if data.last == 0x0D { data.removeLast() } }
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func out(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
-
-    /// Reads the other person's code unless `later`; returns nil when postponed.
-    static func theirCode(later: Bool, name: String) throws -> ContactCode? {
-        if later { return nil }
-        let text = try SecretInput.read(prompt: "Code shown on \(name)'s phone: ", environment: "DOSSIER_SMS_CODE")
-        return try wrap { try ContactCode(parsing: text) }
+    /// `text`, with `--normalize` applied when asked (the changes are listed on stderr).
+    static func normalized(_ text: String, _ normalize: Bool) -> String {
+        guard normalize else { return text }
+        let (result, changes) = GSMNormalize.apply(text)
+        let n = changes.reduce(0) { $0 + $1.count }
+        Console.note(n == 0 ? "--normalize changed nothing."
+                     : "--normalize changed \(n) character\(n == 1 ? "" : "s"): " + changes.map(\.summary).joined(separator: ", "))
+        return result
     }
 
-    static func ownCodeBanner(_ code: ContactCode, name: String) {
-        out("Your code for \(name): \(code.formatted)")
-        Console.note("Read it to \(name); they enter it in their app. Then enter the code their app shows.")
+    /// Says that a contact's keys come from the contact codes of protocol version 1.
+    static func warnLegacy(_ name: String) {
+        Console.note("Warning: the keys for \(name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(name)` to agree new keys with X25519.")
+    }
+
+    static func out(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
+
+    /// A value from an option, else `environment`(`_FD`), else the terminal; nil when
+    /// none of them is available.
+    static func ask(_ option: String?, prompt: String, environment: String) throws -> String? {
+        if let option { return option }
+        let env = ProcessInfo.processInfo.environment
+        guard env[environment] != nil || env[environment + "_FD"] != nil || hasTerminal() else { return nil }
+        return try SecretInput.read(prompt: prompt, environment: environment)
+    }
+
+    static func hasTerminal() -> Bool {
+        let fd = Glibc.open("/dev/tty", O_RDWR)
+        guard fd >= 0 else { return false }
+        Glibc.close(fd)
+        return true
+    }
+
+    /// The rest of `contact add` / `contact resync` once an exchange is open: print the own
+    /// key message, read theirs, show the safety number, and agree the chains only when
+    /// the number read from their phone is the same. Returns whether the chains were agreed.
+    static func exchange(_ ks: inout Keystore, _ i: Int, key: String?, confirm: String?, later: Bool) throws -> Bool {
+        let name = ks.contacts[i].name
+        out("Your key message for \(name) (send it to them by SMS):")
+        out(ks.contacts[i].ownKeyMessage!)
+        if later { return false }
+        guard let pasted = try ask(key, prompt: "Paste \(name)'s key message: ", environment: "DOSSIER_SMS_KEY") else {
+            Console.note("When \(name)'s key message arrives, run this command again with --key MESSAGE.")
+            return false
+        }
+        let theirs = try wrap { try KeyExchange.parse(pasted) }
+        let number = try wrap { try ks.contacts[i].safetyNumber(theirs: theirs) }
+        out("Safety number: \(number)")
+        Console.note("Compare it with the number on \(name)'s phone, by voice or in person — not by SMS.")
+        guard let typed = try ask(confirm, prompt: "Type the safety number \(name)'s phone shows: ", environment: "DOSSIER_SMS_CONFIRM") else {
+            Console.note("Nothing agreed yet: run this command again with --key MESSAGE --confirm \"NUMBER ON \(name.uppercased())'S PHONE\".")
+            return false
+        }
+        try wrap { try ks.contacts[i].complete(theirs: theirs, confirmed: typed, now: now()); try ks.save() }
+        return true
     }
 }
 
@@ -95,25 +164,29 @@ struct SMSInit: AsyncParsableCommand {
     @OptionGroup var store: KeystoreOptions
     @Option(help: "The account name shown in reports.") var account: String = "me"
     @Option(help: "Seconds the keystore stays locked after 3 wrong passwords.") var lockSeconds: Int = 300
+    @Option(help: "scrypt cost: N = 2^this (10…20; default 17). Lower is faster to unlock and to attack.")
+    var kdfLog2n: Int = Keystore.KDFParams.standardLog2n
+    @Flag(help: "Accept a password the strength estimator scores below 3 of 4.") var allowWeak = false
 
     func validate() throws {
         guard (1...86_400 * 7).contains(lockSeconds) else { throw ValidationError("--lock-seconds must be 1…604800") }
+        guard Keystore.KDFParams.log2nRange.contains(kdfLog2n) else { throw ValidationError("--kdf-log2n must be 10…20") }
     }
 
     func run() async throws {
         let env = ProcessInfo.processInfo.environment
         let pw = try SecretInput.read(prompt: "New keystore password: ", environment: "DOSSIER_SMS_PASSWORD")
+        if !allowWeak { try SMS.wrap { try PasswordPolicy.requireStrong(pw, userInputs: [account]) } }
         if env["DOSSIER_SMS_PASSWORD"] == nil && env["DOSSIER_SMS_PASSWORD_FD"] == nil {
             let again = try SecretInput.read(prompt: "Repeat the password: ", environment: "DOSSIER_SMS_PASSWORD")
             guard again == pw else { throw DossierError("the passwords differ; nothing was created") }
         }
-        // Test/benchmark hook: a cheaper scrypt cost (the cost is stored in the file).
-        var kdf: Keystore.KDFParams?
-        if let s = env["DOSSIER_SMS_KDF_LOG2N"], let n = Int(s) {
-            kdf = Keystore.KDFParams(log2n: n, r: 8, p: 1, salt: Data((0..<16).map { _ in UInt8.random(in: 0...255) }))
-        }
+        let kdf = Keystore.KDFParams(log2n: kdfLog2n, r: 8, p: 1, salt: Data((0..<16).map { _ in UInt8.random(in: 0...255) }))
         let url = store.url
-        _ = try SMS.wrap { try Keystore.create(at: url, account: account, password: pw, lockSeconds: lockSeconds, kdf: kdf, now: SMS.now()) }
+        _ = try SMS.wrap {
+            try Keystore.create(at: url, account: account, password: pw, lockSeconds: lockSeconds, kdf: kdf, now: SMS.now(),
+                                lockWait: store.lockWait)
+        }
         Console.note("Created keystore \(url.path) for account \(account).")
     }
 }
@@ -121,14 +194,21 @@ struct SMSInit: AsyncParsableCommand {
 struct SMSPasswd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd", abstract: "Change the keystore password (FRQ2).",
-        discussion: "The new password comes from DOSSIER_SMS_NEW_PASSWORD(_FD) or the terminal.")
+        discussion: "The new password comes from DOSSIER_SMS_NEW_PASSWORD(_FD) or the terminal. The scrypt cost stays as it is unless --kdf-log2n is given.")
     @OptionGroup var store: KeystoreOptions
+    @Option(help: "A new scrypt cost, N = 2^this (10…20); default: keep the keystore's.") var kdfLog2n: Int?
+    @Flag(help: "Accept a password the strength estimator scores below 3 of 4.") var allowWeak = false
+
+    func validate() throws {
+        if let n = kdfLog2n, !Keystore.KDFParams.log2nRange.contains(n) { throw ValidationError("--kdf-log2n must be 10…20") }
+    }
 
     func run() async throws {
         var ks = try store.open()
         let pw = try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_SMS_NEW_PASSWORD")
-        try SMS.wrap { try ks.changePassword(to: pw, now: SMS.now()) }
-        Console.note("Password changed.")
+        if !allowWeak { try SMS.wrap { try PasswordPolicy.requireStrong(pw, userInputs: [ks.account]) } }
+        try SMS.wrap { try ks.changePassword(to: pw, log2n: kdfLog2n, now: SMS.now()) }
+        Console.note("Password changed (scrypt N = 2^\(ks.kdfLog2n)).")
     }
 }
 
@@ -139,17 +219,25 @@ struct SMSContact: AsyncParsableCommand {
         commandName: "contact", abstract: "Add, edit, remove, resynchronise and list contacts.",
         subcommands: [Add.self, Edit.self, Remove.self, Resync.self, List.self])
 
+    /// Options of the key exchange shared by `add` and `resync`.
+    struct ExchangeOptions: ParsableArguments {
+        @Option(help: "The key message the other person sent (else DOSSIER_SMS_KEY or the terminal).") var key: String?
+        @Option(help: "The safety number shown on the other person's phone (else DOSSIER_SMS_CONFIRM or the terminal).")
+        var confirm: String?
+        @Flag(help: "Only print your key message now; finish later.") var later = false
+    }
+
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a contact: show your code, enter theirs (FRQ10).",
+            commandName: "add", abstract: "Add a contact: exchange key messages, compare the safety number (FRQ10).",
             discussion: """
-            Both people run this at the same time. Your code is printed; the code shown on the other phone is read from DOSSIER_SMS_CODE(_FD) or the terminal. With --later the contact stays pending; run `contact add NAME` again to enter their code.
+            Prints your key message (send it to the contact by SMS), reads theirs (--key, DOSSIER_SMS_KEY or the terminal), prints the safety number, and agrees the keys only when the number typed from their phone (--confirm, DOSSIER_SMS_CONFIRM or the terminal) is the same. Run it again to continue an unfinished exchange: your key message stays the same until the exchange completes.
 
-            Example: dossier sms contact add Bob
+            Example: dossier sms contact add Bob --key "$BOBS_KEY_MESSAGE" --confirm "12345 67890 …"
             """)
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
-        @Flag(help: "Only show your code now; enter theirs later.") var later = false
+        @OptionGroup var exchange: ExchangeOptions
 
         func run() async throws {
             var ks = try store.open()
@@ -157,21 +245,26 @@ struct SMSContact: AsyncParsableCommand {
             guard !name.isEmpty, name.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
             var idx = ks.contacts.firstIndex { $0.name.lowercased() == name.lowercased() }
             if let i = idx, !ks.contacts[i].isPending, !ks.contacts[i].isResyncing {
-                throw DossierError("\(ks.contacts[i].name) is already a contact; use `contact resync` to exchange new codes")
+                throw DossierError("\(ks.contacts[i].name) is already a contact; use `contact resync` to exchange new keys")
             }
             if idx == nil {
-                ks.contacts.append(Contact(name: name, ownCode: ContactCode.generate(), now: SMS.now()))
+                ks.contacts.append(Contact(name: name, now: SMS.now()))
                 idx = ks.contacts.count - 1
                 try SMS.wrap { try ks.save() }
             }
             let i = idx!
-            SMS.ownCodeBanner(ks.contacts[i].ownCode!, name: ks.contacts[i].name)
-            guard let theirs = try SMS.theirCode(later: later, name: ks.contacts[i].name) else {
-                Console.note("\(ks.contacts[i].name) is pending; run `dossier sms contact add \(ks.contacts[i].name)` again to enter their code.")
-                return
+            if !ks.contacts[i].hasOpenExchange {
+                // A pending contact or resync from a keystore of the contact-code era.
+                Console.note("Contact codes are no longer used: \(ks.contacts[i].name)'s exchange starts again with key messages.")
+                ks.contacts[i].beginExchange()
+                try SMS.wrap { try ks.save() }
             }
-            try SMS.wrap { try ks.contacts[i].complete(theirs: theirs, now: SMS.now()); try ks.save() }
-            Console.note("\(ks.contacts[i].name) is ready: messages can be exchanged.")
+            let resync = ks.contacts[i].isResyncing
+            if try SMS.exchange(&ks, i, key: exchange.key, confirm: exchange.confirm, later: exchange.later) {
+                Console.note(resync ? "Resynchronised with \(ks.contacts[i].name)." : "\(ks.contacts[i].name) is ready: messages can be exchanged.")
+            } else {
+                Console.note("\(ks.contacts[i].name) is pending.")
+            }
         }
     }
 
@@ -215,30 +308,28 @@ struct SMSContact: AsyncParsableCommand {
 
     struct Resync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "resync", abstract: "Exchange new codes with a contact; both chains restart (FRQ12).",
+            commandName: "resync", abstract: "Agree new keys with a contact by a fresh exchange; both chains restart (FRQ12).",
             discussion: """
-            Both people run it at the same time. Until their new code is entered the old chains keep working.
+            Both people run it: a new key pair on each side, new key messages, a new safety number to compare. Until it completes the old chains keep working. After it completes, a copy of the keystore stolen before the resync no longer reads new messages.
 
-            Example: dossier sms contact resync Bob
+            Example: dossier sms contact resync Bob --key "$BOBS_NEW_KEY_MESSAGE" --confirm "…"
             """)
         @OptionGroup var store: KeystoreOptions
         @Argument var name: String
-        @Flag(help: "Only show your new code now; enter theirs later with `contact add NAME`.") var later = false
+        @OptionGroup var exchange: ExchangeOptions
 
         func run() async throws {
             var ks = try store.open()
             let i = try SMS.wrap { try ks.contactIndex(name) }
-            if !ks.contacts[i].isResyncing && !ks.contacts[i].isPending {
-                ks.contacts[i].beginResync(ownCode: ContactCode.generate())
+            if !ks.contacts[i].hasOpenExchange {
+                ks.contacts[i].beginExchange()
                 try SMS.wrap { try ks.save() }
             }
-            SMS.ownCodeBanner(ks.contacts[i].ownCode!, name: ks.contacts[i].name)
-            guard let theirs = try SMS.theirCode(later: later, name: ks.contacts[i].name) else {
-                Console.note("Resynchronisation with \(ks.contacts[i].name) started; run `dossier sms contact add \(ks.contacts[i].name)` to enter their new code.")
-                return
+            if try SMS.exchange(&ks, i, key: exchange.key, confirm: exchange.confirm, later: exchange.later) {
+                Console.note("Resynchronised with \(ks.contacts[i].name).")
+            } else {
+                Console.note("Resynchronisation with \(ks.contacts[i].name) started; the old keys work until it completes.")
             }
-            try SMS.wrap { try ks.contacts[i].complete(theirs: theirs, now: SMS.now()); try ks.save() }
-            Console.note("Resynchronised with \(ks.contacts[i].name).")
         }
     }
 
@@ -251,6 +342,9 @@ struct SMSContact: AsyncParsableCommand {
             let ks = try store.open()
             for e in Inventory(ks).contacts {
                 SMS.out("\(e.name)\t\(e.status)\tsent \(e.sent)\treceived \(e.received)\tskipped \(e.skippedBacklog)")
+            }
+            for c in ks.contacts where c.usesLegacyCodes {
+                SMS.warnLegacy(c.name)
             }
         }
     }
@@ -269,15 +363,20 @@ struct SMSEncrypt: AsyncParsableCommand {
     @OptionGroup var store: KeystoreOptions
     @Argument(help: "The contact.") var contact: String
     @Argument(help: "The message (else standard input).") var text: String?
+    @Flag(help: "Map curly quotes, dashes, the ellipsis and special spaces to GSM characters, and list what changed.")
+    var normalize = false
 
     func run() async throws {
-        let plain = SMS.input(text)
+        let plain = SMS.normalized(SMS.input(text), normalize)
         let used = try SMS.wrap { try GSMAlphabet.septetCount(plain) }
         guard used <= SMSProtocol.maxPlainSeptets else {
             throw SMS.error(SecureSMSError.tooLong(septets: used, limit: SMSProtocol.maxPlainSeptets))
         }
         var ks = try store.open()
         let i = try SMS.wrap { try ks.contactIndex(contact) }
+        if ks.contacts[i].usesLegacyCodes {
+            SMS.warnLegacy(ks.contacts[i].name)
+        }
         let msg = try SMS.wrap { () throws -> String in
             let m = try ks.contacts[i].encrypt(plain, now: SMS.now())
             try ks.save()
@@ -318,9 +417,10 @@ struct SMSCount: AsyncParsableCommand {
         commandName: "count", abstract: "Show septets used and left for a message (FRQ9); no keystore needed.",
         discussion: "Example: dossier sms count \"Price: €5 [approx]\"   →   20 septets used, 124 left (of 144)")
     @Argument(help: "The message (else standard input).") var text: String?
+    @Flag(help: "Count the message as `encrypt --normalize` would send it.") var normalize = false
 
     func run() async throws {
-        let used = try SMS.wrap { try GSMAlphabet.septetCount(SMS.input(text)) }
+        let used = try SMS.wrap { try GSMAlphabet.septetCount(SMS.normalized(SMS.input(text), normalize)) }
         let max = SMSProtocol.maxPlainSeptets
         if used > max {
             SMS.out("\(used) septets used, \(used - max) too many (limit \(max))")
@@ -374,9 +474,10 @@ struct SMSBench: AsyncParsableCommand {
 
     func run() async throws {
         let t = Date(timeIntervalSince1970: 0)
-        let a = ContactCode.generate(), b = ContactCode.generate()
-        var alice = Contact(name: "B", ownCode: a, now: t), bob = Contact(name: "A", ownCode: b, now: t)
-        try SMS.wrap { try alice.complete(theirs: b, now: t); try bob.complete(theirs: a, now: t) }
+        var alice = Contact(name: "B", now: t), bob = Contact(name: "A", now: t)
+        let a = alice.ownPublicKey!, b = bob.ownPublicKey!
+        let number = KeyExchange.safetyNumber(a, b)
+        try SMS.wrap { try alice.complete(theirs: b, confirmed: number, now: t); try bob.complete(theirs: a, confirmed: number, now: t) }
         let text = String(repeating: "Benchmark €[]. ", count: 8)
         var messages: [String] = []
         messages.reserveCapacity(count)

@@ -6,13 +6,17 @@ import hashlib
 import json
 import sys
 
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import sms_reference as ref  # noqa: E402
 
-rand_a = hashlib.sha256(b"vector code A").digest()[:8]
-rand_b = hashlib.sha256(b"vector code B").digest()[:8]
-code_a, code_b = ref.code_bytes(rand_a), ref.code_bytes(rand_b)
-ab, ba = ref.initial_chains(code_a, code_b)
+priv = {n: hashlib.sha256(b"vector key " + n.encode()).digest() for n in "AB"}
+keys = {n: X25519PrivateKey.from_private_bytes(p) for n, p in priv.items()}
+pub = {n: ref.public_bytes(k) for n, k in keys.items()}
+shared = keys["A"].exchange(keys["B"].public_key())
+ab, ba = ref.initial_chains(keys["A"], pub["B"])
+assert ref.initial_chains(keys["B"], pub["A"]) == (ba, ab)
 
 steps = []
 ck = ab
@@ -22,7 +26,7 @@ for _ in range(3):
     ck = nxt
 
 mk0 = ref.step(ab)[0]
-enc, mac, nonce = ref.message_keys(mk0)
+enc, mac = ref.message_keys(mk0)
 
 texts = [
     (0, ""),
@@ -37,18 +41,25 @@ for counter, text in texts:
         "from": "A", "counter": counter, "plaintext": text, "septets": len(ref.septets(text)),
         "message_key": ref.message_key_at(ab, counter).hex(), "message": ref.seal(text, counter, ref.message_key_at(ab, counter)),
     })
+# the same counter and key with another plaintext (a restored backup): another IV, another keystream
+text = "A different text, same counter 0"
+messages.append({"from": "A", "counter": 0, "plaintext": text, "septets": len(ref.septets(text)),
+                 "message_key": ref.message_key_at(ab, 0).hex(), "message": ref.seal(text, 0, ref.message_key_at(ab, 0))})
 text = "Got it. See you there."
 messages.append({"from": "B", "counter": 0, "plaintext": text, "septets": len(ref.septets(text)),
                  "message_key": ref.message_key_at(ba, 0).hex(), "message": ref.seal(text, 0, ref.message_key_at(ba, 0))})
 
 out = {
-    "codes": [
-        {"name": "A", "random": rand_a.hex(), "bytes": code_a.hex(), "code": ref.code_text(code_a)},
-        {"name": "B", "random": rand_b.hex(), "bytes": code_b.hex(), "code": ref.code_text(code_b)},
+    "keys": [
+        {"name": n, "private": priv[n].hex(), "public": pub[n].hex(), "key_message": ref.key_message(pub[n]),
+         "safety_half": ref.safety_half(pub[n])}
+        for n in "AB"
     ],
+    "shared_secret": shared.hex(),
+    "safety_number": ref.safety_number(pub["A"], pub["B"]),
     "chains": {"A_to_B": ab.hex(), "B_to_A": ba.hex()},
     "chain_steps_A_to_B": steps,
-    "message_keys_A_to_B_0": {"encryption": enc.hex(), "mac": mac.hex(), "nonce": nonce.hex()},
+    "message_keys_A_to_B_0": {"encryption": enc.hex(), "mac": mac.hex()},
     "messages": messages,
 }
 print(json.dumps(out, indent=2, ensure_ascii=False))
