@@ -14,8 +14,8 @@ def test_site_from_jsonl_and_sqlite_is_identical(run_dossier, tmp_path):
     data.mkdir()
     run_dossier("game", "simulate", "--players", "60", "--seed", "12", "--out", data / "cohort.jsonl",
                 "--db", data / "study.sqlite")
-    a = _project(tmp_path / "a", f"  telemetry: {data / 'cohort.jsonl'}\n")
-    b = _project(tmp_path / "b", f"  database: {data / 'study.sqlite'}\n")
+    a = _project(tmp_path / "a", f"  telemetry: {data / 'cohort.jsonl'}\n  private_site: true\n")
+    b = _project(tmp_path / "b", f"  database: {data / 'study.sqlite'}\n  private_site: true\n")
     out_a = run_dossier("build", a)
     run_dossier("build", b)
     assert "warning" not in (out_a.stdout + out_a.stderr).lower()
@@ -25,7 +25,7 @@ def test_site_from_jsonl_and_sqlite_is_identical(run_dossier, tmp_path):
     assert files == sorted(p.relative_to(gb) for p in gb.rglob("*") if p.is_file())
     _, mismatch, errors = filecmp.cmpfiles(ga, gb, [str(f) for f in files], shallow=False)
     assert mismatch == [] and errors == []
-    # Every player has a page and side outputs; the model card is there.
+    # A private site: every player has a page and side outputs; the model card is there.
     players = json.loads((ga / "players.json").read_text())
     assert len(players) == 60
     for p in players:

@@ -143,7 +143,8 @@ public enum Measures {
         let taps = s.taps
         for (i, o) in s.obstacles.enumerated() {
             let next = i + 1 < s.obstacles.count ? s.obstacles[i + 1].t : Int.max
-            let end = min(o.t + Scoring.responseWindow, next, s.duration + 1)
+            let (windowEnd, o1) = o.t.addingReportingOverflow(Scoring.responseWindow)
+            let end = min(o1 ? Int.max : windowEnd, next, s.duration == Int.max ? Int.max : s.duration + 1)
             covered += max(0, min(end, s.duration) - o.t)
             while j < taps.count && taps[j] < o.t { j += 1 }
             var k = j
@@ -181,7 +182,9 @@ public enum Measures {
         let rts = all.compactMap { $0.rt.map(Double.init) }
         let n = all.count
         let hits = rts.count
-        let played = p.sessions.reduce(0) { $0 + $1.duration }
+        // Wide arithmetic: sums in Double never trap (validated input keeps them exact, see TelemetryLimits).
+        let playedD = p.sessions.reduce(0.0) { $0 + Double($1.duration) }
+        let played = playedD < 9.0e18 ? Int(playedD) : Int.max
         let mean = Describe.mean(rts), sd = Describe.sd(rts)
         // Vigilance: OLS slope of hit RT on the block index within the session.
         let hitTrials = all.filter { $0.rt != nil }
@@ -202,17 +205,17 @@ public enum Measures {
         let scores = p.sessions.map(\.score)
         return PlayerMeasures(
             sessions: p.sessions.count, playedMs: played,
-            meanSessionMs: p.sessions.isEmpty ? nil : Double(played) / Double(p.sessions.count),
+            meanSessionMs: p.sessions.isEmpty ? nil : playedD / Double(p.sessions.count),
             encounters: n, jumps: p.sessions.reduce(0) { $0 + $1.jumps.count },
             collisions: p.sessions.reduce(0) { $0 + $1.collisions.count },
             volumeToggles: p.sessions.reduce(0) { $0 + $1.volume.count },
             errorLogs: p.sessions.reduce(0) { $0 + $1.errors.count },
             bestScore: scores.max(), lastScore: scores.last,
-            meanScore: scores.isEmpty ? nil : Double(scores.reduce(0, +)) / Double(scores.count),
+            meanScore: scores.isEmpty ? nil : scores.reduce(0.0) { $0 + Double($1) } / Double(scores.count),
             hits: hits, omissions: n - hits, commissions: commissions,
             anticipatory: all.filter(\.anticipatory).count,
             omissionRate: n > 0 ? Double(n - hits) / Double(n) : nil,
-            commissionRate: played > 0 ? Double(commissions) / (Double(played) / 60000) : nil,
+            commissionRate: played > 0 ? Double(commissions) / (playedD / 60000) : nil,
             anticipatoryRate: n > 0 ? Double(all.filter(\.anticipatory).count) / Double(n) : nil,
             hitRTMean: mean, hitRTSD: sd, hitRTCV: (mean != nil && sd != nil && mean! > 0) ? sd! / mean! : nil,
             exGaussian: ExGaussian.fit(rts), blockSlope: blockSlope, isiSlope: isiSlope,
