@@ -107,6 +107,19 @@ enum GameCohortPage {
             let coefRows: [[String: Any]] = zip(r.features, r.model.coefficients).map {
                 ["label": MeasureCatalog.label($0.0), "coef": GameFormat.num($0.1, 3)]
             }
+            let t = r.tripod, th = t.atThreshold
+            func rate(_ x: Double?, _ num: Int, _ den: Int) -> String {
+                x.map { "\(GameFormat.percent($0)) (\(num) of \(den))" } ?? "–"
+            }
+            model["tripod"] = [
+                "n": t.n, "slope": GameFormat.num(t.calibrationSlope, 2), "intercept": GameFormat.num(t.calibrationIntercept, 2),
+                "citl": GameFormat.num(t.calibrationInTheLarge, 2), "threshold": GameFormat.percent(th.threshold),
+                "sensitivity": rate(th.sensitivity, th.tp, th.tp + th.fn), "specificity": rate(th.specificity, th.tn, th.tn + th.fp),
+                "ppv": rate(th.ppv, th.tp, th.tp + th.fp), "npv": rate(th.npv, th.tn, th.tn + th.fn),
+                "apparent": GameFormat.num(t.apparentAUC, 3), "optimism": GameFormat.num(t.optimism, 3),
+                "corrected": GameFormat.num(t.optimismCorrectedAUC, 3), "replicates": t.bootstrapReplicates,
+                "prevalence": GameFormat.percent(Double(r.nPositive) / Double(max(1, r.nTrain))),
+            ] as [String: Any]
             model["model"] = [
                 "nTrain": r.nTrain, "nPositive": r.nPositive, "nNegative": r.nTrain - r.nPositive, "folds": r.folds,
                 "auc": GameFormat.num(r.cvAUC, 3), "aucLow": GameFormat.num(r.cvAUCLow, 3), "aucHigh": GameFormat.num(r.cvAUCHigh, 3),
@@ -133,13 +146,13 @@ enum GameCohortPage {
                 var features: [String]; var C: Double; var intercept: Double; var coefficients: [Double]
                 var standardizer: Standardizer; var nTrain: Int; var nPositive: Int; var folds: Int
                 var cvAUC: Double?; var cvAUCLow: Double?; var cvAUCHigh: Double?; var cvAUCSE: Double?
-                var trainAUC: Double?; var brier: Double?; var options: AnalysisOptions
+                var trainAUC: Double?; var brier: Double?; var options: AnalysisOptions; var tripod: TripodReport
             }
             if let j = try? GameFormat.json(ModelJSON(features: r.features, C: r.C, intercept: r.model.intercept,
                                                        coefficients: r.model.coefficients, standardizer: r.standardizer,
                                                        nTrain: r.nTrain, nPositive: r.nPositive, folds: r.folds, cvAUC: r.cvAUC,
                                                        cvAUCLow: r.cvAUCLow, cvAUCHigh: r.cvAUCHigh, cvAUCSE: r.cvAUCSE,
-                                                       trainAUC: r.trainAUC, brier: r.brier, options: a.options)) {
+                                                       trainAUC: r.trainAUC, brier: r.brier, options: a.options, tripod: r.tripod)) {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }
         }

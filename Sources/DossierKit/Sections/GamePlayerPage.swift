@@ -78,7 +78,7 @@ enum GamePlayerPage {
             "wording": wording, "suggest": lk.suggest, "reason": lk.reason,
             "hasProbability": lk.probability != nil, "probability": GameFormat.percent(lk.probability),
             "low": GameFormat.percent(lk.low), "high": GameFormat.percent(lk.high), "unavailable": lk.unavailable ?? "",
-            "medicated": p.group == .medicated,
+            "medicated": p.group == .medicated, "outOfFold": lk.outOfFold, "simulated": simulated,
         ]
         if let fit = m.exGaussian {
             model["fit"] = ["mu": GameFormat.num(fit.params.mu, 0), "sigma": GameFormat.num(fit.params.sigma, 0),

@@ -22,6 +22,9 @@ public struct Trial: Sendable, Hashable, Codable {
     public var interval: Int
     /// Reaction time of the hit in ms, nil for an omission.
     public var rt: Int?
+    /// Length of the response window in ms (1000, or less when the next obstacle or the
+    /// session end came sooner): an omission is a response slower than this.
+    public var window: Int
     public var anticipatory: Bool
 }
 
@@ -64,7 +67,11 @@ public struct PlayerMeasures: Sendable, Hashable, Codable {
     public var hitRTMean: Double?
     public var hitRTSD: Double?
     public var hitRTCV: Double?
+    /// The censored ex-Gaussian fit: hits contribute their density, omissions the
+    /// probability of a response slower than their window (docs/game-measures.md).
     public var exGaussian: ExGaussianFit?
+    /// The same fit ignoring omissions (biased low in τ; kept to report the difference).
+    public var exGaussianUncensored: ExGaussianFit?
     /// ms per block of ``Scoring/blockSize`` obstacles (vigilance).
     public var blockSlope: Double?
     /// ms per second of inter-obstacle interval.
@@ -157,9 +164,16 @@ public enum Measures {
                 } else { rt = d; used.insert(k); break }
                 k += 1
             }
-            trials.append(Trial(session: s.index, position: i, interval: o.interval, rt: rt, anticipatory: antic))
+            let window = max(0, min(end, s.duration) - o.t)
+            trials.append(Trial(session: s.index, position: i, interval: o.interval, rt: rt, window: window, anticipatory: antic))
         }
         return (trials, taps.count - used.count, covered)
+    }
+
+    /// Censoring points of the omissions: their window lengths, for windows long enough to
+    /// hold a reaction (≥ ``Scoring/anticipatory`` ms); shorter ones carry no information.
+    public static func censorPoints(_ trials: [Trial]) -> [Double] {
+        trials.filter { $0.rt == nil && $0.window >= Scoring.anticipatory }.map { Double($0.window) }
     }
 
     /// All measures for one player (pooled over sessions).
@@ -218,7 +232,7 @@ public enum Measures {
             commissionRate: played > 0 ? Double(commissions) / (playedD / 60000) : nil,
             anticipatoryRate: n > 0 ? Double(all.filter(\.anticipatory).count) / Double(n) : nil,
             hitRTMean: mean, hitRTSD: sd, hitRTCV: (mean != nil && sd != nil && mean! > 0) ? sd! / mean! : nil,
-            exGaussian: ExGaussian.fit(rts), blockSlope: blockSlope, isiSlope: isiSlope,
+            exGaussian: ExGaussian.fit(rts, censoredAt: censorPoints(all)), exGaussianUncensored: ExGaussian.fit(rts), blockSlope: blockSlope, isiSlope: isiSlope,
             hitRate: hr, falseAlarmRate: far, dPrime: dp, perSession: perSession, hitRTs: rts)
     }
 }

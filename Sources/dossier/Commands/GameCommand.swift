@@ -303,20 +303,25 @@ struct GameFitExGaussian: ParsableCommand {
     struct Output: Encodable {
         var mu, sigma, tau, logLikelihood: Double
         var n: Int
+        var censored: Int
         var flags: [String]
         var moments: ExGaussianParams?
     }
 
     func run() throws {
         let text = String(decoding: try readInput(nil), as: UTF8.self)
-        var xs: [Double] = []
+        var xs: [Double] = [], cs: [Double] = []
+        // A value written ">c" is right-censored at c (a response slower than c).
         for (i, tok) in text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).enumerated() {
-            guard let d = Double(tok), d.isFinite else { throw DossierError(file: "<stdin>", "value \(i + 1) is not a number") }
-            xs.append(d)
+            let censored = tok.hasPrefix(">")
+            guard let d = Double(censored ? tok.dropFirst() : tok), d.isFinite else {
+                throw DossierError(file: "<stdin>", "value \(i + 1) is not a number")
+            }
+            if censored { cs.append(d) } else { xs.append(d) }
         }
-        guard let fit = ExGaussian.fit(xs) else { throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread") }
+        guard let fit = ExGaussian.fit(xs, censoredAt: cs) else { throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread") }
         try printJSON(Output(mu: fit.params.mu, sigma: fit.params.sigma, tau: fit.params.tau,
-                             logLikelihood: fit.logLikelihood, n: fit.n, flags: fit.flags, moments: fit.moments))
+                             logLikelihood: fit.logLikelihood, n: fit.n, censored: fit.censored, flags: fit.flags, moments: fit.moments))
     }
 }
 
