@@ -72,7 +72,17 @@ enum GameCohortPage {
         }, options: ChartOptions(title: "Ex-Gaussian τ by group", description: "Distribution of each player's fitted τ (ms) by group",
                                  yLabel: "τ (ms)", dataSummary: false))
 
-        var model: [String: Any] = ["groups": groupRows, "bandTable": bandTable, "genderTable": genderTable,
+        let summary = CohortSummary.of(a.players)
+        let blockRows: [[String: Any]] = summary.blocks.filter { $0.players >= Suppression.threshold }.map {
+            ["block": $0.block, "players": $0.players, "rt": GameFormat.num($0.hitRTMean, 0), "obstacles": $0.obstacles,
+             "omissions": GameFormat.percent($0.obstacles > 0 ? Double($0.omissions) / Double($0.obstacles) : nil)]
+        }
+        let summaryModel: [String: Any] = [
+            "tauPlayers": summary.tauPlayers, "tauCensored": GameFormat.num(summary.tauCensoredMean, 0),
+            "tauUncensored": GameFormat.num(summary.tauUncensoredMean, 0), "tauShift": GameFormat.num(summary.tauShiftMean, 0),
+            "sessions": summary.sessions, "invalid": summary.invalidSessions, "practicePlayers": summary.practicePlayers,
+            "practice": GameFormat.num(summary.practiceSlopeMean, 1), "blocks": blockRows, "hasBlocks": !blockRows.isEmpty]
+        var model: [String: Any] = ["summary": summaryModel, "groups": groupRows, "bandTable": bandTable, "genderTable": genderTable,
                                     "simulated": simulated, "comparisons": comparisonBlocks, "box": box,
                                     "players": counts.total.text, "smallGroup": a.options.smallNormGroup,
                                     "wording": GamePlayerPage.wording, "hasModel": a.model != nil,

@@ -85,11 +85,31 @@ public struct NormEntry: Sendable, Hashable, Codable {
     public var referenceN: Int
     public var small: Bool
     public var fallback: Bool
+    /// T-score 50 + 10·z (as CPT-3 and TOVA report).
+    public var t: Double?
+    /// 95 % Wilson interval of the percentile (in %), from the reference group's size.
+    public var percentileLow: Double?
+    public var percentileHigh: Double?
+    /// The player's age lies outside the ages of the reference players: not normed.
+    public var outsideNormedAges: Bool = false
 
     public init(measure: String, value: Double?, z: Double?, percentile: Double?, reference: String,
                 referenceN: Int, small: Bool, fallback: Bool) {
         self.measure = measure; self.value = value; self.z = z; self.percentile = percentile
         self.reference = reference; self.referenceN = referenceN; self.small = small; self.fallback = fallback
+        self.t = z.map { 50 + 10 * $0 }
+        if let pct = percentile, referenceN > 0 {
+            let w = Self.wilson(pct / 100, n: Double(referenceN))
+            percentileLow = 100 * w.low; percentileHigh = 100 * w.high
+        }
+    }
+
+    /// Wilson score interval (z = 1.96) of a proportion p from n observations.
+    public static func wilson(_ p: Double, n: Double, z: Double = 1.959963984540054) -> (low: Double, high: Double) {
+        let d = 1 + z * z / n
+        let c = (p + z * z / (2 * n)) / d
+        let h = z * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot() / d
+        return (max(0, c - h), min(1, c + h))
     }
 }
 
@@ -196,9 +216,21 @@ public enum CohortAnalyzer {
         // Norms
         func band(_ i: Int) -> String? { cohort.players[i].survey?.age.map(AgeBand.of) }
         let controls = cohort.players.indices.filter { groups[$0] == .control }
+        let controlAges = controls.compactMap { cohort.players[$0].survey?.age }
         var norms: [[NormEntry]] = []
         for i in cohort.players.indices {
             guard let b = band(i), let g = cohort.players[i].survey?.gender else { norms.append([]); continue }
+            // Ages outside the reference players' ages are flagged, never silently normed.
+            if let age = cohort.players[i].survey?.age, let lo = controlAges.min(), let hi = controlAges.max(), !(lo...hi).contains(age) {
+                norms.append(MeasureCatalog.normed.map { e in
+                    var n = NormEntry(measure: e.name, value: measures[i].value(e.name), z: nil, percentile: nil,
+                                      reference: "not normed: age \(age) is outside the normed ages \(lo)–\(hi)",
+                                      referenceN: 0, small: false, fallback: false)
+                    n.outsideNormedAges = true
+                    return n
+                })
+                continue
+            }
             norms.append(MeasureCatalog.normed.map { e in
                 let x = measures[i].value(e.name)
                 let tiers: [(String, [Int])] = [
