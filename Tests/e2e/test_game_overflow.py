@@ -14,7 +14,8 @@ def _session(**kw):
 
 
 HOSTILE = [
-    (dict(score=9_000_000_000_000_000), "score 9000000000000000 is above 1000000000"),
+    (dict(score=8_000_000_000_000_000), "score 8000000000000000 is above 1000000000"),
+    (dict(score=2 ** 63), "'score' must be a whole number"),
     (dict(start=0, end=8_999_999_999_999_999), "more than the 24 h"),
     (dict(start=-8_999_999_999_999_999, end=8_999_999_999_999_999), "start -8999999999999999 is outside"),
     (dict(taps=[-5]), "time -5 is before the session start"),

@@ -49,16 +49,17 @@ enum GameCohortPage {
         }
         var comparisonBlocks: [[String: Any]] = []
         for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
-            let rows: [[String: Any]] = comparisons.filter { $0.groupA == ga && $0.groupB == gb }.map { c in
-                ["label": MeasureCatalog.label(c.measure),
+            let rows: [[String: Any]] = comparisons.filter { $0.groupA == ga && $0.groupB == gb }.map { c -> [String: Any] in
+                let ci: String = c.g == nil ? "–" : "\(GameFormat.num(c.gLow, 2)) to \(GameFormat.num(c.gHigh, 2))"
+                return ["label": MeasureCatalog.label(c.measure),
                  "a": GameCohortPage.stats(c.a, c.measure), "b": GameCohortPage.stats(c.b, c.measure),
-                 "g": GameFormat.num(c.g, 2), "ci": c.g == nil ? "–" : "\(GameFormat.num(c.gLow, 2)) to \(GameFormat.num(c.gHigh, 2))"]
+                 "g": GameFormat.num(c.g, 2), "ci": ci]
             }
             comparisonBlocks.append(["title": "\(ga.label) vs \(gb.label)", "groupA": ga.label, "groupB": gb.label, "rows": rows])
         }
         files.append(OutputFile(path: "game/comparisons.csv", data: GameFormat.csv(
             ["measure", "group_a", "group_b", "n_a", "mean_a", "sd_a", "n_b", "mean_b", "sd_b", "hedges_g", "g_low", "g_high"],
-            comparisons.map { c in
+            comparisons.map { c -> [CSVWriter.Cell] in
                 [.text(c.measure), .text(c.groupA.rawValue), .text(c.groupB.rawValue), GameCohortPage.nCell(c.a.n), CSVWriter.number(c.a.mean),
                  CSVWriter.number(c.a.sd), GameCohortPage.nCell(c.b.n), CSVWriter.number(c.b.mean), CSVWriter.number(c.b.sd),
                  CSVWriter.number(c.g), CSVWriter.number(c.gLow), CSVWriter.number(c.gHigh)]

@@ -140,6 +140,7 @@ public struct GroupStats: Sendable, Hashable, Codable {
     public var n: Int
     public var mean: Double?
     public var sd: Double?
+    public init(n: Int, mean: Double?, sd: Double?) { self.n = n; self.mean = mean; self.sd = sd }
 }
 
 public struct Comparison: Sendable, Hashable, Codable {
@@ -160,6 +161,9 @@ public struct CalibrationBin: Sendable, Hashable, Codable {
     public var n: Int
     public var meanPredicted: Double?
     public var observed: Double?
+    public init(low: Double, high: Double, n: Int, meanPredicted: Double?, observed: Double?) {
+        self.low = low; self.high = high; self.n = n; self.meanPredicted = meanPredicted; self.observed = observed
+    }
 }
 
 public struct ModelReport: Sendable, Hashable, Codable {

@@ -90,17 +90,20 @@ public enum ResultBox {
         return Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined() + ".rmr"
     }
 
+    static func encryptionKey(_ resultKey: Data) -> SymmetricKey {
+        SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result key v1".utf8),
+                                                                using: SymmetricKey(data: resultKey))))
+    }
+
     public static func seal(_ plaintext: Data, resultKey: Data) throws -> Data {
-        let ek = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result key v1".utf8),
-                                                                         using: SymmetricKey(data: resultKey))))
+        let ek = encryptionKey(resultKey)
         let nonceBytes = Data(HMAC<SHA256>.authenticationCode(for: plaintext, using: ek)).prefix(12)
         let box = try AES.GCM.seal(plaintext, using: ek, nonce: try AES.GCM.Nonce(data: nonceBytes), authenticating: magic)
         return magic + nonceBytes + box.ciphertext + box.tag
     }
 
     public static func open(_ data: Data, resultKey: Data) throws -> Data {
-        let ek = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result key v1".utf8),
-                                                                         using: SymmetricKey(data: resultKey))))
+        let ek = encryptionKey(resultKey)
         let b = [UInt8](data)
         guard b.count >= 32, Data(b[0..<4]) == magic else { throw GameError("not a result file") }
         let box = try AES.GCM.SealedBox(nonce: try AES.GCM.Nonce(data: Data(b[4..<16])), ciphertext: Data(b[16..<(b.count - 16)]),

@@ -156,7 +156,7 @@ func isJSONBool(_ v: Any) -> Bool? {
 func intValue(_ v: Any) -> Int? {
     guard let n = v as? NSNumber, isJSONBool(v) == nil else { return nil }
     let d = n.doubleValue
-    guard d.rounded() == d, abs(d) < 9e15 else { return nil }
+    guard d.rounded() == d, abs(d) <= 9_007_199_254_740_991 else { return nil }   // 2⁵³ − 1: exact in a double
     return Int(d)
 }
 
