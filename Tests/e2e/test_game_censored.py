@@ -18,16 +18,20 @@ def censored_nll(v, x, c):
 @pytest.mark.parametrize("mu,sigma,tau,seed", [(420.0, 50.0, 223.0, 1), (380.0, 40.0, 300.0, 2)])
 def test_censored_fit_matches_scipy_and_recovers_tau(run_dossier, mu, sigma, tau, seed):
     rng = np.random.default_rng(seed)
-    rt = rng.normal(mu, sigma, 3000) + rng.exponential(tau, 3000)
+    rt = rng.normal(mu, sigma, 1500) + rng.exponential(tau, 1500)
     window = 1000.0
     x, c = rt[rt < window], np.full(int(np.sum(rt >= window)), window)
-    assert len(c) > 50
+    assert len(c) > 25
     text = "\n".join([repr(float(v)) for v in x] + [f">{window}" for _ in c])
     out = json.loads(run_dossier("game", "fit-exgauss", "--json", input=text).stdout)
     naive = json.loads(run_dossier("game", "fit-exgauss", "--json", input="\n".join(repr(float(v)) for v in x)).stdout)
     assert out["censored"] == len(c) and naive["censored"] == 0
-    ref = optimize.minimize(censored_nll, [naive["mu"], np.log(naive["sigma"]), np.log(naive["tau"])],
-                            args=(x, c), method="Nelder-Mead", options={"xatol": 1e-8, "fatol": 1e-10, "maxiter": 20000})
+    # scipy maximises the same likelihood from both starts (the complete-data fit and ours).
+    refs = [optimize.minimize(censored_nll, start, args=(x, c), method="Nelder-Mead",
+                              options={"xatol": 1e-6, "fatol": 1e-8, "maxiter": 3000})
+            for start in ([naive["mu"], np.log(naive["sigma"]), np.log(naive["tau"])],
+                          [out["mu"], np.log(out["sigma"]), np.log(out["tau"])])]
+    ref = min(refs, key=lambda r: r.fun)
     ours = [out["mu"], np.log(out["sigma"]), np.log(out["tau"])]
     # The same likelihood: ours is reported exactly and is at least as high as scipy's optimum.
     assert abs(-censored_nll(ours, x, c) - out["logLikelihood"]) < 1e-6 * abs(out["logLikelihood"])
