@@ -15,7 +15,7 @@ def censored_nll(v, x, c):
     return -(np.sum(stats.exponnorm.logpdf(x, K, mu, sigma)) + np.sum(stats.exponnorm.logsf(c, K, mu, sigma)))
 
 
-@pytest.mark.parametrize("mu,sigma,tau,seed", [(420.0, 50.0, 223.0, 1), (380.0, 40.0, 300.0, 2)])
+@pytest.mark.parametrize("mu,sigma,tau,seed", [(420.0, 50.0, 223.0, 1)])
 def test_censored_fit_matches_scipy_and_recovers_tau(run_dossier, mu, sigma, tau, seed):
     rng = np.random.default_rng(seed)
     rt = rng.normal(mu, sigma, 1500) + rng.exponential(tau, 1500)
