@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import _CryptoExtras
+import Crypto
 @testable import GameAnalytics
 
 /// One key pair for the whole suite (RSA generation is slow).
@@ -8,9 +9,13 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
 
 @Suite struct IngestTests {
     let cohort = Simulator(players: 3, seed: 21).run()
+    /// The device's signing key (one device for all three players here).
+    let device = Curve25519.Signing.PrivateKey()
 
-    func upload(_ p: Player) throws -> Data {
-        try Upload.seal(Data(TelemetryJSONL.lines(for: p).joined(separator: "\n").utf8), publicKeyPEM: testKeys.publicPEM)
+    func upload(_ p: Player, signedBy key: Curve25519.Signing.PrivateKey? = nil) throws -> Data {
+        let body = Data(TelemetryJSONL.lines(for: p).joined(separator: "\n").utf8)
+        let plain = try SignedUpload.make(body: body, player: p.id, signingKey: key ?? device, resultKey: Data(repeating: 7, count: 32))
+        return try Upload.seal(plain, publicKeyPEM: testKeys.publicPEM)
     }
 
     func db() throws -> (StudyDatabase, URL) {
@@ -82,9 +87,10 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         let (db, dir) = try db()
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = try Upload.privateKey(pem: testKeys.privatePEM)
-        let garbage = try Upload.seal(Data("{\"type\":\"survey\"}\n".utf8), publicKeyPEM: testKeys.publicPEM)
+        let garbage = try Upload.seal(try SignedUpload.make(body: Data("{\"type\":\"survey\"}\n".utf8), player: "p1", signingKey: device,
+                                                             resultKey: Data(count: 32)), publicKeyPEM: testKeys.publicPEM)
         guard case .rejected(let r1) = Ingest.ingest(garbage, name: "g", key: key, into: db) else { Issue.record("accepted"); return }
-        #expect(r1.hasPrefix("malformed content: line 1"))
+        #expect(r1.hasPrefix("malformed content: line 2"))
         let p = cohort.players[0]
         _ = Ingest.ingest(try upload(p), name: "a", key: key, into: db)
         // Same player and session numbers, different data, plus a new session: all or nothing.
@@ -94,5 +100,33 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         guard case .rejected(let r2) = Ingest.ingest(try upload(changed), name: "b", key: key, into: db) else { Issue.record("accepted"); return }
         #expect(r2.contains("different data is already stored"))
         #expect(try db.readCohort().players == [p])
+    }
+
+    @Test func anUnsignedUploadIsRefused() throws {
+        let (db, dir) = try db()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let key = try Upload.privateKey(pem: testKeys.privatePEM)
+        let plain = Data(TelemetryJSONL.lines(for: cohort.players[0]).joined(separator: "\n").utf8)
+        guard case .rejected(let r) = Ingest.ingest(try Upload.seal(plain, publicKeyPEM: testKeys.publicPEM), name: "u", key: key, into: db) else {
+            Issue.record("unsigned upload accepted"); return
+        }
+        #expect(r.contains("unsigned upload"))
+        #expect(try db.readCohort().players.isEmpty)
+    }
+
+    @Test func theFirstDeviceKeyIsPinnedAndAnotherIsRefused() throws {
+        let (db, dir) = try db()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let key = try Upload.privateKey(pem: testKeys.privatePEM)
+        var p = cohort.players[0]
+        let first = p
+        p.sessions = [Session(index: 50, start: 0, end: 1000, score: 1)]
+        #expect(Ingest.ingest(try upload(first), name: "a", key: key, into: db) == .stored(player: p.id, sessions: first.sessions.count))
+        guard case .rejected(let r) = Ingest.ingest(try upload(p, signedBy: Curve25519.Signing.PrivateKey()), name: "f", key: key, into: db) else {
+            Issue.record("forged upload accepted"); return
+        }
+        #expect(r.contains("pinned to another device"))
+        #expect(try db.pinnedKey(p.id) == device.publicKey.rawRepresentation.base64EncodedString())
+        #expect(Ingest.ingest(try upload(p), name: "b", key: key, into: db) == .stored(player: p.id, sessions: 1))
     }
 }

@@ -28,6 +28,13 @@ public enum Group: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
+/// Short number text for sentences ("10", "2.5").
+enum GameNumber {
+    static func short(_ x: Double) -> String {
+        x == x.rounded() ? String(Int(x)) : String(format: "%.1f", x)
+    }
+}
+
 public enum AgeBand {
     public static let bands: [(label: String, range: ClosedRange<Int>)] = [
         ("3–12", 3...12), ("13–17", 13...17), ("18–29", 18...29), ("30–44", 30...44), ("45+", 45...120),
@@ -55,112 +62,15 @@ public struct AnalysisOptions: Sendable, Hashable, Codable {
     public var suggestionProbability: Double = 0.7
     public var suggestionLowerBound: Double = 0.5
     public var calibrationBins: Int = 10
+    /// The model is refused when the smaller class has fewer than this many players per
+    /// predictor (events per variable, Peduzzi et al. 1996; Riley et al. 2020)…
+    public var minimumEventsPerPredictor: Double = 10
+    /// …or fewer than this many players.
+    public var minimumClass: Int = 20
+    /// Bootstrap replicates of Harrell's optimism correction, and their seed.
+    public var bootstrapReplicates: Int = 200
+    public var bootstrapSeed: UInt64 = 1996
     public init() {}
-}
-
-// MARK: Results
-
-public struct NormEntry: Sendable, Hashable, Codable {
-    public var measure: String
-    public var value: Double?
-    public var z: Double?
-    public var percentile: Double?
-    /// e.g. "No diagnosis, 18–29, female" or a fallback.
-    public var reference: String
-    public var referenceN: Int
-    public var small: Bool
-    public var fallback: Bool
-
-    public init(measure: String, value: Double?, z: Double?, percentile: Double?, reference: String,
-                referenceN: Int, small: Bool, fallback: Bool) {
-        self.measure = measure; self.value = value; self.z = z; self.percentile = percentile
-        self.reference = reference; self.referenceN = referenceN; self.small = small; self.fallback = fallback
-    }
-}
-
-public struct Likelihood: Sendable, Hashable, Codable {
-    public var probability: Double?
-    public var low: Double?
-    public var high: Double?
-    /// Why there is no probability, or nil.
-    public var unavailable: String?
-    public var suggest: Bool
-    /// Why the suggestion is (not) shown, in plain words.
-    public var reason: String
-}
-
-public struct PlayerResult: Sendable, Hashable, Codable {
-    public var id: String
-    public var group: Group
-    public var survey: Survey?
-    public var ageBand: String?
-    public var measures: PlayerMeasures
-    public var norms: [NormEntry]
-    public var likelihood: Likelihood
-}
-
-public struct GroupStats: Sendable, Hashable, Codable {
-    public var n: Int
-    public var mean: Double?
-    public var sd: Double?
-}
-
-public struct Comparison: Sendable, Hashable, Codable {
-    public var measure: String
-    public var groupA: Group
-    public var groupB: Group
-    public var a: GroupStats
-    public var b: GroupStats
-    /// Hedges' g of A − B with its approximate 95 % interval.
-    public var g: Double?
-    public var gLow: Double?
-    public var gHigh: Double?
-}
-
-public struct CalibrationBin: Sendable, Hashable, Codable {
-    public var low: Double
-    public var high: Double
-    public var n: Int
-    public var meanPredicted: Double?
-    public var observed: Double?
-}
-
-public struct ModelReport: Sendable, Hashable, Codable {
-    public var features: [String]
-    public var C: Double
-    public var standardizer: Standardizer
-    public var model: LogisticModel
-    public var nTrain: Int
-    public var nPositive: Int
-    public var folds: Int
-    public var cvAUC: Double?
-    public var cvAUCLow: Double?
-    public var cvAUCHigh: Double?
-    public var cvAUCSE: Double?
-    public var trainAUC: Double?
-    public var brier: Double?
-    public var calibration: [CalibrationBin]
-    public var roc: [ROC.Point]
-    /// Out-of-fold probability per training player id.
-    public var outOfFold: [String: Double]
-}
-
-public struct GroupCount: Sendable, Hashable, Codable {
-    public var group: Group
-    public var ageBand: String
-    public var gender: String
-    public var n: Int
-}
-
-public struct CohortAnalysis: Sendable, Hashable, Codable {
-    public var options: AnalysisOptions
-    public var players: [PlayerResult]
-    public var groupCounts: [GroupCount]
-    public var comparisons: [Comparison]
-    public var model: ModelReport?
-    /// Why there is no model, if there is none.
-    public var modelUnavailable: String?
-    public var warnings: [String]
 }
 
 // MARK: - Analysis
@@ -175,9 +85,21 @@ public enum CohortAnalyzer {
         // Norms
         func band(_ i: Int) -> String? { cohort.players[i].survey?.age.map(AgeBand.of) }
         let controls = cohort.players.indices.filter { groups[$0] == .control }
+        let controlAges = controls.compactMap { cohort.players[$0].survey?.age }
         var norms: [[NormEntry]] = []
         for i in cohort.players.indices {
             guard let b = band(i), let g = cohort.players[i].survey?.gender else { norms.append([]); continue }
+            // Ages outside the reference players' ages are flagged, never silently normed.
+            if let age = cohort.players[i].survey?.age, let lo = controlAges.min(), let hi = controlAges.max(), !(lo...hi).contains(age) {
+                norms.append(MeasureCatalog.normed.map { e in
+                    var n = NormEntry(measure: e.name, value: measures[i].value(e.name), z: nil, percentile: nil,
+                                      reference: "not normed: age \(age) is outside the normed ages \(lo)–\(hi)",
+                                      referenceN: 0, small: false, fallback: false)
+                    n.outsideNormedAges = true
+                    return n
+                })
+                continue
+            }
             norms.append(MeasureCatalog.normed.map { e in
                 let x = measures[i].value(e.name)
                 let tiers: [(String, [Int])] = [
@@ -242,14 +164,23 @@ public enum CohortAnalyzer {
         let rows = train.map { features($0)! }
         let labels = train.map { groups[$0] == .adhd }
         let nPos = labels.filter { $0 }.count
-        if nPos < 2 || train.count - nPos < 2 {
-            unavailable = "the model needs at least 2 players with and 2 without a diagnosis (unmedicated) with \(o.minimumEncounters)+ obstacles; found \(nPos) and \(train.count - nPos)"
+        let nNeg = train.count - nPos
+        let predictors = MeasureCatalog.features.count
+        let smaller = min(nPos, nNeg)
+        if smaller < o.minimumClass || Double(smaller) / Double(predictors) < o.minimumEventsPerPredictor {
+            unavailable = "too few players to fit a model with \(predictors) predictors: \(nPos) with and \(nNeg) without a diagnosis "
+                + "(unmedicated, complete survey, \(o.minimumEncounters)+ obstacles). The smaller group needs at least "
+                + "\(Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up))) players (\(GameNumber.short(o.minimumEventsPerPredictor)) per predictor) "
+                + "and at least \(o.minimumClass); it has \(smaller) (\(GameNumber.short(Double(smaller) / Double(predictors))) per predictor)"
         } else if let r = fitReport(rows: rows, labels: labels, ids: train.map { cohort.players[$0].id }, options: o) {
             report = r
         } else {
             unavailable = "the logistic regression did not converge"
         }
         if let unavailable { warnings.append("no model: " + unavailable) }
+        // The ages the model was validated on: the training players' youngest to oldest.
+        let trainAges = train.compactMap { cohort.players[$0].survey?.age }
+        let validatedAges: ClosedRange<Int>? = report == nil ? nil : trainAges.min().flatMap { lo in trainAges.max().map { lo...$0 } }
 
         // Per-player likelihood
         var results: [PlayerResult] = []
@@ -266,15 +197,27 @@ public enum CohortAnalyzer {
                 let z = r.standardizer.apply(x)
                 let p = r.model.probability(z), ci = r.model.interval(z)
                 lk.probability = p; lk.low = ci.low; lk.high = ci.high
+                // A training player sees the estimate from the fold that did not see them.
+                if let oof = r.outOfFold[cohort.players[i].id] {
+                    // Same interval width on the logit scale, centred on the out-of-fold estimate.
+                    let d = Performance.logit(oof) - Performance.logit(p)
+                    lk.probability = oof; lk.outOfFold = true
+                    lk.low = Special.expit(Performance.logit(ci.low) + d); lk.high = Special.expit(Performance.logit(ci.high) + d)
+                }
             } else {
                 lk.unavailable = "Not estimated: fewer than \(o.minimumEncounters) obstacles, or a measure could not be computed."
             }
             lk.reason = suggestionReason(&lk, group: groups[i], measures: m, options: o)
+            if lk.suggest, let age = cohort.players[i].survey?.age, let r = validatedAges, !r.contains(age) {
+                lk.suggest = false
+                lk.reason = "Your age is outside the ages the model was validated on (\(r.lowerBound)–\(r.upperBound)), so no suggestion is made."
+            }
             results.append(PlayerResult(id: cohort.players[i].id, group: groups[i], survey: cohort.players[i].survey,
                                         ageBand: band(i), measures: m, norms: norms[i], likelihood: lk))
         }
         return CohortAnalysis(options: o, players: results, groupCounts: counts, comparisons: comparisons,
-                              model: report, modelUnavailable: unavailable, warnings: warnings)
+                              model: report, modelUnavailable: unavailable,
+                              validatedAges: validatedAges.map { [$0.lowerBound, $0.upperBound] }, warnings: warnings)
     }
 
     /// Applies the documented suggestion rule; sets `suggest` and returns the plain reason.
@@ -345,12 +288,19 @@ public enum CohortAnalyzer {
         }
         let brier = zip(oof, labels).reduce(0) { $0 + ($1.0 - ($1.1 ? 1 : 0)) * ($1.0 - ($1.1 ? 1 : 0)) } / Double(rows.count)
         let trainAUC = ROC.auc(scores: rows.map { full.probability(scaler.apply($0)) }, labels: labels)
+        let cal = Performance.calibration(oof: oof, labels: labels)
+        let opt = Performance.optimism(rows: rows, labels: labels, C: o.C, replicates: o.bootstrapReplicates, seed: o.bootstrapSeed)
+        let tripod = TripodReport(n: rows.count, calibrationSlope: cal.slope, calibrationIntercept: cal.intercept,
+                                  calibrationInTheLarge: cal.citl,
+                                  atThreshold: Performance.atThreshold(o.suggestionProbability, oof: oof, labels: labels),
+                                  apparentAUC: opt.apparent, optimism: opt.optimism, optimismCorrectedAUC: opt.corrected,
+                                  bootstrapReplicates: opt.used)
         return ModelReport(features: MeasureCatalog.features, C: o.C, standardizer: scaler, model: full,
                            nTrain: rows.count, nPositive: labels.filter { $0 }.count, folds: k, cvAUC: auc,
                            cvAUCLow: auc.flatMap { a in se.map { max(0, a - 1.959963984540054 * $0) } },
                            cvAUCHigh: auc.flatMap { a in se.map { min(1, a + 1.959963984540054 * $0) } },
                            cvAUCSE: se, trainAUC: trainAUC, brier: brier, calibration: bins,
                            roc: ROC.curve(scores: oof, labels: labels),
-                           outOfFold: Dictionary(uniqueKeysWithValues: zip(ids, oof)))
+                           outOfFold: Dictionary(uniqueKeysWithValues: zip(ids, oof)), tripod: tripod)
     }
 }

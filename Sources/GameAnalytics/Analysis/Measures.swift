@@ -22,6 +22,9 @@ public struct Trial: Sendable, Hashable, Codable {
     public var interval: Int
     /// Reaction time of the hit in ms, nil for an omission.
     public var rt: Int?
+    /// Length of the response window in ms (1000, or less when the next obstacle or the
+    /// session end came sooner): an omission is a response slower than this.
+    public var window: Int
     public var anticipatory: Bool
 }
 
@@ -35,6 +38,18 @@ public struct SessionSummary: Sendable, Hashable, Codable {
     public var hitRTMean: Double?
     public var hitRTSD: Double?
     public var score: Int
+    /// Why the session is invalid (docs/game-measures.md, "Session validity"), or nil.
+    public var invalid: String? = nil
+}
+
+/// Hit RT and errors of one vigilance block (obstacles 10k…10k+9 of every session, pooled).
+public struct BlockSummary: Sendable, Hashable, Codable {
+    public var block: Int
+    public var obstacles: Int
+    public var hits: Int
+    public var omissions: Int
+    public var hitRTMean: Double?
+    public var hitRTSD: Double?
 }
 
 /// Everything computed for one player from their own telemetry (no cohort needed).
@@ -64,7 +79,11 @@ public struct PlayerMeasures: Sendable, Hashable, Codable {
     public var hitRTMean: Double?
     public var hitRTSD: Double?
     public var hitRTCV: Double?
+    /// The censored ex-Gaussian fit: hits contribute their density, omissions the
+    /// probability of a response slower than their window (docs/game-measures.md).
     public var exGaussian: ExGaussianFit?
+    /// The same fit ignoring omissions (biased low in τ; kept to report the difference).
+    public var exGaussianUncensored: ExGaussianFit?
     /// ms per block of ``Scoring/blockSize`` obstacles (vigilance).
     public var blockSlope: Double?
     /// ms per second of inter-obstacle interval.
@@ -75,6 +94,16 @@ public struct PlayerMeasures: Sendable, Hashable, Codable {
     public var perSession: [SessionSummary]
     /// Hit reaction times in ms (for the histogram), in trial order.
     public var hitRTs: [Double]
+    /// Response style β = exp((z(F)² − z(H)²)/2) with the same corrected rates as d′.
+    public var beta: Double?
+    /// Standard error of the hit RT mean, SD/√hits.
+    public var hitRTSE: Double?
+    /// Block-by-block table.
+    public var blocks: [BlockSummary] = []
+    /// Practice effect: OLS slope of the session hit RT mean on the session number (ms/session).
+    public var practiceSlope: Double?
+    /// Sessions marked invalid.
+    public var invalidSessions: Int = 0
 
     /// A named measure's value (names as in ``MeasureCatalog``).
     public func value(_ name: String) -> Double? {
@@ -143,7 +172,8 @@ public enum Measures {
         let taps = s.taps
         for (i, o) in s.obstacles.enumerated() {
             let next = i + 1 < s.obstacles.count ? s.obstacles[i + 1].t : Int.max
-            let end = min(o.t + Scoring.responseWindow, next, s.duration + 1)
+            let (windowEnd, o1) = o.t.addingReportingOverflow(Scoring.responseWindow)
+            let end = min(o1 ? Int.max : windowEnd, next, s.duration == Int.max ? Int.max : s.duration + 1)
             covered += max(0, min(end, s.duration) - o.t)
             while j < taps.count && taps[j] < o.t { j += 1 }
             var k = j
@@ -156,9 +186,37 @@ public enum Measures {
                 } else { rt = d; used.insert(k); break }
                 k += 1
             }
-            trials.append(Trial(session: s.index, position: i, interval: o.interval, rt: rt, anticipatory: antic))
+            let window = max(0, min(end, s.duration) - o.t)
+            trials.append(Trial(session: s.index, position: i, interval: o.interval, rt: rt, window: window, anticipatory: antic))
         }
         return (trials, taps.count - used.count, covered)
+    }
+
+    /// A session is invalid when it has at least 10 obstacles and the player reacted to
+    /// fewer than a quarter of them ("too few responses"), or tapped more than 120 times a
+    /// minute ("constant responding"). Invalid sessions are flagged and counted, not dropped.
+    public static func invalidReason(_ s: Session, hits: Int) -> String? {
+        guard s.obstacles.count >= 10 else { return nil }
+        if hits * 4 < s.obstacles.count { return "too few responses (\(hits) of \(s.obstacles.count) obstacles)" }
+        if s.duration > 0 && Double(s.taps.count) / (Double(s.duration) / 60000) > 120 { return "constant responding (more than 120 taps a minute)" }
+        return nil
+    }
+
+    /// Hits and RTs per block of ``Scoring/blockSize`` obstacles, pooled over sessions.
+    public static func blockTable(_ trials: [Trial]) -> [BlockSummary] {
+        let byBlock = Dictionary(grouping: trials) { $0.position / Scoring.blockSize }
+        return byBlock.keys.sorted().map { b in
+            let t = byBlock[b]!
+            let rts = t.compactMap { $0.rt.map(Double.init) }
+            return BlockSummary(block: b + 1, obstacles: t.count, hits: rts.count, omissions: t.count - rts.count,
+                                hitRTMean: Describe.mean(rts), hitRTSD: Describe.sd(rts))
+        }
+    }
+
+    /// Censoring points of the omissions: their window lengths, for windows long enough to
+    /// hold a reaction (≥ ``Scoring/anticipatory`` ms); shorter ones carry no information.
+    public static func censorPoints(_ trials: [Trial]) -> [Double] {
+        trials.filter { $0.rt == nil && $0.window >= Scoring.anticipatory }.map { Double($0.window) }
     }
 
     /// All measures for one player (pooled over sessions).
@@ -176,12 +234,15 @@ public enum Measures {
             perSession.append(SessionSummary(index: s.index, durationMs: s.duration, obstacles: s.obstacles.count,
                                              hits: rts.count, omissions: s.obstacles.count - rts.count,
                                              commissions: r.commissions, hitRTMean: Describe.mean(rts),
-                                             hitRTSD: Describe.sd(rts), score: s.score))
+                                             hitRTSD: Describe.sd(rts), score: s.score,
+                                             invalid: invalidReason(s, hits: rts.count)))
         }
         let rts = all.compactMap { $0.rt.map(Double.init) }
         let n = all.count
         let hits = rts.count
-        let played = p.sessions.reduce(0) { $0 + $1.duration }
+        // Wide arithmetic: sums in Double never trap (validated input keeps them exact, see TelemetryLimits).
+        let playedD = p.sessions.reduce(0.0) { $0 + Double($1.duration) }
+        let played = playedD < 9.0e18 ? Int(playedD) : Int.max
         let mean = Describe.mean(rts), sd = Describe.sd(rts)
         // Vigilance: OLS slope of hit RT on the block index within the session.
         let hitTrials = all.filter { $0.rt != nil }
@@ -189,7 +250,7 @@ public enum Measures {
                                         y: hitTrials.map { Double($0.rt!) })
         let isiSlope = Describe.slope(x: hitTrials.map { Double($0.interval) / 1000 }, y: hitTrials.map { Double($0.rt!) })
         // d′ with the log-linear correction (Hautus 1995).
-        var hr: Double?, far: Double?, dp: Double?
+        var hr: Double?, far: Double?, dp: Double?, beta: Double?
         if n > 0 {
             let slots = max(1, nonTargetSlots)
             let fa = min(commissions, slots)
@@ -197,25 +258,31 @@ public enum Measures {
             let f = (Double(fa) + 0.5) / (Double(slots) + 1)
             hr = Double(hits) / Double(n)
             far = Double(fa) / Double(slots)
-            dp = Special.normalQuantile(h) - Special.normalQuantile(f)
+            let zh = Special.normalQuantile(h), zf = Special.normalQuantile(f)
+            dp = zh - zf
+            beta = exp((zf * zf - zh * zh) / 2)
         }
         let scores = p.sessions.map(\.score)
         return PlayerMeasures(
             sessions: p.sessions.count, playedMs: played,
-            meanSessionMs: p.sessions.isEmpty ? nil : Double(played) / Double(p.sessions.count),
+            meanSessionMs: p.sessions.isEmpty ? nil : playedD / Double(p.sessions.count),
             encounters: n, jumps: p.sessions.reduce(0) { $0 + $1.jumps.count },
             collisions: p.sessions.reduce(0) { $0 + $1.collisions.count },
             volumeToggles: p.sessions.reduce(0) { $0 + $1.volume.count },
             errorLogs: p.sessions.reduce(0) { $0 + $1.errors.count },
             bestScore: scores.max(), lastScore: scores.last,
-            meanScore: scores.isEmpty ? nil : Double(scores.reduce(0, +)) / Double(scores.count),
+            meanScore: scores.isEmpty ? nil : scores.reduce(0.0) { $0 + Double($1) } / Double(scores.count),
             hits: hits, omissions: n - hits, commissions: commissions,
             anticipatory: all.filter(\.anticipatory).count,
             omissionRate: n > 0 ? Double(n - hits) / Double(n) : nil,
-            commissionRate: played > 0 ? Double(commissions) / (Double(played) / 60000) : nil,
+            commissionRate: played > 0 ? Double(commissions) / (playedD / 60000) : nil,
             anticipatoryRate: n > 0 ? Double(all.filter(\.anticipatory).count) / Double(n) : nil,
             hitRTMean: mean, hitRTSD: sd, hitRTCV: (mean != nil && sd != nil && mean! > 0) ? sd! / mean! : nil,
-            exGaussian: ExGaussian.fit(rts), blockSlope: blockSlope, isiSlope: isiSlope,
-            hitRate: hr, falseAlarmRate: far, dPrime: dp, perSession: perSession, hitRTs: rts)
+            exGaussian: ExGaussian.fit(rts, censoredAt: censorPoints(all)), exGaussianUncensored: ExGaussian.fit(rts), blockSlope: blockSlope, isiSlope: isiSlope,
+            hitRate: hr, falseAlarmRate: far, dPrime: dp, perSession: perSession, hitRTs: rts,
+            beta: beta, hitRTSE: sd.map { $0 / Double(hits).squareRoot() },
+            blocks: blockTable(all), practiceSlope: Describe.slope(
+                x: perSession.compactMap { s in s.hitRTMean.map { _ in Double(s.index) } }, y: perSession.compactMap(\.hitRTMean)),
+            invalidSessions: perSession.filter { $0.invalid != nil }.count)
     }
 }

@@ -90,18 +90,29 @@ public enum Ingest {
                               into db: StudyDatabase) -> IngestOutcome {
         let plain: Data
         do { plain = try Upload.open(sealed, privateKey: key) } catch { return .rejected(reason: error.message) }
-        guard let text = String(data: plain, encoding: .utf8) else { return .rejected(reason: "the content is not UTF-8 text") }
+        let content: SignedUpload.Content
+        do { content = try SignedUpload.open(plain) } catch { return .rejected(reason: error.message) }
+        guard let text = String(data: content.body, encoding: .utf8) else { return .rejected(reason: "the content is not UTF-8 text") }
         var reader = TelemetryJSONL.Reader()
         do { try reader.add(text: text, file: name) } catch {
-            return .rejected(reason: "malformed content: line \(error.line ?? 0): \(error.message)")
+            // Line numbers count the device record as line 1.
+            return .rejected(reason: "malformed content: line \((error.line ?? 0) + 1): \(error.message)")
         }
         let players = reader.cohort().players
         guard players.count == 1, let p = players.first else {
             return .rejected(reason: players.isEmpty ? "the upload holds no records" : "the upload holds records for \(players.count) players (expected 1)")
         }
-        let hash = Upload.contentHash(plain)
+        guard p.id == content.player else {
+            return .rejected(reason: "the records are for player \(p.id) but the device record names \(content.player)")
+        }
+        let hash = Upload.contentHash(content.body)
         do {
             return try db.transaction { () throws(GameError) -> IngestOutcome in
+                // Trust on first use: the first signed upload pins the player's device key.
+                if let pinned = try db.pinnedKey(p.id), pinned != content.signingKey {
+                    return .rejected(reason: "player \(p.id) is pinned to another device's signing key (trust on first use): this upload is signed by a different key")
+                }
+                try db.pin(p.id, signingKey: content.signingKey, resultKey: content.resultKey)
                 if try db.hasUpload(hash) { return .duplicate(player: p.id) }
                 let added = try db.store(p)
                 try db.recordUpload(hash, player: p.id, sessions: added)

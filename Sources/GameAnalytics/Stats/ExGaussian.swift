@@ -25,6 +25,9 @@ public struct ExGaussianFit: Sendable, Hashable, Codable {
     /// `tau-boundary` (τ < 5 % of the SD: no exponential tail is visible), `moments-unusable`,
     /// `not-converged`.
     public var flags: [String]
+    /// How many values were right-censored (omissions: no response within their window);
+    /// 0 for a fit of complete data.
+    public var censored: Int = 0
 }
 
 public enum ExGaussian {
@@ -44,6 +47,22 @@ public enum ExGaussian {
 
     public static func logLikelihood(_ xs: [Double], _ p: ExGaussianParams) -> Double {
         xs.reduce(0) { $0 + logPDF($1, p) }
+    }
+
+    /// log S(c) = log P(X > c) = log[Φ(−z) + exp(−(c − μ)/τ + σ²/(2τ²)) · Φ(z − σ/τ)], z = (c − μ)/σ,
+    /// summed in log space (scipy: `exponnorm.logsf(c, τ/σ, loc=μ, scale=σ)`).
+    public static func logSurvival(_ c: Double, _ p: ExGaussianParams) -> Double {
+        let z = (c - p.mu) / p.sigma
+        let a = Special.logNormalCDF(-z)
+        let b = -(c - p.mu) / p.tau + p.sigma * p.sigma / (2 * p.tau * p.tau) + Special.logNormalCDF(z - p.sigma / p.tau)
+        let m = max(a, b)
+        return m == -.infinity ? m : m + log(exp(a - m) + exp(b - m))
+    }
+
+    /// The right-censored log-likelihood: Σ log f(xᵢ) over observed values plus
+    /// Σ log S(cⱼ) over censoring points (an omission at window length cⱼ means "slower than cⱼ").
+    public static func logLikelihood(_ xs: [Double], censoredAt cs: [Double], _ p: ExGaussianParams) -> Double {
+        logLikelihood(xs, p) + cs.reduce(0) { $0 + logSurvival($1, p) }
     }
 
     /// Method of moments (Heathcote 1996; R `retimes::mexgauss`) with n − 1 denominators:
@@ -66,7 +85,12 @@ public enum ExGaussian {
     /// Maximum likelihood: Nelder–Mead on the negative log-likelihood over (μ, log σ, log τ),
     /// started from the method of moments (or, when unusable, τ = 0.8·SD, σ = 0.6·SD,
     /// μ = mean − τ), then restarted once from the best point. Nil for n < 10 or no spread.
-    public static func fit(_ xs: [Double]) -> ExGaussianFit? {
+    public static func fit(_ xs: [Double]) -> ExGaussianFit? { fit(xs, censoredAt: []) }
+
+    /// Maximum likelihood with right-censored values `cs` (each contributes log S(c));
+    /// same search and flags as the complete-data fit, started from the complete-data
+    /// moments. With `cs` empty this is exactly ``fit(_:)``.
+    public static func fit(_ xs: [Double], censoredAt cs: [Double]) -> ExGaussianFit? {
         guard xs.count >= minimumN, let m = Describe.mean(xs), let sd = Describe.sd(xs), sd > 0 else { return nil }
         var flags: [String] = []
         let mom = moments(xs)
@@ -75,7 +99,7 @@ public enum ExGaussian {
         // Keep the start off the boundary so the simplex can move.
         let s0 = max(start.sigma, 0.05 * sd), t0 = max(start.tau, 0.05 * sd)
         func nll(_ v: [Double]) -> Double {
-            -logLikelihood(xs, ExGaussianParams(mu: v[0], sigma: exp(v[1]), tau: exp(v[2])))
+            -logLikelihood(xs, censoredAt: cs, ExGaussianParams(mu: v[0], sigma: exp(v[1]), tau: exp(v[2])))
         }
         let nm = NelderMead()
         let steps = [0.1 * sd, 0.3, 0.3]
@@ -89,6 +113,6 @@ public enum ExGaussian {
         if p.sigma < 0.05 * sd { flags.append("sigma-boundary") }
         if p.tau < 0.05 * sd { flags.append("tau-boundary") }
         return ExGaussianFit(params: p, moments: mom, logLikelihood: -r.value, n: xs.count,
-                             iterations: iterations, converged: r.converged, flags: flags.sorted())
+                             iterations: iterations, converged: r.converged, flags: flags.sorted(), censored: cs.count)
     }
 }

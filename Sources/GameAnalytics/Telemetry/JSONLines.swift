@@ -31,6 +31,7 @@ public enum TelemetryJSONL {
             guard let obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
                 throw fail("not a JSON object")
             }
+            if let dup = firstDuplicateKey(in: line) { throw fail("the field '\(dup)' appears twice") }
             let r = Record(obj, fail: fail)
             let type = try r.string("type")
             let player = try r.string("player")
@@ -42,11 +43,13 @@ public enum TelemetryJSONL {
                                medicated: try r.optBool("medicated"), age: try r.optInt("age"),
                                gender: try r.optString("gender"))
                 if let p = surveyProblem(s) { throw fail(p) }
-                if let (old, oldFile, oldLine) = surveys[player] {
-                    if old.complete && old != s {
+                if let (old, oldFile, oldLine) = surveys[player], old.complete {
+                    // A stale incomplete draft arriving after the complete survey is ignored.
+                    if !s.complete { return }
+                    if old != s {
                         throw fail("a second, different survey for player \(player) (the first is at \(oldFile):\(oldLine))")
                     }
-                    if old.complete { return }
+                    return
                 }
                 surveys[player] = (s, file, lineNo)
             case "session":
@@ -153,7 +156,7 @@ func isJSONBool(_ v: Any) -> Bool? {
 func intValue(_ v: Any) -> Int? {
     guard let n = v as? NSNumber, isJSONBool(v) == nil else { return nil }
     let d = n.doubleValue
-    guard d.rounded() == d, abs(d) < 9e15 else { return nil }
+    guard d.rounded() == d, abs(d) <= 9_007_199_254_740_991 else { return nil }   // 2⁵³ − 1: exact in a double
     return Int(d)
 }
 

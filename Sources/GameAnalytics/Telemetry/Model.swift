@@ -97,8 +97,12 @@ public struct Session: Sendable, Hashable, Codable {
         self.errors = errors
     }
 
-    /// Session length in ms.
-    public var duration: Int { end - start }
+    /// Session length in ms (0 when the clock readings are out of order or so far apart
+    /// that the difference does not fit; validated sessions never are, see ``TelemetryLimits``).
+    public var duration: Int {
+        let (d, overflow) = end.subtractingReportingOverflow(start)
+        return overflow || d < 0 ? 0 : d
+    }
 }
 
 // MARK: - Player and cohort

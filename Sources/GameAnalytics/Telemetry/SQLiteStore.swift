@@ -7,7 +7,7 @@ import Foundation
 /// log of ingested uploads. Every change happens inside one transaction.
 public final class StudyDatabase {
     /// Bumped when the schema changes; stored in `meta`.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     public static let schema = """
     CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +40,10 @@ public final class StudyDatabase {
         content_sha256 TEXT PRIMARY KEY,
         player TEXT NOT NULL,
         sessions INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS devices(
+        player TEXT PRIMARY KEY,
+        signing_key TEXT NOT NULL,
+        result_key TEXT);
     """
 
     private var db: OpaquePointer?
@@ -57,14 +61,21 @@ public final class StudyDatabase {
             sqlite3_close(db); db = nil
             throw GameError(file: path, "cannot open the database: \(m)")
         }
-        sqlite3_busy_timeout(db, 5000)
+        sqlite3_busy_timeout(db, 10_000)
+        // WAL: readers see a consistent snapshot inside their read transaction while ingest writes.
+        try exec("PRAGMA journal_mode=WAL;")
         try exec("PRAGMA foreign_keys=ON;")
-        try exec(Self.schema)
-        let v = try queryInt("SELECT value FROM meta WHERE key='schema_version'")
-        if let v, v != Self.schemaVersion {
-            throw GameError(file: path, "schema version \(v) is not supported (expected \(Self.schemaVersion))")
+        try transaction { () throws(GameError) in
+            try exec(Self.schema)
+            let v = try queryInt("SELECT value FROM meta WHERE key='schema_version'")
+            if let v, v != Self.schemaVersion && v != 1 {
+                throw GameError(file: path, "schema version \(v) is not supported (expected \(Self.schemaVersion))")
+            }
+            // Version 1 lacked only the `devices` table, which the schema above just created.
+            if v != Self.schemaVersion {
+                try exec("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '\(Self.schemaVersion)')")
+            }
         }
-        if v == nil { try exec("INSERT INTO meta(key, value) VALUES('schema_version', '\(Self.schemaVersion)')") }
     }
 
     deinit { sqlite3_close(db) }
@@ -93,15 +104,25 @@ public final class StudyDatabase {
                 case nil: sqlite3_bind_null(stmt, idx)
                 case let x as Int: sqlite3_bind_int64(stmt, idx, Int64(x))
                 case let x as Bool: sqlite3_bind_int64(stmt, idx, x ? 1 : 0)
-                case let x as String: sqlite3_bind_text(stmt, idx, x, -1, Statement.transient)
+                case let x as String:
+                    // Explicit byte length: text with NUL characters is stored whole.
+                    let bytes = Array(x.utf8)
+                    if bytes.isEmpty { sqlite3_bind_text(stmt, idx, "", 0, Statement.transient); continue }
+                    bytes.withUnsafeBufferPointer { p in
+                        p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(1, bytes.count)) {
+                            _ = sqlite3_bind_text(stmt, idx, $0, Int32(bytes.count), Statement.transient)
+                        }
+                    }
                 default: sqlite3_bind_null(stmt, idx)
                 }
             }
         }
         func int(_ c: Int32) -> Int? { sqlite3_column_type(stmt, c) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(stmt, c)) }
         func text(_ c: Int32) -> String? {
-            guard sqlite3_column_type(stmt, c) != SQLITE_NULL, let p = sqlite3_column_text(stmt, c) else { return nil }
-            return String(cString: p)
+            guard sqlite3_column_type(stmt, c) != SQLITE_NULL else { return nil }
+            guard let p = sqlite3_column_text(stmt, c) else { return "" }
+            let n = Int(sqlite3_column_bytes(stmt, c))
+            return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
         }
     }
 
@@ -131,7 +152,19 @@ public final class StudyDatabase {
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`; any error rolls everything back.
     public func transaction<T>(_ body: () throws(GameError) -> T) throws(GameError) -> T {
-        try exec("BEGIN IMMEDIATE;")
+        try inTransaction("BEGIN IMMEDIATE;", body)
+    }
+
+    /// Runs `body` in a read transaction (`BEGIN DEFERRED`): every SELECT inside sees the
+    /// same snapshot of the WAL database, whatever ingest commits meanwhile. Inside an
+    /// open transaction it simply runs `body`.
+    public func read<T>(_ body: () throws(GameError) -> T) throws(GameError) -> T {
+        try inTransaction("BEGIN DEFERRED;", body)
+    }
+
+    private func inTransaction<T>(_ begin: String, _ body: () throws(GameError) -> T) throws(GameError) -> T {
+        if sqlite3_get_autocommit(db) == 0 { return try body() }
+        try exec(begin)
         do {
             let v = try body()
             try exec("COMMIT;")
@@ -153,7 +186,8 @@ public final class StudyDatabase {
         let existing = try readPlayer(p.id)
         if let s = p.survey {
             if let old = existing?.survey, old.complete {
-                if old != s { throw GameError(file: path, "player \(p.id): a different complete survey is already stored") }
+                // An incomplete survey after a complete one is a stale draft: kept out, not an error.
+                if s.complete && old != s { throw GameError(file: path, "player \(p.id): a different complete survey is already stored") }
             } else {
                 let st = try prepare("INSERT OR REPLACE INTO surveys(player, complete, diagnosed, medicated, age, gender) VALUES(?,?,?,?,?,?)")
                 try run(st, [p.id, s.complete, s.diagnosed, s.medicated, s.age, s.gender])
@@ -198,6 +232,29 @@ public final class StudyDatabase {
 
     public func uploadCount() throws(GameError) -> Int { try queryInt("SELECT COUNT(*) FROM uploads") ?? 0 }
 
+    /// The device signing key pinned for a player (base64 of the 32-byte Ed25519 public key), if any.
+    public func pinnedKey(_ player: String) throws(GameError) -> String? {
+        var out: String?
+        try run(try prepare("SELECT signing_key FROM devices WHERE player = ?"), [player]) { (s) throws(GameError) in out = s.text(0) }
+        return out
+    }
+
+    /// Pins `signingKey` for `player` on first use and records the latest result key.
+    public func pin(_ player: String, signingKey: String, resultKey: String) throws(GameError) {
+        try run(try prepare("INSERT INTO devices(player, signing_key, result_key) VALUES(?,?,?) "
+                            + "ON CONFLICT(player) DO UPDATE SET result_key = excluded.result_key"),
+                [player, signingKey, resultKey])
+    }
+
+    /// Every player's latest result key (base64), for the encrypted per-player results.
+    public func resultKeys() throws(GameError) -> [String: String] {
+        var out: [String: String] = [:]
+        try run(try prepare("SELECT player, result_key FROM devices WHERE result_key IS NOT NULL"), []) { (s) throws(GameError) in
+            if let id = s.text(0), let k = s.text(1) { out[id] = k }
+        }
+        return out
+    }
+
     // MARK: Reading
 
     /// One player, or nil when nothing is stored for that id.
@@ -210,6 +267,10 @@ public final class StudyDatabase {
     public func readCohort() throws(GameError) -> Cohort { try readCohort(only: nil) }
 
     private func readCohort(only: String?) throws(GameError) -> Cohort {
+        try read { () throws(GameError) -> Cohort in try readCohortInTransaction(only: only) }
+    }
+
+    private func readCohortInTransaction(only: String?) throws(GameError) -> Cohort {
         let filter = only == nil ? "" : " WHERE player = ?"
         let args: [Any?] = only.map { [$0] } ?? []
         var surveys: [String: Survey] = [:]

@@ -2,6 +2,9 @@ import ArgumentParser
 import DossierKit
 import Foundation
 import GameAnalytics
+import WebDAV
+import Crypto
+import _CryptoExtras
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -92,66 +95,143 @@ struct GameKeygen: ParsableCommand {
 struct GameSeal: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seal",
-        abstract: "Seal telemetry to the study key, one upload per player (for tests and demos).",
-        discussion: "Example: dossier game seal --public study.pub --out uploads cohort.jsonl  # uploads/<player>.rmu")
+        abstract: "Sign and seal telemetry to the study key, one upload per player (as the game does; for tests and demos).",
+        discussion: """
+        Each player's device key lives in DEVICES/<player>.device.json (mode 0600, made at the
+        first seal, reused after, like the game's key store): the Ed25519 signing key and the
+        result key of the latest upload (a new random one at every seal).
+        Example: dossier game seal --public study.pub --out uploads cohort.jsonl  # uploads/<player>.rmu, uploads-devices/
+        """)
     @Option(help: "The study's public key (PEM).") var `public`: String
     @Option(help: "Folder for the sealed uploads.") var out: String
+    @Option(help: "Folder of the devices' keys (default: <out>-devices beside the uploads).") var devices: String?
     @Argument(help: "JSON Lines telemetry files.") var files: [String]
+
+    struct DeviceFile: Codable { var signing_key: String; var result_key: String }
 
     func run() throws {
         let pem = try String(decoding: readInput(`public`), as: UTF8.self)
         let cohort = try game { try TelemetryJSONL.read(files: files.map { URL(fileURLWithPath: $0) }, displayName: { $0.path }) }
+        let keyDir = URL(fileURLWithPath: devices ?? (out.hasSuffix("/") ? String(out.dropLast()) : out) + "-devices")
+        try FileManager.default.createDirectory(at: keyDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for p in cohort.players {
-            let text = TelemetryJSONL.lines(for: p).map { $0 + "\n" }.joined()
-            let sealed = try game { try Upload.seal(Data(text.utf8), publicKeyPEM: pem) }
+            let keyURL = keyDir.appendingPathComponent("\(p.id).device.json")
+            var signing = Curve25519.Signing.PrivateKey()
+            if let d = FileManager.default.contents(atPath: keyURL.path) {
+                guard let f = try? JSONDecoder().decode(DeviceFile.self, from: d), let raw = Data(base64Encoded: f.signing_key),
+                      let k = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
+                    throw DossierError(file: keyURL.path, "not a device key file")
+                }
+                signing = k
+            }
+            let resultKey = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+            let body = Data(TelemetryJSONL.lines(for: p).map { $0 + "\n" }.joined().utf8)
+            let plain = try SignedUpload.make(body: body, player: p.id, signingKey: signing, resultKey: resultKey)
+            let sealed = try game { try Upload.seal(plain, publicKeyPEM: pem) }
+            let file = DeviceFile(signing_key: signing.rawRepresentation.base64EncodedString(), result_key: resultKey.base64EncodedString())
+            try writeAtomically(try JSONEncoder().encode(file), to: keyURL, mode: 0o600)
             try writeAtomically(sealed, to: URL(fileURLWithPath: out).appendingPathComponent("\(p.id).rmu"), mode: 0o644)
         }
-        Console.note("sealed \(cohort.players.count) uploads into \(out)")
+        Console.note("sealed \(cohort.players.count) uploads into \(out) (device keys in \(keyDir.path))")
     }
 }
 
 // MARK: - ingest
 
-struct GameIngest: ParsableCommand {
+struct GameIngest: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Open, validate and store sealed uploads in the study database.",
+        abstract: "Open, verify, validate and store sealed uploads in the study database.",
         discussion: """
         Every upload is checked and stored in its own transaction: the same content twice is \
-        stored once, and a malformed, tampered or wrongly-keyed upload is rejected with a \
-        reason while everything else is kept. Exit status 1 if any upload was rejected. \
-        Example: dossier game ingest --key study.key uploads --db study.sqlite
+        stored once, and a malformed, tampered, unsigned, wrongly signed or wrongly-keyed \
+        upload is rejected with a reason while everything else is kept. Exit status 1 if any \
+        upload was rejected.
+
+        --from URL reads a WebDAV drop folder instead of local files: each *.rmu there is \
+        downloaded, stored, and only then deleted (or moved into --move-to); rejected uploads \
+        stay where they are. Credentials as for `dossier publish` (DOSSIER_WEBDAV_USER, \
+        DOSSIER_WEBDAV_PASSWORD, --netrc).
+
+        Examples:
+          dossier game ingest --key study.key uploads --db study.sqlite
+          dossier game ingest --key study.key --from https://dav.example.org/drop/ --db study.sqlite
         """)
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
     @Option(help: "The SQLite study database (created if missing).") var db: String
-    @Argument(help: "Upload files or folders of uploads (every *.rmu file inside).") var inputs: [String]
+    @Option(help: "A WebDAV drop folder URL to pull uploads from.") var from: String?
+    @Option(name: .customLong("move-to"), help: "With --from: move stored uploads into this folder (relative to the drop folder) instead of deleting them.") var moveTo: String?
+    @Option(help: "WebDAV user name (with --from).") var user: String?
+    @Option(help: "A netrc-style file with the WebDAV password (with --from).") var netrc: String?
+    @Argument(help: "Upload files or folders of uploads (every *.rmu file inside).") var inputs: [String] = []
 
-    func run() throws {
+    func validate() throws {
+        guard (from == nil) != inputs.isEmpty else { throw ValidationError("give either --from URL or upload files/folders") }
+        if moveTo != nil && from == nil { throw ValidationError("--move-to needs --from") }
+    }
+
+    struct Tally {
+        var stored = 0, dup = 0, rejected = 0
+        /// Prints the outcome; true when the upload is safely in the database.
+        mutating func report(_ name: String, _ outcome: IngestOutcome) -> Bool {
+            switch outcome {
+            case .stored(let p, let n): stored += 1; print("\(name): stored player \(p) (\(n) new sessions)"); return true
+            case .duplicate(let p): dup += 1; print("\(name): duplicate of an upload already stored for player \(p)"); return true
+            case .rejected(let reason): rejected += 1; Console.note("\(name): rejected: \(reason)"); return false
+            }
+        }
+    }
+
+    func run() async throws {
         let pem = try String(decoding: readInput(key), as: UTF8.self)
         let privateKey = try game { try Upload.privateKey(pem: pem) }
-        var files: [URL] = []
-        for i in inputs {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: i, isDirectory: &isDir) else { throw DossierError(file: i, "not found") }
-            if isDir.boolValue {
-                let names = try FileManager.default.contentsOfDirectory(atPath: i).filter { $0.hasSuffix(".rmu") }.sorted()
-                files += names.map { URL(fileURLWithPath: i).appendingPathComponent($0) }
-            } else { files.append(URL(fileURLWithPath: i)) }
-        }
         let database = try game { try StudyDatabase(path: db) }
-        var stored = 0, dup = 0, rejected = 0
-        for f in files {
-            guard let data = FileManager.default.contents(atPath: f.path) else {
-                Console.note("\(f.path): rejected: cannot read the file"); rejected += 1; continue
+        var tally = Tally()
+        if let from {
+            try await pull(from, key: privateKey, database: database, tally: &tally)
+        } else {
+            var files: [URL] = []
+            for i in inputs {
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: i, isDirectory: &isDir) else { throw DossierError(file: i, "not found") }
+                if isDir.boolValue {
+                    let names = try FileManager.default.contentsOfDirectory(atPath: i).filter { $0.hasSuffix(".rmu") }.sorted()
+                    files += names.map { URL(fileURLWithPath: i).appendingPathComponent($0) }
+                } else { files.append(URL(fileURLWithPath: i)) }
             }
-            switch Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database) {
-            case .stored(let p, let n): stored += 1; print("\(f.path): stored player \(p) (\(n) new sessions)")
-            case .duplicate(let p): dup += 1; print("\(f.path): duplicate of an upload already stored for player \(p)")
-            case .rejected(let reason): rejected += 1; Console.note("\(f.path): rejected: \(reason)")
+            for f in files {
+                guard let data = FileManager.default.contents(atPath: f.path) else {
+                    Console.note("\(f.path): rejected: cannot read the file"); tally.rejected += 1; continue
+                }
+                _ = tally.report(f.path, Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database))
             }
         }
-        print("\(stored) stored, \(dup) duplicates, \(rejected) rejected")
-        if rejected > 0 { throw ExitCode(1) }
+        print("\(tally.stored) stored, \(tally.dup) duplicates, \(tally.rejected) rejected")
+        if tally.rejected > 0 { throw ExitCode(1) }
+    }
+
+    /// Pulls every *.rmu of the drop folder; removes each only after it is committed, so a
+    /// kill at any point loses nothing (a re-run finds it again and reports a duplicate).
+    func pull(_ from: String, key: _RSA.Encryption.PrivateKey, database: StudyDatabase, tally: inout Tally) async throws {
+        guard let url = URL(string: from.hasSuffix("/") ? from : from + "/"), url.scheme != nil else {
+            throw ValidationError("--from must be a URL such as https://dav.example.org/drop/")
+        }
+        let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
+        do {
+            let client = try WebDAVClient(baseURL: url, credentials: credentials)
+            let items = try await client.propfind("", depth: 1)
+                .filter { !$0.isCollection && $0.path.hasSuffix(".rmu") && !$0.path.contains("/") }
+                .map(\.path).sorted()
+            if let moveTo { try await client.makeCollections(moveTo) }
+            for name in items {
+                let data = try await client.get(name).data
+                guard tally.report(name, Ingest.ingest(data, name: name, key: key, into: database)) else { continue }
+                if let moveTo { try await client.move(name, to: moveTo + "/" + name, overwrite: true) }
+                else { try await client.delete(name) }
+            }
+        } catch let e as WebDAVError {
+            throw DossierError(e.description)
+        }
     }
 }
 
@@ -224,20 +304,25 @@ struct GameFitExGaussian: ParsableCommand {
     struct Output: Encodable {
         var mu, sigma, tau, logLikelihood: Double
         var n: Int
+        var censored: Int
         var flags: [String]
         var moments: ExGaussianParams?
     }
 
     func run() throws {
         let text = String(decoding: try readInput(nil), as: UTF8.self)
-        var xs: [Double] = []
+        var xs: [Double] = [], cs: [Double] = []
+        // A value written ">c" is right-censored at c (a response slower than c).
         for (i, tok) in text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).enumerated() {
-            guard let d = Double(tok), d.isFinite else { throw DossierError(file: "<stdin>", "value \(i + 1) is not a number") }
-            xs.append(d)
+            let censored = tok.hasPrefix(">")
+            guard let d = Double(censored ? tok.dropFirst() : tok), d.isFinite else {
+                throw DossierError(file: "<stdin>", "value \(i + 1) is not a number")
+            }
+            if censored { cs.append(d) } else { xs.append(d) }
         }
-        guard let fit = ExGaussian.fit(xs) else { throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread") }
+        guard let fit = ExGaussian.fit(xs, censoredAt: cs) else { throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread") }
         try printJSON(Output(mu: fit.params.mu, sigma: fit.params.sigma, tau: fit.params.tau,
-                             logLikelihood: fit.logLikelihood, n: fit.n, flags: fit.flags, moments: fit.moments))
+                             logLikelihood: fit.logLikelihood, n: fit.n, censored: fit.censored, flags: fit.flags, moments: fit.moments))
     }
 }
 

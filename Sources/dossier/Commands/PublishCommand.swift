@@ -63,6 +63,9 @@ struct PublishCommand: AsyncParsableCommand {
     @Flag(help: "Log every request (method, URL, status; never credentials) on standard error.")
     var verbose = false
 
+    @Flag(name: .customLong("force-private"), help: "Publish even a private site (one built with per-player data).")
+    var forcePrivate = false
+
     func validate() throws {
         guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 16") }
     }
@@ -84,6 +87,7 @@ struct PublishCommand: AsyncParsableCommand {
             manifestURL = p.outputManifestURL
             stateFolder = p.stateFolder.appendingPathComponent("publish")
         }
+        try PrivateSite.checkPublishable(site: siteURL, force: forcePrivate)
         let local = try SiteManifest.load(manifestURL)
         let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil

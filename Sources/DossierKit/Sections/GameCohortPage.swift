@@ -1,0 +1,203 @@
+// Compiled only with the game domain (Package.swift excludes GameSection.swift otherwise).
+#if DOMAIN_GAME
+import Foundation
+import GameAnalytics
+import Render
+
+// MARK: - Cohort page
+
+enum GameCohortPage {
+    static func build(_ a: CohortAnalysis, simulated: Bool) -> (page: Page, files: [OutputFile]) {
+        var files: [OutputFile] = []
+        let counts = CountTables.build(a.players)
+        let groupRows: [[String: Any]] = counts.groups.indices.map { i in
+            ["group": counts.groups[i].label, "n": counts.groupTotals[i].text]
+        }
+        func row(_ label: String, _ cells: [CountTables.Cell], _ total: CountTables.Cell) -> [String: Any] {
+            ["label": label, "cells": cells.map(\.text), "total": total.text]
+        }
+        let bandTable: [String: Any] = [
+            "columns": counts.bands, "rows": counts.groups.indices.map { row(counts.groups[$0].label, counts.byBand[$0], counts.groupTotals[$0]) },
+            "totals": row("All players", counts.bandTotals, counts.total)]
+        let genderTable: [String: Any] = [
+            "columns": counts.genders, "rows": counts.groups.indices.map { row(counts.groups[$0].label, counts.byGender[$0], counts.groupTotals[$0]) },
+            "totals": row("All players", counts.genderTotals, counts.total)]
+        var countCSV: [[CSVWriter.Cell]] = []
+        for (table, cols, cells, totals) in [("age_band", counts.bands, counts.byBand, counts.bandTotals),
+                                             ("gender", counts.genders, counts.byGender, counts.genderTotals)] {
+            for (gi, g) in counts.groups.enumerated() {
+                for (ci, c) in cols.enumerated() { countCSV.append([.text(table), .text(g.rawValue), .text(c), .text(cells[gi][ci].text)]) }
+                countCSV.append([.text(table), .text(g.rawValue), .text("all"), .text(counts.groupTotals[gi].text)])
+            }
+            for (ci, c) in cols.enumerated() { countCSV.append([.text(table), .text("all"), .text(c), .text(totals[ci].text)]) }
+            countCSV.append([.text(table), .text("all"), .text("all"), .text(counts.total.text)])
+        }
+        files.append(OutputFile(path: "game/group-counts.csv", data: GameFormat.csv(["table", "group", "column", "n"], countCSV)))
+        let shown = Set(counts.groups.filter(counts.isShown))
+
+        // Comparisons: a group's statistics only when its size is published and n ≥ 5.
+        let comparisons = a.comparisons.map { c -> Comparison in
+            var c = c
+            for side in [\Comparison.a, \Comparison.b] {
+                let g = side == \Comparison.a ? c.groupA : c.groupB
+                if !shown.contains(g) || c[keyPath: side].n < Suppression.threshold {
+                    c[keyPath: side] = GroupStats(n: -1, mean: nil, sd: nil)
+                    c.g = nil; c.gLow = nil; c.gHigh = nil
+                }
+            }
+            return c
+        }
+        var comparisonBlocks: [[String: Any]] = []
+        for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
+            let rows: [[String: Any]] = comparisons.filter { $0.groupA == ga && $0.groupB == gb }.map { c -> [String: Any] in
+                let ci: String = c.g == nil ? "–" : "\(GameFormat.num(c.gLow, 2)) to \(GameFormat.num(c.gHigh, 2))"
+                return ["label": MeasureCatalog.label(c.measure),
+                 "a": GameCohortPage.stats(c.a, c.measure), "b": GameCohortPage.stats(c.b, c.measure),
+                 "g": GameFormat.num(c.g, 2), "ci": ci]
+            }
+            comparisonBlocks.append(["title": "\(ga.label) vs \(gb.label)", "groupA": ga.label, "groupB": gb.label, "rows": rows])
+        }
+        files.append(OutputFile(path: "game/comparisons.csv", data: GameFormat.csv(
+            ["measure", "group_a", "group_b", "n_a", "mean_a", "sd_a", "n_b", "mean_b", "sd_b", "hedges_g", "g_low", "g_high"],
+            comparisons.map { c -> [CSVWriter.Cell] in
+                [.text(c.measure), .text(c.groupA.rawValue), .text(c.groupB.rawValue), GameCohortPage.nCell(c.a.n), CSVWriter.number(c.a.mean),
+                 CSVWriter.number(c.a.sd), GameCohortPage.nCell(c.b.n), CSVWriter.number(c.b.mean), CSVWriter.number(c.b.sd),
+                 CSVWriter.number(c.g), CSVWriter.number(c.gLow), CSVWriter.number(c.gHigh)]
+            })))
+
+        // τ and variability by group
+        let present = Group.allCases.filter { g in shown.contains(g)
+            && a.players.filter({ $0.group == g && $0.measures.exGaussian != nil }).count >= Suppression.threshold }
+        let box = Charts.boxPlot(groups: present.map { g in
+            (name: g.label, values: a.players.filter { $0.group == g }.compactMap { $0.measures.exGaussian?.params.tau })
+        }, options: ChartOptions(title: "Ex-Gaussian τ by group", description: "Distribution of each player's fitted τ (ms) by group",
+                                 yLabel: "τ (ms)", dataSummary: false))
+
+        let summary = CohortSummary.of(a.players)
+        let blockRows: [[String: Any]] = summary.blocks.filter { $0.players >= Suppression.threshold }.map {
+            ["block": $0.block, "players": $0.players, "rt": GameFormat.num($0.hitRTMean, 0), "obstacles": $0.obstacles,
+             "omissions": GameFormat.percent($0.obstacles > 0 ? Double($0.omissions) / Double($0.obstacles) : nil)]
+        }
+        let summaryModel: [String: Any] = [
+            "tauPlayers": summary.tauPlayers, "tauCensored": GameFormat.num(summary.tauCensoredMean, 0),
+            "tauUncensored": GameFormat.num(summary.tauUncensoredMean, 0), "tauShift": GameFormat.num(summary.tauShiftMean, 0),
+            "sessions": summary.sessions, "invalid": summary.invalidSessions, "practicePlayers": summary.practicePlayers,
+            "practice": GameFormat.num(summary.practiceSlopeMean, 1), "blocks": blockRows, "hasBlocks": !blockRows.isEmpty]
+        var model: [String: Any] = ["summary": summaryModel, "groups": groupRows, "bandTable": bandTable, "genderTable": genderTable,
+                                    "simulated": simulated, "comparisons": comparisonBlocks, "box": box,
+                                    "players": counts.total.text, "smallGroup": a.options.smallNormGroup,
+                                    "wording": GamePlayerPage.wording, "hasModel": a.model != nil,
+                                    "unavailable": a.modelUnavailable ?? "", "options": [
+                                        "C": GameFormat.num(a.options.C, 3), "folds": a.options.folds,
+                                        "minEncounters": a.options.minimumEncounters,
+                                        "suggestEncounters": a.options.suggestionEncounters,
+                                        "suggestSessions": a.options.suggestionSessions,
+                                        "suggestP": GameFormat.percent(a.options.suggestionProbability),
+                                        "suggestLow": GameFormat.percent(a.options.suggestionLowerBound)] as [String: Any]]
+        if let r = a.model {
+            let roc = Charts.line(series: [
+                XYSeries(name: "model (out-of-fold)", xy: r.roc.map { ($0.fpr, $0.tpr) }),
+                XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
+            ], options: ChartOptions(title: "ROC curve (cross-validated)", description: "True against false positive rate of the out-of-fold probabilities",
+                                     width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
+                                     dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
+            // Bins under 5 players are suppressed (their share would describe a handful of people).
+            let binStatus = Suppression.apply(values: r.calibration.map(\.n) + [r.nTrain],
+                                              equations: [.init(parts: Array(r.calibration.indices), total: r.calibration.count)])
+            let bins = zip(r.calibration, binStatus).map { b, st -> CalibrationBin in
+                st == .shown ? b : CalibrationBin(low: b.low, high: b.high, n: -1, meanPredicted: nil, observed: nil)
+            }
+            let binText = r.calibration.indices.map { Suppression.text(r.calibration[$0].n, binStatus[$0]) }
+            let filled = bins.filter { $0.n > 0 }
+            let calibration = Charts.line(series: [
+                XYSeries(name: "observed", points: filled.map { XYPoint(x: $0.meanPredicted ?? 0, y: $0.observed ?? 0, label: "n = \($0.n)") }),
+                XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
+            ], options: ChartOptions(title: "Calibration (cross-validated)", description: "Observed share with a diagnosis against the mean predicted probability, per bin",
+                                     width: 420, height: 380, xLabel: "mean predicted probability", yLabel: "observed share",
+                                     dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
+            let coefRows: [[String: Any]] = zip(r.features, r.model.coefficients).map {
+                ["label": MeasureCatalog.label($0.0), "coef": GameFormat.num($0.1, 3)]
+            }
+            let t = r.tripod, th = t.atThreshold
+            func rate(_ x: Double?, _ num: Int, _ den: Int) -> String {
+                x.map { "\(GameFormat.percent($0)) (\(num) of \(den))" } ?? "–"
+            }
+            model["tripod"] = [
+                "n": t.n, "slope": GameFormat.num(t.calibrationSlope, 2), "intercept": GameFormat.num(t.calibrationIntercept, 2),
+                "citl": GameFormat.num(t.calibrationInTheLarge, 2), "threshold": GameFormat.percent(th.threshold),
+                "sensitivity": rate(th.sensitivity, th.tp, th.tp + th.fn), "specificity": rate(th.specificity, th.tn, th.tn + th.fp),
+                "ppv": rate(th.ppv, th.tp, th.tp + th.fp), "npv": rate(th.npv, th.tn, th.tn + th.fn),
+                "apparent": GameFormat.num(t.apparentAUC, 3), "optimism": GameFormat.num(t.optimism, 3),
+                "corrected": GameFormat.num(t.optimismCorrectedAUC, 3), "replicates": t.bootstrapReplicates,
+                "prevalence": GameFormat.percent(Double(r.nPositive) / Double(max(1, r.nTrain))),
+            ] as [String: Any]
+            model["model"] = [
+                "nTrain": r.nTrain, "nPositive": r.nPositive, "nNegative": r.nTrain - r.nPositive, "folds": r.folds,
+                "auc": GameFormat.num(r.cvAUC, 3), "aucLow": GameFormat.num(r.cvAUCLow, 3), "aucHigh": GameFormat.num(r.cvAUCHigh, 3),
+                "trainAUC": GameFormat.num(r.trainAUC, 3), "brier": GameFormat.num(r.brier, 3),
+                "intercept": GameFormat.num(r.model.intercept, 3), "coefficients": coefRows, "roc": roc, "calibration": calibration,
+                "bins": bins.indices.map { i -> [String: Any] in
+                    let b = bins[i]
+                    return ["range": "\(GameFormat.num(b.low, 1))–\(GameFormat.num(b.high, 1))", "n": binText[i],
+                     "predicted": GameFormat.num(b.meanPredicted, 2), "observed": GameFormat.num(b.observed, 2)]
+                },
+            ] as [String: Any]
+            files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "mean_predicted", "observed"],
+                bins.indices.map { i in [CSVWriter.number(bins[i].low), CSVWriter.number(bins[i].high), .text(binText[i]),
+                                         CSVWriter.number(bins[i].meanPredicted), CSVWriter.number(bins[i].observed)] })))
+            files.append(OutputFile(path: "game/roc.csv", data: GameFormat.csv(["threshold", "fpr", "tpr"],
+                r.roc.map { [CSVWriter.number($0.threshold), CSVWriter.number($0.fpr), CSVWriter.number($0.tpr)] })))
+            if let j = try? GameFormat.json(r.roc) { files.append(OutputFile(path: "game/roc.json", data: j)) }
+            files.append(OutputFile(path: "game/model-coefficients.csv", data: GameFormat.csv(
+                ["term", "coefficient_standardised", "feature_mean", "feature_sd"],
+                [[.text("(intercept)"), CSVWriter.number(r.model.intercept), .empty, .empty]]
+                    + r.features.indices.map { [.text(r.features[$0]), CSVWriter.number(r.model.coefficients[$0]),
+                                                CSVWriter.number(r.standardizer.means[$0]), CSVWriter.number(r.standardizer.sds[$0])] })))
+            struct ModelJSON: Encodable {
+                var features: [String]; var C: Double; var intercept: Double; var coefficients: [Double]
+                var standardizer: Standardizer; var nTrain: Int; var nPositive: Int; var folds: Int
+                var cvAUC: Double?; var cvAUCLow: Double?; var cvAUCHigh: Double?; var cvAUCSE: Double?
+                var trainAUC: Double?; var brier: Double?; var options: AnalysisOptions; var tripod: TripodReport
+            }
+            if let j = try? GameFormat.json(ModelJSON(features: r.features, C: r.C, intercept: r.model.intercept,
+                                                       coefficients: r.model.coefficients, standardizer: r.standardizer,
+                                                       nTrain: r.nTrain, nPositive: r.nPositive, folds: r.folds, cvAUC: r.cvAUC,
+                                                       cvAUCLow: r.cvAUCLow, cvAUCHigh: r.cvAUCHigh, cvAUCSE: r.cvAUCSE,
+                                                       trainAUC: r.trainAUC, brier: r.brier, options: a.options, tripod: r.tripod)) {
+                files.append(OutputFile(path: "game/model.json", data: j))
+            }
+        }
+        return (Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/cohort", model: model), files)
+    }
+
+    /// "mean ± SD (n)" or "<5" / "suppressed" when the group may not be shown.
+    static func stats(_ g: GroupStats, _ measure: String) -> String {
+        g.n < 0 ? "not shown (small group)" : "\(GameFormat.value(g.mean, measure: measure)) ± \(GameFormat.value(g.sd, measure: measure)) (n \(g.n))"
+    }
+
+    static func nCell(_ n: Int) -> CSVWriter.Cell { n < 0 ? .text("suppressed") : CSVWriter.number(n) }
+
+    /// Player-level side outputs: only for a private site.
+    static func playerFiles(_ a: CohortAnalysis) -> [OutputFile] {
+        var files: [OutputFile] = []
+        let features = MeasureCatalog.normed.map(\.name)
+        files.append(OutputFile(path: "game/players.csv", data: GameFormat.csv(
+            ["player", "group", "age_band", "gender", "sessions", "obstacles", "best_score"] + features
+                + ["probability", "probability_low", "probability_high", "suggestion"],
+            a.players.map { p in
+                [.text(p.id), .text(p.group.rawValue), .text(p.ageBand ?? ""), .text(p.survey?.gender ?? ""),
+                 CSVWriter.number(p.measures.sessions), CSVWriter.number(p.measures.encounters), CSVWriter.number(p.measures.bestScore)]
+                    + features.map { CSVWriter.number(p.measures.value($0)) }
+                    + [CSVWriter.number(p.likelihood.probability), CSVWriter.number(p.likelihood.low),
+                       CSVWriter.number(p.likelihood.high), .text(p.likelihood.suggest ? "yes" : "no")]
+            })))
+        struct PlayerRow: Encodable { var id: String; var group: Group; var ageBand: String?; var measures: [String: Double]; var likelihood: Likelihood }
+        if let j = try? GameFormat.json(a.players.map { p in
+            PlayerRow(id: p.id, group: p.group, ageBand: p.ageBand,
+                      measures: Dictionary(uniqueKeysWithValues: features.compactMap { f in p.measures.value(f).map { (f, $0) } }),
+                      likelihood: p.likelihood)
+        }) { files.append(OutputFile(path: "game/players.json", data: j)) }
+        return files
+    }
+}
+#endif

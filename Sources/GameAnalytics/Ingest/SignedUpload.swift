@@ -1,0 +1,113 @@
+import Crypto
+import Foundation
+
+// MARK: - Signed upload content (docs/game-telemetry.md, "Signed uploads")
+
+/// The plaintext inside a sealed upload: a `device` record on the first line, then the
+/// player's JSON Lines records (the *body*).
+///
+/// ```
+/// {"type":"device","player":"…","signing_key":"<b64 32 B>","result_key":"<b64 32 B>","signature":"<b64 64 B>"}
+/// <body: survey/session records of that player>
+/// ```
+/// The Ed25519 signature covers `"RocketMouse upload v2\n" ‖ player ‖ "\n" ‖ result_key ‖ "\n" ‖ body`
+/// (`result_key` as its base64 text). The first upload of a player pins its signing key
+/// (trust on first use); later uploads for that player must carry the same key.
+public enum SignedUpload {
+    public static let context = "RocketMouse upload v2\n"
+
+    /// The parsed, verified device record and the body.
+    public struct Content: Sendable {
+        public var player: String
+        /// Base64 of the 32-byte Ed25519 public key.
+        public var signingKey: String
+        /// Base64 of the 32-byte result key.
+        public var resultKey: String
+        public var body: Data
+    }
+
+    static func message(player: String, resultKey: String, body: Data) -> Data {
+        Data((context + player + "\n" + resultKey + "\n").utf8) + body
+    }
+
+    /// The plaintext of an upload: the signed device record followed by `body`.
+    public static func make(body: Data, player: String, signingKey: Curve25519.Signing.PrivateKey,
+                            resultKey: Data) throws -> Data {
+        let rk = resultKey.base64EncodedString()
+        let sig = try signingKey.signature(for: message(player: player, resultKey: rk, body: body))
+        let line = "{\"type\":\"device\",\"player\":\(jsonString(player)),\"signing_key\":\"\(signingKey.publicKey.rawRepresentation.base64EncodedString())\","
+            + "\"result_key\":\"\(rk)\",\"signature\":\"\(Data(sig).base64EncodedString())\"}\n"
+        return Data(line.utf8) + body
+    }
+
+    /// Splits and verifies the plaintext; the error says which check failed.
+    public static func open(_ plain: Data) throws(GameError) -> Content {
+        guard let nl = plain.firstIndex(of: UInt8(ascii: "\n")),
+              let obj = (try? JSONSerialization.jsonObject(with: plain[plain.startIndex..<nl])) as? [String: Any],
+              obj["type"] as? String == "device" else {
+            throw GameError("unsigned upload: the first record must be the device record with signing_key and signature")
+        }
+        let header = String(decoding: plain[plain.startIndex..<nl], as: UTF8.self)
+        if let dup = firstDuplicateKey(in: header) { throw GameError("the device record has the field '\(dup)' twice") }
+        guard Set(obj.keys) == ["type", "player", "signing_key", "result_key", "signature"] else {
+            throw GameError("the device record needs exactly type, player, signing_key, result_key and signature")
+        }
+        guard let player = obj["player"] as? String, isValidPlayerID(player) else {
+            throw GameError("the device record's player id is not valid")
+        }
+        guard let pkText = obj["signing_key"] as? String, let pk = Data(base64Encoded: pkText), pk.count == 32,
+              let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: pk) else {
+            throw GameError("signing_key must be a base64 Ed25519 public key (32 bytes)")
+        }
+        guard let rk = obj["result_key"] as? String, let rkData = Data(base64Encoded: rk), rkData.count == 32 else {
+            throw GameError("result_key must be 32 bytes in base64")
+        }
+        guard let sigText = obj["signature"] as? String, let sig = Data(base64Encoded: sigText), sig.count == 64 else {
+            throw GameError("signature must be 64 bytes in base64")
+        }
+        let body = Data(plain[(nl + 1)...])
+        guard publicKey.isValidSignature(sig, for: message(player: player, resultKey: rk, body: body)) else {
+            throw GameError("the signature does not verify with the upload's signing key: the content was altered or forged")
+        }
+        return Content(player: player, signingKey: pk.base64EncodedString(), resultKey: rkData.base64EncodedString(), body: body)
+    }
+}
+
+// MARK: - Encrypted per-player results (docs/game-telemetry.md, "Results for the player")
+
+/// A player's result sealed with the result key from their latest upload, so a static
+/// host can serve it and only the device holding the key can read it.
+///
+/// - encryption key `E = HMAC-SHA256(key: result key, "RocketMouse result key v1")`
+/// - file name `hex(HMAC-SHA256(key: result key, "RocketMouse result name v1"))[0..<32] + ".rmr"`
+/// - nonce `= HMAC-SHA256(key: E, plaintext)[0..<12]` (deterministic: same result, same bytes)
+/// - file `= "RMR1" ‖ nonce ‖ AES-256-GCM ciphertext ‖ tag`, additional data `"RMR1"`.
+public enum ResultBox {
+    public static let magic = Data("RMR1".utf8)
+
+    public static func name(resultKey: Data) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result name v1".utf8), using: SymmetricKey(data: resultKey))
+        return Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined() + ".rmr"
+    }
+
+    static func encryptionKey(_ resultKey: Data) -> SymmetricKey {
+        SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result key v1".utf8),
+                                                                using: SymmetricKey(data: resultKey))))
+    }
+
+    public static func seal(_ plaintext: Data, resultKey: Data) throws -> Data {
+        let ek = encryptionKey(resultKey)
+        let nonceBytes = Data(HMAC<SHA256>.authenticationCode(for: plaintext, using: ek)).prefix(12)
+        let box = try AES.GCM.seal(plaintext, using: ek, nonce: try AES.GCM.Nonce(data: nonceBytes), authenticating: magic)
+        return magic + nonceBytes + box.ciphertext + box.tag
+    }
+
+    public static func open(_ data: Data, resultKey: Data) throws -> Data {
+        let ek = encryptionKey(resultKey)
+        let b = [UInt8](data)
+        guard b.count >= 32, Data(b[0..<4]) == magic else { throw GameError("not a result file") }
+        let box = try AES.GCM.SealedBox(nonce: try AES.GCM.Nonce(data: Data(b[4..<16])), ciphertext: Data(b[16..<(b.count - 16)]),
+                                        tag: Data(b[(b.count - 16)...]))
+        return try AES.GCM.open(box, using: ek, authenticating: magic)
+    }
+}

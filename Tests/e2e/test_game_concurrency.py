@@ -1,0 +1,29 @@
+"""Ingest 2,000 uploads while `game analyze --db` runs in a loop: every analysis succeeds
+(read transactions on a WAL database see one consistent snapshot)."""
+import subprocess
+
+
+def test_analyze_while_ingesting_2000_uploads(run_dossier, dossier_bin, tmp_path):
+    run_dossier("game", "keygen", "--out", tmp_path / "study", "--bits", "2048")
+    cohort = tmp_path / "cohort.jsonl"
+    run_dossier("game", "simulate", "--players", "2000", "--seed", "31", "--obstacles", "3", "--out", cohort)
+    up = tmp_path / "up"
+    run_dossier("game", "seal", "--public", tmp_path / "study.pub", "--out", up, cohort)
+    db = tmp_path / "s.sqlite"
+    run_dossier("game", "simulate", "--players", "5", "--seed", "32", "--obstacles", "3", "--db", db)
+    ingest = subprocess.Popen([dossier_bin, "game", "ingest", "--key", str(tmp_path / "study.key"), str(up), "--db", str(db)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    runs, failures = 0, []
+    while True:
+        done = ingest.poll() is not None
+        p = subprocess.run([dossier_bin, "game", "analyze", "--json", "--db", str(db)], capture_output=True, text=True)
+        runs += 1
+        if p.returncode != 0:
+            failures.append(p.stderr)
+        if done:
+            break
+    out, err = ingest.communicate()
+    assert ingest.returncode == 0, err
+    assert "2000 stored, 0 duplicates, 0 rejected" in out
+    assert runs >= 3
+    assert failures == [], failures[:3]
