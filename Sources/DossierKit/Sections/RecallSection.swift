@@ -1,6 +1,7 @@
 import Foundation
 import RecallStudy
 import Render
+import CompactBinary
 
 /// The `recall` section: glue between the RecallStudy core and the renderer.
 ///
@@ -122,30 +123,36 @@ public struct RecallSection: Section {
         let page = Page(path: base + "index.html", title: "Participant \(result.participant)",
                         template: "recall/participant", model: RecallReport.model(result, slug: slug), bodyClass: "recall")
         let summary = ParticipantSummary(result)
+        let detail = ParticipantDetail(result, strings: strings)
         let warnings = result.warnings.map { Diagnostic.warning(file: $0.file, line: $0.line, $0.message) }
-        return UnitResult(pages: [page], files: files, record: RecallRecord.participantData(slug: slug, summary), warnings: warnings)
+        return UnitResult(pages: [page], files: files, record: RecallRecord.participantData(slug: slug, summary, detail: detail),
+                          warnings: warnings)
     }
 
     // MARK: Summary
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
         var participants: [(slug: String, summary: ParticipantSummary)] = []
+        var details: [ParticipantDetail] = []
         var cohorts: [(slug: String, table: CohortTable)] = []
         // Decoded on every core: with thousands of participants this is most of an
         // incremental build's summary.
         let decoded = parallelMap(records) { r in Result { try RecallRecord.decode(r.data) } }
         for d in decoded {
             let rec = try d.get()
-            if let p = rec.participant { participants.append((rec.slug, p)) }
+            if let p = rec.participant { participants.append((rec.slug, p)); details.append(rec.detail ?? ParticipantDetail()) }
             if let c = rec.cohort { cohorts.append((rec.slug, c)) }
         }
         let strings: StringSet
         do { strings = try self.strings() } catch let e as RecallError { throw DossierError(file: e.file, line: e.line, e.message) }
         let study = StudyTable.table(name: "This study", strings: strings, participants: participants.map(\.summary))
-        var files = [OutputFile(path: "recall/study-table.csv", data: RecallRender.csv(study.rows())),
-                     OutputFile(path: "recall/participants.csv", data: RecallRender.participantsCSV(participants.map(\.summary), strings: strings))]
+        let sourceOf = Dictionary(slugs.map { ($0.id, project.display($0.url)) }, uniquingKeysWith: { a, _ in a })
+        let everyone = zip(participants, details).map { p, d in
+            StudyParticipant(summary: p.summary, detail: d, sourceFile: sourceOf["p-" + p.slug] ?? p.slug)
+        }
+        var files = RecallStudyFiles.files(strings: strings, participants: everyone, appendixB: study)
         let model = RecallStudyPage.model(strings: strings, participants: participants, study: study,
-                                          cohorts: cohorts, heatmapRows: heatmapRows)
+                                          cohorts: cohorts, heatmapRows: heatmapRows, everyone: everyone)
         files.append(OutputFile(path: "recall/summary.md", text: RecallStudyPage.markdown(strings: strings, participants: participants, study: study, cohorts: cohorts)))
         var warnings: [Diagnostic] = []
         var firstFile: [String: String] = [:]
@@ -176,24 +183,30 @@ struct RecallRecord: Codable {
     var slug: String
     var participant: ParticipantSummary?
     var cohort: CohortTable?
+    /// The participant's rows of the study-wide tables (binary records only).
+    var detail: ParticipantDetail?
 
-    static func participantData(slug: String, _ summary: ParticipantSummary) -> Data {
-        var out: [UInt8] = [0x01]
-        withUnsafeBytes(of: UInt32(slug.utf8.count).littleEndian) { out.append(contentsOf: $0) }
-        out.append(contentsOf: slug.utf8)
-        out.append(contentsOf: summary.compactBytes())
-        return Data(out)
+    enum CodingKeys: String, CodingKey { case kind, id, slug, participant, cohort }
+
+    /// Byte 0x02, the slug, the summary (u32 length + bytes), then the detail.
+    static func participantData(slug: String, _ summary: ParticipantSummary, detail: ParticipantDetail) -> Data {
+        var w = CompactWriter()
+        w.u8(0x02)
+        w.string(slug)
+        w.data(Data(summary.compactBytes()))
+        w.raw(detail.compactBytes())
+        return Data(w.bytes)
     }
 
     static func decode(_ data: Data) throws -> RecallRecord {
-        guard data.first == 0x01 else { return try JSONDecoder().decode(RecallRecord.self, from: data) }
+        if data.first == 0x01 { throw DossierError("recall: the build state holds participant records of an older Dossier; run with --clean") }
+        guard data.first == 0x02 else { return try JSONDecoder().decode(RecallRecord.self, from: data) }
         let rec: RecallRecord? = data.withUnsafeBytes { b in
-            guard b.count >= 5 else { return nil }
-            let n = Int(UInt32(littleEndian: UnsafeRawBufferPointer(rebasing: b[1..<5]).loadUnaligned(as: UInt32.self)))
-            guard b.count >= 5 + n,
-                  let summary = ParticipantSummary(compactBytes: UnsafeRawBufferPointer(rebasing: b[(5 + n)...])) else { return nil }
-            let slug = String(decoding: UnsafeRawBufferPointer(rebasing: b[5..<(5 + n)]), as: UTF8.self)
-            return RecallRecord(kind: "participant", id: "p-" + slug, slug: slug, participant: summary, cohort: nil)
+            var r = CompactReader(b)
+            guard r.u8() == 0x02, let slug = r.string(), let n = r.count(), let sb = r.take(n),
+                  let summary = ParticipantSummary(compactBytes: sb),
+                  let detail = ParticipantDetail(compactBytes: UnsafeRawBufferPointer(rebasing: b[r.position...])) else { return nil }
+            return RecallRecord(kind: "participant", id: "p-" + slug, slug: slug, participant: summary, cohort: nil, detail: detail)
         }
         guard let rec else { throw DossierError("recall: a participant record in the build state is damaged; run with --clean") }
         return rec
@@ -227,19 +240,19 @@ enum RecallRender {
         for r in rows {
             w.append(r.map { s -> CSVWriter.Cell in
                 if s.isEmpty { return .empty }
-                if Double(s) != nil, s.first != "+" { return .number(s) }
-                return .text(s)
+                return RecallStudyFiles.isPlainNumber(s) ? .number(s) : .text(s)
             })
         }
         return w.data
     }
 
-    static func participantsCSV(_ ps: [ParticipantSummary], strings: StringSet) -> Data {
-        var w = CSVWriter(header: ["participant", "source", "complete", "session_total_ms", "last_event_ms", "warnings",
+    static func participantsCSV(_ all: [StudyParticipant]) -> Data {
+        var w = CSVWriter(header: ["participant", "source_file", "source", "complete", "session_total_ms", "last_event_ms", "warnings",
                                    "entries", "incorrect_entries", "rekeys", "deletions", "verify_failures",
                                    "recall_fields", "strings_recalled", "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"])
-        for p in ps {
-            w.append([.text(p.participant), .text(p.source.rawValue), .text(p.complete ? "True" : "False"),
+        for sp in all {
+            let p = sp.summary
+            w.append([.text(p.participant), .text(sp.sourceFile), .text(p.source.rawValue), .text(p.complete ? "True" : "False"),
                       CSVWriter.number(p.sessionTotalMs), CSVWriter.number(p.lastEventMs), CSVWriter.number(p.warnings),
                       CSVWriter.number(p.strings.reduce(0) { $0 + $1.entries }),
                       CSVWriter.number(p.strings.reduce(0) { $0 + $1.incorrectEntries }),
@@ -273,6 +286,7 @@ enum RecallReport {
                 "verifyTotal": RecallRender.seconds(s.verifyTotalMs),
                 "entries": s.entries.count, "incorrect": s.incorrectEntries, "rekeys": s.rekeys, "deletions": s.deletions,
                 "entryTotal": RecallRender.seconds(s.entryTotalMs), "meanEntry": RecallRender.seconds(s.meanEntrySeconds),
+                "sdEntry": RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
                 "finalCorrect": s.finalCorrect, "toLastKey": RecallRender.seconds(s.memorizeToLastEntryKeyMs),
                 "done": s.completed,
                 "entryRowsHTML": entryRows(s.entries),
@@ -429,7 +443,8 @@ enum RecallStudyPage {
     }
 
     static func model(strings: StringSet, participants: [(slug: String, summary: ParticipantSummary)], study: CohortTable,
-                      cohorts: [(slug: String, table: CohortTable)], heatmapRows: Int) -> [String: Any] {
+                      cohorts: [(slug: String, table: CohortTable)], heatmapRows: Int,
+                      everyone: [StudyParticipant]) -> [String: Any] {
         let ps = participants.map(\.summary)
         var m: [String: Any] = [:]
         m["participantCount"] = ps.count
@@ -493,10 +508,12 @@ enum RecallStudyPage {
             let kr = reached.isEmpty ? nil : Double(rekeys) / Double(reached.count)
             let vr = reached.isEmpty ? nil : Double(fails) / Double(reached.count)
             recallRates.append(rr); incorrectRates.append(ir); rekeyRates.append(kr); verifyRates.append(vr)
-            let means = reached.compactMap(\.meanEntrySeconds)
+            let times = everyone.flatMap { $0.detail.entries.filter { $0.string == n }.map { Double($0.duration) / 1000 } }
             perString.append(["n": n, "text": strings[number: n], "length": strings[number: n].count,
                               "reached": reached.count,
-                              "meanEntry": means.isEmpty ? "—" : formatSeconds(means.reduce(0, +) / Double(means.count)),
+                              "entryN": times.count, "meanEntry": RecallRender.seconds(StudyStats.mean(times)),
+                              "sdEntry": RecallRender.seconds(StudyStats.sd(times)),
+                              "medianEntry": RecallRender.seconds(StudyStats.quantile(times, 0.5)),
                               "recallRate": percent(rr), "incorrectRate": percent(ir),
                               "rekeysPer": rr == nil && kr == nil ? "—" : (kr.map { formatSeconds($0) } ?? "—"),
                               "verifyPer": vr.map { formatSeconds($0) } ?? "—"])
@@ -513,13 +530,14 @@ enum RecallStudyPage {
         ], options: ChartOptions(title: "Error rates per string",
                                  description: "Per string: the share of individual entries not equal to the target, and re-keyed fields and failed Verify attempts per participant who reached the string.",
                                  xLabel: "string: order (length)", yLabel: "rate", yMin: 0))
-        m["participants"] = participants.map { p -> [String: Any] in
+        m["participants"] = zip(participants, everyone).map { p, sp -> [String: Any] in
             let s = p.summary
-            let means = s.strings.compactMap(\.meanEntrySeconds)
+            let times = sp.detail.entries.map { Double($0.duration) / 1000 }
             return ["slug": p.slug, "participant": s.participant, "complete": s.complete,
-                    "source": s.source == .desktop ? "desktop" : "mobile",
+                    "source": s.source == .desktop ? "desktop" : "mobile", "sourceFile": sp.sourceFile,
                     "sessionTotal": RecallRender.seconds(s.sessionTotalMs),
-                    "meanEntry": means.isEmpty ? "—" : formatSeconds(means.reduce(0, +) / Double(means.count)),
+                    "entryN": times.count, "meanEntry": RecallRender.seconds(StudyStats.mean(times)),
+                    "sdEntry": RecallRender.seconds(StudyStats.sd(times)),
                     "recalled": s.recalled.count, "warnings": s.warnings]
         }
         m["cohorts"] = cohorts.map { c -> [String: Any] in
