@@ -93,7 +93,7 @@ def test_build_matches_independent_entry_means(tmp_path, run_dossier, taps):
     assert "warning" not in proc.stderr.lower()
     site = root / "_site" / "recall"
     assert (site / "index.html").exists()
-    table = read_csv(site / "study-table.csv")
+    table = read_csv(site / "study-table-appendix-b.csv")
     assert table[0][0] == "label" and table[1][0] == "order" and table[3][0] == "string length"
     order = [int(x) for x in table[1][1:]]
     lengths = [int(x) for x in table[3][1:]]

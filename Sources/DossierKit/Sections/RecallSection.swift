@@ -24,6 +24,8 @@ public struct RecallSection: Section {
     let logs: [URL]
     let cohorts: [URL]
     let heatmapRows: Int
+    /// The test kit, when `kit: true`.
+    let kit: RecallKit?
     /// Unit id → file.
     let slugs: [(id: String, url: URL)]
     /// For project-relative file names in messages and pages.
@@ -39,7 +41,17 @@ public struct RecallSection: Section {
         logs = try config.paths("logs", extensions: ["jsonl", "csv"])
         cohorts = try config.paths("desktop_cohorts", extensions: ["csv"])
         heatmapRows = try config.int("heatmap_rows", default: 150, range: 1...100_000) ?? 150
-        if logs.isEmpty && cohorts.isEmpty {
+        if try config.bool("kit", default: false) {
+            let set: StringSet
+            do { set = try StringSet.load(stringsURL, display: project.display(stringsURL)) } catch let e as RecallError {
+                throw DossierError(file: e.file, line: e.line, e.message)
+            }
+            kit = RecallKit(strings: set, setName: stringsURL.deletingPathExtension().lastPathComponent,
+                            upload: try RecallKit.uploadURL(config))
+        } else {
+            kit = nil
+        }
+        if logs.isEmpty && cohorts.isEmpty && kit == nil {
             throw config.error(nil, "name participant logs (`logs:`) or desktop cohorts (`desktop_cohorts:`)")
         }
         var seen: [String: URL] = [:]
@@ -151,8 +163,10 @@ public struct RecallSection: Section {
             StudyParticipant(summary: p.summary, detail: d, sourceFile: sourceOf["p-" + p.slug] ?? p.slug)
         }
         var files = RecallStudyFiles.files(strings: strings, participants: everyone, appendixB: study)
-        let model = RecallStudyPage.model(strings: strings, participants: participants, study: study,
+        if let kit { files += try kit.files() }
+        var model = RecallStudyPage.model(strings: strings, participants: participants, study: study,
                                           cohorts: cohorts, heatmapRows: heatmapRows, everyone: everyone)
+        model["hasKit"] = kit != nil
         files.append(OutputFile(path: "recall/summary.md", text: RecallStudyPage.markdown(strings: strings, participants: participants, study: study, cohorts: cohorts)))
         var warnings: [Diagnostic] = []
         var firstFile: [String: String] = [:]
