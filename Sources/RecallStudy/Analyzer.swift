@@ -146,7 +146,7 @@ private struct Walk {
                 return
             }
             let text = newText ?? fieldText[f - 1]
-            focused = f
+            if action != .up { focused = f }   // a press is typed where the cursor is; a release moves nothing
             if action == .up && segment?.field != f {
                 // A release never starts an entry (the release of the key that moved the
                 // focus here, say): its text still counts, its timing belongs to no entry.

@@ -89,7 +89,7 @@ public enum RawData {
                 rows.append([.int(e.t), pid, .opt(string), .text(phase(f)), .empty, .empty, .text(target()), .empty, .empty, .empty, .text("focus")])
             case .key(let label, let action, let newText, let field):
                 let f = field ?? focused ?? 1
-                focused = f
+                if action != .up { focused = f }
                 let text = newText ?? (texts[f] ?? "")
                 texts[f] = text
                 rows.append([.int(e.t), pid, .opt(string), .text(phase(f)), .text(label), .text(text), .text(targetOrMatch(text)),

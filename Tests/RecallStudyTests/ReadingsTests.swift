@@ -48,7 +48,7 @@ import Testing
         #expect(r.lastEventMs == 400)
         #expect(r.sessionTotalMs == 300)
         #expect(r.strings[0].memorizeViews.map(\.durationMs) == [300])
-        #expect(r.warnings.contains { $0.line == 5 && $0.message.contains("after the app was closed") })
+        #expect(r.warnings.contains { $0.line == 4 && $0.message.contains("after the app was closed") })
     }
 
     @Test func aKeyNamingAFieldMovesTheFocusForLaterKeysWithoutOne() throws {

@@ -38,10 +38,15 @@ public struct RecallSection: Section {
         do { _ = try StringSet.load(stringsURL, display: project.display(stringsURL)) } catch let e as RecallError {
             throw DossierError(file: e.file, line: e.line, e.message)
         }
-        logs = try config.paths("logs", extensions: ["jsonl", "csv"])
+        let wantsKit = try config.bool("kit", default: false)
+        do {
+            logs = try config.paths("logs", extensions: ["jsonl", "csv"])
+        } catch where wantsKit && (try? config.strings("logs"))?.allSatisfy({ Self.isFolder(config.resolve($0)) }) == true {
+            logs = []   // a kit study that has no logs yet
+        }
         cohorts = try config.paths("desktop_cohorts", extensions: ["csv"])
         heatmapRows = try config.int("heatmap_rows", default: 150, range: 1...100_000) ?? 150
-        if try config.bool("kit", default: false) {
+        if wantsKit {
             let set: StringSet
             do { set = try StringSet.load(stringsURL, display: project.display(stringsURL)) } catch let e as RecallError {
                 throw DossierError(file: e.file, line: e.line, e.message)
@@ -68,6 +73,11 @@ public struct RecallSection: Section {
             }
         }
         self.slugs = slugs
+    }
+
+    static func isFolder(_ url: URL) -> Bool {
+        var dir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &dir) && dir.boolValue
     }
 
     /// A file name as a URL-safe folder name.
