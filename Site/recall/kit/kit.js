@@ -307,7 +307,7 @@
           store("index", sessionIds().filter(function (x) { return x !== id; }));
           if (load("current") === id) localStorage.removeItem(P + "current");
           render();
-        });
+        }).className = "secondary";
         body.appendChild(tr);
       });
     }

@@ -143,7 +143,8 @@ public struct RecallSection: Section {
         ]
         files.append(OutputFile(path: base + "report.md", text: RecallReport.markdown(result, slug: slug)))
         let page = Page(path: base + "index.html", title: "Participant \(result.participant)",
-                        template: "recall/participant", model: RecallReport.model(result, slug: slug), bodyClass: "recall")
+                        template: "recall/participant", model: RecallReport.model(result, slug: slug),
+                        styles: ["assets/recall/recall.css"], bodyClass: "recall")
         let summary = ParticipantSummary(result)
         let detail = ParticipantDetail(result, strings: strings)
         let warnings = result.warnings.map { Diagnostic.warning(file: $0.file, line: $0.line, $0.message) }
@@ -193,7 +194,7 @@ public struct RecallSection: Section {
             + (cohorts.isEmpty ? "" : " and \(cohorts.count) desktop cohort\(cohorts.count == 1 ? "" : "s")")
             + " of the character-string memorization test."
         return UnitResult(pages: [Page(path: "recall/index.html", title: Self.title, template: "recall/summary",
-                                       model: model, bodyClass: "recall")],
+                                       model: model, styles: ["assets/recall/recall.css"], bodyClass: "recall")],
                           files: files, warnings: warnings, blurb: blurb)
     }
 }
@@ -477,7 +478,7 @@ enum RecallStudyPage {
         m["desktopCount"] = ps.filter { $0.source == .desktop }.count
         m["hasDesktop"] = ps.contains { $0.source == .desktop }
         m["hasParticipants"] = !ps.isEmpty
-        m["strings"] = strings.strings.enumerated().map { ["n": $0.offset + 1, "text": $0.element, "length": $0.element.count] }
+        m["strings"] = strings.strings.enumerated().map { ["n": $0.offset + 1, "text": $0.element, "length": $0.element.count, "last": $0.offset == StringSet.count - 1] }
         if !ps.isEmpty {
             let h = heatmap(study, title: "Mean entry time per participant and string (s)", limit: heatmapRows)
             m["heatmapSVG"] = h.svg
