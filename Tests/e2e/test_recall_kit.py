@@ -142,6 +142,11 @@ def test_reload_mid_entry_resumes_with_nothing_lost(tmp_path, run_dossier):
         for f in range(6, 11):
             t = p.focus_field(f, t + 300)
             t = p.type(f, STRINGS[0], t + 200) + 50
+        # Next (Enter) in the last field wraps to the first (seed 3e.4).
+        p.enter(t + 300)
+        t += 300
+        p.log(t=t, type="focus", field=1)
+        assert d.execute_script("return document.activeElement.getAttribute('data-field')") == "1"
         t = p.click_button("#entry-done", t + 500)
         p.turn("done", t); p.show("memorize", 2, t)
         p.ensure_ideal_times_are_ints()
