@@ -28,6 +28,23 @@ public enum StudyTables {
                               "keystrokes", "backspaces", "correct", "rekey", "final_text_length"], rows: rows)
     }
 
+    /// `participants.csv`: one row per participant log.
+    public static func participants(_ ps: [StudyParticipant]) -> Table {
+        let rows: [[TableCell]] = ps.map { sp in
+            let p = sp.summary
+            func sum(_ f: (ParticipantSummary.PerString) -> Int) -> TableCell { .int(p.strings.reduce(0) { $0 + f($1) }) }
+            return [.text(p.participant), .text(sp.sourceFile), .text(p.source.rawValue), .bool(p.complete),
+                    .opt(p.sessionTotalMs), .int(p.lastEventMs), .int(p.warnings),
+                    sum(\.entries), sum(\.incorrectEntries), sum(\.rekeys), sum(\.deletions), sum(\.verifyFailures),
+                    .int(p.recallFields), .text(p.recalled.map(String.init).joined(separator: " ")),
+                    .opt(p.medianHold), .opt(p.medianDownDown), .opt(p.medianUpDown), .opt(p.medianUpUp)]
+        }
+        return Table(header: ["participant", "source_file", "source", "complete", "session_total_ms", "last_event_ms", "warnings",
+                              "entries", "incorrect_entries", "rekeys", "deletions", "verify_failures",
+                              "recall_fields", "strings_recalled", "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"],
+                     rows: rows)
+    }
+
     /// `recall.csv`: one row per non-empty Recall field at the page turn.
     public static func recall(_ ps: [StudyParticipant]) -> Table {
         var rows: [[TableCell]] = []

@@ -35,26 +35,6 @@ enum RecallRender {
         return w.data
     }
 
-    static func participantsCSV(_ all: [StudyParticipant]) -> Data {
-        var w = CSVWriter(header: ["participant", "source_file", "source", "complete", "session_total_ms", "last_event_ms", "warnings",
-                                   "entries", "incorrect_entries", "rekeys", "deletions", "verify_failures",
-                                   "recall_fields", "strings_recalled", "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"])
-        for sp in all {
-            let p = sp.summary
-            w.append([.text(p.participant), .text(sp.sourceFile), .text(p.source.rawValue), .text(p.complete ? "True" : "False"),
-                      CSVWriter.number(p.sessionTotalMs), CSVWriter.number(p.lastEventMs), CSVWriter.number(p.warnings),
-                      CSVWriter.number(p.strings.reduce(0) { $0 + $1.entries }),
-                      CSVWriter.number(p.strings.reduce(0) { $0 + $1.incorrectEntries }),
-                      CSVWriter.number(p.strings.reduce(0) { $0 + $1.rekeys }),
-                      CSVWriter.number(p.strings.reduce(0) { $0 + $1.deletions }),
-                      CSVWriter.number(p.strings.reduce(0) { $0 + $1.verifyFailures }),
-                      CSVWriter.number(p.recallFields), .text(p.recalled.map(String.init).joined(separator: " ")),
-                      CSVWriter.number(p.medianHold), CSVWriter.number(p.medianDownDown),
-                      CSVWriter.number(p.medianUpDown), CSVWriter.number(p.medianUpUp)])
-        }
-        return w.data
-    }
-
     static func seconds(_ ms: Int?) -> String { ms.map { formatSeconds(Double($0) / 1000) } ?? "—" }
     static func seconds(_ s: Double?) -> String { s.map(formatSeconds) ?? "—" }
     static func ms(_ d: Double?) -> String { d.map { JSONValue.formatNumber(($0 * 10).rounded() / 10) } ?? "—" }

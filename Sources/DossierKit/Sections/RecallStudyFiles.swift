@@ -17,7 +17,7 @@ enum RecallStudyFiles {
         both("study-table", StudyTables.tidyStudy(ps))
         both("study-strings", StudyTables.studyColumns(strings))
         out.append(OutputFile(path: "recall/study-table-appendix-b.csv", data: RecallRender.csv(appendixB.rows())))
-        out.append(OutputFile(path: "recall/participants.csv", data: RecallRender.participantsCSV(ps)))
+        both("participants", StudyTables.participants(ps))
         for n in 1...StringSet.count {
             let t = DynamicsTable.table(string: n, ps).table
             out.append(OutputFile(path: "recall/dynamics/string-\(n).csv", data: RecallRender.csv(t)))
