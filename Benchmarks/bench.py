@@ -342,7 +342,7 @@ def agree(n, seed=3, quiet=False):
     subprocess.run(peer_cmd(root), shell=True, check=True, executable="/bin/bash")
     site, peer = root / "_site/recall", root / "peer/csv"
     diffs = {}
-    pairs = [("study-table.csv", site / "study-table.csv", peer / "study-table.csv")]
+    pairs = [("study-table.csv", site / "study-table-appendix-b.csv", peer / "study-table.csv")]
     for f in sorted((peer / "participants").glob("*.csv")):
         pairs.append((f"participants/{f.name}", site / "participants" / f.stem / "rolled-up.csv", f))
     for name, ours, theirs in pairs:

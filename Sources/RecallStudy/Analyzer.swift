@@ -96,6 +96,8 @@ private struct Walk {
     var complete = false
     var closed = false
     var highestString = 0
+    /// When each string's Entry page was last left (string number → ms).
+    var entryLeft: [Int: Int] = [:]
 
     init(log: SessionLog, strings: StringSet) {
         self.log = log
@@ -120,14 +122,15 @@ private struct Walk {
     // MARK: Steps
 
     mutating func step(_ e: SessionEvent) {
-        lastT = e.t
         if closed {
+            // Ignored entirely: they neither count nor move the end of the session.
             warn(e.line, "event after the app was closed; ignored")
             return
         }
+        lastT = e.t
         switch e.kind {
         case .page(let p, let s):
-            leavePage(at: e.t)
+            leavePage(at: e.t, movingOn: true)
             openPage(p, string: s, at: e.t, line: e.line)
         case .focus(let f):
             if let seg = segment, seg.field != f { closeSegment() }
@@ -143,6 +146,13 @@ private struct Walk {
                 return
             }
             let text = newText ?? fieldText[f - 1]
+            if action != .up { focused = f }   // a press is typed where the cursor is; a release moves nothing
+            if action == .up && segment?.field != f {
+                // A release never starts an entry (the release of the key that moved the
+                // focus here, say): its text still counts, its timing belongs to no entry.
+                fieldText[f - 1] = text
+                return
+            }
             if segment == nil || segment!.field != f {
                 closeSegment()
                 segment = Segment(field: f, text: fieldText[f - 1])
@@ -152,7 +162,6 @@ private struct Walk {
             segment!.text = text
             fieldText[f - 1] = text
             if action != .up { lastKeyOnPage = e.t }
-            focused = f
         case .touch:
             break
         case .button(let b, let ok):
@@ -240,11 +249,11 @@ private struct Walk {
     }
 
     mutating func closeSegment() {
-        guard let seg = segment, !seg.keys.isEmpty, let p = page else { segment = nil; return }
+        guard let seg = segment, seg.keys.contains(where: { $0.action != .up }), let p = page else { segment = nil; return }
         segment = nil
         // Keystroke times are key downs (or taps); ups only matter for the dynamics.
         let pressed = seg.keys.filter { $0.action != .up }
-        let start = (pressed.first ?? seg.keys.first!).t, end = (pressed.last ?? seg.keys.last!).t
+        let start = pressed.first!.t, end = pressed.last!.t
         let downs = pressed.count
         let rekey = keyedFields.contains(seg.field)
         keyedFields.insert(seg.field)
@@ -274,7 +283,9 @@ private struct Walk {
         }
     }
 
-    mutating func leavePage(at t: Int) {
+    /// Leaves the open page at `t`; `movingOn` when another page is displayed (not the
+    /// end of the log).
+    mutating func leavePage(at t: Int, movingOn: Bool = false) {
         closeSegment()
         guard let p = page else { return }
         let fields = turnFields ?? fieldText
@@ -296,6 +307,10 @@ private struct Walk {
         case .entry:
             let n = pageString!
             results[n - 1].finalEntries = fields
+            entryLeft[n] = t
+            // A recorder without a Done button (the desktop test) moves on by showing the
+            // next page: leaving the Entry page for another page completes it.
+            if movingOn { results[n - 1].completed = true }
         case .recall:
             guard var rc = recall else { break }
             rc.end = t
@@ -321,7 +336,7 @@ private struct Walk {
         for i in results.indices {
             var r = results[i]
             if let s = r.entryStart {
-                r.entryTotalMs = (r.entryDone ?? endT) - s
+                r.entryTotalMs = (r.entryDone ?? entryLeft[r.number] ?? endT) - s
             }
             r.finalCorrect = r.finalEntries.filter { $0 == r.target }.count
             r.incorrectEntries = r.entries.filter { !$0.correct }.count
@@ -337,8 +352,8 @@ private struct Walk {
             let ud = r.entries.flatMap(\.dynamics.upDown), uu = r.entries.flatMap(\.dynamics.upUp)
             r.medianHold = median(h); r.medianDownDown = median(dd); r.medianUpDown = median(ud); r.medianUpUp = median(uu)
             allHold += h; allDD += dd; allUD += ud; allUU += uu
-            if r.reached && !r.completed && complete {
-                warn(nil, "string \(r.number): the Entry page was never completed although the session reached Thank You")
+            if r.reached && r.entryStart == nil && complete {
+                warn(nil, "string \(r.number): its Entry page was never shown although the session reached Thank You")
             }
             results[i] = r
         }

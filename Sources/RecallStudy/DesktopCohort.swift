@@ -78,10 +78,8 @@ public func formatSeconds(_ s: Double) -> String {
 public enum DesktopCohort {
     public static func load(_ url: URL, display: String? = nil) throws -> CohortTable {
         let name = display ?? url.path
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            throw RecallError(file: name, "cannot read the desktop Rolled Up file as UTF-8 text")
-        }
-        return try parse(text, file: name, name: url.deletingPathExtension().lastPathComponent)
+        let rows = try CSVLines.load(url, display: name, what: "desktop Rolled Up")
+        return try parse(rows: rows, file: name, name: url.deletingPathExtension().lastPathComponent)
     }
 
     /// Parses the Appendix B layout (see ``CohortTable/rows()``). The label column may
@@ -89,7 +87,11 @@ public enum DesktopCohort {
     /// `string` and `string length` (any order); participants before any `section` row
     /// count as complete.
     public static func parse(_ text: String, file: String, name: String) throws -> CohortTable {
-        let rows = try CSVLines.parse(text, file: file).filter { !$0.fields.allSatisfy { $0.isEmpty } }
+        try parse(rows: CSVLines.parse(text, file: file), file: file, name: name)
+    }
+
+    static func parse(rows all: [CSVRow], file: String, name: String) throws -> CohortTable {
+        let rows = all.filter { !$0.fields.allSatisfy { $0.isEmpty } }
         guard let header = rows.first else { throw RecallError(file: file, line: nil, "the file is empty") }
         let n = header.fields.count - 1
         guard n >= 1 else { throw RecallError(file: file, line: header.line, "no string columns") }

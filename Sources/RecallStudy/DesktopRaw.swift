@@ -20,10 +20,7 @@ import Foundation
 public enum DesktopRaw {
     public static func load(_ url: URL, display: String? = nil) throws -> SessionLog {
         let name = display ?? url.path
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            throw RecallError(file: name, "cannot read the desktop Raw Data file as UTF-8 text")
-        }
-        return try parse(text, file: name)
+        return try parse(records: CSVLines.load(url, display: name, what: "desktop Raw Data"), file: name)
     }
 
     struct Row {
@@ -58,7 +55,10 @@ public enum DesktopRaw {
     }
 
     public static func parse(_ text: String, file: String) throws -> SessionLog {
-        let records = try CSVLines.parse(text, file: file)
+        try parse(records: CSVLines.parse(text, file: file), file: file)
+    }
+
+    static func parse(records: [CSVRow], file: String) throws -> SessionLog {
         var rows: [Row] = []
         var markers: [(line: Int, t: Int, name: String)] = []
         var participant: String?

@@ -57,6 +57,14 @@ public enum NativeLog {
             var blank = true
             for j in lineStart..<e where p[j] != 0x20 && p[j] != 0x09 { blank = false; break }
             if blank { continue }
+            if let bad = UTF8Check.firstInvalid(p, from: lineStart, to: e) {
+                if !hasNewline && header != nil {
+                    warnings.append(RecallWarning(file: file, line: lineNo,
+                        "the last line is cut off (it ends inside a character); it was ignored — the app was probably closed while writing"))
+                    break
+                }
+                throw RecallError(file: file, line: lineNo, UTF8Check.notUTF8(byte: p[lineStart + bad], column: bad + 1))
+            }
             var scanner = JSONLineScanner(p, from: lineStart, to: e)
             let f: LineFields
             do {

@@ -32,6 +32,7 @@ public struct StringSet: Sendable, Hashable, Codable {
 
     /// Validates the bytes of a strings file.
     public static func parse(_ data: Data, file: String) throws -> StringSet {
+        try UTF8Check.validate(data, file: file)
         guard var text = String(data: data, encoding: .utf8) else {
             throw RecallError(file: file, "the strings file is not UTF-8 text")
         }

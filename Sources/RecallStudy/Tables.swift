@@ -55,6 +55,10 @@ public enum RawData {
             return p.title
         }
         func target() -> String { string.map { strings[number: $0] } ?? "" }
+        /// Column G: the target; on Recall rows the string the text matches, if any.
+        func targetOrMatch(_ text: String) -> String {
+            page == .recall ? (strings.strings.firstIndex(of: text).map { strings.strings[$0] } ?? "") : target()
+        }
         func correct(_ text: String) -> TableCell {
             if page == .recall { return .bool(stringSet.contains(text)) }
             if string != nil { return .bool(text == target()) }
@@ -65,7 +69,7 @@ public enum RawData {
             let turn = result.pageTurns[turnIndex]
             turnIndex += 1
             for (i, text) in turn.fields.enumerated() {
-                let g = p == .recall ? (strings.strings.firstIndex(of: text).map { strings.strings[$0] } ?? "") : target()
+                let g = targetOrMatch(text)
                 rows.append([.int(turn.t), pid, .opt(string), .text(phase(p.fieldCount > 1 ? i + 1 : nil)), .empty,
                              .text(text), .text(g), correct(text), .empty, .text(text), .text("page-turn")])
             }
@@ -85,10 +89,10 @@ public enum RawData {
                 rows.append([.int(e.t), pid, .opt(string), .text(phase(f)), .empty, .empty, .text(target()), .empty, .empty, .empty, .text("focus")])
             case .key(let label, let action, let newText, let field):
                 let f = field ?? focused ?? 1
-                focused = f
+                if action != .up { focused = f }
                 let text = newText ?? (texts[f] ?? "")
                 texts[f] = text
-                rows.append([.int(e.t), pid, .opt(string), .text(phase(f)), .text(label), .text(text), .text(page == .recall ? "" : target()),
+                rows.append([.int(e.t), pid, .opt(string), .text(phase(f)), .text(label), .text(text), .text(targetOrMatch(text)),
                              correct(text), .empty, .empty, .text(action.rawValue)])
             case .touch(let x, let y, let tgt):
                 rows.append([.int(e.t), pid, .opt(string), .text(phase(focused)), .empty, .empty, .text(target()), .empty,

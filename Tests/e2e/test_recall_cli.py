@@ -93,7 +93,7 @@ def test_build_matches_independent_entry_means(tmp_path, run_dossier, taps):
     assert "warning" not in proc.stderr.lower()
     site = root / "_site" / "recall"
     assert (site / "index.html").exists()
-    table = read_csv(site / "study-table.csv")
+    table = read_csv(site / "study-table-appendix-b.csv")
     assert table[0][0] == "label" and table[1][0] == "order" and table[3][0] == "string length"
     order = [int(x) for x in table[1][1:]]
     lengths = [int(x) for x in table[3][1:]]
@@ -176,3 +176,16 @@ def test_csv_outputs_quote_and_neutralise_tricky_strings(tmp_path, run_dossier):
     assert targets == expected
     rolled = read_csv(page / "rolled-up.csv")
     assert {r[2] for r in rolled[1:] if r[2]} == expected
+
+
+def test_cohort_cells_that_only_a_number_parser_accepts_stay_neutralised_text(tmp_path, run_dossier):
+    root = make_project(tmp_path / "p", run_dossier, n=1, taps=True)
+    lines = (root / "data" / "cohort.csv").read_text(encoding="utf-8").splitlines()
+    cells = lines[2].split(",")
+    cells[1:4] = ["-0x1p4", "-inf", "-nan(SUM)"]      # in the `string` row: text, not numbers
+    lines[2] = ",".join(cells)
+    (root / "data" / "cohort.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run_dossier("build", root)
+    out = read_csv(root / "_site" / "recall" / "cohorts" / "cohort.csv")
+    assert out[2][1:4] == ["'-0x1p4", "'-inf", "'-nan(SUM)"]
+    assert out[5][1] == "1.26"                           # plain numbers stay numbers

@@ -1,0 +1,324 @@
+/* Dossier recall test kit (docs/recall-kit.md). Records the dossier-recall/1 event log of
+   docs/recall-events.md in the browser's localStorage after every event. No network
+   access except the optional upload from the administrator page. */
+(function () {
+  "use strict";
+  var config = JSON.parse(document.getElementById("kit-config").textContent);
+  var STRINGS = config.strings, N = STRINGS.length;
+  var P = "dossier-recall-kit:";           // localStorage key prefix
+  var CHUNK = 200;                          // log lines per stored chunk
+
+  // ---- storage -------------------------------------------------------------------
+  var storageOK = true;
+  try { localStorage.setItem(P + "probe", "1"); localStorage.removeItem(P + "probe"); } catch (e) { storageOK = false; }
+  function load(k) { try { var v = localStorage.getItem(P + k); return v === null ? null : JSON.parse(v); } catch (e) { return null; } }
+  function store(k, v) { localStorage.setItem(P + k, JSON.stringify(v)); }
+  function sessionIds() { return load("index") || []; }
+  function exportText(id) {
+    var meta = load("s:" + id + ":meta"); if (!meta) return "";
+    var out = [];
+    for (var c = 0; c * CHUNK < meta.lines; c++) { out = out.concat(load("s:" + id + ":c" + c) || []); }
+    return out.join("\n") + "\n";
+  }
+  function fileName(meta) {
+    var p = meta.participant.replace(/[^A-Za-z0-9._-]+/g, "_");
+    return "recall-" + p + "-" + meta.created.replace(/[-:]/g, "").replace(/\..*$/, "") + ".jsonl";
+  }
+
+  // ---- the administrator page ---------------------------------------------------------
+  if (config.mode === "admin") { admin(); return; }
+
+  // ---- the test -----------------------------------------------------------------------
+  var S = null;          // the session being recorded (meta stored after every event)
+  var chunk = [];        // the current chunk's lines
+  var base = 0;          // add to an event timeStamp to get ms since Begin
+  var pending = null;    // a key down waiting for the text it produces
+  var softLabel = {};    // keyCode → label of the last down whose key was Unidentified
+  var lastUserT = 0;     // time of the last key / pointer / click: the cause of a focus change
+
+  function $(id) { return document.getElementById(id); }
+  function pages() { return document.querySelectorAll("section[data-page]"); }
+
+  /** ms since Begin for a DOMHighResTimeStamp (or an epoch timeStamp in old browsers). */
+  function tOf(ts) {
+    var t = ts > 1e12 ? ts - S.t0Epoch : base + ts;
+    t = Math.round(t);
+    return t < S.lastT ? S.lastT : t;
+  }
+  function write(obj) {
+    if (!S || S.t0Epoch === null) return;
+    S.lastT = obj.t;
+    var line = JSON.stringify(obj);
+    chunk.push(line);
+    S.lines += 1;
+    S.values = currentValues();
+    store("s:" + S.id + ":c" + Math.floor((S.lines - 1) / CHUNK), chunk);
+    if (chunk.length === CHUNK) chunk = [];
+    store("s:" + S.id + ":meta", S);
+  }
+  function currentValues() {
+    var sec = S && sec0(); if (!sec) return [];
+    return Array.prototype.map.call(sec.querySelectorAll("input[data-field]"), function (i) { return i.value; });
+  }
+  function sec0() { return document.querySelector('section[data-page="' + (S ? S.page : "welcome") + '"]'); }
+  function fieldsOf(page) { return document.querySelectorAll('section[data-page="' + page + '"] input[data-field]'); }
+  function fieldOf(el) {
+    if (!el || !el.getAttribute) return null;
+    var f = el.getAttribute("data-field"); return f ? parseInt(f, 10) : null;
+  }
+
+  // ---- pages --------------------------------------------------------------------------
+  function show(page, string, t, values) {
+    S && (S.page = page, S.string = string);
+    Array.prototype.forEach.call(pages(), function (s) { s.hidden = s.getAttribute("data-page") !== page; });
+    var sec = document.querySelector('section[data-page="' + page + '"]');
+    Array.prototype.forEach.call(sec.querySelectorAll(".n"), function (e) { e.textContent = String(string); });
+    if (page === "memorize") $("target").textContent = STRINGS[string - 1];
+    var inputs = sec.querySelectorAll("input[data-field]");
+    Array.prototype.forEach.call(inputs, function (inp, i) { inp.value = values ? (values[i] || "") : ""; });
+    if (page === "verify") {
+      if (!values) S.verifyOK = false;
+      setMessage(S.verifyOK ? "ok" : null);
+    }
+    if (t !== null && t !== undefined && page !== "welcome" && page !== "ready") {
+      var ev = { t: t, type: "page", page: page };
+      if (string) ev.string = string;
+      write(ev);
+    }
+    refresh();
+    var h = sec.querySelector("h1");
+    if (page === "verify") { inputs[0].focus(); } else if (h) { h.focus(); }
+  }
+  function turn(button, t, extra) {
+    flush();
+    var sec = sec0(), vals = currentValues();
+    if (sec.querySelector("input[data-field]") && S.page !== "welcome") write({ t: t, type: "fields", values: vals });
+    var ev = { t: t, type: "button", button: button };
+    if (extra) for (var k in extra) ev[k] = extra[k];
+    write(ev);
+  }
+  function refresh() {
+    if (!S) { $("welcome-done").disabled = $("participant").value.length === 0; return; }
+    if (S.page === "verify") {
+      var v = fieldsOf("verify")[0].value, need = Math.min(6, STRINGS[S.string - 1].length);
+      $("verify").disabled = v.length < need;
+      $("start-test").disabled = !S.verifyOK;
+    }
+    if (S.page === "entry") {
+      var all = true;
+      Array.prototype.forEach.call(fieldsOf("entry"), function (i) { if (i.value.length === 0) all = false; });
+      $("entry-done").disabled = !all;
+    }
+  }
+  function setMessage(kind) {
+    var m = $("verify-message");
+    m.textContent = kind === "ok" ? "OK" : kind === "bad" ? "Not OK" : "";
+    m.className = "message" + (kind === "ok" ? " ok" : kind === "bad" ? " bad" : "");
+  }
+  function same(a, b) { return a.normalize("NFC") === b.normalize("NFC"); }
+
+  // ---- keys and text --------------------------------------------------------------------
+  function label(ev) {
+    var k = ev.key;
+    if (k === " ") return "space";
+    if (k === "Backspace") return "⌫";
+    return k;
+  }
+  function flush() {
+    if (!pending) return;
+    var p = pending; pending = null;
+    var el = fieldsOf(S.page)[p.field - 1];
+    var text = el ? el.value : "";
+    var key = p.key;
+    if (key === "Unidentified" || key === "Process") {
+      // A soft keyboard: name the key by what it did.
+      key = text.length < p.before.length ? "⌫" : (text.length > p.before.length ? Array.from(text).pop() : "Unidentified");
+      softLabel[p.code] = key;
+    }
+    write({ t: p.t, type: "key", key: key, action: "down", text: text, field: p.field });
+  }
+  function onKeyDown(ev) {
+    var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f) return;
+    lastUserT = tOf(ev.timeStamp);
+    if (ev.key === "Enter") {
+      ev.preventDefault(); flush();
+      if (S.page === "entry" || S.page === "recall") {
+        var list = fieldsOf(S.page); list[f % list.length].focus();   // Next: wraps to field 1
+      } else if (S.page === "verify" && !$("verify").disabled) { doVerify(lastUserT); }
+      return;
+    }
+    if (ev.key === "Tab") return;
+    flush();
+    pending = { t: lastUserT, key: label(ev), field: f, before: ev.target.value, code: ev.keyCode };
+    setTimeout(flush, 0);
+  }
+  function onKeyUp(ev) {
+    var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f) return;
+    if (ev.key === "Enter" || ev.key === "Tab") return;
+    flush();
+    var key = label(ev);
+    if (key === "Unidentified" || key === "Process") key = softLabel[ev.keyCode] || key;
+    write({ t: tOf(ev.timeStamp), type: "key", key: key, action: "up", field: f });
+  }
+  function onInput(ev) {
+    var f = fieldOf(ev.target); if (!f) { refresh(); return; }
+    if (S && S.t0Epoch !== null) {
+      if (pending && pending.field === f) { flush(); }
+      else {
+        // Text changed without a key down: a soft keyboard's suggestion, dictation, paste.
+        flush();
+        var data = ev.data || "";
+        var key = ev.inputType && ev.inputType.indexOf("delete") === 0 ? "⌫" : (data ? Array.from(data).pop() : "text");
+        write({ t: tOf(ev.timeStamp), type: "key", key: key, action: "tap", text: ev.target.value, field: f });
+      }
+      if (S.page === "verify" && S.verifyOK !== null) { S.verifyOK = false; setMessage(null); }
+    }
+    refresh();
+  }
+  function onFocus(ev) {
+    var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f || S.page === "welcome") return;
+    flush();
+    write({ t: Math.max(lastUserT, S.lastT), type: "focus", field: f });
+  }
+  function onPointer(ev) {
+    if (!S || S.t0Epoch === null) return;
+    flush();
+    lastUserT = tOf(ev.timeStamp);
+    var el = ev.target.closest ? ev.target.closest("[data-field],button") : null;
+    var target = el ? (el.getAttribute("data-field") ? "field " + el.getAttribute("data-field") : el.id) : "page";
+    write({ t: lastUserT, type: "touch", x: Math.round(ev.clientX * 10) / 10, y: Math.round(ev.clientY * 10) / 10, target: target });
+  }
+
+  // ---- buttons ------------------------------------------------------------------------
+  function clickT(ev) { var t = tOf(ev.timeStamp); lastUserT = t; return t; }
+  function begin(ev) {
+    var id = S.id;
+    S.t0Epoch = (ev.timeStamp > 1e12 ? ev.timeStamp : performance.timeOrigin + ev.timeStamp);
+    base = performance.timeOrigin - S.t0Epoch;
+    S.lastT = 0;
+    var header = { type: "session", format: "dossier-recall/1", participant: S.participant,
+      device: "browser kit: " + navigator.userAgent, strings: STRINGS };
+    if (config.set) header.set = config.set;
+    chunk = [JSON.stringify(header)]; S.lines = 1;
+    store("s:" + id + ":c0", chunk); store("s:" + id + ":meta", S);
+    write({ t: 0, type: "button", button: "begin" });
+    show("memorize", 1, 0);
+  }
+  function doVerify(t) {
+    flush();
+    var text = fieldsOf("verify")[0].value, ok = same(text, STRINGS[S.string - 1]);
+    write({ t: t, type: "button", button: "verify", result: ok ? "ok" : "not-ok" });
+    S.verifyOK = ok;
+    store("s:" + S.id + ":meta", S);
+    setMessage(ok ? "ok" : "bad");
+    refresh();
+  }
+  var actions = {
+    "welcome-done": function (ev) {
+      var p = $("participant").value;
+      if (p.length < 1 || Array.from(p).length > 12) return;
+      var now = new Date().toISOString();
+      S = { id: now.replace(/[^0-9]/g, "") + "-" + Math.floor(Math.random() * 1e6), participant: p, created: now,
+            t0Epoch: null, lastT: 0, lines: 0, page: "ready", string: null, verifyOK: false, values: [], finished: false };
+      var ids = sessionIds(); ids.push(S.id); store("index", ids); store("current", S.id);
+      store("s:" + S.id + ":meta", S);
+      show("ready", null, null);
+    },
+    "begin": function (ev) { begin(ev); },
+    "memorize-next": function (ev) { var t = clickT(ev); turn("next", t); show("verify", S.string, t); },
+    "verify": function (ev) { doVerify(clickT(ev)); },
+    "back-to-memorize": function (ev) { var t = clickT(ev); turn("memorize", t); show("memorize", S.string, t); },
+    "start-test": function (ev) { if (!S.verifyOK) return; var t = clickT(ev); turn("start-test", t); show("entry", S.string, t); },
+    "entry-done": function (ev) {
+      var t = clickT(ev); turn("done", t);
+      if (S.string < N) show("memorize", S.string + 1, t); else show("recall", null, t);
+    },
+    "recall-done": function (ev) {
+      var t = clickT(ev); turn("done", t);
+      S.finished = true; show("thankyou", null, t);
+    }
+  };
+
+  // ---- start or resume ------------------------------------------------------------------
+  function start() {
+    if (!storageOK) $("storage-warning").hidden = false;
+    document.addEventListener("keydown", onKeyDown, true);
+    document.addEventListener("keyup", onKeyUp, true);
+    document.addEventListener("input", onInput, true);
+    document.addEventListener("focusin", onFocus, true);
+    document.addEventListener("pointerdown", onPointer, true);
+    document.addEventListener("click", function (ev) {
+      var b = ev.target.closest ? ev.target.closest("button[data-action]") : null;
+      if (b && !b.disabled) { ev.preventDefault(); actions[b.getAttribute("data-action")](ev); }
+    });
+    document.addEventListener("submit", function (ev) { ev.preventDefault(); });
+    var id = load("current"), meta = id ? load("s:" + id + ":meta") : null;
+    if (meta) {
+      // Resume after a reload or a closed tab (Outstanding Question 10): same page, same fields.
+      S = meta;
+      if (S.t0Epoch !== null) {
+        base = performance.timeOrigin - S.t0Epoch;
+        chunk = load("s:" + S.id + ":c" + Math.floor(Math.max(S.lines - 1, 0) / CHUNK)) || [];
+        if (chunk.length === CHUNK) chunk = [];
+        lastUserT = S.lastT;
+      }
+      show(S.page, S.string, null, S.values);
+      return;
+    }
+    show("welcome", null, null);
+  }
+
+  // ---- administrator page ---------------------------------------------------------------
+  function admin() {
+    var body = document.getElementById("sessions");
+    function render() {
+      var ids = sessionIds();
+      body.textContent = "";
+      document.getElementById("none").hidden = ids.length > 0;
+      ids.forEach(function (id) {
+        var m = load("s:" + id + ":meta"); if (!m) return;
+        var tr = document.createElement("tr");
+        function td(text, cls) { var c = document.createElement("td"); c.textContent = text; if (cls) c.className = cls; tr.appendChild(c); return c; }
+        var th = document.createElement("th"); th.scope = "row"; th.textContent = m.participant; tr.appendChild(th);
+        td(m.created.replace("T", " ").replace(/\..*$/, " UTC"));
+        td(m.finished ? "finished" : (m.t0Epoch === null ? "not begun" : "in progress (" + m.page + (m.string ? " " + m.string : "") + ")"));
+        td(String(m.lines), "num");
+        var cell = td("");
+        function button(text, fn) { var b = document.createElement("button"); b.type = "button"; b.textContent = text; b.addEventListener("click", fn); cell.appendChild(b); return b; }
+        button("Export " + m.participant, function () {
+          var blob = new Blob([exportText(id)], { type: "application/x-ndjson" });
+          var a = document.createElement("a"); a.href = URL.createObjectURL(blob); a.download = fileName(m);
+          document.body.appendChild(a); a.click(); a.remove();
+        }).setAttribute("data-export", id);
+        if (config.upload) {
+          button("Send " + m.participant, function (ev) {
+            var b = ev.target, url = config.upload.replace(/\/?$/, "/") + encodeURIComponent(fileName(m));
+            b.disabled = true; status("Sending " + fileName(m) + " …");
+            fetch(url, { method: "PUT", body: exportText(id), headers: { "Content-Type": "application/x-ndjson" } })
+              .then(function (r) { status(r.ok ? "Sent " + fileName(m) + " (" + r.status + ")." : "The server refused " + fileName(m) + ": " + r.status + " " + r.statusText); })
+              .catch(function (e) { status("Could not reach the server: " + e.message); })
+              .then(function () { b.disabled = false; });
+          });
+        }
+        button("Delete " + m.participant, function () {
+          if (!confirm("Delete the session of participant " + m.participant + " from this device? Export it first.")) return;
+          for (var c = 0; c * CHUNK < m.lines; c++) localStorage.removeItem(P + "s:" + id + ":c" + c);
+          localStorage.removeItem(P + "s:" + id + ":meta");
+          store("index", sessionIds().filter(function (x) { return x !== id; }));
+          if (load("current") === id) localStorage.removeItem(P + "current");
+          render();
+        }).className = "secondary";
+        body.appendChild(tr);
+      });
+    }
+    function status(text) { document.getElementById("status").textContent = text; }
+    document.getElementById("next-participant").addEventListener("click", function () {
+      localStorage.removeItem(P + "current");
+      status("The next visit to the test page starts at Welcome.");
+    });
+    if (!storageOK) status("This browser does not let the page store data here.");
+    render();
+  }
+
+  start();
+})();

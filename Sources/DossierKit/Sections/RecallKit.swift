@@ -1,0 +1,90 @@
+import Foundation
+import RecallStudy
+import Render
+
+/// The recall test kit (`recall: kit: true`, docs/recall-kit.md): the seed's app as two
+/// self-contained static pages, `recall/kit/index.html` (the test) and
+/// `recall/kit/admin.html` (sessions on the device), with the strings of the project's
+/// strings file built in. Everything is inlined so the pages work offline and from
+/// `file://`.
+struct RecallKit {
+    /// The strings shown, in file order (seed 4a.2).
+    var strings: StringSet
+    /// The string set's name written into every log header (`set`).
+    var setName: String
+    /// Optional WebDAV folder the administrator page PUTs logs to.
+    var upload: URL?
+
+    /// Reads `kit_upload:`: an `https:` (or `http:` for a loopback host) folder URL without
+    /// user name, password, query or fragment (the page is public: anything in it is).
+    static func uploadURL(_ config: SectionConfig) throws -> URL? {
+        guard let s = try config.string("kit_upload"), !s.isEmpty else { return nil }
+        guard let u = URLComponents(string: s), let scheme = u.scheme?.lowercased(), let host = u.host, !host.isEmpty else {
+            throw config.error("kit_upload", "not a URL: give the WebDAV folder as https://host/folder/")
+        }
+        let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
+        guard scheme == "https" || (scheme == "http" && loopback) else {
+            throw config.error("kit_upload", "the upload folder must be an https: URL (http: only for 127.0.0.1)")
+        }
+        guard u.user == nil, u.password == nil, u.query == nil, u.fragment == nil else {
+            throw config.error("kit_upload", "the upload URL must not carry a user name, password, query or fragment: the kit page is readable by every participant")
+        }
+        return u.url
+    }
+
+    /// The two pages.
+    func files() throws -> [OutputFile] {
+        let res = try Resources.locate()
+        func read(_ rel: String) throws -> String {
+            guard let d = FileManager.default.contents(atPath: res.appendingPathComponent(rel).path) else {
+                throw DossierError("cannot read Dossier's \(rel)")
+            }
+            return String(decoding: d, as: UTF8.self)
+        }
+        let js = try read("Site/recall/kit/kit.js"), css = try read("Site/recall/kit/kit.css")
+        let test = try read("Templates/recall/kit.html"), admin = try read("Templates/recall/kit-admin.html")
+        func page(_ template: String, mode: String) -> String {
+            var config: [String: JSONValue] = ["strings": .array(strings.strings.map { .string($0) }), "set": .string(setName),
+                                               "mode": .string(mode), "format": .string(NativeLog.format)]
+            config["upload"] = upload.map { .string($0.absoluteString) } ?? .null
+            var html = Self.expandFields(template)
+            html = Self.section(html, "upload", keep: upload != nil)
+            html = html.replacingOccurrences(of: "/*KIT-CSS*/", with: css)
+            html = html.replacingOccurrences(of: "/*KIT-CONFIG*/", with: Self.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
+            html = html.replacingOccurrences(of: "/*KIT-JS*/", with: js)
+            return html
+        }
+        return [OutputFile(path: "recall/kit/index.html", text: page(test, mode: "test")),
+                OutputFile(path: "recall/kit/admin.html", text: page(admin, mode: "admin"))]
+    }
+
+    /// JSON placed inside `<script>`: `<`, `>` and `&` (which JSON only has inside
+    /// strings) as `\u003c`, `\u003e`, `\u0026`, so no text can close the element.
+    static func scriptSafe(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+            .replacingOccurrences(of: "&", with: "\\u0026")
+    }
+
+    /// Repeats each `{{#fields}}…{{/fields}}` block for fields 1–10 (`{{n}}`).
+    static func expandFields(_ s: String) -> String {
+        var out = "", rest = Substring(s)
+        while let a = rest.range(of: "{{#fields}}"), let b = rest.range(of: "{{/fields}}", range: a.upperBound..<rest.endIndex) {
+            out += rest[..<a.lowerBound]
+            let block = String(rest[a.upperBound..<b.lowerBound])
+            for n in 1...StringSet.count { out += block.replacingOccurrences(of: "{{n}}", with: String(n)) }
+            rest = rest[b.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// Keeps or drops the text of `{{#name}}…{{/name}}`.
+    static func section(_ s: String, _ name: String, keep: Bool) -> String {
+        var out = "", rest = Substring(s)
+        while let a = rest.range(of: "{{#\(name)}}"), let b = rest.range(of: "{{/\(name)}}", range: a.upperBound..<rest.endIndex) {
+            out += rest[..<a.lowerBound]
+            if keep { out += rest[a.upperBound..<b.lowerBound] }
+            rest = rest[b.upperBound...]
+        }
+        return out + rest
+    }
+}

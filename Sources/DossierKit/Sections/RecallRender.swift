@@ -1,0 +1,44 @@
+import Foundation
+import RecallStudy
+import Render
+
+// MARK: - CSV output
+
+enum RecallRender {
+    /// raw.csv and rolled-up.csv, field by field through ``CSVWriter`` (tens of
+    /// thousands of cells per participant: no Cell array per row).
+    static func csv(_ t: Table) -> Data {
+        var w = CSVWriter(header: t.header)
+        for r in t.rows {
+            for c in r {
+                switch c {
+                case .text(let s): w.textField(s)
+                case .int(let n): w.numberField(n)
+                case .number(let d): w.numberField(d)
+                case .empty: w.emptyField()
+                }
+            }
+            w.endRecord()
+        }
+        return w.data
+    }
+
+    /// Text rows (the Appendix B layout): numbers stay as written.
+    static func csv(_ rows: [[String]]) -> Data {
+        var w = CSVWriter()
+        for r in rows {
+            w.append(r.map { s -> CSVWriter.Cell in
+                if s.isEmpty { return .empty }
+                return RecallStudyFiles.isPlainNumber(s) ? .number(s) : .text(s)
+            })
+        }
+        return w.data
+    }
+
+    static func seconds(_ ms: Int?) -> String { ms.map { formatSeconds(Double($0) / 1000) } ?? "—" }
+    static func seconds(_ s: Double?) -> String { s.map(formatSeconds) ?? "—" }
+    static func ms(_ d: Double?) -> String { d.map { JSONValue.formatNumber(($0 * 10).rounded() / 10) } ?? "—" }
+    static func yes(_ b: Bool) -> String { b ? "yes" : "no" }
+    /// A duration for reading (`19 min 04 s`, docs/design-system.md); CSV/JSON keep ms.
+    static func duration(_ ms: Int?) -> String { ms.map { ValueFormat.duration(Double($0) / 1000) } ?? "—" }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import RecallStudy
+import Render
+
+// MARK: - The participant report (HTML model and Markdown)
+
+enum RecallReport {
+    static func model(_ r: ParticipantResult, slug: String) -> [String: Any] {
+        let reached = r.strings.filter(\.reached)
+        var rows: [[String: Any]] = []
+        for s in reached {
+            rows.append([
+                "n": s.number, "target": s.target, "length": s.length,
+                "memorizeViews": s.memorizeViews.count, "memorizeTotal": RecallRender.seconds(s.memorizeTotalMs),
+                "verifyViews": s.verifyViews.count, "verifyFailures": s.verifyFailures,
+                "verifyTotal": RecallRender.seconds(s.verifyTotalMs),
+                "entries": s.entries.count, "incorrect": s.incorrectEntries, "rekeys": s.rekeys, "deletions": s.deletions,
+                "entryTotal": RecallRender.seconds(s.entryTotalMs), "meanEntry": RecallRender.seconds(s.meanEntrySeconds),
+                "sdEntry": RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
+                "finalCorrect": s.finalCorrect, "toLastKey": RecallRender.seconds(s.memorizeToLastEntryKeyMs),
+                "done": s.completed,
+                "entryRowsHTML": entryRows(s.entries),
+            ])
+        }
+        var m: [String: Any] = [
+            "participant": r.participant, "slug": slug,
+            "source": r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log",
+            "device": r.device ?? "", "hasDevice": r.device != nil,
+            "complete": r.complete,
+            "status": r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
+            "practice": reached.flatMap { s in s.practice.map { e -> [String: Any] in
+                ["n": s.number, "page": e.page.title, "order": e.order, "duration": RecallRender.seconds(e.durationMs),
+                 "correct": e.correct, "keystrokes": e.keystrokes, "deletions": e.deletions,
+                 "medianHold": RecallRender.ms(e.dynamics.medianHold), "medianDD": RecallRender.ms(e.dynamics.medianDownDown),
+                 "medianUD": RecallRender.ms(e.dynamics.medianUpDown), "medianUU": RecallRender.ms(e.dynamics.medianUpUp)]
+            } },
+            "hasPractice": reached.contains { !$0.practice.isEmpty },
+            "sessionTotal": RecallRender.duration(r.sessionTotalMs),
+            "reachedCount": reached.count,
+            "strings": rows,
+            "warnings": r.warnings.map { ["text": $0.description] },
+            "hasWarnings": !r.warnings.isEmpty,
+            "medianHold": RecallRender.ms(r.medianHold), "medianDD": RecallRender.ms(r.medianDownDown),
+            "medianUD": RecallRender.ms(r.medianUpDown), "medianUU": RecallRender.ms(r.medianUpUp),
+            "timelineSVG": timeline(r),
+        ]
+        m["hasRecall"] = r.recall != nil
+        m["hasEntries"] = false
+        m["hasDynamics"] = false
+        if let rc = r.recall {
+            m["recall"] = [
+                "total": RecallRender.seconds(rc.totalMs),
+                "fields": rc.fields.map { f -> [String: Any] in
+                    ["field": f.field, "text": f.text, "correct": f.correct, "matches": f.matches.map { "string \($0)" } ?? "no string"]
+                },
+                "hasFields": !rc.fields.isEmpty,
+                "recalled": rc.stringsRecalled.count,
+            ] as [String: Any]
+        }
+        let entries = reached.flatMap { s in s.entries.map { (s.length, $0) } }
+        if !entries.isEmpty {
+            m["hasEntries"] = true
+            let ok = entries.filter { $0.1.correct }.map { XYPoint(x: Double($0.0), y: Double($0.1.durationMs) / 1000, label: "field \($0.1.field)") }
+            let bad = entries.filter { !$0.1.correct }.map { XYPoint(x: Double($0.0), y: Double($0.1.durationMs) / 1000, label: "field \($0.1.field)") }
+            m["entrySVG"] = Charts.scatter(series: [XYSeries(name: "correct", points: ok), XYSeries(name: "incorrect", points: bad)],
+                                           options: ChartOptions(title: "Entry time against string length",
+                                                                 description: "Each individual entry on the Entry pages: seconds from the first to the last keystroke against the target's length.",
+                                                                 xLabel: "string length (characters)", yLabel: "entry time (s)", yMin: 0))
+            let cats = reached.map { "\($0.number)" }
+            m["errorsSVG"] = Charts.bar(categories: cats, series: [
+                BarSeries(name: "incorrect entries", values: reached.map { Double($0.incorrectEntries) }),
+                BarSeries(name: "re-keys", values: reached.map { Double($0.rekeys) }),
+                BarSeries(name: "backspaces", values: reached.map { Double($0.deletions) }),
+                BarSeries(name: "Verify Not OK", values: reached.map { Double($0.verifyFailures) }),
+            ], options: ChartOptions(title: "Errors and re-keys per string",
+                                     description: "Counts per string: entries not equal to the target, re-keyed fields, keystrokes that deleted characters, and failed Verify attempts.",
+                                     xLabel: "string", yLabel: "count", yMin: 0))
+            let all = reached.flatMap(\.entries)
+            let groups = [("hold", all.flatMap(\.dynamics.hold)), ("down-down", all.flatMap(\.dynamics.downDown)),
+                          ("up-down", all.flatMap(\.dynamics.upDown)), ("up-up", all.flatMap(\.dynamics.upUp))]
+                .filter { !$0.1.isEmpty }
+                .map { BoxGroup(name: $0.0, values: $0.1.map(Double.init)) }
+            if !groups.isEmpty {
+                m["hasDynamics"] = true
+                m["dynamicsSVG"] = Charts.boxPlot(groups: groups, options: ChartOptions(
+                    title: "Keystroke dynamics (Entry pages)",
+                    description: "Distribution of key hold times and of down-down, up-down and up-up latencies between consecutive keys, in milliseconds, over all entries.",
+                    yLabel: "milliseconds"))
+            }
+        }
+        return m
+    }
+
+    /// The rows of a string's individual-entries table, built here rather than in the
+    /// template: a session has over a hundred entries and this is the report's hot path.
+    /// Every value is a number or a fixed word; nothing from the log is inserted unescaped.
+    static func entryRows(_ entries: [TypedEntry]) -> String {
+        var o = ""
+        o.reserveCapacity(entries.count * 160)
+        for e in entries {
+            o += "<tr><td>\(e.order)</td><td>\(e.field)</td><td>\(RecallRender.seconds(e.durationMs))</td><td>"
+            o += e.correct ? "True" : "False"
+            o += "</td><td>\(e.rekey ? "yes" : "")</td><td>\(e.keystrokes)</td><td>\(e.deletions)</td><td>"
+            o += HTML.escape(RecallRender.ms(e.dynamics.medianHold)) + "</td><td>" + HTML.escape(RecallRender.ms(e.dynamics.medianDownDown)) + "</td></tr>\n"
+        }
+        return o
+    }
+
+    static func timeline(_ r: ParticipantResult) -> String {
+        var lanes: [TimelineLane] = []
+        for s in r.strings where s.reached {
+            var spans: [TimelineSpan] = []
+            for v in s.memorizeViews { spans.append(TimelineSpan(start: Double(v.start) / 1000, end: Double(v.end) / 1000, label: "Memorize \(v.view)", category: "Memorize")) }
+            for v in s.verifyViews { spans.append(TimelineSpan(start: Double(v.start) / 1000, end: Double(v.end) / 1000, label: "Verify \(v.view)", category: "Verify")) }
+            if let st = s.entryStart {
+                spans.append(TimelineSpan(start: Double(st) / 1000, end: Double(st + (s.entryTotalMs ?? 0)) / 1000, label: "Entry", category: "Entry"))
+            }
+            lanes.append(TimelineLane(name: "String \(s.number)", spans: spans))
+        }
+        if let rc = r.recall {
+            lanes.append(TimelineLane(name: "Recall", spans: [TimelineSpan(start: Double(rc.start) / 1000, end: Double(rc.end) / 1000, label: "Recall", category: "Recall")]))
+        }
+        return Charts.timeline(lanes: lanes, options: ChartOptions(
+            title: "Phase timeline", description: "When each page of each string was on screen, in seconds since Begin.",
+            height: Double(max(160, 40 + 26 * lanes.count)), xLabel: "seconds since Begin"))
+    }
+
+    /// The same report as Markdown (report.md).
+    static func markdown(_ r: ParticipantResult, slug: String) -> String {
+        func cell(_ s: String) -> String { MarkdownText.text(s) }
+        var o = "# Participant \(cell(r.participant))\n\n"
+        o += "- Source: \(r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log")\n"
+        o += "- Status: \(r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)")\n"
+        o += "- Session total: \(RecallRender.seconds(r.sessionTotalMs)) s\n"
+        o += "- Keystroke medians (ms): hold \(RecallRender.ms(r.medianHold)), down-down \(RecallRender.ms(r.medianDownDown)), up-down \(RecallRender.ms(r.medianUpDown)), up-up \(RecallRender.ms(r.medianUpUp))\n\n"
+        if !r.warnings.isEmpty {
+            o += "## Warnings\n\n" + r.warnings.map { "- \(cell($0.description))\n" }.joined() + "\n"
+        }
+        o += "## Strings\n\n| # | target | length | Memorize views | Memorize s | Verify Not OK | Verify s | entries | incorrect | re-keys | backspaces | Entry s | mean entry s | correct at Done |\n"
+        o += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        for s in r.strings where s.reached {
+            o += "| \(s.number) | \(MarkdownText.code(s.target)) | \(s.length) | \(s.memorizeViews.count) | \(RecallRender.seconds(s.memorizeTotalMs)) | \(s.verifyFailures) | \(RecallRender.seconds(s.verifyTotalMs)) | \(s.entries.count) | \(s.incorrectEntries) | \(s.rekeys) | \(s.deletions) | \(RecallRender.seconds(s.entryTotalMs)) | \(RecallRender.seconds(s.meanEntrySeconds)) | \(s.finalCorrect)/10 |\n"
+        }
+        if let rc = r.recall {
+            o += "\n## Recall\n\nTotal: \(RecallRender.seconds(rc.totalMs)) s; strings recalled exactly: \(rc.stringsRecalled.count)\n\n"
+            if !rc.fields.isEmpty {
+                o += "| field | text | matches |\n|---|---|---|\n"
+                for f in rc.fields { o += "| \(f.field) | \(MarkdownText.code(f.text)) | \(f.matches.map { "string \($0)" } ?? "False") |\n" }
+            }
+        }
+        o += "\nData: raw.csv, rolled-up.csv, participant.json (see docs/recall-measures.md).\n"
+        return o
+    }
+}

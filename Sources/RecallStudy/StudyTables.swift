@@ -1,0 +1,109 @@
+// MARK: - The study-wide tables (docs/recall-study-data.md)
+
+/// One participant as the study-wide tables see it.
+public struct StudyParticipant: Sendable {
+    public var summary: ParticipantSummary
+    public var detail: ParticipantDetail
+    /// The log's file name as shown in messages (project-relative): tells apart two logs
+    /// with the same participant number.
+    public var sourceFile: String
+    public init(summary: ParticipantSummary, detail: ParticipantDetail, sourceFile: String) {
+        self.summary = summary; self.detail = detail; self.sourceFile = sourceFile
+    }
+}
+
+public enum StudyTables {
+    /// `entries.csv`: one row per individual entry on an Entry page, participants in
+    /// unit order, entries in keyed order.
+    public static func entries(_ ps: [StudyParticipant]) -> Table {
+        var rows: [[TableCell]] = []
+        for p in ps {
+            for e in p.detail.entries {
+                rows.append([.text(p.summary.participant), .text(p.sourceFile), .int(e.string), .int(e.field), .int(e.order),
+                             .int(e.start), .int(e.end), .int(e.duration), .int(e.keystrokes), .int(e.backspaces),
+                             .bool(e.correct), .bool(e.rekey), .int(e.textLength)])
+            }
+        }
+        return Table(header: ["participant", "source_file", "string", "field", "order", "start_ms", "end_ms", "duration_ms",
+                              "keystrokes", "backspaces", "correct", "rekey", "final_text_length"], rows: rows)
+    }
+
+    /// `participants.csv`: one row per participant log.
+    public static func participants(_ ps: [StudyParticipant]) -> Table {
+        let rows: [[TableCell]] = ps.map { sp in
+            let p = sp.summary
+            func sum(_ f: (ParticipantSummary.PerString) -> Int) -> TableCell { .int(p.strings.reduce(0) { $0 + f($1) }) }
+            return [.text(p.participant), .text(sp.sourceFile), .text(p.source.rawValue), .bool(p.complete),
+                    .opt(p.sessionTotalMs), .int(p.lastEventMs), .int(p.warnings),
+                    sum(\.entries), sum(\.incorrectEntries), sum(\.rekeys), sum(\.deletions), sum(\.verifyFailures),
+                    .int(p.recallFields), .text(p.recalled.map(String.init).joined(separator: " ")),
+                    .opt(p.medianHold), .opt(p.medianDownDown), .opt(p.medianUpDown), .opt(p.medianUpUp)]
+        }
+        return Table(header: ["participant", "source_file", "source", "complete", "session_total_ms", "last_event_ms", "warnings",
+                              "entries", "incorrect_entries", "rekeys", "deletions", "verify_failures",
+                              "recall_fields", "strings_recalled", "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"],
+                     rows: rows)
+    }
+
+    /// `recall.csv`: one row per non-empty Recall field at the page turn.
+    public static func recall(_ ps: [StudyParticipant]) -> Table {
+        var rows: [[TableCell]] = []
+        for p in ps {
+            for f in p.detail.recall {
+                rows.append([.text(p.summary.participant), .text(p.sourceFile), .int(f.field), .int(f.textLength),
+                             .opt(f.matched), .bool(f.matched != nil), .int(f.editDistance), .int(f.nearest),
+                             .opt(f.caseInsensitive)])
+            }
+        }
+        return Table(header: ["participant", "source_file", "field", "text_length", "matched_string", "correct",
+                              "edit_distance", "nearest_string", "case_insensitive_match"], rows: rows)
+    }
+
+    /// `strings.csv`: per string, the entry-time statistics over every Entry entry of
+    /// every participant, and the error and recall rates with their counts.
+    public static func strings(_ set: StringSet, _ ps: [StudyParticipant]) -> Table {
+        var rows: [[TableCell]] = []
+        let recallers = ps.filter(\.summary.reachedRecall)
+        for n in 1...StringSet.count {
+            let es = ps.flatMap { $0.detail.entries.filter { $0.string == n } }
+            let d = es.map { Double($0.duration) }
+            let reached = ps.filter { $0.summary.strings.contains { $0.n == n && $0.reached } }
+            let incorrect = es.filter { !$0.correct }.count, rekeys = es.filter(\.rekey).count
+            let attempts = ps.reduce(0) { $0 + $1.detail.verifyAttempts[n - 1] }
+            let notOK = ps.reduce(0) { $0 + ($1.summary.strings.first { $0.n == n }?.verifyFailures ?? 0) }
+            let recalled = recallers.filter { $0.summary.recalled.contains(n) }.count
+            func rate(_ a: Int, _ b: Int) -> TableCell { b == 0 ? .empty : .number(Double(a) / Double(b)) }
+            rows.append([.int(n), .text(set[number: n]), .int(set[number: n].count), .int(reached.count),
+                         .int(es.count), .opt(StudyStats.mean(d)), .opt(StudyStats.sd(d)), .opt(StudyStats.quantile(d, 0.5)),
+                         .opt(StudyStats.iqr(d)),
+                         .int(incorrect), rate(incorrect, es.count), .int(rekeys), rate(rekeys, es.count),
+                         .int(attempts), .int(notOK), rate(notOK, attempts),
+                         .int(recallers.count), .int(recalled), rate(recalled, recallers.count)])
+        }
+        return Table(header: ["string", "target", "length", "participants_reached",
+                              "n_entries", "mean_entry_ms", "sd_entry_ms", "median_entry_ms", "iqr_entry_ms",
+                              "incorrect_entries", "incorrect_rate", "rekeys", "rekey_rate",
+                              "verify_attempts", "verify_not_ok", "verify_not_ok_rate",
+                              "recall_participants", "recalled", "recall_rate"], rows: rows)
+    }
+
+    /// Tidy `study-table.csv`: one row per participant, the mean entry time (s, two
+    /// decimals as in Appendix B) of each string in columns `s1`…`s10` by string number.
+    public static func tidyStudy(_ ps: [StudyParticipant]) -> Table {
+        let rows: [[TableCell]] = ps.map { p in
+            [.text(p.summary.participant), .text(p.sourceFile), .bool(p.summary.complete)]
+                + (1...StringSet.count).map { n in .opt(p.summary.strings.first { $0.n == n }?.meanEntrySeconds) }
+        }
+        return Table(header: ["participant", "source_file", "complete"] + (1...StringSet.count).map { "s\($0)" }, rows: rows)
+    }
+
+    /// `study-strings.csv`: the strings of the study table's columns, with the
+    /// Appendix B column position (by length, ties by presentation order).
+    public static func studyColumns(_ set: StringSet) -> Table {
+        let order = CohortTable.columns(for: set).map(\.order)
+        let rows: [[TableCell]] = (1...StringSet.count).map { n in
+            [.text("s\(n)"), .int(n), .text(set[number: n]), .int(set[number: n].count), .int(order.firstIndex(of: n)! + 1)]
+        }
+        return Table(header: ["column", "string", "target", "length", "appendix_b_position"], rows: rows)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import RecallStudy
+
+@Suite struct StudyDataTests {
+    @Test func statisticsAreThePandasDefaults() {
+        let v: [Double] = [7, 1, 3, 10, 4]
+        #expect(StudyStats.mean(v) == 5)
+        #expect(abs(StudyStats.sd(v)! - 3.5355339059327378) < 1e-12)      // n − 1
+        #expect(StudyStats.quantile(v, 0.5) == 4)
+        #expect(StudyStats.quantile(v, 0.25) == 3)                         // type 7
+        #expect(StudyStats.quantile([1, 2, 3, 4], 0.25) == 1.75)
+        #expect(StudyStats.iqr([1, 2, 3, 4]) == 1.5)
+        #expect(StudyStats.sd([5]) == nil)
+        #expect(StudyStats.mean([]) == nil)
+    }
+
+    @Test func editDistanceCountsCharacters() {
+        #expect(StudyStats.editDistance("kitten", "sitting") == 3)
+        #expect(StudyStats.editDistance("", "abc") == 3)
+        #expect(StudyStats.editDistance("a\u{308}b", "\u{E4}b") == 0)
+        let near = StudyStats.nearest(" abc123", in: ["Qx,9!z", "abc123", "abc12"])
+        #expect(near.distance == 1 && near.string == 2)
+    }
+
+    @Test func cmuTokensAreUniqueAndNamed() {
+        #expect(DynamicsTable.tokens([".", "t", "i", "e", "5", "Shift", "R"]) == ["period", "t", "i", "e", "5", "Shift", "R"])
+        #expect(DynamicsTable.tokens(["5", "5", "$", "⌫", "5"]) == ["5", "5#2", "u0024", "Back", "5#3"])
+    }
+
+    @Test func detailSurvivesItsCompactForm() throws {
+        let log = try NativeLog.load(fixture("golden-session.jsonl"), display: "golden.jsonl")
+        let r = try Analyzer.analyze(log, strings: try studyStrings())
+        let d = ParticipantDetail(r, strings: try studyStrings())
+        #expect(!d.entries.isEmpty && !d.recall.isEmpty && !d.timings.isEmpty)
+        let bytes = d.compactBytes()
+        let back = bytes.withUnsafeBytes { ParticipantDetail(compactBytes: $0) }
+        #expect(back == d)
+        let cut = Array(bytes.dropLast())
+        #expect(cut.withUnsafeBytes { ParticipantDetail(compactBytes: $0) } == nil)
+        // The recall rows: " abc123" is not a match but one edit from string 1.
+        #expect(d.recall.map(\.matched) == [nil, 2])
+        #expect(d.recall.map(\.editDistance) == [1, 0])
+        #expect(d.recall.map(\.nearest) == [1, 2])
+    }
+
+    @Test func dynamicsRowsSatisfyHPlusUDEqualsDD() throws {
+        let log = try NativeLog.load(fixture("golden-session.jsonl"), display: "golden.jsonl")
+        let r = try Analyzer.analyze(log, strings: try studyStrings())
+        let p = StudyParticipant(summary: ParticipantSummary(r), detail: ParticipantDetail(r, strings: try studyStrings()), sourceFile: "g.jsonl")
+        let (t, _) = DynamicsTable.table(string: 1, [p])
+        #expect(Array(t.header.prefix(3)) == ["subject", "sessionIndex", "rep"])
+        #expect(t.header.last == "source_file")
+        #expect(!t.rows.isEmpty)
+    }
+}
