@@ -1,6 +1,7 @@
 import Foundation
 import Experiences
 import Render
+import Escaping
 
 /// The `experiences` section: experience files → a static experience browser.
 ///
@@ -75,7 +76,7 @@ public struct ExperiencesSection: Section {
         experiences.map { e in
             let media = e.mediaPaths.map { folder.appendingPathComponent($0) }
             return SectionUnit(id: e.slug, inputs: [fileURL(e)] + media.filter { FileManager.default.fileExists(atPath: $0.path) },
-                               salt: "title=\(e.title ?? "");v1")
+                               salt: "title=\(e.title ?? "");v2")
         }
     }
 
@@ -105,11 +106,12 @@ public struct ExperiencesSection: Section {
         let viewerData = ViewerData(
             title: title, first: e.firstPanorama, final: graph.final, congratulations: "congratulations/index.html",
             panoramas: e.panoramas.map { p in
-                ViewerData.Pano(id: p.id, title: p.title, image: "files/" + p.image,
+                ViewerData.Pano(id: p.id, title: p.title, image: "files/" + p.image, startYaw: p.startYaw, startPitch: p.startPitch,
                                 texture: bytes[p.image].map { "data:\(Self.mime(p.image));base64,\($0.base64EncodedString())" },
                                 triggers: p.triggers.map { t in
                                     ViewerData.Trig(id: t.id, kind: t.kind.rawValue, yaw: t.yaw, pitch: t.pitch, size: t.size,
-                                                    label: t.label, media: t.media.map { "files/" + $0 }, target: t.target)
+                                                    label: t.label, media: t.media.map { "files/" + $0 }, target: t.target,
+                                                    targetYaw: t.targetYaw, targetPitch: t.targetPitch, text: t.text)
                                 })
             })
         let json = String(decoding: try JSONOutput.encode(viewerData), as: UTF8.self)
@@ -118,7 +120,7 @@ public struct ExperiencesSection: Section {
         pages.append(Page(path: base + "index.html", title: title, template: "experiences/viewer", model: [
             "title": title, "slug": e.slug, "json": HTML.scriptSafeJSON(json), "firstTitle": firstTitle,
             "totalClips": graph.totalClips,
-        ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
+        ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js", "assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
 
         // Overview: graph, media checks, warnings.
         let svg = GraphSVG.render(e, graph) { "../files/" + $0.image }
@@ -181,7 +183,27 @@ public struct ExperiencesSection: Section {
                         model: ["experiences": items, "hasWarnings": warningCount > 0, "warningCount": warningCount],
                         styles: ["assets/experiences/viewer.css"], bodyClass: "experience-home")
         let blurb = "\(rows.count) experience\(rows.count == 1 ? "" : "s") to preview in the browser: \(rows.reduce(0) { $0 + $1.panoramas }) places, \(rows.reduce(0) { $0 + $1.clips }) clips."
-        return UnitResult(pages: [page], blurb: blurb)
+        return UnitResult(pages: [page, editorPage()], blurb: blurb)
+    }
+
+    // MARK: The editor (docs/experience-editor.md)
+
+    /// The caretakers' editor: the site's experiences (in the file format, with where their
+    /// media are) are embedded so it works from `file://`.
+    func editorPage() -> Page {
+        let items = experiences.map { e -> String in
+            let file = fileURL(e).lastPathComponent
+            return "{\"file\":\(JSONText.quote(file)),\"slug\":\(JSONText.quote(e.slug)),\"title\":\(JSONText.quote(e.title ?? e.slug)),"
+                + "\"kind\":\(JSONText.quote(e.kind.rawValue)),\"owner\":\(e.owner.map(JSONText.quote) ?? "null"),"
+                + "\"base\":\(JSONText.quote("../\(e.slug)/files/")),\"experience\":\(ExperienceWriter.json(e))}"
+        }
+        let json = "{\"experiences\":[" + items.joined(separator: ",") + "]}"
+        return Page(path: "experiences/editor/index.html", title: "Experience editor", template: "experiences/editor",
+                    model: ["json": HTML.scriptSafeJSON(json)],
+                    styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
+                    scripts: ["assets/experiences/rules.js", "assets/experiences/zip.js", "assets/experiences/pano.js",
+                              "assets/experiences/editor-stage.js", "assets/experiences/editor.js"],
+                    bodyClass: "experience-editor")
     }
 
     // MARK: Helpers
@@ -203,9 +225,12 @@ struct ViewerData: Encodable {
         var yaw, pitch, size: Double
         var label: String
         var media, target: String?
+        var targetYaw, targetPitch: Double?
+        var text: String?
     }
     struct Pano: Encodable {
         var id, title, image: String
+        var startYaw, startPitch: Double
         var texture: String?
         var triggers: [Trig]
     }
