@@ -69,7 +69,7 @@
         layer.appendChild(b);
         markers.push(b);
       });
-      redraw();
+      draw();
     };
     this.select = function (i) { selected = i; this.refresh(); };
     this.setStartHere = function () { return { yaw: round(view.yaw / DEG), pitch: round(view.pitch / DEG) }; };

@@ -39,7 +39,7 @@ func fixture(_ name: String) throws -> Data {
 }
 
 /// Runs a Pannellum import of `json` and returns the result.
-func pannellum(_ json: String) throws -> ImportResult { try TourImporter.pannellum(Data(json.utf8), file: "t.json") }
+func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try TourImporter.pannellum(Data(json.utf8), file: "t.json") }
 
 @Test func pannellumBasePathPrefixesImages() throws {
     let r = try pannellum(#"{"default": {"firstScene": "a", "basePath": "images"}, "scenes": {"a": {"title": "A", "panorama": "a.jpg"}, "b": {"title": "B", "panorama": "b.jpg", "basePath": "other/"}}}"#)
