@@ -146,7 +146,7 @@ def test_home_page_lists_every_experience_as_a_widget(browser, site):
     wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img) == 1024)
     shot(browser, "experiences-home.png")
     dentist.find_element(By.CSS_SELECTOR, "a.xp-play").click()
-    wait(browser, lambda d: d.current_url.endswith("experiences/dentist/index.html"))
+    wait(browser, lambda d: d.current_url.endswith("experiences/dentist/index.html?play=1"))
 
 
 # MARK: - Viewer
