@@ -30,7 +30,7 @@ struct Domain {
 let domains: [Domain] = [
     Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary"],
            testResources: [.copy("Fixtures")]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping"],
+    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips"],
            testResources: [.copy("Fixtures")]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength"] + crypto,
            testResources: [.copy("Fixtures")]),
@@ -50,6 +50,8 @@ var targets: [Target] = [
                    providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                    providers: [.apt(["libsqlite3-dev"])]),
+    // libvips: experience panoramas resized at build time (Sources/Experiences/PanoramaPrep.swift).
+    .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
 
     // MARK: Stages
     .target(name: "Escaping"),

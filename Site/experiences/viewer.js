@@ -112,6 +112,10 @@
       if (mode === "webgl") {
         resize();
         renderer.draw(state.yaw, state.pitch, state.hfov);
+        if (renderer.hasTexture && !root.hasAttribute("data-first-frame-ms")) {
+          // Time from navigation start to the first frame drawn with the picture.
+          root.setAttribute("data-first-frame-ms", String(Math.round(performance.now())));
+        }
       } else {
         var h = r.height, w = 2 * h;
         flat.style.backgroundSize = w + "px " + h + "px";
@@ -158,12 +162,24 @@
         message.textContent = "The picture of this place could not be loaded.";
         message.hidden = false;
       };
-      /* The texture comes from a data: URL so WebGL may use it from file:// too. */
-      img.src = p.texture || p.image;
+      /* The texture comes from a data: URL so WebGL may use it from file:// too: the scene's
+       * script (prepared at build time) carries it and is loaded only when the scene is shown. */
+      if (p.texture) img.src = p.texture;
+      else if (p.scene && mode === "webgl") loadScene(p, function (url) { img.src = url; });
+      else img.src = p.image;
     }
 
     /* Shows panorama `id`, facing the door's arrival direction when it gives one, else the
      * panorama's starting direction. */
+    var sceneWaiters = {};
+    window.dossierScene = function (id, url) { var w = sceneWaiters[id]; delete sceneWaiters[id]; if (w) w(url); };
+    function loadScene(p, cb) {
+      sceneWaiters[p.id] = cb;
+      var s = document.createElement("script");
+      s.src = p.scene;
+      s.onerror = function () { delete sceneWaiters[p.id]; message.textContent = "The picture of this place could not be loaded."; message.hidden = false; };
+      document.head.appendChild(s);
+    }
     function show(id, arrival) {
       stopSounds();
       var p = panos[id];

@@ -76,7 +76,7 @@ public struct ExperiencesSection: Section {
         experiences.map { e in
             let media = e.mediaPaths.map { folder.appendingPathComponent($0) }
             return SectionUnit(id: e.slug, inputs: [fileURL(e)] + media.filter { FileManager.default.fileExists(atPath: $0.path) },
-                               salt: "title=\(e.title ?? "");v2")
+                               salt: "title=\(e.title ?? "");v3")
         }
     }
 
@@ -90,7 +90,7 @@ public struct ExperiencesSection: Section {
         let graph = GraphAnalysis(e)
         let fileBytes = (try? Data(contentsOf: fileURL(e)).count) ?? 0
         let media = MediaReport(e, root: folder, fileBytes: fileBytes)
-        let issues = (loadWarnings[e.slug] ?? []) + graph.issues(for: e) + media.warnings
+        var issues = (loadWarnings[e.slug] ?? []) + graph.issues(for: e) + media.warnings
         let title = e.title ?? e.slug
 
         // Media copied into the site.
@@ -102,18 +102,46 @@ public struct ExperiencesSection: Section {
             files.append(OutputFile(path: base + "files/" + path, data: data))
         }
 
+        // Panoramas prepared with libvips (docs/experience-viewer.md, Prepared panoramas): one
+        // script per scene carrying its ≤ 4096 px JPEG as a data: URL, loaded when the scene
+        // is shown (a script works from file://, and a data: image is usable by WebGL there).
+        var prepWarnings: [ExperienceIssue] = []
+        var sceneImages: [String: String] = [:]
+        for p in e.panoramas {
+            guard let original = bytes[p.image] else { continue }
+            let jpeg: Data
+            do { jpeg = try PanoramaPrep.viewer(original).jpeg } catch {
+                prepWarnings.append(.warning(e.file, p.line, "image \"\(p.image)\" could not be prepared (\(error.message)); it is used as it is"))
+                jpeg = original
+            }
+            let image = base + "prepared/\(p.id).jpg"
+            files.append(OutputFile(path: image, data: jpeg))
+            let url = "data:\(jpeg == original ? Self.mime(p.image) : "image/jpeg");base64,\(jpeg.base64EncodedString())"
+            files.append(OutputFile(path: base + "scenes/\(p.id).js",
+                                    data: Data("dossierScene(\(JSONText.quote(p.id)), \(JSONText.quote(url)));\n".utf8)))
+            sceneImages[p.id] = "prepared/\(p.id).jpg"
+        }
+        var thumb: String?
+        if let first = e.panorama(e.firstPanorama), let original = bytes[first.image] {
+            let small = (try? PanoramaPrep.thumbnail(original).jpeg) ?? original
+            files.append(OutputFile(path: base + "prepared/thumb.jpg", data: small))
+            thumb = base + "prepared/thumb.jpg"
+        }
+
         // The viewer's data, embedded in the page (works from file://).
         let viewerData = ViewerData(
             title: title, first: e.firstPanorama, final: graph.final, congratulations: "congratulations/index.html",
             panoramas: e.panoramas.map { p in
-                ViewerData.Pano(id: p.id, title: p.title, image: "files/" + p.image, startYaw: p.startYaw, startPitch: p.startPitch,
-                                texture: bytes[p.image].map { "data:\(Self.mime(p.image));base64,\($0.base64EncodedString())" },
+                ViewerData.Pano(id: p.id, title: p.title, image: sceneImages[p.id] ?? "files/" + p.image,
+                                startYaw: p.startYaw, startPitch: p.startPitch,
+                                scene: sceneImages[p.id] == nil ? nil : "scenes/\(p.id).js",
                                 triggers: p.triggers.map { t in
                                     ViewerData.Trig(id: t.id, kind: t.kind.rawValue, yaw: t.yaw, pitch: t.pitch, size: t.size,
                                                     label: t.label, media: t.media.map { "files/" + $0 }, target: t.target,
                                                     targetYaw: t.targetYaw, targetPitch: t.targetPitch, text: t.text)
                                 })
             })
+        issues += prepWarnings
         let json = String(decoding: try JSONOutput.encode(viewerData), as: UTF8.self)
         let firstTitle = e.panorama(e.firstPanorama)?.title ?? ""
         var pages: [Page] = []
@@ -163,7 +191,7 @@ public struct ExperiencesSection: Section {
                           model: ["title": title], styles: ["assets/experiences/viewer.css"]))
 
         let record = ExperienceRecord(slug: e.slug, title: title, description: e.description, kind: e.kind.rawValue,
-                                      thumb: e.panorama(e.firstPanorama).map { base + "files/" + $0.image },
+                                      thumb: thumb,
                                       panoramas: e.panoramas.count, clips: graph.totalClips, warnings: issues.count)
         return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record),
                           warnings: issues.map(Self.diagnostic))
@@ -231,7 +259,8 @@ struct ViewerData: Encodable {
     struct Pano: Encodable {
         var id, title, image: String
         var startYaw, startPitch: Double
-        var texture: String?
+        /// The scene script that carries the prepared image as a data: URL.
+        var scene: String?
         var triggers: [Trig]
     }
     var title, first, final, congratulations: String
