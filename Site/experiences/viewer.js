@@ -61,6 +61,7 @@
     try {
       if (forceFlat) throw new Error("flat requested");
       renderer = new GLRenderer(canvas);
+      root.setAttribute("data-gl-ready-ms", String(Math.round(performance.now())));
     } catch (e) {
       mode = "flat";
       canvas.hidden = true;
@@ -172,11 +173,19 @@
     /* Shows panorama `id`, facing the door's arrival direction when it gives one, else the
      * panorama's starting direction. */
     var sceneWaiters = {};
-    window.dossierScene = function (id, url) { var w = sceneWaiters[id]; delete sceneWaiters[id]; if (w) w(url); };
+    /* A scene script stores its picture in window.dossierScenes[id] and calls dossierScene(id). */
+    window.dossierScene = function (id) {
+      var w = sceneWaiters[id];
+      if (!root.hasAttribute("data-scene-loaded-ms")) root.setAttribute("data-scene-loaded-ms", String(Math.round(performance.now())));
+      if (w) { delete sceneWaiters[id]; w(window.dossierScenes[id]); }
+    };
     function loadScene(p, cb) {
+      if (window.dossierScenes && window.dossierScenes[p.id]) { window.dossierScene(p.id); cb(window.dossierScenes[p.id]); return; }
       sceneWaiters[p.id] = cb;
+      if (document.querySelector("script[data-scene='" + p.id + "']")) return;   // already on its way (the first scene)
       var s = document.createElement("script");
       s.src = p.scene;
+      s.setAttribute("data-scene", p.id);
       s.onerror = function () { delete sceneWaiters[p.id]; message.textContent = "The picture of this place could not be loaded."; message.hidden = false; };
       document.head.appendChild(s);
     }

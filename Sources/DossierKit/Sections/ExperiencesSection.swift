@@ -118,7 +118,7 @@ public struct ExperiencesSection: Section {
             files.append(OutputFile(path: image, data: jpeg))
             let url = "data:\(jpeg == original ? Self.mime(p.image) : "image/jpeg");base64,\(jpeg.base64EncodedString())"
             files.append(OutputFile(path: base + "scenes/\(p.id).js",
-                                    data: Data("dossierScene(\(JSONText.quote(p.id)), \(JSONText.quote(url)));\n".utf8)))
+                                    data: Data(Self.sceneScript(id: p.id, url: url).utf8)))
             sceneImages[p.id] = "prepared/\(p.id).jpg"
         }
         var thumb: String?
@@ -147,6 +147,7 @@ public struct ExperiencesSection: Section {
         var pages: [Page] = []
         pages.append(Page(path: base + "index.html", title: title, template: "experiences/viewer", model: [
             "title": title, "slug": e.slug, "json": HTML.scriptSafeJSON(json), "firstTitle": firstTitle,
+            "firstScene": sceneImages[e.firstPanorama] == nil ? [[String: String]]() : [["src": "scenes/\(e.firstPanorama).js", "id": e.firstPanorama]],
             "totalClips": graph.totalClips,
         ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js", "assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
 
@@ -236,6 +237,11 @@ public struct ExperiencesSection: Section {
 
     // MARK: Helpers
 
+    /// A scene script: stores the picture's data: URL and tells the viewer it is there.
+    static func sceneScript(id: String, url: String) -> String {
+        "(window.dossierScenes = window.dossierScenes || {})[\(JSONText.quote(id))] = \(JSONText.quote(url));\n"
+            + "if (window.dossierScene) window.dossierScene(\(JSONText.quote(id)));\n"
+    }
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
     static func mime(_ path: String) -> String { path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg" }
     static func size(_ b: Int) -> String {
