@@ -186,3 +186,23 @@ def test_axe_finds_nothing_serious_on_viewer_and_editor(drv, play_site, scheme):
         assert not any(found.values()), found
     finally:
         drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_pinch_with_two_fingers_zooms_in_touch_emulation(play_site, tmp_path):
+    d = make_driver(tmp_path, touch=True)
+    try:
+        viewer(d, play_site, "?play=1")
+        r = d.execute_script("var r = document.getElementById('xp-stage').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];")
+        cx, cy = r
+
+        def touch(kind, spread):
+            pts = [] if kind == "touchEnd" else [{"x": cx - spread, "y": cy, "id": 1}, {"x": cx + spread, "y": cy, "id": 2}]
+            d.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts})
+        touch("touchStart", 60)
+        for s in (80, 100, 120):
+            touch("touchMove", s)
+        touch("touchEnd", 0)
+        # Fingers twice as far apart: the field of view halves, down to the 40° limit at most.
+        wait(d, lambda x: x.find_element(By.ID, "xp-viewer").get_attribute("data-hfov") == "50.0")
+    finally:
+        d.quit()
