@@ -183,6 +183,9 @@ def test_axe_finds_nothing_serious_on_viewer_and_editor(drv, play_site, scheme):
         found["editor"] = axe_serious(drv)
         drv.get((play_site / "experiences/index.html").as_uri())
         found["home"] = axe_serious(drv)
+        for page in ("overview", "congratulations"):
+            drv.get((play_site / f"experiences/checks/{page}/index.html").as_uri())
+            found[page] = axe_serious(drv)
         assert not any(found.values()), found
     finally:
         drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
