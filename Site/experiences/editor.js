@@ -191,6 +191,7 @@
       var label = el("label", "xe-pano-title");
       label.appendChild(el("span", "visually-hidden", "Title of panorama " + (i + 1)));
       var input = el("input");
+      input.type = "text";
       input.value = p.title;
       input.maxLength = 60;
       input.addEventListener("input", function () { p.title = input.value; changed(false); });
@@ -272,6 +273,7 @@
     box.appendChild(el("h3", null, { sound: "Sound", video: "Video", door: "Door" }[t.kind] + " at " + t.yaw + "°, " + t.pitch + "°"));
     var lab = el("label", "xe-field", "Label (always shown, 1–40 characters)");
     var li = el("input");
+    li.type = "text";
     li.id = "xe-trigger-label";
     li.value = t.label;
     li.maxLength = 40;
