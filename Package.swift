@@ -30,7 +30,7 @@ struct Domain {
 let domains: [Domain] = [
     Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary"],
            testResources: [.copy("Fixtures")]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping"],
+    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips"],
            testResources: [.copy("Fixtures")]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "CArgon2", "CGzip"] + crypto,
            testResources: [.copy("Fixtures")]),
@@ -53,6 +53,8 @@ var targets: [Target] = [
     // Argon2 and gzip for the vault's KDBX import (docs/vault-kdbx.md).
     .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
     .systemLibrary(name: "CGzip", path: "Sources/CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // libvips: experience panoramas resized at build time (Sources/Experiences/PanoramaPrep.swift).
+    .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
 
     // MARK: Stages
     .target(name: "Escaping"),

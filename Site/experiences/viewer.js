@@ -20,32 +20,9 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
-  var SVGNS = "http://www.w3.org/2000/svg";
-  /* Icons: fixed shapes drawn with DOM calls (no markup strings). */
-  var ICONS = {
-    sound: ["M3 9h4l5-4v14l-5-4H3z", "M15.5 8.5a5 5 0 0 1 0 7", "M18 6a8.5 8.5 0 0 1 0 12"],
-    video: ["M3 10h18v10H3z", "M3 10l2-5 16-2 0 4", "M8 4.6l2.5 4", "M13 3.9l2.5 4"],
-    door: ["M4 21h16", "M6 21V3h9v18", "M15 5l4 1.5V21", "M12 12h.5"],
-    pause: ["M8 5v14", "M16 5v14"],
-    play: ["M7 4l13 8-13 8z"],
-    back: ["M15 5l-7 7 7 7", "M8 12h12"],
-    exit: ["M10 4H4v16h6", "M14 8l4 4-4 4", "M8 12h10"],
-    motion: ["M8 3h8v18H8z", "M11 18h2", "M3 8c-1.5 2.5-1.5 5.5 0 8", "M21 8c1.5 2.5 1.5 5.5 0 8"],
-    list: ["M8 6h13", "M8 12h13", "M8 18h13", "M3 6h1", "M3 12h1", "M3 18h1"]
-  };
-  function icon(name) {
-    var svg = document.createElementNS(SVGNS, "svg");
-    svg.setAttribute("viewBox", "0 0 24 24");
-    svg.setAttribute("class", "xp-icon");
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("focusable", "false");
-    (ICONS[name] || []).forEach(function (d) {
-      var p = document.createElementNS(SVGNS, "path");
-      p.setAttribute("d", d);
-      svg.appendChild(p);
-    });
-    return svg;
-  }
+  var P = window.DossierPano, icon = P.icon, GLRenderer = P.GLRenderer, wrapDeg = P.wrapDeg, clean = P.cleanText;
+  /* Zoom: the horizontal field of view, 100° at the start, limited to 40°…100°. */
+  var HFOV = 100 * Math.PI / 180, HFOV_MIN = 40 * Math.PI / 180, ZOOM_STEP = 10 * Math.PI / 180;
   function iconButton(name, label, cls) {
     var b = el("button", cls);
     b.type = "button";
@@ -60,94 +37,6 @@
   }
   function storageGet(k) { try { return window.localStorage.getItem(k); } catch (e) { return null; } }
   function storageSet(k, v) { try { window.localStorage.setItem(k, v); } catch (e) { /* private mode */ } }
-  function wrapDeg(d) { d = ((d + 180) % 360 + 360) % 360 - 180; return d; }
-
-  // MARK: - WebGL renderer (equirectangular ray-cast in the fragment shader)
-
-  var VERTEX = "attribute vec2 a_pos; varying vec2 v_ndc;" +
-    "void main() { v_ndc = a_pos; gl_Position = vec4(a_pos, 0.0, 1.0); }";
-  var FRAGMENT = "precision highp float;" +
-    "uniform sampler2D u_tex; uniform float u_aspect; uniform float u_f; uniform float u_yaw; uniform float u_pitch;" +
-    "varying vec2 v_ndc; const float PI = 3.14159265358979;" +
-    "void main() {" +
-    "  float x = v_ndc.x * u_aspect; float y = v_ndc.y;" +
-    "  float a = u_f * cos(u_pitch) - y * sin(u_pitch);" +
-    "  float r = sqrt(x * x + a * a);" +
-    "  float lam = atan(x / r, a / r) + u_yaw;" +
-    "  float phi = atan((y * cos(u_pitch) + u_f * sin(u_pitch)) / r);" +
-    "  lam = mod(lam + PI, 2.0 * PI) - PI;" +
-    "  gl_FragColor = texture2D(u_tex, vec2((lam / PI + 1.0) / 2.0, (1.0 - phi / (PI / 2.0)) / 2.0));" +
-    "}";
-
-  function GLRenderer(canvas) {
-    var gl = null;
-    try {
-      gl = canvas.getContext("webgl", { preserveDrawingBuffer: true, antialias: false }) ||
-        canvas.getContext("experimental-webgl", { preserveDrawingBuffer: true });
-    } catch (e) { gl = null; }
-    if (!gl) throw new Error("no WebGL");
-    function shader(type, src) {
-      var s = gl.createShader(type);
-      gl.shaderSource(s, src);
-      gl.compileShader(s);
-      if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
-      return s;
-    }
-    var prog = gl.createProgram();
-    gl.attachShader(prog, shader(gl.VERTEX_SHADER, VERTEX));
-    gl.attachShader(prog, shader(gl.FRAGMENT_SHADER, FRAGMENT));
-    gl.linkProgram(prog);
-    if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error("link failed");
-    gl.useProgram(prog);
-    var buf = gl.createBuffer();
-    gl.bindBuffer(gl.ARRAY_BUFFER, buf);
-    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1]), gl.STATIC_DRAW);
-    var loc = gl.getAttribLocation(prog, "a_pos");
-    gl.enableVertexAttribArray(loc);
-    gl.vertexAttribPointer(loc, 2, gl.FLOAT, false, 0, 0);
-    var u = {};
-    ["u_tex", "u_aspect", "u_f", "u_yaw", "u_pitch"].forEach(function (n) { u[n] = gl.getUniformLocation(prog, n); });
-    var tex = gl.createTexture();
-    this.maxTexture = gl.getParameter(gl.MAX_TEXTURE_SIZE);
-    this.hasTexture = false;
-
-    /* Uploads an image, scaled down to the GPU's limit (and 4096 px, the safe width). */
-    this.setImage = function (img) {
-      var limit = Math.min(this.maxTexture, 4096);
-      var src = img;
-      if (img.naturalWidth > limit || img.naturalHeight > limit / 2) {
-        var c = document.createElement("canvas");
-        var s = Math.min(limit / img.naturalWidth, (limit / 2) / img.naturalHeight);
-        c.width = Math.max(1, Math.floor(img.naturalWidth * s));
-        c.height = Math.max(1, Math.floor(img.naturalHeight * s));
-        c.getContext("2d").drawImage(img, 0, 0, c.width, c.height);
-        src = c;
-      }
-      gl.bindTexture(gl.TEXTURE_2D, tex);
-      gl.pixelStorei(gl.UNPACK_FLIP_Y_WEBGL, false);
-      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGB, gl.RGB, gl.UNSIGNED_BYTE, src);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
-      gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-      this.hasTexture = true;
-    };
-    this.draw = function (yaw, pitch, hfov) {
-      var w = canvas.width, h = canvas.height;
-      gl.viewport(0, 0, w, h);
-      gl.clearColor(0.93, 0.94, 0.95, 1);
-      gl.clear(gl.COLOR_BUFFER_BIT);
-      if (!this.hasTexture) return;
-      var aspect = w / h;
-      var vfov = 2 * Math.atan(Math.tan(hfov / 2) / aspect);
-      gl.uniform1i(u.u_tex, 0);
-      gl.uniform1f(u.u_aspect, aspect);
-      gl.uniform1f(u.u_f, 1 / Math.tan(vfov / 2));
-      gl.uniform1f(u.u_yaw, yaw);
-      gl.uniform1f(u.u_pitch, pitch);
-      gl.drawArrays(gl.TRIANGLES, 0, 6);
-    };
-  }
 
   // MARK: - The viewer
 
@@ -156,7 +45,10 @@
     var self = this;
     var panos = {};
     data.panoramas.forEach(function (p) { panos[p.id] = p; });
-    var state = { pano: null, yaw: 0, pitch: 0, hfov: 100 * DEG, played: {}, motion: false };
+    var state = { pano: null, yaw: 0, pitch: 0, hfov: HFOV, played: {}, motion: false };
+    var loading = $("xp-loading"), announcer = $("xp-announce");
+    /* Screen readers: one polite announcement at a time (arrival, notes about state). */
+    function announce(text) { announcer.textContent = ""; setTimeout(function () { announcer.textContent = text; }, 50); }
     var stage = $("xp-stage"), canvas = $("xp-canvas"), flat = $("xp-flat"), hotspots = $("xp-hotspots");
     var list = $("xp-list"), progress = $("xp-progress"), panoTitle = $("xp-pano-title"), message = $("xp-message");
     var renderer = null, mode = "webgl";
@@ -169,6 +61,7 @@
     try {
       if (forceFlat) throw new Error("flat requested");
       renderer = new GLRenderer(canvas);
+      root.setAttribute("data-gl-ready-ms", String(Math.round(performance.now())));
     } catch (e) {
       mode = "flat";
       canvas.hidden = true;
@@ -220,6 +113,10 @@
       if (mode === "webgl") {
         resize();
         renderer.draw(state.yaw, state.pitch, state.hfov);
+        if (renderer.hasTexture && !root.hasAttribute("data-first-frame-ms")) {
+          // Time from navigation start to the first frame drawn with the picture.
+          root.setAttribute("data-first-frame-ms", String(Math.round(performance.now())));
+        }
       } else {
         var h = r.height, w = 2 * h;
         flat.style.backgroundSize = w + "px " + h + "px";
@@ -266,19 +163,47 @@
         message.textContent = "The picture of this place could not be loaded.";
         message.hidden = false;
       };
-      /* The texture comes from a data: URL so WebGL may use it from file:// too. */
-      img.src = p.texture || p.image;
+      /* The texture comes from a data: URL so WebGL may use it from file:// too: the scene's
+       * script (prepared at build time) carries it and is loaded only when the scene is shown. */
+      if (p.texture) img.src = p.texture;
+      else if (p.scene && mode === "webgl") loadScene(p, function (url) { img.src = url; });
+      else img.src = p.image;
     }
 
-    function show(id) {
+    /* Shows panorama `id`, facing the door's arrival direction when it gives one, else the
+     * panorama's starting direction. */
+    var sceneWaiters = {};
+    /* A scene script stores its picture in window.dossierScenes[id] and calls dossierScene(id). */
+    window.dossierScene = function (id) {
+      var w = sceneWaiters[id];
+      if (!root.hasAttribute("data-scene-loaded-ms")) root.setAttribute("data-scene-loaded-ms", String(Math.round(performance.now())));
+      if (w) { delete sceneWaiters[id]; w(window.dossierScenes[id]); }
+    };
+    function loadScene(p, cb) {
+      if (window.dossierScenes && window.dossierScenes[p.id]) { window.dossierScene(p.id); cb(window.dossierScenes[p.id]); return; }
+      sceneWaiters[p.id] = cb;
+      if (document.querySelector("script[data-scene='" + p.id + "']")) return;   // already on its way (the first scene)
+      var s = document.createElement("script");
+      s.src = p.scene;
+      s.setAttribute("data-scene", p.id);
+      s.onerror = function () { delete sceneWaiters[p.id]; message.textContent = "The picture of this place could not be loaded."; message.hidden = false; };
+      document.head.appendChild(s);
+    }
+    function show(id, arrival) {
       stopSounds();
       var p = panos[id];
       state.pano = id;
-      state.yaw = 0;
-      state.pitch = 0;
+      var a = arrival || {};
+      state.yaw = (typeof a.yaw === "number" ? a.yaw : p.startYaw || 0) * DEG;
+      state.pitch = (typeof a.pitch === "number" ? a.pitch : p.startPitch || 0) * DEG;
+      state.hfov = HFOV;
       root.setAttribute("data-panorama", id);
-      panoTitle.textContent = p.title;
-      document.title = p.title + " · " + data.title;
+      root.removeAttribute("data-ready");
+      loading.hidden = false;
+      panoTitle.textContent = clean(p.title);
+      document.title = clean(p.title) + " · " + clean(data.title);
+      announce("Now in " + clean(p.title) + ". " + (p.triggers.length ? "Things to press: " + p.triggers.map(function (t) { return clean(t.label); }).join(", ") + "." : "Nothing to press here."));
+      $("xp-finish").hidden = true;
       buildTriggers(p);
       updateProgress();
       if (mode === "flat") flat.style.backgroundImage = "url(\"" + p.image.replace(/["\\]/g, "") + "\")";
@@ -293,6 +218,7 @@
           }
         }
         root.setAttribute("data-ready", "true");
+        loading.hidden = true;
         requestDraw();
       });
       checkFinished();
@@ -324,7 +250,7 @@
       b.setAttribute("data-trigger", t.id);
       b.setAttribute("data-kind", t.kind);
       b.appendChild(icon(t.kind));
-      b.appendChild(el("span", "xp-label", t.label));
+      b.appendChild(el("span", "xp-label", clean(t.label)));
       var st = el("span", "xp-state");
       b.appendChild(st);
       if (t.kind === "sound") b.setAttribute("aria-pressed", "false");
@@ -351,7 +277,8 @@
     function press(p, t, button) {
       if (t.kind === "sound") toggleSound(p, t);
       else if (t.kind === "video") openVideo(p, t, button);
-      else leave(t.target, button);
+      else if (t.kind === "note") openNote(t, button);
+      else leave(t, button);
     }
 
     function markPlayed(p, t) {
@@ -373,6 +300,7 @@
         a.addEventListener("play", function () { setSoundState(p, t, true); });
       }
       if (a.paused) {
+        Object.keys(sounds).forEach(function (o) { if (o !== k && !sounds[o].paused) sounds[o].pause(); });
         if (a.ended) a.currentTime = 0;
         setSoundState(p, t, true);
         var r = a.play();
@@ -405,6 +333,7 @@
 
     var warn = $("xp-warn"), pendingTarget = null, warnOpener = null;
     function leave(target, opener) {
+      if (typeof target === "object") target = { id: target.target, yaw: target.targetYaw, pitch: target.targetPitch };
       var p = panos[state.pano];
       if (playedIn(p) < clipsOf(p).length) {
         pendingTarget = target;
@@ -416,7 +345,7 @@
       go(target);
     }
     function go(target) {
-      show(target);
+      show(target.id, target);
       stage.focus({ preventScroll: true });
     }
     $("xp-warn-yes").addEventListener("click", function () {
@@ -436,6 +365,11 @@
     function checkFinished() {
       if (state.pano !== data.final || document.querySelector("dialog[open]")) return;
       var p = panos[data.final];
+      if (!clipsOf(p).length) {
+        // Nothing to play here: the child decides when it is finished (no skipping away).
+        $("xp-finish").hidden = false;
+        return;
+      }
       if (playedIn(p) >= clipsOf(p).length) {
         root.setAttribute("data-finished", "true");
         var finish = function () { window.location.href = data.congratulations; };
@@ -475,7 +409,7 @@
       stopSounds();
       videoOpener = opener || null;
       videoTrigger = { p: p, t: t };
-      vtitle.textContent = t.label;
+      vtitle.textContent = clean(t.label);
       video.src = t.media;
       openDialog(vdlg);
       vback.focus();
@@ -511,6 +445,24 @@
     video.addEventListener("click", function () { showControls(); });
     vdlg.addEventListener("cancel", function (e) { e.preventDefault(); closeVideo(); });
 
+    // MARK: Notes (imported info hot spots): a card with the text and a Close button
+
+    var ndlg = $("xp-note"), noteOpener = null;
+    function openNote(t, opener) {
+      noteOpener = opener || null;
+      $("xp-note-title").textContent = clean(t.label);
+      $("xp-note-text").textContent = clean(t.text || "");
+      openDialog(ndlg);
+      $("xp-note-close").focus();
+    }
+    function closeNote() {
+      closeDialog(ndlg);
+      if (noteOpener && document.contains(noteOpener)) noteOpener.focus(); else stage.focus({ preventScroll: true });
+    }
+    $("xp-note-close").addEventListener("click", closeNote);
+    ndlg.addEventListener("cancel", function (e) { e.preventDefault(); closeNote(); });
+    $("xp-finish").addEventListener("click", function () { window.location.href = data.congratulations; });
+
     // MARK: Dialog helpers (modal <dialog>, with a fallback for old browsers)
 
     function openDialog(d) {
@@ -533,7 +485,7 @@
       stage.classList.add("is-dragging");
     });
     stage.addEventListener("pointermove", function (e) {
-      if (!drag || e.pointerId !== drag.id) return;
+      if (!drag || e.pointerId !== drag.id || pinch) return;
       var r = stage.getBoundingClientRect();
       var perPx = state.hfov / Math.max(1, r.width);
       state.yaw = drag.yaw - (e.clientX - drag.x) * perPx;
@@ -545,8 +497,43 @@
     stage.addEventListener("pointercancel", endDrag);
     stage.addEventListener("lostpointercapture", endDrag);
 
+    // Zoom (wheel, pinch, + and − keys, the zoom buttons), limited to 40°…100° across.
+    function zoom(delta) {
+      state.hfov = Math.max(HFOV_MIN, Math.min(HFOV, state.hfov + delta));
+      root.setAttribute("data-hfov", (state.hfov / DEG).toFixed(1));
+      requestDraw();
+    }
+    stage.addEventListener("wheel", function (e) { e.preventDefault(); zoom(e.deltaY > 0 ? ZOOM_STEP : -ZOOM_STEP); }, { passive: false });
+    $("xp-zoom-in").addEventListener("click", function () { zoom(-ZOOM_STEP); });
+    $("xp-zoom-out").addEventListener("click", function () { zoom(ZOOM_STEP); });
+    var pointers = {}, pinch = null;
+    stage.addEventListener("pointerdown", function (e) {
+      pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+      var ids = Object.keys(pointers);
+      if (ids.length === 2) {
+        var a = pointers[ids[0]], b = pointers[ids[1]];
+        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), hfov: state.hfov };
+        drag = null;
+      }
+    });
+    stage.addEventListener("pointermove", function (e) {
+      if (!pointers[e.pointerId]) return;
+      pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+      var ids = Object.keys(pointers);
+      if (pinch && ids.length === 2) {
+        var a = pointers[ids[0]], b = pointers[ids[1]];
+        var d = Math.max(1, Math.hypot(a.x - b.x, a.y - b.y));
+        zoom(Math.max(HFOV_MIN, Math.min(HFOV, pinch.hfov * pinch.d / d)) - state.hfov);
+      }
+    });
+    ["pointerup", "pointercancel"].forEach(function (n) {
+      stage.addEventListener(n, function (e) { delete pointers[e.pointerId]; if (Object.keys(pointers).length < 2) pinch = null; });
+    });
+
     document.addEventListener("keydown", function (e) {
       if (document.querySelector("dialog[open]")) return;
+      if (e.key === "+" || e.key === "=") { zoom(-ZOOM_STEP); e.preventDefault(); return; }
+      if (e.key === "-" || e.key === "_") { zoom(ZOOM_STEP); e.preventDefault(); return; }
       var tag = (e.target && e.target.tagName) || "";
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
       var step = 5 * DEG;
@@ -592,6 +579,27 @@
     motionButton.addEventListener("click", function () { setMotion(!state.motion, true); });
     if (motionSetting) motionSetting.addEventListener("change", function () { setMotion(motionSetting.checked, true); });
     setMotion(storageGet(MOTION_KEY) === "on", false);
+
+    // MARK: Play mode: the view alone on the screen (Full Screen API where allowed)
+
+    var playButton = $("xp-play");
+    function setPlay(on, fromTap) {
+      root.classList.toggle("xp-play", on);
+      document.documentElement.classList.toggle("xp-playing", on);
+      root.setAttribute("data-play", on ? "true" : "false");
+      setButton(playButton, on ? "list" : "fullscreen", on ? "Show the list" : "Play full screen");
+      playButton.setAttribute("aria-pressed", on ? "true" : "false");
+      if (fromTap) {
+        try {
+          if (on && root.requestFullscreen && !document.fullscreenElement) root.requestFullscreen().catch(function () {});
+          else if (!on && document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(function () {});
+        } catch (e) { /* not allowed here: the fixed layout still fills the window */ }
+      }
+      requestDraw();
+    }
+    playButton.addEventListener("click", function () { setPlay(!root.classList.contains("xp-play"), true); });
+    document.addEventListener("fullscreenchange", function () { if (!document.fullscreenElement && root.classList.contains("xp-play")) requestDraw(); });
+    setPlay(/[?&]play=1(&|$)/.test(window.location.search), false);
 
     // MARK: Start
 

@@ -85,16 +85,16 @@ public struct ExperienceLoader {
             return (nil, issues)
         }
         if plist.isEmpty { err(pnode.line, "an experience needs at least one panorama") }
-        var seenIDs: [String: Int] = [:]
+        var seenIDs = Set<String>()
         for (i, node) in plist.enumerated() {
             guard let members = node.members else { err(node.line, "panorama \(i + 1) must be an object, found \(node.typeName)"); continue }
-            checkKeys(members, allowed: ["id", "title", "image", "triggers"], what: "panorama", err: err)
+            checkKeys(members, allowed: ["id", "title", "image", "triggers", "startYaw", "startPitch"], what: "panorama", err: err)
             let id = text(node["id"], "panorama id") ?? "p\(i + 1)"
             if node["id"] != nil, !Rules.isValidID(id) {
                 err(node["id"]?.line, "panorama id \"\(id)\" may use only letters, digits, '-' and '_'")
             }
-            if let prev = seenIDs[id] { err(node["id"]?.line ?? node.line, "panorama id \"\(id)\" is used twice (first on line \(prev))") }
-            seenIDs[id] = node["id"]?.line ?? node.line
+            if seenIDs.contains(id) { err(node["id"]?.line ?? node.line, "panorama id \"\(id)\" is used twice") }
+            seenIDs.insert(id)
             let ptitle = text(node["title"], "panorama title") ?? ""
             if !Rules.panoramaTitleLength.contains(ptitle.count) {
                 err(node["title"]?.line ?? node.line, "panorama \"\(id)\" needs a title of 1 to 60 characters")
@@ -115,7 +115,10 @@ public struct ExperienceLoader {
                     }
                 } else if !tnode.isNull { err(tnode.line, "triggers must be a list, found \(tnode.typeName)") }
             }
-            panoramas.append(Panorama(id: id, title: ptitle, image: image, triggers: triggers, line: node.line))
+            let startYaw = angle(node["startYaw"], "startYaw", Rules.yawRange, err: err) ?? 0
+            let startPitch = angle(node["startPitch"], "startPitch", Rules.pitchRange, err: err) ?? 0
+            panoramas.append(Panorama(id: id, title: ptitle, image: image, triggers: triggers,
+                                      startYaw: startYaw, startPitch: startPitch, line: node.line))
         }
 
         // Doors (F26): a door's target must be a panorama of the same experience.
@@ -147,11 +150,12 @@ public struct ExperienceLoader {
 
     private func trigger(_ node: JNode, index j: Int, panorama: String, err: (Int?, String) -> Void) -> Trigger? {
         guard let members = node.members else { err(node.line, "trigger \(j + 1) of panorama \"\(panorama)\" must be an object, found \(node.typeName)"); return nil }
-        checkKeys(members, allowed: ["id", "kind", "yaw", "pitch", "size", "label", "media", "target"], what: "trigger", err: err)
+        checkKeys(members, allowed: ["id", "kind", "yaw", "pitch", "size", "label", "media", "target", "targetYaw", "targetPitch", "text"],
+                  what: "trigger", err: err)
         let id = node["id"]?.stringValue ?? "t\(j + 1)"
         if node["id"] != nil, !Rules.isValidID(id) { err(node["id"]?.line, "trigger id \"\(id)\" may use only letters, digits, '-' and '_'") }
-        guard let ks = node["kind"]?.stringValue else { err(node["kind"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a kind: sound, video or door"); return nil }
-        guard let kind = TriggerKind(rawValue: ks) else { err(node["kind"]?.line, "trigger kind must be sound, video or door, not \"\(ks)\""); return nil }
+        guard let ks = node["kind"]?.stringValue else { err(node["kind"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a kind: sound, video, door or note"); return nil }
+        guard let kind = TriggerKind(rawValue: ks) else { err(node["kind"]?.line, "trigger kind must be sound, video, door or note, not \"\(ks)\""); return nil }
         func num(_ key: String, _ range: ClosedRange<Double>, default d: Double?) -> Double {
             guard let n = node[key] else {
                 if d == nil { err(node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs \(key)") }
@@ -168,8 +172,20 @@ public struct ExperienceLoader {
         if !Rules.labelLength.contains(label.trimmingCharacters(in: .whitespaces).count) || label.count > Rules.labelLength.upperBound {
             err(node["label"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a text label of 1 to 40 characters (REQ1)")
         }
-        var media: String?, target: String?
+        var media: String?, target: String?, text: String?
+        if kind != .door {
+            for k in ["targetYaw", "targetPitch"] where node[k] != nil { err(node[k]?.line, "only a door has \(k)") }
+        }
+        if kind != .note, node["text"] != nil { err(node["text"]?.line, "only a note has text") }
         switch kind {
+        case .note:
+            if node["media"] != nil { err(node["media"]?.line, "a note has no media; use text") }
+            if node["target"] != nil { err(node["target"]?.line, "a note has no target; use text") }
+            let t = node["text"]?.stringValue ?? ""
+            if t.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || t.count > Rules.noteTextMax {
+                err(node["text"]?.line ?? node.line, "note \"\(label)\" needs a text of 1 to \(Rules.noteTextMax) characters")
+            }
+            text = t
         case .sound, .video:
             if node["target"] != nil { err(node["target"]?.line, "a \(kind.rawValue) trigger has no target; use media") }
             if let m = node["media"]?.stringValue {
@@ -181,7 +197,18 @@ public struct ExperienceLoader {
             if node["media"] != nil { err(node["media"]?.line, "a door has no media; use target") }
             if let t = node["target"]?.stringValue { target = t } else { err(node["target"]?.line ?? node.line, "door \"\(label)\" needs a target panorama") }
         }
-        return Trigger(id: id, kind: kind, yaw: yaw, pitch: pitch, size: size, label: label, media: media, target: target, line: node.line)
+        let targetYaw = angle(node["targetYaw"], "targetYaw", Rules.yawRange, err: err)
+        let targetPitch = angle(node["targetPitch"], "targetPitch", Rules.pitchRange, err: err)
+        return Trigger(id: id, kind: kind, yaw: yaw, pitch: pitch, size: size, label: label, media: media, target: target,
+                       targetYaw: targetYaw, targetPitch: targetPitch, text: text, line: node.line)
+    }
+
+    /// An optional angle in degrees: a number in `range`, else an error.
+    private func angle(_ node: JNode?, _ key: String, _ range: ClosedRange<Double>, err: (Int?, String) -> Void) -> Double? {
+        guard let node, !node.isNull else { return nil }
+        guard let v = node.numberValue else { err(node.line, "\(key) must be a number, found \(node.typeName)"); return nil }
+        if !range.contains(v) { err(node.line, "\(key) \(fmt(v)) is out of range \(fmt(range.lowerBound))…\(fmt(range.upperBound))"); return nil }
+        return v
     }
 
     private func checkKeys(_ members: [JMember], allowed: Set<String>, what: String, err: (Int?, String) -> Void) {

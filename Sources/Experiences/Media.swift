@@ -159,7 +159,7 @@ public struct MediaReport: Sendable, Equatable, Codable {
             if role == "image", let d = ImageInfo.dimensions(data) {
                 item.width = d.width; item.height = d.height
                 if d.width > Rules.safeTextureWidth {
-                    warnings.append(.warning(e.file, line, "image \"\(path)\" is \(d.width) px wide; above \(Rules.safeTextureWidth) px some devices cannot show it (the viewer scales it down)"))
+                    warnings.append(.warning(e.file, line, "image \"\(path)\" is \(d.width) px wide; above \(Rules.safeTextureWidth) px some devices cannot show it (dossier build gives the viewer a copy fitted to \(Rules.safeTextureWidth) px)"))
                 }
                 if d.width != 2 * d.height {
                     warnings.append(.warning(e.file, line, "image \"\(path)\" is \(d.width)×\(d.height); an equirectangular panorama is twice as wide as high"))

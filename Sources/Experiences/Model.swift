@@ -2,13 +2,14 @@ import Foundation
 
 // MARK: - Model
 
-/// What a trigger does when pressed (seed F10): play a sound, play a video, or go to
-/// another panorama through a door.
+/// What a trigger does when pressed (seed F10): play a sound, play a video, go to
+/// another panorama through a door, or show a short written note (imported info hot
+/// spots; a caretaker reads it with the child).
 public enum TriggerKind: String, Sendable, CaseIterable, Codable {
-    case sound, video, door
+    case sound, video, door, note
 
     /// A clip is a trigger the child is expected to play (sound or video).
-    public var isClip: Bool { self != .door }
+    public var isClip: Bool { self == .sound || self == .video }
 }
 
 /// A button placed on a panorama at a direction (`yaw`, `pitch` in degrees).
@@ -28,13 +29,20 @@ public struct Trigger: Sendable, Equatable, Codable {
     public var media: String?
     /// Target panorama id (door).
     public var target: String?
+    /// Direction the child faces on arriving through a door (degrees); `nil` = the target's start view.
+    public var targetYaw: Double?
+    public var targetPitch: Double?
+    /// The text of a note trigger.
+    public var text: String?
     /// Line of the trigger in its file.
     public var line: Int
 
     public init(id: String, kind: TriggerKind, yaw: Double, pitch: Double, size: Double = 1, label: String,
-                media: String? = nil, target: String? = nil, line: Int = 0) {
+                media: String? = nil, target: String? = nil, targetYaw: Double? = nil, targetPitch: Double? = nil,
+                text: String? = nil, line: Int = 0) {
         self.id = id; self.kind = kind; self.yaw = yaw; self.pitch = pitch; self.size = size
-        self.label = label; self.media = media; self.target = target; self.line = line
+        self.label = label; self.media = media; self.target = target
+        self.targetYaw = targetYaw; self.targetPitch = targetPitch; self.text = text; self.line = line
     }
 }
 
@@ -45,10 +53,15 @@ public struct Panorama: Sendable, Equatable, Codable {
     /// Equirectangular image (2:1), relative to the experience file's folder.
     public var image: String
     public var triggers: [Trigger]
+    /// The direction the view faces on arrival (degrees; yaw 0, pitch 0 when not given).
+    public var startYaw: Double
+    public var startPitch: Double
     public var line: Int
 
-    public init(id: String, title: String, image: String, triggers: [Trigger] = [], line: Int = 0) {
-        self.id = id; self.title = title; self.image = image; self.triggers = triggers; self.line = line
+    public init(id: String, title: String, image: String, triggers: [Trigger] = [], startYaw: Double = 0,
+                startPitch: Double = 0, line: Int = 0) {
+        self.id = id; self.title = title; self.image = image; self.triggers = triggers
+        self.startYaw = startYaw; self.startPitch = startPitch; self.line = line
     }
 
     /// Sound and video triggers, in file order.

@@ -12,6 +12,8 @@ public enum Rules {
     public static let maxCustomPerOwner = 10
     /// REQ1: every trigger has a text label; kept short so it fits beside the icon.
     public static let labelLength = 1...40
+    /// A note trigger's text (an imported info hot spot), shown in a dialog.
+    public static let noteTextMax = 500
     /// Panorama titles are shown in the viewer header.
     public static let panoramaTitleLength = 1...60
     public static let yawRange = -180.0...180.0

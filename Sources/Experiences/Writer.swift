@@ -17,7 +17,11 @@ public enum ExperienceWriter {
         if let f = e.explicitFinal { top.append("  \"finalPanorama\": \(str(f))") }
         var ps: [String] = []
         for p in e.panoramas {
-            var q = "    {\n      \"id\": \(str(p.id)),\n      \"title\": \(str(p.title)),\n      \"image\": \(str(p.image)),\n      \"triggers\": ["
+            var q = "    {\n      \"id\": \(str(p.id)),\n      \"title\": \(str(p.title)),\n      \"image\": \(str(p.image)),\n"
+            if p.startYaw != 0 || p.startPitch != 0 {
+                q += "      \"startYaw\": \(num(p.startYaw)),\n      \"startPitch\": \(num(p.startPitch)),\n"
+            }
+            q += "      \"triggers\": ["
             if p.triggers.isEmpty { q += "]\n    }" } else {
                 q += "\n" + p.triggers.map { t in
                     var f = ["\"id\": \(str(t.id))", "\"kind\": \(str(t.kind.rawValue))", "\"yaw\": \(num(t.yaw))", "\"pitch\": \(num(t.pitch))"]
@@ -25,6 +29,9 @@ public enum ExperienceWriter {
                     f.append("\"label\": \(str(t.label))")
                     if let m = t.media { f.append("\"media\": \(str(m))") }
                     if let g = t.target { f.append("\"target\": \(str(g))") }
+                    if let y = t.targetYaw { f.append("\"targetYaw\": \(num(y))") }
+                    if let y = t.targetPitch { f.append("\"targetPitch\": \(num(y))") }
+                    if let x = t.text { f.append("\"text\": \(str(x))") }
                     return "        {" + f.joined(separator: ", ") + "}"
                 }.joined(separator: ",\n") + "\n      ]\n    }"
             }

@@ -143,10 +143,10 @@ def test_home_page_lists_every_experience_as_a_widget(browser, site):
     dentist = browser.find_element(By.CSS_SELECTOR, ".xp-widget[data-experience='dentist']")
     assert "waiting room, the hall" in dentist.find_element(By.CSS_SELECTOR, ".xp-widget-description").text
     img = dentist.find_element(By.TAG_NAME, "img")
-    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img) == 1024)
+    wait(browser, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img) == 512)   # the prepared card image
     shot(browser, "experiences-home.png")
     dentist.find_element(By.CSS_SELECTOR, "a.xp-play").click()
-    wait(browser, lambda d: d.current_url.endswith("experiences/dentist/index.html"))
+    wait(browser, lambda d: d.current_url.endswith("experiences/dentist/index.html?play=1"))
 
 
 # MARK: - Viewer

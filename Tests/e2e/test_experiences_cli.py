@@ -41,8 +41,19 @@ def test_import_pannellum_writes_the_golden_file_and_reports_leftovers(run_dossi
     out = tmp_path / "tour.json"
     proc = run_dossier("experiences", "import", "pannellum", str(FIXTURES / "pannellum-tour.json"), "--output", str(out))
     assert out.read_text() == (FIXTURES / "pannellum-tour.expected.json").read_text()
-    assert "info hot spot \"Baltimore Museum of Art\"" in proc.stderr
+    assert "hot spot URL has no Prep equivalent and was left out (the link was dropped)" in proc.stderr
+    assert '"kind": "note"' in out.read_text()   # the info hot spot became a note
     assert proc.stdout == ""
+
+
+def test_import_of_a_remote_image_is_a_clear_error_and_writes_nothing(run_dossier, tmp_path):
+    src = tmp_path / "remote.json"
+    src.write_text('{"scenes": {"a": {"title": "A",\n "panorama": "https://example.org/a.jpg"}}}')
+    out = tmp_path / "out.json"
+    proc = run_dossier("experiences", "import", "pannellum", str(src), "--output", str(out), check=False)
+    assert proc.returncode == 1
+    assert f"{src}:2: " in proc.stderr and "is a remote address" in proc.stderr
+    assert not out.exists()
 
 
 def test_import_marzipano_to_stdout(run_dossier):

@@ -1,6 +1,7 @@
 import Foundation
 import Experiences
 import Render
+import Escaping
 
 /// The `experiences` section: experience files → a static experience browser.
 ///
@@ -75,7 +76,7 @@ public struct ExperiencesSection: Section {
         experiences.map { e in
             let media = e.mediaPaths.map { folder.appendingPathComponent($0) }
             return SectionUnit(id: e.slug, inputs: [fileURL(e)] + media.filter { FileManager.default.fileExists(atPath: $0.path) },
-                               salt: "title=\(e.title ?? "");v1")
+                               salt: "title=\(e.title ?? "");v3")
         }
     }
 
@@ -89,7 +90,7 @@ public struct ExperiencesSection: Section {
         let graph = GraphAnalysis(e)
         let fileBytes = (try? Data(contentsOf: fileURL(e)).count) ?? 0
         let media = MediaReport(e, root: folder, fileBytes: fileBytes)
-        let issues = (loadWarnings[e.slug] ?? []) + graph.issues(for: e) + media.warnings
+        var issues = (loadWarnings[e.slug] ?? []) + graph.issues(for: e) + media.warnings
         let title = e.title ?? e.slug
 
         // Media copied into the site.
@@ -101,24 +102,54 @@ public struct ExperiencesSection: Section {
             files.append(OutputFile(path: base + "files/" + path, data: data))
         }
 
+        // Panoramas prepared with libvips (docs/experience-viewer.md, Prepared panoramas): one
+        // script per scene carrying its ≤ 4096 px JPEG as a data: URL, loaded when the scene
+        // is shown (a script works from file://, and a data: image is usable by WebGL there).
+        var prepWarnings: [ExperienceIssue] = []
+        var sceneImages: [String: String] = [:]
+        for p in e.panoramas {
+            guard let original = bytes[p.image] else { continue }
+            let jpeg: Data
+            do { jpeg = try PanoramaPrep.viewer(original).jpeg } catch {
+                prepWarnings.append(.warning(e.file, p.line, "image \"\(p.image)\" could not be prepared (\(error.message)); it is used as it is"))
+                jpeg = original
+            }
+            let image = base + "prepared/\(p.id).jpg"
+            files.append(OutputFile(path: image, data: jpeg))
+            let url = "data:\(jpeg == original ? Self.mime(p.image) : "image/jpeg");base64,\(jpeg.base64EncodedString())"
+            files.append(OutputFile(path: base + "scenes/\(p.id).js",
+                                    data: Data(Self.sceneScript(id: p.id, url: url).utf8)))
+            sceneImages[p.id] = "prepared/\(p.id).jpg"
+        }
+        var thumb: String?
+        if let first = e.panorama(e.firstPanorama), let original = bytes[first.image] {
+            let small = (try? PanoramaPrep.thumbnail(original).jpeg) ?? original
+            files.append(OutputFile(path: base + "prepared/thumb.jpg", data: small))
+            thumb = base + "prepared/thumb.jpg"
+        }
+
         // The viewer's data, embedded in the page (works from file://).
         let viewerData = ViewerData(
             title: title, first: e.firstPanorama, final: graph.final, congratulations: "congratulations/index.html",
             panoramas: e.panoramas.map { p in
-                ViewerData.Pano(id: p.id, title: p.title, image: "files/" + p.image,
-                                texture: bytes[p.image].map { "data:\(Self.mime(p.image));base64,\($0.base64EncodedString())" },
+                ViewerData.Pano(id: p.id, title: p.title, image: sceneImages[p.id] ?? "files/" + p.image,
+                                startYaw: p.startYaw, startPitch: p.startPitch,
+                                scene: sceneImages[p.id] == nil ? nil : "scenes/\(p.id).js",
                                 triggers: p.triggers.map { t in
                                     ViewerData.Trig(id: t.id, kind: t.kind.rawValue, yaw: t.yaw, pitch: t.pitch, size: t.size,
-                                                    label: t.label, media: t.media.map { "files/" + $0 }, target: t.target)
+                                                    label: t.label, media: t.media.map { "files/" + $0 }, target: t.target,
+                                                    targetYaw: t.targetYaw, targetPitch: t.targetPitch, text: t.text)
                                 })
             })
+        issues += prepWarnings
         let json = String(decoding: try JSONOutput.encode(viewerData), as: UTF8.self)
         let firstTitle = e.panorama(e.firstPanorama)?.title ?? ""
         var pages: [Page] = []
         pages.append(Page(path: base + "index.html", title: title, template: "experiences/viewer", model: [
             "title": title, "slug": e.slug, "json": HTML.scriptSafeJSON(json), "firstTitle": firstTitle,
+            "firstScene": sceneImages[e.firstPanorama] == nil ? [[String: String]]() : [["src": "scenes/\(e.firstPanorama).js", "id": e.firstPanorama]],
             "totalClips": graph.totalClips,
-        ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
+        ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js", "assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
 
         // Overview: graph, media checks, warnings.
         let svg = GraphSVG.render(e, graph) { "../files/" + $0.image }
@@ -161,7 +192,7 @@ public struct ExperiencesSection: Section {
                           model: ["title": title], styles: ["assets/experiences/viewer.css"]))
 
         let record = ExperienceRecord(slug: e.slug, title: title, description: e.description, kind: e.kind.rawValue,
-                                      thumb: e.panorama(e.firstPanorama).map { base + "files/" + $0.image },
+                                      thumb: thumb,
                                       panoramas: e.panoramas.count, clips: graph.totalClips, warnings: issues.count)
         return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record),
                           warnings: issues.map(Self.diagnostic))
@@ -181,11 +212,36 @@ public struct ExperiencesSection: Section {
                         model: ["experiences": items, "hasWarnings": warningCount > 0, "warningCount": warningCount],
                         styles: ["assets/experiences/viewer.css"], bodyClass: "experience-home")
         let blurb = "\(rows.count) experience\(rows.count == 1 ? "" : "s") to preview in the browser: \(rows.reduce(0) { $0 + $1.panoramas }) places, \(rows.reduce(0) { $0 + $1.clips }) clips."
-        return UnitResult(pages: [page], blurb: blurb)
+        return UnitResult(pages: [page, editorPage()], blurb: blurb)
+    }
+
+    // MARK: The editor (docs/experience-editor.md)
+
+    /// The caretakers' editor: the site's experiences (in the file format, with where their
+    /// media are) are embedded so it works from `file://`.
+    func editorPage() -> Page {
+        let items = experiences.map { e -> String in
+            let file = fileURL(e).lastPathComponent
+            return "{\"file\":\(JSONText.quote(file)),\"slug\":\(JSONText.quote(e.slug)),\"title\":\(JSONText.quote(e.title ?? e.slug)),"
+                + "\"kind\":\(JSONText.quote(e.kind.rawValue)),\"owner\":\(e.owner.map(JSONText.quote) ?? "null"),"
+                + "\"base\":\(JSONText.quote("../\(e.slug)/files/")),\"experience\":\(ExperienceWriter.json(e))}"
+        }
+        let json = "{\"experiences\":[" + items.joined(separator: ",") + "]}"
+        return Page(path: "experiences/editor/index.html", title: "Experience editor", template: "experiences/editor",
+                    model: ["json": HTML.scriptSafeJSON(json)],
+                    styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
+                    scripts: ["assets/experiences/rules.js", "assets/experiences/zip.js", "assets/experiences/pano.js",
+                              "assets/experiences/editor-stage.js", "assets/experiences/editor.js"],
+                    bodyClass: "experience-editor")
     }
 
     // MARK: Helpers
 
+    /// A scene script: stores the picture's data: URL and tells the viewer it is there.
+    static func sceneScript(id: String, url: String) -> String {
+        "(window.dossierScenes = window.dossierScenes || {})[\(JSONText.quote(id))] = \(JSONText.quote(url));\n"
+            + "if (window.dossierScene) window.dossierScene(\(JSONText.quote(id)));\n"
+    }
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
     static func mime(_ path: String) -> String { path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg" }
     static func size(_ b: Int) -> String {
@@ -203,10 +259,14 @@ struct ViewerData: Encodable {
         var yaw, pitch, size: Double
         var label: String
         var media, target: String?
+        var targetYaw, targetPitch: Double?
+        var text: String?
     }
     struct Pano: Encodable {
         var id, title, image: String
-        var texture: String?
+        var startYaw, startPitch: Double
+        /// The scene script that carries the prepared image as a data: URL.
+        var scene: String?
         var triggers: [Trig]
     }
     var title, first, final, congratulations: String

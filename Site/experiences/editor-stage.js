@@ -1,0 +1,179 @@
+/* The experience editor's panorama stage: shows one panorama (WebGL, or flat when the
+ * picture cannot be used by WebGL), draws its triggers as markers, and turns clicks, taps
+ * and drags into placing, moving and looking around (docs/experience-editor.md). */
+(function (global) {
+  "use strict";
+  var P = global.DossierPano, DEG = P.DEG;
+  var TAP_PX = 6;   // a press that moves less than this is a click or tap, not a drag
+
+  /* opts: {onPlace(yaw, pitch), onSelect(index), onMove(index, yaw, pitch), onMoved(index), onDelete(index)} */
+  function Stage(root, opts) {
+    var canvas = root.querySelector("canvas"), flat = root.querySelector(".xe-flat"), layer = root.querySelector(".xe-markers");
+    var renderer = null, mode = "webgl";
+    try { renderer = new P.GLRenderer(canvas); } catch (e) { mode = "flat"; }
+    var view = { yaw: 0, pitch: 0, hfov: 100 * DEG };
+    var pano = null, markers = [], selected = -1, imageSrc = null, pending = false;
+    var self = this;
+
+    function rect() { return root.getBoundingClientRect(); }
+    function setMode(m) {
+      mode = m;
+      canvas.hidden = m !== "webgl";
+      flat.hidden = m !== "flat";
+      root.setAttribute("data-render-mode", m);
+    }
+    setMode(mode);
+
+    this.view = view;
+    this.mode = function () { return mode; };
+    /* Shows panorama p ({image src, startYaw, startPitch, triggers}). */
+    this.show = function (p, src) {
+      pano = p;
+      view.yaw = (p.startYaw || 0) * DEG;
+      view.pitch = (p.startPitch || 0) * DEG;
+      root.removeAttribute("data-ready");
+      if (src !== imageSrc) {
+        imageSrc = src;
+        var img = new Image();
+        img.onload = function () {
+          if (imageSrc !== src) return;
+          var m = "flat";
+          if (renderer) { try { renderer.setImage(img); m = "webgl"; } catch (e) { m = "flat"; } }
+          setMode(m);
+          flat.style.backgroundImage = "url(\"" + String(src).replace(/["\\]/g, "") + "\")";
+          root.setAttribute("data-ready", "true");
+          redraw();
+        };
+        img.onerror = function () { root.setAttribute("data-ready", "error"); };
+        img.src = src;
+      } else root.setAttribute("data-ready", "true");
+      this.refresh();
+    };
+    /* Rebuilds the markers from the panorama's triggers. */
+    this.refresh = function () {
+      while (layer.firstChild) layer.removeChild(layer.firstChild);
+      markers = [];
+      (pano ? pano.triggers : []).forEach(function (t, i) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "xe-marker xp-kind-" + t.kind + (i === selected ? " is-selected" : "");
+        b.setAttribute("data-index", String(i));
+        b.setAttribute("data-kind", t.kind);
+        b.setAttribute("aria-pressed", i === selected ? "true" : "false");
+        b.style.setProperty("--xp-size", String(t.size || 1));
+        b.appendChild(P.icon(t.kind));
+        var span = document.createElement("span");
+        span.textContent = P.cleanText(t.label);
+        b.appendChild(span);
+        b.setAttribute("aria-label", P.cleanText(t.label) + " (" + t.kind + "): arrow keys move it, Delete removes it");
+        layer.appendChild(b);
+        markers.push(b);
+      });
+      draw();
+    };
+    this.select = function (i) { selected = i; this.refresh(); };
+    this.setStartHere = function () { return { yaw: round(view.yaw / DEG), pitch: round(view.pitch / DEG) }; };
+    this.redraw = redraw;
+
+    function round(v) { return Math.round(v * 100) / 100 || 0; }
+    function redraw() {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () { pending = false; draw(); });
+    }
+    function draw() {
+      var r = rect();
+      var vfov = 2 * Math.atan(Math.tan(view.hfov / 2) / Math.max(0.1, r.width / Math.max(1, r.height)));
+      var mp = Math.max(0, Math.PI / 2 - vfov / 2);
+      view.pitch = Math.max(-mp, Math.min(mp, view.pitch));
+      view.yaw = P.wrapDeg(view.yaw / DEG) * DEG;
+      if (mode === "webgl" && renderer) {
+        var dpr = Math.min(window.devicePixelRatio || 1, 2);
+        var w = Math.max(1, Math.round(r.width * dpr)), h = Math.max(1, Math.round(r.height * dpr));
+        if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+        renderer.draw(view.yaw, view.pitch, view.hfov);
+      } else {
+        flat.style.backgroundSize = (2 * r.height) + "px " + r.height + "px";
+        flat.style.backgroundPosition = (r.width / 2 - (view.yaw / (2 * Math.PI) + 0.5) * 2 * r.height) + "px 0px";
+      }
+      markers.forEach(function (b, i) {
+        var t = pano.triggers[i];
+        var s = P.project(t.yaw, t.pitch, view, r.width, r.height, mode);
+        var inside = s.visible && s.x > -40 && s.x < r.width + 40 && s.y > -40 && s.y < r.height + 40;
+        b.hidden = !inside;
+        if (inside) { b.style.left = s.x + "px"; b.style.top = s.y + "px"; }
+      });
+      root.setAttribute("data-yaw", (view.yaw / DEG).toFixed(2));
+      root.setAttribute("data-pitch", (view.pitch / DEG).toFixed(2));
+    }
+    function direction(e) {
+      var r = rect();
+      var d = P.unproject(e.clientX - r.left, e.clientY - r.top, view, r.width, r.height, mode);
+      return { yaw: round(d.yaw), pitch: round(Math.max(-90, Math.min(90, d.pitch))) };
+    }
+
+    // Pointer: press on a marker selects and drags it; press on the picture drags the view
+    // or, without moving, places the chosen trigger (click or tap).
+    var press = null;
+    root.addEventListener("pointerdown", function (e) {
+      if (!pano || e.button > 0) return;
+      var m = e.target.closest ? e.target.closest(".xe-marker") : null;
+      press = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false, yaw: view.yaw, pitch: view.pitch,
+                marker: m ? Number(m.getAttribute("data-index")) : -1 };
+      if (press.marker >= 0) { selected = press.marker; opts.onSelect(press.marker); }
+      try { root.setPointerCapture(e.pointerId); } catch (err) { /* ignore */ }
+      e.preventDefault();
+    });
+    root.addEventListener("pointermove", function (e) {
+      if (!press || e.pointerId !== press.id) return;
+      if (!press.moved && Math.hypot(e.clientX - press.x, e.clientY - press.y) < TAP_PX) return;
+      press.moved = true;
+      if (press.marker >= 0) {
+        var d = direction(e);
+        opts.onMove(press.marker, d.yaw, d.pitch);
+      } else {
+        var perPx = view.hfov / Math.max(1, rect().width);
+        view.yaw = press.yaw - (e.clientX - press.x) * perPx;
+        view.pitch = press.pitch + (e.clientY - press.y) * perPx;
+      }
+      redraw();
+    });
+    function end(e) {
+      if (!press || e.pointerId !== press.id) return;
+      var p = press;
+      press = null;
+      if (p.marker >= 0) { if (p.moved) opts.onMoved(p.marker); return; }
+      if (!p.moved && e.type === "pointerup") opts.onPlace(direction(e));
+    }
+    root.addEventListener("pointerup", end);
+    root.addEventListener("pointercancel", end);
+
+    // Keyboard: arrows turn the view; on a marker they move it (Shift: 5°), Delete removes it.
+    root.addEventListener("keydown", function (e) {
+      var m = e.target.closest ? e.target.closest(".xe-marker") : null;
+      var step = e.shiftKey ? 5 : 1;
+      var dx = e.key === "ArrowLeft" ? -step : e.key === "ArrowRight" ? step : 0;
+      var dy = e.key === "ArrowUp" ? step : e.key === "ArrowDown" ? -step : 0;
+      if (m) {
+        var i = Number(m.getAttribute("data-index")), t = pano.triggers[i];
+        if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); opts.onDelete(i); return; }
+        if (!dx && !dy) return;
+        e.preventDefault();
+        opts.onMove(i, round(P.wrapDeg(t.yaw + dx)), round(Math.max(-90, Math.min(90, t.pitch + dy))));
+        opts.onMoved(i);
+        var again = layer.querySelector("[data-index='" + i + "']");
+        if (again) again.focus();
+        return;
+      }
+      if (!dx && !dy) return;
+      e.preventDefault();
+      view.yaw += dx * 5 * DEG;
+      view.pitch += dy * 5 * DEG;
+      redraw();
+    });
+    window.addEventListener("resize", redraw);
+    self.draw = draw;
+  }
+
+  global.DossierEditorStage = Stage;
+})(window);
