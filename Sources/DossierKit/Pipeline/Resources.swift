@@ -42,6 +42,20 @@ public enum Resources {
         }
     }
 
+    /// One built-in file by its path from the resources' root (`Site/recall/kit/kit.js`).
+    public static func data(_ path: String) throws -> Data {
+        if let folder = try overrideFolder() {
+            guard let d = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else {
+                throw DossierError("cannot read Dossier's \(path) in DOSSIER_RESOURCES")
+            }
+            return d
+        }
+        guard let b64 = EmbeddedResources.files[path], let d = Data(base64Encoded: b64) else {
+            throw DossierError("Dossier's built-in \(path) is missing")
+        }
+        return d
+    }
+
     static func filesOnDisk(_ folder: URL) throws -> [File] {
         let fm = FileManager.default
         guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }

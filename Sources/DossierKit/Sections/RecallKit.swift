@@ -34,13 +34,7 @@ struct RecallKit {
 
     /// The two pages.
     func files() throws -> [OutputFile] {
-        let res = try Resources.locate()
-        func read(_ rel: String) throws -> String {
-            guard let d = FileManager.default.contents(atPath: res.appendingPathComponent(rel).path) else {
-                throw DossierError("cannot read Dossier's \(rel)")
-            }
-            return String(decoding: d, as: UTF8.self)
-        }
+        func read(_ rel: String) throws -> String { String(decoding: try Resources.data(rel), as: UTF8.self) }
         let js = try read("Site/recall/kit/kit.js"), css = try read("Site/recall/kit/kit.css")
         let test = try read("Templates/recall/kit.html"), admin = try read("Templates/recall/kit-admin.html")
         func page(_ template: String, mode: String) -> String {
