@@ -37,7 +37,7 @@ struct KeystoreOptions: ParsableArguments {
         guard (0...600).contains(lockWait) else { throw ValidationError("--lock-wait must be 0…600") }
     }
 
-    var url: URL { SMS.keystoreURL(explicit: keystore, environment: ProcessInfo.processInfo.environment) }
+    var url: URL { KeystoreLocation.resolve(explicit: keystore, environment: ProcessInfo.processInfo.environment) }
 
     /// Opens the keystore holding its exclusive lock until the command ends.
     func open() throws -> Keystore {
@@ -59,21 +59,6 @@ enum SMS {
         if let s = ProcessInfo.processInfo.environment["DOSSIER_SMS_NOW"], let d = ISO8601DateFormatter().date(from: s) { return d }
         #endif
         return Date()
-    }
-
-    /// --keystore, else $DOSSIER_SMS_KEYSTORE, else $XDG_DATA_HOME/dossier/sms.keystore when
-    /// XDG_DATA_HOME is an absolute path and $HOME/.dossier/sms.keystore does not exist,
-    /// else $HOME/.dossier/sms.keystore ($HOME unset: the account's home folder).
-    static func keystoreURL(explicit: String?, environment env: [String: String]) -> URL {
-        if let k = explicit { return URL(fileURLWithPath: k) }
-        if let e = env["DOSSIER_SMS_KEYSTORE"], !e.isEmpty { return URL(fileURLWithPath: e) }
-        let home = env["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
-        let legacy = home.appendingPathComponent(".dossier/sms.keystore")
-        if let x = env["XDG_DATA_HOME"], x.hasPrefix("/"), !FileManager.default.fileExists(atPath: legacy.path) {
-            return URL(fileURLWithPath: x, isDirectory: true).appendingPathComponent("dossier/sms.keystore")
-        }
-        return legacy
     }
 
     static func error(_ e: Error) -> DossierError {
@@ -437,29 +422,7 @@ struct SMSAlphabet: AsyncParsableCommand {
         shouldDisplay: false)
     @Flag var json = false
 
-    func run() async throws {
-        func hex(_ s: Unicode.Scalar) -> String { String(format: "U+%04X", s.value) }
-        var basic: [String] = []
-        for (i, s) in GSMAlphabet.basic.enumerated() {
-            basic.append("    {\"code\": \(i), \"scalar\": \"\(hex(s))\"}")
-        }
-        let ext = GSMAlphabet.extensionTable.sorted { $0.key < $1.key }.map { "    {\"code\": \($0.key), \"scalar\": \"\(hex($0.value))\"}" }
-        let safe = SafeAlphabet.characters.map { "\"\(hex($0))\"" }
-        SMS.out("""
-        {
-          "basic": [
-        \(basic.joined(separator: ",\n"))
-          ],
-          "extension": [
-        \(ext.joined(separator: ",\n"))
-          ],
-          "escape": 27,
-          "safe": [\(safe.joined(separator: ", "))],
-          "max_plain_septets": \(SMSProtocol.maxPlainSeptets),
-          "message_length": \(SMSProtocol.messageLength)
-        }
-        """)
-    }
+    func run() async throws { SMS.out(AlphabetTables.json()) }
 }
 
 /// Hidden: times the protocol alone (chain step + seal, parse + open), in process.
