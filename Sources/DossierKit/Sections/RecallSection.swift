@@ -181,6 +181,9 @@ public struct RecallSection: Section {
         } else {
             // One full summary per set under recall/sets/NAME/, and an index of the sets.
             let name = setOf.map { $0 ?? sets.defaultSet.name }
+            if let stale = name.first(where: { sets.named($0) == nil }) {
+                throw DossierError("recall: the build state holds a participant of string set \"\(stale)\", which the manifest no longer defines; run with --clean")
+            }
             var groups: [String: [(slug: String, summary: ParticipantSummary)]] = [:], studyGroups: [String: [StudyParticipant]] = [:]
             for i in participants.indices { groups[name[i], default: []].append(participants[i]); studyGroups[name[i], default: []].append(everyone[i]) }
             for set in sets.sets {
