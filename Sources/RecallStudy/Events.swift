@@ -95,6 +95,10 @@ public struct SessionLog: Sendable {
     public var warnings: [RecallWarning]
     /// Free-form device description from the header (e.g. "iPhone 4S, iOS 5.1").
     public var device: String?
+    /// The string set the native header names (`set`), and that header's line; nil when
+    /// the log names none (it then uses the project's default set, docs/recall-events.md).
+    public var stringSet: String?
+    public var stringSetLine: Int?
 
     public init(participant: String, declaredStrings: [DeclaredString], events: [SessionEvent],
                 source: SessionSource, file: String, warnings: [RecallWarning] = [], device: String? = nil) {

@@ -24,6 +24,8 @@ struct LineFields {
     var format: String?
     var strings: [String]?
     var device: String?
+    /// The header's string set name (`set`).
+    var set: String?
 }
 
 /// Why a line could not be read (the parser adds file and line).
@@ -112,6 +114,7 @@ struct JSONLineScanner {
             if keyIs("y", a, b) { f.y = try readDouble("y"); return }
         case 3:
             if keyIs("key", a, b) { f.key = try readString("key"); return }
+            if keyIs("set", a, b) { f.set = try readString("set"); return }
         case 4:
             if keyIs("type", a, b) { f.type = try readString("type"); return }
             if keyIs("page", a, b) { f.page = try readString("page"); return }

@@ -183,8 +183,14 @@ public enum NativeLog {
             throw RecallError(file: file, line: nil, "the log is empty (no session header)")
         }
         let declared = (h.strings ?? []).enumerated().map { DeclaredString(number: $0.offset + 1, text: $0.element, line: headerLine) }
-        return SessionLog(participant: participant, declaredStrings: declared, events: events,
-                          source: .native, file: file, warnings: warnings, device: h.device)
+        var log = SessionLog(participant: participant, declaredStrings: declared, events: events,
+                             source: .native, file: file, warnings: warnings, device: h.device)
+        if let name = h.set {
+            if name.isEmpty { throw RecallError(file: file, line: headerLine, "the session header's \"set\" is empty (name a string set or leave the key out)") }
+            log.stringSet = name
+            log.stringSetLine = headerLine
+        }
+        return log
     }
 
     static func checkParticipant(_ p: String, file: String, line: Int?) throws {

@@ -7,7 +7,8 @@ import CompactBinary
 ///
 /// ```yaml
 /// recall:
-///   strings: data/recall/strings.txt          # the 10 target strings (required)
+///   strings: data/recall/strings.txt          # the 10 target strings (required), or
+///   #  strings: {wave1: data/recall/w1.txt, wave2: data/recall/w2.txt}   # named sets, first = default
 ///   logs: data/recall/logs                    # folder, glob or list: *.jsonl native, *.csv desktop Raw Data
 ///   desktop_cohorts: data/recall/desktop.csv  # optional: Appendix B Rolled Up files
 ///   heatmap_rows: 150                         # optional: most participants drawn in the heatmap
@@ -20,7 +21,8 @@ public struct RecallSection: Section {
     public static let key = "recall"
     public static let title = "Memorization study"
 
-    let stringsURL: URL
+    /// The string sets (one for `strings: FILE`), in manifest order.
+    let setEntries: [RecallSets.Entry]
     let logs: [URL]
     let cohorts: [URL]
     let heatmapRows: Int
@@ -33,11 +35,9 @@ public struct RecallSection: Section {
 
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
-        stringsURL = try config.path("strings")!
-        // Validate the strings file now: a bad file is an error at its line.
-        do { _ = try StringSet.load(stringsURL, display: project.display(stringsURL)) } catch let e as RecallError {
-            throw DossierError(file: e.file, line: e.line, e.message)
-        }
+        setEntries = try RecallSets.entries(config)
+        // Validate the strings files now: a bad file is an error at its line.
+        let sets = try RecallSets.load(setEntries, project: project)
         let wantsKit = try config.bool("kit", default: false)
         do {
             logs = try config.paths("logs", extensions: ["jsonl", "csv"])
@@ -49,12 +49,7 @@ public struct RecallSection: Section {
         let upload = try RecallKit.uploadURL(config)
         if upload != nil && !wantsKit { throw config.error("kit_upload", "kit_upload needs kit: true") }
         if wantsKit {
-            let set: StringSet
-            do { set = try StringSet.load(stringsURL, display: project.display(stringsURL)) } catch let e as RecallError {
-                throw DossierError(file: e.file, line: e.line, e.message)
-            }
-            kit = RecallKit(strings: set, setName: stringsURL.deletingPathExtension().lastPathComponent,
-                            upload: upload)
+            kit = RecallKit(strings: sets.defaultSet.strings, setName: sets.defaultSet.name, upload: upload)
         } else {
             kit = nil
         }
@@ -90,7 +85,7 @@ public struct RecallSection: Section {
     }
 
     public func units() throws -> [SectionUnit] {
-        slugs.map { SectionUnit(id: $0.id, inputs: $0.id.hasPrefix("p-") ? [$0.url, stringsURL] : [$0.url]) }
+        slugs.map { SectionUnit(id: $0.id, inputs: $0.id.hasPrefix("p-") ? [$0.url] + setEntries.map(\.url) : [$0.url]) }
     }
 
     /// participant.json: sorted keys, compact (JSONOutput's re-encoding costs 3× for a
@@ -101,8 +96,8 @@ public struct RecallSection: Section {
         return try enc.encode(v)
     }
 
-    func strings() throws -> StringSet {
-        try StringSet.load(stringsURL, display: project.display(stringsURL))
+    func stringSets() throws -> StringSets {
+        try RecallSets.load(setEntries, project: project)
     }
 
     // MARK: Units
@@ -128,11 +123,12 @@ public struct RecallSection: Section {
     }
 
     func buildParticipant(id: String, url: URL, context: SectionContext) throws -> UnitResult {
-        let strings = try strings()
         let shown = project.display(url)
         let log = url.pathExtension.lowercased() == "csv"
             ? try DesktopRaw.load(url, display: shown)
             : try NativeLog.load(url, display: shown)
+        let set = try stringSets().resolve(log)
+        let strings = set.strings
         let result = try Analyzer.analyze(log, strings: strings)
         try Identifier.check(result.participant, what: "participant id", file: shown, line: 1)
         let slug = String(id.dropFirst(2))
@@ -151,7 +147,7 @@ public struct RecallSection: Section {
         let summary = ParticipantSummary(result)
         let detail = ParticipantDetail(result, strings: strings)
         let warnings = result.warnings.map { Diagnostic.warning(file: $0.file, line: $0.line, $0.message) }
-        return UnitResult(pages: [page], files: files, record: RecallRecord.participantData(slug: slug, summary, detail: detail),
+        return UnitResult(pages: [page], files: files, record: RecallRecord.participantData(slug: slug, set: set.name, summary, detail: detail),
                           warnings: warnings)
     }
 
@@ -161,27 +157,51 @@ public struct RecallSection: Section {
         var participants: [(slug: String, summary: ParticipantSummary)] = []
         var details: [ParticipantDetail] = []
         var cohorts: [(slug: String, table: CohortTable)] = []
+        var setOf: [String?] = []
         // Decoded on every core: with thousands of participants this is most of an
         // incremental build's summary.
         let decoded = parallelMap(records) { r in Result { try RecallRecord.decode(r.data) } }
         for d in decoded {
             let rec = try d.get()
-            if let p = rec.participant { participants.append((rec.slug, p)); details.append(rec.detail ?? ParticipantDetail()) }
+            if let p = rec.participant {
+                participants.append((rec.slug, p)); details.append(rec.detail ?? ParticipantDetail()); setOf.append(rec.set)
+            }
             if let c = rec.cohort { cohorts.append((rec.slug, c)) }
         }
-        let strings: StringSet
-        do { strings = try self.strings() } catch let e as RecallError { throw DossierError(file: e.file, line: e.line, e.message) }
-        let study = StudyTable.table(name: "This study", strings: strings, participants: participants.map(\.summary))
+        let sets = try stringSets()
         let sourceOf = Dictionary(slugs.map { ($0.id, project.display($0.url)) }, uniquingKeysWith: { a, _ in a })
         let everyone = zip(participants, details).map { p, d in
             StudyParticipant(summary: p.summary, detail: d, sourceFile: sourceOf["p-" + p.slug] ?? p.slug)
         }
-        var files = RecallStudyFiles.files(strings: strings, participants: everyone, appendixB: study)
+        var files: [OutputFile] = []
+        var pages: [Page] = []
+        if sets.isSingle {
+            let (page, out) = studySummary(set: sets.defaultSet, dir: "recall/", participants: participants,
+                                           everyone: everyone, cohorts: cohorts, setName: nil)
+            pages.append(page); files += out
+        } else {
+            // One full summary per set under recall/sets/NAME/, and an index of the sets.
+            let name = setOf.map { $0 ?? sets.defaultSet.name }
+            if let stale = name.first(where: { sets.named($0) == nil }) {
+                throw DossierError("recall: the build state holds a participant of string set \"\(stale)\", which the manifest no longer defines; run with --clean")
+            }
+            var groups: [String: [(slug: String, summary: ParticipantSummary)]] = [:], studyGroups: [String: [StudyParticipant]] = [:]
+            for i in participants.indices { groups[name[i], default: []].append(participants[i]); studyGroups[name[i], default: []].append(everyone[i]) }
+            for set in sets.sets {
+                let (page, out) = studySummary(set: set, dir: "recall/sets/\(set.name)/", participants: groups[set.name] ?? [],
+                                               everyone: studyGroups[set.name] ?? [], cohorts: cohorts, setName: set.name)
+                pages.append(page); files += out
+            }
+            let table = StudyTables.sets(sets, studyGroups)
+            files.append(OutputFile(path: "recall/sets.csv", data: RecallRender.csv(table)))
+            files.append(OutputFile(path: "recall/sets.json", data: RecallStudyFiles.json(table)))
+            var model = RecallSets.indexModel(sets, groups, cohorts: cohorts.count)
+            model["hasKit"] = kit != nil
+            model["kitSet"] = sets.defaultSet.name
+            pages.append(Page(path: "recall/index.html", title: Self.title, template: "recall/sets",
+                              model: model, styles: ["assets/recall/recall.css"], bodyClass: "recall"))
+        }
         if let kit { files += try kit.files() }
-        var model = RecallStudyPage.model(strings: strings, participants: participants, study: study,
-                                          cohorts: cohorts, heatmapRows: heatmapRows, everyone: everyone)
-        model["hasKit"] = kit != nil
-        files.append(OutputFile(path: "recall/summary.md", text: RecallStudyPage.markdown(strings: strings, participants: participants, study: study, cohorts: cohorts)))
         var warnings: [Diagnostic] = []
         var firstFile: [String: String] = [:]
         for p in participants {
@@ -196,9 +216,30 @@ public struct RecallSection: Section {
         let blurb = "\(participants.count) participant\(participants.count == 1 ? "" : "s") (\(complete) complete)"
             + (cohorts.isEmpty ? "" : " and \(cohorts.count) desktop cohort\(cohorts.count == 1 ? "" : "s")")
             + " of the character-string memorization test."
-        return UnitResult(pages: [Page(path: "recall/index.html", title: Self.title, template: "recall/summary",
-                                       model: model, styles: ["assets/recall/recall.css"], bodyClass: "recall")],
-                          files: files, warnings: warnings, blurb: blurb)
+        return UnitResult(pages: pages, files: files, warnings: warnings, blurb: blurb)
+    }
+
+    /// One set's summary page, data files and summary.md in `dir`; `setName` nil for a
+    /// single-set project (whose page is `recall/index.html`, as before sets existed).
+    func studySummary(set: StringSets.Named, dir: String, participants: [(slug: String, summary: ParticipantSummary)],
+                      everyone: [StudyParticipant], cohorts: [(slug: String, table: CohortTable)],
+                      setName: String?) -> (Page, [OutputFile]) {
+        let strings = set.strings
+        let study = StudyTable.table(name: "This study", strings: strings, participants: participants.map(\.summary))
+        var files = RecallStudyFiles.files(strings: strings, participants: everyone, appendixB: study, dir: dir)
+        var model = RecallStudyPage.model(strings: strings, participants: participants, study: study,
+                                          cohorts: cohorts, heatmapRows: heatmapRows, everyone: everyone)
+        model["hasKit"] = kit != nil
+        if let setName {
+            model["setName"] = setName
+            model["up"] = "../../"
+            // The kit shows the default set only.
+            if setName != setEntries[0].name { model["hasKit"] = false }
+        }
+        files.append(OutputFile(path: dir + "summary.md", text: RecallStudyPage.markdown(strings: strings, participants: participants, study: study, cohorts: cohorts)))
+        let page = Page(path: dir + "index.html", title: setName.map { "\(Self.title): set \($0)" } ?? Self.title,
+                        template: "recall/summary", model: model, styles: ["assets/recall/recall.css"], bodyClass: "recall")
+        return (page, files)
     }
 }
 
@@ -213,14 +254,18 @@ struct RecallRecord: Codable {
     var cohort: CohortTable?
     /// The participant's rows of the study-wide tables (binary records only).
     var detail: ParticipantDetail?
+    /// The participant's string set (binary records of version 0x03; nil = the default set).
+    var set: String?
 
     enum CodingKeys: String, CodingKey { case kind, id, slug, participant, cohort }
 
-    /// Byte 0x02, the slug, the summary (u32 length + bytes), then the detail.
-    static func participantData(slug: String, _ summary: ParticipantSummary, detail: ParticipantDetail) -> Data {
+    /// Byte 0x03, the slug, the string set's name, the summary (u32 length + bytes), then
+    /// the detail. (0x02, written before string sets, lacks the set's name.)
+    static func participantData(slug: String, set: String, _ summary: ParticipantSummary, detail: ParticipantDetail) -> Data {
         var w = CompactWriter()
-        w.u8(0x02)
+        w.u8(0x03)
         w.string(slug)
+        w.string(set)
         w.data(Data(summary.compactBytes()))
         w.raw(detail.compactBytes())
         return Data(w.bytes)
@@ -228,13 +273,19 @@ struct RecallRecord: Codable {
 
     static func decode(_ data: Data) throws -> RecallRecord {
         if data.first == 0x01 { throw DossierError("recall: the build state holds participant records of an older Dossier; run with --clean") }
-        guard data.first == 0x02 else { return try JSONDecoder().decode(RecallRecord.self, from: data) }
+        guard let version = data.first, version == 0x02 || version == 0x03 else {
+            return try JSONDecoder().decode(RecallRecord.self, from: data)
+        }
         let rec: RecallRecord? = data.withUnsafeBytes { b in
             var r = CompactReader(b)
-            guard r.u8() == 0x02, let slug = r.string(), let n = r.count(), let sb = r.take(n),
+            _ = r.u8()
+            guard let slug = r.string() else { return nil }
+            var set: String? = nil
+            if version == 0x03 { guard let s = r.string() else { return nil }; set = s }
+            guard let n = r.count(), let sb = r.take(n),
                   let summary = ParticipantSummary(compactBytes: sb),
                   let detail = ParticipantDetail(compactBytes: UnsafeRawBufferPointer(rebasing: b[r.position...])) else { return nil }
-            return RecallRecord(kind: "participant", id: "p-" + slug, slug: slug, participant: summary, cohort: nil, detail: detail)
+            return RecallRecord(kind: "participant", id: "p-" + slug, slug: slug, participant: summary, cohort: nil, detail: detail, set: set)
         }
         guard let rec else { throw DossierError("recall: a participant record in the build state is damaged; run with --clean") }
         return rec

@@ -5,22 +5,24 @@ import Render
 /// The study-wide data files of the recall summary (docs/recall-study-data.md): each
 /// table as CSV and as JSON with the same fields.
 enum RecallStudyFiles {
-    static func files(strings: StringSet, participants ps: [StudyParticipant], appendixB: CohortTable) -> [OutputFile] {
+    /// The files of one study (or of one string set's participants) in `dir`.
+    static func files(strings: StringSet, participants ps: [StudyParticipant], appendixB: CohortTable,
+                      dir: String = "recall/") -> [OutputFile] {
         var out: [OutputFile] = []
         func both(_ name: String, _ t: RecallStudy.Table) {
-            out.append(OutputFile(path: "recall/\(name).csv", data: RecallRender.csv(t)))
-            out.append(OutputFile(path: "recall/\(name).json", data: json(t)))
+            out.append(OutputFile(path: "\(dir)\(name).csv", data: RecallRender.csv(t)))
+            out.append(OutputFile(path: "\(dir)\(name).json", data: json(t)))
         }
         both("entries", StudyTables.entries(ps))
         both("recall", StudyTables.recall(ps))
         both("strings", StudyTables.strings(strings, ps))
         both("study-table", StudyTables.tidyStudy(ps))
         both("study-strings", StudyTables.studyColumns(strings))
-        out.append(OutputFile(path: "recall/study-table-appendix-b.csv", data: RecallRender.csv(appendixB.rows())))
+        out.append(OutputFile(path: dir + "study-table-appendix-b.csv", data: RecallRender.csv(appendixB.rows())))
         both("participants", StudyTables.participants(ps))
         for n in 1...StringSet.count {
             let t = DynamicsTable.table(string: n, ps).table
-            out.append(OutputFile(path: "recall/dynamics/string-\(n).csv", data: RecallRender.csv(t)))
+            out.append(OutputFile(path: dir + "dynamics/string-\(n).csv", data: RecallRender.csv(t)))
         }
         return out
     }

@@ -1,0 +1,61 @@
+import Foundation
+import RecallStudy
+import Render
+
+/// `recall: strings:` as one file or as named sets (docs/recall-section.md, "String
+/// sets"), and the summary of a project with more than one set.
+enum RecallSets {
+    /// One entry of the manifest: the set's name and its file.
+    struct Entry { var name: String; var url: URL }
+
+    /// `strings: FILE` → one set named by the file's stem; `strings: {NAME: FILE, …}` →
+    /// the sets in manifest order, the first the default. Names are 1–40 characters of
+    /// `A–Z a–z 0–9 . _ -` (they name the folder `recall/sets/NAME/`), not starting with `.`.
+    static func entries(_ config: SectionConfig) throws -> [Entry] {
+        guard case .map(let items, _)? = config.value("strings") else {
+            let url = try config.path("strings")!
+            return [Entry(name: url.deletingPathExtension().lastPathComponent, url: url)]
+        }
+        if items.isEmpty { throw config.error("strings", "name at least one string set") }
+        var out: [Entry] = []
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        for item in items {
+            func fail(_ m: String) -> DossierError { DossierError(file: config.file, line: item.keyLine, "recall.strings.\(item.key): \(m)") }
+            guard !item.key.isEmpty, item.key.count <= 40, item.key.allSatisfy(allowed.contains), !item.key.hasPrefix(".") else {
+                throw fail("a set name is 1–40 letters, digits, '.', '_' or '-' (not starting with '.')")
+            }
+            guard case .scalar(let path, _) = item.value else { throw fail("expected the path of a strings file") }
+            let url = config.resolve(path)
+            guard FileManager.default.fileExists(atPath: url.path) else { throw fail("file not found: \(path)") }
+            out.append(Entry(name: item.key, url: url))
+        }
+        return out
+    }
+
+    /// Loads every set's file (errors at the file's line).
+    static func load(_ entries: [Entry], project: Project) throws -> StringSets {
+        do {
+            return StringSets(try entries.map { e in
+                let shown = project.display(e.url)
+                return StringSets.Named(name: e.name, strings: try StringSet.load(e.url, display: shown), file: shown)
+            })
+        } catch let e as RecallError {
+            throw DossierError(file: e.file, line: e.line, e.message)
+        }
+    }
+
+    /// The model of `recall/index.html` for several sets: per set its file, participant
+    /// count and participants (linked), and a link to the set's own summary.
+    static func indexModel(_ sets: StringSets, _ groups: [String: [(slug: String, summary: ParticipantSummary)]],
+                           cohorts: Int) -> [String: Any] {
+        let rows: [[String: Any]] = sets.sets.map { s in
+            let ps = groups[s.name] ?? []
+            return ["name": s.name, "file": s.file, "count": ps.count,
+                    "complete": ps.filter { $0.summary.complete }.count,
+                    "participants": ps.enumerated().map { i, p in
+                        ["slug": p.slug, "participant": p.summary.participant, "last": i == ps.count - 1] as [String: Any] }]
+        }
+        let total = groups.values.reduce(0) { $0 + $1.count }
+        return ["sets": rows, "setCount": sets.sets.count, "participantCount": total, "hasCohorts": cohorts > 0]
+    }
+}
