@@ -31,7 +31,9 @@ import tempfile
 import time
 from typing import Callable
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from conftest import REPO, dossier_path  # noqa: E402  (the binary is found as every e2e test finds it)
+
 DEMO = REPO / "Examples" / "demo"
 FIXTURES = REPO / "Tests"
 TIMEOUT = float(os.environ.get("FUZZ_TIMEOUT", "20"))
@@ -283,16 +285,6 @@ TARGETS = [
     Target("game-sqlite", t_sqlite),
     Target("game-sealed-upload", t_sealed_upload),
 ]
-
-
-def dossier_path() -> str:
-    env = os.environ.get("DOSSIER_BIN")
-    if env:
-        return env
-    for cand in (REPO / ".build" / "debug" / "dossier", REPO / ".build" / "release" / "dossier"):
-        if cand.exists():
-            return str(cand)
-    raise RuntimeError("dossier is not built: run `swift build` first")
 
 
 @dataclasses.dataclass
