@@ -31,7 +31,9 @@ import tempfile
 import time
 from typing import Callable
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from conftest import REPO, dossier_path  # noqa: E402  (the binary is found as every e2e test finds it)
+
 DEMO = REPO / "Examples" / "demo"
 FIXTURES = REPO / "Tests"
 TIMEOUT = float(os.environ.get("FUZZ_TIMEOUT", "20"))
@@ -48,12 +50,15 @@ INTERESTING = [
 ]
 
 
-def limits() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    cpu = int(TIMEOUT) + 5
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    os.setsid()
+def limits(seconds: float) -> Callable[[], None]:
+    """preexec_fn: address space, CPU seconds, no core file, own session."""
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+        cpu = int(seconds) + 5
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.setsid()
+    return apply
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -103,6 +108,7 @@ class Target:
     setup: Callable[[pathlib.Path], tuple[pathlib.Path, list[str], dict[str, str]]]
     weight: float = 1.0          # relative share of the runs (slow targets — KDFs, strength
                                  # estimation in a debug build — get less)
+    slow: float = 1.0            # timeout multiplier (a debug build's scrypt takes seconds)
 
 
 def _copy(src: pathlib.Path, dst: pathlib.Path) -> pathlib.Path:
@@ -266,29 +272,19 @@ TARGETS = [
     Target("experience-json", t_experience),
     Target("tour-pannellum", t_pannellum),
     Target("tour-marzipano", t_marzipano),
-    Target("vault-bitwarden-json", _vault_export("bitwarden.json"), weight=0.34),
-    Target("vault-bitwarden-csv", _vault_export("bitwarden.csv"), weight=0.34),
-    Target("vault-keepass-xml", _vault_export("keepass.xml"), weight=0.34),
-    Target("vault-keepassxc-csv", _vault_export("keepassxc.csv"), weight=0.34),
-    Target("vault-1password-csv", _vault_export("onepassword.csv"), weight=0.34),
-    Target("vault-chrome-csv", _vault_export("chrome.csv"), weight=0.34),
-    Target("vault-firefox-csv", _vault_export("firefox.csv"), weight=0.34),
-    Target("vault-file", t_vault_file, weight=0.34),
-    Target("sms-keystore", t_keystore, weight=0.5),
+    Target("vault-bitwarden-json", _vault_export("bitwarden.json"), weight=0.34, slow=3),
+    Target("vault-bitwarden-csv", _vault_export("bitwarden.csv"), weight=0.34, slow=3),
+    Target("vault-keepass-xml", _vault_export("keepass.xml"), weight=0.34, slow=3),
+    Target("vault-keepassxc-csv", _vault_export("keepassxc.csv"), weight=0.34, slow=3),
+    Target("vault-1password-csv", _vault_export("onepassword.csv"), weight=0.34, slow=3),
+    Target("vault-chrome-csv", _vault_export("chrome.csv"), weight=0.34, slow=3),
+    Target("vault-firefox-csv", _vault_export("firefox.csv"), weight=0.34, slow=3),
+    Target("vault-file", t_vault_file, weight=0.34, slow=4),
+    Target("sms-keystore", t_keystore, weight=0.5, slow=4),
     Target("game-jsonl", t_game_jsonl),
     Target("game-sqlite", t_sqlite),
     Target("game-sealed-upload", t_sealed_upload),
 ]
-
-
-def dossier_path() -> str:
-    env = os.environ.get("DOSSIER_BIN")
-    if env:
-        return env
-    for cand in (REPO / ".build" / "debug" / "dossier", REPO / ".build" / "release" / "dossier"):
-        if cand.exists():
-            return str(cand)
-    raise RuntimeError("dossier is not built: run `swift build` first")
 
 
 @dataclasses.dataclass
@@ -324,7 +320,8 @@ def run_case(target: Target, seed: int, case: int, work: pathlib.Path, save: pat
     cmd = [dossier_path(), *args]
     problem = None
     try:
-        p = subprocess.run(cmd, capture_output=True, env=full_env, timeout=TIMEOUT, preexec_fn=limits, cwd=folder)
+        p = subprocess.run(cmd, capture_output=True, env=full_env, timeout=TIMEOUT * target.slow,
+                           preexec_fn=limits(TIMEOUT * target.slow), cwd=folder)
         err = p.stderr.decode("utf-8", "replace")
         if case < 0 and p.returncode != 0:
             problem = f"the unmutated seed fails (exit {p.returncode})"
@@ -336,7 +333,7 @@ def run_case(target: Target, seed: int, case: int, work: pathlib.Path, save: pat
             problem = f"the error names no file (not even {file.name})"
     except subprocess.TimeoutExpired as e:
         err = (e.stderr or b"").decode("utf-8", "replace")
-        problem = f"no answer within {TIMEOUT:.0f} s"
+        problem = f"no answer within {TIMEOUT * target.slow:.0f} s"
     if problem is None:
         shutil.rmtree(folder, ignore_errors=True)
         return None

@@ -130,11 +130,16 @@ def test_serve_previews_and_live_reloads(dossier_bin, tmp_path):
         # _site was not touched by serve
         assert not (proj / "_site").exists()
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stops a `dossier serve` as Ctrl-C would (killed if it does not stop)."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 def test_serve_on_a_busy_port_is_a_clear_error(run_dossier, tmp_path):

@@ -20,6 +20,7 @@ import pytest
 
 from conftest import REPO
 from hostile_strings import HOSTILE, HOSTILE_IDS
+from test_foundation import stop
 
 DEMO = REPO / "Examples" / "demo"
 
@@ -387,11 +388,7 @@ def test_serve_answers_a_folder_url_without_looping(dossier_bin, tmp_path):
             urllib.request.build_opener(NoFollow).open(base + "/methods", timeout=10)
         assert e.value.code == 301 and e.value.headers["Location"] == "/methods/"
     finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 def test_number_look_alikes_copied_from_a_cohort_are_neutralised(dossier_bin, tmp_path):
