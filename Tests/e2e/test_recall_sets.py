@@ -50,7 +50,7 @@ def make_project(root: pathlib.Path, run_dossier):
 
 
 def read_csv(path):
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
 
 
 def test_each_participant_is_compared_with_the_strings_of_its_set(tmp_path, run_dossier):
