@@ -16,13 +16,20 @@ struct VaultSyncCommand: AsyncParsableCommand {
         other as "<title> (conflict copy)", and you are told. Writes are conditional, \
         so a change another device made in between is never overwritten.
 
+        The manifest is authenticated with the vault's key and carries a version \
+        that only grows: a server that puts back an older manifest (a rollback) is \
+        refused with a clear message and nothing is changed. The vault file is saved \
+        before the sync state, so a sync stopped at any point (killed, a failed \
+        write) is repaired by the next one without losing an edit. A damaged blob on \
+        the server is skipped with a warning and does not block other items.
+
         Server settings: --configure URL --user NAME [--auto] first checks them \
         against the server (an authenticated PROPFIND of the folder, MKCOL if it is \
         missing; a 401 is "bad credentials" and nothing is saved), then stores the \
         URL, user name, WebDAV password and the auto-sync choice sealed inside the \
         encrypted vault, and syncs. Later `dossier vault sync FILE` uses them. With \
         --auto, every command that unlocks the vault (list, show, add, ...) syncs \
-        first and says so on standard error; if that sync fails, it warns and \
+        first and says so on standard error; if that sync fails, it warns and
         carries on with the local copy.
 
         The WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD) or the \
