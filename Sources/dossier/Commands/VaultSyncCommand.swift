@@ -29,7 +29,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
         URL, user name, WebDAV password and the auto-sync choice sealed inside the \
         encrypted vault, and syncs. Later `dossier vault sync FILE` uses them. With \
         --auto, every command that unlocks the vault (list, show, add, ...) syncs \
-        first and says so on standard error; if that sync fails, it warns and
+        first and says so on standard error; if that sync fails, it warns and \
         carries on with the local copy.
 
         The WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD) or the \
