@@ -18,7 +18,7 @@
     var headerRow = head.rows[head.rows.length - 1];
     var original = Array.prototype.slice.call(body.rows);
     Array.prototype.forEach.call(headerRow.cells, function (th, col) {
-      if (th.colSpan > 1) { return; }
+      if (th.colSpan > 1 || !th.textContent.trim()) { return; }
       var button = document.createElement("button");
       button.type = "button";
       button.className = "sort";

@@ -364,8 +364,8 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
 }
 
 @Test func boxPlotDrawsOneCirclePerOutlier() {
-    let svg = Charts.boxPlot(groups: [BoxGroup(name: "g", values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, -80])],
-                             options: ChartOptions(title: "t"))
+    let svg = wideSVG(Charts.boxPlot(groups: [BoxGroup(name: "g", values: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 100, -80])],
+                                     options: ChartOptions(title: "t")))
     #expect(count("outlier: ", in: svg) == 2)
     #expect(svg.contains("whiskers 1 to 10"))
 }
@@ -423,19 +423,19 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
 }
 
 @Test func nonFiniteValuesAreSkipped() {
-    let bar = Charts.bar(categories: ["a", "b", "c"], series: [BarSeries(name: "s", values: [.nan, 2, .infinity])],
-                         options: ChartOptions(title: "t"))
+    let bar = wideSVG(Charts.bar(categories: ["a", "b", "c"], series: [BarSeries(name: "s", values: [.nan, 2, .infinity])],
+                                 options: ChartOptions(title: "t")))
     #expect(count("</title></rect>", in: bar) == 1)  // one bar, with its tooltip
     let line = Charts.line(series: [XYSeries(name: "s", xy: [(0, 1), (1, 2), (2, .nan), (3, 1), (4, 2)])],
                            options: ChartOptions(title: "t"))
     let d = line.components(separatedBy: "<path d=\"").dropFirst().first!.prefix { $0 != "\"" }
     #expect(count("M", in: String(d)) == 2 && count("L", in: String(d)) == 2)
     #expect(!line.contains("nan") && !line.contains("inf"))
-    let scatter = Charts.scatter(series: [XYSeries(name: "s", xy: [(0, 1), (.infinity, 2), (2, 3)])], options: ChartOptions(title: "t"))
+    let scatter = wideSVG(Charts.scatter(series: [XYSeries(name: "s", xy: [(0, 1), (.infinity, 2), (2, 3)])], options: ChartOptions(title: "t")))
     #expect(count("<circle", in: scatter) == 2)
     // beyond the tooltip limit, points on the same rounded pixel are drawn once
     let many = (0..<(XYChart.tooltipLimit + 1)).map { i in XYPoint(x: Double(i % 2), y: 1) }
-    #expect(count("<circle", in: Charts.scatter(series: [XYSeries(name: "s", points: many)], options: ChartOptions(title: "t"))) == 2)
+    #expect(count("<circle", in: wideSVG(Charts.scatter(series: [XYSeries(name: "s", points: many)], options: ChartOptions(title: "t")))) == 2)
     // every marker shape parses (7 series use all 7 shapes, twice over with 14)
     let shapes = Charts.scatter(series: (0..<14).map { XYSeries(name: "s\($0)", xy: [(Double($0), 1)]) }, options: ChartOptions(title: "t"))
     #expect(parse(shapes) != nil)
@@ -462,10 +462,10 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
 // MARK: - Timeline
 
 @Test func timelineColoursByCategoryAndMarksInstants() {
-    let svg = Charts.timeline(lanes: [
+    let svg = wideSVG(Charts.timeline(lanes: [
         TimelineLane(name: "A", spans: [TimelineSpan(start: 0, end: 10, category: "x"), TimelineSpan(start: 10, end: 20, category: "y")]),
         TimelineLane(name: "B", spans: [TimelineSpan(start: 5, end: 15, category: "x"), TimelineSpan(start: 15, end: 15, label: "now", category: "y")]),
-    ], options: ChartOptions(title: "t"))
+    ], options: ChartOptions(title: "t")))
     #expect(count("fill=\"\(ChartStyle.color(0))\" stroke", in: svg) == 2)  // the two "x" spans
     #expect(count("fill=\"\(ChartStyle.color(1))\" stroke", in: svg) == 2)  // "y" span and the instant
     #expect(svg.contains("B: now (y) at 15"))

@@ -19,8 +19,9 @@ import Foundation
 ///   - a column whose body cells are all empty (`""`, `—`, `–`, `-`) gets
 ///     `class="col-empty"` (hidden by the style sheet; the CSV/JSON keep it);
 ///   - a cell reading exactly `true`/`false` (any case) reads `yes`/`no`;
-///   - a cell reading `<seconds> s` with at least 60 seconds reads as a duration
-///     (``ValueFormat/duration(_:)``: `1144.15 s` → `19 min 04 s`).
+///   - in a column where some cell reads `<seconds> s` with at least 60 seconds,
+///     every such cell reads as a duration (``ValueFormat/duration(_:)``:
+///     `1144.15 s` → `19 min 04 s`, `42.54 s` → `42.5 s`), not padded.
 public enum TableMarkup {
     /// `html` with every table treated as described above. Deterministic, linear time.
     public static func enhance(_ html: String) -> String {
@@ -121,11 +122,13 @@ public enum TableMarkup {
         var numeric = Array(repeating: true, count: columns)
         var sawValue = Array(repeating: false, count: columns)
         var decimals = Array(repeating: 0, count: columns)
+        var durations = Array(repeating: false, count: columns)
         for row in body {
             for (k, cell) in row.cells.enumerated() {
                 let s = cell.text
                 if isEmptyValue(s) { continue }
                 sawValue[k] = true
+                if let v = seconds(s), v >= 60 { durations[k] = true }
                 if let d = numberDecimals(s) { decimals[k] = max(decimals[k], d) } else { numeric[k] = false }
             }
         }
@@ -137,7 +140,8 @@ public enum TableMarkup {
                 if numeric[k] && sawValue[k] { classes.append("num") }
                 if !sawValue[k] { classes.append("col-empty") }
                 if row.body, !cell.isHeader || k > 0 {
-                    if let text = replacementText(cell.text, padTo: numeric[k] && sawValue[k] ? decimals[k] : nil),
+                    if let text = replacementText(cell.text, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
+                                                  durations: durations[k]),
                        plainContent(t, cell) {
                         edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
                     }
@@ -152,14 +156,14 @@ public enum TableMarkup {
     }
 
     /// The new text of a body cell, or nil to keep it.
-    static func replacementText(_ s: String, padTo decimals: Int?) -> String? {
+    static func replacementText(_ s: String, padTo decimals: Int?, durations: Bool = false) -> String? {
         let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
         switch trimmed.lowercased() {
         case "true": return "yes"
         case "false": return "no"
         default: break
         }
-        if trimmed.hasSuffix(" s"), let v = Double(trimmed.dropLast(2)), v >= 60 {
+        if durations, let v = seconds(trimmed) {
             return ValueFormat.duration(v)
         }
         if let want = decimals, want > 0, let have = numberDecimals(trimmed), have < want {
@@ -171,6 +175,13 @@ public enum TableMarkup {
             return num + String(repeating: "0", count: want - have) + suffix
         }
         return nil
+    }
+
+    /// The seconds of a `<number> s` cell.
+    static func seconds(_ s: String) -> Double? {
+        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard t.hasSuffix(" s") else { return nil }
+        return Double(t.dropLast(2))
     }
 
     static func isEmptyValue(_ s: String) -> Bool {
