@@ -130,3 +130,20 @@ def test_nfc_and_nfd_master_passwords_open_the_same_vault(run_dossier, tmp_path)
     run_dossier("vault", "init", v, "--kdf", "pbkdf2", env={"DOSSIER_VAULT_PASSWORD": nfd})
     run_dossier("vault", "note", v, "--title", "N", env={"DOSSIER_VAULT_PASSWORD": nfc}, input="x")
     assert "\tN" in run_dossier("vault", "list", v, env={"DOSSIER_VAULT_PASSWORD": nfd}).stdout
+
+
+def test_passwd_changes_the_master_password_and_kdf(run_dossier, tmp_path):
+    v = tmp_path / "p.dvault"
+    old, new = {"DOSSIER_VAULT_PASSWORD": "first master phrase for passwd"}, "second master phrase, now argon2id"
+    run_dossier("vault", "init", v, "--kdf", "pbkdf2", env=old)
+    run_dossier("vault", "add", v, "--title", "Mail", env={**old, "DOSSIER_ENTRY_PASSWORD": "entry-pw-kept"})
+    weak = run_dossier("vault", "passwd", v, env={**old, "DOSSIER_NEW_VAULT_PASSWORD": "password1"}, check=False)
+    assert weak.returncode == 1 and "too guessable" in weak.stderr
+    out = run_dossier("vault", "passwd", v, "--kdf", "argon2id", env={**old, "DOSSIER_NEW_VAULT_PASSWORD": new}).stdout
+    assert "argon2id" in out
+    header = v.read_bytes()[12:400].decode("latin-1")
+    assert '"algorithm":"argon2id"' in header and '"memoryKiB":65536' in header
+    assert run_dossier("vault", "list", v, env=old, check=False).returncode == 1
+    shown = run_dossier("vault", "show", v, "Mail", "--reveal", env={"DOSSIER_VAULT_PASSWORD": new}).stdout
+    assert "entry-pw-kept" in shown
+    assert not list(tmp_path.glob("*.tmp*"))

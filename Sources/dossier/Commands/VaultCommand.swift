@@ -21,7 +21,7 @@ struct VaultCommand: AsyncParsableCommand {
           dossier vault import my.dvault bitwarden-export.json
           dossier vault report my.dvault --json
         """,
-        subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultAddCommand.self, VaultEditCommand.self,
+        subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self, VaultEditCommand.self,
                       VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self, VaultNoteCommand.self,
                       VaultImportCommand.self, VaultReportCommand.self, VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self]
     )
@@ -40,6 +40,16 @@ enum VaultCLI {
             guard again == first else { throw DossierError("the two master passwords differ; nothing was created") }
         }
         return Secret(first)
+    }
+
+    /// `--kdf` values: scrypt (N=2^17, r=8, p=1), argon2id (m=64 MiB, t=3, p=1), pbkdf2 (600,000).
+    static func kdf(_ name: String) throws -> KDFParameters {
+        switch name {
+        case "scrypt": return .standard()
+        case "argon2id": return .argon2id()
+        case "pbkdf2": return .pbkdf2()
+        default: throw ValidationError("--kdf must be scrypt, argon2id or pbkdf2")
+        }
     }
 
     /// Refuses a master password scored below 3 (docs/vault-cli.md) unless `allowWeak`.
@@ -173,22 +183,45 @@ struct VaultInitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "init", abstract: "Create an empty vault file.",
         discussion: "Example: dossier vault init my.dvault   (asks for the master password twice)")
     @Argument(help: "The vault file to create.") var file: String
-    @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
+    @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
     @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
         guard !FileManager.default.fileExists(atPath: url.path) else { throw DossierError(file: file, "already exists; not overwritten") }
-        let params: KDFParameters
-        switch kdf {
-        case "scrypt": params = .standard()
-        case "pbkdf2": params = .pbkdf2()
-        default: throw ValidationError("--kdf must be scrypt or pbkdf2")
-        }
+        let params = try VaultCLI.kdf(kdf)
         let pw = try VaultCLI.masterPassword(confirm: true)
         try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
         try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
         print("created \(file)")
+    }
+}
+
+struct VaultPasswdCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "passwd", abstract: "Change the master password and key derivation, re-encrypting the vault atomically.",
+        discussion: """
+        The current password comes as for every command (DOSSIER_VAULT_PASSWORD, _FD, or the terminal); the new one from DOSSIER_NEW_VAULT_PASSWORD, its _FD, or the terminal (asked twice). The file is replaced in one rename: a crash leaves either the old or the new vault.
+
+        Example: dossier vault passwd my.dvault --kdf argon2id
+        """)
+    @Argument var file: String
+    @Option(help: "Key derivation for the new file: scrypt, argon2id or pbkdf2 (default: scrypt).") var kdf = "scrypt"
+    @Flag(help: "Accept a new master password the estimator scores below 3 of 4.") var allowWeak = false
+
+    func run() throws {
+        let v = try VaultCLI.open(file)
+        let variable = "DOSSIER_NEW_VAULT_PASSWORD"
+        let env = ProcessInfo.processInfo.environment
+        let new = try SecretInput.read(prompt: "New master password: ", environment: variable)
+        if env[variable] == nil && env[variable + "_FD"] == nil {
+            let again = try SecretInput.read(prompt: "Repeat new master password: ", environment: variable)
+            guard again == new else { throw DossierError("the two new master passwords differ; nothing was changed") }
+        }
+        let pw = Secret(new)
+        try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
+        let params = try VaultCLI.kdf(kdf)
+        try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
+        print("changed the master password of \(file) (\(params.algorithm.rawValue))")
     }
 }
 
