@@ -42,7 +42,10 @@ import Testing
         let b = HealthCheck.report(items: items().reversed(), asOf: asOf)
         #expect(a.reused.map(\.group) == ["R1", "R1"])
         #expect(a.duplicates.map(\.group).allSatisfy { $0.contains("D1") })
-        #expect(try JSONEncoder().encode(a) == JSONEncoder().encode(b))
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        let ja = String(decoding: try enc.encode(a), as: UTF8.self), jb = String(decoding: try enc.encode(b), as: UTF8.self)
+        #expect(ja == jb)
         // a second reuse group, first in title order, takes R1
         var more = items()
         more.append(.entry(title: "Aardvark", password: "zz-Other-Shared-77", at: recent))

@@ -130,3 +130,54 @@ def test_nfc_and_nfd_master_passwords_open_the_same_vault(run_dossier, tmp_path)
     run_dossier("vault", "init", v, "--kdf", "pbkdf2", env={"DOSSIER_VAULT_PASSWORD": nfd})
     run_dossier("vault", "note", v, "--title", "N", env={"DOSSIER_VAULT_PASSWORD": nfc}, input="x")
     assert "\tN" in run_dossier("vault", "list", v, env={"DOSSIER_VAULT_PASSWORD": nfd}).stdout
+
+
+def test_passwd_changes_the_master_password_and_kdf(run_dossier, tmp_path):
+    v = tmp_path / "p.dvault"
+    old, new = {"DOSSIER_VAULT_PASSWORD": "first master phrase for passwd"}, "second master phrase, now argon2id"
+    run_dossier("vault", "init", v, "--kdf", "pbkdf2", env=old)
+    run_dossier("vault", "add", v, "--title", "Mail", env={**old, "DOSSIER_ENTRY_PASSWORD": "entry-pw-kept"})
+    weak = run_dossier("vault", "passwd", v, env={**old, "DOSSIER_NEW_VAULT_PASSWORD": "password1"}, check=False)
+    assert weak.returncode == 1 and "too guessable" in weak.stderr
+    out = run_dossier("vault", "passwd", v, "--kdf", "argon2id", env={**old, "DOSSIER_NEW_VAULT_PASSWORD": new}).stdout
+    assert "argon2id" in out
+    header = v.read_bytes()[12:400].decode("latin-1")
+    assert '"algorithm":"argon2id"' in header and '"memoryKiB":65536' in header
+    assert run_dossier("vault", "list", v, env=old, check=False).returncode == 1
+    shown = run_dossier("vault", "show", v, "Mail", "--reveal", env={"DOSSIER_VAULT_PASSWORD": new}).stdout
+    assert "entry-pw-kept" in shown
+    assert not list(tmp_path.glob("*.tmp*"))
+
+
+def test_export_round_trips_through_the_importers_and_needs_confirmation(run_dossier, dossier_bin, tmp_path):
+    v = tmp_path / "e.dvault"
+    run_dossier("vault", "init", v, "--kdf", "pbkdf2", env=MASTER)
+    run_dossier("vault", "import", v, IMPORTS / "bitwarden.json", env=MASTER)
+    before = json.loads(run_dossier("vault", "list", v, "--reveal", "--json", env=MASTER).stdout)
+    out = tmp_path / "out.json"
+    # no terminal and no --yes: refused, nothing written
+    import os
+    refused = subprocess.run([str(dossier_bin), "vault", "export", str(v), "--format", "bitwarden-json",
+                              "--output", str(out)], env={**os.environ, **MASTER}, capture_output=True, text=True,
+                             start_new_session=True, stdin=subprocess.DEVNULL)   # no controlling terminal
+    assert refused.returncode == 1 and "--yes" in refused.stderr and not out.exists()
+    run_dossier("vault", "export", v, "--format", "bitwarden-json", "--output", out, "--yes", env=MASTER)
+    assert oct(out.stat().st_mode & 0o777) == "0o600"
+    assert run_dossier("vault", "export", v, "--format", "bitwarden-json", "--output", out, "--yes", env=MASTER, check=False).returncode == 1
+    for fmt, name in (("bitwarden-json", out), ("keepass-xml", tmp_path / "out.xml")):
+        if fmt == "keepass-xml":
+            run_dossier("vault", "export", v, "--format", fmt, "--output", name, "--yes", env=MASTER)
+        w = tmp_path / f"{fmt}.dvault"
+        run_dossier("vault", "init", w, "--kdf", "pbkdf2", env=MASTER)
+        run_dossier("vault", "import", w, name, env=MASTER)
+        after = json.loads(run_dossier("vault", "list", w, "--reveal", "--json", env=MASTER).stdout)
+        keep = ("id", "title", "username", "website", "folder", "password", "details", "created", "modified")
+        if fmt == "keepass-xml":   # KeePass has no notes: compare the logins
+            before_cmp = [{k: i[k] for k in keep} for i in before if i["kind"] == "entry"]
+            after_cmp = [{k: i[k] for k in keep} for i in after if i["kind"] == "entry" and i["id"] in {b["id"] for b in before_cmp}]
+        else:
+            before_cmp = [{k: i.get(k) for k in keep + ("kind", "text")} for i in before]
+            after_cmp = [{k: i.get(k) for k in keep + ("kind", "text")} for i in after]
+        assert after_cmp == before_cmp, fmt
+    stdout = run_dossier("vault", "export", v, "--format", "keepass-xml", "--output", "-", "--yes", env=MASTER).stdout
+    assert stdout.startswith("<?xml") and "bw-Pass-1" in stdout

@@ -12,6 +12,8 @@ public enum ImportFormat: String, Sendable, Codable, CaseIterable {
     case chromeCSV = "chrome-csv"
     case firefoxCSV = "firefox-csv"
     case lastPassCSV = "lastpass-csv"
+    /// 1Password 1PUX (a zip with export.data).
+    case onePUX = "1password-1pux"
     /// KeePass KDBX 3.1 / 4.x database (needs its password or key file).
     case kdbx = "kdbx"
 }
@@ -49,6 +51,7 @@ public enum Importer {
     /// Reads export bytes; `file` names the input in errors; `now` stamps items without dates.
     public static func read(data: Data, file: String? = nil, now: Date = Date()) throws -> ImportResult {
         if KDBXHeader.isKDBX(data) { throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: file) }
+        if OnePUX.isOnePUX(data) { return try OnePUX.read(data, file: file, now: now) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw VaultError(.invalidInput, "the file is not UTF-8 text", file: file)
         }
@@ -203,7 +206,7 @@ enum CSVImport {
                 result.items.append(Importer.entry(title: Importer.host(f("url")), username: f("username"), password: f("password"),
                                                    website: f("url"), notes: "", folder: "", created: try ms(f("timecreated")),
                                                    modified: try ms(f("timepasswordchanged")), now: now, id: UUID(uuidString: guid)))
-            case .bitwardenJSON, .keepassXML, .kdbx:
+            case .bitwardenJSON, .keepassXML, .kdbx, .onePUX:
                 break
             }
         }

@@ -26,6 +26,9 @@ enum KeePassXML {
             throw VaultError(.invalidInput, "XML error: \(parser.parserError.map { String(describing: ($0 as NSError).code) } ?? "unknown")",
                              file: file, line: parser.lineNumber)
         }
+        if let open = delegate.openElement {
+            throw VaultError(.invalidInput, "the XML ends inside <\(open)>: the file is truncated or damaged", file: file, line: parser.lineNumber)
+        }
         guard delegate.sawRoot else {
             throw VaultError(.invalidInput, "not a KeePass document: no KeePassFile/Root element", file: file, line: parser.lineNumber)
         }
@@ -74,6 +77,8 @@ enum KeePassXML {
         var notKept: [String: Int] = [:]
         private var protected = false
         private var pending: [String: Int] = [:]
+        /// The innermost element still open when parsing stopped (nil for a whole document).
+        var openElement: String? { path.last }
         private var path: [String] = []
         private var groups: [String] = []
         private var recycleBinUUID = ""

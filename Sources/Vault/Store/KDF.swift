@@ -1,3 +1,4 @@
+import CArgon2
 import Crypto
 import _CryptoExtras
 import Foundation
@@ -7,7 +8,7 @@ import Foundation
 /// Key-derivation settings stored in the vault header. scrypt by default at OWASP's
 /// minimum (N = 2¹⁷, r = 8, p = 1); PBKDF2-HMAC-SHA256 (≥ 600,000 rounds) is accepted too.
 public struct KDFParameters: Sendable, Codable, Equatable {
-    public enum Algorithm: String, Sendable, Codable { case scrypt, pbkdf2Sha256 = "pbkdf2-sha256" }
+    public enum Algorithm: String, Sendable, Codable { case scrypt, pbkdf2Sha256 = "pbkdf2-sha256", argon2id }
     public var algorithm: Algorithm
     /// scrypt: log₂ N. Unused for PBKDF2.
     public var logN: Int
@@ -17,6 +18,10 @@ public struct KDFParameters: Sendable, Codable, Equatable {
     public var rounds: Int
     /// 32 random bytes.
     public var salt: Data
+    /// Argon2id: memory in KiB and passes (absent for the other algorithms, so their
+    /// headers are unchanged).
+    public var memoryKiB: Int? = nil
+    public var iterations: Int? = nil
 
     public static let saltLength = 32
 
@@ -28,6 +33,12 @@ public struct KDFParameters: Sendable, Codable, Equatable {
     /// PBKDF2-HMAC-SHA256, 600,000 rounds (OWASP), fresh salt.
     public static func pbkdf2() -> KDFParameters {
         KDFParameters(algorithm: .pbkdf2Sha256, logN: 0, r: 0, p: 0, rounds: 600_000, salt: freshSalt())
+    }
+
+    /// Argon2id, m = 64 MiB, t = 3, p = 1 (above OWASP's m ≥ 19 MiB, t ≥ 2), fresh salt.
+    public static func argon2id(memoryKiB: Int = 65_536, iterations: Int = 3, lanes: Int = 1) -> KDFParameters {
+        KDFParameters(algorithm: .argon2id, logN: 0, r: 0, p: lanes, rounds: 0, salt: freshSalt(),
+                      memoryKiB: memoryKiB, iterations: iterations)
     }
 
     /// Cheap scrypt (N = 2¹⁰) for tests only: ``Vault/create`` refuses it unless asked.
@@ -45,6 +56,7 @@ public struct KDFParameters: Sendable, Codable, Equatable {
         switch algorithm {
         case .scrypt: return logN >= 17 && r >= 8 && p >= 1
         case .pbkdf2Sha256: return rounds >= 600_000
+        case .argon2id: return (memoryKiB ?? 0) >= 19_456 && (iterations ?? 0) >= 2 && p >= 1
         }
     }
 
@@ -60,6 +72,10 @@ public struct KDFParameters: Sendable, Codable, Equatable {
             }
         case .pbkdf2Sha256:
             guard (100_000...50_000_000).contains(rounds) else { throw VaultError(.corrupt, "vault header: PBKDF2 rounds out of range") }
+        case .argon2id:
+            guard let m = memoryKiB, let t = iterations, (1...8).contains(p), (8 * p...1_048_576).contains(m), (1...64).contains(t) else {
+                throw VaultError(.corrupt, "vault header: Argon2id parameters out of range (memory 8·p KiB…1 GiB, 1–64 passes, 1–8 lanes)")
+            }
         }
     }
 
@@ -78,6 +94,14 @@ public struct KDFParameters: Sendable, Codable, Equatable {
         case .pbkdf2Sha256:
             return try KDF.Insecure.PBKDF2.deriveKey(from: bytes, salt: salt, using: .sha256,
                                                      outputByteCount: 32, rounds: rounds)
+        case .argon2id:
+            var out = [UInt8](repeating: 0, count: 32)
+            let status = salt.withUnsafeBytes { s in
+                argon2id_hash_raw(UInt32(iterations ?? 0), UInt32(memoryKiB ?? 0), UInt32(p), bytes, bytes.count,
+                                  s.baseAddress, s.count, &out, out.count)
+            }
+            guard status == ARGON2_OK.rawValue else { throw VaultError(.invalidInput, "Argon2id failed: \(String(cString: argon2_error_message(status)))") }
+            return SymmetricKey(data: out)
         }
     }
 }

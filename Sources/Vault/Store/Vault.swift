@@ -57,6 +57,20 @@ public struct Vault: Sendable, CustomStringConvertible {
         return Vault(header: header, url: url, keys: keys, storage: [:])
     }
 
+    /// This vault under a new master password and KDF: same id, items (tombstones too)
+    /// and settings; ``save()`` then replaces the file atomically. `kdf` must meet OWASP's
+    /// minimums unless `allowWeakKDF` (tests).
+    public func rekeyed(password: Secret, kdf: KDFParameters, allowWeakKDF: Bool = false) throws -> Vault {
+        guard !password.isEmpty else { throw VaultError(.invalidInput, "the new master password is empty") }
+        guard kdf.meetsMinimum || allowWeakKDF else {
+            throw VaultError(.invalidInput, "key-derivation parameters are below OWASP's minimums")
+        }
+        let h = Header(format: Self.formatVersion, cipher: header.cipher, kdf: kdf, vaultID: header.vaultID)
+        var v = Vault(header: h, url: url, keys: VaultKeys(master: try kdf.deriveMasterKey(password)), storage: storage)
+        v.settings = settings
+        return v
+    }
+
     private init(header: Header, url: URL?, keys: VaultKeys, storage: [UUID: VaultItem]) {
         self.header = header
         self.url = url

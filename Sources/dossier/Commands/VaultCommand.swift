@@ -1,6 +1,9 @@
 import ArgumentParser
 import DossierKit
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Vault
 
 /// `dossier vault …`: the Vault tools.
@@ -21,9 +24,9 @@ struct VaultCommand: AsyncParsableCommand {
           dossier vault import my.dvault bitwarden-export.json
           dossier vault report my.dvault --json
         """,
-        subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultAddCommand.self, VaultEditCommand.self,
+        subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self, VaultEditCommand.self,
                       VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self, VaultNoteCommand.self,
-                      VaultImportCommand.self, VaultReportCommand.self, VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self]
+                      VaultImportCommand.self, VaultExportCommand.self, VaultReportCommand.self, VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self]
     )
 }
 
@@ -40,6 +43,28 @@ enum VaultCLI {
             guard again == first else { throw DossierError("the two master passwords differ; nothing was created") }
         }
         return Secret(first)
+    }
+
+    /// Asks on the terminal (echo on) and returns the line; an error without a terminal.
+    static func askTerminal(_ prompt: String) throws -> String {
+        let tty = Glibc.open("/dev/tty", O_RDWR)
+        guard tty >= 0 else { throw DossierError("no terminal to confirm on; pass --yes to confirm") }
+        defer { close(tty) }
+        _ = prompt.withCString { write(tty, $0, strlen($0)) }
+        var bytes: [UInt8] = []
+        var c: UInt8 = 0
+        while Glibc.read(tty, &c, 1) == 1 && c != 10 { bytes.append(c) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `--kdf` values: scrypt (N=2^17, r=8, p=1), argon2id (m=64 MiB, t=3, p=1), pbkdf2 (600,000).
+    static func kdf(_ name: String) throws -> KDFParameters {
+        switch name {
+        case "scrypt": return .standard()
+        case "argon2id": return .argon2id()
+        case "pbkdf2": return .pbkdf2()
+        default: throw ValidationError("--kdf must be scrypt, argon2id or pbkdf2")
+        }
     }
 
     /// Refuses a master password scored below 3 (docs/vault-cli.md) unless `allowWeak`.
@@ -173,22 +198,45 @@ struct VaultInitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "init", abstract: "Create an empty vault file.",
         discussion: "Example: dossier vault init my.dvault   (asks for the master password twice)")
     @Argument(help: "The vault file to create.") var file: String
-    @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
+    @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
     @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
         guard !FileManager.default.fileExists(atPath: url.path) else { throw DossierError(file: file, "already exists; not overwritten") }
-        let params: KDFParameters
-        switch kdf {
-        case "scrypt": params = .standard()
-        case "pbkdf2": params = .pbkdf2()
-        default: throw ValidationError("--kdf must be scrypt or pbkdf2")
-        }
+        let params = try VaultCLI.kdf(kdf)
         let pw = try VaultCLI.masterPassword(confirm: true)
         try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
         try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
         print("created \(file)")
+    }
+}
+
+struct VaultPasswdCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "passwd", abstract: "Change the master password and key derivation, re-encrypting the vault atomically.",
+        discussion: """
+        The current password comes as for every command (DOSSIER_VAULT_PASSWORD, _FD, or the terminal); the new one from DOSSIER_NEW_VAULT_PASSWORD, its _FD, or the terminal (asked twice). The file is replaced in one rename: a crash leaves either the old or the new vault.
+
+        Example: dossier vault passwd my.dvault --kdf argon2id
+        """)
+    @Argument var file: String
+    @Option(help: "Key derivation for the new file: scrypt, argon2id or pbkdf2 (default: scrypt).") var kdf = "scrypt"
+    @Flag(help: "Accept a new master password the estimator scores below 3 of 4.") var allowWeak = false
+
+    func run() throws {
+        let v = try VaultCLI.open(file)
+        let variable = "DOSSIER_NEW_VAULT_PASSWORD"
+        let env = ProcessInfo.processInfo.environment
+        let new = try SecretInput.read(prompt: "New master password: ", environment: variable)
+        if env[variable] == nil && env[variable + "_FD"] == nil {
+            let again = try SecretInput.read(prompt: "Repeat new master password: ", environment: variable)
+            guard again == new else { throw DossierError("the two new master passwords differ; nothing was changed") }
+        }
+        let pw = Secret(new)
+        try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
+        let params = try VaultCLI.kdf(kdf)
+        try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
+        print("changed the master password of \(file) (\(params.algorithm.rawValue))")
     }
 }
 
@@ -385,6 +433,34 @@ struct VaultImportCommand: ParsableCommand {
         for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { print("skipped \(n) \(type) item(s): not supported") }
         for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { print("not kept: \(n) \(kind)") }
         for w in r.warnings { FileHandle.standardError.write(Data("warning: \(w.description)\n".utf8)) }
+    }
+}
+
+struct VaultExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export every item UNENCRYPTED as Bitwarden JSON or KeePass 2.x XML, after a confirmation.",
+        discussion: """
+        The export holds every password and note in clear text. It is written to --output (a new file, mode 0600, written atomically) after you confirm on the terminal; --yes confirms without a terminal. Standard output only when asked with --output -.
+
+        Example: dossier vault export my.dvault --format keepass-xml --output export.xml
+        """)
+    @Argument var file: String
+    @Option(help: "bitwarden-json or keepass-xml.") var format: String
+    @Option(help: "The file to write (must not exist), or - for standard output.") var output: String
+    @Flag(help: "Confirm without asking (scripts).") var yes = false
+
+    func run() throws {
+        guard let fmt = Exporter.Format(rawValue: format) else { throw ValidationError("--format must be bitwarden-json or keepass-xml") }
+        if output != "-" && FileManager.default.fileExists(atPath: output) { throw DossierError(file: output, "already exists; not overwritten") }
+        let v = try VaultCLI.open(file)
+        if !yes {
+            let where_ = output == "-" ? "standard output" : output
+            let answer = try VaultCLI.askTerminal("Write \(v.items.count) items UNENCRYPTED to \(where_)? Type yes: ")
+            guard answer.trimmingCharacters(in: .whitespaces).lowercased() == "yes" else { throw DossierError("export cancelled; nothing written") }
+        }
+        let data = try VaultCLI.wrap { try Exporter.export(v.items, as: fmt) }
+        if output == "-" { FileHandle.standardOutput.write(data); return }
+        try AtomicFile.write(data, to: URL(fileURLWithPath: output), mode: 0o600)
+        FileHandle.standardError.write(Data("wrote \(v.items.count) items to \(output) (unencrypted: delete it after use)\n".utf8))
     }
 }
 
