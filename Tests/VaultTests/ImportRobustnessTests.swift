@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    @Test func tenThousandItemBitwardenJSONImportsInUnderASecond() throws {
+    @Test func tenThousandItemBitwardenJSONImportWithDates() throws {
         var items: [[String: Any]] = []
         for k in 0..<10_000 {
             items.append(["id": UUID().uuidString, "type": 1, "name": "Site \(k)", "notes": "n\(k)",
@@ -59,18 +59,10 @@ import Testing
                           "creationDate": "2021-01-01T00:00:00.000Z", "revisionDate": "2023-05-06T07:08:09.123Z"])
         }
         let data = try JSONSerialization.data(withJSONObject: ["encrypted": false, "items": items])
-        // CPU time of this thread: the tests run in parallel on a shared machine
-        func cpu() -> Double {
-            var t = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-        }
-        let t0 = cpu()
+        // Its speed is a benchmark (Benchmarks/vault/import_10k.sh), not a timed test.
         let r = try Importer.read(data: data)
-        let took = cpu() - t0
         #expect(r.items.count == 10_000)
         #expect(r.items.last?.modified == ISODate.parse("2023-05-06T07:08:09.123Z"))
-        #expect(took < 1, "took \(took) s of CPU")
     }
 }
 
