@@ -35,7 +35,14 @@ import Testing
     }
 
     @Test func simulatedCohortShowsGroupDifferencesAndARealisticModel() throws {
-        let analysis = CohortAnalyzer.analyze(Simulator(players: 240, seed: 1).run())
+        // 240 players give 46 unmedicated diagnosed training players: too few for 8 predictors.
+        let small = CohortAnalyzer.analyze(Simulator(players: 240, seed: 1).run())
+        #expect(small.model == nil && small.modelUnavailable?.contains("10 per predictor") == true)
+        var sim = Simulator(players: 520, seed: 1)
+        sim.obstaclesPerSession = 40
+        var options = AnalysisOptions()
+        options.bootstrapReplicates = 20
+        let analysis = CohortAnalyzer.analyze(sim.run(), options: options)
         func g(_ m: String, _ a: Group, _ b: Group) -> Double? {
             analysis.comparisons.first { $0.measure == m && $0.groupA == a && $0.groupB == b }?.g
         }
@@ -43,7 +50,7 @@ import Testing
         #expect(try #require(g("hitRTSD", .adhd, .control)) > 0.3)
         #expect(try #require(g("omissionRate", .adhd, .control)) > 0.2)
         let model = try #require(analysis.model)
-        #expect(model.nTrain > 150)
+        #expect(model.nTrain > 300 && min(model.nPositive, model.nTrain - model.nPositive) >= 80)
         let auc = try #require(model.cvAUC)
         // Literature-sized effects: clearly better than chance, far from perfect.
         #expect(auc > 0.6 && auc < 0.95)
@@ -108,6 +115,7 @@ import Testing
         #expect(x.percentile == 50)
         #expect(abs(x.z!) < 1e-12)
         let y = try #require(a.players.first { $0.id == "y" }?.norms.first { $0.measure == "hitRTMean" })
-        #expect(y.fallback && y.reference == "No diagnosis, all ages and genders")
+        // Aged 50 while every reference player is 20 (band 18–29): flagged, not normed.
+        #expect(y.outsideNormedAges && y.z == nil && y.reference.contains("outside the normed ages 18–29"))
     }
 }

@@ -11,8 +11,9 @@ def test_analyze_while_ingesting_2000_uploads(run_dossier, dossier_bin, tmp_path
     run_dossier("game", "seal", "--public", tmp_path / "study.pub", "--out", up, cohort)
     db = tmp_path / "s.sqlite"
     run_dossier("game", "simulate", "--players", "5", "--seed", "32", "--obstacles", "3", "--db", db)
+    log_out, log_err = open(tmp_path / "ingest.out", "w"), open(tmp_path / "ingest.err", "w")
     ingest = subprocess.Popen([dossier_bin, "game", "ingest", "--key", str(tmp_path / "study.key"), str(up), "--db", str(db)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              stdout=log_out, stderr=log_err, text=True)
     runs, failures = 0, []
     while True:
         done = ingest.poll() is not None
@@ -22,7 +23,9 @@ def test_analyze_while_ingesting_2000_uploads(run_dossier, dossier_bin, tmp_path
             failures.append(p.stderr)
         if done:
             break
-    out, err = ingest.communicate()
+    ingest.wait()
+    log_out.close(); log_err.close()
+    out, err = (tmp_path / "ingest.out").read_text(), (tmp_path / "ingest.err").read_text()
     assert ingest.returncode == 0, err
     assert "2000 stored, 0 duplicates, 0 rejected" in out
     assert runs >= 3

@@ -60,7 +60,8 @@ def test_logistic_matches_sklearn(run_dossier, C, seed):
 def test_cohort_cv_auc_matches_sklearn_on_the_same_folds(run_dossier, tmp_path):
     """The cohort model's out-of-fold AUC, recomputed with scikit-learn on the same folds."""
     cohort = tmp_path / "cohort.jsonl"
-    run_dossier("game", "simulate", "--players", "150", "--seed", "5", "--out", cohort)
+    # 150 players would be refused (events per predictor < 10): 520 give ~96 events.
+    run_dossier("game", "simulate", "--players", "520", "--seed", "5", "--obstacles", "40", "--out", cohort)
     a = json.loads(run_dossier("game", "analyze", "--json", cohort).stdout)
     m = a["model"]
     ids = sorted(m["outOfFold"])

@@ -167,7 +167,8 @@ enum GameCohortPage {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }
         }
-        return (Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/cohort", model: model), files)
+        return (Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/cohort", model: model,
+                     styles: ["assets/game/game.css"]), files)
     }
 
     /// "mean ± SD (n)" or "<5" / "suppressed" when the group may not be shown.

@@ -83,7 +83,8 @@ public struct GameSection: Section {
             files += GameCohortPage.playerFiles(analysis)
             files.append(OutputFile(path: PrivateSite.markerPath, text: PrivateSite.markerText(section: Self.key)))
         }
-        files += try encryptedResults(analysis)
+        let results = try encryptedResults(analysis)
+        files += results
         let c = GameCohortPage.build(analysis, simulated: simulated)
         pages.append(c.page)
         files += c.files
@@ -94,7 +95,7 @@ public struct GameSection: Section {
             GameRecord.Row(id: $0.id, group: $0.group.label, sessions: $0.measures.sessions,
                            bestScore: $0.measures.bestScore, probability: $0.likelihood.probability,
                            suggest: $0.likelihood.suggest)
-        } : [], count: analysis.players.count, privateSite: privateSite,
+        } : [], count: analysis.players.count, privateSite: privateSite, encryptedResults: results.count,
             cvAUC: analysis.model?.cvAUC, cvAUCLow: analysis.model?.cvAUCLow, cvAUCHigh: analysis.model?.cvAUCHigh)
         return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record), warnings: warnings)
     }
@@ -115,14 +116,15 @@ public struct GameSection: Section {
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
         let rec = try records.first.map { try JSONDecoder().decode(GameRecord.self, from: $0.data) }
-            ?? GameRecord(players: [], count: 0, privateSite: privateSite, cvAUC: nil, cvAUCLow: nil, cvAUCHigh: nil)
+            ?? GameRecord(players: [], count: 0, privateSite: privateSite, encryptedResults: 0, cvAUC: nil, cvAUCLow: nil, cvAUCHigh: nil)
         let rows: [[String: Any]] = rec.players.map {
             ["id": $0.id, "group": $0.group, "sessions": $0.sessions, "score": $0.bestScore.map(String.init) ?? "–",
              "probability": GameFormat.percent($0.probability), "suggest": $0.suggest]
         }
         let auc = rec.cvAUC.map { "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))" }
         let model: [String: Any] = ["players": rows, "count": rec.count, "auc": auc ?? "not available",
-                                    "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite]
+                                    "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite,
+                                    "results": rec.encryptedResults]
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
         let blurb = "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
             + (auc.map { " (cross-validated AUC \($0))." } ?? ".")
@@ -156,6 +158,7 @@ struct GameRecord: Codable {
     var players: [Row]
     var count: Int
     var privateSite: Bool
+    var encryptedResults: Int
     var cvAUC: Double?
     var cvAUCLow: Double?
     var cvAUCHigh: Double?

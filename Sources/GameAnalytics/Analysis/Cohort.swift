@@ -90,7 +90,10 @@ public enum CohortAnalyzer {
         for i in cohort.players.indices {
             guard let b = band(i), let g = cohort.players[i].survey?.gender else { norms.append([]); continue }
             // Ages outside the reference players' ages are flagged, never silently normed.
-            if let age = cohort.players[i].survey?.age, let lo = controlAges.min(), let hi = controlAges.max(), !(lo...hi).contains(age) {
+            // Normed ages: from the start of the youngest reference player's age band to the end of the oldest's.
+            if let age = cohort.players[i].survey?.age, let yo = controlAges.min(), let ol = controlAges.max(),
+               let lo = AgeBand.bands.first(where: { $0.range.contains(yo) })?.range.lowerBound,
+               let hi = AgeBand.bands.first(where: { $0.range.contains(ol) })?.range.upperBound, !(lo...hi).contains(age) {
                 norms.append(MeasureCatalog.normed.map { e in
                     var n = NormEntry(measure: e.name, value: measures[i].value(e.name), z: nil, percentile: nil,
                                       reference: "not normed: age \(age) is outside the normed ages \(lo)–\(hi)",
