@@ -25,6 +25,9 @@ struct Domain {
     var resources: [Resource]? = nil
     var testResources: [Resource]? = nil
     var testDependencies: [Target.Dependency] = []
+    /// Compiler settings of the core (the numeric cores are optimised even in debug
+    /// builds: their fits run for every player of every test build).
+    var swiftSettings: [SwiftSetting]? = nil
 }
 
 let domains: [Domain] = [
@@ -35,7 +38,8 @@ let domains: [Domain] = [
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "CArgon2", "CGzip", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
-    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto),
+    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto,
+           swiftSettings: [.unsafeFlags(["-O"])]),
 ]
 
 let only: Set<String>? = Context.environment["DOSSIER_ONLY"].map {
@@ -99,7 +103,7 @@ var targets: [Target] = [
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests
 for d in enabled {
-    targets.append(.target(name: d.module, dependencies: d.dependencies, resources: d.resources))
+    targets.append(.target(name: d.module, dependencies: d.dependencies, resources: d.resources, swiftSettings: d.swiftSettings))
     targets.append(.testTarget(name: "\(d.module)Tests", dependencies: [.target(name: d.module)] + d.testDependencies,
                                resources: d.testResources))
 }
