@@ -57,6 +57,10 @@ import Testing
     #expect(bands.sorted(by: ValueFormat.naturalLess) == ["3–12", "13–17", "18–29", "30–44", "45+"])
     #expect(ValueFormat.date("2024-03-07") == "7 March 2024")
     #expect(ValueFormat.date("soon") == "soon")
+    #expect(ValueFormat.dateTime("2026-03-02T09:05:00Z") == "2 March 2026, 09:05 UTC")
+    #expect(ValueFormat.dateTime("2026-03-02") == "2 March 2026")
+    #expect(ValueFormat.dateTime("2026-03-02T09:05:00+01:00") == "2 March 2026")
+    #expect(ValueFormat.dateTime("—") == "—")
     #expect(ValueFormat.number(1234.5, decimals: 2) == "1,234.50")
     #expect(ValueFormat.yesNo(false) == "no")
 }

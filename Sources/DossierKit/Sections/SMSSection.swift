@@ -100,6 +100,8 @@ public struct SMSSection: Section {
         var models: [[String: Any]] = []
         var contactsTotal = 0, flagged = 0
         func d(_ x: Date?) -> String { x.map(SMSDates.format) ?? "" }
+        /// Dates on the page are written for people (CSV and JSON keep the ISO form).
+        func shown(_ x: Date?) -> String { x.map { ValueFormat.dateTime(SMSDates.format($0)) } ?? "—" }
         func jd(_ x: Date?) -> JSONValue { x.map { .string(SMSDates.format($0)) } ?? .null }
 
         for r in recs {
@@ -121,10 +123,10 @@ public struct SMSSection: Section {
                     "warnings": .array(c.warnings.map { .string($0) }),
                 ]))
                 rows.append([
-                    "name": c.name, "status": c.status, "added": d(c.addedAt), "resynced": c.resyncedAt.map(SMSDates.format) ?? "—",
+                    "name": c.name, "status": c.status, "added": shown(c.addedAt), "resynced": shown(c.resyncedAt),
                     "sent": c.sent, "received": c.received, "nextSend": c.nextSendCounter, "nextReceive": c.nextReceiveCounter,
                     "backlog": c.skippedBacklog, "discarded": c.discardedKeys,
-                    "lastSent": c.lastSentAt.map(SMSDates.format) ?? "—", "lastReceived": c.lastReceivedAt.map(SMSDates.format) ?? "—",
+                    "lastSent": shown(c.lastSentAt), "lastReceived": shown(c.lastReceivedAt),
                     "warnings": c.warnings, "hasWarnings": !c.warnings.isEmpty,
                 ])
             }
@@ -134,10 +136,10 @@ public struct SMSSection: Section {
                 "contacts": .array(jcontacts),
             ]))
             var model: [String: Any] = [
-                "id": r.id, "file": r.file, "account": inv.account, "created": d(inv.createdAt),
+                "id": r.id, "file": r.file, "account": inv.account, "created": shown(inv.createdAt),
                 "contacts": rows, "hasContacts": !rows.isEmpty,
             ]
-            if let p = inv.passwordChangedAt { model["passwordChanged"] = d(p) }
+            if let p = inv.passwordChangedAt { model["passwordChanged"] = shown(p) }
             models.append(model)
         }
         let jsonDoc = JSONValue.object([

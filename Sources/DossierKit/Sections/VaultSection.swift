@@ -147,7 +147,7 @@ public struct VaultSection: Section {
         let r = rec.report
         func rows(_ rs: [HealthReport.Row]) -> [[String: Any]] {
             rs.map { ["title": $0.title, "website": $0.website, "username": $0.username, "score": $0.score,
-                      "reason": $0.reason, "severity": $0.severity, "group": $0.group, "changed": $0.changed] }
+                      "reason": $0.reason, "severity": $0.severity, "group": $0.group, "changed": ValueFormat.date($0.changed)] }
         }
         let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable", "4 very unguessable"]
         let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: r.scoreDistribution.map(Double.init))],
@@ -155,7 +155,7 @@ public struct VaultSection: Section {
                                                      description: "Number of entries at each zxcvbn strength score, 0 (weakest) to 4."))
         let c = r.counts
         let model: [String: Any] = [
-            "asOf": r.asOf, "source": rec.source, "format": rec.format,
+            "asOf": ValueFormat.date(r.asOf), "source": rec.source, "format": rec.format,
             "entries": c.entries, "notes": c.notes, "websites": c.websites, "usernames": c.usernames,
             "weakCount": c.weak, "reusedCount": c.reusedEntries, "reuseGroups": c.reuseGroups,
             "headline": [("entries", c.entries), ("critical", c.critical), ("high", c.high), ("medium", c.medium),

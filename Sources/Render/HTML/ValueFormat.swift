@@ -54,6 +54,18 @@ public enum ValueFormat {
         return "\(d) \(months[m - 1]) \(y)"
     }
 
+    /// An ISO date-time (`2026-03-02T09:00:00Z`) as a written date with its UTC time
+    /// (`2 March 2026, 09:00 UTC`); a bare date as ``date(_:)``; anything else unchanged.
+    public static func dateTime(_ iso: String) -> String {
+        let day = date(iso)
+        guard day != iso else { return iso }
+        let rest = Array(iso.dropFirst(10).utf8)
+        // `THH:MM` (or a space) after the date, in UTC (`Z`) — the only form Dossier writes
+        guard rest.count >= 6, rest[0] == UInt8(ascii: "T") || rest[0] == UInt8(ascii: " "), rest[3] == UInt8(ascii: ":"),
+              iso.hasSuffix("Z") else { return day }
+        return day + ", " + String(decoding: rest[1...5], as: UTF8.self) + " UTC"
+    }
+
     /// Sorts category names in their natural order: numbers inside names compare by
     /// value (`3–12` before `13–17` before `30–44`), the rest by Unicode scalar values.
     public static func naturalLess(_ a: String, _ b: String) -> Bool {
