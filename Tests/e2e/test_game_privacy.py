@@ -14,7 +14,7 @@ def _project(root, block):
 
 
 def _counts(site):
-    with open(site / "game" / "group-counts.csv", newline="") as f:
+    with open(site / "game" / "group-counts.csv", newline="", encoding="utf-8-sig") as f:
         return list(csv.DictReader(f))
 
 
@@ -103,7 +103,7 @@ def test_default_site_is_aggregate_only_with_small_cells_suppressed(run_dossier,
             body = f.read_bytes()
             assert not any(i.encode() in body for i in ids), f
     # Comparisons publish no group of fewer than 5.
-    with open(game / "comparisons.csv", newline="") as f:
+    with open(game / "comparisons.csv", newline="", encoding="utf-8-sig") as f:
         for r in csv.DictReader(f):
             for col in ("n_a", "n_b"):
                 assert r[col] == "suppressed" or int(r[col]) >= 5, r

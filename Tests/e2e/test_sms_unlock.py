@@ -27,7 +27,7 @@ def lock_out(p):
 def test_release_build_ignores_the_test_clock(tmp_path):
     def run(*args, **env):
         return subprocess.run([str(RELEASE), "sms", *args], capture_output=True, text=True,
-                              env=dict(os.environ, DOSSIER_SMS_PASSWORD=STRONG, **env))
+                              env={**os.environ, "DOSSIER_SMS_PASSWORD": STRONG, **env})
     ks = str(tmp_path / "k.keystore")
     assert run("init", "--keystore", ks, "--kdf-log2n", "10", "--lock-seconds", "3600").returncode == 0
     for _ in range(3):
