@@ -5,7 +5,7 @@
  * Behaviour: docs/experience-editor.md. Author text is only ever set as textContent. */
 (function () {
   "use strict";
-  var R = window.DossierRules, Z = window.DossierZip, P = window.DossierPano;
+  var R = window.DossierRules, Z = window.DossierZip, P = window.DossierPano, C = window.DossierChecks;
 
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
@@ -42,11 +42,12 @@
   var fileName = null;     // the experience file's name when saved
   var editing = null;      // the site file being edited (excluded from the uniqueness check)
   var dirty = false, current = 0, selected = -1, tool = null;
+  var arrival = null;      // {trigger} while choosing where a door's traveller faces on arriving
 
   var stage = new window.DossierEditorStage($("xe-stage"), {
     onPlace: place,
-    onSelect: function (i) { selected = i; renderTrigger(); },
-    onMove: function (i, yaw, pitch) { var t = pano().triggers[i]; t.yaw = yaw; t.pitch = pitch; },
+    onSelect: function (i) { if (!arrival) { selected = i; renderTrigger(); } },
+    onMove: function (i, yaw, pitch) { if (arrival) return; var t = pano().triggers[i]; t.yaw = yaw; t.pitch = pitch; },
     onMoved: function () { changed(false); },
     onDelete: deleteTrigger
   });
@@ -86,7 +87,7 @@
     base = opts.base || null;
     fileName = opts.fileName || null;
     editing = opts.editing || null;
-    current = 0; selected = -1; tool = null; dirty = false;
+    current = 0; selected = -1; tool = null; dirty = false; arrival = null;
     $("xe-start").hidden = true;
     $("xe-work").hidden = false;
     root.setAttribute("data-state", "editing");
@@ -114,8 +115,25 @@
   if (!site.experiences.length) $("xe-open-site").disabled = true;
   $("xe-open-site").addEventListener("click", function () {
     var x = site.experiences[Number($("xe-site-list").value)];
-    if (x) start(JSON.parse(JSON.stringify(x.experience)), { base: x.base, fileName: x.file, editing: x.file });
+    if (!x) return;
+    start(JSON.parse(JSON.stringify(x.experience)), { base: x.base, fileName: x.file, editing: x.file });
+    fetchSiteMedia(x.base);
   });
+  /* Served over http(s), the site's copies of the media can be read back: they then count
+   * in the checks and go into the download with the experience. From file:// a page cannot
+   * read files, so they stay where they are (docs/experience-editor.md, Saving). */
+  function fetchSiteMedia(from) {
+    if (!/^https?:$/.test(location.protocol)) return;
+    var opened = doc;
+    usedPaths().forEach(function (path) {
+      if (files[path]) return;
+      fetch(from + path).then(function (r) { if (!r.ok) throw new Error(String(r.status)); return r.arrayBuffer(); }).then(function (buf) {
+        if (doc !== opened || files[path]) return;
+        files[path] = { bytes: new Uint8Array(buf), url: from + path, ok: true, site: true };
+        renderProblems();
+      }).catch(function () { /* left out of the download and the checks, as from file:// */ });
+    });
+  }
   $("xe-open-file").addEventListener("change", function () {
     var list = Array.prototype.slice.call(this.files || []);
     var json = list.filter(function (f) { return /\.json$/i.test(f.name); });
@@ -242,7 +260,7 @@
     $("xe-tool-hint").textContent = k ? "Click or tap the picture where the " + k + " should be." : "Drag to look around. Choose a button above to place a sound, a video or a door.";
   }
   function place(d) {
-    if (!tool || !doc.panoramas.length) return;
+    if (arrival || !tool || !doc.panoramas.length) return;
     var p = pano();
     if (tool === "door" && doc.panoramas.length < 2) {
       $("xe-tool-hint").textContent = "Add the panorama the door leads to first (F26).";
@@ -301,9 +319,15 @@
         sel.appendChild(o);
       });
       sel.value = t.target || "";
-      sel.addEventListener("change", function () { if (sel.value) t.target = sel.value; else delete t.target; changed(false); });
+      sel.addEventListener("change", function () {
+        if (sel.value) t.target = sel.value; else delete t.target;
+        delete t.targetYaw; delete t.targetPitch;   // a direction chosen in another panorama means nothing here
+        changed(false);
+        renderTrigger();
+      });
       dl.appendChild(sel);
       box.appendChild(dl);
+      box.appendChild(arrivalControls(t));
     } else {
       var fl = el("label", "xe-field", "Choose the " + t.kind + " file (" + (t.kind === "sound" ? R.limits.soundTypes : R.limits.videoTypes).join(", ") + ")");
       var fi = el("input");
@@ -335,9 +359,69 @@
     del.addEventListener("click", function () { deleteTrigger(selected); });
     box.appendChild(del);
   }
+  /* Where the child faces on arriving through door t: the target's start (default) or a
+   * direction chosen by turning the target panorama in the stage (targetYaw/targetPitch). */
+  function arrivalControls(t) {
+    var box = el("div", "xe-arrival"), target = doc.panoramas.filter(function (q) { return q.id === t.target; })[0];
+    var chosen = t.targetYaw !== undefined || t.targetPitch !== undefined;
+    var text = !target ? "On arrival: choose where the door leads first." :
+      chosen ? "On arrival the child faces " + (t.targetYaw || 0) + "°, " + (t.targetPitch || 0) + "° in “" + P.cleanText(target.title) + "”." :
+      "On arrival the child faces where “" + P.cleanText(target.title) + "” starts.";
+    var p = el("p", "xe-help", text);
+    p.id = "xe-arrival-text";
+    box.appendChild(p);
+    if (arrival && arrival.trigger === t) {
+      var use = button("yes", "Use this direction", "xe-arrival-use xp-primary");
+      use.id = "xe-arrival-use";
+      use.addEventListener("click", function () { endArrival(true); });
+      var cancel = button("no", "Cancel", "xe-arrival-cancel");
+      cancel.id = "xe-arrival-cancel";
+      cancel.addEventListener("click", function () { endArrival(false); });
+      box.appendChild(use);
+      box.appendChild(cancel);
+      return box;
+    }
+    var choose = button("eye", "Choose the arrival direction", "xe-arrival-choose");
+    choose.id = "xe-arrival-choose";
+    choose.disabled = !target;
+    choose.addEventListener("click", function () { beginArrival(t, target); });
+    box.appendChild(choose);
+    if (chosen) {
+      var clear = button("no", "Face where it starts", "xe-arrival-clear");
+      clear.id = "xe-arrival-clear";
+      clear.addEventListener("click", function () { delete t.targetYaw; delete t.targetPitch; changed(false); renderTrigger(); });
+      box.appendChild(clear);
+    }
+    return box;
+  }
+  function beginArrival(t, target) {
+    var src = srcOf(target.image);
+    if (!src) return;
+    setTool(null);
+    arrival = { trigger: t };
+    var start = { startYaw: t.targetYaw !== undefined ? t.targetYaw : target.startYaw || 0,
+                  startPitch: t.targetPitch !== undefined ? t.targetPitch : target.startPitch || 0 };
+    stage.show({ image: target.image, startYaw: start.startYaw, startPitch: start.startPitch, triggers: [] }, src);
+    $("xe-stage").setAttribute("data-arrival", target.id);
+    $("xe-pano-heading").textContent = "Arriving in " + P.cleanText(target.title) + " through “" + P.cleanText(t.label) + "”";
+    $("xe-tool-hint").textContent = "Turn the picture to where the child should look on arriving, then press Use this direction.";
+    renderTrigger();
+    $("xe-stage").focus();
+  }
+  function endArrival(use) {
+    var t = arrival && arrival.trigger;
+    if (!t) return;
+    if (use) { var v = stage.setStartHere(); t.targetYaw = v.yaw; t.targetPitch = v.pitch; }
+    arrival = null;
+    $("xe-stage").removeAttribute("data-arrival");
+    if (use) changed(true); else renderAll();
+    var again = $("xe-arrival-choose");
+    if (again) again.focus();
+    if (use) $("xe-tool-hint").textContent = "Arriving through this door, the child now faces " + t.targetYaw + "°, " + t.targetPitch + "°.";
+  }
   $("xe-start-here").addEventListener("click", function () {
     var v = stage.setStartHere(), p = pano();
-    if (!p) return;
+    if (!p || arrival) return;
     if (v.yaw || v.pitch) { p.startYaw = v.yaw; p.startPitch = v.pitch; } else { delete p.startYaw; delete p.startPitch; }
     changed(false);
     $("xe-tool-hint").textContent = "This panorama now starts facing " + v.yaw + "°, " + v.pitch + "°.";
@@ -381,7 +465,11 @@
         if (!f && !base) list.push({ severity: "warning", path: "panoramas." + i + "." + m[0], message: "\"" + m[1] + "\" was not chosen with the experience file, so it is not in the download: add it beside the file" });
       });
     });
-    return list;
+    // The build's own checks: door graph, image sizes, size budget, sound levels.
+    var known = {};
+    Object.keys(files).forEach(function (path) { if (files[path] && files[path].bytes) known[path] = files[path].bytes; });
+    var size = new TextEncoder().encode(JSON.stringify(x, null, 2) + "\n").length;
+    return list.concat(C.graph(x), C.media(x, known, size));
   }
   function renderProblems() {
     var list = problems(serialize(false)), ul = $("xe-problems");
@@ -466,6 +554,7 @@
     if (structural) renderAll(); else { renderProblems(); if (structural === false && doc.panoramas.length) stage.redraw(); }
   }
   function renderAll() {
+    if (arrival) { arrival = null; $("xe-stage").removeAttribute("data-arrival"); }
     renderPanos();
     var p = doc.panoramas[current];
     $("xe-pano-editor").hidden = !p;
@@ -480,5 +569,10 @@
   setTool(null);
   root.setAttribute("data-state", "start");
   root.setAttribute("data-editor", "ready");
-  window.dossierEditor = { serialize: function () { return serialize(true); }, problems: function () { return problems(serialize(false)); } };
+  window.dossierEditor = {
+    serialize: function () { return serialize(true); },
+    problems: function () { return problems(serialize(false)); },
+    /* media path → bytes known to the page (chosen on the device, or read back from the site) */
+    known: function () { var o = {}; Object.keys(files).forEach(function (k) { if (files[k] && files[k].bytes) o[k] = files[k].bytes.length; }); return o; }
+  };
 })();

@@ -230,7 +230,7 @@ public struct ExperiencesSection: Section {
         return Page(path: "experiences/editor/index.html", title: "Experience editor", template: "experiences/editor",
                     model: ["json": HTML.scriptSafeJSON(json)],
                     styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
-                    scripts: ["assets/experiences/rules.js", "assets/experiences/zip.js", "assets/experiences/pano.js",
+                    scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js", "assets/experiences/zip.js", "assets/experiences/pano.js",
                               "assets/experiences/editor-stage.js", "assets/experiences/editor.js"],
                     bodyClass: "experience-editor")
     }
