@@ -355,6 +355,7 @@
         }
       }
     }
+    if (arrival) return;   // while choosing an arrival direction, only Use and Cancel
     var del = button("trash", "Delete this " + t.kind, "xe-trigger-delete");
     del.addEventListener("click", function () { deleteTrigger(selected); });
     box.appendChild(del);
