@@ -93,6 +93,14 @@ def test_demo_keystores_report_without_warnings_or_secrets(run_dossier, tmp_path
     assert int(by[("alice", "Bob")]["sent"]) == int(by[("bob", "Alice")]["received"]) + int(by[("bob", "Alice")]["skipped_backlog"])
     password = (proj / "data" / "sms" / "demo.password").read_text().strip()
     assert password not in all_output_text(proj / "_site") + build.stdout + build.stderr
+    # The page names the flagged pair under its keystore's table, and the table stays a plain
+    # grid (no full-width row), so the design system can align and sort its columns.
+    page = (proj / "_site" / "sms" / "index.html").read_text()
+    alice = page[page.index("<h2>alice"):page.index("<h2>bob")]
+    assert "colspan" not in page
+    assert "<strong>Carol</strong>: " + by[("alice", "Carol")]["warnings"] in alice
+    assert 'class="num">Sent</th>' in alice
+    assert "2\u00a0March\u00a02026, 09:00\u00a0UTC" in page   # a date-time breaks only after its comma
 
 
 def test_missing_password_is_a_located_error(dossier_bin, tmp_path):

@@ -102,6 +102,10 @@ public struct SMSSection: Section {
         func d(_ x: Date?) -> String { x.map(SMSDates.format) ?? "" }
         /// Dates on the page are written for people (CSV and JSON keep the ISO form).
         func shown(_ x: Date?) -> String { x.map { ValueFormat.dateTime(SMSDates.format($0)) } ?? "—" }
+        /// In table cells a written date-time may break only after its comma (two lines at most).
+        func cell(_ x: Date?) -> String {
+            shown(x).replacingOccurrences(of: " ", with: "\u{00A0}").replacingOccurrences(of: ",\u{00A0}", with: ", ")
+        }
         func jd(_ x: Date?) -> JSONValue { x.map { .string(SMSDates.format($0)) } ?? .null }
 
         for r in recs {
@@ -123,11 +127,11 @@ public struct SMSSection: Section {
                     "warnings": .array(c.warnings.map { .string($0) }),
                 ]))
                 rows.append([
-                    "name": c.name, "status": c.status, "added": shown(c.addedAt), "resynced": shown(c.resyncedAt),
+                    "name": c.name, "status": c.status, "added": cell(c.addedAt), "resynced": cell(c.resyncedAt),
                     "sent": c.sent, "received": c.received, "nextSend": c.nextSendCounter, "nextReceive": c.nextReceiveCounter,
                     "backlog": c.skippedBacklog, "discarded": c.discardedKeys,
-                    "lastSent": shown(c.lastSentAt), "lastReceived": shown(c.lastReceivedAt),
-                    "warnings": c.warnings, "hasWarnings": !c.warnings.isEmpty,
+                    "lastSent": cell(c.lastSentAt), "lastReceived": cell(c.lastReceivedAt),
+                    "warnings": c.warnings, "hasWarnings": !c.warnings.isEmpty, "warningText": c.warnings.joined(separator: "; "),
                 ])
             }
             json.append(.object([
@@ -138,6 +142,8 @@ public struct SMSSection: Section {
             var model: [String: Any] = [
                 "id": r.id, "file": r.file, "account": inv.account, "created": shown(inv.createdAt),
                 "contacts": rows, "hasContacts": !rows.isEmpty,
+                "flaggedContacts": rows.filter { $0["hasWarnings"] as? Bool == true },
+                "hasFlaggedContacts": rows.contains { $0["hasWarnings"] as? Bool == true },
             ]
             if let p = inv.passwordChangedAt { model["passwordChanged"] = shown(p) }
             models.append(model)
