@@ -44,8 +44,10 @@ test-swift:
 	$(SWIFT) test
 
 # (Tests/e2e/test_fuzz.py is the seeded fuzz step: FUZZ_RUNS cases per parser, about a minute.)
+# (E2E_JOBS: how many pytest workers; every test is independent — own temp folders, own ports.)
+E2E_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test-e2e:
-	DOSSIER_RELEASE_BIN=$${DOSSIER_RELEASE_BIN:-$$(test -x .build/release/dossier && echo $(CURDIR)/.build/release/dossier)} $(PYTEST) -q Tests/e2e
+	DOSSIER_RELEASE_BIN=$${DOSSIER_RELEASE_BIN:-$$(test -x .build/release/dossier && echo $(CURDIR)/.build/release/dossier)} $(PYTEST) -q $$(python3 -c 'import xdist' 2>/dev/null && echo "-n $(E2E_JOBS)") --durations=15 Tests/e2e
 
 ## fuzz: the mutation fuzzer over every parser for FUZZ_SECONDS (default 600); findings in artifacts/fuzz/
 FUZZ_SECONDS ?= 600
