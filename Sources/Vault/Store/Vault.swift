@@ -225,7 +225,8 @@ public struct Vault: Sendable, CustomStringConvertible {
     /// Adds or replaces an item as given (times untouched).
     public mutating func upsert(_ item: VaultItem) { storage[item.id] = item }
 
-    /// Changes an item, stamping `modified` (and `passwordChanged` if the password changed).
+    /// Changes an item, stamping `modified` (and, if the password changed, `passwordChanged`,
+    /// with the replaced password appended to ``VaultItem/history``).
     @discardableResult
     public mutating func update(_ id: UUID, at date: Date = Date(), _ change: (inout VaultItem) -> Void) throws -> VaultItem {
         guard var item = storage[id], !item.deleted else { throw VaultError(.invalidInput, "no item with id \(id.uuidString)") }
@@ -233,7 +234,11 @@ public struct Vault: Sendable, CustomStringConvertible {
         change(&item)
         item.id = id
         item.modified = date.wholeMilliseconds
-        if item.password != old { item.passwordChanged = item.modified }
+        if item.password != old {
+            item.passwordChanged = item.modified
+            // the replaced password joins the history (as Bitwarden and KeePass keep it)
+            if !old.isEmpty { item.history.append(PasswordHistoryEntry(password: old, changed: item.modified)) }
+        }
         storage[id] = item
         return item
     }
