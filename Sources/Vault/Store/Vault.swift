@@ -71,6 +71,21 @@ public struct Vault: Sendable, CustomStringConvertible {
         return v
     }
 
+    /// This vault's items (tombstones too), settings and url under the keys of another
+    /// copy's header (``headerData``) — a copy whose master password was changed with
+    /// `vault passwd`. `password` must open that header; the vault ids must match.
+    /// Used by `vault sync --adopt-server-key` (docs/vault-sync.md, "After vault passwd").
+    public func adopting(header data: Data, password: Secret) throws -> Vault {
+        var other = try Vault.open(header: data, password: password)
+        guard other.header.vaultID == header.vaultID else {
+            throw VaultError(.invalidInput, "the other copy is a different vault (ids differ)")
+        }
+        other.storage = storage
+        other.settings = settings
+        other.url = url
+        return other
+    }
+
     private init(header: Header, url: URL?, keys: VaultKeys, storage: [UUID: VaultItem]) {
         self.header = header
         self.url = url

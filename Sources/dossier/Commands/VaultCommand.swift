@@ -247,6 +247,12 @@ struct VaultPasswdCommand: ParsableCommand {
         let params = try VaultCLI.kdf(kdf)
         try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
         print("changed the master password of \(file) (\(params.algorithm.rawValue))")
+        let synced = v.settings?.webdavURL ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
+        if let synced {
+            print("note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the old password: "
+                  + "publish this one to a new folder (`dossier vault sync \(file) --to NEW-URL`) and move the other devices there "
+                  + "with `--adopt-server-key` (docs/vault-sync.md, \"After vault passwd\")")
+        }
     }
 }
 
