@@ -2,7 +2,7 @@
 "After vault passwd"): the server's copy stays under the old key, so a sync from the
 re-keyed copy is refused with a clear message that changes nothing; the other device
 keeps syncing, then moves to the new folder with `--adopt-server-key` without losing its
-unsynced edit."""
+edit (an item that differs on the two sides keeps both versions)."""
 import subprocess
 
 import pytest
@@ -65,9 +65,10 @@ def test_passwd_then_sync_is_refused_clearly_and_the_other_device_moves_without_
         assert bad.returncode == 1 and "wrong master password" in bad.stderr and b.read_bytes() == b_before
         # … the right one merges B's items into the new folder; B now opens with NEW only
         moved = v(run_dossier, OLD, "sync", b, "--to", new_url, "--adopt-server-key", DOSSIER_SERVER_VAULT_PASSWORD=NEW).stdout
-        assert "adopting the server's master password" in moved and "1 pushed" in moved, moved
+        assert "adopting the server's master password" in moved and "1 conflict(s)" in moved, moved
         assert v(run_dossier, OLD, "list", b, check=False).returncode == 1
         v(run_dossier, NEW, "sync", a)
-        want = [("Bank", "bo-from-b"), ("Mail", "jo")]
+        # B's edit is the later version and wins; the server's older one is kept as a copy
+        want = [("Bank", "bo-from-b"), ("Bank (conflict copy)", "bo"), ("Mail", "jo")]
         assert titles(run_dossier, NEW, a) == want and titles(run_dossier, NEW, b) == want
         assert "0 pulled, 0 pushed" in v(run_dossier, NEW, "sync", b).stdout

@@ -68,10 +68,8 @@ public struct VaultSyncEngine: Sendable {
     }
 
     /// Syncs `vault` with the server. Writes nothing locally: the caller saves the vault
-    /// and then `report.state` (in that order). `seen` (item id → `modified` in ms) names
-    /// versions this device synced before, elsewhere (another folder, before
-    /// `--adopt-server-key`): a server version equal to one of them is not a conflict.
-    public func sync(_ vault: inout Vault, now: Date = Date(), seen: [String: Int64] = [:]) async throws -> Report {
+    /// and then `report.state` (in that order).
+    public func sync(_ vault: inout Vault, now: Date = Date()) async throws -> Report {
         var report = Report()
         let here = client.baseURL.absoluteString
         var state = SyncState.load(stateURL) ?? SyncState(url: here)
@@ -136,9 +134,7 @@ public struct VaultSyncEngine: Sendable {
                     report.pulled.append(id)
                     continue
                 }
-                // Both changed — unless the server holds the very version this device
-                // synced before (elsewhere): then only this side changed it.
-                if let known = seen[id.uuidString], known == SyncState.ms(theirs.modified) { continue }
+                // Both changed.
                 vault.merge(items: [theirs])
                 let winner = vault.item(id)!
                 let loser = winner == theirs ? mine! : theirs

@@ -140,10 +140,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 try VaultCLI.wrap { try v.save() }
                 print("saved the server settings for \(file) in the vault (\(newSettings.webdavURL), user \(newSettings.webdavUser), auto-sync \(newSettings.autoSync ? "on" : "off"))")
             }
-            // adopting: the versions this device last synced (with whichever folder) are
-            // known, so only items the server changed since then can be conflicts
-            let seen = adoptServerKey ? (SyncState.load(stateURL)?.items ?? [:]).mapValues(\.modified) : [:]
-            let report = try await engine.sync(&v, seen: seen)
+            let report = try await engine.sync(&v)
             // Commit order: the vault first, then the state that describes it (a crash
             // in between leaves an older state, which the next sync repairs).
             try FaultPoint.hit("vault file")
