@@ -59,3 +59,20 @@ def test_section_options_and_report_flags(run_dossier, tmp_path):
     assert r["counts"]["missingTOTP"] == 0 and "Excluded one" not in json.dumps(r)
     bad = run_dossier("vault", "report", tmp_path / "data" / "kp.xml", "--export", "--expiring-days", "-1", check=False)
     assert bad.returncode != 0 and "expiring-days" in bad.stderr
+
+
+def test_edit_sets_expiry_tags_and_the_exclude_flag(run_dossier, tmp_path):
+    env = {"DOSSIER_VAULT_PASSWORD": "checks e2e master phrase 42", "DOSSIER_ENTRY_PASSWORD": "Unique-Edit-Passphrase-Zq8!"}
+    vault = tmp_path / "v.dvault"
+    run_dossier("vault", "init", vault, "--kdf", "pbkdf2", env=env)
+    for t in ("Kept", "Hidden"):
+        run_dossier("vault", "add", vault, "--title", t, "--username", "jo", "--website", f"https://{t.lower()}.example.com", env=env)
+    run_dossier("vault", "edit", vault, "Kept", "--expires", "2026-01-10", "--tags", "a, b;a", "--favorite", "true", env=env)
+    run_dossier("vault", "edit", vault, "Hidden", "--exclude-from-reports", "true", env=env)
+    items = {i["title"]: i for i in json.loads(run_dossier("vault", "list", vault, "--json", env=env).stdout)}
+    assert items["Kept"]["expires"].startswith("2026-01-10T00:00:00") and items["Kept"]["tags"] == ["a", "b"]
+    assert items["Kept"]["favorite"] and items["Hidden"]["excludeFromReports"]
+    r = json.loads(run_dossier("vault", "report", vault, "--as-of", "2026-01-01", "--json", env=env).stdout)
+    assert r["counts"]["entries"] == 1 and r["counts"]["excluded"] == 1 and r["counts"]["expiring"] == 1
+    run_dossier("vault", "edit", vault, "Kept", "--expires", "never", env=env)
+    assert "expires" not in {i["title"]: i for i in json.loads(run_dossier("vault", "list", vault, "--json", env=env).stdout)}["Kept"]

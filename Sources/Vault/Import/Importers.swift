@@ -157,7 +157,7 @@ public enum Importer {
 
     /// Tags from a list written with `,` or `;` (KeePass, KeePassXC, 1Password CSV):
     /// trimmed, empty ones dropped, duplicates dropped (first kept).
-    static func tags(_ s: String) -> [String] {
+    public static func tags(_ s: String) -> [String] {
         unique(s.split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmingCharacters(in: .whitespaces) })
     }
 

@@ -290,9 +290,22 @@ struct VaultEditCommand: ParsableCommand {
     @Option var website: String?
     @Flag(help: "Read a new password (DOSSIER_ENTRY_PASSWORD, _FD, or terminal).") var newPassword = false
     @Flag(help: "Generate a new password.") var generate = false
+    @Option(help: "Expiry date YYYY-MM-DD (00:00 UTC), or 'never'.") var expires: String?
+    @Option(help: "Tags, comma-separated ('' for none).") var tags: String?
+    @Option(help: "true: leave the item out of every health report figure and list.") var excludeFromReports: Bool?
+    @Option(help: "true or false.") var favorite: Bool?
     @OptionGroup var generator: GeneratorOptions
 
     func run() throws {
+        var expiry: Date?? = nil
+        if let expires {
+            if expires == "never" { expiry = .some(nil) } else {
+                let f = ISO8601DateFormatter()
+                f.formatOptions = [.withFullDate]
+                guard let d = f.date(from: expires) else { throw ValidationError("--expires must be YYYY-MM-DD or never") }
+                expiry = .some(d)
+            }
+        }
         var v = try VaultCLI.open(file)
         let found = try VaultCLI.wrap { try v.find(item) }
         var pw: Secret? = nil
@@ -304,6 +317,10 @@ struct VaultEditCommand: ParsableCommand {
                 if let username { i.username = username }
                 if let website { i.website = website }
                 if let pw { i.password = pw }
+                if let expiry { i.expires = expiry }
+                if let tags { i.tags = Importer.tags(tags) }
+                if let excludeFromReports { i.excludeFromReports = excludeFromReports }
+                if let favorite { i.favorite = favorite }
             }
             try v.save()
         }
