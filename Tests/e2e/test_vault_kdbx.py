@@ -44,6 +44,16 @@ def expected_items(db):
             "website": e.url or "", "details": e.notes or "",
             "folder": "/".join(e.group.path) if e.group.path else "",
             "created": e.ctime.strftime("%Y-%m-%dT%H:%M:%S"), "modified": e.mtime.strftime("%Y-%m-%dT%H:%M:%S"),
+            "totp": e.otp, "hasTOTP": bool(e.otp),
+            "fields": [{"name": k, "hidden": e.is_custom_property_protected(k), "value": v}
+                       for k, v in e.custom_properties.items() if not k.startswith("KP2A_URL")],
+            "uris": [v for k, v in e.custom_properties.items() if k.startswith("KP2A_URL")],
+            "tags": e.tags or [],
+            "expires": e.expiry_time.strftime("%Y-%m-%dT%H:%M:%S") if e.expires else None,
+            "history": [{"changed": h.mtime.strftime("%Y-%m-%dT%H:%M:%S"), "password": h.password} for h in e.history
+                        if h.password and h.password != e.password],
+            "excludeFromReports": e._element.findtext("QualityCheck") == "False",
+            "favorite": False, "reprompt": False,
         }
     return out
 
@@ -51,7 +61,11 @@ def expected_items(db):
 def imported_items(run_dossier, vault):
     items = json.loads(run_dossier("vault", "list", vault, "--reveal", "--json", env=MASTER).stdout)
     return {i["id"]: {"title": i["title"], "username": i["username"], "password": i["password"], "website": i["website"],
-                      "details": i["details"], "folder": i["folder"], "created": i["created"][:19], "modified": i["modified"][:19]}
+                      "details": i["details"], "folder": i["folder"], "created": i["created"][:19], "modified": i["modified"][:19],
+                      "totp": i.get("totp"), "hasTOTP": i["hasTOTP"], "fields": i["fields"], "uris": i["uris"], "tags": i["tags"],
+                      "expires": i.get("expires") and i["expires"][:19],
+                      "history": [{"changed": h["changed"][:19], "password": h["password"]} for h in i["history"]],
+                      "excludeFromReports": i["excludeFromReports"], "favorite": i["favorite"], "reprompt": i["reprompt"]}
             for i in items}
 
 
@@ -88,11 +102,18 @@ def test_kdbx_imports_every_field(run_dossier, tmp_path, version, kdf, cipher, c
     out = run_dossier(*args, env=MASTER).stdout
     assert "kdbx: imported 4 new" in out
     assert "skipped 1 recycle bin item(s)" in out
-    for kind in ["1 password history version", "1 custom field", "1 TOTP/OTP setting", "1 tags", "1 expiry date"]:
-        assert f"not kept: {kind}" in out, out
+    # TOTP, custom fields, extra URLs, tags, expiry, history passwords and the quality flag
+    # are kept (compared below); what is not kept is listed by kind
+    assert "not kept: 1 history version (only its password kept)" in out, out
+    for gone in ["custom field", "TOTP", "tags", "expiry date"]:
+        assert f"not kept: 1 {gone}" not in out, out
     if version == 4:
-        assert "not kept: 1 attachment" in out
-    assert imported_items(run_dossier, vault) == expected_items(db)
+        assert "not kept: 1 attachment" in out and "attachment not kept: Mail / note.txt" in out, out
+    got, want = imported_items(run_dossier, vault), expected_items(db)
+    vpn = next(v for v in want.values() if v["title"] == "VPN")
+    assert vpn["totp"] and vpn["fields"] and vpn["uris"] and vpn["tags"] and vpn["expires"] and vpn["history"], vpn
+    assert any(v["excludeFromReports"] for v in want.values())
+    assert got == want
 
 
 def test_kdbx_password_from_the_environment(run_dossier, tmp_path):

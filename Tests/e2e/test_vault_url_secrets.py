@@ -52,7 +52,12 @@ def url_exports(c: Canaries, tmp_path: pathlib.Path):
             "name": f"Portal https://a:{c('titleui')}@portal{k}.example.com/?k={c('titleq')}#{c('titlefrag')}",
             "notes": f"reset at https://x:{c('noteui')}@h.example.com/?t={c('noteq')}#{c('notefrag')}",
             "login": {"username": "ann", "password": c("pw"),
-                      "uris": [{"match": None, "uri": f"https://ann:{c('ui')}@portal{k}.example.com/in?code={c('q')}#{c('frag')}"}]},
+                      "uris": [{"match": None, "uri": f"https://ann:{c('ui')}@portal{k}.example.com/in?code={c('q')}#{c('frag')}"},
+                               # extra URIs (kept since issue #17): parsable and not
+                               {"match": None, "uri": f"https://bob:{c('uri2ui')}@alt{k}.example.com/?c={c('uri2q')}#{c('uri2frag')}"},
+                               {"match": None, "uri": f"bob:{c('uri3ui')}@alt {k}.example.com/?{c('uri3q')}#{c('uri3frag')}"}],
+                      "totp": f"otpauth://totp/p?secret={c('totp')}"},
+            "fields": [{"name": "link", "value": f"https://f:{c('fieldui')}@f.example.com/?{c('fieldq')}", "type": 0}],
             "creationDate": "2021-01-01T00:00:00.000Z", "revisionDate": "2021-01-01T00:00:00.000Z",
         })
     (tmp_path / "bitwarden.json").write_text(json.dumps({"encrypted": False, "folders": [], "items": items}), encoding="utf-8")
@@ -103,6 +108,9 @@ def test_no_url_credential_query_or_fragment_in_any_output(run_dossier, tmp_path
     # --reveal is the one way to see them
     revealed = run_dossier("vault", "list", vault, "--reveal", env=ENV).stdout
     assert any(x in revealed for x in c if x.startswith("CANARYUI"))
+    revealed_json = run_dossier("vault", "list", vault, "--reveal", "--json", env=ENV).stdout
+    assert any(x in revealed_json for x in c if x.startswith("CANARYURI2UI"))   # extra URIs are kept …
+    assert any(x in revealed_json for x in c if x.startswith("CANARYTOTP"))     # … and the TOTP secret
 
 
 def test_cached_build_with_a_wrong_vault_password_fails(run_dossier, tmp_path):

@@ -35,6 +35,8 @@ def populate(kp, attachments=True):
         e = kp.add_entry(group, title, user, pw, url=url or None, notes=notes or None, force_creation=True)
         for k, v in extra.get("fields", {}).items():
             e.set_custom_property(k, v, protect=True)
+        for k, v in extra.get("plain", {}).items():
+            e.set_custom_property(k, v, protect=False)
         if extra.get("tags"):
             e.tags = extra["tags"]
         if extra.get("expires"):
@@ -45,12 +47,17 @@ def populate(kp, attachments=True):
         return e
 
     add(kp.root_group, "Mail", "jo@example.com", "pässwörd-Ω-1!", "https://mail.example.com/login", "line one\nline two")
-    e = add(work, "VPN", "jo.doe", "vpn-Secret-2", "https://vpn.example.org", "", fields={"PIN": "4711"}, tags=["work", "net"], expires=True)
+    e = add(work, "VPN", "jo.doe", "vpn-Secret-2", "https://vpn.example.org", "", fields={"PIN": "4711"}, tags=["work", "net"], expires=True,
+            plain={"Plan": "gold", "KP2A_URL": "https://vpn2.example.org"})
     e.otp = "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP"
     e.save_history()
     e.password = "vpn-Secret-3"
     e.mtime = datetime.datetime(2024, 1, 1, tzinfo=UTC)
-    add(deep, "db1", "root", "r00t-<&>\"'", "ssh://db1.example.net:2222", "XML specials <&> here")
+    db1 = add(deep, "db1", "root", "r00t-<&>\"'", "ssh://db1.example.net:2222", "XML specials <&> here")
+    # KeePass 2.48+'s "exclude from quality reports" (pykeepass has no property for it)
+    qc = db1._element.makeelement("QualityCheck")
+    qc.text = "False"
+    db1._element.append(qc)
     add(deep, "", "nobody", "pw-untitled-4", "https://u:secret@untitled.example.com/?t=1", "")
     gone = add(work, "Old", "old", "old-pw-5", "", "")
     kp.trash_entry(gone)

@@ -12,6 +12,8 @@ import Vault
 ///   # import: data/vault/export.csv        # or an unencrypted export instead of a vault
 ///   as_of: 2026-01-01                      # the report date (default: newest change in the vault)
 ///   stale_days: 365                        # a password older than this is "stale"
+///   expiring_days: 30                      # an entry expiring within this many days is "expiring"
+///   missing_totp: true                     # flag logins (username + website) without TOTP
 ///   pwned_passwords: data/pwned-passwords-sha1-ordered-by-hash.txt   # optional, offline
 /// ```
 ///
@@ -27,6 +29,8 @@ public struct VaultSection: Section {
     let passwordEnv: String
     let asOf: Date?
     let staleDays: Int
+    /// `expiring_days:` and `missing_totp:` with `staleDays` (docs/vault-report.md).
+    let options: HealthCheck.Options
     /// An offline Pwned Passwords file or range folder (`pwned_passwords:`).
     let pwned: URL?
     let display: String
@@ -55,6 +59,10 @@ public struct VaultSection: Section {
         }
         pwned = try config.path("pwned_passwords", required: false)
         staleDays = try config.int("stale_days", default: HealthCheck.staleDays, range: 1...36_500) ?? HealthCheck.staleDays
+        options = HealthCheck.Options(
+            staleDays: staleDays,
+            expiringDays: try config.int("expiring_days", default: HealthCheck.expiringDays, range: 0...3650) ?? HealthCheck.expiringDays,
+            missingTOTP: try config.bool("missing_totp", default: true))
         let rootPath = project.root.standardizedFileURL.path + "/"
         let full = source.standardizedFileURL.path
         display = full.hasPrefix(rootPath) ? String(full.dropFirst(rootPath.count)) : source.lastPathComponent
@@ -73,7 +81,7 @@ public struct VaultSection: Section {
     public func units() throws -> [SectionUnit] {
         if !isImport { unlocked.set(try loadItems()) }
         return [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
-                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|\(pwnedStamp)")]
+                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|\(options.expiringDays)|\(options.missingTOTP)|\(pwnedStamp)")]
     }
 
     // MARK: Build
@@ -83,13 +91,15 @@ public struct VaultSection: Section {
         var source: String
         var format: String
         var skipped: [String: Int]
+        /// Data inside imported items the vault does not keep (`import:` only), by kind.
+        var notKept: [String: Int]? = nil
     }
 
-    func loadItems() throws -> (items: [VaultItem], format: String, skipped: [String: Int]) {
+    func loadItems() throws -> UnlockedItems.Loaded {
         do {
             if isImport {
                 let r = try Importer.read(url: source, now: asOf ?? Date(timeIntervalSince1970: 0))
-                return (r.items, r.format.rawValue, r.skipped)
+                return (r.items, r.format.rawValue, r.skipped, r.notKept)
             }
             let password: String
             if let passwordFile {
@@ -100,7 +110,7 @@ public struct VaultSection: Section {
                 password = try SecretInput.read(prompt: "Master password for \(display): ", environment: passwordEnv)
             }
             let v = try Vault.open(url: source, password: Secret(password))
-            return (v.items, "dossier-vault", [:])
+            return (v.items, "dossier-vault", [:], [:])
         } catch let e as VaultError {
             throw DossierError(file: e.file.map { _ in display } ?? display, line: e.line, e.message)
         }
@@ -113,21 +123,25 @@ public struct VaultSection: Section {
     }
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
-        let (items, format, skipped) = try unlocked.take() ?? loadItems()
+        let (items, format, skipped, notKept) = try unlocked.take() ?? loadItems()
         let date = asOf ?? items.map(\.modified).max() ?? Date(timeIntervalSince1970: 0)
         let breaches = try pwned.map { url in try wrapped { try BreachList(url: url) } }
-        let report = try wrapped { try HealthCheck.report(items: items, asOf: date, staleDays: staleDays, breaches: breaches) }
+        let report = try wrapped { try HealthCheck.report(items: items, asOf: date, options: options, breaches: breaches) }
         var csv = CSVWriter(header: HealthReport.csvColumns)
         for r in report.entries {
             csv.append([.text(r.title), .text(r.website), .text(r.username), CSVWriter.number(r.score),
-                        .text(r.severity), .text(r.reason), .text(r.group), .text(r.changed)])
+                        .text(r.severity), .text(r.reason), .text(r.group), .text(r.changed), .text(r.expires)])
         }
         let json = try Self.encoder().encode(report)
         var warnings: [Diagnostic] = []
         for (type, n) in skipped.sorted(by: { $0.key < $1.key }) {
             warnings.append(.warning(file: display, "\(n) \(type) item(s) not imported: the vault holds logins and notes only"))
         }
-        let record = try Self.encoder().encode(Record(report: report, source: display, format: format, skipped: skipped))
+        for (kind, n) in notKept.sorted(by: { $0.key < $1.key }) {
+            warnings.append(.warning(file: display, "not kept: \(n) \(kind) (docs/vault-import.md)"))
+        }
+        let record = try Self.encoder().encode(Record(report: report, source: display, format: format, skipped: skipped,
+                                                                   notKept: notKept.isEmpty ? nil : notKept))
         return UnitResult(files: [OutputFile(path: "vault/health.csv", data: csv.data),
                                   OutputFile(path: "vault/health.json", data: json)],
                           record: record, warnings: warnings)
@@ -147,7 +161,8 @@ public struct VaultSection: Section {
         let r = rec.report
         func rows(_ rs: [HealthReport.Row]) -> [[String: Any]] {
             rs.map { ["title": $0.title, "website": $0.website, "username": $0.username, "score": $0.score,
-                      "reason": $0.reason, "severity": $0.severity, "group": $0.group, "changed": ValueFormat.date($0.changed)] }
+                      "reason": $0.reason, "severity": $0.severity, "group": $0.group, "changed": ValueFormat.date($0.changed),
+                      "expires": $0.expires.isEmpty ? "" : ValueFormat.date($0.expires)] }
         }
         let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable", "4 very unguessable"]
         let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: r.scoreDistribution.map(Double.init))],
@@ -167,6 +182,11 @@ public struct VaultSection: Section {
             "problems": rows(r.problems), "hasProblems": !r.problems.isEmpty,
             "weak": rows(r.weak), "reused": rows(r.reused), "insecure": rows(r.insecure),
             "stale": rows(r.stale), "duplicates": rows(r.duplicates),
+            "expiredCount": c.expired, "expiringCount": c.expiring, "expiringDays": options.expiringDays,
+            "missingTOTPCount": c.missingTOTP, "checksTOTP": options.missingTOTP,
+            "excludedCount": c.excluded, "hasExcluded": c.excluded > 0,
+            "expiry": rows(r.expired + r.expiring), "hasExpiry": !(r.expired.isEmpty && r.expiring.isEmpty),
+            "notKept": (rec.notKept ?? [:]).sorted { $0.key < $1.key }.map { ["kind": $0.key, "count": $0.value] },
             "skipped": rec.skipped.sorted { $0.key < $1.key }.map { ["type": $0.key, "count": $0.value] },
         ]
         let page = Page(path: "vault/index.html", title: "Vault health", template: "vault/index", model: model)
@@ -177,7 +197,7 @@ public struct VaultSection: Section {
 
 /// The items one build's ``VaultSection/units()`` unlocked, taken once by ``VaultSection/build``.
 final class UnlockedItems: @unchecked Sendable {
-    typealias Loaded = (items: [VaultItem], format: String, skipped: [String: Int])
+    typealias Loaded = (items: [VaultItem], format: String, skipped: [String: Int], notKept: [String: Int])
     private let lock = NSLock()
     private var value: Loaded?
 

@@ -84,7 +84,9 @@ public struct VaultSyncEngine: Sendable {
             var remote: SyncManifest
             var tag: String?
             if let (data, etag) = try await client.getIfExists(VaultSyncEngine.manifestName) {
-                remote = try readManifest(data, vault: vault, state: state)
+                do { remote = try readManifest(data, vault: vault, state: state) } catch let e as ManifestMACError {
+                    throw try await keyMismatch(vault) ?? e.error
+                }
                 tag = etag
             } else {
                 // Nothing there (a new folder, or the server lost it): every item here is
@@ -221,7 +223,7 @@ public struct VaultSyncEngine: Sendable {
             switch e {
             case .notAManifest: throw DossierError("\(shown): not a Dossier vault sync manifest")
             case .otherVault: throw DossierError("\(client.baseURL.absoluteString): the server holds a different vault (ids differ); sync each vault to its own folder")
-            case .badMAC: throw DossierError("\(shown): the manifest failed authentication with this vault's key (altered on the server?); nothing was changed")
+            case .badMAC: throw ManifestMACError(error: DossierError("\(shown): the manifest failed authentication with this vault's key (altered on the server?); nothing was changed"))
             case .unsupported(let f): throw DossierError("\(shown): manifest format \(f) is not supported by this version of dossier")
             }
         }
@@ -234,6 +236,23 @@ public struct VaultSyncEngine: Sendable {
             }
         }
         return m
+    }
+
+    /// A manifest MAC that fails: the server's copy may be under another master password.
+    struct ManifestMACError: Error { var error: DossierError }
+
+    /// When the server's `vault.header` is not this file's (same vault id, since the
+    /// manifest named it; another salt or KDF: `vault passwd` ran on one side), the
+    /// error that says so and what to do; nil when the headers agree (then the manifest
+    /// itself was altered).
+    func keyMismatch(_ vault: Vault) async throws -> DossierError? {
+        guard let header = try await client.getIfExists(VaultSyncEngine.headerName)?.data, header != vault.headerData else { return nil }
+        return DossierError("\(client.baseURL.absoluteString): the server's copy of this vault is under a different master password "
+            + "(its vault.header is not this file's: `dossier vault passwd` was run here or on another device). Nothing was changed here "
+            + "or on the server. To go on, publish this copy to a new folder (`dossier vault sync FILE --to NEW-URL`); on each other "
+            + "device, sync once more with this folder, then move to the new one with `--to NEW-URL --adopt-server-key` "
+            + "(docs/vault-sync.md, \"After vault passwd\"). To keep this folder instead, run `--adopt-server-key` here with the "
+            + "server's password.")
     }
 
     /// The copy that keeps the losing side of a conflict: same fields, title

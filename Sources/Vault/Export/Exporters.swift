@@ -6,11 +6,29 @@ public enum Exporter {
     public enum Format: String, Sendable, CaseIterable { case bitwardenJSON = "bitwarden-json", keepassXML = "keepass-xml" }
 
     public static func export(_ items: [VaultItem], as format: Format) throws -> Data {
-        let live = items.filter { !$0.deleted }.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
+        let live = sorted(items)
         switch format {
         case .bitwardenJSON: return try bitwarden(live)
-        case .keepassXML: return keepass(live)
+        case .keepassXML: return KeePassXMLExport.document(live)
         }
+    }
+
+    /// What the format has no place for, by kind and count of items (e.g. `tags`: 3):
+    /// Bitwarden has no tags, expiry dates or exclude-from-reports flag. The CLI prints it;
+    /// nothing is left out silently.
+    public static func notWritten(_ items: [VaultItem], as format: Format) -> [String: Int] {
+        guard format == .bitwardenJSON else { return [:] }
+        var out: [String: Int] = [:]
+        for i in sorted(items) {
+            if !i.tags.isEmpty { out["tags", default: 0] += 1 }
+            if i.expires != nil { out["expiry date", default: 0] += 1 }
+            if i.excludeFromReports { out["exclude-from-reports flag", default: 0] += 1 }
+        }
+        return out
+    }
+
+    static func sorted(_ items: [VaultItem]) -> [VaultItem] {
+        items.filter { !$0.deleted }.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
     }
 
     static func iso(_ d: Date) -> String {
@@ -30,13 +48,18 @@ public enum Exporter {
             "items": items.map { i -> [String: Any] in
                 var o: [String: Any] = ["id": i.id.uuidString.lowercased(), "organizationId": NSNull(), "collectionIds": NSNull(),
                                         "folderId": folderID[i.folder].map { $0 as Any } ?? NSNull(), "name": i.title,
-                                        "favorite": false, "reprompt": 0,
+                                        "favorite": i.favorite, "reprompt": i.reprompt ? 1 : 0,
+                                        "fields": i.fields.map { ["name": $0.name, "value": $0.value.reveal, "type": $0.hidden ? 1 : 0, "linkedId": NSNull()] as [String: Any] },
                                         "creationDate": iso(i.created), "revisionDate": iso(i.modified)]
                 if i.kind == .entry {
                     o["type"] = 1
                     o["notes"] = i.details.isEmpty ? NSNull() : i.details.reveal
-                    o["login"] = ["username": i.username, "password": i.password.reveal, "totp": NSNull(),
-                                  "uris": i.website.isEmpty ? [] : [["match": NSNull(), "uri": i.website]]] as [String: Any]
+                    let uris = ([i.website] + i.uris).filter { !$0.isEmpty }
+                    o["login"] = ["username": i.username, "password": i.password.reveal,
+                                  "totp": i.totp.isEmpty ? NSNull() : i.totp.reveal as Any,
+                                  "passwordRevisionDate": iso(i.passwordChanged),
+                                  "uris": uris.map { ["match": NSNull(), "uri": $0] }] as [String: Any]
+                    o["passwordHistory"] = i.history.isEmpty ? NSNull() : i.history.reversed().map { ["lastUsedDate": iso($0.changed), "password": $0.password.reveal] } as Any
                 } else {
                     o["type"] = 2
                     o["notes"] = i.text.reveal
@@ -46,60 +69,5 @@ public enum Exporter {
             },
         ]
         return try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-    }
-
-    /// KeePass 2.x XML: one group per folder path segment under the root group; notes
-    /// become entries with the text in Notes (KeePass has no note type).
-    static func keepass(_ items: [VaultItem]) -> Data {
-        final class Node { var children: [String: Node] = [:]; var entries: [VaultItem] = [] }
-        let root = Node()
-        for i in items {
-            var n = root
-            for part in i.folder.split(separator: "/").map(String.init) where !part.isEmpty {
-                if n.children[part] == nil { n.children[part] = Node() }
-                n = n.children[part]!
-            }
-            n.entries.append(i)
-        }
-        func esc(_ s: String) -> String {
-            var o = ""
-            for u in s.unicodeScalars {
-                switch u {
-                case "&": o += "&amp;"
-                case "<": o += "&lt;"
-                case ">": o += "&gt;"
-                case "\"": o += "&quot;"
-                case "\r": o += "&#13;"
-                default:
-                    // XML 1.0 forbids most control characters: drop them
-                    if u.value < 0x20 && u != "\n" && u != "\t" { continue }
-                    o.unicodeScalars.append(u)
-                }
-            }
-            return o
-        }
-        func uuid(_ id: UUID) -> String { withUnsafeBytes(of: id.uuid) { Data($0).base64EncodedString() } }
-        var groupCounter = 0
-        func group(_ name: String, _ n: Node, _ indent: String) -> String {
-            groupCounter += 1
-            let gid = UUID(uuidString: String(format: "00000000-0000-4000-9000-%012d", groupCounter))!
-            var x = "\(indent)<Group><UUID>\(uuid(gid))</UUID><Name>\(esc(name))</Name>\n"
-            for e in n.entries {
-                x += "\(indent)  <Entry><UUID>\(uuid(e.id))</UUID>\n"
-                x += "\(indent)    <Times><CreationTime>\(iso(e.created))</CreationTime><LastModificationTime>\(iso(e.modified))</LastModificationTime></Times>\n"
-                let strings: [(String, String, Bool)] = [("Title", e.title, false), ("UserName", e.username, false),
-                                                         ("Password", e.password.reveal, true), ("URL", e.website, false),
-                                                         ("Notes", e.kind == .entry ? e.details.reveal : e.text.reveal, false)]
-                for (k, v, protect) in strings {
-                    x += "\(indent)    <String><Key>\(k)</Key><Value\(protect ? " ProtectInMemory=\"True\"" : "")>\(esc(v))</Value></String>\n"
-                }
-                x += "\(indent)  </Entry>\n"
-            }
-            for (name, child) in n.children.sorted(by: { $0.key < $1.key }) { x += group(name, child, indent + "  ") }
-            return x + "\(indent)</Group>\n"
-        }
-        let body = group("Root", root, "    ")
-        return Data(("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>\n<KeePassFile>\n  <Meta><Generator>Dossier</Generator></Meta>\n  <Root>\n"
-                     + body + "  </Root>\n</KeePassFile>\n").utf8)
     }
 }

@@ -25,10 +25,25 @@ public struct ImportResult: Sendable {
     public var items: [VaultItem]
     public var skipped: [String: Int]
     public var warnings: [VaultError]
-    /// Data inside imported items that the vault does not keep (custom fields, TOTP
-    /// settings, history versions, attachments, tags, expiry dates), by kind: listed in
+    /// Data inside imported items that the vault does not keep (attachments, passkeys,
+    /// linked fields, …; docs/vault-import.md lists them per format), by kind: listed in
     /// the import summary, never dropped silently.
     public var notKept: [String: Int] = [:]
+    /// Attachments of imported items (the vault holds no files), each named
+    /// `<item title> / <file name>` in source order: counted as `attachment` in `notKept`
+    /// and named one by one in the import summary.
+    public var attachments: [String] = []
+
+    /// Counts `n` pieces of data of `kind` that the vault does not keep.
+    mutating func notKeep(_ kind: String, _ n: Int = 1) {
+        if n > 0 { notKept[kind, default: 0] += n }
+    }
+
+    /// Records an attachment of `title` that is not kept (counted and named).
+    mutating func attachment(_ name: String, of title: String) {
+        notKeep("attachment")
+        attachments.append("\(URLRedaction.text(title)) / \(name.isEmpty ? "(unnamed)" : name)")
+    }
 }
 
 // MARK: - Importer
@@ -140,117 +155,26 @@ public enum Importer {
         return item
     }
 
+    /// Tags from a list written with `,` or `;` (KeePass, KeePassXC, 1Password CSV):
+    /// trimmed, empty ones dropped, duplicates dropped (first kept).
+    public static func tags(_ s: String) -> [String] {
+        unique(s.split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmingCharacters(in: .whitespaces) })
+    }
+
+    /// Non-empty strings without duplicates, first occurrence kept.
+    static func unique(_ xs: [String]) -> [String] {
+        var seen = Set<String>()
+        return xs.filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    /// `"true"`, `"1"`, `"yes"` (any case) → true.
+    static func flag(_ s: String) -> Bool {
+        ["true", "1", "yes"].contains(s.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
     static func note(title: String, text: String, folder: String, created: Date?, modified: Date?, now: Date, id: UUID? = nil) -> VaultItem {
         let c = created ?? modified ?? now
         return VaultItem(id: id ?? UUID(), kind: .note, title: title.isEmpty ? "(untitled)" : title, text: Secret(text),
                          folder: folder, created: c, modified: modified ?? c)
-    }
-}
-
-// MARK: - CSV formats
-
-enum CSVImport {
-    static func read(_ table: CSVTable, format: ImportFormat, file: String?, now: Date) throws -> ImportResult {
-        guard let head = table.rows.first else { throw VaultError(.invalidInput, "empty file", file: file) }
-        var col: [String: Int] = [:]
-        for (k, name) in head.fields.enumerated() { col[name.trimmingCharacters(in: .whitespaces).lowercased()] = k }
-        var result = ImportResult(format: format, items: [], skipped: [:], warnings: [])
-        for row in table.rows.dropFirst() {
-            if row.fields.count != head.fields.count {
-                throw VaultError(.invalidInput, "row has \(row.fields.count) fields, the header has \(head.fields.count)", file: file, line: row.line)
-            }
-            func f(_ name: String) -> String { col[name].map { row.fields[$0] } ?? "" }
-            switch format {
-            case .bitwardenCSV:
-                switch f("type").lowercased() {
-                case "login":
-                    result.items.append(Importer.entry(title: f("name"), username: f("login_username"), password: f("login_password"),
-                                                       website: f("login_uri").split(separator: ",").first.map(String.init) ?? "",
-                                                       notes: f("notes"), folder: f("folder"), created: nil, modified: nil, now: now))
-                case "note":
-                    result.items.append(Importer.note(title: f("name"), text: f("notes"), folder: f("folder"), created: nil, modified: nil, now: now))
-                case let t:
-                    result.skipped[t.isEmpty ? "unknown" : t, default: 0] += 1
-                }
-            case .keepassxcCSV:
-                let group = f("group")
-                if group.split(separator: "/").contains(where: { $0 == "Recycle Bin" }) { result.skipped["recycle bin", default: 0] += 1; continue }
-                result.items.append(Importer.entry(title: f("title"), username: f("username"), password: f("password"), website: f("url"),
-                                                   notes: f("notes"), folder: group, created: Importer.date(f("created")),
-                                                   modified: Importer.date(f("last modified")), now: now))
-            case .onePasswordCSV:
-                if f("archived").lowercased() == "true" { result.skipped["archived", default: 0] += 1; continue }
-                if f("username").isEmpty && f("password").isEmpty && f("url").isEmpty {
-                    result.items.append(Importer.note(title: f("title"), text: f("notes"), folder: f("tags"), created: nil, modified: nil, now: now))
-                } else {
-                    result.items.append(Importer.entry(title: f("title"), username: f("username"), password: f("password"), website: f("url"),
-                                                       notes: f("notes"), folder: f("tags"), created: nil, modified: nil, now: now))
-                }
-            case .lastPassCSV:
-                // secure notes have the pseudo-URL http://sn and their text in `extra`
-                let folder = f("grouping").replacingOccurrences(of: "\\", with: "/")
-                if f("url").lowercased() == "http://sn" {
-                    result.items.append(Importer.note(title: f("name"), text: f("extra"), folder: folder, created: nil, modified: nil, now: now))
-                } else {
-                    result.items.append(Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
-                                                       notes: f("extra"), folder: folder, created: nil, modified: nil, now: now))
-                    if !f("totp").isEmpty { result.notKept["TOTP secret", default: 0] += 1 }
-                }
-                if f("fav") == "1" { result.notKept["favourite flag", default: 0] += 1 }
-            case .chromeCSV:
-                result.items.append(Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
-                                                   notes: f("note"), folder: "", created: nil, modified: nil, now: now))
-            case .firefoxCSV:
-                func ms(_ s: String) throws -> Date? { try Importer.epochMilliseconds(s, file: file, line: row.line) }
-                let guid = f("guid").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
-                result.items.append(Importer.entry(title: Importer.host(f("url")), username: f("username"), password: f("password"),
-                                                   website: f("url"), notes: "", folder: "", created: try ms(f("timecreated")),
-                                                   modified: try ms(f("timepasswordchanged")), now: now, id: UUID(uuidString: guid)))
-            case .bitwardenJSON, .keepassXML, .kdbx, .onePUX:
-                break
-            }
-        }
-        return result
-    }
-}
-
-// MARK: - Bitwarden JSON
-
-enum BitwardenJSON {
-    static func read(_ data: Data, file: String?, now: Date) throws -> ImportResult {
-        guard let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let items = obj["items"] as? [[String: Any]] else {
-            throw VaultError(.invalidInput, "Bitwarden JSON without an items list", file: file)
-        }
-        var folders: [String: String] = [:]
-        for f in obj["folders"] as? [[String: Any]] ?? [] {
-            if let id = f["id"] as? String { folders[id] = f["name"] as? String ?? "" }
-        }
-        var result = ImportResult(format: .bitwardenJSON, items: [], skipped: [:], warnings: [])
-        let typeNames = [3: "card", 4: "identity", 5: "ssh key"]
-        for (k, it) in items.enumerated() {
-            let type = it["type"] as? Int ?? 0
-            let name = it["name"] as? String ?? ""
-            let notes = it["notes"] as? String ?? ""
-            let folder = (it["folderId"] as? String).flatMap { folders[$0] } ?? ""
-            let created = Importer.date(it["creationDate"] as? String)
-            let modified = Importer.date(it["revisionDate"] as? String)
-            let id = (it["id"] as? String).flatMap(UUID.init(uuidString:))
-            switch type {
-            case 1:
-                let login = it["login"] as? [String: Any] ?? [:]
-                let uri = ((login["uris"] as? [[String: Any]])?.first?["uri"] as? String) ?? ""
-                result.items.append(Importer.entry(title: name, username: login["username"] as? String ?? "",
-                                                   password: login["password"] as? String ?? "", website: uri, notes: notes,
-                                                   folder: folder, created: created, modified: modified, now: now, id: id))
-            case 2:
-                result.items.append(Importer.note(title: name, text: notes, folder: folder, created: created, modified: modified, now: now, id: id))
-            default:
-                result.skipped[typeNames[type] ?? "type \(type)", default: 0] += 1
-                if typeNames[type] == nil {
-                    result.warnings.append(VaultError(.unsupported, "item \(k + 1) has unknown type \(type)", file: file))
-                }
-            }
-        }
-        return result
     }
 }

@@ -6,17 +6,17 @@ import FoundationXML
 // MARK: - KeePass 2.x XML
 
 /// Reads a KeePass 2.x XML document (an XML export, or the XML inside a KDBX file):
-/// `KeePassFile/Root/Group` trees of `Entry` elements with `String{Key,Value}` pairs
-/// (Title, UserName, Password, URL, Notes), `UUID` (base64 of 16 bytes) and `Times`.
-/// Entries in the recycle bin (the group whose UUID is `Meta/RecycleBinUUID`) are counted
-/// as skipped; what an entry holds beyond the vault's fields is counted in `notKept`.
+/// `KeePassFile/Root/Group` trees of `Entry` elements with `String{Key,Value}` pairs,
+/// `UUID` (base64 of 16 bytes), `Times`, `Tags`, `QualityCheck`, `CustomData`, `Binary`
+/// and `History`. Entries in the recycle bin (the group whose UUID is
+/// `Meta/RecycleBinUUID`) are counted as skipped. docs/vault-import.md has the mapping.
 enum KeePassXML {
     /// `unprotect` turns the base64-decoded bytes of a `<Value Protected="True">` into
     /// plain bytes (KDBX's inner stream, called in document order); nil for XML exports,
     /// whose values are plain text.
     static func read(_ data: Data, file: String?, now: Date, format: ImportFormat = .keepassXML,
                      unprotect: ((Data) throws -> Data)? = nil) throws -> ImportResult {
-        let delegate = Delegate()
+        let delegate = KeePassXMLParser()
         delegate.unprotect = unprotect
         let parser = XMLParser(data: data)
         parser.delegate = delegate
@@ -33,19 +33,56 @@ enum KeePassXML {
             throw VaultError(.invalidInput, "not a KeePass document: no KeePassFile/Root element", file: file, line: parser.lineNumber)
         }
         var result = ImportResult(format: format, items: [], skipped: [:], warnings: [])
-        result.notKept = delegate.notKept
         for e in delegate.entries {
             if e.recycled { result.skipped["recycle bin", default: 0] += 1; continue }
-            let id = Data(base64Encoded: e.uuid).flatMap { d -> UUID? in
-                guard d.count == 16 else { return nil }
-                return d.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }
-            }
-            result.items.append(Importer.entry(title: e.strings["Title"] ?? "", username: e.strings["UserName"] ?? "",
-                                               password: e.strings["Password"] ?? "", website: e.strings["URL"] ?? "",
-                                               notes: e.strings["Notes"] ?? "", folder: e.group,
-                                               created: date(e.created), modified: date(e.modified), now: now, id: id))
+            result.items.append(item(e, now: now, into: &result))
         }
         return result
+    }
+
+    /// The standard string fields.
+    static let standardKeys: Set<String> = ["Title", "UserName", "Password", "URL", "Notes"]
+    /// String keys holding the TOTP secret, most preferred first: KeePassXC's `otp`
+    /// (an otpauth URI), KeePass 2.47+'s `TimeOtp-Secret-Base32`, KeePassXC's legacy `TOTP Seed`.
+    static let totpKeys = ["otp", "TimeOtp-Secret-Base32", "TOTP Seed"]
+    /// Additional URLs (KeePassXC and Keepass2Android): `KP2A_URL`, `KP2A_URL_1`, ….
+    static func isExtraURL(_ key: String) -> Bool { key.hasPrefix("KP2A_URL") }
+    /// Entry `CustomData` keys Dossier reads: KeePassXC's legacy exclude-from-reports flag
+    /// and the flags KeePass lacks, written by Dossier's own export.
+    static let knownBadKey = "KnownBad", favoriteKey = "Dossier.Favorite", repromptKey = "Dossier.Reprompt"
+
+    static func item(_ e: Entry, now: Date, into result: inout ImportResult) -> VaultItem {
+        func s(_ k: String) -> String { e.strings.first { $0.key == k }?.value ?? "" }
+        let id = Data(base64Encoded: e.uuid).flatMap { d -> UUID? in
+            guard d.count == 16 else { return nil }
+            return d.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }
+        }
+        var item = Importer.entry(title: s("Title"), username: s("UserName"), password: s("Password"), website: s("URL"),
+                                  notes: s("Notes"), folder: e.group, created: date(e.created), modified: date(e.modified), now: now, id: id)
+        let totpKey = totpKeys.first { k in e.strings.contains { $0.key == k && !$0.value.isEmpty } }
+        if let totpKey { item.totp = Secret(s(totpKey)) }
+        for str in e.strings where !standardKeys.contains(str.key) && str.key != totpKey {
+            if isExtraURL(str.key) {
+                if !str.value.isEmpty { item.uris.append(str.value) }
+            } else {
+                item.fields.append(CustomField(name: str.key, value: Secret(str.value), hidden: str.hidden))
+            }
+        }
+        item.tags = Importer.tags(e.tags)
+        if e.expires { item.expires = date(e.expiryTime)?.wholeMilliseconds }
+        item.excludeFromReports = e.qualityCheck == false || Importer.flag(e.customData[knownBadKey] ?? "")
+        item.favorite = Importer.flag(e.customData[favoriteKey] ?? "")
+        item.reprompt = Importer.flag(e.customData[repromptKey] ?? "")
+        result.notKeep("entry custom data item", e.customData.keys.filter { ![knownBadKey, favoriteKey, repromptKey].contains($0) }.count)
+        // history versions: each distinct earlier password is kept, with the version's time
+        var seen: Set<String> = [item.password.reveal]
+        for h in e.history where !h.password.isEmpty && seen.insert(h.password).inserted {
+            item.history.append(PasswordHistoryEntry(password: Secret(h.password), changed: date(h.modified) ?? item.modified))
+        }
+        item.history.sort { $0.changed < $1.changed }
+        result.notKeep("history version (only its password kept)", e.history.count)
+        for a in e.attachments { result.attachment(a, of: item.title) }
+        return item
     }
 
     /// ISO 8601, or (KDBX 4 style) base64 of little-endian seconds since 0001-01-01.
@@ -56,103 +93,24 @@ enum KeePassXML {
         return Date(timeIntervalSince1970: Double(secs) - 62_135_596_800)
     }
 
+    /// One `Entry` as read, before mapping.
     struct Entry {
+        struct Field { var key: String; var value: String; var hidden: Bool }
+        struct Version { var password = ""; var modified = "" }
         var uuid = ""
         var group = ""
         var recycled = false
-        var strings: [String: String] = [:]
+        /// `String` pairs in document order.
+        var strings: [Field] = []
         var created = ""
         var modified = ""
-    }
-
-    /// The standard string fields the vault keeps.
-    static let keptStrings: Set<String> = ["Title", "UserName", "Password", "URL", "Notes"]
-
-    final class Delegate: NSObject, XMLParserDelegate {
-        var entries: [Entry] = []
-        var unprotect: ((Data) throws -> Data)?
-        var failure: VaultError?
-        var sawRoot = false
-        /// Kinds of data not kept, with counts (live entries only; recycled ones are skipped whole).
-        var notKept: [String: Int] = [:]
-        private var protected = false
-        private var pending: [String: Int] = [:]
-        /// The innermost element still open when parsing stopped (nil for a whole document).
-        var openElement: String? { path.last }
-        private var path: [String] = []
-        private var groups: [String] = []
-        private var recycleBinUUID = ""
-        private var groupUUIDs: [String] = []
-        private var current: Entry? = nil
-        private var historyDepth = 0
-        private var text = ""
-        private var key = ""
-        private var value = ""
-
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-            path.append(name)
-            text = ""
-            switch name {
-            case "Root" where path.count == 2: sawRoot = true
-            case "Group": groups.append(""); groupUUIDs.append("")
-            case "History": historyDepth += 1
-            case "Entry" where historyDepth == 0: current = Entry(); pending = [:]
-            case "Entry": pending["password history version", default: 0] += 1
-            case "Binary" where current != nil && historyDepth == 0 && path.dropLast().last == "Entry":
-                pending["attachment", default: 0] += 1
-            default: break
-            }
-            protected = name == "Value" && (attributes["Protected"] ?? "").lowercased() == "true"
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            let parent = path.count >= 2 ? path[path.count - 2] : ""
-            let inEntry = historyDepth == 0 && current != nil
-            switch name {
-            case "RecycleBinUUID": recycleBinUUID = text
-            case "Name" where parent == "Group": if !groups.isEmpty { groups[groups.count - 1] = text }
-            case "UUID" where parent == "Group": if !groupUUIDs.isEmpty { groupUUIDs[groupUUIDs.count - 1] = text }
-            case "UUID" where parent == "Entry" && inEntry: current?.uuid = text
-            case "Key" where parent == "String": key = text
-            case "Value" where parent == "String":
-                value = text
-                if protected, let unprotect, failure == nil {
-                    // every protected value, history versions included, advances the stream
-                    do {
-                        guard let raw = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                            throw VaultError(.corrupt, "a protected value is not base64")
-                        }
-                        value = String(decoding: try unprotect(raw), as: UTF8.self)
-                    } catch let e as VaultError { failure = e; parser.abortParsing() } catch { failure = VaultError(.corrupt, "\(error)"); parser.abortParsing() }
-                }
-                protected = false
-            case "String" where inEntry && path.count >= 2 && path[path.count - 2] == "Entry":
-                current?.strings[key] = value
-                if !KeePassXML.keptStrings.contains(key) {
-                    pending[key.lowercased().hasPrefix("otp") || key.hasPrefix("TimeOtp") || key.hasPrefix("HmacOtp") ? "TOTP/OTP setting" : "custom field", default: 0] += 1
-                }
-            case "Tags" where inEntry && parent == "Entry" && !text.isEmpty: pending["tags", default: 0] += 1
-            case "Expires" where inEntry && parent == "Times" && text.lowercased() == "true": pending["expiry date", default: 0] += 1
-            case "CreationTime" where inEntry && path.dropLast().last == "Times" && path.dropLast(2).last == "Entry": current?.created = text
-            case "LastModificationTime" where inEntry && path.dropLast().last == "Times" && path.dropLast(2).last == "Entry": current?.modified = text
-            case "History": historyDepth -= 1
-            case "Entry" where historyDepth == 0:
-                if var e = current {
-                    // the root group is the database name: leave it out of the folder path
-                    e.group = groups.dropFirst().joined(separator: "/")
-                    // the recycle bin is the group named by its UUID, never guessed by name
-                    e.recycled = !recycleBinUUID.isEmpty && groupUUIDs.contains(recycleBinUUID)
-                    entries.append(e)
-                    if !e.recycled { for (k, n) in pending { notKept[k, default: 0] += n } }
-                }
-                current = nil
-            case "Group": groups.removeLast(); groupUUIDs.removeLast()
-            default: break
-            }
-            path.removeLast()
-            text = ""
-        }
+        var tags = ""
+        var expires = false
+        var expiryTime = ""
+        /// `QualityCheck` (KeePass 2.48+): false = excluded from quality reports.
+        var qualityCheck: Bool? = nil
+        var customData: [String: String] = [:]
+        var history: [Version] = []
+        var attachments: [String] = []
     }
 }

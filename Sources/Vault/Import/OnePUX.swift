@@ -30,55 +30,92 @@ enum OnePUX {
             throw VaultError(.invalidInput, "export.data is not 1PUX JSON (no accounts list)", file: file)
         }
         var result = ImportResult(format: .onePUX, items: [], skipped: [:], warnings: [])
-        func count(_ kind: String, _ n: Int = 1) { if n > 0 { result.notKept[kind, default: 0] += n } }
         for account in accounts {
             for vault in account["vaults"] as? [[String: Any]] ?? [] {
                 let folder = (vault["attrs"] as? [String: Any])?["name"] as? String ?? ""
-                for item in vault["items"] as? [[String: Any]] ?? [] {
-                    let state = item["state"] as? String ?? "active"
+                for raw in vault["items"] as? [[String: Any]] ?? [] {
+                    let state = raw["state"] as? String ?? "active"
                     if state != "active" { result.skipped[state, default: 0] += 1; continue }
-                    let category = item["categoryUuid"] as? String ?? ""
-                    let overview = item["overview"] as? [String: Any] ?? [:]
-                    let details = item["details"] as? [String: Any] ?? [:]
-                    let title = overview["title"] as? String ?? ""
-                    let notes = details["notesPlain"] as? String ?? ""
-                    let created = (item["createdAt"] as? Double).flatMap(unixDate)
-                    let modified = (item["updatedAt"] as? Double).flatMap(unixDate)
-                    switch category {
-                    case "001", "005":
-                        var user = "", pass = details["password"] as? String ?? ""
-                        for f in details["loginFields"] as? [[String: Any]] ?? [] {
-                            switch f["designation"] as? String {
-                            case "username": user = f["value"] as? String ?? ""
-                            case "password": pass = f["value"] as? String ?? ""
-                            default: count("custom field")
-                            }
-                        }
-                        let urls = overview["urls"] as? [[String: Any]] ?? []
-                        let url = overview["url"] as? String ?? (urls.first?["url"] as? String ?? "")
-                        count("extra URL", max(0, urls.count - 1))
-                        result.items.append(Importer.entry(title: title, username: user, password: pass, website: url, notes: notes,
-                                                           folder: folder, created: created, modified: modified, now: now))
-                    case "003":
-                        result.items.append(Importer.note(title: title, text: notes, folder: folder, created: created, modified: modified, now: now))
-                    default:
-                        result.skipped[categories[category] ?? "category \(category)", default: 0] += 1
-                        continue
-                    }
-                    for section in details["sections"] as? [[String: Any]] ?? [] {
-                        for field in section["fields"] as? [[String: Any]] ?? [] {
-                            let value = field["value"] as? [String: Any] ?? [:]
-                            count(value["totp"] != nil ? "TOTP secret" : "custom field")
-                        }
-                    }
-                    count("password history version", (details["passwordHistory"] as? [Any])?.count ?? 0)
-                    count("tags", (overview["tags"] as? [Any])?.isEmpty == false ? 1 : 0)
-                    count("favourite flag", (item["favIndex"] as? Int ?? 0) > 0 ? 1 : 0)
-                    count("attachment", details["documentAttributes"] != nil ? 1 : 0)
+                    guard let item = item(raw, folder: folder, now: now, into: &result) else { continue }
+                    result.items.append(item)
                 }
             }
         }
         return result
+    }
+
+    /// One active item; nil (counted as skipped) for categories the vault cannot hold.
+    static func item(_ raw: [String: Any], folder: String, now: Date, into result: inout ImportResult) -> VaultItem? {
+        let category = raw["categoryUuid"] as? String ?? ""
+        let overview = raw["overview"] as? [String: Any] ?? [:]
+        let details = raw["details"] as? [String: Any] ?? [:]
+        let title = overview["title"] as? String ?? ""
+        let notes = details["notesPlain"] as? String ?? ""
+        let created = (raw["createdAt"] as? Double).flatMap(unixDate)
+        let modified = (raw["updatedAt"] as? Double).flatMap(unixDate)
+        var item: VaultItem
+        var fields: [CustomField] = []
+        switch category {
+        case "001", "005":
+            var user = "", pass = details["password"] as? String ?? ""
+            for f in details["loginFields"] as? [[String: Any]] ?? [] {
+                let value = f["value"] as? String ?? ""
+                switch f["designation"] as? String {
+                case "username": user = value
+                case "password": pass = value
+                default:
+                    // web-form fields: type "P" is a password field
+                    let name = (f["name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? (f["id"] as? String ?? "")
+                    fields.append(CustomField(name: name, value: Secret(value), hidden: f["fieldType"] as? String == "P"))
+                }
+            }
+            let urls = Importer.unique([overview["url"] as? String ?? ""] + (overview["urls"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String })
+            item = Importer.entry(title: title, username: user, password: pass, website: urls.first ?? "", notes: notes,
+                                  folder: folder, created: created, modified: modified, now: now)
+            item.uris = Array(urls.dropFirst())
+            item.history = (details["passwordHistory"] as? [[String: Any]] ?? []).compactMap { h in
+                guard let p = h["value"] as? String, !p.isEmpty else { return nil }
+                return PasswordHistoryEntry(password: Secret(p), changed: (h["time"] as? Double).flatMap(unixDate) ?? item.modified)
+            }
+            item.history.sort { $0.changed < $1.changed }
+        case "003":
+            item = Importer.note(title: title, text: notes, folder: folder, created: created, modified: modified, now: now)
+        default:
+            result.skipped[categories[category] ?? "category \(category)", default: 0] += 1
+            return nil
+        }
+        for section in details["sections"] as? [[String: Any]] ?? [] {
+            for field in section["fields"] as? [[String: Any]] ?? [] {
+                let name = field["title"] as? String ?? ""
+                guard let (kind, v) = (field["value"] as? [String: Any])?.first else { continue }
+                switch kind {
+                case "totp" where item.totp.isEmpty && item.kind == .entry: item.totp = Secret(text(v))
+                case "file":
+                    let file = v as? [String: Any] ?? [:]
+                    result.attachment(file["fileName"] as? String ?? "", of: title)
+                default: fields.append(CustomField(name: name, value: Secret(text(v)), hidden: kind == "concealed" || kind == "totp"))
+                }
+            }
+        }
+        item.fields = fields
+        item.tags = Importer.unique(overview["tags"] as? [String] ?? [])
+        item.favorite = (raw["favIndex"] as? Int ?? 0) > 0
+        if let doc = details["documentAttributes"] as? [String: Any] { result.attachment(doc["fileName"] as? String ?? "", of: title) }
+        result.notKeep("passkey", details["passkey"] != nil ? 1 : 0)
+        return item
+    }
+
+    /// A section field's value as text: strings as they are, numbers in decimal, anything
+    /// structured (addresses, month-year, …) as compact JSON with sorted keys.
+    static func text(_ v: Any) -> String {
+        switch v {
+        case let s as String: return s
+        case let n as NSNumber: return n.stringValue
+        default:
+            guard JSONSerialization.isValidJSONObject(v),
+                  let d = try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "" }
+            return String(decoding: d, as: UTF8.self)
+        }
     }
 
     /// Seconds since 1970; NaN, infinite or beyond year 9999 is not a date.

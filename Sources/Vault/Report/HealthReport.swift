@@ -23,6 +23,14 @@ public struct HealthReport: Sendable, Codable, Equatable {
         public var duplicates: Int
         /// Entries whose password is in the offline Pwned Passwords list (0 without one).
         public var breached: Int
+        /// Entries past their expiry date, and expiring within the configured days.
+        public var expired: Int
+        public var expiring: Int
+        /// Entries with a username and a website but no TOTP secret (0 when the check is off).
+        public var missingTOTP: Int
+        /// Items flagged "exclude from reports": the only trace they leave (not in
+        /// `entries`, `notes`, any other count, any list or the score distribution).
+        public var excluded: Int
         /// Entries by their most severe finding (``Severity``); `ok` = no finding.
         public var critical: Int
         public var high: Int
@@ -47,6 +55,8 @@ public struct HealthReport: Sendable, Codable, Equatable {
         public var group: String
         /// Date the password last changed (YYYY-MM-DD, UTC).
         public var changed: String
+        /// Expiry date (YYYY-MM-DD, UTC), "" when the entry never expires.
+        public var expires: String
     }
 
     public var asOf: String
@@ -64,15 +74,18 @@ public struct HealthReport: Sendable, Codable, Equatable {
     public var insecure: [Row]
     public var stale: [Row]
     public var duplicates: [Row]
+    public var expired: [Row]
+    public var expiring: [Row]
+    public var missingTOTP: [Row]
     /// Every entry (no problems filtered), sorted by title.
     public var entries: [Row]
 
     /// Fields of a row, in CSV column order.
-    public static let csvColumns = ["title", "website", "username", "score", "severity", "reason", "group", "changed"]
+    public static let csvColumns = ["title", "website", "username", "score", "severity", "reason", "group", "changed", "expires"]
 }
 
-/// How urgent a finding is: critical (breached, reused), high (weak or empty), medium
-/// (http, stale), low (duplicate login). An entry takes its most severe finding's level.
+/// How urgent a finding is: critical (breached, reused), high (weak or empty, expired),
+/// medium (http, stale, expiring), low (duplicate login, no TOTP). An entry takes its most severe finding's level.
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
     case critical, high, medium, low, ok
 
@@ -88,6 +101,21 @@ public enum HealthCheck {
     public static let staleDays = 365
     /// Scores at or below this are "weak".
     public static let weakScore = 2
+    /// Entries expiring within this many days after `asOf` are "expiring".
+    public static let expiringDays = 30
+
+    /// The configurable thresholds and switches (`dossier.yml` and `vault report` options).
+    public struct Options: Sendable, Equatable {
+        public var staleDays: Int
+        public var expiringDays: Int
+        /// Whether entries with a username and a website but no TOTP are flagged.
+        public var missingTOTP: Bool
+        public init(staleDays: Int = HealthCheck.staleDays, expiringDays: Int = HealthCheck.expiringDays, missingTOTP: Bool = true) {
+            self.staleDays = staleDays
+            self.expiringDays = expiringDays
+            self.missingTOTP = missingTOTP
+        }
+    }
 
     /// Builds the report from live items as of `asOf`. Reuse groups get ordinal ids
     /// `R1`, `R2`, … and duplicate groups `D1`, `D2`, … numbered in the order of each
@@ -97,12 +125,24 @@ public enum HealthCheck {
     /// With `breaches` (an offline Pwned Passwords list), each entry whose password is in
     /// it is "breached" (critical). Lookups that fail (I/O) throw.
     public static func report(items: [VaultItem], asOf: Date, staleDays: Int = staleDays) -> HealthReport {
+        report(items: items, asOf: asOf, options: Options(staleDays: staleDays))
+    }
+
+    public static func report(items: [VaultItem], asOf: Date, options: Options) -> HealthReport {
         // without a breach list no lookup can fail
-        (try? report(items: items, asOf: asOf, staleDays: staleDays, breaches: nil))!
+        (try? report(items: items, asOf: asOf, options: options, breaches: nil))!
     }
 
     public static func report(items: [VaultItem], asOf: Date, staleDays: Int = staleDays, breaches: BreachList?) throws -> HealthReport {
-        let live = items.filter { !$0.deleted }
+        try report(items: items, asOf: asOf, options: Options(staleDays: staleDays), breaches: breaches)
+    }
+
+    /// Entries flagged ``VaultItem/excludeFromReports`` are removed before any check: they
+    /// take part in no reuse or duplicate group and are counted only in `counts.excluded`.
+    public static func report(items: [VaultItem], asOf: Date, options: Options, breaches: BreachList?) throws -> HealthReport {
+        let staleDays = options.staleDays
+        let excluded = items.filter { !$0.deleted && $0.excludeFromReports }.count
+        let live = items.filter { !$0.deleted && !$0.excludeFromReports }
         let entries = live.filter { $0.kind == .entry }.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
 
         // reuse: group by the password in memory only
@@ -124,7 +164,10 @@ public enum HealthCheck {
         var totalLength = 0
         var weak: [HealthReport.Row] = [], reused: [HealthReport.Row] = [], insecure: [HealthReport.Row] = []
         var stale: [HealthReport.Row] = [], dups: [HealthReport.Row] = [], problems: [HealthReport.Row] = []
-        var breached: [HealthReport.Row] = []
+        var breached: [HealthReport.Row] = [], expired: [HealthReport.Row] = [], expiring: [HealthReport.Row] = []
+        var noTOTP: [HealthReport.Row] = []
+        let expiringLimit = asOf.addingTimeInterval(Double(max(options.expiringDays, 0)) * 86400)
+        let expiringReason = "expires within \(options.expiringDays) day\(options.expiringDays == 1 ? "" : "s")"
         let staleLimit = asOf.addingTimeInterval(-Double(max(staleDays, 0)) * 86400)
         let staleReason = staleDays == 365 ? "not changed in over a year" : "not changed in over \(staleDays) days"
         var severityCounts = [Int](repeating: 0, count: Severity.allCases.count)
@@ -144,19 +187,25 @@ public enum HealthCheck {
             let isInsecure = e.website.lowercased().hasPrefix("http://")
             let isStale = e.passwordChanged < staleLimit
             let isDup = !dupGroup[k].isEmpty
+            let isExpired = e.expires.map { $0 <= asOf } ?? false
+            let isExpiring = e.expires.map { $0 > asOf && $0 <= expiringLimit } ?? false
+            let lacksTOTP = options.missingTOTP && !e.username.isEmpty && !host(e.website).isEmpty && e.totp.isEmpty
             let seen = try e.password.isEmpty ? 0 : (breaches?.count(password: e.password) ?? 0)
             flag(seen > 0, "breached (seen \(seen) times)", .critical)
             flag(isWeak, e.password.isEmpty ? "empty password" : "weak", .high)
             flag(isReused, "reused", .critical)
             flag(isInsecure, "http", .medium)
             flag(isStale, staleReason, .medium)
+            flag(isExpired, "expired", .high)
+            flag(isExpiring, expiringReason, .medium)
             flag(isDup, "duplicate", .low)
+            flag(lacksTOTP, "no TOTP", .low)
             severityCounts[severity.rank] += 1
             let row = HealthReport.Row(title: URLRedaction.text(e.title), website: URLRedaction.website(e.website),
                                        username: mask(e.username), score: est.score,
                                        reason: reasons.joined(separator: ", "), severity: severity.rawValue,
                                        group: [reuseGroup[k], dupGroup[k]].filter { !$0.isEmpty }.joined(separator: " "),
-                                       changed: day(e.passwordChanged))
+                                       changed: day(e.passwordChanged), expires: e.expires.map(day) ?? "")
             rows.append(row)
             if seen > 0 { breached.append(row) }
             if isWeak { weak.append(row) }
@@ -164,6 +213,9 @@ public enum HealthCheck {
             if isInsecure { insecure.append(row) }
             if isStale { stale.append(row) }
             if isDup { dups.append(row) }
+            if isExpired { expired.append(row) }
+            if isExpiring { expiring.append(row) }
+            if lacksTOTP { noTOTP.append(row) }
             if !reasons.isEmpty { problems.append(row) }
         }
         // most severe first; within a severity the title order (a stable sort keeps it)
@@ -178,12 +230,13 @@ public enum HealthCheck {
                                          websites: hosts.count, usernames: users.count, weak: weak.count,
                                          reusedEntries: reused.count, reuseGroups: groups, insecureWebsites: insecure.count,
                                          stale: stale.count, duplicates: dups.count,
-                                         breached: breached.count, critical: severityCounts[0], high: severityCounts[1], medium: severityCounts[2],
+                                         breached: breached.count, expired: expired.count, expiring: expiring.count,
+                                         missingTOTP: noTOTP.count, excluded: excluded, critical: severityCounts[0], high: severityCounts[1], medium: severityCounts[2],
                                          low: severityCounts[3], ok: severityCounts[4])
         let avg = entries.isEmpty ? 0 : (Double(totalLength) / Double(entries.count) * 10).rounded() / 10
         return HealthReport(asOf: day(asOf), counts: counts, scoreDistribution: distribution, averageLength: avg,
                             problems: problems, breached: breached, weak: weak, reused: reused, insecure: insecure, stale: stale,
-                            duplicates: dups, entries: rows)
+                            duplicates: dups, expired: expired, expiring: expiring, missingTOTP: noTOTP, entries: rows)
     }
 
     /// Gives every index in a group of two or more an id `<prefix><n>`, n = 1, 2, … in the

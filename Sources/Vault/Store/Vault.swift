@@ -71,6 +71,21 @@ public struct Vault: Sendable, CustomStringConvertible {
         return v
     }
 
+    /// This vault's items (tombstones too), settings and url under the keys of another
+    /// copy's header (``headerData``) — a copy whose master password was changed with
+    /// `vault passwd`. `password` must open that header; the vault ids must match.
+    /// Used by `vault sync --adopt-server-key` (docs/vault-sync.md, "After vault passwd").
+    public func adopting(header data: Data, password: Secret) throws -> Vault {
+        var other = try Vault.open(header: data, password: password)
+        guard other.header.vaultID == header.vaultID else {
+            throw VaultError(.invalidInput, "the other copy is a different vault (ids differ)")
+        }
+        other.storage = storage
+        other.settings = settings
+        other.url = url
+        return other
+    }
+
     private init(header: Header, url: URL?, keys: VaultKeys, storage: [UUID: VaultItem]) {
         self.header = header
         self.url = url
@@ -225,7 +240,8 @@ public struct Vault: Sendable, CustomStringConvertible {
     /// Adds or replaces an item as given (times untouched).
     public mutating func upsert(_ item: VaultItem) { storage[item.id] = item }
 
-    /// Changes an item, stamping `modified` (and `passwordChanged` if the password changed).
+    /// Changes an item, stamping `modified` (and, if the password changed, `passwordChanged`,
+    /// with the replaced password appended to ``VaultItem/history``).
     @discardableResult
     public mutating func update(_ id: UUID, at date: Date = Date(), _ change: (inout VaultItem) -> Void) throws -> VaultItem {
         guard var item = storage[id], !item.deleted else { throw VaultError(.invalidInput, "no item with id \(id.uuidString)") }
@@ -233,7 +249,11 @@ public struct Vault: Sendable, CustomStringConvertible {
         change(&item)
         item.id = id
         item.modified = date.wholeMilliseconds
-        if item.password != old { item.passwordChanged = item.modified }
+        if item.password != old {
+            item.passwordChanged = item.modified
+            // the replaced password joins the history (as Bitwarden and KeePass keep it)
+            if !old.isEmpty { item.history.append(PasswordHistoryEntry(password: old, changed: item.modified)) }
+        }
         storage[id] = item
         return item
     }

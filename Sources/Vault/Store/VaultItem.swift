@@ -26,8 +26,27 @@ public struct VaultItem: Sendable, Codable, Equatable, Identifiable {
     public var details: Secret
     /// A note's text.
     public var text: Secret
-    /// Folder or group name from an import ("" if none).
+    /// Folder path, segments joined by `/` ("" if none; never the KeePass root group).
     public var folder: String
+    /// The TOTP secret: an `otpauth://` URI or a bare base32 key ("" if none). A secret.
+    public var totp: Secret = ""
+    /// Custom fields in their source order (``CustomField``; values are secrets).
+    public var fields: [CustomField] = []
+    /// Further URIs beyond ``website`` (which stays the first one).
+    public var uris: [String] = []
+    /// Earlier passwords, oldest first (``PasswordHistoryEntry``; secrets).
+    public var history: [PasswordHistoryEntry] = []
+    /// Tags in their source order, without duplicates.
+    public var tags: [String] = []
+    /// When the entry expires (nil: never), whole milliseconds.
+    public var expires: Date?
+    /// Marked as a favourite.
+    public var favorite: Bool = false
+    /// Ask for the master password again before showing it (Bitwarden's "re-prompt").
+    public var reprompt: Bool = false
+    /// Left out of every health-report check, count and list (KeePass's `QualityCheck`
+    /// off, KeePassXC's "exclude from reports").
+    public var excludeFromReports: Bool = false
 
     public init(id: UUID = UUID(), kind: Kind, title: String, username: String = "", website: String = "",
                 password: Secret = "", details: Secret = "", text: Secret = "", folder: String = "",
@@ -65,6 +84,8 @@ public struct VaultItem: Sendable, Codable, Equatable, Identifiable {
         t.deleted = true
         t.title = ""; t.username = ""; t.website = ""; t.folder = ""
         t.password = ""; t.details = ""; t.text = ""
+        t.totp = ""; t.fields = []; t.uris = []; t.history = []; t.tags = []; t.expires = nil
+        t.favorite = false; t.reprompt = false; t.excludeFromReports = false
         t.modified = date.wholeMilliseconds
         return t
     }

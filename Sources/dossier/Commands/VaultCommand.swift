@@ -106,6 +106,16 @@ enum VaultCLI {
         }
         if !i.folder.isEmpty { lines.append("folder:   \(i.folder)") }
         let f = ISO8601DateFormatter()
+        let hidden = "•••••• (use --reveal)"
+        if !i.totp.isEmpty { lines.append("totp:     \(reveal ? i.totp.reveal : hidden)") }
+        for u in i.uris { lines.append("uri:      \(reveal ? u : URLRedaction.website(u))") }
+        // a field's value, hidden or not, is shown only with --reveal (it may be a secret)
+        for fl in i.fields { lines.append("field:    \(fl.name)\(fl.hidden ? " (hidden)" : ""): \(reveal ? fl.value.reveal : hidden)") }
+        if !i.tags.isEmpty { lines.append("tags:     \(i.tags.joined(separator: ", "))") }
+        if let e = i.expires { lines.append("expires:  \(f.string(from: e))") }
+        let flags = [("favourite", i.favorite), ("re-prompt", i.reprompt), ("excluded from reports", i.excludeFromReports)].filter(\.1).map(\.0)
+        if !flags.isEmpty { lines.append("flags:    \(flags.joined(separator: ", "))") }
+        for h in i.history { lines.append("history:  \(f.string(from: h.changed)) \(reveal ? h.password.reveal : hidden)") }
         lines += ["created:  \(f.string(from: i.created))", "modified: \(f.string(from: i.modified))"]
         return lines.joined(separator: "\n")
     }
@@ -237,6 +247,12 @@ struct VaultPasswdCommand: ParsableCommand {
         let params = try VaultCLI.kdf(kdf)
         try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
         print("changed the master password of \(file) (\(params.algorithm.rawValue))")
+        let synced = v.settings?.webdavURL ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
+        if let synced {
+            print("note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the old password: "
+                  + "publish this one to a new folder (`dossier vault sync \(file) --to NEW-URL`) and move the other devices there "
+                  + "with `--adopt-server-key` (docs/vault-sync.md, \"After vault passwd\")")
+        }
     }
 }
 
@@ -274,9 +290,22 @@ struct VaultEditCommand: ParsableCommand {
     @Option var website: String?
     @Flag(help: "Read a new password (DOSSIER_ENTRY_PASSWORD, _FD, or terminal).") var newPassword = false
     @Flag(help: "Generate a new password.") var generate = false
+    @Option(help: "Expiry date YYYY-MM-DD (00:00 UTC), or 'never'.") var expires: String?
+    @Option(help: "Tags, comma-separated ('' for none).") var tags: String?
+    @Option(help: "true: leave the item out of every health report figure and list.") var excludeFromReports: Bool?
+    @Option(help: "true or false.") var favorite: Bool?
     @OptionGroup var generator: GeneratorOptions
 
     func run() throws {
+        var expiry: Date?? = nil
+        if let expires {
+            if expires == "never" { expiry = .some(nil) } else {
+                let f = ISO8601DateFormatter()
+                f.formatOptions = [.withFullDate]
+                guard let d = f.date(from: expires) else { throw ValidationError("--expires must be YYYY-MM-DD or never") }
+                expiry = .some(d)
+            }
+        }
         var v = try VaultCLI.open(file)
         let found = try VaultCLI.wrap { try v.find(item) }
         var pw: Secret? = nil
@@ -288,6 +317,10 @@ struct VaultEditCommand: ParsableCommand {
                 if let username { i.username = username }
                 if let website { i.website = website }
                 if let pw { i.password = pw }
+                if let expiry { i.expires = expiry }
+                if let tags { i.tags = Importer.tags(tags) }
+                if let excludeFromReports { i.excludeFromReports = excludeFromReports }
+                if let favorite { i.favorite = favorite }
             }
             try v.save()
         }
@@ -326,6 +359,14 @@ struct VaultListCommand: ParsableCommand {
         var id: String, kind: String, title: String, username: String, website: String, folder: String
         var created: String, modified: String, passwordChanged: String
         var password: String?, details: String?, text: String?
+        var uris: [String], tags: [String], expires: String?, favorite: Bool, reprompt: Bool, excludeFromReports: Bool
+        /// Field names and whether hidden; values only with --reveal.
+        var fields: [Field]
+        var hasTOTP: Bool, totp: String?
+        /// Earlier passwords' dates; the passwords only with --reveal.
+        var history: [History]
+        struct Field: Encodable { var name: String; var hidden: Bool; var value: String? }
+        struct History: Encodable { var changed: String; var password: String? }
     }
 
     func run() throws {
@@ -339,7 +380,12 @@ struct VaultListCommand: ParsableCommand {
                      username: i.username, website: reveal ? i.website : URLRedaction.website(i.website), folder: i.folder,
                      created: f.string(from: i.created), modified: f.string(from: i.modified),
                      passwordChanged: f.string(from: i.passwordChanged),
-                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil, text: reveal ? i.text.reveal : nil)
+                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil, text: reveal ? i.text.reveal : nil,
+                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map(f.string(from:)),
+                     favorite: i.favorite, reprompt: i.reprompt, excludeFromReports: i.excludeFromReports,
+                     fields: i.fields.map { .init(name: $0.name, hidden: $0.hidden, value: reveal ? $0.value.reveal : nil) },
+                     hasTOTP: !i.totp.isEmpty, totp: reveal && !i.totp.isEmpty ? i.totp.reveal : nil,
+                     history: i.history.map { .init(changed: f.string(from: $0.changed), password: reveal ? $0.password.reveal : nil) })
             })
             return
         }
@@ -432,6 +478,7 @@ struct VaultImportCommand: ParsableCommand {
         print("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
         for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { print("skipped \(n) \(type) item(s): not supported") }
         for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { print("not kept: \(n) \(kind)") }
+        for a in r.attachments { print("attachment not kept: \(a)") }
         for w in r.warnings { FileHandle.standardError.write(Data("warning: \(w.description)\n".utf8)) }
     }
 }
@@ -458,6 +505,9 @@ struct VaultExportCommand: ParsableCommand {
             guard answer.trimmingCharacters(in: .whitespaces).lowercased() == "yes" else { throw DossierError("export cancelled; nothing written") }
         }
         let data = try VaultCLI.wrap { try Exporter.export(v.items, as: fmt) }
+        for (kind, n) in Exporter.notWritten(v.items, as: fmt).sorted(by: { $0.key < $1.key }) {
+            FileHandle.standardError.write(Data("not written (\(fmt.rawValue) has no place for it): \(kind) of \(n) item(s)\n".utf8))
+        }
         if output == "-" { FileHandle.standardOutput.write(data); return }
         try AtomicFile.write(data, to: URL(fileURLWithPath: output), mode: 0o600)
         FileHandle.standardError.write(Data("wrote \(v.items.count) items to \(output) (unencrypted: delete it after use)\n".utf8))
@@ -471,12 +521,16 @@ struct VaultReportCommand: ParsableCommand {
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
     @Option(help: "A password older than this many days is stale (1–36500).") var staleDays = HealthCheck.staleDays
+    @Option(help: "An entry expiring within this many days is \"expiring\" (0–3650).") var expiringDays = HealthCheck.expiringDays
+    @Flag(help: "Do not flag logins (username and website) that have no TOTP.") var noMissingTotp = false
     @Option(help: "An offline Pwned Passwords file (SHA-1 HASH:COUNT lines ordered by hash) or range folder.") var pwned: String?
     @Flag(help: "JSON instead of a summary.") var json = false
 
     func run() throws {
         let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file).items
         guard (1...36_500).contains(staleDays) else { throw ValidationError("--stale-days must be 1…36500") }
+        guard (0...3650).contains(expiringDays) else { throw ValidationError("--expiring-days must be 0…3650") }
+        let options = HealthCheck.Options(staleDays: staleDays, expiringDays: expiringDays, missingTOTP: !noMissingTotp)
         var date = Date()
         if let asOf {
             let f = ISO8601DateFormatter()
@@ -485,7 +539,7 @@ struct VaultReportCommand: ParsableCommand {
             date = d
         }
         let breaches = try pwned.map { p in try VaultCLI.wrap { try BreachList(url: URL(fileURLWithPath: p)) } }
-        let r = try VaultCLI.wrap { try HealthCheck.report(items: items, asOf: date, staleDays: staleDays, breaches: breaches) }
+        let r = try VaultCLI.wrap { try HealthCheck.report(items: items, asOf: date, options: options, breaches: breaches) }
         if let b = breaches {
             // the cost of the offline check, on stderr (no hash, no password)
             let ms = Double(b.lookupTime.components.seconds) * 1000 + Double(b.lookupTime.components.attoseconds) / 1e15
@@ -495,6 +549,7 @@ struct VaultReportCommand: ParsableCommand {
         if json { try VaultCLI.printJSON(r); return }
         print("entries \(r.counts.entries), notes \(r.counts.notes), websites \(r.counts.websites), usernames \(r.counts.usernames)")
         print("weak \(r.counts.weak), reused \(r.counts.reusedEntries) in \(r.counts.reuseGroups) groups, http \(r.counts.insecureWebsites), stale \(r.counts.stale), duplicates \(r.counts.duplicates)")
+        print("expired \(r.counts.expired), expiring \(r.counts.expiring), without TOTP \(r.counts.missingTOTP)\(r.counts.excluded > 0 ? ", \(r.counts.excluded) excluded from reports" : "")")
         if breaches != nil { print("breached \(r.counts.breached) (offline Pwned Passwords list)") }
         print("critical \(r.counts.critical), high \(r.counts.high), medium \(r.counts.medium), low \(r.counts.low), ok \(r.counts.ok)")
         for row in r.problems { print("\(row.severity)\t\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }

@@ -53,6 +53,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
     @Option(help: "Check and store server settings (WebDAV folder URL) sealed in the vault, then sync.") var configure: String?
     @Flag(inversion: .prefixedNo, help: "With --configure: sync automatically whenever the vault is unlocked (UC7).") var auto: Bool?
     @Flag(help: "Log every request (never credentials) on standard error.") var verbose = false
+    @Flag(help: "The server's copy is under another master password (vault passwd): merge this vault into it; afterwards this file opens with the server's password (DOSSIER_SERVER_VAULT_PASSWORD, _FD, or the prompt).") var adoptServerKey = false
 
     func validate() throws {
         if configure != nil && target != nil { throw ValidationError("give either --configure or --to, not both") }
@@ -120,6 +121,18 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 }
                 v = try VaultCLI.wrap { try Vault.open(header: header, password: password) }
                 v.url = vaultURL
+            }
+            if adoptServerKey {
+                // every item (tombstones too) moves under the server's keys as this device's
+                // version; the round below merges them with the server's like any sync
+                guard let header = try await engine.fetchHeader() else {
+                    throw DossierError("\(client.baseURL.absoluteString): the server has no vault whose key could be adopted")
+                }
+                if header != v.headerData {
+                    let serverPassword = try SecretInput.read(prompt: "Master password of the server's copy: ", environment: "DOSSIER_SERVER_VAULT_PASSWORD")
+                    v = try VaultCLI.wrap { try v.adopting(header: header, password: Secret(serverPassword)) }
+                    print("adopting the server's master password and key derivation for \(file)")
+                }
             }
             if let newSettings {
                 v.settings = newSettings
