@@ -1,3 +1,4 @@
+import CMarkArena
 import Foundation
 
 /// Gives every table of a page the one table style (docs/design-system.md, "Tables"),
@@ -25,7 +26,7 @@ import Foundation
 public enum TableMarkup {
     /// `html` with every table treated as described above. Deterministic, linear time.
     public static func enhance(_ html: String) -> String {
-        guard html.contains("<table") else { return html }
+        guard contains(html, "<table") else { return html }
         let b = Array(html.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(b.count + 256)
@@ -80,10 +81,10 @@ public enum TableMarkup {
         while j >= 0, buf[j] == 0x20 || buf[j] == 0x0A || buf[j] == 0x09 || buf[j] == 0x0D { j -= 1 }
         guard j >= 0, buf[j] == 0x3E else { return .none }
         guard let lt = lastIndex(buf, of: 0x3C, before: j) else { return .none }
-        let tag = String(decoding: buf[lt...j], as: UTF8.self)
-        guard tag.hasPrefix("<div") else { return .none }
-        if tag.contains("table-scroll") { return .region }
-        if tag.contains("\"table-wrap\"") { return .legacy }
+        let tag = Array(buf[lt...j])
+        guard tag.starts(with: "<div".utf8) else { return .none }
+        if find(tag, "table-scroll", from: 0) != nil { return .region }
+        if find(tag, "\"table-wrap\"", from: 0) != nil { return .legacy }
         return .none
     }
 
@@ -237,10 +238,11 @@ public enum TableMarkup {
     /// The opening tag `t[s..<e]` with `classes` added to its class attribute.
     static func withClasses(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> String {
         var tag = String(decoding: t[s..<e], as: UTF8.self)
-        if let r = tag.range(of: "class=\"") {
-            let existing = tag[r.upperBound...].prefix { $0 != "\"" }.split(separator: " ").map(String.init)
+        if let at = find(Array(t[s..<e]), "class=\"", from: 0) {
+            let value = tag.utf8.index(tag.startIndex, offsetBy: at + 7)     // after `class="`
+            let existing = tag[value...].prefix { $0 != "\"" }.split(separator: " ").map(String.init)
             let add = classes.filter { !existing.contains($0) }
-            if !add.isEmpty { tag.insert(contentsOf: add.joined(separator: " ") + " ", at: r.upperBound) }
+            if !add.isEmpty { tag.insert(contentsOf: add.joined(separator: " ") + " ", at: value) }
         } else {
             let nameEnd = tag.dropFirst().firstIndex { $0 == " " || $0 == ">" || $0 == "/" } ?? tag.endIndex
             tag.insert(contentsOf: " class=\"\(classes.joined(separator: " "))\"", at: nameEnd)
@@ -308,15 +310,27 @@ public enum TableMarkup {
         return true
     }
 
-    static func find(_ b: [UInt8], _ s: String, from: Int) -> Int? {
-        let u = Array(s.utf8)
-        guard let first = u.first, u.count <= b.count else { return nil }
-        var k = max(0, from)
-        while k + u.count <= b.count {
-            if b[k] == first && matches(b, k, s) { return k }
-            k += 1
+    /// Whether `needle` occurs in `text` (a byte search; Foundation's `contains` compares
+    /// Unicode characters).
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { hay in
+            needle.withUTF8 { n in !hay.isEmpty && dossier_memmem(hay.baseAddress, hay.count, n.baseAddress, n.count) != nil }
         }
-        return nil
+    }
+
+    /// The first index ≥ `from` where `s` occurs in `b` (`dossier_memmem`: this runs over every
+    /// page with a table).
+    static func find(_ b: [UInt8], _ s: String, from: Int) -> Int? {
+        let start = max(0, from)
+        guard start < b.count else { return nil }
+        var s = s
+        return s.withUTF8 { needle in
+            b.withUnsafeBufferPointer { hay -> Int? in
+                guard let p = dossier_memmem(hay.baseAddress! + start, hay.count - start, needle.baseAddress, needle.count) else { return nil }
+                return UnsafeRawPointer(hay.baseAddress!).distance(to: UnsafeRawPointer(p))
+            }
+        }
     }
 
     static func findLast(_ b: [UInt8], _ s: String) -> Int? {
