@@ -158,7 +158,7 @@ public enum TableMarkup {
 
     /// The new text of a body cell, or nil to keep it.
     static func replacementText(_ s: String, padTo decimals: Int?, durations: Bool = false) -> String? {
-        let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(s)
         switch trimmed.lowercased() {
         case "true": return "yes"
         case "false": return "no"
@@ -180,19 +180,19 @@ public enum TableMarkup {
 
     /// The seconds of a `<number> s` cell.
     static func seconds(_ s: String) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = trimmed(s)
         guard t.hasSuffix(" s") else { return nil }
         return Double(t.dropLast(2))
     }
 
     static func isEmptyValue(_ s: String) -> Bool {
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = trimmed(s)
         return t.isEmpty || t == "—" || t == "–" || t == "-"
     }
 
     /// Decimals of a number cell (`-1,234.56`, `12 %`, `3.5 s`), nil when it is no number.
     static func numberDecimals(_ s: String) -> Int? {
-        var t = Substring(s.trimmingCharacters(in: .whitespacesAndNewlines))
+        var t = Substring(trimmed(s))
         for unit in [" %", "%", " s"] where t.hasSuffix(unit) { t = t.dropLast(unit.count); break }
         if let f = t.first, f == "-" || f == "+" || f == "−" { t = t.dropFirst() }
         guard let first = t.first, first.isASCII, first.isNumber else { return nil }
@@ -260,7 +260,7 @@ public enum TableMarkup {
     static func caption(_ t: [UInt8]) -> String? {
         guard let c = find(t, "<caption", from: 0), let gt = firstIndex(t, of: 0x3E, from: c),
               let e = find(t, "</caption>", from: gt) else { return nil }
-        let s = decodeEntities(stripTags(Array(t[(gt + 1)..<e]))).trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = trimmed(decodeEntities(stripTags(Array(t[(gt + 1)..<e]))))
         return s.isEmpty ? nil : s
     }
 
@@ -271,7 +271,7 @@ public enum TableMarkup {
         }
         guard let (e, level) = best, let s = findLast(Array(b[..<e]), "<h\(level)"),
               let gt = firstIndex(b, of: 0x3E, from: s), gt < e else { return nil }
-        let text = decodeEntities(stripTags(Array(b[(gt + 1)..<e]))).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = trimmed(decodeEntities(stripTags(Array(b[(gt + 1)..<e]))))
         return text.isEmpty ? nil : text
     }
 
@@ -355,6 +355,24 @@ public enum TableMarkup {
         return nil
     }
 
+    /// `s` without leading and trailing white space: U+0009–000D, 0020, 0085, 00A0,
+    /// 1680, 2000–200B, 2028, 2029, 202F, 205F, 3000 — the set of Foundation's
+    /// `.whitespacesAndNewlines` on Linux, whose `trimmingCharacters` (through NSString)
+    /// was the largest cost of a page with a table.
+    static func trimmed(_ s: String) -> String {
+        func isSpace(_ u: Unicode.Scalar) -> Bool {
+            switch u.value {
+            case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+            default: false
+            }
+        }
+        let scalars = s.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return s }
+        return String(scalars[first...last])
+    }
+
     static func stripTags(_ b: [UInt8]) -> String {
         var out: [UInt8] = []
         var inTag = false
@@ -365,7 +383,7 @@ public enum TableMarkup {
     }
 
     static func decodeEntities(_ s: String) -> String {
-        guard s.contains("&") else { return s }
+        guard s.utf8.contains(0x26) else { return s }                // "&"
         return s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
