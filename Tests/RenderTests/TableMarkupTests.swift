@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Render
 
@@ -63,4 +64,12 @@ import Testing
     #expect(ValueFormat.dateTime("—") == "—")
     #expect(ValueFormat.number(1234.5, decimals: 2) == "1,234.50")
     #expect(ValueFormat.yesNo(false) == "no")
+}
+
+@Test func cellTextIsTrimmedOfTheSameWhiteSpaceAsFoundationTrims() {
+    let samples = ["", " ", "x", "  12.5 s \n", "\u{A0}4\u{3000}", "\u{2003}\u{85}yes\u{2028}\u{2029}", "\r\n\t—\u{B}\u{C}",
+                   "a b", " \u{301}x ", "\u{200B}zero-width\u{200B}", "\u{FEFF}bom", "é ", "\u{1680}\u{180E}x\u{202F}\u{205F}"]
+    for s in samples {
+        #expect(TableMarkup.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.unicodeScalars.map { $0.value })")
+    }
 }

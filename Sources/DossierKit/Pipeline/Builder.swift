@@ -434,16 +434,15 @@ final class BuildContext: @unchecked Sendable {
             store("#home", prev, reused: true)
         } else {
             let intro = home.map { Markdown.render($0.body, options: project.markdownOptions) }
-            let model: [String: Any] = [
-                "intro": home.map { ContentLinks.rewrite(intro!.html, from: $0, map: contentMap) } ?? "",
-                "hasIntro": intro != nil,
-                "description": project.description,
-                "sections": sectionTypes.map { ["title": $0.title, "href": "\($0.key)/index.html", "blurb": blurbs[$0.key] ?? ""] },
-                "hasSections": !sectionTypes.isEmpty,
-                "pages": pages.sorted { ($0.weight, $0.title) < ($1.weight, $1.title) }
-                    .map { ["title": $0.title, "href": $0.outputPath, "summary": $0.summary] },
-                "hasPages": !pages.isEmpty,
-            ]
+            let model = HomeModel(
+                intro: home.map { ContentLinks.rewrite(intro!.html, from: $0, map: contentMap) },
+                description: project.description,
+                sections: sectionTypes.map {
+                    HomeModel.SectionCard(title: $0.title, href: "\($0.key)/index.html", blurb: blurbs[$0.key] ?? "")
+                },
+                pages: pages.sorted { ($0.weight, $0.title) < ($1.weight, $1.title) }.map {
+                    HomeModel.PageLink(title: $0.title, href: $0.outputPath, summary: $0.summary)
+                })
             let page = Page(path: "index.html", title: home?.title ?? project.title, template: "home", model: model,
                             toc: intro?.toc ?? [], bodyClass: "home")
             store("#home", try write(UnitResult(pages: [page]), hash: hash, owner: "#home"), reused: false)
@@ -455,7 +454,7 @@ final class BuildContext: @unchecked Sendable {
         let html = ContentLinks.rewrite(md.html, from: page, map: contentMap)
         let showTOC = page.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
         return Page(path: page.outputPath, title: page.title, template: "page",
-                    model: ["content": html, "summary": page.summary, "source": page.relative],
+                    model: ContentPageModel(content: html, summary: page.summary, source: page.relative),
                     toc: showTOC ? md.toc : [], bodyClass: "content")
     }
 

@@ -43,47 +43,32 @@ public struct SiteRenderer: Sendable {
         return "\(exe.path)|\(size)|\(mtime)"
     }()
 
-    var siteModel: [String: Any] {
-        ["title": project.title, "description": project.description, "baseURL": project.baseURL,
-         "version": DossierVersion.string]
+    var siteModel: SiteModel {
+        SiteModel(title: project.title, description: project.description, baseURL: project.baseURL,
+                  version: DossierVersion.string)
     }
 
     /// The full HTML of `page`.
     public func render(_ page: Page) throws -> String {
         let root = SitePaths.root(from: page.path)
-        var model = page.model
-        model["root"] = root
-        model["site"] = siteModel
-        if model["title"] == nil { model["title"] = page.title }
+        let site = siteModel
         let content: String
         do {
-            content = try templates.render(page.template, model)
+            content = try templates.render(page.template, PageContext(model: page.model, root: root, site: site, title: page.title))
         } catch {
             throw DossierError("page \(page.path): \(error)")
         }
         let section = page.path.split(separator: "/").first.map(String.init) ?? ""
-        let navModel: [[String: Any]] = nav.map { item in
+        let navModel = nav.map { item in
             let current = item.path == page.path
             let inSection = !current && item.kind != "page" && item.kind == section && page.path.contains("/")
-            return ["title": item.title, "href": root + item.path, "current": current, "inSection": inSection]
+            return LayoutModel.NavEntry(title: item.title, href: root + item.path, current: current, inSection: inSection)
         }
-        let crumbs = breadcrumbs(page, root: root)
-        let toc = page.toc.filter { $0.level >= 2 && $0.level <= 3 }
-        let layout: [String: Any] = [
-            "title": page.title,
-            "isHome": page.path == "index.html",
-            "site": siteModel,
-            "root": root,
-            "content": TableMarkup.enhance(content),
-            "nav": navModel,
-            "crumbs": crumbs,
-            "hasCrumbs": !crumbs.isEmpty,
-            "toc": toc.map { ["text": $0.text, "anchor": $0.anchor, "level": $0.level, "sub": $0.level > 2] },
-            "hasTOC": toc.count >= 2,
-            "styles": page.styles.map { ["href": root + $0] },
-            "scripts": page.scripts.map { ["src": root + $0] },
-            "bodyClass": page.bodyClass,
-        ]
+        let layout = LayoutModel(
+            title: page.title, isHome: page.path == "index.html", site: site, root: root,
+            content: TableMarkup.enhance(content), nav: navModel, crumbs: breadcrumbs(page, root: root),
+            toc: page.toc.filter { $0.level >= 2 && $0.level <= 3 }.map(LayoutModel.TOCLine.init),
+            styles: page.styles.map { root + $0 }, scripts: page.scripts.map { root + $0 }, bodyClass: page.bodyClass)
         // Display text never carries control characters (docs/json-and-csv.md): one
         // pass over the finished page replaces any a title or label brought in.
         return ControlCharacters.displayUTF8(try templates.render("layout", layout))
@@ -91,15 +76,15 @@ public struct SiteRenderer: Sendable {
 
     /// The trail above a page below the home: Home › section (for a section's unit
     /// pages) › the page itself (last, not a link). Empty on the home page.
-    func breadcrumbs(_ page: Page, root: String) -> [[String: Any]] {
+    func breadcrumbs(_ page: Page, root: String) -> [LayoutModel.Crumb] {
         guard page.path != "index.html" else { return [] }
-        var trail: [[String: Any]] = [["title": "Home", "href": root + "index.html"]]
+        var trail = [LayoutModel.Crumb(title: "Home", href: root + "index.html")]
         let first = page.path.split(separator: "/").first.map(String.init) ?? ""
         if let sectionItem = nav.first(where: { $0.kind != "page" && $0.kind != "home" && $0.kind == first }),
            sectionItem.path != page.path {
-            trail.append(["title": sectionItem.title, "href": root + sectionItem.path])
+            trail.append(LayoutModel.Crumb(title: sectionItem.title, href: root + sectionItem.path))
         }
-        trail.append(["title": page.title])
+        trail.append(LayoutModel.Crumb(title: page.title))
         return trail
     }
 }

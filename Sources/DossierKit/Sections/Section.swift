@@ -97,7 +97,8 @@ public struct Page: @unchecked Sendable {
     public var path: String
     public var title: String
     public var template: String
-    public var model: [String: Any]
+    /// A typed ``TemplateModel``, or `[String: Any]` (read through the compatibility path).
+    public var model: any TemplateModel
     /// Extra stylesheets / scripts (site-relative paths, e.g. `assets/viewer.js`).
     public var styles: [String]
     public var scripts: [String]
@@ -106,7 +107,7 @@ public struct Page: @unchecked Sendable {
     /// Page-level `<body class>` hook for templates and CSS.
     public var bodyClass: String
 
-    public init(path: String, title: String, template: String, model: [String: Any] = [:],
+    public init(path: String, title: String, template: String, model: any TemplateModel = [String: Any](),
                 styles: [String] = [], scripts: [String] = [], toc: [TOCEntry] = [], bodyClass: String = "") {
         self.path = path
         self.title = title

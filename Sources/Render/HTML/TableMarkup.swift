@@ -1,3 +1,4 @@
+import CMarkArena
 import Foundation
 
 /// Gives every table of a page the one table style (docs/design-system.md, "Tables"),
@@ -25,7 +26,7 @@ import Foundation
 public enum TableMarkup {
     /// `html` with every table treated as described above. Deterministic, linear time.
     public static func enhance(_ html: String) -> String {
-        guard html.contains("<table") else { return html }
+        guard contains(html, "<table") else { return html }
         let b = Array(html.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(b.count + 256)
@@ -80,10 +81,10 @@ public enum TableMarkup {
         while j >= 0, buf[j] == 0x20 || buf[j] == 0x0A || buf[j] == 0x09 || buf[j] == 0x0D { j -= 1 }
         guard j >= 0, buf[j] == 0x3E else { return .none }
         guard let lt = lastIndex(buf, of: 0x3C, before: j) else { return .none }
-        let tag = String(decoding: buf[lt...j], as: UTF8.self)
-        guard tag.hasPrefix("<div") else { return .none }
-        if tag.contains("table-scroll") { return .region }
-        if tag.contains("\"table-wrap\"") { return .legacy }
+        let tag = Array(buf[lt...j])
+        guard tag.starts(with: "<div".utf8) else { return .none }
+        if find(tag, "table-scroll", from: 0) != nil { return .region }
+        if find(tag, "\"table-wrap\"", from: 0) != nil { return .legacy }
         return .none
     }
 
@@ -157,7 +158,7 @@ public enum TableMarkup {
 
     /// The new text of a body cell, or nil to keep it.
     static func replacementText(_ s: String, padTo decimals: Int?, durations: Bool = false) -> String? {
-        let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = trimmed(s)
         switch trimmed.lowercased() {
         case "true": return "yes"
         case "false": return "no"
@@ -179,19 +180,19 @@ public enum TableMarkup {
 
     /// The seconds of a `<number> s` cell.
     static func seconds(_ s: String) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = trimmed(s)
         guard t.hasSuffix(" s") else { return nil }
         return Double(t.dropLast(2))
     }
 
     static func isEmptyValue(_ s: String) -> Bool {
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = trimmed(s)
         return t.isEmpty || t == "—" || t == "–" || t == "-"
     }
 
     /// Decimals of a number cell (`-1,234.56`, `12 %`, `3.5 s`), nil when it is no number.
     static func numberDecimals(_ s: String) -> Int? {
-        var t = Substring(s.trimmingCharacters(in: .whitespacesAndNewlines))
+        var t = Substring(trimmed(s))
         for unit in [" %", "%", " s"] where t.hasSuffix(unit) { t = t.dropLast(unit.count); break }
         if let f = t.first, f == "-" || f == "+" || f == "−" { t = t.dropFirst() }
         guard let first = t.first, first.isASCII, first.isNumber else { return nil }
@@ -237,10 +238,11 @@ public enum TableMarkup {
     /// The opening tag `t[s..<e]` with `classes` added to its class attribute.
     static func withClasses(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> String {
         var tag = String(decoding: t[s..<e], as: UTF8.self)
-        if let r = tag.range(of: "class=\"") {
-            let existing = tag[r.upperBound...].prefix { $0 != "\"" }.split(separator: " ").map(String.init)
+        if let at = find(Array(t[s..<e]), "class=\"", from: 0) {
+            let value = tag.utf8.index(tag.startIndex, offsetBy: at + 7)     // after `class="`
+            let existing = tag[value...].prefix { $0 != "\"" }.split(separator: " ").map(String.init)
             let add = classes.filter { !existing.contains($0) }
-            if !add.isEmpty { tag.insert(contentsOf: add.joined(separator: " ") + " ", at: r.upperBound) }
+            if !add.isEmpty { tag.insert(contentsOf: add.joined(separator: " ") + " ", at: value) }
         } else {
             let nameEnd = tag.dropFirst().firstIndex { $0 == " " || $0 == ">" || $0 == "/" } ?? tag.endIndex
             tag.insert(contentsOf: " class=\"\(classes.joined(separator: " "))\"", at: nameEnd)
@@ -258,7 +260,7 @@ public enum TableMarkup {
     static func caption(_ t: [UInt8]) -> String? {
         guard let c = find(t, "<caption", from: 0), let gt = firstIndex(t, of: 0x3E, from: c),
               let e = find(t, "</caption>", from: gt) else { return nil }
-        let s = decodeEntities(stripTags(Array(t[(gt + 1)..<e]))).trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = trimmed(decodeEntities(stripTags(Array(t[(gt + 1)..<e]))))
         return s.isEmpty ? nil : s
     }
 
@@ -269,7 +271,7 @@ public enum TableMarkup {
         }
         guard let (e, level) = best, let s = findLast(Array(b[..<e]), "<h\(level)"),
               let gt = firstIndex(b, of: 0x3E, from: s), gt < e else { return nil }
-        let text = decodeEntities(stripTags(Array(b[(gt + 1)..<e]))).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = trimmed(decodeEntities(stripTags(Array(b[(gt + 1)..<e]))))
         return text.isEmpty ? nil : text
     }
 
@@ -308,15 +310,27 @@ public enum TableMarkup {
         return true
     }
 
-    static func find(_ b: [UInt8], _ s: String, from: Int) -> Int? {
-        let u = Array(s.utf8)
-        guard let first = u.first, u.count <= b.count else { return nil }
-        var k = max(0, from)
-        while k + u.count <= b.count {
-            if b[k] == first && matches(b, k, s) { return k }
-            k += 1
+    /// Whether `needle` occurs in `text` (a byte search; Foundation's `contains` compares
+    /// Unicode characters).
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { hay in
+            needle.withUTF8 { n in !hay.isEmpty && dossier_memmem(hay.baseAddress, hay.count, n.baseAddress, n.count) != nil }
         }
-        return nil
+    }
+
+    /// The first index ≥ `from` where `s` occurs in `b` (`dossier_memmem`: this runs over every
+    /// page with a table).
+    static func find(_ b: [UInt8], _ s: String, from: Int) -> Int? {
+        let start = max(0, from)
+        guard start < b.count else { return nil }
+        var s = s
+        return s.withUTF8 { needle in
+            b.withUnsafeBufferPointer { hay -> Int? in
+                guard let p = dossier_memmem(hay.baseAddress! + start, hay.count - start, needle.baseAddress, needle.count) else { return nil }
+                return UnsafeRawPointer(hay.baseAddress!).distance(to: UnsafeRawPointer(p))
+            }
+        }
     }
 
     static func findLast(_ b: [UInt8], _ s: String) -> Int? {
@@ -341,6 +355,24 @@ public enum TableMarkup {
         return nil
     }
 
+    /// `s` without leading and trailing white space: U+0009–000D, 0020, 0085, 00A0,
+    /// 1680, 2000–200B, 2028, 2029, 202F, 205F, 3000 — the set of Foundation's
+    /// `.whitespacesAndNewlines` on Linux, whose `trimmingCharacters` (through NSString)
+    /// was the largest cost of a page with a table.
+    static func trimmed(_ s: String) -> String {
+        func isSpace(_ u: Unicode.Scalar) -> Bool {
+            switch u.value {
+            case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+            default: false
+            }
+        }
+        let scalars = s.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return s }
+        return String(scalars[first...last])
+    }
+
     static func stripTags(_ b: [UInt8]) -> String {
         var out: [UInt8] = []
         var inTag = false
@@ -351,7 +383,7 @@ public enum TableMarkup {
     }
 
     static func decodeEntities(_ s: String) -> String {
-        guard s.contains("&") else { return s }
+        guard s.utf8.contains(0x26) else { return s }                // "&"
         return s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&amp;", with: "&")

@@ -1,12 +1,13 @@
 import Foundation
-import Mustache
 
 /// Mustache templates by name (`layout`, `recall/participant`, …), loaded from the
 /// built-in `Templates/` folder and then from a project's `templates/` folder, whose
 /// files replace built-in ones of the same name. Escaping is on: `{{x}}` is HTML-escaped,
 /// only `{{{x}}}` inserts markup, and only for markup Dossier itself produced.
+/// Models are ``TemplateModel``s (typed structs, or `[String: Any]` through the
+/// compatibility path); parsing and rendering: ``MustacheParser``, ``MustacheRenderer``.
 public struct TemplateSet: Sendable {
-    public private(set) var library: MustacheLibrary
+    private let renderer: MustacheRenderer
     /// SHA-256-free fingerprint of every template's text (name + text), used in cache keys.
     public let fingerprint: String
     public let names: Set<String>
@@ -61,27 +62,27 @@ public struct TemplateSet: Sendable {
                 if i == folders.count - 1 && lastOverrides { fromLast.insert(name) }
             }
         }
-        var lib = MustacheLibrary()
+        var parsed: [String: [MustacheNode]] = [:]
         var fp = Hasher64()
         for name in texts.keys.sorted() {
             let (text, file) = texts[name]!
             fp.add(name); fp.add(text)
             do {
-                lib.register(try MustacheTemplate(string: text), named: name)
-            } catch let e as MustacheTemplate.ParserError {
-                throw Failure.parse(file: file, line: e.context.lineNumber, message: "\(e.error)")
+                parsed[name] = try MustacheParser.parse(text)
+            } catch {
+                throw Failure.parse(file: file, line: MustacheParser.line(of: error.offset, in: text), message: error.message)
             }
         }
-        library = lib
+        renderer = MustacheRenderer(templates: parsed)
         fingerprint = fp.hex
         names = Set(texts.keys)
         overridden = fromLast
     }
 
     /// Renders the template `name` with `model`.
-    public func render(_ name: String, _ model: Any) throws -> String {
-        guard let out = library.render(model, withTemplate: name) else { throw Failure.missing(name) }
-        return out
+    public func render(_ name: String, _ model: any TemplateModel) throws -> String {
+        guard let nodes = renderer.templates[name] else { throw Failure.missing(name) }
+        return renderer.render(nodes, model: .object(model))
     }
 
     public func has(_ name: String) -> Bool { names.contains(name) }
