@@ -88,14 +88,6 @@ public struct RecallSection: Section {
         slugs.map { SectionUnit(id: $0.id, inputs: $0.id.hasPrefix("p-") ? [$0.url] + setEntries.map(\.url) : [$0.url]) }
     }
 
-    /// participant.json: sorted keys, compact (JSONOutput's re-encoding costs 3× for a
-    /// file of this size, and JSONEncoder with sorted keys is already deterministic).
-    static func json<T: Encodable>(_ v: T) throws -> Data {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try enc.encode(v)
-    }
-
     func stringSets() throws -> StringSets {
         try RecallSets.load(setEntries, project: project)
     }
@@ -138,7 +130,7 @@ public struct RecallSection: Section {
         var files = [
             OutputFile(path: base + "raw.csv", data: RecallRender.csv(raw)),
             OutputFile(path: base + "rolled-up.csv", data: RecallRender.csv(rolled)),
-            OutputFile(path: base + "participant.json", data: try Self.json(result)),
+            OutputFile(path: base + "participant.json", data: Data(result.jsonBytes())),
         ]
         files.append(OutputFile(path: base + "report.md", text: RecallReport.markdown(result, slug: slug)))
         let page = Page(path: base + "index.html", title: "Participant \(result.participant)",
