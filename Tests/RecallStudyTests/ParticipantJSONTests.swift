@@ -35,7 +35,7 @@ import Testing
         r.warnings = [RecallWarning(file: "x\ny.jsonl", line: nil, "tab\there"), RecallWarning(file: "f", line: 7, "")]
         r.strings[0].meanEntrySeconds = 2.0
         r.strings[1].meanEntrySeconds = 1e300
-        r.strings[2].meanEntrySeconds = 5e-324
+        r.strings[2].meanEntrySeconds = Double.leastNonzeroMagnitude
         r.recall = nil
         #expect(r.jsonBytes() == (try Self.encoderBytes(r)))
         r.device = nil

@@ -28,8 +28,9 @@ public struct RecallSection: Section {
     let heatmapRows: Int
     /// The test kit, when `kit: true`.
     let kit: RecallKit?
-    /// Unit id → file.
+    /// Unit id → file, in unit order, and as a dictionary.
     let slugs: [(id: String, url: URL)]
+    let urlOf: [String: URL]
     /// For project-relative file names in messages and pages.
     let project: Project
 
@@ -70,6 +71,7 @@ public struct RecallSection: Section {
             }
         }
         self.slugs = slugs
+        urlOf = seen
     }
 
     static func isFolder(_ url: URL) -> Bool {
@@ -95,7 +97,7 @@ public struct RecallSection: Section {
     // MARK: Units
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
-        guard let url = slugs.first(where: { $0.id == unit.id })?.url else { return UnitResult() }
+        guard let url = urlOf[unit.id] else { return UnitResult() }
         do {
             if unit.id.hasPrefix("cohort-") {
                 return try buildCohort(id: unit.id, url: url)
@@ -196,12 +198,13 @@ public struct RecallSection: Section {
         if let kit { files += try kit.files() }
         var warnings: [Diagnostic] = []
         var firstFile: [String: String] = [:]
+        // (A dictionary lookup per participant: searching `slugs` for each was O(n²).)
         for p in participants {
+            let shown = sourceOf["p-" + p.slug]
             if let other = firstFile[p.summary.participant] {
-                warnings.append(.warning(file: slugs.first { $0.id == "p-" + p.slug }.map { project.display($0.url) },
-                                         "participant number \(p.summary.participant) also appears in \(other); both are listed"))
+                warnings.append(.warning(file: shown, "participant number \(p.summary.participant) also appears in \(other); both are listed"))
             } else {
-                firstFile[p.summary.participant] = slugs.first { $0.id == "p-" + p.slug }.map { project.display($0.url) } ?? p.slug
+                firstFile[p.summary.participant] = shown ?? p.slug
             }
         }
         let complete = participants.filter { $0.summary.complete }.count

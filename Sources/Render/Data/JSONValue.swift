@@ -36,7 +36,11 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
     public static func formatNumber(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return String(Int64(d)) }
-        var s = String(format: "%.10g", d)
+        // C's snprintf, as Foundation's String(format:) does for %g, without its
+        // format-string parsing (a tenth of a study build went to String(format:)).
+        var buf = [CChar](repeating: 0, count: 40)
+        let n = buf.withUnsafeMutableBufferPointer { out in withVaList([d]) { args in vsnprintf(out.baseAddress, 40, "%.10g", args) } }
+        var s = String(decoding: buf.prefix(Int(n)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if s.contains("e") {
             return s
         }

@@ -25,8 +25,8 @@ import Foundation
 public enum TableMarkup {
     /// `html` with every table treated as described above. Deterministic, linear time.
     public static func enhance(_ html: String) -> String {
-        guard html.contains("<table") else { return html }
         let b = Array(html.utf8)
+        guard find(b, "<table", from: 0) != nil else { return html }
         var out: [UInt8] = []
         out.reserveCapacity(b.count + 256)
         var i = 0
@@ -157,7 +157,7 @@ public enum TableMarkup {
 
     /// The new text of a body cell, or nil to keep it.
     static func replacementText(_ s: String, padTo decimals: Int?, durations: Bool = false) -> String? {
-        let trimmed = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = s.trimmedWhitespace
         switch trimmed.lowercased() {
         case "true": return "yes"
         case "false": return "no"
@@ -179,19 +179,19 @@ public enum TableMarkup {
 
     /// The seconds of a `<number> s` cell.
     static func seconds(_ s: String) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = s.trimmedWhitespace
         guard t.hasSuffix(" s") else { return nil }
         return Double(t.dropLast(2))
     }
 
     static func isEmptyValue(_ s: String) -> Bool {
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = s.trimmedWhitespace
         return t.isEmpty || t == "—" || t == "–" || t == "-"
     }
 
     /// Decimals of a number cell (`-1,234.56`, `12 %`, `3.5 s`), nil when it is no number.
     static func numberDecimals(_ s: String) -> Int? {
-        var t = Substring(s.trimmingCharacters(in: .whitespacesAndNewlines))
+        var t = Substring(s.trimmedWhitespace)
         for unit in [" %", "%", " s"] where t.hasSuffix(unit) { t = t.dropLast(unit.count); break }
         if let f = t.first, f == "-" || f == "+" || f == "−" { t = t.dropFirst() }
         guard let first = t.first, first.isASCII, first.isNumber else { return nil }
@@ -258,7 +258,7 @@ public enum TableMarkup {
     static func caption(_ t: [UInt8]) -> String? {
         guard let c = find(t, "<caption", from: 0), let gt = firstIndex(t, of: 0x3E, from: c),
               let e = find(t, "</caption>", from: gt) else { return nil }
-        let s = decodeEntities(stripTags(Array(t[(gt + 1)..<e]))).trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = decodeEntities(stripTags(Array(t[(gt + 1)..<e]))).trimmedWhitespace
         return s.isEmpty ? nil : s
     }
 
@@ -269,7 +269,7 @@ public enum TableMarkup {
         }
         guard let (e, level) = best, let s = findLast(Array(b[..<e]), "<h\(level)"),
               let gt = firstIndex(b, of: 0x3E, from: s), gt < e else { return nil }
-        let text = decodeEntities(stripTags(Array(b[(gt + 1)..<e]))).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = decodeEntities(stripTags(Array(b[(gt + 1)..<e]))).trimmedWhitespace
         return text.isEmpty ? nil : text
     }
 
@@ -351,9 +351,21 @@ public enum TableMarkup {
     }
 
     static func decodeEntities(_ s: String) -> String {
-        guard s.contains("&") else { return s }
+        guard s.utf8.contains(0x26) else { return s }
         return s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
+
+extension String {
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`, answered without Foundation when
+    /// the first and last characters are ASCII non-space (almost every table cell):
+    /// Foundation's version converts to UTF-16 on Linux and was a tenth of a study build.
+    var trimmedWhitespace: String {
+        guard let f = utf8.first, let l = utf8.last else { return self }
+        func plain(_ b: UInt8) -> Bool { b < 0x80 && b != 0x20 && !(0x09...0x0D).contains(b) }
+        if plain(f) && plain(l) { return self }
+        return trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
