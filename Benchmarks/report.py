@@ -145,7 +145,7 @@ def build_block(results):
                   f"{agree['participants']} participants: {agree['files'] - agree['differing']} of {agree['files']} "
                   f"CSV files identical (`{agree['command']}`)."]
     lines += ["", "Reproduce: `make bench` (all of the above), or one at a time:", ""]
-    lines += [f"    {c}" for c in cmds]
+    lines += [f"    {c}" for c in dict.fromkeys(cmds)]
     lines += ["", END]
     return "\n".join(lines)
 
