@@ -3,8 +3,10 @@
 
     python3 Benchmarks/bench.py pages    --pages 10000 --runs 5     # 1. render throughput vs hugo
     python3 Benchmarks/bench.py markdown --mb 20 --runs 7           # 5. Markdown vs cmark-gfm
-    python3 Benchmarks/bench.py study    --participants 2000 --runs 3   # 2. study vs pandas+hugo, 3. incremental
+    python3 Benchmarks/bench.py study    --participants 2000 --runs 3   # 2. study vs pandas+hugo and the parse floor, 3. incremental
+    python3 Benchmarks/bench.py incremental --participants 500,1000,2000 --runs 5  # 3. one changed log at three sizes
     python3 Benchmarks/bench.py memory   --participants 500,1000,2000  # 4. peak RSS
+    python3 Benchmarks/bench.py startup  --runs 101                 # 6. `dossier markdown` of a one-line file vs cmark-gfm
     python3 Benchmarks/bench.py agree    --participants 12          # pandas peer == Dossier (numbers)
     python3 Benchmarks/bench.py report   [--out Benchmarks/RESULTS.md]
 
@@ -249,12 +251,36 @@ def bench_study(a):
         print(f"3. incremental only (full build and peer from {saved.name})")
     else:
         print(f"2. study build: {a.participants} participants, {events} events ({mb:.0f} MB), {a.runs} alternating runs")
-        res = alternate(a.runs, [("dossier", [d, "build", "--clean", "--quiet", str(root)]),
-                                 ("pandas+hugo", peer_cmd(root))], prepare)
+        # The floor: reading and parsing every log on every core and nothing else
+        # (`dossier recall parse`, docs/benchmarks.md).
+        contenders = [("dossier", [d, "build", "--clean", "--quiet", str(root)]),
+                      ("parse floor", [d, "recall", "parse", str(root / "data/logs")])]
+        if not a.no_peer:
+            contenders.append(("pandas+hugo", peer_cmd(root)))
+        res = alternate(a.runs, contenders, prepare)
         data = {"participants": a.participants, "events": events, "log_mb": mb,
-                "dossier": summary(res["dossier"]), "peer": summary(res["pandas+hugo"])}
+                "dossier": summary(res["dossier"]), "floor": summary(res["parse floor"])}
+        if a.no_peer:
+            old = json.loads(saved.read_text()) if saved.exists() else {}
+            if "peer" not in old:
+                sys.exit(f"bench: --no-peer needs a saved peer result in {saved} (run once without it)")
+            data["peer"] = old["peer"]
+            data["peer_from"] = old.get("machine", {}).get("when", "an earlier run")
+        else:
+            data["peer"] = summary(res["pandas+hugo"])
 
-    # 3. Incremental: a full build, then change one participant's log per run.
+    inc, noop, victim = incremental_runs(root, d, a.runs)
+    data["incremental"] = summary(inc)
+    data["noop"] = summary(noop)
+    data["changed_file"] = victim
+    save(f"study-{a.participants}", data)
+
+
+def incremental_runs(root, d, runs, fresh=False):
+    """3. A full build, then `runs` builds that each change one participant's log (the
+    middle file: a different simulated session of the same participant, seed 99, then the
+    original again, alternately), then builds with no change. Returns the timings of both
+    and the changed file's name."""
     logs = sorted((root / "data/logs").glob("*.jsonl"))
     victim = logs[len(logs) // 2]
     original = victim.read_bytes()
@@ -264,22 +290,65 @@ def bench_study(a):
     subprocess.run([d, "recall", "simulate", "--participants", "1", "--first", str(idx), "--seed", "99",
                     "--out", str(alt_dir)], check=True, stdout=subprocess.DEVNULL)
     changed = (alt_dir / victim.name).read_bytes()
-    rm(root / "_site"); rm(root / ".dossier")
-    timed([d, "build", "--quiet", str(root)])
+    if not fresh:   # else the caller has just built the site from nothing
+        rm(root / "_site"); rm(root / ".dossier")
+        timed([d, "build", "--quiet", str(root)])
     inc = []
-    print(f"3. incremental: change {victim.name}, {a.runs} runs")
+    print(f"3. incremental: change {victim.name} of {len(logs)}, {runs} runs")
     try:
-        for i in range(a.runs):
+        for i in range(runs):
             victim.write_bytes(changed if i % 2 == 0 else original)
             inc.append(timed([d, "build", "--quiet", str(root)]))
-            print(f"  run {i + 1}/{a.runs} incremental: {inc[-1][0]:7.3f} s")
-        noop = [timed([d, "build", "--quiet", str(root)]) for _ in range(max(1, a.runs // 2))]
+            print(f"  run {i + 1}/{runs} incremental: {inc[-1][0]:7.3f} s wall, {inc[-1][1]:7.3f} s cpu", flush=True)
+        noop = [timed([d, "build", "--quiet", str(root)]) for _ in range(max(1, runs // 2))]
     finally:
         victim.write_bytes(original)
-    data["incremental"] = summary(inc)
-    data["noop"] = summary(noop)
-    data["changed_file"] = victim.name
-    save(f"study-{a.participants}", data)
+    return inc, noop, victim.name
+
+
+def bench_incremental(a):
+    """3. The cost of one changed log at several study sizes (it should not grow with the
+    study), each beside one full build of that size."""
+    d = dossier_bin()
+    rows = []
+    for n in [int(x) for x in a.participants.split(",")]:
+        root = make_study(n, regen=a.regen)
+        rm(root / "_site"); rm(root / ".dossier")
+        full = timed([d, "build", "--clean", "--quiet", str(root)])
+        print(f"3. full build of {n} participants: {full[0]:.3f} s wall, {full[1]:.3f} s cpu, {full[2]:.1f} MB", flush=True)
+        inc, noop, victim = incremental_runs(root, d, a.runs, fresh=True)
+        rows.append({"participants": n, "full": summary([full]), "incremental": summary(inc),
+                     "noop": summary(noop), "changed_file": victim})
+    save("incremental", {"rows": rows})
+    if a.memory:
+        # The clean builds' peak RSS (wait4's ru_maxrss, what /usr/bin/time -v prints)
+        # as benchmark 6's table, without building every size a second time.
+        mem = []
+        for r in rows:
+            logs = list((WORK / f"study-{r['participants']}" / "data/logs").glob("*.jsonl"))
+            mem.append({"participants": r["participants"], "rss_mb": r["full"]["rss_max_mb"],
+                        "largest_log_mb": max(f.stat().st_size for f in logs) / 1e6,
+                        "total_log_mb": sum(f.stat().st_size for f in logs) / 1e6,
+                        "how": "wait4 ru_maxrss of the clean builds of `bench.py incremental`"})
+        save("memory", {"rows": mem})
+
+
+# MARK: - 6. Start-up
+
+def bench_startup(a):
+    """`dossier markdown` of a one-line file against `cmark-gfm` on the same file,
+    alternately, many runs: the median is the start-up cost."""
+    path = WORK / "one-line.md"
+    path.write_text("Hello, *world*.\n")
+    d = dossier_bin()
+    print(f"6. start-up: `dossier markdown` of a one-line file, {a.runs} alternating runs")
+    out = {"dossier": [], "cmark-gfm": []}
+    for i in range(a.runs):
+        out["dossier"].append(timed([d, "markdown", str(path)]))
+        out["cmark-gfm"].append(timed(["cmark-gfm", str(path)]))
+    for k, v in out.items():
+        print(f"  {k:>10}: median {statistics.median(s[0] for s in v) * 1000:.1f} ms")
+    save("startup", {"dossier": summary(out["dossier"]), "peer": summary(out["cmark-gfm"])})
 
 
 # MARK: - 4. Memory
@@ -396,7 +465,13 @@ def main():
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_markdown)
     p = sub.add_parser("study"); p.add_argument("--participants", type=int, default=2000); p.add_argument("--runs", type=int, default=3)
     p.add_argument("--incremental-only", action="store_true", help="re-time only benchmark 3, against the saved full-build results")
+    p.add_argument("--no-peer", action="store_true", help="time Dossier and the parse floor only; the peer's times come from the saved result")
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_study)
+    p = sub.add_parser("incremental"); p.add_argument("--participants", default="500,1000,2000")
+    p.add_argument("--runs", type=int, default=5); p.add_argument("--regen", action="store_true")
+    p.add_argument("--memory", action="store_true", help="also save the clean builds' peak RSS as the memory benchmark")
+    p.set_defaults(fn=bench_incremental)
+    p = sub.add_parser("startup"); p.add_argument("--runs", type=int, default=101); p.set_defaults(fn=bench_startup)
     p = sub.add_parser("memory"); p.add_argument("--participants", default="500,1000,2000")
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_memory)
     p = sub.add_parser("agree"); p.add_argument("--participants", type=int, default=12); p.set_defaults(fn=cmd_agree)

@@ -2,7 +2,7 @@
 # Dossier's side-by-side benchmarks (issue #8): `make bench` runs this, `make bench-quick`
 # runs it with --quick. See docs/benchmarks.md.
 #
-#   bash Benchmarks/run.sh           # all five benchmarks at full size (release build;
+#   bash Benchmarks/run.sh           # every benchmark at full size (release build;
 #                                    # tens of minutes), results in Benchmarks/RESULTS.md,
 #                                    # then every Benchmarks/<other>/run.sh
 #   bash Benchmarks/run.sh --quick   # tiny sizes, one run each (a few seconds): checks the
@@ -33,6 +33,8 @@ if [[ $quick == 1 ]]; then
   python3 Benchmarks/bench.py pages --pages 100 --runs 1
   python3 Benchmarks/bench.py markdown --mb 1 --runs 1
   python3 Benchmarks/bench.py study --participants 8 --runs 1
+  python3 Benchmarks/bench.py incremental --participants 4,8 --runs 1
+  python3 Benchmarks/bench.py startup --runs 3
   python3 Benchmarks/bench.py memory --participants 4,8
   python3 Benchmarks/bench.py report --out Benchmarks/work/RESULTS-quick.md
   exit 0
@@ -46,7 +48,9 @@ echo "Machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 Benchmarks/bench.py agree --participants 12
 python3 Benchmarks/bench.py markdown --mb 20 --runs 7
 python3 Benchmarks/bench.py pages --pages 10000 --runs 5
+python3 Benchmarks/bench.py startup --runs 101
 python3 Benchmarks/bench.py study --participants 2000 --runs 3
+python3 Benchmarks/bench.py incremental --participants 500,1000,2000 --runs 5
 python3 Benchmarks/bench.py memory --participants 500,1000,2000
 python3 Benchmarks/bench.py report
 

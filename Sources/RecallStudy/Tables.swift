@@ -28,6 +28,7 @@ public enum TableCell: Sendable, Hashable {
 public struct Table: Sendable, Hashable {
     public var header: [String]
     public var rows: [[TableCell]]
+    public init(header: [String], rows: [[TableCell]]) { self.header = header; self.rows = rows }
 }
 
 public enum RawData {

@@ -28,8 +28,9 @@ public struct RecallSection: Section {
     let heatmapRows: Int
     /// The test kit, when `kit: true`.
     let kit: RecallKit?
-    /// Unit id → file.
+    /// Unit id → file, in unit order, and as a dictionary.
     let slugs: [(id: String, url: URL)]
+    let urlOf: [String: URL]
     /// For project-relative file names in messages and pages.
     let project: Project
 
@@ -70,6 +71,7 @@ public struct RecallSection: Section {
             }
         }
         self.slugs = slugs
+        urlOf = seen
     }
 
     static func isFolder(_ url: URL) -> Bool {
@@ -88,14 +90,6 @@ public struct RecallSection: Section {
         slugs.map { SectionUnit(id: $0.id, inputs: $0.id.hasPrefix("p-") ? [$0.url] + setEntries.map(\.url) : [$0.url]) }
     }
 
-    /// participant.json: sorted keys, compact (JSONOutput's re-encoding costs 3× for a
-    /// file of this size, and JSONEncoder with sorted keys is already deterministic).
-    static func json<T: Encodable>(_ v: T) throws -> Data {
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try enc.encode(v)
-    }
-
     func stringSets() throws -> StringSets {
         try RecallSets.load(setEntries, project: project)
     }
@@ -103,7 +97,7 @@ public struct RecallSection: Section {
     // MARK: Units
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
-        guard let url = slugs.first(where: { $0.id == unit.id })?.url else { return UnitResult() }
+        guard let url = urlOf[unit.id] else { return UnitResult() }
         do {
             if unit.id.hasPrefix("cohort-") {
                 return try buildCohort(id: unit.id, url: url)
@@ -138,7 +132,7 @@ public struct RecallSection: Section {
         var files = [
             OutputFile(path: base + "raw.csv", data: RecallRender.csv(raw)),
             OutputFile(path: base + "rolled-up.csv", data: RecallRender.csv(rolled)),
-            OutputFile(path: base + "participant.json", data: try Self.json(result)),
+            OutputFile(path: base + "participant.json", data: Data(result.jsonBytes())),
         ]
         files.append(OutputFile(path: base + "report.md", text: RecallReport.markdown(result, slug: slug)))
         let page = Page(path: base + "index.html", title: "Participant \(result.participant)",
@@ -204,12 +198,13 @@ public struct RecallSection: Section {
         if let kit { files += try kit.files() }
         var warnings: [Diagnostic] = []
         var firstFile: [String: String] = [:]
+        // (A dictionary lookup per participant: searching `slugs` for each was O(n²).)
         for p in participants {
+            let shown = sourceOf["p-" + p.slug]
             if let other = firstFile[p.summary.participant] {
-                warnings.append(.warning(file: slugs.first { $0.id == "p-" + p.slug }.map { project.display($0.url) },
-                                         "participant number \(p.summary.participant) also appears in \(other); both are listed"))
+                warnings.append(.warning(file: shown, "participant number \(p.summary.participant) also appears in \(other); both are listed"))
             } else {
-                firstFile[p.summary.participant] = slugs.first { $0.id == "p-" + p.slug }.map { project.display($0.url) } ?? p.slug
+                firstFile[p.summary.participant] = shown ?? p.slug
             }
         }
         let complete = participants.filter { $0.summary.complete }.count

@@ -13,13 +13,21 @@ enum RecallStudyFiles {
             out.append(OutputFile(path: "\(dir)\(name).csv", data: RecallRender.csv(t)))
             out.append(OutputFile(path: "\(dir)\(name).json", data: json(t)))
         }
-        both("entries", StudyTables.entries(ps))
-        both("recall", StudyTables.recall(ps))
+        // The tables with a row per participant (or per entry) are written one
+        // participant at a time: see RecallTableStream.
+        func streamed(_ name: String, _ table: ([StudyParticipant]) -> RecallStudy.Table) {
+            var s = RecallTableStream(header: table([]).header)
+            for p in ps { s.append(table([p]).rows) }
+            out.append(OutputFile(path: "\(dir)\(name).csv", data: s.csvData))
+            out.append(OutputFile(path: "\(dir)\(name).json", data: s.jsonData))
+        }
+        streamed("entries", StudyTables.entries)
+        streamed("recall", StudyTables.recall)
         both("strings", StudyTables.strings(strings, ps))
-        both("study-table", StudyTables.tidyStudy(ps))
+        streamed("study-table", StudyTables.tidyStudy)
         both("study-strings", StudyTables.studyColumns(strings))
         out.append(OutputFile(path: dir + "study-table-appendix-b.csv", data: RecallRender.csv(appendixB.rows())))
-        both("participants", StudyTables.participants(ps))
+        streamed("participants", StudyTables.participants)
         for n in 1...StringSet.count {
             let t = DynamicsTable.table(string: n, ps).table
             out.append(OutputFile(path: dir + "dynamics/string-\(n).csv", data: RecallRender.csv(t)))

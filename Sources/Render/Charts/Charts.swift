@@ -78,18 +78,63 @@ public enum Charts {
         n.id = nil
         var narrow = draw(n)
         if let id = idOf(narrow), let wideID = idOf(wide) {
-            narrow = narrow.replacingOccurrences(of: id, with: wideID + "-n")
+            narrow = replacingAll(narrow, id, with: wideID + "-n")
         }
         return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + mark(narrow, "chart-narrow") + "</div>"
     }
 
+    // The three helpers below work on UTF-8 bytes: Foundation's `range(of:)` and
+    // `replacingOccurrences` convert the whole SVG to UTF-16 on Linux, and charts were a
+    // fifth of a study build (docs/perf-study.md).
+
     static func mark(_ svg: String, _ cls: String) -> String {
-        guard let r = svg.range(of: "class=\"dossier-chart ") else { return svg }
-        return svg.replacingCharacters(in: r, with: "class=\"dossier-chart \(cls) ")
+        let b = Array(svg.utf8)
+        guard let r = find(b, Array("class=\"dossier-chart ".utf8), from: 0) else { return svg }
+        var out = Array(b[..<r])
+        out.append(contentsOf: "class=\"dossier-chart \(cls) ".utf8)
+        out.append(contentsOf: b[(r + "class=\"dossier-chart ".utf8.count)...])
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func idOf(_ svg: String) -> String? {
-        guard let r = svg.range(of: " id=\"") else { return nil }
-        return String(svg[r.upperBound...].prefix { $0 != "\"" })
+        let b = Array(svg.utf8)
+        let key = Array(" id=\"".utf8)
+        guard let r = find(b, key, from: 0) else { return nil }
+        let start = r + key.count
+        var end = start
+        while end < b.count, b[end] != 0x22 { end += 1 }
+        return String(decoding: b[start..<end], as: UTF8.self)
+    }
+
+    /// `s` with every non-overlapping occurrence of `target` (left to right) replaced.
+    static func replacingAll(_ s: String, _ target: String, with replacement: String) -> String {
+        let b = Array(s.utf8), t = Array(target.utf8), r = Array(replacement.utf8)
+        guard !t.isEmpty else { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 64)
+        var i = 0
+        while let at = find(b, t, from: i) {
+            out.append(contentsOf: b[i..<at])
+            out.append(contentsOf: r)
+            i = at + t.count
+        }
+        out.append(contentsOf: b[i...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The first index at or after `from` where `needle` occurs in `hay`.
+    static func find(_ hay: [UInt8], _ needle: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, hay.count >= needle.count else { return nil }
+        var i = from
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count, hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
     }
 }

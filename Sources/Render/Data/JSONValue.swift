@@ -36,14 +36,18 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
     public static func formatNumber(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return String(Int64(d)) }
-        var s = String(format: "%.10g", d)
-        if s.contains("e") {
-            return s
+        // C's vsnprintf, as Foundation's String(format:) does for %g, and byte tests
+        // instead of Foundation's `contains` (both were half of an incremental study
+        // build: every number of the keystroke-dynamics tables comes through here).
+        var buf = [CChar](repeating: 0, count: 40)
+        let n = buf.withUnsafeMutableBufferPointer { out in withVaList([d]) { args in vsnprintf(out.baseAddress, 40, "%.10g", args) } }
+        var b = buf.prefix(max(0, min(Int(n), 39))).map { UInt8(bitPattern: $0) }
+        if b.contains(0x65) { return String(decoding: b, as: UTF8.self) }   // an exponent: as printed
+        if b.contains(0x2E) {
+            while b.last == 0x30 { b.removeLast() }                           // trailing zeros
+            if b.last == 0x2E { b.removeLast() }                              // a bare point
         }
-        if s.contains(".") {
-            while s.hasSuffix("0") { s.removeLast() }
-            if s.hasSuffix(".") { s.removeLast() }
-        }
+        let s = String(decoding: b, as: UTF8.self)
         return s == "-0" ? "0" : s
     }
 

@@ -16,7 +16,7 @@ struct RecallCommand: AsyncParsableCommand {
           dossier recall simulate --participants 30 --seed 7 --out data/recall/logs
           dossier recall import-desktop raw-p2.csv --out data/recall/logs/p2.jsonl
         """,
-        subcommands: [Simulate.self, ImportDesktop.self]
+        subcommands: [Simulate.self, ImportDesktop.self, Parse.self]
     )
 
     static func fail(_ e: RecallError) -> DossierError { DossierError(file: e.file, line: e.line, e.message) }
@@ -115,4 +115,62 @@ struct RecallCommand: AsyncParsableCommand {
             Console.note("wrote \(log.events.count) events to \(out)")
         }
     }
+
+    /// `dossier recall parse LOGS…` (hidden): reads and parses every session log on every
+    /// core, as a build does, and does nothing else — no analysis, no output files. The
+    /// benchmarks time it as the floor of a study build (docs/benchmarks.md).
+    struct Parse: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read and parse session logs only (for benchmarks).",
+            discussion: """
+            Prints the number of logs and events. Example:
+              dossier recall parse data/recall/logs
+            """,
+            shouldDisplay: false)
+
+        @Argument(help: "Log files (*.jsonl native, *.csv desktop Raw Data) or folders of them.")
+        var paths: [String]
+
+        func run() throws {
+            var files: [URL] = []
+            for p in paths {
+                let url = URL(fileURLWithPath: p)
+                var dir: ObjCBool = false
+                if FileManager.default.fileExists(atPath: p, isDirectory: &dir), dir.boolValue {
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []
+                    files += names.filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".csv") }.sorted()
+                        .map { url.appendingPathComponent($0) }
+                } else {
+                    files.append(url)
+                }
+            }
+            let list = files
+            let outcome = ParseOutcome()
+            DispatchQueue.concurrentPerform(iterations: list.count) { i in
+                let url = list[i]
+                do {
+                    let log = url.pathExtension.lowercased() == "csv"
+                        ? try DesktopRaw.load(url, display: url.path) : try NativeLog.load(url, display: url.path)
+                    outcome.add(events: log.events.count)
+                } catch let e as RecallError {
+                    outcome.fail(RecallCommand.fail(e))
+                } catch {
+                    outcome.fail(DossierError(file: url.path, "\(error)"))
+                }
+            }
+            if let first = outcome.firstFailure { throw first }
+            print("\(list.count) logs, \(outcome.events) events")
+        }
+    }
+}
+
+/// Totals and errors collected from concurrent work.
+private final class ParseOutcome: @unchecked Sendable {
+    private var total = 0
+    private var failures: [DossierError] = []
+    private let lock = NSLock()
+    func add(events n: Int) { lock.lock(); total += n; lock.unlock() }
+    func fail(_ e: DossierError) { lock.lock(); failures.append(e); lock.unlock() }
+    var events: Int { lock.lock(); defer { lock.unlock() }; return total }
+    var firstFailure: DossierError? { lock.lock(); defer { lock.unlock() }; return failures.first }
 }

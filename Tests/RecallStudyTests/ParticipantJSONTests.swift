@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import RecallStudy
+
+/// participant.json is written directly (``ParticipantResult/jsonBytes()``); its bytes
+/// must stay those of Foundation's JSONEncoder with sorted keys and unescaped slashes.
+@Suite struct ParticipantJSONTests {
+    static func encoderBytes(_ r: ParticipantResult) throws -> [UInt8] {
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try enc.encode(r))
+    }
+
+    @Test func simulatedParticipantsMatchJSONEncoderByteForByte() throws {
+        let strings = try studyStrings()
+        let sim = Simulator(strings: strings, seed: 11)
+        for i in 1...12 {
+            let log = try NativeLog.parse(Data(sim.log(index: i).utf8), file: "S\(i).jsonl")
+            let r = try Analyzer.analyze(log, strings: strings)
+            let ours = r.jsonBytes(), theirs = try Self.encoderBytes(r)
+            #expect(ours == theirs, "participant \(i): \(String(decoding: ours.prefix(300), as: UTF8.self))")
+        }
+    }
+
+    @Test func hostileTextAndNumbersMatchJSONEncoder() throws {
+        let strings = try studyStrings()
+        let log = try NativeLog.parse(Data(Simulator(strings: strings, seed: 5).log(index: 3).utf8), file: "S3.jsonl")
+        var r = try Analyzer.analyze(log, strings: strings)
+        var controls = ""
+        for c in 0..<0x20 { controls.unicodeScalars.append(Unicode.Scalar(UInt8(c))) }
+        r.participant = "a\"b\\c/d" + controls + "\u{7F}é😀\u{2028}\u{2029}"
+        r.device = "</script> & \u{FEFF}"
+        r.medianHold = 1e-05; r.medianDownDown = 123456789012345678.0; r.medianUpDown = -0.0; r.medianUpUp = 0.1 + 0.2
+        r.sessionTotalMs = Int.min; r.lastEventMs = Int.max
+        r.warnings = [RecallWarning(file: "x\ny.jsonl", line: nil, "tab\there"), RecallWarning(file: "f", line: 7, "")]
+        r.strings[0].meanEntrySeconds = 2.0
+        r.strings[1].meanEntrySeconds = 1e300
+        r.strings[2].meanEntrySeconds = Double.leastNonzeroMagnitude
+        r.recall = nil
+        #expect(r.jsonBytes() == (try Self.encoderBytes(r)))
+        r.device = nil
+        r.strings = []; r.pageTurns = []; r.warnings = []
+        #expect(r.jsonBytes() == (try Self.encoderBytes(r)))
+    }
+}
