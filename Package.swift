@@ -57,8 +57,9 @@ var targets: [Target] = [
     // Argon2 and gzip for the vault's KDBX import (docs/vault-kdbx.md).
     .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
     .systemLibrary(name: "CGzip", path: "Sources/CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    // libvips: experience panoramas resized at build time (Sources/Experiences/PanoramaPrep.swift).
-    .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+    // libvips: experience panoramas resized at build time (Sources/Experiences/PanoramaPrep.swift),
+    // loaded at run time on first use (never linked; see the target).
+    .target(name: "CVips", linkerSettings: [.linkedLibrary("dl")]),
 
     // MARK: Stages
     .target(name: "Escaping"),
@@ -93,7 +94,9 @@ var targets: [Target] = [
         exclude: disabled.map { "Commands/\($0.section)Command.swift" } + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
     ),
-    .target(name: "WebDAV"),
+    // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
+    .target(name: "CCurlRuntime", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "WebDAV", dependencies: ["CCurlRuntime"]),
 
     // MARK: Tests of the stages
     .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena"]),
