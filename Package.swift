@@ -80,7 +80,6 @@ var targets: [Target] = [
         name: "DossierKit",
         dependencies: ["Render", "WebDAV", "CompactBinary",
                        .product(name: "Yams", package: "Yams"),
-                       .product(name: "FlyingFox", package: "FlyingFox"),
                        .product(name: "ZIPFoundation", package: "ZIPFoundation")]
             + crypto + enabled.map { .target(name: $0.module) },
         exclude: disabled.map { "Sections/\($0.section)Section.swift" },
@@ -123,7 +122,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: targets
