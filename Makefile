@@ -19,13 +19,18 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Release builds carry the Swift runtime and Foundation inside the binary: start-up
+# then loads a handful of system libraries, not ~30 shared Swift ones (issue #20).
+# libcurl and libvips are loaded at run time by the commands that need them.
+STATIC_STDLIB = $(if $(filter release,$(CONFIG)),--static-swift-stdlib,)
+
 ## release: compile an optimised, self-contained dossier (.build/release/dossier)
 release:
-	$(SWIFT) build -c release --product dossier
+	$(SWIFT) build -c release --product dossier --static-swift-stdlib
 
 ## install: build (release) and copy the one file that is Dossier to $(PREFIX)/bin
 install:
-	$(SWIFT) build -c $(CONFIG) --product dossier
+	$(SWIFT) build -c $(CONFIG) --product dossier $(STATIC_STDLIB)
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/dossier" "$(DESTDIR)$(PREFIX)/bin/dossier"
 

@@ -57,8 +57,9 @@ var targets: [Target] = [
     // Argon2 and gzip for the vault's KDBX import (docs/vault-kdbx.md).
     .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
     .systemLibrary(name: "CGzip", path: "Sources/CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    // libvips: experience panoramas resized at build time (Sources/Experiences/PanoramaPrep.swift).
-    .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+    // libvips: experience panoramas resized at build time (Sources/Experiences/PanoramaPrep.swift),
+    // loaded at run time on first use (never linked; see the target).
+    .target(name: "CVips", linkerSettings: [.linkedLibrary("dl")]),
 
     // MARK: Stages
     .target(name: "Escaping"),
@@ -78,7 +79,6 @@ var targets: [Target] = [
         name: "DossierKit",
         dependencies: ["Render", "WebDAV", "CompactBinary",
                        .product(name: "Yams", package: "Yams"),
-                       .product(name: "FlyingFox", package: "FlyingFox"),
                        .product(name: "ZIPFoundation", package: "ZIPFoundation")]
             + crypto + enabled.map { .target(name: $0.module) },
         exclude: disabled.map { "Sections/\($0.section)Section.swift" },
@@ -92,7 +92,9 @@ var targets: [Target] = [
         exclude: disabled.map { "Commands/\($0.section)Command.swift" } + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
     ),
-    .target(name: "WebDAV"),
+    // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
+    .target(name: "CCurlRuntime", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "WebDAV", dependencies: ["CCurlRuntime"]),
 
     // MARK: Tests of the stages
     // swift-mustache: the engine Dossier's own Mustache renderer replaced; the tests check
@@ -121,7 +123,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: targets

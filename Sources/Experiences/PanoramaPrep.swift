@@ -30,15 +30,11 @@ public enum PanoramaPrep {
         public var description: String { message }
     }
 
-    private static let lock = NSLock()
-
-    /// `data` (JPEG or PNG) fitted into `maxWidth` × `maxWidth/2`, as JPEG.
+    /// `data` (JPEG or PNG) fitted into `maxWidth` × `maxWidth/2`, as JPEG. libvips is
+    /// loaded (dlopen) and started on the first call; without it this throws a message
+    /// saying what to install.
     public static func fit(_ data: Data, maxWidth: Int, quality: Int32) throws(Failure) -> Output {
-        // libvips is thread-safe once started; starting it is not.
-        lock.lock()
-        let started = dossier_vips_start()
-        lock.unlock()
-        guard started == 0 else { throw Failure(message: "libvips could not start: \(String(cString: dossier_vips_error()))") }
+        guard dossier_vips_start() == 0 else { throw Failure(message: String(cString: dossier_vips_error())) }
         var w: Int32 = 0, h: Int32 = 0
         var out: UnsafeMutableRawPointer?
         var len = 0

@@ -1,9 +1,7 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// A small WebDAV client (RFC 4918) over URLSession: PROPFIND, GET, PUT (with
+/// A small WebDAV client (RFC 4918) over ``HTTPTransport`` (libcurl, loaded at run
+/// time): PROPFIND, GET, PUT (with
 /// `If-Match` / `If-None-Match: *`), MKCOL, DELETE and MOVE, with HTTP Basic
 /// authentication and retries with exponential backoff on 5xx answers and time-outs.
 ///
@@ -25,10 +23,14 @@ public struct WebDAVClient: Sendable {
         public var initialBackoff: Double = 0.25
         /// Seconds without an answer before a request times out.
         public var timeout: Double = 30
-        public init(maxAttempts: Int = 4, initialBackoff: Double = 0.25, timeout: Double = 30) {
+        /// The `--ca-file` option: a PEM file of certificate authorities to trust instead
+        /// of the system's (see ``TrustStore``; `SSL_CERT_FILE` applies when this is nil).
+        public var caFile: String? = nil
+        public init(maxAttempts: Int = 4, initialBackoff: Double = 0.25, timeout: Double = 30, caFile: String? = nil) {
             self.maxAttempts = maxAttempts
             self.initialBackoff = initialBackoff
             self.timeout = timeout
+            self.caFile = caFile
         }
     }
 
@@ -45,14 +47,17 @@ public struct WebDAVClient: Sendable {
     public let baseURL: URL
     let credentials: Credentials?
     let options: Options
-    let session: URLSession
+    let transport: HTTPTransport
     /// Requests sent, by method (retries included).
     public let stats = RequestStats()
     let log: (@Sendable (String) -> Void)?
 
     /// Creates a client. Throws `WebDAVError.insecure` when credentials would travel in
-    /// clear text: Basic auth is allowed over `https`, or `http` to a loopback host only.
+    /// clear text: Basic auth is allowed over `https`, or `http` to a loopback host only;
+    /// `WebDAVError.trust` when the certificate authority file (option or
+    /// `SSL_CERT_FILE`) cannot be used.
     public init(baseURL: URL, credentials: Credentials?, options: Options = Options(),
+                environment: [String: String] = ProcessInfo.processInfo.environment,
                 log: (@Sendable (String) -> Void)? = nil) throws {
         var text = baseURL.absoluteString
         if !text.hasSuffix("/") { text += "/" }
@@ -70,14 +75,8 @@ public struct WebDAVClient: Sendable {
         self.credentials = credentials
         self.options = options
         self.log = log
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = options.timeout
-        config.timeoutIntervalForResource = max(options.timeout * 10, 300)
-        config.httpMaximumConnectionsPerHost = 8
-        config.urlCache = nil
-        config.httpCookieStorage = nil
-        config.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: config, delegate: ChallengeRejecter(), delegateQueue: nil)
+        let caFile = try TrustStore.caFile(option: options.caFile, environment: environment)
+        self.transport = HTTPTransport(caFile: caFile, idleTimeout: options.timeout, totalTimeout: max(options.timeout * 10, 300))
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -264,23 +263,21 @@ public struct WebDAVClient: Sendable {
 
     // MARK: - Transport
 
-    static func etag(_ response: HTTPURLResponse) -> String? {
-        (response.value(forHTTPHeaderField: "ETag")).map(ETag.normalize)
+    static func etag(_ response: HTTPTransport.Response) -> String? {
+        response.header("ETag").map(ETag.normalize)
     }
 
     /// Sends one request with retries; returns the body and response when the status is
     /// in `accept`, otherwise throws the matching `WebDAVError`.
     func send(_ method: String, _ target: URL, headers: [String: String] = [:], body: Data? = nil,
-              accept: Set<Int>) async throws -> (Data, HTTPURLResponse) {
-        var request = URLRequest(url: target)
-        request.httpMethod = method
-        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
-        if let credentials { request.setValue(credentials.authorizationHeader, forHTTPHeaderField: "Authorization") }
-        request.httpBody = body
-        // libcurl adds `Expect: 100-continue` to bodies over 1 KiB and then waits up to
-        // a second for a `100 Continue` many WebDAV servers never send: turn it off.
-        if body != nil { request.setValue("", forHTTPHeaderField: "Expect") }
-        if body == nil && (method == "PUT") { request.httpBody = Data() }
+              accept: Set<Int>) async throws -> (Data, HTTPTransport.Response) {
+        var fields = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        if let credentials { fields.append(("Authorization", credentials.authorizationHeader)) }
+        // libcurl adds `Expect: 100-continue` to large bodies and then waits up to a
+        // second for a `100 Continue` many WebDAV servers never send: turn it off.
+        var payload = body
+        if method == "PUT" && payload == nil { payload = Data() }
+        if payload != nil { fields.append(("Expect", "")) }
         let shown = target.absoluteString
         // A write point for the crash tests (debug builds only; see FaultPoint).
         let fault: FaultPoint.Action = ["PUT", "MKCOL", "MOVE", "DELETE"].contains(method)
@@ -290,32 +287,28 @@ public struct WebDAVClient: Sendable {
             stats.record(method)
             var retryable: WebDAVError
             do {
-                let (data, response) = try await session.data(for: request)
-                guard let http = response as? HTTPURLResponse else {
-                    throw WebDAVError.badResponse(url: shown, detail: "not an HTTP answer")
-                }
-                log?("\(method) \(shown) → \(http.statusCode)")
+                let response = try await transport.send(method, target, headers: fields, body: payload)
+                log?("\(method) \(shown) → \(response.status)")
                 if fault == .failAfterWrite { throw FaultPoint.lostAnswer(method) }
-                if accept.contains(http.statusCode) { return (data, http) }
-                let error = WebDAVError.from(status: http.statusCode, url: shown, method: method)
-                guard [500, 502, 503, 504].contains(http.statusCode) else { throw error }
+                if accept.contains(response.status) { return (response.body, response) }
+                let error = WebDAVError.from(status: response.status, url: shown, method: method)
+                guard [500, 502, 503, 504].contains(response.status) else { throw error }
                 retryable = error
             } catch let e as WebDAVError {
                 throw e
             } catch let e as FaultPoint.Injected {
                 throw e
-            } catch let e as URLError where e.code == .cancelled && !Task.isCancelled {
-                // The delegate cancels HTTP auth challenges: the server answered 401 to
-                // the credentials sent up front (see ChallengeRejecter).
-                log?("\(method) \(shown) → 401")
-                throw WebDAVError.unauthorized(url: shown)
-            } catch let e as URLError {
-                let mapped = WebDAVClient.map(e, url: shown)
+            } catch HTTPTransport.Failure.unavailable(let message) {
+                throw WebDAVError.transportUnavailable(message)
+            } catch HTTPTransport.Failure.transfer(let code, let message) {
+                let mapped = WebDAVClient.map(curlCode: code, message: message, url: shown, caFile: transport.caFile)
                 log?("\(method) \(shown) → \(mapped)")
                 // Connection-level failures (refused, reset, cut short, timed out) are
-                // retried; TLS and malformed-URL failures are not.
-                if case .tls = mapped { throw mapped }
-                if [.badURL, .unsupportedURL, .cannotFindHost, .dnsLookupFailed].contains(e.code) { throw mapped }
+                // retried; TLS, malformed-URL and unknown-host failures are not.
+                switch mapped {
+                case .tls, .badResponse: throw mapped
+                default: if [1, 3, 6].contains(code) { throw mapped }
+                }
                 retryable = mapped
             } catch {
                 throw WebDAVError.unreachable(url: shown, detail: String(describing: error))
@@ -327,45 +320,26 @@ public struct WebDAVClient: Sendable {
         }
     }
 
-    static func map(_ e: URLError, url: String) -> WebDAVError {
-        switch e.code {
-        case .timedOut:
+    /// A libcurl result code (CURLE_*) as a `WebDAVError`. curl's messages name the host
+    /// and port but never the URL's user-info, and Dossier never puts credentials in URLs.
+    static func map(curlCode code: Int32, message: String, url: String, caFile: String?) -> WebDAVError {
+        switch code {
+        case 28:   // OPERATION_TIMEDOUT
             return .timeout(url: url)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot, .clientCertificateRejected,
-             .clientCertificateRequired:
-            return .tls(url: url, detail: e.localizedDescription)
-        case .cannotConnectToHost:
-            return .unreachable(url: url, detail: "connection refused")
-        case .cannotFindHost, .dnsLookupFailed:
+        case 35, 51, 53, 54, 58, 59, 60, 64, 66, 80, 82, 83, 90, 91, 98:   // SSL_* / PEER_FAILED_VERIFICATION
+            return .tls(url: url, detail: message + (caFile.map { " — trusted authorities from \($0)" } ?? " — trusted authorities: the system's"))
+        case 77:   // SSL_CACERT_BADFILE
+            return .tls(url: url, detail: "the certificate authority file \(caFile ?? "") could not be loaded: \(message)")
+        case 6:    // COULDNT_RESOLVE_HOST
             return .unreachable(url: url, detail: "unknown host")
-        case .notConnectedToInternet:
-            return .unreachable(url: url, detail: "no network")
-        case .networkConnectionLost:
-            return .unreachable(url: url, detail: "connection lost")
+        case 7:    // COULDNT_CONNECT
+            return .unreachable(url: url, detail: "connection refused")
+        case 47:   // TOO_MANY_REDIRECTS
+            return .badResponse(url: url, detail: "too many redirects")
+        case 52, 55, 56, 18:   // GOT_NOTHING, SEND_ERROR, RECV_ERROR, PARTIAL_FILE
+            return .unreachable(url: url, detail: "connection lost (\(message))")
         default:
-            // FoundationNetworking reports many libcurl failures as code -1 with curl's
-            // text: recognise TLS ones by it ("SSL certificate problem: …").
-            let text = e.localizedDescription
-            if text.contains("SSL") || text.contains("TLS") || text.lowercased().contains("certificate") {
-                return .tls(url: url, detail: text)
-            }
-            return .unreachable(url: url, detail: "\(text) [URLError \(e.code.rawValue)]")
-        }
-    }
-}
-
-/// URLSession delegate: credentials are always sent up front in the `Authorization`
-/// header, so an HTTP authentication challenge (a 401 answer) means they were rejected.
-/// The challenge is cancelled — FoundationNetworking's default handling would wait
-/// forever — and the client reports `WebDAVError.unauthorized`.
-final class ChallengeRejecter: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        if challenge.protectionSpace.authenticationMethod == "NSURLAuthenticationMethodServerTrust" {
-            completionHandler(.performDefaultHandling, nil)
-        } else {
-            completionHandler(.cancelAuthenticationChallenge, nil)
+            return .unreachable(url: url, detail: "\(message) [curl \(code)]")
         }
     }
 }

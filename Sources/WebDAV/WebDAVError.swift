@@ -31,6 +31,10 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
     case insecure(String)
     /// The server's answer could not be understood.
     case badResponse(url: String, detail: String)
+    /// The certificate authority file (`--ca-file`, `SSL_CERT_FILE`) cannot be used.
+    case trust(String)
+    /// No HTTP client library: libcurl could not be loaded.
+    case transportUnavailable(String)
 
     public var description: String {
         switch self {
@@ -51,7 +55,7 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
         case .status(let code, let url, let m):
             return "\(url): \(m) failed with HTTP \(code)"
         case .tls(let url, let detail):
-            return "\(url): TLS failure (\(detail)); check the certificate and the host name"
+            return "\(url): TLS failure (\(detail)); check the certificate and the host name, and if the server's certificate comes from a private certificate authority, trust it with --ca-file PATH or SSL_CERT_FILE=PATH"
         case .unreachable(let url, let detail):
             return "\(url): cannot reach the server (\(detail))"
         case .timeout(let url):
@@ -60,6 +64,10 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
             return message
         case .badResponse(let url, let detail):
             return "\(url): unexpected answer from the server (\(detail))"
+        case .trust(let message):
+            return "certificate authority file: \(message)"
+        case .transportUnavailable(let message):
+            return message
         }
     }
 

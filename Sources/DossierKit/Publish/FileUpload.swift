@@ -29,7 +29,8 @@ extension Publisher {
         let total = entries.count
         let counter = Counter()
         // Children never throw into the group: a thrown error would cancel the others,
-        // and FoundationNetworking can leave a cancelled request waiting forever. After
+        // and a request in flight cannot be cancelled (libcurl runs it to its end or
+        // time-out), so the group would wait anyway. After
         // the first failure no new upload starts; those in flight finish, then it throws.
         let (results, failure): ([One], Error?) = await withTaskGroup(of: Result<One, Error>.self) { group in
             var next = 0

@@ -1,5 +1,3 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
 import Render
 
@@ -56,17 +54,19 @@ public final class PreviewServer: @unchecked Sendable {
         _ = try await first.build()
         state.succeeded()
 
-        let server = HTTPServer(address: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), logger: .disabled)
         let state = self.state
         let site = siteFolder
-        await server.appendRoute("GET /__dossier/version") { _ in
-            HTTPResponse(statusCode: .ok, headers: [.contentType: "text/plain", HTTPHeader("Cache-Control"): "no-store"],
-                         body: Data("\(state.version)".utf8))
-        }
-        await server.appendRoute("GET *") { request in
-            // The raw target: FlyingFox's `path` drops a trailing "/", which made every
-            // folder URL redirect to itself.
-            PreviewServer.serveFile(request.target.path(), from: site, state: state)
+        let server: LoopbackHTTPServer
+        do {
+            server = try LoopbackHTTPServer(port: port) { _, path in
+                if path == "/__dossier/version" {
+                    return .init(status: 200, headers: [("Content-Type", "text/plain"), ("Cache-Control", "no-store")],
+                                 body: Data("\(state.version)".utf8))
+                }
+                return PreviewServer.serveFile(path, from: site, state: state)
+            }
+        } catch {
+            throw DossierError("cannot listen on 127.0.0.1:\(port): \(error); choose another --port (0 picks a free one)")
         }
         let watcher = Task { [self] in
             var last = ProjectWatcher.fingerprint(folder)
@@ -81,41 +81,31 @@ public final class PreviewServer: @unchecked Sendable {
             }
         }
         defer { watcher.cancel() }
-        Task {
-            try? await server.waitUntilListening()
-            if case .ip4(_, let p) = await server.listeningAddress {
-                FileHandle.standardOutput.write(Data("Serving \(SitePaths.display(folder)) at http://127.0.0.1:\(p)/ (Ctrl-C to stop)\n".utf8))
-            }
-        }
-        do {
-            try await server.run()
-        } catch {
-            let detail = "\(error)".contains("98") ? "the port is already in use" : "\(error)"
-            throw DossierError("cannot listen on 127.0.0.1:\(port): \(detail); choose another --port (0 picks a free one)")
-        }
+        FileHandle.standardOutput.write(Data("Serving \(SitePaths.display(folder)) at http://127.0.0.1:\(server.port)/ (Ctrl-C to stop)\n".utf8))
+        await server.run()
     }
 
     static let reloadScript = """
     <script>/* dossier serve: live reload */(function(){var v=null;function poll(){fetch('/__dossier/version',{cache:'no-store'}).then(function(r){return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload();return}v=t;setTimeout(poll,500)}).catch(function(){setTimeout(poll,1000)})}poll()})();</script>
     """
 
-    static func serveFile(_ rawPath: String, from site: URL, state: ServeState) -> HTTPResponse {
+    static func serveFile(_ rawPath: String, from site: URL, state: ServeState) -> LoopbackHTTPServer.Response {
         var path = rawPath.removingPercentEncoding ?? rawPath
         if path.hasSuffix("/") || path.isEmpty { path += "index.html" }
         let parts = path.split(separator: "/").filter { !$0.isEmpty && $0 != "." }
-        if parts.contains("..") { return HTTPResponse(statusCode: .forbidden) }
+        if parts.contains("..") { return .init(status: 403) }
         var url = site
         for p in parts { url.appendPathComponent(String(p)) }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
             // Only a path without its trailing "/" is redirected, and only to that path
             // with one (never to itself).
-            guard !rawPath.hasSuffix("/") else { return HTTPResponse(statusCode: .notFound) }
-            return HTTPResponse(statusCode: .movedPermanently, headers: [.location: rawPath + "/"])
+            guard !rawPath.hasSuffix("/") else { return .init(status: 404) }
+            return .init(status: 301, headers: [("Location", rawPath + "/")])
         }
         guard var data = FileManager.default.contents(atPath: url.path) else {
             let body = "<!DOCTYPE html><title>Not found</title><h1>Not found</h1><p>\(HTML.escape(path)) is not part of the site.</p>"
-            return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/html; charset=utf-8"], body: Data((body + reloadScript).utf8))
+            return .init(status: 404, headers: [("Content-Type", "text/html; charset=utf-8")], body: Data((body + reloadScript).utf8))
         }
         let type = MIME.type(for: url.pathExtension)
         if url.pathExtension == "html" {
@@ -126,7 +116,7 @@ public final class PreviewServer: @unchecked Sendable {
             if let r = html.range(of: "</body>", options: .backwards) { html.insert(contentsOf: reloadScript, at: r.lowerBound) } else { html += reloadScript }
             data = Data(html.utf8)
         }
-        return HTTPResponse(statusCode: .ok, headers: [.contentType: type, HTTPHeader("Cache-Control"): "no-store"], body: data)
+        return .init(status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-store")], body: data)
     }
 }
 

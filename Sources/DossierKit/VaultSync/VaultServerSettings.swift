@@ -7,15 +7,16 @@ import WebDAV
 /// server before they are saved (UC3), and auto-sync when a command unlocks the vault (UC7).
 /// See docs/vault-sync.md.
 public enum VaultServerSettings {
-    /// A client for the settings stored in a vault.
-    public static func client(for settings: VaultSettings, log: (@Sendable (String) -> Void)? = nil) throws -> WebDAVClient {
+    /// A client for the settings stored in a vault. `caFile` is the `--ca-file` option
+    /// (nil: `SSL_CERT_FILE`, else the system's trust store).
+    public static func client(for settings: VaultSettings, caFile: String? = nil, log: (@Sendable (String) -> Void)? = nil) throws -> WebDAVClient {
         guard let url = URL(string: settings.webdavURL), url.scheme != nil else {
             throw DossierError("the vault's stored server URL is not a URL; run `dossier vault sync FILE --configure URL --user NAME`")
         }
         do {
             return try WebDAVClient(baseURL: url,
                                     credentials: Credentials(user: settings.webdavUser, password: settings.webdavPassword.reveal),
-                                    log: log)
+                                    options: WebDAVClient.Options(caFile: caFile), log: log)
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }

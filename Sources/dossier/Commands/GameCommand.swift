@@ -163,6 +163,7 @@ struct GameIngest: AsyncParsableCommand {
     @Option(name: .customLong("move-to"), help: "With --from: move stored uploads into this folder (relative to the drop folder) instead of deleting them.") var moveTo: String?
     @Option(help: "WebDAV user name (with --from).") var user: String?
     @Option(help: "A netrc-style file with the WebDAV password (with --from).") var netrc: String?
+    @OptionGroup var trust: TrustOptions
     @Argument(help: "Upload files or folders of uploads (every *.rmu file inside).") var inputs: [String] = []
 
     func validate() throws {
@@ -218,7 +219,7 @@ struct GameIngest: AsyncParsableCommand {
         }
         let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
         do {
-            let client = try WebDAVClient(baseURL: url, credentials: credentials)
+            let client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions)
             let items = try await client.propfind("", depth: 1)
                 .filter { !$0.isCollection && $0.path.hasSuffix(".rmu") && !$0.path.contains("/") }
                 .map(\.path).sorted()

@@ -51,6 +51,8 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(help: "A netrc-style file with `machine HOST login USER password PASS`.")
     var netrc: String?
 
+    @OptionGroup var trust: TrustOptions
+
     @Flag(name: .customLong("dry-run"), help: "List what would be uploaded and deleted; change nothing.")
     var dryRun = false
 
@@ -92,7 +94,7 @@ struct PublishCommand: AsyncParsableCommand {
         let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil
         let client: WebDAVClient
-        do { client = try WebDAVClient(baseURL: url, credentials: credentials, log: log) } catch let e as WebDAVError {
+        do { client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions, log: log) } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
         let publisher = Publisher(client: client, site: siteURL, stateFolder: stateFolder, concurrency: jobs)

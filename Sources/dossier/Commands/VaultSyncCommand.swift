@@ -54,6 +54,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "With --configure: sync automatically whenever the vault is unlocked (UC7).") var auto: Bool?
     @Flag(help: "Log every request (never credentials) on standard error.") var verbose = false
     @Flag(help: "The server's copy is under another master password (vault passwd): merge this vault into it; afterwards this file opens with the server's password (DOSSIER_SERVER_VAULT_PASSWORD, _FD, or the prompt).") var adoptServerKey = false
+    @OptionGroup var trust: TrustOptions
 
     func validate() throws {
         if configure != nil && target != nil { throw ValidationError("give either --configure or --to, not both") }
@@ -89,13 +90,13 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 let pw = try SecretInput.read(prompt: "WebDAV password for \(u) at \(url.host ?? configure): ", environment: WebDAVLogin.passwordVariable)
                 let settings = VaultSettings(webdavURL: url.absoluteString, webdavUser: u, webdavPassword: Secret(pw),
                                              autoSync: auto ?? vault?.settings?.autoSync ?? false)
-                client = try VaultServerSettings.client(for: settings, log: log)
+                client = try VaultServerSettings.client(for: settings, caFile: trust.caFile, log: log)
                 // UC3: check the settings against the server before anything is saved.
                 try await VaultServerSettings.validate(client)
                 newSettings = settings
                 syncUser = u
             } else if target == nil, let stored = vault?.settings {
-                client = try VaultServerSettings.client(for: stored, log: log)
+                client = try VaultServerSettings.client(for: stored, caFile: trust.caFile, log: log)
                 syncUser = stored.webdavUser
             } else {
                 let remembered = SyncState.load(stateURL)
@@ -104,7 +105,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 }
                 let givenUser = user ?? (ProcessInfo.processInfo.environment[WebDAVLogin.userVariable] == nil ? remembered?.user : nil)
                 let credentials = try WebDAVLogin.credentials(for: url, user: givenUser, netrc: netrc)
-                client = try WebDAVClient(baseURL: url, credentials: credentials, log: log)
+                client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions, log: log)
                 syncUser = credentials.user
             }
         } catch let e as WebDAVError {

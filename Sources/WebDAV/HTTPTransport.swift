@@ -1,0 +1,144 @@
+import Foundation
+import CCurlRuntime
+
+/// HTTP/1.1 over libcurl, loaded at run time (dlopen of `libcurl.so.4`, then
+/// `libcurl-gnutls.so.4`) the first time a request is sent — so commands that never talk
+/// to a server never load it (docs/publish.md, "HTTP transport").
+///
+/// Each request runs on its own thread (libcurl blocks); idle easy handles are kept in a
+/// pool so connections (and TLS sessions) are reused between requests.
+public final class HTTPTransport: @unchecked Sendable {
+    /// One HTTP answer.
+    public struct Response: Sendable {
+        public var status: Int
+        /// Header lines of the final answer, in order, names as sent.
+        public var headers: [(name: String, value: String)]
+        public var body: Data
+
+        /// The first header named `name` (case-insensitive).
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+    }
+
+    /// Why no HTTP answer arrived.
+    public enum Failure: Error, Sendable {
+        /// libcurl could not be loaded (message says what to install).
+        case unavailable(String)
+        /// libcurl's result `code` (CURLE_*) and its message.
+        case transfer(code: Int32, message: String)
+    }
+
+    /// PEM file of trusted certificate authorities, or nil for the system's trust store.
+    public let caFile: String?
+    /// Seconds to connect, and seconds with no byte moving, before a request fails.
+    public let idleTimeout: Double
+    /// Seconds for a whole request.
+    public let totalTimeout: Double
+    private let lock = NSLock()
+    private var idle: [UnsafeMutableRawPointer] = []
+
+    public init(caFile: String?, idleTimeout: Double, totalTimeout: Double) {
+        self.caFile = caFile
+        self.idleTimeout = idleTimeout
+        self.totalTimeout = totalTimeout
+    }
+
+    deinit {
+        for h in idle { dossier_curl_handle_free(h) }
+    }
+
+    /// Loads libcurl (once per process); throws `.unavailable` when it is missing.
+    public static func load() throws(Failure) {
+        var message = [CChar](repeating: 0, count: 512)
+        if dossier_curl_load(&message, message.count) != 0 {
+            throw .unavailable(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    /// Sends one request. `headers` are sent as given (an empty value removes a header
+    /// libcurl would add, e.g. `Expect`). Redirects are followed (at most 5, and from an
+    /// https URL only to https ones).
+    public func send(_ method: String, _ url: URL, headers: [(String, String)], body: Data?) async throws -> Response {
+        try HTTPTransport.load()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, Error>) in
+            Thread.detachNewThread { [self] in
+                continuation.resume(with: Result { try perform(method, url, headers: headers, body: body) })
+            }
+        }
+    }
+
+    private func takeHandle() throws -> UnsafeMutableRawPointer {
+        lock.lock()
+        let h = idle.popLast()
+        lock.unlock()
+        if let h { return h }
+        guard let made = dossier_curl_handle_new() else { throw Failure.transfer(code: 2, message: "libcurl could not start a request") }
+        return made
+    }
+
+    private func giveBack(_ h: UnsafeMutableRawPointer) {
+        lock.lock()
+        idle.append(h)
+        lock.unlock()
+    }
+
+    /// Blocking: one exchange on a pooled handle.
+    func perform(_ method: String, _ url: URL, headers: [(String, String)], body: Data?) throws -> Response {
+        let handle = try takeHandle()
+        defer { giveBack(handle) }
+        // "Name:" with nothing after it tells libcurl to drop that header.
+        let lines = headers.map { $0.1.isEmpty ? "\($0.0):" : "\($0.0): \($0.1)" }
+        var response = dossier_http_response()
+        let https = url.scheme?.lowercased() == "https"
+        let rc: Int32 = withCStrings(lines) { headerPointers in
+            url.absoluteString.withCString { urlPointer in
+                method.withCString { methodPointer in
+                    withOptionalCString(caFile) { caPointer in
+                        (body ?? Data()).withUnsafeBytes { raw in
+                            headerPointers.withUnsafeBufferPointer { hp in
+                                var request = dossier_http_request(
+                                    url: urlPointer, method: methodPointer, headers: hp.baseAddress, header_count: hp.count,
+                                    body: raw.baseAddress, body_len: raw.count, has_body: body == nil ? 0 : 1,
+                                    idle_timeout: max(1, Int(idleTimeout.rounded(.up))), total_timeout: max(1, Int(totalTimeout.rounded(.up))),
+                                    ca_file: caPointer, follow_redirects: 1, https_only_redirects: https ? 1 : 0)
+                                return dossier_http_perform(handle, &request, &response)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        defer { dossier_http_response_free(&response) }
+        guard rc == 0 else {
+            let message = withUnsafeBytes(of: response.error) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            throw Failure.transfer(code: rc, message: message)
+        }
+        let data = response.body.map { Data(bytes: $0, count: response.body_len) } ?? Data()
+        let block = response.header_block.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: response.header_len), as: UTF8.self) } ?? ""
+        return Response(status: Int(response.status), headers: HTTPTransport.parseHeaders(block), body: data)
+    }
+
+    /// "Name: value" lines of a raw header block (the status line and blank lines skipped).
+    static func parseHeaders(_ block: String) -> [(name: String, value: String)] {
+        block.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).compactMap { line in
+            guard !line.hasPrefix("HTTP/"), let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+    }
+}
+
+private func withOptionalCString<R>(_ s: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let s else { return body(nil) }
+    return s.withCString { body($0) }
+}
+
+/// Calls `body` with C copies of `strings`, valid for the call only.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { UnsafePointer($0) })
+}
