@@ -64,7 +64,7 @@ def test_pages_and_markdown_benchmarks_run_and_record_results(dossier_bin, tmp_p
     assert result(tmp_path, "markdown")["bytes"] >= 1_000_000
     bench(dossier_bin, tmp_path, "report", "--out", str(tmp_path / "RESULTS.md"))
     text = (tmp_path / "RESULTS.md").read_text()
-    assert "1. 30 Markdown pages" in text and "5. Markdown" in text and "Reproduce" in text
+    assert "1. 30 Markdown pages" in text and "4. Markdown" in text and "Reproduce" in text
 
 
 @needs_tools
