@@ -78,7 +78,7 @@ public struct XMLScanner {
             guard !open.isEmpty else { throw fail("a CDATA section outside the root element") }
             pos += 9
             let start = pos
-            guard let end = find("]]>") else { throw fail("a CDATA section is not closed: the document is truncated") }
+            guard let end = find("]]>") else { throw failAt(s.count, "a CDATA section is not closed: the document is truncated") }
             pos = end + 3
             return .cdata(String(decoding: s[start..<end], as: UTF8.self))
         }
@@ -179,8 +179,8 @@ public struct XMLScanner {
 
     private mutating func comment() throws(XMLError) {
         pos += 4
-        guard let dashes = find("--") else { throw fail("a comment is not closed: the document is truncated") }
-        guard dashes + 2 < s.count else { throw fail("a comment is not closed: the document is truncated") }
+        guard let dashes = find("--") else { throw failAt(s.count, "a comment is not closed: the document is truncated") }
+        guard dashes + 2 < s.count else { throw failAt(s.count, "a comment is not closed: the document is truncated") }
         guard s[dashes + 2] == UInt8(ascii: ">") else { throw failAt(dashes, "'--' inside a comment") }
         pos = dashes + 3
     }
@@ -198,7 +198,7 @@ public struct XMLScanner {
         }
         if has("?>") { pos += 2; return }
         guard skipSpace() else { throw fail("the target of a processing instruction must be followed by white space") }
-        guard let end = find("?>") else { throw fail("a processing instruction is not closed: the document is truncated") }
+        guard let end = find("?>") else { throw failAt(s.count, "a processing instruction is not closed: the document is truncated") }
         pos = end + 2
     }
 
@@ -289,6 +289,9 @@ public struct XMLScanner {
             }
             XMLChars.append(value, to: &out)
             return
+        }
+        guard pos < s.count, XMLChars.isNameStart(XMLChars.scalar(s, pos).0) else {
+            throw failAt(at, "'&' must start a reference ending in ';' (write &amp;)")
         }
         let entity = try name("an entity name")
         guard pos < s.count, s[pos] == UInt8(ascii: ";") else { throw failAt(at, "'&' must start a reference ending in ';' (write &amp;)") }

@@ -145,7 +145,7 @@ extension XMLScanner {
 
     @Test func invalidUTF8AndUTF16AreErrors() {
         #expect(failure(bytes: Array("<a>\n".utf8) + [0xC3, 0x28] + Array("</a>".utf8))?.line == 2)
-        #expect(failure(bytes: Array("<a>".utf8) + [0xED, 0xA0, 0x80] + Array("</a>".utf8))?.reason.contains("UTF-8") == true)
+        #expect(failure(bytes: Array("<a>".utf8) + [0xED, 0xA0, 0x80] + Array("</a>".utf8))?.reason.contains("U+D800") == true)
         #expect(failure(bytes: [0xFF, 0xFE, 0x3C, 0x00, 0x61, 0x00])?.reason.contains("UTF-16") == true)
     }
 
@@ -157,10 +157,12 @@ extension XMLScanner {
     }
 
     @Test func hugeFlatDocumentIsReadInLinearTime() throws {
-        // 200,000 siblings, attributes and references: must not be quadratic
-        let body = String(repeating: "<e k='v&amp;'>t&#65;</e>", count: 200_000)
+        // 100,000 siblings, attributes and references: must not be quadratic
+        let body = String(repeating: "<e k='v&amp;'>t&#65;</e>", count: 100_000)
         let clock = ContinuousClock()
-        let took = try clock.measure { #expect(try events("<r>" + body + "</r>").count == 600_002) }
+        var count = 0
+        let took = try clock.measure { count = try events("<r>" + body + "</r>").count }
+        #expect(count == 300_002)
         #expect(took < .seconds(30))
     }
 }
