@@ -117,6 +117,7 @@ public struct XMLScanner {
         for a in raw {
             let prefix: String
             if a.qname == "xmlns" { prefix = "" } else if a.qname.hasPrefix("xmlns:") { prefix = String(a.qname.dropFirst(6)) } else { continue }
+            if prefix.isEmpty && a.qname != "xmlns" || prefix.contains(":") { throw failAt(a.at, "'\(a.qname)' is not a valid qualified name") }
             if prefix == "xmlns" { throw failAt(a.at, "the prefix 'xmlns' cannot be declared") }
             if prefix == "xml" && a.value != XMLNamespaces.xml { throw failAt(a.at, "the prefix 'xml' cannot be bound to another namespace") }
             if prefix != "xml" && (a.value == XMLNamespaces.xml || a.value == XMLNamespaces.xmlns) {
@@ -197,6 +198,7 @@ public struct XMLScanner {
             return
         }
         if has("?>") { pos += 2; return }
+        guard pos < s.count else { throw fail("a processing instruction is not closed: the document is truncated") }
         guard skipSpace() else { throw fail("the target of a processing instruction must be followed by white space") }
         guard let end = find("?>") else { throw failAt(s.count, "a processing instruction is not closed: the document is truncated") }
         pos = end + 2
@@ -216,7 +218,9 @@ public struct XMLScanner {
             guard pos < s.count, s[pos] == UInt8(ascii: "=") else { throw fail("XML declaration field '\(key)' has no value") }
             pos += 1
             skipSpace()
+            let valueStart = pos
             let value = try attributeValue(key)
+            if s[valueStart..<pos].contains(UInt8(ascii: "&")) { throw failAt(valueStart, "references are not allowed in the XML declaration") }
             fields[key] = value
             order.append(key)
         }

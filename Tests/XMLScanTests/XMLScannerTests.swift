@@ -127,6 +127,19 @@ extension XMLScanner {
         ("<a>\n\u{1}</a>", 2, "U+0001"),
         ("<![CDATA[x]]><a/>", 1, "outside the root"),
         ("<!ENTITY x 'y'><a/>", 1, "unknown markup"),
+        ("<a xmlns:='u'/>", 1, "qualified name"),
+        ("<a xmlns:p:q='u'/>", 1, "qualified name"),
+        ("<a xmlns:xmlns='u'/>", 1, "'xmlns'"),
+        ("<a xmlns:p='http://www.w3.org/XML/1998/namespace'/>", 1, "reserved"),
+        ("<?xml version='1&#46;0'?><a/>", 1, "references"),
+        ("<?xml encoding='UTF-8' version='1.0'?><a/>", 1, "version, then"),
+        ("<a>
+</a>
+<!-- tail", 3, "comment is not closed"),
+        ("<a>
+<?pi", 2, "truncated"),
+        ("<a>
+</b>", 2, "does not match"),
     ]
 
     @Test(arguments: cases)
