@@ -133,13 +133,9 @@ extension XMLScanner {
         ("<a xmlns:p='http://www.w3.org/XML/1998/namespace'/>", 1, "reserved"),
         ("<?xml version='1&#46;0'?><a/>", 1, "references"),
         ("<?xml encoding='UTF-8' version='1.0'?><a/>", 1, "version, then"),
-        ("<a>
-</a>
-<!-- tail", 3, "comment is not closed"),
-        ("<a>
-<?pi", 2, "truncated"),
-        ("<a>
-</b>", 2, "does not match"),
+        ("<a>\n</a>\n<!-- tail", 3, "comment is not closed"),
+        ("<a>\n<?pi", 2, "truncated"),
+        ("<a>\n</b>", 2, "does not match"),
     ]
 
     @Test(arguments: cases)
