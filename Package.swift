@@ -35,7 +35,7 @@ let domains: [Domain] = [
            testResources: [.copy("Fixtures")]),
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips"],
            testResources: [.copy("Fixtures")]),
-    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "CArgon2", "CGzip", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
+    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
     Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto,
@@ -94,7 +94,10 @@ var targets: [Target] = [
     ),
     // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
     .target(name: "CCurlRuntime", linkerSettings: [.linkedLibrary("dl")]),
-    .target(name: "WebDAV", dependencies: ["CCurlRuntime"]),
+    .target(name: "WebDAV", dependencies: ["CCurlRuntime", "XMLScan"]),
+    // A strict streaming XML 1.0 reader (no DTDs), so FoundationXML (libxml2 + ICU) is
+    // not linked: docs/xml.md.
+    .target(name: "XMLScan"),
 
     // MARK: Tests of the stages
     // swift-mustache: the engine Dossier's own Mustache renderer replaced; the tests check
@@ -102,6 +105,7 @@ var targets: [Target] = [
     .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", .product(name: "Mustache", package: "swift-mustache")]),
     .testTarget(name: "DossierKitTests", dependencies: ["DossierKit"], resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
+    .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
 ]
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests

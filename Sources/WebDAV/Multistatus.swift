@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import XMLScan
 
 /// One resource listed by PROPFIND.
 public struct DAVResource: Sendable, Equatable {
@@ -24,17 +22,23 @@ public struct DAVResource: Sendable, Equatable {
 /// namespace whatever prefix the server uses.
 public enum MultistatusParser {
     public static func parse(_ data: Data) throws -> [(href: String, resource: DAVResourceProperties)] {
-        let delegate = Delegate()
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.delegate = delegate
-        guard parser.parse() else {
-            throw WebDAVError.badResponse(url: "", detail: "PROPFIND answer is not valid XML: \(parser.parserError.map { String(describing: $0) } ?? "unknown error")")
+        var state = State()
+        do {
+            var scanner = try XMLScanner(data)
+            while let event = try scanner.next() {
+                switch event {
+                case .start(let name, _): state.start(name)
+                case .text(let t), .cdata(let t): state.text += t
+                case .end: state.end()
+                }
+            }
+        } catch {
+            throw WebDAVError.badResponse(url: "", detail: "PROPFIND answer is not valid XML: \(error)")
         }
-        if delegate.sawMultistatus == false {
+        if state.sawMultistatus == false {
             throw WebDAVError.badResponse(url: "", detail: "PROPFIND answer has no DAV:multistatus element")
         }
-        return delegate.responses
+        return state.responses
     }
 
     /// The properties of one `response`.
@@ -45,7 +49,8 @@ public enum MultistatusParser {
         public var contentLength: Int64?
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    /// The walk over the scanner's events.
+    private struct State {
         var responses: [(href: String, resource: DAVResourceProperties)] = []
         var sawMultistatus = false
         // state of the current response
@@ -53,12 +58,12 @@ public enum MultistatusParser {
         var props = DAVResourceProperties()
         var pending = DAVResourceProperties()   // properties of the current propstat
         var propstatStatus: Int?
+        /// Open elements: the local name for `DAV:` names, `{namespace}local` for others.
         var stack: [String] = []
         var text = ""
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
-            let local = namespaceURI == "DAV:" ? name : "{\(namespaceURI ?? "")}\(name)"
+        mutating func start(_ name: XMLName) {
+            let local = name.namespace == "DAV:" ? name.local : "{\(name.namespace)}\(name.local)"
             stack.append(local)
             text = ""
             switch local {
@@ -70,10 +75,8 @@ public enum MultistatusParser {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            let local = stack.popLast() ?? name
+        mutating func end() {
+            guard let local = stack.popLast() else { return }
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             let inPropstat = stack.contains("propstat")
             switch local {

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import XMLScan
 
 // MARK: - KeePass 2.x XML
 
@@ -16,24 +14,30 @@ enum KeePassXML {
     /// whose values are plain text.
     static func read(_ data: Data, file: String?, now: Date, format: ImportFormat = .keepassXML,
                      unprotect: ((Data) throws -> Data)? = nil) throws -> ImportResult {
-        let delegate = KeePassXMLParser()
-        delegate.unprotect = unprotect
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        parser.shouldResolveExternalEntities = false
-        if !parser.parse() || delegate.failure != nil {
-            if let f = delegate.failure { throw VaultError(f.kind, f.message, file: file, line: parser.lineNumber) }
-            throw VaultError(.invalidInput, "XML error: \(parser.parserError.map { String(describing: ($0 as NSError).code) } ?? "unknown")",
-                             file: file, line: parser.lineNumber)
+        var walk = KeePassXMLParser()
+        walk.unprotect = unprotect
+        var scanner: XMLScanner
+        do { scanner = try XMLScanner(data) } catch { throw VaultError(.invalidInput, "XML error: \(error.reason)", file: file, line: error.line) }
+        do {
+            while let event = try scanner.next() {
+                switch event {
+                case .start(let name, let attributes): walk.start(name.qualified, attributes: attributes)
+                case .text(let t), .cdata(let t): walk.characters(t)
+                case .end(let name): try walk.end(name.qualified)
+                }
+            }
+        } catch let e as XMLError {
+            throw VaultError(.invalidInput, "XML error: \(e.reason)", file: file, line: e.line)
+        } catch var e as VaultError {
+            e.file = file
+            e.line = scanner.location().line
+            throw e
         }
-        if let open = delegate.openElement {
-            throw VaultError(.invalidInput, "the XML ends inside <\(open)>: the file is truncated or damaged", file: file, line: parser.lineNumber)
-        }
-        guard delegate.sawRoot else {
-            throw VaultError(.invalidInput, "not a KeePass document: no KeePassFile/Root element", file: file, line: parser.lineNumber)
+        guard walk.sawRoot else {
+            throw VaultError(.invalidInput, "not a KeePass document: no KeePassFile/Root element", file: file, line: scanner.location().line)
         }
         var result = ImportResult(format: format, items: [], skipped: [:], warnings: [])
-        for e in delegate.entries {
+        for e in walk.entries {
             if e.recycled { result.skipped["recycle bin", default: 0] += 1; continue }
             result.items.append(item(e, now: now, into: &result))
         }

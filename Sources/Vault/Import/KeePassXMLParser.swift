@@ -1,17 +1,14 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import XMLScan
 
-/// The SAX delegate behind ``KeePassXML``: collects ``KeePassXML/Entry`` values with
-/// their group path (the root group left out) and recycle-bin membership (by UUID).
-final class KeePassXMLParser: NSObject, XMLParserDelegate {
+/// The event walk behind ``KeePassXML`` (fed by ``XMLScanner``): collects
+/// ``KeePassXML/Entry`` values with their group path (the root group left out) and
+/// recycle-bin membership (by UUID). Element names are matched as written (KeePass
+/// documents use no namespaces).
+struct KeePassXMLParser {
     var entries: [KeePassXML.Entry] = []
     var unprotect: ((Data) throws -> Data)?
-    var failure: VaultError?
     var sawRoot = false
-    /// The innermost element still open when parsing stopped (nil for a whole document).
-    var openElement: String? { path.last }
     private var path: [String] = []
     private var groups: [String] = []
     private var recycleBinUUID = ""
@@ -31,7 +28,7 @@ final class KeePassXMLParser: NSObject, XMLParserDelegate {
 
     private func ancestor(_ k: Int) -> String { path.count > k ? path[path.count - 1 - k] : "" }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    mutating func start(_ name: String, attributes: [XMLAttribute]) {
         path.append(name)
         text = ""
         switch name {
@@ -46,9 +43,10 @@ final class KeePassXMLParser: NSObject, XMLParserDelegate {
         hidden = protected || (name == "Value" && (attributes["ProtectInMemory"] ?? "").lowercased() == "true")
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+    mutating func characters(_ string: String) { text += string }
 
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    /// Throws when a protected value cannot be decrypted (KDBX inner stream).
+    mutating func end(_ name: String) throws {
         let parent = ancestor(1)
         let inEntry = historyDepth == 0 && current != nil
         let entryTimes = parent == "Times" && ancestor(2) == "Entry"
@@ -61,14 +59,14 @@ final class KeePassXMLParser: NSObject, XMLParserDelegate {
         case "Value" where parent == "String":
             value = text
             valueHidden = hidden
-            if protected, let unprotect, failure == nil {
+            if protected, let unprotect {
                 // every protected value, history versions included, advances the stream
                 do {
                     guard let raw = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                         throw VaultError(.corrupt, "a protected value is not base64")
                     }
                     value = String(decoding: try unprotect(raw), as: UTF8.self)
-                } catch let e as VaultError { failure = e; parser.abortParsing() } catch { failure = VaultError(.corrupt, "\(error)"); parser.abortParsing() }
+                } catch let e as VaultError { throw e } catch { throw VaultError(.corrupt, "\(error)") }
             }
         case "String" where parent == "Entry":
             if inEntry {

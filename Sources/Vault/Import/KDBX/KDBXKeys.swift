@@ -2,9 +2,7 @@ import CArgon2
 import Crypto
 import _CryptoExtras
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
+import XMLScan
 
 /// The keys of a KDBX database: composite key from the password and key file, the KDF,
 /// then the payload key (and, for KDBX 4, the HMAC base key).
@@ -31,39 +29,39 @@ enum KDBXKeys {
     }
 
     private static func xmlKey(_ file: Data) throws -> Data? {
-        guard let text = String(data: file.prefix(4096), encoding: .utf8), text.contains("<KeyFile") else { return nil }
-        final class D: NSObject, XMLParserDelegate {
-            var version = "", data = "", dataHash = "", path: [String] = [], text = ""
-            func parser(_ p: XMLParser, didStartElement n: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-                path.append(n); text = ""
-                if n == "Data" { dataHash = attributes["Hash"] ?? "" }
+        guard let head = String(data: file.prefix(4096), encoding: .utf8), head.contains("<KeyFile") else { return nil }
+        var version = "", keyData = "", dataHash = "", path: [String] = [], text = ""
+        do {
+            var scanner = try XMLScanner(file)
+            while let event = try scanner.next() {
+                switch event {
+                case .start(let name, let attributes):
+                    path.append(name.qualified); text = ""
+                    if name.qualified == "Data" { dataHash = attributes["Hash"] ?? "" }
+                case .text(let s), .cdata(let s): text += s
+                case .end(let name):
+                    if name.qualified == "Version" { version = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+                    if name.qualified == "Data" && path.dropLast().last == "Key" { keyData = text }
+                    path.removeLast()
+                }
             }
-            func parser(_ p: XMLParser, foundCharacters s: String) { text += s }
-            func parser(_ p: XMLParser, didEndElement n: String, namespaceURI: String?, qualifiedName: String?) {
-                if n == "Version" { version = text.trimmingCharacters(in: .whitespacesAndNewlines) }
-                if n == "Data" && path.dropLast().last == "Key" { data = text }
-                path.removeLast()
-            }
+        } catch {
+            throw VaultError(.invalidInput, "the key file is damaged XML", line: error.line)
         }
-        let d = D()
-        let p = XMLParser(data: file)
-        p.delegate = d
-        p.shouldResolveExternalEntities = false
-        guard p.parse() else { throw VaultError(.invalidInput, "the key file is damaged XML", line: p.lineNumber) }
-        if d.version.hasPrefix("1.") {
-            guard let k = Data(base64Encoded: d.data.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        if version.hasPrefix("1.") {
+            guard let k = Data(base64Encoded: keyData.trimmingCharacters(in: .whitespacesAndNewlines)) else {
                 throw VaultError(.invalidInput, "the key file's key is not base64")
             }
             return k
         }
-        if d.version.hasPrefix("2.") {
-            guard let k = Data(hex: d.data.filter { !$0.isWhitespace }) else { throw VaultError(.invalidInput, "the key file's key is not hex") }
-            if let h = Data(hex: d.dataHash), !h.isEmpty, Data(SHA256.hash(data: k).prefix(h.count)) != h {
+        if version.hasPrefix("2.") {
+            guard let k = Data(hex: keyData.filter { !$0.isWhitespace }) else { throw VaultError(.invalidInput, "the key file's key is not hex") }
+            if let h = Data(hex: dataHash), !h.isEmpty, Data(SHA256.hash(data: k).prefix(h.count)) != h {
                 throw VaultError(.invalidInput, "the key file is damaged (its hash does not match)")
             }
             return k
         }
-        throw VaultError(.unsupported, "key file version '\(d.version)' is not supported")
+        throw VaultError(.unsupported, "key file version '\(version)' is not supported")
     }
 
     /// The KDF's 32-byte output for `composite`.
