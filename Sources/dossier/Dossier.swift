@@ -52,6 +52,13 @@ struct Dossier: AsyncParsableCommand {
 
     static func main() async {
         let args = Array(CommandLine.arguments.dropFirst())
+        if args.count == 2, args[0] == "markdown", !args[1].hasPrefix("-") {
+            do { try MarkdownCommand.render(file: args[1]) } catch {
+                Console.error(error as? DossierError ?? DossierError(file: args[1], "\(error)"))
+                Foundation.exit(1)
+            }
+            return
+        }
         if let message = Suggestions.unknownCommand(Dossier.self, args) {
             FileHandle.standardError.write(Data((message + "\n").utf8))
             Foundation.exit(2)

@@ -24,7 +24,12 @@ struct MarkdownCommand: ParsableCommand {
     @Flag(help: "Curly quotes and dashes (as `markdown: {smart: true}`).")
     var smart = false
 
-    func run() throws {
+    func run() throws { try Self.render(file: file, unsafe: unsafe, smart: smart) }
+
+    /// `dossier markdown FILE` with no options is also answered before the command line is
+    /// parsed (see `Dossier.main`): argument parsing looks up protocol conformances in the
+    /// whole binary, which was most of this command's start-up.
+    static func render(file: String, unsafe: Bool = false, smart: Bool = false) throws {
         let fd = open(file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw DossierError(file: file, "cannot read file: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
