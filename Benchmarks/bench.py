@@ -265,7 +265,8 @@ def bench_study(a):
             if "peer" not in old:
                 sys.exit(f"bench: --no-peer needs a saved peer result in {saved} (run once without it)")
             data["peer"] = old["peer"]
-            data["peer_from"] = old.get("machine", {}).get("when", "an earlier run")
+            # where the reused peer time was measured: carried over when it was itself reused
+            data["peer_from"] = old.get("peer_from") or old.get("machine", {}).get("when", "an earlier run")
         else:
             data["peer"] = summary(res["pandas+hugo"])
 
