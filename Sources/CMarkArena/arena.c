@@ -4,12 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef struct chunk {
     struct chunk *prev;
-    size_t cap;   // usable bytes after the header
+    size_t cap;     // usable bytes after the header
     size_t used;
-    size_t pad;   // keeps the data 16-byte aligned
+    size_t mapped;  // bytes mapped with mmap (0: the chunk came from calloc); keeps the data 16-byte aligned
 } chunk;
 
 static void report_if_asked(void);
@@ -30,17 +31,41 @@ static void out_of_memory(void) {
     abort();
 }
 
+// Chunks of 2 MiB and more are mapped directly and populated in one call (MAP_POPULATE):
+// a 20 MB document's tree fills about 600 MB of arena, and faulting that in 4 KiB at a
+// time was about a quarter of the render's time.
+#define HUGE ((size_t)2 << 20)
+
+static chunk *map_chunk(size_t cap) {
+    size_t total = (sizeof(chunk) + cap + 4095) & ~(size_t)4095;
+    void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    chunk *c = p;                       // anonymous memory is zero
+    c->mapped = total;
+    c->cap = total - sizeof(chunk);
+    return c;
+}
+
 static chunk *new_chunk(size_t need, chunk *prev) {
     size_t cap = prev ? prev->cap * 2 : FIRST_CHUNK;
     if (cap > ((size_t)64 << 20)) cap = (size_t)64 << 20;
     if (cap < need) cap = need;
-    // calloc: fresh chunks are zero (large ones come straight from mmap, untouched).
-    chunk *c = calloc(1, sizeof(chunk) + cap);
-    if (!c) out_of_memory();
+    chunk *c = cap >= HUGE ? map_chunk(cap) : NULL;
+    if (!c) {
+        // calloc: fresh chunks are zero.
+        c = calloc(1, sizeof(chunk) + cap);
+        if (!c) out_of_memory();
+        c->cap = cap;
+        c->mapped = 0;
+    }
     c->prev = prev;
-    c->cap = cap;
     c->used = 0;
     return c;
+}
+
+static void release_chunk(chunk *c) {
+    if (c->mapped) munmap(c, c->mapped);
+    else free(c);
 }
 
 static inline char *data_of(chunk *c) { return (char *)(c + 1); }
@@ -90,7 +115,7 @@ void dossier_arena_reset(void) {
     report_if_asked();
     while (top && (top->prev || top->cap > KEEP_LIMIT)) {
         chunk *prev = top->prev;
-        free(top);
+        release_chunk(top);
         top = prev;
     }
     if (top) {

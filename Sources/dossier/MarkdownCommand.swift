@@ -43,30 +43,40 @@ struct MarkdownCommand: ParsableCommand {
         } catch {
             throw DossierError(file: file, "cannot read file: \(error.localizedDescription)")
         }
-        out.flush()
+        try out.flush()
     }
 }
 
 /// Writes to a file descriptor through a 64 KiB buffer; large pieces go straight through.
+/// The first failed write (a full disk, a closed pipe) is kept, later writes are dropped,
+/// and ``flush()`` throws it: output that did not arrive is an error, not a success.
 final class BufferedOutput {
     private let fd: Int32
     private var buffer: [UInt8] = []
+    private var failure: Int32 = 0
     init(fd: Int32) { self.fd = fd; buffer.reserveCapacity(1 << 16) }
     func write(_ bytes: UnsafeRawBufferPointer) {
-        if buffer.count + bytes.count > (1 << 16) { flush() }
+        if buffer.count + bytes.count > (1 << 16) { drain() }
         if bytes.count >= (1 << 16) { raw(bytes); return }
         buffer.append(contentsOf: bytes)
     }
-    func flush() {
+    /// Writes what is buffered; throws the first write error met since the start.
+    func flush() throws {
+        drain()
+        if failure != 0 {
+            throw DossierError(file: "standard output", "cannot write: \(String(cString: strerror(failure)))")
+        }
+    }
+    private func drain() {
         buffer.withUnsafeBytes { raw($0) }
         buffer.removeAll(keepingCapacity: true)
     }
     private func raw(_ bytes: UnsafeRawBufferPointer) {
         var off = 0
-        while off < bytes.count {
+        while failure == 0, off < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
+            if n <= 0 { failure = n < 0 ? errno : EIO; return }
             off += n
         }
     }

@@ -23,3 +23,15 @@ def test_fast_path_errors_name_the_file_and_exit_1(dossier_bin, tmp_path):
     parsed = run(dossier_bin, "markdown", "--", str(missing))
     assert fast.returncode == parsed.returncode == 1
     assert fast.stderr == parsed.stderr and str(missing).encode() in fast.stderr
+
+
+def test_output_that_cannot_be_written_is_an_error(dossier_bin, tmp_path):
+    """A full disk (/dev/full) is reported and exits 1, on both paths, instead of
+    silently losing the HTML."""
+    md = tmp_path / "doc.md"
+    md.write_text("# Title\n\n" + "Some text.\n\n" * 20000)   # more than one 64 KiB buffer
+    for args in (("markdown", str(md)), ("markdown", "--", str(md))):
+        with open("/dev/full", "wb") as full:
+            r = subprocess.run([dossier_bin, *args], stdout=full, stderr=subprocess.PIPE, timeout=60)
+        assert r.returncode == 1, args
+        assert b"standard output" in r.stderr and b"No space left on device" in r.stderr, r.stderr
