@@ -94,6 +94,12 @@ MEDIA_FILES = {
     "media/silent.wav": wav([0.0] * 800),
     "media/adpcm.wav": wav(tone(0.5), fmt=2),
     "media/clip.mp3": b"ID3\x04\0\0\0\0\0\0" + bytes(64),
+    # Around the 10 dB threshold: three quiet clips, one 11 dB and one 9 dB louder.
+    "media/base-a.wav": wav(tone(0.02)),
+    "media/base-b.wav": wav(tone(0.02)),
+    "media/base-c.wav": wav(tone(0.02)),
+    "media/plus11.wav": wav(tone(0.02 * 10 ** (11 / 20))),
+    "media/plus9.wav": wav(tone(0.02 * 10 ** (9 / 20))),
 }
 
 
@@ -119,6 +125,11 @@ EXPERIENCES = {
     "pair.json": {"title": "Pair", "kind": "custom", "owner": "ana", "firstPanorama": "b", "finalPanorama": "a", "panoramas": [
         {"id": "a", "title": "A", "image": "media/odd.jpg", "triggers": [sound(1, "media/quiet16.wav"), door(1, "b")]},
         {"id": "b", "title": "B", "image": "media/p16.png", "triggers": [sound(2, "media/ext16.wav"), door(2, "a")]}]},
+    # The loudness threshold itself: 11 dB over the median warns, 9 dB does not.
+    "threshold.json": {"title": "Threshold", "kind": "custom", "owner": "ana", "panoramas": [
+        {"id": "t", "title": "T", "image": "media/square.png", "triggers": [
+            sound(1, "media/base-a.wav"), sound(2, "media/base-b.wav"), sound(3, "media/base-c.wav"),
+            sound(4, "media/plus11.wav"), sound(5, "media/plus9.wav")]}]},
     # Over the 40 MB budget (the big file is made below).
     "big.json": {"title": "Big one", "kind": "custom", "owner": "bo", "panoramas": [
         {"id": "x", "title": "X", "image": "media/p16.png", "triggers": [sound(1, "media/big.mp3")]}]},
@@ -168,6 +179,8 @@ def test_graph_sizes_budget_and_levels_match_the_build(checked_project, editor_p
     for needle in ("cannot be reached from the first panorama", "is a dead end", "can never be finished",
                    "px wide; above 4096", "twice as wide as high", "dB louder", "over the budget"):
         assert needle in text, needle
+    louder = [m for m in swift.get("threshold.json", []) if "dB louder" in m]
+    assert len(louder) == 1 and "plus11.wav" in louder[0] and "11.0 dB louder" in louder[0], louder
     media_b64 = {p: base64.b64encode(d).decode() for p, d in MEDIA_FILES.items()}
     drv = make_driver(tmp_path)
     try:
