@@ -40,19 +40,19 @@ import Testing
         #expect(try loadError("title: T\nbase_url: HTTPS://example.org/a\n") == nil)
     }
 
-    @Test func aliasBombsAreRefusedWithALine() throws {
+    /// The time limit only stops a hang (an expansion of 9^9 nodes); the limit itself is
+    /// shown by the error.
+    @Test(.timeLimit(.minutes(1))) func aliasBombsAreRefusedWithALine() throws {
         var yml = "a: &a [x, x, x, x, x, x, x, x, x]\n"
         var prev = "a"
         for name in ["b", "c", "d", "e", "f", "g", "h", "i"] {
             yml += "\(name): &\(name) [" + Array(repeating: "*\(prev)", count: 9).joined(separator: ", ") + "]\n"
             prev = name
         }
-        let began = Date()
         do { _ = try ConfigNode.parse(yml, file: "x.yml"); Issue.record("should fail") } catch let e as DossierError {
             #expect(e.diagnostics[0].message.contains("YAML aliases expand"))
             #expect(e.diagnostics[0].line != nil)
         }
-        #expect(Date().timeIntervalSince(began) < 5)
         let small = try ConfigNode.parse("a: &a [1, 2]\nb: *a\n", file: "x.yml")
         guard case .map(let entries, _) = small else { Issue.record("not a map"); return }
         #expect(entries[1].value.scalars == ["1", "2"])

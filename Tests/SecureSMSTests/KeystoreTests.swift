@@ -113,7 +113,9 @@ import Testing
         try JSONSerialization.data(withJSONObject: env).write(to: url)
     }
 
-    @Test func outOfRangeKDFParametersAreRefusedBeforeAnyWork() throws {
+    /// Deriving with any of these would run for hours or exhaust memory: the time limit
+    /// stops such a hang; the named field in each error shows the check.
+    @Test(.timeLimit(.minutes(1))) func outOfRangeKDFParametersAreRefusedBeforeAnyWork() throws {
         let dir = try tempDir()
         let url = try store(dir).url
         let cases: [(String, Any, String)] = [("p", 9_007_199_254_740_993, "kdf.p"), ("p", 1_000_000, "kdf.p"), ("r", 0, "kdf.r"),
@@ -121,14 +123,12 @@ import Testing
         for (field, value, named) in cases {
             let saved = try Data(contentsOf: url)
             try edit(url) { env in var k = env["kdf"] as! [String: Any]; k[field] = value; env["kdf"] = k }
-            let started = ContinuousClock.now
             do {
                 _ = try Keystore.open(at: url, password: "pw", now: t0)
                 Issue.record("opened with \(field) = \(value)")
             } catch let e as SecureSMSError {
                 #expect(e.description.contains(named) && e.description.contains(url.path), "\(e)")
             }
-            #expect(ContinuousClock.now - started < .seconds(2))
             try saved.write(to: url)
         }
         try edit(url) { env in var k = env["kdf"] as! [String: Any]; k["r"] = 32; k["log2n"] = 20; env["kdf"] = k }
