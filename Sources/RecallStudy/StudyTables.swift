@@ -3,12 +3,21 @@
 /// One participant as the study-wide tables see it.
 public struct StudyParticipant: Sendable {
     public var summary: ParticipantSummary
+    /// The participant's rows (empty when built from stored contributions: the study
+    /// summary then takes the rows as bytes, see docs/incremental.md).
     public var detail: ParticipantDetail
+    /// What the aggregates need (``StudyContribution``).
+    public var contribution: StudyContribution
     /// The log's file name as shown in messages (project-relative): tells apart two logs
     /// with the same participant number.
     public var sourceFile: String
     public init(summary: ParticipantSummary, detail: ParticipantDetail, sourceFile: String) {
         self.summary = summary; self.detail = detail; self.sourceFile = sourceFile
+        contribution = StudyContribution(detail)
+    }
+    public init(summary: ParticipantSummary, contribution: StudyContribution, sourceFile: String) {
+        self.summary = summary; self.detail = ParticipantDetail(); self.sourceFile = sourceFile
+        self.contribution = contribution
     }
 }
 
@@ -65,11 +74,11 @@ public enum StudyTables {
         var rows: [[TableCell]] = []
         let recallers = ps.filter(\.summary.reachedRecall)
         for n in 1...StringSet.count {
-            let es = ps.flatMap { $0.detail.entries.filter { $0.string == n } }
+            let es = ps.flatMap { $0.contribution.entries.filter { $0.string == n } }
             let d = es.map { Double($0.duration) }
             let reached = ps.filter { $0.summary.strings.contains { $0.n == n && $0.reached } }
             let incorrect = es.filter { !$0.correct }.count, rekeys = es.filter(\.rekey).count
-            let attempts = ps.reduce(0) { $0 + $1.detail.verifyAttempts[n - 1] }
+            let attempts = ps.reduce(0) { $0 + $1.contribution.verifyAttempts[n - 1] }
             let notOK = ps.reduce(0) { $0 + ($1.summary.strings.first { $0.n == n }?.verifyFailures ?? 0) }
             let recalled = recallers.filter { $0.summary.recalled.contains(n) }.count
             func rate(_ a: Int, _ b: Int) -> TableCell { b == 0 ? .empty : .number(Double(a) / Double(b)) }

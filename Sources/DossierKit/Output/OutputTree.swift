@@ -148,6 +148,30 @@ public final class OutputTree: @unchecked Sendable {
         return entry
     }
 
+    /// A file written piece by piece (``OutputFileStream``): a study-wide table of tens of
+    /// megabytes is never held in memory whole. Same rules as ``write(bytes:to:owner:)``:
+    /// the path is claimed now; ``finishStream(_:)`` records the hash, and in patch mode
+    /// drops the staged copy when its bytes equal the live file's.
+    public func openStream(_ path: String, owner: String) throws -> OutputFileStream {
+        try OutputTree.check(path, owner: owner)
+        try claim(path, owner: owner)
+        try ensureDir(path)
+        return try OutputFileStream(path: path, full: staging.path + "/" + path)
+    }
+
+    /// Closes `stream` and records its file (see ``openStream(_:owner:)``).
+    @discardableResult
+    public func finishStream(_ stream: OutputFileStream) throws -> ManifestFile {
+        let entry = try stream.close()
+        if let target = patchTarget, live[entry.path] == entry, access(target.path + "/" + entry.path, F_OK) == 0 {
+            unlink(stream.full)
+            lock.lock(); files[entry.path] = entry; lock.unlock()
+            return entry
+        }
+        lock.lock(); files[entry.path] = entry; staged.append(entry.path); lock.unlock()
+        return entry
+    }
+
     /// Reuses a file of the previous build (hard link, else copy) with its known hash.
     public func reuse(_ entry: ManifestFile, from previous: URL, owner: String) throws {
         try claim(entry.path, owner: owner)

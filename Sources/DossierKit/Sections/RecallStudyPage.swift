@@ -87,7 +87,7 @@ enum RecallStudyPage {
             let kr = reached.isEmpty ? nil : Double(rekeys) / Double(reached.count)
             let vr = reached.isEmpty ? nil : Double(fails) / Double(reached.count)
             recallRates.append(rr); incorrectRates.append(ir); rekeyRates.append(kr); verifyRates.append(vr)
-            let times = everyone.flatMap { $0.detail.entries.filter { $0.string == n }.map { Double($0.duration) / 1000 } }
+            let times = everyone.flatMap { $0.contribution.entries.filter { $0.string == n }.map { Double($0.duration) / 1000 } }
             perString.append(["n": n, "text": strings[number: n], "length": strings[number: n].count,
                               "reached": reached.count,
                               "entryN": times.count, "meanEntry": RecallRender.seconds(StudyStats.mean(times)),
@@ -111,7 +111,7 @@ enum RecallStudyPage {
                                  xLabel: "string: order (length)", yLabel: "rate", yMin: 0))
         m["participants"] = zip(participants, everyone).map { p, sp -> [String: Any] in
             let s = p.summary
-            let times = sp.detail.entries.map { Double($0.duration) / 1000 }
+            let times = sp.contribution.entries.map { Double($0.duration) / 1000 }
             return ["slug": p.slug, "participant": s.participant, "complete": s.complete,
                     "source": s.source == .desktop ? "desktop" : "mobile", "sourceFile": sp.sourceFile,
                     "sessionTotal": RecallRender.duration(s.sessionTotalMs),

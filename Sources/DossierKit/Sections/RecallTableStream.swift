@@ -18,10 +18,13 @@ struct RecallTableStream {
     private let order: [Int]
     private let quotedKeys: [[UInt8]]
     private var rows = 0
+    /// Bytes of the CSV header record (see ``csvRows``).
+    private let csvHeaderCount: Int
 
     init(header: [String]) {
         self.header = header
         csv = CSVWriter(header: header)
+        csvHeaderCount = csv.data.count
         order = header.indices.sorted { Array(header[$0].utf8).lexicographicallyPrecedes(Array(header[$1].utf8)) }
         quotedKeys = header.map { Array(JSONText.quote($0).utf8) }
         json.append(0x5B)   // [
@@ -68,6 +71,13 @@ struct RecallTableStream {
 
     /// The CSV bytes.
     var csvData: Data { csv.data }
+
+    /// The CSV bytes of the rows alone (no header record).
+    var csvRows: [UInt8] { Array(csv.data.dropFirst(csvHeaderCount)) }
+
+    /// The JSON of the rows alone: each row `\n  {…}`, rows joined by `,` (no brackets).
+    /// ``jsonData`` is `[` + these + `\n]\n`, or `[]\n` for no rows.
+    var jsonRows: [UInt8] { Array(json.dropFirst()) }
 
     /// The JSON bytes (with a final newline).
     var jsonData: Data {
