@@ -65,7 +65,7 @@ import Testing
             let b = RecallRowBlocks(p)
             let again = try #require(RecallRowBlocks.decode(b.encoded()))
             #expect(again.csv == b.csv && again.json == b.json)
-            #expect(again.dynamics.map(\.csv) == b.dynamics.map(\.csv) && again.dynamics.map(\.keys) == b.dynamics.map(\.keys))
+            #expect(again.dynamics.map { $0.csv } == b.dynamics.map { $0.csv } && again.dynamics.map { $0.keys } == b.dynamics.map { $0.keys })
             let c = p.contribution.compactBytes()
             #expect(c.withUnsafeBytes { StudyContribution(compactBytes: $0) } == p.contribution)
             var cut = b.encoded(); cut.removeLast()
