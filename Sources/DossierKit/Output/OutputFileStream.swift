@@ -50,14 +50,17 @@ public final class OutputFileStream {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws { try Self.writeAll(fd, bytes, path: full) }
+
+    /// Writes all of `bytes` to `fd` (retrying short writes and EINTR).
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         var off = 0
         while off < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
                 let why = n < 0 ? String(cString: strerror(errno)) : "nothing written"
-                throw DossierError(file: full, "cannot write output file: \(why)")
+                throw DossierError(file: path, "cannot write output file: \(why)")
             }
             off += n
         }

@@ -132,16 +132,11 @@ public final class OutputTree: @unchecked Sendable {
         let full = staging.path + "/" + path
         let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
-        var off = 0
-        while off < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let why = n < 0 ? String(cString: strerror(errno)) : "nothing written"
-                close(fd)
-                throw DossierError(file: full, "cannot write output file: \(why)")
-            }
-            off += n
+        do {
+            try OutputFileStream.writeAll(fd, bytes, path: full)
+        } catch {
+            close(fd)
+            throw error
         }
         guard close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
         lock.lock(); files[path] = entry; staged.append(path); lock.unlock()
