@@ -242,7 +242,6 @@ final class BuildContext: @unchecked Sendable {
         } else {
             tree = try OutputTree(staging: staging)
         }
-        try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
         let fp = renderer.fingerprint
         for (cfg, section) in zip(project.sectionConfigs, sections) {
             let key = type(of: section).key
@@ -410,6 +409,8 @@ final class BuildContext: @unchecked Sendable {
         // The blob is named by the unit's hash: a unit with the same inputs writes the
         // same bytes, and the state that names it is saved only after it is in place.
         if let blob = result.blob {
+            // Made on first use: a project whose units leave no blobs gets no folder.
+            try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
             try AtomicFile.write(blob, to: newBlobFolder.appendingPathComponent(hash), sync: false)
         }
         return BuildState.Unit(hash: hash, files: files, links: links, record: result.record, warnings: result.warnings,
