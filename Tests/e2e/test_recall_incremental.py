@@ -152,8 +152,9 @@ def test_a_corrupt_or_older_state_means_a_full_build(study, tmp_path, dossier_bi
 
 def test_a_damaged_or_missing_blob_is_rebuilt_and_the_site_equals_a_clean_build(study, tmp_path, dossier_bin):
     logs = study / "data" / "logs"
-    b = blobs(study)
-    assert len(b) == 7
+    assert len(blobs(study)) == 7
+    b = [x for x in blobs(study) if b"S004" not in x.read_bytes()]   # not the blob of the log changed below
+    assert len(b) == 6
     # Same size, wrong bytes: found when the summary reads it, rebuilt from the log.
     b[0].write_bytes(b"\0" * b[0].stat().st_size)
     # Truncated: its unit is rebuilt at planning.

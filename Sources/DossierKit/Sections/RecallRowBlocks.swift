@@ -31,7 +31,7 @@ struct RecallRowBlocks {
             json.append(s.jsonRows)
         }
         for q in p.contribution.sequences {
-            var s = RecallTableStream(header: DynamicsTable.header(keys: q.keys))
+            var s = RecallTableStream(header: DynamicsTable.header(keys: q.keys), json: false)
             for t in p.detail.timings where t.string == q.string && t.keys == q.keys {
                 s.append(row: DynamicsTable.row(t, participant: p.summary.participant, sourceFile: p.sourceFile))
             }

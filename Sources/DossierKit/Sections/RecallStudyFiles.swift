@@ -54,7 +54,7 @@ enum RecallStudyFiles {
         let keys = (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, ps.map(\.contribution)) }
         for n in 1...StringSet.count {
             let d = try sink.open(dir + "dynamics/string-\(n).csv")
-            try d.append(RecallTableStream(header: DynamicsTable.header(keys: keys[n - 1] ?? [])).csvData)
+            try d.append(RecallTableStream(header: DynamicsTable.header(keys: keys[n - 1] ?? []), json: false).csvData)
             dyn.append(d)
         }
         var hasRows = Array(repeating: false, count: tables.count)

@@ -20,13 +20,16 @@ struct RecallTableStream {
     private var rows = 0
     /// Bytes of the CSV header record (see ``csvRows``).
     private let csvHeaderCount: Int
+    /// Whether JSON is written too (a dynamics table is CSV only).
+    private let withJSON: Bool
 
-    init(header: [String]) {
+    init(header: [String], json withJSON: Bool = true) {
         self.header = header
+        self.withJSON = withJSON
         csv = CSVWriter(header: header)
         csvHeaderCount = csv.data.count
-        order = header.indices.sorted { Array(header[$0].utf8).lexicographicallyPrecedes(Array(header[$1].utf8)) }
-        quotedKeys = header.map { Array(JSONText.quote($0).utf8) }
+        order = withJSON ? header.indices.sorted { Array(header[$0].utf8).lexicographicallyPrecedes(Array(header[$1].utf8)) } : []
+        quotedKeys = withJSON ? header.map { Array(JSONText.quote($0).utf8) } : []
         json.append(0x5B)   // [
     }
 
@@ -45,6 +48,7 @@ struct RecallTableStream {
             }
         }
         csv.endRecord()
+        guard withJSON else { return }
         // ",\n  {\n    \"key\": value,\n    …\n  }"
         if rows > 0 { json.append(0x2C) }
         json.append(contentsOf: [0x0A, 0x20, 0x20, 0x7B])
