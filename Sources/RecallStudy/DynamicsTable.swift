@@ -35,15 +35,30 @@ public enum DynamicsTable {
     /// deletion-free entries were left out for another key sequence.
     public static func table(string n: Int, _ ps: [StudyParticipant]) -> (table: Table, excluded: Int) {
         let all = ps.flatMap { p in p.detail.timings.filter { $0.string == n }.map { (p, $0) } }
+        guard let keys = mostCommon(string: n, ps.map(\.contribution)) else {
+            return (Table(header: header(keys: []), rows: []), 0)
+        }
+        let rows = all.filter { $0.1.keys == keys }.map { row($0.1, participant: $0.0.summary.participant, sourceFile: $0.0.sourceFile) }
+        return (Table(header: header(keys: keys), rows: rows), all.count - rows.count)
+    }
+
+    /// String `n`'s most common key sequence over the participants in order (ties: the
+    /// sequence seen first); nil when no participant has a timing of it. Depends only on
+    /// the contributions and their order.
+    public static func mostCommon(string n: Int, _ cs: [StudyContribution]) -> [String]? {
         var counts: [[String]: Int] = [:], firstSeen: [[String]] = []
-        for (_, t) in all {
-            if counts[t.keys] == nil { firstSeen.append(t.keys) }
-            counts[t.keys, default: 0] += 1
+        for c in cs {
+            for s in c.sequences where s.string == n {
+                if counts[s.keys] == nil { firstSeen.append(s.keys) }
+                counts[s.keys, default: 0] += s.count
+            }
         }
         let most = counts.values.max() ?? 0
-        guard let keys = firstSeen.first(where: { counts[$0]! == most }) else {
-            return (Table(header: ["subject", "sessionIndex", "rep", "source_file"], rows: []), 0)
-        }
+        return firstSeen.first { counts[$0]! == most }
+    }
+
+    /// The header for key sequence `keys` (no keys: the four fixed columns only).
+    public static func header(keys: [String]) -> [String] {
         let tk = tokens(keys)
         var header = ["subject", "sessionIndex", "rep"]
         for i in tk.indices {
@@ -51,20 +66,21 @@ public enum DynamicsTable {
             if i + 1 < tk.count { header += ["DD.\(tk[i]).\(tk[i + 1])", "UD.\(tk[i]).\(tk[i + 1])"] }
         }
         header.append("source_file")
-        var rows: [[TableCell]] = []
-        for (p, t) in all where t.keys == keys {
-            var row: [TableCell] = [.text(p.summary.participant), .int(1), .int(t.order)]
-            for i in t.keys.indices {
-                row.append(t.hold.isEmpty ? .empty : .number(Double(t.hold[i]) / 1000))
-                if i + 1 < t.keys.count {
-                    row.append(.number(Double(t.downDown[i]) / 1000))
-                    row.append(t.upDown.isEmpty ? .empty : .number(Double(t.upDown[i]) / 1000))
-                }
+        return header
+    }
+
+    /// One timing's row.
+    public static func row(_ t: ParticipantDetail.Timing, participant: String, sourceFile: String) -> [TableCell] {
+        var row: [TableCell] = [.text(participant), .int(1), .int(t.order)]
+        for i in t.keys.indices {
+            row.append(t.hold.isEmpty ? .empty : .number(Double(t.hold[i]) / 1000))
+            if i + 1 < t.keys.count {
+                row.append(.number(Double(t.downDown[i]) / 1000))
+                row.append(t.upDown.isEmpty ? .empty : .number(Double(t.upDown[i]) / 1000))
             }
-            row.append(.text(p.sourceFile))
-            rows.append(row)
         }
-        return (Table(header: header, rows: rows), all.count - rows.count)
+        row.append(.text(sourceFile))
+        return row
     }
 }
 

@@ -17,8 +17,12 @@ public enum StudyStats {
     /// The `p` quantile (0…1) by linear interpolation between order statistics
     /// (Hyndman & Fan type 7: position (n − 1)·p; numpy's and pandas' default).
     public static func quantile(_ v: [Double], _ p: Double) -> Double? {
-        guard !v.isEmpty else { return nil }
-        let s = v.sorted()
+        quantile(sorted: v.sorted(), p)
+    }
+
+    /// ``quantile(_:_:)`` of values already sorted ascending (sort once, ask several).
+    public static func quantile(sorted s: [Double], _ p: Double) -> Double? {
+        guard !s.isEmpty else { return nil }
         let h = Double(s.count - 1) * p
         let lo = Int(h.rounded(.down)), hi = min(lo + 1, s.count - 1)
         return s[lo] + (h - Double(lo)) * (s[hi] - s[lo])

@@ -3,12 +3,21 @@
 /// One participant as the study-wide tables see it.
 public struct StudyParticipant: Sendable {
     public var summary: ParticipantSummary
+    /// The participant's rows (empty when built from stored contributions: the study
+    /// summary then takes the rows as bytes, see docs/incremental.md).
     public var detail: ParticipantDetail
+    /// What the aggregates need (``StudyContribution``).
+    public var contribution: StudyContribution
     /// The log's file name as shown in messages (project-relative): tells apart two logs
     /// with the same participant number.
     public var sourceFile: String
     public init(summary: ParticipantSummary, detail: ParticipantDetail, sourceFile: String) {
         self.summary = summary; self.detail = detail; self.sourceFile = sourceFile
+        contribution = StudyContribution(detail)
+    }
+    public init(summary: ParticipantSummary, contribution: StudyContribution, sourceFile: String) {
+        self.summary = summary; self.detail = ParticipantDetail(); self.sourceFile = sourceFile
+        self.contribution = contribution
     }
 }
 
@@ -62,23 +71,38 @@ public enum StudyTables {
     /// `strings.csv`: per string, the entry-time statistics over every Entry entry of
     /// every participant, and the error and recall rates with their counts.
     public static func strings(_ set: StringSet, _ ps: [StudyParticipant]) -> Table {
+        // One pass over the participants (not one per string): entries grouped by string
+        // in participant and entry order — the order the statistics sum in — and counts.
+        let count = StringSet.count
+        var entriesOf = Array(repeating: [StudyContribution.EntryTime](), count: count)
+        var reached = Array(repeating: 0, count: count), attempts = reached, notOK = reached, recalled = reached
+        var recallers = 0
+        for p in ps {
+            for e in p.contribution.entries where e.string >= 1 && e.string <= count { entriesOf[e.string - 1].append(e) }
+            for n in 1...count {
+                if p.summary.strings.contains(where: { $0.n == n && $0.reached }) { reached[n - 1] += 1 }
+                attempts[n - 1] += p.contribution.verifyAttempts[n - 1]
+                notOK[n - 1] += p.summary.strings.first { $0.n == n }?.verifyFailures ?? 0
+            }
+            if p.summary.reachedRecall {
+                recallers += 1
+                for n in 1...count where p.summary.recalled.contains(n) { recalled[n - 1] += 1 }
+            }
+        }
         var rows: [[TableCell]] = []
-        let recallers = ps.filter(\.summary.reachedRecall)
-        for n in 1...StringSet.count {
-            let es = ps.flatMap { $0.detail.entries.filter { $0.string == n } }
+        for n in 1...count {
+            let es = entriesOf[n - 1]
             let d = es.map { Double($0.duration) }
-            let reached = ps.filter { $0.summary.strings.contains { $0.n == n && $0.reached } }
+            let sorted = d.sorted()
             let incorrect = es.filter { !$0.correct }.count, rekeys = es.filter(\.rekey).count
-            let attempts = ps.reduce(0) { $0 + $1.detail.verifyAttempts[n - 1] }
-            let notOK = ps.reduce(0) { $0 + ($1.summary.strings.first { $0.n == n }?.verifyFailures ?? 0) }
-            let recalled = recallers.filter { $0.summary.recalled.contains(n) }.count
             func rate(_ a: Int, _ b: Int) -> TableCell { b == 0 ? .empty : .number(Double(a) / Double(b)) }
-            rows.append([.int(n), .text(set[number: n]), .int(set[number: n].count), .int(reached.count),
-                         .int(es.count), .opt(StudyStats.mean(d)), .opt(StudyStats.sd(d)), .opt(StudyStats.quantile(d, 0.5)),
-                         .opt(StudyStats.iqr(d)),
+            let iqr = StudyStats.quantile(sorted: sorted, 0.75).flatMap { q3 in StudyStats.quantile(sorted: sorted, 0.25).map { q3 - $0 } }
+            rows.append([.int(n), .text(set[number: n]), .int(set[number: n].count), .int(reached[n - 1]),
+                         .int(es.count), .opt(StudyStats.mean(d)), .opt(StudyStats.sd(d)), .opt(StudyStats.quantile(sorted: sorted, 0.5)),
+                         .opt(iqr),
                          .int(incorrect), rate(incorrect, es.count), .int(rekeys), rate(rekeys, es.count),
-                         .int(attempts), .int(notOK), rate(notOK, attempts),
-                         .int(recallers.count), .int(recalled), rate(recalled, recallers.count)])
+                         .int(attempts[n - 1]), .int(notOK[n - 1]), rate(notOK[n - 1], attempts[n - 1]),
+                         .int(recallers), .int(recalled[n - 1]), rate(recalled[n - 1], recallers)])
         }
         return Table(header: ["string", "target", "length", "participants_reached",
                               "n_entries", "mean_entry_ms", "sd_entry_ms", "median_entry_ms", "iqr_entry_ms",

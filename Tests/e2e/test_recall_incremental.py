@@ -6,6 +6,7 @@ one participant unit rebuilt, the others reused."""
 import os
 import re
 import shutil
+import signal
 import subprocess
 
 import pytest
@@ -88,3 +89,118 @@ def test_adding_changing_and_removing_a_participant_equals_a_clean_build(study, 
     assert re.search(r"7 units, 7 unchanged", out), out
     assert_same_as_clean(dossier_bin, study, tmp_path, "after-remove")
     assert b"S005" not in (study / "_site/recall/participants.csv").read_bytes()
+
+
+def dynamics_headers(site):
+    return [(site / f"recall/dynamics/string-{n}.csv").read_bytes().split(b"\r\n", 1)[0] for n in range(1, 11)]
+
+
+def test_removing_the_first_and_the_last_participant_equals_a_clean_build(study, tmp_path, dossier_bin):
+    logs = study / "data" / "logs"
+    (logs / "S001.jsonl").unlink()
+    (logs / "S007.jsonl").unlink()
+    out = incremental(dossier_bin, study)
+    assert re.search(r"5 units, 5 unchanged", out), out
+    assert_same_as_clean(dossier_bin, study, tmp_path, "without-ends")
+    rows = (study / "_site/recall/participants.csv").read_bytes()
+    assert b"S001" not in rows and b"S007" not in rows and b"S002" in rows and b"S006" in rows
+
+
+def test_a_change_of_a_dynamics_tables_key_sequence_equals_a_clean_build(study, tmp_path, dossier_bin):
+    """Copies of a session whose key "5" is labelled "five" (same text typed) outweigh
+    everyone else: the most common key sequence of every string with a 5 — the dynamics
+    table's columns — becomes theirs; removing the copies brings the old columns back."""
+    logs = study / "data" / "logs"
+    before = dynamics_headers(study / "_site")
+    odd = (logs / "S001.jsonl").read_text().replace('"key":"5"', '"key":"five"')
+    assert '"key":"five"' in odd
+    for i in range(12):
+        (logs / f"S9{i:02d}.jsonl").write_text(odd)
+    out = incremental(dossier_bin, study)
+    assert re.search(r"19 units, 7 unchanged", out), out
+    assert_same_as_clean(dossier_bin, study, tmp_path, "copies")
+    after = dynamics_headers(study / "_site")
+    assert after != before and any(b"H.five" in h for h in after)
+    for i in range(12):
+        (logs / f"S9{i:02d}.jsonl").unlink()
+    incremental(dossier_bin, study)
+    assert_same_as_clean(dossier_bin, study, tmp_path, "copies-gone")
+    assert dynamics_headers(study / "_site") == before
+
+
+def blobs(study):
+    return sorted((study / ".dossier" / "units-_site").iterdir())
+
+
+def test_a_corrupt_or_older_state_means_a_full_build(study, tmp_path, dossier_bin):
+    state = study / ".dossier" / "state-_site.bin"
+    good = state.read_bytes()
+    assert good.startswith(b"DOSSIER-STATE\n")
+    # Damaged: cut in the middle.
+    state.write_bytes(good[: len(good) // 2])
+    out = incremental(dossier_bin, study)
+    assert "no usable previous build: full build" in out
+    assert_same_as_clean(dossier_bin, study, tmp_path, "after-corrupt")
+    # An older format version (1: records carried every row).
+    good = state.read_bytes()
+    state.write_bytes(good[:14] + (1).to_bytes(4, "little") + good[18:])
+    out = incremental(dossier_bin, study)
+    assert "no usable previous build: full build" in out
+    assert_same_as_clean(dossier_bin, study, tmp_path, "after-old")
+    assert len(blobs(study)) == 7   # one per participant, no leftovers
+
+
+def test_a_damaged_or_missing_blob_is_rebuilt_and_the_site_equals_a_clean_build(study, tmp_path, dossier_bin):
+    logs = study / "data" / "logs"
+    assert len(blobs(study)) == 7
+    b = [x for x in blobs(study) if b"S004" not in x.read_bytes()]   # not the blob of the log changed below
+    assert len(b) == 6
+    # Same size, wrong bytes: found when the summary reads it, rebuilt from the log.
+    b[0].write_bytes(b"\0" * b[0].stat().st_size)
+    # Truncated: its unit is rebuilt at planning.
+    b[1].write_bytes(b[1].read_bytes()[:100])
+    simulate(dossier_bin, tmp_path / "other", 4, 1, seed=99)
+    shutil.copy(tmp_path / "other" / "S004.jsonl", logs / "S004.jsonl")
+    out = incremental(dossier_bin, study)
+    assert re.search(r"7 units, 5 unchanged", out), out
+    assert_same_as_clean(dossier_bin, study, tmp_path, "after-damage")
+    # A missing blob: its unit is rebuilt.
+    blobs(study)[2].unlink()
+    out = incremental(dossier_bin, study)
+    assert re.search(r"7 units, 6 unchanged", out), out
+    assert_same_as_clean(dossier_bin, study, tmp_path, "after-missing")
+
+
+def kill_when(dossier_bin, study, ready):
+    """Starts an incremental build and SIGKILLs it as soon as `ready()` holds (polling the
+    file system, not timing anything). Returns whether it was killed before it finished."""
+    p = subprocess.Popen([dossier_bin, "build", "-q", str(study)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    killed = False
+    while p.poll() is None:
+        if ready():
+            p.send_signal(signal.SIGKILL)
+            killed = True
+            break
+    p.wait()
+    return killed
+
+
+def test_a_build_killed_at_its_write_points_is_followed_by_one_equal_to_a_clean_build(study, tmp_path, dossier_bin):
+    logs = study / "data" / "logs"
+    units = study / ".dossier" / "units-_site"
+    state = study / ".dossier" / "state-_site.bin"
+    triggers = {
+        "a new blob": lambda known: lambda: set(units.iterdir()) - known,
+        "the staging folder": lambda known: lambda: any(study.glob("._site.staging-*/recall")),
+        "the state removed for the patch": lambda known: lambda: not state.exists(),
+    }
+    kills = 0
+    for round, (name, make) in enumerate(triggers.items()):
+        simulate(dossier_bin, tmp_path / f"k{round}", 2 + round, 1, seed=50 + round)
+        shutil.copy(tmp_path / f"k{round}" / f"S00{2 + round}.jsonl", logs / f"S00{2 + round}.jsonl")
+        kills += kill_when(dossier_bin, study, make(set(units.iterdir())))
+        r = subprocess.run([dossier_bin, "build", "-q", str(study)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert_same_as_clean(dossier_bin, study, tmp_path, f"after-kill-{round}")
+        assert len(blobs(study)) == 7, name
+    assert kills >= 2

@@ -132,19 +132,38 @@ public final class OutputTree: @unchecked Sendable {
         let full = staging.path + "/" + path
         let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
-        var off = 0
-        while off < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let why = n < 0 ? String(cString: strerror(errno)) : "nothing written"
-                close(fd)
-                throw DossierError(file: full, "cannot write output file: \(why)")
-            }
-            off += n
+        do {
+            try OutputFileStream.writeAll(fd, bytes, path: full)
+        } catch {
+            close(fd)
+            throw error
         }
         guard close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
         lock.lock(); files[path] = entry; staged.append(path); lock.unlock()
+        return entry
+    }
+
+    /// A file written piece by piece (``OutputFileStream``): a study-wide table of tens of
+    /// megabytes is never held in memory whole. Same rules as ``write(bytes:to:owner:)``:
+    /// the path is claimed now; ``finishStream(_:)`` records the hash, and in patch mode
+    /// drops the staged copy when its bytes equal the live file's.
+    public func openStream(_ path: String, owner: String) throws -> OutputFileStream {
+        try OutputTree.check(path, owner: owner)
+        try claim(path, owner: owner)
+        try ensureDir(path)
+        return try OutputFileStream(path: path, full: staging.path + "/" + path)
+    }
+
+    /// Closes `stream` and records its file (see ``openStream(_:owner:)``).
+    @discardableResult
+    public func finishStream(_ stream: OutputFileStream) throws -> ManifestFile {
+        let entry = try stream.close()
+        if let target = patchTarget, live[entry.path] == entry, access(target.path + "/" + entry.path, F_OK) == 0 {
+            unlink(stream.full)
+            lock.lock(); files[entry.path] = entry; lock.unlock()
+            return entry
+        }
+        lock.lock(); files[entry.path] = entry; staged.append(entry.path); lock.unlock()
         return entry
     }
 

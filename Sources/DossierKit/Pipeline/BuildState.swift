@@ -19,6 +19,9 @@ struct BuildState {
         var warnings: [Diagnostic]
         var pages: Int
         var blurb: String?
+        /// Size of the unit's blob (``UnitResult/blob``) stored as
+        /// `.dossier/units-<output>/<hash>`, if it left one.
+        var blobSize: Int64? = nil
     }
 
     /// An input file as it was when its SHA-256 was taken. Trusted again only while
@@ -63,7 +66,7 @@ struct BuildState {
     var inputs: [String: InputStamp] = [:]
 
     static let magic = Array("DOSSIER-STATE\n".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
 
     static func load(_ url: URL, output: URL) -> BuildState? {
         guard let data = FileManager.default.contents(atPath: url.path),
@@ -106,6 +109,7 @@ struct BuildState {
             }
             w.i64(Int64(u.pages))
             w.string(u.blurb)
+            w.optional(u.blobSize) { $0.i64($1) }
         }
         w.files(site)
         w.count(inputs.count)
@@ -146,9 +150,10 @@ struct BuildState {
                           let line = r.i64(), let message = r.string() else { return nil }
                     warnings.append(Diagnostic(sev, file: file, line: line < 0 ? nil : Int(line), message))
                 }
-                guard let pages = r.i64(), let blurb = r.optionalString() else { return nil }
+                guard let pages = r.i64(), let blurb = r.optionalString(),
+                      let blobSize = r.optional({ $0.i64() }) else { return nil }
                 units[key] = Unit(hash: hash, files: files, links: links, record: record, warnings: warnings,
-                                  pages: Int(pages), blurb: blurb)
+                                  pages: Int(pages), blurb: blurb, blobSize: blobSize)
             }
             guard let site = r.files(), let ni = r.count() else { return nil }
             var inputs: [String: InputStamp] = [:]

@@ -113,6 +113,10 @@ final class BuildContext: @unchecked Sendable {
     /// `output.path`, for building file paths without URL arithmetic.
     let outputPath: String
     let statePath: URL
+    /// Where units' blobs are kept (`.dossier/units-<output>/<unit hash>`), and where this
+    /// build writes new ones (a temp folder for `dossier check`, which writes nothing).
+    let blobFolder: URL
+    let newBlobFolder: URL
     /// Pages of units built (not reused) in this build: their links are always checked.
     var freshPages: Set<String> = []
 
@@ -141,6 +145,10 @@ final class BuildContext: @unchecked Sendable {
         self.output = output
         self.outputPath = output.path
         self.statePath = project.stateFolder.appendingPathComponent("state-\(output.lastPathComponent).bin")
+        self.blobFolder = project.stateFolder.appendingPathComponent("units-\(output.lastPathComponent)")
+        self.newBlobFolder = options.checkOnly
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("dossier-check-units-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            : blobFolder
         self.newState = BuildState(dossier: DossierVersion.string, output: output.path, units: [:])
         self.report = BuildReport(output: output, manifest: project.outputManifestURL)
         // Section types are known from the manifest before any step runs.
@@ -302,6 +310,11 @@ final class BuildContext: @unchecked Sendable {
         for f in prev.files where access(outputPath + "/" + f.path, F_OK) != 0 {
             return nil
         }
+        // A blob that is gone or not its recorded size: build the unit again.
+        if let size = prev.blobSize {
+            var st = stat()
+            guard stat(blobURL(hash).path, &st) == 0, Int64(st.st_size) == size else { return nil }
+        }
         return prev
     }
 
@@ -346,7 +359,10 @@ final class BuildContext: @unchecked Sendable {
         var records: [UnitRecord] = []
         for ((k, r), pu) in zip(results, units) {
             store(k, r, reused: pu.reuse != nil)
-            if let rec = r.record { records.append(UnitRecord(id: pu.unit.id, data: rec)) }
+            if let rec = r.record {
+                let blob = r.blobSize == nil ? nil : (pu.reuse != nil ? blobURL(r.hash) : newBlobFolder.appendingPathComponent(r.hash))
+                records.append(UnitRecord(id: pu.unit.id, data: rec, blob: blob))
+            }
         }
         // The summary: rebuilt only when some unit or the configuration changed.
         var h = Hashing.Key()
@@ -385,8 +401,20 @@ final class BuildContext: @unchecked Sendable {
             files.append(try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner))
             if f.path.hasSuffix(".html") { links[f.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self)) }
         }
+        if let streams = result.streams {
+            let sink = OutputStreams(tree: tree!, owner: owner, csvBOM: project.csvBOM)
+            try streams(sink)
+            files += sink.written
+        }
+        // The blob is named by the unit's hash: a unit with the same inputs writes the
+        // same bytes, and the state that names it is saved only after it is in place.
+        if let blob = result.blob {
+            // Made on first use: a project whose units leave no blobs gets no folder.
+            try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
+            try AtomicFile.write(blob, to: newBlobFolder.appendingPathComponent(hash), sync: false)
+        }
         return BuildState.Unit(hash: hash, files: files, links: links, record: result.record, warnings: result.warnings,
-                               pages: result.pages.count, blurb: result.blurb)
+                               pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
     }
 
     func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {
@@ -558,6 +586,7 @@ final class BuildContext: @unchecked Sendable {
         report.files = all.count
         if options.checkOnly {
             tree!.discard()
+            try? FileManager.default.removeItem(at: newBlobFolder)
             return
         }
         recordInput(project.manifestURL)
@@ -582,6 +611,21 @@ final class BuildContext: @unchecked Sendable {
         try FileManager.default.createDirectory(at: project.stateFolder, withIntermediateDirectories: true)
         newState.site = all
         try newState.save(statePath)
+        sweepBlobs()
+    }
+
+    /// The stored blob of the unit whose hash is `hash`.
+    func blobURL(_ hash: String) -> URL { blobFolder.appendingPathComponent(hash) }
+
+    /// Removes blobs no unit of the saved state names (units rebuilt or gone, temp files
+    /// of killed builds). Runs after the state is saved: a kill before leaves extra
+    /// files, never a state naming a missing blob (and a missing one rebuilds its unit).
+    func sweepBlobs() {
+        let kept = Set(newState.units.values.compactMap { $0.blobSize == nil ? nil : $0.hash })
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: blobFolder.path) else { return }
+        for name in names where !kept.contains(name) {
+            unlink(blobFolder.path + "/" + name)
+        }
     }
 }
 

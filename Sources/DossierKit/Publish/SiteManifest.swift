@@ -86,14 +86,21 @@ public struct SiteManifest: Codable, Sendable, Equatable {
         // path, sha256, size); the test buildManifestBytesEqualTheGenericEncoder... pins it.
         var out = ""
         out.reserveCapacity(160 * (files.count + (inputs?.count ?? 0)) + 64)
+        // Paths and hashes are almost always printable ASCII without `"` or `\`, which
+        // JSONText would copy scalar by scalar unchanged: append those whole (a manifest
+        // of 10,000 files was a sixth of a no-change build).
+        func text(_ s: String) {
+            if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { out += s }
+            else { JSONText.append(s, to: &out) }
+        }
         func list(_ entries: [Entry]) {
             if entries.isEmpty { out += "[]"; return }
             out += "["
             for (i, e) in entries.enumerated() {
                 out += i == 0 ? "\n    {\n      \"path\": \"" : ",\n    {\n      \"path\": \""
-                JSONText.append(e.path, to: &out)
+                text(e.path)
                 out += "\",\n      \"sha256\": \""
-                JSONText.append(e.sha256, to: &out)
+                text(e.sha256)
                 out += "\",\n      \"size\": "
                 out += String(e.size)
                 out += "\n    }"

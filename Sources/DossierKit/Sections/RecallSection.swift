@@ -138,41 +138,61 @@ public struct RecallSection: Section {
         let page = Page(path: base + "index.html", title: "Participant \(result.participant)",
                         template: "recall/participant", model: RecallReport.model(result, slug: slug),
                         styles: ["assets/recall/recall.css"], bodyClass: "recall")
-        let summary = ParticipantSummary(result)
-        let detail = ParticipantDetail(result, strings: strings)
+        let study = StudyParticipant(summary: ParticipantSummary(result), detail: ParticipantDetail(result, strings: strings),
+                                     sourceFile: shown)
         let warnings = result.warnings.map { Diagnostic.warning(file: $0.file, line: $0.line, $0.message) }
-        return UnitResult(pages: [page], files: files, record: RecallRecord.participantData(slug: slug, set: set.name, summary, detail: detail),
-                          warnings: warnings)
+        // The record (kept in the build state) holds what the aggregates need; the rows
+        // of the study-wide files go to the blob, on disk until the summary streams them.
+        return UnitResult(pages: [page], files: files,
+                          record: RecallRecord.participantData(slug: slug, set: set.name, study.summary, study.contribution),
+                          warnings: warnings, blob: RecallRowBlocks(study).encoded())
+    }
+
+    /// A participant's row blocks built again from its log: used when its stored blob
+    /// cannot be read (deleted or damaged after the state was written).
+    func rowBlocksFromLog(id: String) throws -> RecallRowBlocks {
+        guard let url = urlOf[id] else { throw DossierError("recall: no log for unit \(id)") }
+        let shown = project.display(url)
+        let log = url.pathExtension.lowercased() == "csv"
+            ? try DesktopRaw.load(url, display: shown)
+            : try NativeLog.load(url, display: shown)
+        let strings = try stringSets().resolve(log).strings
+        let result = try Analyzer.analyze(log, strings: strings)
+        return RecallRowBlocks(StudyParticipant(summary: ParticipantSummary(result),
+                                                detail: ParticipantDetail(result, strings: strings), sourceFile: shown))
     }
 
     // MARK: Summary
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
         var participants: [(slug: String, summary: ParticipantSummary)] = []
-        var details: [ParticipantDetail] = []
+        var contributions: [StudyContribution] = []
+        var blobs: [URL?] = []
         var cohorts: [(slug: String, table: CohortTable)] = []
         var setOf: [String?] = []
-        // Decoded on every core: with thousands of participants this is most of an
-        // incremental build's summary.
+        // Records are small (no rows: those are in the blobs), decoded on every core.
         let decoded = parallelMap(records) { r in Result { try RecallRecord.decode(r.data) } }
-        for d in decoded {
+        for (d, r) in zip(decoded, records) {
             let rec = try d.get()
             if let p = rec.participant {
-                participants.append((rec.slug, p)); details.append(rec.detail ?? ParticipantDetail()); setOf.append(rec.set)
+                participants.append((rec.slug, p)); contributions.append(rec.contribution ?? StudyContribution())
+                setOf.append(rec.set); blobs.append(r.blob)
             }
             if let c = rec.cohort { cohorts.append((rec.slug, c)) }
         }
         let sets = try stringSets()
         let sourceOf = Dictionary(slugs.map { ($0.id, project.display($0.url)) }, uniquingKeysWith: { a, _ in a })
-        let everyone = zip(participants, details).map { p, d in
-            StudyParticipant(summary: p.summary, detail: d, sourceFile: sourceOf["p-" + p.slug] ?? p.slug)
+        let everyone = zip(participants, contributions).map { p, c in
+            StudyParticipant(summary: p.summary, contribution: c, sourceFile: sourceOf["p-" + p.slug] ?? p.slug)
         }
+        var streamed: [(dir: String, members: [Int])] = []
         var files: [OutputFile] = []
         var pages: [Page] = []
         if sets.isSingle {
             let (page, out) = studySummary(set: sets.defaultSet, dir: "recall/", participants: participants,
                                            everyone: everyone, cohorts: cohorts, setName: nil)
             pages.append(page); files += out
+            streamed.append(("recall/", Array(participants.indices)))
         } else {
             // One full summary per set under recall/sets/NAME/, and an index of the sets.
             let name = setOf.map { $0 ?? sets.defaultSet.name }
@@ -180,11 +200,16 @@ public struct RecallSection: Section {
                 throw DossierError("recall: the build state holds a participant of string set \"\(stale)\", which the manifest no longer defines; run with --clean")
             }
             var groups: [String: [(slug: String, summary: ParticipantSummary)]] = [:], studyGroups: [String: [StudyParticipant]] = [:]
-            for i in participants.indices { groups[name[i], default: []].append(participants[i]); studyGroups[name[i], default: []].append(everyone[i]) }
+            var members: [String: [Int]] = [:]
+            for i in participants.indices {
+                groups[name[i], default: []].append(participants[i]); studyGroups[name[i], default: []].append(everyone[i])
+                members[name[i], default: []].append(i)
+            }
             for set in sets.sets {
                 let (page, out) = studySummary(set: set, dir: "recall/sets/\(set.name)/", participants: groups[set.name] ?? [],
                                                everyone: studyGroups[set.name] ?? [], cohorts: cohorts, setName: set.name)
                 pages.append(page); files += out
+                streamed.append(("recall/sets/\(set.name)/", members[set.name] ?? []))
             }
             let table = StudyTables.sets(sets, studyGroups)
             files.append(OutputFile(path: "recall/sets.csv", data: RecallRender.csv(table)))
@@ -211,7 +236,23 @@ public struct RecallSection: Section {
         let blurb = "\(participants.count) participant\(participants.count == 1 ? "" : "s") (\(complete) complete)"
             + (cohorts.isEmpty ? "" : " and \(cohorts.count) desktop cohort\(cohorts.count == 1 ? "" : "s")")
             + " of the character-string memorization test."
-        return UnitResult(pages: pages, files: files, warnings: warnings, blurb: blurb)
+        let studyOf = everyone, slugOf = participants.map(\.slug), groups = streamed, blobOf = blobs
+        return UnitResult(pages: pages, files: files, warnings: warnings, blurb: blurb, streams: { [self] sink in
+            for group in groups {
+                try RecallStudyFiles.stream(participants: group.members.map { studyOf[$0] }, blocks: { k in
+                    let i = group.members[k]
+                    return try blocks(blobOf[i], id: "p-" + slugOf[i])
+                }, dir: group.dir, to: sink)
+            }
+        })
+    }
+
+    /// A participant's stored row blocks, or (blob missing or damaged) built again from its log.
+    func blocks(_ blob: URL?, id: String) throws -> RecallRowBlocks {
+        if let blob, let data = FileManager.default.contents(atPath: blob.path), let b = RecallRowBlocks.decode(data) {
+            return b
+        }
+        return try rowBlocksFromLog(id: id)
     }
 
     /// One set's summary page, data files and summary.md in `dir`; `setName` nil for a
@@ -221,7 +262,7 @@ public struct RecallSection: Section {
                       setName: String?) -> (Page, [OutputFile]) {
         let strings = set.strings
         let study = StudyTable.table(name: "This study", strings: strings, participants: participants.map(\.summary))
-        var files = RecallStudyFiles.files(strings: strings, participants: everyone, appendixB: study, dir: dir)
+        var files = RecallStudyFiles.aggregateFiles(strings: strings, participants: everyone, appendixB: study, dir: dir)
         var model = RecallStudyPage.model(strings: strings, participants: participants, study: study,
                                           cohorts: cohorts, heatmapRows: heatmapRows, everyone: everyone)
         model["hasKit"] = kit != nil
@@ -238,49 +279,48 @@ public struct RecallSection: Section {
     }
 }
 
-/// What a unit leaves for the summary. A participant's is binary (byte 0x01, the slug,
-/// then ``ParticipantSummary/compactBytes()``: thousands are read by every summary); a
-/// desktop cohort's (a handful) is JSON.
+/// What a unit leaves for the summary. A participant's is binary (byte 0x04, the slug,
+/// the string set, the summary, the contribution: thousands are read by every summary);
+/// a desktop cohort's (a handful) is JSON.
 struct RecallRecord: Codable {
     var kind: String
     var id: String
     var slug: String
     var participant: ParticipantSummary?
     var cohort: CohortTable?
-    /// The participant's rows of the study-wide tables (binary records only).
-    var detail: ParticipantDetail?
-    /// The participant's string set (binary records of version 0x03; nil = the default set).
+    /// What the study aggregates need of the participant (binary records only).
+    var contribution: StudyContribution?
+    /// The participant's string set (binary records).
     var set: String?
 
     enum CodingKeys: String, CodingKey { case kind, id, slug, participant, cohort }
 
-    /// Byte 0x03, the slug, the string set's name, the summary (u32 length + bytes), then
-    /// the detail. (0x02, written before string sets, lacks the set's name.)
-    static func participantData(slug: String, set: String, _ summary: ParticipantSummary, detail: ParticipantDetail) -> Data {
+    /// Byte 0x04, the slug, the string set's name, the summary (u32 length + bytes), then
+    /// the contribution. (0x01–0x03, written before, carried the participant's rows.)
+    static func participantData(slug: String, set: String, _ summary: ParticipantSummary,
+                                _ contribution: StudyContribution) -> Data {
         var w = CompactWriter()
-        w.u8(0x03)
+        w.u8(0x04)
         w.string(slug)
         w.string(set)
         w.data(Data(summary.compactBytes()))
-        w.raw(detail.compactBytes())
+        w.raw(contribution.compactBytes())
         return Data(w.bytes)
     }
 
     static func decode(_ data: Data) throws -> RecallRecord {
-        if data.first == 0x01 { throw DossierError("recall: the build state holds participant records of an older Dossier; run with --clean") }
-        guard let version = data.first, version == 0x02 || version == 0x03 else {
+        guard let version = data.first, version <= 0x04 else {
             return try JSONDecoder().decode(RecallRecord.self, from: data)
         }
+        if version != 0x04 { throw DossierError("recall: the build state holds participant records of an older Dossier; run with --clean") }
         let rec: RecallRecord? = data.withUnsafeBytes { b in
             var r = CompactReader(b)
             _ = r.u8()
-            guard let slug = r.string() else { return nil }
-            var set: String? = nil
-            if version == 0x03 { guard let s = r.string() else { return nil }; set = s }
-            guard let n = r.count(), let sb = r.take(n),
+            guard let slug = r.string(), let set = r.string(), let n = r.count(), let sb = r.take(n),
                   let summary = ParticipantSummary(compactBytes: sb),
-                  let detail = ParticipantDetail(compactBytes: UnsafeRawBufferPointer(rebasing: b[r.position...])) else { return nil }
-            return RecallRecord(kind: "participant", id: "p-" + slug, slug: slug, participant: summary, cohort: nil, detail: detail, set: set)
+                  let contribution = StudyContribution(compactBytes: UnsafeRawBufferPointer(rebasing: b[r.position...])) else { return nil }
+            return RecallRecord(kind: "participant", id: "p-" + slug, slug: slug, participant: summary, cohort: nil,
+                                contribution: contribution, set: set)
         }
         guard let rec else { throw DossierError("recall: a participant record in the build state is damaged; run with --clean") }
         return rec

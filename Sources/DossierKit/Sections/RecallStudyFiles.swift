@@ -5,34 +5,77 @@ import Render
 /// The study-wide data files of the recall summary (docs/recall-study-data.md): each
 /// table as CSV and as JSON with the same fields.
 enum RecallStudyFiles {
-    /// The files of one study (or of one string set's participants) in `dir`.
-    static func files(strings: StringSet, participants ps: [StudyParticipant], appendixB: CohortTable,
-                      dir: String = "recall/") -> [OutputFile] {
+    /// The files computed from the participants' aggregates (``StudyContribution``):
+    /// `strings`, `study-strings` and the Appendix B table.
+    static func aggregateFiles(strings: StringSet, participants ps: [StudyParticipant], appendixB: CohortTable,
+                               dir: String = "recall/") -> [OutputFile] {
         var out: [OutputFile] = []
         func both(_ name: String, _ t: RecallStudy.Table) {
             out.append(OutputFile(path: "\(dir)\(name).csv", data: RecallRender.csv(t)))
             out.append(OutputFile(path: "\(dir)\(name).json", data: json(t)))
         }
-        // The tables with a row per participant (or per entry) are written one
-        // participant at a time: see RecallTableStream.
-        func streamed(_ name: String, _ table: ([StudyParticipant]) -> RecallStudy.Table) {
-            var s = RecallTableStream(header: table([]).header)
-            for p in ps { s.append(table([p]).rows) }
-            out.append(OutputFile(path: "\(dir)\(name).csv", data: s.csvData))
-            out.append(OutputFile(path: "\(dir)\(name).json", data: s.jsonData))
-        }
-        streamed("entries", StudyTables.entries)
-        streamed("recall", StudyTables.recall)
         both("strings", StudyTables.strings(strings, ps))
-        streamed("study-table", StudyTables.tidyStudy)
         both("study-strings", StudyTables.studyColumns(strings))
         out.append(OutputFile(path: dir + "study-table-appendix-b.csv", data: RecallRender.csv(appendixB.rows())))
-        streamed("participants", StudyTables.participants)
+        return out
+    }
+
+    /// Every study-wide file built from whole tables of the participants' details: the
+    /// reference the block-concatenating build (``stream(participants:blocks:dir:to:)``)
+    /// must equal byte for byte (`RecallRowBlocksTests`).
+    static func files(strings: StringSet, participants ps: [StudyParticipant], appendixB: CohortTable,
+                      dir: String = "recall/") -> [OutputFile] {
+        var out = aggregateFiles(strings: strings, participants: ps, appendixB: appendixB, dir: dir)
+        for t in RecallRowBlocks.tables {
+            let table = t.rows(ps)
+            out.append(OutputFile(path: "\(dir)\(t.name).csv", data: RecallRender.csv(table)))
+            out.append(OutputFile(path: "\(dir)\(t.name).json", data: json(table)))
+        }
         for n in 1...StringSet.count {
             let t = DynamicsTable.table(string: n, ps).table
             out.append(OutputFile(path: dir + "dynamics/string-\(n).csv", data: RecallRender.csv(t)))
         }
         return out
+    }
+
+    /// Writes the row-per-participant files (``RecallRowBlocks/tables`` as CSV and JSON,
+    /// and the ten dynamics tables) by concatenating each participant's stored blocks
+    /// in order, one participant in memory at a time. `blocks(i)` gives participant i's.
+    static func stream(participants ps: [StudyParticipant], blocks: (Int) throws -> RecallRowBlocks,
+                       dir: String, to sink: OutputStreams) throws {
+        let tables = RecallRowBlocks.tables
+        var csv: [OutputFileStream] = [], json: [OutputFileStream] = [], dyn: [OutputFileStream] = []
+        for t in tables {
+            let empty = RecallTableStream(header: t.rows([]).header)
+            let c = try sink.open("\(dir)\(t.name).csv"); try c.append(empty.csvData); csv.append(c)
+            let j = try sink.open("\(dir)\(t.name).json"); try j.append([0x5B]); json.append(j)   // [
+        }
+        // Each dynamics table's columns: its string's most common key sequence.
+        let keys = (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, ps.map(\.contribution)) }
+        for n in 1...StringSet.count {
+            let d = try sink.open(dir + "dynamics/string-\(n).csv")
+            try d.append(RecallTableStream(header: DynamicsTable.header(keys: keys[n - 1] ?? []), json: false).csvData)
+            dyn.append(d)
+        }
+        var hasRows = Array(repeating: false, count: tables.count)
+        for i in ps.indices {
+            let b = try blocks(i)
+            for k in tables.indices {
+                try csv[k].append(b.csv[k])
+                guard !b.json[k].isEmpty else { continue }
+                if hasRows[k] { try json[k].append([0x2C]) }   // ,
+                try json[k].append(b.json[k])
+                hasRows[k] = true
+            }
+            for d in b.dynamics where d.string >= 1 && d.string <= StringSet.count && keys[d.string - 1] == d.keys {
+                try dyn[d.string - 1].append(d.csv)
+            }
+        }
+        for k in tables.indices {
+            try json[k].append(hasRows[k] ? [0x0A, 0x5D, 0x0A] : [0x5D, 0x0A])   // "\n]\n" or "]\n" after "["
+            try sink.finish(csv[k]); try sink.finish(json[k])
+        }
+        for d in dyn { try sink.finish(d) }
     }
 
     /// A table as a JSON array of objects keyed by the CSV header (numbers as numbers,

@@ -75,6 +75,13 @@ enum RecallStudyPage {
         let cats = strings.strings.enumerated().map { "\($0.offset + 1) (\($0.element.count))" }
         var perString: [[String: Any]] = []
         var recallRates: [Double?] = [], incorrectRates: [Double?] = [], rekeyRates: [Double?] = [], verifyRates: [Double?] = []
+        // Entry times (s) by string, in participant and entry order: one pass, not one per string.
+        var timesOf = Array(repeating: [Double](), count: StringSet.count)
+        for p in everyone {
+            for e in p.contribution.entries where e.string >= 1 && e.string <= StringSet.count {
+                timesOf[e.string - 1].append(Double(e.duration) / 1000)
+            }
+        }
         for n in 1...StringSet.count {
             let reached = ps.compactMap { $0.strings.first { $0.n == n && $0.reached } }
             let entries = reached.reduce(0) { $0 + $1.entries }
@@ -87,7 +94,7 @@ enum RecallStudyPage {
             let kr = reached.isEmpty ? nil : Double(rekeys) / Double(reached.count)
             let vr = reached.isEmpty ? nil : Double(fails) / Double(reached.count)
             recallRates.append(rr); incorrectRates.append(ir); rekeyRates.append(kr); verifyRates.append(vr)
-            let times = everyone.flatMap { $0.detail.entries.filter { $0.string == n }.map { Double($0.duration) / 1000 } }
+            let times = timesOf[n - 1]
             perString.append(["n": n, "text": strings[number: n], "length": strings[number: n].count,
                               "reached": reached.count,
                               "entryN": times.count, "meanEntry": RecallRender.seconds(StudyStats.mean(times)),
@@ -111,7 +118,7 @@ enum RecallStudyPage {
                                  xLabel: "string: order (length)", yLabel: "rate", yMin: 0))
         m["participants"] = zip(participants, everyone).map { p, sp -> [String: Any] in
             let s = p.summary
-            let times = sp.detail.entries.map { Double($0.duration) / 1000 }
+            let times = sp.contribution.entries.map { Double($0.duration) / 1000 }
             return ["slug": p.slug, "participant": s.participant, "complete": s.complete,
                     "source": s.source == .desktop ? "desktop" : "mobile", "sourceFile": sp.sourceFile,
                     "sessionTotal": RecallRender.duration(s.sessionTotalMs),

@@ -18,12 +18,18 @@ struct RecallTableStream {
     private let order: [Int]
     private let quotedKeys: [[UInt8]]
     private var rows = 0
+    /// Bytes of the CSV header record (see ``csvRows``).
+    private let csvHeaderCount: Int
+    /// Whether JSON is written too (a dynamics table is CSV only).
+    private let withJSON: Bool
 
-    init(header: [String]) {
+    init(header: [String], json withJSON: Bool = true) {
         self.header = header
+        self.withJSON = withJSON
         csv = CSVWriter(header: header)
-        order = header.indices.sorted { Array(header[$0].utf8).lexicographicallyPrecedes(Array(header[$1].utf8)) }
-        quotedKeys = header.map { Array(JSONText.quote($0).utf8) }
+        csvHeaderCount = csv.data.count
+        order = withJSON ? header.indices.sorted { Array(header[$0].utf8).lexicographicallyPrecedes(Array(header[$1].utf8)) } : []
+        quotedKeys = withJSON ? header.map { Array(JSONText.quote($0).utf8) } : []
         json.append(0x5B)   // [
     }
 
@@ -42,6 +48,7 @@ struct RecallTableStream {
             }
         }
         csv.endRecord()
+        guard withJSON else { return }
         // ",\n  {\n    \"key\": value,\n    …\n  }"
         if rows > 0 { json.append(0x2C) }
         json.append(contentsOf: [0x0A, 0x20, 0x20, 0x7B])
@@ -68,6 +75,13 @@ struct RecallTableStream {
 
     /// The CSV bytes.
     var csvData: Data { csv.data }
+
+    /// The CSV bytes of the rows alone (no header record).
+    var csvRows: [UInt8] { Array(csv.data.dropFirst(csvHeaderCount)) }
+
+    /// The JSON of the rows alone: each row `\n  {…}`, rows joined by `,` (no brackets).
+    /// ``jsonData`` is `[` + these + `\n]\n`, or `[]\n` for no rows.
+    var jsonRows: [UInt8] { Array(json.dropFirst()) }
 
     /// The JSON bytes (with a final newline).
     var jsonData: Data {

@@ -58,7 +58,10 @@ public struct SectionUnit: Sendable, Hashable {
 public struct UnitRecord: Sendable {
     public var id: String
     public var data: Data
-    public init(id: String, data: Data) { self.id = id; self.data = data }
+    /// The unit's stored blob (``UnitResult/blob``), if it left one: read it while
+    /// summarizing, one unit at a time.
+    public var blob: URL?
+    public init(id: String, data: Data, blob: URL? = nil) { self.id = id; self.data = data; self.blob = blob }
 }
 
 /// The product of building a unit or a summary.
@@ -73,9 +76,19 @@ public struct UnitResult: Sendable {
     public var warnings: [Diagnostic]
     /// One sentence for the home page (summaries only).
     public var blurb: String?
+    /// Large data for the summary that stays on disk, not in memory or in the build state
+    /// (units only): stored by the pipeline beside the state, handed to the summary as
+    /// ``UnitRecord/blob`` (docs/incremental.md).
+    public var blob: Data?
+    /// Files written piece by piece, after `files` (summaries of large sections: the
+    /// study-wide tables are never held in memory whole).
+    public var streams: (@Sendable (OutputStreams) throws -> Void)?
 
     public init(pages: [Page] = [], files: [OutputFile] = [], record: Data? = nil,
-                warnings: [Diagnostic] = [], blurb: String? = nil) {
+                warnings: [Diagnostic] = [], blurb: String? = nil, blob: Data? = nil,
+                streams: (@Sendable (OutputStreams) throws -> Void)? = nil) {
+        self.blob = blob
+        self.streams = streams
         self.pages = pages
         self.files = files
         self.record = record

@@ -1,0 +1,87 @@
+import CompactBinary
+import Foundation
+import RecallStudy
+import Render
+
+/// One participant's rows of the study-wide files, already as bytes: the blob a
+/// participant unit leaves (``UnitResult/blob``) so the study summary writes
+/// `entries`, `recall`, `study-table`, `participants` (CSV and JSON) and the dynamics
+/// tables by concatenating blocks, without decoding any participant or holding any
+/// table in memory (docs/incremental.md gives the format and the concatenation rules).
+struct RecallRowBlocks {
+    /// The streamed tables, in blob order, with their row functions.
+    static let tables: [(name: String, rows: @Sendable ([StudyParticipant]) -> RecallStudy.Table)] = [
+        ("entries", StudyTables.entries), ("recall", StudyTables.recall),
+        ("study-table", StudyTables.tidyStudy), ("participants", StudyTables.participants),
+    ]
+    /// Per table (``tables`` order): CSV rows without the header; JSON rows as
+    /// ``RecallTableStream/jsonRows``.
+    var csv: [[UInt8]] = []
+    var json: [[UInt8]] = []
+    /// Per distinct (string, key sequence) of the participant's timings, in
+    /// ``StudyContribution/sequences`` order: the CSV rows of that string's dynamics
+    /// table when the sequence is the table's.
+    var dynamics: [(string: Int, keys: [String], csv: [UInt8])] = []
+
+    init(_ p: StudyParticipant) {
+        for t in Self.tables {
+            var s = RecallTableStream(header: t.rows([]).header)
+            s.append(t.rows([p]).rows)
+            csv.append(s.csvRows)
+            json.append(s.jsonRows)
+        }
+        for q in p.contribution.sequences {
+            var s = RecallTableStream(header: DynamicsTable.header(keys: q.keys), json: false)
+            for t in p.detail.timings where t.string == q.string && t.keys == q.keys {
+                s.append(row: DynamicsTable.row(t, participant: p.summary.participant, sourceFile: p.sourceFile))
+            }
+            dynamics.append((q.string, q.keys, s.csvRows))
+        }
+    }
+
+    private init() {}
+
+    static let magic = Array("DOSSIER-RECALL-ROWS\n".utf8)
+    static let version: UInt8 = 1
+
+    /// `DOSSIER-RECALL-ROWS\n`, version byte 1, then per table (``tables`` order) the CSV
+    /// rows and the JSON rows (each u32 length + bytes), then u32 n dynamics blocks
+    /// (i64 string, u32 k × string key, u32 length + CSV rows), then `END\n`.
+    func encoded() -> Data {
+        var w = CompactWriter(capacity: 64 + csv.reduce(0) { $0 + $1.count } + json.reduce(0) { $0 + $1.count })
+        w.raw(Self.magic)
+        w.u8(Self.version)
+        for i in Self.tables.indices { w.count(csv[i].count); w.raw(csv[i]); w.count(json[i].count); w.raw(json[i]) }
+        w.count(dynamics.count)
+        for d in dynamics {
+            w.int(d.string)
+            w.count(d.keys.count); for k in d.keys { w.string(k) }
+            w.count(d.csv.count); w.raw(d.csv)
+        }
+        w.raw(Array("END\n".utf8))
+        return Data(w.bytes)
+    }
+
+    /// nil unless `data` is exactly one blob of this version.
+    static func decode(_ data: Data) -> RecallRowBlocks? {
+        data.withUnsafeBytes { b -> RecallRowBlocks? in
+            var r = CompactReader(b)
+            var out = RecallRowBlocks()
+            guard r.expect(magic), r.u8() == version else { return nil }
+            for _ in tables.indices {
+                guard let nc = r.count(), let c = r.take(nc), let nj = r.count(), let j = r.take(nj) else { return nil }
+                out.csv.append(Array(c)); out.json.append(Array(j))
+            }
+            guard let nd = r.count() else { return nil }
+            for _ in 0..<nd {
+                guard let s = r.int(), let nk = r.count() else { return nil }
+                var keys: [String] = []
+                for _ in 0..<nk { guard let k = r.string() else { return nil }; keys.append(k) }
+                guard let n = r.count(), let rows = r.take(n) else { return nil }
+                out.dynamics.append((s, keys, Array(rows)))
+            }
+            guard r.expect(Array("END\n".utf8)), r.atEnd else { return nil }
+            return out
+        }
+    }
+}
