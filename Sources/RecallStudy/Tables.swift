@@ -50,9 +50,16 @@ public enum RawData {
         var turnIndex = 0
         var texts: [Int: String] = [:]
         let stringSet = Set(strings.strings)
+        // "Entry 3" etc., made once per page and field (every key event asks).
+        var fieldPhases: [Int: String] = [:]
         func phase(_ field: Int?) -> String {
             guard let p = page else { return "" }
-            if (p == .entry || p == .recall), let f = field { return "\(p.title) \(f)" }
+            if (p == .entry || p == .recall), let f = field {
+                if let name = fieldPhases[f] { return name }
+                let name = "\(p.title) \(f)"
+                fieldPhases[f] = name
+                return name
+            }
             return p.title
         }
         func target() -> String { string.map { strings[number: $0] } ?? "" }
@@ -82,6 +89,7 @@ public enum RawData {
                 emitTurn()
                 page = p
                 string = s
+                fieldPhases = [:]
                 focused = nil
                 texts = [:]
                 rows.append([.int(e.t), pid, .opt(s), .text(p.title), .empty, .empty, .text(target()), .empty, .empty, .empty, .text("page")])

@@ -35,7 +35,18 @@ enum RecallRender {
         return w.data
     }
 
-    static func seconds(_ ms: Int?) -> String { ms.map { formatSeconds(Double($0) / 1000) } ?? "—" }
+    static func seconds(_ ms: Int?) -> String { ms.map(seconds(ms:)) ?? "—" }
+
+    /// `formatSeconds(ms / 1000)` (`%.2f`, trailing zeros removed) from integer
+    /// arithmetic: a study page shows thousands of these and `String(format:)` was 2 %
+    /// of a study build. A millisecond count ending in 5 is a tie whose rounding
+    /// depends on the binary value of ms / 1000, so it keeps the printf path; every
+    /// other one is at least 1 ms from a tie, far beyond a double's error
+    /// (`RecallRenderTests`).
+    static func seconds(ms: Int) -> String {
+        guard ms >= 0, ms < 1_000_000_000_000, ms % 10 != 5 else { return formatSeconds(Double(ms) / 1000) }
+        return DecimalText.hundredths(Int64((ms + 5) / 10))
+    }
     static func seconds(_ s: Double?) -> String { s.map(formatSeconds) ?? "—" }
     static func ms(_ d: Double?) -> String { d.map { JSONValue.formatNumber(($0 * 10).rounded() / 10) } ?? "—" }
     static func yes(_ b: Bool) -> String { b ? "yes" : "no" }

@@ -101,7 +101,8 @@ enum RecallReport {
             o += "<tr><td>\(e.order)</td><td>\(e.field)</td><td>\(RecallRender.seconds(e.durationMs))</td><td>"
             o += e.correct ? "True" : "False"
             o += "</td><td>\(e.rekey ? "yes" : "")</td><td>\(e.keystrokes)</td><td>\(e.deletions)</td><td>"
-            o += HTML.escape(RecallRender.ms(e.dynamics.medianHold)) + "</td><td>" + HTML.escape(RecallRender.ms(e.dynamics.medianDownDown)) + "</td></tr>\n"
+            // (`ms` gives digits, `.`, `-` or `—`: nothing to escape.)
+            o += RecallRender.ms(e.dynamics.medianHold) + "</td><td>" + RecallRender.ms(e.dynamics.medianDownDown) + "</td></tr>\n"
         }
         return o
     }

@@ -2,9 +2,12 @@ import Foundation
 
 /// Box plot (see ``Charts/boxPlot(groups:options:)``); numbers from ``BoxStats``.
 enum BoxPlotChart {
-    static func render(groups: [BoxGroup], options: ChartOptions) -> String {
+    /// `stats`: the groups' ``BoxStats`` when the caller has them already (both
+    /// drawings of ``Charts/responsive(_:_:)`` share one computation: sorting every
+    /// value was most of a box plot).
+    static func render(groups: [BoxGroup], options: ChartOptions, stats given: [BoxStats?]? = nil) -> String {
         let kind = "boxplot"
-        let stats = groups.map { BoxStats(values: $0.values) }
+        let stats = given ?? groups.map { BoxStats(values: $0.values) }
         let present = stats.compactMap { $0 }
         guard !present.isEmpty else { return ChartCanvas.noData(options: options, kind: kind) }
         var cv = ChartCanvas(options: options, kind: kind)

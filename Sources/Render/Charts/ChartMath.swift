@@ -9,17 +9,7 @@ public enum ChartNumber {
         guard x.isFinite else { return "0" }
         let hundredths = (x * 100).rounded()
         guard abs(hundredths) < 9e15 else { return String(format: "%.0f", x) }
-        let n = Int64(hundredths)
-        if n == 0 { return "0" }
-        let neg = n < 0
-        let a = neg ? -n : n
-        let whole = a / 100, frac = a % 100
-        var s = neg ? "-" : ""
-        s += String(whole)
-        if frac != 0 {
-            s += frac % 10 == 0 ? "." + String(frac / 10) : (frac < 10 ? ".0" : ".") + String(frac)
-        }
-        return s
+        return DecimalText.hundredths(Int64(hundredths))
     }
 
     /// A value shown to readers (cell values, summaries): integers as integers,

@@ -46,7 +46,8 @@ public enum Charts {
     /// Box plot: quartiles by linear interpolation (type 7), Tukey whiskers at 1.5 IQR,
     /// outliers as points, mean as a diamond.
     public static func boxPlot(groups: [BoxGroup], options: ChartOptions) -> String {
-        responsive(options) { BoxPlotChart.render(groups: groups, options: $0) }
+        let stats = groups.map { BoxStats(values: $0.values) }
+        return responsive(options) { BoxPlotChart.render(groups: groups, options: $0, stats: stats) }
     }
 
     /// Box plot from `(name, values)` pairs.

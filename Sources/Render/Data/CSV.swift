@@ -106,23 +106,48 @@ public struct CSVWriter: Sendable {
 
     /// A text field, quoted and neutralised as the type documentation says.
     public mutating func textField(_ raw: String) {
-        let raw = ControlCharacters.display(raw)
         separate()
-        var needsQuotes = false, neutralise = false, first = true
-        var last: UInt8 = 0
-        for b in raw.utf8 {
-            if first {
-                neutralise = neutraliseFormulas && (b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D)
-                if b == 0x20 { needsQuotes = true }
-                first = false
-            }
-            if b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { needsQuotes = true }
-            last = b
+        let shape = FieldShape(raw, neutraliseFormulas: neutraliseFormulas)
+        if shape.hasControl {
+            let shown = ControlCharacters.display(raw)
+            write(shown, FieldShape(shown, neutraliseFormulas: neutraliseFormulas))
+        } else {
+            write(raw, shape)
         }
-        if last == 0x20 { needsQuotes = true }
-        if needsQuotes { bytes.append(0x22) }
-        if neutralise { bytes.append(0x27) }
-        if needsQuotes {
+    }
+
+    /// What one pass over a text field's bytes tells (raw.csv has tens of thousands of
+    /// fields per participant: one scan instead of three).
+    struct FieldShape {
+        var needsQuotes = false, neutralise = false
+        /// A character ``ControlCharacters/display(_:)`` replaces (the byte test of
+        /// ``ControlCharacters/displayUTF8(_:)``).
+        var hasControl = false
+
+        init(_ s: String, neutraliseFormulas: Bool) {
+            var first = true, afterC2 = false
+            var last: UInt8 = 0
+            for b in s.utf8 {
+                if first {
+                    neutralise = neutraliseFormulas && (b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D)
+                    if b == 0x20 { needsQuotes = true }
+                    first = false
+                }
+                if b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { needsQuotes = true }
+                if (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F || (afterC2 && b >= 0x80 && b <= 0x9F) {
+                    hasControl = true
+                }
+                afterC2 = b == 0xC2
+                last = b
+            }
+            if last == 0x20 { needsQuotes = true }
+        }
+    }
+
+    private mutating func write(_ raw: String, _ shape: FieldShape) {
+        if shape.needsQuotes { bytes.append(0x22) }
+        if shape.neutralise { bytes.append(0x27) }
+        if shape.needsQuotes {
             for b in raw.utf8 {
                 if b == 0x22 { bytes.append(0x22) }
                 bytes.append(b)
@@ -143,7 +168,11 @@ public struct CSVWriter: Sendable {
         bytes.append(contentsOf: formatted.utf8)
     }
 
-    public mutating func numberField(_ i: Int) { numberField(String(i)) }
+    /// An integer (always a plain number: no check needed).
+    public mutating func numberField(_ i: Int) {
+        separate()
+        bytes.append(contentsOf: String(i).utf8)
+    }
     public mutating func numberField(_ d: Double) { numberField(JSONValue.formatNumber(d)) }
 
     public mutating func emptyField() { separate() }

@@ -36,6 +36,14 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
     public static func formatNumber(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return String(Int64(d)) }
+        // Whole hundredths (durations in ms / 1000 · 100, medians of .5): no printf,
+        // same digits (see `DecimalText.exactHundredths`; `DataWriterTests`).
+        if let k = DecimalText.exactHundredths(d) { return DecimalText.hundredths(k) }
+        return formatNumberPrintf(d)
+    }
+
+    /// The reference path of ``formatNumber(_:)`` for any finite non-integer `d`.
+    static func formatNumberPrintf(_ d: Double) -> String {
         // C's vsnprintf, as Foundation's String(format:) does for %g, and byte tests
         // instead of Foundation's `contains` (both were half of an incremental study
         // build: every number of the keystroke-dynamics tables comes through here).

@@ -304,9 +304,13 @@ public enum TableMarkup {
     }
 
     static func matches(_ b: [UInt8], _ at: Int, _ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard at + u.count <= b.count else { return false }
-        for (j, c) in u.enumerated() where b[at + j] != c { return false }
+        // Straight over `s.utf8`: an array of it per call was most of `lastHeading`
+        // (called at every `<` of the text before each table; docs/perf-study.md).
+        var k = at
+        for c in s.utf8 {
+            guard k < b.count, b[k] == c else { return false }
+            k += 1
+        }
         return true
     }
 
