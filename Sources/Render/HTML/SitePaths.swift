@@ -26,7 +26,8 @@ public enum SitePaths {
         if l.isEmpty { return nil }
         if l.hasPrefix("//") { return nil }
         if let colon = l.firstIndex(of: ":"), !l[..<colon].contains("/") { return nil }  // scheme
-        l = l.removingPercentEncoding ?? l
+        // Foundation's decoder bridges every link; one without `%` decodes to itself.
+        if l.utf8.contains(0x25) { l = l.removingPercentEncoding ?? l }
         var parts: [Substring]
         if l.hasPrefix("/") {
             parts = []
