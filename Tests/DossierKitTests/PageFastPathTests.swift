@@ -1,6 +1,6 @@
 import Escaping
 import Foundation
-import Render
+@testable import Render
 import Testing
 @testable import DossierKit
 
@@ -35,5 +35,28 @@ import Testing
             #expect(s.removingPercentEncoding == s, "\(s.debugDescription)")
         }
         #expect(SitePaths.resolve("img%20one.png#f", from: "a/index.html") == "a/img one.png")
+    }
+
+    /// The byte walk of `SitePaths.resolve` against the Character walk, on random links
+    /// from random pages (the byte walk only answers for ASCII without `%`).
+    @Test func linkResolvingByBytesAgreesWithTheCharacterWalk() {
+        let pieces = ["/", "//", ".", "..", "../", "./", "a", "b.html", "index.html", "#", "?", ":", "x:", "http:",
+                      "%20", "é", "\r\n", " ", "p01/", "e\u{301}"]
+        let pages = ["index.html", "a/index.html", "a/b/index.html", "pages/p00001/index.html", "x.html"]
+        var state: UInt64 = 9
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var decided = 0
+        for _ in 0..<20_000 {
+            let link = (0..<(next() % 6)).map { _ in pieces[next() % pieces.count] }.joined()
+            let page = pages[next() % pages.count]
+            if let fast = SitePaths.resolveASCII(link, from: page) {
+                decided += 1
+                #expect(fast == SitePaths.resolveByCharacter(link, from: page), "\(link.debugDescription) on \(page)")
+            }
+        }
+        #expect(decided > 5_000)
     }
 }
