@@ -9,7 +9,7 @@ import Foundation
 /// that shape and answers nil for anything else — comments, quotes other than simple
 /// double quotes, escapes, empty values, tabs, `\r`, non-ASCII, nesting, repeated keys —
 /// which then goes through Yams as before, so values, lines and error messages are
-/// Yams' own. `FrontMatterTests` checks the two paths against each other.
+/// Yams' own. `FrontMatterFastPathTests` checks the two paths against each other.
 enum FrontMatter {
     /// Parses the front matter `yaml` (the bytes between the `---` lines) of `file`,
     /// whose first line is line 2 of the file.
