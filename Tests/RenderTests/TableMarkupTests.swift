@@ -73,3 +73,33 @@ import Testing
         #expect(TableMarkup.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.unicodeScalars.map { $0.value })")
     }
 }
+
+/// Random cells over the characters the number rule looks at (digits, signs, `.`, `,`,
+/// units, spaces, `\r\n`, `−`, a combining mark).
+private func randomCells(_ count: Int, seed: UInt64) -> [String] {
+    let pieces = ["0", "7", "12", ".", ",", "-", "+", "−", " ", "%", " %", " s", "s", "x", "\r\n", "\u{301}", "1.5", "3.", "e"]
+    var state = seed
+    func next() -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int(truncatingIfNeeded: state >> 33)
+    }
+    return (0..<count).map { _ in (0..<(next() % 7)).map { _ in pieces[next() % pieces.count] }.joined() }
+}
+
+@Test func numberDecimalsByteRuleAgreesWithTheCharacterRule() {
+    for cell in randomCells(20_000, seed: 3) + ["12 %", "5%", "3.5 s", "-1,234.56", "+0.10", "3.", "1.2.3", "", "%", " s"] {
+        let t = TableMarkup.trimmed(cell)
+        #expect(TableMarkup.numberDecimals(cell) == TableMarkup.numberDecimalsByCharacter(Substring(t)), "\(cell.debugDescription)")
+    }
+}
+
+@Test func findLastFindsTheLastOccurrenceLikeANaiveSearch() {
+    for text in randomCells(2_000, seed: 4) {
+        let b = Array(("<h2>" + text + "</h2>" + text).utf8)
+        for needle in ["</h2>", "<h2", "1", ". ", "%"] {
+            let u = Array(needle.utf8)
+            let naive = stride(from: b.count - u.count, through: 0, by: -1).first { Array(b[$0..<($0 + u.count)]) == u }
+            #expect(TableMarkup.findLast(b, needle) == naive)
+        }
+    }
+}

@@ -204,7 +204,11 @@ final class BuildContext: @unchecked Sendable {
         nav += top.map { NavItem(title: $0.title, path: $0.outputPath, kind: "page") }
         nav += sectionTypes.map { NavItem(title: $0.title, path: "\($0.key)/index.html", kind: $0.key) }
         renderer = SiteRenderer(templates: templates, project: project, nav: nav)
-        for p in content { recordInput(p.source, data: p.raw) }
+        // Hashed on every core (the pages were read in parallel; 40 MB at 10,000 pages).
+        let recorded = parallelMap(content) { [self] p in
+            ManifestFile(path: relativeInputPath(p.source), sha256: Hashing.sha256(p.raw), size: Int64(p.raw.count))
+        }
+        for entry in recorded { inputs[entry.path] = entry }
         log.detail("\(content.count) content page\(content.count == 1 ? "" : "s")")
     }
 
@@ -540,11 +544,16 @@ final class BuildContext: @unchecked Sendable {
         let onlyFresh = tree!.patchTarget != nil && !tree!.removesLiveFiles(except: ["sitemap.xml"])
         let toCheck = onlyFresh ? links.keys.filter { freshPages.contains($0) } : Array(links.keys)
         if onlyFresh { log.detail("links of \(links.count - toCheck.count) unchanged pages still resolve (no file was removed)") }
-        for page in toCheck.sorted() {
-            for link in LinkChecker.dangling(links[page]!, on: page, files: files) {
+        // Resolved on every core (90,000 links at 10,000 pages); reported in page order.
+        let pages = toCheck.sorted()
+        let found = parallelMap(pages) { [links] page in
+            (dangling: LinkChecker.dangling(links[page]!, on: page, files: files), unsafe: LinkChecker.unsafe(links[page]!))
+        }
+        for (page, bad) in zip(pages, found) where !bad.dangling.isEmpty || !bad.unsafe.isEmpty {
+            for link in bad.dangling {
                 errors.append(locate(link: link, page: page))
             }
-            for link in LinkChecker.unsafe(links[page]!) {
+            for link in bad.unsafe {
                 var d = locate(link: link, page: page)
                 d.message = "link '\(ControlCharacters.visible(link))' on page \(page) has a script or local-file scheme; pages may only link to relative paths and http(s) URLs"
                 errors.append(d)

@@ -54,8 +54,7 @@ public struct ContentPage: Sendable {
             guard let (yamlRange, bodyStart, closingLine) = split else {
                 throw DossierError(file: shown, line: 1, "front matter starts with --- but never ends (add a closing --- line)")
             }
-            let yaml = String(decoding: data[yamlRange], as: UTF8.self)
-            var node = try ConfigNode.parse(yaml, file: shown, lineOffset: 1)
+            var node = try FrontMatter.parse(data[yamlRange], file: shown)
             if case .null = node { node = .map([], line: 2) }
             guard case .map = node else {
                 throw DossierError(file: shown, line: 2, "front matter must be key: value lines")

@@ -21,12 +21,69 @@ public enum SitePaths {
     /// dropping query and fragment; `nil` for external links (with a scheme or `//`).
     /// A path ending in `/` means its `index.html`.
     public static func resolve(_ link: String, from pagePath: String) -> String? {
+        // Nearly every link of a site is ASCII without `%`; there a Character is a byte
+        // and the byte walk below gives the same answer without String slicing (this
+        // runs for every link of every page: 90,000 at 10,000 pages).
+        if let fast = resolveASCII(link, from: pagePath) { return fast }
+        return resolveByCharacter(link, from: pagePath)
+    }
+
+    /// ``resolve(_:from:)`` over UTF-8 bytes: `.some(answer)` when `link` and
+    /// `pagePath` are ASCII and `link` holds no `%`, else nil (not decided).
+    static func resolveASCII(_ link: String, from pagePath: String) -> String?? {
+        var link = link, pagePath = pagePath
+        return link.withUTF8 { l -> String?? in
+            pagePath.withUTF8 { page -> String?? in
+                guard !l.contains(where: { $0 >= 0x80 || $0 == 0x25 }), !page.contains(where: { $0 >= 0x80 }) else { return nil }
+                // Query and fragment dropped.
+                let end = l.firstIndex { $0 == 0x23 || $0 == 0x3F } ?? l.count
+                if end == 0 { return .some(nil) }
+                if end >= 2, l[0] == 0x2F, l[1] == 0x2F { return .some(nil) }                  // "//"
+                if let colon = l[..<end].firstIndex(of: 0x3A), !l[..<colon].contains(0x2F) { return .some(nil) }  // scheme
+                var parts: [Range<Int>] = []          // ranges into `page` or (offset by page.count) `l`
+                if l[0] != 0x2F {
+                    var s = 0
+                    for k in 0...page.count where k == page.count || page[k] == 0x2F {
+                        if k > s { parts.append(s..<k) }
+                        s = k + 1
+                    }
+                    parts.removeLast()
+                }
+                let shift = page.count
+                var s = 0
+                for k in 0...end where k == end || l[k] == 0x2F {
+                    let len = k - s
+                    if len == 1 && l[s] == 0x2E {
+                    } else if len == 2 && l[s] == 0x2E && l[s + 1] == 0x2E {
+                        if parts.isEmpty { return .some("../") }
+                        parts.removeLast()
+                    } else if len > 0 {
+                        parts.append((s + shift)..<(k + shift))
+                    }
+                    s = k + 1
+                }
+                var out: [UInt8] = []
+                out.reserveCapacity(page.count + end + 11)
+                for (n, r) in parts.enumerated() {
+                    if n > 0 { out.append(0x2F) }
+                    if r.lowerBound >= shift { out.append(contentsOf: l[(r.lowerBound - shift)..<(r.upperBound - shift)]) }
+                    else { out.append(contentsOf: page[r]) }
+                }
+                if l[end - 1] == 0x2F || out.isEmpty { out.append(contentsOf: (out.isEmpty ? "index.html" : "/index.html").utf8) }
+                return .some(String(decoding: out, as: UTF8.self))
+            }
+        }
+    }
+
+    /// ``resolve(_:from:)`` for any text, Character by Character.
+    static func resolveByCharacter(_ link: String, from pagePath: String) -> String? {
         var l = link
         if let i = l.firstIndex(where: { $0 == "#" || $0 == "?" }) { l = String(l[..<i]) }
         if l.isEmpty { return nil }
         if l.hasPrefix("//") { return nil }
         if let colon = l.firstIndex(of: ":"), !l[..<colon].contains("/") { return nil }  // scheme
-        l = l.removingPercentEncoding ?? l
+        // Foundation's decoder bridges every link; one without `%` decodes to itself.
+        if l.utf8.contains(0x25) { l = l.removingPercentEncoding ?? l }
         var parts: [Substring]
         if l.hasPrefix("/") {
             parts = []

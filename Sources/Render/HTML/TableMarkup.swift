@@ -192,7 +192,16 @@ public enum TableMarkup {
 
     /// Decimals of a number cell (`-1,234.56`, `12 %`, `3.5 s`), nil when it is no number.
     static func numberDecimals(_ s: String) -> Int? {
-        var t = Substring(trimmed(s))
+        let t = trimmed(s)
+        // ASCII text (nearly every cell): the same rule over bytes, where a Character is
+        // a byte; the Character walk stays for the rest (`−`, combining marks).
+        let ascii: Int?? = t.utf8.withContiguousStorageIfAvailable { b in b.allSatisfy { $0 < 0x80 } ? .some(asciiNumberDecimals(b)) : nil } ?? nil
+        return ascii ?? numberDecimalsByCharacter(Substring(t))
+    }
+
+    /// ``numberDecimals(_:)`` of trimmed `t`, Character by Character.
+    static func numberDecimalsByCharacter(_ t: Substring) -> Int? {
+        var t = t
         for unit in [" %", "%", " s"] where t.hasSuffix(unit) { t = t.dropLast(unit.count); break }
         if let f = t.first, f == "-" || f == "+" || f == "−" { t = t.dropFirst() }
         guard let first = t.first, first.isASCII, first.isNumber else { return nil }
@@ -210,6 +219,33 @@ public enum TableMarkup {
             }
         }
         if decimals == 0 { return nil }   // "3." is not a number we write
+        return decimals ?? 0
+    }
+
+    /// ``numberDecimals(_:)`` of trimmed ASCII `b`.
+    static func asciiNumberDecimals(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        var end = b.count
+        if end >= 2, b[end - 2] == 0x20, b[end - 1] == 0x25 || b[end - 1] == 0x73 { end -= 2 }   // " %", " s"
+        else if end >= 1, b[end - 1] == 0x25 { end -= 1 }                                         // "%"
+        var k = 0
+        if k < end, b[k] == 0x2D || b[k] == 0x2B { k += 1 }                                       // "-", "+"
+        guard k < end, b[k] >= 0x30 && b[k] <= 0x39 else { return nil }
+        var decimals: Int? = nil
+        while k < end {
+            let c = b[k]
+            if c == 0x2E {
+                if decimals != nil { return nil }
+                decimals = 0
+            } else if c == 0x2C {
+                if decimals != nil { return nil }
+            } else if c >= 0x30 && c <= 0x39 {
+                if let d = decimals { decimals = d + 1 }
+            } else {
+                return nil
+            }
+            k += 1
+        }
+        if decimals == 0 { return nil }
         return decimals ?? 0
     }
 
@@ -337,14 +373,18 @@ public enum TableMarkup {
         }
     }
 
+    /// The last index where `s` occurs in `b`. Compares in place with `memcmp` (this runs
+    /// six times over 8 KiB before every table, for its heading).
     static func findLast(_ b: [UInt8], _ s: String) -> Int? {
         let u = Array(s.utf8)
         var k = b.count - u.count
-        while k >= 0 {
-            if b[k] == u[0] && matches(b, k, s) { return k }
-            k -= 1
+        return b.withUnsafeBufferPointer { hay in
+            while k >= 0 {
+                if hay[k] == u[0] && memcmp(hay.baseAddress! + k, u, u.count) == 0 { return k }
+                k -= 1
+            }
+            return nil
         }
-        return nil
     }
 
     static func firstIndex(_ b: [UInt8], of c: UInt8, from: Int) -> Int? {
