@@ -30,7 +30,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-WORK = HERE / "work"
+WORK = Path(os.environ.get("BENCH_WORK") or HERE / "work")   # BENCH_WORK: e.g. a tmpfs, away from a noisy file system
 RESULTS = Path(os.environ.get("BENCH_RESULTS") or WORK / "results")
 
 
