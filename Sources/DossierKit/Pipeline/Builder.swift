@@ -204,11 +204,9 @@ final class BuildContext: @unchecked Sendable {
         nav += top.map { NavItem(title: $0.title, path: $0.outputPath, kind: "page") }
         nav += sectionTypes.map { NavItem(title: $0.title, path: "\($0.key)/index.html", kind: $0.key) }
         renderer = SiteRenderer(templates: templates, project: project, nav: nav)
-        // Hashed on every core (the pages were read in parallel; 40 MB at 10,000 pages).
-        let recorded = parallelMap(content) { [self] p in
-            ManifestFile(path: relativeInputPath(p.source), sha256: Hashing.sha256(p.raw), size: Int64(p.raw.count))
-        }
-        for entry in recorded { inputs[entry.path] = entry }
+        // Hashed on every core (the pages were read in parallel; 40 MB at 10,000 pages);
+        // recordInput takes the lock.
+        _ = parallelMap(content) { [self] p in recordInput(p.source, data: p.raw) }
         log.detail("\(content.count) content page\(content.count == 1 ? "" : "s")")
     }
 
