@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/mman.h>
 
 typedef struct chunk {
@@ -46,11 +47,61 @@ static chunk *map_chunk(size_t cap) {
     return c;
 }
 
+// Populating is the kernel zeroing every page (about a sixth of a large render), and it
+// does not depend on the document. So when a large chunk is taken, the next one (twice
+// its size) is mapped and populated on another thread while the parser fills this one:
+// on a machine with a free core the zeroing leaves the render's critical path. The
+// spare is this thread's alone; pthread_join is the only hand-over (no shared state).
+typedef struct {
+    pthread_t thread;
+    size_t cap;
+    chunk *result;
+    int running;
+} spare_chunk;
+
+static _Thread_local spare_chunk spare = {0};
+static _Thread_local size_t spares_taken = 0;
+
+#define MAX_CHUNK ((size_t)64 << 20)
+#define PREPARE_FROM ((size_t)8 << 20)
+
+static void *map_spare(void *arg) {
+    spare_chunk *s = arg;
+    s->result = map_chunk(s->cap);
+    return NULL;
+}
+
+static void prepare_spare(size_t cap) {
+    if (spare.running) return;
+    spare.cap = cap;
+    spare.result = NULL;
+    spare.running = pthread_create(&spare.thread, NULL, map_spare, &spare) == 0;
+}
+
+// The prepared chunk, if it is at least `need` bytes; else NULL (and it is unmapped).
+static chunk *take_spare(size_t need) {
+    if (!spare.running) return NULL;
+    pthread_join(spare.thread, NULL);
+    spare.running = 0;
+    chunk *c = spare.result;
+    spare.result = NULL;
+    if (c && c->cap < need) { munmap(c, c->mapped); c = NULL; }
+    if (c && need) spares_taken++;
+    return c;
+}
+
 static chunk *new_chunk(size_t need, chunk *prev) {
     size_t cap = prev ? prev->cap * 2 : FIRST_CHUNK;
-    if (cap > ((size_t)64 << 20)) cap = (size_t)64 << 20;
+    if (cap > MAX_CHUNK) cap = MAX_CHUNK;
     if (cap < need) cap = need;
-    chunk *c = cap >= HUGE ? map_chunk(cap) : NULL;
+    chunk *c = NULL;
+    if (cap >= HUGE) {
+        c = take_spare(need);
+        if (!c) c = map_chunk(cap);
+        // Only documents already past 8 MiB of arena (a few hundred KB of Markdown) get
+        // a spare: a page that stops at 2 or 4 MiB would have it zeroed for nothing.
+        if (c && c->cap >= PREPARE_FROM) prepare_spare(c->cap * 2 > MAX_CHUNK ? MAX_CHUNK : c->cap * 2);
+    }
     if (!c) {
         // calloc: fresh chunks are zero.
         c = calloc(1, sizeof(chunk) + cap);
@@ -113,6 +164,8 @@ void dossier_arena_free(void *ptr) { (void)ptr; }
 
 void dossier_arena_reset(void) {
     report_if_asked();
+    chunk *unused = take_spare(0);
+    if (unused) munmap(unused, unused->mapped);
     while (top && (top->prev || top->cap > KEEP_LIMIT)) {
         chunk *prev = top->prev;
         release_chunk(top);
@@ -127,9 +180,12 @@ void dossier_arena_reset(void) {
 
 size_t dossier_arena_used(void) { return handed; }
 
+size_t dossier_arena_spares_taken(void) { return spares_taken; }
+
 static void report_if_asked(void) {
     if (!getenv("DOSSIER_ARENA_DEBUG")) return;
     size_t caps = 0, used = 0; int n = 0;
     for (chunk *c = top; c; c = c->prev) { caps += c->cap; used += c->used; n++; }
-    fprintf(stderr, "arena: %d chunks, %zu MB reserved, %zu MB used, %zu MB handed\n", n, caps >> 20, used >> 20, handed >> 20);
+    fprintf(stderr, "arena: %d chunks, %zu MB reserved, %zu MB used, %zu MB handed%s\n", n, caps >> 20, used >> 20, handed >> 20,
+            spare.running ? ", a spare chunk being prepared" : "");
 }

@@ -121,6 +121,24 @@ import Testing
         #expect(Markdown.render(Self.doc).html == Markdown.render(Self.doc).html)
     }
 
+    /// A document whose tree needs more than 8 MiB of arena takes its later chunks
+    /// ready-made from a background thread; the result must not depend on it.
+    @Test func largeDocumentsRenderTheSameWithChunksPreparedInTheBackground() async {
+        let big = String(repeating: Self.doc + "\n\n", count: 6000)
+        let before = dossier_arena_spares_taken()
+        let first = Markdown.render(big)
+        #expect(dossier_arena_spares_taken() > before)
+        #expect(dossier_arena_used() == 0)
+        let again = await withTaskGroup(of: RenderedMarkdown.self) { group in
+            for _ in 0..<3 { group.addTask { Markdown.render(big) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(again.count == 3 && again.allSatisfy { $0 == first })
+        // Pieces of the document, rendered alone, appear whole in the large render.
+        #expect(first.html.hasPrefix(Markdown.render(Self.doc).html.prefix(200)))
+        #expect(first.toc.count == 30000)
+    }
+
     @Test func concurrentRendersOnManyThreadsEqualSequentialOnes() async {
         let docs = (0..<64).map { i in Self.doc.replacingOccurrences(of: "Top", with: "Top \(i)") + String(repeating: "\n\nfiller *\(i)*", count: i * 40) }
         let sequential = docs.map { Markdown.render($0) }

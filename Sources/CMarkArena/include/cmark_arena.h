@@ -17,6 +17,10 @@ void dossier_arena_reset(void);
 /// Bytes handed out by this thread's arena since its last reset (for tests).
 size_t dossier_arena_used(void);
 
+/// Chunks this thread took ready-made from the background preparation (large
+/// documents: see arena.c), since the thread started (for tests).
+size_t dossier_arena_spares_taken(void);
+
 /// memmem(3): the first occurrence of `needle` in `haystack`, or NULL.
 const void *dossier_memmem(const void *haystack, size_t n, const void *needle, size_t m);
 
