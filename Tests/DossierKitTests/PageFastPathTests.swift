@@ -1,4 +1,4 @@
-import Escaping
+@testable import Escaping
 import Foundation
 @testable import Render
 import Testing
@@ -26,6 +26,65 @@ import Testing
         // A bridged (non-native) string takes the copy path and gives the same answer.
         let bridged = NSString(string: "a\u{85}b") as String
         #expect(ControlCharacters.displayUTF8(bridged) == "a\u{FFFD}b")
+    }
+
+    /// The eight-bytes-at-a-time scan against the byte rule, with every interesting
+    /// byte (C0, TAB/LF/CR, DEL, 0xC2 and the bytes around the C1 range) at every
+    /// position of a word and across word boundaries.
+    @Test func wordScanForControlsAgreesWithTheByteRule() {
+        let interesting: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x41, 0x7E, 0x7F, 0x80, 0x85, 0x9F, 0xA0,
+                                    0xC2, 0xC3, 0xFF]
+        var state: UInt64 = 3
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var checked = 0, found = 0
+        for length in 0..<40 {
+            for _ in 0..<300 {
+                // Mostly ASCII letters, a few interesting bytes anywhere.
+                let bytes: [UInt8] = (0..<length).map { _ in next() % 6 == 0 ? interesting[next() % interesting.count] : 0x61 }
+                let byWords = bytes.withUnsafeBufferPointer { ControlCharacters.hasDisplayControlByWords($0) }
+                let byBytes = ControlCharacters.hasDisplayControl(bytes)
+                #expect(byWords == byBytes, "\(bytes)")
+                checked += 1
+                if byBytes { found += 1 }
+            }
+        }
+        // A C1 control split across two whole words: C2 as byte 7, 85 as byte 8.
+        let split: [UInt8] = [UInt8](repeating: 0x61, count: 7) + [0xC2, 0x85] + [UInt8](repeating: 0x61, count: 7)
+        #expect(split.withUnsafeBufferPointer { ControlCharacters.hasDisplayControlByWords($0) })
+        #expect(found > checked / 10 && found < checked)   // both answers were exercised
+    }
+
+    /// `lastHeading` with one backward pass for `</hN>` against the pass per level it
+    /// replaced (kept here as the reference), on random heading soup.
+    @Test func lastHeadingOnePassAgreesWithAPassPerLevel() {
+        func reference(_ b: [UInt8]) -> String? {
+            var best: (Int, Int)? = nil
+            for level in 1...6 {
+                if let e = TableMarkup.findLast(b, "</h\(level)>"), best.map({ e > $0.0 }) ?? true { best = (e, level) }
+            }
+            guard let (e, level) = best, let s = TableMarkup.findLast(Array(b[..<e]), "<h\(level)"),
+                  let gt = TableMarkup.firstIndex(b, of: 0x3E, from: s), gt < e else { return nil }
+            let text = TableMarkup.trimmed(TableMarkup.decodeEntities(TableMarkup.stripTags(Array(b[(gt + 1)..<e]))))
+            return text.isEmpty ? nil : text
+        }
+        let pieces = ["<h1>", "</h1>", "<h2 id=\"x\">", "</h2>", "<h3>", "</h3>", "<h6>", "</h6>", "<h7>", "</h7>",
+                      "<h", "</h", ">", "Title", " &amp; ", "<em>e</em>", "<p>", "</p>", "\n", "é", "<h2", "</h2"]
+        var state: UInt64 = 11
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var named = 0
+        for _ in 0..<4000 {
+            let bytes = Array((0..<(next() % 14)).map { _ in pieces[next() % pieces.count] }.joined().utf8)
+            let got = TableMarkup.lastHeading(bytes)
+            #expect(got == reference(bytes), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            if got != nil { named += 1 }
+        }
+        #expect(named > 100)
     }
 
     /// `SitePaths.resolve` skips Foundation's percent-decoder for links without `%`:
