@@ -87,6 +87,26 @@ import Testing
         #expect(named > 100)
     }
 
+    /// The memchr-for-`=` link scan against the byte walk it replaced, on random markup
+    /// with quotes, entities, look-alike attributes and values that hold `href=`.
+    @Test func linkScanByEqualsSignAgreesWithTheByteWalk() {
+        let pieces = [" href=", " src=", "href=", " data-src=", "\nhref=", "\tsrc=", "\"", "'", "a.html", "#top", "data:x",
+                      "mailto:a@b", "x&amp;y", "=", " ", "<a", ">", "</a>", " class=\"c\"", "hsrc=", " hre=", "é", "\r"]
+        var state: UInt64 = 5
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var found = 0
+        for _ in 0..<6000 {
+            let bytes = Array((0..<(next() % 16)).map { _ in pieces[next() % pieces.count] }.joined().utf8)
+            let (fast, walk) = bytes.withUnsafeBufferPointer { (LinkChecker.links(in: $0), LinkChecker.linksByteWalk(in: $0)) }
+            #expect(fast == walk, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            found += fast.count
+        }
+        #expect(found > 200)
+    }
+
     /// `SitePaths.resolve` skips Foundation's percent-decoder for links without `%`:
     /// the decoder returns such a string unchanged.
     @Test func linksWithoutPercentDecodeToThemselves() {

@@ -11,11 +11,54 @@ public enum LinkChecker {
         return html.withUTF8 { links(in: $0) }
     }
 
+    /// Finds each `=` with memchr and looks back for ` href` / ` src` (preceded by
+    /// whitespace, so data-src etc. are skipped): a page is mostly text and markup
+    /// without `=`, and a byte-by-byte walk of all 120 MB of a 10,000-page site was 2 %
+    /// of its build. A matched value is skipped whole, so a `href=` inside it is not a
+    /// link (the same answers as ``linksByteWalk(in:)``, the walk it replaced, kept for
+    /// the tests).
     static func links(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+        var out: [String] = []
+        guard let base = bytes.baseAddress else { return out }
+        let n = bytes.count
+        var from = 0      // where the current search starts: nothing before it is looked at again
+        var p = 0
+        while p < n, let hit = memchr(base + p, 0x3D, n - p) {
+            let eq = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            p = eq + 1
+            let name: Int
+            if eq - 5 >= from, base[eq - 4] == 0x68, base[eq - 3] == 0x72, base[eq - 2] == 0x65, base[eq - 1] == 0x66 {
+                name = 5                                                          // " href="
+            } else if eq - 4 >= from, base[eq - 3] == 0x73, base[eq - 2] == 0x72, base[eq - 1] == 0x63 {
+                name = 4                                                          // " src="
+            } else { continue }
+            let ws = base[eq - name]
+            guard ws == 0x20 || ws == 0x0A || ws == 0x09 || ws == 0x0D, eq + 1 < n,
+                  base[eq + 1] == 0x22 || base[eq + 1] == 0x27 else { continue }
+            let q = base[eq + 1]
+            var k = eq + 2
+            var amp = false
+            while k < n && base[k] != q { if base[k] == 0x26 { amp = true }; k += 1 }
+            appendLink(UnsafeBufferPointer(rebasing: bytes[(eq + 2)..<k]), amp: amp, to: &out)
+            from = k + 1
+            p = from
+        }
+        return out
+    }
+
+    /// Keeps a link value unless it is empty, `#…`, `data:` or `mailto:` (checked
+    /// without making a String), with `&amp;` decoded.
+    private static func appendLink(_ raw: UnsafeBufferPointer<UInt8>, amp: Bool, to out: inout [String]) {
+        guard !raw.isEmpty, raw[0] != 0x23, !hasPrefix(raw, "data:"), !hasPrefix(raw, "mailto:") else { return }
+        let value = String(decoding: raw, as: UTF8.self)
+        out.append(amp ? value.replacingOccurrences(of: "&amp;", with: "&") : value)
+    }
+
+    /// The byte-by-byte walk ``links(in:)`` replaced: the reference its tests compare with.
+    static func linksByteWalk(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var out: [String] = []
         let n = bytes.count
         var i = 0
-        // Scan for ` href=` / ` src=` (preceded by whitespace, so data-src etc. are skipped).
         while i < n {
             let c = bytes[i]
             if (c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) && i + 5 < n {
@@ -28,12 +71,7 @@ public enum LinkChecker {
                     var k = j + 1
                     var amp = false
                     while k < n && bytes[k] != q { if bytes[k] == 0x26 { amp = true }; k += 1 }
-                    let raw = UnsafeBufferPointer(rebasing: bytes[(j + 1)..<k])
-                    // Skip empty, `#…`, `data:` and `mailto:` values without making a String.
-                    if !raw.isEmpty, raw[0] != 0x23, !hasPrefix(raw, "data:"), !hasPrefix(raw, "mailto:") {
-                        let value = String(decoding: raw, as: UTF8.self)
-                        out.append(amp ? value.replacingOccurrences(of: "&amp;", with: "&") : value)
-                    }
+                    appendLink(UnsafeBufferPointer(rebasing: bytes[(j + 1)..<k]), amp: amp, to: &out)
                     i = k
                     continue
                 }
