@@ -67,6 +67,14 @@ public struct CohortTable: Sendable, Hashable, Codable {
 
 /// Seconds with at most two decimals, trailing zeros removed (`1.30` → `1.3`, `5.00` → `5`).
 public func formatSeconds(_ s: Double) -> String {
+    // The study summary formats ~60,000 of these per build (every participant's
+    // Appendix B row): round in binary where that provably gives printf's digits.
+    if let k = SecondsText.roundedHundredths(s) { return SecondsText.hundredths(k) }
+    return formatSecondsPrintf(s)
+}
+
+/// The reference path of ``formatSeconds(_:)``: `%.2f`, trailing zeros removed.
+func formatSecondsPrintf(_ s: Double) -> String {
     var t = String(format: "%.2f", s)
     if t.contains(".") {
         while t.hasSuffix("0") { t.removeLast() }
@@ -154,5 +162,33 @@ public enum DesktopCohort {
         let lens = lengths ?? strs.map(\.count)
         let cols = (0..<n).map { CohortTable.Column(order: ord[$0], string: strs[$0], length: lens[$0]) }
         return CohortTable(name: name, columns: cols, complete: complete, incomplete: incomplete)
+    }
+}
+
+/// `%.2f` without `printf`, where binary rounding cannot disagree with it.
+enum SecondsText {
+    /// `s` rounded to whole hundredths as `%.2f` rounds it, or nil when that is not
+    /// certain: |s| ≥ 10⁷ (or not finite), or `s · 100` within 10⁻⁶ of a half. Below
+    /// 10⁷ the product is under 2³⁰, so its rounding error is at most 2⁻²³ (< 10⁻⁶):
+    /// away from a half, the computed and the exact product round to the same integer.
+    static func roundedHundredths(_ s: Double) -> Int64? {
+        guard s.isFinite, abs(s) < 1e7 else { return nil }
+        let k = s * 100
+        let r = k.rounded()
+        guard abs(abs(k - r) - 0.5) > 1e-6 else { return nil }
+        return Int64(r)
+    }
+
+    /// `k` hundredths as `%.2f` prints it with trailing zeros and a bare point removed
+    /// (`-0` as `0`).
+    static func hundredths(_ k: Int64) -> String {
+        if k == 0 { return "0" }
+        let a = k.magnitude
+        var t = (k < 0 ? "-" : "") + String(a / 100)
+        let frac = a % 100
+        if frac != 0 {
+            t += frac % 10 == 0 ? "." + String(frac / 10) : (frac < 10 ? ".0" : ".") + String(frac)
+        }
+        return t
     }
 }

@@ -54,3 +54,20 @@ import Testing
         #expect(!t.rows.isEmpty)
     }
 }
+
+/// `formatSeconds` rounds in binary only where that gives `%.2f`'s digits: compared with
+/// the printf reference on halves, near-halves, negatives, tiny and huge values.
+struct FormatSecondsFastPathTests {
+    @Test func fastPathEqualsPrintfReference() {
+        var values: [Double] = [0, -0.0, 0.004, -0.004, 0.005, 0.015, 0.125, 0.135, 1.005, 2.675, -2.675, 1.3, 5, 12.345,
+                                9_999_999.994, 9_999_999.996, 1e7, -1e7, 1e300, 0.1 + 0.2, 1e-300]
+        for k in -3000...3000 { values.append(Double(k) / 1000); values.append(Double(k) / 200) }
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<50_000 {
+            values.append(Double.random(in: -100...100, using: &g))
+            values.append(Double(Int.random(in: 0...2_000_000, using: &g)) / 8)        // exact halves
+            values.append(Double(Int.random(in: 0...2_000_000, using: &g)) / 1000 / 7)
+        }
+        for v in values { #expect(formatSeconds(v) == formatSecondsPrintf(v), "\(v)") }
+    }
+}

@@ -204,3 +204,40 @@ def test_a_build_killed_at_its_write_points_is_followed_by_one_equal_to_a_clean_
         assert_same_as_clean(dossier_bin, study, tmp_path, f"after-kill-{round}")
         assert len(blobs(study)) == 7, name
     assert kills >= 2
+
+
+def wait_out_the_stamp_window(folder):
+    """Input stamps are trusted only for files whose ctime is over one second older than
+    the stamp (docs/output-manifest.md, "racily clean"): wait until that holds for every
+    file under `folder`, so the next build's stamps are reusable by the one after."""
+    import time
+    newest = max(os.stat(os.path.join(d, n)).st_ctime for d, _, ns in os.walk(folder) for n in ns)
+    while time.time() < newest + 1.1:
+        time.sleep(0.05)
+
+
+def test_a_build_that_changes_nothing_keeps_the_state_and_a_touched_input_rewrites_it(study, tmp_path, dossier_bin):
+    state = study / ".dossier" / "state-_site.bin"
+    wait_out_the_stamp_window(study / "data")
+    incremental(dossier_bin, study)   # takes stamps that the next builds trust
+    before = state.stat()
+    out = incremental(dossier_bin, study)
+    assert "the build state is kept as it is" in out, out
+    after = state.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert_same_as_clean(dossier_bin, study, tmp_path, "after-nothing")
+    # Same bytes, new ctime: the log is read again and its new stamp must be saved.
+    log = study / "data" / "logs" / "S005.jsonl"
+    log.write_bytes(log.read_bytes())
+    out = incremental(dossier_bin, study)
+    assert re.search(r"7 units, 7 unchanged", out), out
+    assert "the build state is kept as it is" not in out, out
+    assert state.stat().st_ino != before.st_ino
+    # A site file deleted by hand: its unit is rebuilt, the state saved again.
+    (study / "_site/recall/participants/S002/raw.csv").unlink()
+    out = incremental(dossier_bin, study)
+    assert re.search(r"7 units, 6 unchanged", out), out
+    assert "the build state is kept as it is" not in out, out
+    assert_same_as_clean(dossier_bin, study, tmp_path, "after-deleted-file")
+    out = incremental(dossier_bin, study)
+    assert_same_as_clean(dossier_bin, study, tmp_path, "after-rebuilt-file")

@@ -134,6 +134,10 @@ final class BuildContext: @unchecked Sendable {
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]
     var inputs: [String: ManifestFile] = [:]
+    /// Inputs read and hashed in this build (not taken from their stamps).
+    var inputsHashed = 0
+    /// Absolute path → SHA-256 of the unit inputs digested so far in this build.
+    var digested: [String: String] = [:]
     var report: BuildReport
     let lock = NSLock()
 
@@ -261,10 +265,9 @@ final class BuildContext: @unchecked Sendable {
                     var h = Hashing.Key()
                     h.add(fp); h.add(key); h.add(canonical); h.add(u.id); h.add(u.salt)
                     for input in u.inputs {
-                        let (digest, size) = try inputDigest(input)
+                        let digest = try inputDigestOnce(input)
                         h.add(input.lastPathComponent)
                         h.add(digest)
-                        recordInput(input, sha256: digest, size: size)
                     }
                     return h.finalize()
                 }
@@ -279,6 +282,19 @@ final class BuildContext: @unchecked Sendable {
         let total = planned.reduce(0) { $0 + $1.count }
         let reuse = planned.reduce(0) { $0 + $1.filter { $0.reuse != nil }.count }
         log.detail("\(total) unit\(total == 1 ? "" : "s"), \(reuse) unchanged")
+    }
+
+    /// A unit input's SHA-256, recorded as an input of the build. An input many units
+    /// share (a study's strings file, an input of each of 2,000 participants) is
+    /// stamped, hashed and recorded once per build, not once per unit.
+    func inputDigestOnce(_ input: URL) throws -> String {
+        let path = input.path
+        lock.lock(); let known = digested[path]; lock.unlock()
+        if let known { return known }
+        let (digest, size) = try inputDigest(input)
+        recordInput(input, sha256: digest, size: size)
+        lock.lock(); digested[path] = digest; lock.unlock()
+        return digest
     }
 
     /// SHA-256 and size of a unit's input: from the previous build's stamp when the file
@@ -296,6 +312,7 @@ final class BuildContext: @unchecked Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DossierError(file: project.display(input), "cannot read input file")
         }
+        lock.lock(); inputsHashed += 1; lock.unlock()
         let digest = Hashing.sha256(data)
         // Stamped only if the file did not change while it was read.
         if var stamp = before, let after = BuildState.InputStamp.current(path),
@@ -598,10 +615,13 @@ final class BuildContext: @unchecked Sendable {
         }
         recordInput(project.manifestURL)
         let manifest = SiteManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
+        newState.site = all
+        let keepState = stateUnchanged()
         if tree!.patchTarget != nil {
             log.detail("\(tree!.writtenCount) changed file\(tree!.writtenCount == 1 ? "" : "s") written")
-            // Should the patch be interrupted, the next build must not trust this state.
-            try? FileManager.default.removeItem(at: statePath)
+            // Should the patch be interrupted, the next build must not trust this state
+            // (a patch that changes nothing keeps it: it describes the site before and after).
+            if !keepState { try? FileManager.default.removeItem(at: statePath) }
         }
         // A first build: the manifest (Dossier's mark on the folder, see OutputFolder)
         // exists before the folder does, so a kill between the two never leaves an
@@ -615,10 +635,27 @@ final class BuildContext: @unchecked Sendable {
         // the rename still means a reader sees the old manifest or the new one, never half.
         if !fresh { try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false) }
         report.manifest = manifestURL
-        try FileManager.default.createDirectory(at: project.stateFolder, withIntermediateDirectories: true)
-        newState.site = all
-        try newState.save(statePath)
+        if keepState {
+            log.detail("nothing changed: the build state is kept as it is")
+        } else {
+            try FileManager.default.createDirectory(at: project.stateFolder, withIntermediateDirectories: true)
+            try newState.save(statePath)
+        }
         sweepBlobs()
+    }
+
+    /// Whether the new state would be byte for byte the previous one, so saving it can be
+    /// skipped (its encoding and write were a fifth of a no-change build at 2,000
+    /// participants): a patch in which every unit was reused (so every unit is the
+    /// previous one, under the same key, when the counts agree), every input's SHA-256
+    /// came from its stamp (so every stamp is the previous one, under the same path,
+    /// when the counts agree) and the site's file list is the previous one.
+    func stateUnchanged() -> Bool {
+        guard let prev = previous, tree!.patchTarget != nil, report.unitsBuilt == 0, inputsHashed == 0,
+              newState.units.count == prev.units.count, newState.inputs.count == prev.inputs.count,
+              newState.dossier == prev.dossier, newState.output == prev.output,
+              FileManager.default.fileExists(atPath: statePath.path) else { return false }
+        return newState.site == prev.site
     }
 
     /// The stored blob of the unit whose hash is `hash`.

@@ -15,27 +15,28 @@ struct RecallRowBlocks {
         ("study-table", StudyTables.tidyStudy), ("participants", StudyTables.participants),
     ]
     /// Per table (``tables`` order): CSV rows without the header; JSON rows as
-    /// ``RecallTableStream/jsonRows``.
-    var csv: [[UInt8]] = []
-    var json: [[UInt8]] = []
+    /// ``RecallTableStream/jsonRows``. Decoded blocks are slices of the blob's bytes
+    /// (the summary reads ~90 MB of blocks at 2,000 participants: not copied again).
+    var csv: [Data] = []
+    var json: [Data] = []
     /// Per distinct (string, key sequence) of the participant's timings, in
     /// ``StudyContribution/sequences`` order: the CSV rows of that string's dynamics
     /// table when the sequence is the table's.
-    var dynamics: [(string: Int, keys: [String], csv: [UInt8])] = []
+    var dynamics: [(string: Int, keys: [String], csv: Data)] = []
 
     init(_ p: StudyParticipant) {
         for t in Self.tables {
             var s = RecallTableStream(header: t.rows([]).header)
             s.append(t.rows([p]).rows)
-            csv.append(s.csvRows)
-            json.append(s.jsonRows)
+            csv.append(Data(s.csvRows))
+            json.append(Data(s.jsonRows))
         }
         for q in p.contribution.sequences {
             var s = RecallTableStream(header: DynamicsTable.header(keys: q.keys), json: false)
             for t in p.detail.timings where t.string == q.string && t.keys == q.keys {
                 s.append(row: DynamicsTable.row(t, participant: p.summary.participant, sourceFile: p.sourceFile))
             }
-            dynamics.append((q.string, q.keys, s.csvRows))
+            dynamics.append((q.string, q.keys, Data(s.csvRows)))
         }
     }
 
@@ -51,12 +52,12 @@ struct RecallRowBlocks {
         var w = CompactWriter(capacity: 64 + csv.reduce(0) { $0 + $1.count } + json.reduce(0) { $0 + $1.count })
         w.raw(Self.magic)
         w.u8(Self.version)
-        for i in Self.tables.indices { w.count(csv[i].count); w.raw(csv[i]); w.count(json[i].count); w.raw(json[i]) }
+        for i in Self.tables.indices { w.data(csv[i]); w.data(json[i]) }
         w.count(dynamics.count)
         for d in dynamics {
             w.int(d.string)
             w.count(d.keys.count); for k in d.keys { w.string(k) }
-            w.count(d.csv.count); w.raw(d.csv)
+            w.data(d.csv)
         }
         w.raw(Array("END\n".utf8))
         return Data(w.bytes)
@@ -67,18 +68,24 @@ struct RecallRowBlocks {
         data.withUnsafeBytes { b -> RecallRowBlocks? in
             var r = CompactReader(b)
             var out = RecallRowBlocks()
+            /// The next `u32 n + n bytes` as a slice of `data` (shared storage, no copy).
+            func block() -> Data? {
+                guard let n = r.count(), r.take(n) != nil else { return nil }
+                let end = data.startIndex + r.position
+                return data[(end - n)..<end]
+            }
             guard r.expect(magic), r.u8() == version else { return nil }
             for _ in tables.indices {
-                guard let nc = r.count(), let c = r.take(nc), let nj = r.count(), let j = r.take(nj) else { return nil }
-                out.csv.append(Array(c)); out.json.append(Array(j))
+                guard let c = block(), let j = block() else { return nil }
+                out.csv.append(c); out.json.append(j)
             }
             guard let nd = r.count() else { return nil }
             for _ in 0..<nd {
                 guard let s = r.int(), let nk = r.count() else { return nil }
                 var keys: [String] = []
                 for _ in 0..<nk { guard let k = r.string() else { return nil }; keys.append(k) }
-                guard let n = r.count(), let rows = r.take(n) else { return nil }
-                out.dynamics.append((s, keys, Array(rows)))
+                guard let rows = block() else { return nil }
+                out.dynamics.append((s, keys, rows))
             }
             guard r.expect(Array("END\n".utf8)), r.atEnd else { return nil }
             return out
