@@ -43,7 +43,15 @@ public enum RawData {
     public static func table(log: SessionLog, result: ParticipantResult, strings: StringSet) -> Table {
         var rows: [[TableCell]] = []
         rows.reserveCapacity(log.events.count + 40)
-        let pid = TableCell.text(log.participant)
+        forEachRow(log: log, result: result, strings: strings) { rows.append($0.cells) }
+        return Table(header: header, rows: rows)
+    }
+
+    /// ``table(log:result:strings:)`` one row at a time, without a table of cells: the
+    /// section writes raw.csv straight from these (≈ 1,500 rows of 11 cells per
+    /// participant, whose arrays were ≈ 5 % of a study build; docs/perf-study.md).
+    public static func forEachRow(log: SessionLog, result: ParticipantResult, strings: StringSet, _ body: (RawRow) -> Void) {
+        let pid = log.participant
         var page: PageKind? = nil
         var string: Int? = nil
         var focused: Int? = nil
@@ -67,19 +75,22 @@ public enum RawData {
         func targetOrMatch(_ text: String) -> String {
             page == .recall ? (strings.strings.firstIndex(of: text).map { strings.strings[$0] } ?? "") : target()
         }
-        func correct(_ text: String) -> TableCell {
-            if page == .recall { return .bool(stringSet.contains(text)) }
-            if string != nil { return .bool(text == target()) }
-            return .empty
+        func correct(_ text: String) -> Bool? {
+            if page == .recall { return stringSet.contains(text) }
+            if string != nil { return text == target() }
+            return nil
+        }
+        func row(_ t: Int, _ phase: String, target: String, event: String) -> RawRow {
+            RawRow(time: t, participant: pid, string: string, phase: phase, target: target, event: event)
         }
         func emitTurn() {
             guard turnIndex < result.pageTurns.count, let p = page, p.fieldCount > 0, p != .welcome else { return }
             let turn = result.pageTurns[turnIndex]
             turnIndex += 1
             for (i, text) in turn.fields.enumerated() {
-                let g = targetOrMatch(text)
-                rows.append([.int(turn.t), pid, .opt(string), .text(phase(p.fieldCount > 1 ? i + 1 : nil)), .empty,
-                             .text(text), .text(g), correct(text), .empty, .text(text), .text("page-turn")])
+                var r = row(turn.t, phase(p.fieldCount > 1 ? i + 1 : nil), target: targetOrMatch(text), event: "page-turn")
+                r.entered = text; r.correct = correct(text); r.fields = text
+                body(r)
             }
         }
         var closed = false
@@ -92,36 +103,65 @@ public enum RawData {
                 fieldPhases = [:]
                 focused = nil
                 texts = [:]
-                rows.append([.int(e.t), pid, .opt(s), .text(p.title), .empty, .empty, .text(target()), .empty, .empty, .empty, .text("page")])
+                body(row(e.t, p.title, target: target(), event: "page"))
             case .focus(let f):
                 focused = f
-                rows.append([.int(e.t), pid, .opt(string), .text(phase(f)), .empty, .empty, .text(target()), .empty, .empty, .empty, .text("focus")])
+                body(row(e.t, phase(f), target: target(), event: "focus"))
             case .key(let label, let action, let newText, let field):
                 let f = field ?? focused ?? 1
                 if action != .up { focused = f }
                 let text = newText ?? (texts[f] ?? "")
                 texts[f] = text
-                rows.append([.int(e.t), pid, .opt(string), .text(phase(f)), .text(label), .text(text), .text(targetOrMatch(text)),
-                             correct(text), .empty, .empty, .text(action.rawValue)])
+                var r = row(e.t, phase(f), target: targetOrMatch(text), event: action.rawValue)
+                r.key = label; r.entered = text; r.correct = correct(text)
+                body(r)
             case .touch(let x, let y, let tgt):
-                rows.append([.int(e.t), pid, .opt(string), .text(phase(focused)), .empty, .empty, .text(target()), .empty,
-                             .text("\(fmtCoord(x)),\(fmtCoord(y))"), .empty, .text("touch" + (tgt.map { " " + $0 } ?? ""))])
+                var r = row(e.t, phase(focused), target: target(), event: "touch" + (tgt.map { " " + $0 } ?? ""))
+                r.touch = "\(fmtCoord(x)),\(fmtCoord(y))"
+                body(r)
             case .button(let b, let ok):
                 let what = "button " + b.rawValue + (ok.map { $0 ? " OK" : " Not OK" } ?? "")
-                rows.append([.int(e.t), pid, .opt(string), .text(phase(focused)), .empty, .empty, .text(target()), .empty, .empty, .empty, .text(what)])
+                body(row(e.t, phase(focused), target: target(), event: what))
             case .fields:
                 break
             case .close:
-                rows.append([.int(e.t), pid, .opt(string), .text(phase(nil)), .empty, .empty, .text(target()), .empty, .empty, .empty, .text("close")])
+                body(row(e.t, phase(nil), target: target(), event: "close"))
                 closed = true
             }
         }
         emitTurn()
-        return Table(header: header, rows: rows)
     }
 
     static func fmtCoord(_ d: Double) -> String {
         d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
+    }
+}
+
+/// One row of raw.csv (``RawData/header``); a nil column is an empty cell.
+public struct RawRow: Sendable {
+    public var time: Int
+    public var participant: String
+    public var string: Int?
+    public var phase: String
+    public var key: String? = nil
+    public var entered: String? = nil
+    public var target: String
+    /// `True`/`False` (H: the text equals the target, or on Recall some string).
+    public var correct: Bool? = nil
+    public var touch: String? = nil
+    public var fields: String? = nil
+    public var event: String
+
+    init(time: Int, participant: String, string: Int?, phase: String, target: String, event: String) {
+        self.time = time; self.participant = participant; self.string = string
+        self.phase = phase; self.target = target; self.event = event
+    }
+
+    /// The row as table cells (columns A–K).
+    public var cells: [TableCell] {
+        func text(_ s: String?) -> TableCell { s.map { .text($0) } ?? .empty }
+        return [.int(time), .text(participant), .opt(string), .text(phase), text(key), text(entered), .text(target),
+                correct.map { .bool($0) } ?? .empty, text(touch), text(fields), .text(event)]
     }
 }
 

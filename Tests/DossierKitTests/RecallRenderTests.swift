@@ -1,5 +1,6 @@
 import Foundation
 import RecallStudy
+import Render
 import Testing
 @testable import DossierKit
 
@@ -14,5 +15,40 @@ struct RecallRenderTests {
             #expect(RecallRender.seconds(ms: ms) == formatSeconds(Double(ms) / 1000), "\(ms)")
         }
         #expect(RecallRender.seconds(nil as Int?) == "—")
+    }
+
+    /// raw.csv written row by row (`rawCSV`) against the table of cells it replaces
+    /// (`csv(RawData.table(…))`), for two string sets (one with text needing CSV quoting,
+    /// formula neutralising and non-ASCII), key-pair and tap logs, finished and abandoned
+    /// sessions, with and without the byte-order mark.
+    @Test func rawCSVStreamedAsTheTableOfCells() throws {
+        let sets = [StringSet.nistDesktop, try StringSet.parse(Data("""
+            a,b"c
+            =SUM(1)
+            -x1
+            @me
+            +7é
+            日本語abc
+            x y z
+            naïve'q
+            "quoted"
+            tab\\t;9
+
+            """.utf8), file: "edge.txt")]
+        for (k, strings) in sets.enumerated() {
+            for taps in [false, true] {
+                var sim = Simulator(strings: strings, seed: UInt64(40 + k))
+                sim.tapsOnly = taps
+                sim.abandonRate = 0.5
+                for index in 1...6 {
+                    let log = try NativeLog.parse(Data(sim.log(index: index).utf8), file: "p.jsonl")
+                    let result = try Analyzer.analyze(log, strings: strings)
+                    let streamed = RecallRender.rawCSV(log: log, result: result, strings: strings)
+                    let tabled = RecallRender.csv(RawData.table(log: log, result: result, strings: strings))
+                    #expect(streamed == tabled, "set \(k), taps \(taps), participant \(index)")
+                    #expect(CSVWriter.withBOM(streamed, true) == CSVWriter.withBOM(tabled, true))
+                }
+            }
+        }
     }
 }

@@ -24,4 +24,9 @@ size_t dossier_arena_spares_taken(void);
 /// memmem(3): the first occurrence of `needle` in `haystack`, or NULL.
 const void *dossier_memmem(const void *haystack, size_t n, const void *needle, size_t m);
 
+/// snprintf(out, size, "%.10g", value): the digits of JSONValue.formatNumber's general
+/// path (Sources/CMarkArena/number.c). A plain C call: Swift reaches printf only through
+/// `withVaList`, which built and cast an argument list for every number.
+int dossier_format_g10(double value, char *out, size_t size);
+
 #endif

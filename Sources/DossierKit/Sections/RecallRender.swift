@@ -23,6 +23,28 @@ enum RecallRender {
         return w.data
     }
 
+    /// raw.csv written as its rows are made: the same bytes as `csv(RawData.table(…))`
+    /// (`RecallRenderTests`) without a table of ≈ 1,500 rows of cells per participant.
+    static func rawCSV(log: SessionLog, result: ParticipantResult, strings: StringSet) -> Data {
+        var w = CSVWriter(header: RawData.header)
+        func text(_ s: String?) { if let s { w.textField(s) } else { w.emptyField() } }
+        RawData.forEachRow(log: log, result: result, strings: strings) { r in
+            w.numberField(r.time)
+            w.textField(r.participant)
+            if let n = r.string { w.numberField(n) } else { w.emptyField() }
+            w.textField(r.phase)
+            text(r.key)
+            text(r.entered)
+            w.textField(r.target)
+            text(r.correct.map { $0 ? "True" : "False" })
+            text(r.touch)
+            text(r.fields)
+            w.textField(r.event)
+            w.endRecord()
+        }
+        return w.data
+    }
+
     /// Text rows (the Appendix B layout): numbers stay as written.
     static func csv(_ rows: [[String]]) -> Data {
         var w = CSVWriter()

@@ -139,10 +139,9 @@ public struct RecallSection: Section {
         try Identifier.check(result.participant, what: "participant id", file: shown, line: 1)
         let slug = String(id.dropFirst(2))
         let base = "recall/participants/\(slug)/"
-        let raw = RawData.table(log: log, result: result, strings: strings)
         let rolled = RolledUp.table(result)
         var files = [
-            OutputFile(path: base + "raw.csv", data: RecallRender.csv(raw)),
+            OutputFile(path: base + "raw.csv", data: RecallRender.rawCSV(log: log, result: result, strings: strings)),
             OutputFile(path: base + "rolled-up.csv", data: RecallRender.csv(rolled)),
             OutputFile(path: base + "participant.json", data: Data(result.jsonBytes())),
         ]

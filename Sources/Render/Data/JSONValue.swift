@@ -1,3 +1,4 @@
+import CMarkArena
 import Escaping
 import Foundation
 
@@ -42,20 +43,29 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
         return formatNumberPrintf(d)
     }
 
-    /// The reference path of ``formatNumber(_:)`` for any finite non-integer `d`.
+    /// The reference path of ``formatNumber(_:)`` for any finite non-integer `d`: C's
+    /// `%.10g` (as Foundation's String(format:) prints it), trailing zeros and a bare
+    /// point removed unless there is an exponent, `-0` as `0`.
     static func formatNumberPrintf(_ d: Double) -> String {
-        // C's vsnprintf, as Foundation's String(format:) does for %g, and byte tests
-        // instead of Foundation's `contains` (both were half of an incremental study
-        // build: every number of the keystroke-dynamics tables comes through here).
-        var buf = [CChar](repeating: 0, count: 40)
-        let n = buf.withUnsafeMutableBufferPointer { out in withVaList([d]) { args in vsnprintf(out.baseAddress, 40, "%.10g", args) } }
-        var b = buf.prefix(max(0, min(Int(n), 39))).map { UInt8(bitPattern: $0) }
-        if b.contains(0x65) { return String(decoding: b, as: UTF8.self) }   // an exponent: as printed
-        if b.contains(0x2E) {
-            while b.last == 0x30 { b.removeLast() }                           // trailing zeros
-            if b.last == 0x2E { b.removeLast() }                              // a bare point
+        // Through a C function into a stack buffer: `withVaList` and an array per number
+        // were ≈ 3 % of a study build (the keystroke-dynamics tables' means and SDs).
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 40) { buf in
+            let n = Int(dossier_format_g10(d, buf.baseAddress, 40))
+            return buf.withMemoryRebound(to: UInt8.self) { u in
+                trimmedNumber(UnsafeBufferPointer(rebasing: u[..<max(0, min(n, 39))]))
+            }
         }
-        let s = String(decoding: b, as: UTF8.self)
+    }
+
+    /// printf's `%g` text as ``formatNumber(_:)`` writes it.
+    static func trimmedNumber(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        if b.contains(0x65) { return String(decoding: b, as: UTF8.self) }   // an exponent: as printed
+        var end = b.count
+        if b.contains(0x2E) {
+            while end > 0, b[end - 1] == 0x30 { end -= 1 }                    // trailing zeros
+            if end > 0, b[end - 1] == 0x2E { end -= 1 }                       // a bare point
+        }
+        let s = String(decoding: UnsafeBufferPointer(rebasing: b[..<end]), as: UTF8.self)
         return s == "-0" ? "0" : s
     }
 

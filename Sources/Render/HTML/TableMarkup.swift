@@ -41,18 +41,24 @@ public enum TableMarkup {
             var before = Array(b[i..<start])
             let table = Array(b[start..<end])
             let wrapped = isWrapped(before: before, outSoFar: out)
-            let label = caption(table) ?? lastHeading(Array(out.suffix(4096)) + before.suffix(4096)) ?? "Table"
-            let rows = bodyRowCount(table)
+            // The label and row count only matter to a table that gets a region (a
+            // study page's tables all have one already): the heading search scans 8 KB.
+            func regionTag() -> [UInt8] {
+                let label = caption(table) ?? lastHeading(Array(out.suffix(4096)) + before.suffix(4096)) ?? "Table"
+                return Array(openTag(label: label, tall: bodyRowCount(table) > 25).utf8)
+            }
             let enhanced = enhanceTable(table)
             if wrapped == .none {
+                let tag = regionTag()     // (before `out` grows: the heading search reads it)
                 out.append(contentsOf: before)
-                out.append(contentsOf: Array(openTag(label: label, tall: rows > 25).utf8))
+                out.append(contentsOf: tag)
                 out.append(contentsOf: enhanced)
                 out.append(contentsOf: Array("</div>".utf8))
             } else if wrapped == .legacy {
                 // replace the last `<div class="table-wrap">` in `before` with a region
                 if let d = findLast(before, "<div class=\"table-wrap\">") {
-                    before.replaceSubrange(d..<(d + "<div class=\"table-wrap\">".utf8.count), with: Array(openTag(label: label, tall: rows > 25).utf8))
+                    let tag = regionTag()
+                    before.replaceSubrange(d..<(d + "<div class=\"table-wrap\">".utf8.count), with: tag)
                 }
                 out.append(contentsOf: before)
                 out.append(contentsOf: enhanced)
@@ -96,11 +102,13 @@ public enum TableMarkup {
         var contentEnd: Int          // index of `</td>`
         var isHeader: Bool
         var text: String
+        /// What the column rules read from `text`.
+        var facts: CellFacts
     }
 
     /// The table's bytes with classes, number padding and words applied.
     static func enhanceTable(_ t: [UInt8]) -> [UInt8] {
-        var t = addClass(t, at: 0, "data")
+        let t = addClass(t, at: 0, "data")
         // nested tables or spans: leave the columns alone
         if find(t, "<table", from: 1) != nil || find(t, "colspan", from: 0) != nil || find(t, "rowspan", from: 0) != nil { return t }
         let headEnd = find(t, "</thead>", from: 0)
@@ -126,56 +134,34 @@ public enum TableMarkup {
         var durations = Array(repeating: false, count: columns)
         for row in body {
             for (k, cell) in row.cells.enumerated() {
-                let s = cell.text
-                if isEmptyValue(s) { continue }
+                let f = cell.facts
+                if f.isEmpty { continue }
                 sawValue[k] = true
-                if let v = seconds(s), v >= 60 { durations[k] = true }
-                if let d = numberDecimals(s) { decimals[k] = max(decimals[k], d) } else { numeric[k] = false }
+                if let v = f.seconds, v >= 60 { durations[k] = true }
+                if let d = f.decimals { decimals[k] = max(decimals[k], d) } else { numeric[k] = false }
             }
         }
         // edits, applied from the end so earlier offsets stay valid
+        let classesOf = (0..<columns).map { k in (numeric[k] && sawValue[k] ? ["num"] : []) + (sawValue[k] ? [] : ["col-empty"]) }
         var edits: [(Int, Int, [UInt8])] = []   // (start, end, replacement)
         for row in rows {
             for (k, cell) in row.cells.enumerated() where k < columns {
-                var classes: [String] = []
-                if numeric[k] && sawValue[k] { classes.append("num") }
-                if !sawValue[k] { classes.append("col-empty") }
+                let classes = classesOf[k]
                 if row.body, !cell.isHeader || k > 0 {
-                    if let text = replacementText(cell.text, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
+                    if let text = replacementText(cell.facts, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
                                                   durations: durations[k]),
                        plainContent(t, cell) {
                         edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
                     }
                 }
                 if !classes.isEmpty {
-                    edits.append((cell.range.lowerBound, cell.openEnd, Array(withClasses(t, cell.range.lowerBound, cell.openEnd, classes).utf8)))
+                    let s = cell.range.lowerBound
+                    edits.append((s, cell.openEnd, bareCellTag(t, s, cell.openEnd, classes)
+                                  ?? Array(withClasses(t, s, cell.openEnd, classes).utf8)))
                 }
             }
         }
-        for (s, e, rep) in edits.sorted(by: { $0.0 > $1.0 }) { t.replaceSubrange(s..<e, with: rep) }
-        return t
-    }
-
-    /// The new text of a body cell, or nil to keep it.
-    static func replacementText(_ s: String, padTo decimals: Int?, durations: Bool = false) -> String? {
-        let trimmed = trimmed(s)
-        switch trimmed.lowercased() {
-        case "true": return "yes"
-        case "false": return "no"
-        default: break
-        }
-        if durations, let v = seconds(trimmed) {
-            return ValueFormat.duration(v)
-        }
-        if let want = decimals, want > 0, let have = numberDecimals(trimmed), have < want {
-            // pad the number part (before any unit suffix)
-            var num = trimmed
-            var suffix = ""
-            for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
-            if have == 0 { num += "." }
-            return num + String(repeating: "0", count: want - have) + suffix
-        }
-        return nil
+        return applying(edits, to: t)
     }
 
     /// The seconds of a `<number> s` cell.
@@ -263,8 +249,9 @@ public enum TableMarkup {
                 guard let gt = firstIndex(t, of: 0x3E, from: k) else { return nil }
                 let close = header ? "</th>" : "</td>"
                 guard let ce = find(t, close, from: gt), ce < limit else { return nil }
-                let text = decodeEntities(stripTags(Array(t[(gt + 1)..<ce])))
-                return Cell(range: k..<(ce + 5), openEnd: gt + 1, contentEnd: ce, isHeader: header, text: text)
+                let text = cellText(t[(gt + 1)..<ce])
+                return Cell(range: k..<(ce + 5), openEnd: gt + 1, contentEnd: ce, isHeader: header, text: text,
+                            facts: CellFacts(text))
             }
             k += 1
         }

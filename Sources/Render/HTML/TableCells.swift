@@ -1,0 +1,124 @@
+import Foundation
+
+// The per-cell work of ``TableMarkup``. A participant page of a study has about 1,500
+// table cells and every rule used to trim and re-read each cell's text (four to five
+// trims, a `lowercased()`, a Character-wise `hasSuffix`): about a fifth of a study
+// build (docs/perf-study.md, round four). The rules are unchanged; each cell is read
+// once into ``TableMarkup/CellFacts``.
+extension TableMarkup {
+    /// What the column rules read from one cell: its trimmed text and what that text is.
+    struct CellFacts: Equatable {
+        var trimmed: String
+        /// `""`, `—`, `–` or `-` (``isEmptyValue(_:)``).
+        var isEmpty: Bool
+        /// The value of a `<number> s` cell (``seconds(_:)``).
+        var seconds: Double?
+        /// Decimals of a number cell (``numberDecimals(_:)``).
+        var decimals: Int?
+        /// `yes`/`no` for a cell reading `true`/`false` in any case.
+        var word: String?
+
+        /// The facts through the general rules (the reference the fast path is tested against).
+        init(reading text: String) {
+            trimmed = TableMarkup.trimmed(text)
+            isEmpty = TableMarkup.isEmptyValue(trimmed)
+            seconds = TableMarkup.seconds(trimmed)
+            decimals = TableMarkup.numberDecimals(trimmed)
+            switch trimmed.lowercased() {
+            case "true": word = "yes"
+            case "false": word = "no"
+            default: word = nil
+            }
+        }
+
+        /// The same facts; ASCII text (nearly every cell) is read over its bytes, where a
+        /// byte is a Character and the only white space is TAB–CR and space.
+        init(_ text: String) {
+            var text = text
+            if let facts = text.withUTF8({ b in b.allSatisfy { $0 < 0x80 } ? CellFacts(ascii: b) : nil }) {
+                self = facts
+            } else {
+                self = CellFacts(reading: text)
+            }
+        }
+
+        private init(ascii b: UnsafeBufferPointer<UInt8>) {
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
+            var lo = 0, hi = b.count
+            while lo < hi, isSpace(b[lo]) { lo += 1 }
+            while hi > lo, isSpace(b[hi - 1]) { hi -= 1 }
+            // CR LF is one Character: trimming "\r\n" by bytes is trimming it by Characters.
+            let t = UnsafeBufferPointer(rebasing: b[lo..<hi])
+            trimmed = lo == 0 && hi == b.count ? String(decoding: b, as: UTF8.self) : String(decoding: t, as: UTF8.self)
+            isEmpty = t.isEmpty || (t.count == 1 && t[0] == 0x2D)
+            seconds = t.count >= 2 && t[t.count - 2] == 0x20 && t[t.count - 1] == 0x73
+                ? Double(String(decoding: UnsafeBufferPointer(rebasing: t[..<(t.count - 2)]), as: UTF8.self)) : nil
+            decimals = TableMarkup.asciiNumberDecimals(t)
+            word = Self.asciiWord(t)
+        }
+
+        /// `yes` for `true`, `no` for `false` (ASCII, any case).
+        private static func asciiWord(_ t: UnsafeBufferPointer<UInt8>) -> String? {
+            func reads(_ w: StaticString) -> Bool {
+                guard t.count == w.utf8CodeUnitCount else { return false }
+                for k in 0..<t.count where t[k] | 0x20 != w.utf8Start[k] { return false }
+                return true
+            }
+            if reads("true") { return "yes" }
+            if reads("false") { return "no" }
+            return nil
+        }
+    }
+
+    /// The new text of a body cell, or nil to keep it.
+    static func replacementText(_ f: CellFacts, padTo decimals: Int?, durations: Bool = false) -> String? {
+        if let word = f.word { return word }
+        if durations, let v = f.seconds {
+            return ValueFormat.duration(v)
+        }
+        if let want = decimals, want > 0, let have = f.decimals, have < want {
+            // pad the number part (before any unit suffix)
+            var num = f.trimmed
+            var suffix = ""
+            for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
+            if have == 0 { num += "." }
+            return num + String(repeating: "0", count: want - have) + suffix
+        }
+        return nil
+    }
+
+    static func replacementText(_ s: String, padTo decimals: Int?, durations: Bool = false) -> String? {
+        replacementText(CellFacts(reading: s), padTo: decimals, durations: durations)
+    }
+
+    /// The text of a cell's content as the rules read it: tags stripped, entities decoded.
+    /// Content without `<`, `>` or `&` is its own text (no copies through the general path).
+    static func cellText(_ content: ArraySlice<UInt8>) -> String {
+        if !content.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 }) {
+            return String(decoding: content, as: UTF8.self)
+        }
+        return decodeEntities(stripTags(Array(content)))
+    }
+
+    /// `t` with each edit (start, end, replacement) applied; edits never overlap. One pass
+    /// forward: replacing in place from the end moved the table's tail once per edit.
+    static func applying(_ edits: [(Int, Int, [UInt8])], to t: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(t.count + edits.count * 16)
+        var at = 0
+        for (s, e, rep) in edits.sorted(by: { $0.0 < $1.0 }) {
+            out.append(contentsOf: t[at..<s])
+            out.append(contentsOf: rep)
+            at = e
+        }
+        out.append(contentsOf: t[at...])
+        return out
+    }
+
+    /// ``withClasses(_:_:_:_:)`` for a bare `<td>` or `<th>` (every generated cell),
+    /// written directly; nil for any other tag.
+    static func bareCellTag(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> [UInt8]? {
+        guard e - s == 4, t[s] == 0x3C, t[s + 1] == 0x74, t[s + 2] == 0x64 || t[s + 2] == 0x68, t[s + 3] == 0x3E else { return nil }
+        return Array("<t\(t[s + 2] == 0x64 ? "d" : "h") class=\"\(classes.joined(separator: " "))\">".utf8)
+    }
+}

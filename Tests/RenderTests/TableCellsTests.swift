@@ -1,0 +1,92 @@
+import Testing
+@testable import Render
+
+/// Cells the column rules treat differently: empty marks, numbers with units and signs,
+/// seconds above and below a minute, true/false in any case, non-ASCII digits and
+/// spaces, text needing escaping, `\r\n`, a combining mark.
+private let edgeCells = ["", " ", "—", "–", "-", "4", " 10.30 ", "1,234.5", "12 %", "12%", "3.5 s", "75 s", "1144.15 s",
+                         "True", "FALSE", "tRuE", " false\r\n", "yes", "é", "−3", "\u{A0}5\u{A0}", "3.", "+5", "-0", "\r\n7\r\n",
+                         "\t8 s", "1e5", "x s", "true s", "nan s", "inf s", "0x1p4 s", "١٢", "日本語", "a&b", "<x>", "\"q\"",
+                         "5 %", "\u{301}1", "1\u{301}", "Tru\u{301}e", "\u{3000}60 s", "60.5 s", "-61 s", "K"]
+
+private struct Seeded {
+    var state: UInt64
+    mutating func next(_ n: Int) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int(truncatingIfNeeded: state >> 33) % n
+    }
+}
+
+@Test func cellFactsFastPathAgreesWithTheGeneralRules() {
+    var rng = Seeded(state: 11)
+    let random = (0..<5_000).map { _ in (0..<rng.next(4)).map { _ in edgeCells[rng.next(edgeCells.count)] }.joined() }
+    for cell in edgeCells + random {
+        var fast = TableMarkup.CellFacts(cell), general = TableMarkup.CellFacts(reading: cell)
+        // `nan s` reads as NaN seconds on both paths; NaN is never == NaN, so compare its bits.
+        #expect(fast.seconds?.bitPattern == general.seconds?.bitPattern, "\(cell.debugDescription)")
+        fast.seconds = nil; general.seconds = nil
+        #expect(fast == general, "\(cell.debugDescription)")
+    }
+}
+
+@Test func cellTextWithoutMarkupIsReadAsTheGeneralPathReadsIt() {
+    for cell in edgeCells + ["a > b", "&amp;", "<code>x</code>", "x&lt;y", "1 &gt; 0"] {
+        let bytes = Array(cell.utf8)
+        #expect(TableMarkup.cellText(bytes[...]) == TableMarkup.decodeEntities(TableMarkup.stripTags(bytes)))
+    }
+}
+
+/// A cell as a template writes it: escaped text, text in `<code>`, raw entities, a tag
+/// with attributes.
+private func cellHTML(_ text: String, _ shape: Int, header: Bool) -> String {
+    let tag = header ? "th" : "td"
+    switch shape {
+    case 0: return "<\(tag)>\(HTML.escape(text))</\(tag)>"
+    case 1: return "<\(tag)><code>\(HTML.escape(text))</code></\(tag)>"
+    case 2: return "<\(tag) class=\"x\">\(text.replacingOccurrences(of: "&", with: "&amp;"))</\(tag)>"
+    default: return "<\(tag) title=\"t\">\(text)</\(tag)>"
+    }
+}
+
+/// A page of random tables: with and without `<thead>`, row headers, ragged rows, empty
+/// tables, captions, headings, legacy wraps, regions, a span.
+private func randomPage(_ rng: inout Seeded) -> String {
+    var page = ""
+    for t in 0..<(1 + rng.next(4)) {
+        let columns = 1 + rng.next(5)
+        let rows = rng.next(30)
+        // a column tends to hold one kind of value, so numeric columns occur
+        let pools = (0..<columns).map { _ in (0..<3).map { _ in edgeCells[rng.next(edgeCells.count)] } }
+        var table = rng.next(5) == 0 ? "<table><caption>Cap &amp; \(t)</caption>" : "<table>"
+        if rng.next(2) == 0 {
+            table += "<thead><tr>" + (0..<columns).map { "<th>h\($0)</th>" }.joined() + "</tr></thead><tbody>"
+        }
+        for _ in 0..<rows {
+            let n = rng.next(6) == 0 ? rng.next(columns + 1) : columns
+            table += "\n<tr>" + (0..<n).map { k in
+                cellHTML(pools[k][rng.next(3)], rng.next(8) == 0 ? rng.next(4) : 0, header: k == 0 && rng.next(5) == 0)
+            }.joined() + "</tr>"
+        }
+        if rng.next(12) == 0 { table += "<tr><td colspan=\"2\">1</td></tr>" }
+        table += "</tbody></table>"
+        switch rng.next(4) {
+        case 0: page += "<h2>Part \(t) &lt;x&gt;</h2>\n" + table + "\n"
+        case 1: page += "<div class=\"table-wrap\">\n" + table + "\n</div>\n"
+        case 2: page += "<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"R\">" + table + "</div>\n"
+        default: page += "<p>text ünïcode</p>" + table
+        }
+    }
+    return page
+}
+
+@Test func enhanceGivesTheBytesOfTheEditByEditReference() {
+    var rng = Seeded(state: 5)
+    for _ in 0..<400 {
+        let page = randomPage(&rng)
+        #expect(TableMarkup.enhance(page) == ReferenceTableMarkup.enhance(page), "\(page)")
+    }
+    for page in ["<table></table>", "<table><tr></tr></table>", "<table><thead><tr><th>a</th></tr></thead></table>",
+                 "<h3>Only</h3><table><tr><th>x</th><td>TRUE</td></tr></table>"] {
+        #expect(TableMarkup.enhance(page) == ReferenceTableMarkup.enhance(page))
+    }
+}

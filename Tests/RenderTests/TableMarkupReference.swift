@@ -1,0 +1,125 @@
+@testable import Render
+
+/// ``TableMarkup/enhance(_:)`` as it was before the per-cell facts and the one-pass edits
+/// (docs/perf-study.md, round four): every rule re-reads the cell's text, the label is
+/// found for every table, and the edits are applied in place from the end. The tests
+/// compare the fast path against it.
+enum ReferenceTableMarkup {
+    static func enhance(_ html: String) -> String {
+        guard TableMarkup.contains(html, "<table") else { return html }
+        let b = Array(html.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while let start = TableMarkup.find(b, "<table", from: i) {
+            guard start + 6 < b.count, b[start + 6] == 0x20 || b[start + 6] == 0x3E else {
+                out.append(contentsOf: b[i..<(start + 6)]); i = start + 6; continue
+            }
+            guard let end = TableMarkup.matchingEnd(b, start) else { break }
+            var before = Array(b[i..<start])
+            let table = Array(b[start..<end])
+            let wrapped = TableMarkup.isWrapped(before: before, outSoFar: out)
+            let label = TableMarkup.caption(table) ?? TableMarkup.lastHeading(Array(out.suffix(4096)) + before.suffix(4096)) ?? "Table"
+            let rows = TableMarkup.bodyRowCount(table)
+            let enhanced = enhanceTable(table)
+            if wrapped == .none {
+                out.append(contentsOf: before)
+                out.append(contentsOf: Array(TableMarkup.openTag(label: label, tall: rows > 25).utf8))
+                out.append(contentsOf: enhanced)
+                out.append(contentsOf: Array("</div>".utf8))
+            } else if wrapped == .legacy {
+                if let d = TableMarkup.findLast(before, "<div class=\"table-wrap\">") {
+                    before.replaceSubrange(d..<(d + "<div class=\"table-wrap\">".utf8.count),
+                                           with: Array(TableMarkup.openTag(label: label, tall: rows > 25).utf8))
+                }
+                out.append(contentsOf: before)
+                out.append(contentsOf: enhanced)
+            } else {
+                out.append(contentsOf: before)
+                out.append(contentsOf: enhanced)
+            }
+            i = end
+        }
+        out.append(contentsOf: b[i...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func enhanceTable(_ t: [UInt8]) -> [UInt8] {
+        var t = TableMarkup.addClass(t, at: 0, "data")
+        if TableMarkup.find(t, "<table", from: 1) != nil || TableMarkup.find(t, "colspan", from: 0) != nil
+            || TableMarkup.find(t, "rowspan", from: 0) != nil { return t }
+        let headEnd = TableMarkup.find(t, "</thead>", from: 0)
+        var rows: [(cells: [TableMarkup.Cell], body: Bool)] = []
+        var p = 0
+        while let r = TableMarkup.find(t, "<tr", from: p), let re = TableMarkup.find(t, "</tr>", from: r) {
+            var cells: [TableMarkup.Cell] = []
+            var q = r
+            while let c = TableMarkup.nextCell(t, from: q, limit: re) {
+                // the text as the general path read it: tags stripped, entities decoded
+                var c = c
+                c.text = TableMarkup.decodeEntities(TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
+                cells.append(c)
+                q = c.range.upperBound
+            }
+            let inHead = headEnd.map { r < $0 } ?? false
+            rows.append((cells, !inHead && !cells.allSatisfy { $0.isHeader }))
+            p = re + 5
+        }
+        let body = rows.filter { $0.body }
+        guard !body.isEmpty else { return t }
+        let columns = body.map { $0.cells.count }.max() ?? 0
+        var numeric = Array(repeating: true, count: columns)
+        var sawValue = Array(repeating: false, count: columns)
+        var decimals = Array(repeating: 0, count: columns)
+        var durations = Array(repeating: false, count: columns)
+        for row in body {
+            for (k, cell) in row.cells.enumerated() {
+                let s = cell.text
+                if TableMarkup.isEmptyValue(s) { continue }
+                sawValue[k] = true
+                if let v = TableMarkup.seconds(s), v >= 60 { durations[k] = true }
+                if let d = TableMarkup.numberDecimals(s) { decimals[k] = max(decimals[k], d) } else { numeric[k] = false }
+            }
+        }
+        var edits: [(Int, Int, [UInt8])] = []
+        for row in rows {
+            for (k, cell) in row.cells.enumerated() where k < columns {
+                var classes: [String] = []
+                if numeric[k] && sawValue[k] { classes.append("num") }
+                if !sawValue[k] { classes.append("col-empty") }
+                if row.body, !cell.isHeader || k > 0 {
+                    if let text = replacementText(cell.text, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
+                                                  durations: durations[k]),
+                       TableMarkup.plainContent(t, cell) {
+                        edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
+                    }
+                }
+                if !classes.isEmpty {
+                    edits.append((cell.range.lowerBound, cell.openEnd,
+                                  Array(TableMarkup.withClasses(t, cell.range.lowerBound, cell.openEnd, classes).utf8)))
+                }
+            }
+        }
+        for (s, e, rep) in edits.sorted(by: { $0.0 > $1.0 }) { t.replaceSubrange(s..<e, with: rep) }
+        return t
+    }
+
+    static func replacementText(_ s: String, padTo decimals: Int?, durations: Bool = false) -> String? {
+        let trimmed = TableMarkup.trimmed(s)
+        switch trimmed.lowercased() {
+        case "true": return "yes"
+        case "false": return "no"
+        default: break
+        }
+        if durations, let v = TableMarkup.seconds(trimmed) {
+            return ValueFormat.duration(v)
+        }
+        if let want = decimals, want > 0, let have = TableMarkup.numberDecimals(trimmed), have < want {
+            var num = trimmed
+            var suffix = ""
+            for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
+            if have == 0 { num += "." }
+            return num + String(repeating: "0", count: want - have) + suffix
+        }
+        return nil
+    }
+}
