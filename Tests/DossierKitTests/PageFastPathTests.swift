@@ -11,12 +11,8 @@ import Testing
     func randomStrings(seed: UInt64, count: Int) -> [String] {
         let pieces = ["a", "Z", "/", "%", "%2", "%20", "%C3%A9", "%zz", "#", "?", "\t", "\n", "\r", "\r\n", "\u{0}", "\u{1B}",
                       "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "Â", "é", "€", "😀", "e\u{301}", ".", "..", " "]
-        var state = seed
-        func next() -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
-        return (0..<count).map { _ in (0..<(next() % 12)).map { _ in pieces[next() % pieces.count] }.joined() }
+        var random = SeededNumbers(state: seed)
+        return (0..<count).map { _ in random.soup(pieces, fewerThan: 12) }
     }
 
     @Test func displayUTF8ByteScanAgreesWithTheScalarRule() {
@@ -34,16 +30,12 @@ import Testing
     @Test func wordScanForControlsAgreesWithTheByteRule() {
         let interesting: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x41, 0x7E, 0x7F, 0x80, 0x85, 0x9F, 0xA0,
                                     0xC2, 0xC3, 0xFF]
-        var state: UInt64 = 3
-        func next() -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
+        var random = SeededNumbers(state: 3)
         var checked = 0, found = 0
         for length in 0..<40 {
             for _ in 0..<300 {
                 // Mostly ASCII letters, a few interesting bytes anywhere.
-                let bytes: [UInt8] = (0..<length).map { _ in next() % 6 == 0 ? interesting[next() % interesting.count] : 0x61 }
+                let bytes: [UInt8] = (0..<length).map { _ in random.next() % 6 == 0 ? interesting[random.next() % interesting.count] : 0x61 }
                 let byWords = bytes.withUnsafeBufferPointer { ControlCharacters.hasDisplayControlByWords($0) }
                 let byBytes = ControlCharacters.hasDisplayControl(bytes)
                 #expect(byWords == byBytes, "\(bytes)")
@@ -72,14 +64,10 @@ import Testing
         }
         let pieces = ["<h1>", "</h1>", "<h2 id=\"x\">", "</h2>", "<h3>", "</h3>", "<h6>", "</h6>", "<h7>", "</h7>",
                       "<h", "</h", ">", "Title", " &amp; ", "<em>e</em>", "<p>", "</p>", "\n", "é", "<h2", "</h2"]
-        var state: UInt64 = 11
-        func next() -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
+        var random = SeededNumbers(state: 11)
         var named = 0
         for _ in 0..<4000 {
-            let bytes = Array((0..<(next() % 14)).map { _ in pieces[next() % pieces.count] }.joined().utf8)
+            let bytes = Array(random.soup(pieces, fewerThan: 14).utf8)
             let got = TableMarkup.lastHeading(bytes)
             #expect(got == reference(bytes), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
             if got != nil { named += 1 }
@@ -92,15 +80,11 @@ import Testing
     @Test func linkScanByEqualsSignAgreesWithTheByteWalk() {
         let pieces = [" href=", " src=", "href=", " data-src=", "\nhref=", "\tsrc=", "\"", "'", "a.html", "#top", "data:x",
                       "mailto:a@b", "x&amp;y", "=", " ", "<a", ">", "</a>", " class=\"c\"", "hsrc=", " hre=", "é", "\r"]
-        var state: UInt64 = 5
-        func next() -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
+        var random = SeededNumbers(state: 5)
         var found = 0
         for _ in 0..<6000 {
-            let bytes = Array((0..<(next() % 16)).map { _ in pieces[next() % pieces.count] }.joined().utf8)
-            let (fast, walk) = bytes.withUnsafeBufferPointer { (LinkChecker.links(in: $0), LinkChecker.linksByteWalk(in: $0)) }
+            let bytes = Array(random.soup(pieces, fewerThan: 16).utf8)
+            let (fast, walk) = bytes.withUnsafeBufferPointer { (LinkChecker.links(in: $0), linksByteWalk(in: $0)) }
             #expect(fast == walk, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
             found += fast.count
         }
@@ -122,15 +106,11 @@ import Testing
         let pieces = ["/", "//", ".", "..", "../", "./", "a", "b.html", "index.html", "#", "?", ":", "x:", "http:",
                       "%20", "é", "\r\n", " ", "p01/", "e\u{301}"]
         let pages = ["index.html", "a/index.html", "a/b/index.html", "pages/p00001/index.html", "x.html"]
-        var state: UInt64 = 9
-        func next() -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
+        var random = SeededNumbers(state: 9)
         var decided = 0
         for _ in 0..<20_000 {
-            let link = (0..<(next() % 6)).map { _ in pieces[next() % pieces.count] }.joined()
-            let page = pages[next() % pages.count]
+            let link = random.soup(pieces, fewerThan: 6)
+            let page = pages[random.next() % pages.count]
             if let fast = SitePaths.resolveASCII(link, from: page) {
                 decided += 1
                 #expect(fast == SitePaths.resolveByCharacter(link, from: page), "\(link.debugDescription) on \(page)")
@@ -138,4 +118,44 @@ import Testing
         }
         #expect(decided > 5_000)
     }
+}
+
+/// A seeded linear congruential generator: every run tests the same random inputs.
+struct SeededNumbers {
+    var state: UInt64
+    mutating func next() -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return Int(truncatingIfNeeded: state >> 33)
+    }
+    /// Fewer than `limit` random `pieces`, joined.
+    mutating func soup(_ pieces: [String], fewerThan limit: Int) -> String {
+        (0..<(next() % limit)).map { _ in pieces[next() % pieces.count] }.joined()
+    }
+}
+
+/// The byte-by-byte walk `LinkChecker.links(in:)` replaced: the reference its test compares with.
+func linksByteWalk(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+    var out: [String] = []
+    let n = bytes.count
+    var i = 0
+    while i < n {
+        let c = bytes[i]
+        if (c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) && i + 5 < n {
+            var j = i + 1
+            var matched = false
+            if bytes[j] == 0x68, j + 5 < n, bytes[j+1] == 0x72, bytes[j+2] == 0x65, bytes[j+3] == 0x66, bytes[j+4] == 0x3D { j += 5; matched = true }  // href=
+            else if bytes[j] == 0x73, j + 4 < n, bytes[j+1] == 0x72, bytes[j+2] == 0x63, bytes[j+3] == 0x3D { j += 4; matched = true }  // src=
+            if matched, j < n, bytes[j] == 0x22 || bytes[j] == 0x27 {
+                let q = bytes[j]
+                var k = j + 1
+                var amp = false
+                while k < n && bytes[k] != q { if bytes[k] == 0x26 { amp = true }; k += 1 }
+                LinkChecker.appendLink(UnsafeBufferPointer(rebasing: bytes[(j + 1)..<k]), amp: amp, to: &out)
+                i = k
+                continue
+            }
+        }
+        i += 1
+    }
+    return out
 }

@@ -15,8 +15,7 @@ public enum LinkChecker {
     /// whitespace, so data-src etc. are skipped): a page is mostly text and markup
     /// without `=`, and a byte-by-byte walk of all 120 MB of a 10,000-page site was 2 %
     /// of its build. A matched value is skipped whole, so a `href=` inside it is not a
-    /// link (the same answers as ``linksByteWalk(in:)``, the walk it replaced, kept for
-    /// the tests).
+    /// link (the same answers as the byte walk it replaced, kept in PageFastPathTests).
     static func links(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var out: [String] = []
         guard let base = bytes.baseAddress else { return out }
@@ -48,37 +47,10 @@ public enum LinkChecker {
 
     /// Keeps a link value unless it is empty, `#…`, `data:` or `mailto:` (checked
     /// without making a String), with `&amp;` decoded.
-    private static func appendLink(_ raw: UnsafeBufferPointer<UInt8>, amp: Bool, to out: inout [String]) {
+    static func appendLink(_ raw: UnsafeBufferPointer<UInt8>, amp: Bool, to out: inout [String]) {
         guard !raw.isEmpty, raw[0] != 0x23, !hasPrefix(raw, "data:"), !hasPrefix(raw, "mailto:") else { return }
         let value = String(decoding: raw, as: UTF8.self)
         out.append(amp ? value.replacingOccurrences(of: "&amp;", with: "&") : value)
-    }
-
-    /// The byte-by-byte walk ``links(in:)`` replaced: the reference its tests compare with.
-    static func linksByteWalk(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-        var out: [String] = []
-        let n = bytes.count
-        var i = 0
-        while i < n {
-            let c = bytes[i]
-            if (c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) && i + 5 < n {
-                var j = i + 1
-                var matched = false
-                if bytes[j] == 0x68, j + 5 < n, bytes[j+1] == 0x72, bytes[j+2] == 0x65, bytes[j+3] == 0x66, bytes[j+4] == 0x3D { j += 5; matched = true }  // href=
-                else if bytes[j] == 0x73, j + 4 < n, bytes[j+1] == 0x72, bytes[j+2] == 0x63, bytes[j+3] == 0x3D { j += 4; matched = true }  // src=
-                if matched, j < n, bytes[j] == 0x22 || bytes[j] == 0x27 {
-                    let q = bytes[j]
-                    var k = j + 1
-                    var amp = false
-                    while k < n && bytes[k] != q { if bytes[k] == 0x26 { amp = true }; k += 1 }
-                    appendLink(UnsafeBufferPointer(rebasing: bytes[(j + 1)..<k]), amp: amp, to: &out)
-                    i = k
-                    continue
-                }
-            }
-            i += 1
-        }
-        return out
     }
 
     private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {

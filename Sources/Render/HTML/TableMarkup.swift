@@ -358,8 +358,6 @@ public enum TableMarkup {
         }
     }
 
-    /// The last index where `s` occurs in `b`. Compares in place with `memcmp` (this runs
-    /// six times over 8 KiB before every table, for its heading).
     /// The position and level of the last `</hN>` (N = 1…6) in `b`: one backward pass
     /// (a pass per level, each over 8 KB before every table, was 1 % of a pages build).
     static func lastClosingHeading(_ b: [UInt8]) -> (Int, Int)? {
@@ -373,7 +371,8 @@ public enum TableMarkup {
         return nil
     }
 
-    /// The last occurrence of `s` in `b` that ends at or before `end` (default: anywhere).
+    /// The last index where `s` occurs in `b`, ending at or before `end` (default:
+    /// anywhere). Compares in place with `memcmp`.
     static func findLast(_ b: [UInt8], _ s: String, endingBy end: Int? = nil) -> Int? {
         let u = Array(s.utf8)
         var k = (end ?? b.count) - u.count
