@@ -113,6 +113,36 @@ def rm(path):
     shutil.rmtree(path, ignore_errors=True)
 
 
+def settle(*warm):
+    """Leaves the file system as after a quiet minute, before a benchmark's timed runs:
+    `sync`, then (as root) drop the kernel's clean caches, then read `warm` (the inputs
+    and both tools' binaries) back in. On ext4 without a journal (this VM's root) every
+    new inode is chosen by skipping the inodes deleted in the last 60 s — 360 s while
+    their inode-table block is dirty — and each skip looks the block up in the buffer
+    cache: after a compile or an earlier benchmark deleted tens of thousands of files,
+    that search was 45 % of a 10,000-page build's CPU (docs/benchmarks.md). Dropping the
+    caches forgets those blocks, so neither tool pays for what ran before it. Returns
+    whether the caches could be dropped (not as a normal user: then only `sync`)."""
+    os.sync()
+    try:
+        with open("/proc/sys/vm/drop_caches", "w") as f:
+            f.write("3\n")
+        dropped = True
+    except OSError:
+        dropped = False
+    for w in warm:
+        w = Path(w)
+        for f in ([w] if w.is_file() else (x for x in w.rglob("*") if x.is_file())):
+            with open(f, "rb") as fh:
+                while fh.read(1 << 20):
+                    pass
+    return dropped
+
+
+def tool_path(name):
+    return shutil.which(name) or name
+
+
 def retire(path, trash):
     """Moves `path` (if present) into the folder `trash`, which is removed only after the
     timed runs. Deleting 20,000 files and folders between runs made every later run
@@ -136,6 +166,7 @@ def bench_pages(a):
 
     trash = root / ".bench-trash"
     rm(trash)
+    settled = settle(dproj / "content", hproj / "content", hproj / "layouts", d, tool_path("hugo"))
 
     def prepare(name, i):
         # Each starts from an empty output folder; the previous output is moved aside,
@@ -155,7 +186,7 @@ def bench_pages(a):
     dn = sum(1 for _ in (dproj / "_site").rglob("*.html"))
     hn = sum(1 for _ in (hproj / "public").rglob("*.html"))
     save("pages", {"pages": a.pages, "dossier": summary(res["dossier"]), "peer": summary(res["hugo"]),
-                   "html_files": {"dossier": dn, "hugo": hn}})
+                   "html_files": {"dossier": dn, "hugo": hn}, "caches_dropped": settled})
 
 
 # MARK: - 5. Markdown
@@ -252,11 +283,15 @@ def bench_study(a):
     events = sum(sum(1 for _ in f.open("rb")) - 1 for f in (root / "data/logs").glob("*.jsonl"))
     mb = sum(f.stat().st_size for f in (root / "data/logs").glob("*.jsonl")) / 1e6
 
+    trash = root / ".bench-trash"
+    rm(trash)
+
     def prepare(name, i):
+        # Moved aside, not deleted, until the runs are done (see `retire` and `settle`).
         if name == "dossier":
-            rm(root / "_site"); rm(root / ".dossier")
+            retire(root / "_site", trash); retire(root / ".dossier", trash)
         else:
-            rm(root / "peer/public")
+            retire(root / "peer/public", trash)
 
     saved = RESULTS / f"study-{a.participants}.json"
     if a.incremental_only:
@@ -273,8 +308,10 @@ def bench_study(a):
                       ("parse floor", [d, "recall", "parse", str(root / "data/logs")])]
         if not a.no_peer:
             contenders.append(("pandas+hugo", peer_cmd(root)))
+        settled = settle(root / "data", root / "peer/layouts", d, tool_path("hugo"))
         res = alternate(a.runs, contenders, prepare)
-        data = {"participants": a.participants, "events": events, "log_mb": mb,
+        rm(trash)
+        data = {"participants": a.participants, "events": events, "log_mb": mb, "caches_dropped": settled,
                 "dossier": summary(res["dossier"]), "floor": summary(res["parse floor"])}
         if a.no_peer:
             old = json.loads(saved.read_text()) if saved.exists() else {}
@@ -307,9 +344,13 @@ def incremental_runs(root, d, runs, fresh=False):
     subprocess.run([d, "recall", "simulate", "--participants", "1", "--first", str(idx), "--seed", "99",
                     "--out", str(alt_dir)], check=True, stdout=subprocess.DEVNULL)
     changed = (alt_dir / victim.name).read_bytes()
+    trash = root / ".bench-trash-incremental"
     if not fresh:   # else the caller has just built the site from nothing
-        rm(root / "_site"); rm(root / ".dossier")
+        rm(trash)
+        retire(root / "_site", trash); retire(root / ".dossier", trash)
         timed([d, "build", "--quiet", str(root)])
+    # What a user's next build meets: the previous build's files in memory, no deletions.
+    settle(root / "data", root / ".dossier", root / "_site", root / "_site.manifest.json", d)
     inc = []
     print(f"3. incremental: change {victim.name} of {len(logs)}, {runs} runs")
     try:
@@ -320,6 +361,7 @@ def incremental_runs(root, d, runs, fresh=False):
         noop = [timed([d, "build", "--quiet", str(root)]) for _ in range(max(1, runs // 2))]
     finally:
         victim.write_bytes(original)
+        rm(trash)
     return inc, noop, victim.name
 
 
@@ -330,10 +372,14 @@ def bench_incremental(a):
     rows = []
     for n in [int(x) for x in a.participants.split(",")]:
         root = make_study(n, regen=a.regen)
-        rm(root / "_site"); rm(root / ".dossier")
+        trash = root / ".bench-trash"
+        rm(trash)
+        retire(root / "_site", trash); retire(root / ".dossier", trash)
+        settle(root / "data", d)
         full = timed([d, "build", "--clean", "--quiet", str(root)])
         print(f"3. full build of {n} participants: {full[0]:.3f} s wall, {full[1]:.3f} s cpu, {full[2]:.1f} MB", flush=True)
         inc, noop, victim = incremental_runs(root, d, a.runs, fresh=True)
+        rm(trash)
         rows.append({"participants": n, "full": summary([full]), "incremental": summary(inc),
                      "noop": summary(noop), "changed_file": victim})
     save("incremental", {"rows": rows})
