@@ -1,17 +1,32 @@
 import Foundation
 
-/// Which certificate authorities an https connection trusts (docs/publish.md, "Trusting
-/// a private certificate authority"): the `--ca-file` option first, then the
-/// `SSL_CERT_FILE` environment variable, then the system's trust store. A file given
+/// Which certificate authorities an https connection trusts (docs/webdav.md, "Trusting
+/// a private certificate authority"): the `--ca-file` option first, then a file the
+/// command remembered from an earlier `--ca-file` (vault sync keeps one per vault), then
+/// the `SSL_CERT_FILE` environment variable, then the system's trust store. A file given
 /// replaces the system's store; it must be readable and hold at least one PEM
 /// certificate (`-----BEGIN CERTIFICATE-----`).
 public enum TrustStore {
+    /// A CA file remembered from an earlier run, and where, for messages
+    /// (e.g. `--ca-file remembered in a.dvault.sync.json`).
+    public struct Remembered: Sendable, Equatable {
+        public var path: String
+        public var origin: String
+        public init(path: String, origin: String) {
+            self.path = path
+            self.origin = origin
+        }
+    }
+
     /// The PEM file to trust, or nil for the system's store. Throws `WebDAVError.trust`
     /// naming the file and where it came from when it cannot be used.
-    public static func caFile(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(WebDAVError) -> String? {
+    public static func caFile(option: String?, remembered: Remembered? = nil,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(WebDAVError) -> String? {
         let chosen: (path: String, origin: String)?
         if let option, !option.isEmpty {
             chosen = (option, "--ca-file")
+        } else if let remembered, !remembered.path.isEmpty {
+            chosen = (remembered.path, remembered.origin)
         } else if let env = environment["SSL_CERT_FILE"], !env.isEmpty {
             chosen = (env, "SSL_CERT_FILE")
         } else {

@@ -26,11 +26,16 @@ public struct WebDAVClient: Sendable {
         /// The `--ca-file` option: a PEM file of certificate authorities to trust instead
         /// of the system's (see ``TrustStore``; `SSL_CERT_FILE` applies when this is nil).
         public var caFile: String? = nil
-        public init(maxAttempts: Int = 4, initialBackoff: Double = 0.25, timeout: Double = 30, caFile: String? = nil) {
+        /// A CA file remembered from an earlier `--ca-file` (vault sync's state file):
+        /// used when `caFile` is nil, before `SSL_CERT_FILE`.
+        public var rememberedCAFile: TrustStore.Remembered? = nil
+        public init(maxAttempts: Int = 4, initialBackoff: Double = 0.25, timeout: Double = 30, caFile: String? = nil,
+                    rememberedCAFile: TrustStore.Remembered? = nil) {
             self.maxAttempts = maxAttempts
             self.initialBackoff = initialBackoff
             self.timeout = timeout
             self.caFile = caFile
+            self.rememberedCAFile = rememberedCAFile
         }
     }
 
@@ -75,7 +80,8 @@ public struct WebDAVClient: Sendable {
         self.credentials = credentials
         self.options = options
         self.log = log
-        let caFile = try TrustStore.caFile(option: options.caFile, environment: environment)
+        let caFile = try TrustStore.caFile(option: options.caFile, remembered: options.caFile == nil ? options.rememberedCAFile : nil,
+                                           environment: environment)
         self.transport = HTTPTransport(caFile: caFile, idleTimeout: options.timeout, totalTimeout: max(options.timeout * 10, 300))
     }
 

@@ -6,6 +6,7 @@ the system's store — so without either, the private CA is not trusted and ever
 fails with a clear certificate error before writing anything.
 """
 import datetime
+import json
 import ipaddress
 import os
 import pathlib
@@ -164,6 +165,57 @@ def test_vault_sync_trusts_the_private_ca_only_when_given(dossier_bin, pki, serv
     assert ok.returncode == 0, ok.stderr
     listed = run(dossier_bin, "vault", "list", b, extra_env=VAULT_ENV)
     assert "Mail" in listed.stdout, listed.stdout
+
+
+def test_vault_sync_remembers_its_ca_file_for_later_syncs_and_auto_sync(dossier_bin, pki, server, tmp_path):
+    probe = subprocess.run([dossier_bin, "vault", "sync", "--help"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip("built without the vault domain")
+    a = tmp_path / "a.dvault"
+    state_file = tmp_path / "a.dvault.sync.json"
+    for args in (("init", a), ("add", a, "--title", "Mail", "--username", "me")):
+        p = run(dossier_bin, "vault", *args, extra_env=VAULT_ENV)
+        assert p.returncode == 0, p.stderr
+    url = server.url + "v/"
+    # a failed sync remembers nothing
+    bad = run(dossier_bin, "vault", "sync", a, "--configure", url, "--user", USER, "--auto", "--ca-file", pki["other"],
+              extra_env=VAULT_ENV)
+    assert bad.returncode == 1 and "TLS failure" in bad.stderr, bad.stderr
+    assert not state_file.exists()
+    ok = run(dossier_bin, "vault", "sync", a, "--configure", url, "--user", USER, "--auto", "--ca-file", pki["ca"],
+             extra_env=VAULT_ENV)
+    assert ok.returncode == 0, ok.stderr
+    state = json.loads(state_file.read_text())
+    assert state["caFile"] == str(pki["ca"].resolve())
+    # later syncs and auto-sync at unlock trust it without the option, before SSL_CERT_FILE
+    again = run(dossier_bin, "vault", "sync", a, ssl_cert_file=pki["other"], extra_env=VAULT_ENV)
+    assert again.returncode == 0, again.stderr
+    listed = run(dossier_bin, "vault", "list", a, ssl_cert_file=pki["other"], extra_env=VAULT_ENV)
+    assert listed.returncode == 0 and "Mail" in listed.stdout, listed.stderr
+    assert "auto-sync: synced with" in listed.stderr and "auto-sync failed" not in listed.stderr, listed.stderr
+    # the option still comes first: a wrong one is not rescued by the remembered file
+    wrong = run(dossier_bin, "vault", "sync", a, "--ca-file", pki["other"], extra_env=VAULT_ENV)
+    assert wrong.returncode == 1 and "TLS failure" in wrong.stderr, wrong.stderr
+    assert json.loads(state_file.read_text())["caFile"] == str(pki["ca"].resolve())
+    # a remembered file that has gone is a clear error that names where it came from
+    moved = tmp_path / "moved-ca.pem"
+    moved.write_bytes(pki["ca"].read_bytes())
+    ok = run(dossier_bin, "vault", "sync", a, "--ca-file", moved, extra_env=VAULT_ENV)
+    assert ok.returncode == 0, ok.stderr
+    moved.unlink()
+    gone = run(dossier_bin, "vault", "sync", a, extra_env=VAULT_ENV)
+    assert gone.returncode == 1, gone.stderr
+    assert f"--ca-file remembered in a.dvault.sync.json {moved}: no such file" in gone.stderr, gone.stderr
+    # --ca-file '' forgets it (here the environment then trusts the CA for that run)
+    forget = run(dossier_bin, "vault", "sync", a, "--ca-file", "", ssl_cert_file=pki["ca"], extra_env=VAULT_ENV)
+    assert forget.returncode == 0, forget.stderr
+    assert "caFile" not in json.loads(state_file.read_text())
+    untrusted = run(dossier_bin, "vault", "list", a, extra_env=VAULT_ENV)
+    assert untrusted.returncode == 0 and "Mail" in untrusted.stdout, untrusted.stderr
+    assert "warning: auto-sync failed" in untrusted.stderr and "TLS failure" in untrusted.stderr, untrusted.stderr
+    for out in (ok, again, listed, wrong, gone, forget, untrusted):
+        assert PASSWORD not in out.stdout + out.stderr
+    assert PASSWORD not in state_file.read_text()
 
 
 def test_game_ingest_from_https_uses_the_ca_file(dossier_bin, pki, server, tmp_path):

@@ -18,6 +18,11 @@ public struct SyncState: Codable, Sendable {
     /// this server (nil: none yet). A lower one on the server is a rollback.
     public var version: Int?
     public var items: [String: Known] = [:]
+    /// The certificate-authority file `vault sync --ca-file PATH` last named for this
+    /// vault (absolute), trusted by later syncs and auto-sync at unlock that give no
+    /// `--ca-file`; nil when none was given or `--ca-file ''` forgot it. A path, not a
+    /// secret (docs/vault-sync.md, "State file").
+    public var caFile: String?
 
     public init(url: String, user: String? = nil) {
         self.url = url
@@ -28,6 +33,13 @@ public struct SyncState: Codable, Sendable {
 
     public static func url(forVault vault: URL) -> URL {
         vault.deletingLastPathComponent().appendingPathComponent(vault.lastPathComponent + ".sync.json")
+    }
+
+    /// The remembered CA file of the vault at `vault`, named for messages.
+    public static func rememberedCAFile(forVault vault: URL) -> TrustStore.Remembered? {
+        let stateURL = url(forVault: vault)
+        guard let path = load(stateURL)?.caFile, !path.isEmpty else { return nil }
+        return TrustStore.Remembered(path: path, origin: "--ca-file remembered in \(stateURL.lastPathComponent)")
     }
 
     public static func load(_ url: URL) -> SyncState? {

@@ -8,15 +8,17 @@ import WebDAV
 /// See docs/vault-sync.md.
 public enum VaultServerSettings {
     /// A client for the settings stored in a vault. `caFile` is the `--ca-file` option
-    /// (nil: `SSL_CERT_FILE`, else the system's trust store).
-    public static func client(for settings: VaultSettings, caFile: String? = nil, log: (@Sendable (String) -> Void)? = nil) throws -> WebDAVClient {
+    /// (nil: the file `remembered` in the sync state, else `SSL_CERT_FILE`, else the
+    /// system's trust store).
+    public static func client(for settings: VaultSettings, caFile: String? = nil, remembered: TrustStore.Remembered? = nil,
+                              log: (@Sendable (String) -> Void)? = nil) throws -> WebDAVClient {
         guard let url = URL(string: settings.webdavURL), url.scheme != nil else {
             throw DossierError("the vault's stored server URL is not a URL; run `dossier vault sync FILE --configure URL --user NAME`")
         }
         do {
             return try WebDAVClient(baseURL: url,
                                     credentials: Credentials(user: settings.webdavUser, password: settings.webdavPassword.reveal),
-                                    options: WebDAVClient.Options(caFile: caFile), log: log)
+                                    options: WebDAVClient.Options(caFile: caFile, rememberedCAFile: remembered), log: log)
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
@@ -46,7 +48,8 @@ public enum VaultServerSettings {
     /// unlock when `autoSync` is on. Returns the lines to show (on standard error).
     public static func autoSync(_ vault: inout Vault) async throws -> [String] {
         guard let settings = vault.settings, settings.autoSync, let url = vault.url else { return [] }
-        let client = try client(for: settings)
+        // No option here: the CA file `vault sync --ca-file` remembered, else SSL_CERT_FILE.
+        let client = try client(for: settings, remembered: SyncState.rememberedCAFile(forVault: url))
         let engine = VaultSyncEngine(client: client, stateURL: SyncState.url(forVault: url))
         let report: VaultSyncEngine.Report
         do { report = try await engine.sync(&vault) } catch let e as WebDAVError {

@@ -73,6 +73,8 @@ public struct VaultSyncEngine: Sendable {
         var report = Report()
         let here = client.baseURL.absoluteString
         var state = SyncState.load(stateURL) ?? SyncState(url: here)
+        // Kept whatever the server: it is this device's trust choice, not server state.
+        let rememberedCAFile = state.caFile
         if state.url != here {
             // Another server: start from nothing known.
             state = SyncState(url: here)
@@ -198,6 +200,7 @@ public struct VaultSyncEngine: Sendable {
             // 6. What the server now holds, per item — for the caller to save after the
             //    vault. A blocked item keeps what was known before, so it is tried again.
             var newState = SyncState(url: here, user: state.user)
+            newState.caFile = rememberedCAFile
             newState.version = max(next.version, state.version ?? 0)
             for (key, rev) in next.items {
                 if blocked.contains(key) {

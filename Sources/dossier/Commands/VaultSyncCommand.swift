@@ -38,6 +38,11 @@ struct VaultSyncCommand: AsyncParsableCommand {
         --to syncs and remembers the URL and user in <vault>.sync.json. A vault \
         file that does not exist yet is created from the server's copy.
 
+        A server whose certificate comes from a private certificate authority: give \
+        --ca-file PEM once; a sync that succeeds remembers the file in \
+        <vault>.sync.json, and later syncs and auto-sync at unlock trust it when no \
+        --ca-file is given (before $SSL_CERT_FILE). --ca-file '' forgets it.
+
         Examples:
           dossier vault sync a.dvault --configure https://h.example/v/ --user al --auto
           dossier vault sync my.dvault
@@ -68,6 +73,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil
         let password = try VaultCLI.masterPassword()
         let exists = FileManager.default.fileExists(atPath: vaultURL.path)
+        // A CA file an earlier `--ca-file` named is trusted when none is given now.
+        let rememberedCA = SyncState.rememberedCAFile(forVault: vaultURL)
         let vault: Vault?
         if exists { vault = try VaultCLI.wrap { try Vault.open(url: vaultURL, password: password) } } else { vault = nil }
 
@@ -90,13 +97,13 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 let pw = try SecretInput.read(prompt: "WebDAV password for \(u) at \(url.host ?? configure): ", environment: WebDAVLogin.passwordVariable)
                 let settings = VaultSettings(webdavURL: url.absoluteString, webdavUser: u, webdavPassword: Secret(pw),
                                              autoSync: auto ?? vault?.settings?.autoSync ?? false)
-                client = try VaultServerSettings.client(for: settings, caFile: trust.caFile, log: log)
+                client = try VaultServerSettings.client(for: settings, caFile: trust.caFile, remembered: rememberedCA, log: log)
                 // UC3: check the settings against the server before anything is saved.
                 try await VaultServerSettings.validate(client)
                 newSettings = settings
                 syncUser = u
             } else if target == nil, let stored = vault?.settings {
-                client = try VaultServerSettings.client(for: stored, caFile: trust.caFile, log: log)
+                client = try VaultServerSettings.client(for: stored, caFile: trust.caFile, remembered: rememberedCA, log: log)
                 syncUser = stored.webdavUser
             } else {
                 let remembered = SyncState.load(stateURL)
@@ -105,7 +112,9 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 }
                 let givenUser = user ?? (ProcessInfo.processInfo.environment[WebDAVLogin.userVariable] == nil ? remembered?.user : nil)
                 let credentials = try WebDAVLogin.credentials(for: url, user: givenUser, netrc: netrc)
-                client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions, log: log)
+                var options = trust.clientOptions
+                options.rememberedCAFile = rememberedCA
+                client = try WebDAVClient(baseURL: url, credentials: credentials, options: options, log: log)
                 syncUser = credentials.user
             }
         } catch let e as WebDAVError {
@@ -148,6 +157,10 @@ struct VaultSyncCommand: AsyncParsableCommand {
             try VaultCLI.wrap { try v.save() }
             var state = report.state
             state.user = syncUser
+            // `--ca-file PATH` is remembered for later syncs and auto-sync; `--ca-file ''` forgets.
+            if let given = trust.caFile {
+                state.caFile = given.isEmpty ? nil : URL(fileURLWithPath: given).standardizedFileURL.path
+            }
             try state.save(stateURL)
             var line = "synced \(file) with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"
             if report.rounds > 1 { line += "; the server changed during the sync, merged again (\(report.rounds) rounds)" }
