@@ -5,6 +5,7 @@
   "use strict";
   var config = JSON.parse(document.getElementById("kit-config").textContent);
   var STRINGS = config.strings, N = STRINGS.length;
+  var SETS = config.sets || null;          // several string sets: name → strings
   var P = "dossier-recall-kit:";           // localStorage key prefix
   var CHUNK = 200;                          // log lines per stored chunk
 
@@ -14,6 +15,10 @@
   function load(k) { try { var v = localStorage.getItem(P + k); return v === null ? null : JSON.parse(v); } catch (e) { return null; } }
   function store(k, v) { localStorage.setItem(P + k, JSON.stringify(v)); }
   function sessionIds() { return load("index") || []; }
+  /** The set new sessions use: the administrator's choice on this device, else the default. */
+  function chosenSet() { var s = load("set"); return SETS && typeof s === "string" && SETS[s] ? s : config.set; }
+  /** A session's set (sessions stored before sets were chosen used the default). */
+  function setOf(meta) { return meta.set || config.set; }
   function exportText(id) {
     var meta = load("s:" + id + ":meta"); if (!meta) return "";
     var out = [];
@@ -37,6 +42,8 @@
   var lastUserT = 0;     // time of the last key / pointer / click: the cause of a focus change
 
   function $(id) { return document.getElementById(id); }
+  /** The strings of the session's set (a set the site no longer has: the default's). */
+  function useSet(s) { STRINGS = SETS && SETS[setOf(s)] ? SETS[setOf(s)] : config.strings; }
   function pages() { return document.querySelectorAll("section[data-page]"); }
 
   /** ms since Begin for a DOMHighResTimeStamp (or an epoch timeStamp in old browsers). */
@@ -198,7 +205,7 @@
     S.lastT = 0;
     var header = { type: "session", format: "dossier-recall/1", participant: S.participant,
       device: "browser kit: " + navigator.userAgent, strings: STRINGS };
-    if (config.set) header.set = config.set;
+    if (setOf(S)) header.set = setOf(S);
     chunk = [JSON.stringify(header)]; S.lines = 1;
     store("s:" + id + ":c0", chunk); store("s:" + id + ":meta", S);
     write({ t: 0, type: "button", button: "begin" });
@@ -219,7 +226,9 @@
       if (p.length < 1 || Array.from(p).length > 12) return;
       var now = new Date().toISOString();
       S = { id: now.replace(/[^0-9]/g, "") + "-" + Math.floor(Math.random() * 1e6), participant: p, created: now,
-            t0Epoch: null, lastT: 0, lines: 0, page: "ready", string: null, verifyOK: false, values: [], finished: false };
+            t0Epoch: null, lastT: 0, lines: 0, page: "ready", string: null, verifyOK: false, values: [], finished: false,
+            set: chosenSet() };
+      useSet(S);
       var ids = sessionIds(); ids.push(S.id); store("index", ids); store("current", S.id);
       store("s:" + S.id + ":meta", S);
       show("ready", null, null);
@@ -256,6 +265,7 @@
     if (meta) {
       // Resume after a reload or a closed tab (Outstanding Question 10): same page, same fields.
       S = meta;
+      useSet(S);
       if (S.t0Epoch !== null) {
         base = performance.timeOrigin - S.t0Epoch;
         chunk = load("s:" + S.id + ":c" + Math.floor(Math.max(S.lines - 1, 0) / CHUNK)) || [];
@@ -280,6 +290,7 @@
         var tr = document.createElement("tr");
         function td(text, cls) { var c = document.createElement("td"); c.textContent = text; if (cls) c.className = cls; tr.appendChild(c); return c; }
         var th = document.createElement("th"); th.scope = "row"; th.textContent = m.participant; tr.appendChild(th);
+        if (SETS) td(setOf(m));
         td(m.created.replace("T", " ").replace(/\..*$/, " UTC"));
         td(m.finished ? "finished" : (m.t0Epoch === null ? "not begun" : "in progress (" + m.page + (m.string ? " " + m.string : "") + ")"));
         td(String(m.lines), "num");
@@ -316,6 +327,18 @@
       localStorage.removeItem(P + "current");
       status("The next visit to the test page starts at Welcome.");
     });
+    var choice = document.getElementById("set-choice");
+    if (SETS && choice) {
+      (config.setOrder || Object.keys(SETS)).forEach(function (name) {
+        var o = document.createElement("option"); o.value = name; o.textContent = name + (name === config.set ? " (default)" : "");
+        choice.appendChild(o);
+      });
+      choice.value = chosenSet();
+      choice.addEventListener("change", function () {
+        store("set", choice.value);
+        status("New sessions on this device use string set " + choice.value + ".");
+      });
+    }
     if (!storageOK) status("This browser does not let the page store data here.");
     render();
   }

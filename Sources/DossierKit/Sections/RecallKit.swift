@@ -4,16 +4,20 @@ import Render
 
 /// The recall test kit (`recall: kit: true`, docs/recall-kit.md): the seed's app as two
 /// self-contained static pages, `recall/kit/index.html` (the test) and
-/// `recall/kit/admin.html` (sessions on the device), with the strings of the project's
-/// strings file built in. Everything is inlined so the pages work offline and from
-/// `file://`.
+/// `recall/kit/admin.html` (sessions on the device), with the strings of every string
+/// set of the project built in (the administrator page chooses the set new sessions use;
+/// the default set unless it does). Everything is inlined so the pages work offline and
+/// from `file://`.
 struct RecallKit {
-    /// The strings shown, in file order (seed 4a.2).
-    var strings: StringSet
-    /// The string set's name written into every log header (`set`).
-    var setName: String
+    /// The project's string sets, default first: each set's name (written into the
+    /// header of every log made with it, `set`) and its strings in file order (seed 4a.2).
+    var sets: [(name: String, strings: StringSet)]
     /// Optional WebDAV folder the administrator page PUTs logs to.
     var upload: URL?
+
+    /// The default set's strings and name.
+    var strings: StringSet { sets[0].strings }
+    var setName: String { sets[0].name }
 
     /// Reads `kit_upload:`: an `https:` (or `http:` for a loopback host) folder URL without
     /// user name, password, query or fragment (the page is public: anything in it is).
@@ -41,8 +45,14 @@ struct RecallKit {
             var config: [String: JSONValue] = ["strings": .array(strings.strings.map { .string($0) }), "set": .string(setName),
                                                "mode": .string(mode), "format": .string(NativeLog.format)]
             config["upload"] = upload.map { .string($0.absoluteString) } ?? .null
+            if sets.count > 1 {
+                // Every set's strings, and their order for the administrator's choice.
+                config["sets"] = .object(Dictionary(uniqueKeysWithValues: sets.map { ($0.name, .array($0.strings.strings.map { .string($0) })) }))
+                config["setOrder"] = .array(sets.map { .string($0.name) })
+            }
             var html = Self.expandFields(template)
             html = Self.section(html, "upload", keep: upload != nil)
+            html = Self.section(html, "sets", keep: sets.count > 1)
             html = html.replacingOccurrences(of: "/*KIT-CSS*/", with: css)
             html = html.replacingOccurrences(of: "/*KIT-CONFIG*/", with: Self.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
             html = html.replacingOccurrences(of: "/*KIT-JS*/", with: js)

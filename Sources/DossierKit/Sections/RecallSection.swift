@@ -50,7 +50,7 @@ public struct RecallSection: Section {
         let upload = try RecallKit.uploadURL(config)
         if upload != nil && !wantsKit { throw config.error("kit_upload", "kit_upload needs kit: true") }
         if wantsKit {
-            kit = RecallKit(strings: sets.defaultSet.strings, setName: sets.defaultSet.name, upload: upload)
+            kit = RecallKit(sets: sets.sets.map { ($0.name, $0.strings) }, upload: upload)
         } else {
             kit = nil
         }
@@ -280,8 +280,6 @@ public struct RecallSection: Section {
         if let setName {
             model["setName"] = setName
             model["up"] = "../../"
-            // The kit shows the default set only.
-            if setName != setEntries[0].name { model["hasKit"] = false }
         }
         files.append(OutputFile(path: dir + "summary.md", text: RecallStudyPage.markdown(strings: strings, participants: participants, study: study, cohorts: cohorts)))
         let page = Page(path: dir + "index.html", title: setName.map { "\(Self.title): set \($0)" } ?? Self.title,
