@@ -143,6 +143,17 @@ def tool_path(name):
     return shutil.which(name) or name
 
 
+def python_packages(*names):
+    """The folders of the peer's Python packages, to read back in after `settle`."""
+    import importlib.util
+    out = []
+    for n in names:
+        spec = importlib.util.find_spec(n)
+        if spec and spec.origin:
+            out.append(Path(spec.origin).parent)
+    return out
+
+
 def retire(path, trash):
     """Moves `path` (if present) into the folder `trash`, which is removed only after the
     timed runs. Deleting 20,000 files and folders between runs made every later run
@@ -263,9 +274,10 @@ def make_study(n, seed=1, regen=False):
 
 
 def peer_cmd(root):
+    """The peer's timed command. Its previous outputs (content/, csv/, public/) are moved
+    aside before each run, untimed, as Dossier's are (see `bench_study`)."""
     peer = root / "peer"
-    return (f"rm -rf {peer}/content {peer}/csv && "
-            f"{shlex.quote(sys.executable)} {HERE / 'peers/recall_rollup.py'} --strings {root / 'data/strings.txt'} "
+    return (f"{shlex.quote(sys.executable)} {HERE / 'peers/recall_rollup.py'} --strings {root / 'data/strings.txt'} "
             f"--logs {root / 'data/logs'} --out {peer} && "
             f"hugo --quiet -s {peer} -d {peer / 'public'}")
 
@@ -290,8 +302,9 @@ def bench_study(a):
         # Moved aside, not deleted, until the runs are done (see `retire` and `settle`).
         if name == "dossier":
             retire(root / "_site", trash); retire(root / ".dossier", trash)
-        else:
-            retire(root / "peer/public", trash)
+        elif name == "pandas+hugo":
+            for out in ("content", "csv", "public"):
+                retire(root / "peer" / out, trash)
 
     saved = RESULTS / f"study-{a.participants}.json"
     if a.incremental_only:
@@ -308,7 +321,7 @@ def bench_study(a):
                       ("parse floor", [d, "recall", "parse", str(root / "data/logs")])]
         if not a.no_peer:
             contenders.append(("pandas+hugo", peer_cmd(root)))
-        settled = settle(root / "data", root / "peer/layouts", d, tool_path("hugo"))
+        settled = settle(root / "data", root / "peer/layouts", d, tool_path("hugo"), *python_packages("pandas", "numpy"))
         res = alternate(a.runs, contenders, prepare)
         rm(trash)
         data = {"participants": a.participants, "events": events, "log_mb": mb, "caches_dropped": settled,
