@@ -378,6 +378,53 @@ def incremental_runs(root, d, runs, fresh=False):
     return inc, noop, victim.name
 
 
+def study_wide_files(site):
+    """The files of a study that list every participant: what a build after one changed
+    log must write anew under the current output formats (every file of `recall/` outside
+    the per-participant and per-cohort folders: the study-wide CSV and JSON tables, the
+    dynamics tables, the summary page and summary.md), and the output manifest."""
+    recall = site / "recall"
+    out = [f for f in recall.rglob("*") if f.is_file()
+           and not f.relative_to(recall).parts[0] in ("participants", "cohorts")]
+    manifest = site.parent / (site.name + ".manifest.json")
+    return sorted(out) + ([manifest] if manifest.exists() else [])
+
+
+def output_floor(root, runs=3):
+    """The floor under a one-changed-log build with these output formats (docs/incremental.md,
+    round five): copy every study-wide file and the manifest in the kernel
+    (`copy_file_range`, nothing read in user space) and take the SHA-256 of each new file
+    (hashlib: OpenSSL, SHA-NI where the CPU has it), as a build that spliced them perfectly
+    would at least have to. CPU time of this process (user + sys), median of `runs`."""
+    import hashlib
+    files = study_wide_files(root / "_site")
+    dst = WORK / "floor-copy"
+    samples = []
+    for _ in range(runs):
+        rm(dst); dst.mkdir(parents=True)
+        t0, c0 = time.perf_counter(), time.process_time()
+        for i, f in enumerate(files):
+            size = f.stat().st_size
+            with open(f, "rb") as src, open(dst / str(i), "wb") as out:
+                done = 0
+                while done < size:
+                    n = os.copy_file_range(src.fileno(), out.fileno(), size - done)
+                    if n <= 0:
+                        break
+                    done += n
+            h = hashlib.sha256()
+            with open(dst / str(i), "rb") as new:
+                while chunk := new.read(1 << 20):
+                    h.update(chunk)
+            h.hexdigest()
+        samples.append((time.perf_counter() - t0, time.process_time() - c0, 0.0))
+    rm(dst)
+    res = summary(samples)
+    res["files"] = len(files)
+    res["mb"] = sum(f.stat().st_size for f in files) / 1e6
+    return res
+
+
 def bench_incremental(a):
     """3. The cost of one changed log at several study sizes (it should not grow with the
     study), each beside one full build of that size."""
@@ -392,9 +439,12 @@ def bench_incremental(a):
         full = timed([d, "build", "--clean", "--quiet", str(root)])
         print(f"3. full build of {n} participants: {full[0]:.3f} s wall, {full[1]:.3f} s cpu, {full[2]:.1f} MB", flush=True)
         inc, noop, victim = incremental_runs(root, d, a.runs, fresh=True)
+        floor = output_floor(root, runs=3)
+        print(f"3. floor of {n} participants: {floor['files']} study-wide files, {floor['mb']:.1f} MB; "
+              f"copy + SHA-256 {floor['cpu_median_s']:.3f} s cpu", flush=True)
         rm(trash)
         rows.append({"participants": n, "full": summary([full]), "incremental": summary(inc),
-                     "noop": summary(noop), "changed_file": victim})
+                     "noop": summary(noop), "changed_file": victim, "floor": floor})
     save("incremental", {"rows": rows})
     if a.memory:
         # The clean builds' peak RSS (wait4's ru_maxrss, what /usr/bin/time -v prints)

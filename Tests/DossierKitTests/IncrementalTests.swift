@@ -83,6 +83,33 @@ import Testing
         for cut in stride(from: 0, to: data.count, by: 7) { #expect(BuildState.decode(data.prefix(cut)) == nil) }
     }
 
+    /// `save` writes the state in pieces; whatever the piece size, they add up to the
+    /// whole encoding, and the saved file is that encoding.
+    @Test func theStateWrittenInPiecesIsTheWholeEncoding() throws {
+        var s = BuildState(dossier: "0.1.0", output: "/x/_site", units: [:])
+        for i in 0..<50 {
+            s.units["recall/p-S\(i)"] = .init(hash: "h\(i)", files: [ManifestFile(path: "recall/participants/S\(i)/raw.csv", sha256: "0f", size: Int64(i))],
+                                            links: ["p\(i).html": ["../b/"]], record: Data(repeating: UInt8(i), count: i * 37),
+                                            warnings: [], pages: 1, blurb: nil, blobSize: i % 2 == 0 ? Int64(i) : nil)
+            s.site.append(ManifestFile(path: "f\(i)", sha256: "ab", size: Int64(i)))
+            s.inputs["/x/data/S\(i).jsonl"] = .init(size: 5, mtime: -1, ctime: 2, inode: 3, device: 7, takenAt: 9, sha256: "cd")
+        }
+        let whole = s.encoded()
+        #expect(BuildState.decode(whole) != nil)
+        for size in [1, 64, 1000, 1 << 20] {
+            var pieces: [[UInt8]] = []
+            s.encode(pieceSize: size) { pieces.append($0) }
+            #expect(Data(pieces.joined()) == whole, "piece size \(size)")
+            if size == 64 { #expect(pieces.count > 50) }
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("state.bin")
+        try s.save(url)
+        #expect(FileManager.default.contents(atPath: url.path) == whole)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["state.bin"])   // no temp file left
+    }
+
     @Test func stampsAreTrustedOnlyWhenNothingAboutTheFileChanged() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stamp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

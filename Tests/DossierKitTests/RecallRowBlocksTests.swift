@@ -1,5 +1,5 @@
 import Foundation
-import RecallStudy
+@testable import RecallStudy
 import Render
 import Testing
 @testable import DossierKit
@@ -22,15 +22,22 @@ import Testing
         }
     }
 
-    /// The streamed files of `ps`, each participant's blocks through their stored form.
-    static func streamed(_ ps: [StudyParticipant], bom: Bool = false) throws -> [String: Data] {
+    /// The streamed files of `ps`, each participant's blocks through their stored form;
+    /// `folded`: the dynamics key sequences counted by ``DynamicsKeyCounts`` and the
+    /// contributions' sequences dropped, as the summary does.
+    static func streamed(_ ps: [StudyParticipant], bom: Bool = false, folded: Bool = false) throws -> [String: Data] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rowblocks-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let tree = try OutputTree(staging: dir)
         let sink = OutputStreams(tree: tree, owner: "t", csvBOM: bom)
         let blobs = ps.map { RecallRowBlocks($0).encoded() }
-        try RecallStudyFiles.stream(participants: ps.map { StudyParticipant(summary: $0.summary, contribution: $0.contribution, sourceFile: $0.sourceFile) },
-                                    blocks: { RecallRowBlocks.decode(blobs[$0])! }, dir: "recall/", to: sink)
+        var keys = DynamicsKeyCounts()
+        for p in ps { keys.add(p.contribution) }
+        try RecallStudyFiles.stream(participants: ps.map { p in
+            var c = p.contribution
+            if folded { c.sequences = [] }
+            return StudyParticipant(summary: p.summary, contribution: c, sourceFile: p.sourceFile)
+        }, keys: folded ? keys : nil, blocks: { RecallRowBlocks.decode(blobs[$0])! }, dir: "recall/", to: sink)
         var out: [String: Data] = [:]
         for f in sink.written { out[f.path] = FileManager.default.contents(atPath: dir.path + "/" + f.path) }
         return out
@@ -43,14 +50,42 @@ import Testing
         return out
     }
 
-    @Test(arguments: [0, 1, 9])
-    func concatenatedBlocksEqualTheWholeTableWriters(count: Int) throws {
+    @Test(arguments: [(0, false), (1, false), (9, false), (0, true), (1, true), (9, true)])
+    func concatenatedBlocksEqualTheWholeTableWriters(count: Int, folded: Bool) throws {
         let ps = try Self.participants(count, seed: 21)
-        let ours = try Self.streamed(ps), theirs = Self.reference(ps)
+        let ours = try Self.streamed(ps, folded: folded), theirs = Self.reference(ps)
         #expect(ours.count == 18)
         for (path, data) in ours {
             #expect(data == theirs[path], "\(path) differs")
         }
+    }
+
+    /// Folding contributions one at a time gives `DynamicsTable.mostCommon` for every
+    /// string: sums over participants, ties to the sequence seen first.
+    @Test func foldedKeyCountsEqualMostCommon() throws {
+        var rng = SeededNumbers(state: 17)
+        let alphabet = [["a"], ["a", "b"], ["b", "a"], ["a", "b", "c"], ["c"], []]
+        for round in 0..<200 {
+            let cs: [StudyContribution] = (0..<(rng.next() % 7)).map { _ in
+                var c = StudyContribution()
+                var seen = Set<[Int]>()
+                for _ in 0..<(rng.next() % 6) {
+                    let s = rng.next() % 12, k = rng.next() % alphabet.count
+                    guard seen.insert([s, k]).inserted else { continue }   // distinct per participant, as built
+                    c.sequences.append(.init(string: s, keys: alphabet[k], count: 1 + rng.next() % 3))
+                }
+                return c
+            }
+            var fold = DynamicsKeyCounts()
+            for c in cs { fold.add(c) }
+            let ref = (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, cs) }
+            #expect(fold.mostCommon == ref, "round \(round)")
+        }
+        // The test participants (real timings) too.
+        let ps = try Self.participants(9, seed: 21)
+        var fold = DynamicsKeyCounts()
+        for p in ps { fold.add(p.contribution) }
+        #expect(fold.mostCommon == (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, ps.map(\.contribution)) })
     }
 
     @Test func aByteOrderMarkStartsEachStreamedCSV() throws {

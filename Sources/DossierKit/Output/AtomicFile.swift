@@ -7,19 +7,33 @@ import Glibc
 /// flushed to disk, then renamed over the target.
 public enum AtomicFile {
     public static func write(_ data: Data, to url: URL, sync: Bool = true, mode: mode_t = 0o644) throws {
+        try write(to: url, sync: sync, mode: mode) { write in try data.withUnsafeBytes { try write($0) } }
+    }
+
+    /// Writes what `body` hands to its `write` function, in order, as the new contents
+    /// of `url` (same guarantees: a reader sees the old file or the whole new one).
+    public static func write(to url: URL, sync: Bool = true, mode: mode_t = 0o644,
+                             _ body: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let dir = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
         guard fd >= 0 else { throw DossierError(file: url, "cannot write: \(String(cString: strerror(errno)))") }
         var ok = true
-        data.withUnsafeBytes { buf in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 { ok = false; break }
-                off += n
+        do {
+            try body { buf in
+                var off = 0
+                while ok && off < buf.count {
+                    let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { ok = false; break }
+                    off += n
+                }
             }
+        } catch {
+            close(fd)
+            unlink(tmp.path)
+            throw error
         }
         if sync { fsync(fd) }
         close(fd)

@@ -5,8 +5,9 @@ import Glibc
 #endif
 
 /// One output file written in pieces into the staging folder and hashed as it goes
-/// (``OutputTree/openStream(_:owner:)``). Writes are buffered (1 MiB) so thousands of
-/// small appends cost few system calls.
+/// (``OutputTree/openStream(_:owner:)``). Writes are buffered (128 KiB) so thousands of
+/// small appends cost few system calls. (The study summary has 18 streams open at once:
+/// buffers of 1 MiB were 18 MB of a clean build's peak memory.)
 public final class OutputFileStream {
     public let path: String
     let full: String
@@ -15,7 +16,7 @@ public final class OutputFileStream {
     private var buffer: [UInt8] = []
     private var size: Int64 = 0
     private var closed = false
-    private static let flushAt = 1 << 20
+    private static let flushAt = 1 << 17
 
     init(path: String, full: String) throws {
         self.path = path
@@ -32,12 +33,12 @@ public final class OutputFileStream {
         guard !bytes.isEmpty else { return }
         hasher.update(bufferPointer: bytes)
         size += Int64(bytes.count)
+        // The buffer never grows past its capacity: flushed before it would.
+        if buffer.count + bytes.count > Self.flushAt { try flush() }
         if bytes.count >= Self.flushAt {
-            try flush()
             try writeAll(bytes)
         } else {
             buffer.append(contentsOf: bytes)
-            if buffer.count >= Self.flushAt { try flush() }
         }
     }
 

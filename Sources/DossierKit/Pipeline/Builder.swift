@@ -605,8 +605,11 @@ final class BuildContext: @unchecked Sendable {
             xml += "  <url><loc>\(HTML.escape(project.baseURL + path))</loc></url>\n"
         }
         xml += "</urlset>\n"
-        try tree!.write(Data(xml.utf8), to: "sitemap.xml", owner: "sitemap")
-        let all = tree!.allFiles
+        let sitemap = try tree!.write(Data(xml.utf8), to: "sitemap.xml", owner: "sitemap")
+        // The sorted list once more with the sitemap in its place (not sorted again:
+        // 10,000 paths at 2,000 participants).
+        var all = files
+        all.insert(sitemap, at: all.firstIndex { !($0.path < sitemap.path) } ?? all.count)
         report.files = all.count
         if options.checkOnly {
             tree!.discard()

@@ -181,29 +181,39 @@ public struct RecallSection: Section {
         var blobs: [URL?] = []
         var cohorts: [(slug: String, table: CohortTable)] = []
         var setOf: [String?] = []
-        // Records are small (no rows: those are in the blobs), decoded on every core.
-        let decoded = parallelMap(records) { r in Result { try RecallRecord.decode(r.data) } }
-        for (d, r) in zip(decoded, records) {
-            let rec = try d.get()
-            if let p = rec.participant {
-                participants.append((rec.slug, p)); contributions.append(rec.contribution ?? StudyContribution())
-                setOf.append(rec.set); blobs.append(r.blob)
-            }
-            if let c = rec.cohort { cohorts.append((rec.slug, c)) }
-        }
         let sets = try stringSets()
+        // Each set's dynamics key sequences, folded in as the records are decoded; the
+        // sequences are then dropped (``DynamicsKeyCounts``). A single-set study is one group.
+        var keyCounts: [String: DynamicsKeyCounts] = [:]
+        // Records are small (no rows: those are in the blobs), decoded on every core, a
+        // batch at a time so that only a batch's key sequences are in memory at once.
+        for start in stride(from: 0, to: records.count, by: 512) {
+            let batch = Array(records[start..<min(start + 512, records.count)])
+            let decoded = parallelMap(batch) { r in Result { try RecallRecord.decode(r.data) } }
+            for (d, r) in zip(decoded, batch) {
+                let rec = try d.get()
+                if let p = rec.participant {
+                    var c = rec.contribution ?? StudyContribution()
+                    keyCounts[sets.isSingle ? "" : (rec.set ?? sets.defaultSet.name), default: DynamicsKeyCounts()].add(c)
+                    c.sequences = []
+                    participants.append((rec.slug, p)); contributions.append(c)
+                    setOf.append(rec.set); blobs.append(r.blob)
+                }
+                if let c = rec.cohort { cohorts.append((rec.slug, c)) }
+            }
+        }
         let sourceOf = Dictionary(slugs.map { ($0.id, project.display($0.url)) }, uniquingKeysWith: { a, _ in a })
         let everyone = zip(participants, contributions).map { p, c in
             StudyParticipant(summary: p.summary, contribution: c, sourceFile: sourceOf["p-" + p.slug] ?? p.slug)
         }
-        var streamed: [(dir: String, members: [Int])] = []
+        var streamed: [(dir: String, members: [Int], keys: DynamicsKeyCounts)] = []
         var files: [OutputFile] = []
         var pages: [Page] = []
         if sets.isSingle {
             let (page, out) = studySummary(set: sets.defaultSet, dir: "recall/", participants: participants,
                                            everyone: everyone, cohorts: cohorts, setName: nil)
             pages.append(page); files += out
-            streamed.append(("recall/", Array(participants.indices)))
+            streamed.append(("recall/", Array(participants.indices), keyCounts[""] ?? DynamicsKeyCounts()))
         } else {
             // One full summary per set under recall/sets/NAME/, and an index of the sets.
             let name = setOf.map { $0 ?? sets.defaultSet.name }
@@ -220,7 +230,7 @@ public struct RecallSection: Section {
                 let (page, out) = studySummary(set: set, dir: "recall/sets/\(set.name)/", participants: groups[set.name] ?? [],
                                                everyone: studyGroups[set.name] ?? [], cohorts: cohorts, setName: set.name)
                 pages.append(page); files += out
-                streamed.append(("recall/sets/\(set.name)/", members[set.name] ?? []))
+                streamed.append(("recall/sets/\(set.name)/", members[set.name] ?? [], keyCounts[set.name] ?? DynamicsKeyCounts()))
             }
             let table = StudyTables.sets(sets, studyGroups)
             files.append(OutputFile(path: "recall/sets.csv", data: RecallRender.csv(table)))
@@ -250,7 +260,7 @@ public struct RecallSection: Section {
         let studyOf = everyone, slugOf = participants.map(\.slug), groups = streamed, blobOf = blobs
         return UnitResult(pages: pages, files: files, warnings: warnings, blurb: blurb, streams: { [self] sink in
             for group in groups {
-                try RecallStudyFiles.stream(participants: group.members.map { studyOf[$0] }, blocks: { k in
+                try RecallStudyFiles.stream(participants: group.members.map { studyOf[$0] }, keys: group.keys, blocks: { k in
                     let i = group.members[k]
                     return try blocks(blobOf[i], id: "p-" + slugOf[i])
                 }, dir: group.dir, to: sink)

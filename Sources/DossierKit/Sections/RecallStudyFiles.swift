@@ -41,8 +41,10 @@ enum RecallStudyFiles {
     /// Writes the row-per-participant files (``RecallRowBlocks/tables`` as CSV and JSON,
     /// and the ten dynamics tables) by concatenating each participant's stored blocks
     /// in order, one participant in memory at a time. `blocks(i)` gives participant i's.
-    static func stream(participants ps: [StudyParticipant], blocks: (Int) throws -> RecallRowBlocks,
-                       dir: String, to sink: OutputStreams) throws {
+    /// `keys` are the dynamics tables' key sequences (``DynamicsKeyCounts``); nil: taken
+    /// from the participants' contributions.
+    static func stream(participants ps: [StudyParticipant], keys known: DynamicsKeyCounts? = nil,
+                       blocks: (Int) throws -> RecallRowBlocks, dir: String, to sink: OutputStreams) throws {
         let tables = RecallRowBlocks.tables
         var csv: [OutputFileStream] = [], json: [OutputFileStream] = [], dyn: [OutputFileStream] = []
         for t in tables {
@@ -51,7 +53,7 @@ enum RecallStudyFiles {
             let j = try sink.open("\(dir)\(t.name).json"); try j.append([0x5B]); json.append(j)   // [
         }
         // Each dynamics table's columns: its string's most common key sequence.
-        let keys = (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, ps.map(\.contribution)) }
+        let keys = known?.mostCommon ?? (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, ps.map(\.contribution)) }
         for n in 1...StringSet.count {
             let d = try sink.open(dir + "dynamics/string-\(n).csv")
             try d.append(RecallTableStream(header: DynamicsTable.header(keys: keys[n - 1] ?? []), json: false).csvData)
@@ -112,5 +114,34 @@ enum RecallStudyFiles {
             if dot { digitsAfterDot += 1 }
         }
         return !dot || digitsAfterDot > 0
+    }
+}
+
+/// Each dynamics table's key sequence (``DynamicsTable/mostCommon(string:_:)`` of every
+/// string), counted one participant at a time: the summary folds each contribution's
+/// key sequences in as it decodes the records and then drops them, instead of holding
+/// every participant's sequences (the largest decoded part of a record: about 3 KB a
+/// participant, 6 MB of a clean build's peak at 2,000). Folding in unit order gives
+/// exactly `mostCommon`'s answer: the same sums, and ties go to the sequence seen first
+/// (`DynamicsKeyCountsTests`).
+struct DynamicsKeyCounts {
+    private var counts = Array(repeating: [[String]: Int](), count: StringSet.count)
+    private var firstSeen = Array(repeating: [[String]](), count: StringSet.count)
+
+    /// Adds one participant's sequences (participants in unit order).
+    mutating func add(_ c: StudyContribution) {
+        for s in c.sequences where s.string >= 1 && s.string <= StringSet.count {
+            let i = s.string - 1
+            if counts[i][s.keys] == nil { firstSeen[i].append(s.keys) }
+            counts[i][s.keys, default: 0] += s.count
+        }
+    }
+
+    /// Per string (index 0 = string 1): its most common key sequence, nil for none.
+    var mostCommon: [[String]?] {
+        (0..<StringSet.count).map { i in
+            let most = counts[i].values.max() ?? 0
+            return firstSeen[i].first { counts[i][$0]! == most }
+        }
     }
 }
