@@ -107,7 +107,18 @@ public struct CSVWriter: Sendable {
     /// A text field, quoted and neutralised as the type documentation says.
     public mutating func textField(_ raw: String) {
         separate()
-        let shape = FieldShape(raw, neutraliseFormulas: neutraliseFormulas)
+        // Nearly every field is plain (``FieldShape/plain(_:neutraliseFormulas:)``): its
+        // bytes are tested and copied from one contiguous view of the string.
+        var raw = raw
+        let neutralise = neutraliseFormulas
+        let done = raw.withUTF8 { b -> Bool in
+            guard let shape = FieldShape.plain(b, neutraliseFormulas: neutralise) else { return false }
+            if shape.needsQuotes || shape.neutralise { return false }
+            bytes.append(contentsOf: b)
+            return true
+        }
+        if done { return }
+        let shape = FieldShape(scanning: raw, neutraliseFormulas: neutraliseFormulas)
         if shape.hasControl {
             let shown = ControlCharacters.display(raw)
             write(shown, FieldShape(shown, neutraliseFormulas: neutraliseFormulas))
@@ -198,10 +209,21 @@ public struct CSVWriter: Sendable {
         bytes.append(contentsOf: formatted.utf8)
     }
 
-    /// An integer (always a plain number: no check needed).
+    /// An integer (always a plain number: no check needed), its digits written straight
+    /// into the output (raw.csv has thousands per participant; `String(i)` allocated each).
     public mutating func numberField(_ i: Int) {
         separate()
-        bytes.append(contentsOf: String(i).utf8)
+        if i < 0 { bytes.append(0x2D) }
+        var v = i.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var n = digits.count
+            repeat {
+                n -= 1
+                digits[n] = 0x30 + UInt8(v % 10)
+                v /= 10
+            } while v > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n...]))
+        }
     }
     public mutating func numberField(_ d: Double) {
         // A whole number (most of raw.csv's and rolled-up.csv's durations) is written as
