@@ -33,6 +33,10 @@ public struct ChartOptions: Sendable {
     public var xMax: Double?
     /// Write each bar's value (or each heatmap cell's value when no labels are given).
     public var showValues: Bool
+    /// The escaped `<desc>` text of the wide drawing, which the narrow drawing of
+    /// ``Charts/responsive(_:_:)`` reuses instead of summarising the data again (the
+    /// summary does not depend on the drawing's size).
+    var sharedDescription: String? = nil
 
     public init(title: String,
                 description: String = "",

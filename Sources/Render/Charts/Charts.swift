@@ -77,6 +77,7 @@ public enum Charts {
         var n = options
         n.width = narrowWidth
         n.id = nil
+        n.sharedDescription = descriptionOf(wide)
         var narrow = draw(n)
         if let id = idOf(narrow), let wideID = idOf(wide) {
             narrow = replacingAll(narrow, id, with: wideID + "-n")
@@ -95,6 +96,16 @@ public enum Charts {
         out.append(contentsOf: "class=\"dossier-chart \(cls) ".utf8)
         out.append(contentsOf: b[(r + "class=\"dossier-chart ".utf8.count)...])
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The escaped text of the drawing's `<desc>` (it holds no `<`: its end is the first
+    /// `</desc>`).
+    static func descriptionOf(_ svg: String) -> String? {
+        let b = Array(svg.utf8)
+        guard let open = find(b, Array("<desc id=\"".utf8), from: 0),
+              let tagEnd = find(b, Array("\">".utf8), from: open),
+              let close = find(b, Array("</desc>".utf8), from: tagEnd) else { return nil }
+        return String(decoding: b[(tagEnd + 2)..<close], as: UTF8.self)
     }
 
     static func idOf(_ svg: String) -> String? {
