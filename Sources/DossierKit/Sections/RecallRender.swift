@@ -27,7 +27,8 @@ enum RecallRender {
     /// (`RecallRenderTests`) without a table of ≈ 1,500 rows of cells per participant.
     static func rawCSV(log: SessionLog, result: ParticipantResult, strings: StringSet) -> Data {
         var w = CSVWriter(header: RawData.header)
-        RawData.forEachRow(log: log, result: result, strings: strings) { w.rawRow($0) }
+        let participant = CSVWriter.EncodedField(log.participant)
+        RawData.forEachRow(log: log, result: result, strings: strings) { w.rawRow($0, participant: participant) }
         return w.data
     }
 
@@ -66,15 +67,20 @@ extension CSVWriter {
     /// One row of raw.csv (columns A–K). A method, so the row's eleven fields are one
     /// access to the writer: written from the closure of `RawData.forEachRow`, each
     /// field was a dynamically checked access to the captured writer (3 % of a study build).
-    mutating func rawRow(_ r: RawRow) {
+    ///
+    /// Per column: B is the log's participant, the same on every row (`participant`,
+    /// encoded once); D (page names, `Entry 3`) and H (`True`/`False`) are fixed words
+    /// that never need quoting; E, F, G, I, J and K (K has a touch's target) hold text
+    /// from the log and take the full text-field rule.
+    mutating func rawRow(_ r: RawRow, participant: EncodedField) {
         numberField(r.time)
-        textField(r.participant)
+        field(participant)
         if let n = r.string { numberField(n) } else { emptyField() }
-        textField(r.phase)
+        plainField(r.phase)
         optionalText(r.key)
         optionalText(r.entered)
         textField(r.target)
-        optionalText(r.correct.map { $0 ? "True" : "False" })
+        if let c = r.correct { plainField(c ? "True" : "False") } else { emptyField() }
         optionalText(r.touch)
         optionalText(r.fields)
         textField(r.event)

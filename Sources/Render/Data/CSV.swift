@@ -164,6 +164,9 @@ public struct CSVWriter: Sendable {
 
         private init() {}
 
+        /// Written as it is: no quotes, no `'`, nothing replaced.
+        var isPlain: Bool { !needsQuotes && !neutralise && !hasControl }
+
         /// The full scan, for any field (the reference the plain path is tested against).
         init(scanning s: String, neutraliseFormulas: Bool) {
             var first = true, afterC2 = false
@@ -197,6 +200,32 @@ public struct CSVWriter: Sendable {
         } else {
             bytes.append(contentsOf: raw.utf8)
         }
+    }
+
+    /// A text field of a column whose values never need quoting, neutralising or
+    /// replacing (fixed words such as `True`, page names, `Entry 3`): written as it is,
+    /// without the field-shape test. Debug builds check the claim.
+    public mutating func plainField(_ word: String) {
+        assert(FieldShape(scanning: word, neutraliseFormulas: true).isPlain, "not a plain CSV field: \(word.debugDescription)")
+        separate()
+        var word = word
+        word.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// A text field encoded once and written many times (a column repeating one value,
+    /// such as raw.csv's participant): the bytes ``textField(_:)`` writes for it.
+    public struct EncodedField: Sendable {
+        let bytes: [UInt8]
+        public init(_ text: String, neutraliseFormulas: Bool = true) {
+            var w = CSVWriter(neutraliseFormulas: neutraliseFormulas)
+            w.textField(text)
+            bytes = w.bytes
+        }
+    }
+
+    public mutating func field(_ encoded: EncodedField) {
+        separate()
+        bytes.append(contentsOf: encoded.bytes)
     }
 
     /// A number already formatted: written as it is.
