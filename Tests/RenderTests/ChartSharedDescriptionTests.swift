@@ -24,27 +24,54 @@ struct ChartSharedDescriptionTests {
 
     static let evil = "<b>x</b> & \"q\" 'it' \u{01}"
 
-    static func draws() -> [(String, (ChartOptions) -> String)] {
-        let pts = (0..<30).map { XYPoint(x: Double($0 % 7), y: Double(($0 * 13) % 11), label: $0 == 3 ? evil : nil) }
-        return [
-            ("bar", { BarChart.render(categories: ["a", evil, "c"], series: [BarSeries(name: evil, values: [1, nil, 3]),
-                                                                              BarSeries(name: "s", values: [2, 2, .nan])],
-                                      options: $0, horizontal: false) }),
-            ("bar-h", { BarChart.render(categories: ["a", "b"], series: [BarSeries(name: "s", values: [1, -2])], options: $0, horizontal: true) }),
-            ("line", { XYChart.render(series: [XYSeries(name: "l", points: pts), XYSeries(name: "empty", points: [])], options: $0,
-                                      kind: .line, trend: nil) }),
-            ("scatter", { XYChart.render(series: [XYSeries(name: evil, points: pts)], options: $0, kind: .scatter,
-                                         trend: XYSeries(name: "fit", points: [XYPoint(x: 0, y: 1), XYPoint(x: 6, y: 9)])) }),
-            ("histogram", { HistogramChart.render(values: (0..<200).map { Double(($0 * 37) % 101) }, options: $0, bins: nil, overlay: nil) }),
-            ("heatmap", { HeatmapChart.render(rows: ["r1", evil], columns: ["c1", "c2"], values: [[1, nil], [3, 4]], options: $0,
-                                              cellLabels: nil, scale: .sequential) }),
-            ("boxplot", { BoxPlotChart.render(groups: [BoxGroup(name: evil, values: (0..<50).map { Double($0 % 17) } + [90]),
-                                                       BoxGroup(name: "none", values: [])], options: $0) }),
-            ("timeline", { TimelineChart.render(lanes: [TimelineLane(name: evil, spans: [TimelineSpan(start: 0, end: 5, label: "x", category: "A"),
-                                                                                         TimelineSpan(start: 5, end: 5, label: evil, category: "B")]),
-                                                        TimelineLane(name: "empty", spans: [])], options: $0) }),
-            ("no-data", { XYChart.render(series: [], options: $0, kind: .line, trend: nil) }),
+    typealias Draw = (ChartOptions) -> String
+
+    static func points() -> [XYPoint] {
+        var pts: [XYPoint] = []
+        for i in 0..<30 {
+            let x: Double = Double(i % 7), y: Double = Double((i * 13) % 11)
+            pts.append(XYPoint(x: x, y: y, label: i == 3 ? evil : nil))
+        }
+        return pts
+    }
+
+    static func draws() -> [(String, Draw)] {
+        let pts = points()
+        let values: [Double] = (0..<200).map { (i: Int) -> Double in Double((i * 37) % 101) }
+        let boxValues: [Double] = (0..<50).map { (i: Int) -> Double in Double(i % 17) } + [90]
+        let bar: Draw = { o in
+            BarChart.render(categories: ["a", evil, "c"],
+                            series: [BarSeries(name: evil, values: [1, nil, 3]), BarSeries(name: "s", values: [2, 2, .nan])],
+                            options: o, horizontal: false)
+        }
+        let barH: Draw = { o in
+            BarChart.render(categories: ["a", "b"], series: [BarSeries(name: "s", values: [1, -2])], options: o, horizontal: true)
+        }
+        let line: Draw = { o in
+            XYChart.render(series: [XYSeries(name: "l", points: pts), XYSeries(name: "empty", points: [])], options: o,
+                           kind: .line, trend: nil)
+        }
+        let scatter: Draw = { o in
+            XYChart.render(series: [XYSeries(name: evil, points: pts)], options: o, kind: .scatter,
+                           trend: XYSeries(name: "fit", points: [XYPoint(x: 0, y: 1), XYPoint(x: 6, y: 9)]))
+        }
+        let histogram: Draw = { o in HistogramChart.render(values: values, options: o, bins: nil, overlay: nil) }
+        let heatmap: Draw = { o in
+            HeatmapChart.render(rows: ["r1", evil], columns: ["c1", "c2"], values: [[1, nil], [3, 4]], options: o,
+                                cellLabels: nil, scale: .sequential)
+        }
+        let box: Draw = { o in
+            BoxPlotChart.render(groups: [BoxGroup(name: evil, values: boxValues), BoxGroup(name: "none", values: [])], options: o)
+        }
+        let lanes: [TimelineLane] = [
+            TimelineLane(name: evil, spans: [TimelineSpan(start: 0, end: 5, label: "x", category: "A"),
+                                             TimelineSpan(start: 5, end: 5, label: evil, category: "B")]),
+            TimelineLane(name: "empty", spans: []),
         ]
+        let timeline: Draw = { o in TimelineChart.render(lanes: lanes, options: o) }
+        let noData: Draw = { o in XYChart.render(series: [], options: o, kind: .line, trend: nil) }
+        return [("bar", bar), ("bar-h", barH), ("line", line), ("scatter", scatter), ("histogram", histogram),
+                ("heatmap", heatmap), ("boxplot", box), ("timeline", timeline), ("no-data", noData)]
     }
 
     @Test func narrowDrawingAsDrawnAlone() {
