@@ -1,25 +1,79 @@
 import Testing
 @testable import Render
 
-/// The narrow drawing of ``Charts/responsive(_:_:)`` reuses the wide drawing's `<desc>`
-/// (``ChartOptions/sharedDescription``) instead of summarising the data again: every
-/// chart kind, with and without a data summary, with text needing escaping, and with no
-/// data, drawn both ways.
+/// ``Charts/responsive(_:_:)`` draws each drawing with its class and id and gives the
+/// narrow one the wide one's `<desc>` (``ChartOptions/sharedDescription``) instead of
+/// summarising the data again; round four drew both alone and edited the finished SVGs
+/// (class inserted, narrow ids replaced). Every chart kind, with and without a data
+/// summary, with a given id, with text needing escaping, and with no data, both ways.
 struct ChartSharedDescriptionTests {
     /// `responsive` as it was before the narrow drawing shared the description.
     static func referenceResponsive(_ options: ChartOptions, _ draw: (ChartOptions) -> String) -> String {
         let wide = draw(options)
         guard options.width > Charts.narrowWidth else {
-            return "<div class=\"chart-frame\">" + Charts.mark(wide, "chart-wide") + "</div>"
+            return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + "</div>"
         }
         var n = options
         n.width = Charts.narrowWidth
         n.id = nil
         var narrow = draw(n)
-        if let id = Charts.idOf(narrow), let wideID = Charts.idOf(wide) {
-            narrow = Charts.replacingAll(narrow, id, with: wideID + "-n")
+        if let id = idOf(narrow), let wideID = idOf(wide) {
+            narrow = replacingAll(narrow, id, with: wideID + "-n")
         }
-        return "<div class=\"chart-frame\">" + Charts.mark(wide, "chart-wide") + Charts.mark(narrow, "chart-narrow") + "</div>"
+        return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + mark(narrow, "chart-narrow") + "</div>"
+    }
+
+    // The edits round four made to the finished drawings (the reference).
+
+    static func mark(_ svg: String, _ cls: String) -> String {
+        let b = Array(svg.utf8)
+        guard let r = find(b, Array("class=\"dossier-chart ".utf8), from: 0) else { return svg }
+        var out = Array(b[..<r])
+        out.append(contentsOf: "class=\"dossier-chart \(cls) ".utf8)
+        out.append(contentsOf: b[(r + "class=\"dossier-chart ".utf8.count)...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func idOf(_ svg: String) -> String? {
+        let b = Array(svg.utf8)
+        let key = Array(" id=\"".utf8)
+        guard let r = find(b, key, from: 0) else { return nil }
+        let start = r + key.count
+        var end = start
+        while end < b.count, b[end] != 0x22 { end += 1 }
+        return String(decoding: b[start..<end], as: UTF8.self)
+    }
+
+    /// `s` with every non-overlapping occurrence of `target` (left to right) replaced.
+    static func replacingAll(_ s: String, _ target: String, with replacement: String) -> String {
+        let b = Array(s.utf8), t = Array(target.utf8), r = Array(replacement.utf8)
+        guard !t.isEmpty else { return s }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 64)
+        var i = 0
+        while let at = find(b, t, from: i) {
+            out.append(contentsOf: b[i..<at])
+            out.append(contentsOf: r)
+            i = at + t.count
+        }
+        out.append(contentsOf: b[i...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The first index at or after `from` where `needle` occurs in `hay`.
+    static func find(_ hay: [UInt8], _ needle: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, hay.count >= needle.count else { return nil }
+        var i = from
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count, hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
     }
 
     static let evil = "<b>x</b> & \"q\" 'it' \u{01}"
@@ -81,6 +135,7 @@ struct ChartSharedDescriptionTests {
             ChartOptions(title: "No summary", description: "", dataSummary: false),
             ChartOptions(title: "", description: ""),
             ChartOptions(title: "Given id", id: "my chart", showTitle: false),
+            ChartOptions(title: "Given id with a digit first", id: "9 lives é"),
             ChartOptions(title: "Narrow already", width: 300),
         ]
         for (name, draw) in Self.draws() {

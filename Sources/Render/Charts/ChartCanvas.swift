@@ -313,7 +313,7 @@ struct ChartCanvas {
     /// The complete `<svg>` element.
     func finish() -> String {
         let w = c(width), h = c(height)
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart \(options.drawingClass.map { $0 + " " } ?? "")dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
         s += "<title id=\"\(id)-title\">\(SVGText.escape(options.title))</title>"
         s += "<desc id=\"\(id)-desc\">\(options.sharedDescription ?? SVGText.escape(description()))</desc>"
         s += "<rect class=\"chart-background\" width=\"\(w)\" height=\"\(h)\" fill=\"\(ChartStyle.background)\"/>"

@@ -37,6 +37,9 @@ public struct ChartOptions: Sendable {
     /// ``Charts/responsive(_:_:)`` reuses instead of summarising the data again (the
     /// summary does not depend on the drawing's size).
     var sharedDescription: String? = nil
+    /// `chart-wide` or `chart-narrow`: the class ``Charts/responsive(_:_:)`` gives the
+    /// drawing, after `dossier-chart`.
+    var drawingClass: String? = nil
 
     public init(title: String,
                 description: String = "",
