@@ -35,3 +35,38 @@ struct FastPathRoundFiveTests {
         }
     }
 }
+
+/// Tick labels without printf (`ChartNumber.fixedWhole`) against `String(format: "%.Nf")`
+/// with the `-0` rule of `ChartNumber.fixed`: every tick of nice scales over many ranges,
+/// and values that are not whole at their decimals (those must be left to printf).
+@Test func tickLabelsAsPrintf() {
+    func printf(_ x: Double, _ d: Int) -> String {
+        let s = String(format: "%.\(d)f", x)
+        if s.hasPrefix("-"), s.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) { return String(s.dropFirst()) }
+        return s
+    }
+    var values: [(Double, Int)] = []
+    for (lo, hi) in [(0.0, 1.0), (-3.3, 7.9), (0, 0.0004), (1e-5, 2e-5), (-1e6, 3e6), (0, 123_456.7), (0.1, 0.3), (-0.0, 0.0), (5, 5)] {
+        for count in [2, 3, 5, 8] {
+            let scale = NiceScale(min: lo, max: hi, count: count)
+            let d = ChartNumber.decimals(forStep: scale.step)
+            for t in scale.ticks { values.append((t, d)) }
+        }
+    }
+    for d in 0...6 {
+        for x in [0.0, -0.0, 0.15, 0.125, -0.125, 2.5, -2.5, 0.1 + 0.2, 1.005, 1e15, -1e15, 9e15, 123.456789, -7.0, 0.000_001, -0.000_000_4] {
+            values.append((x, d))
+        }
+    }
+    var state: UInt64 = 11
+    for _ in 0..<20_000 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        let d = Int(state >> 61) % 7
+        let k = Double(Int64(truncatingIfNeeded: state >> 20) % 2_000_000 - 1_000_000)
+        values.append((k / [1.0, 10, 100, 1_000, 10_000, 100_000, 1_000_000][d], d))
+    }
+    for (x, d) in values {
+        #expect(ChartNumber.fixed(x, decimals: d) == printf(x, d), "\(x) with \(d) decimals")
+        if let fast = ChartNumber.fixedWhole(x, decimals: d) { #expect(fast == printf(x, d), "\(x) with \(d) decimals") }
+    }
+}
