@@ -254,7 +254,7 @@ private struct Walk {
         guard let seg = segment, seg.keys.contains(where: { $0.action != .up }), let p = page else { segment = nil; return }
         segment = nil
         // Keystroke times are key downs (or taps); ups only matter for the dynamics.
-        let pressed = seg.keys.filter { $0.action != .up }
+        let pressed = seg.keys.lazy.filter { $0.action != .up }
         let start = pressed.first!.t, end = pressed.last!.t
         let downs = pressed.count
         let rekey = keyedFields.contains(seg.field)
@@ -275,7 +275,7 @@ private struct Walk {
             results[n - 1].entries.append(entry)
         case .memorize, .verify:
             let n = pageString!
-            entry.order = results[n - 1].practice.filter { $0.page == p }.count + 1
+            entry.order = results[n - 1].practice.count(where: { $0.page == p }) + 1
             results[n - 1].practice.append(entry)
         case .recall:
             entry.order = (recall?.entries.count ?? 0) + 1
@@ -340,9 +340,9 @@ private struct Walk {
             if let s = r.entryStart {
                 r.entryTotalMs = (r.entryDone ?? entryLeft[r.number] ?? endT) - s
             }
-            r.finalCorrect = r.finalEntries.filter { $0 == r.target }.count
-            r.incorrectEntries = r.entries.filter { !$0.correct }.count
-            r.rekeys = r.entries.filter(\.rekey).count
+            r.finalCorrect = r.finalEntries.count(where: { $0 == r.target })
+            r.incorrectEntries = r.entries.count(where: { !$0.correct })
+            r.rekeys = r.entries.count(where: \.rekey)
             r.deletions = r.entries.reduce(0) { $0 + $1.deletions }
             if let first = r.memorizeViews.first?.start, let last = r.entries.map(\.end).max() {
                 r.memorizeToLastEntryKeyMs = last - first

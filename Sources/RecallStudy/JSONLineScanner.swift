@@ -56,7 +56,7 @@ struct JSONLineScanner {
         guard i < end, p[i] == Self.lbrace else { throw ScanFailure("expected a JSON object starting with '{'") }
         i += 1
         skipSpace()
-        if i < end, p[i] == Self.rbrace { i += 1; return try finish(f) }
+        if i < end, p[i] == Self.rbrace { i += 1; try checkEnd(); return f }
         while true {
             skipSpace()
             guard i < end, p[i] == Self.quote else { throw ScanFailure("expected a key in double quotes") }
@@ -73,13 +73,15 @@ struct JSONLineScanner {
             if p[i] == Self.rbrace { i += 1; break }
             throw ScanFailure("expected ',' or '}' in the object")
         }
-        return try finish(f)
+        try checkEnd()
+        return f
     }
 
-    private mutating func finish(_ f: LineFields) throws -> LineFields {
+    /// Only spaces may follow the object. (It does not take the fields: passing them
+    /// through copied and released a struct of fifteen optional strings per line.)
+    private mutating func checkEnd() throws {
         skipSpace()
         if i != end { throw ScanFailure("unexpected text after the JSON object") }
-        return f
     }
 
     private mutating func skipSpace() {

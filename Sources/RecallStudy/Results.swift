@@ -223,11 +223,54 @@ public struct ParticipantResult: Sendable, Hashable, Codable {
 // MARK: - Small statistics
 
 /// The median (mean of the middle two for an even count); `nil` when empty.
+///
+/// The middle values are found by selection (``selectOrderStatistic(_:_:)``) rather than
+/// a full sort: a participant's keystroke intervals are pooled per entry, per string and
+/// per session, and sorting them was 3 % of a study build (docs/perf-study.md, round
+/// five). ``medianBySorting(_:)`` is the reference it is tested against.
 public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    var v = values
+    let n = v.count, k = n / 2
+    v.withUnsafeMutableBufferPointer { selectOrderStatistic($0, k) }
+    if n % 2 == 1 { return Double(v[k]) }
+    // Everything before k is at most v[k]: the largest of it is the other middle value.
+    return (Double(v[..<k].max()!) + Double(v[k])) / 2
+}
+
+/// The median through a full sort (the reference for ``median(_:)-(BinaryInteger)``).
+func medianBySorting<T: BinaryInteger>(_ values: [T]) -> Double? {
     guard !values.isEmpty else { return nil }
     let s = values.sorted()
     let n = s.count
     return n % 2 == 1 ? Double(s[n / 2]) : (Double(s[n / 2 - 1]) + Double(s[n / 2])) / 2
+}
+
+/// Reorders `b` so that `b[k]` holds the value a sort would put there, with nothing
+/// larger before it and nothing smaller after it (Hoare's quickselect, median-of-three
+/// pivot; a range still unsettled after 64 rounds is sorted, so the worst case stays
+/// O(n log n)).
+func selectOrderStatistic<T: Comparable>(_ b: UnsafeMutableBufferPointer<T>, _ k: Int, maxRounds: Int = 64) {
+    var lo = 0, hi = b.count - 1
+    var rounds = 0
+    while lo < hi {
+        rounds += 1
+        if rounds > maxRounds {
+            var rest = UnsafeMutableBufferPointer(rebasing: b[lo...hi])
+            rest.sort()
+            return
+        }
+        let x = b[lo], y = b[lo + (hi - lo) / 2], z = b[hi]
+        let pivot = max(min(x, y), min(max(x, y), z))
+        var i = lo, j = hi
+        while i <= j {
+            while b[i] < pivot { i += 1 }
+            while b[j] > pivot { j -= 1 }
+            if i <= j { b.swapAt(i, j); i += 1; j -= 1 }
+        }
+        // b[lo...j] ≤ pivot ≤ b[i...hi]; anything between equals the pivot.
+        if k <= j { hi = j } else if k >= i { lo = i } else { return }
+    }
 }
 
 public func median(_ values: [Double]) -> Double? {

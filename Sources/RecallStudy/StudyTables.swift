@@ -94,7 +94,7 @@ public enum StudyTables {
             let es = entriesOf[n - 1]
             let d = es.map { Double($0.duration) }
             let sorted = d.sorted()
-            let incorrect = es.filter { !$0.correct }.count, rekeys = es.filter(\.rekey).count
+            let incorrect = es.count(where: { !$0.correct }), rekeys = es.count(where: \.rekey)
             func rate(_ a: Int, _ b: Int) -> TableCell { b == 0 ? .empty : .number(Double(a) / Double(b)) }
             let iqr = StudyStats.quantile(sorted: sorted, 0.75).flatMap { q3 in StudyStats.quantile(sorted: sorted, 0.25).map { q3 - $0 } }
             rows.append([.int(n), .text(set[number: n]), .int(set[number: n].count), .int(reached[n - 1]),

@@ -35,20 +35,30 @@ struct RecallRenderTests {
             tab\\t;9
 
             """.utf8), file: "edge.txt")]
+        for s in try Self.simulatedSessions(sets, seed: 40, count: 6) {
+            let streamed = RecallRender.rawCSV(log: s.log, result: s.result, strings: s.strings)
+            let tabled = RecallRender.csv(RawData.table(log: s.log, result: s.result, strings: s.strings))
+            #expect(streamed == tabled, "\(s.label)")
+            #expect(CSVWriter.withBOM(streamed, true) == CSVWriter.withBOM(tabled, true))
+        }
+    }
+
+    /// Simulated sessions for the recall render tests: each string set × key-pair and tap
+    /// logs × `count` participants, half of them abandoned.
+    static func simulatedSessions(_ sets: [StringSet], seed: UInt64, count: Int) throws
+        -> [(label: String, log: SessionLog, result: ParticipantResult, strings: StringSet)] {
+        var out: [(label: String, log: SessionLog, result: ParticipantResult, strings: StringSet)] = []
         for (k, strings) in sets.enumerated() {
             for taps in [false, true] {
-                var sim = Simulator(strings: strings, seed: UInt64(40 + k))
+                var sim = Simulator(strings: strings, seed: seed + UInt64(k))
                 sim.tapsOnly = taps
                 sim.abandonRate = 0.5
-                for index in 1...6 {
+                for index in 1...count {
                     let log = try NativeLog.parse(Data(sim.log(index: index).utf8), file: "p.jsonl")
-                    let result = try Analyzer.analyze(log, strings: strings)
-                    let streamed = RecallRender.rawCSV(log: log, result: result, strings: strings)
-                    let tabled = RecallRender.csv(RawData.table(log: log, result: result, strings: strings))
-                    #expect(streamed == tabled, "set \(k), taps \(taps), participant \(index)")
-                    #expect(CSVWriter.withBOM(streamed, true) == CSVWriter.withBOM(tabled, true))
+                    out.append(("set \(k), taps \(taps), participant \(index)", log, try Analyzer.analyze(log, strings: strings), strings))
                 }
             }
         }
+        return out
     }
 }

@@ -109,7 +109,7 @@ struct FastPathTests {
 
     @Test func csvIntegerFieldsAsFormattedNumbers() {
         var a = CSVWriter(), b = CSVWriter()
-        for i in [0, 7, -3, 12_345, Int.max, Int.min] { a.numberField(i); b.numberField(String(i)) }
+        for i in [0, 7, 9, 10, -3, -10, 99, 100, 12_345, 1_000_000, Int.max, Int.min, Int.min + 1] { a.numberField(i); b.numberField(String(i)) }
         a.endRecord(); b.endRecord()
         #expect(a.text == b.text)
     }

@@ -27,21 +27,8 @@ enum RecallRender {
     /// (`RecallRenderTests`) without a table of ≈ 1,500 rows of cells per participant.
     static func rawCSV(log: SessionLog, result: ParticipantResult, strings: StringSet) -> Data {
         var w = CSVWriter(header: RawData.header)
-        func text(_ s: String?) { if let s { w.textField(s) } else { w.emptyField() } }
-        RawData.forEachRow(log: log, result: result, strings: strings) { r in
-            w.numberField(r.time)
-            w.textField(r.participant)
-            if let n = r.string { w.numberField(n) } else { w.emptyField() }
-            w.textField(r.phase)
-            text(r.key)
-            text(r.entered)
-            w.textField(r.target)
-            text(r.correct.map { $0 ? "True" : "False" })
-            text(r.touch)
-            text(r.fields)
-            w.textField(r.event)
-            w.endRecord()
-        }
+        let participant = CSVWriter.EncodedField(log.participant)
+        RawData.forEachRow(log: log, result: result, strings: strings) { w.rawRow($0, participant: participant) }
         return w.data
     }
 
@@ -74,4 +61,33 @@ enum RecallRender {
     static func yes(_ b: Bool) -> String { b ? "yes" : "no" }
     /// A duration for reading (`19 min 04 s`, docs/design-system.md); CSV/JSON keep ms.
     static func duration(_ ms: Int?) -> String { ms.map { ValueFormat.duration(Double($0) / 1000) } ?? "—" }
+}
+
+extension CSVWriter {
+    /// One row of raw.csv (columns A–K). A method, so the row's eleven fields are one
+    /// access to the writer: written from the closure of `RawData.forEachRow`, each
+    /// field was a dynamically checked access to the captured writer (3 % of a study build).
+    ///
+    /// Per column: B is the log's participant, the same on every row (`participant`,
+    /// encoded once); D (page names, `Entry 3`) and H (`True`/`False`) are fixed words
+    /// that never need quoting; E, F, G, I, J and K (K has a touch's target) hold text
+    /// from the log and take the full text-field rule.
+    mutating func rawRow(_ r: RawRow, participant: EncodedField) {
+        numberField(r.time)
+        field(participant)
+        if let n = r.string { numberField(n) } else { emptyField() }
+        plainField(r.phase)
+        optionalText(r.key)
+        optionalText(r.entered)
+        textField(r.target)
+        if let c = r.correct { plainField(c ? "True" : "False") } else { emptyField() }
+        optionalText(r.touch)
+        optionalText(r.fields)
+        textField(r.event)
+        endRecord()
+    }
+
+    private mutating func optionalText(_ s: String?) {
+        if let s { textField(s) } else { emptyField() }
+    }
 }

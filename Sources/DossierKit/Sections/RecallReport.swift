@@ -5,69 +5,56 @@ import Render
 // MARK: - The participant report (HTML model and Markdown)
 
 enum RecallReport {
-    static func model(_ r: ParticipantResult, slug: String) -> [String: Any] {
+    /// The participant page's model (``ParticipantPageModel``).
+    static func model(_ r: ParticipantResult, slug: String) -> ParticipantPageModel {
         let reached = r.strings.filter(\.reached)
-        var rows: [[String: Any]] = []
-        for s in reached {
-            rows.append([
-                "n": s.number, "target": s.target, "length": s.length,
-                "memorizeViews": s.memorizeViews.count, "memorizeTotal": RecallRender.seconds(s.memorizeTotalMs),
-                "verifyViews": s.verifyViews.count, "verifyFailures": s.verifyFailures,
-                "verifyTotal": RecallRender.seconds(s.verifyTotalMs),
-                "entries": s.entries.count, "incorrect": s.incorrectEntries, "rekeys": s.rekeys, "deletions": s.deletions,
-                "entryTotal": RecallRender.seconds(s.entryTotalMs), "meanEntry": RecallRender.seconds(s.meanEntrySeconds),
-                "sdEntry": RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
-                "finalCorrect": s.finalCorrect, "toLastKey": RecallRender.seconds(s.memorizeToLastEntryKeyMs),
-                "done": s.completed,
-                "entryRowsHTML": entryRows(s.entries),
-            ])
+        let rows = reached.map { s in
+            ParticipantPageModel.StringRow(
+                n: s.number, target: s.target, length: s.length,
+                memorizeViews: s.memorizeViews.count, memorizeTotal: RecallRender.seconds(s.memorizeTotalMs),
+                verifyViews: s.verifyViews.count, verifyFailures: s.verifyFailures,
+                verifyTotal: RecallRender.seconds(s.verifyTotalMs),
+                entries: s.entries.count, incorrect: s.incorrectEntries, rekeys: s.rekeys, deletions: s.deletions,
+                entryTotal: RecallRender.seconds(s.entryTotalMs), meanEntry: RecallRender.seconds(s.meanEntrySeconds),
+                sdEntry: RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
+                finalCorrect: s.finalCorrect, toLastKey: RecallRender.seconds(s.memorizeToLastEntryKeyMs),
+                done: s.completed, entryRowsHTML: entryRows(s.entries))
         }
-        var m: [String: Any] = [
-            "participant": r.participant, "slug": slug,
-            "source": r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log",
-            "device": r.device ?? "", "hasDevice": r.device != nil,
-            "complete": r.complete,
-            "status": r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
-            "practice": reached.flatMap { s in s.practice.map { e -> [String: Any] in
-                ["n": s.number, "page": e.page.title, "order": e.order, "duration": RecallRender.seconds(e.durationMs),
-                 "correct": e.correct, "keystrokes": e.keystrokes, "deletions": e.deletions,
-                 "medianHold": RecallRender.ms(e.dynamics.medianHold), "medianDD": RecallRender.ms(e.dynamics.medianDownDown),
-                 "medianUD": RecallRender.ms(e.dynamics.medianUpDown), "medianUU": RecallRender.ms(e.dynamics.medianUpUp)]
-            } },
-            "hasPractice": reached.contains { !$0.practice.isEmpty },
-            "sessionTotal": RecallRender.duration(r.sessionTotalMs),
-            "reachedCount": reached.count,
-            "strings": rows,
-            "warnings": r.warnings.map { ["text": $0.description] },
-            "hasWarnings": !r.warnings.isEmpty,
-            "medianHold": RecallRender.ms(r.medianHold), "medianDD": RecallRender.ms(r.medianDownDown),
-            "medianUD": RecallRender.ms(r.medianUpDown), "medianUU": RecallRender.ms(r.medianUpUp),
-            "timelineSVG": timeline(r),
-        ]
-        m["hasRecall"] = r.recall != nil
-        m["hasEntries"] = false
-        m["hasDynamics"] = false
-        if let rc = r.recall {
-            m["recall"] = [
-                "total": RecallRender.seconds(rc.totalMs),
-                "fields": rc.fields.map { f -> [String: Any] in
-                    ["field": f.field, "text": f.text, "correct": f.correct, "matches": f.matches.map { "string \($0)" } ?? "no string"]
-                },
-                "hasFields": !rc.fields.isEmpty,
-                "recalled": rc.stringsRecalled.count,
-            ] as [String: Any]
-        }
+        let practice = reached.flatMap { s in s.practice.map { e in
+            ParticipantPageModel.PracticeRow(
+                n: s.number, page: e.page.title, order: e.order, duration: RecallRender.seconds(e.durationMs),
+                correct: e.correct, keystrokes: e.keystrokes, deletions: e.deletions,
+                medianHold: RecallRender.ms(e.dynamics.medianHold), medianDD: RecallRender.ms(e.dynamics.medianDownDown),
+                medianUD: RecallRender.ms(e.dynamics.medianUpDown), medianUU: RecallRender.ms(e.dynamics.medianUpUp))
+        } }
+        var m = ParticipantPageModel(
+            participant: r.participant, slug: slug,
+            source: r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log",
+            device: r.device, complete: r.complete,
+            status: r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
+            sessionTotal: RecallRender.duration(r.sessionTotalMs), reachedCount: reached.count,
+            medianHold: RecallRender.ms(r.medianHold), medianDD: RecallRender.ms(r.medianDownDown),
+            medianUD: RecallRender.ms(r.medianUpDown), medianUU: RecallRender.ms(r.medianUpUp),
+            warnings: r.warnings.map(\.description), strings: rows, practice: practice,
+            recall: r.recall.map { rc in
+                ParticipantPageModel.RecallPart(
+                    total: RecallRender.seconds(rc.totalMs),
+                    fields: rc.fields.map { f in
+                        .init(field: f.field, text: f.text, correct: f.correct, matches: f.matches.map { "string \($0)" } ?? "no string")
+                    },
+                    recalled: rc.stringsRecalled.count)
+            },
+            timelineSVG: timeline(r))
         let entries = reached.flatMap { s in s.entries.map { (s.length, $0) } }
         if !entries.isEmpty {
-            m["hasEntries"] = true
             let ok = entries.filter { $0.1.correct }.map { XYPoint(x: Double($0.0), y: Double($0.1.durationMs) / 1000, label: "field \($0.1.field)") }
             let bad = entries.filter { !$0.1.correct }.map { XYPoint(x: Double($0.0), y: Double($0.1.durationMs) / 1000, label: "field \($0.1.field)") }
-            m["entrySVG"] = Charts.scatter(series: [XYSeries(name: "correct", points: ok), XYSeries(name: "incorrect", points: bad)],
-                                           options: ChartOptions(title: "Entry time against string length",
-                                                                 description: "Each individual entry on the Entry pages: seconds from the first to the last keystroke against the target's length.",
-                                                                 xLabel: "string length (characters)", yLabel: "entry time (s)", yMin: 0))
+            m.entrySVG = Charts.scatter(series: [XYSeries(name: "correct", points: ok), XYSeries(name: "incorrect", points: bad)],
+                                        options: ChartOptions(title: "Entry time against string length",
+                                                              description: "Each individual entry on the Entry pages: seconds from the first to the last keystroke against the target's length.",
+                                                              xLabel: "string length (characters)", yLabel: "entry time (s)", yMin: 0))
             let cats = reached.map { "\($0.number)" }
-            m["errorsSVG"] = Charts.bar(categories: cats, series: [
+            m.errorsSVG = Charts.bar(categories: cats, series: [
                 BarSeries(name: "incorrect entries", values: reached.map { Double($0.incorrectEntries) }),
                 BarSeries(name: "re-keys", values: reached.map { Double($0.rekeys) }),
                 BarSeries(name: "backspaces", values: reached.map { Double($0.deletions) }),
@@ -81,8 +68,7 @@ enum RecallReport {
                 .filter { !$0.1.isEmpty }
                 .map { BoxGroup(name: $0.0, values: $0.1.map(Double.init)) }
             if !groups.isEmpty {
-                m["hasDynamics"] = true
-                m["dynamicsSVG"] = Charts.boxPlot(groups: groups, options: ChartOptions(
+                m.dynamicsSVG = Charts.boxPlot(groups: groups, options: ChartOptions(
                     title: "Keystroke dynamics (Entry pages)",
                     description: "Distribution of key hold times and of down-down, up-down and up-up latencies between consecutive keys, in milliseconds, over all entries.",
                     yLabel: "milliseconds"))

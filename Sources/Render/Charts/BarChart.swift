@@ -84,13 +84,15 @@ enum BarChart {
             cv.categoryAxisY(categories, centers: (0..<n).map { cv.plotY + (Double($0) + 0.5) * bandH })
             cv.axisFrame(xTitleOffset: 38)
         }
-        cv.summary.append("Bar chart of \(n) categor\(n == 1 ? "y" : "ies")\(s > 1 ? " and \(s) series" : "").")
-        for ser in series {
-            let pairs = (0..<n).map { ci -> String in
-                let v = ci < ser.values.count ? ser.values[ci] : nil
-                return categories[ci] + " " + (v.flatMap { $0.isFinite ? ChartNumber.value($0) : nil } ?? "n/a")
+        if cv.wantsSummary {
+            cv.summary.append("Bar chart of \(n) categor\(n == 1 ? "y" : "ies")\(s > 1 ? " and \(s) series" : "").")
+            for ser in series {
+                let pairs = (0..<n).map { ci -> String in
+                    let v = ci < ser.values.count ? ser.values[ci] : nil
+                    return categories[ci] + " " + (v.flatMap { $0.isFinite ? ChartNumber.value($0) : nil } ?? "n/a")
+                }
+                cv.summary.append(ChartSummary.list(head: s > 1 ? ser.name : "Values", items: pairs))
             }
-            cv.summary.append(ChartSummary.list(head: s > 1 ? ser.name : "Values", items: pairs))
         }
         return cv.finish()
     }

@@ -56,9 +56,11 @@ enum BoxPlotChart {
         cv.categoryAxisX(names, centers: groups.indices.map { cv.plotX + (Double($0) + 0.5) * band }, rotate: fit.rotate)
         cv.axisFrame(xTitleOffset: fit.height + 14)
 
-        cv.summary.append("Box plot of \(groups.count) group\(groups.count == 1 ? "" : "s"): boxes from the first to the third quartile (linear interpolation), median line, mean diamond, whiskers to the furthest value within 1.5 IQR, outliers as circles.")
-        for (i, st) in stats.enumerated() {
-            cv.summary.append("\(groups[i].name): " + (st.map(describe) ?? "no data") + ".")
+        if cv.wantsSummary {
+            cv.summary.append("Box plot of \(groups.count) group\(groups.count == 1 ? "" : "s"): boxes from the first to the third quartile (linear interpolation), median line, mean diamond, whiskers to the furthest value within 1.5 IQR, outliers as circles.")
+            for (i, st) in stats.enumerated() {
+                cv.summary.append("\(groups[i].name): " + (st.map(describe) ?? "no data") + ".")
+            }
         }
         return cv.finish()
     }

@@ -152,6 +152,9 @@ struct ChartCanvas {
     private var legendRows: [[(LegendItem, Double)]] = []
 
     var width: Double { max(80, options.width.isFinite ? options.width : 640) }
+    /// Whether the chart must write its data summary: it is on, and not already known
+    /// from the wide drawing (``ChartOptions/sharedDescription``).
+    var wantsSummary: Bool { options.dataSummary && options.sharedDescription == nil }
     var height: Double { max(60, options.height.isFinite ? options.height : 320) }
 
     init(options: ChartOptions, kind: String) {
@@ -310,14 +313,9 @@ struct ChartCanvas {
     /// The complete `<svg>` element.
     func finish() -> String {
         let w = c(width), h = c(height)
-        var desc = ChartCanvas.trimmed(options.description)
-        if options.dataSummary || summary == ["No data."], !summary.isEmpty {
-            desc += (desc.isEmpty ? "" : " ") + summary.joined(separator: " ")
-        }
-        if desc.isEmpty { desc = options.title }
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart \(options.drawingClass.map { $0 + " " } ?? "")dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
         s += "<title id=\"\(id)-title\">\(SVGText.escape(options.title))</title>"
-        s += "<desc id=\"\(id)-desc\">\(SVGText.escape(desc))</desc>"
+        s += "<desc id=\"\(id)-desc\">\(options.sharedDescription ?? SVGText.escape(description()))</desc>"
         s += "<rect class=\"chart-background\" width=\"\(w)\" height=\"\(h)\" fill=\"\(ChartStyle.background)\"/>"
         if options.showTitle, !options.title.isEmpty {
             let t = SVGText.truncate(options.title, max: max(10, Int((width - 24) / (14 * 0.6))))
@@ -327,6 +325,15 @@ struct ChartCanvas {
         s += body
         s += "</svg>"
         return s
+    }
+
+    /// The `<desc>` text: the description, then the data summary, else the title.
+    private func description() -> String {
+        var desc = ChartCanvas.trimmed(options.description)
+        if options.dataSummary || summary == ["No data."], !summary.isEmpty {
+            desc += (desc.isEmpty ? "" : " ") + summary.joined(separator: " ")
+        }
+        return desc.isEmpty ? options.title : desc
     }
 
     /// `s` without leading and trailing whitespace and newlines; Foundation's

@@ -45,6 +45,24 @@ public enum ChartNumber {
         return fixed(x, decimals: decimals(forStep: step))
     }
 
+    /// ``fixed(_:decimals:)`` without Foundation's printf (1.5 % of a study build, for
+    /// tick labels) when x·10^decimals is a whole number below 10^15, as every tick of a
+    /// nice scale is: the product is exact to 1/16, so the true value is that whole number
+    /// to far less than the half that `%.Nf` rounds at, and printf prints it. nil
+    /// otherwise (printf decides). Never `-0`.
+    static func fixedWhole(_ x: Double, decimals: Int) -> String? {
+        guard decimals >= 0, decimals <= 6 else { return nil }
+        let scaled = x * [1.0, 10, 100, 1_000, 10_000, 100_000, 1_000_000][decimals]
+        guard scaled == scaled.rounded(), abs(scaled) < 1e15 else { return nil }
+        let k = Int64(scaled)
+        var digits = String(k.magnitude)
+        if decimals > 0 {
+            if digits.count <= decimals { digits = String(repeating: "0", count: decimals + 1 - digits.count) + digits }
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
+        }
+        return k < 0 ? "-" + digits : digits
+    }
+
     /// Decimals needed to write multiples of `step` exactly (0 for steps ≥ 1, at most 6).
     static func decimals(forStep step: Double) -> Int {
         guard step > 0, step.isFinite else { return 0 }
@@ -58,6 +76,7 @@ public enum ChartNumber {
     }
 
     static func fixed(_ x: Double, decimals: Int) -> String {
+        if let s = fixedWhole(x, decimals: decimals) { return s }
         let s = String(format: "%.\(decimals)f", x)
         // "-0", "-0.0" → "0", "0.0"
         if s.hasPrefix("-"), s.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) { return String(s.dropFirst()) }

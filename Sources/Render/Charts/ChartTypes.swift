@@ -33,6 +33,13 @@ public struct ChartOptions: Sendable {
     public var xMax: Double?
     /// Write each bar's value (or each heatmap cell's value when no labels are given).
     public var showValues: Bool
+    /// The escaped `<desc>` text of the wide drawing, which the narrow drawing of
+    /// ``Charts/responsive(_:_:)`` reuses instead of summarising the data again (the
+    /// summary does not depend on the drawing's size).
+    var sharedDescription: String? = nil
+    /// `chart-wide` or `chart-narrow`: the class ``Charts/responsive(_:_:)`` gives the
+    /// drawing, after `dossier-chart`.
+    var drawingClass: String? = nil
 
     public init(title: String,
                 description: String = "",

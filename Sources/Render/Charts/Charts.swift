@@ -69,70 +69,52 @@ public enum Charts {
     /// one, so neither is ever scaled below its drawn size and text stays at least
     /// 11 CSS px (docs/charts.md, "Fitting the screen"). A chart already at most
     /// ``narrowWidth`` wide is drawn once.
+    ///
+    /// Each drawing is made with its class and id (``ChartOptions/drawingClass``), and
+    /// the narrow one reuses the wide one's `<desc>` (``ChartOptions/sharedDescription``):
+    /// no second data summary, and no edit of the finished SVG (charts were a seventh of
+    /// a study build; docs/perf-study.md, round five). `ChartSharedDescriptionTests`
+    /// compares the frame with the drawings made alone and edited afterwards.
     static func responsive(_ options: ChartOptions, _ draw: (ChartOptions) -> String) -> String {
-        let wide = draw(options)
+        var w = options
+        w.drawingClass = "chart-wide"
+        let wide = draw(w)
         guard options.width > narrowWidth else {
-            return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + "</div>"
+            return "<div class=\"chart-frame\">" + wide + "</div>"
         }
         var n = options
         n.width = narrowWidth
-        n.id = nil
-        var narrow = draw(n)
-        if let id = idOf(narrow), let wideID = idOf(wide) {
-            narrow = replacingAll(narrow, id, with: wideID + "-n")
+        n.drawingClass = "chart-narrow"
+        var wideText = wide
+        wideText.withUTF8 { b in
+            // The wide drawing's id is already clean (letters, digits, `-`, `_`; it
+            // starts with a letter), so the narrow drawing keeps it with `-n` as it is.
+            n.id = text(in: b, after: " id=\"", upTo: "\"").map { $0 + "-n" }
+            n.sharedDescription = text(in: b, after: "-desc\">", upTo: "</desc>")
         }
-        return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + mark(narrow, "chart-narrow") + "</div>"
+        return "<div class=\"chart-frame\">" + wide + draw(n) + "</div>"
     }
 
-    // The three helpers below work on UTF-8 bytes: Foundation's `range(of:)` and
-    // `replacingOccurrences` convert the whole SVG to UTF-16 on Linux, and charts were a
-    // fifth of a study build (docs/perf-study.md).
-
-    static func mark(_ svg: String, _ cls: String) -> String {
-        let b = Array(svg.utf8)
-        guard let r = find(b, Array("class=\"dossier-chart ".utf8), from: 0) else { return svg }
-        var out = Array(b[..<r])
-        out.append(contentsOf: "class=\"dossier-chart \(cls) ".utf8)
-        out.append(contentsOf: b[(r + "class=\"dossier-chart ".utf8.count)...])
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func idOf(_ svg: String) -> String? {
-        let b = Array(svg.utf8)
-        let key = Array(" id=\"".utf8)
-        guard let r = find(b, key, from: 0) else { return nil }
-        let start = r + key.count
-        var end = start
-        while end < b.count, b[end] != 0x22 { end += 1 }
-        return String(decoding: b[start..<end], as: UTF8.self)
-    }
-
-    /// `s` with every non-overlapping occurrence of `target` (left to right) replaced.
-    static func replacingAll(_ s: String, _ target: String, with replacement: String) -> String {
-        let b = Array(s.utf8), t = Array(target.utf8), r = Array(replacement.utf8)
-        guard !t.isEmpty else { return s }
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count + 64)
-        var i = 0
-        while let at = find(b, t, from: i) {
-            out.append(contentsOf: b[i..<at])
-            out.append(contentsOf: r)
-            i = at + t.count
-        }
-        out.append(contentsOf: b[i...])
-        return String(decoding: out, as: UTF8.self)
+    /// The text between the first `start` in `b` and the next `end` after it (the
+    /// drawing's id; its `<desc>`, whose escaped text holds no `<`).
+    static func text(in b: UnsafeBufferPointer<UInt8>, after start: StaticString, upTo end: StaticString) -> String? {
+        guard let s = find(b, start, from: 0) else { return nil }
+        let from = s + start.utf8CodeUnitCount
+        guard let e = find(b, end, from: from) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[from..<e]), as: UTF8.self)
     }
 
     /// The first index at or after `from` where `needle` occurs in `hay`.
-    static func find(_ hay: [UInt8], _ needle: [UInt8], from: Int) -> Int? {
-        guard let first = needle.first, hay.count >= needle.count else { return nil }
+    static func find(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int) -> Int? {
+        let n = needle.utf8CodeUnitCount
+        guard n > 0, hay.count >= n else { return nil }
+        let k = needle.utf8Start
         var i = from
-        let last = hay.count - needle.count
-        while i <= last {
-            if hay[i] == first {
+        while i <= hay.count - n {
+            if hay[i] == k[0] {
                 var j = 1
-                while j < needle.count, hay[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return i }
+                while j < n, hay[i + j] == k[j] { j += 1 }
+                if j == n { return i }
             }
             i += 1
         }

@@ -94,10 +94,12 @@ enum HeatmapChart {
         g += "</g>"
         cv.body += g
 
-        cv.summary.append("Heatmap of \(rows.count) row\(rows.count == 1 ? "" : "s") by \(columns.count) column\(columns.count == 1 ? "" : "s"); values from \(ChartNumber.value(dMin)) to \(ChartNumber.value(dMax)).")
-        if rows.count * columns.count <= 200 {
-            for r in rows.indices {
-                cv.summary.append(ChartSummary.list(head: rows[r], items: columns.indices.map { "\(columns[$0]) \(value(r, $0).map(ChartNumber.value) ?? "n/a")" }))
+        if cv.wantsSummary {
+            cv.summary.append("Heatmap of \(rows.count) row\(rows.count == 1 ? "" : "s") by \(columns.count) column\(columns.count == 1 ? "" : "s"); values from \(ChartNumber.value(dMin)) to \(ChartNumber.value(dMax)).")
+            if rows.count * columns.count <= 200 {
+                for r in rows.indices {
+                    cv.summary.append(ChartSummary.list(head: rows[r], items: columns.indices.map { "\(columns[$0]) \(value(r, $0).map(ChartNumber.value) ?? "n/a")" }))
+                }
             }
         }
         return cv.finish()

@@ -63,15 +63,17 @@ enum TimelineChart {
         cv.categoryAxisY(lanes.map(\.name), centers: lanes.indices.map { cv.plotY + (Double($0) + 0.5) * laneH })
         cv.axisFrame()
 
-        cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") from \(ChartNumber.value(lo)) to \(ChartNumber.value(hi)).")
-        for lane in lanes {
-            let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map { s -> String in
-                let a = min(s.start, s.end), b = max(s.start, s.end)
-                let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
-                let when = a == b ? "at \(ChartNumber.value(a))" : "\(ChartNumber.value(a))–\(ChartNumber.value(b))"
-                return name.isEmpty ? when : "\(name) \(when)"
+        if cv.wantsSummary {
+            cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") from \(ChartNumber.value(lo)) to \(ChartNumber.value(hi)).")
+            for lane in lanes {
+                let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map { s -> String in
+                    let a = min(s.start, s.end), b = max(s.start, s.end)
+                    let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
+                    let when = a == b ? "at \(ChartNumber.value(a))" : "\(ChartNumber.value(a))–\(ChartNumber.value(b))"
+                    return name.isEmpty ? when : "\(name) \(when)"
+                }
+                cv.summary.append(items.isEmpty ? "\(lane.name): no spans." : ChartSummary.list(head: lane.name, items: items, limit: 30))
             }
-            cv.summary.append(items.isEmpty ? "\(lane.name): no spans." : ChartSummary.list(head: lane.name, items: items, limit: 30))
         }
         return cv.finish()
     }

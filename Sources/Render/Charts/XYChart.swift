@@ -86,16 +86,18 @@ enum XYChart {
         marks += "</g>"
         cv.body += marks
 
-        cv.summary.append("\(kind == .line ? "Line chart" : "Scatter plot") of \(series.count) series.")
-        for s in series {
-            let pts = s.points.filter { $0.x.isFinite && $0.y.isFinite }
-            guard let x0 = pts.map(\.x).min(), let x1 = pts.map(\.x).max() else {
-                cv.summary.append("\(s.name): no points.")
-                continue
+        if cv.wantsSummary {
+            cv.summary.append("\(kind == .line ? "Line chart" : "Scatter plot") of \(series.count) series.")
+            for s in series {
+                let pts = s.points.filter { $0.x.isFinite && $0.y.isFinite }
+                guard let x0 = pts.map(\.x).min(), let x1 = pts.map(\.x).max() else {
+                    cv.summary.append("\(s.name): no points.")
+                    continue
+                }
+                cv.summary.append("\(s.name): \(pts.count) point\(pts.count == 1 ? "" : "s"), x from \(ChartNumber.value(x0)) to \(ChartNumber.value(x1)), y \(ChartSummary.stats(pts.map(\.y))).")
             }
-            cv.summary.append("\(s.name): \(pts.count) point\(pts.count == 1 ? "" : "s"), x from \(ChartNumber.value(x0)) to \(ChartNumber.value(x1)), y \(ChartSummary.stats(pts.map(\.y))).")
+            if let t = trend { cv.summary.append("Trend line: \(t.name).") }
         }
-        if let t = trend { cv.summary.append("Trend line: \(t.name).") }
         return cv.finish()
     }
 

@@ -107,7 +107,18 @@ public struct CSVWriter: Sendable {
     /// A text field, quoted and neutralised as the type documentation says.
     public mutating func textField(_ raw: String) {
         separate()
-        let shape = FieldShape(raw, neutraliseFormulas: neutraliseFormulas)
+        // Nearly every field is plain (``FieldShape/plain(_:neutraliseFormulas:)``): its
+        // bytes are tested and copied from one contiguous view of the string.
+        var raw = raw
+        let neutralise = neutraliseFormulas
+        let done = raw.withUTF8 { b -> Bool in
+            guard let shape = FieldShape.plain(b, neutraliseFormulas: neutralise) else { return false }
+            if shape.needsQuotes || shape.neutralise { return false }
+            bytes.append(contentsOf: b)
+            return true
+        }
+        if done { return }
+        let shape = FieldShape(scanning: raw, neutraliseFormulas: neutraliseFormulas)
         if shape.hasControl {
             let shown = ControlCharacters.display(raw)
             write(shown, FieldShape(shown, neutraliseFormulas: neutraliseFormulas))
@@ -153,6 +164,9 @@ public struct CSVWriter: Sendable {
 
         private init() {}
 
+        /// Written as it is: no quotes, no `'`, nothing replaced.
+        var isPlain: Bool { !needsQuotes && !neutralise && !hasControl }
+
         /// The full scan, for any field (the reference the plain path is tested against).
         init(scanning s: String, neutraliseFormulas: Bool) {
             var first = true, afterC2 = false
@@ -188,6 +202,32 @@ public struct CSVWriter: Sendable {
         }
     }
 
+    /// A text field of a column whose values never need quoting, neutralising or
+    /// replacing (fixed words such as `True`, page names, `Entry 3`): written as it is,
+    /// without the field-shape test. Debug builds check the claim.
+    public mutating func plainField(_ word: String) {
+        assert(FieldShape(scanning: word, neutraliseFormulas: true).isPlain, "not a plain CSV field: \(word.debugDescription)")
+        separate()
+        var word = word
+        word.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// A text field encoded once and written many times (a column repeating one value,
+    /// such as raw.csv's participant): the bytes ``textField(_:)`` writes for it.
+    public struct EncodedField: Sendable {
+        let bytes: [UInt8]
+        public init(_ text: String, neutraliseFormulas: Bool = true) {
+            var w = CSVWriter(neutraliseFormulas: neutraliseFormulas)
+            w.textField(text)
+            bytes = w.bytes
+        }
+    }
+
+    public mutating func field(_ encoded: EncodedField) {
+        separate()
+        bytes.append(contentsOf: encoded.bytes)
+    }
+
     /// A number already formatted: written as it is.
     /// Text that is not a plain decimal number (``isPlainNumber(_:)``) is written as a
     /// text field instead, so `-inf` or `-nan(SUM)` can never reach a spreadsheet as a
@@ -198,10 +238,21 @@ public struct CSVWriter: Sendable {
         bytes.append(contentsOf: formatted.utf8)
     }
 
-    /// An integer (always a plain number: no check needed).
+    /// An integer (always a plain number: no check needed), its digits written straight
+    /// into the output (raw.csv has thousands per participant; `String(i)` allocated each).
     public mutating func numberField(_ i: Int) {
         separate()
-        bytes.append(contentsOf: String(i).utf8)
+        if i < 0 { bytes.append(0x2D) }
+        var v = i.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var n = digits.count
+            repeat {
+                n -= 1
+                digits[n] = 0x30 + UInt8(v % 10)
+                v /= 10
+            } while v > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n...]))
+        }
     }
     public mutating func numberField(_ d: Double) {
         // A whole number (most of raw.csv's and rolled-up.csv's durations) is written as
