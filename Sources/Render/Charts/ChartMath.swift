@@ -175,7 +175,11 @@ public struct BoxStats: Sendable, Equatable {
 
     /// Statistics of the finite values, or nil when there are none.
     public init?(values: [Double]) {
-        let v = values.filter(\.isFinite).sorted()
+        self.init(sortedFinite: BoxStats.sortedFinite(values))
+    }
+
+    /// Statistics of `v`: finite values, ascending (``sortedFinite(_:)``).
+    init?(sortedFinite v: [Double]) {
         guard !v.isEmpty else { return nil }
         count = v.count
         min = v[0]
@@ -189,6 +193,41 @@ public struct BoxStats: Sendable, Equatable {
         lowerWhisker = inside.first ?? q1
         upperWhisker = inside.last ?? q3
         outliers = v.filter { $0 < lowFence || $0 > highFence }
+    }
+
+    /// The finite values of `values` ascending, equal values in input order: what
+    /// `values.filter(\.isFinite).sorted()` gives (the standard library's sort is
+    /// stable), bit for bit. When every value is a whole number below 2^52 in magnitude
+    /// (keystroke intervals in milliseconds: the participant page's box plot), a stable
+    /// radix sort on `value − min` does it in a few linear passes; the merge sort was a
+    /// fifth of the page's charts (docs/perf-study.md, "Round five, charts").
+    static func sortedFinite(_ values: [Double]) -> [Double] {
+        let v = values.filter(\.isFinite)
+        guard v.count > 1 else { return v }
+        var lo = v[0], hi = v[0]
+        for x in v {
+            guard x == x.rounded(), abs(x) < 0x1p52 else { return v.sorted() }
+            lo = Swift.min(lo, x)
+            hi = Swift.max(hi, x)
+        }
+        // x − lo is exact (whole numbers below 2^53) and a key below 2^53.
+        let bits = UInt64.bitWidth - UInt64(hi - lo).leadingZeroBitCount
+        var from = v
+        var to = v
+        var shift = 0
+        while shift < bits {
+            var count = [Int](repeating: 0, count: 257)
+            for x in from { count[Int((UInt64(x - lo) >> UInt64(shift)) & 0xFF) + 1] += 1 }
+            for d in 1..<257 { count[d] += count[d - 1] }
+            for x in from {
+                let d = Int((UInt64(x - lo) >> UInt64(shift)) & 0xFF)
+                to[count[d]] = x
+                count[d] += 1
+            }
+            swap(&from, &to)
+            shift += 8
+        }
+        return from
     }
 
     /// Quantile by linear interpolation between order statistics (Hyndman & Fan type 7,
