@@ -2,7 +2,10 @@ import Foundation
 
 /// Grouped bar chart (see ``Charts/bar(categories:series:options:horizontal:)``).
 enum BarChart {
-    static func render(categories: [String], series: [BarSeries], options: ChartOptions, horizontal: Bool) -> String {
+    /// `tips`: ``tooltips(categories:series:)`` when the caller has them already (both
+    /// drawings of ``Charts/responsive(_:_:)`` share them).
+    static func render(categories: [String], series: [BarSeries], options: ChartOptions, horizontal: Bool,
+                       tips given: [[String?]]? = nil) -> String {
         let kind = "bar"
         let finite = series.flatMap { $0.values.prefix(categories.count).compactMap { $0 }.filter(\.isFinite) }
         guard !categories.isEmpty, !series.isEmpty, !finite.isEmpty else {
@@ -20,6 +23,7 @@ enum BarChart {
                               integer: allWhole(finite))
         let tickLabels = scale.ticks.map { ChartNumber.tick($0, step: scale.step) }
         let n = categories.count, s = series.count
+        let tips = given ?? tooltips(categories: categories, series: series)
         let xTitle = options.xLabel.isEmpty ? 0.0 : 20.0
 
         if !horizontal {
@@ -42,7 +46,7 @@ enum BarChart {
                     let x = cv.plotX + Double(ci) * bandW + bandW * 0.1 + Double(si) * barW
                     let y0 = y(base), y1 = y(vv)
                     marks += "<rect x=\"\(c(x))\" y=\"\(c(min(y0, y1)))\" width=\"\(c(max(0.5, barW - 1)))\" height=\"\(c(abs(y1 - y0)))\">"
-                    marks += "<title>\(SVGText.escape(tip(categories[ci], ser.name, v, s)))</title></rect>"
+                    marks += "<title>\(tips[si][ci] ?? "")</title></rect>"
                     if options.showValues {
                         let ty = v >= 0 ? y1 - 4 : y1 + 12
                         marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
@@ -71,7 +75,7 @@ enum BarChart {
                     let yy = cv.plotY + Double(ci) * bandH + bandH * 0.1 + Double(si) * barH
                     let x0 = x(base), x1 = x(vv)
                     marks += "<rect x=\"\(c(min(x0, x1)))\" y=\"\(c(yy))\" width=\"\(c(abs(x1 - x0)))\" height=\"\(c(max(0.5, barH - 1)))\">"
-                    marks += "<title>\(SVGText.escape(tip(categories[ci], ser.name, v, s)))</title></rect>"
+                    marks += "<title>\(tips[si][ci] ?? "")</title></rect>"
                     if options.showValues {
                         let tx = v >= 0 ? x1 + 4 : x1 - 4
                         marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
@@ -97,7 +101,18 @@ enum BarChart {
         return cv.finish()
     }
 
-    private static func tip(_ category: String, _ series: String, _ v: Double, _ count: Int) -> String {
+    /// Each bar's tooltip, escaped, by series and category index; nil where the bar is
+    /// not drawn (no finite value).
+    static func tooltips(categories: [String], series: [BarSeries]) -> [[String?]] {
+        series.map { ser in
+            categories.indices.map { ci -> String? in
+                guard ci < ser.values.count, let v = ser.values[ci], v.isFinite else { return nil }
+                return SVGText.escape(tip(categories[ci], ser.name, v, series.count))
+            }
+        }
+    }
+
+    static func tip(_ category: String, _ series: String, _ v: Double, _ count: Int) -> String {
         (count > 1 ? "\(category) — \(series): " : "\(category): ") + ChartNumber.value(v)
     }
 }

@@ -34,34 +34,46 @@ enum Marker: CaseIterable {
     /// An SVG element for the marker centred at (x, y) with radius r. An empty `fill`
     /// leaves the colour to the enclosing group.
     func svg(x: Double, y: Double, r: Double, fill: String, extra: String = "", tooltip: String? = nil) -> String {
+        var s = ""
+        draw(into: &s, x: x, y: y, r: r, fill: fill, extra: extra, title: tooltip.map(SVGText.escape))
+        return s
+    }
+
+    /// Appends ``svg(x:y:r:fill:extra:tooltip:)`` to `o`, with `title` the tooltip
+    /// already escaped: a chart makes its tooltips once for both drawings, and writing
+    /// the element straight into the marks saves a string per piece (docs/perf-study.md,
+    /// "Round five, charts").
+    func draw(into o: inout String, x: Double, y: Double, r: Double, fill: String, extra: String = "", title: String? = nil) {
         let c = ChartNumber.coord
-        let extra = (fill.isEmpty ? "" : " fill=\"\(fill)\"") + extra
-        let tip = tooltip.map { "<title>\(SVGText.escape($0))</title>" }
-        func close(_ head: String) -> String { tip.map { head + ">" + $0 + "</\(tag)>" } ?? head + "/>" }
         switch self {
         case .circle:
-            return close("<circle cx=\"\(c(x))\" cy=\"\(c(y))\" r=\"\(c(r))\"\(extra)")
+            o += "<circle cx=\"\(c(x))\" cy=\"\(c(y))\" r=\"\(c(r))\""
         case .square:
             let s = r * 0.9
-            return close("<rect x=\"\(c(x - s))\" y=\"\(c(y - s))\" width=\"\(c(2 * s))\" height=\"\(c(2 * s))\"\(extra)")
+            o += "<rect x=\"\(c(x - s))\" y=\"\(c(y - s))\" width=\"\(c(2 * s))\" height=\"\(c(2 * s))\""
         case .triangle:
-            let d = "M\(c(x)) \(c(y - r * 1.15))L\(c(x + r * 1.1)) \(c(y + r * 0.8))L\(c(x - r * 1.1)) \(c(y + r * 0.8))Z"
-            return close("<path d=\"\(d)\"\(extra)")
+            o += "<path d=\"M\(c(x)) \(c(y - r * 1.15))L\(c(x + r * 1.1)) \(c(y + r * 0.8))L\(c(x - r * 1.1)) \(c(y + r * 0.8))Z\""
         case .diamond:
-            let d = "M\(c(x)) \(c(y - r * 1.2))L\(c(x + r * 1.2)) \(c(y))L\(c(x)) \(c(y + r * 1.2))L\(c(x - r * 1.2)) \(c(y))Z"
-            return close("<path d=\"\(d)\"\(extra)")
+            o += "<path d=\"M\(c(x)) \(c(y - r * 1.2))L\(c(x + r * 1.2)) \(c(y))L\(c(x)) \(c(y + r * 1.2))L\(c(x - r * 1.2)) \(c(y))Z\""
         case .triangleDown:
-            let d = "M\(c(x)) \(c(y + r * 1.15))L\(c(x + r * 1.1)) \(c(y - r * 0.8))L\(c(x - r * 1.1)) \(c(y - r * 0.8))Z"
-            return close("<path d=\"\(d)\"\(extra)")
+            o += "<path d=\"M\(c(x)) \(c(y + r * 1.15))L\(c(x + r * 1.1)) \(c(y - r * 0.8))L\(c(x - r * 1.1)) \(c(y - r * 0.8))Z\""
         case .plus:
             let a = r * 1.2, w = r * 0.45
-            let d = "M\(c(x - w)) \(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
-            return close("<path d=\"\(d)\"\(extra)")
+            o += "<path d=\"M\(c(x - w)) \(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z\""
         case .cross:  // stroked, so it ignores `extra` (which may carry its own stroke)
             let a = r * 1.1
-            let d = "M\(c(x - a)) \(c(y - a))L\(c(x + a)) \(c(y + a))M\(c(x - a)) \(c(y + a))L\(c(x + a)) \(c(y - a))"
-            return close("<path d=\"\(d)\" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\"")
+            o += "<path d=\"M\(c(x - a)) \(c(y - a))L\(c(x + a)) \(c(y + a))M\(c(x - a)) \(c(y + a))L\(c(x + a)) \(c(y - a))\" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\""
         }
+        if self != .cross {
+            if !fill.isEmpty { o += " fill=\""; o += fill; o += "\"" }
+            o += extra
+        }
+        guard let title else { o += "/>"; return }
+        o += "><title>"
+        o += title
+        o += "</title></"
+        o += tag
+        o += ">"
     }
 
     private var tag: String {

@@ -12,18 +12,23 @@ public enum Charts {
     /// (`horizontal` puts categories on the y axis).
     public static func bar(categories: [String], series: [BarSeries], options: ChartOptions,
                            horizontal: Bool = false) -> String {
-        responsive(options) { BarChart.render(categories: categories, series: series, options: $0, horizontal: horizontal) }
+        let tips = BarChart.tooltips(categories: categories, series: series)
+        return responsive(options) {
+            BarChart.render(categories: categories, series: series, options: $0, horizontal: horizontal, tips: tips)
+        }
     }
 
     /// Line chart: each series is a polyline in its own colour, dash and marker;
     /// a non-finite point breaks the line.
     public static func line(series: [XYSeries], options: ChartOptions) -> String {
-        responsive(options) { XYChart.render(series: series, options: $0, kind: .line, trend: nil) }
+        let tips = XYChart.tooltips(series: series, kind: .line)
+        return responsive(options) { XYChart.render(series: series, options: $0, kind: .line, trend: nil, tips: tips) }
     }
 
     /// Scatter plot: markers by series (colour and shape), optional trend line.
     public static func scatter(series: [XYSeries], options: ChartOptions, trend: XYSeries? = nil) -> String {
-        responsive(options) { XYChart.render(series: series, options: $0, kind: .scatter, trend: trend) }
+        let tips = XYChart.tooltips(series: series, kind: .scatter)
+        return responsive(options) { XYChart.render(series: series, options: $0, kind: .scatter, trend: trend, tips: tips) }
     }
 
     /// Histogram of `values`. `bins` nil chooses Freedman–Diaconis (Sturges when the
@@ -57,7 +62,8 @@ public enum Charts {
 
     /// Timeline: one lane per row, spans as bars coloured by category, instants as diamonds.
     public static func timeline(lanes: [TimelineLane], options: ChartOptions) -> String {
-        responsive(options) { TimelineChart.render(lanes: lanes, options: $0) }
+        let tips = TimelineChart.tooltips(lanes: lanes)
+        return responsive(options) { TimelineChart.render(lanes: lanes, options: $0, tips: tips) }
     }
 
     /// Width in user units of the narrow drawing.

@@ -2,7 +2,9 @@ import Foundation
 
 /// Timeline of lanes with spans (see ``Charts/timeline(lanes:options:)``).
 enum TimelineChart {
-    static func render(lanes: [TimelineLane], options: ChartOptions) -> String {
+    /// `tips`: ``tooltips(lanes:)`` when the caller has them already (both drawings of
+    /// ``Charts/responsive(_:_:)`` share them).
+    static func render(lanes: [TimelineLane], options: ChartOptions, tips given: [[String]]? = nil) -> String {
         let kind = "timeline"
         let spans = lanes.flatMap(\.spans).filter { $0.start.isFinite && $0.end.isFinite }
         guard !lanes.isEmpty, !spans.isEmpty else { return ChartCanvas.noData(options: options, kind: kind) }
@@ -36,6 +38,7 @@ enum TimelineChart {
         cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 8))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW + 16))\" height=\"\(c(cv.plotH))\"/></clipPath>"
         var marks = "<g class=\"spans\" clip-path=\"url(#\(clip))\">"
         var labels = "<g class=\"span-labels\" font-size=\"11\" clip-path=\"url(#\(clip))\">"
+        let tips = given ?? tooltips(lanes: lanes)
         for (li, lane) in lanes.enumerated() {
             let (rowOf, rowCount) = packRows(lane.spans)
             let subH = laneH * 0.8 / Double(rowCount)
@@ -45,10 +48,10 @@ enum TimelineChart {
                 let a = min(s.start, s.end), b = max(s.start, s.end)
                 let x0 = x(a), x1 = x(b)
                 let fill = colorOf(s.category)
-                let tip = SVGText.escape(tooltip(lane.name, s, a, b))
+                let tip = tips[li][si]
                 if x1 - x0 < 2 {
-                    marks += Marker.diamond.svg(x: x0, y: cy, r: min(6, max(2.5, barH / 2)), fill: fill,
-                                                extra: " stroke=\"#ffffff\" stroke-width=\"1\"", tooltip: tooltip(lane.name, s, a, b))
+                    Marker.diamond.draw(into: &marks, x: x0, y: cy, r: min(6, max(2.5, barH / 2)), fill: fill,
+                                        extra: " stroke=\"#ffffff\" stroke-width=\"1\"", title: tip)
                     continue
                 }
                 marks += "<rect x=\"\(c(x0))\" y=\"\(c(cy - barH / 2))\" width=\"\(c(x1 - x0))\" height=\"\(c(barH))\" rx=\"2\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>"
@@ -104,6 +107,17 @@ enum TimelineChart {
             }
         }
         return (rowOf, max(1, rowEnds.count))
+    }
+
+    /// Each span's tooltip, escaped, by lane and span index ("" for a span with a
+    /// non-finite end, which is not drawn).
+    static func tooltips(lanes: [TimelineLane]) -> [[String]] {
+        lanes.map { lane in
+            lane.spans.map { s in
+                guard s.start.isFinite, s.end.isFinite else { return "" }
+                return SVGText.escape(tooltip(lane.name, s, min(s.start, s.end), max(s.start, s.end)))
+            }
+        }
     }
 
     static func tooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {

@@ -11,7 +11,10 @@ enum XYChart {
     /// they carry a label).
     static let tooltipLimit = 500
 
-    static func render(series: [XYSeries], options: ChartOptions, kind: Kind, trend: XYSeries?) -> String {
+    /// `tips`: ``tooltips(series:kind:)`` when the caller has them already (both
+    /// drawings of ``Charts/responsive(_:_:)`` share them).
+    static func render(series: [XYSeries], options: ChartOptions, kind: Kind, trend: XYSeries?,
+                       tips given: [[String?]]? = nil) -> String {
         let kindName = kind == .line ? "line" : "scatter"
         let all = (series + (trend.map { [$0] } ?? [])).flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
         let dataPoints = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
@@ -45,7 +48,7 @@ enum XYChart {
         let clip = "\(cv.id)-clip"
         cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 6))\" y=\"\(c(cv.plotY - 6))\" width=\"\(c(cv.plotW + 12))\" height=\"\(c(cv.plotH + 12))\"/></clipPath>"
         var marks = "<g class=\"marks\" clip-path=\"url(#\(clip))\">"
-        let totalPoints = dataPoints.count
+        let tips = given ?? tooltips(series: series, kind: kind)
         for (i, s) in series.enumerated() {
             let color = ChartStyle.color(i), marker = ChartStyle.marker(i)
             marks += "<g class=\"series\">"
@@ -56,10 +59,9 @@ enum XYChart {
                     marks += "<path d=\"\(d)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>"
                 }
                 if s.points.count <= lineMarkerLimit {
-                    for p in s.points where p.x.isFinite && p.y.isFinite {
-                        marks += marker.svg(x: x(p.x), y: y(p.y), r: 3.5, fill: color,
-                                            extra: " stroke=\"#ffffff\" stroke-width=\"1\"",
-                                            tooltip: tooltip(p, series: s.name, many: series.count > 1))
+                    for (k, p) in s.points.enumerated() where p.x.isFinite && p.y.isFinite {
+                        marker.draw(into: &marks, x: x(p.x), y: y(p.y), r: 3.5, fill: color,
+                                    extra: " stroke=\"#ffffff\" stroke-width=\"1\"", title: tips[i][k])
                     }
                 }
             } else {
@@ -67,11 +69,11 @@ enum XYChart {
                 // same rounded pixel position as an earlier one of its series is drawn once.
                 marks += "<g color=\"\(color)\" fill=\"\(color)\" fill-opacity=\"0.8\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
                 var seen = Set<String>()
-                for p in s.points where p.x.isFinite && p.y.isFinite {
-                    let tip = (p.label != nil || totalPoints <= tooltipLimit) ? tooltip(p, series: s.name, many: series.count > 1) : nil
+                for (k, p) in s.points.enumerated() where p.x.isFinite && p.y.isFinite {
+                    let tip = tips[i][k]
                     let px = x(p.x), py = y(p.y)
                     if tip == nil, !seen.insert(c(px) + "," + c(py)).inserted { continue }
-                    marks += marker.svg(x: px, y: py, r: 3.5, fill: "", tooltip: tip)
+                    marker.draw(into: &marks, x: px, y: py, r: 3.5, fill: "", title: tip)
                 }
                 marks += "</g>"
             }
@@ -111,6 +113,20 @@ enum XYChart {
             pen = true
         }
         return d
+    }
+
+    /// Each point's tooltip, escaped, by series and point index; nil where the point has
+    /// none: a line's points when it draws markers (at most ``lineMarkerLimit`` points),
+    /// a scatter's when it has a label or the chart at most ``tooltipLimit`` points.
+    static func tooltips(series: [XYSeries], kind: Kind) -> [[String?]] {
+        let totalPoints = series.reduce(0) { n, s in n + s.points.count(where: { $0.x.isFinite && $0.y.isFinite }) }
+        return series.map { s in
+            s.points.map { p -> String? in
+                guard p.x.isFinite, p.y.isFinite else { return nil }
+                let shown = kind == .line ? s.points.count <= lineMarkerLimit : p.label != nil || totalPoints <= tooltipLimit
+                return shown ? SVGText.escape(tooltip(p, series: s.name, many: series.count > 1)) : nil
+            }
+        }
     }
 
     static func tooltip(_ p: XYPoint, series: String, many: Bool) -> String {
