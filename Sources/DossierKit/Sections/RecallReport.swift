@@ -77,38 +77,44 @@ enum RecallReport {
         return m
     }
 
-    /// The rows of a string's individual-entries table, built here rather than in the
-    /// template: a session has over a hundred entries and this is the report's hot path.
-    /// Every value is a number or a fixed word; nothing from the log is inserted unescaped.
     /// One string's individual-entries table in the final form ``TableMarkup`` gives a
     /// table (marked ``TableMarkup/finalTableTag``, so the page's table pass leaves its
     /// ~1,000 cells alone; docs/perf-study.md, round five): the integer columns are
     /// numbers, the time and median columns numbers padded by ``NumberColumn``, `correct`
     /// reads yes/no and a re-key column without a re-key is hidden. A table without rows
     /// gets no cell classes. `RecallParticipantModelTests` compares it with the pass over
-    /// the plain table.
+    /// the plain table. Every value is a number or a fixed word: nothing from the log is
+    /// inserted unescaped.
     static func entryTable(_ entries: [TypedEntry]) -> String {
         let times = NumberColumn(entries.map { RecallRender.seconds(ms: $0.durationMs) })
         let holds = NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianHold) })
         let downDowns = NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianDownDown) })
         let int = entries.isEmpty ? "" : " class=\"num\""
         let rekey = entries.isEmpty || entries.contains(where: \.rekey) ? "" : " class=\"col-empty\""
-        var o = TableMarkup.finalTableTag + "\n    <thead><tr>"
-        for (title, cls) in [("order", int), ("field", int), ("time (s)", times.class), ("correct", ""), ("re-key", rekey),
-                             ("keystrokes", int), ("backspaces", int), ("median hold (ms)", holds.class),
-                             ("median down-down (ms)", downDowns.class)] {
-            o += "<th\(cls)>\(title)</th>"
-        }
-        o += "</tr></thead>\n    <tbody>\n"
-        o.reserveCapacity(o.utf8.count + entries.count * 260)
+        let columns = [("order", int), ("field", int), ("time (s)", times.class), ("correct", ""), ("re-key", rekey),
+                       ("keystrokes", int), ("backspaces", int), ("median hold (ms)", holds.class),
+                       ("median down-down (ms)", downDowns.class)]
+        var o: [UInt8] = []
+        o.reserveCapacity(400 + entries.count * 260)
+        o += (TableMarkup.finalTableTag + "\n    <thead><tr>").utf8
+        for (title, cls) in columns { o += "<th\(cls)>\(title)</th>".utf8 }
+        o += "</tr></thead>\n    <tbody>\n".utf8
+        // Written as bytes, each cell's opening tag made once (a session has over a
+        // hundred entries: string interpolation per cell was 1 % of a study build).
+        let opening = columns.map { Array("<td\($0.1)>".utf8) }
         for (k, e) in entries.enumerated() {
-            o += "<tr><td\(int)>\(e.order)</td><td\(int)>\(e.field)</td><td\(times.class)>\(times.cells[k])</td>"
-            o += "<td>\(e.correct ? "yes" : "no")</td><td\(rekey)>\(e.rekey ? "yes" : "")</td>"
-            o += "<td\(int)>\(e.keystrokes)</td><td\(int)>\(e.deletions)</td>"
-            // (`ms` gives digits, `.`, `-` or `—`: nothing to escape.)
-            o += "<td\(holds.class)>\(holds.cells[k])</td><td\(downDowns.class)>\(downDowns.cells[k])</td></tr>\n"
+            let cells = [String(e.order), String(e.field), times.cells[k], e.correct ? "yes" : "no", e.rekey ? "yes" : "",
+                         String(e.keystrokes), String(e.deletions), holds.cells[k], downDowns.cells[k]]
+            o += "<tr>".utf8
+            for (c, text) in cells.enumerated() {
+                o += opening[c]
+                o += text.utf8
+                o += "</td>".utf8
+            }
+            o += "</tr>\n".utf8
         }
-        return o + "</tbody>\n  </table>"
+        o += "</tbody>\n  </table>".utf8
+        return String(decoding: o, as: UTF8.self)
     }
 
     /// One column of numbers (or `—`) as ``TableMarkup`` marks it: `num` and every number
