@@ -41,6 +41,49 @@ struct RecallParticipantModelTests {
         #expect(rendered == 32)
     }
 
+    /// The individual-entries tables, written in their final form (``RecallReport/entryTable(_:)``)
+    /// and passed over by ``TableMarkup``, against the plain tables of round five marked
+    /// up by the whole table pass: the page content after the pass is the same.
+    @Test func finalEntryTablesReadAsTheTablePassMakesThem() throws {
+        let plainTable = """
+              <table>
+                <thead><tr><th>order</th><th>field</th><th>time (s)</th><th>correct</th><th>re-key</th><th>keystrokes</th><th>backspaces</th><th>median hold (ms)</th><th>median down-down (ms)</th></tr></thead>
+                <tbody>
+            {{{entryRowsHTML}}}</tbody>
+              </table>
+
+            """
+        let finalLine = "  {{{entryTableHTML}}}\n"
+        #expect(Self.template.contains(finalLine))
+        let templates = try TemplateSet(builtIn: [
+            .init(name: "recall/participant", text: Self.template, file: "participant.mustache"),
+            .init(name: "reference", text: Self.template.replacingOccurrences(of: finalLine, with: plainTable), file: "reference.mustache"),
+        ], folders: [])
+        let sets = [StringSet.nistDesktop, try StringSet.parse(Data("a<b&c\n\"q\"\nit's\nx>y z\n日本語abc\n=SUM(1)\n-x1\nnaïve\ntab\\t;9\nplain\n".utf8), file: "edge.txt")]
+        var finalTables = 0, sessions = 0
+        for (i, s) in try RecallRenderTests.simulatedSessions(sets, seed: 71, count: 8).enumerated() {
+            let typed = RecallReport.model(s.result, slug: "p\(i)")
+            var reference = Self.dictionary(s.result, slug: "p\(i)", charts: typed)
+            reference["strings"] = (reference["strings"] as! [[String: Any]]).enumerated().map { k, row in
+                row.merging(["entryRowsHTML": Self.plainEntryRows(s.result.strings.filter(\.reached)[k].entries)]) { $1 }
+            }
+            let page = try templates.render("recall/participant", typed)
+            finalTables += page.components(separatedBy: TableMarkup.finalTableTag).count - 1
+            #expect(TableMarkup.enhance(page) == TableMarkup.enhance(try templates.render("reference", reference)), "\(s.label)")
+            sessions += 1
+        }
+        #expect(sessions == 32 && finalTables > 100)
+    }
+
+    /// The individual-entries rows as round five wrote them, for the table pass to mark up.
+    static func plainEntryRows(_ entries: [TypedEntry]) -> String {
+        entries.map { e in
+            "<tr><td>\(e.order)</td><td>\(e.field)</td><td>\(RecallRender.seconds(e.durationMs))</td><td>\(e.correct ? "True" : "False")</td>"
+                + "<td>\(e.rekey ? "yes" : "")</td><td>\(e.keystrokes)</td><td>\(e.deletions)</td>"
+                + "<td>\(RecallRender.ms(e.dynamics.medianHold))</td><td>\(RecallRender.ms(e.dynamics.medianDownDown))</td></tr>\n"
+        }.joined()
+    }
+
     /// The model as it was built before ``ParticipantPageModel`` (round four), with the
     /// chart SVGs of `charts`.
     static func dictionary(_ r: ParticipantResult, slug: String, charts: ParticipantPageModel) -> [String: Any] {
@@ -57,7 +100,7 @@ struct RecallParticipantModelTests {
                 "sdEntry": RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
                 "finalCorrect": s.finalCorrect, "toLastKey": RecallRender.seconds(s.memorizeToLastEntryKeyMs),
                 "done": s.completed,
-                "entryRowsHTML": RecallReport.entryRows(s.entries),
+                "entryTableHTML": RecallReport.entryTable(s.entries),
             ])
         }
         var m: [String: Any] = [

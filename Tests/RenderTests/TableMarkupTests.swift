@@ -103,3 +103,13 @@ private func randomCells(_ count: Int, seed: UInt64) -> [String] {
         }
     }
 }
+
+@Test func aFinalTableKeepsItsCellsAndLosesOnlyItsMarker() {
+    let cells = "<thead><tr><th>n</th><th>t</th></tr></thead><tbody><tr><td>4</td><td>True</td></tr><tr><td>10.5</td><td>x</td></tr></tbody></table>"
+    // final: the cells as written, the marker replaced by the class the pass gives
+    let final = TableMarkup.enhance("<h2>Runs</h2>\n" + TableMarkup.finalTableTag + cells)
+    #expect(final == "<h2>Runs</h2>\n<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Runs\"><table class=\"data\">" + cells + "</div>")
+    // a table a template opens with `<table class="data">` is still marked up
+    let plain = TableMarkup.enhance("<table class=\"data\">" + cells)
+    #expect(plain.contains("<td class=\"num\">4.0</td>") && plain.contains("<td>yes</td>"))
+}

@@ -70,8 +70,8 @@ struct ParticipantPageModel: TemplateModel {
         var entries: Int, incorrect: Int, rekeys: Int, deletions: Int
         var entryTotal: String, meanEntry: String, sdEntry: String
         var finalCorrect: Int, toLastKey: String, done: Bool
-        /// The individual-entries rows, already HTML (``RecallReport/entryRows(_:)``).
-        var entryRowsHTML: String
+        /// The individual-entries table, already in its final HTML (``RecallReport/entryTable(_:)``).
+        var entryTableHTML: String
 
         func value(_ name: String) -> TemplateValue? {
             switch name {
@@ -93,7 +93,7 @@ struct ParticipantPageModel: TemplateModel {
             case "finalCorrect": .text(String(finalCorrect))
             case "toLastKey": .text(toLastKey)
             case "done": .bool(done)
-            case "entryRowsHTML": .text(entryRowsHTML)
+            case "entryTableHTML": .text(entryTableHTML)
             default: nil
             }
         }

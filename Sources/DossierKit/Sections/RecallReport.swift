@@ -18,7 +18,7 @@ enum RecallReport {
                 entryTotal: RecallRender.seconds(s.entryTotalMs), meanEntry: RecallRender.seconds(s.meanEntrySeconds),
                 sdEntry: RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
                 finalCorrect: s.finalCorrect, toLastKey: RecallRender.seconds(s.memorizeToLastEntryKeyMs),
-                done: s.completed, entryRowsHTML: entryRows(s.entries))
+                done: s.completed, entryTableHTML: entryTable(s.entries))
         }
         let practice = reached.flatMap { s in s.practice.map { e in
             ParticipantPageModel.PracticeRow(
@@ -77,20 +77,65 @@ enum RecallReport {
         return m
     }
 
-    /// The rows of a string's individual-entries table, built here rather than in the
-    /// template: a session has over a hundred entries and this is the report's hot path.
-    /// Every value is a number or a fixed word; nothing from the log is inserted unescaped.
-    static func entryRows(_ entries: [TypedEntry]) -> String {
-        var o = ""
-        o.reserveCapacity(entries.count * 160)
-        for e in entries {
-            o += "<tr><td>\(e.order)</td><td>\(e.field)</td><td>\(RecallRender.seconds(e.durationMs))</td><td>"
-            o += e.correct ? "True" : "False"
-            o += "</td><td>\(e.rekey ? "yes" : "")</td><td>\(e.keystrokes)</td><td>\(e.deletions)</td><td>"
-            // (`ms` gives digits, `.`, `-` or `—`: nothing to escape.)
-            o += RecallRender.ms(e.dynamics.medianHold) + "</td><td>" + RecallRender.ms(e.dynamics.medianDownDown) + "</td></tr>\n"
+    /// One string's individual-entries table in the final form ``TableMarkup`` gives a
+    /// table (marked ``TableMarkup/finalTableTag``, so the page's table pass leaves its
+    /// ~1,000 cells alone; docs/perf-study.md, round five): the integer columns are
+    /// numbers, the time and median columns numbers padded by ``NumberColumn``, `correct`
+    /// reads yes/no and a re-key column without a re-key is hidden. A table without rows
+    /// gets no cell classes. `RecallParticipantModelTests` compares it with the pass over
+    /// the plain table. Every value is a number or a fixed word: nothing from the log is
+    /// inserted unescaped.
+    static func entryTable(_ entries: [TypedEntry]) -> String {
+        let times = NumberColumn(entries.map { RecallRender.seconds(ms: $0.durationMs) })
+        let holds = NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianHold) })
+        let downDowns = NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianDownDown) })
+        let int = entries.isEmpty ? "" : " class=\"num\""
+        let rekey = entries.isEmpty || entries.contains(where: \.rekey) ? "" : " class=\"col-empty\""
+        let columns = [("order", int), ("field", int), ("time (s)", times.class), ("correct", ""), ("re-key", rekey),
+                       ("keystrokes", int), ("backspaces", int), ("median hold (ms)", holds.class),
+                       ("median down-down (ms)", downDowns.class)]
+        var o: [UInt8] = []
+        o.reserveCapacity(400 + entries.count * 260)
+        o += (TableMarkup.finalTableTag + "\n    <thead><tr>").utf8
+        for (title, cls) in columns { o += "<th\(cls)>\(title)</th>".utf8 }
+        o += "</tr></thead>\n    <tbody>\n".utf8
+        // Written as bytes, each cell's opening tag made once (a session has over a
+        // hundred entries: string interpolation per cell was 1 % of a study build).
+        let opening = columns.map { Array("<td\($0.1)>".utf8) }
+        for (k, e) in entries.enumerated() {
+            let cells = [String(e.order), String(e.field), times.cells[k], e.correct ? "yes" : "no", e.rekey ? "yes" : "",
+                         String(e.keystrokes), String(e.deletions), holds.cells[k], downDowns.cells[k]]
+            o += "<tr>".utf8
+            for (c, text) in cells.enumerated() {
+                o += opening[c]
+                o += text.utf8
+                o += "</td>".utf8
+            }
+            o += "</tr>\n".utf8
         }
-        return o
+        o += "</tbody>\n  </table>".utf8
+        return String(decoding: o, as: UTF8.self)
+    }
+
+    /// One column of numbers (or `—`) as ``TableMarkup`` marks it: `num` and every number
+    /// padded to the most decimals of the column when all its values are numbers,
+    /// `col-empty` when none is, else as written.
+    struct NumberColumn {
+        var cells: [String]
+        /// The cells' class attribute (with its leading space), or "".
+        var `class`: String
+
+        init(_ texts: [String]) {
+            let empty = texts.map(TableMarkup.isEmptyValue)
+            let decimals = texts.map(TableMarkup.numberDecimals)
+            let sawValue = empty.contains(false)
+            let numeric = sawValue && zip(empty, decimals).allSatisfy { $0 || $1 != nil }
+            let want = numeric ? zip(empty, decimals).compactMap { $0 ? nil : $1 }.max() ?? 0 : 0
+            cells = zip(texts, decimals).map { text, have in
+                if let have, have < want { TableMarkup.padded(text, from: have, to: want) } else { text }
+            }
+            `class` = texts.isEmpty ? "" : numeric ? " class=\"num\"" : sawValue ? "" : " class=\"col-empty\""
+        }
     }
 
     static func timeline(_ r: ParticipantResult) -> String {

@@ -77,14 +77,19 @@ extension TableMarkup {
             return ValueFormat.duration(v)
         }
         if let want = decimals, want > 0, let have = f.decimals, have < want {
-            // pad the number part (before any unit suffix)
-            var num = f.trimmed
-            var suffix = ""
-            for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
-            if have == 0 { num += "." }
-            return num + String(repeating: "0", count: want - have) + suffix
+            return padded(f.trimmed, from: have, to: want)
         }
         return nil
+    }
+
+    /// A trimmed number cell of `have` decimals (``numberDecimals(_:)``) with its number
+    /// part (before any unit suffix) padded with zeros to `want` > `have` decimals.
+    public static func padded(_ number: String, from have: Int, to want: Int) -> String {
+        var num = number
+        var suffix = ""
+        for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
+        if have == 0 { num += "." }
+        return num + String(repeating: "0", count: want - have) + suffix
     }
 
     static func replacementText(_ s: String, padTo decimals: Int?, durations: Bool = false) -> String? {

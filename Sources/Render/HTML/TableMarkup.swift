@@ -23,7 +23,14 @@ import Foundation
 ///   - in a column where some cell reads `<seconds> s` with at least 60 seconds,
 ///     every such cell reads as a duration (``ValueFormat/duration(_:)``:
 ///     `1144.15 s` → `19 min 04 s`, `42.54 s` → `42.5 s`), not padded.
+///
+/// A table opened with ``finalTableTag`` was written in its final form by a page model
+/// that knows its columns (the study's individual-entries tables): it keeps its cells
+/// and only loses the marker (`<table class="data">`); it is wrapped as any other.
 public enum TableMarkup {
+    /// The opening tag of a table already in the form ``enhance(_:)`` gives it.
+    public static let finalTableTag = "<table class=\"data\" data-final>"
+
     /// `html` with every table treated as described above. Deterministic, linear time.
     public static func enhance(_ html: String) -> String {
         guard contains(html, "<table") else { return html }
@@ -47,7 +54,7 @@ public enum TableMarkup {
                 let label = caption(table) ?? lastHeading(Array(out.suffix(4096)) + before.suffix(4096)) ?? "Table"
                 return Array(openTag(label: label, tall: bodyRowCount(table) > 25).utf8)
             }
-            let enhanced = enhanceTable(table)
+            let enhanced = isFinal(table) ? withoutFinalMarker(table) : enhanceTable(table)
             if wrapped == .none {
                 let tag = regionTag()     // (before `out` grows: the heading search reads it)
                 out.append(contentsOf: before)
@@ -95,6 +102,13 @@ public enum TableMarkup {
     }
 
     // MARK: One table
+
+    static func isFinal(_ t: [UInt8]) -> Bool { matches(t, 0, finalTableTag) }
+
+    /// A final table (``finalTableTag``) as the page shows it: `<table class="data">`.
+    static func withoutFinalMarker(_ t: [UInt8]) -> [UInt8] {
+        Array("<table class=\"data\">".utf8) + t[finalTableTag.utf8.count...]
+    }
 
     struct Cell {
         var range: Range<Int>        // the whole `<td …>…</td>`
@@ -171,13 +185,14 @@ public enum TableMarkup {
         return Double(t.dropLast(2))
     }
 
-    static func isEmptyValue(_ s: String) -> Bool {
+    /// Whether a cell's text counts as empty: `""`, `—`, `–` or `-` (white space trimmed).
+    public static func isEmptyValue(_ s: String) -> Bool {
         let t = trimmed(s)
         return t.isEmpty || t == "—" || t == "–" || t == "-"
     }
 
     /// Decimals of a number cell (`-1,234.56`, `12 %`, `3.5 s`), nil when it is no number.
-    static func numberDecimals(_ s: String) -> Int? {
+    public static func numberDecimals(_ s: String) -> Int? {
         let t = trimmed(s)
         // ASCII text (nearly every cell): the same rule over bytes, where a Character is
         // a byte; the Character walk stays for the rest (`−`, combining marks).
