@@ -97,7 +97,13 @@ def main():
                  "| tool | run | seconds | requests | content PUTs |", "|---|---|---:|---:|---:|"]
         lines += [f"| {t} | {l} | {dt:.2f} | {n} | {p} |" for t, l, dt, n, p in rows]
         lines += ["", "Requests are counted by the server. Dossier finds changes from its manifest (one GET), "
-                  "rclone lists every remote folder (PROPFIND) and compares sizes.", ""]
+                  "rclone lists every remote folder (PROPFIND) and compares sizes.", "",
+                  "Reading: the first upload is bound by the server (wsgidav on the same machine); Dossier sends a PUT "
+                  "to a temporary name and a MOVE per file, rclone a PUT plus PROPFIND/PROPPATCH traffic. After one "
+                  "change Dossier's cost does not depend on the site's size: GET manifest, PUT dirty marker, PUT "
+                  "content, PROPFIND, MOVE, PROPFIND folder, PUT clean manifest (docs/publish.md, \"Requests\"); "
+                  "rclone's grows with the number of folders (a PROPFIND each). "
+                  "Re-run: `bash Benchmarks/publish/run.sh` (or `--quick`, 300 files).", ""]
         pathlib.Path(args.out).write_text("\n".join(lines))
 
 
