@@ -13,6 +13,11 @@ public struct StringSets: Sendable {
         public init(name: String, strings: StringSet, file: String) {
             self.name = name; self.strings = strings; self.file = file
         }
+
+        /// Whether every declared string is this set's string of the same number.
+        func agrees(with declared: [DeclaredString]) -> Bool {
+            declared.allSatisfy { (1...StringSet.count).contains($0.number) && $0.text == strings[number: $0.number] }
+        }
     }
 
     public var sets: [Named]
@@ -27,10 +32,16 @@ public struct StringSets: Sendable {
 
     public func named(_ name: String) -> Named? { sets.first { $0.name == name } }
 
-    /// The set a log is compared against: the one its header names, else the default.
-    /// A name the project does not define is an error at the header's line.
+    /// The set a log is compared against: the one its header names; for a log that names
+    /// none (a native log without `set`, every desktop Raw Data log), the first set in
+    /// manifest order — the default first — whose strings agree with every string the
+    /// log declares (the header's `strings`, the desktop file's target column), else the
+    /// default. A name the project does not define is an error at the header's line.
     public func resolve(_ log: SessionLog) throws -> Named {
-        guard let name = log.stringSet else { return defaultSet }
+        guard let name = log.stringSet else {
+            guard !isSingle, !log.declaredStrings.isEmpty else { return defaultSet }
+            return sets.first { $0.agrees(with: log.declaredStrings) } ?? defaultSet
+        }
         if let s = named(name) { return s }
         throw RecallError(file: log.file, line: log.stringSetLine,
                           "the log names string set \"\(name)\", which the project does not define (defined: \(sets.map { "\"\($0.name)\"" }.joined(separator: ", ")))")

@@ -47,6 +47,23 @@ import Testing
         #expect(try sets.resolve(plain).name == "wave1")
     }
 
+    @Test func aLogNamingNoSetTakesTheFirstSetItsDeclaredStringsAgreeWith() throws {
+        let sets = try sets()
+        func declaring(_ strings: [String]) -> SessionLog {
+            SessionLog(participant: "D1", declaredStrings: strings.enumerated().map {
+                DeclaredString(number: $0.offset + 1, text: $0.element, line: 1)
+            }, events: [], source: .desktop, file: "d.csv")
+        }
+        #expect(try sets.resolve(declaring(Self.wave2.strings)).name == "wave2")
+        #expect(try sets.resolve(declaring(Array(Self.wave2.strings.prefix(3)))).name == "wave2")   // only some declared
+        #expect(try sets.resolve(declaring(sets.defaultSet.strings.strings)).name == "wave1")
+        #expect(try sets.resolve(declaring(["nothing", "like", "either"])).name == "wave1")       // none agrees: the default
+        #expect(try sets.resolve(declaring([])).name == "wave1")
+        // Both sets agree (the same strings twice): the first in manifest order.
+        let twins = StringSets([.init(name: "a", strings: Self.wave2, file: "a.txt"), .init(name: "b", strings: Self.wave2, file: "b.txt")])
+        #expect(try twins.resolve(declaring(Self.wave2.strings)).name == "a")
+    }
+
     @Test func anUnknownSetIsAnErrorAtTheHeaderLine() throws {
         let sets = try sets()
         var text = "\n" + header.replacingOccurrences(of: #""participant":"P1""#, with: #""participant":"P1","set":"wave3""#) + "\n"

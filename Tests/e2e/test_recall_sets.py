@@ -111,3 +111,38 @@ def test_a_bad_set_name_in_the_manifest_is_an_error_at_its_line(tmp_path, run_do
     proc = run_dossier("build", root, check=False)
     assert proc.returncode == 1
     assert "dossier.yml:5:" in proc.stdout + proc.stderr
+
+
+def test_a_log_that_names_no_set_takes_the_set_its_strings_agree_with(tmp_path, run_dossier):
+    """Desktop Raw Data (no header, but a target column) and native logs without `set`
+    are compared with the first set, default first, whose strings agree with every string
+    they declare: a desktop file of the NIST wave lands in that wave, not in the default."""
+    demo = pathlib.Path(__file__).resolve().parents[2] / "Examples" / "demo" / "data" / "recall"
+    root = tmp_path / "waves"
+    data = root / "data"
+    run_dossier("recall", "simulate", "--participants", 2, "--seed", 7, "--strings", _write(data / "new.txt", WAVE2),
+                "--out", data / "logs")
+    (data / "logs" / "strings.txt").unlink(missing_ok=True)
+    (data / "nist.txt").write_bytes((demo / "strings.txt").read_bytes())
+    (data / "logs" / "desktop-p2.csv").write_bytes((demo / "logs" / "desktop-p2.csv").read_bytes())
+    (root / "dossier.yml").write_text(
+        "title: Waves\nrecall:\n  strings:\n    new: data/new.txt\n    nist: data/nist.txt\n  logs: data/logs\n",
+        encoding="utf-8")
+    build = run_dossier("build", root)
+    assert "warning" not in build.stderr.lower(), build.stderr
+    placed = {(r["string_set"], r["source_file"].rsplit("/", 1)[-1]) for r in read_csv(root / "_site" / "recall" / "sets.csv")}
+    assert placed == {("new", "S001.jsonl"), ("new", "S002.jsonl"), ("nist", "desktop-p2.csv")}, placed
+    # A log whose strings agree with no set is still compared with the default and refused there.
+    bad = data / "logs" / "desktop-p2.csv"
+    bad.write_text(bad.read_text(encoding="utf-8").replace("5c2'Qe", "5c2'Qx"), encoding="utf-8")
+    before = sorted(p.relative_to(root) for p in (root / "_site").rglob("*"))
+    proc = run_dossier("build", root, check=False)
+    assert proc.returncode == 1, proc.stderr
+    assert "desktop-p2.csv:" in proc.stderr and "strings file has" in proc.stderr, proc.stderr
+    assert sorted(p.relative_to(root) for p in (root / "_site").rglob("*")) == before
+
+
+def _write(path: pathlib.Path, strings):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(strings) + "\n", encoding="utf-8")
+    return path
