@@ -80,15 +80,15 @@ enum RecallReport {
     /// One string's individual-entries table in the final form ``TableMarkup`` gives a
     /// table (marked ``TableMarkup/finalTableTag``, so the page's table pass leaves its
     /// ~1,000 cells alone; docs/perf-study.md, round five): the integer columns are
-    /// numbers, the time and median columns numbers padded by ``NumberColumn``, `correct`
+    /// numbers, the time and median columns numbers padded by ``TableMarkup/NumberColumn``, `correct`
     /// reads yes/no and a re-key column without a re-key is hidden. A table without rows
     /// gets no cell classes. `RecallParticipantModelTests` compares it with the pass over
     /// the plain table. Every value is a number or a fixed word: nothing from the log is
     /// inserted unescaped.
     static func entryTable(_ entries: [TypedEntry]) -> String {
-        let times = NumberColumn(entries.map { RecallRender.seconds(ms: $0.durationMs) })
-        let holds = NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianHold) })
-        let downDowns = NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianDownDown) })
+        let times = TableMarkup.NumberColumn(entries.map { RecallRender.seconds(ms: $0.durationMs) })
+        let holds = TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianHold) })
+        let downDowns = TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianDownDown) })
         let int = entries.isEmpty ? "" : " class=\"num\""
         let rekey = entries.isEmpty || entries.contains(where: \.rekey) ? "" : " class=\"col-empty\""
         let columns = [("order", int), ("field", int), ("time (s)", times.class), ("correct", ""), ("re-key", rekey),
@@ -115,27 +115,6 @@ enum RecallReport {
         }
         o += "</tbody>\n  </table>".utf8
         return String(decoding: o, as: UTF8.self)
-    }
-
-    /// One column of numbers (or `—`) as ``TableMarkup`` marks it: `num` and every number
-    /// padded to the most decimals of the column when all its values are numbers,
-    /// `col-empty` when none is, else as written.
-    struct NumberColumn {
-        var cells: [String]
-        /// The cells' class attribute (with its leading space), or "".
-        var `class`: String
-
-        init(_ texts: [String]) {
-            let empty = texts.map(TableMarkup.isEmptyValue)
-            let decimals = texts.map(TableMarkup.numberDecimals)
-            let sawValue = empty.contains(false)
-            let numeric = sawValue && zip(empty, decimals).allSatisfy { $0 || $1 != nil }
-            let want = numeric ? zip(empty, decimals).compactMap { $0 ? nil : $1 }.max() ?? 0 : 0
-            cells = zip(texts, decimals).map { text, have in
-                if let have, have < want { TableMarkup.padded(text, from: have, to: want) } else { text }
-            }
-            `class` = texts.isEmpty ? "" : numeric ? " class=\"num\"" : sawValue ? "" : " class=\"col-empty\""
-        }
     }
 
     static func timeline(_ r: ParticipantResult) -> String {

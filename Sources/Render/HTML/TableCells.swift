@@ -84,7 +84,7 @@ extension TableMarkup {
 
     /// A trimmed number cell of `have` decimals (``numberDecimals(_:)``) with its number
     /// part (before any unit suffix) padded with zeros to `want` > `have` decimals.
-    public static func padded(_ number: String, from have: Int, to want: Int) -> String {
+    static func padded(_ number: String, from have: Int, to want: Int) -> String {
         var num = number
         var suffix = ""
         for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
@@ -125,5 +125,28 @@ extension TableMarkup {
     static func bareCellTag(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> [UInt8]? {
         guard e - s == 4, t[s] == 0x3C, t[s + 1] == 0x74, t[s + 2] == 0x64 || t[s + 2] == 0x68, t[s + 3] == 0x3E else { return nil }
         return Array("<t\(t[s + 2] == 0x64 ? "d" : "h") class=\"\(classes.joined(separator: " "))\">".utf8)
+    }
+
+    /// One column of numbers (or `—`) as the table pass marks it, for a page model that
+    /// writes a table in its final form (``finalTableTag``), kept beside the pass's own
+    /// rules so the two cannot drift: `num` and every number padded to the most decimals
+    /// of the column when all its values are numbers, `col-empty` when none is, else as
+    /// written.
+    public struct NumberColumn: Sendable {
+        public var cells: [String]
+        /// The cells' class attribute (with its leading space), or "".
+        public var `class`: String
+
+        public init(_ texts: [String]) {
+            let empty = texts.map(isEmptyValue)
+            let decimals = texts.map(numberDecimals)
+            let sawValue = empty.contains(false)
+            let numeric = sawValue && zip(empty, decimals).allSatisfy { $0 || $1 != nil }
+            let want = numeric ? zip(empty, decimals).compactMap { $0 ? nil : $1 }.max() ?? 0 : 0
+            cells = zip(texts, decimals).map { text, have in
+                if let have, have < want { padded(text, from: have, to: want) } else { text }
+            }
+            `class` = texts.isEmpty ? "" : numeric ? " class=\"num\"" : sawValue ? "" : " class=\"col-empty\""
+        }
     }
 }

@@ -186,13 +186,13 @@ public enum TableMarkup {
     }
 
     /// Whether a cell's text counts as empty: `""`, `—`, `–` or `-` (white space trimmed).
-    public static func isEmptyValue(_ s: String) -> Bool {
+    static func isEmptyValue(_ s: String) -> Bool {
         let t = trimmed(s)
         return t.isEmpty || t == "—" || t == "–" || t == "-"
     }
 
     /// Decimals of a number cell (`-1,234.56`, `12 %`, `3.5 s`), nil when it is no number.
-    public static func numberDecimals(_ s: String) -> Int? {
+    static func numberDecimals(_ s: String) -> Int? {
         let t = trimmed(s)
         // ASCII text (nearly every cell): the same rule over bytes, where a Character is
         // a byte; the Character walk stays for the rest (`−`, combining marks).
