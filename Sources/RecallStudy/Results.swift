@@ -227,7 +227,7 @@ public struct ParticipantResult: Sendable, Hashable, Codable {
 /// The middle values are found by selection (``selectOrderStatistic(_:_:)``) rather than
 /// a full sort: a participant's keystroke intervals are pooled per entry, per string and
 /// per session, and sorting them was 3 % of a study build (docs/perf-study.md, round
-/// five). ``medianBySorting(_:)`` is the reference it is tested against.
+/// five). `MedianSelectionTests` compares it with a full sort.
 public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
     guard !values.isEmpty else { return nil }
     var v = values
@@ -236,14 +236,6 @@ public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
     if n % 2 == 1 { return Double(v[k]) }
     // Everything before k is at most v[k]: the largest of it is the other middle value.
     return (Double(v[..<k].max()!) + Double(v[k])) / 2
-}
-
-/// The median through a full sort (the reference for ``median(_:)-(BinaryInteger)``).
-func medianBySorting<T: BinaryInteger>(_ values: [T]) -> Double? {
-    guard !values.isEmpty else { return nil }
-    let s = values.sorted()
-    let n = s.count
-    return n % 2 == 1 ? Double(s[n / 2]) : (Double(s[n / 2 - 1]) + Double(s[n / 2])) / 2
 }
 
 /// Reorders `b` so that `b[k]` holds the value a sort would put there, with nothing

@@ -40,3 +40,11 @@ struct MedianSelectionTests {
         }
     }
 }
+
+/// The median through a full sort: the reference ``median(_:)`` is compared with.
+func medianBySorting<T: BinaryInteger>(_ values: [T]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let s = values.sorted()
+    let n = s.count
+    return n % 2 == 1 ? Double(s[n / 2]) : (Double(s[n / 2 - 1]) + Double(s[n / 2])) / 2
+}
