@@ -309,3 +309,40 @@ def test_a_two_set_study_changed_incrementally_equals_a_clean_build(tmp_path, do
     assert re.search(r"5 units, 4 unchanged", out), out
     same_as_clean("waves-back")
     assert headers("wave1") == w1
+
+
+def test_a_build_that_changes_nothing_leaves_the_manifest_file_alone(study, tmp_path, dossier_bin):
+    """The manifest is rewritten only when its bytes change: a second hard link pins the
+    old file's inode, so a rewrite (a new file renamed into place) cannot get its number."""
+    manifest = study / "_site.manifest.json"
+    pin = tmp_path / "manifest-pin"
+    incremental(dossier_bin, study)
+    os.link(manifest, pin)
+    incremental(dossier_bin, study)
+    assert manifest.stat().st_ino == pin.stat().st_ino, "an unchanged manifest was written again"
+    # One changed log: the manifest is a new file with the log's new hash.
+    log = study / "data" / "logs" / "S004.jsonl"
+    log.write_bytes(log.read_bytes() + b"\n")
+    out = incremental(dossier_bin, study)
+    assert re.search(r"7 units, 6 unchanged", out), out
+    assert manifest.stat().st_ino != pin.stat().st_ino
+    assert manifest.read_bytes() != pin.read_bytes()
+    assert_same_as_clean(dossier_bin, study, tmp_path, "after-change")
+
+
+def test_a_logs_folder_lists_its_files_only(study, tmp_path, dossier_bin):
+    """`logs: data/logs` takes every non-hidden file of the folder with a log extension,
+    symbolic links to files followed; sub-folders (even named like a log), hidden files
+    and other extensions are not participants."""
+    logs = study / "data" / "logs"
+    simulate(dossier_bin, tmp_path / "more", 8, 2, seed=4)
+    shutil.copy(tmp_path / "more" / "S008.jsonl", tmp_path / "S008-elsewhere.jsonl")
+    os.symlink(tmp_path / "S008-elsewhere.jsonl", logs / "S008.jsonl")
+    (logs / "S009.jsonl").mkdir()                               # a folder named like a log
+    shutil.copy(tmp_path / "more" / "S009.jsonl", logs / "S009.jsonl" / "S009.jsonl")
+    shutil.copy(tmp_path / "more" / "S009.jsonl", logs / ".S010.jsonl")
+    shutil.copy(tmp_path / "more" / "S009.jsonl", logs / "S011.txt")
+    out = incremental(dossier_bin, study)
+    assert re.search(r"8 units, 7 unchanged", out), out
+    people = sorted(p.name for p in (study / "_site/recall/participants").iterdir())
+    assert people == [f"S00{i}" for i in range(1, 9)], people

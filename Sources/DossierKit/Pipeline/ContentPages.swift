@@ -170,7 +170,7 @@ public struct ContentPage: Sendable {
         // Read and parse on every core; then check in path order, as before.
         let sorted = found.sorted()
         let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
-            Result { try load(folder.appendingPathComponent(rel), relative: rel) }
+            Result { try load(folder.appending(path: rel, directoryHint: .notDirectory), relative: rel) }
         }
         for (rel, result) in zip(sorted, loaded) {
             do {

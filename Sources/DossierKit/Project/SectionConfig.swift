@@ -142,9 +142,17 @@ public final class SectionConfig: @unchecked Sendable {
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { return [] }
         if isDir.boolValue {
+            // Every file in the folder (symbolic links followed), sorted; one `stat` a
+            // name, and URLs made without `appendingPathComponent`'s own `stat`.
             let names = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
-            return names.filter { !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
-                .filter { u in var d: ObjCBool = false; return fm.fileExists(atPath: u.path, isDirectory: &d) && !d.boolValue && ok(u) }
+            let folder = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+            return names.filter { !$0.hasPrefix(".") }.sorted().compactMap { name -> URL? in
+                let path = folder + "/" + name
+                var st = stat()
+                guard stat(path, &st) == 0, st.st_mode & S_IFMT != S_IFDIR else { return nil }
+                let u = URL(filePath: path, directoryHint: .notDirectory)
+                return ok(u) ? u : nil
+            }
         }
         return [url]
     }
