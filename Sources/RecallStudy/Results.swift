@@ -228,14 +228,23 @@ public struct ParticipantResult: Sendable, Hashable, Codable {
 /// a full sort: a participant's keystroke intervals are pooled per entry, per string and
 /// per session, and sorting them was 3 % of a study build (docs/perf-study.md, round
 /// five). `MedianSelectionTests` compares it with a full sort.
+///
+/// The selection reorders a scratch copy in a temporary allocation (on the stack when
+/// it is small), not a copy of the array: most lists are one entry's dozen intervals,
+/// and the heap copy was most of their cost (round six).
 public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
     guard !values.isEmpty else { return nil }
-    var v = values
-    let n = v.count, k = n / 2
-    v.withUnsafeMutableBufferPointer { selectOrderStatistic($0, k) }
-    if n % 2 == 1 { return Double(v[k]) }
-    // Everything before k is at most v[k]: the largest of it is the other middle value.
-    return (Double(v[..<k].max()!) + Double(v[k])) / 2
+    let n = values.count, k = n / 2
+    return withUnsafeTemporaryAllocation(of: T.self, capacity: n) { v -> Double in
+        _ = v.initialize(fromContentsOf: values)
+        defer { v.deinitialize() }
+        selectOrderStatistic(v, k)
+        if n % 2 == 1 { return Double(v[k]) }
+        // Everything before k is at most v[k]: the largest of it is the other middle value.
+        var lower = v[0]
+        for i in 1..<k where v[i] > lower { lower = v[i] }
+        return (Double(lower) + Double(v[k])) / 2
+    }
 }
 
 /// Reorders `b` so that `b[k]` holds the value a sort would put there, with nothing
