@@ -250,8 +250,11 @@ public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
 /// Reorders `b` so that `b[k]` holds the value a sort would put there, with nothing
 /// larger before it and nothing smaller after it (Hoare's quickselect, median-of-three
 /// pivot; a range still unsettled after 64 rounds is sorted, so the worst case stays
-/// O(n log n)).
-func selectOrderStatistic<T: Comparable>(_ b: UnsafeMutableBufferPointer<T>, _ k: Int, maxRounds: Int = 64) {
+/// O(n log n)). A range of at most `shortRange` values is sorted by insertion instead
+/// of partitioned: most lists are one entry's dozen intervals, and partitioning them
+/// cost more than sorting (round six).
+func selectOrderStatistic<T: Comparable>(_ b: UnsafeMutableBufferPointer<T>, _ k: Int, maxRounds: Int = 64,
+                                         shortRange: Int = 16) {
     var lo = 0, hi = b.count - 1
     var rounds = 0
     while lo < hi {
@@ -259,6 +262,15 @@ func selectOrderStatistic<T: Comparable>(_ b: UnsafeMutableBufferPointer<T>, _ k
         if rounds > maxRounds {
             var rest = UnsafeMutableBufferPointer(rebasing: b[lo...hi])
             rest.sort()
+            return
+        }
+        if hi - lo < shortRange {
+            for a in (lo + 1)...hi {
+                let v = b[a]
+                var c = a
+                while c > lo && b[c - 1] > v { b[c] = b[c - 1]; c -= 1 }
+                b[c] = v
+            }
             return
         }
         let x = b[lo], y = b[lo + (hi - lo) / 2], z = b[hi]
