@@ -9,19 +9,7 @@ import Testing
 /// (docs/perf-study.md, "Round six, data path").
 struct RawCSVRoundSixTests {
     @Test func rawCSVAsRoundFivesRowsOfStrings() throws {
-        let sets = [StringSet.nistDesktop, try StringSet.parse(Data("""
-            a,b"c
-            =SUM(1)
-            -x1
-            @me
-            +7é
-            日本語abc
-            x y z
-            naïve'q
-            "quoted"
-            tab\\t;9
-
-            """.utf8), file: "edge.txt")]
+        let sets = [StringSet.nistDesktop, try RecallRenderTests.edgeStrings()]
         var sessions = try RecallRenderTests.simulatedSessions(sets, seed: 60, count: 4)
         for strings in sets {
             let log = try NativeLog.parse(Data(Self.edgeLog(strings).utf8), file: "edge.jsonl")
@@ -37,7 +25,6 @@ struct RawCSVRoundSixTests {
     /// Every page title and event word is what its text says, and a plain field.
     @Test func fixedWordsAreTheirTexts() {
         for p in PageKind.allCases {
-            #expect(RawCSVWords.title(p).description == p.title)
             #expect(CSVWriter.EncodedField(p.title).bytes == Array(p.title.utf8))
         }
         let events: [RawEvent] = [.page, .focus, .key(.down), .key(.up), .key(.tap), .close, .pageTurn]

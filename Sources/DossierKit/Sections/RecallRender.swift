@@ -69,8 +69,8 @@ enum RecallRender {
 
 /// The fields of raw.csv that repeat, written without a string per row: the
 /// participant (B) and the ten targets (G) encoded once per file as text fields, one
-/// after the other in ``encoded``; the phase names (D), `True`/`False` (H) and the
-/// event words (K) from static strings (docs/perf-study.md, round six).
+/// after the other in ``encoded``; the page titles (D, `PageKind.titleWord`),
+/// `True`/`False` (H) and the event words (K) from static strings (docs/perf-study.md, round six).
 struct RawCSVWords {
     /// The participant's field, then string 1's … string 10's.
     let encoded: [UInt8]
@@ -97,19 +97,6 @@ struct RawCSVWords {
     func target(_ n: Int?, _ encoded: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         guard let n, n >= 1, n < ends.count else { return nil }
         return UnsafeBufferPointer(rebasing: encoded[ends[n - 1]..<ends[n]])
-    }
-
-    /// A page's name in column D (`PageKind.title`; `RawCSVRoundSixTests`).
-    static func title(_ p: PageKind) -> StaticString {
-        switch p {
-        case .welcome: return "Welcome"
-        case .ready: return "Ready"
-        case .memorize: return "Memorize"
-        case .verify: return "Verify"
-        case .entry: return "Entry"
-        case .recall: return "Recall"
-        case .thankyou: return "Thank You"
-        }
     }
 
     /// Column K of a row, when it is one of the fixed words (touches and buttons, a few
@@ -155,7 +142,7 @@ extension CSVFieldSink where Self: ~Copyable {
         encodedField(words.participant(encoded))
         if let n = r.string { numberField(n) } else { emptyField() }
         if let page = r.phase.page {
-            plainField(RawCSVWords.title(page))
+            plainField(page.titleWord)
             if let n = r.phase.field { appendToField(0x20); appendDigits(n) }
         } else {
             emptyField()
