@@ -25,7 +25,12 @@ enum RecallRender {
 
     /// raw.csv written as its rows are made: the same bytes as `csv(RawData.table(…))`
     /// (`RecallRenderTests`) without a table of ≈ 1,500 rows of cells per participant.
-    /// The buffer is sized once from the number of events (about 130 bytes a row).
+    /// The buffer is sized once, generously: 160 bytes an event and ten rows a page
+    /// turn, about three times the file (rows average 56 bytes); a longer file grows as
+    /// before. A tight estimate (80 bytes a possible row) measured 6 % more CPU time
+    /// (system time) and 3 MB more peak memory at 300 participants, probably because
+    /// the allocator then serves the buffer from its heap instead of a mapping of its
+    /// own (docs/perf-study.md, round six).
     static func rawCSV(log: SessionLog, result: ParticipantResult, strings: StringSet) -> Data {
         var w = CSVWriter(header: RawData.header)
         w.reserveCapacity(1024 + 160 * (log.events.count + 10 * result.pageTurns.count))
