@@ -17,8 +17,7 @@ public enum Analyzer {
             }
         }
         var a = Walk(log: log, strings: strings)
-        // By index: `for e in` copied each event (its strings retained and released).
-        for i in log.events.indices { a.step(log.events[i]) }
+        for e in log.events { a.step(e) }
         return a.finish()
     }
 
