@@ -25,6 +25,7 @@ public enum Analyzer {
     /// earliest unreleased down of the same label; taps have a down time only.
     public static func dynamics(_ keys: [(label: String, action: KeyAction, t: Int)]) -> Dynamics {
         var strokes: [(label: String, down: Int, up: Int?)] = []
+        strokes.reserveCapacity(keys.count)
         // Keys pressed and not yet released, in press order: a release ends the first
         // pressed key of its label (first in, first out per label). Rarely more than
         // two at once, so a list beats a dictionary of lists (2.9 % of a study build).
@@ -44,6 +45,8 @@ public enum Analyzer {
             }
         }
         var hold: [Int] = [], dd: [Int] = [], ud: [Int] = [], uu: [Int] = []
+        hold.reserveCapacity(strokes.count); dd.reserveCapacity(strokes.count)
+        ud.reserveCapacity(strokes.count); uu.reserveCapacity(strokes.count)
         for (i, s) in strokes.enumerated() {
             if let u = s.up { hold.append(u - s.down) }
             if i + 1 < strokes.count {
@@ -350,8 +353,13 @@ private struct Walk {
             if !r.entries.isEmpty {
                 r.meanEntrySeconds = Double(r.entries.reduce(0) { $0 + $1.durationMs }) / Double(r.entries.count) / 1000
             }
-            let h = r.entries.flatMap(\.dynamics.hold), dd = r.entries.flatMap(\.dynamics.downDown)
-            let ud = r.entries.flatMap(\.dynamics.upDown), uu = r.entries.flatMap(\.dynamics.upUp)
+            // Pooled by index: `flatMap(\.dynamics.hold)` copied every entry (six
+            // reference-counted fields) to read one list.
+            var h: [Int] = [], dd: [Int] = [], ud: [Int] = [], uu: [Int] = []
+            for j in r.entries.indices {
+                h += r.entries[j].dynamics.hold; dd += r.entries[j].dynamics.downDown
+                ud += r.entries[j].dynamics.upDown; uu += r.entries[j].dynamics.upUp
+            }
             r.medianHold = median(h); r.medianDownDown = median(dd); r.medianUpDown = median(ud); r.medianUpUp = median(uu)
             allHold += h; allDD += dd; allUD += ud; allUU += uu
             if r.reached && r.entryStart == nil && complete {

@@ -17,7 +17,9 @@ public enum PageKind: String, Sendable, Codable, CaseIterable {
         }
     }
     /// The name used in reports and in column D of raw.csv.
-    public var title: String {
+    public var title: String { titleWord.description }
+    /// ``title`` as a static string (raw.csv writes it without making a string).
+    public var titleWord: StaticString {
         switch self {
         case .welcome: return "Welcome"
         case .ready: return "Ready"

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // MARK: - Reading Dossier's native JSON Lines session log (docs/recall-events.md)
 
@@ -9,10 +12,49 @@ public enum NativeLog {
     /// Reads a log file.
     public static func load(_ url: URL, display: String? = nil) throws -> SessionLog {
         let name = display ?? url.path
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let bytes = readFile(url.path) else {
             throw RecallError(file: name, "cannot read the session log")
         }
-        return try parse(data, file: name)
+        return try bytes.withUnsafeBufferPointer { try parse(bytes: $0, file: name) }
+    }
+
+    /// A file's bytes, read with read(2) into one buffer sized from fstat(2) (a file
+    /// that grew meanwhile is read to its end); nil when it cannot be read.
+    /// (`FileManager.contents(atPath:)` read into a buffer of its own and copied it.)
+    static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { return nil }
+        /// Fills `buf` up to the end of the file; the count read, nil on an error.
+        func fill(_ buf: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+            var n = 0
+            while n < buf.count {
+                let r = read(fd, buf.baseAddress! + n, buf.count - n)
+                if r < 0 && errno == EINTR { continue }
+                if r < 0 { return nil }
+                if r == 0 { break }
+                n += r
+            }
+            return n
+        }
+        // One byte more than the size, so that reaching the end needs no second buffer.
+        let size = max(Int(st.st_size), 0) + 1
+        var failed = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buf, count in
+            if let n = fill(buf) { count = n } else { count = 0; failed = true }
+        }
+        if failed { return nil }
+        if bytes.count == size {                    // it grew since fstat: the rest in chunks
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                guard let n = chunk.withUnsafeMutableBufferPointer({ fill($0) }) else { return nil }
+                bytes += chunk[..<n]
+                if n < chunk.count { break }
+            }
+        }
+        return bytes
     }
 
     /// Parses the bytes of a log: one JSON object per line, the first a `session` header.
@@ -32,7 +74,8 @@ public enum NativeLog {
     static func parse(bytes p: UnsafeBufferPointer<UInt8>, file: String) throws -> SessionLog {
         var warnings: [RecallWarning] = []
         var events: [SessionEvent] = []
-        events.reserveCapacity(p.count / 60)
+        // One event a line: sized once (a short estimate copied every event at the end).
+        events.reserveCapacity(lineCount(p))
         var header: LineFields?
         var headerLine = 0
         var lineNo = 0
@@ -46,8 +89,7 @@ public enum NativeLog {
         if bytesEnd > 0, p[bytesEnd - 1] != 0x0A { bytesEnd = p.count }
         while start < bytesEnd {
             lineNo += 1
-            var stop = start
-            while stop < bytesEnd, p[stop] != 0x0A { stop += 1 }
+            let stop = lineEnd(p, from: start)
             let hasNewline = stop < bytesEnd
             let lineStart = start
             start = stop + 1
@@ -66,9 +108,9 @@ public enum NativeLog {
                 throw RecallError(file: file, line: lineNo, UTF8Check.notUTF8(byte: p[lineStart + bad], column: bad + 1))
             }
             var scanner = JSONLineScanner(p, from: lineStart, to: e)
-            let f: LineFields
+            var f = LineFields()
             do {
-                f = try scanner.scan()
+                try scanner.scan(into: &f)
             } catch let failure as ScanFailure {
                 if !hasNewline && header != nil {
                     warnings.append(RecallWarning(file: file, line: lineNo,
@@ -191,6 +233,22 @@ public enum NativeLog {
             log.stringSetLine = headerLine
         }
         return log
+    }
+
+    /// The index of the first LF at or after `start`, or `p.count`.
+    static func lineEnd(_ p: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < p.count, let found = memchr(p.baseAddress! + start, 0x0A, p.count - start) else { return p.count }
+        return p.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// How many lines `p` has (LFs, plus a last line without one).
+    static func lineCount(_ p: UnsafeBufferPointer<UInt8>) -> Int {
+        var n = 0, i = 0
+        while i < p.count {
+            n += 1
+            i = lineEnd(p, from: i) + 1
+        }
+        return n
     }
 
     static func checkParticipant(_ p: String, file: String, line: Int?) throws {

@@ -79,7 +79,22 @@ struct JSONBytes {
     mutating func optional(_ k: StaticString, _ v: Double?) { if let v { key(k); double(v) } }
     mutating func optional(_ k: StaticString, _ v: Bool?) { if let v { key(k); bool(v) } }
 
-    mutating func int(_ v: Int) { comma(); bytes.append(contentsOf: String(v).utf8); needsComma = true }
+    /// Digits written straight into the bytes (`String(v)` made a string per number).
+    mutating func int(_ v: Int) {
+        comma()
+        if v < 0 { bytes.append(0x2D) }
+        var m = v.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var n = digits.count
+            repeat {
+                n -= 1
+                digits[n] = 0x30 + UInt8(m % 10)
+                m /= 10
+            } while m > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n...]))
+        }
+        needsComma = true
+    }
 
     mutating func bool(_ v: Bool) {
         comma()
@@ -98,6 +113,18 @@ struct JSONBytes {
     mutating func string(_ s: String) {
         comma()
         bytes.append(0x22)
+        // Nearly every string needs no escape: its bytes are copied at once.
+        var s = s
+        let plain = s.withUTF8 { u -> Bool in
+            if u.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return false }
+            bytes.append(contentsOf: u)
+            return true
+        }
+        if plain {
+            bytes.append(0x22)
+            needsComma = true
+            return
+        }
         for b in s.utf8 {
             switch b {
             case 0x22: bytes.append(0x5C); bytes.append(0x22)

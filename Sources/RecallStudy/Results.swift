@@ -228,21 +228,33 @@ public struct ParticipantResult: Sendable, Hashable, Codable {
 /// a full sort: a participant's keystroke intervals are pooled per entry, per string and
 /// per session, and sorting them was 3 % of a study build (docs/perf-study.md, round
 /// five). `MedianSelectionTests` compares it with a full sort.
+///
+/// The selection reorders a scratch copy in a temporary allocation (on the stack when
+/// it is small), not a copy of the array: most lists are one entry's dozen intervals,
+/// and the heap copy was most of their cost (round six).
 public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
     guard !values.isEmpty else { return nil }
-    var v = values
-    let n = v.count, k = n / 2
-    v.withUnsafeMutableBufferPointer { selectOrderStatistic($0, k) }
-    if n % 2 == 1 { return Double(v[k]) }
-    // Everything before k is at most v[k]: the largest of it is the other middle value.
-    return (Double(v[..<k].max()!) + Double(v[k])) / 2
+    let n = values.count, k = n / 2
+    return withUnsafeTemporaryAllocation(of: T.self, capacity: n) { v -> Double in
+        _ = v.initialize(fromContentsOf: values)
+        defer { v.deinitialize() }
+        selectOrderStatistic(v, k)
+        if n % 2 == 1 { return Double(v[k]) }
+        // Everything before k is at most v[k]: the largest of it is the other middle value.
+        var lower = v[0]
+        for i in 1..<k where v[i] > lower { lower = v[i] }
+        return (Double(lower) + Double(v[k])) / 2
+    }
 }
 
 /// Reorders `b` so that `b[k]` holds the value a sort would put there, with nothing
 /// larger before it and nothing smaller after it (Hoare's quickselect, median-of-three
 /// pivot; a range still unsettled after 64 rounds is sorted, so the worst case stays
-/// O(n log n)).
-func selectOrderStatistic<T: Comparable>(_ b: UnsafeMutableBufferPointer<T>, _ k: Int, maxRounds: Int = 64) {
+/// O(n log n)). A range of at most `shortRange` values is sorted by insertion instead
+/// of partitioned: most lists are one entry's dozen intervals, and partitioning them
+/// cost more than sorting (round six).
+func selectOrderStatistic<T: Comparable>(_ b: UnsafeMutableBufferPointer<T>, _ k: Int, maxRounds: Int = 64,
+                                         shortRange: Int = 16) {
     var lo = 0, hi = b.count - 1
     var rounds = 0
     while lo < hi {
@@ -250,6 +262,15 @@ func selectOrderStatistic<T: Comparable>(_ b: UnsafeMutableBufferPointer<T>, _ k
         if rounds > maxRounds {
             var rest = UnsafeMutableBufferPointer(rebasing: b[lo...hi])
             rest.sort()
+            return
+        }
+        if hi - lo < shortRange {
+            for a in (lo + 1)...hi {
+                let v = b[a]
+                var c = a
+                while c > lo && b[c - 1] > v { b[c] = b[c - 1]; c -= 1 }
+                b[c] = v
+            }
             return
         }
         let x = b[lo], y = b[lo + (hi - lo) / 2], z = b[hi]

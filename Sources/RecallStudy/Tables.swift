@@ -43,44 +43,37 @@ public enum RawData {
     public static func table(log: SessionLog, result: ParticipantResult, strings: StringSet) -> Table {
         var rows: [[TableCell]] = []
         rows.reserveCapacity(log.events.count + 40)
-        forEachRow(log: log, result: result, strings: strings) { rows.append($0.cells) }
+        forEachRow(log: log, result: result, strings: strings) { rows.append($0.cells(strings)) }
         return Table(header: header, rows: rows)
     }
 
     /// ``table(log:result:strings:)`` one row at a time, without a table of cells: the
     /// section writes raw.csv straight from these (≈ 1,500 rows of 11 cells per
     /// participant, whose arrays were ≈ 5 % of a study build; docs/perf-study.md).
+    /// A row names its phase, target and event instead of spelling them
+    /// (``RawPhase``, ``RawEvent``, a string number), so the writer can encode each of
+    /// them once per file (docs/perf-study.md, round six).
     public static func forEachRow(log: SessionLog, result: ParticipantResult, strings: StringSet, _ body: (RawRow) -> Void) {
         let pid = log.participant
         var page: PageKind? = nil
         var string: Int? = nil
         var focused: Int? = nil
         var turnIndex = 0
-        var texts: [Int: String] = [:]
+        var texts = FieldTexts()
         let stringSet = Set(strings.strings)
-        // "Entry 3" etc., made once per page and field (every key event asks).
-        var fieldPhases: [Int: String] = [:]
-        func phase(_ field: Int?) -> String {
-            guard let p = page else { return "" }
-            if (p == .entry || p == .recall), let f = field {
-                if let name = fieldPhases[f] { return name }
-                let name = "\(p.title) \(f)"
-                fieldPhases[f] = name
-                return name
-            }
-            return p.title
+        func phase(_ field: Int?) -> RawPhase {
+            RawPhase(page: page, field: page == .entry || page == .recall ? field : nil)
         }
-        func target() -> String { string.map { strings[number: $0] } ?? "" }
         /// Column G: the target; on Recall rows the string the text matches, if any.
-        func targetOrMatch(_ text: String) -> String {
-            page == .recall ? (strings.strings.firstIndex(of: text).map { strings.strings[$0] } ?? "") : target()
+        func targetOrMatch(_ text: String) -> Int? {
+            page == .recall ? strings.strings.firstIndex(of: text).map { $0 + 1 } : string
         }
         func correct(_ text: String) -> Bool? {
             if page == .recall { return stringSet.contains(text) }
-            if string != nil { return text == target() }
+            if let string { return text == strings[number: string] }
             return nil
         }
-        func row(_ t: Int, _ phase: String, target: String, event: String) -> RawRow {
+        func row(_ t: Int, _ phase: RawPhase, target: Int?, event: RawEvent) -> RawRow {
             RawRow(time: t, participant: pid, string: string, phase: phase, target: target, event: event)
         }
         func emitTurn() {
@@ -88,7 +81,7 @@ public enum RawData {
             let turn = result.pageTurns[turnIndex]
             turnIndex += 1
             for (i, text) in turn.fields.enumerated() {
-                var r = row(turn.t, phase(p.fieldCount > 1 ? i + 1 : nil), target: targetOrMatch(text), event: "page-turn")
+                var r = row(turn.t, phase(p.fieldCount > 1 ? i + 1 : nil), target: targetOrMatch(text), event: .pageTurn)
                 r.entered = text; r.correct = correct(text); r.fields = text
                 body(r)
             }
@@ -100,32 +93,30 @@ public enum RawData {
                 emitTurn()
                 page = p
                 string = s
-                fieldPhases = [:]
                 focused = nil
-                texts = [:]
-                body(row(e.t, p.title, target: target(), event: "page"))
+                texts.removeAll()
+                body(row(e.t, RawPhase(page: p, field: nil), target: string, event: .page))
             case .focus(let f):
                 focused = f
-                body(row(e.t, phase(f), target: target(), event: "focus"))
+                body(row(e.t, phase(f), target: string, event: .focus))
             case .key(let label, let action, let newText, let field):
                 let f = field ?? focused ?? 1
                 if action != .up { focused = f }
-                let text = newText ?? (texts[f] ?? "")
+                let text = newText ?? texts[f]
                 texts[f] = text
-                var r = row(e.t, phase(f), target: targetOrMatch(text), event: action.rawValue)
+                var r = row(e.t, phase(f), target: targetOrMatch(text), event: .key(action))
                 r.key = label; r.entered = text; r.correct = correct(text)
                 body(r)
             case .touch(let x, let y, let tgt):
-                var r = row(e.t, phase(focused), target: target(), event: "touch" + (tgt.map { " " + $0 } ?? ""))
+                var r = row(e.t, phase(focused), target: string, event: .touch(target: tgt))
                 r.touch = "\(fmtCoord(x)),\(fmtCoord(y))"
                 body(r)
             case .button(let b, let ok):
-                let what = "button " + b.rawValue + (ok.map { $0 ? " OK" : " Not OK" } ?? "")
-                body(row(e.t, phase(focused), target: target(), event: what))
+                body(row(e.t, phase(focused), target: string, event: .button(b, verifyOK: ok)))
             case .fields:
                 break
             case .close:
-                body(row(e.t, phase(nil), target: target(), event: "close"))
+                body(row(e.t, phase(nil), target: string, event: .close))
                 closed = true
             }
         }
@@ -137,31 +128,86 @@ public enum RawData {
     }
 }
 
+/// The text of each field of the open page after its last key ("" before any): an
+/// array for the fields 1–10 of every recall page, a dictionary for any other number.
+private struct FieldTexts {
+    private var small = [String](repeating: "", count: 11)
+    private var other: [Int: String] = [:]
+
+    subscript(field: Int) -> String {
+        get { small.indices.contains(field) ? small[field] : other[field] ?? "" }
+        set { if small.indices.contains(field) { small[field] = newValue } else { other[field] = newValue } }
+    }
+
+    mutating func removeAll() {
+        for i in small.indices where !small[i].isEmpty { small[i] = "" }
+        if !other.isEmpty { other = [:] }
+    }
+}
+
+/// Column D of raw.csv: the page, and on the Entry and Recall pages the field
+/// (`Entry 3`); empty before the first page.
+public struct RawPhase: Sendable, Hashable {
+    public var page: PageKind?
+    /// The field, given only on pages with ten fields.
+    public var field: Int?
+
+    public init(page: PageKind?, field: Int?) { self.page = page; self.field = field }
+
+    public var text: String {
+        guard let page else { return "" }
+        guard let field else { return page.title }
+        return "\(page.title) \(field)"
+    }
+}
+
+/// Column K of raw.csv: what happened.
+public enum RawEvent: Sendable, Hashable {
+    case page, focus, key(KeyAction), touch(target: String?), button(ButtonKind, verifyOK: Bool?), close
+    /// One row per field when a page is left (its field's contents in column J).
+    case pageTurn
+
+    public var text: String {
+        switch self {
+        case .page: return "page"
+        case .focus: return "focus"
+        case .key(let action): return action.rawValue
+        case .touch(let target): return "touch" + (target.map { " " + $0 } ?? "")
+        case .button(let b, let ok): return "button " + b.rawValue + (ok.map { $0 ? " OK" : " Not OK" } ?? "")
+        case .close: return "close"
+        case .pageTurn: return "page-turn"
+        }
+    }
+}
+
 /// One row of raw.csv (``RawData/header``); a nil column is an empty cell.
 public struct RawRow: Sendable {
     public var time: Int
     public var participant: String
     public var string: Int?
-    public var phase: String
+    public var phase: RawPhase
     public var key: String? = nil
     public var entered: String? = nil
-    public var target: String
+    /// Column G: the number of the string shown (on Recall rows: the string the text
+    /// equals), nil for an empty cell.
+    public var target: Int?
     /// `True`/`False` (H: the text equals the target, or on Recall some string).
     public var correct: Bool? = nil
     public var touch: String? = nil
     public var fields: String? = nil
-    public var event: String
+    public var event: RawEvent
 
-    init(time: Int, participant: String, string: Int?, phase: String, target: String, event: String) {
+    init(time: Int, participant: String, string: Int?, phase: RawPhase, target: Int?, event: RawEvent) {
         self.time = time; self.participant = participant; self.string = string
         self.phase = phase; self.target = target; self.event = event
     }
 
     /// The row as table cells (columns A–K).
-    public var cells: [TableCell] {
+    public func cells(_ strings: StringSet) -> [TableCell] {
         func text(_ s: String?) -> TableCell { s.map { .text($0) } ?? .empty }
-        return [.int(time), .text(participant), .opt(string), .text(phase), text(key), text(entered), .text(target),
-                correct.map { .bool($0) } ?? .empty, text(touch), text(fields), .text(event)]
+        return [.int(time), .text(participant), .opt(string), .text(phase.text), text(key), text(entered),
+                .text(target.map { strings[number: $0] } ?? ""),
+                correct.map { .bool($0) } ?? .empty, text(touch), text(fields), .text(event.text)]
     }
 }
 

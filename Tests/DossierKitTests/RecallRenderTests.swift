@@ -22,7 +22,19 @@ struct RecallRenderTests {
     /// formula neutralising and non-ASCII), key-pair and tap logs, finished and abandoned
     /// sessions, with and without the byte-order mark.
     @Test func rawCSVStreamedAsTheTableOfCells() throws {
-        let sets = [StringSet.nistDesktop, try StringSet.parse(Data("""
+        let sets = [StringSet.nistDesktop, try Self.edgeStrings()]
+        for s in try Self.simulatedSessions(sets, seed: 40, count: 6) {
+            let streamed = RecallRender.rawCSV(log: s.log, result: s.result, strings: s.strings)
+            let tabled = RecallRender.csv(RawData.table(log: s.log, result: s.result, strings: s.strings))
+            #expect(streamed == tabled, "\(s.label)")
+            #expect(CSVWriter.withBOM(streamed, true) == CSVWriter.withBOM(tabled, true))
+        }
+    }
+
+    /// A string set whose strings need CSV quoting, formula neutralising, non-ASCII
+    /// and a backslash.
+    static func edgeStrings() throws -> StringSet {
+        try StringSet.parse(Data("""
             a,b"c
             =SUM(1)
             -x1
@@ -34,13 +46,7 @@ struct RecallRenderTests {
             "quoted"
             tab\\t;9
 
-            """.utf8), file: "edge.txt")]
-        for s in try Self.simulatedSessions(sets, seed: 40, count: 6) {
-            let streamed = RecallRender.rawCSV(log: s.log, result: s.result, strings: s.strings)
-            let tabled = RecallRender.csv(RawData.table(log: s.log, result: s.result, strings: s.strings))
-            #expect(streamed == tabled, "\(s.label)")
-            #expect(CSVWriter.withBOM(streamed, true) == CSVWriter.withBOM(tabled, true))
-        }
+            """.utf8), file: "edge.txt")
     }
 
     /// Simulated sessions for the recall render tests: each string set × key-pair and tap

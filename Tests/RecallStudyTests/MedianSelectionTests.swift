@@ -36,6 +36,14 @@ struct MedianSelectionTests {
                 #expect(v[k] == sorted[k])
                 #expect(v[..<k].allSatisfy { $0 <= sorted[k] } && v[(k + 1)...].allSatisfy { $0 >= sorted[k] })
                 #expect(v.sorted() == sorted)
+                // Partitioning alone (no short range sorted by insertion), then insertion alone.
+                for short in [0, n] {
+                    var w = (0..<n).map { ($0 * 53 + 7) % (n / 3 + 2) }
+                    w.withUnsafeMutableBufferPointer { selectOrderStatistic($0, k, shortRange: short) }
+                    let ws = w.sorted()
+                    #expect(w[k] == ws[k], "short range \(short)")
+                    #expect(w[..<k].allSatisfy { $0 <= ws[k] } && w[(k + 1)...].allSatisfy { $0 >= ws[k] })
+                }
             }
         }
     }

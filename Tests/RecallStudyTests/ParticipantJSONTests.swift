@@ -42,4 +42,17 @@ import Testing
         r.strings = []; r.pageTurns = []; r.warnings = []
         #expect(r.jsonBytes() == (try Self.encoderBytes(r)))
     }
+
+    /// Strings with one character needing an escape each (the fast path copies a string
+    /// only when it has none), and plain ones, as the encoder writes them.
+    @Test func eachEscapedCharacterAloneMatchesJSONEncoder() throws {
+        let strings = try studyStrings()
+        let log = try NativeLog.parse(Data(Simulator(strings: strings, seed: 5).log(index: 2).utf8), file: "S2.jsonl")
+        var r = try Analyzer.analyze(log, strings: strings)
+        for text in ["a\\b", "\\", "a\"b", "\"", "a\u{1}b", "\u{1F}", "a\nb", "", "plain", "é/😀", "\u{7F}x"] {
+            r.participant = text
+            r.device = text + text
+            #expect(r.jsonBytes() == (try Self.encoderBytes(r)), "\(text.debugDescription)")
+        }
+    }
 }

@@ -25,10 +25,19 @@ enum RecallRender {
 
     /// raw.csv written as its rows are made: the same bytes as `csv(RawData.table(…))`
     /// (`RecallRenderTests`) without a table of ≈ 1,500 rows of cells per participant.
+    /// The buffer is sized once, generously: 160 bytes an event and ten rows a page
+    /// turn, about three times the file (rows average 56 bytes); a longer file grows as
+    /// before. A tight estimate (80 bytes a possible row) measured 6 % more CPU time
+    /// (system time) and 3 MB more peak memory at 300 participants, probably because
+    /// the allocator then serves the buffer from its heap instead of a mapping of its
+    /// own (docs/perf-study.md, round six).
     static func rawCSV(log: SessionLog, result: ParticipantResult, strings: StringSet) -> Data {
         var w = CSVWriter(header: RawData.header)
-        let participant = CSVWriter.EncodedField(log.participant)
-        RawData.forEachRow(log: log, result: result, strings: strings) { w.rawRow($0, participant: participant) }
+        w.reserveCapacity(1024 + 160 * (log.events.count + 10 * result.pageTurns.count))
+        let words = RawCSVWords(participant: log.participant, strings: strings)
+        words.encoded.withUnsafeBufferPointer { encoded in
+            RawData.forEachRow(log: log, result: result, strings: strings) { w.rawRow($0, words, encoded) }
+        }
         return w.data
     }
 
@@ -63,27 +72,93 @@ enum RecallRender {
     static func duration(_ ms: Int?) -> String { ms.map { ValueFormat.duration(Double($0) / 1000) } ?? "—" }
 }
 
+/// The fields of raw.csv that repeat, written without a string per row: the
+/// participant (B) and the ten targets (G) encoded once per file as text fields, one
+/// after the other in ``encoded``; the page titles (D, `PageKind.titleWord`),
+/// `True`/`False` (H) and the event words (K) from static strings (docs/perf-study.md, round six).
+struct RawCSVWords {
+    /// The participant's field, then string 1's … string 10's.
+    let encoded: [UInt8]
+    /// Where each field of ``encoded`` ends (index 0: the participant; n: string n).
+    private let ends: [Int]
+
+    init(participant: String, strings: StringSet) {
+        var bytes = CSVWriter.EncodedField(participant).bytes
+        var ends = [bytes.count]
+        for s in strings.strings {
+            bytes += CSVWriter.EncodedField(s).bytes
+            ends.append(bytes.count)
+        }
+        encoded = bytes
+        self.ends = ends
+    }
+
+    /// The participant's field in `encoded` (the buffer of ``encoded``).
+    func participant(_ encoded: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: encoded[0..<ends[0]])
+    }
+
+    /// Column G of a row: string `n`'s field, nil for an empty cell.
+    func target(_ n: Int?, _ encoded: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let n, n >= 1, n < ends.count else { return nil }
+        return UnsafeBufferPointer(rebasing: encoded[ends[n - 1]..<ends[n]])
+    }
+
+    /// Column K of a row, when it is one of the fixed words (touches and buttons, a few
+    /// rows per page, are written from their text).
+    static func event(_ e: RawEvent) -> StaticString? {
+        switch e {
+        case .page: return "page"
+        case .focus: return "focus"
+        case .key(.down): return "down"
+        case .key(.up): return "up"
+        case .key(.tap): return "tap"
+        case .close: return "close"
+        case .pageTurn: return "page-turn"
+        case .touch, .button: return nil
+        }
+    }
+}
+
 extension CSVWriter {
-    /// One row of raw.csv (columns A–K). A method, so the row's eleven fields are one
-    /// access to the writer: written from the closure of `RawData.forEachRow`, each
-    /// field was a dynamically checked access to the captured writer (3 % of a study build).
+    /// One row of raw.csv, written at once (``record(capacity:_:)``) when every field
+    /// is plain, as nearly every row is; else field by field.
+    mutating func rawRow(_ r: RawRow, _ words: RawCSVWords, _ encoded: UnsafeBufferPointer<UInt8>) {
+        let written = record(capacity: 512) { f in
+            f.rawRowFields(r, words, encoded)
+            return f.fits
+        }
+        if !written { rawRowFields(r, words, encoded) }
+    }
+}
+
+extension CSVFieldSink where Self: ~Copyable {
+    /// The fields of one row of raw.csv (columns A–K). A method, so the row's eleven
+    /// fields are one access to the writer: written from the closure of
+    /// `RawData.forEachRow`, each field was a dynamically checked access to the
+    /// captured writer (3 % of a study build, round five).
     ///
-    /// Per column: B is the log's participant, the same on every row (`participant`,
-    /// encoded once); D (page names, `Entry 3`) and H (`True`/`False`) are fixed words
-    /// that never need quoting; E, F, G, I, J and K (K has a touch's target) hold text
-    /// from the log and take the full text-field rule.
-    mutating func rawRow(_ r: RawRow, participant: EncodedField) {
+    /// Per column: B and G come encoded (``RawCSVWords``, `encoded` its bytes); D, H
+    /// and K (but touches and buttons) are fixed words that never need quoting (checked
+    /// in debug builds); E, F, I, J and the other K hold text from the log and take the
+    /// full text-field rule.
+    mutating func rawRowFields(_ r: RawRow, _ words: RawCSVWords, _ encoded: UnsafeBufferPointer<UInt8>) {
         numberField(r.time)
-        field(participant)
+        encodedField(words.participant(encoded))
         if let n = r.string { numberField(n) } else { emptyField() }
-        plainField(r.phase)
+        if let page = r.phase.page {
+            plainField(page.titleWord)
+            if let n = r.phase.field { appendToField(0x20); appendDigits(n) }
+        } else {
+            emptyField()
+        }
         optionalText(r.key)
         optionalText(r.entered)
-        textField(r.target)
+        if let g = words.target(r.target, encoded) { encodedField(g) } else { emptyField() }
         if let c = r.correct { plainField(c ? "True" : "False") } else { emptyField() }
         optionalText(r.touch)
         optionalText(r.fields)
-        textField(r.event)
+        if let k = RawCSVWords.event(r.event) { plainField(k) } else { textField(r.event.text) }
         endRecord()
     }
 

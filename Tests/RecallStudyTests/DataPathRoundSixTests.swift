@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import RecallStudy
+
+/// Round six's fast paths of reading a log (docs/perf-study.md, "Round six, data path")
+/// against the code they replace, kept here as the reference.
+struct DataPathRoundSixTests {
+    /// Round five's `UTF8Check.firstInvalid`: one byte at a time.
+    static func firstInvalidByteWise(_ p: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        var i = from
+        while i < to {
+            let b = p[i]
+            if b < 0x80 { i += 1; continue }
+            let n: Int, lo: UInt8, hi: UInt8
+            switch b {
+            case 0xC2...0xDF: n = 1; lo = 0x80; hi = 0xBF
+            case 0xE0: n = 2; lo = 0xA0; hi = 0xBF
+            case 0xE1...0xEC, 0xEE, 0xEF: n = 2; lo = 0x80; hi = 0xBF
+            case 0xED: n = 2; lo = 0x80; hi = 0x9F
+            case 0xF0: n = 3; lo = 0x90; hi = 0xBF
+            case 0xF1...0xF3: n = 3; lo = 0x80; hi = 0xBF
+            case 0xF4: n = 3; lo = 0x80; hi = 0x8F
+            default: return i - from
+            }
+            guard i + n < to, (lo...hi).contains(p[i + 1]) else { return i - from }
+            if n >= 2, !(0x80...0xBF).contains(p[i + 2]) { return i - from }
+            if n == 3, !(0x80...0xBF).contains(p[i + 3]) { return i - from }
+            i += n + 1
+        }
+        return nil
+    }
+
+    /// The eight-bytes-at-a-time ASCII skip against the byte-wise check: random mixes of
+    /// ASCII runs (every length around 8 and 16), valid multi-byte characters, stray
+    /// continuation bytes, cut sequences and invalid lead bytes, checked from every
+    /// start and to every end of a slice.
+    @Test func utf8CheckAsByteWise() {
+        var g = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [Array("é".utf8), Array("日".utf8), Array("😀".utf8), [0x80], [0xC3], [0xE2, 0x82],
+                                 [0xF0, 0x9F, 0x98], [0xFF], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xF4, 0x90, 0x80, 0x80]]
+        for _ in 0..<3_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &g) {
+                bytes += (0..<Int.random(in: 0...19, using: &g)).map { _ in UInt8.random(in: 0x20...0x7E, using: &g) }
+                if Bool.random(using: &g) { bytes += pieces.randomElement(using: &g)! }
+            }
+            bytes.withUnsafeBufferPointer { p in
+                for from in 0...min(p.count, 3) {
+                    for to in Set([p.count, max(from, p.count - 1), max(from, p.count - 9), from]) {
+                        #expect(UTF8Check.firstInvalid(p, from: from, to: to) == Self.firstInvalidByteWise(p, from: from, to: to),
+                                "\(bytes) \(from)..<\(to)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// `NativeLog.readFile` against `FileManager.contents(atPath:)`: empty, one byte,
+    /// sizes around the read chunk, a missing file and a folder.
+    @Test func readFileAsFileManager() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("readfile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for size in [0, 1, 2, 4095, 4096, 65_535, 65_536, 65_537, 300_001] {
+            let url = dir.appendingPathComponent("f\(size)")
+            try Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: url)
+            #expect(NativeLog.readFile(url.path) == FileManager.default.contents(atPath: url.path).map { [UInt8]($0) })
+        }
+        #expect(NativeLog.readFile(dir.appendingPathComponent("missing").path) == nil)
+        #expect(NativeLog.readFile(dir.path) == nil)
+    }
+
+    /// Lines found with memchr as the byte loop found them.
+    @Test func lineEndsAsByteLoop() {
+        for text in ["", "\n", "a", "a\n", "\n\n", "ab\ncd", "ab\ncd\n", "x\r\ny\n\nz"] {
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { p in
+                var count = 0, start = 0
+                while start < p.count {
+                    var stop = start
+                    while stop < p.count, p[stop] != 0x0A { stop += 1 }
+                    #expect(NativeLog.lineEnd(p, from: start) == stop, "\(text.debugDescription) from \(start)")
+                    count += 1
+                    start = stop + 1
+                }
+                #expect(NativeLog.lineCount(p) == count, "\(text.debugDescription)")
+            }
+        }
+    }
+}
