@@ -130,6 +130,7 @@ final class BuildContext: @unchecked Sendable {
     var tree: OutputTree?
     var previous: BuildState?
     var newState: BuildState
+    private var spill: RecordSpill?
     var planned: [[PlannedUnit]] = []
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]
@@ -380,7 +381,7 @@ final class BuildContext: @unchecked Sendable {
             store(k, r, reused: pu.reuse != nil)
             if let rec = r.record {
                 let blob = r.blobSize == nil ? nil : (pu.reuse != nil ? blobURL(r.hash) : newBlobFolder.appendingPathComponent(r.hash))
-                records.append(UnitRecord(id: pu.unit.id, data: rec, blob: blob))
+                records.append(UnitRecord(id: pu.unit.id, stored: rec, blob: blob))
             }
         }
         // The summary: rebuilt only when some unit or the configuration changed.
@@ -413,6 +414,12 @@ final class BuildContext: @unchecked Sendable {
         var links: [String: [String]] = [:]
         for page in result.pages {
             let html = try renderer.render(page)
+            if let splice = page.splice {
+                let (file, found) = try writeSpliced(html, splice, to: page.path, owner: owner)
+                files.append(file)
+                links[page.path] = found
+                continue
+            }
             files.append(try tree!.write(html, to: page.path, owner: owner))
             links[page.path] = LinkChecker.links(in: html)
         }
@@ -432,8 +439,19 @@ final class BuildContext: @unchecked Sendable {
             try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
             try AtomicFile.write(blob, to: newBlobFolder.appendingPathComponent(hash), sync: false)
         }
-        return BuildState.Unit(hash: hash, files: files, links: links, record: result.record, warnings: result.warnings,
+        // Records wait for the summary and the state in a file, not in memory.
+        let record = try result.record.map { try recordSpill().keep($0) }
+        return BuildState.Unit(hash: hash, files: files, links: links, record: record, warnings: result.warnings,
                                pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
+    }
+
+    /// This build's ``RecordSpill``, made on first use beside the staging folder.
+    func recordSpill() throws -> RecordSpill {
+        lock.lock(); defer { lock.unlock() }
+        if let spill { return spill }
+        let made = try RecordSpill(in: tree!.staging.deletingLastPathComponent())
+        spill = made
+        return made
     }
 
     func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {
