@@ -107,28 +107,38 @@ public struct StudyAggregate: Sendable {
 }
 
 /// Entry times in ms, 4 bytes each while every one fits in 32 bits (a study's are a few
-/// seconds), else 8: the order and the values are kept exactly.
+/// seconds), else 8: the order and the values are kept exactly. Kept in chunks of fixed
+/// size, so a growing list never holds twice its size as an array's doubling would.
 public struct PackedTimes: Sendable, Equatable {
-    private var small: [Int32] = []
+    static let chunkSize = 4096
+    private var chunks: [[Int32]] = []
     private var large: [Int]? = nil
+    public private(set) var count = 0
 
     public init() {}
 
-    public var count: Int { large?.count ?? small.count }
-
     public mutating func append(_ ms: Int) {
+        count += 1
         if large != nil {
             large!.append(ms)
         } else if let v = Int32(exactly: ms) {
-            small.append(v)
+            if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+                chunks.append([])
+                chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
+            }
+            chunks[chunks.count - 1].append(v)
         } else {
-            large = small.map(Int.init) + [ms]
-            small = []
+            large = chunks.flatMap { $0.map(Int.init) } + [ms]
+            chunks = []
         }
     }
 
     /// The times in order, through `transform`.
     public func map<T>(_ transform: (Int) -> T) -> [T] {
-        large?.map(transform) ?? small.map { transform(Int($0)) }
+        if let large { return large.map(transform) }
+        var out: [T] = []
+        out.reserveCapacity(count)
+        for c in chunks { for v in c { out.append(transform(Int(v))) } }
+        return out
     }
 }

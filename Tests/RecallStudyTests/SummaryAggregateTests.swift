@@ -64,5 +64,12 @@ import Testing
             #expect(p.map { $0 } == Array(values[...i]))
         }
         #expect(p.count == values.count)
+        // Across chunks, then beyond 32 bits.
+        var q = PackedTimes()
+        let many = (0..<(2 * PackedTimes.chunkSize + 3)).map { $0 * 7 - 100 }
+        for v in many { q.append(v) }
+        #expect(q.map { $0 } == many && q.count == many.count)
+        q.append(1 << 40)
+        #expect(q.map { $0 } == many + [1 << 40] && q.count == many.count + 1)
     }
 }

@@ -131,6 +131,7 @@ final class BuildContext: @unchecked Sendable {
     var previous: BuildState?
     var newState: BuildState
     private var spill: RecordSpill?
+    private var linkTexts = Set<String>()
     var planned: [[PlannedUnit]] = []
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]
@@ -417,11 +418,11 @@ final class BuildContext: @unchecked Sendable {
             if let splice = page.splice {
                 let (file, found) = try writeSpliced(html, splice, to: page.path, owner: owner)
                 files.append(file)
-                links[page.path] = found
+                links[page.path] = interned(found)
                 continue
             }
             files.append(try tree!.write(html, to: page.path, owner: owner))
-            links[page.path] = LinkChecker.links(in: html)
+            links[page.path] = interned(LinkChecker.links(in: html))
         }
         for f in result.files {
             files.append(try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner))
@@ -615,10 +616,11 @@ final class BuildContext: @unchecked Sendable {
     // MARK: 9. Write
 
     func finish() throws {
-        let files = tree!.allFiles
+        var all = tree!.allFiles
+        all.reserveCapacity(all.count + 1)   // (the sitemap is inserted in place below, not into a copy)
         // sitemap.xml: every HTML page, sorted.
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for f in files where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") {
+        for f in all where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") {
             let path = f.path.hasSuffix("index.html") ? String(f.path.dropLast("index.html".count)) : f.path
             xml += "  <url><loc>\(HTML.escape(project.baseURL + path))</loc></url>\n"
         }
@@ -626,7 +628,6 @@ final class BuildContext: @unchecked Sendable {
         let sitemap = try tree!.write(Data(xml.utf8), to: "sitemap.xml", owner: "sitemap")
         // The sorted list once more with the sitemap in its place (not sorted again:
         // 10,000 paths at 2,000 participants).
-        var all = files
         all.insert(sitemap, at: all.firstIndex { !($0.path < sitemap.path) } ?? all.count)
         report.files = all.count
         if options.checkOnly {
@@ -650,11 +651,11 @@ final class BuildContext: @unchecked Sendable {
         let fresh = !FileManager.default.fileExists(atPath: output.path)
         let manifestURL = options.output == nil ? project.outputManifestURL
             : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")
-        if fresh { try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false) }
+        if fresh { try writeManifest(manifest, to: manifestURL) }
         try tree!.commit(to: output)
         // Not fsynced: like every output file it is derived and rewritten by each build;
         // the rename still means a reader sees the old manifest or the new one, never half.
-        if !fresh { try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false) }
+        if !fresh { try writeManifest(manifest, to: manifestURL) }
         report.manifest = manifestURL
         if keepState {
             log.detail("nothing changed: the build state is kept as it is")
@@ -663,6 +664,19 @@ final class BuildContext: @unchecked Sendable {
             try newState.save(statePath)
         }
         sweepBlobs()
+    }
+
+    /// `links` sharing the storage of equal texts seen before: every page of a kind repeats
+    /// the same links (navigation, assets, its own files), kept for the link check and the
+    /// state until the build ends (about 0.6 KB a study participant as copies).
+    func interned(_ links: [String]) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        return links.map { $0.utf8.count > 15 ? linkTexts.insert($0).memberAfterInsert : $0 }   // (shorter ones are stored inline)
+    }
+
+    /// The manifest written in pieces (``SiteManifest/writeJSON(pieceSize:_:)``), not as one 2 MB text.
+    func writeManifest(_ manifest: SiteManifest, to url: URL) throws {
+        try AtomicFile.write(to: url, sync: false) { write in try manifest.writeJSON { try $0.withUnsafeBytes { try write($0) } } }
     }
 
     /// Whether the new state would be byte for byte the previous one, so saving it can be

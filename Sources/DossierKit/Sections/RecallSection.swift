@@ -190,10 +190,10 @@ public struct RecallSection: Section {
         var warnings: [Diagnostic] = []
         var firstFile: [String: String] = [:]
         var count = 0, complete = 0
-        // Records are small (no rows: those are in the blobs), decoded on every core, a
-        // batch at a time.
-        for start in stride(from: 0, to: records.count, by: 512) {
-            let batch = Array(records[start..<min(start + 512, records.count)])
+        // Records are small (no rows: those are in the blobs), read and decoded on every
+        // core, a batch at a time (a batch's decoded records are 0.5 MB).
+        for start in stride(from: 0, to: records.count, by: 128) {
+            let batch = Array(records[start..<min(start + 128, records.count)])
             let decoded = parallelMap(batch) { r in Result { try RecallRecord.decode(r.data) } }
             for (k, d) in decoded.enumerated() {
                 let rec = try d.get()
