@@ -33,6 +33,14 @@ import Testing
             ps[2].summary.complete = false
             ps[5].summary.complete = false
             ps[3].contribution.entries[0].duration = 5_000_000_000
+            // A string not reached but with Verify failures, and a string listed twice
+            // (first not reached): the page counts the first reached one, strings.csv the first.
+            ps[1].summary.strings[0].reached = false
+            ps[1].summary.strings[0].verifyFailures = 3
+            var again = ps[4].summary.strings[1]
+            again.entries += 5; again.verifyFailures += 2
+            ps[4].summary.strings[1].reached = false
+            ps[4].summary.strings.append(again)
         }
         let a = Self.aggregate(strings, ps)
         #expect(a.stringsTable(strings) == StudyTables.strings(strings, ps))

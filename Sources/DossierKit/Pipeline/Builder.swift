@@ -130,8 +130,10 @@ final class BuildContext: @unchecked Sendable {
     var tree: OutputTree?
     var previous: BuildState?
     var newState: BuildState
-    private var spill: RecordSpill?
-    private var linkTexts = Set<String>()
+    /// This build's record spill file (``recordSpill()``) and the link texts seen so far
+    /// (``interned(_:)``): see BuildMemory.swift.
+    var spill: RecordSpill?
+    var linkTexts = Set<String>()
     var planned: [[PlannedUnit]] = []
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]
@@ -446,15 +448,6 @@ final class BuildContext: @unchecked Sendable {
                                pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
     }
 
-    /// This build's ``RecordSpill``, made on first use beside the staging folder.
-    func recordSpill() throws -> RecordSpill {
-        lock.lock(); defer { lock.unlock() }
-        if let spill { return spill }
-        let made = try RecordSpill(in: tree!.staging.deletingLastPathComponent())
-        spill = made
-        return made
-    }
-
     func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {
         lock.lock(); defer { lock.unlock() }
         newState.units[key] = unit
@@ -664,19 +657,6 @@ final class BuildContext: @unchecked Sendable {
             try newState.save(statePath)
         }
         sweepBlobs()
-    }
-
-    /// `links` sharing the storage of equal texts seen before: every page of a kind repeats
-    /// the same links (navigation, assets, its own files), kept for the link check and the
-    /// state until the build ends (about 0.6 KB a study participant as copies).
-    func interned(_ links: [String]) -> [String] {
-        lock.lock(); defer { lock.unlock() }
-        return links.map { $0.utf8.count > 15 ? linkTexts.insert($0).memberAfterInsert : $0 }   // (shorter ones are stored inline)
-    }
-
-    /// The manifest written in pieces (``SiteManifest/writeJSON(pieceSize:_:)``), not as one 2 MB text.
-    func writeManifest(_ manifest: SiteManifest, to url: URL) throws {
-        try AtomicFile.write(to: url, sync: false) { write in try manifest.writeJSON { try $0.withUnsafeBytes { try write($0) } } }
     }
 
     /// Whether the new state would be byte for byte the previous one, so saving it can be

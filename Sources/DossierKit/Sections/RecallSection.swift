@@ -206,7 +206,7 @@ public struct RecallSection: Section {
                     keyCounts[group, default: DynamicsKeyCounts()].add(c)
                     // (A dictionary lookup per participant: searching `slugs` for each was O(n²).)
                     let shown = urlOf["p-" + rec.slug].map(project.display)
-                    aggregates[group, default: StudyAggregate(name: "This study", strings: set.strings)]
+                    aggregates[group, default: Self.emptyAggregate(set)]
                         .add(slug: rec.slug, p, c, sourceFile: shown ?? rec.slug)
                     members[group, default: []].append(start + k)
                     if let other = firstFile[p.participant] {
@@ -226,7 +226,7 @@ public struct RecallSection: Section {
         if sets.isSingle {
             let set = sets.defaultSet
             let (page, out) = studySummary(set: set, dir: "recall/",
-                                           aggregate: aggregates[""] ?? StudyAggregate(name: "This study", strings: set.strings),
+                                           aggregate: aggregates[""] ?? Self.emptyAggregate(set),
                                            cohorts: cohorts, setName: nil)
             pages.append(page); files += out
             streamed.append(("recall/", members[""] ?? [], keyCounts[""] ?? DynamicsKeyCounts()))
@@ -234,7 +234,7 @@ public struct RecallSection: Section {
             // One full summary per set under recall/sets/NAME/, and an index of the sets.
             var rows: [String: [StudyAggregate.Row]] = [:]
             for set in sets.sets {
-                let a = aggregates[set.name] ?? StudyAggregate(name: "This study", strings: set.strings)
+                let a = aggregates[set.name] ?? Self.emptyAggregate(set)
                 let (page, out) = studySummary(set: set, dir: "recall/sets/\(set.name)/", aggregate: a,
                                                cohorts: cohorts, setName: set.name)
                 pages.append(page); files += out
@@ -263,6 +263,11 @@ public struct RecallSection: Section {
                 }, dir: group.dir, to: sink)
             }
         })
+    }
+
+    /// A set's aggregates before any participant (its Appendix B table is "This study").
+    static func emptyAggregate(_ set: StringSets.Named) -> StudyAggregate {
+        StudyAggregate(name: "This study", strings: set.strings)
     }
 
     /// A participant's stored row blocks, or (blob missing or damaged) built again from its log.

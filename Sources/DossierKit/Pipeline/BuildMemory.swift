@@ -1,9 +1,40 @@
 import Escaping
 import Foundation
 
-// MARK: - Pages written piece by piece (PageSplice)
+// What the build keeps out of memory, or keeps once, so that a clean build's peak does
+// not grow with the size of the site (docs/incremental.md, "Round six: memory").
 
 extension BuildContext {
+    // MARK: Records
+
+    /// This build's ``RecordSpill``, made on first use beside the staging folder.
+    func recordSpill() throws -> RecordSpill {
+        lock.lock(); defer { lock.unlock() }
+        if let spill { return spill }
+        let made = try RecordSpill(in: tree!.staging.deletingLastPathComponent())
+        spill = made
+        return made
+    }
+
+    // MARK: Links
+
+    /// `links` sharing the storage of equal texts seen before: every page of a kind repeats
+    /// the same links (navigation, assets, its own files), kept for the link check and the
+    /// state until the build ends (about 0.6 KB a study participant as copies).
+    func interned(_ links: [String]) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        return links.map { $0.utf8.count > 15 ? linkTexts.insert($0).memberAfterInsert : $0 }   // (shorter ones are stored inline)
+    }
+
+    // MARK: The manifest
+
+    /// The manifest written in pieces (``SiteManifest/writeJSON(pieceSize:_:)``), not as one 2 MB text.
+    func writeManifest(_ manifest: SiteManifest, to url: URL) throws {
+        try AtomicFile.write(to: url, sync: false) { write in try manifest.writeJSON { try $0.withUnsafeBytes { try write($0) } } }
+    }
+
+    // MARK: Pages written piece by piece (PageSplice)
+
     /// Writes a page whose rendered `html` holds ``PageSplice/marker`` (once): the text
     /// before it, the splice's pieces (control characters made visible, as the renderer
     /// does to a whole page), the text after it. Returns the file and the page's links in
