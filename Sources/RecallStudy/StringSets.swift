@@ -51,11 +51,11 @@ public struct StringSets: Sendable {
 extension StudyTables {
     /// `recall/sets.csv`: which participant log used which string set; sets in manifest
     /// order, participants in unit order within a set.
-    public static func sets(_ sets: StringSets, _ groups: [String: [StudyParticipant]]) -> Table {
+    public static func sets(_ sets: StringSets, _ groups: [String: [StudyAggregate.Row]]) -> Table {
         var rows: [[TableCell]] = []
         for s in sets.sets {
             for p in groups[s.name] ?? [] {
-                rows.append([.text(s.name), .text(s.file), .text(p.summary.participant), .text(p.sourceFile), .bool(p.summary.complete)])
+                rows.append([.text(s.name), .text(s.file), .text(p.participant), .text(p.sourceFile), .bool(p.complete)])
             }
         }
         return Table(header: ["string_set", "strings_file", "participant", "source_file", "complete"], rows: rows)

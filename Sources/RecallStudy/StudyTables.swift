@@ -70,6 +70,7 @@ public enum StudyTables {
 
     /// `strings.csv`: per string, the entry-time statistics over every Entry entry of
     /// every participant, and the error and recall rates with their counts.
+    /// (The whole-list reference of ``StudyAggregate/stringsTable(_:)``, which the summary uses.)
     public static func strings(_ set: StringSet, _ ps: [StudyParticipant]) -> Table {
         // One pass over the participants (not one per string): entries grouped by string
         // in participant and entry order — the order the statistics sum in — and counts.
@@ -104,12 +105,15 @@ public enum StudyTables {
                          .int(attempts[n - 1]), .int(notOK[n - 1]), rate(notOK[n - 1], attempts[n - 1]),
                          .int(recallers), .int(recalled[n - 1]), rate(recalled[n - 1], recallers)])
         }
-        return Table(header: ["string", "target", "length", "participants_reached",
-                              "n_entries", "mean_entry_ms", "sd_entry_ms", "median_entry_ms", "iqr_entry_ms",
-                              "incorrect_entries", "incorrect_rate", "rekeys", "rekey_rate",
-                              "verify_attempts", "verify_not_ok", "verify_not_ok_rate",
-                              "recall_participants", "recalled", "recall_rate"], rows: rows)
+        return Table(header: stringsHeader, rows: rows)
     }
+
+    /// The columns of `strings.csv` (also ``StudyAggregate/stringsTable(_:)``).
+    public static let stringsHeader = ["string", "target", "length", "participants_reached",
+                                       "n_entries", "mean_entry_ms", "sd_entry_ms", "median_entry_ms", "iqr_entry_ms",
+                                       "incorrect_entries", "incorrect_rate", "rekeys", "rekey_rate",
+                                       "verify_attempts", "verify_not_ok", "verify_not_ok_rate",
+                                       "recall_participants", "recalled", "recall_rate"]
 
     /// Tidy `study-table.csv`: one row per participant, the mean entry time (s, two
     /// decimals as in Appendix B) of each string in columns `s1`…`s10` by string number.

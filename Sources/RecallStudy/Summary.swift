@@ -69,10 +69,14 @@ public enum StudyTable {
         let cols = CohortTable.columns(for: strings)
         var complete: [CohortTable.Participant] = [], incomplete: [CohortTable.Participant] = []
         for p in participants {
-            let values: [Double?] = cols.map { c in p.strings.first { $0.n == c.order }?.meanEntrySeconds }
-            let row = CohortTable.Participant(id: p.participant, values: values)
-            if p.complete { complete.append(row) } else { incomplete.append(row) }
+            let r = row(p, columns: cols)
+            if p.complete { complete.append(r) } else { incomplete.append(r) }
         }
         return CohortTable(name: name, columns: cols, complete: complete, incomplete: incomplete)
+    }
+
+    /// One participant's row: the mean entry time of each column's string.
+    public static func row(_ p: ParticipantSummary, columns: [CohortTable.Column]) -> CohortTable.Participant {
+        CohortTable.Participant(id: p.participant, values: columns.map { c in p.strings.first { $0.n == c.order }?.meanEntrySeconds })
     }
 }

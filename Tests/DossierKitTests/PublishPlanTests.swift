@@ -67,3 +67,17 @@ private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteMan
         #expect(try JSONDecoder().decode(SiteManifest.self, from: m.outputJSON()) == m)
     }
 }
+
+/// The build writes the manifest in pieces; whatever their size, they are the whole text.
+@Test func theManifestWrittenInPiecesIsTheWholeText() throws {
+    let files = (0..<300).map { SiteManifest.Entry(path: "p/\($0) \"é\".html", sha256: String(repeating: "ab", count: 32), size: Int64($0)) }
+    for m in [SiteManifest(files: files, inputs: Array(files.prefix(7))), SiteManifest(files: [], inputs: nil)] {
+        let whole = try JSONOutput.encode(m)
+        for size in [1, 100, 4096, 1 << 20] {
+            var pieces: [[UInt8]] = []
+            m.writeJSON(pieceSize: size) { pieces.append($0) }
+            #expect(Data(pieces.joined()) == whole, "piece size \(size)")
+            if size == 100 && !m.files.isEmpty { #expect(pieces.count > 300) }
+        }
+    }
+}

@@ -15,7 +15,8 @@ struct BuildState {
         var files: [ManifestFile]
         /// Internal links found on each HTML page of the unit (for the link check).
         var links: [String: [String]]
-        var record: Data?
+        /// What the unit left for its section's summary (``UnitResult/record``).
+        var record: StoredRecord?
         var warnings: [Diagnostic]
         var pages: Int
         var blurb: String?
@@ -87,18 +88,19 @@ struct BuildState {
     // MARK: Binary form
 
     /// The whole encoding at once (tests, and the reference for ``encode(pieceSize:_:)``).
-    func encoded() -> Data {
+    func encoded() throws -> Data {
         var out = Data()
-        encode { out.append(contentsOf: $0) }
+        try encode { out.append(contentsOf: $0) }
         return out
     }
 
     /// Hands the encoding to `emit` in consecutive pieces of about `pieceSize` bytes
     /// (a unit or an input stamp is never split); their concatenation is the format in
-    /// docs/output-manifest.md.
-    func encode<E: Error>(pieceSize: Int = 1 << 16, _ emit: ([UInt8]) throws(E) -> Void) throws(E) {
+    /// docs/output-manifest.md. Records kept in the build's spill file are read back
+    /// one at a time (``StoredRecord``).
+    func encode(pieceSize: Int = 1 << 16, _ emit: ([UInt8]) throws -> Void) throws {
         var w = CompactWriter(capacity: pieceSize + (pieceSize >> 2))
-        func flush(_ force: Bool = false) throws(E) {
+        func flush(_ force: Bool = false) throws {
             guard force || w.bytes.count >= pieceSize else { return }
             try emit(w.bytes)
             w = CompactWriter(capacity: pieceSize + (pieceSize >> 2))
@@ -120,7 +122,7 @@ struct BuildState {
                 w.count(list.count)
                 for l in list { w.string(l) }
             }
-            w.data(u.record)
+            w.data(try u.record?.data())
             w.count(u.warnings.count)
             for d in u.warnings {
                 w.string(d.severity.rawValue)
@@ -179,7 +181,7 @@ struct BuildState {
                 }
                 guard let pages = r.i64(), let blurb = r.optionalString(),
                       let blobSize = r.optional({ $0.i64() }) else { return nil }
-                units[key] = Unit(hash: hash, files: files, links: links, record: record, warnings: warnings,
+                units[key] = Unit(hash: hash, files: files, links: links, record: record.map(StoredRecord.inMemory), warnings: warnings,
                                   pages: Int(pages), blurb: blurb, blobSize: blobSize)
             }
             guard let site = r.files(), let ni = r.count() else { return nil }
@@ -193,6 +195,78 @@ struct BuildState {
             guard r.expect(Array("END\n".utf8)), r.atEnd else { return nil }
             return BuildState(dossier: dossier, output: output, units: units, site: site, inputs: inputs)
         }
+    }
+}
+
+// MARK: - Records out of memory
+
+/// A unit's record: in memory (from a loaded state, or given so), or in the build's
+/// ``RecordSpill`` (every unit built in this build).
+enum StoredRecord: @unchecked Sendable {
+    case inMemory(Data)
+    case spilled(RecordSpill, offset: Int64, count: Int)
+
+    /// The record's bytes (read back from the spill file if it is there).
+    func data() throws -> Data {
+        switch self {
+        case .inMemory(let d): d
+        case .spilled(let spill, let offset, let count): try spill.read(at: offset, count: count)
+        }
+    }
+}
+
+/// The records of the units built in one build, kept in an unlinked temporary file from
+/// when each unit finishes until the summary has read them and the state is written.
+/// Held in memory they were the largest part of a clean build's peak that grows with the
+/// study (3.5 KB a participant: 7 MB at 2,000; docs/incremental.md, round six). The file
+/// is unlinked as soon as it is made, so a build that is stopped leaves nothing behind.
+final class RecordSpill: @unchecked Sendable {
+    private let fd: Int32
+    private var end: Int64 = 0
+    private let lock = NSLock()
+
+    /// A new spill file in `folder` (on the site's file system: beside the staging folder).
+    init(in folder: URL) throws {
+        var name = Array((folder.path + "/.dossier-records-XXXXXX").utf8CString)
+        fd = name.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw DossierError(file: folder.path, "cannot create a temporary file: \(String(cString: strerror(errno)))")
+        }
+        _ = name.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+    }
+
+    deinit { close(fd) }
+
+    /// Appends `data` (any thread) and returns where it is.
+    func keep(_ data: Data) throws -> StoredRecord {
+        lock.lock()
+        let at = end
+        end += Int64(data.count)
+        lock.unlock()
+        try data.withUnsafeBytes { b in
+            var done = 0
+            while done < b.count {
+                let n = pwrite(fd, b.baseAddress! + done, b.count - done, off_t(at) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw DossierError("cannot write a unit's record to the build's temporary file: \(String(cString: strerror(errno)))") }
+                done += n
+            }
+        }
+        return .spilled(self, offset: at, count: data.count)
+    }
+
+    func read(at offset: Int64, count: Int) throws -> Data {
+        var out = Data(count: count)
+        try out.withUnsafeMutableBytes { b in
+            var done = 0
+            while done < count {
+                let n = pread(fd, b.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw DossierError("cannot read a unit's record back from the build's temporary file") }
+                done += n
+            }
+        }
+        return out
     }
 }
 

@@ -130,6 +130,10 @@ final class BuildContext: @unchecked Sendable {
     var tree: OutputTree?
     var previous: BuildState?
     var newState: BuildState
+    /// This build's record spill file (``recordSpill()``) and the link texts seen so far
+    /// (``interned(_:)``): see BuildMemory.swift.
+    var spill: RecordSpill?
+    var linkTexts = Set<String>()
     var planned: [[PlannedUnit]] = []
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]
@@ -380,7 +384,7 @@ final class BuildContext: @unchecked Sendable {
             store(k, r, reused: pu.reuse != nil)
             if let rec = r.record {
                 let blob = r.blobSize == nil ? nil : (pu.reuse != nil ? blobURL(r.hash) : newBlobFolder.appending(path: r.hash, directoryHint: .notDirectory))
-                records.append(UnitRecord(id: pu.unit.id, data: rec, blob: blob))
+                records.append(UnitRecord(id: pu.unit.id, stored: rec, blob: blob))
             }
         }
         // The summary: rebuilt only when some unit or the configuration changed.
@@ -413,8 +417,14 @@ final class BuildContext: @unchecked Sendable {
         var links: [String: [String]] = [:]
         for page in result.pages {
             let html = try renderer.render(page)
+            if let splice = page.splice {
+                let (file, found) = try writeSpliced(html, splice, to: page.path, owner: owner)
+                files.append(file)
+                links[page.path] = interned(found)
+                continue
+            }
             files.append(try tree!.write(html, to: page.path, owner: owner))
-            links[page.path] = LinkChecker.links(in: html)
+            links[page.path] = interned(LinkChecker.links(in: html))
         }
         for f in result.files {
             files.append(try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner))
@@ -432,7 +442,9 @@ final class BuildContext: @unchecked Sendable {
             try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
             try AtomicFile.write(blob, to: newBlobFolder.appending(path: hash, directoryHint: .notDirectory), sync: false)
         }
-        return BuildState.Unit(hash: hash, files: files, links: links, record: result.record, warnings: result.warnings,
+        // Records wait for the summary and the state in a file, not in memory.
+        let record = try result.record.map { try recordSpill().keep($0) }
+        return BuildState.Unit(hash: hash, files: files, links: links, record: record, warnings: result.warnings,
                                pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
     }
 
@@ -597,10 +609,11 @@ final class BuildContext: @unchecked Sendable {
     // MARK: 9. Write
 
     func finish() throws {
-        let files = tree!.allFiles
+        var all = tree!.allFiles
+        all.reserveCapacity(all.count + 1)   // (the sitemap is inserted in place below, not into a copy)
         // sitemap.xml: every HTML page, sorted.
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for f in files where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") {
+        for f in all where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") {
             let path = f.path.hasSuffix("index.html") ? String(f.path.dropLast("index.html".count)) : f.path
             xml += "  <url><loc>\(HTML.escape(project.baseURL + path))</loc></url>\n"
         }
@@ -608,7 +621,6 @@ final class BuildContext: @unchecked Sendable {
         let sitemap = try tree!.write(Data(xml.utf8), to: "sitemap.xml", owner: "sitemap")
         // The sorted list once more with the sitemap in its place (not sorted again:
         // 10,000 paths at 2,000 participants).
-        var all = files
         all.insert(sitemap, at: all.firstIndex { !($0.path < sitemap.path) } ?? all.count)
         report.files = all.count
         if options.checkOnly {
@@ -632,17 +644,15 @@ final class BuildContext: @unchecked Sendable {
         let fresh = !FileManager.default.fileExists(atPath: output.path)
         let manifestURL = options.output == nil ? project.outputManifestURL
             : output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")
-        if fresh { try AtomicFile.write(manifest.outputJSON(), to: manifestURL, sync: false) }
+        if fresh { try writeManifest(manifest, to: manifestURL) }
         try tree!.commit(to: output)
         // Not fsynced: like every output file it is derived and rewritten by each build;
         // the rename still means a reader sees the old manifest or the new one, never half.
-        // A manifest equal byte for byte to the one on disk (a build that changed
-        // nothing) is left as it is: no new file, no rename.
-        if !fresh {
-            let json = manifest.outputJSON()
-            if FileManager.default.contents(atPath: manifestURL.path) != json {
-                try AtomicFile.write(json, to: manifestURL, sync: false)
-            }
+        // A manifest equal byte for byte to the one on disk is left as it is: no new
+        // file, no rename. Only a patch that wrote no file can leave it equal often
+        // enough to be worth comparing (its inputs may still have changed).
+        if !fresh, !(tree!.patchTarget != nil && tree!.writtenCount == 0 && manifestOnDisk(equals: manifest, at: manifestURL)) {
+            try writeManifest(manifest, to: manifestURL)
         }
         report.manifest = manifestURL
         if keepState {

@@ -33,7 +33,8 @@ public struct SiteManifest: Codable, Sendable, Equatable {
 
     public init(dossier: String = DossierVersion.string, files: [Entry], inputs: [Entry]? = nil) {
         self.dossier = dossier
-        self.files = files.sorted { $0.path < $1.path }
+        // (A build's list is sorted already: kept as it is, not copied — 10,000 entries.)
+        self.files = zip(files, files.dropFirst()).allSatisfy { $0.path < $1.path } ? files : files.sorted { $0.path < $1.path }
         self.inputs = inputs
     }
 
@@ -82,10 +83,24 @@ public struct SiteManifest: Codable, Sendable, Equatable {
     /// `JSONOutput.encode(self)`, built directly as a ``JSONValue`` (the generic path
     /// encodes, re-parses and re-encodes, which costs seconds at 10,000 pages).
     public func outputJSON() -> Data {
+        var out = Data()
+        writeJSON { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// ``outputJSON()`` handed to `emit` in consecutive pieces of about `pieceSize` bytes
+    /// (an entry is never split): the build writes the manifest (2 MB at 10,000 files)
+    /// this way, never holding it whole (docs/incremental.md, round six).
+    public func writeJSON<E: Error>(pieceSize: Int = 1 << 16, _ emit: ([UInt8]) throws(E) -> Void) throws(E) {
         // Written out by hand in JSONValue's layout (keys sorted: dossier, files, inputs;
         // path, sha256, size); the test buildManifestBytesEqualTheGenericEncoder... pins it.
         var out = ""
-        out.reserveCapacity(160 * (files.count + (inputs?.count ?? 0)) + 64)
+        out.reserveCapacity(pieceSize + 1024)
+        func flush(_ force: Bool = false) throws(E) {
+            guard force || out.utf8.count >= pieceSize else { return }
+            try emit(Array(out.utf8))
+            out.removeAll(keepingCapacity: true)
+        }
         // Paths and hashes are almost always printable ASCII without `"` or `\`, which
         // JSONText would copy scalar by scalar unchanged: append those whole (a manifest
         // of 10,000 files was a sixth of a no-change build).
@@ -93,7 +108,7 @@ public struct SiteManifest: Codable, Sendable, Equatable {
             if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { out += s }
             else { JSONText.append(s, to: &out) }
         }
-        func list(_ entries: [Entry]) {
+        func list(_ entries: [Entry]) throws(E) {
             if entries.isEmpty { out += "[]"; return }
             out += "["
             for (i, e) in entries.enumerated() {
@@ -104,19 +119,20 @@ public struct SiteManifest: Codable, Sendable, Equatable {
                 out += "\",\n      \"size\": "
                 out += String(e.size)
                 out += "\n    }"
+                try flush()
             }
             out += "\n  ]"
         }
         out += "{\n  \"dossier\": \""
         JSONText.append(dossier, to: &out)
         out += "\",\n  \"files\": "
-        list(files)
+        try list(files)
         if let inputs {
             out += ",\n  \"inputs\": "
-            list(inputs)
+            try list(inputs)
         }
         out += "\n}\n"
-        return Data(out.utf8)
+        try flush(true)
     }
 
     /// Deterministic JSON (sorted keys, two-space indent, trailing newline).

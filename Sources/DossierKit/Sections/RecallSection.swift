@@ -176,96 +176,98 @@ public struct RecallSection: Section {
     // MARK: Summary
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
-        var participants: [(slug: String, summary: ParticipantSummary)] = []
-        var contributions: [StudyContribution] = []
-        var blobs: [URL?] = []
-        var cohorts: [(slug: String, table: CohortTable)] = []
-        var setOf: [String?] = []
         let sets = try stringSets()
-        // Each set's dynamics key sequences, folded in as the records are decoded; the
-        // sequences are then dropped (``DynamicsKeyCounts``). A single-set study is one group.
+        // Each participant is folded into its set's aggregates as its record is decoded
+        // and then dropped (``StudyAggregate``; a single-set study is the group ""): the
+        // summary holds counts, packed entry times and a short row per participant, never
+        // every decoded record. Likewise each set's dynamics key sequences
+        // (``DynamicsKeyCounts``).
+        var aggregates: [String: StudyAggregate] = [:]
         var keyCounts: [String: DynamicsKeyCounts] = [:]
-        // Records are small (no rows: those are in the blobs), decoded on every core, a
-        // batch at a time so that only a batch's key sequences are in memory at once.
-        for start in stride(from: 0, to: records.count, by: 512) {
-            let batch = Array(records[start..<min(start + 512, records.count)])
+        /// Per group, its participants' positions in `records` (unit order).
+        var members: [String: [Int]] = [:]
+        var cohorts: [(slug: String, table: CohortTable)] = []
+        var warnings: [Diagnostic] = []
+        var firstFile: [String: String] = [:]
+        var count = 0, complete = 0
+        // Records are small (no rows: those are in the blobs), read and decoded on every
+        // core, a batch at a time (a batch's decoded records are 0.5 MB).
+        for start in stride(from: 0, to: records.count, by: 128) {
+            let batch = Array(records[start..<min(start + 128, records.count)])
             let decoded = parallelMap(batch) { r in Result { try RecallRecord.decode(r.data) } }
-            for (d, r) in zip(decoded, batch) {
+            for (k, d) in decoded.enumerated() {
                 let rec = try d.get()
                 if let p = rec.participant {
-                    var c = rec.contribution ?? StudyContribution()
-                    keyCounts[sets.isSingle ? "" : (rec.set ?? sets.defaultSet.name), default: DynamicsKeyCounts()].add(c)
-                    c.sequences = []
-                    participants.append((rec.slug, p)); contributions.append(c)
-                    setOf.append(rec.set); blobs.append(r.blob)
+                    let group = sets.isSingle ? "" : (rec.set ?? sets.defaultSet.name)
+                    guard let set = sets.isSingle ? sets.defaultSet : sets.named(group) else {
+                        throw DossierError("recall: the build state holds a participant of string set \"\(group)\", which the manifest no longer defines; run with --clean")
+                    }
+                    let c = rec.contribution ?? StudyContribution()
+                    keyCounts[group, default: DynamicsKeyCounts()].add(c)
+                    // (A dictionary lookup per participant: searching `slugs` for each was O(n²).)
+                    let shown = urlOf["p-" + rec.slug].map(project.display)
+                    aggregates[group, default: Self.emptyAggregate(set)]
+                        .add(slug: rec.slug, p, c, sourceFile: shown ?? rec.slug)
+                    members[group, default: []].append(start + k)
+                    if let other = firstFile[p.participant] {
+                        warnings.append(.warning(file: shown, "participant number \(p.participant) also appears in \(other); both are listed"))
+                    } else {
+                        firstFile[p.participant] = shown ?? rec.slug
+                    }
+                    count += 1
+                    if p.complete { complete += 1 }
                 }
                 if let c = rec.cohort { cohorts.append((rec.slug, c)) }
             }
-        }
-        let sourceOf = Dictionary(slugs.map { ($0.id, project.display($0.url)) }, uniquingKeysWith: { a, _ in a })
-        let everyone = zip(participants, contributions).map { p, c in
-            StudyParticipant(summary: p.summary, contribution: c, sourceFile: sourceOf["p-" + p.slug] ?? p.slug)
         }
         var streamed: [(dir: String, members: [Int], keys: DynamicsKeyCounts)] = []
         var files: [OutputFile] = []
         var pages: [Page] = []
         if sets.isSingle {
-            let (page, out) = studySummary(set: sets.defaultSet, dir: "recall/", participants: participants,
-                                           everyone: everyone, cohorts: cohorts, setName: nil)
+            let set = sets.defaultSet
+            let (page, out) = studySummary(set: set, dir: "recall/",
+                                           aggregate: aggregates[""] ?? Self.emptyAggregate(set),
+                                           cohorts: cohorts, setName: nil)
             pages.append(page); files += out
-            streamed.append(("recall/", Array(participants.indices), keyCounts[""] ?? DynamicsKeyCounts()))
+            streamed.append(("recall/", members[""] ?? [], keyCounts[""] ?? DynamicsKeyCounts()))
         } else {
             // One full summary per set under recall/sets/NAME/, and an index of the sets.
-            let name = setOf.map { $0 ?? sets.defaultSet.name }
-            if let stale = name.first(where: { sets.named($0) == nil }) {
-                throw DossierError("recall: the build state holds a participant of string set \"\(stale)\", which the manifest no longer defines; run with --clean")
-            }
-            var groups: [String: [(slug: String, summary: ParticipantSummary)]] = [:], studyGroups: [String: [StudyParticipant]] = [:]
-            var members: [String: [Int]] = [:]
-            for i in participants.indices {
-                groups[name[i], default: []].append(participants[i]); studyGroups[name[i], default: []].append(everyone[i])
-                members[name[i], default: []].append(i)
-            }
+            var rows: [String: [StudyAggregate.Row]] = [:]
             for set in sets.sets {
-                let (page, out) = studySummary(set: set, dir: "recall/sets/\(set.name)/", participants: groups[set.name] ?? [],
-                                               everyone: studyGroups[set.name] ?? [], cohorts: cohorts, setName: set.name)
+                let a = aggregates[set.name] ?? Self.emptyAggregate(set)
+                let (page, out) = studySummary(set: set, dir: "recall/sets/\(set.name)/", aggregate: a,
+                                               cohorts: cohorts, setName: set.name)
                 pages.append(page); files += out
+                rows[set.name] = a.rows
                 streamed.append(("recall/sets/\(set.name)/", members[set.name] ?? [], keyCounts[set.name] ?? DynamicsKeyCounts()))
             }
-            let table = StudyTables.sets(sets, studyGroups)
+            let table = StudyTables.sets(sets, rows)
             files.append(OutputFile(path: "recall/sets.csv", data: RecallRender.csv(table)))
             files.append(OutputFile(path: "recall/sets.json", data: RecallStudyFiles.json(table)))
-            var model = RecallSets.indexModel(sets, groups, cohorts: cohorts.count)
+            var model = RecallSets.indexModel(sets, rows, cohorts: cohorts.count)
             model["hasKit"] = kit != nil
             model["kitSet"] = sets.defaultSet.name
             pages.append(Page(path: "recall/index.html", title: Self.title, template: "recall/sets",
                               model: model, styles: ["assets/recall/recall.css"], bodyClass: "recall"))
         }
         if let kit { files += try kit.files() }
-        var warnings: [Diagnostic] = []
-        var firstFile: [String: String] = [:]
-        // (A dictionary lookup per participant: searching `slugs` for each was O(n²).)
-        for p in participants {
-            let shown = sourceOf["p-" + p.slug]
-            if let other = firstFile[p.summary.participant] {
-                warnings.append(.warning(file: shown, "participant number \(p.summary.participant) also appears in \(other); both are listed"))
-            } else {
-                firstFile[p.summary.participant] = shown ?? p.slug
-            }
-        }
-        let complete = participants.filter { $0.summary.complete }.count
-        let blurb = "\(participants.count) participant\(participants.count == 1 ? "" : "s") (\(complete) complete)"
+        let blurb = "\(count) participant\(count == 1 ? "" : "s") (\(complete) complete)"
             + (cohorts.isEmpty ? "" : " and \(cohorts.count) desktop cohort\(cohorts.count == 1 ? "" : "s")")
             + " of the character-string memorization test."
-        let studyOf = everyone, slugOf = participants.map(\.slug), groups = streamed, blobOf = blobs
+        let groups = streamed
         return UnitResult(pages: pages, files: files, warnings: warnings, blurb: blurb, streams: { [self] sink in
             for group in groups {
-                try RecallStudyFiles.stream(participants: group.members.map { studyOf[$0] }, keys: group.keys, blocks: { k in
-                    let i = group.members[k]
-                    return try blocks(blobOf[i], id: "p-" + slugOf[i])
+                try RecallStudyFiles.stream(count: group.members.count, keys: group.keys, blocks: { k in
+                    let r = records[group.members[k]]
+                    return try blocks(r.blob, id: r.id)
                 }, dir: group.dir, to: sink)
             }
         })
+    }
+
+    /// A set's aggregates before any participant (its Appendix B table is "This study").
+    static func emptyAggregate(_ set: StringSets.Named) -> StudyAggregate {
+        StudyAggregate(name: "This study", strings: set.strings)
     }
 
     /// A participant's stored row blocks, or (blob missing or damaged) built again from its log.
@@ -278,22 +280,22 @@ public struct RecallSection: Section {
 
     /// One set's summary page, data files and summary.md in `dir`; `setName` nil for a
     /// single-set project (whose page is `recall/index.html`, as before sets existed).
-    func studySummary(set: StringSets.Named, dir: String, participants: [(slug: String, summary: ParticipantSummary)],
-                      everyone: [StudyParticipant], cohorts: [(slug: String, table: CohortTable)],
-                      setName: String?) -> (Page, [OutputFile]) {
+    func studySummary(set: StringSets.Named, dir: String, aggregate: StudyAggregate,
+                      cohorts: [(slug: String, table: CohortTable)], setName: String?) -> (Page, [OutputFile]) {
         let strings = set.strings
-        let study = StudyTable.table(name: "This study", strings: strings, participants: participants.map(\.summary))
-        var files = RecallStudyFiles.aggregateFiles(strings: strings, participants: everyone, appendixB: study, dir: dir)
-        var model = RecallStudyPage.model(strings: strings, participants: participants, study: study,
-                                          cohorts: cohorts, heatmapRows: heatmapRows, everyone: everyone)
+        var files = RecallStudyFiles.aggregateFiles(strings: strings, aggregate: aggregate, dir: dir)
+        var model = RecallStudyPage.model(strings: strings, aggregate: aggregate, cohorts: cohorts, heatmapRows: heatmapRows)
         model["hasKit"] = kit != nil
         if let setName {
             model["setName"] = setName
             model["up"] = "../../"
         }
-        files.append(OutputFile(path: dir + "summary.md", text: RecallStudyPage.markdown(strings: strings, participants: participants, study: study, cohorts: cohorts)))
-        let page = Page(path: dir + "index.html", title: setName.map { "\(Self.title): set \($0)" } ?? Self.title,
+        files.append(OutputFile(path: dir + "summary.md", text: RecallStudyPage.markdown(strings: strings, study: aggregate.appendixB, cohorts: cohorts)))
+        var page = Page(path: dir + "index.html", title: setName.map { "\(Self.title): set \($0)" } ?? Self.title,
                         template: "recall/summary", model: model, styles: ["assets/recall/recall.css"], bodyClass: "recall")
+        if !aggregate.rows.isEmpty {
+            page.splice = RecallStudyPage.participantsSplice(aggregate.rows, up: setName == nil ? "" : "../../")
+        }
         return (page, files)
     }
 }

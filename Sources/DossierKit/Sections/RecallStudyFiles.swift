@@ -5,16 +5,20 @@ import Render
 /// The study-wide data files of the recall summary (docs/recall-study-data.md): each
 /// table as CSV and as JSON with the same fields.
 enum RecallStudyFiles {
-    /// The files computed from the participants' aggregates (``StudyContribution``):
+    /// The files computed from the participants' aggregates (``StudyAggregate``):
     /// `strings`, `study-strings` and the Appendix B table.
-    static func aggregateFiles(strings: StringSet, participants ps: [StudyParticipant], appendixB: CohortTable,
-                               dir: String = "recall/") -> [OutputFile] {
+    static func aggregateFiles(strings: StringSet, aggregate: StudyAggregate, dir: String = "recall/") -> [OutputFile] {
+        aggregateFiles(strings: strings, stringsTable: aggregate.stringsTable(strings), appendixB: aggregate.appendixB, dir: dir)
+    }
+
+    private static func aggregateFiles(strings: StringSet, stringsTable: RecallStudy.Table, appendixB: CohortTable,
+                                       dir: String) -> [OutputFile] {
         var out: [OutputFile] = []
         func both(_ name: String, _ t: RecallStudy.Table) {
             out.append(OutputFile(path: "\(dir)\(name).csv", data: RecallRender.csv(t)))
             out.append(OutputFile(path: "\(dir)\(name).json", data: json(t)))
         }
-        both("strings", StudyTables.strings(strings, ps))
+        both("strings", stringsTable)
         both("study-strings", StudyTables.studyColumns(strings))
         out.append(OutputFile(path: dir + "study-table-appendix-b.csv", data: RecallRender.csv(appendixB.rows())))
         return out
@@ -25,7 +29,7 @@ enum RecallStudyFiles {
     /// must equal byte for byte (`RecallRowBlocksTests`).
     static func files(strings: StringSet, participants ps: [StudyParticipant], appendixB: CohortTable,
                       dir: String = "recall/") -> [OutputFile] {
-        var out = aggregateFiles(strings: strings, participants: ps, appendixB: appendixB, dir: dir)
+        var out = aggregateFiles(strings: strings, stringsTable: StudyTables.strings(strings, ps), appendixB: appendixB, dir: dir)
         for t in RecallRowBlocks.tables {
             let table = t.rows(ps)
             out.append(OutputFile(path: "\(dir)\(t.name).csv", data: RecallRender.csv(table)))
@@ -45,6 +49,14 @@ enum RecallStudyFiles {
     /// from the participants' contributions.
     static func stream(participants ps: [StudyParticipant], keys known: DynamicsKeyCounts? = nil,
                        blocks: (Int) throws -> RecallRowBlocks, dir: String, to sink: OutputStreams) throws {
+        let keys = known ?? ps.reduce(into: DynamicsKeyCounts()) { $0.add($1.contribution) }
+        try stream(count: ps.count, keys: keys, blocks: blocks, dir: dir, to: sink)
+    }
+
+    /// ``stream(participants:keys:blocks:dir:to:)`` of `count` participants whose
+    /// dynamics key sequences are folded into `keys`.
+    static func stream(count: Int, keys known: DynamicsKeyCounts,
+                       blocks: (Int) throws -> RecallRowBlocks, dir: String, to sink: OutputStreams) throws {
         let tables = RecallRowBlocks.tables
         var csv: [OutputFileStream] = [], json: [OutputFileStream] = [], dyn: [OutputFileStream] = []
         for t in tables {
@@ -53,14 +65,14 @@ enum RecallStudyFiles {
             let j = try sink.open("\(dir)\(t.name).json"); try j.append([0x5B]); json.append(j)   // [
         }
         // Each dynamics table's columns: its string's most common key sequence.
-        let keys = known?.mostCommon ?? (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, ps.map(\.contribution)) }
+        let keys = known.mostCommon
         for n in 1...StringSet.count {
             let d = try sink.open(dir + "dynamics/string-\(n).csv")
             try d.append(RecallTableStream(header: DynamicsTable.header(keys: keys[n - 1] ?? []), json: false).csvData)
             dyn.append(d)
         }
         var hasRows = Array(repeating: false, count: tables.count)
-        for i in ps.indices {
+        for i in 0..<count {
             let b = try blocks(i)
             for k in tables.indices {
                 try csv[k].append(b.csv[k])

@@ -21,82 +21,43 @@ enum RecallStudyPage {
         return (svg, shown.count, rows.count)
     }
 
-    static func model(strings: StringSet, participants: [(slug: String, summary: ParticipantSummary)], study: CohortTable,
-                      cohorts: [(slug: String, table: CohortTable)], heatmapRows: Int,
-                      everyone: [StudyParticipant]) -> [String: Any] {
-        let ps = participants.map(\.summary)
+    /// The summary page's model, from the participants' aggregates (``StudyAggregate``).
+    static func model(strings: StringSet, aggregate a: StudyAggregate, cohorts: [(slug: String, table: CohortTable)],
+                      heatmapRows: Int) -> [String: Any] {
+        let study = a.appendixB
+        let count = a.rows.count
         var m: [String: Any] = [:]
-        m["participantCount"] = ps.count
-        m["completeCount"] = ps.filter(\.complete).count
-        m["incompleteCount"] = ps.filter { !$0.complete }.count
-        m["desktopCount"] = ps.filter { $0.source == .desktop }.count
-        m["hasDesktop"] = ps.contains { $0.source == .desktop }
-        m["hasParticipants"] = !ps.isEmpty
+        m["participantCount"] = count
+        m["completeCount"] = a.completeCount
+        m["incompleteCount"] = count - a.completeCount
+        let desktop = a.rows.count(where: \.desktop)
+        m["desktopCount"] = desktop
+        m["hasDesktop"] = desktop > 0
+        m["hasParticipants"] = count > 0
         m["strings"] = strings.strings.enumerated().map { ["n": $0.offset + 1, "text": $0.element, "length": $0.element.count, "last": $0.offset == StringSet.count - 1] }
-        if !ps.isEmpty {
+        if count > 0 {
             let h = heatmap(study, title: "Mean entry time per participant and string (s)", limit: heatmapRows)
             m["heatmapSVG"] = h.svg
             m["heatmapTruncated"] = h.shown < h.total
             m["heatmapShown"] = h.shown
             m["heatmapTotal"] = h.total
         }
-        // Entry time against length: every participant × string mean, this study and each cohort.
-        var series = [XYSeries(name: "this study", points: study.complete.flatMap { p in
-            zip(study.columns, p.values).compactMap { c, v in v.map { XYPoint(x: Double(c.length), y: $0, label: p.id) } }
-        })]
-        for c in cohorts {
-            series.append(XYSeries(name: "desktop: \(c.table.name)", points: c.table.complete.flatMap { p in
-                zip(c.table.columns, p.values).compactMap { col, v in v.map { XYPoint(x: Double(col.length), y: $0, label: p.id) } }
-            }))
-        }
-        let pointCount = series.reduce(0) { $0 + $1.points.count }
-        if pointCount <= 2000 {
-            m["lengthSVG"] = Charts.scatter(series: series, options: ChartOptions(
-                title: "Entry time against string length",
-                description: "Mean entry time (s) of each complete participant for each string, against the string's length; desktop cohorts alongside.",
-                xLabel: "string length (characters)", yLabel: "mean entry time (s)", yMin: 0))
-        } else {
-            // Too many points to draw one by one: box plots per length and source.
-            var groups: [BoxGroup] = []
-            let lengths = Set(series.flatMap { $0.points.map(\.x) }).sorted()
-            for len in lengths {
-                for s in series {
-                    let v = s.points.filter { $0.x == len }.map(\.y)
-                    if !v.isEmpty { groups.append(BoxGroup(name: "\(Int(len)) · \(s.name)", values: v)) }
-                }
-            }
-            m["lengthSVG"] = Charts.boxPlot(groups: groups, options: ChartOptions(
-                title: "Entry time against string length",
-                description: "Distribution of the complete participants' mean entry time (s) per string, grouped by string length (characters) and by study or desktop cohort.",
-                height: 360, xLabel: "length · source", yLabel: "mean entry time (s)"))
-        }
+        m["lengthSVG"] = lengthChart(study, cohorts: cohorts)
         // Recall rate per string (participants who reached the Recall page).
-        let recallers = ps.filter(\.reachedRecall)
         let cats = strings.strings.enumerated().map { "\($0.offset + 1) (\($0.element.count))" }
         var perString: [[String: Any]] = []
         var recallRates: [Double?] = [], incorrectRates: [Double?] = [], rekeyRates: [Double?] = [], verifyRates: [Double?] = []
-        // Entry times (s) by string, in participant and entry order: one pass, not one per string.
-        var timesOf = Array(repeating: [Double](), count: StringSet.count)
-        for p in everyone {
-            for e in p.contribution.entries where e.string >= 1 && e.string <= StringSet.count {
-                timesOf[e.string - 1].append(Double(e.duration) / 1000)
-            }
-        }
         for n in 1...StringSet.count {
-            let reached = ps.compactMap { $0.strings.first { $0.n == n && $0.reached } }
-            let entries = reached.reduce(0) { $0 + $1.entries }
-            let incorrect = reached.reduce(0) { $0 + $1.incorrectEntries }
-            let rekeys = reached.reduce(0) { $0 + $1.rekeys }
-            let fails = reached.reduce(0) { $0 + $1.verifyFailures }
-            let recalled = recallers.filter { $0.recalled.contains(n) }.count
-            let rr = recallers.isEmpty ? nil : Double(recalled) / Double(recallers.count)
-            let ir = entries == 0 ? nil : Double(incorrect) / Double(entries)
-            let kr = reached.isEmpty ? nil : Double(rekeys) / Double(reached.count)
-            let vr = reached.isEmpty ? nil : Double(fails) / Double(reached.count)
+            let s = a.strings[n - 1]
+            let rr = a.recallers == 0 ? nil : Double(s.recalled) / Double(a.recallers)
+            let ir = s.reachedEntries == 0 ? nil : Double(s.reachedIncorrect) / Double(s.reachedEntries)
+            let kr = s.reached == 0 ? nil : Double(s.reachedRekeys) / Double(s.reached)
+            let vr = s.reached == 0 ? nil : Double(s.reachedVerifyFailures) / Double(s.reached)
             recallRates.append(rr); incorrectRates.append(ir); rekeyRates.append(kr); verifyRates.append(vr)
-            let times = timesOf[n - 1]
+            // Entry times (s) in participant and entry order.
+            let times = s.times.map { Double($0) / 1000 }
             perString.append(["n": n, "text": strings[number: n], "length": strings[number: n].count,
-                              "reached": reached.count,
+                              "reached": s.reached,
                               "entryN": times.count, "meanEntry": RecallRender.seconds(StudyStats.mean(times)),
                               "sdEntry": RecallRender.seconds(StudyStats.sd(times)),
                               "medianEntry": RecallRender.seconds(StudyStats.quantile(times, 0.5)),
@@ -116,16 +77,9 @@ enum RecallStudyPage {
         ], options: ChartOptions(title: "Error rates per string",
                                  description: "Per string: the share of individual entries not equal to the target, and re-keyed fields and failed Verify attempts per participant who reached the string.",
                                  xLabel: "string: order (length)", yLabel: "rate", yMin: 0))
-        m["participants"] = zip(participants, everyone).map { p, sp -> [String: Any] in
-            let s = p.summary
-            let times = sp.contribution.entries.map { Double($0.duration) / 1000 }
-            return ["slug": p.slug, "participant": s.participant, "complete": s.complete,
-                    "source": s.source == .desktop ? "desktop" : "mobile", "sourceFile": sp.sourceFile,
-                    "sessionTotal": RecallRender.duration(s.sessionTotalMs),
-                    "entryN": times.count, "meanEntry": RecallRender.seconds(StudyStats.mean(times)),
-                    "sdEntry": RecallRender.seconds(StudyStats.sd(times)),
-                    "recalled": s.recalled.count, "warnings": s.warnings]
-        }
+        // The participant table (a row per participant) is written into the page as
+        // it is made (``participantsSplice(_:up:)``): the model holds its place.
+        if count > 0 { m["participantsTable"] = PageSplice.marker }
         m["cohorts"] = cohorts.map { c -> [String: Any] in
             let h = heatmap(c.table, title: "Desktop cohort \(c.table.name): entry time (s)", limit: heatmapRows)
             return ["name": c.table.name, "slug": c.slug, "complete": c.table.complete.count,
@@ -135,10 +89,76 @@ enum RecallStudyPage {
         return m
     }
 
+    /// Entry time against length: every participant × string mean, this study and each
+    /// cohort; box plots per length and source when there are too many points to draw.
+    static func lengthChart(_ study: CohortTable, cohorts: [(slug: String, table: CohortTable)]) -> String {
+        var series = [XYSeries(name: "this study", points: study.complete.flatMap { p in
+            zip(study.columns, p.values).compactMap { c, v in v.map { XYPoint(x: Double(c.length), y: $0, label: p.id) } }
+        })]
+        for c in cohorts {
+            series.append(XYSeries(name: "desktop: \(c.table.name)", points: c.table.complete.flatMap { p in
+                zip(c.table.columns, p.values).compactMap { col, v in v.map { XYPoint(x: Double(col.length), y: $0, label: p.id) } }
+            }))
+        }
+        let pointCount = series.reduce(0) { $0 + $1.points.count }
+        if pointCount <= 2000 {
+            return Charts.scatter(series: series, options: ChartOptions(
+                title: "Entry time against string length",
+                description: "Mean entry time (s) of each complete participant for each string, against the string's length; desktop cohorts alongside.",
+                xLabel: "string length (characters)", yLabel: "mean entry time (s)", yMin: 0))
+        }
+        // Too many points to draw one by one: box plots per length and source.
+        var groups: [BoxGroup] = []
+        let lengths = Set(series.flatMap { $0.points.map(\.x) }).sorted()
+        for len in lengths {
+            for s in series {
+                let v = s.points.filter { $0.x == len }.map(\.y)
+                if !v.isEmpty { groups.append(BoxGroup(name: "\(Int(len)) · \(s.name)", values: v)) }
+            }
+        }
+        return Charts.boxPlot(groups: groups, options: ChartOptions(
+            title: "Entry time against string length",
+            description: "Distribution of the complete participants' mean entry time (s) per string, grouped by string length (characters) and by study or desktop cohort.",
+            height: 360, xLabel: "length · source", yLabel: "mean entry time (s)"))
+    }
+
+    // MARK: The participant table
+
+    static let participantColumns = ["participant", "source", "status", "session", "entries (n)", "mean entry (s)",
+                                     "SD (s)", "strings recalled", "warnings"]
+
+    /// A participant's cells as the page writes them (HTML, escaped).
+    static func participantCells(_ r: StudyAggregate.Row, up: String) -> [String] {
+        let e = HTML.escape
+        return ["<a href=\"\(e(up))participants/\(e(r.slug))/\">\(e(r.participant))</a> <span class=\"muted\">\(e(r.sourceFile))</span>",
+                r.desktop ? "desktop" : "mobile", r.complete ? "complete" : "incomplete",
+                e(RecallRender.duration(r.sessionTotalMs)), String(r.entryCount),
+                e(RecallRender.seconds(r.meanEntry)), e(RecallRender.seconds(r.sdEntry)),
+                String(r.recalled), String(r.warnings)]
+    }
+
+    /// The participant table as the page shows it after the table pass, emitted a row at
+    /// a time (a page splice never goes through the pass): the pass's column rules are
+    /// applied column by column (``TableMarkup/Columns``: the columns' facts over every
+    /// row first, then the rows), and the table tag is the pass's `<table class="data">`.
+    /// Rendered through the template and the pass, the table was most of the summary
+    /// page's memory at 2,000 participants (9 of 12 MB), and the page itself grew with it.
+    static func participantsTable(_ rows: [StudyAggregate.Row], up: String, emit: (String) throws -> Void) rethrows {
+        var columns = TableMarkup.Columns(count: participantColumns.count)
+        for r in rows { columns.add(row: participantCells(r, up: up)) }
+        try emit("<table class=\"data\">\n  <thead>" + columns.headerRow(participantColumns) + "</thead>\n  <tbody>")
+        for r in rows { try emit(columns.bodyRow(participantCells(r, up: up))) }
+        try emit("</tbody>\n</table>")
+    }
+
+    /// The table as the page's splice (written in place of the model's marker).
+    static func participantsSplice(_ rows: [StudyAggregate.Row], up: String) -> PageSplice {
+        PageSplice { emit in try participantsTable(rows, up: up, emit: emit) }
+    }
+
     static func percent(_ d: Double?) -> String { d.map { formatSeconds($0 * 100) + " %" } ?? "—" }
 
-    static func markdown(strings: StringSet, participants: [(slug: String, summary: ParticipantSummary)], study: CohortTable,
-                         cohorts: [(slug: String, table: CohortTable)]) -> String {
+    static func markdown(strings: StringSet, study: CohortTable, cohorts: [(slug: String, table: CohortTable)]) -> String {
         func cell(_ s: String) -> String { MarkdownText.text(s) }
         func table(_ t: CohortTable) -> String {
             var o = "| participant | " + t.columns.map { MarkdownText.code($0.string) }.joined(separator: " | ") + " |\n"
@@ -152,7 +172,8 @@ enum RecallStudyPage {
             }
             return o
         }
-        var o = "# Memorization study\n\n\(participants.count) participants, \(participants.filter { $0.summary.complete }.count) complete.\n\n"
+        // (The Appendix B table has every participant: complete ones, then incomplete ones.)
+        var o = "# Memorization study\n\n\(study.complete.count + study.incomplete.count) participants, \(study.complete.count) complete.\n\n"
         o += "## Mean entry time per participant and string (s)\n\n" + table(study)
         for c in cohorts { o += "\n## Desktop cohort \(cell(c.table.name))\n\n" + table(c.table) }
         return o

@@ -57,11 +57,15 @@ public struct SectionUnit: Sendable, Hashable {
 /// What a unit left for the section summary: JSON bytes the section defines.
 public struct UnitRecord: Sendable {
     public var id: String
-    public var data: Data
+    /// The record's bytes: read from the build's spill file for units built in this
+    /// build (records are not kept in memory, docs/incremental.md), so read each once.
+    public var data: Data { get throws { try stored.data() } }
+    let stored: StoredRecord
     /// The unit's stored blob (``UnitResult/blob``), if it left one: read it while
     /// summarizing, one unit at a time.
     public var blob: URL?
-    public init(id: String, data: Data, blob: URL? = nil) { self.id = id; self.data = data; self.blob = blob }
+    public init(id: String, data: Data, blob: URL? = nil) { self.init(id: id, stored: .inMemory(data), blob: blob) }
+    init(id: String, stored: StoredRecord, blob: URL?) { self.id = id; self.stored = stored; self.blob = blob }
 }
 
 /// The product of building a unit or a summary.
@@ -119,6 +123,9 @@ public struct Page: @unchecked Sendable {
     public var toc: [TOCEntry]
     /// Page-level `<body class>` hook for templates and CSS.
     public var bodyClass: String
+    /// A part of the page written piece by piece once the rest is rendered (a table of
+    /// thousands of rows), or nil: see ``PageSplice``.
+    public var splice: PageSplice?
 
     public init(path: String, title: String, template: String, model: any TemplateModel = [String: Any](),
                 styles: [String] = [], scripts: [String] = [], toc: [TOCEntry] = [], bodyClass: String = "") {
@@ -131,6 +138,24 @@ public struct Page: @unchecked Sendable {
         self.toc = toc
         self.bodyClass = bodyClass
     }
+}
+
+/// A part of a page too large to hold as one text (the study summary's table of every
+/// participant): the page is rendered with ``marker`` where the part goes — through its
+/// template, the table pass and the layout as usual — and written as the text before the
+/// marker, each piece ``pieces`` emits, and the text after it. Pieces are final HTML:
+/// the template, the table pass and the layout do not see them (a table among them is
+/// written in its final form, ``TableMarkup/finalTableTag``); control characters in them
+/// are made visible and their links checked like the rest of the page's.
+public struct PageSplice: Sendable {
+    /// Where the part goes: at most once in the rendered page (escaped text cannot forge
+    /// it); a page without it (a project's template that leaves the part out) is written
+    /// as rendered.
+    public static let marker = "<!--dossier:splice-->"
+    /// Emits the part's pieces in order.
+    public var pieces: @Sendable (_ emit: (String) throws -> Void) throws -> Void
+
+    public init(pieces: @escaping @Sendable (_ emit: (String) throws -> Void) throws -> Void) { self.pieces = pieces }
 }
 
 /// A file written as-is into the site.

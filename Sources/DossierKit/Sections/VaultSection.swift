@@ -156,7 +156,7 @@ public struct VaultSection: Section {
     // MARK: Summary page
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
-        guard let data = records.first?.data else { return UnitResult() }
+        guard let data = try records.first?.data else { return UnitResult() }
         let rec = try JSONDecoder().decode(Record.self, from: data)
         let r = rec.report
         func rows(_ rs: [HealthReport.Row]) -> [[String: Any]] {

@@ -1,0 +1,94 @@
+import Escaping
+import Foundation
+
+// What the build keeps out of memory, or keeps once, so that a clean build's peak does
+// not grow with the size of the site (docs/incremental.md, "Round six: memory").
+
+extension BuildContext {
+    // MARK: Records
+
+    /// This build's ``RecordSpill``, made on first use beside the staging folder.
+    func recordSpill() throws -> RecordSpill {
+        lock.lock(); defer { lock.unlock() }
+        if let spill { return spill }
+        let made = try RecordSpill(in: tree!.staging.deletingLastPathComponent())
+        spill = made
+        return made
+    }
+
+    // MARK: Links
+
+    /// `links` sharing the storage of equal texts seen before: every page of a kind repeats
+    /// the same links (navigation, assets, its own files), kept for the link check and the
+    /// state until the build ends (about 0.6 KB a study participant as copies).
+    func interned(_ links: [String]) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        return links.map { $0.utf8.count > 15 ? linkTexts.insert($0).memberAfterInsert : $0 }   // (shorter ones are stored inline)
+    }
+
+    // MARK: The manifest
+
+    /// The manifest written in pieces (``SiteManifest/writeJSON(pieceSize:_:)``), not as one 2 MB text.
+    func writeManifest(_ manifest: SiteManifest, to url: URL) throws {
+        try AtomicFile.write(to: url, sync: false) { write in try manifest.writeJSON { try $0.withUnsafeBytes { try write($0) } } }
+    }
+
+    /// Whether the file at `url` holds exactly `manifest`'s bytes: the pieces compared
+    /// with the file as they are made, stopping at the first difference.
+    func manifestOnDisk(equals manifest: SiteManifest, at url: URL) -> Bool {
+        struct Differs: Error {}
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var disk = [UInt8]()
+        func read(_ count: Int) -> Bool {
+            disk = [UInt8](repeating: 0, count: count)
+            var got = 0
+            while got < count {
+                let n = disk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + got, count - got) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                got += n
+            }
+            return true
+        }
+        do {
+            try manifest.writeJSON { (piece: [UInt8]) throws(Differs) in
+                guard !piece.isEmpty else { return }
+                guard read(piece.count), disk == piece else { throw Differs() }
+            }
+        } catch { return false }
+        var byte: UInt8 = 0
+        return Foundation.read(fd, &byte, 1) == 0          // and nothing after the last piece
+    }
+
+    // MARK: Pages written piece by piece (PageSplice)
+
+    /// Writes a page whose rendered `html` holds ``PageSplice/marker`` (once): the text
+    /// before it, the splice's pieces (control characters made visible, as the renderer
+    /// does to a whole page), the text after it. Returns the file and the page's links in
+    /// page order, as ``LinkChecker/links(in:)`` finds them in the whole page (a piece
+    /// never splits an attribute).
+    func writeSpliced(_ html: String, _ splice: PageSplice, to path: String, owner: String) throws -> (ManifestFile, [String]) {
+        let bytes = html.utf8, marker = PageSplice.marker.utf8
+        // A project's own template may leave the part out: the page is then as rendered.
+        guard let at = bytes.firstRange(of: marker) else {
+            return (try tree!.write(html, to: path, owner: owner), LinkChecker.links(in: html))
+        }
+        guard bytes[at.upperBound...].firstRange(of: marker) == nil else {
+            throw DossierError("page \(path): the splice marker occurs more than once in the rendered page")
+        }
+        let before = String(html[..<at.lowerBound]), after = String(html[at.upperBound...])
+        let stream = try tree!.openStream(path, owner: owner)
+        var links = LinkChecker.links(in: before)
+        try stream.append(Data(before.utf8))
+        try splice.pieces { piece in
+            let shown = ControlCharacters.displayUTF8(piece)
+            links += LinkChecker.links(in: shown)
+            try stream.append(Data(shown.utf8))
+        }
+        links += LinkChecker.links(in: after)
+        try stream.append(Data(after.utf8))
+        return (try tree!.finishStream(stream), links)
+    }
+}
