@@ -83,6 +83,22 @@ import Testing
         #expect(throws: DossierError.self) { try tree.write("b", to: "p/alice/index.html", owner: "recall/p-alice") }
     }
 
+    /// The case check keeps a hash of each lower-cased path, not the text: with a hash
+    /// under which every path collides, distinct paths are still accepted and paths that
+    /// differ only in case still refused, first claim or later ones alike.
+    @Test func theCaseCheckSurvivesPathsWhoseHashesCollide() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("case-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tree = try OutputTree(staging: dir)
+        tree.foldHash = { _ in 7 }
+        for p in ["a/One.html", "a/two.html", "b/Three.html", "b/four.html"] { try tree.write(p, to: p, owner: "u-\(p)") }
+        for p in ["a/one.html", "A/Two.html", "b/THREE.html", "b/Four.html"] {
+            #expect(throws: DossierError.self) { try tree.write(p, to: p, owner: "v-\(p)") }
+        }
+        try tree.write("c/five.html", to: "c/five.html", owner: "w")
+        #expect(tree.contains("c/five.html") && !tree.contains("a/one.html"))
+    }
+
     @Test func unsafeSchemesAreFoundAsABrowserReadsThem() {
         #expect(LinkChecker.unsafe(["javascript:x", " JaVa\tScRiPt:x", "vbscript:x", "file:///etc", "a/b.html", "https://x", "x:y/z", "data:text/html,x"])
                 == ["javascript:x", " JaVa\tScRiPt:x", "vbscript:x", "file:///etc", "data:text/html,x"])

@@ -27,8 +27,14 @@ public final class OutputTree: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: ManifestFile] = [:]
     private var owners: [String: String] = [:]
-    /// Lower-cased path → the path that claimed it.
-    private var caseFolded: [String: String] = [:]
+    /// The hash of a lower-cased path → the first path that claimed it (no lower-cased
+    /// copy of every path is kept: 10,000 of them at 2,000 participants).
+    private var caseFolded: [Int: String] = [:]
+    /// Lower-cased path → path, for the rare paths whose lower-cased forms differ but
+    /// share a hash with an earlier one.
+    private var foldCollisions: [String: String] = [:]
+    /// The hash used for ``caseFolded`` (tests make every path collide).
+    var foldHash: (String) -> Int = { $0.hashValue }
     private var createdDirs: Set<String> = []
     /// Paths written into the staging folder (patch mode: the changed files).
     private var staged: [String] = []
@@ -76,12 +82,23 @@ public final class OutputTree: @unchecked Sendable {
         // Paths that differ only in case are one file on case-insensitive file systems
         // and servers (docs/output-manifest.md): refused.
         let folded = path.lowercased()
-        if let other = caseFolded[folded], other != path {
+        let other: String?
+        if let first = caseFolded[foldHash(folded)] {
+            if first.lowercased() == folded {
+                other = first
+            } else {
+                other = foldCollisions[folded]
+                if other == nil { foldCollisions[folded] = path }
+            }
+        } else {
+            other = nil
+            caseFolded[foldHash(folded)] = path
+        }
+        if let other, other != path {
             throw DossierError("outputs '\(other)' (\(owners[other] ?? "?")) and '\(path)' (\(owner)) differ only in case; "
                                + "they would overwrite each other on a case-insensitive file system — rename one input")
         }
         owners[path] = owner
-        caseFolded[folded] = path
     }
 
     /// Creates the folders above `path` (mkdir(2), once each per build).

@@ -295,7 +295,7 @@ final class BuildContext: @unchecked Sendable {
         let path = input.path
         lock.lock(); let known = digested[path]; lock.unlock()
         if let known { return known }
-        let (digest, size) = try inputDigest(input)
+        let (digest, size) = try inputDigest(input, path: path)
         recordInput(input, sha256: digest, size: size)
         lock.lock(); digested[path] = digest; lock.unlock()
         return digest
@@ -303,8 +303,9 @@ final class BuildContext: @unchecked Sendable {
 
     /// SHA-256 and size of a unit's input: from the previous build's stamp when the file
     /// is provably unchanged (``BuildState/InputStamp``), else read and hashed.
-    func inputDigest(_ input: URL) throws -> (String, Int) {
-        let path = input.path
+    /// (`path` is `input.path`, made once: the same text keys `digested` and the state's
+    /// stamps rather than two copies of it per input.)
+    func inputDigest(_ input: URL, path: String) throws -> (String, Int) {
         let before = BuildState.InputStamp.current(path)
         if let old = previous?.inputs[path], let now = before, old.stillValid(now) {
             var kept = now
