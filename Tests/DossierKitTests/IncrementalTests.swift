@@ -131,7 +131,7 @@ import Testing
             spilled.units["recall/p-\(i)"] = s
         }
         #expect(try spilled.encoded() == inMemory.encoded())
-        let unit = UnitRecord(id: "p-1", stored: stored[1], blob: nil)
+        let unit = UnitRecord(id: "p-1", stored: stored[1], folder: nil, name: nil)
         #expect(try unit.data == records[1])
     }
 

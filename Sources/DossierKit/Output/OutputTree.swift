@@ -27,12 +27,10 @@ public final class OutputTree: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: ManifestFile] = [:]
     private var owners: [String: String] = [:]
-    /// The hash of a lower-cased path → the first path that claimed it (no lower-cased
-    /// copy of every path is kept: 10,000 of them at 2,000 participants).
-    private var caseFolded: [Int: String] = [:]
-    /// Lower-cased path → path, for the rare paths whose lower-cased forms differ but
-    /// share a hash with an earlier one.
-    private var foldCollisions: [String: String] = [:]
+    /// Hashes of the lower-cased paths claimed so far (no lower-cased copy of every path
+    /// is kept: 10,000 of them at 2,000 participants). A hash seen before is told apart
+    /// by the paths' text: a path differing only in case, or a rare collision.
+    private var caseFolded: Set<Int> = []
     /// The hash used for ``caseFolded`` (tests make every path collide).
     var foldHash: (String) -> Int = { $0.hashValue }
     private var createdDirs: Set<String> = []
@@ -82,19 +80,9 @@ public final class OutputTree: @unchecked Sendable {
         // Paths that differ only in case are one file on case-insensitive file systems
         // and servers (docs/output-manifest.md): refused.
         let folded = path.lowercased()
-        let other: String?
-        if let first = caseFolded[foldHash(folded)] {
-            if first.lowercased() == folded {
-                other = first
-            } else {
-                other = foldCollisions[folded]
-                if other == nil { foldCollisions[folded] = path }
-            }
-        } else {
-            other = nil
-            caseFolded[foldHash(folded)] = path
-        }
-        if let other, other != path {
+        let other = caseFolded.insert(foldHash(folded)).inserted ? nil
+            : owners.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
+        if let other {
             throw DossierError("outputs '\(other)' (\(owners[other] ?? "?")) and '\(path)' (\(owner)) differ only in case; "
                                + "they would overwrite each other on a case-insensitive file system — rename one input")
         }

@@ -283,6 +283,7 @@ final class BuildContext: @unchecked Sendable {
             }
             planned.append(list)
         }
+        digested = [:]          // (planning's alone: 2,000 paths and digests a study)
         let total = planned.reduce(0) { $0 + $1.count }
         let reuse = planned.reduce(0) { $0 + $1.filter { $0.reuse != nil }.count }
         log.detail("\(total) unit\(total == 1 ? "" : "s"), \(reuse) unchanged")
@@ -384,8 +385,8 @@ final class BuildContext: @unchecked Sendable {
         for ((k, r), pu) in zip(results, units) {
             store(k, r, reused: pu.reuse != nil)
             if let rec = r.record {
-                let blob = r.blobSize == nil ? nil : (pu.reuse != nil ? blobURL(r.hash) : newBlobFolder.appending(path: r.hash, directoryHint: .notDirectory))
-                records.append(UnitRecord(id: pu.unit.id, stored: rec, blob: blob))
+                let folder = r.blobSize == nil ? nil : (pu.reuse != nil ? blobFolder : newBlobFolder)
+                records.append(UnitRecord(id: pu.unit.id, stored: rec, folder: folder, name: r.hash))
             }
         }
         // The summary: rebuilt only when some unit or the configuration changed.
