@@ -20,8 +20,12 @@ struct ParticipantPageModel: TemplateModel {
     var reachedCount: Int
     var medianHold: String, medianDD: String, medianUD: String, medianUU: String
     var warnings: [String]
+    /// The strings reached, for the individual-entries part.
     var strings: [StringRow]
-    var practice: [PracticeRow]
+    /// The Strings table, in its final HTML (``RecallReport/stringsTable(_:)``).
+    var stringsTableHTML: String
+    /// The practice-typing table, when a string has a practice entry.
+    var practiceTableHTML: String?
     /// Present when the participant reached the Recall page.
     var recall: RecallPart?
     var timelineSVG: String
@@ -48,8 +52,9 @@ struct ParticipantPageModel: TemplateModel {
         case "warnings": .list(warnings.map { .object(TextItem(text: $0)) })
         case "hasWarnings": .bool(!warnings.isEmpty)
         case "strings": .list(of: strings)
-        case "practice": .list(of: practice)
-        case "hasPractice": .bool(!practice.isEmpty)
+        case "stringsTableHTML": .text(stringsTableHTML)
+        case "hasPractice": .bool(practiceTableHTML != nil)
+        case "practiceTableHTML": practiceTableHTML.map { .text($0) }
         case "hasRecall": .bool(recall != nil)
         case "recall": recall.map { .object($0) }
         case "timelineSVG": .text(timelineSVG)
@@ -62,14 +67,9 @@ struct ParticipantPageModel: TemplateModel {
         }
     }
 
-    /// One row of the Strings table (and one `<details>` of individual entries).
+    /// One string reached: one `<details>` of individual entries.
     struct StringRow: TemplateModel {
-        var n: Int, target: String, length: Int
-        var memorizeViews: Int, memorizeTotal: String
-        var verifyViews: Int, verifyFailures: Int, verifyTotal: String
-        var entries: Int, incorrect: Int, rekeys: Int, deletions: Int
-        var entryTotal: String, meanEntry: String, sdEntry: String
-        var finalCorrect: Int, toLastKey: String, done: Bool
+        var n: Int, target: String, entries: Int
         /// The individual-entries table, already in its final HTML (``RecallReport/entryTable(_:)``).
         var entryTableHTML: String
 
@@ -77,79 +77,27 @@ struct ParticipantPageModel: TemplateModel {
             switch name {
             case "n": .text(String(n))
             case "target": .text(target)
-            case "length": .text(String(length))
-            case "memorizeViews": .text(String(memorizeViews))
-            case "memorizeTotal": .text(memorizeTotal)
-            case "verifyViews": .text(String(verifyViews))
-            case "verifyFailures": .text(String(verifyFailures))
-            case "verifyTotal": .text(verifyTotal)
             case "entries": .text(String(entries))
-            case "incorrect": .text(String(incorrect))
-            case "rekeys": .text(String(rekeys))
-            case "deletions": .text(String(deletions))
-            case "entryTotal": .text(entryTotal)
-            case "meanEntry": .text(meanEntry)
-            case "sdEntry": .text(sdEntry)
-            case "finalCorrect": .text(String(finalCorrect))
-            case "toLastKey": .text(toLastKey)
-            case "done": .bool(done)
             case "entryTableHTML": .text(entryTableHTML)
             default: nil
             }
         }
     }
 
-    /// One row of the practice-typing table (Memorize and Verify pages).
-    struct PracticeRow: TemplateModel {
-        var n: Int, page: String, order: Int, duration: String, correct: Bool
-        var keystrokes: Int, deletions: Int
-        var medianHold: String, medianDD: String, medianUD: String, medianUU: String
-
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "n": .text(String(n))
-            case "page": .text(page)
-            case "order": .text(String(order))
-            case "duration": .text(duration)
-            case "correct": .bool(correct)
-            case "keystrokes": .text(String(keystrokes))
-            case "deletions": .text(String(deletions))
-            case "medianHold": .text(medianHold)
-            case "medianDD": .text(medianDD)
-            case "medianUD": .text(medianUD)
-            case "medianUU": .text(medianUU)
-            default: nil
-            }
-        }
-    }
-
-    /// The Recall part: its time, fields and the number of strings recalled exactly.
+    /// The Recall part: its time, fields table and the number of strings recalled exactly.
     struct RecallPart: TemplateModel {
         var total: String
-        var fields: [Field]
+        /// The Recall fields table in its final HTML, when something was typed.
+        var fieldsTableHTML: String?
         var recalled: Int
 
         func value(_ name: String) -> TemplateValue? {
             switch name {
             case "total": .text(total)
-            case "fields": .list(of: fields)
-            case "hasFields": .bool(!fields.isEmpty)
+            case "fieldsTableHTML": fieldsTableHTML.map { .text($0) }
+            case "hasFields": .bool(fieldsTableHTML != nil)
             case "recalled": .text(String(recalled))
             default: nil
-            }
-        }
-
-        struct Field: TemplateModel {
-            var field: Int, text: String, correct: Bool, matches: String
-
-            func value(_ name: String) -> TemplateValue? {
-                switch name {
-                case "field": .text(String(field))
-                case "text": .text(text)
-                case "correct": .bool(correct)
-                case "matches": .text(matches)
-                default: nil
-                }
             }
         }
     }

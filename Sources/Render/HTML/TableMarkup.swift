@@ -142,28 +142,18 @@ public enum TableMarkup {
         let body = rows.filter { $0.body }
         guard !body.isEmpty else { return t }
         let columns = body.map { $0.cells.count }.max() ?? 0
-        var numeric = Array(repeating: true, count: columns)
-        var sawValue = Array(repeating: false, count: columns)
-        var decimals = Array(repeating: 0, count: columns)
-        var durations = Array(repeating: false, count: columns)
+        var rules = Array(repeating: ColumnRule(), count: columns)
         for row in body {
-            for (k, cell) in row.cells.enumerated() {
-                let f = cell.facts
-                if f.isEmpty { continue }
-                sawValue[k] = true
-                if let v = f.seconds, v >= 60 { durations[k] = true }
-                if let d = f.decimals { decimals[k] = max(decimals[k], d) } else { numeric[k] = false }
-            }
+            for (k, cell) in row.cells.enumerated() { rules[k].add(cell.facts) }
         }
         // edits, applied from the end so earlier offsets stay valid
-        let classesOf = (0..<columns).map { k in (numeric[k] && sawValue[k] ? ["num"] : []) + (sawValue[k] ? [] : ["col-empty"]) }
+        let classesOf = rules.map(\.classes)
         var edits: [(Int, Int, [UInt8])] = []   // (start, end, replacement)
         for row in rows {
             for (k, cell) in row.cells.enumerated() where k < columns {
                 let classes = classesOf[k]
                 if row.body, !cell.isHeader || k > 0 {
-                    if let text = replacementText(cell.facts, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
-                                                  durations: durations[k]),
+                    if let text = replacementText(cell.facts, padTo: rules[k].padTo, durations: rules[k].durations),
                        plainContent(t, cell) {
                         edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
                     }
@@ -322,19 +312,23 @@ public enum TableMarkup {
 
     // MARK: Bytes
 
+    /// The index after the `</table>` that closes the table opened at `start`, counting
+    /// nested `<table` openings. Jumps from one `<table` or `</table>` to the next by
+    /// `memmem` (a byte-by-byte walk tested every `<` of the page's charts and cells).
     static func matchingEnd(_ b: [UInt8], _ start: Int) -> Int? {
         var depth = 0
         var k = start
-        while k < b.count {
-            if b[k] == 0x3C {
-                if matches(b, k, "<table") { depth += 1; k += 6; continue }
-                if matches(b, k, "</table>") {
-                    depth -= 1
-                    if depth == 0 { return k + 8 }
-                    k += 8; continue
-                }
+        var nextOpen = find(b, "<table", from: k)
+        while let close = find(b, "</table>", from: k) {
+            if let open = nextOpen, open < close {
+                depth += 1
+                k = open + 6
+                nextOpen = find(b, "<table", from: k)
+                continue
             }
-            k += 1
+            depth -= 1
+            if depth <= 0 { return close + 8 }
+            k = close + 8
         }
         return nil
     }
@@ -439,9 +433,50 @@ public enum TableMarkup {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `&lt;` `&gt;` `&quot;` `&#39;` `&#x27;` and then `&amp;` decoded, in that order.
     static func decodeEntities(_ s: String) -> String {
         guard s.utf8.contains(0x26) else { return s }                // "&"
-        return s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+        if let ascii = decodeASCIIEntities(s) { return ascii }
+        return decodeEntitiesByFoundation(s)
+    }
+
+    /// ``decodeEntities(_:)`` of ASCII text in one pass over its bytes (Foundation's six
+    /// searches were most of reading a cell with an apostrophe or `&`). The same result:
+    /// the entities cannot overlap (each runs from `&` to the next `;`), what the first
+    /// five give (`< > " '`) cannot be part of a later one, and `&amp;` is decoded last
+    /// in both, so its `&` starts nothing. In ASCII a byte is a Character. nil for other text.
+    static func decodeASCIIEntities(_ s: String) -> String? {
+        var s = s
+        return s.withUTF8 { b -> String? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count)
+            var k = 0
+            scan: while k < b.count {
+                if b[k] == 0x26 {
+                    for (name, byte) in asciiEntities {
+                        let n = name.utf8CodeUnitCount
+                        if k + n <= b.count, memcmp(b.baseAddress! + k, name.utf8Start, n) == 0 {
+                            out.append(byte)
+                            k += n
+                            continue scan
+                        }
+                    }
+                }
+                out.append(b[k])
+                k += 1
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// The entities ``decodeEntities(_:)`` reads, with their bytes.
+    private static let asciiEntities: [(StaticString, UInt8)] = [("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&#39;", 0x27),
+                                                                 ("&#x27;", 0x27), ("&amp;", 0x26)]
+
+    /// The reference: Foundation's replacements, one entity after the other.
+    static func decodeEntitiesByFoundation(_ s: String) -> String {
+        s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
     }
