@@ -46,11 +46,16 @@ enum RecallReport {
             ], options: ChartOptions(title: "Errors and re-keys per string",
                                      description: "Counts per string: entries not equal to the target, re-keyed fields, keystrokes that deleted characters, and failed Verify attempts.",
                                      xLabel: "string", yLabel: "count", yMin: 0))
-            let all = reached.flatMap(\.entries)
-            let groups = [("hold", all.flatMap(\.dynamics.hold)), ("down-down", all.flatMap(\.dynamics.downDown)),
-                          ("up-down", all.flatMap(\.dynamics.upDown)), ("up-up", all.flatMap(\.dynamics.upUp))]
+            // Each interval pooled over every entry straight into the box plot's values.
+            func pooled(_ intervals: (Dynamics) -> [Int]) -> [Double] {
+                var values: [Double] = []
+                for s in reached { for e in s.entries { values.append(contentsOf: intervals(e.dynamics).lazy.map(Double.init)) } }
+                return values
+            }
+            let groups = [("hold", pooled { $0.hold }), ("down-down", pooled { $0.downDown }),
+                          ("up-down", pooled { $0.upDown }), ("up-up", pooled { $0.upUp })]
                 .filter { !$0.1.isEmpty }
-                .map { BoxGroup(name: $0.0, values: $0.1.map(Double.init)) }
+                .map { BoxGroup(name: $0.0, values: $0.1) }
             if !groups.isEmpty {
                 m.dynamicsSVG = Charts.boxPlot(groups: groups, options: ChartOptions(
                     title: "Keystroke dynamics (Entry pages)",
