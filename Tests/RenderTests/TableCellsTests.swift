@@ -173,3 +173,14 @@ private func randomPage(_ rng: inout Seeded) -> String {
     #expect(TableMarkup.decodeASCIIEntities("é&amp;") == nil)
     #expect(TableMarkup.decodeEntities("é&amp;&lt;") == "é&<")
 }
+
+@Test func numberColumnFactsAsTheGeneralRules() {
+    // ``TableMarkup/NumberColumn/facts(_:)`` reads printable-ASCII-ended text by its bytes.
+    var rng = Seeded(state: 41)
+    let extra = ["1\u{301}", "12%\u{301}", "1\u{600}%", "5-", "-", "--", "+", "1.2.3", "1,2", ".5", "3.0 s", "- 1"]
+    let random = (0..<6_000).map { _ in (0..<rng.next(4)).map { _ in (edgeCells + extra)[rng.next(edgeCells.count + extra.count)] }.joined() }
+    for text in edgeCells + extra + random {
+        let f = TableMarkup.NumberColumn.facts(text)
+        #expect(f.empty == TableMarkup.isEmptyValue(text) && f.decimals == TableMarkup.numberDecimals(text), "\(text.debugDescription)")
+    }
+}

@@ -29,10 +29,16 @@ enum RecallReport {
                     recalled: rc.stringsRecalled.count)
             },
             timelineSVG: timeline(r))
-        let entries = reached.flatMap { s in s.entries.map { (s.length, $0) } }
-        if !entries.isEmpty {
-            let ok = entries.filter { $0.1.correct }.map { XYPoint(x: Double($0.0), y: Double($0.1.durationMs) / 1000, label: "field \($0.1.field)") }
-            let bad = entries.filter { !$0.1.correct }.map { XYPoint(x: Double($0.0), y: Double($0.1.durationMs) / 1000, label: "field \($0.1.field)") }
+        // The entries as points of the entry-time chart, correct and incorrect, in one
+        // pass (a list of (length, entry) pairs copied every entry twice).
+        var ok: [XYPoint] = [], bad: [XYPoint] = []
+        for s in reached {
+            for e in s.entries {
+                let point = XYPoint(x: Double(s.length), y: Double(e.durationMs) / 1000, label: "field \(e.field)")
+                if e.correct { ok.append(point) } else { bad.append(point) }
+            }
+        }
+        if !ok.isEmpty || !bad.isEmpty {
             m.entrySVG = Charts.scatter(series: [XYSeries(name: "correct", points: ok), XYSeries(name: "incorrect", points: bad)],
                                         options: ChartOptions(title: "Entry time against string length",
                                                               description: "Each individual entry on the Entry pages: seconds from the first to the last keystroke against the target's length.",

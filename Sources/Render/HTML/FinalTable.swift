@@ -37,7 +37,7 @@ extension TableMarkup {
             }
         }
 
-        /// A column's body cells: final HTML content, or whole numbers written as digits.
+        /// A column's body cells: final HTML content, or whole numbers (written as `String(v)`).
         public enum Cells {
             case html([String])
             case integers([Int])
@@ -71,40 +71,26 @@ extension TableMarkup {
                 o += "</th>".utf8
             }
             o += layout.afterHeader.utf8
-            // Each column's opening cell tag made once (a study page has ~1,500 cells).
+            // Each column's opening cell tag made once (a study page has ~1,500 cells), and
+            // its cells' text read out of the enum once (a switch per cell copied the column).
             let opening = columns.map { Array("<td\($0.classAttribute)>".utf8) }
+            let texts: [[String]] = columns.map { column in
+                switch column.cells {
+                case .html(let cells): cells
+                case .integers(let values): values.map(String.init)
+                }
+            }
             for row in 0..<rows {
                 o += layout.rowOpen.utf8
-                for (k, column) in columns.enumerated() {
+                for k in texts.indices {
                     o += opening[k]
-                    switch column.cells {
-                    case .html(let cells): o += cells[row].utf8
-                    case .integers(let values): appendDigits(values[row], to: &o)
-                    }
+                    o += texts[k][row].utf8
                     o += "</td>".utf8
                 }
                 o += layout.rowClose.utf8
             }
             o += layout.afterRows.utf8
             return String(decoding: o, as: UTF8.self)
-        }
-
-        /// `String(v)`'s bytes, without the String.
-        static func appendDigits(_ v: Int, to o: inout [UInt8]) {
-            if v < 0 { o.append(0x2D) }
-            var m = v.magnitude
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                          UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var n = 0
-            withUnsafeMutableBytes(of: &digits) { d in
-                repeat {
-                    d[n] = UInt8(0x30 + m % 10)
-                    m /= 10
-                    n += 1
-                } while m > 0
-                while n > 0 { n -= 1; o.append(d[n]) }
-            }
         }
     }
 }

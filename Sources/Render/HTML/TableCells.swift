@@ -182,8 +182,8 @@ extension TableMarkup {
         public var `class`: String
 
         public init(_ texts: [String]) {
-            let empty = texts.map(isEmptyValue)
-            let decimals = texts.map(numberDecimals)
+            let facts = texts.map(NumberColumn.facts)
+            let empty = facts.map(\.empty), decimals = facts.map(\.decimals)
             let sawValue = empty.contains(false)
             let numeric = sawValue && zip(empty, decimals).allSatisfy { $0 || $1 != nil }
             let want = numeric ? zip(empty, decimals).compactMap { $0 ? nil : $1 }.max() ?? 0 : 0
@@ -191,6 +191,19 @@ extension TableMarkup {
                 if let have, have < want { padded(text, from: have, to: want) } else { text }
             }
             `class` = texts.isEmpty ? "" : numeric ? " class=\"num\"" : sawValue ? "" : " class=\"col-empty\""
+        }
+
+        /// ``isEmptyValue(_:)`` and ``numberDecimals(_:)`` of `text`. A text whose first and
+        /// last bytes are printable ASCII needs no trimming and reads as its bytes (a byte
+        /// that is not ASCII is no digit, point or comma there, as its Character is none
+        /// on the general path); anything else (`—`, `−3`, white space) takes the general rules.
+        static func facts(_ text: String) -> (empty: Bool, decimals: Int?) {
+            var text = text
+            let fast = text.withUTF8 { b -> (Bool, Int?)? in
+                guard let first = b.first, let last = b.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F else { return nil }
+                return (b.count == 1 && first == 0x2D, asciiNumberDecimals(b))
+            }
+            return fast ?? (isEmptyValue(text), numberDecimals(text))
         }
     }
 }
