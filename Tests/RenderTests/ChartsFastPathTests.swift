@@ -240,3 +240,9 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
         #expect(ChartID.make(options, kind: "bar") == reference(id), "\(id.debugDescription)")
     }
 }
+
+@Test func paletteTextColoursAsTheirLuminance() {
+    for fill in ChartStyle.palette + ["#ffffff", "#000000", "#123456", "#0072b2"] {
+        #expect(HeatmapChart.textColor(on: fill) == HeatmapChart.luminanceTextColor(on: fill), "\(fill)")
+    }
+}

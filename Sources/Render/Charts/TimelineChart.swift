@@ -14,8 +14,6 @@ enum TimelineChart {
         var categories: [String] = []
         for s in spans where !categories.contains(s.category) { categories.append(s.category) }
         func colorOf(_ cat: String) -> String { ChartStyle.color(categories.firstIndex(of: cat) ?? 0) }
-        // The label colour on each category's fill, worked out once (not per span).
-        let labelColors = Dictionary(categories.map { ($0, HeatmapChart.textColor(on: colorOf($0))) }) { a, _ in a }
         if categories.count > 1 {
             cv.legend = categories.map { LegendItem(name: $0.isEmpty ? "(none)" : $0, key: .swatch(color: colorOf($0))) }
         }
@@ -58,7 +56,7 @@ enum TimelineChart {
                 }
                 marks += "<rect x=\"\(c(x0))\" y=\"\(c(cy - barH / 2))\" width=\"\(c(x1 - x0))\" height=\"\(c(barH))\" rx=\"2\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>"
                 if !s.label.isEmpty, barH >= 10, ChartStyle.textWidth(s.label, size: 10) <= x1 - x0 - 6 {
-                    labels += "<text x=\"\(c(x0 + 3))\" y=\"\(c(cy))\" dy=\"0.35em\" fill=\"\(labelColors[s.category] ?? HeatmapChart.textColor(on: fill))\">\(SVGText.escape(s.label))</text>"
+                    labels += "<text x=\"\(c(x0 + 3))\" y=\"\(c(cy))\" dy=\"0.35em\" fill=\"\(HeatmapChart.textColor(on: fill))\">\(SVGText.escape(s.label))</text>"
                 }
             }
         }
