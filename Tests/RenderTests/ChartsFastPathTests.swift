@@ -246,3 +246,25 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
         #expect(HeatmapChart.textColor(on: fill) == HeatmapChart.luminanceTextColor(on: fill), "\(fill)")
     }
 }
+
+/// ``SVGText/needsEscaping(_:)`` against round five's scan (two flags carried through
+/// every byte, kept here): U+FFFE and U+FFFF, their neighbours (U+FEFF, U+FFFD, U+FFBF,
+/// U+EFBF), every escaped character, controls, and 20,000 random strings of them.
+@Test func needsEscapingAsRoundFivesScan() {
+    func reference(_ s: String) -> Bool {
+        var afterEF = false, afterEFBF = false
+        for b in s.utf8 {
+            if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
+            else if b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return true }
+            if afterEFBF && (b == 0xBE || b == 0xBF) { return true }
+            afterEFBF = afterEF && b == 0xBF
+            afterEF = b == 0xEF
+        }
+        return false
+    }
+    let pieces = ["a", "\u{FFFE}", "\u{FFFF}", "\u{FEFF}", "\u{FFFD}", "\u{FFBF}", "\u{EFBF}", "\u{FFBE}", "&", "<", ">", "\"", "'",
+                  "\t", "\n", "\r", "\u{1}", "\u{1F}", "é", "日", "1.5", " "]
+    var g = SplitMix(state: 63)
+    let strings = pieces + (0..<20_000).map { _ in (0..<Int(g.next() % 5)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined() }
+    for s in strings { #expect(SVGText.needsEscaping(s) == reference(s), "\(s.debugDescription)") }
+}

@@ -229,7 +229,7 @@ public struct BoxStats: Sendable, Equatable {
     /// radix sort on `value − min` does it in a few linear passes; the merge sort was a
     /// fifth of the page's charts (docs/perf-study.md, "Round five, charts").
     static func sortedFinite(_ values: [Double]) -> [Double] {
-        let v = values.filter(\.isFinite)
+        let v = values.filter { $0.isFinite }
         guard v.count > 1 else { return v }
         var lo = v[0], hi = v[0]
         for x in v {
@@ -242,8 +242,9 @@ public struct BoxStats: Sendable, Equatable {
         var from = v
         var to = v
         var shift = 0
+        var count = [Int](repeating: 0, count: 257)
         while shift < bits {
-            var count = [Int](repeating: 0, count: 257)
+            for d in count.indices { count[d] = 0 }
             for x in from { count[Int((UInt64(x - lo) >> UInt64(shift)) & 0xFF) + 1] += 1 }
             for d in 1..<257 { count[d] += count[d - 1] }
             for x in from {
