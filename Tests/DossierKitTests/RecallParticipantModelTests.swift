@@ -74,6 +74,23 @@ struct RecallParticipantModelTests {
         #expect(sessions == 96 && finalTables > 900)
     }
 
+    /// A project's own copy of round five's template (`templates/recall/participant.mustache`)
+    /// still finds every field it used: rendered with the typed model it gives the bytes
+    /// it gives with the dictionary of round four.
+    @Test func roundFivesTemplateRendersAsWithTheDictionary() throws {
+        let templates = try TemplateSet(builtIn: [
+            .init(name: "round5", text: Self.text("Tests/DossierKitTests/Fixtures/recall/participant-round5.mustache"), file: "round5.mustache"),
+        ], folders: [])
+        var sessions = 0
+        for (i, s) in try RecallRenderTests.simulatedSessions(Self.sets, seed: 72, count: 4).enumerated() {
+            let typed = RecallReport.model(s.result, slug: "p\(i)")
+            #expect(try templates.render("round5", typed) == templates.render("round5", Self.dictionary(s.result, slug: "p\(i)", charts: typed)),
+                    "\(s.label)")
+            sessions += 1
+        }
+        #expect(sessions == 24)
+    }
+
     /// The individual-entries rows as round five wrote them, for the table pass to mark up.
     static func plainEntryRows(_ entries: [TypedEntry]) -> String {
         entries.map { e in
@@ -99,7 +116,7 @@ struct RecallParticipantModelTests {
                 "sdEntry": RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
                 "finalCorrect": s.finalCorrect, "toLastKey": RecallRender.seconds(s.memorizeToLastEntryKeyMs),
                 "done": s.completed,
-                "entryRowsHTML": Self.plainEntryRows(s.entries),
+                "entryRowsHTML": Self.plainEntryRows(s.entries), "entryTableHTML": RecallReport.entryTable(s.entries),
             ])
         }
         var m: [String: Any] = [

@@ -9,8 +9,7 @@ enum RecallReport {
     static func model(_ r: ParticipantResult, slug: String) -> ParticipantPageModel {
         let reached = r.strings.filter(\.reached)
         let rows = reached.map { s in
-            ParticipantPageModel.StringRow(n: s.number, target: s.target, entries: s.entries.count,
-                                           entryTableHTML: entryTable(s.entries))
+            ParticipantPageModel.StringRow(result: s, entryTableHTML: entryTable(s.entries))
         }
         var m = ParticipantPageModel(
             participant: r.participant, slug: slug,
@@ -24,7 +23,7 @@ enum RecallReport {
             practiceTableHTML: reached.contains { !$0.practice.isEmpty } ? practiceTable(reached) : nil,
             recall: r.recall.map { rc in
                 ParticipantPageModel.RecallPart(
-                    total: RecallRender.seconds(rc.totalMs),
+                    total: RecallRender.seconds(rc.totalMs), fields: rc.fields,
                     fieldsTableHTML: rc.fields.isEmpty ? nil : fieldsTable(rc.fields),
                     recalled: rc.stringsRecalled.count)
             },
