@@ -98,7 +98,13 @@ public enum Charts {
             n.id = text(in: b, after: " id=\"", upTo: "\"").map { $0 + "-n" }
             n.sharedDescription = text(in: b, after: "-desc\">", upTo: "</desc>")
         }
-        return "<div class=\"chart-frame\">" + wide + draw(n) + "</div>"
+        // Appended into storage for both drawings (`+` copied the wide one three times).
+        var frame = "<div class=\"chart-frame\">"
+        frame.reserveCapacity(2 * wide.utf8.count + 64)
+        frame += wide
+        frame += draw(n)
+        frame += "</div>"
+        return frame
     }
 
     /// The text between the first `start` in `b` and the next `end` after it (the
