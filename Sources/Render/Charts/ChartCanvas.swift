@@ -327,12 +327,9 @@ struct ChartCanvas {
     /// The complete `<svg>` element.
     func finish() -> String {
         let w = c(width), h = c(height)
-        let desc = options.sharedDescription ?? SVGText.escape(description())
-        var s = ""
-        s.reserveCapacity(body.utf8.count + desc.utf8.count + 2_048)     // the body is copied in once
-        s += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart \(options.drawingClass.map { $0 + " " } ?? "")dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart \(options.drawingClass.map { $0 + " " } ?? "")dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
         s += "<title id=\"\(id)-title\">\(SVGText.escape(options.title))</title>"
-        s += "<desc id=\"\(id)-desc\">\(desc)</desc>"
+        s += "<desc id=\"\(id)-desc\">\(options.sharedDescription ?? SVGText.escape(description()))</desc>"
         s += "<rect class=\"chart-background\" width=\"\(w)\" height=\"\(h)\" fill=\"\(ChartStyle.background)\"/>"
         if options.showTitle, !options.title.isEmpty {
             let t = SVGText.truncate(options.title, max: max(10, Int((width - 24) / (14 * 0.6))))

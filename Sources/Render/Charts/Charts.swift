@@ -98,13 +98,7 @@ public enum Charts {
             n.id = text(in: b, after: " id=\"", upTo: "\"").map { $0 + "-n" }
             n.sharedDescription = text(in: b, after: "-desc\">", upTo: "</desc>")
         }
-        // Appended into storage for both drawings (`+` copied the wide one three times).
-        var frame = "<div class=\"chart-frame\">"
-        frame.reserveCapacity(2 * wide.utf8.count + 64)
-        frame += wide
-        frame += draw(n)
-        frame += "</div>"
-        return frame
+        return "<div class=\"chart-frame\">" + wide + draw(n) + "</div>"
     }
 
     /// The text between the first `start` in `b` and the next `end` after it (the
