@@ -30,6 +30,8 @@ struct ParticipantPageModel: TemplateModel {
     var stringsTableHTML: String
     /// The practice-typing table, when a string has a practice entry.
     var practiceTableHTML: String?
+    /// Its rows, for a template of its own.
+    var practice: [PracticeRow]
     /// Present when the participant reached the Recall page.
     var recall: RecallPart?
     var timelineSVG: String
@@ -59,7 +61,7 @@ struct ParticipantPageModel: TemplateModel {
         case "stringsTableHTML": .text(stringsTableHTML)
         case "hasPractice": .bool(practiceTableHTML != nil)
         case "practiceTableHTML": practiceTableHTML.map { .text($0) }
-        case "practice": .list(of: strings.flatMap { s in s.result.practice.map { PracticeRow(n: s.result.number, entry: $0) } })
+        case "practice": .list(of: practice)
         case "hasRecall": .bool(recall != nil)
         case "recall": recall.map { .object($0) }
         case "timelineSVG": .text(timelineSVG)
@@ -73,34 +75,48 @@ struct ParticipantPageModel: TemplateModel {
     }
 
     /// One string reached: one `<details>` of individual entries (and, for a template of
-    /// its own, one row of the Strings table).
+    /// its own, one row of the Strings table). Numbers only, formatted when asked for: the
+    /// row keeps no entry of the string alive until the page is written.
     struct StringRow: TemplateModel {
-        var result: StringResult
+        var n: Int, target: String, length: Int, entries: Int
+        var memorizeViews: Int, memorizeTotalMs: Int?, verifyViews: Int, verifyFailures: Int, verifyTotalMs: Int?
+        var incorrect: Int, rekeys: Int, deletions: Int, entryTotalMs: Int?
+        var meanEntrySeconds: Double?, sdEntrySeconds: Double?, finalCorrect: Int, toLastKeyMs: Int?, done: Bool
         /// The individual-entries table, already in its final HTML (``RecallReport/entryTable(_:)``).
         var entryTableHTML: String
 
+        init(_ s: StringResult, entryTableHTML: String) {
+            n = s.number; target = s.target; length = s.length; entries = s.entries.count
+            memorizeViews = s.memorizeViews.count; memorizeTotalMs = s.memorizeTotalMs
+            verifyViews = s.verifyViews.count; verifyFailures = s.verifyFailures; verifyTotalMs = s.verifyTotalMs
+            incorrect = s.incorrectEntries; rekeys = s.rekeys; deletions = s.deletions; entryTotalMs = s.entryTotalMs
+            meanEntrySeconds = s.meanEntrySeconds
+            sdEntrySeconds = StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })
+            finalCorrect = s.finalCorrect; toLastKeyMs = s.memorizeToLastEntryKeyMs; done = s.completed
+            self.entryTableHTML = entryTableHTML
+        }
+
         func value(_ name: String) -> TemplateValue? {
-            let s = result
-            return switch name {
-            case "n": .text(String(s.number))
-            case "target": .text(s.target)
-            case "entries": .text(String(s.entries.count))
+            switch name {
+            case "n": .text(String(n))
+            case "target": .text(target)
+            case "entries": .text(String(entries))
             case "entryTableHTML": .text(entryTableHTML)
-            case "length": .text(String(s.length))
-            case "memorizeViews": .text(String(s.memorizeViews.count))
-            case "memorizeTotal": .text(RecallRender.seconds(s.memorizeTotalMs))
-            case "verifyViews": .text(String(s.verifyViews.count))
-            case "verifyFailures": .text(String(s.verifyFailures))
-            case "verifyTotal": .text(RecallRender.seconds(s.verifyTotalMs))
-            case "incorrect": .text(String(s.incorrectEntries))
-            case "rekeys": .text(String(s.rekeys))
-            case "deletions": .text(String(s.deletions))
-            case "entryTotal": .text(RecallRender.seconds(s.entryTotalMs))
-            case "meanEntry": .text(RecallRender.seconds(s.meanEntrySeconds))
-            case "sdEntry": .text(RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })))
-            case "finalCorrect": .text(String(s.finalCorrect))
-            case "toLastKey": .text(RecallRender.seconds(s.memorizeToLastEntryKeyMs))
-            case "done": .bool(s.completed)
+            case "length": .text(String(length))
+            case "memorizeViews": .text(String(memorizeViews))
+            case "memorizeTotal": .text(RecallRender.seconds(memorizeTotalMs))
+            case "verifyViews": .text(String(verifyViews))
+            case "verifyFailures": .text(String(verifyFailures))
+            case "verifyTotal": .text(RecallRender.seconds(verifyTotalMs))
+            case "incorrect": .text(String(incorrect))
+            case "rekeys": .text(String(rekeys))
+            case "deletions": .text(String(deletions))
+            case "entryTotal": .text(RecallRender.seconds(entryTotalMs))
+            case "meanEntry": .text(RecallRender.seconds(meanEntrySeconds))
+            case "sdEntry": .text(RecallRender.seconds(sdEntrySeconds))
+            case "finalCorrect": .text(String(finalCorrect))
+            case "toLastKey": .text(RecallRender.seconds(toLastKeyMs))
+            case "done": .bool(done)
             default: nil
             }
         }
@@ -109,22 +125,29 @@ struct ParticipantPageModel: TemplateModel {
     /// One row of the practice-typing table (Memorize and Verify pages), for a template
     /// of its own.
     struct PracticeRow: TemplateModel {
-        var n: Int, entry: TypedEntry
+        var n: Int, page: String, order: Int, durationMs: Int, correct: Bool, keystrokes: Int, deletions: Int
+        var medianHold: Double?, medianDD: Double?, medianUD: Double?, medianUU: Double?
+
+        init(n: Int, entry e: TypedEntry) {
+            self.n = n; page = e.page.title; order = e.order; durationMs = e.durationMs; correct = e.correct
+            keystrokes = e.keystrokes; deletions = e.deletions
+            medianHold = e.dynamics.medianHold; medianDD = e.dynamics.medianDownDown
+            medianUD = e.dynamics.medianUpDown; medianUU = e.dynamics.medianUpUp
+        }
 
         func value(_ name: String) -> TemplateValue? {
-            let e = entry
-            return switch name {
+            switch name {
             case "n": .text(String(n))
-            case "page": .text(e.page.title)
-            case "order": .text(String(e.order))
-            case "duration": .text(RecallRender.seconds(e.durationMs))
-            case "correct": .bool(e.correct)
-            case "keystrokes": .text(String(e.keystrokes))
-            case "deletions": .text(String(e.deletions))
-            case "medianHold": .text(RecallRender.ms(e.dynamics.medianHold))
-            case "medianDD": .text(RecallRender.ms(e.dynamics.medianDownDown))
-            case "medianUD": .text(RecallRender.ms(e.dynamics.medianUpDown))
-            case "medianUU": .text(RecallRender.ms(e.dynamics.medianUpUp))
+            case "page": .text(page)
+            case "order": .text(String(order))
+            case "duration": .text(RecallRender.seconds(durationMs))
+            case "correct": .bool(correct)
+            case "keystrokes": .text(String(keystrokes))
+            case "deletions": .text(String(deletions))
+            case "medianHold": .text(RecallRender.ms(medianHold))
+            case "medianDD": .text(RecallRender.ms(medianDD))
+            case "medianUD": .text(RecallRender.ms(medianUD))
+            case "medianUU": .text(RecallRender.ms(medianUU))
             default: nil
             }
         }

@@ -9,7 +9,7 @@ enum RecallReport {
     static func model(_ r: ParticipantResult, slug: String) -> ParticipantPageModel {
         let reached = r.strings.filter(\.reached)
         let rows = reached.map { s in
-            ParticipantPageModel.StringRow(result: s, entryTableHTML: entryTable(s.entries))
+            ParticipantPageModel.StringRow(s, entryTableHTML: entryTable(s.entries))
         }
         var m = ParticipantPageModel(
             participant: r.participant, slug: slug,
@@ -21,6 +21,7 @@ enum RecallReport {
             medianUD: RecallRender.ms(r.medianUpDown), medianUU: RecallRender.ms(r.medianUpUp),
             warnings: r.warnings.map(\.description), strings: rows, stringsTableHTML: stringsTable(reached),
             practiceTableHTML: reached.contains { !$0.practice.isEmpty } ? practiceTable(reached) : nil,
+            practice: reached.flatMap { s in s.practice.map { ParticipantPageModel.PracticeRow(n: s.number, entry: $0) } },
             recall: r.recall.map { rc in
                 ParticipantPageModel.RecallPart(
                     total: RecallRender.seconds(rc.totalMs), fields: rc.fields,
