@@ -198,3 +198,73 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
         }
     }
 }
+
+// MARK: - Round six: coordinates and ids
+
+/// ``ChartNumber/hundredthsText(_:)`` against the appending `DecimalText.hundredths` it
+/// replaces in ``ChartNumber/coord(_:)``: every sign, zero, one and two decimals, trailing
+/// zeros, the largest magnitude coord takes, and 20,000 random values of chart sizes and beyond.
+@Test func coordinatesAsTheAppendingFormatter() {
+    var g = SplitMix(state: 61)
+    var ks: [Int64] = [0, 1, -1, 5, -5, 10, -10, 50, 99, 100, -100, 101, 110, 1_234, -1_230, 9_000_000_000_000_000 - 1,
+                       -(9_000_000_000_000_000 - 1), 8_999_999_999_999_990]
+    for _ in 0..<20_000 {
+        let scale: [Int64] = [100, 10_000, 1_000_000, 9_000_000_000_000_000]
+        let m = scale[Int(g.next() % 4)]
+        ks.append(Int64(g.next() % UInt64(m)) * (g.next() % 2 == 0 ? 1 : -1))
+    }
+    for k in ks { #expect(ChartNumber.hundredthsText(k) == DecimalText.hundredths(k), "\(k)") }
+    for x in [0.0, -0.0, -0.001, 0.004, 0.005, -0.005, 12.345, -12.3, 639.999, 1e15, -1e15, 9e13, .nan, .infinity] {
+        let hundredths = (x * 100).rounded()
+        let old = !x.isFinite ? "0" : abs(hundredths) < 9e15 ? DecimalText.hundredths(Int64(hundredths)) : String(format: "%.0f", x)
+        #expect(ChartNumber.coord(x) == old, "\(x)")
+    }
+}
+
+/// The id of a chart with a given id: kept as it is when already clean (the fast path),
+/// else cleaned as round five cleaned every given id (kept here as the reference).
+@Test func givenChartIdsAsRoundFiveCleanedThem() {
+    func reference(_ given: String) -> String {
+        let clean = String(given.unicodeScalars.filter {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
+        }.map(Character.init))
+        if let f = clean.unicodeScalars.first, f.isASCII, f.properties.isAlphabetic { return clean }
+        return "chart-" + clean
+    }
+    let pieces = ["a", "Z", "chart-", "-n", "_", "9", "0", " ", "é", "@", "[", "`", "{", "/", "日", "-", "x1"]
+    var g = SplitMix(state: 62)
+    let ids = pieces + (0..<5_000).map { _ in (0..<Int(g.next() % 6)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined() }
+    for id in ids {
+        var options = ChartOptions(title: "T")
+        options.id = id
+        #expect(ChartID.make(options, kind: "bar") == reference(id), "\(id.debugDescription)")
+    }
+}
+
+@Test func paletteTextColoursAsTheirLuminance() {
+    for fill in ChartStyle.palette + ["#ffffff", "#000000", "#123456", "#0072b2"] {
+        #expect(HeatmapChart.textColor(on: fill) == HeatmapChart.luminanceTextColor(on: fill), "\(fill)")
+    }
+}
+
+/// ``SVGText/needsEscaping(_:)`` against round five's scan (two flags carried through
+/// every byte, kept here): U+FFFE and U+FFFF, their neighbours (U+FEFF, U+FFFD, U+FFBF,
+/// U+EFBF), every escaped character, controls, and 20,000 random strings of them.
+@Test func needsEscapingAsRoundFivesScan() {
+    func reference(_ s: String) -> Bool {
+        var afterEF = false, afterEFBF = false
+        for b in s.utf8 {
+            if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
+            else if b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return true }
+            if afterEFBF && (b == 0xBE || b == 0xBF) { return true }
+            afterEFBF = afterEF && b == 0xBF
+            afterEF = b == 0xEF
+        }
+        return false
+    }
+    let pieces = ["a", "\u{FFFE}", "\u{FFFF}", "\u{FEFF}", "\u{FFFD}", "\u{FFBF}", "\u{EFBF}", "\u{FFBE}", "&", "<", ">", "\"", "'",
+                  "\t", "\n", "\r", "\u{1}", "\u{1F}", "é", "日", "1.5", " "]
+    var g = SplitMix(state: 63)
+    let strings = pieces + (0..<20_000).map { _ in (0..<Int(g.next() % 5)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined() }
+    for s in strings { #expect(SVGText.needsEscaping(s) == reference(s), "\(s.debugDescription)") }
+}

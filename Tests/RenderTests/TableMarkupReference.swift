@@ -5,6 +5,24 @@
 /// found for every table, and the edits are applied in place from the end. The tests
 /// compare the fast path against it.
 enum ReferenceTableMarkup {
+    /// The end of the table opened at `start`, walking byte by byte (round five).
+    static func matchingEnd(_ b: [UInt8], _ start: Int) -> Int? {
+        var depth = 0
+        var k = start
+        while k < b.count {
+            if b[k] == 0x3C {
+                if TableMarkup.matches(b, k, "<table") { depth += 1; k += 6; continue }
+                if TableMarkup.matches(b, k, "</table>") {
+                    depth -= 1
+                    if depth == 0 { return k + 8 }
+                    k += 8; continue
+                }
+            }
+            k += 1
+        }
+        return nil
+    }
+
     static func enhance(_ html: String) -> String {
         guard TableMarkup.contains(html, "<table") else { return html }
         let b = Array(html.utf8)
@@ -14,7 +32,7 @@ enum ReferenceTableMarkup {
             guard start + 6 < b.count, b[start + 6] == 0x20 || b[start + 6] == 0x3E else {
                 out.append(contentsOf: b[i..<(start + 6)]); i = start + 6; continue
             }
-            guard let end = TableMarkup.matchingEnd(b, start) else { break }
+            guard let end = matchingEnd(b, start) else { break }
             var before = Array(b[i..<start])
             let table = Array(b[start..<end])
             let wrapped = TableMarkup.isWrapped(before: before, outSoFar: out)
@@ -56,7 +74,7 @@ enum ReferenceTableMarkup {
             while let c = TableMarkup.nextCell(t, from: q, limit: re) {
                 // the text as the general path read it: tags stripped, entities decoded
                 var c = c
-                c.text = TableMarkup.decodeEntities(TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
+                c.text = TableMarkup.decodeEntitiesByFoundation(TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
                 cells.append(c)
                 q = c.range.upperBound
             }

@@ -71,7 +71,8 @@ public struct SiteRenderer: Sendable {
             styles: page.styles.map { root + $0 }, scripts: page.scripts.map { root + $0 }, bodyClass: page.bodyClass)
         // Display text never carries control characters (docs/json-and-csv.md): one
         // pass over the finished page replaces any a title or label brought in.
-        return ControlCharacters.displayUTF8(try templates.render("layout", layout))
+        // The layout is its content and some navigation: room for both at once.
+        return ControlCharacters.displayUTF8(try templates.render("layout", layout, capacity: layout.content.utf8.count + 16_384))
     }
 
     /// The trail above a page below the home: Home › section (for a section's unit

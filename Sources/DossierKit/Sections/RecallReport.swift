@@ -9,24 +9,8 @@ enum RecallReport {
     static func model(_ r: ParticipantResult, slug: String) -> ParticipantPageModel {
         let reached = r.strings.filter(\.reached)
         let rows = reached.map { s in
-            ParticipantPageModel.StringRow(
-                n: s.number, target: s.target, length: s.length,
-                memorizeViews: s.memorizeViews.count, memorizeTotal: RecallRender.seconds(s.memorizeTotalMs),
-                verifyViews: s.verifyViews.count, verifyFailures: s.verifyFailures,
-                verifyTotal: RecallRender.seconds(s.verifyTotalMs),
-                entries: s.entries.count, incorrect: s.incorrectEntries, rekeys: s.rekeys, deletions: s.deletions,
-                entryTotal: RecallRender.seconds(s.entryTotalMs), meanEntry: RecallRender.seconds(s.meanEntrySeconds),
-                sdEntry: RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
-                finalCorrect: s.finalCorrect, toLastKey: RecallRender.seconds(s.memorizeToLastEntryKeyMs),
-                done: s.completed, entryTableHTML: entryTable(s.entries))
+            ParticipantPageModel.StringRow(s, entryTableHTML: entryTable(s.entries))
         }
-        let practice = reached.flatMap { s in s.practice.map { e in
-            ParticipantPageModel.PracticeRow(
-                n: s.number, page: e.page.title, order: e.order, duration: RecallRender.seconds(e.durationMs),
-                correct: e.correct, keystrokes: e.keystrokes, deletions: e.deletions,
-                medianHold: RecallRender.ms(e.dynamics.medianHold), medianDD: RecallRender.ms(e.dynamics.medianDownDown),
-                medianUD: RecallRender.ms(e.dynamics.medianUpDown), medianUU: RecallRender.ms(e.dynamics.medianUpUp))
-        } }
         var m = ParticipantPageModel(
             participant: r.participant, slug: slug,
             source: r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log",
@@ -35,20 +19,26 @@ enum RecallReport {
             sessionTotal: RecallRender.duration(r.sessionTotalMs), reachedCount: reached.count,
             medianHold: RecallRender.ms(r.medianHold), medianDD: RecallRender.ms(r.medianDownDown),
             medianUD: RecallRender.ms(r.medianUpDown), medianUU: RecallRender.ms(r.medianUpUp),
-            warnings: r.warnings.map(\.description), strings: rows, practice: practice,
+            warnings: r.warnings.map(\.description), strings: rows, stringsTableHTML: stringsTable(reached),
+            practiceTableHTML: reached.contains { !$0.practice.isEmpty } ? practiceTable(reached) : nil,
+            practice: reached.flatMap { s in s.practice.map { ParticipantPageModel.PracticeRow(n: s.number, entry: $0) } },
             recall: r.recall.map { rc in
                 ParticipantPageModel.RecallPart(
-                    total: RecallRender.seconds(rc.totalMs),
-                    fields: rc.fields.map { f in
-                        .init(field: f.field, text: f.text, correct: f.correct, matches: f.matches.map { "string \($0)" } ?? "no string")
-                    },
+                    total: RecallRender.seconds(rc.totalMs), fields: rc.fields,
+                    fieldsTableHTML: rc.fields.isEmpty ? nil : fieldsTable(rc.fields),
                     recalled: rc.stringsRecalled.count)
             },
             timelineSVG: timeline(r))
-        let entries = reached.flatMap { s in s.entries.map { (s.length, $0) } }
-        if !entries.isEmpty {
-            let ok = entries.filter { $0.1.correct }.map { XYPoint(x: Double($0.0), y: Double($0.1.durationMs) / 1000, label: "field \($0.1.field)") }
-            let bad = entries.filter { !$0.1.correct }.map { XYPoint(x: Double($0.0), y: Double($0.1.durationMs) / 1000, label: "field \($0.1.field)") }
+        // The entries as points of the entry-time chart, correct and incorrect, in one
+        // pass (a list of (length, entry) pairs copied every entry twice).
+        var ok: [XYPoint] = [], bad: [XYPoint] = []
+        for s in reached {
+            for e in s.entries {
+                let point = XYPoint(x: Double(s.length), y: Double(e.durationMs) / 1000, label: "field \(e.field)")
+                if e.correct { ok.append(point) } else { bad.append(point) }
+            }
+        }
+        if !ok.isEmpty || !bad.isEmpty {
             m.entrySVG = Charts.scatter(series: [XYSeries(name: "correct", points: ok), XYSeries(name: "incorrect", points: bad)],
                                         options: ChartOptions(title: "Entry time against string length",
                                                               description: "Each individual entry on the Entry pages: seconds from the first to the last keystroke against the target's length.",
@@ -62,11 +52,16 @@ enum RecallReport {
             ], options: ChartOptions(title: "Errors and re-keys per string",
                                      description: "Counts per string: entries not equal to the target, re-keyed fields, keystrokes that deleted characters, and failed Verify attempts.",
                                      xLabel: "string", yLabel: "count", yMin: 0))
-            let all = reached.flatMap(\.entries)
-            let groups = [("hold", all.flatMap(\.dynamics.hold)), ("down-down", all.flatMap(\.dynamics.downDown)),
-                          ("up-down", all.flatMap(\.dynamics.upDown)), ("up-up", all.flatMap(\.dynamics.upUp))]
+            // Each interval pooled over every entry straight into the box plot's values.
+            func pooled(_ intervals: (Dynamics) -> [Int]) -> [Double] {
+                var values: [Double] = []
+                for s in reached { for e in s.entries { values.append(contentsOf: intervals(e.dynamics).lazy.map(Double.init)) } }
+                return values
+            }
+            let groups = [("hold", pooled { $0.hold }), ("down-down", pooled { $0.downDown }),
+                          ("up-down", pooled { $0.upDown }), ("up-up", pooled { $0.upUp })]
                 .filter { !$0.1.isEmpty }
-                .map { BoxGroup(name: $0.0, values: $0.1.map(Double.init)) }
+                .map { BoxGroup(name: $0.0, values: $0.1) }
             if !groups.isEmpty {
                 m.dynamicsSVG = Charts.boxPlot(groups: groups, options: ChartOptions(
                     title: "Keystroke dynamics (Entry pages)",
@@ -75,46 +70,6 @@ enum RecallReport {
             }
         }
         return m
-    }
-
-    /// One string's individual-entries table in the final form ``TableMarkup`` gives a
-    /// table (marked ``TableMarkup/finalTableTag``, so the page's table pass leaves its
-    /// ~1,000 cells alone; docs/perf-study.md, round five): the integer columns are
-    /// numbers, the time and median columns numbers padded by ``TableMarkup/NumberColumn``, `correct`
-    /// reads yes/no and a re-key column without a re-key is hidden. A table without rows
-    /// gets no cell classes. `RecallParticipantModelTests` compares it with the pass over
-    /// the plain table. Every value is a number or a fixed word: nothing from the log is
-    /// inserted unescaped.
-    static func entryTable(_ entries: [TypedEntry]) -> String {
-        let times = TableMarkup.NumberColumn(entries.map { RecallRender.seconds(ms: $0.durationMs) })
-        let holds = TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianHold) })
-        let downDowns = TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianDownDown) })
-        let int = entries.isEmpty ? "" : " class=\"num\""
-        let rekey = entries.isEmpty || entries.contains(where: \.rekey) ? "" : " class=\"col-empty\""
-        let columns = [("order", int), ("field", int), ("time (s)", times.class), ("correct", ""), ("re-key", rekey),
-                       ("keystrokes", int), ("backspaces", int), ("median hold (ms)", holds.class),
-                       ("median down-down (ms)", downDowns.class)]
-        var o: [UInt8] = []
-        o.reserveCapacity(400 + entries.count * 260)
-        o += (TableMarkup.finalTableTag + "\n    <thead><tr>").utf8
-        for (title, cls) in columns { o += "<th\(cls)>\(title)</th>".utf8 }
-        o += "</tr></thead>\n    <tbody>\n".utf8
-        // Written as bytes, each cell's opening tag made once (a session has over a
-        // hundred entries: string interpolation per cell was 1 % of a study build).
-        let opening = columns.map { Array("<td\($0.1)>".utf8) }
-        for (k, e) in entries.enumerated() {
-            let cells = [String(e.order), String(e.field), times.cells[k], e.correct ? "yes" : "no", e.rekey ? "yes" : "",
-                         String(e.keystrokes), String(e.deletions), holds.cells[k], downDowns.cells[k]]
-            o += "<tr>".utf8
-            for (c, text) in cells.enumerated() {
-                o += opening[c]
-                o += text.utf8
-                o += "</td>".utf8
-            }
-            o += "</tr>\n".utf8
-        }
-        o += "</tbody>\n  </table>".utf8
-        return String(decoding: o, as: UTF8.self)
     }
 
     static func timeline(_ r: ParticipantResult) -> String {

@@ -102,15 +102,17 @@ enum SVGText {
     /// Whether ``escape(_:)`` would change `s`: a byte of `& < > " '`, a C0 control
     /// other than tab/LF/CR, or U+FFFE/U+FFFF (UTF-8 `EF BF BE`/`EF BF BF`).
     static func needsEscaping(_ s: String) -> Bool {
-        var afterEF = false, afterEFBF = false
-        for b in s.utf8 {
-            if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
-            else if b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return true }
-            if afterEFBF && (b == 0xBE || b == 0xBF) { return true }
-            afterEFBF = afterEF && b == 0xBF
-            afterEF = b == 0xEF
+        var s = s
+        return s.withUTF8 { u in
+            // Every byte is tested for the cases; only an `EF` looks at the two after it
+            // (round five carried two flags through every byte).
+            for (i, b) in u.enumerated() {
+                if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
+                else if b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return true }
+                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF { return true }
+            }
+            return false
         }
-        return false
     }
 
     /// The reference path: drop what XML forbids, then ``HTML/escape(_:)``.

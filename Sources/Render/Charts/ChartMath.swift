@@ -9,7 +9,34 @@ public enum ChartNumber {
         guard x.isFinite else { return "0" }
         let hundredths = (x * 100).rounded()
         guard abs(hundredths) < 9e15 else { return String(format: "%.0f", x) }
-        return DecimalText.hundredths(Int64(hundredths))
+        return hundredthsText(Int64(hundredths))
+    }
+
+    /// `DecimalText.hundredths(k)` (`-12.3`, `0.05`, `7`, never `-0`) written backwards
+    /// into a stack buffer and made one small string: every coordinate of a chart, twice
+    /// per mark since both drawings place it, was built by three appends and a
+    /// `String(whole)` (docs/perf-study.md, "Round six"). |k| < 9·10^15.
+    static func hundredthsText(_ k: Int64) -> String {
+        if k == 0 { return "0" }
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)          // 24 bytes: sign, 16 digits, point, 2 decimals
+        return withUnsafeMutableBytes(of: &buffer) { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            var i = b.count
+            var a = k.magnitude
+            let frac = a % 100
+            a /= 100
+            if frac != 0 {
+                if frac % 10 != 0 { i -= 1; b[i] = 0x30 + UInt8(frac % 10) }
+                i -= 1; b[i] = 0x30 + UInt8(frac / 10)
+                i -= 1; b[i] = 0x2E                                  // "."
+            }
+            repeat {
+                i -= 1; b[i] = 0x30 + UInt8(a % 10)
+                a /= 10
+            } while a > 0
+            if k < 0 { i -= 1; b[i] = 0x2D }                          // "-"
+            return String(decoding: UnsafeBufferPointer(rebasing: b[i...]), as: UTF8.self)
+        }
     }
 
     /// A value shown to readers (cell values, summaries): integers as integers,
@@ -202,7 +229,7 @@ public struct BoxStats: Sendable, Equatable {
     /// radix sort on `value − min` does it in a few linear passes; the merge sort was a
     /// fifth of the page's charts (docs/perf-study.md, "Round five, charts").
     static func sortedFinite(_ values: [Double]) -> [Double] {
-        let v = values.filter(\.isFinite)
+        let v = values.filter { $0.isFinite }
         guard v.count > 1 else { return v }
         var lo = v[0], hi = v[0]
         for x in v {
@@ -215,8 +242,9 @@ public struct BoxStats: Sendable, Equatable {
         var from = v
         var to = v
         var shift = 0
+        var count = [Int](repeating: 0, count: 257)
         while shift < bits {
-            var count = [Int](repeating: 0, count: 257)
+            for d in count.indices { count[d] = 0 }
             for x in from { count[Int((UInt64(x - lo) >> UInt64(shift)) & 0xFF) + 1] += 1 }
             for d in 1..<257 { count[d] += count[d - 1] }
             for x in from {
@@ -299,6 +327,10 @@ enum ChartID {
     /// not start with a letter).
     static func make(_ options: ChartOptions, kind: String) -> String {
         if let given = options.id {
+            // An id already clean (the narrow drawing's, `<wide id>-n`) is kept as it is.
+            if let f = given.utf8.first, isLetter(f), given.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == 0x2D || $0 == 0x5F }) {
+                return given
+            }
             let clean = String(given.unicodeScalars.filter {
                 ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
             }.map(Character.init))
@@ -327,4 +359,7 @@ enum ChartID {
         let hash = String(repeating: "0", count: 8 - hex.count) + hex
         return "chart-" + (slug.isEmpty ? "" : slug + "-") + hash
     }
+
+    private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+    private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 }

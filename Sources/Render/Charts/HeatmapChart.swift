@@ -131,6 +131,16 @@ enum HeatmapChart {
 
     /// Dark ink on light cells, white on dark ones (WCAG relative luminance > 0.2, where both inks have about equal contrast).
     static func textColor(on fill: String) -> String {
+        // The palette's colours (every timeline span and bar label) from a table.
+        if let i = ChartStyle.palette.firstIndex(of: fill) { return paletteTextColors[i] }
+        return luminanceTextColor(on: fill)
+    }
+
+    /// ``textColor(on:)`` of each colour of ``ChartStyle/palette``.
+    static let paletteTextColors = ChartStyle.palette.map(luminanceTextColor)
+
+    /// ``textColor(on:)`` worked out from the colour's luminance.
+    static func luminanceTextColor(on fill: String) -> String {
         let lin = rgb(fill).map { v -> Double in
             let s = Double(v) / 255
             return s <= 0.03928 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)

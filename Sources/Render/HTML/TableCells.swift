@@ -127,6 +127,50 @@ extension TableMarkup {
         return Array("<t\(t[s + 2] == 0x64 ? "d" : "h") class=\"\(classes.joined(separator: " "))\">".utf8)
     }
 
+    /// What the column rules (numbers, empty columns, durations) decide for one column,
+    /// from the facts of its body cells: shared by the pass and ``TextColumn``.
+    struct ColumnRule {
+        var numeric = true, sawValue = false, decimals = 0, durations = false
+
+        mutating func add(_ f: CellFacts) {
+            if f.isEmpty { return }
+            sawValue = true
+            if let v = f.seconds, v >= 60 { durations = true }
+            if let d = f.decimals { decimals = max(decimals, d) } else { numeric = false }
+        }
+
+        /// The classes of every cell of the column, header included.
+        var classes: [String] { (numeric && sawValue ? ["num"] : []) + (sawValue ? [] : ["col-empty"]) }
+        /// The decimals every number cell is padded to, or nil (not a number column, or durations).
+        var padTo: Int? { numeric && sawValue && !durations ? decimals : nil }
+    }
+
+    /// One column of cells as the table pass marks it, for any content (text, `<code>`,
+    /// entities): each cell read as the pass reads it (``cellText(_:)``, ``CellFacts``),
+    /// the column's classes and every rewritten cell exactly as ``enhance(_:)`` makes
+    /// them. For the columns of a table written final (``finalTableTag``) whose values the
+    /// page model cannot vouch for (free text from a log).
+    public struct TextColumn: Sendable {
+        /// The cells' final HTML content.
+        public var cells: [String]
+        /// The cells' class attribute (with its leading space), or "".
+        public var `class`: String
+
+        /// `contents`: the HTML content of each body cell (escaped text, markup).
+        public init(_ contents: [String]) {
+            let facts = contents.map { CellFacts(cellText(ArraySlice($0.utf8))) }
+            var rule = ColumnRule()
+            for f in facts { rule.add(f) }
+            cells = zip(contents, facts).map { content, f in
+                // Only a cell holding text alone is rewritten (``plainContent(_:_:)``).
+                guard !content.utf8.contains(0x3C),
+                      let text = replacementText(f, padTo: rule.padTo, durations: rule.durations) else { return content }
+                return HTML.escape(text)
+            }
+            `class` = contents.isEmpty || rule.classes.isEmpty ? "" : " class=\"\(rule.classes.joined(separator: " "))\""
+        }
+    }
+
     /// One column of numbers (or `—`) as the table pass marks it, for a page model that
     /// writes a table in its final form (``finalTableTag``), kept beside the pass's own
     /// rules so the two cannot drift: `num` and every number padded to the most decimals
@@ -138,8 +182,8 @@ extension TableMarkup {
         public var `class`: String
 
         public init(_ texts: [String]) {
-            let empty = texts.map(isEmptyValue)
-            let decimals = texts.map(numberDecimals)
+            let facts = texts.map(NumberColumn.facts)
+            let empty = facts.map(\.empty), decimals = facts.map(\.decimals)
             let sawValue = empty.contains(false)
             let numeric = sawValue && zip(empty, decimals).allSatisfy { $0 || $1 != nil }
             let want = numeric ? zip(empty, decimals).compactMap { $0 ? nil : $1 }.max() ?? 0 : 0
@@ -147,6 +191,19 @@ extension TableMarkup {
                 if let have, have < want { padded(text, from: have, to: want) } else { text }
             }
             `class` = texts.isEmpty ? "" : numeric ? " class=\"num\"" : sawValue ? "" : " class=\"col-empty\""
+        }
+
+        /// ``isEmptyValue(_:)`` and ``numberDecimals(_:)`` of `text`. A text whose first and
+        /// last bytes are printable ASCII needs no trimming and reads as its bytes (a byte
+        /// that is not ASCII is no digit, point or comma there, as its Character is none
+        /// on the general path); anything else (`—`, `−3`, white space) takes the general rules.
+        static func facts(_ text: String) -> (empty: Bool, decimals: Int?) {
+            var text = text
+            let fast = text.withUTF8 { b -> (Bool, Int?)? in
+                guard let first = b.first, let last = b.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F else { return nil }
+                return (b.count == 1 && first == 0x2D, asciiNumberDecimals(b))
+            }
+            return fast ?? (isEmptyValue(text), numberDecimals(text))
         }
     }
 }

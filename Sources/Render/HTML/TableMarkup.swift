@@ -35,6 +35,37 @@ public enum TableMarkup {
     public static func enhance(_ html: String) -> String {
         guard contains(html, "<table") else { return html }
         let b = Array(html.utf8)
+        return droppingFinalMarkers(html, b) ?? enhanceEachTable(html, b)
+    }
+
+    /// ``enhance(_:)`` of a page whose every table is final (``finalTableTag``) and
+    /// already directly inside its region (the study's participant page): the markers
+    /// become `<table class="data">` and the rest of the page is appended as slices of
+    /// itself, with no byte array to build and check as UTF-8 again (that was most of the
+    /// pass over such a page; docs/perf-study.md, round six). nil for any other page,
+    /// which takes the general pass. `TableCellsTests` compares the two.
+    static func droppingFinalMarkers(_ html: String, _ b: [UInt8]) -> String? {
+        let utf8 = html.utf8
+        func at(_ k: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: k) }
+        var out = ""
+        out.reserveCapacity(b.count)
+        var i = 0
+        while let start = find(b, "<table", from: i) {
+            // The region's opening tag is within the 512 bytes before the table (the
+            // general pass reads the same tag from all the bytes since the last table).
+            guard start > i, isFinal(b, start), let end = matchingEnd(b, start),
+                  isWrapped(before: Array(b[max(i, start - 512)..<start]), outSoFar: []) == .region else { return nil }
+            out += html[at(i)..<at(start)]
+            out += "<table class=\"data\">"
+            out += html[at(start + finalTableTag.utf8.count)..<at(end)]
+            i = end
+        }
+        out += html[at(i)...]
+        return out
+    }
+
+    /// The general pass: every table read, marked up and written into a new page.
+    static func enhanceEachTable(_ html: String, _ b: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(b.count + 256)
         var i = 0
@@ -103,7 +134,7 @@ public enum TableMarkup {
 
     // MARK: One table
 
-    static func isFinal(_ t: [UInt8]) -> Bool { matches(t, 0, finalTableTag) }
+    static func isFinal(_ t: [UInt8], _ at: Int = 0) -> Bool { matches(t, at, finalTableTag) }
 
     /// A final table (``finalTableTag``) as the page shows it: `<table class="data">`.
     static func withoutFinalMarker(_ t: [UInt8]) -> [UInt8] {
@@ -142,28 +173,18 @@ public enum TableMarkup {
         let body = rows.filter { $0.body }
         guard !body.isEmpty else { return t }
         let columns = body.map { $0.cells.count }.max() ?? 0
-        var numeric = Array(repeating: true, count: columns)
-        var sawValue = Array(repeating: false, count: columns)
-        var decimals = Array(repeating: 0, count: columns)
-        var durations = Array(repeating: false, count: columns)
+        var rules = Array(repeating: ColumnRule(), count: columns)
         for row in body {
-            for (k, cell) in row.cells.enumerated() {
-                let f = cell.facts
-                if f.isEmpty { continue }
-                sawValue[k] = true
-                if let v = f.seconds, v >= 60 { durations[k] = true }
-                if let d = f.decimals { decimals[k] = max(decimals[k], d) } else { numeric[k] = false }
-            }
+            for (k, cell) in row.cells.enumerated() { rules[k].add(cell.facts) }
         }
         // edits, applied from the end so earlier offsets stay valid
-        let classesOf = (0..<columns).map { k in (numeric[k] && sawValue[k] ? ["num"] : []) + (sawValue[k] ? [] : ["col-empty"]) }
+        let classesOf = rules.map(\.classes)
         var edits: [(Int, Int, [UInt8])] = []   // (start, end, replacement)
         for row in rows {
             for (k, cell) in row.cells.enumerated() where k < columns {
                 let classes = classesOf[k]
                 if row.body, !cell.isHeader || k > 0 {
-                    if let text = replacementText(cell.facts, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
-                                                  durations: durations[k]),
+                    if let text = replacementText(cell.facts, padTo: rules[k].padTo, durations: rules[k].durations),
                        plainContent(t, cell) {
                         edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
                     }
@@ -318,131 +339,5 @@ public enum TableMarkup {
         p = 0
         while let r = find(t, "<tr", from: p) { p = r + 3; rows += 1 }
         return n == 0 ? 0 : rows - 1
-    }
-
-    // MARK: Bytes
-
-    static func matchingEnd(_ b: [UInt8], _ start: Int) -> Int? {
-        var depth = 0
-        var k = start
-        while k < b.count {
-            if b[k] == 0x3C {
-                if matches(b, k, "<table") { depth += 1; k += 6; continue }
-                if matches(b, k, "</table>") {
-                    depth -= 1
-                    if depth == 0 { return k + 8 }
-                    k += 8; continue
-                }
-            }
-            k += 1
-        }
-        return nil
-    }
-
-    static func matches(_ b: [UInt8], _ at: Int, _ s: String) -> Bool {
-        // Straight over `s.utf8`: an array of it per call was most of `lastHeading`
-        // (called at every `<` of the text before each table; docs/perf-study.md).
-        var k = at
-        for c in s.utf8 {
-            guard k < b.count, b[k] == c else { return false }
-            k += 1
-        }
-        return true
-    }
-
-    /// Whether `needle` occurs in `text` (a byte search; Foundation's `contains` compares
-    /// Unicode characters).
-    static func contains(_ text: String, _ needle: String) -> Bool {
-        var text = text, needle = needle
-        return text.withUTF8 { hay in
-            needle.withUTF8 { n in !hay.isEmpty && dossier_memmem(hay.baseAddress, hay.count, n.baseAddress, n.count) != nil }
-        }
-    }
-
-    /// The first index ≥ `from` where `s` occurs in `b` (`dossier_memmem`: this runs over every
-    /// page with a table).
-    static func find(_ b: [UInt8], _ s: String, from: Int) -> Int? {
-        let start = max(0, from)
-        guard start < b.count else { return nil }
-        var s = s
-        return s.withUTF8 { needle in
-            b.withUnsafeBufferPointer { hay -> Int? in
-                guard let p = dossier_memmem(hay.baseAddress! + start, hay.count - start, needle.baseAddress, needle.count) else { return nil }
-                return UnsafeRawPointer(hay.baseAddress!).distance(to: UnsafeRawPointer(p))
-            }
-        }
-    }
-
-    /// The position and level of the last `</hN>` (N = 1…6) in `b`: one backward pass
-    /// (a pass per level, each over 8 KB before every table, was 1 % of a pages build).
-    static func lastClosingHeading(_ b: [UInt8]) -> (Int, Int)? {
-        var k = b.count - 5
-        while k >= 0 {
-            if b[k] == 0x3C, b[k + 1] == 0x2F, b[k + 2] == 0x68, b[k + 3] >= 0x31, b[k + 3] <= 0x36, b[k + 4] == 0x3E {
-                return (k, Int(b[k + 3] - 0x30))                               // "</h1>" … "</h6>"
-            }
-            k -= 1
-        }
-        return nil
-    }
-
-    /// The last index where `s` occurs in `b`, ending at or before `end` (default:
-    /// anywhere). Compares in place with `memcmp`.
-    static func findLast(_ b: [UInt8], _ s: String, endingBy end: Int? = nil) -> Int? {
-        let u = Array(s.utf8)
-        var k = (end ?? b.count) - u.count
-        return b.withUnsafeBufferPointer { hay in
-            while k >= 0 {
-                if hay[k] == u[0] && memcmp(hay.baseAddress! + k, u, u.count) == 0 { return k }
-                k -= 1
-            }
-            return nil
-        }
-    }
-
-    static func firstIndex(_ b: [UInt8], of c: UInt8, from: Int) -> Int? {
-        var k = from
-        while k < b.count { if b[k] == c { return k }; k += 1 }
-        return nil
-    }
-
-    static func lastIndex(_ b: [UInt8], of c: UInt8, before: Int) -> Int? {
-        var k = before
-        while k >= 0 { if b[k] == c { return k }; k -= 1 }
-        return nil
-    }
-
-    /// `s` without leading and trailing white space: U+0009–000D, 0020, 0085, 00A0,
-    /// 1680, 2000–200B, 2028, 2029, 202F, 205F, 3000 — the set of Foundation's
-    /// `.whitespacesAndNewlines` on Linux, whose `trimmingCharacters` (through NSString)
-    /// was the largest cost of a page with a table.
-    static func trimmed(_ s: String) -> String {
-        func isSpace(_ u: Unicode.Scalar) -> Bool {
-            switch u.value {
-            case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
-            default: false
-            }
-        }
-        let scalars = s.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return s }
-        return String(scalars[first...last])
-    }
-
-    static func stripTags(_ b: [UInt8]) -> String {
-        var out: [UInt8] = []
-        var inTag = false
-        for c in b {
-            if c == 0x3C { inTag = true } else if c == 0x3E { inTag = false } else if !inTag { out.append(c) }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func decodeEntities(_ s: String) -> String {
-        guard s.utf8.contains(0x26) else { return s }                // "&"
-        return s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
     }
 }

@@ -5,8 +5,9 @@ struct MustacheRenderer {
     /// Every template by name, for partials.
     let templates: [String: [MustacheNode]]
 
-    func render(_ nodes: [MustacheNode], model: TemplateValue) -> String {
+    func render(_ nodes: [MustacheNode], model: TemplateValue, capacity: Int = 0) -> String {
         var out = ""
+        out.reserveCapacity(capacity)
         var stack = [model]
         render(nodes, &stack, indentation: "", into: &out)
         return out

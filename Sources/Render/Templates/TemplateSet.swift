@@ -79,10 +79,12 @@ public struct TemplateSet: Sendable {
         overridden = fromLast
     }
 
-    /// Renders the template `name` with `model`.
-    public func render(_ name: String, _ model: any TemplateModel) throws -> String {
+    /// Renders the template `name` with `model`. `capacity`: the bytes the page is
+    /// expected to take (the layout: its content and a margin), reserved at once so a
+    /// large page is not copied each time the text outgrows its storage.
+    public func render(_ name: String, _ model: any TemplateModel, capacity: Int = 0) throws -> String {
         guard let nodes = renderer.templates[name] else { throw Failure.missing(name) }
-        return renderer.render(nodes, model: .object(model))
+        return renderer.render(nodes, model: .object(model), capacity: capacity)
     }
 
     public func has(_ name: String) -> Bool { names.contains(name) }

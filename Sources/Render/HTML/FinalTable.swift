@@ -1,0 +1,96 @@
+// MARK: - Writing a table in its final form
+
+extension TableMarkup {
+    /// A table written by a page model in the form the table pass gives it, opened with
+    /// ``finalTableTag`` so the pass keeps its cells (docs/design-system.md, "Tables"):
+    /// one header row and the body rows, column by column. Each column brings its class
+    /// attribute and cells as the pass would make them (``NumberColumn``, ``TextColumn``,
+    /// or integers, which are always `num`); the table is written once, as bytes, with
+    /// the white space its template used to have, so the page is unchanged byte for byte.
+    public struct FinalTable {
+        /// One column: its header text (HTML), the class attribute of its cells and
+        /// header (with its leading space, or ""), and its body cells.
+        public struct Column {
+            public var title: String
+            public var classAttribute: String
+            public var cells: Cells
+
+            public init(_ title: String, classAttribute: String, cells: Cells) {
+                self.title = title
+                self.classAttribute = classAttribute
+                self.cells = cells
+            }
+
+            /// A column of whole numbers: `num` (when there are rows), digits as written.
+            public static func integers(_ title: String, _ values: [Int]) -> Column {
+                Column(title, classAttribute: values.isEmpty ? "" : " class=\"num\"", cells: .integers(values))
+            }
+
+            /// A column marked as the pass marks numbers (``NumberColumn``).
+            public static func numbers(_ title: String, _ column: NumberColumn) -> Column {
+                Column(title, classAttribute: column.class, cells: .html(column.cells))
+            }
+
+            /// A column of any content marked as the pass marks it (``TextColumn``).
+            public static func text(_ title: String, _ column: TextColumn) -> Column {
+                Column(title, classAttribute: column.class, cells: .html(column.cells))
+            }
+        }
+
+        /// A column's body cells: final HTML content, or whole numbers (written as `String(v)`).
+        public enum Cells {
+            case html([String])
+            case integers([Int])
+        }
+
+        /// The white space and tags around the header and the rows, as the template wrote
+        /// them: `<table …>` + `beforeHeader` + header cells + `afterHeader` + each row
+        /// between `rowOpen` and `rowClose` + `afterRows`.
+        public struct Layout: Sendable {
+            public var beforeHeader, afterHeader, rowOpen, rowClose, afterRows: String
+
+            public init(beforeHeader: String, afterHeader: String, rowOpen: String, rowClose: String, afterRows: String) {
+                self.beforeHeader = beforeHeader
+                self.afterHeader = afterHeader
+                self.rowOpen = rowOpen
+                self.rowClose = rowClose
+                self.afterRows = afterRows
+            }
+        }
+
+        /// The table's HTML, from ``finalTableTag`` to `</table>`. Every column has
+        /// `rows` cells.
+        public static func html(_ columns: [Column], rows: Int, layout: Layout) -> String {
+            var o: [UInt8] = []
+            o.reserveCapacity(200 + columns.count * 40 + rows * columns.count * 24)
+            o += finalTableTag.utf8
+            o += layout.beforeHeader.utf8
+            for column in columns {
+                o += "<th".utf8; o += column.classAttribute.utf8; o += ">".utf8
+                o += column.title.utf8
+                o += "</th>".utf8
+            }
+            o += layout.afterHeader.utf8
+            // Each column's opening cell tag made once (a study page has ~1,500 cells), and
+            // its cells' text read out of the enum once (a switch per cell copied the column).
+            let opening = columns.map { Array("<td\($0.classAttribute)>".utf8) }
+            let texts: [[String]] = columns.map { column in
+                switch column.cells {
+                case .html(let cells): cells
+                case .integers(let values): values.map(String.init)
+                }
+            }
+            for row in 0..<rows {
+                o += layout.rowOpen.utf8
+                for k in texts.indices {
+                    o += opening[k]
+                    o += texts[k][row].utf8
+                    o += "</td>".utf8
+                }
+                o += layout.rowClose.utf8
+            }
+            o += layout.afterRows.utf8
+            return String(decoding: o, as: UTF8.self)
+        }
+    }
+}

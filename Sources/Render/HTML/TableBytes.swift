@@ -1,0 +1,177 @@
+import CMarkArena
+import Foundation
+
+// The byte-level searches and text helpers of ``TableMarkup`` (tables are found and read
+// over the page's UTF-8 bytes).
+extension TableMarkup {
+    // MARK: Bytes
+
+    /// The index after the `</table>` that closes the table opened at `start`, counting
+    /// nested `<table` openings. Jumps from one `<table` or `</table>` to the next by
+    /// `memmem` (a byte-by-byte walk tested every `<` of the page's charts and cells).
+    static func matchingEnd(_ b: [UInt8], _ start: Int) -> Int? {
+        var depth = 0
+        var k = start
+        var nextOpen = find(b, "<table", from: k)
+        while let close = find(b, "</table>", from: k) {
+            if let open = nextOpen, open < close {
+                depth += 1
+                k = open + 6
+                nextOpen = find(b, "<table", from: k)
+                continue
+            }
+            depth -= 1
+            if depth <= 0 { return close + 8 }
+            k = close + 8
+        }
+        return nil
+    }
+
+    static func matches(_ b: [UInt8], _ at: Int, _ s: String) -> Bool {
+        // Straight over `s.utf8`: an array of it per call was most of `lastHeading`
+        // (called at every `<` of the text before each table; docs/perf-study.md).
+        var k = at
+        for c in s.utf8 {
+            guard k < b.count, b[k] == c else { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// Whether `needle` occurs in `text` (a byte search; Foundation's `contains` compares
+    /// Unicode characters).
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { hay in
+            needle.withUTF8 { n in !hay.isEmpty && dossier_memmem(hay.baseAddress, hay.count, n.baseAddress, n.count) != nil }
+        }
+    }
+
+    /// The first index ≥ `from` where `s` occurs in `b` (`dossier_memmem`: this runs over every
+    /// page with a table).
+    static func find(_ b: [UInt8], _ s: String, from: Int) -> Int? {
+        let start = max(0, from)
+        guard start < b.count else { return nil }
+        var s = s
+        return s.withUTF8 { needle in
+            b.withUnsafeBufferPointer { hay -> Int? in
+                guard let p = dossier_memmem(hay.baseAddress! + start, hay.count - start, needle.baseAddress, needle.count) else { return nil }
+                return UnsafeRawPointer(hay.baseAddress!).distance(to: UnsafeRawPointer(p))
+            }
+        }
+    }
+
+    /// The position and level of the last `</hN>` (N = 1…6) in `b`: one backward pass
+    /// (a pass per level, each over 8 KB before every table, was 1 % of a pages build).
+    static func lastClosingHeading(_ b: [UInt8]) -> (Int, Int)? {
+        var k = b.count - 5
+        while k >= 0 {
+            if b[k] == 0x3C, b[k + 1] == 0x2F, b[k + 2] == 0x68, b[k + 3] >= 0x31, b[k + 3] <= 0x36, b[k + 4] == 0x3E {
+                return (k, Int(b[k + 3] - 0x30))                               // "</h1>" … "</h6>"
+            }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// The last index where `s` occurs in `b`, ending at or before `end` (default:
+    /// anywhere). Compares in place with `memcmp`.
+    static func findLast(_ b: [UInt8], _ s: String, endingBy end: Int? = nil) -> Int? {
+        let u = Array(s.utf8)
+        var k = (end ?? b.count) - u.count
+        return b.withUnsafeBufferPointer { hay in
+            while k >= 0 {
+                if hay[k] == u[0] && memcmp(hay.baseAddress! + k, u, u.count) == 0 { return k }
+                k -= 1
+            }
+            return nil
+        }
+    }
+
+    static func firstIndex(_ b: [UInt8], of c: UInt8, from: Int) -> Int? {
+        var k = from
+        while k < b.count { if b[k] == c { return k }; k += 1 }
+        return nil
+    }
+
+    static func lastIndex(_ b: [UInt8], of c: UInt8, before: Int) -> Int? {
+        var k = before
+        while k >= 0 { if b[k] == c { return k }; k -= 1 }
+        return nil
+    }
+
+    /// `s` without leading and trailing white space: U+0009–000D, 0020, 0085, 00A0,
+    /// 1680, 2000–200B, 2028, 2029, 202F, 205F, 3000 — the set of Foundation's
+    /// `.whitespacesAndNewlines` on Linux, whose `trimmingCharacters` (through NSString)
+    /// was the largest cost of a page with a table.
+    static func trimmed(_ s: String) -> String {
+        func isSpace(_ u: Unicode.Scalar) -> Bool {
+            switch u.value {
+            case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+            default: false
+            }
+        }
+        let scalars = s.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return s }
+        return String(scalars[first...last])
+    }
+
+    static func stripTags(_ b: [UInt8]) -> String {
+        var out: [UInt8] = []
+        var inTag = false
+        for c in b {
+            if c == 0x3C { inTag = true } else if c == 0x3E { inTag = false } else if !inTag { out.append(c) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `&lt;` `&gt;` `&quot;` `&#39;` `&#x27;` and then `&amp;` decoded, in that order.
+    static func decodeEntities(_ s: String) -> String {
+        guard s.utf8.contains(0x26) else { return s }                // "&"
+        if let ascii = decodeASCIIEntities(s) { return ascii }
+        return decodeEntitiesByFoundation(s)
+    }
+
+    /// ``decodeEntities(_:)`` of ASCII text in one pass over its bytes (Foundation's six
+    /// searches were most of reading a cell with an apostrophe or `&`). The same result:
+    /// the entities cannot overlap (each runs from `&` to the next `;`), what the first
+    /// five give (`< > " '`) cannot be part of a later one, and `&amp;` is decoded last
+    /// in both, so its `&` starts nothing. In ASCII a byte is a Character. nil for other text.
+    static func decodeASCIIEntities(_ s: String) -> String? {
+        var s = s
+        return s.withUTF8 { b -> String? in
+            guard b.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count)
+            var k = 0
+            scan: while k < b.count {
+                if b[k] == 0x26 {
+                    for (name, byte) in asciiEntities {
+                        let n = name.utf8CodeUnitCount
+                        if k + n <= b.count, memcmp(b.baseAddress! + k, name.utf8Start, n) == 0 {
+                            out.append(byte)
+                            k += n
+                            continue scan
+                        }
+                    }
+                }
+                out.append(b[k])
+                k += 1
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+    }
+
+    /// The entities ``decodeEntities(_:)`` reads, with their bytes.
+    private static let asciiEntities: [(StaticString, UInt8)] = [("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&#39;", 0x27),
+                                                                 ("&#x27;", 0x27), ("&amp;", 0x26)]
+
+    /// The reference: Foundation's replacements, one entity after the other.
+    static func decodeEntitiesByFoundation(_ s: String) -> String {
+        s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
