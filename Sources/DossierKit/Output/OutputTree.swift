@@ -35,7 +35,9 @@ public final class OutputTree: @unchecked Sendable {
     var foldHash: (String) -> Int = { $0.hashValue }
     private var createdDirs: Set<String> = []
     /// Paths written into the staging folder (patch mode: the changed files).
+    /// (Patch mode only: a swap needs no list of them, and a full build writes 10,000.)
     private var staged: [String] = []
+    private var stagedCount = 0
 
     public init(staging: URL, patching target: URL? = nil, liveFiles: [ManifestFile] = []) throws {
         self.staging = staging
@@ -51,8 +53,15 @@ public final class OutputTree: @unchecked Sendable {
         return live.keys.contains { files[$0] == nil && !later.contains($0) }
     }
 
+    /// Counts a file written into the staging folder (and lists it, in patch mode).
+    /// The caller holds the lock.
+    private func noteStaged(_ path: String) {
+        stagedCount += 1
+        if patchTarget != nil { staged.append(path) }
+    }
+
     /// Files written (patch mode: changed) so far.
-    public var writtenCount: Int { lock.lock(); defer { lock.unlock() }; return staged.count }
+    public var writtenCount: Int { lock.lock(); defer { lock.unlock() }; return stagedCount }
 
     /// Validates a site path: relative, no `..`, no empty components.
     static func check(_ path: String, owner: String) throws {
@@ -144,7 +153,7 @@ public final class OutputTree: @unchecked Sendable {
             throw error
         }
         guard close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
-        lock.lock(); files[path] = entry; staged.append(path); lock.unlock()
+        lock.lock(); files[path] = entry; noteStaged(path); lock.unlock()
         return entry
     }
 
@@ -168,7 +177,7 @@ public final class OutputTree: @unchecked Sendable {
             lock.lock(); files[entry.path] = entry; lock.unlock()
             return entry
         }
-        lock.lock(); files[entry.path] = entry; staged.append(entry.path); lock.unlock()
+        lock.lock(); files[entry.path] = entry; noteStaged(entry.path); lock.unlock()
         return entry
     }
 

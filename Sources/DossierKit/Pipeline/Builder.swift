@@ -416,6 +416,7 @@ final class BuildContext: @unchecked Sendable {
 
     func write(_ result: UnitResult, hash: String, owner: String) throws -> BuildState.Unit {
         var files: [ManifestFile] = []
+        files.reserveCapacity(result.pages.count + result.files.count)   // (kept in the state: no spare room)
         var links: [String: [String]] = [:]
         for page in result.pages {
             let html = try renderer.render(page)
