@@ -480,28 +480,36 @@ def bench_startup(a):
 # MARK: - 4. Memory
 
 def bench_memory(a):
+    """Peak RSS of a clean build at each size: the median of `--runs` builds, since one
+    build's peak moves by 2–3 MB from run to run (how many worker threads, and so malloc
+    arenas, it happens to use) — as much as the growth the goal bounds."""
     d = dossier_bin()
     rows = []
     for n in [int(x) for x in a.participants.split(",")]:
         root = make_study(n, regen=a.regen)
         logs = list((root / "data/logs").glob("*.jsonl"))
         largest = max(f.stat().st_size for f in logs) / 1e6
-        rm(root / "_site"); rm(root / ".dossier")
-        rss = None
-        if Path("/usr/bin/time").exists():
-            p = subprocess.run(["/usr/bin/time", "-v", d, "build", "--clean", "--quiet", str(root)],
-                               capture_output=True, text=True)
-            if p.returncode != 0:
-                sys.exit(f"bench: dossier build failed\n{p.stderr[-3000:]}")
-            for line in p.stderr.splitlines():
-                if "Maximum resident set size" in line:
-                    rss = int(line.split(":")[1]) / 1024.0
-            how = "/usr/bin/time -v"
-        if rss is None:
-            rss = timed([d, "build", "--clean", "--quiet", str(root)])[2]
-            how = "wait4 ru_maxrss"
-        print(f"4. memory: {n} participants: peak RSS {rss:.1f} MB (largest log {largest:.2f} MB)")
-        rows.append({"participants": n, "rss_mb": rss, "largest_log_mb": largest,
+        samples = []
+        for _ in range(a.runs):
+            rm(root / "_site"); rm(root / ".dossier")
+            rss = None
+            if Path("/usr/bin/time").exists():
+                p = subprocess.run(["/usr/bin/time", "-v", d, "build", "--clean", "--quiet", str(root)],
+                                   capture_output=True, text=True)
+                if p.returncode != 0:
+                    sys.exit(f"bench: dossier build failed\n{p.stderr[-3000:]}")
+                for line in p.stderr.splitlines():
+                    if "Maximum resident set size" in line:
+                        rss = int(line.split(":")[1]) / 1024.0
+                how = "/usr/bin/time -v"
+            if rss is None:
+                rss = timed([d, "build", "--clean", "--quiet", str(root)])[2]
+                how = "wait4 ru_maxrss"
+            samples.append(rss)
+        rss = statistics.median(samples)
+        print(f"4. memory: {n} participants: peak RSS {rss:.1f} MB, median of {len(samples)} "
+              f"({', '.join(f'{x:.1f}' for x in samples)}; largest log {largest:.2f} MB)")
+        rows.append({"participants": n, "rss_mb": rss, "rss_runs_mb": samples, "largest_log_mb": largest,
                      "total_log_mb": sum(f.stat().st_size for f in logs) / 1e6, "how": how})
     save("memory", {"rows": rows})
 
@@ -599,6 +607,7 @@ def main():
     p.set_defaults(fn=bench_incremental)
     p = sub.add_parser("startup"); p.add_argument("--runs", type=int, default=101); p.set_defaults(fn=bench_startup)
     p = sub.add_parser("memory"); p.add_argument("--participants", default="500,1000,2000")
+    p.add_argument("--runs", type=int, default=3, help="clean builds per size; the table shows their median peak")
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_memory)
     p = sub.add_parser("agree"); p.add_argument("--participants", type=int, default=12); p.set_defaults(fn=cmd_agree)
     p = sub.add_parser("report"); p.add_argument("--out", default=str(HERE / "RESULTS.md")); p.set_defaults(fn=report)

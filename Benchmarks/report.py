@@ -110,7 +110,9 @@ def incremental_table(inc):
 
 
 def memory_table(mem):
-    out = ["", "**6. Peak resident memory** of `dossier build --clean` (" + mem["rows"][0]["how"] + "):", "",
+    runs = len(mem["rows"][0].get("rss_runs_mb", [0]))
+    how = mem["rows"][0]["how"] + (f"; median of {runs} clean builds per size" if runs > 1 else "")
+    out = ["", "**6. Peak resident memory** of `dossier build --clean` (" + how + "):", "",
            "| participants | logs (MB) | largest log (MB) | peak RSS (MB) |", "|---:|---:|---:|---:|"]
     for r in mem["rows"]:
         out.append(f"| {r['participants']:,} | {r['total_log_mb']:.0f} | {r['largest_log_mb']:.2f} | {r['rss_mb']:.0f} |")

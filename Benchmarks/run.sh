@@ -35,7 +35,7 @@ if [[ $quick == 1 ]]; then
   python3 Benchmarks/bench.py study --participants 8 --runs 1
   python3 Benchmarks/bench.py incremental --participants 4,8 --runs 1
   python3 Benchmarks/bench.py startup --runs 3
-  python3 Benchmarks/bench.py memory --participants 4,8
+  python3 Benchmarks/bench.py memory --participants 4,8 --runs 1
   python3 Benchmarks/bench.py report --out Benchmarks/work/RESULTS-quick.md
   exit 0
 fi

@@ -1,5 +1,8 @@
 import Escaping
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // What the build keeps out of memory, or keeps once, so that a clean build's peak does
 // not grow with the size of the site (docs/incremental.md, "Round six: memory").
@@ -70,25 +73,45 @@ extension BuildContext {
     /// page order, as ``LinkChecker/links(in:)`` finds them in the whole page (a piece
     /// never splits an attribute).
     func writeSpliced(_ html: String, _ splice: PageSplice, to path: String, owner: String) throws -> (ManifestFile, [String]) {
-        let bytes = html.utf8, marker = PageSplice.marker.utf8
-        // A project's own template may leave the part out: the page is then as rendered.
-        guard let at = bytes.firstRange(of: marker) else {
-            return (try tree!.write(html, to: path, owner: owner), LinkChecker.links(in: html))
+        var html = html
+        return try html.withUTF8 { page in
+            // (`memmem`: the standard library's generic `firstRange(of:)` took 20 ms on a
+            // 600 KB summary page, a sixth of a one-change build of 500 participants.)
+            guard let at = Self.find(PageSplice.marker, in: page, from: 0) else {
+                // A project's own template may leave the part out: the page is then as rendered.
+                return (try tree!.write(bytes: UnsafeRawBufferPointer(page), to: path, owner: owner), LinkChecker.links(in: page))
+            }
+            let end = at + PageSplice.marker.utf8.count
+            guard Self.find(PageSplice.marker, in: page, from: end) == nil else {
+                throw DossierError("page \(path): the splice marker occurs more than once in the rendered page")
+            }
+            let before = UnsafeBufferPointer(rebasing: page[..<at]), after = UnsafeBufferPointer(rebasing: page[end...])
+            let stream = try tree!.openStream(path, owner: owner)
+            var links = LinkChecker.links(in: before)
+            try stream.append(UnsafeRawBufferPointer(before))
+            try splice.pieces { piece in
+                let shown = ControlCharacters.displayUTF8(piece)
+                links += LinkChecker.links(in: shown)
+                try stream.append(Data(shown.utf8))
+            }
+            links += LinkChecker.links(in: after)
+            try stream.append(UnsafeRawBufferPointer(after))
+            return (try tree!.finishStream(stream), links)
         }
-        guard bytes[at.upperBound...].firstRange(of: marker) == nil else {
-            throw DossierError("page \(path): the splice marker occurs more than once in the rendered page")
+    }
+
+    /// The byte offset of `needle`'s first occurrence in `haystack` at or after `from`
+    /// (`memchr` for its first byte, `memcmp` for the rest).
+    static func find(_ needle: String, in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        let n = Array(needle.utf8)
+        guard let first = n.first, let base = haystack.baseAddress else { return nil }
+        var i = from
+        while i + n.count <= haystack.count,
+              let hit = memchr(base + i, Int32(first), haystack.count - n.count + 1 - i) {
+            let at = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+            if memcmp(base + at, n, n.count) == 0 { return at }
+            i = at + 1
         }
-        let before = String(html[..<at.lowerBound]), after = String(html[at.upperBound...])
-        let stream = try tree!.openStream(path, owner: owner)
-        var links = LinkChecker.links(in: before)
-        try stream.append(Data(before.utf8))
-        try splice.pieces { piece in
-            let shown = ControlCharacters.displayUTF8(piece)
-            links += LinkChecker.links(in: shown)
-            try stream.append(Data(shown.utf8))
-        }
-        links += LinkChecker.links(in: after)
-        try stream.append(Data(after.utf8))
-        return (try tree!.finishStream(stream), links)
+        return nil
     }
 }
