@@ -1,3 +1,5 @@
+import Escaping
+
 // MARK: - participant.json written directly (docs/recall-section.md, "participant.json")
 
 /// The bytes of `participant.json`: exactly what Foundation's `JSONEncoder` writes for
@@ -82,17 +84,7 @@ struct JSONBytes {
     /// Digits written straight into the bytes (`String(v)` made a string per number).
     mutating func int(_ v: Int) {
         comma()
-        if v < 0 { bytes.append(0x2D) }
-        var m = v.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var n = digits.count
-            repeat {
-                n -= 1
-                digits[n] = 0x30 + UInt8(m % 10)
-                m /= 10
-            } while m > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n...]))
-        }
+        DecimalDigits.append(v, to: &bytes)
         needsComma = true
     }
 

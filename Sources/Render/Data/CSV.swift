@@ -249,19 +249,7 @@ public struct CSVWriter: CSVFieldSink, Sendable {
     public mutating func appendToField(_ byte: UInt8) { bytes.append(byte) }
 
     /// An integer's digits (after a `-` when negative) appended to the field just written.
-    public mutating func appendDigits(_ i: Int) {
-        if i < 0 { bytes.append(0x2D) }
-        var v = i.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var n = digits.count
-            repeat {
-                n -= 1
-                digits[n] = 0x30 + UInt8(v % 10)
-                v /= 10
-            } while v > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[n...]))
-        }
-    }
+    public mutating func appendDigits(_ i: Int) { DecimalDigits.append(i, to: &bytes) }
 
     /// A text field encoded once and written many times (a column repeating one value,
     /// such as raw.csv's participant): the bytes ``textField(_:)`` writes for it.
