@@ -1,8 +1,6 @@
 import Escaping
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import Render
 
 // What the build keeps out of memory, or keeps once, so that a clean build's peak does
 // not grow with the size of the site (docs/incremental.md, "Round six: memory").
@@ -75,14 +73,14 @@ extension BuildContext {
     func writeSpliced(_ html: String, _ splice: PageSplice, to path: String, owner: String) throws -> (ManifestFile, [String]) {
         var html = html
         return try html.withUTF8 { page in
-            // (`memmem`: the standard library's generic `firstRange(of:)` took 20 ms on a
-            // 600 KB summary page, a sixth of a one-change build of 500 participants.)
-            guard let at = Self.find(PageSplice.marker, in: page, from: 0) else {
+            // (``ByteSearch``: the generic `firstRange(of:)` was a sixth of a one-change
+            // build of 500 participants.)
+            guard let at = ByteSearch.find(PageSplice.marker, in: page, from: 0) else {
                 // A project's own template may leave the part out: the page is then as rendered.
                 return (try tree!.write(bytes: UnsafeRawBufferPointer(page), to: path, owner: owner), LinkChecker.links(in: page))
             }
             let end = at + PageSplice.marker.utf8.count
-            guard Self.find(PageSplice.marker, in: page, from: end) == nil else {
+            guard ByteSearch.find(PageSplice.marker, in: page, from: end) == nil else {
                 throw DossierError("page \(path): the splice marker occurs more than once in the rendered page")
             }
             let before = UnsafeBufferPointer(rebasing: page[..<at]), after = UnsafeBufferPointer(rebasing: page[end...])
@@ -98,20 +96,5 @@ extension BuildContext {
             try stream.append(UnsafeRawBufferPointer(after))
             return (try tree!.finishStream(stream), links)
         }
-    }
-
-    /// The byte offset of `needle`'s first occurrence in `haystack` at or after `from`
-    /// (`memchr` for its first byte, `memcmp` for the rest).
-    static func find(_ needle: String, in haystack: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        let n = Array(needle.utf8)
-        guard let first = n.first, let base = haystack.baseAddress else { return nil }
-        var i = from
-        while i + n.count <= haystack.count,
-              let hit = memchr(base + i, Int32(first), haystack.count - n.count + 1 - i) {
-            let at = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
-            if memcmp(base + at, n, n.count) == 0 { return at }
-            i = at + 1
-        }
-        return nil
     }
 }

@@ -64,15 +64,15 @@ public struct UnitRecord: Sendable {
     /// The unit's stored blob (``UnitResult/blob``), if it left one: read it while
     /// summarizing, one unit at a time. (Made when asked for: a URL per unit held for the
     /// whole summary was 0.3 KB a study participant.)
-    public var blob: URL? { blobName.map { blobFolder!.appending(path: $0, directoryHint: .notDirectory) } }
-    let blobFolder: URL?
-    let blobName: String?
+    public var blob: URL? { blobAt.map { $0.folder.appending(path: $0.name, directoryHint: .notDirectory) } }
+    let blobAt: (folder: URL, name: String)?
     public init(id: String, data: Data, blob: URL? = nil) {
         self.init(id: id, stored: .inMemory(data), folder: blob?.deletingLastPathComponent(), name: blob?.lastPathComponent)
     }
     /// A record whose blob, if any, is the file `name` in `folder`.
     init(id: String, stored: StoredRecord, folder: URL?, name: String?) {
-        self.id = id; self.stored = stored; self.blobFolder = name == nil ? nil : folder; self.blobName = folder == nil ? nil : name
+        self.id = id; self.stored = stored
+        if let folder, let name { blobAt = (folder, name) } else { blobAt = nil }
     }
 }
 

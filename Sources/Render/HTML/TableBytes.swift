@@ -1,4 +1,3 @@
-import CMarkArena
 import Foundation
 
 // The byte-level searches and text helpers of ``TableMarkup`` (tables are found and read
@@ -41,24 +40,14 @@ extension TableMarkup {
     /// Whether `needle` occurs in `text` (a byte search; Foundation's `contains` compares
     /// Unicode characters).
     static func contains(_ text: String, _ needle: String) -> Bool {
-        var text = text, needle = needle
-        return text.withUTF8 { hay in
-            needle.withUTF8 { n in !hay.isEmpty && dossier_memmem(hay.baseAddress, hay.count, n.baseAddress, n.count) != nil }
-        }
+        var text = text
+        return text.withUTF8 { ByteSearch.find(needle, in: $0, from: 0) != nil }
     }
 
-    /// The first index ≥ `from` where `s` occurs in `b` (`dossier_memmem`: this runs over every
-    /// page with a table).
+    /// The first index ≥ `from` where `s` occurs in `b` (``ByteSearch``: this runs over
+    /// every page with a table).
     static func find(_ b: [UInt8], _ s: String, from: Int) -> Int? {
-        let start = max(0, from)
-        guard start < b.count else { return nil }
-        var s = s
-        return s.withUTF8 { needle in
-            b.withUnsafeBufferPointer { hay -> Int? in
-                guard let p = dossier_memmem(hay.baseAddress! + start, hay.count - start, needle.baseAddress, needle.count) else { return nil }
-                return UnsafeRawPointer(hay.baseAddress!).distance(to: UnsafeRawPointer(p))
-            }
-        }
+        b.withUnsafeBufferPointer { ByteSearch.find(s, in: $0, from: from) }
     }
 
     /// The position and level of the last `</hN>` (N = 1…6) in `b`: one backward pass
