@@ -72,6 +72,6 @@ public final class OutputFileStream {
         try flush()
         closed = true
         guard Glibc.close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
-        return ManifestFile(path: path, sha256: Hashing.hex(hasher.finalize()), size: size)
+        return ManifestFile(path: path, digest: HexDigest(hasher), size: size)
     }
 }

@@ -25,15 +25,25 @@ public final class OutputTree: @unchecked Sendable {
     /// is recorded and not written.
     private let live: [String: ManifestFile]
     private let lock = NSLock()
-    private var files: [String: ManifestFile] = [:]
-    private var owners: [String: String] = [:]
+    /// Every path claimed in this build, with its owner and, once written or reused, its
+    /// file. (One table, not one of files and one of owners: 10,000 paths at 2,000
+    /// participants; the path is the key, not repeated in the value.)
+    private var claims: [String: Claim] = [:]
+    struct Claim {
+        var owner: String
+        /// The file's SHA-256 and size once it is recorded (nil while a stream is open).
+        var digest: HexDigest?
+        var size: Int64 = 0
+    }
     /// Hashes of the lower-cased paths claimed so far (no lower-cased copy of every path
     /// is kept: 10,000 of them at 2,000 participants). A hash seen before is told apart
     /// by the paths' text: a path differing only in case, or a rare collision.
     private var caseFolded: Set<Int> = []
     /// The hash used for ``caseFolded`` (tests make every path collide).
     var foldHash: (String) -> Int = { $0.hashValue }
-    private var createdDirs: Set<String> = []
+    /// Folders made so far, as slices of the paths claimed (which the tree keeps anyway),
+    /// not copies of them.
+    private var createdDirs: Set<Substring> = []
     /// Paths written into the staging folder (patch mode: the changed files).
     /// (Patch mode only: a swap needs no list of them, and a full build writes 10,000.)
     private var staged: [String] = []
@@ -50,7 +60,16 @@ public final class OutputTree: @unchecked Sendable {
     /// Patch mode: whether some file of the live site is not (yet) part of this build.
     public func removesLiveFiles(except later: Set<String> = []) -> Bool {
         lock.lock(); defer { lock.unlock() }
-        return live.keys.contains { files[$0] == nil && !later.contains($0) }
+        return live.keys.contains { !isRecorded($0) && !later.contains($0) }
+    }
+
+    /// Whether `path` is a file of this build (claimed and recorded). The caller holds the lock.
+    private func isRecorded(_ path: String) -> Bool { claims[path]?.digest != nil }
+
+    /// Records the file `entry` at its claimed path. The caller holds the lock.
+    private func record(_ entry: ManifestFile) {
+        claims[entry.path]?.digest = entry.digest
+        claims[entry.path]?.size = entry.size
     }
 
     /// Counts a file written into the staging folder (and lists it, in patch mode).
@@ -83,33 +102,33 @@ public final class OutputTree: @unchecked Sendable {
 
     private func claim(_ path: String, owner: String) throws {
         lock.lock(); defer { lock.unlock() }
-        if let other = owners[path] {
-            throw DossierError("two outputs claim the same path '\(path)' (\(other) and \(owner))")
+        if let other = claims[path] {
+            throw DossierError("two outputs claim the same path '\(path)' (\(other.owner) and \(owner))")
         }
         // Paths that differ only in case are one file on case-insensitive file systems
         // and servers (docs/output-manifest.md): refused.
         let folded = path.lowercased()
         let other = caseFolded.insert(foldHash(folded)).inserted ? nil
-            : owners.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
+            : claims.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
         if let other {
-            throw DossierError("outputs '\(other)' (\(owners[other] ?? "?")) and '\(path)' (\(owner)) differ only in case; "
+            throw DossierError("outputs '\(other)' (\(claims[other]?.owner ?? "?")) and '\(path)' (\(owner)) differ only in case; "
                                + "they would overwrite each other on a case-insensitive file system — rename one input")
         }
-        owners[path] = owner
+        claims[path] = Claim(owner: owner)
     }
 
     /// Creates the folders above `path` (mkdir(2), once each per build).
     private func ensureDir(_ path: String) throws {
         guard let slash = path.utf8.lastIndex(of: 0x2F) else { return }
-        try ensureFolder(String(path[..<slash]))
+        try ensureFolder(path[..<slash])
     }
 
-    private func ensureFolder(_ dir: String) throws {
+    private func ensureFolder(_ dir: Substring) throws {
         lock.lock()
         let known = createdDirs.contains(dir)
         lock.unlock()
         if known { return }
-        if let slash = dir.utf8.lastIndex(of: 0x2F) { try ensureFolder(String(dir[..<slash])) }
+        if let slash = dir.utf8.lastIndex(of: 0x2F) { try ensureFolder(dir[..<slash]) }
         let full = staging.path + "/" + dir
         if mkdir(full, 0o755) != 0 && errno != EEXIST {
             throw DossierError(file: full, "cannot create folder: \(String(cString: strerror(errno)))")
@@ -136,10 +155,10 @@ public final class OutputTree: @unchecked Sendable {
     public func write(bytes: UnsafeRawBufferPointer, to path: String, owner: String) throws -> ManifestFile {
         try OutputTree.check(path, owner: owner)
         try claim(path, owner: owner)
-        let entry = ManifestFile(path: path, sha256: Hashing.sha256(bytes), size: Int64(bytes.count))
+        let entry = ManifestFile(path: path, digest: HexDigest(sha256: bytes), size: Int64(bytes.count))
         // Unchanged bytes (and the live copy still there): nothing to write.
         if let target = patchTarget, live[path] == entry, access(target.path + "/" + path, F_OK) == 0 {
-            lock.lock(); files[path] = entry; lock.unlock()
+            lock.lock(); record(entry); lock.unlock()
             return entry
         }
         try ensureDir(path)
@@ -153,7 +172,7 @@ public final class OutputTree: @unchecked Sendable {
             throw error
         }
         guard close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
-        lock.lock(); files[path] = entry; noteStaged(path); lock.unlock()
+        lock.lock(); record(entry); noteStaged(path); lock.unlock()
         return entry
     }
 
@@ -174,10 +193,10 @@ public final class OutputTree: @unchecked Sendable {
         let entry = try stream.close()
         if let target = patchTarget, live[entry.path] == entry, access(target.path + "/" + entry.path, F_OK) == 0 {
             unlink(stream.full)
-            lock.lock(); files[entry.path] = entry; lock.unlock()
+            lock.lock(); record(entry); lock.unlock()
             return entry
         }
-        lock.lock(); files[entry.path] = entry; noteStaged(entry.path); lock.unlock()
+        lock.lock(); record(entry); noteStaged(entry.path); lock.unlock()
         return entry
     }
 
@@ -185,7 +204,7 @@ public final class OutputTree: @unchecked Sendable {
     public func reuse(_ entry: ManifestFile, from previous: URL, owner: String) throws {
         try claim(entry.path, owner: owner)
         if patchTarget != nil {                     // it stays where it is
-            lock.lock(); files[entry.path] = entry; lock.unlock()
+            lock.lock(); record(entry); lock.unlock()
             return
         }
         try ensureDir(entry.path)
@@ -194,7 +213,7 @@ public final class OutputTree: @unchecked Sendable {
         if link(src, dst) != 0 {
             try FileManager.default.copyItem(atPath: src, toPath: dst)
         }
-        lock.lock(); files[entry.path] = entry; lock.unlock()
+        lock.lock(); record(entry); lock.unlock()
     }
 
     /// Copies a file from outside the site (assets, media), hashing it.
@@ -208,17 +227,18 @@ public final class OutputTree: @unchecked Sendable {
 
     public func contains(_ path: String) -> Bool {
         lock.lock(); defer { lock.unlock() }
-        return files[path] != nil
+        return isRecorded(path)
     }
 
     public var allFiles: [ManifestFile] {
         lock.lock(); defer { lock.unlock() }
-        return files.values.sorted { $0.path < $1.path }
+        return claims.compactMap { path, c in c.digest.map { ManifestFile(path: path, digest: $0, size: c.size) } }
+            .sorted { $0.path < $1.path }
     }
 
     public var paths: Set<String> {
         lock.lock(); defer { lock.unlock() }
-        return Set(files.keys)
+        return Set(claims.lazy.filter { $0.value.digest != nil }.map(\.key))
     }
 
     /// Swaps the staging folder into `output`: the old site is kept intact until the new
@@ -286,7 +306,7 @@ public final class OutputTree: @unchecked Sendable {
             }
         }
         var emptied: Set<String> = []
-        for path in live.keys.sorted() where files[path] == nil {
+        for path in live.keys.sorted() where !isRecorded(path) {
             if unlink(root + "/" + path) == 0 || errno == ENOENT {
                 var p = Substring(path)
                 while let slash = p.lastIndex(of: "/") { p = p[..<slash]; emptied.insert(String(p)) }

@@ -36,7 +36,7 @@ struct BuildState {
         var inode: UInt64
         var device: UInt64
         var takenAt: Int64    // ns since the epoch
-        var sha256: String
+        var sha256: HexDigest
 
         /// The stamp of `path` now, or nil when it cannot be stat'ed.
         static func current(_ path: String) -> InputStamp? {
@@ -146,7 +146,7 @@ struct BuildState {
             w.string(path)
             w.i64(s.size); w.i64(s.mtime); w.i64(s.ctime)
             w.u64(s.inode); w.u64(s.device); w.i64(s.takenAt)
-            w.string(s.sha256)
+            w.string(s.sha256.hex)
             try flush()
         }
         w.raw(Array("END\n".utf8))
@@ -190,7 +190,7 @@ struct BuildState {
                 guard let path = r.string(), let size = r.i64(), let mtime = r.i64(), let ctime = r.i64(),
                       let inode = r.u64(), let device = r.u64(), let taken = r.i64(), let sha = r.string() else { return nil }
                 inputs[path] = InputStamp(size: size, mtime: mtime, ctime: ctime, inode: inode, device: device,
-                                          takenAt: taken, sha256: sha)
+                                          takenAt: taken, sha256: HexDigest(sha))
             }
             guard r.expect(Array("END\n".utf8)), r.atEnd else { return nil }
             return BuildState(dossier: dossier, output: output, units: units, site: site, inputs: inputs)

@@ -134,6 +134,7 @@ final class BuildContext: @unchecked Sendable {
     /// (``interned(_:)``): see BuildMemory.swift.
     var spill: RecordSpill?
     var linkTexts = Set<String>()
+    var linkLists = Set<[String]>()
     var planned: [[PlannedUnit]] = []
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]
@@ -224,7 +225,9 @@ final class BuildContext: @unchecked Sendable {
         var key: String
         var unit: SectionUnit
         var hash: String
-        var reuse: BuildState.Unit?
+        /// Whether the previous build's unit (`previous.units[key]`) is reused: a flag, not a
+        /// copy of it (held for the whole build, 0.1 KB a unit even when nil).
+        var reused: Bool
     }
 
     func plan() throws {
@@ -258,6 +261,7 @@ final class BuildContext: @unchecked Sendable {
             let units = try section.units()
             var seen = Set<String>()
             var list: [PlannedUnit] = []
+            list.reserveCapacity(units.count)       // (held for the whole build: no spare room)
             for u in units {
                 guard seen.insert(u.id).inserted else { throw DossierError("section \(key): two units share the id '\(u.id)'") }
             }
@@ -268,9 +272,9 @@ final class BuildContext: @unchecked Sendable {
                 Result {
                     var h = Hashing.Key()
                     h.add(fp); h.add(key); h.add(canonical); h.add(u.id); h.add(u.salt)
-                    for input in u.inputs {
-                        let digest = try inputDigestOnce(input)
-                        h.add(input.lastPathComponent)
+                    for path in u.inputPaths {
+                        let digest = try inputDigestOnce(path)
+                        h.add(Self.lastPathComponent(path))
                         h.add(digest)
                     }
                     return h.finalize()
@@ -279,23 +283,25 @@ final class BuildContext: @unchecked Sendable {
             for (u, result) in zip(units, hashes) {
                 let hash = try result.get()
                 let unitKey = "\(key)/\(u.id)"
-                list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reuse: reusable(unitKey, hash)))
+                list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reused: reusable(unitKey, hash) != nil))
             }
             planned.append(list)
         }
         digested = [:]          // (planning's alone: 2,000 paths and digests a study)
         let total = planned.reduce(0) { $0 + $1.count }
-        let reuse = planned.reduce(0) { $0 + $1.filter { $0.reuse != nil }.count }
+        let reuse = planned.reduce(0) { $0 + $1.filter(\.reused).count }
         log.detail("\(total) unit\(total == 1 ? "" : "s"), \(reuse) unchanged")
     }
 
     /// A unit input's SHA-256, recorded as an input of the build. An input many units
     /// share (a study's strings file, an input of each of 2,000 participants) is
     /// stamped, hashed and recorded once per build, not once per unit.
-    func inputDigestOnce(_ input: URL) throws -> String {
-        let path = input.path
+    /// (`path` is the unit's own text, ``SectionUnit/inputPaths``: the state's stamp is
+    /// keyed by it, not by a copy.)
+    func inputDigestOnce(_ path: String) throws -> String {
         lock.lock(); let known = digested[path]; lock.unlock()
         if let known { return known }
+        let input = URL(filePath: path, directoryHint: .notDirectory)
         let (digest, size) = try inputDigest(input, path: path)
         recordInput(input, sha256: digest, size: size)
         lock.lock(); digested[path] = digest; lock.unlock()
@@ -313,7 +319,7 @@ final class BuildContext: @unchecked Sendable {
             kept.sha256 = old.sha256
             kept.takenAt = old.takenAt
             lock.lock(); newState.inputs[path] = kept; lock.unlock()
-            return (old.sha256, Int(old.size))
+            return (old.sha256.hex, Int(old.size))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DossierError(file: project.display(input), "cannot read input file")
@@ -323,7 +329,7 @@ final class BuildContext: @unchecked Sendable {
         // Stamped only if the file did not change while it was read.
         if var stamp = before, let after = BuildState.InputStamp.current(path),
            stamp.size == after.size, stamp.mtime == after.mtime, stamp.ctime == after.ctime, stamp.size == Int64(data.count) {
-            stamp.sha256 = digest
+            stamp.sha256 = HexDigest(digest)
             lock.lock(); newState.inputs[path] = stamp; lock.unlock()
         }
         return (digest, data.count)
@@ -355,9 +361,19 @@ final class BuildContext: @unchecked Sendable {
     }
 
     func relativeInputPath(_ url: URL) -> String {
-        let p = url.standardizedFileURL.path
+        // (A path without `.` or empty segments is its standardized form: no second URL.)
+        let given = url.path
+        let p = given.contains("/.") || given.contains("//") ? url.standardizedFileURL.path : given
         let r = project.root.path
         return p.hasPrefix(r + "/") ? String(p.dropFirst(r.count + 1)) : p
+    }
+
+    /// `URL(filePath: path).lastPathComponent` of a file's path, without making the URL.
+    static func lastPathComponent(_ path: String) -> String {
+        guard !path.hasSuffix("/"), let slash = path.utf8.lastIndex(of: 0x2F) else {
+            return URL(filePath: path, directoryHint: .notDirectory).lastPathComponent
+        }
+        return String(path[path.utf8.index(after: slash)...])
     }
 
     // MARK: 5. Sections
@@ -371,7 +387,7 @@ final class BuildContext: @unchecked Sendable {
         let total = units.count
         let results: [(String, BuildState.Unit)] = try await concurrentMap(units) { [self] pu in
             let r: BuildState.Unit
-            if let prev = pu.reuse {
+            if pu.reused, let prev = previous?.units[pu.key] {
                 try reuse(prev, owner: pu.key)
                 r = prev
             } else {
@@ -382,10 +398,11 @@ final class BuildContext: @unchecked Sendable {
             return (pu.key, r)
         }
         var records: [UnitRecord] = []
+        records.reserveCapacity(units.count)
         for ((k, r), pu) in zip(results, units) {
-            store(k, r, reused: pu.reuse != nil)
+            store(k, r, reused: pu.reused)
             if let rec = r.record {
-                let folder = r.blobSize == nil ? nil : (pu.reuse != nil ? blobFolder : newBlobFolder)
+                let folder = r.blobSize == nil ? nil : (pu.reused ? blobFolder : newBlobFolder)
                 records.append(UnitRecord(id: pu.unit.id, stored: rec, folder: folder, name: r.hash))
             }
         }
@@ -555,7 +572,7 @@ final class BuildContext: @unchecked Sendable {
                 throw DossierError(file: project.display(url), "would overwrite the generated \(prefix + rel)")
             }
             let entry = try tree!.copy(url, to: prefix + rel, owner: owner)
-            if isInput { lock.lock(); inputs[relativeInputPath(url)] = ManifestFile(path: relativeInputPath(url), sha256: entry.sha256, size: entry.size); lock.unlock() }
+            if isInput { lock.lock(); inputs[relativeInputPath(url)] = ManifestFile(path: relativeInputPath(url), digest: entry.digest, size: entry.size); lock.unlock() }
             if rel.hasSuffix(".html"), let d = fm.contents(atPath: url.path) {
                 links[prefix + rel] = LinkChecker.links(in: String(decoding: d, as: UTF8.self))
                 freshPages.insert(prefix + rel)

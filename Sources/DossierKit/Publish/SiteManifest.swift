@@ -16,13 +16,35 @@ public struct SiteManifest: Codable, Sendable, Equatable {
     public struct Entry: Codable, Sendable, Equatable, Hashable {
         /// Site-relative path with `/` separators.
         public var path: String
-        /// Lower-case hex SHA-256 of the file's bytes.
-        public var sha256: String
+        /// SHA-256 of the file's bytes, held as 32 bytes (``sha256`` is its text).
+        public var digest: HexDigest
         public var size: Int64
+        /// Lower-case hex SHA-256 of the file's bytes.
+        public var sha256: String {
+            get { digest.hex }
+            set { digest = HexDigest(newValue) }
+        }
         public init(path: String, sha256: String, size: Int64) {
+            self.init(path: path, digest: HexDigest(sha256), size: size)
+        }
+        public init(path: String, digest: HexDigest, size: Int64) {
             self.path = path
-            self.sha256 = sha256
+            self.digest = digest
             self.size = size
+        }
+
+        // The JSON is `{"path", "sha256" (the text), "size"}`, as when `sha256` was stored.
+        enum CodingKeys: String, CodingKey { case path, sha256, size }
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(path: try c.decode(String.self, forKey: .path), sha256: try c.decode(String.self, forKey: .sha256),
+                      size: try c.decode(Int64.self, forKey: .size))
+        }
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(path, forKey: .path)
+            try c.encode(sha256, forKey: .sha256)
+            try c.encode(size, forKey: .size)
         }
     }
 

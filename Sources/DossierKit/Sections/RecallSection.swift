@@ -23,14 +23,13 @@ public struct RecallSection: Section {
 
     /// The string sets (one for `strings: FILE`), in manifest order.
     let setEntries: [RecallSets.Entry]
-    let logs: [URL]
-    let cohorts: [URL]
     let heatmapRows: Int
     /// The test kit, when `kit: true`.
     let kit: RecallKit?
-    /// Unit id → file, in unit order, and as a dictionary.
-    let slugs: [(id: String, url: URL)]
-    let urlOf: [String: URL]
+    /// Unit id → file (its path: a `URL` per log held for the whole build was 0.4 KB a
+    /// participant), in unit order, and as a dictionary.
+    let slugs: [(id: String, path: String)]
+    let pathOf: [String: String]
     /// For project-relative file names in messages and pages.
     let project: Project
 
@@ -40,6 +39,7 @@ public struct RecallSection: Section {
         // Validate the strings files now: a bad file is an error at its line.
         let sets = try RecallSets.load(setEntries, project: project)
         let wantsKit = try config.bool("kit", default: false)
+        let logs: [URL], cohorts: [URL]
         do {
             logs = try config.paths("logs", extensions: ["jsonl", "csv"])
         } catch where wantsKit && (try? config.strings("logs"))?.allSatisfy({ Self.isFolder(config.resolve($0)) }) == true {
@@ -58,7 +58,7 @@ public struct RecallSection: Section {
             throw config.error(nil, "name participant logs (`logs:`) or desktop cohorts (`desktop_cohorts:`)")
         }
         var seen: [String: URL] = [:]
-        var slugs: [(String, URL)] = []
+        var slugs: [(String, String)] = []
         for (prefix, urls) in [("p-", logs), ("cohort-", cohorts)] {
             for url in urls {
                 let id = prefix + Self.slug(url.deletingPathExtension().lastPathComponent)
@@ -67,12 +67,15 @@ public struct RecallSection: Section {
                                        "\(project.display(url)) and \(project.display(other)) would share the page '\(id)'; rename one")
                 }
                 seen[id] = url
-                slugs.append((id, url))
+                slugs.append((id, url.path))
             }
         }
         self.slugs = slugs
-        urlOf = seen
+        pathOf = Dictionary(uniqueKeysWithValues: slugs)
     }
+
+    /// The file of unit `id` (``pathOf``) as a URL.
+    func url(of id: String) -> URL? { pathOf[id].map { URL(filePath: $0, directoryHint: .notDirectory) } }
 
     static func isFolder(_ url: URL) -> Bool {
         var dir: ObjCBool = false
@@ -99,7 +102,8 @@ public struct RecallSection: Section {
     }
 
     public func units() throws -> [SectionUnit] {
-        slugs.map { SectionUnit(id: $0.id, inputs: $0.id.hasPrefix("p-") ? [$0.url] + setEntries.map(\.url) : [$0.url]) }
+        let sets = setEntries.map(\.url.path)
+        return slugs.map { SectionUnit(id: $0.id, inputPaths: $0.id.hasPrefix("p-") ? [$0.path] + sets : [$0.path]) }
     }
 
     func stringSets() throws -> StringSets {
@@ -109,7 +113,7 @@ public struct RecallSection: Section {
     // MARK: Units
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
-        guard let url = urlOf[unit.id] else { return UnitResult() }
+        guard let url = url(of: unit.id) else { return UnitResult() }
         do {
             if unit.id.hasPrefix("cohort-") {
                 return try buildCohort(id: unit.id, url: url)
@@ -162,7 +166,7 @@ public struct RecallSection: Section {
     /// A participant's row blocks built again from its log: used when its stored blob
     /// cannot be read (deleted or damaged after the state was written).
     func rowBlocksFromLog(id: String) throws -> RecallRowBlocks {
-        guard let url = urlOf[id] else { throw DossierError("recall: no log for unit \(id)") }
+        guard let url = url(of: id) else { throw DossierError("recall: no log for unit \(id)") }
         let shown = project.display(url)
         let log = url.pathExtension.lowercased() == "csv"
             ? try DesktopRaw.load(url, display: shown)
@@ -205,7 +209,7 @@ public struct RecallSection: Section {
                     let c = rec.contribution ?? StudyContribution()
                     keyCounts[group, default: DynamicsKeyCounts()].add(c)
                     // (A dictionary lookup per participant: searching `slugs` for each was O(n²).)
-                    let shown = urlOf["p-" + rec.slug].map(project.display)
+                    let shown = url(of: "p-" + rec.slug).map(project.display)
                     aggregates[group, default: Self.emptyAggregate(set)]
                         .add(slug: rec.slug, p, c, sourceFile: shown ?? rec.slug)
                     members[group, default: []].append(start + k)

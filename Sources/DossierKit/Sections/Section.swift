@@ -42,14 +42,25 @@ public protocol Section: Sendable {
 public struct SectionUnit: Sendable, Hashable {
     /// Unique within the section, stable across builds (e.g. the participant id).
     public var id: String
-    /// Files whose bytes decide whether the unit must be rebuilt.
-    public var inputs: [URL]
+    /// Paths (`URL.path`) of the files whose bytes decide whether the unit must be rebuilt.
+    /// Kept as paths, not URLs: a unit lives for the whole build, and a `URL` is about
+    /// 0.4 KB (a study's 2,000 logs, docs/incremental.md "Round seven: memory").
+    public var inputPaths: [String]
+    /// ``inputPaths`` as file URLs (made when asked for).
+    public var inputs: [URL] {
+        get { inputPaths.map { URL(filePath: $0, directoryHint: .notDirectory) } }
+        set { inputPaths = newValue.map(\.path) }
+    }
     /// Extra text mixed into the unit's hash (e.g. options that affect only this unit).
     public var salt: String
 
     public init(id: String, inputs: [URL], salt: String = "") {
+        self.init(id: id, inputPaths: inputs.map(\.path), salt: salt)
+    }
+
+    public init(id: String, inputPaths: [String], salt: String = "") {
         self.id = id
-        self.inputs = inputs
+        self.inputPaths = inputPaths
         self.salt = salt
     }
 }

@@ -1,0 +1,111 @@
+import Crypto
+import Foundation
+import Testing
+@testable import DossierKit
+
+/// The compact forms the pipeline holds per output file and per unit instead of the
+/// texts and URLs it held before (docs/incremental.md, "Round seven: memory"), each
+/// against the form it replaces.
+@Suite struct BuildMemoryTests {
+    // MARK: Digests
+
+    /// The lower-case hex of `bytes`, the way the manifest wrote digests before.
+    static func reference(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    @Test func aDigestIsItsBytesAndRendersTheirHex() {
+        var rng = SystemRandomNumberGenerator()
+        var samples: [[UInt8]] = [[UInt8](repeating: 0, count: 32), [UInt8](repeating: 0xFF, count: 32), Array(0..<32)]
+        for _ in 0..<200 { samples.append((0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }) }
+        for bytes in samples {
+            let hex = Self.reference(bytes)
+            let made = bytes.withUnsafeBytes { HexDigest(bytes: $0) }
+            #expect(made.hex == hex)
+            #expect(HexDigest(hex) == made && HexDigest(hex).hex == hex)
+            #expect(HexDigest(hex).hashValue == made.hashValue)
+        }
+        let data = Data("the same bytes".utf8)
+        #expect(data.withUnsafeBytes { HexDigest(sha256: $0) }.hex == Hashing.sha256(data))
+        var hasher = SHA256()
+        hasher.update(data: data)
+        #expect(HexDigest(hasher).hex == Hashing.sha256(data))
+    }
+
+    /// Texts that are not 64 lower-case hex digits are kept as they are: equal exactly
+    /// when the texts are, as when digests were strings.
+    @Test func anyOtherTextIsKeptAsItIs() {
+        let lower = String(repeating: "ab", count: 32)
+        let texts = ["", "ab", "0f", lower.uppercased(), String(lower.dropLast()), lower + "0",
+                     String(repeating: "g", count: 64), "A" + lower.dropFirst(), "é" + lower.dropFirst(2)]
+        for t in texts {
+            #expect(HexDigest(t).hex == t)
+            #expect(HexDigest(t) != HexDigest(lower), "\(t)")
+            #expect(HexDigest(t) == HexDigest(t))
+        }
+        #expect(HexDigest(lower).hex == lower)
+    }
+
+    /// A manifest entry's JSON and its state's bytes are those of the text it holds.
+    @Test func manifestEntriesCodeTheirDigestAsText() throws {
+        struct Old: Codable { var path: String; var sha256: String; var size: Int64 }
+        let enc = JSONEncoder()
+        enc.outputFormatting = [.sortedKeys]
+        for sha in [String(repeating: "0123456789abcdef", count: 4), "ABC", ""] {
+            let entry = ManifestFile(path: "a/b.html", sha256: sha, size: 7)
+            #expect(try enc.encode(entry) == (try enc.encode(Old(path: "a/b.html", sha256: sha, size: 7))))
+            #expect(try JSONDecoder().decode(ManifestFile.self, from: enc.encode(entry)) == entry)
+            #expect(entry.sha256 == sha)
+        }
+        var e = ManifestFile(path: "x", sha256: "ab", size: 1)
+        e.sha256 = String(repeating: "cd", count: 32)
+        #expect(e.digest == HexDigest(String(repeating: "cd", count: 32)) && e.sha256 == String(repeating: "cd", count: 32))
+    }
+
+    // MARK: The output tree's one table
+
+    @Test func theTreeKeepsOwnersAndFilesInOneTable() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tree = try OutputTree(staging: dir)
+        let a = try tree.write("alpha", to: "a/x.html", owner: "unit-a")
+        #expect(a.sha256 == Hashing.sha256(Data("alpha".utf8)) && a.size == 5)
+        // A second claim names both owners; one differing only in case names the first.
+        #expect { try tree.write("beta", to: "a/x.html", owner: "unit-b") } throws: { error in
+            "\(error)".contains("unit-a") && "\(error)".contains("unit-b")
+        }
+        #expect { try tree.write("beta", to: "A/X.html", owner: "unit-b") } throws: { error in
+            "\(error)".contains("'a/x.html' (unit-a)")
+        }
+        // A stream's path is claimed when it opens and a file only when it is finished.
+        let stream = try tree.openStream("b/table.csv", owner: "unit-s")
+        #expect(!tree.contains("b/table.csv") && tree.paths == ["a/x.html"])
+        #expect(throws: DossierError.self) { try tree.write("x", to: "b/table.csv", owner: "unit-t") }
+        try stream.append(Data("1,2\n".utf8))
+        let s = try tree.finishStream(stream)
+        #expect(tree.contains("b/table.csv") && tree.paths == ["a/x.html", "b/table.csv"])
+        #expect(tree.allFiles == [a, s] && s.sha256 == Hashing.sha256(Data("1,2\n".utf8)))
+    }
+
+    // MARK: Units and links
+
+    @Test func aUnitsInputsArePathsGivenBackAsURLs() {
+        let urls = [URL(filePath: "/x/data/logs/S 1.jsonl"), URL(filePath: "/x/data/strings.txt")]
+        let unit = SectionUnit(id: "p-S1", inputs: urls)
+        #expect(unit.inputPaths == urls.map(\.path) && unit.inputs == urls)
+        for path in ["/x/a.jsonl", "/x/a b%20c.jsonl", "/x/é/ü.csv", "/x//a.csv", "a.csv", "/x/a/", "/"] {
+            #expect(BuildContext.lastPathComponent(path) == URL(filePath: path, directoryHint: .notDirectory).lastPathComponent, "\(path)")
+        }
+    }
+
+    @Test func equalLinkListsShareOneStorage() throws {
+        let p = try TestProject(files: ["dossier.yml": "title: T\n"])
+        defer { p.remove() }
+        let ctx = BuildContext(project: try Project.load(p.root), options: BuildOptions(), log: BuildLog())
+        let page = ["../../../index.html", "../../../assets/dossier.css", "raw.csv", "report.md"]
+        let first = ctx.interned(page.map { String($0) })
+        let second = ctx.interned(page.map { String($0) })
+        let other = ctx.interned(["../../../index.html", "other.csv"])
+        #expect(first == page && second == page && other == ["../../../index.html", "other.csv"])
+        #expect(first.withUnsafeBufferPointer { $0.baseAddress } == second.withUnsafeBufferPointer { $0.baseAddress })
+        #expect(first.withUnsafeBufferPointer { $0.baseAddress } != other.withUnsafeBufferPointer { $0.baseAddress })
+    }
+}
