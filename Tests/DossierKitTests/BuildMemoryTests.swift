@@ -62,7 +62,7 @@ import Testing
 
     // MARK: The output tree's one table
 
-    @Test func theTreeKeepsOwnersAndFilesInOneTable() throws {
+    @Test func theTreeKeepsOneTableOfClaims() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("claims-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let tree = try OutputTree(staging: dir)
@@ -82,7 +82,31 @@ import Testing
         try stream.append(Data("1,2\n".utf8))
         let s = try tree.finishStream(stream)
         #expect(tree.contains("b/table.csv") && tree.paths == ["a/x.html", "b/table.csv"])
-        #expect(tree.allFiles == [a, s] && s.sha256 == Hashing.sha256(Data("1,2\n".utf8)))
+        #expect(s.sha256 == Hashing.sha256(Data("1,2\n".utf8)) && s.size == 4)
+    }
+
+    /// The site's files are the units' file lists and the files outside units (assets,
+    /// static files, the sitemap): the manifest lists every file of the folder, with its
+    /// bytes' digest, after a clean build and after a patch.
+    @Test func theManifestListsEveryFileOfUnitsAndOutsideThem() async throws {
+        var files = TestProject.basic
+        files["static/files/x.pdf"] = "%PDF"
+        files["static/robots.txt"] = "User-agent: *\n"
+        let p = try TestProject(files: files)
+        defer { p.remove() }
+        func check() throws {
+            let tree = p.tree()
+            let manifest = try SiteManifest.load(p.root.appendingPathComponent("_site.manifest.json"))
+            #expect(manifest.files.map(\.path) == tree.keys.sorted())
+            for f in manifest.files { #expect(f.sha256 == Hashing.sha256(tree[f.path]!) && f.size == Int64(tree[f.path]!.count)) }
+            #expect(tree["files/x.pdf"] != nil && tree["sitemap.xml"] != nil && tree.keys.contains { $0.hasPrefix("assets/") })
+        }
+        try await p.build(clean: true)
+        try check()
+        try p.write("content/notes/n.md", "---\ntitle: N\n---\nN.\n")
+        try p.write("static/robots.txt", "User-agent: x\n")
+        try await p.build()
+        try check()
     }
 
     // MARK: Units and links

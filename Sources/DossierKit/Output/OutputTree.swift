@@ -25,16 +25,13 @@ public final class OutputTree: @unchecked Sendable {
     /// is recorded and not written.
     private let live: [String: ManifestFile]
     private let lock = NSLock()
-    /// Every path claimed in this build, with its owner and, once written or reused, its
-    /// file. (One table, not one of files and one of owners: 10,000 paths at 2,000
-    /// participants; the path is the key, not repeated in the value.)
-    private var claims: [String: Claim] = [:]
-    struct Claim {
-        var owner: String
-        /// The file's SHA-256 and size once it is recorded (nil while a stream is open).
-        var digest: HexDigest?
-        var size: Int64 = 0
-    }
+    /// Every path claimed in this build → its owner. The files' digests and sizes are not
+    /// kept here but by whoever wrote them — a unit's file list, or the build's list of
+    /// files outside units — which together make the manifest (a second table of every
+    /// file was 0.4 KB a study participant; docs/incremental.md, "Round seven: memory").
+    private var owners: [String: String] = [:]
+    /// Streams opened and not yet finished: their paths are claimed but not yet files.
+    private var openStreams: Set<String> = []
     /// Hashes of the lower-cased paths claimed so far (no lower-cased copy of every path
     /// is kept: 10,000 of them at 2,000 participants). A hash seen before is told apart
     /// by the paths' text: a path differing only in case, or a rare collision.
@@ -63,14 +60,9 @@ public final class OutputTree: @unchecked Sendable {
         return live.keys.contains { !isRecorded($0) && !later.contains($0) }
     }
 
-    /// Whether `path` is a file of this build (claimed and recorded). The caller holds the lock.
-    private func isRecorded(_ path: String) -> Bool { claims[path]?.digest != nil }
-
-    /// Records the file `entry` at its claimed path. The caller holds the lock.
-    private func record(_ entry: ManifestFile) {
-        claims[entry.path]?.digest = entry.digest
-        claims[entry.path]?.size = entry.size
-    }
+    /// Whether `path` is a file of this build (claimed, and not a stream still open).
+    /// The caller holds the lock.
+    private func isRecorded(_ path: String) -> Bool { owners[path] != nil && !openStreams.contains(path) }
 
     /// Counts a file written into the staging folder (and lists it, in patch mode).
     /// The caller holds the lock.
@@ -102,19 +94,19 @@ public final class OutputTree: @unchecked Sendable {
 
     private func claim(_ path: String, owner: String) throws {
         lock.lock(); defer { lock.unlock() }
-        if let other = claims[path] {
-            throw DossierError("two outputs claim the same path '\(path)' (\(other.owner) and \(owner))")
+        if let other = owners[path] {
+            throw DossierError("two outputs claim the same path '\(path)' (\(other) and \(owner))")
         }
         // Paths that differ only in case are one file on case-insensitive file systems
         // and servers (docs/output-manifest.md): refused.
         let folded = path.lowercased()
         let other = caseFolded.insert(foldHash(folded)).inserted ? nil
-            : claims.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
+            : owners.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
         if let other {
-            throw DossierError("outputs '\(other)' (\(claims[other]?.owner ?? "?")) and '\(path)' (\(owner)) differ only in case; "
+            throw DossierError("outputs '\(other)' (\(owners[other] ?? "?")) and '\(path)' (\(owner)) differ only in case; "
                                + "they would overwrite each other on a case-insensitive file system — rename one input")
         }
-        claims[path] = Claim(owner: owner)
+        owners[path] = owner
     }
 
     /// Creates the folders above `path` (mkdir(2), once each per build).
@@ -136,7 +128,7 @@ public final class OutputTree: @unchecked Sendable {
         lock.lock(); createdDirs.insert(dir); lock.unlock()
     }
 
-    /// Writes `data` at `path` and records its hash. Returns the manifest entry.
+    /// Writes `data` at `path`. Returns the manifest entry (the caller keeps it).
     @discardableResult
     public func write(_ data: Data, to path: String, owner: String) throws -> ManifestFile {
         try data.withUnsafeBytes { try write(bytes: $0, to: path, owner: owner) }
@@ -158,7 +150,6 @@ public final class OutputTree: @unchecked Sendable {
         let entry = ManifestFile(path: path, digest: HexDigest(sha256: bytes), size: Int64(bytes.count))
         // Unchanged bytes (and the live copy still there): nothing to write.
         if let target = patchTarget, live[path] == entry, access(target.path + "/" + path, F_OK) == 0 {
-            lock.lock(); record(entry); lock.unlock()
             return entry
         }
         try ensureDir(path)
@@ -172,48 +163,45 @@ public final class OutputTree: @unchecked Sendable {
             throw error
         }
         guard close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
-        lock.lock(); record(entry); noteStaged(path); lock.unlock()
+        lock.lock(); noteStaged(path); lock.unlock()
         return entry
     }
 
     /// A file written piece by piece (``OutputFileStream``): a study-wide table of tens of
     /// megabytes is never held in memory whole. Same rules as ``write(bytes:to:owner:)``:
-    /// the path is claimed now; ``finishStream(_:)`` records the hash, and in patch mode
-    /// drops the staged copy when its bytes equal the live file's.
+    /// the path is claimed now and is a file once ``finishStream(_:)`` returns its entry
+    /// (dropping the staged copy, in patch mode, when its bytes equal the live file's).
     public func openStream(_ path: String, owner: String) throws -> OutputFileStream {
         try OutputTree.check(path, owner: owner)
         try claim(path, owner: owner)
+        lock.lock(); openStreams.insert(path); lock.unlock()
         try ensureDir(path)
         return try OutputFileStream(path: path, full: staging.path + "/" + path)
     }
 
-    /// Closes `stream` and records its file (see ``openStream(_:owner:)``).
+    /// Closes `stream` and returns its file's entry (see ``openStream(_:owner:)``).
     @discardableResult
     public func finishStream(_ stream: OutputFileStream) throws -> ManifestFile {
         let entry = try stream.close()
+        lock.lock(); openStreams.remove(entry.path); lock.unlock()
         if let target = patchTarget, live[entry.path] == entry, access(target.path + "/" + entry.path, F_OK) == 0 {
             unlink(stream.full)
-            lock.lock(); record(entry); lock.unlock()
             return entry
         }
-        lock.lock(); record(entry); noteStaged(entry.path); lock.unlock()
+        lock.lock(); noteStaged(entry.path); lock.unlock()
         return entry
     }
 
     /// Reuses a file of the previous build (hard link, else copy) with its known hash.
     public func reuse(_ entry: ManifestFile, from previous: URL, owner: String) throws {
         try claim(entry.path, owner: owner)
-        if patchTarget != nil {                     // it stays where it is
-            lock.lock(); record(entry); lock.unlock()
-            return
-        }
+        if patchTarget != nil { return }            // it stays where it is
         try ensureDir(entry.path)
         let src = previous.appendingPathComponent(entry.path).path
         let dst = staging.appendingPathComponent(entry.path).path
         if link(src, dst) != 0 {
             try FileManager.default.copyItem(atPath: src, toPath: dst)
         }
-        lock.lock(); record(entry); lock.unlock()
     }
 
     /// Copies a file from outside the site (assets, media), hashing it.
@@ -230,15 +218,10 @@ public final class OutputTree: @unchecked Sendable {
         return isRecorded(path)
     }
 
-    public var allFiles: [ManifestFile] {
-        lock.lock(); defer { lock.unlock() }
-        return claims.compactMap { path, c in c.digest.map { ManifestFile(path: path, digest: $0, size: c.size) } }
-            .sorted { $0.path < $1.path }
-    }
-
+    /// Every file of this build (claimed, not a stream still open).
     public var paths: Set<String> {
         lock.lock(); defer { lock.unlock() }
-        return Set(claims.lazy.filter { $0.value.digest != nil }.map(\.key))
+        return Set(owners.keys.lazy.filter { !self.openStreams.contains($0) })
     }
 
     /// Swaps the staging folder into `output`: the old site is kept intact until the new

@@ -139,6 +139,9 @@ final class BuildContext: @unchecked Sendable {
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]
     var inputs: [String: ManifestFile] = [:]
+    /// Files written outside any unit (assets, static files, the sitemap): with every
+    /// unit's file list, the site's files (the output tree keeps only their owners).
+    var looseFiles: [ManifestFile] = []
     /// Inputs read and hashed in this build (not taken from their stamps).
     var inputsHashed = 0
     /// Absolute path → SHA-256 of the unit inputs digested so far in this build.
@@ -549,7 +552,7 @@ final class BuildContext: @unchecked Sendable {
             if tree!.contains("assets/" + file.path) {
                 throw DossierError("\(file.origin) would overwrite the generated assets/\(file.path)")
             }
-            try tree!.write(file.data, to: "assets/" + file.path, owner: "assets")
+            looseFiles.append(try tree!.write(file.data, to: "assets/" + file.path, owner: "assets"))
         }
         if FileManager.default.fileExists(atPath: project.staticFolder.path) {
             try copyTree(project.staticFolder, prefix: "", owner: "static", isInput: true)
@@ -572,6 +575,7 @@ final class BuildContext: @unchecked Sendable {
                 throw DossierError(file: project.display(url), "would overwrite the generated \(prefix + rel)")
             }
             let entry = try tree!.copy(url, to: prefix + rel, owner: owner)
+            looseFiles.append(entry)
             if isInput { lock.lock(); inputs[relativeInputPath(url)] = ManifestFile(path: relativeInputPath(url), digest: entry.digest, size: entry.size); lock.unlock() }
             if rel.hasSuffix(".html"), let d = fm.contents(atPath: url.path) {
                 links[prefix + rel] = LinkChecker.links(in: String(decoding: d, as: UTF8.self))
@@ -629,8 +633,7 @@ final class BuildContext: @unchecked Sendable {
     // MARK: 9. Write
 
     func finish() throws {
-        var all = tree!.allFiles
-        all.reserveCapacity(all.count + 1)   // (the sitemap is inserted in place below, not into a copy)
+        var all = siteFiles()
         // sitemap.xml: every HTML page, sorted.
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for f in all where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") {
@@ -696,6 +699,17 @@ final class BuildContext: @unchecked Sendable {
               newState.dossier == prev.dossier, newState.output == prev.output,
               FileManager.default.fileExists(atPath: statePath.path) else { return false }
         return newState.site == prev.site
+    }
+
+    /// Every file of the site so far, sorted by path: each unit's and the loose ones (room
+    /// for the sitemap, inserted in place, not into a copy).
+    func siteFiles() -> [ManifestFile] {
+        var all: [ManifestFile] = []
+        all.reserveCapacity(newState.units.values.reduce(looseFiles.count + 1) { $0 + $1.files.count })
+        for u in newState.units.values { all += u.files }
+        all += looseFiles
+        all.sort { $0.path < $1.path }
+        return all
     }
 
     /// The stored blob of the unit whose hash is `hash`. (A blob is a file: the hint
