@@ -109,6 +109,20 @@ import Testing
         try check()
     }
 
+    /// A path the tree keeps is the same text in storage of its own size.
+    @Test func keptPathsAreTheSameTextInStorageOfTheirSize() {
+        var grown = "recall/participants/S001/"
+        grown += "participant.json"
+        for path in [grown, "a.html", "recall/é/ü \u{1F600}.csv", String(repeating: "x/", count: 300) + "y"] {
+            let kept = OutputTree.compact(path)
+            #expect(kept == path && kept.utf8.elementsEqual(path.utf8))
+        }
+        // (Swift's own capacity is not public: a copy that still shares storage would keep it.)
+        var original = grown
+        let kept = OutputTree.compact(original)
+        original.withUTF8 { a in kept.utf8.withContiguousStorageIfAvailable { b in #expect(a.baseAddress != b.baseAddress) } }
+    }
+
     // MARK: Units and links
 
     @Test func aUnitsInputsArePathsGivenBackAsURLs() {

@@ -74,6 +74,18 @@ public final class OutputTree: @unchecked Sendable {
     /// Files written (patch mode: changed) so far.
     public var writtenCount: Int { lock.lock(); defer { lock.unlock() }; return stagedCount }
 
+    /// `path` in storage of its own size. A path made by appending (`base + "raw.csv"`)
+    /// has up to twice the room it needs, and the claims and the units' file lists keep
+    /// every path until the build ends (10,000 at 2,000 participants).
+    static func compact(_ path: String) -> String {
+        let count = path.utf8.count
+        guard count > 15 else { return path }       // (stored inline)
+        var path = path
+        return path.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: count) { _ = $0.initialize(fromContentsOf: bytes); return count }
+        }
+    }
+
     /// Validates a site path: relative, no `..`, no empty components.
     static func check(_ path: String, owner: String) throws {
         // One pass over the bytes: a component is bad when it is empty or "..".
@@ -144,7 +156,8 @@ public final class OutputTree: @unchecked Sendable {
     /// The staging folder is private to this build, so each file is written in place
     /// with open/write/close — no temp file and rename per file (the swap in
     /// ``commit(to:)`` is what makes the site appear atomically).
-    public func write(bytes: UnsafeRawBufferPointer, to path: String, owner: String) throws -> ManifestFile {
+    public func write(bytes: UnsafeRawBufferPointer, to given: String, owner: String) throws -> ManifestFile {
+        let path = OutputTree.compact(given)        // (kept as the claim and in the entry)
         try OutputTree.check(path, owner: owner)
         try claim(path, owner: owner)
         let entry = ManifestFile(path: path, digest: HexDigest(sha256: bytes), size: Int64(bytes.count))
