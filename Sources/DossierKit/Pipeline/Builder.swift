@@ -443,15 +443,18 @@ final class BuildContext: @unchecked Sendable {
             if let splice = page.splice {
                 let (file, found) = try writeSpliced(html, splice, to: page.path, owner: owner)
                 files.append(file)
-                links[page.path] = interned(found)
+                links[file.path] = interned(found)
                 continue
             }
-            files.append(try tree!.write(html, to: page.path, owner: owner))
-            links[page.path] = interned(LinkChecker.links(in: html))
+            // (Keyed by the entry's path: the tree keeps it in storage of its own size.)
+            let file = try tree!.write(html, to: page.path, owner: owner)
+            files.append(file)
+            links[file.path] = interned(LinkChecker.links(in: html))
         }
         for f in result.files {
-            files.append(try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner))
-            if f.path.hasSuffix(".html") { links[f.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self)) }
+            let file = try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner)
+            files.append(file)
+            if f.path.hasSuffix(".html") { links[file.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self)) }
         }
         if let streams = result.streams {
             let sink = OutputStreams(tree: tree!, owner: owner, csvBOM: project.csvBOM)
