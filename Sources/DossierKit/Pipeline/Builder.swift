@@ -130,8 +130,8 @@ final class BuildContext: @unchecked Sendable {
     var tree: OutputTree?
     var previous: BuildState?
     var newState: BuildState
-    /// This build's record spill file (``recordSpill()``) and the link texts seen so far
-    /// (``interned(_:)``): see BuildMemory.swift.
+    /// This build's record spill file (``recordSpill()``) and the link texts and lists seen
+    /// so far (``interned(_:)``): see BuildMemory.swift.
     var spill: RecordSpill?
     var linkTexts = Set<String>()
     var linkLists = Set<[String]>()
