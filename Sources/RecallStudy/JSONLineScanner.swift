@@ -5,20 +5,25 @@ import Foundation
 /// The fields a recall log line may carry, read straight from UTF-8 bytes without
 /// building a dictionary. Unknown keys are skipped (whatever their value), so newer
 /// writers can add keys.
+///
+/// The values that name one of a few known words (`type`, `page`, `action`, `button`,
+/// `result`) stay in the line's bytes (``LineWord``) and are compared there: they were
+/// a String each, made, compared and released on every line (docs/perf-study.md,
+/// round seven).
 struct LineFields {
     var t: Int?
-    var type: String?
-    var page: String?
+    var type: LineWord?
+    var page: LineWord?
     var string: Int?
     var field: Int?
     var key: String?
-    var action: String?
+    var action: LineWord?
     var text: String?
     var x: Double?
     var y: Double?
     var target: String?
-    var button: String?
-    var result: String?
+    var button: LineWord?
+    var result: LineWord?
     var values: [String]?
     var participant: String?
     var format: String?
@@ -26,6 +31,37 @@ struct LineFields {
     var device: String?
     /// The header's string set name (`set`).
     var set: String?
+}
+
+/// A string value left in the bytes of the line being parsed (valid while they are):
+/// compared with the words it may be without becoming a String.
+struct LineWord {
+    /// The value's bytes between its quotes.
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// The value, when it holds escapes (its bytes then are not its text).
+    private let unescaped: String?
+
+    init(bytes: UnsafeBufferPointer<UInt8>, unescaped: String?) {
+        self.bytes = bytes
+        self.unescaped = unescaped
+    }
+
+    /// The value as text (for messages and fields kept as text).
+    var string: String { unescaped ?? String(decoding: bytes, as: UTF8.self) }
+
+    /// Whether the value is `word`.
+    func isWord(_ word: StaticString) -> Bool {
+        if let unescaped { return unescaped == word.description }
+        return bytes.count == word.utf8CodeUnitCount && memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0
+    }
+
+    /// The one of `cases` whose raw value the value is (`E(rawValue: string)` without
+    /// the string). `cases` is kept in a constant: `allCases` makes an array each time.
+    func named<E: RawRepresentable>(in cases: [E]) -> E? where E.RawValue == String {
+        if let unescaped { return E(rawValue: unescaped) }
+        for c in cases where c.rawValue.utf8.elementsEqual(bytes) { return c }
+        return nil
+    }
 }
 
 /// Why a line could not be read (the parser adds file and line).
@@ -118,17 +154,17 @@ struct JSONLineScanner {
             if keyIs("key", a, b) { f.key = try readString("key"); return }
             if keyIs("set", a, b) { f.set = try readString("set"); return }
         case 4:
-            if keyIs("type", a, b) { f.type = try readString("type"); return }
-            if keyIs("page", a, b) { f.page = try readString("page"); return }
+            if keyIs("type", a, b) { f.type = try readWord("type"); return }
+            if keyIs("page", a, b) { f.page = try readWord("page"); return }
             if keyIs("text", a, b) { f.text = try readString("text"); return }
         case 5:
             if keyIs("field", a, b) { f.field = try readInt("field"); return }
         case 6:
             if keyIs("string", a, b) { f.string = try readInt("string"); return }
-            if keyIs("action", a, b) { f.action = try readString("action"); return }
+            if keyIs("action", a, b) { f.action = try readWord("action"); return }
             if keyIs("target", a, b) { f.target = try readString("target"); return }
-            if keyIs("button", a, b) { f.button = try readString("button"); return }
-            if keyIs("result", a, b) { f.result = try readString("result"); return }
+            if keyIs("button", a, b) { f.button = try readWord("button"); return }
+            if keyIs("result", a, b) { f.result = try readWord("result"); return }
             if keyIs("values", a, b) { f.values = try readStringArray("values"); return }
             if keyIs("format", a, b) { f.format = try readString("format"); return }
             if keyIs("device", a, b) { f.device = try readString("device"); return }
@@ -144,17 +180,26 @@ struct JSONLineScanner {
     // MARK: Values
 
     private mutating func readString(_ k: String) throws -> String {
+        try readWord(k).string
+    }
+
+    /// A string value where it lies in the line (``LineWord``); one with escapes is
+    /// decoded.
+    private mutating func readWord(_ k: String) throws -> LineWord {
         guard i < end, p[i] == Self.quote else { throw ScanFailure("\"\(k)\" must be a string") }
         i += 1
         let start = i
         while i < end {
             let c = p[i]
             if c == Self.quote {
-                let s = String(decoding: UnsafeBufferPointer(rebasing: p[start..<i]), as: UTF8.self)
                 i += 1
-                return s
+                return LineWord(bytes: UnsafeBufferPointer(rebasing: p[start..<(i - 1)]), unescaped: nil)
             }
-            if c == Self.backslash { i = start; return try readEscapedString(k) }
+            if c == Self.backslash {
+                i = start
+                let text = try readEscapedString(k)
+                return LineWord(bytes: UnsafeBufferPointer(rebasing: p[start..<(i - 1)]), unescaped: text)
+            }
             if c < 0x20 { throw ScanFailure("\"\(k)\": control character inside a string") }
             i += 1
         }
@@ -281,7 +326,7 @@ struct JSONLineScanner {
         skipSpace()
         guard i < end else { throw ScanFailure("a value is missing (truncated line?)") }
         switch p[i] {
-        case Self.quote: _ = try readString("value")
+        case Self.quote: _ = try readWord("value")
         case Self.lbrace, Self.lbracket:
             let close = p[i] == Self.lbrace ? Self.rbrace : Self.rbracket
             let isObject = p[i] == Self.lbrace
@@ -291,7 +336,7 @@ struct JSONLineScanner {
             while true {
                 skipSpace()
                 if isObject {
-                    _ = try readString("key")
+                    _ = try readWord("key")
                     skipSpace()
                     guard i < end, p[i] == Self.colon else { throw ScanFailure("expected ':' after a key") }
                     i += 1
