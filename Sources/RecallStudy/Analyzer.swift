@@ -17,11 +17,7 @@ public enum Analyzer {
             }
         }
         var a = Walk(log: log, strings: strings)
-        // Each event is read in place: `for e in log.events` copied every event (its
-        // strings' reference counts) on the way to `step` (docs/perf-study.md, round seven).
-        log.events.withUnsafeBufferPointer { events in
-            for i in events.indices { a.step(events[i]) }
-        }
+        for e in log.events { a.step(e) }
         return a.finish()
     }
 

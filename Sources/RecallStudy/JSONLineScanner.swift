@@ -55,11 +55,48 @@ struct LineWord {
         return bytes.count == word.utf8CodeUnitCount && memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0
     }
 
-    /// The one of `cases` whose raw value the value is (`E(rawValue: string)` without
-    /// the string). `cases` is kept in a constant: `allCases` makes an array each time.
-    func named<E: RawRepresentable>(in cases: [E]) -> E? where E.RawValue == String {
+    /// The case `table` has for the value (`E(rawValue: string)` without the string).
+    func named<E>(in table: WordTable<E>) -> E? {
         if let unescaped { return E(rawValue: unescaped) }
-        for c in cases where c.rawValue.utf8.elementsEqual(bytes) { return c }
+        return PackedWord(bytes).flatMap(table.value)
+    }
+
+    /// ``string``, but a one-byte ASCII value (nearly every key label) comes from a
+    /// table instead of being made and checked.
+    var label: String {
+        if unescaped == nil, bytes.count == 1, bytes[0] < 0x80 { return Self.ascii[Int(bytes[0])] }
+        return string
+    }
+
+    /// Every one-byte ASCII string, by its byte.
+    static let ascii: [String] = (0..<128).map { String(Unicode.Scalar(UInt8($0))) }
+}
+
+/// A word of at most 16 bytes as two integers (its bytes in order, zero-padded) and its
+/// length: two words are compared in three integer comparisons.
+struct PackedWord: Equatable {
+    private var low: UInt64 = 0, high: UInt64 = 0
+    private var count = 0
+
+    /// Nil for more than 16 bytes (longer than any word looked up).
+    init?<S: Sequence<UInt8>>(_ bytes: S) {
+        for b in bytes {
+            guard count < 16 else { return nil }
+            if count < 8 { low |= UInt64(b) << (8 * count) } else { high |= UInt64(b) << (8 * (count - 8)) }
+            count += 1
+        }
+    }
+}
+
+/// The cases of an enum by their raw values, packed (``PackedWord``): what
+/// ``LineWord/named(in:)`` looks a value up in.
+struct WordTable<E: RawRepresentable>: Sendable where E.RawValue == String, E: Sendable {
+    private let entries: [(word: PackedWord, value: E)]
+
+    init(_ cases: [E]) { entries = cases.map { (PackedWord($0.rawValue.utf8)!, $0) } }
+
+    func value(_ word: PackedWord) -> E? {
+        for e in entries where e.word == word { return e.value }
         return nil
     }
 }
@@ -151,7 +188,7 @@ struct JSONLineScanner {
             if keyIs("x", a, b) { f.x = try readDouble("x"); return }
             if keyIs("y", a, b) { f.y = try readDouble("y"); return }
         case 3:
-            if keyIs("key", a, b) { f.key = try readString("key"); return }
+            if keyIs("key", a, b) { f.key = try readWord("key").label; return }
             if keyIs("set", a, b) { f.set = try readString("set"); return }
         case 4:
             if keyIs("type", a, b) { f.type = try readWord("type"); return }

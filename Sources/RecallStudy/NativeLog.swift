@@ -122,7 +122,7 @@ public enum NativeLog {
             guard let type = f.type else {
                 throw RecallError(file: file, line: lineNo, "the line has no \"type\"")
             }
-            let lineType = type.named(in: LineType.cases)
+            let lineType = type.named(in: LineType.words)
             if header == nil {
                 guard lineType == .session else {
                     throw RecallError(file: file, line: lineNo, "the first line must be the session header ({\"type\":\"session\",…}), found type \"\(type.string)\"")
@@ -159,7 +159,7 @@ public enum NativeLog {
             switch lineType {
             case .page?:
                 guard let name = f.page else { throw RecallError(file: file, line: lineNo, "a page event needs \"page\"") }
-                guard let pk = name.named(in: PageKind.cases) else {
+                guard let pk = name.named(in: PageKind.words) else {
                     throw RecallError(file: file, line: lineNo, "unknown page \"\(name.string)\" (expected one of \(PageKind.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 var s: Int? = nil
@@ -180,7 +180,7 @@ public enum NativeLog {
                 guard let label = f.key else { throw RecallError(file: file, line: lineNo, "a key event needs \"key\" (the key as shown on the keyboard)") }
                 var action = KeyAction.tap
                 if let a = f.action {
-                    guard let ka = a.named(in: KeyAction.cases) else {
+                    guard let ka = a.named(in: KeyAction.words) else {
                         throw RecallError(file: file, line: lineNo, "unknown key action \"\(a.string)\" (expected down, up or tap)")
                     }
                     action = ka
@@ -196,7 +196,7 @@ public enum NativeLog {
                 kind = .touch(x: x, y: y, target: f.target)
             case .button?:
                 guard let name = f.button else { throw RecallError(file: file, line: lineNo, "a button event needs \"button\"") }
-                guard let b = name.named(in: ButtonKind.cases) else {
+                guard let b = name.named(in: ButtonKind.words) else {
                     throw RecallError(file: file, line: lineNo, "unknown button \"\(name.string)\" (expected one of \(ButtonKind.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 var ok: Bool? = nil
@@ -240,7 +240,7 @@ public enum NativeLog {
     /// The `type` of a line.
     enum LineType: String, CaseIterable {
         case session, page, focus, key, touch, button, fields, close
-        static let cases = allCases
+        static let words = WordTable(allCases)
     }
 
     /// The index of the first LF at or after `start`, or `p.count`.
@@ -276,6 +276,6 @@ public enum NativeLog {
 }
 
 // The words a line's values are read as (``LineWord/named(in:)``).
-extension PageKind { static let cases = allCases }
-extension ButtonKind { static let cases = allCases }
-extension KeyAction { static let cases: [KeyAction] = [.down, .up, .tap] }
+extension PageKind { static let words = WordTable(allCases) }
+extension ButtonKind { static let words = WordTable(allCases) }
+extension KeyAction { static let words = WordTable([KeyAction.down, .up, .tap]) }

@@ -21,7 +21,7 @@ enum RecallRender {
             }
             w.endRecord()
         }
-        return w.finish()
+        return w.data
     }
 
     /// raw.csv written as its rows are made: the same bytes as `csv(RawData.table(…))`
@@ -39,7 +39,7 @@ enum RecallRender {
         words.encoded.withUnsafeBufferPointer { encoded in
             RawData.forEachRow(log: log, result: result, strings: strings) { w.rawRow($0, words, encoded) }
         }
-        return w.finish()
+        return w.data
     }
 
     /// Text rows (the Appendix B layout): numbers stay as written.

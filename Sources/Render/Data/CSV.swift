@@ -429,16 +429,6 @@ public struct CSVWriter: CSVFieldSink, Sendable {
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
     public var data: Data { Data(bytes) }
-
-    /// The bytes written, as Data that keeps the writer's buffer instead of copying it
-    /// (``data`` copied raw.csv's 200 KB per participant; docs/perf-study.md, round seven).
-    /// The Data's deallocator holds the array, unchanged, so its storage stays where it is.
-    public consuming func finish() -> Data {
-        let kept = bytes
-        guard !kept.isEmpty else { return Data() }
-        let base = kept.withUnsafeBufferPointer { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
-        return Data(bytesNoCopy: base, count: kept.count, deallocator: .custom { _, _ in withExtendedLifetime(kept) {} })
-    }
 }
 
 /// A small RFC 4180 reader (quoted fields, doubled quotes, CRLF or LF, multi-line
