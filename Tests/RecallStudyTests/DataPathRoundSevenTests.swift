@@ -105,4 +105,20 @@ struct DataPathRoundSevenTests {
         #expect(message(#"{"t":2,"type":"button","button":"verify","result":"OK"}"#)?.contains("unknown Verify result \"OK\"") == true)
         #expect(recallError { _ = try parseLog(#"{"type":"p\u0061ge","t":1}"#) }?.message.contains("found type \"page\"") == true)
     }
+
+    /// `isDeletion` against counting Characters, for every pair of texts from a set of
+    /// ASCII, CR LF, combining, precomposed, emoji and empty texts and their prefixes.
+    @Test func deletionAsCharacterCount() {
+        let texts = ["", "a", "ab", "abc", "a\r\n", "a\r", "a\n", "\r\n", "\r\nx", "e\u{301}", "é", "ée", "e\u{301}x",
+                     "👍🏽", "👍", "x👍🏽", "日本", "naïve'q", "\t;9", "=SUM(1)"]
+        var all = Set(texts)
+        for t in texts { for n in 0...t.count { all.insert(String(t.prefix(n))) } }
+        for a in all {
+            for b in all {
+                #expect(Analyzer.isDeletion(a, b) == (b.count < a.count), "\(a.debugDescription) → \(b.debugDescription)")
+            }
+            #expect(Analyzer.asciiCount(a) == (a.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? a.count : nil))
+        }
+        #expect(Analyzer.asciiCount("a\r\n") == nil && Analyzer.asciiCount(String(repeating: "x", count: 40)) == 40)
+    }
 }
