@@ -33,38 +33,44 @@ struct LineFields {
     var set: String?
 }
 
-/// A string value left in the bytes of the line being parsed (valid while they are):
-/// compared with the words it may be without becoming a String.
-struct LineWord {
-    /// The value's bytes between its quotes.
-    private let bytes: UnsafeBufferPointer<UInt8>
-    /// The value, when it holds escapes (its bytes then are not its text).
-    private let unescaped: String?
-
-    init(bytes: UnsafeBufferPointer<UInt8>, unescaped: String?) {
-        self.bytes = bytes
-        self.unescaped = unescaped
-    }
+/// A string value of the line being parsed, compared with the words it may be without
+/// becoming a String. (An enum of 17 bytes, not a pair of both: `LineFields`, which
+/// holds five, is set up for every line.)
+enum LineWord {
+    /// The value's bytes between its quotes, in the line (valid while it is): a value
+    /// without escapes.
+    case bytes(UnsafeBufferPointer<UInt8>)
+    /// A value that held escapes, decoded.
+    case text(String)
 
     /// The value as text (for messages and fields kept as text).
-    var string: String { unescaped ?? String(decoding: bytes, as: UTF8.self) }
+    var string: String {
+        switch self {
+        case .bytes(let b): return String(decoding: b, as: UTF8.self)
+        case .text(let s): return s
+        }
+    }
 
     /// Whether the value is `word`.
     func isWord(_ word: StaticString) -> Bool {
-        if let unescaped { return unescaped == word.description }
-        return bytes.count == word.utf8CodeUnitCount && memcmp(bytes.baseAddress!, word.utf8Start, bytes.count) == 0
+        switch self {
+        case .bytes(let b): return b.count == word.utf8CodeUnitCount && memcmp(b.baseAddress!, word.utf8Start, b.count) == 0
+        case .text(let s): return s == word.description
+        }
     }
 
     /// The case `table` has for the value (`E(rawValue: string)` without the string).
     func named<E>(in table: WordTable<E>) -> E? {
-        if let unescaped { return E(rawValue: unescaped) }
-        return PackedWord(bytes).flatMap(table.value)
+        switch self {
+        case .bytes(let b): return PackedWord(b).flatMap(table.value)
+        case .text(let s): return E(rawValue: s)
+        }
     }
 
     /// ``string``, but a one-byte ASCII value (nearly every key label) comes from a
     /// table instead of being made and checked.
     var label: String {
-        if unescaped == nil, bytes.count == 1, bytes[0] < 0x80 { return Self.ascii[Int(bytes[0])] }
+        if case .bytes(let b) = self, b.count == 1, b[0] < 0x80 { return Self.ascii[Int(b[0])] }
         return string
     }
 
@@ -230,12 +236,11 @@ struct JSONLineScanner {
             let c = p[i]
             if c == Self.quote {
                 i += 1
-                return LineWord(bytes: UnsafeBufferPointer(rebasing: p[start..<(i - 1)]), unescaped: nil)
+                return .bytes(UnsafeBufferPointer(rebasing: p[start..<(i - 1)]))
             }
             if c == Self.backslash {
                 i = start
-                let text = try readEscapedString(k)
-                return LineWord(bytes: UnsafeBufferPointer(rebasing: p[start..<(i - 1)]), unescaped: text)
+                return .text(try readEscapedString(k))
             }
             if c < 0x20 { throw ScanFailure("\"\(k)\": control character inside a string") }
             i += 1

@@ -18,8 +18,7 @@ struct DataPathRoundSevenTests {
         func check<E: RawRepresentable & Equatable>(_ table: WordTable<E>, _ s: String) where E.RawValue == String {
             var bytes = Array(s.utf8)
             bytes.withUnsafeMutableBufferPointer { b in
-                for word in [LineWord(bytes: UnsafeBufferPointer(b), unescaped: nil),
-                             LineWord(bytes: UnsafeBufferPointer(rebasing: b[0..<0]), unescaped: s)] {
+                for word in [LineWord.bytes(UnsafeBufferPointer(b)), .text(s)] {
                     #expect(word.named(in: table) == E(rawValue: s), "\(s)")
                     #expect(word.string == s && word.label == s)
                 }
@@ -32,7 +31,7 @@ struct DataPathRoundSevenTests {
             check(KeyAction.words, s)
             var bytes = Array(s.utf8)
             bytes.withUnsafeMutableBufferPointer { b in
-                let word = LineWord(bytes: UnsafeBufferPointer(b), unescaped: nil)
+                let word = LineWord.bytes(UnsafeBufferPointer(b))
                 #expect(word.isWord("ok") == (s == "ok") && word.isWord("not-ok") == (s == "not-ok"), "\(s)")
             }
         }
@@ -62,7 +61,7 @@ struct DataPathRoundSevenTests {
         for byte in UInt8(0x20)..<0x80 where byte != 0x22 && byte != 0x5C {
             var bytes = [byte]
             bytes.withUnsafeMutableBufferPointer { b in
-                let word = LineWord(bytes: UnsafeBufferPointer(b), unescaped: nil)
+                let word = LineWord.bytes(UnsafeBufferPointer(b))
                 #expect(word.label == String(decoding: [byte], as: UTF8.self))
                 #expect(Array(word.label.utf8) == [byte])
             }
