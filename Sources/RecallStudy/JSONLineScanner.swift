@@ -5,20 +5,25 @@ import Foundation
 /// The fields a recall log line may carry, read straight from UTF-8 bytes without
 /// building a dictionary. Unknown keys are skipped (whatever their value), so newer
 /// writers can add keys.
+///
+/// The values that name one of a few known words (`type`, `page`, `action`, `button`,
+/// `result`) stay in the line's bytes (``LineWord``) and are compared there: they were
+/// a String each, made, compared and released on every line (docs/perf-study.md,
+/// round seven).
 struct LineFields {
     var t: Int?
-    var type: String?
-    var page: String?
+    var type: LineWord?
+    var page: LineWord?
     var string: Int?
     var field: Int?
     var key: String?
-    var action: String?
+    var action: LineWord?
     var text: String?
     var x: Double?
     var y: Double?
     var target: String?
-    var button: String?
-    var result: String?
+    var button: LineWord?
+    var result: LineWord?
     var values: [String]?
     var participant: String?
     var format: String?
@@ -115,20 +120,20 @@ struct JSONLineScanner {
             if keyIs("x", a, b) { f.x = try readDouble("x"); return }
             if keyIs("y", a, b) { f.y = try readDouble("y"); return }
         case 3:
-            if keyIs("key", a, b) { f.key = try readString("key"); return }
+            if keyIs("key", a, b) { f.key = try readWord("key").label; return }
             if keyIs("set", a, b) { f.set = try readString("set"); return }
         case 4:
-            if keyIs("type", a, b) { f.type = try readString("type"); return }
-            if keyIs("page", a, b) { f.page = try readString("page"); return }
+            if keyIs("type", a, b) { f.type = try readWord("type"); return }
+            if keyIs("page", a, b) { f.page = try readWord("page"); return }
             if keyIs("text", a, b) { f.text = try readString("text"); return }
         case 5:
             if keyIs("field", a, b) { f.field = try readInt("field"); return }
         case 6:
             if keyIs("string", a, b) { f.string = try readInt("string"); return }
-            if keyIs("action", a, b) { f.action = try readString("action"); return }
+            if keyIs("action", a, b) { f.action = try readWord("action"); return }
             if keyIs("target", a, b) { f.target = try readString("target"); return }
-            if keyIs("button", a, b) { f.button = try readString("button"); return }
-            if keyIs("result", a, b) { f.result = try readString("result"); return }
+            if keyIs("button", a, b) { f.button = try readWord("button"); return }
+            if keyIs("result", a, b) { f.result = try readWord("result"); return }
             if keyIs("values", a, b) { f.values = try readStringArray("values"); return }
             if keyIs("format", a, b) { f.format = try readString("format"); return }
             if keyIs("device", a, b) { f.device = try readString("device"); return }
@@ -144,17 +149,25 @@ struct JSONLineScanner {
     // MARK: Values
 
     private mutating func readString(_ k: String) throws -> String {
+        try readWord(k).string
+    }
+
+    /// A string value where it lies in the line (``LineWord``); one with escapes is
+    /// decoded.
+    private mutating func readWord(_ k: String) throws -> LineWord {
         guard i < end, p[i] == Self.quote else { throw ScanFailure("\"\(k)\" must be a string") }
         i += 1
         let start = i
         while i < end {
             let c = p[i]
             if c == Self.quote {
-                let s = String(decoding: UnsafeBufferPointer(rebasing: p[start..<i]), as: UTF8.self)
                 i += 1
-                return s
+                return .bytes(UnsafeBufferPointer(rebasing: p[start..<(i - 1)]))
             }
-            if c == Self.backslash { i = start; return try readEscapedString(k) }
+            if c == Self.backslash {
+                i = start
+                return .text(try readEscapedString(k))
+            }
             if c < 0x20 { throw ScanFailure("\"\(k)\": control character inside a string") }
             i += 1
         }
@@ -281,7 +294,7 @@ struct JSONLineScanner {
         skipSpace()
         guard i < end else { throw ScanFailure("a value is missing (truncated line?)") }
         switch p[i] {
-        case Self.quote: _ = try readString("value")
+        case Self.quote: _ = try readWord("value")
         case Self.lbrace, Self.lbracket:
             let close = p[i] == Self.lbrace ? Self.rbrace : Self.rbracket
             let isObject = p[i] == Self.lbrace
@@ -291,7 +304,7 @@ struct JSONLineScanner {
             while true {
                 skipSpace()
                 if isObject {
-                    _ = try readString("key")
+                    _ = try readWord("key")
                     skipSpace()
                     guard i < end, p[i] == Self.colon else { throw ScanFailure("expected ':' after a key") }
                     i += 1

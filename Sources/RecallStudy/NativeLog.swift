@@ -122,9 +122,10 @@ public enum NativeLog {
             guard let type = f.type else {
                 throw RecallError(file: file, line: lineNo, "the line has no \"type\"")
             }
+            let lineType = type.named(in: LineType.words)
             if header == nil {
-                guard type == "session" else {
-                    throw RecallError(file: file, line: lineNo, "the first line must be the session header ({\"type\":\"session\",…}), found type \"\(type)\"")
+                guard lineType == .session else {
+                    throw RecallError(file: file, line: lineNo, "the first line must be the session header ({\"type\":\"session\",…}), found type \"\(type.string)\"")
                 }
                 if let fmt = f.format, fmt != format {
                     throw RecallError(file: file, line: lineNo, "unsupported log format \"\(fmt)\" (this version reads \"\(format)\")")
@@ -140,7 +141,7 @@ public enum NativeLog {
                 headerLine = lineNo
                 continue
             }
-            if type == "session" {
+            if lineType == .session {
                 throw RecallError(file: file, line: lineNo, "a second session header (one log holds one session)")
             }
             guard let t = f.t else {
@@ -155,15 +156,15 @@ public enum NativeLog {
             lastT = t
             lastLine = lineNo
             let kind: EventKind
-            switch type {
-            case "page":
+            switch lineType {
+            case .page?:
                 guard let name = f.page else { throw RecallError(file: file, line: lineNo, "a page event needs \"page\"") }
-                guard let pk = PageKind(rawValue: name) else {
-                    throw RecallError(file: file, line: lineNo, "unknown page \"\(name)\" (expected one of \(PageKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                guard let pk = name.named(in: PageKind.words) else {
+                    throw RecallError(file: file, line: lineNo, "unknown page \"\(name.string)\" (expected one of \(PageKind.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 var s: Int? = nil
                 if pk.hasString {
-                    guard let n = f.string else { throw RecallError(file: file, line: lineNo, "a \(name) page event needs \"string\" (1–10)") }
+                    guard let n = f.string else { throw RecallError(file: file, line: lineNo, "a \(pk.rawValue) page event needs \"string\" (1–10)") }
                     guard (1...StringSet.count).contains(n) else {
                         throw RecallError(file: file, line: lineNo, "string number \(n) is outside 1–10")
                     }
@@ -171,16 +172,16 @@ public enum NativeLog {
                 }
                 page = pk
                 kind = .page(pk, string: s)
-            case "focus":
+            case .focus?:
                 guard let field = f.field else { throw RecallError(file: file, line: lineNo, "a focus event needs \"field\"") }
                 try checkField(field, page: page, file: file, line: lineNo)
                 kind = .focus(field: field)
-            case "key":
+            case .key?:
                 guard let label = f.key else { throw RecallError(file: file, line: lineNo, "a key event needs \"key\" (the key as shown on the keyboard)") }
                 var action = KeyAction.tap
                 if let a = f.action {
-                    guard let ka = KeyAction(rawValue: a) else {
-                        throw RecallError(file: file, line: lineNo, "unknown key action \"\(a)\" (expected down, up or tap)")
+                    guard let ka = a.named(in: KeyAction.words) else {
+                        throw RecallError(file: file, line: lineNo, "unknown key action \"\(a.string)\" (expected down, up or tap)")
                     }
                     action = ka
                 }
@@ -190,34 +191,35 @@ public enum NativeLog {
                 }
                 if let field = f.field { try checkField(field, page: page, file: file, line: lineNo) }
                 kind = .key(label: label, action: action, text: text, field: f.field)
-            case "touch":
+            case .touch?:
                 guard let x = f.x, let y = f.y else { throw RecallError(file: file, line: lineNo, "a touch event needs \"x\" and \"y\"") }
                 kind = .touch(x: x, y: y, target: f.target)
-            case "button":
+            case .button?:
                 guard let name = f.button else { throw RecallError(file: file, line: lineNo, "a button event needs \"button\"") }
-                guard let b = ButtonKind(rawValue: name) else {
-                    throw RecallError(file: file, line: lineNo, "unknown button \"\(name)\" (expected one of \(ButtonKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                guard let b = name.named(in: ButtonKind.words) else {
+                    throw RecallError(file: file, line: lineNo, "unknown button \"\(name.string)\" (expected one of \(ButtonKind.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 var ok: Bool? = nil
-                if b == .verify {
-                    switch f.result {
-                    case "ok": ok = true
-                    case "not-ok": ok = false
-                    case nil: break
-                    case let r?: throw RecallError(file: file, line: lineNo, "unknown Verify result \"\(r)\" (expected ok or not-ok)")
+                if b == .verify, let r = f.result {
+                    if r.isWord("ok") {
+                        ok = true
+                    } else if r.isWord("not-ok") {
+                        ok = false
+                    } else {
+                        throw RecallError(file: file, line: lineNo, "unknown Verify result \"\(r.string)\" (expected ok or not-ok)")
                     }
                 }
                 kind = .button(b, verifyOK: ok)
-            case "fields":
+            case .fields?:
                 guard let values = f.values else { throw RecallError(file: file, line: lineNo, "a fields event needs \"values\"") }
                 if let page, values.count != page.fieldCount {
                     throw RecallError(file: file, line: lineNo, "the \(page.title) page has \(page.fieldCount) field(s) but the fields event lists \(values.count)")
                 }
                 kind = .fields(values)
-            case "close":
+            case .close?:
                 kind = .close
-            default:
-                throw RecallError(file: file, line: lineNo, "unknown event type \"\(type)\" (expected page, focus, key, touch, button, fields or close)")
+            case .session?, nil:
+                throw RecallError(file: file, line: lineNo, "unknown event type \"\(type.string)\" (expected page, focus, key, touch, button, fields or close)")
             }
             events.append(SessionEvent(t: t, line: lineNo, kind: kind))
         }
@@ -233,6 +235,12 @@ public enum NativeLog {
             log.stringSetLine = headerLine
         }
         return log
+    }
+
+    /// The `type` of a line.
+    enum LineType: String, CaseIterable {
+        case session, page, focus, key, touch, button, fields, close
+        static let words = WordTable(allCases)
     }
 
     /// The index of the first LF at or after `start`, or `p.count`.
@@ -266,3 +274,8 @@ public enum NativeLog {
         }
     }
 }
+
+// The words a line's values are read as (``LineWord/named(in:)``).
+extension PageKind { static let words = WordTable(allCases) }
+extension ButtonKind { static let words = WordTable(allCases) }
+extension KeyAction { static let words = WordTable([KeyAction.down, .up, .tap]) }

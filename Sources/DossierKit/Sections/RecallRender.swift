@@ -6,9 +6,10 @@ import Render
 
 enum RecallRender {
     /// raw.csv and rolled-up.csv, field by field through ``CSVWriter`` (tens of
-    /// thousands of cells per participant: no Cell array per row).
-    static func csv(_ t: Table) -> Data {
-        var w = CSVWriter(header: t.header)
+    /// thousands of cells per participant: no Cell array per row). `bom`: begin with
+    /// the UTF-8 byte-order mark (the build then adds none: no copy of the file).
+    static func csv(_ t: Table, bom: Bool = false) -> Data {
+        var w = CSVWriter(header: t.header, includeBOM: bom)
         for r in t.rows {
             for c in r {
                 switch c {
@@ -30,9 +31,9 @@ enum RecallRender {
     /// before. A tight estimate (80 bytes a possible row) measured 6 % more CPU time
     /// (system time) and 3 MB more peak memory at 300 participants, probably because
     /// the allocator then serves the buffer from its heap instead of a mapping of its
-    /// own (docs/perf-study.md, round six).
-    static func rawCSV(log: SessionLog, result: ParticipantResult, strings: StringSet) -> Data {
-        var w = CSVWriter(header: RawData.header)
+    /// own (docs/perf-study.md, round six). `bom` as in ``csv(_:bom:)``.
+    static func rawCSV(log: SessionLog, result: ParticipantResult, strings: StringSet, bom: Bool = false) -> Data {
+        var w = CSVWriter(header: RawData.header, includeBOM: bom)
         w.reserveCapacity(1024 + 160 * (log.events.count + 10 * result.pageTurns.count))
         let words = RawCSVWords(participant: log.participant, strings: strings)
         words.encoded.withUnsafeBufferPointer { encoded in
