@@ -96,10 +96,27 @@ struct JSONBytes {
 
     mutating func double(_ v: Double) {
         comma()
+        JSONBytes.appendDouble(v, to: &bytes)
+        needsComma = true
+    }
+
+    /// `v.description` without a trailing `.0`. A nonzero whole number or half below
+    /// 10⁹ in magnitude (the medians of whole milliseconds: nearly every double of the
+    /// file) is its integer digits and `.5` for a half, which is what `description`
+    /// prints for it; its shortest round-trip text and the string edit were 0.6 % of a
+    /// study build (`ParticipantJSONTests`). Anything else goes through `description`.
+    static func appendDouble(_ v: Double, to bytes: inout [UInt8]) {
+        let twice = v * 2
+        if v != 0, abs(v) < 1e9, twice == twice.rounded() {
+            let halves = Int(twice)
+            if halves < 0 { bytes.append(0x2D) }
+            DecimalDigits.append(Int(halves.magnitude / 2), to: &bytes)
+            if halves % 2 != 0 { bytes.append(0x2E); bytes.append(0x35) }   // ".5"
+            return
+        }
         var s = v.description
         if s.hasSuffix(".0") { s.removeLast(2) }
         bytes.append(contentsOf: s.utf8)
-        needsComma = true
     }
 
     mutating func string(_ s: String) {

@@ -1,18 +1,25 @@
 import Foundation
-import RecallStudy
+@testable import RecallStudy
 import Render
 import Testing
 @testable import DossierKit
 
-/// The integer path of `RecallRender.seconds(ms:)` against `formatSeconds` (`%.2f`),
-/// the reference path it stands in for (docs/perf-study.md).
+/// The integer path of `RecallRender.seconds(ms:)` against `%.2f` (`formatSecondsPrintf`),
+/// the reference path it stands in for (docs/perf-study.md): every count to 25 s, the
+/// counts ending in 5 (decimal ties; `0.125`, `1.375` … are exact ties in binary too,
+/// which printf rounds half to even) far beyond it, and the bounds.
 struct RecallRenderTests {
     @Test func secondsFromMillisecondsMatchFormatSeconds() {
-        var values = Array(0...25_000) + [-1, -5, -15, -1234, 999_995, 1_000_005, 86_400_000, 3_600_004, 999_999_999_999]
+        var values = Array(0...25_000) + [-1, -5, -15, -1234, 999_995, 1_000_005, 86_400_000, 3_600_004, 999_999_999_999,
+                                          999_999_999_995, 999_999_999_875, 1_000_000_000_005, 1_000_000_125, 123_456_789_625]
         var g = SystemRandomNumberGenerator()
-        for _ in 0..<20_000 { values.append(Int.random(in: 0...10_000_000_000, using: &g)) }
+        for _ in 0..<20_000 {
+            values.append(Int.random(in: 0...10_000_000_000, using: &g))
+            values.append(Int.random(in: 0...100_000_000_000, using: &g) * 10 + 5)
+            values.append(Int.random(in: 0...1_000_000_000, using: &g) * 1000 + [125, 375, 625, 875].randomElement(using: &g)!)
+        }
         for ms in values {
-            #expect(RecallRender.seconds(ms: ms) == formatSeconds(Double(ms) / 1000), "\(ms)")
+            #expect(RecallRender.seconds(ms: ms) == formatSecondsPrintf(Double(ms) / 1000), "\(ms)")
         }
         #expect(RecallRender.seconds(nil as Int?) == "—")
     }

@@ -55,4 +55,29 @@ import Testing
             #expect(r.jsonBytes() == (try Self.encoderBytes(r)), "\(text.debugDescription)")
         }
     }
+
+    /// Whole numbers and halves written from their digits (round seven) against
+    /// `description` without a trailing `.0`, the path they replace: every half to
+    /// ±2,000, around the 10⁹ bound, signed zeros, non-halves, at random.
+    @Test func doublesAsTheirDescription() {
+        func reference(_ v: Double) -> [UInt8] {
+            var s = v.description
+            if s.hasSuffix(".0") { s.removeLast(2) }
+            return Array(s.utf8)
+        }
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1, -1, 999_999_999, 999_999_999.5, 1e9, 1e9 + 0.5, -1e9, 1e15, 1e16,
+                                0.25, 1.0 / 3.0, 123.456, .infinity, -.infinity, .nan, .ulpOfOne, 4.9e-324]
+        for k in -4000...4000 { values.append(Double(k) / 2) }
+        var g = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            values.append(Double(Int.random(in: -3_000_000_000...3_000_000_000, using: &g)) / 2)
+            values.append(Double.random(in: -1e4...1e4, using: &g))
+        }
+        for v in values {
+            var bytes: [UInt8] = [0x5B]
+            JSONBytes.appendDouble(v, to: &bytes)
+            #expect(bytes == [0x5B] + reference(v), "\(v)")
+        }
+    }
 }
+

@@ -201,8 +201,8 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
 
 // MARK: - Round six: coordinates and ids
 
-/// ``ChartNumber/hundredthsText(_:)`` against the appending `DecimalText.hundredths` it
-/// replaces in ``ChartNumber/coord(_:)``: every sign, zero, one and two decimals, trailing
+/// The stack-buffer writer of coordinates (``DecimalText/hundredths(_:)``) against round
+/// five's appending formatter, and ``ChartNumber/coord(_:)`` with it: every sign, zero, one and two decimals, trailing
 /// zeros, the largest magnitude coord takes, and 20,000 random values of chart sizes and beyond.
 @Test func coordinatesAsTheAppendingFormatter() {
     var g = SplitMix(state: 61)
@@ -213,10 +213,25 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
         let m = scale[Int(g.next() % 4)]
         ks.append(Int64(g.next() % UInt64(m)) * (g.next() % 2 == 0 ? 1 : -1))
     }
-    for k in ks { #expect(ChartNumber.hundredthsText(k) == DecimalText.hundredths(k), "\(k)") }
+    // Round five's appending formatter, kept as the reference of the stack-buffer writer
+    // (round six's `ChartNumber.hundredthsText`, since round seven `DecimalText.hundredths`).
+    func appending(_ k: Int64) -> String {
+        if k == 0 { return "0" }
+        let a = k.magnitude
+        let whole = a / 100, frac = a % 100
+        var s = k < 0 ? "-" : ""
+        s += String(whole)
+        if frac != 0 {
+            s.unicodeScalars.append(".")
+            s.unicodeScalars.append(Unicode.Scalar(0x30 + UInt8(frac / 10)))
+            if frac % 10 != 0 { s.unicodeScalars.append(Unicode.Scalar(0x30 + UInt8(frac % 10))) }
+        }
+        return s
+    }
+    for k in ks { #expect(DecimalText.hundredths(k) == appending(k), "\(k)") }
     for x in [0.0, -0.0, -0.001, 0.004, 0.005, -0.005, 12.345, -12.3, 639.999, 1e15, -1e15, 9e13, .nan, .infinity] {
         let hundredths = (x * 100).rounded()
-        let old = !x.isFinite ? "0" : abs(hundredths) < 9e15 ? DecimalText.hundredths(Int64(hundredths)) : String(format: "%.0f", x)
+        let old = !x.isFinite ? "0" : abs(hundredths) < 9e15 ? appending(Int64(hundredths)) : String(format: "%.0f", x)
         #expect(ChartNumber.coord(x) == old, "\(x)")
     }
 }

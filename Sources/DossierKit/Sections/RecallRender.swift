@@ -58,13 +58,19 @@ enum RecallRender {
 
     /// `formatSeconds(ms / 1000)` (`%.2f`, trailing zeros removed) from integer
     /// arithmetic: a study page shows thousands of these and `String(format:)` was 2 %
-    /// of a study build. A millisecond count ending in 5 is a tie whose rounding
-    /// depends on the binary value of ms / 1000, so it keeps the printf path; every
-    /// other one is at least 1 ms from a tie, far beyond a double's error
-    /// (`RecallRenderTests`).
+    /// of a study build. Every count not ending in 5 is at least 1 ms from a tie, far
+    /// beyond a double's error. One ending in 5 is a tie in decimal, and `%.2f` rounds
+    /// the double `d = ms / 1000` by which side of the tie it lies on: the sign of
+    /// `d · 1000 − ms`, which `fma` gives exactly (one rounding keeps a sign and makes
+    /// 0 only of 0). On the tie itself (`0.125`, `1.375`: exactly representable) printf
+    /// rounds half to even (`RecallRenderTests`).
     static func seconds(ms: Int) -> String {
-        guard ms >= 0, ms < 1_000_000_000_000, ms % 10 != 5 else { return formatSeconds(Double(ms) / 1000) }
-        return DecimalText.hundredths(Int64((ms + 5) / 10))
+        guard ms >= 0, ms < 1_000_000_000_000 else { return formatSeconds(Double(ms) / 1000) }
+        guard ms % 10 == 5 else { return DecimalText.hundredths(Int64((ms + 5) / 10)) }
+        let down = Int64(ms / 10)
+        let side = (-Double(ms)).addingProduct(Double(ms) / 1000, 1000)   // d · 1000 − ms, fused
+        let up = side > 0 || (side == 0 && down % 2 == 1)
+        return DecimalText.hundredths(up ? down + 1 : down)
     }
     static func seconds(_ s: Double?) -> String { s.map(formatSeconds) ?? "—" }
     static func ms(_ d: Double?) -> String { d.map { JSONValue.formatNumber(($0 * 10).rounded() / 10) } ?? "—" }

@@ -24,19 +24,23 @@ struct RecallRowBlocks {
     /// table when the sequence is the table's.
     var dynamics: [(string: Int, keys: [String], csv: Data)] = []
 
+    /// The JSON keys of ``tables``, made once (round six sorted and quoted each table's
+    /// header, and made each dynamics table's header, again for every participant).
+    static let columns = tables.map { RecallTableStream.Columns(header: $0.rows([]).header) }
+
     init(_ p: StudyParticipant) {
-        for t in Self.tables {
-            var s = RecallTableStream(header: t.rows([]).header)
+        for (t, columns) in zip(Self.tables, Self.columns) {
+            var s = RecallTableStream(columns, headerRecord: false)
             s.append(t.rows([p]).rows)
-            csv.append(Data(s.csvRows))
-            json.append(Data(s.jsonRows))
+            csv.append(s.csvRowsData)
+            json.append(s.jsonRowsData)
         }
         for q in p.contribution.sequences {
-            var s = RecallTableStream(header: DynamicsTable.header(keys: q.keys), json: false)
+            var s = RecallTableStream(.csvOnly, headerRecord: false)
             for t in p.detail.timings where t.string == q.string && t.keys == q.keys {
                 s.append(row: DynamicsTable.row(t, participant: p.summary.participant, sourceFile: p.sourceFile))
             }
-            dynamics.append((q.string, q.keys, Data(s.csvRows)))
+            dynamics.append((q.string, q.keys, s.csvRowsData))
         }
     }
 

@@ -9,34 +9,9 @@ public enum ChartNumber {
         guard x.isFinite else { return "0" }
         let hundredths = (x * 100).rounded()
         guard abs(hundredths) < 9e15 else { return String(format: "%.0f", x) }
-        return hundredthsText(Int64(hundredths))
-    }
-
-    /// `DecimalText.hundredths(k)` (`-12.3`, `0.05`, `7`, never `-0`) written backwards
-    /// into a stack buffer and made one small string: every coordinate of a chart, twice
-    /// per mark since both drawings place it, was built by three appends and a
-    /// `String(whole)` (docs/perf-study.md, "Round six"). |k| < 9·10^15.
-    static func hundredthsText(_ k: Int64) -> String {
-        if k == 0 { return "0" }
-        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)          // 24 bytes: sign, 16 digits, point, 2 decimals
-        return withUnsafeMutableBytes(of: &buffer) { raw in
-            let b = raw.bindMemory(to: UInt8.self)
-            var i = b.count
-            var a = k.magnitude
-            let frac = a % 100
-            a /= 100
-            if frac != 0 {
-                if frac % 10 != 0 { i -= 1; b[i] = 0x30 + UInt8(frac % 10) }
-                i -= 1; b[i] = 0x30 + UInt8(frac / 10)
-                i -= 1; b[i] = 0x2E                                  // "."
-            }
-            repeat {
-                i -= 1; b[i] = 0x30 + UInt8(a % 10)
-                a /= 10
-            } while a > 0
-            if k < 0 { i -= 1; b[i] = 0x2D }                          // "-"
-            return String(decoding: UnsafeBufferPointer(rebasing: b[i...]), as: UTF8.self)
-        }
+        // `DecimalText.hundredths` writes into a stack buffer (round six wrote coordinates
+        // so here; round seven made it the shared writer).
+        return DecimalText.hundredths(Int64(hundredths))
     }
 
     /// A value shown to readers (cell values, summaries): integers as integers,

@@ -40,6 +40,9 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
         // Whole hundredths (durations in ms / 1000 · 100, medians of .5): no printf,
         // same digits (see `DecimalText.exactHundredths`; `DataWriterTests`).
         if let k = DecimalText.exactHundredths(d) { return DecimalText.hundredths(k) }
+        // Whole thousandths (ms / 1000: every cell of the keystroke-dynamics tables,
+        // 3 % of a study build through printf), likewise (`FastPathRoundSevenTests`).
+        if let k = DecimalText.exactThousandths(d) { return DecimalText.thousandths(k) }
         return formatNumberPrintf(d)
     }
 

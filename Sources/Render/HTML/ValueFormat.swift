@@ -14,16 +14,24 @@ public enum ValueFormat {
         let s = abs(seconds)
         let tenths = (s * 10).rounded() / 10
         if tenths < 60 {
-            return sign + String(format: "%.1f s", tenths)
+            // `%.1f` of k / 10 (k < 600 whole) prints k's digits with a point before the
+            // last: the double lies far closer to k / 10 than to a rounding boundary.
+            // Foundation's `String(format:)` was 1 % of a study build (one per participant
+            // page and study-table row; docs/perf-study.md, round seven).
+            let k = Int((s * 10).rounded())
+            return sign + String(k / 10) + "." + String(k % 10) + " s"
         }
         if s < 3600 {
             let whole = Int(s.rounded())
             if whole >= 3600 { return sign + "1 h 00 min" }
-            return sign + "\(whole / 60) min " + String(format: "%02d s", whole % 60)
+            return sign + "\(whole / 60) min " + twoDigits(whole % 60) + " s"
         }
         let minutes = Int((s / 60).rounded())
-        return sign + "\(minutes / 60) h " + String(format: "%02d min", minutes % 60)
+        return sign + "\(minutes / 60) h " + twoDigits(minutes % 60) + " min"
     }
+
+    /// `%02d` of 0…99.
+    static func twoDigits(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
 
     /// `yes` / `no`.
     public static func yesNo(_ b: Bool) -> String { b ? "yes" : "no" }
