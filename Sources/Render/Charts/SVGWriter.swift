@@ -86,3 +86,69 @@ struct SVGMarkup: ExpressibleByStringInterpolation {
         mutating func appendInterpolation(_ text: String) { writer.write(raw: text) }
     }
 }
+
+// MARK: - Text
+
+enum SVGText {
+    /// Text safe in SVG element content and attribute values: characters XML 1.0
+    /// forbids (C0 controls other than tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) are
+    /// dropped, the rest goes through ``HTML/escape(_:)``.
+    static func escape(_ s: String) -> String {
+        // Most chart text (titles, descriptions, labels, numbers) needs neither: one
+        // byte scan then returns it as it is (the filter and the escape below work per
+        // Unicode scalar and were 4 % of a study build, docs/perf-study.md).
+        if !needsEscaping(s) { return s }
+        // Text with `& < > " '` and nothing to drop (a description with an apostrophe)
+        // goes straight to the HTML escape: the scalar filter was half a percent of a
+        // study build (docs/perf-study.md, "Round seven, charts").
+        if !dropsCharacters(s) { return HTML.escape(s) }
+        return escapeSlow(s)
+    }
+
+    /// Whether ``escapeSlow(_:)`` drops a character of `s`: a C0 control other than
+    /// tab/LF/CR, or U+FFFE/U+FFFF (UTF-8 `EF BF BE`/`EF BF BF`).
+    static func dropsCharacters(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { u in
+            for (i, b) in u.enumerated() {
+                if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
+                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether ``escape(_:)`` would change `s`: a byte of `& < > " '`, a C0 control
+    /// other than tab/LF/CR, or U+FFFE/U+FFFF (UTF-8 `EF BF BE`/`EF BF BF`).
+    static func needsEscaping(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { u in
+            // Every byte is tested for the cases; only an `EF` looks at the two after it
+            // (round five carried two flags through every byte).
+            for (i, b) in u.enumerated() {
+                if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
+                else if b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return true }
+                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF { return true }
+            }
+            return false
+        }
+    }
+
+    /// The reference path: drop what XML forbids, then ``HTML/escape(_:)``.
+    static func escapeSlow(_ s: String) -> String {
+        var clean = ""
+        clean.unicodeScalars.append(contentsOf: s.unicodeScalars.filter { u in
+            let v = u.value
+            if v < 0x20 { return v == 0x09 || v == 0x0A || v == 0x0D }
+            if v == 0xFFFE || v == 0xFFFF { return false }
+            return true
+        })
+        return HTML.escape(clean)
+    }
+
+    /// `s` shortened to `max` characters with an ellipsis.
+    static func truncate(_ s: String, max: Int) -> String {
+        guard s.count > max, max > 1 else { return s }
+        return String(s.prefix(max - 1)) + "…"
+    }
+}
