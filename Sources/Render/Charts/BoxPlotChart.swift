@@ -4,10 +4,13 @@ import Foundation
 enum BoxPlotChart {
     /// `stats`: the groups' ``BoxStats`` when the caller has them already (both
     /// drawings of ``Charts/responsive(_:_:)`` share one computation: sorting every
-    /// value was most of a box plot).
-    static func render(groups: [BoxGroup], options: ChartOptions, stats given: [BoxStats?]? = nil) -> String {
+    /// value was most of a box plot). `described`: ``describe(_:)`` of each, shared
+    /// the same way.
+    static func render(groups: [BoxGroup], options: ChartOptions, stats given: [BoxStats?]? = nil,
+                       described givenText: [String?]? = nil) -> String {
         let kind = "boxplot"
         let stats = given ?? groups.map { BoxStats(values: $0.values) }
+        let described = givenText ?? stats.map { $0.map(describe) }
         let present = stats.compactMap { $0 }
         guard !present.isEmpty else { return ChartCanvas.noData(options: options, kind: kind) }
         var cv = ChartCanvas(options: options, kind: kind)
@@ -24,42 +27,45 @@ enum BoxPlotChart {
         cv.valueAxisY(scale, y: y.callAsFunction)
         let band = cv.plotW / Double(groups.count)
         let boxW = min(80, band * 0.5)
-        let color = ChartStyle.color(0)
+        let color = ChartStyle.color(0), outlierColor = ChartStyle.color(3)
+        let meanStroke = " stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.2\""
 
         let clip = "\(cv.id)-clip"
         cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY - 6))\" width=\"\(c(cv.plotW))\" height=\"\(c(cv.plotH + 12))\"/></clipPath>"
-        var marks = "<g class=\"boxes\" clip-path=\"url(#\(clip))\">"
+        var marks = SVGWriter(capacity: 8_192)
+        marks.write("<g class=\"boxes\" clip-path=\"url(#\(clip))\">")
         for (i, st) in stats.enumerated() {
             let cx = cv.plotX + (Double(i) + 0.5) * band
-            guard let s = st else {
-                marks += "<text x=\"\(c(cx))\" y=\"\(c(cv.plotY + cv.plotH / 2))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.muted)\">no data</text>"
+            guard let s = st, let text = described[i] else {
+                marks.write("<text x=\"\(cx)\" y=\"\(cv.plotY + cv.plotH / 2)\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.muted)\">no data</text>")
                 continue
             }
             let x0 = cx - boxW / 2
-            marks += "<g class=\"box\"><title>\(SVGText.escape(groups[i].name + ": " + describe(s)))</title>"
+            let name = SVGText.escape(groups[i].name)
+            marks.write("<g class=\"box\"><title>\(SVGText.escape(groups[i].name + ": " + text))</title>")
             // whiskers
-            marks += "<path d=\"M\(c(cx)) \(c(y(s.upperWhisker)))V\(c(y(s.q3)))M\(c(cx)) \(c(y(s.q1)))V\(c(y(s.lowerWhisker)))M\(c(cx - boxW / 4)) \(c(y(s.upperWhisker)))H\(c(cx + boxW / 4))M\(c(cx - boxW / 4)) \(c(y(s.lowerWhisker)))H\(c(cx + boxW / 4))\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.2\" fill=\"none\"/>"
+            marks.write("<path d=\"M\(cx) \(y(s.upperWhisker))V\(y(s.q3))M\(cx) \(y(s.q1))V\(y(s.lowerWhisker))M\(cx - boxW / 4) \(y(s.upperWhisker))H\(cx + boxW / 4)M\(cx - boxW / 4) \(y(s.lowerWhisker))H\(cx + boxW / 4)\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.2\" fill=\"none\"/>")
             // box Q1–Q3
-            marks += "<rect x=\"\(c(x0))\" y=\"\(c(y(s.q3)))\" width=\"\(c(boxW))\" height=\"\(c(max(0.5, y(s.q1) - y(s.q3))))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\" stroke-width=\"1.5\"/>"
+            marks.write("<rect x=\"\(x0)\" y=\"\(y(s.q3))\" width=\"\(boxW)\" height=\"\(max(0.5, y(s.q1) - y(s.q3)))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\" stroke-width=\"1.5\"/>")
             // median
-            marks += "<line x1=\"\(c(x0))\" x2=\"\(c(x0 + boxW))\" y1=\"\(c(y(s.median)))\" y2=\"\(c(y(s.median)))\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"2.5\"/>"
+            marks.write("<line x1=\"\(x0)\" x2=\"\(x0 + boxW)\" y1=\"\(y(s.median))\" y2=\"\(y(s.median))\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"2.5\"/>")
             // mean
-            marks += Marker.diamond.svg(x: cx, y: y(s.mean), r: 3.2, fill: "#ffffff", extra: " stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.2\"")
+            Marker.diamond.draw(into: &marks, x: cx, y: y(s.mean), r: 3.2, fill: "#ffffff", extra: meanStroke)
             // outliers
             for o in s.outliers {
-                marks += "<circle cx=\"\(c(cx))\" cy=\"\(c(y(o)))\" r=\"3\" fill=\"none\" stroke=\"\(ChartStyle.color(3))\" stroke-width=\"1.5\"><title>\(SVGText.escape(groups[i].name)) outlier: \(ChartNumber.value(o))</title></circle>"
+                marks.write("<circle cx=\"\(cx)\" cy=\"\(y(o))\" r=\"3\" fill=\"none\" stroke=\"\(outlierColor)\" stroke-width=\"1.5\"><title>\(name) outlier: \(ChartNumber.value(o))</title></circle>")
             }
-            marks += "</g>"
+            marks.write("</g>")
         }
-        marks += "</g>"
-        cv.body += marks
+        marks.write("</g>")
+        cv.body += marks.string
         cv.categoryAxisX(names, centers: groups.indices.map { cv.plotX + (Double($0) + 0.5) * band }, rotate: fit.rotate)
         cv.axisFrame(xTitleOffset: fit.height + 14)
 
         if cv.wantsSummary {
             cv.summary.append("Box plot of \(groups.count) group\(groups.count == 1 ? "" : "s"): boxes from the first to the third quartile (linear interpolation), median line, mean diamond, whiskers to the furthest value within 1.5 IQR, outliers as circles.")
-            for (i, st) in stats.enumerated() {
-                cv.summary.append("\(groups[i].name): " + (st.map(describe) ?? "no data") + ".")
+            for i in groups.indices {
+                cv.summary.append("\(groups[i].name): " + (described[i] ?? "no data") + ".")
             }
         }
         return cv.finish()

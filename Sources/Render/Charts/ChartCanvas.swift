@@ -34,103 +34,51 @@ enum Marker: CaseIterable {
     /// An SVG element for the marker centred at (x, y) with radius r. An empty `fill`
     /// leaves the colour to the enclosing group.
     func svg(x: Double, y: Double, r: Double, fill: String, extra: String = "", tooltip: String? = nil) -> String {
-        var s = ""
+        var s = SVGWriter()
         draw(into: &s, x: x, y: y, r: r, fill: fill, extra: extra, title: tooltip.map(SVGText.escape))
-        return s
+        return s.string
     }
 
     /// Appends ``svg(x:y:r:fill:extra:tooltip:)`` to `o`, with `title` the tooltip
-    /// already escaped: a chart makes its tooltips once for both drawings, and writing
-    /// the element straight into the marks saves a string per piece (docs/perf-study.md,
-    /// "Round five, charts").
-    func draw(into o: inout String, x: Double, y: Double, r: Double, fill: String, extra: String = "", title: String? = nil) {
-        let c = ChartNumber.coord
+    /// already escaped: a chart makes its tooltips once for both drawings, and writes the
+    /// element straight into its marks (docs/perf-study.md, "Round five, charts" and
+    /// "Round seven, charts").
+    func draw(into o: inout SVGWriter, x: Double, y: Double, r: Double, fill: String, extra: String = "", title: String? = nil) {
         switch self {
         case .circle:
-            o += "<circle cx=\"\(c(x))\" cy=\"\(c(y))\" r=\"\(c(r))\""
+            o.write("<circle cx=\"\(x)\" cy=\"\(y)\" r=\"\(r)\"")
         case .square:
             let s = r * 0.9
-            o += "<rect x=\"\(c(x - s))\" y=\"\(c(y - s))\" width=\"\(c(2 * s))\" height=\"\(c(2 * s))\""
+            o.write("<rect x=\"\(x - s)\" y=\"\(y - s)\" width=\"\(2 * s)\" height=\"\(2 * s)\"")
         case .triangle:
-            o += "<path d=\"M\(c(x)) \(c(y - r * 1.15))L\(c(x + r * 1.1)) \(c(y + r * 0.8))L\(c(x - r * 1.1)) \(c(y + r * 0.8))Z\""
+            o.write("<path d=\"M\(x) \(y - r * 1.15)L\(x + r * 1.1) \(y + r * 0.8)L\(x - r * 1.1) \(y + r * 0.8)Z\"")
         case .diamond:
-            o += "<path d=\"M\(c(x)) \(c(y - r * 1.2))L\(c(x + r * 1.2)) \(c(y))L\(c(x)) \(c(y + r * 1.2))L\(c(x - r * 1.2)) \(c(y))Z\""
+            o.write("<path d=\"M\(x) \(y - r * 1.2)L\(x + r * 1.2) \(y)L\(x) \(y + r * 1.2)L\(x - r * 1.2) \(y)Z\"")
         case .triangleDown:
-            o += "<path d=\"M\(c(x)) \(c(y + r * 1.15))L\(c(x + r * 1.1)) \(c(y - r * 0.8))L\(c(x - r * 1.1)) \(c(y - r * 0.8))Z\""
+            o.write("<path d=\"M\(x) \(y + r * 1.15)L\(x + r * 1.1) \(y - r * 0.8)L\(x - r * 1.1) \(y - r * 0.8)Z\"")
         case .plus:
             let a = r * 1.2, w = r * 0.45
-            o += "<path d=\"M\(c(x - w)) \(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z\""
+            o.write("<path d=\"M\(x - w) \(y - a)H\(x + w)V\(y - w)H\(x + a)V\(y + w)H\(x + w)V\(y + a)H\(x - w)V\(y + w)H\(x - a)V\(y - w)H\(x - w)Z\"")
         case .cross:  // stroked, so it ignores `extra` (which may carry its own stroke)
             let a = r * 1.1
-            o += "<path d=\"M\(c(x - a)) \(c(y - a))L\(c(x + a)) \(c(y + a))M\(c(x - a)) \(c(y + a))L\(c(x + a)) \(c(y - a))\" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\""
+            o.write("<path d=\"M\(x - a) \(y - a)L\(x + a) \(y + a)M\(x - a) \(y + a)L\(x + a) \(y - a)\" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\"")
         }
         if self != .cross {
-            if !fill.isEmpty { o += " fill=\""; o += fill; o += "\"" }
-            o += extra
+            if !fill.isEmpty { o.write(" fill=\"\(fill)\"") }
+            o.write(raw: extra)
         }
-        guard let title else { o += "/>"; return }
-        o += "><title>"
-        o += title
-        o += "</title></"
-        o += tag
-        o += ">"
+        guard let title else { o.write("/>"); return }
+        o.write("><title>\(title)</title></")
+        o.write(literal: tag)
+        o.write(">")
     }
 
-    private var tag: String {
+    private var tag: StaticString {
         switch self {
         case .circle: return "circle"
         case .square: return "rect"
         default: return "path"
         }
-    }
-}
-
-// MARK: - Text
-
-enum SVGText {
-    /// Text safe in SVG element content and attribute values: characters XML 1.0
-    /// forbids (C0 controls other than tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) are
-    /// dropped, the rest goes through ``HTML/escape(_:)``.
-    static func escape(_ s: String) -> String {
-        // Most chart text (titles, descriptions, labels, numbers) needs neither: one
-        // byte scan then returns it as it is (the filter and the escape below work per
-        // Unicode scalar and were 4 % of a study build, docs/perf-study.md).
-        if !needsEscaping(s) { return s }
-        return escapeSlow(s)
-    }
-
-    /// Whether ``escape(_:)`` would change `s`: a byte of `& < > " '`, a C0 control
-    /// other than tab/LF/CR, or U+FFFE/U+FFFF (UTF-8 `EF BF BE`/`EF BF BF`).
-    static func needsEscaping(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { u in
-            // Every byte is tested for the cases; only an `EF` looks at the two after it
-            // (round five carried two flags through every byte).
-            for (i, b) in u.enumerated() {
-                if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
-                else if b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return true }
-                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF { return true }
-            }
-            return false
-        }
-    }
-
-    /// The reference path: drop what XML forbids, then ``HTML/escape(_:)``.
-    static func escapeSlow(_ s: String) -> String {
-        var clean = ""
-        clean.unicodeScalars.append(contentsOf: s.unicodeScalars.filter { u in
-            let v = u.value
-            if v < 0x20 { return v == 0x09 || v == 0x0A || v == 0x0D }
-            if v == 0xFFFE || v == 0xFFFF { return false }
-            return true
-        })
-        return HTML.escape(clean)
-    }
-
-    /// `s` shortened to `max` characters with an ellipsis.
-    static func truncate(_ s: String, max: Int) -> String {
-        guard s.count > max, max > 1 else { return s }
-        return String(s.prefix(max - 1)) + "…"
     }
 }
 
@@ -213,29 +161,31 @@ struct ChartCanvas {
 
     /// Horizontal gridlines and tick labels of a vertical value axis.
     mutating func valueAxisY(_ scale: NiceScale, y: (Double) -> Double) {
-        var g = "<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"end\">"
+        var g = SVGWriter(capacity: 2_048)
+        g.write("<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"end\">")
         for t in scale.ticks {
-            let yy = ChartNumber.coord(y(t))
-            g += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX + plotW))\" y1=\"\(yy)\" y2=\"\(yy)\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>"
-            g += "<text x=\"\(c(plotX - 6))\" y=\"\(yy)\" dy=\"0.32em\">\(ChartNumber.tick(t, step: scale.step))</text>"
+            let yy = y(t)
+            g.write("<line x1=\"\(plotX)\" x2=\"\(plotX + plotW)\" y1=\"\(yy)\" y2=\"\(yy)\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>")
+            g.write("<text x=\"\(plotX - 6)\" y=\"\(yy)\" dy=\"0.32em\">\(ChartNumber.tick(t, step: scale.step))</text>")
         }
-        g += "</g>"
-        body += g
+        g.write("</g>")
+        body += g.string
     }
 
     /// Vertical gridlines and tick labels of a horizontal numeric axis.
     mutating func valueAxisX(_ scale: NiceScale, x: (Double) -> Double, grid: Bool = true) {
-        var g = "<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"middle\">"
+        var g = SVGWriter(capacity: 3_072)
+        g.write("<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"middle\">")
         for t in scale.ticks {
-            let xx = ChartNumber.coord(x(t))
+            let xx = x(t)
             if grid {
-                g += "<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(c(plotY))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>"
+                g.write("<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(plotY)\" y2=\"\(plotY + plotH)\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>")
             }
-            g += "<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(c(plotY + plotH))\" y2=\"\(c(plotY + plotH + 4))\" stroke=\"\(ChartStyle.axis)\"/>"
-            g += "<text x=\"\(xx)\" y=\"\(c(plotY + plotH + 16))\">\(ChartNumber.tick(t, step: scale.step))</text>"
+            g.write("<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(plotY + plotH)\" y2=\"\(plotY + plotH + 4)\" stroke=\"\(ChartStyle.axis)\"/>")
+            g.write("<text x=\"\(xx)\" y=\"\(plotY + plotH + 16)\">\(ChartNumber.tick(t, step: scale.step))</text>")
         }
-        g += "</g>"
-        body += g
+        g.write("</g>")
+        body += g.string
     }
 
     /// Whether category labels under bands of width `band` must rotate, and the height
@@ -360,27 +310,28 @@ struct ChartCanvas {
 
     private func legendSVG() -> String {
         guard !legendRows.isEmpty else { return "" }
-        var s = "<g class=\"legend\" font-size=\"11\" fill=\"\(ChartStyle.ink)\" aria-hidden=\"true\">"
+        var s = SVGWriter(capacity: 1_024)
+        s.write("<g class=\"legend\" font-size=\"11\" fill=\"\(ChartStyle.ink)\" aria-hidden=\"true\">")
         var y = (options.showTitle && !options.title.isEmpty ? 30.0 : 8.0) + 9
         for row in legendRows {
             var x = 12.0
             for (item, w) in row {
                 switch item.key {
                 case let .swatch(color):
-                    s += "<rect x=\"\(c(x))\" y=\"\(c(y - 5))\" width=\"18\" height=\"10\" fill=\"\(color)\"/>"
+                    s.write("<rect x=\"\(x)\" y=\"\(y - 5)\" width=\"18\" height=\"10\" fill=\"\(color)\"/>")
                 case let .line(color, dash, marker):
-                    s += "<line x1=\"\(c(x))\" x2=\"\(c(x + 18))\" y1=\"\(c(y))\" y2=\"\(c(y))\" stroke=\"\(color)\" stroke-width=\"2\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>"
-                    if let m = marker { s += m.svg(x: x + 9, y: y, r: 3.5, fill: color) }
+                    s.write("<line x1=\"\(x)\" x2=\"\(x + 18)\" y1=\"\(y)\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>")
+                    marker?.draw(into: &s, x: x + 9, y: y, r: 3.5, fill: color)
                 case let .marker(color, marker):
-                    s += marker.svg(x: x + 9, y: y, r: 4, fill: color)
+                    marker.draw(into: &s, x: x + 9, y: y, r: 4, fill: color)
                 }
-                s += "<text x=\"\(c(x + 24))\" y=\"\(c(y))\" dy=\"0.32em\">\(SVGText.escape(SVGText.truncate(item.name, max: 40)))</text>"
+                s.write("<text x=\"\(x + 24)\" y=\"\(y)\" dy=\"0.32em\">\(SVGText.escape(SVGText.truncate(item.name, max: 40)))</text>")
                 x += w
             }
             y += 18
         }
-        s += "</g>"
-        return s
+        s.write("</g>")
+        return s.string
     }
 }
 

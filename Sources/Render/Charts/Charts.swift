@@ -52,7 +52,8 @@ public enum Charts {
     /// outliers as points, mean as a diamond.
     public static func boxPlot(groups: [BoxGroup], options: ChartOptions) -> String {
         let stats = groups.map { BoxStats(values: $0.values) }
-        return responsive(options) { BoxPlotChart.render(groups: groups, options: $0, stats: stats) }
+        let described = stats.map { $0.map(BoxPlotChart.describe) }
+        return responsive(options) { BoxPlotChart.render(groups: groups, options: $0, stats: stats, described: described) }
     }
 
     /// Box plot from `(name, values)` pairs.

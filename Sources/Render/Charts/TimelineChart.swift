@@ -36,8 +36,9 @@ enum TimelineChart {
 
         let clip = "\(cv.id)-clip"
         cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 8))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW + 16))\" height=\"\(c(cv.plotH))\"/></clipPath>"
-        var marks = "<g class=\"spans\" clip-path=\"url(#\(clip))\">"
-        var labels = "<g class=\"span-labels\" font-size=\"11\" clip-path=\"url(#\(clip))\">"
+        var marks = SVGWriter(capacity: 8_192), labels = SVGWriter(capacity: 1_024)
+        marks.write("<g class=\"spans\" clip-path=\"url(#\(clip))\">")
+        labels.write("<g class=\"span-labels\" font-size=\"11\" clip-path=\"url(#\(clip))\">")
         let tips = given ?? tooltips(lanes: lanes)
         for (li, lane) in lanes.enumerated() {
             let (rowOf, rowCount) = packRows(lane.spans)
@@ -54,15 +55,16 @@ enum TimelineChart {
                                         extra: " stroke=\"#ffffff\" stroke-width=\"1\"", title: tip)
                     continue
                 }
-                marks += "<rect x=\"\(c(x0))\" y=\"\(c(cy - barH / 2))\" width=\"\(c(x1 - x0))\" height=\"\(c(barH))\" rx=\"2\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>"
+                marks.write("<rect x=\"\(x0)\" y=\"\(cy - barH / 2)\" width=\"\(x1 - x0)\" height=\"\(barH)\" rx=\"2\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>")
                 if !s.label.isEmpty, barH >= 10, ChartStyle.textWidth(s.label, size: 10) <= x1 - x0 - 6 {
-                    labels += "<text x=\"\(c(x0 + 3))\" y=\"\(c(cy))\" dy=\"0.35em\" fill=\"\(HeatmapChart.textColor(on: fill))\">\(SVGText.escape(s.label))</text>"
+                    labels.write("<text x=\"\(x0 + 3)\" y=\"\(cy)\" dy=\"0.35em\" fill=\"\(HeatmapChart.textColor(on: fill))\">\(SVGText.escape(s.label))</text>")
                 }
             }
         }
-        marks += "</g>"
-        labels += "</g>"
-        cv.body += marks + labels
+        marks.write("</g>")
+        labels.write("</g>")
+        cv.body += marks.string
+        cv.body += labels.string
         cv.categoryAxisY(lanes.map(\.name), centers: lanes.indices.map { cv.plotY + (Double($0) + 0.5) * laneH })
         cv.axisFrame()
 

@@ -47,16 +47,17 @@ enum XYChart {
         // Marks are clipped to the plot (a forced axis range may cut data).
         let clip = "\(cv.id)-clip"
         cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 6))\" y=\"\(c(cv.plotY - 6))\" width=\"\(c(cv.plotW + 12))\" height=\"\(c(cv.plotH + 12))\"/></clipPath>"
-        var marks = "<g class=\"marks\" clip-path=\"url(#\(clip))\">"
+        var marks = SVGWriter(capacity: 16_384)
+        marks.write("<g class=\"marks\" clip-path=\"url(#\(clip))\">")
         let tips = given ?? tooltips(series: series, kind: kind)
         for (i, s) in series.enumerated() {
             let color = ChartStyle.color(i), marker = ChartStyle.marker(i)
-            marks += "<g class=\"series\">"
+            marks.write("<g class=\"series\">")
             if kind == .line {
                 let d = path(s.points, x: x, y: y)
                 if !d.isEmpty {
                     let dash = ChartStyle.dash(i)
-                    marks += "<path d=\"\(d)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>"
+                    marks.write("<path d=\"\(d)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>")
                 }
                 if s.points.count <= lineMarkerLimit {
                     for (k, p) in s.points.enumerated() where p.x.isFinite && p.y.isFinite {
@@ -67,7 +68,7 @@ enum XYChart {
             } else {
                 // Colour and outline on the group; a point without tooltip that lands on the
                 // same rounded pixel position as an earlier one of its series is drawn once.
-                marks += "<g color=\"\(color)\" fill=\"\(color)\" fill-opacity=\"0.8\" stroke=\"#ffffff\" stroke-width=\"0.5\">"
+                marks.write("<g color=\"\(color)\" fill=\"\(color)\" fill-opacity=\"0.8\" stroke=\"#ffffff\" stroke-width=\"0.5\">")
                 var seen = Set<String>()
                 for (k, p) in s.points.enumerated() where p.x.isFinite && p.y.isFinite {
                     let tip = tips[i][k]
@@ -75,18 +76,18 @@ enum XYChart {
                     if tip == nil, !seen.insert(c(px) + "," + c(py)).inserted { continue }
                     marker.draw(into: &marks, x: px, y: py, r: 3.5, fill: "", title: tip)
                 }
-                marks += "</g>"
+                marks.write("</g>")
             }
-            marks += "</g>"
+            marks.write("</g>")
         }
         if let t = trend {
             let d = path(t.points, x: x, y: y)
             if !d.isEmpty {
-                marks += "<path class=\"trend\" d=\"\(d)\" fill=\"none\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"><title>\(SVGText.escape(t.name))</title></path>"
+                marks.write("<path class=\"trend\" d=\"\(d)\" fill=\"none\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"><title>\(SVGText.escape(t.name))</title></path>")
             }
         }
-        marks += "</g>"
-        cv.body += marks
+        marks.write("</g>")
+        cv.body += marks.string
 
         if cv.wantsSummary {
             cv.summary.append("\(kind == .line ? "Line chart" : "Scatter plot") of \(series.count) series.")
@@ -105,14 +106,14 @@ enum XYChart {
 
     /// An SVG path through the points in order; a non-finite point starts a new piece.
     static func path(_ points: [XYPoint], x: LinearMap, y: LinearMap) -> String {
-        var d = ""
+        var d = SVGWriter()
         var pen = false
         for p in points {
             guard p.x.isFinite, p.y.isFinite else { pen = false; continue }
-            d += (pen ? "L" : "M") + c(x(p.x)) + " " + c(y(p.y))
+            if pen { d.write("L\(x(p.x)) \(y(p.y))") } else { d.write("M\(x(p.x)) \(y(p.y))") }
             pen = true
         }
-        return d
+        return d.string
     }
 
     /// Each point's tooltip, escaped, by series and point index; nil where the point has

@@ -41,6 +41,13 @@ public enum DecimalText {
     /// built hundredths by `String(whole)` and appends, a string each).
     static func fixed(_ k: Int64, places: Int) -> String {
         if k == 0 { return "0" }
+        return withFixed(k, places: places) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the UTF-8 of ``fixed(_:places:)``, which lives on the stack for
+    /// the call: a writer of bytes (``SVGWriter``) copies it without making a string.
+    @inline(__always)
+    static func withFixed<R>(_ k: Int64, places: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)   // 24 bytes: sign, 19 digits, point
         return withUnsafeMutableBytes(of: &buffer) { raw in
             let b = raw.bindMemory(to: UInt8.self)
@@ -60,7 +67,7 @@ public enum DecimalText {
                 a /= 10
             } while a > 0
             if k < 0 { i -= 1; b[i] = 0x2D }                            // "-"
-            return String(decoding: UnsafeBufferPointer(rebasing: b[i...]), as: UTF8.self)
+            return body(UnsafeBufferPointer(rebasing: b[i...]))
         }
     }
 }

@@ -1,0 +1,154 @@
+import Foundation
+
+// MARK: - Writer
+
+/// The marks of a chart written as UTF-8 bytes: the per-mark loops of the box plot,
+/// scatter and timeline, and ``Marker/draw(into:x:y:r:fill:extra:title:)``.
+///
+/// A mark is written as it reads in SVG,
+/// `marks.write("<rect x=\"\(x0)\" width=\"\(w)\" fill=\"\(fill)\"/>")`, where a `Double`
+/// is a coordinate (``ChartNumber/coord(_:)``'s text) and a `String` is copied as it is
+/// (it must already be escaped). Round seven's participant page built one interpolated
+/// `String` per mark and one `String` per coordinate, then appended them: 11 % of a
+/// study build (docs/perf-study.md, "Round seven, charts"). Here the literal pieces are
+/// copied from the binary and a coordinate's digits from a stack buffer.
+struct SVGWriter {
+    /// The markup so far.
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// The markup as a string.
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Appends `markup`: its literal text, its `Double`s as coordinates, its `String`s as
+    /// they are.
+    mutating func write(_ markup: SVGMarkup) {
+        if let literal = markup.literal { write(literal: literal) } else { bytes.append(contentsOf: markup.written) }
+    }
+
+    /// Appends `text` as it is (already escaped, or an attribute such as a colour).
+    mutating func write(raw text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends literal text.
+    mutating func write(literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends the text of ``ChartNumber/coord(_:)`` for `x`: the rounded hundredths'
+    /// digits go from the stack into the bytes (`FastPathRoundSevenChartTests` compares
+    /// the two).
+    mutating func write(coordinate x: Double) {
+        guard x.isFinite else { bytes.append(0x30); return }                  // "0"
+        let hundredths = (x * 100).rounded()
+        guard abs(hundredths) < 9e15 else { write(raw: ChartNumber.coord(x)); return }
+        DecimalText.withFixed(Int64(hundredths), places: 2) { bytes.append(contentsOf: $0) }
+    }
+}
+
+// MARK: - Markup
+
+/// One piece of SVG written with string interpolation, for ``SVGWriter/write(_:)``: the
+/// literal text as it is, `\(x)` of a `Double` as a coordinate, `\(s)` of a `String` as
+/// it is. Nothing else can be interpolated, so a number cannot slip in unrounded.
+struct SVGMarkup: ExpressibleByStringInterpolation {
+    /// The text of a literal without interpolations (no bytes are copied for it).
+    fileprivate let literal: StaticString?
+    /// The text of an interpolated literal.
+    fileprivate let written: [UInt8]
+
+    init(stringLiteral literal: StaticString) {
+        self.literal = literal
+        written = []
+    }
+
+    init(stringInterpolation: StringInterpolation) {
+        literal = nil
+        written = stringInterpolation.writer.bytes
+    }
+
+    struct StringInterpolation: StringInterpolationProtocol {
+        fileprivate var writer: SVGWriter
+
+        init(literalCapacity: Int, interpolationCount: Int) {
+            writer = SVGWriter(capacity: literalCapacity + 8 * interpolationCount)
+        }
+
+        mutating func appendLiteral(_ literal: StaticString) { writer.write(literal: literal) }
+
+        /// A coordinate, as ``ChartNumber/coord(_:)`` writes it.
+        mutating func appendInterpolation(_ x: Double) { writer.write(coordinate: x) }
+
+        /// Text as it is: already escaped, or an attribute value such as a colour.
+        mutating func appendInterpolation(_ text: String) { writer.write(raw: text) }
+    }
+}
+
+// MARK: - Text
+
+enum SVGText {
+    /// Text safe in SVG element content and attribute values: characters XML 1.0
+    /// forbids (C0 controls other than tab/LF/CR, lone surrogates, U+FFFE/U+FFFF) are
+    /// dropped, the rest goes through ``HTML/escape(_:)``.
+    static func escape(_ s: String) -> String {
+        // Most chart text (titles, descriptions, labels, numbers) needs neither: one
+        // byte scan then returns it as it is (the filter and the escape below work per
+        // Unicode scalar and were 4 % of a study build, docs/perf-study.md).
+        if !needsEscaping(s) { return s }
+        // Text with `& < > " '` and nothing to drop (a description with an apostrophe)
+        // goes straight to the HTML escape: the scalar filter was half a percent of a
+        // study build (docs/perf-study.md, "Round seven, charts").
+        if !dropsCharacters(s) { return HTML.escape(s) }
+        return escapeSlow(s)
+    }
+
+    /// Whether ``escapeSlow(_:)`` drops a character of `s`: a C0 control other than
+    /// tab/LF/CR, or U+FFFE/U+FFFF (UTF-8 `EF BF BE`/`EF BF BF`).
+    static func dropsCharacters(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { u in
+            for (i, b) in u.enumerated() {
+                if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
+                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF { return true }
+            }
+            return false
+        }
+    }
+
+    /// Whether ``escape(_:)`` would change `s`: a byte of `& < > " '`, a C0 control
+    /// other than tab/LF/CR, or U+FFFE/U+FFFF (UTF-8 `EF BF BE`/`EF BF BF`).
+    static func needsEscaping(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { u in
+            // Every byte is tested for the cases; only an `EF` looks at the two after it
+            // (round five carried two flags through every byte).
+            for (i, b) in u.enumerated() {
+                if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
+                else if b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return true }
+                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF { return true }
+            }
+            return false
+        }
+    }
+
+    /// The reference path: drop what XML forbids, then ``HTML/escape(_:)``.
+    static func escapeSlow(_ s: String) -> String {
+        var clean = ""
+        clean.unicodeScalars.append(contentsOf: s.unicodeScalars.filter { u in
+            let v = u.value
+            if v < 0x20 { return v == 0x09 || v == 0x0A || v == 0x0D }
+            if v == 0xFFFE || v == 0xFFFF { return false }
+            return true
+        })
+        return HTML.escape(clean)
+    }
+
+    /// `s` shortened to `max` characters with an ellipsis.
+    static func truncate(_ s: String, max: Int) -> String {
+        guard s.count > max, max > 1 else { return s }
+        return String(s.prefix(max - 1)) + "…"
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import Render
+
+// Round seven, charts (docs/perf-study.md): the byte writer of the per-mark loops
+// against the string formatters it replaces. `SplitMix` is ChartsFastPathTests'.
+
+struct SVGWriterTests {
+    /// The text of `x` as ``SVGWriter/write(coordinate:)`` writes it.
+    private func written(_ x: Double) -> String {
+        var w = SVGWriter()
+        w.write(coordinate: x)
+        return w.string
+    }
+
+    /// Every coordinate as ``ChartNumber/coord(_:)`` writes it: signed zeros and values
+    /// that round to zero, ties of the third decimal, the bound of the digits path
+    /// (|x · 100| < 9·10¹⁵) on both sides, huge and tiny magnitudes, non-finite values,
+    /// and 200,000 random values of chart sizes, wider ranges and arbitrary bit patterns.
+    @Test func coordinatesAsChartNumberCoord() {
+        var values: [Double] = [0, -0.0, 0.001, -0.001, 0.004, -0.004, 0.005, -0.005, 0.0049999, 0.015, -0.015, 0.1, 1, -1,
+                                12.345, -12.3, 639.999, 640, 1e7, -1e7, 9e13, -9e13, 8.999_999_999_999e13, 9.000_000_000_001e13,
+                                1e15, -1e15, 1e300, -1e300, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
+                                .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .nan, -.nan, .infinity, -.infinity,
+                                Double(Int64.max), Double(Int64.min)]
+        for k in -2_000...2_000 { values.append(Double(k) / 100); values.append((Double(k) + 0.5) / 100) }
+        var g = SplitMix(state: 71)
+        for _ in 0..<50_000 {
+            values.append(Double.random(in: -50...1_000, using: &g))
+            values.append(Double.random(in: -1e9...1e9, using: &g))
+            values.append(Double.random(in: -2e14...2e14, using: &g))
+            values.append(Double(bitPattern: g.next()))
+        }
+        for x in values { #expect(written(x) == ChartNumber.coord(x), "\(x)") }
+    }
+
+    /// Markup written through ``SVGMarkup`` equals the interpolated string the charts
+    /// built before: literal text, coordinates, raw text (non-ASCII too), a literal
+    /// without interpolations, and pieces one after another.
+    @Test func markupAsTheInterpolatedString() {
+        let c = ChartNumber.coord
+        var g = SplitMix(state: 72)
+        let texts = ["", "#0072B2", "a &amp; b", "é", "日本", "🙂 x", " stroke=\"#ffffff\""]
+        var w = SVGWriter()
+        var reference = ""
+        for _ in 0..<5_000 {
+            let x = Double.random(in: -100...900, using: &g), y = Double(bitPattern: g.next())
+            let s = texts[Int(g.next() % UInt64(texts.count))]
+            switch g.next() % 3 {
+            case 0:
+                w.write("<rect x=\"\(x)\" y=\"\(y)\" fill=\"\(s)\"/>")
+                reference += "<rect x=\"\(c(x))\" y=\"\(c(y))\" fill=\"\(s)\"/>"
+            case 1:
+                w.write("</g>")
+                reference += "</g>"
+            default:
+                w.write(raw: s)
+                w.write("M\(x) \(y)Z")
+                reference += s + "M\(c(x)) \(c(y))Z"
+            }
+        }
+        #expect(w.string == reference)
+    }
+
+    /// ``SVGText/escape(_:)`` as its reference path (``SVGText/escapeSlow(_:)``) on 20,000
+    /// random texts made of pieces: every escaped character, every dropped one (controls,
+    /// U+FFFE, U+FFFF), the kept controls, and non-ASCII text whose UTF-8 starts with `EF`.
+    @Test func escapedTextAsTheReferencePath() {
+        let pieces = ["a", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{0}", "\u{FFFE}", "\u{FFFF}",
+                      "\u{FFFD}", "\u{EFBF}", "\u{FEFF}", "é", "日", "🙂", "it's", "&amp;"]
+        var g = SplitMix(state: 73)
+        for _ in 0..<20_000 {
+            let s = (0..<Int(g.next() % 8)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined()
+            #expect(SVGText.escape(s) == SVGText.escapeSlow(s), "\(s.debugDescription)")
+        }
+    }
+
+    /// A box plot whose drawings share the groups' descriptions (``Charts/boxPlot(groups:options:)``)
+    /// equals the frame whose drawings describe the groups themselves: random groups,
+    /// empty ones, outliers, names to escape.
+    @Test func sharedBoxDescriptionsMatchTheirDrawings() {
+        var g = SplitMix(state: 74)
+        for _ in 0..<200 {
+            let groups = (0..<Int(1 + g.next() % 5)).map { i in
+                BoxGroup(name: i == 1 ? "a <b> & 'c'" : "group \(i)", values: (0..<Int(g.next() % 60)).map { _ in
+                    g.next() % 20 == 0 ? Double(g.next() % 5_000) : Double(g.next() % 400) + (g.next() % 2 == 0 ? 0.25 : 0)
+                })
+            }
+            let options = ChartOptions(title: "Keystroke dynamics", description: "d", yLabel: "ms")
+            #expect(Charts.boxPlot(groups: groups, options: options)
+                    == Charts.responsive(options) { BoxPlotChart.render(groups: groups, options: $0) })
+        }
+    }
+}
