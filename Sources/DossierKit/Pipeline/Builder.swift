@@ -435,39 +435,6 @@ final class BuildContext: @unchecked Sendable {
     }
 
     func write(_ result: UnitResult, hash: String, owner: String) throws -> BuildState.Unit {
-        var files: [ManifestFile]
-        var links: [String: [String]]
-        if let streams = result.streams {
-            // A summary's streamed tables (90 MB at 2,000 study participants, written and
-            // hashed) are written while its pages render: every unit is done by then, so
-            // one after the other they were a tail of the build on one core
-            // (docs/perf-study.md, "Round seven, the build's tail"). The files' order in
-            // the unit is the same as before: pages, files, streams.
-            let sink = OutputStreams(tree: tree!, owner: owner, csvBOM: project.csvBOM)
-            let (written, streamed) = concurrently({ Result { try self.writePagesAndFiles(result, owner: owner) } },
-                                                   { Result { try streams(sink) } })
-            (files, links) = try written.get()
-            try streamed.get()
-            files += sink.written
-        } else {
-            (files, links) = try writePagesAndFiles(result, owner: owner)
-        }
-        // The blob is named by the unit's hash: a unit with the same inputs writes the
-        // same bytes, and the state that names it is saved only after it is in place.
-        if let blob = result.blob {
-            // Made on first use: a project whose units leave no blobs gets no folder.
-            try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
-            try AtomicFile.write(blob, to: newBlobFolder.appending(path: hash, directoryHint: .notDirectory), sync: false)
-        }
-        // Records wait for the summary and the state in a file, not in memory.
-        let record = try result.record.map { try recordSpill().keep($0) }
-        return BuildState.Unit(hash: hash, files: files, links: links, record: record, warnings: result.warnings,
-                               pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
-    }
-
-    /// A unit's pages and files written into the tree: their entries (pages first) and
-    /// each page's links.
-    private func writePagesAndFiles(_ result: UnitResult, owner: String) throws -> ([ManifestFile], [String: [String]]) {
         var files: [ManifestFile] = []
         files.reserveCapacity(result.pages.count + result.files.count)   // (kept in the state: no spare room)
         var links: [String: [String]] = [:]
@@ -489,7 +456,22 @@ final class BuildContext: @unchecked Sendable {
             files.append(file)
             if f.path.hasSuffix(".html") { links[file.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self)) }
         }
-        return (files, links)
+        if let streams = result.streams {
+            let sink = OutputStreams(tree: tree!, owner: owner, csvBOM: project.csvBOM)
+            try streams(sink)
+            files += sink.written
+        }
+        // The blob is named by the unit's hash: a unit with the same inputs writes the
+        // same bytes, and the state that names it is saved only after it is in place.
+        if let blob = result.blob {
+            // Made on first use: a project whose units leave no blobs gets no folder.
+            try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
+            try AtomicFile.write(blob, to: newBlobFolder.appending(path: hash, directoryHint: .notDirectory), sync: false)
+        }
+        // Records wait for the summary and the state in a file, not in memory.
+        let record = try result.record.map { try recordSpill().keep($0) }
+        return BuildState.Unit(hash: hash, files: files, links: links, record: record, warnings: result.warnings,
+                               pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
     }
 
     func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {

@@ -16,24 +16,6 @@ func parallelMap<T, R>(_ items: [T], _ body: (T) -> R) -> [R] {
     return box.values()
 }
 
-/// Runs `first` and `second` side by side (on two of Dispatch's threads when the pool has
-/// them; on a busy pool one after the other) and returns both results. For two long
-/// pieces of work that share nothing but thread-safe objects (the study summary's page
-/// and its streamed tables, the tables' two lanes): each closure may mutate only what
-/// the other does not touch, and neither may wait for the other.
-func concurrently<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
-    let a = ResultsBox<A>(count: 1), b = ResultsBox<B>(count: 1)
-    withoutActuallyEscaping(first) { first in
-        withoutActuallyEscaping(second) { second in
-            let work = UncheckedSendable((first, second))
-            DispatchQueue.concurrentPerform(iterations: 2) { i in
-                if i == 0 { a.set(0, work.value.0()) } else { b.set(0, work.value.1()) }
-            }
-        }
-    }
-    return (a.values()[0], b.values()[0])
-}
-
 /// Slots written by distinct iterations (no two write the same index), read after all
 /// finished. A raw buffer: no exclusivity check between concurrent writers.
 private final class ResultsBox<R>: @unchecked Sendable {

@@ -71,44 +71,20 @@ enum RecallStudyFiles {
             try d.append(RecallTableStream(header: DynamicsTable.header(keys: keys[n - 1] ?? []), json: false).csvData)
             dyn.append(d)
         }
-        // Two lanes, side by side: the entries table's JSON (60 % of the bytes at 2,000
-        // participants) and every other file. Each lane writes (and hashes) only its own
-        // streams and sets only its own flags; the participants' blocks are read a batch
-        // at a time, in order, before the lanes take them (docs/perf-study.md, "Round
-        // seven, the build's tail").
-        let big = tables.firstIndex { $0.name == "entries" } ?? 0
         var hasRows = Array(repeating: false, count: tables.count)
-        var bigHasRows = false
-        for start in stride(from: 0, to: count, by: 32) {
-            let batch = try (start..<min(start + 32, count)).map(blocks)
-            let (bigLane, otherLane) = concurrently({
-                Result {
-                    for b in batch where !b.json[big].isEmpty {
-                        if bigHasRows { try json[big].append([0x2C]) }   // ,
-                        try json[big].append(b.json[big])
-                        bigHasRows = true
-                    }
-                }
-            }, {
-                Result {
-                    for b in batch {
-                        for k in tables.indices {
-                            try csv[k].append(b.csv[k])
-                            guard k != big, !b.json[k].isEmpty else { continue }
-                            if hasRows[k] { try json[k].append([0x2C]) }   // ,
-                            try json[k].append(b.json[k])
-                            hasRows[k] = true
-                        }
-                        for d in b.dynamics where d.string >= 1 && d.string <= StringSet.count && keys[d.string - 1] == d.keys {
-                            try dyn[d.string - 1].append(d.csv)
-                        }
-                    }
-                }
-            })
-            try bigLane.get()
-            try otherLane.get()
+        for i in 0..<count {
+            let b = try blocks(i)
+            for k in tables.indices {
+                try csv[k].append(b.csv[k])
+                guard !b.json[k].isEmpty else { continue }
+                if hasRows[k] { try json[k].append([0x2C]) }   // ,
+                try json[k].append(b.json[k])
+                hasRows[k] = true
+            }
+            for d in b.dynamics where d.string >= 1 && d.string <= StringSet.count && keys[d.string - 1] == d.keys {
+                try dyn[d.string - 1].append(d.csv)
+            }
         }
-        hasRows[big] = bigHasRows
         for k in tables.indices {
             try json[k].append(hasRows[k] ? [0x0A, 0x5D, 0x0A] : [0x5D, 0x0A])   // "\n]\n" or "]\n" after "["
             try sink.finish(csv[k]); try sink.finish(json[k])
