@@ -11,23 +11,20 @@ public enum DecimalText {
     /// 0.01 ≤ |d| < 10⁷, else nil. Such a value has at most 9 significant digits and
     /// `d` lies within ~2⁻⁵² of it (relative), so rounding `d` to 10 significant
     /// digits (`%.10g`) gives exactly these digits.
-    public static func exactHundredths(_ d: Double) -> Int64? {
-        let a = abs(d)
-        guard a >= 0.01, a < 1e7 else { return nil }
-        let k = d * 100
-        let r = k.rounded()
-        return r == k ? Int64(r) : nil
-    }
+    public static func exactHundredths(_ d: Double) -> Int64? { exactMultiple(d, of: 100) }
 
     /// `d` as whole thousandths when it is one to the precision of a double and
     /// 0.001 ≤ |d| < 10⁷, else nil: a millisecond count in seconds (the keystroke
     /// dynamics tables' cells). Such a value has at most 10 significant digits and `d`
     /// lies within 2⁻⁵³ of it (relative: `d · 1000` rounded to that whole number), far
     /// inside half a unit of the tenth digit, so `%.10g` prints exactly these digits.
-    public static func exactThousandths(_ d: Double) -> Int64? {
+    public static func exactThousandths(_ d: Double) -> Int64? { exactMultiple(d, of: 1000) }
+
+    /// `d · scale` when it is a whole number and 1 ≤ |d · scale|, |d| < 10⁷; else nil.
+    private static func exactMultiple(_ d: Double, of scale: Double) -> Int64? {
         let a = abs(d)
-        guard a >= 0.001, a < 1e7 else { return nil }
-        let k = d * 1000
+        guard a >= 1 / scale, a < 1e7 else { return nil }
+        let k = d * scale
         let r = k.rounded()
         return r == k ? Int64(r) : nil
     }
