@@ -8,7 +8,7 @@ import Foundation
 /// A mark is written as it reads in SVG,
 /// `marks.write("<rect x=\"\(x0)\" width=\"\(w)\" fill=\"\(fill)\"/>")`, where a `Double`
 /// is a coordinate (``ChartNumber/coord(_:)``'s text) and a `String` is copied as it is
-/// (it must already be escaped). Round seven's participant page built one interpolated
+/// (it must already be escaped). Until round seven the participant page built one interpolated
 /// `String` per mark and one `String` per coordinate, then appended them: 11 % of a
 /// study build (docs/perf-study.md, "Round seven, charts"). Here the literal pieces are
 /// copied from the binary and a coordinate's digits from a stack buffer.
@@ -39,8 +39,8 @@ struct SVGWriter {
     }
 
     /// Appends the text of ``ChartNumber/coord(_:)`` for `x`: the rounded hundredths'
-    /// digits go from the stack into the bytes (`FastPathRoundSevenChartTests` compares
-    /// the two).
+    /// digits go from the stack into the bytes (`SVGWriterTests.coordinatesAsChartNumberCoord`
+    /// compares the two).
     mutating func write(coordinate x: Double) {
         guard x.isFinite else { bytes.append(0x30); return }                  // "0"
         let hundredths = (x * 100).rounded()
