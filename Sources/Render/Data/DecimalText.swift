@@ -50,9 +50,9 @@ public enum DecimalText {
             let b = raw.bindMemory(to: UInt8.self)
             var i = b.count
             var a = k.magnitude
-            var frac: UInt64 = 0, scale: UInt64 = 1, shown = places
+            var scale: UInt64 = 1, shown = places
             for _ in 0..<places { scale *= 10 }
-            frac = a % scale
+            var frac = a % scale
             a /= scale
             if frac != 0 {
                 while frac % 10 == 0 { frac /= 10; shown -= 1 }

@@ -12,13 +12,13 @@ public enum ValueFormat {
         guard seconds.isFinite else { return "—" }
         let sign = seconds < 0 ? "−" : ""
         let s = abs(seconds)
-        let tenths = (s * 10).rounded() / 10
-        if tenths < 60 {
+        let tenths = (s * 10).rounded()
+        if tenths < 600 {
             // `%.1f` of k / 10 (k < 600 whole) prints k's digits with a point before the
             // last: the double lies far closer to k / 10 than to a rounding boundary.
             // Foundation's `String(format:)` was 1 % of a study build (one per participant
             // page and study-table row; docs/perf-study.md, round seven).
-            let k = Int((s * 10).rounded())
+            let k = Int(tenths)
             return sign + String(k / 10) + "." + String(k % 10) + " s"
         }
         if s < 3600 {
