@@ -14,6 +14,9 @@ import Render
 ///   simulated: true                      # say "The cohort is simulated" (only when it is)
 ///   private_site: false                  # true: per-player pages and player-level CSVs;
 ///                                        # `dossier publish` then refuses unless forced
+///   kit: true                            # the game page game/play/ (docs/game-kit.md), with
+///   public_key: keys/study.pub           #   the study public key it seals uploads to
+///   kit_upload: https://dav.example.org/drop/   # optional WebDAV drop it PUTs them to
 /// ```
 ///
 /// With a database, every player whose device sent a result key gets their result
@@ -35,6 +38,8 @@ public struct GameSection: Section {
     let privateSite: Bool
     /// Whether the cohort is simulated (the wording says so only then).
     let simulated: Bool
+    /// The game page, when `kit: true` (docs/game-kit.md).
+    let kit: GameKit?
 
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
@@ -53,11 +58,12 @@ public struct GameSection: Section {
         options = o
         privateSite = try config.bool("private_site", default: false)
         simulated = try config.bool("simulated", default: false)
+        kit = try GameKit.read(config)
     }
 
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: database.map { [$0] } ?? files,
-                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);v2")]
+                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");v2")]
     }
 
     func readCohort() throws -> Cohort {
@@ -88,6 +94,7 @@ public struct GameSection: Section {
         let c = GameCohortPage.build(analysis, simulated: simulated)
         pages.append(c.page)
         files += c.files
+        if let kit { files += try kit.files() }
         let warnings = analysis.warnings.map {
             Diagnostic.warning(file: database.map(project.display) ?? self.files.first.map(project.display), $0)
         }
@@ -124,7 +131,7 @@ public struct GameSection: Section {
         let auc = rec.cvAUC.map { "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))" }
         let model: [String: Any] = ["players": rows, "count": rec.count, "auc": auc ?? "not available",
                                     "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite,
-                                    "results": rec.encryptedResults]
+                                    "results": rec.encryptedResults, "hasKit": kit != nil]
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
         let blurb = "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
             + (auc.map { " (cross-validated AUC \($0))." } ?? ".")

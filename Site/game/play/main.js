@@ -1,0 +1,212 @@
+/* RocketMouse kit — the flow: players, survey, home, the game loop, uploads, results.
+   Test hooks (docs/game-kit.md, "Test hooks"): `?seed=N` makes the k-th game of this page
+   load use obstacle seed N + k − 1; `?trace=1` keeps, per press, [event time, handler
+   time, time of the first frame drawn after it] in RM.trace (for the latency benchmark). */
+(function (RM) {
+  "use strict";
+  var config = JSON.parse(document.getElementById("kit-config").textContent);
+  var S = RM.screens, $ = S.$, query = new URLSearchParams(location.search);
+  var seedBase = /^[0-9]{1,9}$/.test(query.get("seed") || "") ? +query.get("seed") : null;
+  var tracing = query.get("trace") === "1";
+  var reduced = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  var players = [], player = null, outbox = [], gamesThisLoad = 0;
+  var run = null;   // the game being played: {game, t0, session, volume, errors, lastScore, lastLives}
+  RM.trace = tracing ? [] : null;
+
+  // ---- players and survey ----------------------------------------------------------
+  function choose(p) {
+    player = p;
+    $("who").textContent = S.label(p);
+    $("settings-who").textContent = "You are " + S.label(p) + ".";
+    if (p.survey === "complete") home(); else survey();
+  }
+  function survey() { S.resetSurvey(); S.show("survey"); }
+  function home() {
+    S.show("home");
+    RM.draw.frame($("title-scene"), null, null, reduced);
+    refreshOutbox();
+  }
+  function start() {
+    RM.store.players().then(function (ps) {
+      players = ps;
+      if (ps.length === 0) return RM.store.newPlayer().then(function (p) { players = [p]; choose(p); });
+      if (ps.length === 1) return choose(ps[0]);
+      S.playerList(ps, null, choose);
+      S.show("players");
+    }).catch(function (e) { S.status("This browser cannot run the game: " + (e && e.message || e)); });
+  }
+
+  $("survey-form").addEventListener("change", function () { $("medicated-set").hidden = S.readSurvey().answers.diagnosed !== true; });
+  $("survey-form").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var r = S.readSurvey();
+    if (r.problem) { $("survey-error").textContent = r.problem; return; }
+    sendSurvey(r.answers, true);
+  });
+  function sendSurvey(answers, complete) {
+    var p = player, text = JSON.stringify(S.surveyRecord(p.id, answers, complete)) + "\n";
+    p.survey = complete ? "complete" : "incomplete";
+    RM.store.put(p).then(function () { return queue(p, text); });
+    home();
+  }
+
+  // ---- uploads (docs/game-kit.md, "Uploads") ----------------------------------------
+  /** Signs and seals `body` (JSON Lines of player p) and queues it; sends at once. */
+  function queue(p, body) {
+    return RM.seal.signedPlaintext(p.id, body, { privateKey: p.signingKey, publicKey: p.publicKey }).then(function (s) {
+      return RM.store.addResultKey(p, s.resultKey).then(function () { return RM.seal.seal(s.plain, config.publicKey); });
+    }).then(function (bytes) {
+      outbox.push({ name: RM.seal.uploadName(), bytes: bytes });
+      refreshOutbox();
+      return send();
+    }).catch(function (e) { S.status("Could not seal the game: " + (e && e.message || e)); });
+  }
+  var sending = null;
+  /** PUTs every waiting upload, one at a time; a failed one stays (the same bytes are retried). */
+  function send() {
+    if (!config.upload || sending) return sending || Promise.resolve();
+    sending = (function next() {
+      var u = outbox[0];
+      if (!u) return Promise.resolve();
+      return fetch(config.upload + u.name, { method: "PUT", body: u.bytes, headers: { "Content-Type": "application/octet-stream" } })
+        .then(function (r) {
+          if (!r.ok) throw new Error("the server answered " + r.status);
+          outbox.shift(); refreshOutbox();
+          S.status("Your game was sent.");
+          return next();
+        });
+    })().catch(function (e) {
+      S.status("Not sent yet (" + (e && e.message || "no network") + "). It is kept until this page closes; send it or save it as a file.");
+    }).then(function () { sending = null; refreshOutbox(); });
+    return sending;
+  }
+  function refreshOutbox() {
+    $("outbox").hidden = outbox.length === 0;
+    $("outbox-text").textContent = outbox.length === 1 ? "1 game is waiting to be sent." : outbox.length + " games are waiting to be sent.";
+  }
+  function save() {
+    outbox.splice(0).forEach(function (u) {
+      var a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([u.bytes], { type: "application/octet-stream" }));
+      a.download = u.name;
+      document.body.appendChild(a); a.click(); a.remove();
+      setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+    });
+    refreshOutbox();
+    S.status("Saved. Give the .rmu files to the study team.");
+  }
+  window.addEventListener("online", function () { send(); });
+
+  // ---- results ---------------------------------------------------------------------
+  function get(url) {
+    return new Promise(function (resolve) {
+      var x = new XMLHttpRequest();
+      x.open("GET", url); x.responseType = "arraybuffer";
+      x.onload = function () { resolve((x.status === 200 || x.status === 0) && x.response && x.response.byteLength ? x.response : null); };
+      x.onerror = function () { resolve(null); };
+      try { x.send(); } catch (e) { resolve(null); }
+    });
+  }
+  function result() {
+    S.show("result");
+    $("result-body").textContent = "Looking for your result…";
+    var keys = (player.resultKeys || []).slice();
+    (function next(i) {
+      if (i >= keys.length) { S.noResult(); return; }
+      RM.seal.resultName(keys[i]).then(function (name) { return get(config.results + name); }).then(function (bytes) {
+        if (!bytes) return next(i + 1);
+        return RM.seal.openResult(bytes, keys[i]).then(function (text) { S.showResult(JSON.parse(text)); }, function () { next(i + 1); });
+      });
+    })(0);
+  }
+
+  // ---- the game --------------------------------------------------------------------
+  function play(ev) {
+    var t0 = RM.input.eventTime(ev);
+    var seed = seedBase !== null ? (seedBase + gamesThisLoad) >>> 0 : crypto.getRandomValues(new Uint32Array(1))[0];
+    gamesThisLoad += 1;
+    run = { game: new RM.model.Game(seed), t0: t0, session: player.nextSession, volume: [], errors: [], shown: -1, lives: -1, pendingTrace: [] };
+    player.nextSession += 1;
+    RM.store.put(player);
+    S.show("game", $("game-canvas"));
+    RM.draw.fit($("game-canvas"));
+    requestAnimationFrame(frame);
+  }
+  function rel(ts) { return Math.max(0, Math.round(ts - run.t0)); }
+  function logError(t, msg) {
+    if (msg && !run.errors.some(function (e) { return e[1] === msg; })) run.errors.push([t, msg]);
+  }
+  function press(ts) {
+    if (!run || run.game.end !== null) return;
+    var handled = performance.now(), t = rel(ts);
+    if (run.game.tap(t)) logError(t, RM.sound.jump());
+    if (RM.trace) run.pendingTrace.push([ts, handled]);
+  }
+  RM.input.attach(document.querySelector('section[data-screen="game"]'), function () { return !!run && run.game.end === null; }, press);
+
+  function frame(now) {
+    if (!run) return;
+    var f = Math.max(0, now - run.t0), g = run.game;
+    g.advance(Math.floor(f)).forEach(function (c) { logError(c, RM.sound.hit()); });
+    RM.draw.frame($("game-canvas"), g, g.end !== null ? Math.min(f, g.end) : f, reduced);
+    if (RM.trace) { run.pendingTrace.forEach(function (p) { RM.trace.push([p[0], p[1], performance.now()]); }); run.pendingTrace = []; }
+    var score = g.score(Math.floor(Math.min(f, g.end !== null ? g.end : f))), lives = RM.model.M.LIVES - g.collisions.length;
+    if (score !== run.shown) { $("score").textContent = String(score); run.shown = score; }
+    if (lives !== run.lives) { $("lives").textContent = String(lives); run.lives = lives; }
+    if (g.end !== null) { finish(); return; }
+    requestAnimationFrame(frame);
+  }
+  function stop(ts) { if (run && run.game.end === null) { run.game.stop(rel(ts)); } }
+  function volume(ev) {
+    var on = !RM.sound.isOn();
+    RM.sound.set(on);
+    Array.prototype.forEach.call(document.querySelectorAll('[data-action="volume"]'), function (b) {
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.textContent = "Sound";
+    });
+    if (run && run.game.end === null) run.volume.push([rel(RM.input.eventTime(ev)), on ? 1 : 0]);
+  }
+  document.addEventListener("keydown", function (ev) {
+    if (!run || run.game.end !== null || ev.repeat) return;
+    if (ev.key === "Escape") { ev.preventDefault(); stop(RM.input.eventTime(ev)); }
+    else if (ev.key === "m" || ev.key === "M") { ev.preventDefault(); volume(ev); }
+  });
+  document.addEventListener("visibilitychange", function (ev) {
+    if (document.hidden && run && run.game.end === null) stop(RM.input.eventTime(ev));
+  });
+
+  /** The session record (field order of docs/game-telemetry.md), then the upload. */
+  function finish() {
+    var r = run, g = r.game, l = g.lists(), startRaw = Math.round(r.t0);
+    run = null;
+    function upTo(list) { return list.filter(function (e) { return e[0] <= g.end; }); }
+    var rec = { type: "session", player: player.id, session: r.session, start: startRaw, end: startRaw + g.end, score: l.score,
+                obstacles: l.obstacles, taps: l.taps, jumps: l.jumps, collisions: l.collisions,
+                volume: upTo(r.volume), errors: upTo(r.errors) };
+    $("final-score").textContent = String(l.score);
+    $("over-detail").textContent = "You cleared " + g.cleared(g.end) + " of " + l.obstacles.length + " obstacles in " +
+      Math.floor(g.end / 1000) + " s.";
+    S.show("over");
+    queue(player, JSON.stringify(rec) + "\n");
+  }
+
+  // ---- buttons -------------------------------------------------------------------------
+  var actions = {
+    play: play, home: home, settings: function () { S.show("settings"); }, volume: volume, result: result,
+    send: send, save: save, stop: function (ev) { stop(RM.input.eventTime(ev)); }, survey: survey,
+    "survey-later": function () { sendSurvey(S.readSurvey().answers, false); },
+    "switch-player": function () { S.playerList(players, player, choose); S.show("players"); },
+    "new-player": function () {
+      RM.store.newPlayer().then(function (p) { players.push(p); choose(p); });
+    }
+  };
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-action]");
+    if (!b || !actions[b.getAttribute("data-action")]) return;
+    actions[b.getAttribute("data-action")](ev);
+  });
+  window.addEventListener("resize", function () { RM.draw.fit($("game-canvas")); RM.draw.fit($("title-scene")); });
+  if (reduced) Array.prototype.forEach.call(document.querySelectorAll('[data-action="volume"]'), function (b) { b.setAttribute("aria-pressed", "false"); });
+  if (!window.crypto || !crypto.subtle) { S.status("This page must be opened over https or from a file to seal games."); return; }
+  start();
+})(window.RM = window.RM || {});
