@@ -156,11 +156,15 @@ class Player:
         while self.now() < page_ms:
             self.d.execute_script("return new Promise(function (r) { setTimeout(r, 10); })")
 
-    def play(self, taps, how, stop=None, mute_at=None, lead=120.0):
+    def play(self, taps, how, stop=None, mute_at=None, lead=600.0, ahead=250.37):
         """Plays one game from the home or game-over screen. taps: ms after the start
-        (fractions allowed); how(i) → "touch" | "key" | "mouse". Returns the start (page ms)."""
+        (fractions allowed); how(i) → "touch" | "key" | "mouse". Each press is sent `lead`
+        ms before its time on the page's clock; the game starts `ahead` ms after now (with
+        a large lead and ahead every press is sent before the game starts: what a slow,
+        throttled page needs, as each DevTools input call waits for the page).
+        Returns the start (page ms)."""
         current = screen(self.d)
-        t0 = self.now() + 250.37
+        t0 = self.now() + ahead
         self.press_button(f'section[data-screen="{current}"] [data-action="play"]', t0)
         wait_for(self.d, "document.body.getAttribute('data-current') === 'game'", "the game")
         cx, cy = self.center("#game-canvas")

@@ -82,7 +82,8 @@
   }
   function refreshOutbox() {
     $("outbox").hidden = outbox.length === 0;
-    $("outbox-text").textContent = outbox.length === 1 ? "1 game is waiting to be sent." : outbox.length + " games are waiting to be sent.";
+    $("outbox-text").textContent = outbox.length + (outbox.length === 1 ? " upload is" : " uploads are") +
+      " waiting to be sent (your answers and games).";
   }
   function save() {
     outbox.splice(0).forEach(function (u) {
