@@ -202,8 +202,9 @@ def fill_survey(d, diagnosed, age, gender, medicated=None):
     wait_for(d, "document.body.getAttribute('data-current') === 'home'", "the home screen")
 
 
-def wait_sent(d):
-    wait_for(d, "document.getElementById('outbox').hidden && /sent/.test(document.getElementById('status').textContent)", "the upload sent")
+def wait_sent(d, n):
+    """Waits until n uploads were sent since the page loaded."""
+    wait_for(d, f"RM.sent >= {n} && document.getElementById('outbox').hidden", f"{n} uploads sent")
 
 
 # MARK: - an independent reader of uploads (docs/game-telemetry.md)

@@ -79,7 +79,7 @@ var done = arguments[arguments.length - 1];
   out.stores = Array.prototype.slice.call(db.objectStoreNames);
   var recs = await new Promise(function (r) { var q = db.transaction("players").objectStore("players").getAll(); q.onsuccess = function () { r(q.result); }; });
   out.players = recs.map(function (p) {
-    return {keys: Object.keys(p).sort(), id: p.id, survey: p.survey, nextSession: p.nextSession,
+    return {keys: Object.keys(p).sort(), id: p.id, n: p.n, survey: p.survey, nextSession: p.nextSession,
             signing: [p.signingKey instanceof CryptoKey, p.signingKey.extractable, p.signingKey.type, p.signingKey.algorithm.name],
             results: p.resultKeys.map(function (k) { return [k instanceof CryptoKey, k.extractable, k.algorithm.name]; })};
   });
@@ -96,6 +96,7 @@ def test_two_players_play_seal_send_ingest_and_see_their_own_results(tmp_path, r
     assert (root / "_site" / "game" / "index.html").read_text(encoding="utf-8").count("play/index.html") == 1
     d = start_browser(tmp_path, mobile=True)
     scripted = {}     # (player number, session) → (seed, taps, options)
+    sent = 0
     try:
         d.get(page.as_uri() + f"?seed={SEED}")
         for n, survey in ((1, dict(diagnosed=False, age=31, gender="female")), (2, dict(diagnosed=True, medicated=True, age=17, gender="male"))):
@@ -104,7 +105,8 @@ def test_two_players_play_seal_send_ingest_and_see_their_own_results(tmp_path, r
                 d.find_element("css selector", '[data-screen="settings"] [data-action="new-player"]').click()
             wait_for(d, "document.body.getAttribute('data-current') === 'survey'", "the survey")
             fill_survey(d, **survey)
-            wait_sent(d)
+            sent += 1
+            wait_sent(d, sent)
             p = Player(d, mobile=True)
             for k in (1, 2, 3):
                 seed = SEED + 3 * (n - 1) + k - 1
@@ -112,7 +114,8 @@ def test_two_players_play_seal_send_ingest_and_see_their_own_results(tmp_path, r
                 how = (lambda i: "touch") if k != 2 else (lambda i: "key" if i % 2 == 0 else "touch")
                 p.play(taps, how, **opts)
                 scripted[(n, k)] = (seed, taps, opts)
-                wait_sent(d)
+                sent += 1
+                wait_sent(d, sent)
                 assert screen(d) == "over"
             d.find_element("css selector", '[data-screen="over"] [data-action="home"]').click()
         store = d.execute_async_script(STORAGE)
@@ -137,7 +140,7 @@ def test_two_players_play_seal_send_ingest_and_see_their_own_results(tmp_path, r
         dev, records = open_upload(data, key)
         assert all(r["player"] == dev["player"] for r in records) and dev["player"] not in name
         by_player.setdefault(dev["player"], []).extend(records)
-    ids = [rec["id"] for rec in sorted(store["players"], key=lambda r: r["id"] != store["players"][0]["id"])]
+    ids = [rec["id"] for rec in sorted(store["players"], key=lambda r: r["n"])]
     assert sorted(by_player) == sorted(ids)
     for n, pid in enumerate(ids, start=1):
         recs = by_player[pid]

@@ -57,7 +57,7 @@ def test_keyboard_only_survey_and_game(tmp_path, run_dossier):
         wait_for(d, "document.getElementById('score').textContent !== '0'", "the score to count")
         keys(d, Keys.ESCAPE)
         wait_for(d, "document.body.getAttribute('data-current') === 'over'", "game over")
-        assert "2 uploads are waiting" in d.execute_script("return document.getElementById('outbox-text').textContent")
+        wait_for(d, "/^2 uploads are waiting/.test(document.getElementById('outbox-text').textContent)", "two uploads waiting")
     finally:
         d.quit()
 

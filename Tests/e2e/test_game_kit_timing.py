@@ -20,7 +20,6 @@ SEED = 977
 
 def downloads(folder: pathlib.Path, n: int, d):
     """Waits for n finished .rmu downloads (waiting for files, not timing anything)."""
-    wait_for(d, "true", "")
     for _ in range(3000):
         done = sorted(folder.glob("*.rmu"))
         if len(done) >= n and not list(folder.glob("*.crdownload")):
@@ -66,7 +65,7 @@ def test_recorded_taps_and_jumps_are_the_event_times_at_60hz_and_throttled(tmp_p
             plans.append((SEED + k, taps, stop))
         d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
         d.find_element("css selector", '[data-screen="over"] [data-action="home"]').click()
-        assert "3 uploads are waiting" in d.find_element("id", "outbox-text").text
+        wait_for(d, "/^3 uploads are waiting/.test(document.getElementById('outbox-text').textContent)", "three uploads waiting")
         d.find_element("css selector", '[data-screen="home"] [data-action="save"]').click()
         files = downloads(saved, 3, d)
         assert d.find_element("id", "outbox").get_attribute("hidden") is not None

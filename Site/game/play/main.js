@@ -12,6 +12,7 @@
   var players = [], player = null, outbox = [], gamesThisLoad = 0;
   var run = null;   // the game being played: {game, t0, session, volume, errors, lastScore, lastLives}
   RM.trace = tracing ? [] : null;
+  RM.sent = 0;      // uploads sent since the page loaded (shown to tests; nothing stored)
 
   // ---- players and survey ----------------------------------------------------------
   function choose(p) {
@@ -72,7 +73,8 @@
         .then(function (r) {
           if (!r.ok) throw new Error("the server answered " + r.status);
           outbox.shift(); refreshOutbox();
-          S.status("Your game was sent.");
+          RM.sent += 1;
+          S.status("Sent to the study.");
           return next();
         });
     })().catch(function (e) {
