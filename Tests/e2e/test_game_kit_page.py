@@ -155,7 +155,7 @@ def test_sound_obeys_the_toggle_and_reduced_motion(tmp_path, run_dossier, reduce
 
 
 @pytest.mark.parametrize("yml, line, message", [
-    ("game:\n  database: study.sqlite\n  kit: true\n", 1, "kit: true needs public_key"),
+    ("game:\n  database: study.sqlite\n  kit: true\n", 3, "kit: true needs public_key"),
     ("game:\n  database: study.sqlite\n  kit: true\n  public_key: keys/study.key\n", 4, "holds a private key"),
     ("game:\n  database: study.sqlite\n  kit: true\n  public_key: keys/none.pub\n", 4, "file not found"),
     ("game:\n  database: study.sqlite\n  kit: true\n  public_key: dossier.yml\n", 4, "not an RSA public key"),

@@ -31,7 +31,7 @@ struct GameKit {
             return nil
         }
         guard let keyPath else {
-            throw config.error(nil, "kit: true needs public_key: the study's public key from `dossier game keygen` (study.pub)")
+            throw config.error("kit", "kit: true needs public_key: the study's public key from `dossier game keygen` (study.pub)")
         }
         let (spki, bits) = try publicKey(at: keyPath, config: config)
         return GameKit(publicKeySPKI: spki, publicKeyBits: bits, upload: upload)
