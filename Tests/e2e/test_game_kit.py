@@ -7,6 +7,7 @@ model; `game ingest --from` stores them, tampered copies are refused; a build wr
 results and the page shows each player their own. Nothing of a session stays in the
 browser's storage."""
 import json
+import os
 import pathlib
 import shutil
 import threading
@@ -211,6 +212,11 @@ def test_two_players_play_seal_send_ingest_and_see_their_own_results(tmp_path, r
             lk = a["likelihood"]
             assert (lk["unavailable"] in text) if lk.get("probability") is None else (f"{round(lk['probability'] * 100)} %" in text)
             assert "not a diagnosis" in text
+            if n == 1 and os.environ.get("DOSSIER_SHOTS"):      # docs/game-kit.md's pictures of a real result
+                d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+                for scheme in ("light", "dark"):
+                    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                    d.save_screenshot(os.path.join(os.environ["DOSSIER_SHOTS"], f"game-kit-result-390-{scheme}.png"))
             d.find_element("css selector", '[data-screen="result"] [data-action="home"]').click()
     finally:
         d.quit()
