@@ -48,6 +48,53 @@ def dav(tmp_path):
     srv.stop()
 
 
+class FailFirstPut:
+    """WSGI middleware: answers the first PUT with 503 and keeps its path and body."""
+
+    def __init__(self, app):
+        self.app, self.failed = app, None
+
+    def __call__(self, environ, start_response):
+        if environ["REQUEST_METHOD"] == "PUT" and self.failed is None:
+            body = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+            self.failed = (environ["PATH_INFO"], body)
+            start_response("503 Service Unavailable", [("Access-Control-Allow-Origin", "*"), ("Content-Length", "0")])
+            return [b""]
+        return self.app(environ, start_response)
+
+
+def test_a_failed_send_is_retried_with_the_same_bytes_under_the_same_name(tmp_path, run_dossier):
+    root = tmp_path / "dav"
+    root.mkdir()
+    app = FailFirstPut(WsgiDAVApp({"provider_mapping": {"/drop": str(root)}, "simple_dc": {"user_mapping": {"*": True}},
+                                   "http_authenticator": {"domain_controller": None},
+                                   "cors": {"allow_origin": "*", "allow_methods": "PUT, OPTIONS", "allow_headers": "content-type"},
+                                   "verbose": 1, "logging": {"enable": False}}))
+    srv = wsgi.Server(("127.0.0.1", 0), app)
+    srv.prepare()
+    threading.Thread(target=srv.serve, daemon=True).start()
+    try:
+        study = make_study(tmp_path, run_dossier, f"http://127.0.0.1:{srv.bind_addr[1]}/drop/")
+        d = start_browser(tmp_path, mobile=False)
+        try:
+            d.get((study / "_site" / "game" / "play" / "index.html").as_uri())
+            wait_for(d, "document.body.getAttribute('data-current') === 'survey'", "the survey")
+            fill_survey(d, diagnosed=False, age=60, gender="female")
+            wait_for(d, "/^Not sent yet/.test(document.getElementById('status').textContent)", "the failed send")
+            assert "1 upload is waiting" in d.find_element("id", "outbox-text").text
+            d.find_element("css selector", '[data-screen="home"] [data-action="send"]').click()
+            wait_sent(d, 1)
+        finally:
+            d.quit()
+    finally:
+        srv.stop()
+    path, body = app.failed
+    stored = list(root.glob("*.rmu"))
+    assert len(stored) == 1 and "/drop/" + stored[0].name == path and stored[0].read_bytes() == body
+    dev, records = open_upload(body, (study / "keys" / "study.key").read_bytes())
+    assert records == [{"type": "survey", "player": dev["player"], "complete": True, "diagnosed": False, "age": 60, "gender": "female"}]
+
+
 def make_study(tmp_path, run_dossier, upload_url):
     root = tmp_path / "study"
     (root / "keys").mkdir(parents=True)
