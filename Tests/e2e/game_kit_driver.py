@@ -164,6 +164,14 @@ class Player:
         throttled page needs, as each DevTools input call waits for the page).
         Returns the start (page ms)."""
         current = screen(self.d)
+        n_calls = 2 * (len(taps) + 3)
+        if ahead == "auto":
+            # Every press is to be sent before the game starts: leave three times what the
+            # DevTools calls take on this (throttled, loaded) page, measured with two moves.
+            a = self.now()
+            for _ in range(2):
+                self.d.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 1, "y": 1})
+            ahead = max(1500.0, 3 * n_calls * (self.now() - a) / 2) + 0.37
         t0 = self.now() + ahead
         self.press_button(f'section[data-screen="{current}"] [data-action="play"]', t0)
         wait_for(self.d, "document.body.getAttribute('data-current') === 'game'", "the game")
@@ -188,6 +196,7 @@ class Player:
                 self.mouse(cx, cy, at)
             else:
                 self.touch(cx, cy, at)
+        self.sent_by = self.now() - t0      # when the last press was sent, after the start
         wait_for(self.d, "document.body.getAttribute('data-current') === 'over'", "game over")
         return t0
 

@@ -160,7 +160,7 @@ def test_two_players_play_seal_send_ingest_and_see_their_own_results(tmp_path, r
                 seed = SEED + 3 * (n - 1) + k - 1
                 taps, opts = plan(seed, k)
                 how = (lambda i: "touch") if k != 2 else (lambda i: "key" if i % 2 == 0 else "touch")
-                p.play(taps, how, **opts)
+                p.play(taps, how, lead=1e9, ahead="auto", **opts)     # every press sent before the start: no race with a busy machine
                 scripted[(n, k)] = (seed, taps, opts)
                 sent += 1
                 wait_sent(d, sent)

@@ -102,7 +102,7 @@ def test_every_screen_is_accessible_in_both_schemes_and_sizes(tmp_path, run_doss
         check("home")
         p = Player(d, mobile=False)
         d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "no-preference"}]})
-        p.play([1500.2], lambda i: "mouse", stop=4000.4, lead=1e9, ahead=300.2)
+        p.play([1500.2], lambda i: "mouse", stop=4000.4, lead=1e9, ahead="auto")
         check("over")
         d.find_element("css selector", '[data-screen="over"] [data-action="home"]').click()
         d.find_element("css selector", '[data-screen="home"] [data-action="result"]').click()
@@ -142,13 +142,13 @@ def test_sound_obeys_the_toggle_and_reduced_motion(tmp_path, run_dossier, reduce
         toggle = d.find_element("css selector", '[data-screen="home"] [data-action="volume"]')
         assert toggle.get_attribute("aria-pressed") == ("false" if reduced else "true")
         p = Player(d, mobile=False)
-        p.play([300.3, 1000.4], lambda i: "key", stop=1500.2)
+        p.play([300.3, 1000.4], lambda i: "key", stop=1500.2, lead=1e9, ahead="auto")
         played = d.execute_script("return RM.sound.played()")
         assert played == (0 if reduced else 2)                 # two jumps, two sounds — or none
         d.find_element("css selector", '[data-screen="over"] [data-action="home"]').click()
         toggle.click()                                          # the player switches it
         assert toggle.get_attribute("aria-pressed") == ("true" if reduced else "false")
-        p.play([300.3, 1000.4], lambda i: "key", stop=1500.2)
+        p.play([300.3, 1000.4], lambda i: "key", stop=1500.2, lead=1e9, ahead="auto")
         assert d.execute_script("return RM.sound.played()") == played + (2 if reduced else 0)
     finally:
         d.quit()
