@@ -15,7 +15,7 @@ if not (shutil.which("chromedriver") or pathlib.Path("/usr/bin/chromedriver").ex
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
-from game_kit_driver import Player, fill_survey, obstacles, screen, start_browser, wait_for  # noqa: E402
+from game_kit_driver import Player, fill_survey, obstacles, open_upload, screen, start_browser, wait_for  # noqa: E402
 from test_a11y import axe_source, run_axe  # noqa: E402
 
 
@@ -175,3 +175,51 @@ def test_bad_kit_keys_are_refused_with_file_and_line(tmp_path, run_dossier, yml,
     assert not (root / "_site").exists()
     secret = (root / "keys" / "study.key").read_text().splitlines()[1]
     assert secret not in res.stdout + res.stderr
+
+
+def saved_files(d, folder, n):
+    for _ in range(3000):          # waiting for downloads, not timing anything
+        if len(list(folder.glob("*.rmu"))) >= n and not list(folder.glob("*.crdownload")):
+            return sorted(folder.glob("*.rmu"), key=lambda f: f.stat().st_mtime_ns)
+        d.execute_script("return new Promise(function (r) { setTimeout(r, 20); })")
+    raise AssertionError(f"{n} saved uploads expected")
+
+
+def test_not_now_sends_an_incomplete_survey_and_asks_again(tmp_path, run_dossier):
+    """Seed 4.1 with 7.4: an unfinished survey is sent (complete: false, invalid answers
+    left out), never stored, and offered again at the next launch; ingest then keeps the
+    complete one."""
+    root = build(tmp_path, run_dossier)
+    saved = tmp_path / "saved"
+    saved.mkdir()
+    d = start_browser(saved, mobile=True)
+    page = (root / "_site" / "game" / "play" / "index.html").as_uri()
+    try:
+        d.get(page)
+        wait_for(d, "document.body.getAttribute('data-current') === 'survey'", "the survey")
+        d.find_element("css selector", "input[name=diagnosed][value=no]").click()
+        d.find_element("id", "age").send_keys("130")                       # out of range: left out
+        d.find_element("css selector", '[data-action="survey-later"]').click()
+        wait_for(d, "/^1 upload is waiting/.test(document.getElementById('outbox-text').textContent)", "the upload")
+        d.find_element("css selector", '[data-screen="home"] [data-action="save"]').click()
+        saved_files(d, saved, 1)
+        d.get(page)                                                         # the next launch asks again
+        wait_for(d, "document.body.getAttribute('data-current') === 'survey'", "the survey again")
+        d.find_element("id", "survey-done").click()
+        assert "diagnosed" in d.find_element("id", "survey-error").text    # no answer was kept
+        fill_survey(d, diagnosed=True, medicated=False, age=12, gender="female")
+        wait_for(d, "/^1 upload is waiting/.test(document.getElementById('outbox-text').textContent)", "the upload")
+        d.find_element("css selector", '[data-screen="home"] [data-action="save"]').click()
+        files = saved_files(d, saved, 2)
+        d.get(page)
+        wait_for(d, "document.body.getAttribute('data-current') === 'home'", "home: the survey is complete")
+    finally:
+        d.quit()
+    key = (root / "keys" / "study.key").read_bytes()
+    (dev1, first), (dev2, second) = (open_upload(f.read_bytes(), key) for f in files)
+    assert dev1["player"] == dev2["player"] and dev1["signing_key"] == dev2["signing_key"]
+    assert first == [{"type": "survey", "player": dev1["player"], "complete": False, "diagnosed": False}]
+    assert second == [{"type": "survey", "player": dev1["player"], "complete": True, "diagnosed": True, "medicated": False,
+                       "age": 12, "gender": "female"}]
+    res = run_dossier("game", "ingest", "--key", root / "keys" / "study.key", saved, "--db", root / "study.sqlite")
+    assert "2 stored" in res.stdout, res.stdout
