@@ -9,7 +9,7 @@
   var seedBase = /^[0-9]{1,9}$/.test(query.get("seed") || "") ? +query.get("seed") : null;
   var tracing = query.get("trace") === "1";
   var reduced = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
-  var players = [], player = null, outbox = [], gamesThisLoad = 0;
+  var players = [], player = null, outbox = [], gamesThisLoad = 0, bestScores = {};
   var run = null;   // the game being played: {game, t0, session, volume, errors, lastScore, lastLives}
   RM.trace = tracing ? [] : null;
   RM.sent = 0;      // uploads sent since the page loaded (shown to tests; nothing stored)
@@ -187,8 +187,10 @@
                 obstacles: l.obstacles, taps: l.taps, jumps: l.jumps, collisions: l.collisions,
                 volume: upTo(r.volume), errors: upTo(r.errors) };
     $("final-score").textContent = String(l.score);
+    var best = bestScores[player.id] || 0;     // this page load only: nothing is stored
+    bestScores[player.id] = Math.max(best, l.score);
     $("over-detail").textContent = "You cleared " + g.cleared(g.end) + " of " + l.obstacles.length + " obstacles in " +
-      Math.floor(g.end / 1000) + " s.";
+      Math.floor(g.end / 1000) + " s." + (l.score > best && best > 0 ? " A new best!" : best > l.score ? " Your best so far: " + best + "." : "");
     S.show("over");
     queue(player, JSON.stringify(rec) + "\n");
   }
