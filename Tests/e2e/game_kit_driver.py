@@ -218,15 +218,25 @@ def wait_sent(d, n):
 
 # MARK: - an independent reader of uploads (docs/game-telemetry.md)
 
-def open_upload(data: bytes, private_pem: bytes):
-    """Opens and verifies a sealed, signed upload: (device record, body records)."""
+def open_plaintext(data: bytes, private_pem: bytes) -> bytes:
+    """Opens a sealed upload (RMU1 ‖ u16 L ‖ RSA-OAEP-SHA-256 key ‖ nonce ‖ AES-GCM, header as AAD)."""
     assert data[:4] == b"RMU1", "magic"
     (n,) = struct.unpack(">H", data[4:6])
     header, rest = data[:6 + n], data[6 + n:]
     key = serialization.load_pem_private_key(private_pem, password=None)
     k = key.decrypt(header[6:], padding.OAEP(mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None))
     assert len(k) == 32
-    plain = AESGCM(k).decrypt(rest[:12], rest[12:], header)
+    return AESGCM(k).decrypt(rest[:12], rest[12:], header)
+
+
+def public_pem(private_pem: bytes) -> bytes:
+    key = serialization.load_pem_private_key(private_pem, password=None)
+    return key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def open_upload(data: bytes, private_pem: bytes):
+    """Opens and verifies a sealed, signed upload: (device record, body records)."""
+    plain = open_plaintext(data, private_pem)
     first, body = plain.split(b"\n", 1)
     dev = json.loads(first)
     assert list(dev) == ["type", "player", "signing_key", "result_key", "signature"], dev

@@ -22,8 +22,9 @@ if not (shutil.which("chromedriver") or pathlib.Path("/usr/bin/chromedriver").ex
 from cheroot import wsgi  # noqa: E402
 from wsgidav.wsgidav_app import WsgiDAVApp  # noqa: E402
 
-from game_kit_driver import (Player, expected_session, fill_survey, obstacles, open_upload, screen,  # noqa: E402
-                             start_browser, wait_for, wait_sent)
+from game_kit_driver import (Player, expected_session, fill_survey, obstacles, open_plaintext, open_upload,  # noqa: E402
+                             public_pem, screen, start_browser, wait_for, wait_sent)
+from test_game_signing import seal  # noqa: E402
 
 STAFF, STAFF_PW = "staff", "kit-pw-8Qz"
 SEED = 4100
@@ -228,10 +229,17 @@ def test_two_players_play_seal_send_ingest_and_see_their_own_results(tmp_path, r
         bad[at] ^= 0x20
         (tampered / f"t{i}.rmu").write_bytes(bytes(bad))
     (tampered / "t9.rmu").write_bytes(sample[:-1])
+    # Whoever has the public study key can re-seal: a page upload with its body changed
+    # after signing (a better score) is refused by the signature.
+    plain = open_plaintext(sample, key)
+    first, body = plain.split(b"\n", 1)
+    forged = body.replace(b'"score":', b'"score":9', 1) if b'"score":' in body else body.replace(b'"age":', b'"age":1', 1)
+    assert forged != body
+    (tampered / "t8.rmu").write_bytes(seal(public_pem(key), first + b"\n" + forged))
     k = root / "keys" / "study.key"
     res = run_dossier("game", "ingest", "--key", k, tampered, "--db", tmp_path / "t.sqlite", check=False)
-    assert res.returncode == 1 and "0 stored" in res.stdout and res.stderr.count("rejected") == 7, res.stdout + res.stderr
-    for reason in ("not a RocketMouse upload", "cannot unwrap the data key", "authentication failed"):
+    assert res.returncode == 1 and "0 stored" in res.stdout and res.stderr.count("rejected") == 8, res.stdout + res.stderr
+    for reason in ("not a RocketMouse upload", "cannot unwrap the data key", "authentication failed", "signature does not verify"):
         assert reason in res.stderr
 
     # The study pulls the drop, builds, and each player sees their own result.
