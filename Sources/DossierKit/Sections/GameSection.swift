@@ -20,7 +20,9 @@ import Render
 /// ```
 ///
 /// With a database, every player whose device sent a result key gets their result
-/// encrypted under it in `game/results/<name>.rmr` (docs/game-telemetry.md).
+/// encrypted under it in `game/results/<name>.rmr` (docs/game-telemetry.md). With
+/// `kit: true` the database may not exist yet (no game ingested): the site then has the
+/// game page and a cohort page saying no player has sent a game yet.
 ///
 /// **One unit for the whole cohort.** Norms, the model and every player's likelihood
 /// depend on every player, so a change to any input changes every page; splitting into
@@ -40,10 +42,20 @@ public struct GameSection: Section {
     let simulated: Bool
     /// The game page, when `kit: true` (docs/game-kit.md).
     let kit: GameKit?
+    /// `kit: true` and `database` names a file that does not exist yet: no game so far.
+    let awaitingFirstGame: Bool
 
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
-        let db = try config.path("database", required: false)
+        kit = try GameKit.read(config)
+        let db: URL?
+        if kit != nil, let s = try config.string("database"), !FileManager.default.fileExists(atPath: config.resolve(s).path) {
+            db = config.resolve(s)
+            awaitingFirstGame = true
+        } else {
+            db = try config.path("database", required: false)
+            awaitingFirstGame = false
+        }
         let hasTelemetry = config.value("telemetry") != nil
         if db != nil && hasTelemetry { throw config.error("database", "give either telemetry or database, not both") }
         if db == nil && !hasTelemetry { throw config.error(nil, "missing required key 'telemetry' (JSON Lines files) or 'database'") }
@@ -58,12 +70,12 @@ public struct GameSection: Section {
         options = o
         privateSite = try config.bool("private_site", default: false)
         simulated = try config.bool("simulated", default: false)
-        kit = try GameKit.read(config)
     }
 
     public func units() throws -> [SectionUnit] {
-        [SectionUnit(id: "cohort", inputs: database.map { [$0] } ?? files,
-                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");v2")]
+        [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
+                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v2")]
     }
 
     func readCohort() throws -> Cohort {
@@ -76,6 +88,13 @@ public struct GameSection: Section {
     }
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
+        if awaitingFirstGame, let kit {
+            let page = Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/awaiting", model: [:],
+                            styles: ["assets/game/game.css"])
+            let record = GameRecord(players: [], count: 0, privateSite: privateSite, encryptedResults: 0, cvAUC: nil, cvAUCLow: nil, cvAUCHigh: nil)
+            let marker = privateSite ? [OutputFile(path: PrivateSite.markerPath, text: PrivateSite.markerText(section: Self.key))] : []
+            return UnitResult(pages: [page], files: try kit.files() + marker, record: try JSONEncoder().encode(record))
+        }
         let cohort = try readCohort()
         let analysis = CohortAnalyzer.analyze(cohort, options: options)
         var pages: [Page] = []
@@ -131,9 +150,10 @@ public struct GameSection: Section {
         let auc = rec.cvAUC.map { "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))" }
         let model: [String: Any] = ["players": rows, "count": rec.count, "auc": auc ?? "not available",
                                     "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite,
-                                    "results": rec.encryptedResults, "hasKit": kit != nil]
+                                    "results": rec.encryptedResults, "hasKit": kit != nil,
+                                    "awaitingFirstGame": awaitingFirstGame]
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
-        let blurb = "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
+        let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet." : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
             + (auc.map { " (cross-validated AUC \($0))." } ?? ".")
         return UnitResult(pages: [page], blurb: blurb)
     }

@@ -1,0 +1,80 @@
+"""A study with the game kit starts before any game was ingested (docs/game-kit.md,
+"Running a study"): with `kit: true` a `database:` that does not exist yet builds the game
+page and a cohort page saying no player has sent a game yet; the first `game ingest`
+makes the database and the next build shows its players. Without `kit: true` a missing
+database stays an error naming dossier.yml and the line. `dossier check` agrees with
+`dossier build` in each case."""
+import json
+import re
+
+import pytest
+
+KIT = "game:\n  database: data/study.sqlite\n  kit: true\n  public_key: keys/study.pub\n"
+
+
+def make_study(tmp_path, run_dossier, yml):
+    root = tmp_path / "study"
+    (root / "keys").mkdir(parents=True)
+    run_dossier("game", "keygen", "--out", root / "keys" / "study", "--bits", "2048")
+    (root / "dossier.yml").write_text(yml, encoding="utf-8")
+    return root
+
+
+def text(path):
+    return path.read_text(encoding="utf-8")
+
+
+def test_kit_builds_before_the_first_game_and_shows_players_after_ingest(tmp_path, run_dossier):
+    root = make_study(tmp_path, run_dossier, KIT)
+    db = root / "data" / "study.sqlite"
+    assert not db.exists()
+    run_dossier("check", root)
+    run_dossier("build", root)
+    site = root / "_site"
+    play = text(site / "game" / "play" / "index.html")
+    pub = "".join(text(root / "keys" / "study.pub").splitlines()[1:-1])
+    assert pub in play                                   # the page seals to this study's key
+    cohort = text(site / "game" / "cohort" / "index.html")
+    index = text(site / "game" / "index.html")
+    for page in (cohort, index):
+        assert "No player has sent a game yet." in page
+        assert "game/play/index.html" in page
+    # No analysis: no counts, comparisons, model card or data files.
+    assert "Group sizes" not in cohort and "Model card" not in cohort and "AUC" not in cohort + index
+    assert not list((site / "game").glob("*.csv")) and not (site / "game" / "results").exists()
+    assert not db.exists()                               # the build makes no database
+
+    # The first games arrive: simulated players, sealed as the page seals, ingested
+    # (`game ingest --db` makes the database file, not its folder).
+    db.parent.mkdir()
+    run_dossier("game", "simulate", "--players", "12", "--seed", "4", "--out", tmp_path / "c.jsonl")
+    run_dossier("game", "seal", "--public", root / "keys" / "study.pub", "--out", tmp_path / "up", tmp_path / "c.jsonl")
+    run_dossier("game", "ingest", "--key", root / "keys" / "study.key", tmp_path / "up", "--db", db)
+    players = len(json.loads(run_dossier("game", "analyze", "--db", db, "--json").stdout)["players"])
+    assert players > 0
+    run_dossier("check", root)
+    run_dossier("build", root)                           # incremental: the new database is seen
+    index = text(site / "game" / "index.html")
+    cohort = text(site / "game" / "cohort" / "index.html")
+    assert "No player has sent a game yet" not in index + cohort
+    assert re.search(rf"<strong>{players}</strong> players\.", index), index
+    assert "Group sizes by age band" in cohort and (site / "game" / "group-counts.csv").exists()
+    assert len(list((site / "game" / "results").glob("*.rmr"))) == players
+    assert (site / "game" / "play" / "index.html").exists()
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_missing_database_without_kit_is_an_error_with_file_and_line(tmp_path, run_dossier, command):
+    root = make_study(tmp_path, run_dossier, "title: S\ngame:\n  simulated: true\n  database: data/study.sqlite\n")
+    res = run_dossier(command, root, check=False)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "dossier.yml:4" in res.stderr and "file not found: data/study.sqlite" in res.stderr, res.stderr
+    assert not (root / "_site").exists() and not (root / "data").exists()
+
+
+def test_kit_with_a_missing_database_still_checks_the_other_keys(tmp_path, run_dossier):
+    root = make_study(tmp_path, run_dossier, KIT + "  telemetry: data/c.jsonl\n")
+    for command in ("check", "build"):
+        res = run_dossier(command, root, check=False)
+        assert res.returncode == 1 and "dossier.yml:2" in res.stderr and "either telemetry or database" in res.stderr, res.stderr
+    assert not (root / "_site").exists()
