@@ -5,7 +5,10 @@ makes the database and the next build shows its players. Without `kit: true` a m
 database stays an error naming dossier.yml and the line. `dossier check` agrees with
 `dossier build` in each case."""
 import json
+import os
+import pathlib
 import re
+import shutil
 
 import pytest
 
@@ -41,6 +44,7 @@ def test_kit_builds_before_the_first_game_and_shows_players_after_ingest(tmp_pat
         assert "game/play/index.html" in page
     # No analysis: no counts, comparisons, model card or data files.
     assert "Group sizes" not in cohort and "Model card" not in cohort and "AUC" not in cohort + index
+    assert "0 players" not in index                      # nor "0 players' own results are published"
     assert not list((site / "game").glob("*.csv")) and not (site / "game" / "results").exists()
     assert not db.exists()                               # the build makes no database
 
@@ -58,6 +62,7 @@ def test_kit_builds_before_the_first_game_and_shows_players_after_ingest(tmp_pat
     cohort = text(site / "game" / "cohort" / "index.html")
     assert "No player has sent a game yet" not in index + cohort
     assert re.search(rf"<strong>{players}</strong> players\.", index), index
+    assert f"{players} players' own results are published encrypted" in " ".join(index.split())
     assert "Group sizes by age band" in cohort and (site / "game" / "group-counts.csv").exists()
     assert len(list((site / "game" / "results").glob("*.rmr"))) == players
     assert (site / "game" / "play" / "index.html").exists()
@@ -78,3 +83,41 @@ def test_kit_with_a_missing_database_still_checks_the_other_keys(tmp_path, run_d
         res = run_dossier(command, root, check=False)
         assert res.returncode == 1 and "dossier.yml:2" in res.stderr and "either telemetry or database" in res.stderr, res.stderr
     assert not (root / "_site").exists()
+
+
+def test_the_waiting_pages_are_accessible_in_both_schemes_and_sizes(tmp_path, run_dossier):
+    """game/index.html and the waiting cohort page: axe-core clean, no sideways scrolling
+    at 1280×900 and 390×844, light and dark (screenshots in $DOSSIER_SHOTS or a temp folder)."""
+    pytest.importorskip("selenium")
+    if not shutil.which("chromedriver") and not pathlib.Path("/usr/bin/chromedriver").exists():
+        pytest.skip("chromedriver is not installed")
+    from game_kit_driver import start_browser
+    from test_a11y import axe_source, run_axe
+    root = make_study(tmp_path, run_dossier, KIT)
+    run_dossier("build", root)
+    shots = pathlib.Path(os.environ.get("DOSSIER_SHOTS") or tmp_path / "shots")
+    shots.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {shots}")
+    source, problems = axe_source(), []
+    d = start_browser(tmp_path, mobile=False)
+    d.set_script_timeout(60)
+    try:
+        for name in ("index", "cohort"):
+            page = root / "_site" / "game" / ("index.html" if name == "index" else "cohort/index.html")
+            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+            d.get(page.as_uri())
+            assert "No player has sent a game yet." in d.find_element("css selector", "main").text
+            d.execute_script(source)
+            for scheme in ("light", "dark"):
+                d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                for w, h in ((1280, 900), (390, 844)):
+                    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": w < 600})
+                    d.save_screenshot(str(shots / f"game-waiting-{name}-{w}-{scheme}.png"))
+                    for v in run_axe(d):
+                        problems.append(f"{name} {w}px {scheme}: axe {v['impact']} {v['id']} ({v['help']}): {v['nodes']}")
+                    sw, iw = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+                    if sw > iw:
+                        problems.append(f"{name} {w}px {scheme}: scrolls sideways ({sw} > {iw})")
+    finally:
+        d.quit()
+    assert not problems, "\n".join(problems)

@@ -150,7 +150,7 @@ public struct GameSection: Section {
         let auc = rec.cvAUC.map { "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))" }
         let model: [String: Any] = ["players": rows, "count": rec.count, "auc": auc ?? "not available",
                                     "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite,
-                                    "results": rec.encryptedResults, "hasKit": kit != nil,
+                                    "results": rec.encryptedResults > 0 ? rec.encryptedResults : false, "hasKit": kit != nil,
                                     "awaitingFirstGame": awaitingFirstGame]
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
         let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet." : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
