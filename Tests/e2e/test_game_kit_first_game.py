@@ -45,6 +45,7 @@ def test_kit_builds_before_the_first_game_and_shows_players_after_ingest(tmp_pat
     # No analysis: no counts, comparisons, model card or data files.
     assert "Group sizes" not in cohort and "Model card" not in cohort and "AUC" not in cohort + index
     assert "0 players" not in index                      # nor "0 players' own results are published"
+    assert "no player has sent a game yet" in text(site / "index.html")   # the home page's blurb
     assert not list((site / "game").glob("*.csv")) and not (site / "game" / "results").exists()
     assert not db.exists()                               # the build makes no database
 
@@ -60,12 +61,21 @@ def test_kit_builds_before_the_first_game_and_shows_players_after_ingest(tmp_pat
     run_dossier("build", root)                           # incremental: the new database is seen
     index = text(site / "game" / "index.html")
     cohort = text(site / "game" / "cohort" / "index.html")
-    assert "No player has sent a game yet" not in index + cohort
+    assert "o player has sent a game yet" not in index + cohort + text(site / "index.html")
     assert re.search(rf"<strong>{players}</strong> players\.", index), index
     assert f"{players} players' own results are published encrypted" in " ".join(index.split())
     assert "Group sizes by age band" in cohort and (site / "game" / "group-counts.csv").exists()
     assert len(list((site / "game" / "results").glob("*.rmr"))) == players
     assert (site / "game" / "play" / "index.html").exists()
+
+
+def test_a_private_kit_site_before_the_first_game_builds_and_stays_private(tmp_path, run_dossier):
+    root = make_study(tmp_path, run_dossier, KIT + "  private_site: true\n")
+    run_dossier("check", root)
+    run_dossier("build", root)                           # no link to player files that are not there
+    site = root / "_site"
+    assert (site / "PRIVATE-SITE.txt").exists() and (site / "game" / "play" / "index.html").exists()
+    assert "No player has sent a game yet." in text(site / "game" / "cohort" / "index.html")
 
 
 @pytest.mark.parametrize("command", ["build", "check"])

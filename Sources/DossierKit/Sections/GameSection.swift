@@ -153,8 +153,9 @@ public struct GameSection: Section {
                                     "results": rec.encryptedResults > 0 ? rec.encryptedResults : false, "hasKit": kit != nil,
                                     "awaitingFirstGame": awaitingFirstGame]
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
-        let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet." : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
-            + (auc.map { " (cross-validated AUC \($0))." } ?? ".")
+        let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet."
+            : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
+                + (auc.map { " (cross-validated AUC \($0))." } ?? ".")
         return UnitResult(pages: [page], blurb: blurb)
     }
 }
