@@ -95,6 +95,10 @@
     $("xe-description").value = doc.description || "";
     $("xe-owner").value = doc.owner || "";
     renderAll();
+    history.reset(snapshot());
+    H.Draft.save(history.past[0], mediaBytes());
+    updateUndo();
+    $("xe-draft").hidden = true;
     $("xe-title").focus();
   }
   function defaultOwner() {
@@ -263,7 +267,7 @@
     if (arrival || !tool || !doc.panoramas.length) return;
     var p = pano();
     if (tool === "door" && doc.panoramas.length < 2) {
-      $("xe-tool-hint").textContent = "Add the panorama the door leads to first (F26).";
+      $("xe-tool-hint").textContent = "Add the panorama the door leads to first.";
       return;
     }
     var names = { sound: "Sound", video: "Video", door: "Door" };
@@ -273,7 +277,7 @@
     setTool(null);
     changed(true);
     var focus = t.kind === "door" ? $("xe-trigger").querySelector("select") : $("xe-trigger").querySelector("input[type=file]");
-    if (focus) focus.focus();
+    if (focus) focus.focus({ preventScroll: true });   // the page stays where the caretaker tapped
   }
   function deleteTrigger(i) {
     pano().triggers.splice(i, 1);
@@ -306,7 +310,7 @@
     sl.appendChild(si);
     box.appendChild(sl);
     if (t.kind === "door") {
-      var dl = el("label", "xe-field", "Leads to (F26)");
+      var dl = el("label", "xe-field", "Leads to");
       var sel = el("select");
       sel.id = "xe-trigger-target";
       var none = el("option", null, "Choose a panorama");
@@ -507,6 +511,7 @@
     a.click();
     a.remove();
     dirty = false;
+    H.Draft.clear();
     root.setAttribute("data-saved", a.download);
     $("xe-status").textContent = "Saved " + a.download + " (" + entries.length + " files): unzip it into the experiences folder of your project (e.g. data/experiences/) and build.";
     return true;
@@ -520,12 +525,12 @@
   });
   function leave() {
     doc = null; dirty = false;
+    H.Draft.clear();
     $("xe-work").hidden = true;
     $("xe-start").hidden = false;
     root.setAttribute("data-state", "start");
     $("xe-new").focus();
   }
-  window.addEventListener("beforeunload", function (e) { if (dirty) { e.preventDefault(); e.returnValue = ""; } });
 
   /* A modal question; resolves "yes", "no" or "cancel". */
   function confirmDialog(title, text, yes, no, withCancel) {
@@ -553,6 +558,65 @@
   function changed(structural) {
     dirty = true;
     if (structural) renderAll(); else { renderProblems(); if (structural === false && doc.panoramas.length) stage.redraw(); }
+    if (history.record(snapshot())) H.Draft.save(history.past[history.past.length - 1], mediaBytes());
+    updateUndo();
+  }
+
+  // MARK: Undo, redo and the draft kept in the browser (editor-history.js)
+
+  var H = window.DossierEditorHistory, history = new H.History();
+  function snapshot() {
+    return JSON.stringify({ doc: doc, current: current, selected: selected, fileName: fileName, editing: editing, base: base });
+  }
+  function mediaBytes() {
+    var o = {};
+    Object.keys(files).forEach(function (k) { var f = files[k]; if (f && f.bytes && !f.site) o[k] = f.bytes; });
+    return o;
+  }
+  function updateUndo() { $("xe-undo").disabled = !history.canUndo(); $("xe-redo").disabled = !history.canRedo(); }
+  function restore(state) {
+    if (!state) return;
+    var o = JSON.parse(state);
+    doc = o.doc; current = o.current; selected = o.selected; tool = null; arrival = null; dirty = true;
+    $("xe-title").value = doc.title || "";
+    $("xe-description").value = doc.description || "";
+    $("xe-owner").value = doc.owner || "";
+    renderAll();
+    H.Draft.save(state, mediaBytes());
+    updateUndo();
+  }
+  $("xe-undo").addEventListener("click", function () { restore(history.undo()); });
+  $("xe-redo").addEventListener("click", function () { restore(history.redo()); });
+  document.addEventListener("keydown", function (e) {
+    var tag = (e.target && e.target.tagName) || "";
+    if (!doc || !(e.ctrlKey || e.metaKey) || tag === "INPUT" || tag === "TEXTAREA") return;   // fields keep their own undo
+    var k = e.key.toLowerCase();
+    if (k === "z" && !e.shiftKey) { e.preventDefault(); restore(history.undo()); }
+    else if ((k === "z" && e.shiftKey) || k === "y") { e.preventDefault(); restore(history.redo()); }
+  });
+  $("xe-draft-discard").addEventListener("click", function () { leave(); $("xe-draft").hidden = true; });
+  /* A draft from an earlier visit (a reload, a closed tab) is opened again with a notice. */
+  function resumeDraft() {
+    var draft = H.Draft.load(), o = null;
+    try { o = draft && JSON.parse(draft.state); } catch (e) { o = null; }
+    if (!o || !o.doc) return;
+    var paths = [];
+    (o.doc.panoramas || []).forEach(function (p) { paths.push(p.image); (p.triggers || []).forEach(function (t) { if (t.media) paths.push(t.media); }); });
+    H.Draft.media(paths).then(function (bytes) {
+      var restored = {};
+      return Promise.all(Object.keys(bytes).map(function (path) {
+        return attach(path, new Blob([bytes[path]])).then(function (rec) { restored[path] = rec; });
+      })).then(function () { return restored; });
+    }).then(function (restored) {
+      start(o.doc, { files: restored, base: o.base, fileName: o.fileName, editing: o.editing });
+      restore(draft.state);
+      history.reset(draft.state);
+      updateUndo();
+      $("xe-draft-when").textContent = draft.saved.replace("T", " ").replace(/\..*$/, " UTC");
+      $("xe-draft").hidden = false;
+      root.setAttribute("data-draft", "restored");
+      $("xe-draft").focus();
+    });
   }
   function renderAll() {
     if (arrival) { arrival = null; $("xe-stage").removeAttribute("data-arrival"); }
@@ -570,6 +634,7 @@
   setTool(null);
   root.setAttribute("data-state", "start");
   root.setAttribute("data-editor", "ready");
+  resumeDraft();
   window.dossierEditor = {
     serialize: function () { return serialize(true); },
     problems: function () { return problems(serialize(false)); },
