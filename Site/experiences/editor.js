@@ -96,7 +96,7 @@
     $("xe-owner").value = doc.owner || "";
     renderAll();
     history.reset(snapshot());
-    H.Draft.save(history.past[0], mediaBytes());
+    H.Draft.clear();   // another start replaces the draft; the first edit keeps a new one
     updateUndo();
     $("xe-draft").hidden = true;
     $("xe-title").focus();
