@@ -48,7 +48,7 @@ def open_kit(drv, site):
     drv.find_element(By.ID, "welcome-done").click()
     drv.find_element(By.ID, "begin").click()
     drv.find_element(By.ID, "memorize-next").click()
-    drv.find_element(By.ID, "verify-field").send_keys("Ab1x9")
+    drv.find_element(By.ID, "verify-field").send_keys("Ab1x9z")
     drv.find_element(By.ID, "verify").click()
     wait(drv, lambda d: d.find_element(By.ID, "verify-message").text == "Not OK")
 
