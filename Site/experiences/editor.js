@@ -42,6 +42,7 @@
   var fileName = null;     // the experience file's name when saved
   var editing = null;      // the site file being edited (excluded from the uniqueness check)
   var dirty = false, current = 0, selected = -1, tool = null;
+  var openedErrors = []; // errors of the file as opened (validate's messages) until it is saved
   var arrival = null;      // {trigger} while choosing where a door's traveller faces on arriving
 
   var stage = new window.DossierEditorStage($("xe-stage"), {
@@ -80,6 +81,10 @@
   // MARK: Starting (F16, F22: new, a site experience, or a file from the device)
 
   function start(experience, opts) {
+    editing = opts.editing || null;
+    // The file as opened, through the same rules as `experiences validate`: errors that the
+    // editor's own form cannot hold (an unknown key, a bad firstPanorama) stay listed.
+    openedErrors = R.validate(JSON.parse(JSON.stringify(experience)), others()).filter(function (m) { return m.severity === "error"; });
     doc = experience;
     doc.panoramas = doc.panoramas || [];
     doc.panoramas.forEach(function (p, i) { p.id = p.id || "p" + (i + 1); p.triggers = p.triggers || []; });
@@ -462,6 +467,10 @@
   }
   function problems(x) {
     var list = R.validate(x, others());
+    openedErrors.forEach(function (m) {
+      if (list.some(function (n) { return n.message === m.message; })) return;
+      list.push({ severity: "warning", path: m.path, message: "In the file as opened (saving writes it corrected): " + m.message });
+    });
     x.panoramas.forEach(function (p, i) {
       [["image", p.image]].concat(p.triggers.map(function (t, j) { return ["triggers." + j + ".media", t.media]; })).forEach(function (m) {
         var f = m[1] && files[m[1]];
@@ -511,6 +520,7 @@
     a.click();
     a.remove();
     dirty = false;
+    openedErrors = [];
     H.Draft.clear();
     root.setAttribute("data-saved", a.download);
     $("xe-status").textContent = "Saved " + a.download + " (" + entries.length + " files): unzip it into the experiences folder of your project (e.g. data/experiences/) and build.";

@@ -11,6 +11,7 @@ protocol), in real headless Chromium from file:// (issue 32):
 - a project with an empty experiences folder builds, and its editor starts from nothing.
 """
 import json
+import shutil
 import subprocess
 
 import pytest
@@ -182,5 +183,30 @@ def test_an_empty_experiences_folder_builds_and_the_editor_starts_from_nothing(t
         drv.find_element(By.ID, "xe-new").click()
         assert drv.find_element(By.ID, "xe").get_attribute("data-state") == "editing"
         assert drv.find_element(By.ID, "xe-title").get_attribute("value") == "experience 1"
+    finally:
+        drv.quit()
+
+
+def test_opening_a_file_shows_every_error_that_validate_reports(tmp_path, dossier_bin, site):
+    bad = json.loads((MEDIA.parent / "dentist.json").read_text())
+    bad["colour"] = "blue"            # an unknown key
+    bad["firstPanorama"] = "nowhere"  # not a panorama of the file
+    shutil.copytree(MEDIA, tmp_path / "media")
+    src = tmp_path / "bad-visit.json"
+    src.write_text(json.dumps(bad, indent=2))
+    proc = subprocess.run([dossier_bin, "experiences", "validate", str(src)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    # "FILE:LINE: message" for each error validate reports.
+    messages = [l[len(str(src)) + 1:].split(": ", 1)[1] for l in proc.stderr.splitlines() if l.startswith(f"{src}:")]
+    assert len(messages) == 2, proc.stderr
+    drv = phone(tmp_path)
+    try:
+        drv.get((site / "experiences/editor/index.html").as_uri())
+        wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-editor") == "ready")
+        drv.find_element(By.ID, "xe-open-file").send_keys(str(src))
+        wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-state") == "editing")
+        shown = [li.text for li in drv.find_elements(By.CSS_SELECTOR, "#xe-problems li")]
+        for m in messages:
+            assert any(m in s for s in shown), (m, shown)
     finally:
         drv.quit()
