@@ -85,5 +85,67 @@
     }
   };
 
-  global.DossierEditorHistory = { History: History, Draft: Draft };
+  // MARK: The controls
+
+  /* Undo, Redo (buttons and Ctrl/⌘+Z, Ctrl/⌘+Shift+Z, Ctrl+Y outside text fields), the
+     draft and its notice, for the editor's api: {root, doc() (null on the start page),
+     state() → the state's JSON text, apply(object) → show that state, media() → {path:
+     bytes}, reopen(object, files) → start on a draft's experience, attach(path, blob) →
+     Promise of a media record, leave()}. */
+  function Controller(api) {
+    var history = new History();
+    function $(id) { return document.getElementById(id); }
+    function update() { $("xe-undo").disabled = !history.canUndo(); $("xe-redo").disabled = !history.canRedo(); }
+    function go(state) {
+      if (!state) return;
+      api.apply(JSON.parse(state));
+      Draft.save(state, api.media());
+      update();
+    }
+    /* A new start (New, Open, a draft reopened): the history begins here, the old draft goes. */
+    this.started = function () { history.reset(api.state()); Draft.clear(); update(); $("xe-draft").hidden = true; };
+    /* After every edit: one step, and the draft. */
+    this.edited = function () {
+      var s = api.state();
+      if (history.record(s)) Draft.save(s, api.media());
+      update();
+    };
+    /* Saved (downloaded) or left: no draft. */
+    this.saved = function () { Draft.clear(); };
+    $("xe-undo").addEventListener("click", function () { go(history.undo()); });
+    $("xe-redo").addEventListener("click", function () { go(history.redo()); });
+    document.addEventListener("keydown", function (e) {
+      var tag = (e.target && e.target.tagName) || "";
+      if (!api.doc() || !(e.ctrlKey || e.metaKey) || tag === "INPUT" || tag === "TEXTAREA") return;   // fields keep their own undo
+      var k = e.key.toLowerCase();
+      if (k === "z" && !e.shiftKey) { e.preventDefault(); go(history.undo()); }
+      else if ((k === "z" && e.shiftKey) || k === "y") { e.preventDefault(); go(history.redo()); }
+    });
+    $("xe-draft-discard").addEventListener("click", function () { api.leave(); $("xe-draft").hidden = true; });
+    /* A draft from an earlier visit (a reload, a closed tab) is opened again with a notice. */
+    this.resume = function () {
+      var draft = Draft.load(), o = null;
+      try { o = draft && JSON.parse(draft.state); } catch (e) { o = null; }
+      if (!o || !o.doc) return;
+      var paths = [];
+      (o.doc.panoramas || []).forEach(function (p) { paths.push(p.image); (p.triggers || []).forEach(function (t) { if (t.media) paths.push(t.media); }); });
+      Draft.media(paths).then(function (bytes) {
+        var restored = {};
+        return Promise.all(Object.keys(bytes).map(function (path) {
+          return api.attach(path, new Blob([bytes[path]])).then(function (rec) { restored[path] = rec; });
+        })).then(function () { return restored; });
+      }).then(function (restored) {
+        api.reopen(o, restored);
+        go(draft.state);
+        history.reset(draft.state);
+        update();
+        $("xe-draft-when").textContent = draft.saved.replace("T", " ").replace(/\..*$/, " UTC");
+        $("xe-draft").hidden = false;
+        api.root.setAttribute("data-draft", "restored");
+        $("xe-draft").focus();
+      });
+    };
+  }
+
+  global.DossierEditorHistory = { History: History, Draft: Draft, Controller: Controller };
 })(window);

@@ -100,10 +100,7 @@
     $("xe-description").value = doc.description || "";
     $("xe-owner").value = doc.owner || "";
     renderAll();
-    history.reset(snapshot());
-    H.Draft.clear();   // another start replaces the draft; the first edit keeps a new one
-    updateUndo();
-    $("xe-draft").hidden = true;
+    undo.started();
     $("xe-title").focus();
   }
   function defaultOwner() {
@@ -521,7 +518,7 @@
     a.remove();
     dirty = false;
     openedErrors = [];
-    H.Draft.clear();
+    undo.saved();
     root.setAttribute("data-saved", a.download);
     $("xe-status").textContent = "Saved " + a.download + " (" + entries.length + " files): unzip it into the experiences folder of your project (e.g. data/experiences/) and build.";
     return true;
@@ -535,7 +532,7 @@
   });
   function leave() {
     doc = null; dirty = false;
-    H.Draft.clear();
+    undo.saved();
     $("xe-work").hidden = true;
     $("xe-start").hidden = false;
     root.setAttribute("data-state", "start");
@@ -568,66 +565,31 @@
   function changed(structural) {
     dirty = true;
     if (structural) renderAll(); else { renderProblems(); if (structural === false && doc.panoramas.length) stage.redraw(); }
-    if (history.record(snapshot())) H.Draft.save(history.past[history.past.length - 1], mediaBytes());
-    updateUndo();
+    undo.edited();
   }
 
   // MARK: Undo, redo and the draft kept in the browser (editor-history.js)
 
-  var H = window.DossierEditorHistory, history = new H.History();
-  function snapshot() {
-    return JSON.stringify({ doc: doc, current: current, selected: selected, fileName: fileName, editing: editing, base: base });
-  }
-  function mediaBytes() {
-    var o = {};
-    Object.keys(files).forEach(function (k) { var f = files[k]; if (f && f.bytes && !f.site) o[k] = f.bytes; });
-    return o;
-  }
-  function updateUndo() { $("xe-undo").disabled = !history.canUndo(); $("xe-redo").disabled = !history.canRedo(); }
-  function restore(state) {
-    if (!state) return;
-    var o = JSON.parse(state);
-    doc = o.doc; current = o.current; selected = o.selected; tool = null; arrival = null; dirty = true;
-    $("xe-title").value = doc.title || "";
-    $("xe-description").value = doc.description || "";
-    $("xe-owner").value = doc.owner || "";
-    renderAll();
-    H.Draft.save(state, mediaBytes());
-    updateUndo();
-  }
-  $("xe-undo").addEventListener("click", function () { restore(history.undo()); });
-  $("xe-redo").addEventListener("click", function () { restore(history.redo()); });
-  document.addEventListener("keydown", function (e) {
-    var tag = (e.target && e.target.tagName) || "";
-    if (!doc || !(e.ctrlKey || e.metaKey) || tag === "INPUT" || tag === "TEXTAREA") return;   // fields keep their own undo
-    var k = e.key.toLowerCase();
-    if (k === "z" && !e.shiftKey) { e.preventDefault(); restore(history.undo()); }
-    else if ((k === "z" && e.shiftKey) || k === "y") { e.preventDefault(); restore(history.redo()); }
+  var undo = new window.DossierEditorHistory.Controller({
+    root: root, attach: attach, leave: function () { leave(); },
+    doc: function () { return doc; },
+    state: function () {
+      return JSON.stringify({ doc: doc, current: current, selected: selected, fileName: fileName, editing: editing, base: base });
+    },
+    media: function () {
+      var o = {};
+      Object.keys(files).forEach(function (k) { var f = files[k]; if (f && f.bytes && !f.site) o[k] = f.bytes; });
+      return o;
+    },
+    apply: function (o) {
+      doc = o.doc; current = o.current; selected = o.selected; tool = null; arrival = null; dirty = true;
+      $("xe-title").value = doc.title || "";
+      $("xe-description").value = doc.description || "";
+      $("xe-owner").value = doc.owner || "";
+      renderAll();
+    },
+    reopen: function (o, restored) { start(o.doc, { files: restored, base: o.base, fileName: o.fileName, editing: o.editing }); }
   });
-  $("xe-draft-discard").addEventListener("click", function () { leave(); $("xe-draft").hidden = true; });
-  /* A draft from an earlier visit (a reload, a closed tab) is opened again with a notice. */
-  function resumeDraft() {
-    var draft = H.Draft.load(), o = null;
-    try { o = draft && JSON.parse(draft.state); } catch (e) { o = null; }
-    if (!o || !o.doc) return;
-    var paths = [];
-    (o.doc.panoramas || []).forEach(function (p) { paths.push(p.image); (p.triggers || []).forEach(function (t) { if (t.media) paths.push(t.media); }); });
-    H.Draft.media(paths).then(function (bytes) {
-      var restored = {};
-      return Promise.all(Object.keys(bytes).map(function (path) {
-        return attach(path, new Blob([bytes[path]])).then(function (rec) { restored[path] = rec; });
-      })).then(function () { return restored; });
-    }).then(function (restored) {
-      start(o.doc, { files: restored, base: o.base, fileName: o.fileName, editing: o.editing });
-      restore(draft.state);
-      history.reset(draft.state);
-      updateUndo();
-      $("xe-draft-when").textContent = draft.saved.replace("T", " ").replace(/\..*$/, " UTC");
-      $("xe-draft").hidden = false;
-      root.setAttribute("data-draft", "restored");
-      $("xe-draft").focus();
-    });
-  }
   function renderAll() {
     if (arrival) { arrival = null; $("xe-stage").removeAttribute("data-arrival"); }
     renderPanos();
@@ -644,7 +606,7 @@
   setTool(null);
   root.setAttribute("data-state", "start");
   root.setAttribute("data-editor", "ready");
-  resumeDraft();
+  undo.resume();
   window.dossierEditor = {
     serialize: function () { return serialize(true); },
     problems: function () { return problems(serialize(false)); },
