@@ -38,7 +38,8 @@
   var chunk = [];        // the current chunk's lines
   var base = 0;          // add to an event timeStamp to get ms since Begin
   var lastUserT = 0;
-  var resuming = false;  // true while a reload restores the page: its automatic focus is not written     // time of the last key / pointer / click: the cause of a focus change
+  var resuming = false;
+  var windowFocus = false;  // the window has just got the focus: the next focusin is not the participant's  // true while a reload restores the page: its automatic focus is not written     // time of the last key / pointer / click: the cause of a focus change
 
   function $(id) { return document.getElementById(id); }
   /** The strings of the session's set (a set the site no longer has: the default's). */
@@ -149,7 +150,11 @@
   }
   function onInput(ev) { refresh(); }
   function onFocus(ev) {
+    var back = windowFocus; windowFocus = false;
     var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f || S.page === "welcome" || resuming) return;
+    // The page getting the focus back (after a reload, another app, a screen lock) gives the
+    // field that had it a focus event of its own: the participant moved nothing.
+    if (back) return;
     flush();
     write({ t: Math.max(lastUserT, S.lastT), type: "focus", field: f });
   }
@@ -226,6 +231,11 @@
     document.addEventListener("keydown", onKeyDown, true);
     document.addEventListener("input", onInput, true);
     document.addEventListener("focusin", onFocus, true);
+    window.addEventListener("focus", function (ev) {
+      // The element's own focus follows in the same task; after it, focus is the participant's again.
+      if (ev.target === window) { windowFocus = true; setTimeout(function () { windowFocus = false; }, 0); }
+    }, true);
+    window.addEventListener("blur", function (ev) { if (ev.target === window) windowFocus = false; }, true);
     document.addEventListener("pointerdown", onPointer, true);
     document.addEventListener("click", function (ev) {
       var b = ev.target.closest ? ev.target.closest("button[data-action]") : null;
