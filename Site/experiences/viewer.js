@@ -596,7 +596,9 @@
     function setPlay(on, fromTap) {
       root.classList.toggle("xp-play", on);
       // Tab reaches the triggers first: the bar after the view, the page under it inert.
+      var held = bar.contains(document.activeElement) ? document.activeElement : null;
       if (on) root.appendChild(bar); else root.insertBefore(bar, main);
+      if (held) held.focus({ preventScroll: true });   // moving the bar must not drop the focus
       stage.tabIndex = on ? -1 : 0;
       inerted.forEach(function (e) { e.inert = false; });
       inerted = [];

@@ -54,10 +54,11 @@ def active(drv):
                 hit: (function () { var h = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return !!h && (h === e || e.contains(h)); })()};""")
 
 
-def tab_to(drv, trigger, limit=20):
+def tab_to(drv, trigger, limit=20, back=False):
+    shift = {"modifiers": 8} if back else {}
     for _ in range(limit):
-        drv.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "rawKeyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9})
-        drv.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9})
+        drv.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "rawKeyDown", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9, **shift})
+        drv.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Tab", "code": "Tab", "windowsVirtualKeyCode": 9, **shift})
         a = active(drv)
         assert a["inViewer"] and a["shown"] and a["hit"], a   # every stop visible, on top, inside the viewer
         if a["trigger"] == trigger or a["id"] == trigger:
@@ -111,7 +112,15 @@ def test_play_mode_by_keyboard_alone_presses_every_trigger_and_finishes(site, tm
         enter(drv)
         wait(drv, lambda d: d.find_element(By.ID, "xp-note").get_attribute("open") is None)
         assert drv.find_element(By.ID, "xp-progress").text == "Clips played 1 of 1"
-        tab_to(drv, "xp-finish")
+        # Show the list and back by keyboard: the focus stays on the button that was pressed.
+        tab_to(drv, "xp-play")
+        enter(drv)
+        wait(drv, lambda d: attr(d, "data-play") == "false")
+        assert active(drv)["id"] == "xp-play"
+        enter(drv)
+        wait(drv, lambda d: attr(d, "data-play") == "true")
+        assert active(drv)["id"] == "xp-play"
+        tab_to(drv, "xp-finish", back=True)     # Shift+Tab: the bar comes after the view
         enter(drv)
         wait(drv, lambda d: "congratulations" in d.current_url)
     finally:
