@@ -188,7 +188,7 @@
       });
     }
     if (total > LIMITS.budgetBytes) {
-      out.push(warning("panoramas", "the experience uses " + total + " bytes, over the budget of " + LIMITS.budgetBytes + " bytes (REQ7: 40 MB)"));
+      out.push(warning("panoramas", "the experience uses " + total + " bytes, over the budget of " + LIMITS.budgetBytes + " bytes (40 MB)"));
     }
     return out;
   }

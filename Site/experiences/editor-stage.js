@@ -5,6 +5,7 @@
   "use strict";
   var P = global.DossierPano, DEG = P.DEG;
   var TAP_PX = 6;   // a press that moves less than this is a click or tap, not a drag
+  var HFOV_MIN = 40, HFOV_MAX = 100, ZOOM_STEP = 10;   // zoom as in the viewer (degrees)
 
   /* opts: {onPlace(yaw, pitch), onSelect(index), onMove(index, yaw, pitch), onMoved(index), onDelete(index)} */
   function Stage(root, opts) {
@@ -26,11 +27,16 @@
 
     this.view = view;
     this.mode = function () { return mode; };
-    /* Shows panorama p ({image src, startYaw, startPitch, triggers}). */
+    /* Shows panorama p ({image src, startYaw, startPitch, triggers}). Showing the same
+       panorama again (after an edit) keeps the view where it is: direction and zoom. */
     this.show = function (p, src) {
+      var same = p === pano && src === imageSrc;
       pano = p;
-      view.yaw = (p.startYaw || 0) * DEG;
-      view.pitch = (p.startPitch || 0) * DEG;
+      if (!same) {
+        view.yaw = (p.startYaw || 0) * DEG;
+        view.pitch = (p.startPitch || 0) * DEG;
+        view.hfov = HFOV_MAX * DEG;
+      }
       root.removeAttribute("data-ready");
       if (src !== imageSrc) {
         imageSrc = src;
@@ -114,8 +120,34 @@
 
     // Pointer: press on a marker selects and drags it; press on the picture drags the view
     // or, without moving, places the chosen trigger (click or tap).
-    var press = null;
+    var press = null, pointers = {}, pinch = null;
+    /* The click that follows a placing tap lands wherever the finger is once the trigger's
+       panel has opened; outside the picture it is swallowed, so it never presses a control
+       of the panel (the listener is gone by the next press whether a click came or not). */
+    var swallow = null;
+    function swallowNextClick() {
+      swallow = function (ev) {
+        if (!root.contains(ev.target)) { ev.preventDefault(); ev.stopPropagation(); }
+        forget();
+      };
+      window.addEventListener("click", swallow, true);
+    }
+    function forget() { if (swallow) { window.removeEventListener("click", swallow, true); swallow = null; } }
+    window.addEventListener("pointerdown", forget, true);
+    ["in", "out"].forEach(function (k) {
+      var b = root.querySelector("#xe-zoom-" + k);
+      if (b) b.addEventListener("click", function (e) { e.stopPropagation(); self.zoom(k === "in" ? -ZOOM_STEP : ZOOM_STEP); });
+    });
     root.addEventListener("pointerdown", function (e) {
+      if (e.target.closest && e.target.closest(".xp-zoom")) return;   // the zoom buttons are not the picture
+      pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+      var ids = Object.keys(pointers);
+      if (ids.length === 2) {   // two fingers: a pinch zooms; no drag, no placing
+        var a = pointers[ids[0]], b = pointers[ids[1]];
+        pinch = { d: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)), hfov: view.hfov / DEG };
+        press = null;
+        return;
+      }
       if (!pano || e.button > 0) return;
       var m = e.target.closest ? e.target.closest(".xe-marker") : null;
       press = { x: e.clientX, y: e.clientY, id: e.pointerId, moved: false, yaw: view.yaw, pitch: view.pitch,
@@ -125,6 +157,15 @@
       e.preventDefault();
     });
     root.addEventListener("pointermove", function (e) {
+      if (pointers[e.pointerId]) pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
+      if (pinch) {
+        var ids = Object.keys(pointers);
+        if (ids.length === 2) {
+          var a = pointers[ids[0]], b = pointers[ids[1]];
+          setHfov(pinch.hfov * pinch.d / Math.max(1, Math.hypot(a.x - b.x, a.y - b.y)));
+        }
+        return;
+      }
       if (!press || e.pointerId !== press.id) return;
       if (!press.moved && Math.hypot(e.clientX - press.x, e.clientY - press.y) < TAP_PX) return;
       press.moved = true;
@@ -139,17 +180,34 @@
       redraw();
     });
     function end(e) {
+      delete pointers[e.pointerId];
+      if (Object.keys(pointers).length < 2) pinch = null;
       if (!press || e.pointerId !== press.id) return;
       var p = press;
       press = null;
       if (p.marker >= 0) { if (p.moved) opts.onMoved(p.marker); return; }
-      if (!p.moved && e.type === "pointerup") opts.onPlace(direction(e));
+      if (!p.moved && e.type === "pointerup") { swallowNextClick(); opts.onPlace(direction(e)); }
     }
+    /* Zoom: the field of view within 40°…100°, by the wheel (10° a notch), a pinch, the
+       + and − keys and the Closer/Wider buttons. */
+    function setHfov(deg) {
+      view.hfov = Math.max(HFOV_MIN, Math.min(HFOV_MAX, deg)) * DEG;
+      root.setAttribute("data-hfov", (view.hfov / DEG).toFixed(2));
+      redraw();
+    }
+    this.zoom = function (deltaDeg) { setHfov(view.hfov / DEG + deltaDeg); };
+    root.addEventListener("wheel", function (e) {
+      if (!pano) return;
+      e.preventDefault();
+      setHfov(view.hfov / DEG + (e.deltaY > 0 ? ZOOM_STEP : -ZOOM_STEP));
+    }, { passive: false });
     root.addEventListener("pointerup", end);
     root.addEventListener("pointercancel", end);
 
     // Keyboard: arrows turn the view; on a marker they move it (Shift: 5°), Delete removes it.
     root.addEventListener("keydown", function (e) {
+      if (e.key === "+" || e.key === "=") { e.preventDefault(); setHfov(view.hfov / DEG - ZOOM_STEP); return; }
+      if (e.key === "-" || e.key === "_") { e.preventDefault(); setHfov(view.hfov / DEG + ZOOM_STEP); return; }
       var m = e.target.closest ? e.target.closest(".xe-marker") : null;
       var step = e.shiftKey ? 5 : 1;
       var dx = e.key === "ArrowLeft" ? -step : e.key === "ArrowRight" ? step : 0;

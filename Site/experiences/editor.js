@@ -42,6 +42,7 @@
   var fileName = null;     // the experience file's name when saved
   var editing = null;      // the site file being edited (excluded from the uniqueness check)
   var dirty = false, current = 0, selected = -1, tool = null;
+  var openedErrors = []; // errors of the file as opened (validate's messages) until it is saved
   var arrival = null;      // {trigger} while choosing where a door's traveller faces on arriving
 
   var stage = new window.DossierEditorStage($("xe-stage"), {
@@ -80,6 +81,10 @@
   // MARK: Starting (F16, F22: new, a site experience, or a file from the device)
 
   function start(experience, opts) {
+    editing = opts.editing || null;
+    // The file as opened, through the same rules as `experiences validate`: errors that the
+    // editor's own form cannot hold (an unknown key, a bad firstPanorama) stay listed.
+    openedErrors = R.validate(JSON.parse(JSON.stringify(experience)), others()).filter(function (m) { return m.severity === "error"; });
     doc = experience;
     doc.panoramas = doc.panoramas || [];
     doc.panoramas.forEach(function (p, i) { p.id = p.id || "p" + (i + 1); p.triggers = p.triggers || []; });
@@ -95,6 +100,7 @@
     $("xe-description").value = doc.description || "";
     $("xe-owner").value = doc.owner || "";
     renderAll();
+    undo.started();
     $("xe-title").focus();
   }
   function defaultOwner() {
@@ -263,7 +269,7 @@
     if (arrival || !tool || !doc.panoramas.length) return;
     var p = pano();
     if (tool === "door" && doc.panoramas.length < 2) {
-      $("xe-tool-hint").textContent = "Add the panorama the door leads to first (F26).";
+      $("xe-tool-hint").textContent = "Add the panorama the door leads to first.";
       return;
     }
     var names = { sound: "Sound", video: "Video", door: "Door" };
@@ -273,7 +279,7 @@
     setTool(null);
     changed(true);
     var focus = t.kind === "door" ? $("xe-trigger").querySelector("select") : $("xe-trigger").querySelector("input[type=file]");
-    if (focus) focus.focus();
+    if (focus) focus.focus({ preventScroll: true });   // the page stays where the caretaker tapped
   }
   function deleteTrigger(i) {
     pano().triggers.splice(i, 1);
@@ -306,7 +312,7 @@
     sl.appendChild(si);
     box.appendChild(sl);
     if (t.kind === "door") {
-      var dl = el("label", "xe-field", "Leads to (F26)");
+      var dl = el("label", "xe-field", "Leads to");
       var sel = el("select");
       sel.id = "xe-trigger-target";
       var none = el("option", null, "Choose a panorama");
@@ -458,6 +464,10 @@
   }
   function problems(x) {
     var list = R.validate(x, others());
+    openedErrors.forEach(function (m) {
+      if (list.some(function (n) { return n.message === m.message; })) return;
+      list.push({ severity: "warning", path: m.path, message: "In the file as opened (saving writes it corrected): " + m.message });
+    });
     x.panoramas.forEach(function (p, i) {
       [["image", p.image]].concat(p.triggers.map(function (t, j) { return ["triggers." + j + ".media", t.media]; })).forEach(function (m) {
         var f = m[1] && files[m[1]];
@@ -507,6 +517,8 @@
     a.click();
     a.remove();
     dirty = false;
+    openedErrors = [];
+    undo.saved();
     root.setAttribute("data-saved", a.download);
     $("xe-status").textContent = "Saved " + a.download + " (" + entries.length + " files): unzip it into the experiences folder of your project (e.g. data/experiences/) and build.";
     return true;
@@ -520,12 +532,12 @@
   });
   function leave() {
     doc = null; dirty = false;
+    undo.saved();
     $("xe-work").hidden = true;
     $("xe-start").hidden = false;
     root.setAttribute("data-state", "start");
     $("xe-new").focus();
   }
-  window.addEventListener("beforeunload", function (e) { if (dirty) { e.preventDefault(); e.returnValue = ""; } });
 
   /* A modal question; resolves "yes", "no" or "cancel". */
   function confirmDialog(title, text, yes, no, withCancel) {
@@ -553,7 +565,31 @@
   function changed(structural) {
     dirty = true;
     if (structural) renderAll(); else { renderProblems(); if (structural === false && doc.panoramas.length) stage.redraw(); }
+    undo.edited();
   }
+
+  // MARK: Undo, redo and the draft kept in the browser (editor-history.js)
+
+  var undo = new window.DossierEditorHistory.Controller({
+    root: root, attach: attach, leave: function () { leave(); },
+    doc: function () { return doc; },
+    state: function () {
+      return JSON.stringify({ doc: doc, current: current, selected: selected, fileName: fileName, editing: editing, base: base });
+    },
+    media: function () {
+      var o = {};
+      Object.keys(files).forEach(function (k) { var f = files[k]; if (f && f.bytes && !f.site) o[k] = f.bytes; });
+      return o;
+    },
+    apply: function (o) {
+      doc = o.doc; current = o.current; selected = o.selected; tool = null; arrival = null; dirty = true;
+      $("xe-title").value = doc.title || "";
+      $("xe-description").value = doc.description || "";
+      $("xe-owner").value = doc.owner || "";
+      renderAll();
+    },
+    reopen: function (o, restored) { start(o.doc, { files: restored, base: o.base, fileName: o.fileName, editing: o.editing }); }
+  });
   function renderAll() {
     if (arrival) { arrival = null; $("xe-stage").removeAttribute("data-arrival"); }
     renderPanos();
@@ -570,6 +606,7 @@
   setTool(null);
   root.setAttribute("data-state", "start");
   root.setAttribute("data-editor", "ready");
+  undo.resume();
   window.dossierEditor = {
     serialize: function () { return serialize(true); },
     problems: function () { return problems(serialize(false)); },

@@ -162,7 +162,7 @@
       num("size", R.sizeMin, R.sizeMax, false);
       var label = typeof t.label === "string" ? t.label : "";
       if (count(trimSpaces(label)) < 1 || count(label) > R.labelMax) {
-        err(tp + "label", "trigger " + (j + 1) + " of panorama \"" + pano + "\" needs a text label of 1 to 40 characters (REQ1)");
+        err(tp + "label", "trigger " + (j + 1) + " of panorama \"" + pano + "\" needs a text label of 1 to 40 characters");
       }
       if (kind !== "door") ["targetYaw", "targetPitch"].forEach(function (key) { if (has(t, key)) err(tp + key, "only a door has " + key); });
       if (kind !== "note" && has(t, "text")) err(tp + "text", "only a note has text");

@@ -72,7 +72,8 @@
     root.setAttribute("data-render-mode", mode);
 
     function key(p, t) { return p + "/" + t; }
-    function clipsOf(p) { return p.triggers.filter(function (t) { return t.kind !== "door"; }); }
+    /* Clips are sounds and videos: doors lead on and notes are read, neither is played. */
+    function clipsOf(p) { return p.triggers.filter(function (t) { return t.kind === "sound" || t.kind === "video"; }); }
     function playedIn(p) { return clipsOf(p).filter(function (t) { return state.played[key(p.id, t.id)]; }).length; }
     var totalClips = data.panoramas.reduce(function (n, p) { return n + clipsOf(p).length; }, 0);
 
@@ -231,7 +232,7 @@
       listButtons = {};
       p.triggers.forEach(function (t) {
         var b = triggerButton(p, t, "xp-hotspot");
-        b.tabIndex = -1;   // the list beside the view is the keyboard path
+        keyboardPath(b);
         b.style.setProperty("--xp-size", String(t.size || 1));
         hotspots.appendChild(b);
         overlayButtons.push({ trigger: t, button: b });
@@ -582,9 +583,31 @@
 
     // MARK: Play mode: the view alone on the screen (Full Screen API where allowed)
 
-    var playButton = $("xp-play");
+    var playButton = $("xp-play"), bar = root.querySelector(".xp-bar"), main = root.querySelector(".xp-main");
+    var inerted = [];
+    /* The buttons on the view: the keyboard and screen-reader path in play mode (the list is
+       hidden there); beside the list, out of the tab order and hidden from screen readers
+       so each trigger is announced once. */
+    function keyboardPath(b) {
+      var play = root.classList.contains("xp-play");
+      b.tabIndex = play ? 0 : -1;
+      if (play) b.removeAttribute("aria-hidden"); else b.setAttribute("aria-hidden", "true");
+    }
     function setPlay(on, fromTap) {
       root.classList.toggle("xp-play", on);
+      // Tab reaches the triggers first: the bar after the view, the page under it inert.
+      var held = bar.contains(document.activeElement) ? document.activeElement : null;
+      if (on) root.appendChild(bar); else root.insertBefore(bar, main);
+      if (held) held.focus({ preventScroll: true });   // moving the bar must not drop the focus
+      stage.tabIndex = on ? -1 : 0;
+      inerted.forEach(function (e) { e.inert = false; });
+      inerted = [];
+      for (var n = root; on && n && n.parentElement; n = n.parentElement) {
+        Array.prototype.forEach.call(n.parentElement.children, function (c) {
+          if (c !== n && !c.inert && c.tagName !== "SCRIPT") { c.inert = true; inerted.push(c); }
+        });
+      }
+      overlayButtons.forEach(function (o) { keyboardPath(o.button); });
       document.documentElement.classList.toggle("xp-playing", on);
       root.setAttribute("data-play", on ? "true" : "false");
       setButton(playButton, on ? "list" : "fullscreen", on ? "Show the list" : "Play full screen");

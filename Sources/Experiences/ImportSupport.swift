@@ -45,6 +45,22 @@ public enum TourImporter {
         return nil
     }
 
+    /// A number the tour must give (a hot spot's direction): when it is missing or not a
+    /// number, 0 is used and a warning names the value and the guess.
+    static func required(_ n: JNode?, _ name: String, of what: String, line: Int, note: (Int?, String) -> Void) -> Double {
+        if let v = number(n) { return v }
+        let given = n.map { $0.stringValue.map { "\"\($0)\"" } ?? $0.typeName } ?? "missing"
+        note(n?.line ?? line, "\(what): \(name) is \(given == "missing" ? "missing" : given + ", not a number"); 0 was used, so check where it sits")
+        return 0
+    }
+
+    /// A number the tour may leave out (its default is 0 then, as in the source viewer): a
+    /// value that is given but is not a number is warned about and 0 is used.
+    static func optional(_ n: JNode?, _ name: String, of what: String, note: (Int?, String) -> Void) -> Double {
+        guard let n else { return 0 }
+        return required(n, name, of: what, line: n.line, note: note)
+    }
+
     static func uniqueID(_ raw: String, _ used: inout Set<String>) -> String {
         var base = Rules.isValidID(raw) ? raw : ExperienceLoader.slugify(raw)
         if base.isEmpty { base = "scene" }

@@ -170,7 +170,7 @@ public struct ExperienceLoader {
         let size = num("size", Rules.sizeRange, default: 1)
         let label = node["label"]?.stringValue ?? ""
         if !Rules.labelLength.contains(label.trimmingCharacters(in: .whitespaces).count) || label.count > Rules.labelLength.upperBound {
-            err(node["label"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a text label of 1 to 40 characters (REQ1)")
+            err(node["label"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a text label of 1 to 40 characters")
         }
         var media: String?, target: String?, text: String?
         if kind != .door {

@@ -32,8 +32,13 @@ extension TourImporter {
         }
         /// Marzipano (radians, pitch down) → Dossier (degrees, pitch up).
         func direction(_ node: JNode, what: String) -> (yaw: Double, pitch: Double) {
-            let yaw = wrapYaw(degrees(number(node["yaw"]) ?? 0))
-            let pitch = clampPitch(-degrees(number(node["pitch"]) ?? 0), what: what, line: node["pitch"]?.line ?? node.line, note: note)
+            // A hot spot must give its direction; a starting view may leave a part out (0).
+            let starting = what.hasSuffix("starting")
+            func value(_ k: String) -> Double {
+                starting ? optional(node[k], k, of: what, note: note) : required(node[k], k, of: what, line: node.line, note: note)
+            }
+            let yaw = wrapYaw(degrees(value("yaw")))
+            let pitch = clampPitch(-degrees(value("pitch")), what: what, line: node["pitch"]?.line ?? node.line, note: note)
             return (yaw, pitch == 0 ? 0 : pitch)
         }
         var panoramas: [Panorama] = []

@@ -192,7 +192,7 @@ public struct MediaReport: Sendable, Equatable, Codable {
         totalBytes = fileBytes + items.reduce(0) { $0 + $1.bytes }
         budgetBytes = budget
         if totalBytes > budgetBytes {
-            warnings.append(.warning(e.file, nil, "the experience uses \(totalBytes) bytes, over the budget of \(budgetBytes) bytes (REQ7: 40 MB)"))
+            warnings.append(.warning(e.file, nil, "the experience uses \(totalBytes) bytes, over the budget of \(budgetBytes) bytes (40 MB)"))
         }
         self.warnings = warnings
     }

@@ -75,14 +75,15 @@ extension TourImporter {
             for m in v.members ?? [] where !sceneKeys.contains(m.key) {
                 note(m.keyLine, single ? "\(m.key) has no Prep equivalent and was left out" : "scene \"\(s.key)\": \(m.key) has no Prep equivalent and was left out")
             }
-            let startYaw = wrapYaw(number(v["yaw"]) ?? 0)
-            let startPitch = clampPitch(number(v["pitch"]) ?? 0, what: "scene \"\(s.key)\" starting", line: v["pitch"]?.line, note: note)
+            let startYaw = wrapYaw(optional(v["yaw"], "yaw", of: "scene \"\(s.key)\"", note: note))
+            let startPitch = clampPitch(optional(v["pitch"], "pitch", of: "scene \"\(s.key)\"", note: note), what: "scene \"\(s.key)\" starting", line: v["pitch"]?.line, note: note)
             var triggers: [Trigger] = []
             for (k, h) in (v["hotSpots"]?.items ?? []).enumerated() {
                 let type = h["type"]?.stringValue ?? "info"
                 let text = h["text"]?.stringValue
-                let yaw = wrapYaw(number(h["yaw"]) ?? 0)
-                let pitch = clampPitch(number(h["pitch"]) ?? 0, what: "hot spot", line: h["pitch"]?.line ?? h.line, note: note)
+                let spot = "hot spot \(k + 1) of scene \"\(s.key)\""
+                let yaw = wrapYaw(required(h["yaw"], "yaw", of: spot, line: h.line, note: note))
+                let pitch = clampPitch(required(h["pitch"], "pitch", of: spot, line: h.line, note: note), what: "hot spot", line: h["pitch"]?.line ?? h.line, note: note)
                 let known: Set<String> = type == "scene" ? ["type", "sceneId", "text", "pitch", "yaw", "targetYaw", "targetPitch"]
                                                          : ["type", "text", "pitch", "yaw"]
                 for m in h.members ?? [] where !known.contains(m.key) {

@@ -157,3 +157,29 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
     do { _ = try TourImporter.marzipano(Data("var APP_DATA = {\n\"scenes\": [,]};".utf8), file: "d.js"); Issue.record("expected error") }
     catch { #expect(error.issues.first?.line == 2) }
 }
+
+@Test func everyGuessedDirectionIsReportedWithItsLine() throws {
+    let src = """
+    {"scenes": {"a": {"title": "Room A", "panorama": "a.jpg", "yaw": "east", "hotSpots": [
+      {"type": "info", "text": "Desk", "pitch": 2, "yaw": "abc"},
+      {"type": "info", "text": "Lamp", "yaw": 30},
+      {"type": "info", "text": "Door", "pitch": 1, "yaw": 40}
+    ]}}}
+    """
+    let r = try pannellum(src)
+    let spots = try #require(r.experience.panorama("a")).triggers
+    #expect(spots.map(\.yaw) == [0, 30, 40] && spots.map(\.pitch) == [2, 0, 1])
+    #expect(r.notes.contains { $0.line == 2 && $0.message == "hot spot 1 of scene \"a\": yaw is \"abc\", not a number; 0 was used, so check where it sits" })
+    #expect(r.notes.contains { $0.line == 3 && $0.message == "hot spot 2 of scene \"a\": pitch is missing; 0 was used, so check where it sits" })
+    #expect(r.notes.contains { $0.line == 1 && $0.message.hasPrefix("scene \"a\": yaw is \"east\", not a number") })
+    #expect(r.notes.count == 3, "\(r.notes)")   // nothing about the third hot spot, nothing about a missing scene pitch
+
+    let marz = """
+    var APP_DATA = {"scenes": [{"id": "s", "name": "Scene", "levels": [], "faceSize": 1,
+      "initialViewParameters": {"yaw": 0.5},
+      "linkHotspots": [], "infoHotspots": [{"pitch": 0.1, "title": "Sign", "text": "Hi"}]}]};
+    """
+    let m = try TourImporter.marzipano(Data(marz.utf8), file: "data.js")
+    #expect(m.notes.contains { $0.line == 3 && $0.message == "info hot spot: yaw is missing; 0 was used, so check where it sits" })
+    #expect(!m.notes.contains { $0.message.contains("starting: pitch") })   // a starting view may leave pitch out
+}

@@ -17,7 +17,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
 
-def start_browser(download_dir: pathlib.Path, mobile: bool):
+def start_browser(download_dir: pathlib.Path, mobile: bool, size=(390, 844)):
     o = Options()
     o.add_argument("--headless=new")
     o.add_argument("--no-sandbox")
@@ -29,7 +29,7 @@ def start_browser(download_dir: pathlib.Path, mobile: bool):
     d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(download_dir)})
     if mobile:
         d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                          {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+                          {"width": size[0], "height": size[1], "deviceScaleFactor": 3, "mobile": True})
         d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
     return d
 
@@ -179,6 +179,7 @@ def play_whole_session(p: Player, practice=True):
             t = p.type(1, target[:-1] + "#", t + 600) + 250
             t = p.click_button("#verify", t)
             p.log(t=t, type="button", button="verify", result="not-ok")
+            p.log(t=t, type="focus", field=1)     # after Not OK the field has the focus again
             t = p.click_button("#back-to-memorize", t + 700)
             p.turn("memorize", t)
             p.show("memorize", n, t)

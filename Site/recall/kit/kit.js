@@ -37,9 +37,9 @@
   var S = null;          // the session being recorded (meta stored after every event)
   var chunk = [];        // the current chunk's lines
   var base = 0;          // add to an event timeStamp to get ms since Begin
-  var pending = null;    // a key down waiting for the text it produces
-  var softLabel = {};    // keyCode → label of the last down whose key was Unidentified
-  var lastUserT = 0;     // time of the last key / pointer / click: the cause of a focus change
+  var lastUserT = 0;
+  var resuming = false;
+  var windowFocus = false;  // the window has just got the focus: the next focusin is not the participant's  // true while a reload restores the page: its automatic focus is not written     // time of the last key / pointer / click: the cause of a focus change
 
   function $(id) { return document.getElementById(id); }
   /** The strings of the session's set (a set the site no longer has: the default's). */
@@ -105,10 +105,10 @@
     write(ev);
   }
   function refresh() {
-    if (!S) { $("welcome-done").disabled = $("participant").value.length === 0; return; }
+    if (!S) { $("welcome-done").disabled = !participantOK($("participant").value); return; }
     if (S.page === "verify") {
-      var v = fieldsOf("verify")[0].value, need = Math.min(6, STRINGS[S.string - 1].length);
-      $("verify").disabled = v.length < need;
+      var v = fieldsOf("verify")[0].value, need = Math.min(6, TimedInput.length(STRINGS[S.string - 1]));
+      $("verify").disabled = TimedInput.length(v) < need;
       $("start-test").disabled = !S.verifyOK;
     }
     if (S.page === "entry") {
@@ -122,68 +122,39 @@
     m.textContent = kind === "ok" ? "OK" : kind === "bad" ? "Not OK" : "";
     m.className = "message" + (kind === "ok" ? " ok" : kind === "bad" ? " bad" : "");
   }
+  /** A participant number: 1–12 characters (grapheme clusters), not only spaces. */
+  function participantOK(p) { var n = TimedInput.length(p); return n >= 1 && n <= 12 && p.trim().length > 0; }
   function same(a, b) { return a.normalize("NFC") === b.normalize("NFC"); }
 
-  // ---- keys and text --------------------------------------------------------------------
-  function label(ev) {
-    var k = ev.key;
-    if (k === " ") return "space";
-    if (k === "Backspace") return "⌫";
-    return k;
-  }
-  function flush() {
-    if (!pending) return;
-    var p = pending; pending = null;
-    var el = fieldsOf(S.page)[p.field - 1];
-    var text = el ? el.value : "";
-    var key = p.key;
-    if (key === "Unidentified" || key === "Process") {
-      // A soft keyboard: name the key by what it did.
-      key = text.length < p.before.length ? "⌫" : (text.length > p.before.length ? Array.from(text).pop() : "Unidentified");
-      softLabel[p.code] = key;
+  // ---- keys and text (Site/recall/kit/timed-input.js names each key) ---------------------
+  var keys = TimedInput.attach(document, {
+    field: fieldOf,
+    time: function (ts) { return S && S.t0Epoch !== null ? tOf(ts) : null; },
+    navigation: function (ev) { return ev.key === "Enter" || ev.key === "Tab"; },
+    key: function (ev) {
+      lastUserT = ev.t;
+      write({ t: ev.t, type: "key", key: ev.key, action: ev.action, text: ev.text, field: ev.field });
+      if (ev.action !== "up" && S.page === "verify" && S.verifyOK !== null) { S.verifyOK = false; setMessage(null); }
     }
-    write({ t: p.t, type: "key", key: key, action: "down", text: text, field: p.field });
-  }
+  });
+  function flush() { keys.flush(); }
   function onKeyDown(ev) {
     var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f) return;
     lastUserT = tOf(ev.timeStamp);
     if (ev.key === "Enter") {
-      ev.preventDefault(); flush();
+      ev.preventDefault();
       if (S.page === "entry" || S.page === "recall") {
         var list = fieldsOf(S.page); list[f % list.length].focus();   // Next: wraps to field 1
       } else if (S.page === "verify" && !$("verify").disabled) { doVerify(lastUserT); }
-      return;
     }
-    if (ev.key === "Tab") return;
-    flush();
-    pending = { t: lastUserT, key: label(ev), field: f, before: ev.target.value, code: ev.keyCode };
-    setTimeout(flush, 0);
   }
-  function onKeyUp(ev) {
-    var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f) return;
-    if (ev.key === "Enter" || ev.key === "Tab") return;
-    flush();
-    var key = label(ev);
-    if (key === "Unidentified" || key === "Process") key = softLabel[ev.keyCode] || key;
-    write({ t: tOf(ev.timeStamp), type: "key", key: key, action: "up", field: f });
-  }
-  function onInput(ev) {
-    var f = fieldOf(ev.target); if (!f) { refresh(); return; }
-    if (S && S.t0Epoch !== null) {
-      if (pending && pending.field === f) { flush(); }
-      else {
-        // Text changed without a key down: a soft keyboard's suggestion, dictation, paste.
-        flush();
-        var data = ev.data || "";
-        var key = ev.inputType && ev.inputType.indexOf("delete") === 0 ? "⌫" : (data ? Array.from(data).pop() : "text");
-        write({ t: tOf(ev.timeStamp), type: "key", key: key, action: "tap", text: ev.target.value, field: f });
-      }
-      if (S.page === "verify" && S.verifyOK !== null) { S.verifyOK = false; setMessage(null); }
-    }
-    refresh();
-  }
+  function onInput(ev) { refresh(); }
   function onFocus(ev) {
-    var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f || S.page === "welcome") return;
+    var back = windowFocus; windowFocus = false;
+    var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f || S.page === "welcome" || resuming) return;
+    // The page getting the focus back (after a reload, another app, a screen lock) gives the
+    // field that had it a focus event of its own: the participant moved nothing.
+    if (back) return;
     flush();
     write({ t: Math.max(lastUserT, S.lastT), type: "focus", field: f });
   }
@@ -192,9 +163,14 @@
     flush();
     lastUserT = tOf(ev.timeStamp);
     var el = ev.target.closest ? ev.target.closest("[data-field],button") : null;
-    var target = el ? (el.getAttribute("data-field") ? "field " + el.getAttribute("data-field") : el.id) : "page";
+    var target = el ? (el.getAttribute("data-field") ? "field " + el.getAttribute("data-field") : buttonName(el)) : "page";
     write({ t: lastUserT, type: "touch", x: Math.round(ev.clientX * 10) / 10, y: Math.round(ev.clientY * 10) / 10, target: target });
   }
+
+  /** A button's name in the log (the `button` event's name), for a touch's target. */
+  var BUTTON_NAMES = { "memorize-next": "next", "back-to-memorize": "memorize", "entry-done": "done", "recall-done": "done",
+                       "welcome-done": "done" };
+  function buttonName(el) { var a = el.getAttribute("data-action") || el.id; return BUTTON_NAMES[a] || a; }
 
   // ---- buttons ------------------------------------------------------------------------
   function clickT(ev) { var t = tOf(ev.timeStamp); lastUserT = t; return t; }
@@ -219,11 +195,12 @@
     store("s:" + S.id + ":meta", S);
     setMessage(ok ? "ok" : "bad");
     refresh();
+    if (!ok) fieldsOf("verify")[0].focus();   // type again at once (the focus event is written)
   }
   var actions = {
     "welcome-done": function (ev) {
       var p = $("participant").value;
-      if (p.length < 1 || Array.from(p).length > 12) return;
+      if (!participantOK(p)) return;
       var now = new Date().toISOString();
       S = { id: now.replace(/[^0-9]/g, "") + "-" + Math.floor(Math.random() * 1e6), participant: p, created: now,
             t0Epoch: null, lastT: 0, lines: 0, page: "ready", string: null, verifyOK: false, values: [], finished: false,
@@ -252,9 +229,13 @@
   function start() {
     if (!storageOK) $("storage-warning").hidden = false;
     document.addEventListener("keydown", onKeyDown, true);
-    document.addEventListener("keyup", onKeyUp, true);
     document.addEventListener("input", onInput, true);
     document.addEventListener("focusin", onFocus, true);
+    window.addEventListener("focus", function (ev) {
+      // The element's own focus follows in the same task; after it, focus is the participant's again.
+      if (ev.target === window) { windowFocus = true; setTimeout(function () { windowFocus = false; }, 0); }
+    }, true);
+    window.addEventListener("blur", function (ev) { if (ev.target === window) windowFocus = false; }, true);
     document.addEventListener("pointerdown", onPointer, true);
     document.addEventListener("click", function (ev) {
       var b = ev.target.closest ? ev.target.closest("button[data-action]") : null;
@@ -272,7 +253,8 @@
         if (chunk.length === CHUNK) chunk = [];
         lastUserT = S.lastT;
       }
-      show(S.page, S.string, null, S.values);
+      resuming = true;
+      try { show(S.page, S.string, null, S.values); } finally { resuming = false; }
       return;
     }
     show("welcome", null, null);

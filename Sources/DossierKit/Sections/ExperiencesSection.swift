@@ -40,7 +40,8 @@ public struct ExperiencesSection: Section {
         self.folder = folder
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
-        if names.isEmpty { throw config.error("input", "no experience files (*.json) in \(project.display(folder))") }
+        // An empty folder is a project that has not made its first experience yet: the home
+        // page says so and links the editor, which starts one from nothing.
         var loaded: [Experience] = []
         var issues: [ExperienceIssue] = []
         var slugs: [String: String] = [:]
@@ -231,7 +232,7 @@ public struct ExperiencesSection: Section {
                     model: ["json": HTML.scriptSafeJSON(json)],
                     styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
                     scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js", "assets/experiences/zip.js", "assets/experiences/pano.js",
-                              "assets/experiences/editor-stage.js", "assets/experiences/editor.js"],
+                              "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js", "assets/experiences/editor.js"],
                     bodyClass: "experience-editor")
     }
 

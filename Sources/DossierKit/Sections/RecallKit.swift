@@ -39,7 +39,9 @@ struct RecallKit {
     /// The two pages.
     func files() throws -> [OutputFile] {
         func read(_ rel: String) throws -> String { String(decoding: try Resources.data(rel), as: UTF8.self) }
-        let js = try read("Site/recall/kit/kit.js"), css = try read("Site/recall/kit/kit.css")
+        // The timed-input script (names each key by its change) comes first: kit.js uses it.
+        let js = try read("Site/recall/kit/timed-input.js") + "\n" + read("Site/recall/kit/kit.js")
+        let css = try read("Site/recall/kit/kit.css")
         let test = try read("Templates/recall/kit.html"), admin = try read("Templates/recall/kit-admin.html")
         func page(_ template: String, mode: String) -> String {
             var config: [String: JSONValue] = ["strings": .array(strings.strings.map { .string($0) }), "set": .string(setName),
