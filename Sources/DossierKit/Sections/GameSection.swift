@@ -122,13 +122,15 @@ public struct GameSection: Section {
              "probability": GameFormat.percent($0.probability), "suggest": $0.suggest]
         }
         let auc = rec.cvAUC.map { "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))" }
-        let model: [String: Any] = ["players": rows, "count": rec.count, "auc": auc ?? "not available",
-                                    "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite,
-                                    "results": rec.encryptedResults]
+        var model: [String: Any] = ["players": rows, "count": rec.count, "auc": auc ?? "not available",
+                                    "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite]
+        // Nothing is said of encrypted results when there are none (telemetry files hold no
+        // device result keys): never "0 players' own results are published".
+        if rec.encryptedResults > 0 { model["results"] = rec.encryptedResults }
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
         let blurb = "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
             + (auc.map { " (cross-validated AUC \($0))." } ?? ".")
-        return UnitResult(pages: [page], blurb: blurb)
+        return UnitResult(pages: [page, GameMethodsPage.page()], blurb: blurb)
     }
 }
 
