@@ -301,7 +301,7 @@ struct VaultEditCommand: ParsableCommand {
         if let expires {
             if expires == "never" { expiry = .some(nil) } else {
                 guard let d = CalendarDay.parse(expires) else {
-                    throw ValidationError("--expires must be a real day YYYY-MM-DD or never, got '\(expires)'")
+                    throw DossierError("--expires must be a real day YYYY-MM-DD or never, got '\(expires)'")
                 }
                 expiry = .some(d)
             }

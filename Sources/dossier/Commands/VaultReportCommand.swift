@@ -111,7 +111,7 @@ struct VaultReportCommand: ParsableCommand {
         let options = HealthCheck.Options(staleDays: staleDays, expiringDays: expiringDays, missingTOTP: !noMissingTotp)
         var date = Date()
         if let asOf {
-            guard let d = CalendarDay.parse(asOf) else { throw ValidationError("--as-of must be a real day YYYY-MM-DD, got '\(asOf)'") }
+            guard let d = CalendarDay.parse(asOf) else { throw DossierError("--as-of must be a real day YYYY-MM-DD, got '\(asOf)'") }
             date = d
         }
         let breaches = try pwned.map { p in try VaultCLI.wrap { try BreachList(url: URL(fileURLWithPath: p)) } }
