@@ -59,7 +59,16 @@ def test_the_model_card_states_the_every_feature_defined_rule(site):
     assert "every one of these features defined" in (site / "game" / "methods.html").read_text(encoding="utf-8")
 
 
-def test_a_site_from_telemetry_files_says_nothing_of_encrypted_results(site):
-    text = (site / "game" / "index.html").read_text(encoding="utf-8")
+def test_a_site_from_telemetry_files_says_nothing_of_encrypted_results(dossier_bin, tmp_path):
+    import subprocess
+    data = tmp_path / "data"
+    data.mkdir()
+    subprocess.run([dossier_bin, "game", "simulate", "--players", "40", "--seed", "3", "--obstacles", "20",
+                    "--out", data / "cohort.jsonl"], check=True, capture_output=True)
+    (tmp_path / "dossier.yml").write_text("title: Game\ngame:\n  telemetry: data/cohort.jsonl\n")   # aggregate-only
+    r = subprocess.run([dossier_bin, "build", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "_site" / "game" / "index.html").read_text(encoding="utf-8")
+    assert "aggregate-only" in text
     assert "own results are" not in text
     assert not re.search(r"\b0 players", text)
