@@ -169,3 +169,46 @@ def test_recycled_and_archived_items_are_left_out_on_purpose(run_dossier, tmp_pa
                   ",,card,Visa,,,,,,,\n", encoding="utf-8")
     out = run_dossier("vault", "import", v, bw, env=MASTER).stdout
     assert "skipped 1 card item(s): not supported" in out, out
+
+
+BROWSER_CASES = [
+    "https://bank.example.com\\@evil.example.com/",
+    "https:\\\\bank.example.com\\login",
+    "https:bank.example.com/x",
+    "https:///bank.example.com//x",
+    "HTTPS://BANK.Example.COM/Path",
+    "https://a.example.com#@b.example.com/",
+    "https://a.example.com?@b.example.com/",
+    "https://user@a.example.com:8080@b.example.com/",
+    "https://jo:p@ss@bank.example.com:443/a",
+    "http://shop.example.com:80/cart",
+    "https://ba\tnk.example.com/",
+    "  https://bank.example.com/  ",
+]
+
+
+def test_hosts_agree_with_a_real_browser(run_dossier, tmp_path):
+    """The host shown for each tricky URL is the hostname Chromium's `new URL()` gives."""
+    import shutil
+    pytest.importorskip("selenium")
+    from selenium import webdriver
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium or not shutil.which("chromedriver"):
+        pytest.skip("chromium and chromedriver are needed")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = chromium
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        opts.add_argument(a)
+    drv = webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
+    try:
+        expected = [drv.execute_script("return new URL(arguments[0]).hostname", u) for u in BROWSER_CASES]
+    finally:
+        drv.quit()
+    rows = ["name,url,username,password,note"] + [f"Site {k:02d},\"{u}\",u{k},\"pw-{k}-Q7w!x\"," for k, u in enumerate(BROWSER_CASES)]
+    p = tmp_path / "chrome.csv"
+    p.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    rep = json.loads(run_dossier("vault", "report", p, "--export", "--as-of", "2025-01-01", "--json").stdout)
+    shown = {r["title"]: r["website"] for r in rep["entries"]}
+    for k, (u, host) in enumerate(zip(BROWSER_CASES, expected)):
+        got = urllib.parse.urlsplit(shown[f"Site {k:02d}"]).hostname
+        assert got == host, (u, shown[f"Site {k:02d}"], host)
