@@ -45,7 +45,7 @@ public enum StudyTables {
             return [.text(p.participant), .text(sp.sourceFile), .text(p.source.rawValue), .bool(p.complete),
                     .opt(p.sessionTotalMs), .int(p.lastEventMs), .int(p.warnings),
                     sum(\.entries), sum(\.incorrectEntries), sum(\.rekeys), sum(\.deletions), sum(\.verifyFailures),
-                    .int(p.recallFields), .text(p.recalled.map(String.init).joined(separator: " ")),
+                    .int(p.recallFields), p.recalled.isEmpty ? .empty : .text(p.recalled.map(String.init).joined(separator: " ")),
                     .opt(p.medianHold), .opt(p.medianDownDown), .opt(p.medianUpDown), .opt(p.medianUpUp)]
         }
         return Table(header: ["participant", "source_file", "source", "complete", "session_total_ms", "last_event_ms", "warnings",

@@ -5,18 +5,22 @@ import Foundation
 /// One cell of an output table.
 public enum TableCell: Sendable, Hashable {
     case text(String)
+    /// A boolean: `True`/`False` in CSV, `true`/`false` in JSON. Kept apart from text so
+    /// a text value that reads `True` (a participant numbered `True`) stays a string.
+    case flag(Bool)
     case int(Int)
     case number(Double)
     case empty
 
     static func opt(_ i: Int?) -> TableCell { i.map { .int($0) } ?? .empty }
     static func opt(_ d: Double?) -> TableCell { d.map { .number($0) } ?? .empty }
-    static func bool(_ b: Bool) -> TableCell { .text(b ? "True" : "False") }
+    static func bool(_ b: Bool) -> TableCell { .flag(b) }
 
     /// The cell as plain text (numbers via `format`).
     public func text(format: (Double) -> String = { String($0) }) -> String {
         switch self {
         case .text(let s): return s
+        case .flag(let b): return b ? "True" : "False"
         case .int(let i): return String(i)
         case .number(let d): return format(d)
         case .empty: return ""
@@ -264,7 +268,8 @@ public enum RolledUp {
                 row(s, "Entry", "field_at_turn", field: i + 1, text: text, correct: text == s.target)
             }
             if let st = s.entryStart {
-                row(s, "Entry", "total", start: st, end: s.entryDone, duration: d(s.entryTotalMs),
+                // A page left without Done ends where its total does: the page turn, or the log's end.
+                row(s, "Entry", "total", start: st, end: s.entryDone ?? s.entryTotalMs.map { st + $0 }, duration: d(s.entryTotalMs),
                     text: s.completed ? "done" : "not done")
             }
             if let m = s.meanEntrySeconds {

@@ -90,12 +90,15 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
 
     public var isResyncing: Bool { (pendingKey != nil || pendingCode != nil) && send != nil }
 
-    /// The safety number of this exchange with the other person's public key.
+    /// The safety number of this exchange with the other person's public key. A key that
+    /// cannot agree keys (a low-order point: the shared secret would be all zero) is
+    /// refused here, before any number is shown.
     public func safetyNumber(theirs: [UInt8]) throws -> String {
         guard let own = ownPublicKey else { throw SecureSMSError.contact("no key exchange is open for \(name); run `contact add` or `contact resync` first") }
         guard own != theirs else {
             throw SecureSMSError.badKeyMessage("that is your own key message; paste the one the other person sent")
         }
+        if let priv = ownPrivateKey { _ = try KeyExchange.chains(own: priv, theirs: theirs) }
         return KeyExchange.safetyNumber(own, theirs)
     }
 

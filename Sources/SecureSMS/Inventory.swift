@@ -61,4 +61,20 @@ public struct Inventory: Codable, Sendable, Equatable {
                          lastSentAt: c.lastSentAt, lastReceivedAt: c.lastReceivedAt, warnings: w)
         }
     }
+
+    /// The inventory a published page may show by default: who talks to whom and when is
+    /// left out. Contacts are labelled `contact 1`, `contact 2`, … in the order they were
+    /// added (ties by name), and the last-sent / last-received times are dropped
+    /// (docs/securesms-report.md, "Who and when").
+    public func anonymised() -> Inventory {
+        var out = self
+        out.contacts = contacts.sorted { ($0.addedAt, $0.name) < ($1.addedAt, $1.name) }.enumerated().map { k, c in
+            var e = c
+            e.name = "contact \(k + 1)"
+            e.lastSentAt = nil
+            e.lastReceivedAt = nil
+            return e
+        }
+        return out
+    }
 }

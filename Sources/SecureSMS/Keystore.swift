@@ -124,33 +124,54 @@ public struct Keystore: Sendable, CustomStringConvertible {
 
     /// Opens a keystore with `password`. With `lockWait` it first takes the keystore's
     /// exclusive lock (waiting up to that many seconds) and holds it until the returned
-    /// value is released — every command that may save passes it. A wrong password
-    /// is counted (and saved); after `maxFailures` in a row the file is locked for
-    /// `lockSeconds`, across restarts.
+    /// value is released — every command that may save passes it. Every try is counted
+    /// *before* the password is checked (docs/securesms-keystore.md, "Lockout"): the
+    /// envelope is saved with one more failure, then the verifier is derived; a right
+    /// password saves the count back to 0 (and clears a lapsed lock), so a process killed
+    /// during the check leaves its try counted. After `maxFailures` in a row the file is
+    /// locked for `lockSeconds`, across restarts.
     ///
-    /// `readOnly` (reports, `dossier check`) takes no lock and never writes: a wrong
-    /// password is refused without being counted, and the result cannot be saved.
+    /// `readOnly` (reports, `dossier check`) never saves the payload: it takes the lock
+    /// only while it counts (waiting up to `lockWait`, else ``readOnlyLockWait`` seconds)
+    /// and writes only the clear lockout part, as every open does.
     public static func open(at url: URL, password: String, now: Date = Date(), readOnly: Bool = false,
                             lockWait: Int? = nil) throws -> Keystore {
-        let lock = readOnly ? nil : try lockWait.map { try KeystoreLock(for: url, wait: $0) }
+        try open(at: url, password: password, now: now, readOnly: readOnly, lockWait: lockWait, derive: derive)
+    }
+
+    /// Seconds a read-only open waits for the keystore's lock.
+    public static let readOnlyLockWait = 30
+
+    /// ``open(at:password:now:readOnly:lockWait:)`` with the key derivation passed in
+    /// (tests observe what is on disk while it runs).
+    static func open(at url: URL, password: String, now: Date, readOnly: Bool, lockWait: Int?,
+                     derive: (String, KDFParams) throws -> (SymmetricKey, Data)) throws -> Keystore {
+        let lock: KeystoreLock?
+        if readOnly { lock = try KeystoreLock(for: url, wait: lockWait ?? readOnlyLockWait) }
+        else { lock = try lockWait.map { try KeystoreLock(for: url, wait: $0) } }
+        if lock != nil { sweepTemporaryFiles(of: url) }
         var env = try readEnvelope(url)
         if let until = env.lockout.lockedUntil {
             if until > now { throw SecureSMSError.locked(until: until) }
-            env.lockout.lockedUntil = nil
+            env.lockout.lockedUntil = nil   // lapsed: cleared below by a right password
         }
-        let (key, verifier) = try derive(password: password, params: env.kdf)
+        // Count this try before the expensive check.
+        var counted = env
+        counted.lockout.failures += 1
+        var remaining = counted.lockout.maxFailures - counted.lockout.failures
+        if remaining <= 0 {
+            counted.lockout.failures = 0
+            counted.lockout.lockedUntil = now.addingTimeInterval(TimeInterval(counted.lockout.lockSeconds))
+            remaining = 0
+        }
+        try writeEnvelope(counted, to: url)
+        let (key, verifier) = try derive(password, env.kdf)
         guard SMSProtocol.constantTimeEqual(Array(verifier), Array(env.verifier)) else {
-            if readOnly { throw SecureSMSError.keystore("\(url.path): wrong password (read only: this try was not counted)") }
-            env.lockout.failures += 1
-            var remaining = env.lockout.maxFailures - env.lockout.failures
-            if remaining <= 0 {
-                env.lockout.failures = 0
-                env.lockout.lockedUntil = now.addingTimeInterval(TimeInterval(env.lockout.lockSeconds))
-                remaining = 0
-            }
-            try writeEnvelope(env, to: url)
             throw SecureSMSError.wrongPassword(remaining: remaining)
         }
+        env.lockout.failures = 0
+        env.lockout.lockedUntil = nil
+        try writeEnvelope(env, to: url)   // the try undone: the count as it was, minus a lapsed lock
         let aad = associatedData(env.kdf)
         let sealed: Data
         do {
@@ -163,15 +184,25 @@ public struct Keystore: Sendable, CustomStringConvertible {
         do { payload = try decoder().decode(Payload.self, from: sealed) } catch {
             throw SecureSMSError.keystore("\(url.path): the keystore payload is not readable")
         }
-        let needsSave = env.lockout.failures != 0
-        env.lockout.failures = 0
         var ks = Keystore(url: url, account: payload.account, createdAt: payload.createdAt,
                           passwordChangedAt: payload.passwordChangedAt, contacts: payload.contacts,
-                          lockout: env.lockout, kdf: env.kdf, key: key, verifier: verifier, lock: lock)
+                          lockout: env.lockout, kdf: env.kdf, key: key, verifier: verifier, lock: readOnly ? nil : lock)
         ks.readOnly = readOnly
-        if needsSave && !readOnly { try ks.save() }
-        ks.lockout = env.lockout
         return ks
+    }
+
+    /// Removes `.<name>.<pid>.<random>.tmp` files a killed save left beside the keystore
+    /// (each holds an older copy, with chain keys that should be erased). Called only while
+    /// holding the keystore's lock, so no running save's file is touched.
+    static func sweepTemporaryFiles(of url: URL) {
+        let dir = url.deletingLastPathComponent()
+        let prefix = "." + url.lastPathComponent + "."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+            guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { continue }
+            unlink(dir.appendingPathComponent(name).path)
+        }
     }
 
     /// The lockout state, readable without the password (for messages and reports).

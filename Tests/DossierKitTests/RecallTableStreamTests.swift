@@ -10,8 +10,8 @@ import Testing
     @Test func streamedCSVAndJSONEqualTheWholeTableWriters() {
         let header = ["participant", "source_file", "n", "x", "ok", "gap", "Zeta", "ä"]
         let rows: [[TableCell]] = [
-            [.text("S1"), .text("logs/a \"b\".jsonl"), .int(3), .number(0.1 + 0.2), .text("True"), .empty, .text("=cmd"), .text("é\n\u{2028}")],
-            [.text("S2"), .text("x,y"), .int(-7), .number(1e-7), .text("False"), .number(2.5), .text(""), .text("\t")],
+            [.text("S1"), .text("logs/a \"b\".jsonl"), .int(3), .number(0.1 + 0.2), .flag(true), .empty, .text("=cmd"), .text("é\n\u{2028}")],
+            [.text("S2"), .text("x,y"), .int(-7), .number(1e-7), .flag(false), .number(2.5), .text(""), .text("\t")],
             [.text("S3"), .text("z"), .int(0), .number(123456789.123), .text("true"), .empty, .empty, .empty],
         ]
         let whole = RecallStudy.Table(header: header, rows: rows)
@@ -48,7 +48,7 @@ import Testing
     /// shared ``RecallTableStream/Columns``) are the rows of a stream with it.
     @Test func rowsWithoutTheHeaderRecordAsWithIt() {
         let header = ["participant", "source_file", "n", "x", "ok"]
-        let rows: [[TableCell]] = [[.text("S1"), .text("a\u{2028}b"), .int(3), .number(0.125), .text("True")],
+        let rows: [[TableCell]] = [[.text("S1"), .text("a\u{2028}b"), .int(3), .number(0.125), .flag(true)],
                                    [.text("S2"), .text("x,y"), .int(-7), .number(1.5), .empty]]
         var with = RecallTableStream(header: header), without = RecallTableStream(.init(header: header), headerRecord: false)
         var csvOnly = RecallTableStream(.csvOnly, headerRecord: false)

@@ -138,10 +138,10 @@ import Testing
         #expect(touch[8] == .text("160,200"))
         let wrong = try #require(t.rows.first { $0[5] == .text("abc124") })
         #expect(wrong[3] == .text("Entry 3"))
-        #expect(wrong[7] == .text("False"))
+        #expect(wrong[7] == .flag(false))
         let recallTurn = try #require(t.rows.first { $0[10] == .text("page-turn") && $0[3] == .text("Recall 1") })
         #expect(recallTurn[9] == .text(" abc123"))
-        #expect(recallTurn[7] == .text("False"))
+        #expect(recallTurn[7] == .flag(false))
     }
 
     @Test func rolledUpListsEveryMeasure() throws {
@@ -159,7 +159,7 @@ import Testing
         let session = try #require(rows("Multiple", "session_total").first)
         #expect(session[10] == .number(32500))
         #expect(session[11] == .text("complete"))
-        let rekeyed = try #require(rows("Entry", "entry").first { $0[13] == .text("True") })
+        let rekeyed = try #require(rows("Entry", "entry").first { $0[13] == .flag(true) })
         #expect(rekeyed[7] == .int(3))
     }
 }

@@ -135,15 +135,23 @@ import Testing
         #expect(throws: SecureSMSError.self) { try Keystore.open(at: url, password: "pw", now: t0) }
     }
 
-    @Test func readOnlyOpenNeverWritesEvenForAWrongPassword() throws {
+    /// A read-only open (build, check) never saves the payload, but counts its tries like
+    /// every open (issue #35): the lock comes, and a right password after it lapses leaves
+    /// the file as it was.
+    @Test func readOnlyOpenNeverSavesThePayloadButCountsTries() throws {
         let dir = try tempDir()
         let url = try store(dir).url
         let before = try Data(contentsOf: url)
-        for _ in 0..<4 {
+        for _ in 0..<3 {
             #expect(throws: SecureSMSError.self) { try Keystore.open(at: url, password: "wrong", now: t0, readOnly: true) }
         }
+        let locked = try Keystore.lockoutState(at: url)
+        #expect(locked.lockedUntil != nil)
+        #expect(throws: SecureSMSError.locked(until: locked.lockedUntil!)) {
+            try Keystore.open(at: url, password: "pw", now: t0, readOnly: true)
+        }
+        var ks = try Keystore.open(at: url, password: "pw", now: locked.lockedUntil!.addingTimeInterval(1), readOnly: true)
         #expect(try Data(contentsOf: url) == before)
-        var ks = try Keystore.open(at: url, password: "pw", now: t0, readOnly: true)
         #expect(throws: SecureSMSError.self) { try ks.save() }
         #expect(try Data(contentsOf: url) == before)
     }

@@ -59,6 +59,7 @@ def page_types(site: pathlib.Path):
         "recall-participant": first("recall/participants/*/index.html"),
         "game-player": first("game/players/*/index.html"),
         "game-cohort": first("game/cohort/index.html"),
+        "game-methods": first("game/methods.html"),
         "experience-viewer": first("experiences/*/index.html"),
         "experience-overview": first("experiences/*/overview/index.html"),
     }

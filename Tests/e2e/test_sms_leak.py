@@ -40,7 +40,8 @@ def test_site_and_log_hold_no_secrets(run_dossier, tmp_path):
     (proj / "data" / "bob.keystore").write_bytes((tmp_path / "bob.keystore").read_bytes())
     (proj / "data" / "pw.txt").write_text(alice.password + "\n")
     (proj / "dossier.yml").write_text(
-        "title: Leak test\nsms:\n  keystores: data/*.keystore\n  password_file: data/pw.txt\n  backlog_warning: 2\n")
+        "title: Leak test\nsms:\n  keystores: data/*.keystore\n  password_file: data/pw.txt\n  backlog_warning: 2\n"
+        "  identify_contacts: true\n")
     build = run_dossier("build", proj)
     site = proj / "_site"
     assert (site / "sms" / "index.html").exists()
@@ -77,12 +78,12 @@ def sms_demo_project(tmp_path, block):
 
 
 def test_demo_keystores_report_without_warnings_or_secrets(run_dossier, tmp_path):
-    block = "sms:\n  keystores: data/sms/*.keystore\n  password_file: data/sms/demo.password\n"
+    block = "sms:\n  keystores: data/sms/*.keystore\n  password_file: data/sms/demo.password\n  identify_contacts: true\n"
     proj = sms_demo_project(tmp_path, block)
     before = {p.name: p.read_bytes() for p in (proj / "data" / "sms").glob("*.keystore")}
     build = run_dossier("build", proj, env={"DOSSIER_SMS_PASSWORD": ""})
     assert "warning" not in (build.stdout + build.stderr).lower()
-    # building reads the keystores and never rewrites them
+    # a build counts its try and undoes it: the keystores' bytes are what they were
     assert {p.name: p.read_bytes() for p in (proj / "data" / "sms").glob("*.keystore")} == before
     rows = list(csv.DictReader(io.StringIO((proj / "_site" / "sms" / "contacts.csv").read_text(encoding="utf-8-sig"))))
     by = {(r["keystore"], r["contact"]): r for r in rows}
@@ -114,14 +115,17 @@ def test_missing_password_is_a_located_error(dossier_bin, tmp_path):
     assert re.search(r"dossier\.yml:[23]: sms", r.stderr) and "DOSSIER_SMS_PASSWORD" in r.stderr
 
 
-def test_wrong_password_fails_build_and_check_and_writes_no_keystore(run_dossier, tmp_path):
-    """A build or `dossier check` only reads keystores: a wrong password is refused but never
-    counted (three tries would otherwise lock every keystore of the project)."""
+def test_wrong_password_fails_build_and_check_and_is_counted(run_dossier, tmp_path):
+    """A build or `dossier check` never saves a keystore's payload, but a wrong password is
+    counted like any other try (issue #35: unlimited guesses otherwise); the right one
+    resets the count and leaves the keystore's bytes as they were."""
     proj = sms_demo_project(tmp_path, "sms:\n  keystores: data/sms/*.keystore\n  password_env: SMS_DEMO_PW\n")
-    before = {p.name: p.read_bytes() for p in (proj / "data" / "sms").iterdir()}
-    for cmd in ("check", "build"):
+    before = {p.name: p.read_bytes() for p in (proj / "data" / "sms").glob("*.keystore")}
+    for k, cmd in enumerate(("check", "build")):
         r = run_dossier(cmd, proj, check=False, env={"SMS_DEMO_PW": "not it"})
         assert r.returncode == 1 and "wrong password" in r.stderr and "not it" not in r.stderr
-    after = {p.name: p.read_bytes() for p in (proj / "data" / "sms").iterdir()}
-    assert after == before
+        assert f"({2 - k} more tr" in r.stderr, r.stderr
+        alice = proj / "data" / "sms" / "alice.keystore"     # the first keystore: the build stops there
+        assert json.loads(alice.read_text())["lockout"]["failures"] == k + 1
     assert run_dossier("check", proj, env={"SMS_DEMO_PW": "demo-only-not-a-secret"}).returncode == 0
+    assert {p.name: p.read_bytes() for p in (proj / "data" / "sms").glob("*.keystore")} == before

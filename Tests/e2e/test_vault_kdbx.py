@@ -155,3 +155,26 @@ def test_kdbx_wrong_password_and_damaged_files_are_clear_errors(run_dossier, tmp
     assert r.returncode == 1 and "wrong password or key file" in r.stderr
     assert vault.read_bytes() == before
     assert "Traceback" not in r.stderr and "Fatal error" not in r.stderr
+
+
+@pytest.mark.parametrize("cipher", ["aes256", "chacha20"])
+def test_kdbx3_damaged_with_the_right_password_is_not_a_wrong_password(run_dossier, tmp_path, cipher):
+    """Issue #35: a 3.1 file cut by 1–16 bytes or with its last byte flipped, opened with
+    the right password, is "damaged" (KeePassXC says so too), not "wrong password"."""
+    v3 = tmp_path / "v3.kdbx"
+    make_kdbx.make(v3, 3, "aes", cipher)
+    vault = new_vault(run_dossier, tmp_path / "v.dvault")
+    before = vault.read_bytes()
+    data = v3.read_bytes()
+    variants = {f"cut{n}": data[:-n] for n in (1, 7, 15, 16)}
+    variants["flip"] = data[:-1] + bytes([data[-1] ^ 1])
+    for name, bad in variants.items():
+        f = tmp_path / f"{name}.kdbx"
+        f.write_bytes(bad)
+        r = run_dossier("vault", "import", vault, f, env={**MASTER, "DOSSIER_IMPORT_PASSWORD": KDBX_PW}, check=False)
+        assert r.returncode == 1, (name, r.stdout)
+        assert "wrong password" not in r.stderr and ("damaged" in r.stderr or "truncated" in r.stderr), (name, r.stderr)
+        assert str(f) in r.stderr
+        r = run_dossier("vault", "import", vault, f, env={**MASTER, "DOSSIER_IMPORT_PASSWORD": "nope"}, check=False)
+        assert r.returncode == 1 and "wrong password or key file" in r.stderr, (name, r.stderr)
+    assert vault.read_bytes() == before

@@ -49,9 +49,12 @@ class Counting:
                     f.write(f"{method}\t{path}\n")
             if self.tamper and method == self.tamper[0] and path == self.tamper[1]:
                 target = self.root / self.tamper[2]
-                tmp = target.with_name(target.name + ".tamper")
-                tmp.write_text(self.tamper[3], encoding="utf-8")
-                os.replace(tmp, target)
+                if self.tamper[3] == "<remove>":   # the file vanishes instead
+                    target.unlink()
+                else:
+                    tmp = target.with_name(target.name + ".tamper")
+                    tmp.write_text(self.tamper[3], encoding="utf-8")
+                    os.replace(tmp, target)
                 self.tamper = None
         return self.app(environ, start_response)
 

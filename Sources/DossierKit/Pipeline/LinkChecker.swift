@@ -5,7 +5,7 @@ import Render
 /// against the set of files in the site.
 public enum LinkChecker {
     /// Every `href="…"` and `src="…"` value (double- or single-quoted) in `html`,
-    /// HTML entities `&amp;` decoded, that points inside the site (no scheme, not `#…`).
+    /// HTML entities decoded (``decodeAttribute(_:)``), that points inside the site (no scheme, not `#…`).
     public static func links(in html: String) -> [String] {
         var html = html
         return html.withUTF8 { links(in: $0) }
@@ -46,11 +46,18 @@ public enum LinkChecker {
     }
 
     /// Keeps a link value unless it is empty, `#…`, `data:` or `mailto:` (checked
-    /// without making a String), with `&amp;` decoded.
+    /// without making a String), with the entities an escaped attribute holds decoded:
+    /// `&#x27;` / `&#39;` (cmark writes `'` so), `&quot;`, `&lt;`, `&gt;`, then `&amp;` last.
     static func appendLink(_ raw: UnsafeBufferPointer<UInt8>, amp: Bool, to out: inout [String]) {
         guard !raw.isEmpty, raw[0] != 0x23, !hasPrefix(raw, "data:"), !hasPrefix(raw, "mailto:") else { return }
         let value = String(decoding: raw, as: UTF8.self)
-        out.append(amp ? value.replacingOccurrences(of: "&amp;", with: "&") : value)
+        out.append(amp ? decodeAttribute(value) : value)
+    }
+
+    static func decodeAttribute(_ value: String) -> String {
+        value.replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {

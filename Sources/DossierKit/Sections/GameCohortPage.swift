@@ -51,7 +51,7 @@ enum GameCohortPage {
         for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
             let rows: [[String: Any]] = comparisons.filter { $0.groupA == ga && $0.groupB == gb }.map { c -> [String: Any] in
                 let ci: String = c.g == nil ? "–" : "\(GameFormat.num(c.gLow, 2)) to \(GameFormat.num(c.gHigh, 2))"
-                return ["label": MeasureCatalog.label(c.measure),
+                return ["label": MeasureCatalog.label(c.measure), "methods": GameMethodsPage.link(c.measure),
                  "a": GameCohortPage.stats(c.a, c.measure), "b": GameCohortPage.stats(c.b, c.measure),
                  "g": GameFormat.num(c.g, 2), "ci": ci]
             }
@@ -116,7 +116,7 @@ enum GameCohortPage {
                                      width: 420, height: 380, xLabel: "mean predicted probability", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             let coefRows: [[String: Any]] = zip(r.features, r.model.coefficients).map {
-                ["label": MeasureCatalog.label($0.0), "coef": GameFormat.num($0.1, 3)]
+                ["label": MeasureCatalog.label($0.0), "methods": GameMethodsPage.link($0.0), "coef": GameFormat.num($0.1, 3)]
             }
             let t = r.tripod, th = t.atThreshold
             func rate(_ x: Double?, _ num: Int, _ den: Int) -> String {

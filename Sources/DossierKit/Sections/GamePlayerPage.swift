@@ -20,7 +20,7 @@ enum GamePlayerPage {
                                                     reference: "no norms (survey incomplete)", referenceN: 0, small: false, fallback: false) }
             : p.norms
         for n in entries {
-            normRows.append(["label": MeasureCatalog.label(n.measure), "value": GameFormat.value(n.value, measure: n.measure),
+            normRows.append(["label": MeasureCatalog.label(n.measure), "methods": GameMethodsPage.link(n.measure), "value": GameFormat.value(n.value, measure: n.measure),
                              "z": GameFormat.num(n.z, 2), "percentile": GameFormat.num(n.percentile, 0),
                              "bar": GameFormat.percentileBar(n.percentile), "reference": n.reference,
                              "n": n.referenceN, "small": n.small, "fallback": n.fallback])

@@ -156,7 +156,7 @@ public struct GameSection: Section {
         let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet."
             : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
                 + (auc.map { " (cross-validated AUC \($0))." } ?? ".")
-        return UnitResult(pages: [page], blurb: blurb)
+        return UnitResult(pages: [page, GameMethodsPage.page()], blurb: blurb)
     }
 }
 

@@ -14,6 +14,7 @@ enum RecallRender {
             for c in r {
                 switch c {
                 case .text(let s): w.textField(s)
+                case .flag(let b): w.textField(b ? "True" : "False")
                 case .int(let n): w.numberField(n)
                 case .number(let d): w.numberField(d)
                 case .empty: w.emptyField()

@@ -99,8 +99,7 @@ enum RecallStudyFiles {
             var o: [String: JSONValue] = [:]
             for (k, c) in zip(t.header, r) {
                 switch c {
-                case .text("True"): o[k] = .bool(true)
-                case .text("False"): o[k] = .bool(false)
+                case .flag(let b): o[k] = .bool(b)
                 case .text(let s): o[k] = .string(s)
                 case .int(let n): o[k] = .int(n)
                 case .number(let d): o[k] = .number(d)

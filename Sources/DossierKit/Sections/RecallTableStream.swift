@@ -64,6 +64,7 @@ struct RecallTableStream {
         for c in r {
             switch c {
             case .text(let s): csv.textField(s)
+            case .flag(let b): csv.textField(b ? "True" : "False")
             case .int(let n): csv.numberField(n)
             case .number(let d): csv.numberField(d)
             case .empty: csv.emptyField()
@@ -82,8 +83,8 @@ struct RecallTableStream {
             json.append(contentsOf: columns.quotedKeys[k])
             appendJSON(": ")
             switch r[k] {
-            case .text("True"): appendJSON("true")
-            case .text("False"): appendJSON("false")
+            case .flag(true): appendJSON("true")
+            case .flag(false): appendJSON("false")
             case .text(let s): Self.appendQuoted(s, to: &json)
             case .int(let n): DecimalDigits.append(n, to: &json)
             case .number(let d): json.append(contentsOf: JSONValue.formatNumber(d).utf8)

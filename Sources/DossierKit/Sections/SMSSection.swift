@@ -10,6 +10,7 @@ import SecureSMS
 ///   password_file: data/sms/demo.password # first line is the password (demo data only!)
 ///   # password_env: DOSSIER_SMS_PASSWORD  # default when no password_file
 ///   backlog_warning: 10                   # skipped keys at which a pair is flagged
+///   identify_contacts: false              # true: names and last-message times shown
 /// ```
 ///
 /// Pages and side outputs show names, dates and counts only — never a code, key, chain
@@ -22,6 +23,11 @@ public struct SMSSection: Section {
     let passwordFile: URL?
     let passwordEnv: String
     let backlogWarning: Int
+    /// Contact names and last-message times are published only when the project opts in.
+    let identifyContacts: Bool
+    /// The inventories ``units()`` read (every build, cached or not: a wrong password fails
+    /// every build), taken by ``build(unit:context:)``.
+    let opened = OpenedInventories()
     let manifest: String
     let root: URL
 
@@ -31,6 +37,7 @@ public struct SMSSection: Section {
         passwordFile = try config.path("password_file", required: false)
         passwordEnv = try config.string("password_env") ?? "DOSSIER_SMS_PASSWORD"
         backlogWarning = try config.int("backlog_warning", default: Inventory.defaultBacklogWarning, range: 1...Contact.maxStoredSkipped)!
+        identifyContacts = try config.bool("identify_contacts", default: false)
         manifest = config.file
         root = project.root
         if passwordFile == nil && ProcessInfo.processInfo.environment[passwordEnv] == nil {
@@ -38,12 +45,18 @@ public struct SMSSection: Section {
         }
     }
 
-    func password(_ context: SectionContext) throws -> String {
+    /// A path as messages show it: relative to the project.
+    func display(_ url: URL) -> String {
+        let rootPath = root.standardizedFileURL.path + "/", full = url.standardizedFileURL.path
+        return full.hasPrefix(rootPath) ? String(full.dropFirst(rootPath.count)) : url.path
+    }
+
+    func password() throws -> String {
         if let f = passwordFile {
             guard let text = try? String(contentsOf: f, encoding: .utf8),
                   let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map({ String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }),
                   !line.isEmpty else {
-                throw DossierError(file: context.project.display(f), line: 1, "sms: the password file is empty or unreadable")
+                throw DossierError(file: display(f), line: 1, "sms: the password file is empty or unreadable")
             }
             return line
         }
@@ -57,8 +70,24 @@ public struct SMSSection: Section {
             guard seen.insert(id).inserted else {
                 throw DossierError(file: manifest, "sms: two keystores are named \(id)")
             }
-            return SectionUnit(id: id, inputs: [url] + (passwordFile.map { [$0] } ?? []), salt: "backlog=\(backlogWarning)")
+            opened.set(url, try inventory(url, shown: display(url)))
+            return SectionUnit(id: id, inputs: [url] + (passwordFile.map { [$0] } ?? []),
+                               salt: "backlog=\(backlogWarning)" + (identifyContacts ? "|identify" : ""))
         }
+    }
+
+    /// Opens a keystore read only (a wrong password is counted, docs/securesms-report.md)
+    /// and returns its inventory, anonymised unless the project opts in.
+    func inventory(_ url: URL, shown: String) throws -> Inventory {
+        let ks: Keystore
+        do {
+            let pw = try password()
+            ks = try Keystore.open(at: url, password: pw, now: Date(), readOnly: true)
+        } catch let e as SecureSMSError {
+            throw DossierError(file: shown, "sms: \(e.description)")
+        }
+        let inv = Inventory(ks, backlogWarning: backlogWarning)
+        return identifyContacts ? inv : inv.anonymised()
     }
 
     /// One keystore's record: the file's display name and its redacted inventory.
@@ -77,14 +106,8 @@ public struct SMSSection: Section {
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
         let url = unit.inputs[0]
-        let shown = context.project.display(url)
-        let ks: Keystore
-        do {
-            ks = try Keystore.open(at: url, password: try password(context), now: Date(), readOnly: true)
-        } catch let e as SecureSMSError {
-            throw DossierError(file: shown, "sms: \(e.description)")
-        }
-        let rec = Record(id: unit.id, file: url.lastPathComponent, inventory: Inventory(ks, backlogWarning: backlogWarning))
+        let inventory = try opened.take(url) ?? inventory(url, shown: context.project.display(url))
+        let rec = Record(id: unit.id, file: url.lastPathComponent, inventory: inventory)
         return UnitResult(record: try Self.encoder().encode(rec))
     }
 
@@ -155,7 +178,7 @@ public struct SMSSection: Section {
             "keystores": .array(json),
         ])
         let page = Page(path: "sms/index.html", title: Self.title, template: "sms/index", model: [
-            "keystores": models, "contactCount": contactsTotal, "flagged": flagged, "hasFlagged": flagged > 0,
+            "keystores": models, "identifiesContacts": identifyContacts, "contactCount": contactsTotal, "flagged": flagged, "hasFlagged": flagged > 0,
             "backlogWarning": backlogWarning, "maxSkip": Contact.maxSkip,
         ])
         let blurb = "\(recs.count) keystore\(recs.count == 1 ? "" : "s"), \(contactsTotal) contact\(contactsTotal == 1 ? "" : "s")"
@@ -164,5 +187,16 @@ public struct SMSSection: Section {
                           files: [OutputFile(path: "sms/contacts.csv", data: csv.data),
                                   OutputFile(path: "sms/keystores.json", data: jsonDoc.data)],
                           blurb: blurb)
+    }
+}
+
+/// Inventories read by one build's ``SMSSection/units()``, each taken once by its build.
+final class OpenedInventories: @unchecked Sendable {
+    private var byPath: [String: Inventory] = [:]
+    private let lock = NSLock()
+    func set(_ url: URL, _ inventory: Inventory) { lock.lock(); byPath[url.path] = inventory; lock.unlock() }
+    func take(_ url: URL) -> Inventory? {
+        lock.lock(); defer { lock.unlock() }
+        return byPath.removeValue(forKey: url.path)
     }
 }

@@ -50,9 +50,7 @@ public struct VaultSection: Section {
         passwordFile = try config.path("password_file", required: false)
         passwordEnv = try config.string("password_env") ?? "DOSSIER_VAULT_PASSWORD"
         if let s = try config.string("as_of") {
-            let f = ISO8601DateFormatter()
-            f.formatOptions = [.withFullDate]
-            guard let d = f.date(from: s) else { throw config.error("as_of", "expected a date YYYY-MM-DD, got '\(s)'") }
+            guard let d = CalendarDay.parse(s) else { throw config.error("as_of", "expected a real day YYYY-MM-DD, got '\(s)'") }
             asOf = d
         } else {
             asOf = nil
@@ -135,7 +133,7 @@ public struct VaultSection: Section {
         let json = try Self.encoder().encode(report)
         var warnings: [Diagnostic] = []
         for (type, n) in skipped.sorted(by: { $0.key < $1.key }) {
-            warnings.append(.warning(file: display, "\(n) \(type) item(s) not imported: the vault holds logins and notes only"))
+            warnings.append(.warning(file: display, "\(n) \(type) item(s) not imported: \(ImportResult.skipReason(type))"))
         }
         for (kind, n) in notKept.sorted(by: { $0.key < $1.key }) {
             warnings.append(.warning(file: display, "not kept: \(n) \(kind) (docs/vault-import.md)"))
@@ -175,7 +173,7 @@ public struct VaultSection: Section {
             "weakCount": c.weak, "reusedCount": c.reusedEntries, "reuseGroups": c.reuseGroups,
             "headline": [("entries", c.entries), ("critical", c.critical), ("high", c.high), ("medium", c.medium),
                          ("low", c.low), ("without findings", c.ok)].map { ["label": $0.0, "value": $0.1] },
-            "insecureCount": c.insecureWebsites, "breachedCount": c.breached, "checksBreaches": pwned != nil, "staleCount": c.stale, "duplicateCount": c.duplicates,
+            "insecureCount": c.insecureWebsites, "breachedCount": c.breached, "checksBreaches": pwned != nil, "breachList": r.breachList ?? "", "staleCount": c.stale, "duplicateCount": c.duplicates,
             "averageLength": String(format: "%.1f", r.averageLength),
             "chart": chart,
             "distribution": r.scoreDistribution.enumerated().map { ["label": labels[$0.offset], "count": $0.element] },
@@ -187,7 +185,7 @@ public struct VaultSection: Section {
             "excludedCount": c.excluded, "hasExcluded": c.excluded > 0,
             "expiry": rows(r.expired + r.expiring), "hasExpiry": !(r.expired.isEmpty && r.expiring.isEmpty),
             "notKept": (rec.notKept ?? [:]).sorted { $0.key < $1.key }.map { ["kind": $0.key, "count": $0.value] },
-            "skipped": rec.skipped.sorted { $0.key < $1.key }.map { ["type": $0.key, "count": $0.value] },
+            "skipped": rec.skipped.sorted { $0.key < $1.key }.map { ["type": $0.key, "count": $0.value, "reason": ImportResult.skipReason($0.key)] },
         ]
         let page = Page(path: "vault/index.html", title: "Vault health", template: "vault/index", model: model)
         let blurb = "\(c.entries) entries and \(c.notes) notes: \(c.critical) critical, \(c.high) high, \(c.medium) medium, \(c.low) low."

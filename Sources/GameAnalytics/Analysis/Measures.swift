@@ -186,7 +186,9 @@ public enum Measures {
                 } else { rt = d; used.insert(k); break }
                 k += 1
             }
-            let window = max(0, min(end, s.duration) - o.t)
+            // The window's length up to its (exclusive) end: cut by the session end it is
+            // duration + 1 − a, as a tap at `duration` still counts (docs/game-measures.md).
+            let window = max(0, end - o.t)
             trials.append(Trial(session: s.index, position: i, interval: o.interval, rt: rt, window: window, anticipatory: antic))
         }
         return (trials, taps.count - used.count, covered)

@@ -112,8 +112,10 @@ public enum Ingest {
                 if let pinned = try db.pinnedKey(p.id), pinned != content.signingKey {
                     return .rejected(reason: "player \(p.id) is pinned to another device's signing key (trust on first use): this upload is signed by a different key")
                 }
-                try db.pin(p.id, signingKey: content.signingKey, resultKey: content.resultKey)
+                // A duplicate changes nothing — not even the result key: a replayed old
+                // upload must not roll the device's current key back.
                 if try db.hasUpload(hash) { return .duplicate(player: p.id) }
+                try db.pin(p.id, signingKey: content.signingKey, resultKey: content.resultKey)
                 let added = try db.store(p)
                 try db.recordUpload(hash, player: p.id, sessions: added)
                 return .stored(player: p.id, sessions: added)

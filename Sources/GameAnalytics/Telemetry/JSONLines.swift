@@ -29,7 +29,7 @@ public enum TelemetryJSONL {
         public mutating func addLine(_ line: String, file: String, line lineNo: Int) throws(GameError) {
             func fail(_ m: String) -> GameError { GameError(file: file, line: lineNo, m) }
             guard let obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-                throw fail("not a JSON object")
+                throw fail(JSONProblem.describe(line))
             }
             if let dup = firstDuplicateKey(in: line) { throw fail("the field '\(dup)' appears twice") }
             let r = Record(obj, fail: fail)

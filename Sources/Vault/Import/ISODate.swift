@@ -74,3 +74,15 @@ enum ISODate {
         return era * 146_097 + doe - 719_468
     }
 }
+
+/// A calendar day typed by a person (`--expires`, `--as-of`, `as_of:` in dossier.yml):
+/// exactly `YYYY-MM-DD`, a real day of the proleptic Gregorian calendar (`2026-02-30`,
+/// `2025-02-29` and `2026-04-31` are refused, never rolled over), 00:00 UTC.
+public enum CalendarDay {
+    /// The day's 00:00 UTC, or nil for anything that is not exactly a real `YYYY-MM-DD`.
+    public static func parse(_ s: String) -> Date? {
+        let u = Array(s.utf8)
+        guard u.count == 10, u[4] == 45, u[7] == 45 else { return nil }
+        return ISODate.parse(s)
+    }
+}

@@ -34,6 +34,17 @@ public struct ImportResult: Sendable {
     /// and named one by one in the import summary.
     public var attachments: [String] = []
 
+    /// Skipped types left out on purpose — deleted or archived items, not live ones — as
+    /// opposed to types the vault cannot hold (docs/vault-import.md, "Skipped items").
+    public static let leftOutOnPurpose: Set<String> = ["recycle bin", "archived", "trashed", "deleted"]
+
+    /// Why `n` skipped items of `type` were not imported, as the CLI and the report say it.
+    public static func skipReason(_ type: String) -> String {
+        leftOutOnPurpose.contains(type)
+            ? "left out on purpose (deleted or archived, not items in use)"
+            : "not supported (the vault holds logins and notes only)"
+    }
+
     /// Counts `n` pieces of data of `kind` that the vault does not keep.
     mutating func notKeep(_ kind: String, _ n: Int = 1) {
         if n > 0 { notKept[kind, default: 0] += n }

@@ -21,20 +21,24 @@ public final class BreachList: @unchecked Sendable {
     public private(set) var lookups = 0
     public private(set) var lookupTime = Duration.zero
     static let page = 4096
+    /// Which of the accepted forms the list is (``BreachListForm``), said on the report.
+    public let form: BreachListForm
 
-    /// Opens a sorted `HASH:COUNT` file or a range folder.
+    /// Opens a sorted `HASH:COUNT` file or a range folder, refusing any other form.
     public init(url: URL) throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
             throw VaultError(.io, "the Pwned Passwords file does not exist", file: url.path)
         }
         if isDir.boolValue {
+            form = try BreachListForm.ofFolder(url)
             source = .folder(url)
         } else {
             let fd = open(url.path, O_RDONLY)
             guard fd >= 0 else { throw VaultError(.io, "cannot open the Pwned Passwords file", file: url.path) }
-            let size = lseek(fd, 0, SEEK_END)
-            source = .file(fd, Int64(size))
+            let size = Int64(lseek(fd, 0, SEEK_END))
+            do { form = try BreachListForm.ofFile(fd: fd, size: size, path: url.path) } catch { close(fd); throw error }
+            source = .file(fd, size)
         }
     }
 
@@ -68,6 +72,7 @@ public final class BreachList: @unchecked Sendable {
         guard let file = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }),
               let data = FileManager.default.contents(atPath: file.path) else { return 0 }
         pagesRead += (data.count + Self.page - 1) / Self.page
+        try BreachListForm.checkRangeFile(Array(data), file: file.path)
         let suffix = Array(key.dropFirst(5))
         for line in data.split(separator: 10) {
             let fields = Array(line.prefix { $0 != 58 })   // up to ':'

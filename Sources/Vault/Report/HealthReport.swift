@@ -79,6 +79,9 @@ public struct HealthReport: Sendable, Codable, Equatable {
     public var missingTOTP: [Row]
     /// Every entry (no problems filtered), sorted by title.
     public var entries: [Row]
+    /// The offline breach list used, e.g. `SHA-1 ordered by hash, 1,024 lines`
+    /// (``BreachListForm/summary``); absent without one.
+    public var breachList: String? = nil
 
     /// Fields of a row, in CSV column order.
     public static let csvColumns = ["title", "website", "username", "score", "severity", "reason", "group", "changed", "expires"]
@@ -236,7 +239,8 @@ public enum HealthCheck {
         let avg = entries.isEmpty ? 0 : (Double(totalLength) / Double(entries.count) * 10).rounded() / 10
         return HealthReport(asOf: day(asOf), counts: counts, scoreDistribution: distribution, averageLength: avg,
                             problems: problems, breached: breached, weak: weak, reused: reused, insecure: insecure, stale: stale,
-                            duplicates: dups, expired: expired, expiring: expiring, missingTOTP: noTOTP, entries: rows)
+                            duplicates: dups, expired: expired, expiring: expiring, missingTOTP: noTOTP, entries: rows,
+                            breachList: breaches?.form.summary)
     }
 
     /// Gives every index in a group of two or more an id `<prefix><n>`, n = 1, 2, … in the

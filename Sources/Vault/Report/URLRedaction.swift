@@ -12,23 +12,37 @@ public enum URLRedaction {
     /// A URL that parses with a scheme and host gives `scheme://host[:port]/path`. Anything
     /// else (no scheme, spaces, bad percent-escapes) keeps only the text after its last
     /// `@`, and of that only what comes before its first `?` or `#`.
+    ///
+    /// The host is always the one a browser visits (``BrowserURL``, the WHATWG URL
+    /// parser): when RFC 3986 parsing (URLComponents) finds another host or none, as for
+    /// `https://bank.example.com\@evil.example.com/`, the browser's reading is shown.
     public static func website(_ url: String) -> String {
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let c = URLComponents(string: trimmed), let h = c.host, !h.isEmpty, let scheme = c.scheme {
+        let browser = BrowserURL(trimmed)
+        if let c = URLComponents(string: trimmed), let h = c.host, !h.isEmpty, let scheme = c.scheme,
+           browser == nil || browser!.host == h.lowercased() {
             var out = scheme + "://" + h
             if let port = c.port { out += ":\(port)" }
             return out + c.percentEncodedPath
         }
+        if let b = browser { return b.scheme + "://" + b.host + (b.port.map { ":" + $0 } ?? "") + b.encodedPath }
         return stripped(Substring(trimmed))
     }
 
     /// The host of a URL (lower-case as written), or "" when none can be found. Text that
     /// does not parse as a URL is cut like ``website(_:)`` and then at the first `/` and
     /// the last `:` (a port), so no user-info, path, query or fragment remains.
+    /// The host is the browser's (``BrowserURL``) whenever one parses.
     public static func host(_ url: String) -> String {
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let h = URLComponents(string: trimmed)?.host, !h.isEmpty { return h }
-        if !trimmed.contains("://"), let h = URLComponents(string: "https://" + trimmed)?.host, !h.isEmpty { return h }
+        let browser = BrowserURL(trimmed)
+        if let h = URLComponents(string: trimmed)?.host, !h.isEmpty, browser == nil || browser!.host == h.lowercased() { return h }
+        if let b = browser { return b.host }
+        if !trimmed.contains("://") {
+            let guess = "https://" + trimmed, browserGuess = BrowserURL(guess)
+            if let h = URLComponents(string: guess)?.host, !h.isEmpty, browserGuess == nil || browserGuess!.host == h.lowercased() { return h }
+            if let b = browserGuess { return b.host }
+        }
         var s = Substring(stripped(Substring(trimmed)))
         if let scheme = s.range(of: "://") { s = s[scheme.upperBound...] }
         if let slash = s.firstIndex(of: "/") { s = s[..<slash] }

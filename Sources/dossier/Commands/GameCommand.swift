@@ -173,6 +173,8 @@ struct GameIngest: AsyncParsableCommand {
 
     struct Tally {
         var stored = 0, dup = 0, rejected = 0
+        /// Listed in the drop folder but gone when fetched (404): skipped with a warning.
+        var gone = 0
         /// Prints the outcome; true when the upload is safely in the database.
         mutating func report(_ name: String, _ outcome: IngestOutcome) -> Bool {
             switch outcome {
@@ -207,7 +209,7 @@ struct GameIngest: AsyncParsableCommand {
                 _ = tally.report(f.path, Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database))
             }
         }
-        print("\(tally.stored) stored, \(tally.dup) duplicates, \(tally.rejected) rejected")
+        print("\(tally.stored) stored, \(tally.dup) duplicates, \(tally.rejected) rejected" + (tally.gone > 0 ? ", \(tally.gone) gone" : ""))
         if tally.rejected > 0 { throw ExitCode(1) }
     }
 
@@ -225,7 +227,13 @@ struct GameIngest: AsyncParsableCommand {
                 .map(\.path).sorted()
             if let moveTo { try await client.makeCollections(moveTo) }
             for name in items {
-                let data = try await client.get(name).data
+                let data: Data
+                do { data = try await client.get(name).data } catch WebDAVError.notFound(let where_) {
+                    // Gone since the listing (another ingest took it): skipped, the run goes on.
+                    FileHandle.standardError.write(Data("warning: \(name): skipped: gone from the drop folder since it was listed (\(where_), HTTP 404)\n".utf8))
+                    tally.gone += 1
+                    continue
+                }
                 guard tally.report(name, Ingest.ingest(data, name: name, key: key, into: database)) else { continue }
                 if let moveTo { try await client.move(name, to: moveTo + "/" + name, overwrite: true) }
                 else { try await client.delete(name) }

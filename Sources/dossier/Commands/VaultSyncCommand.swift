@@ -167,7 +167,9 @@ struct VaultSyncCommand: AsyncParsableCommand {
             line += " (requests: \(report.requests))"
             print(line)
             for c in report.conflicts { print(VaultServerSettings.conflictLine(c)) }
-            for s in report.skipped { print("warning: skipped \(s); its item was left as it is on both sides and is tried again at the next sync") }
+            for s in report.skipped {   // a warning: on standard error, as auto-sync writes it
+                FileHandle.standardError.write(Data("warning: skipped \(s); its item was left as it is on both sides and is tried again at the next sync\n".utf8))
+            }
             if report.orphansRemoved > 0 { print("removed \(report.orphansRemoved) orphan blob(s) left by interrupted syncs") }
         } catch let e as WebDAVError {
             throw DossierError(e.description)

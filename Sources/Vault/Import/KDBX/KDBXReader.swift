@@ -67,8 +67,16 @@ public enum KDBXReader {
             stream = try InnerStream(id: streamID, key: streamKey)
             xml = inner.data[inner.offset...]
         } else {
+            // The password is checked on the first 32 bytes alone (CBC and ChaCha20 both
+            // decrypt them without the rest): a file cut or altered further on, opened with
+            // the right password, is then "damaged", never "wrong password".
+            let payload = try reader.bytes(reader.remaining, what: "encrypted payload")
+            guard payload.count >= 32 else { throw VaultError(.truncated, "the file is truncated (in the encrypted payload)") }
+            guard try decryptStart(payload, header: header, key: cipherKey) == header.streamStartBytes else { throw wrong }
             let plain: Data
-            do { plain = try decrypt(reader.bytes(reader.remaining), header: header, key: cipherKey) } catch { throw wrong }
+            do { plain = try decrypt(payload, header: header, key: cipherKey) } catch {
+                throw VaultError(.corrupt, "the database is damaged (its encrypted payload is cut or altered: the right password's stream start bytes match, the end does not decrypt)")
+            }
             guard plain.prefix(32) == header.streamStartBytes else { throw wrong }
             var blocks = ByteReader(plain.dropFirst(32))
             xml = try hashedBlocks(&blocks)
@@ -114,6 +122,18 @@ public enum KDBXReader {
             let block = try r.bytes(Int(size), what: "block \(index)")
             guard Data(SHA256.hash(data: block)) == hash else { throw VaultError(.corrupt, "the database is damaged (block \(index) fails its hash)") }
             out += block
+        }
+    }
+
+    /// The first 32 bytes of the plain text (the stream start bytes), from the first 32
+    /// bytes of the payload: AES-CBC without padding, or ChaCha20 from counter 0.
+    static func decryptStart(_ data: Data, header: KDBXHeader, key: Data) throws -> Data {
+        let head = data.prefix(32)
+        switch header.cipher {
+        case .aes256:
+            return try AES._CBC.decrypt(head, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: header.encryptionIV), noPadding: true)
+        case .chacha20:
+            return try Insecure.ChaCha20CTR.encrypt(head, using: SymmetricKey(data: key), nonce: .init(data: header.encryptionIV))
         }
     }
 

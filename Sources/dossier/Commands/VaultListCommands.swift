@@ -1,0 +1,95 @@
+// Compiled only with the vault domain (Package.swift excludes VaultCommand.swift otherwise).
+#if DOMAIN_VAULT
+import ArgumentParser
+import DossierKit
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Vault
+
+// MARK: - list / show / note
+
+struct VaultListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries and notes (passwords hidden unless --reveal).",
+        discussion: "Example: dossier vault list my.dvault --json")
+    @Argument var file: String
+    @Flag(help: "Show passwords, descriptions, note text and URLs as stored.") var reveal = false
+    @Flag(help: "A JSON array of items (docs/vault-cli.md).") var json = false
+
+    /// One item as `list --json` prints it; secrets only with --reveal.
+    struct Line: Encodable {
+        var id: String, kind: String, title: String, username: String, website: String, folder: String
+        var created: String, modified: String, passwordChanged: String
+        var password: String?, details: String?, text: String?
+        var uris: [String], tags: [String], expires: String?, favorite: Bool, reprompt: Bool, excludeFromReports: Bool
+        /// Field names and whether hidden; values only with --reveal.
+        var fields: [Field]
+        var hasTOTP: Bool, totp: String?
+        /// Earlier passwords' dates; the passwords only with --reveal.
+        var history: [History]
+        struct Field: Encodable { var name: String; var hidden: Bool; var value: String? }
+        struct History: Encodable { var changed: String; var password: String? }
+    }
+
+    func run() throws {
+        let v = try VaultCLI.open(file)
+        let items = v.items.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if json {
+            try VaultCLI.printJSON(items.map { i in
+                Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue, title: reveal ? i.title : URLRedaction.text(i.title),
+                     username: i.username, website: reveal ? i.website : URLRedaction.website(i.website), folder: i.folder,
+                     created: f.string(from: i.created), modified: f.string(from: i.modified),
+                     passwordChanged: f.string(from: i.passwordChanged),
+                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil, text: reveal ? i.text.reveal : nil,
+                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map(f.string(from:)),
+                     favorite: i.favorite, reprompt: i.reprompt, excludeFromReports: i.excludeFromReports,
+                     fields: i.fields.map { .init(name: $0.name, hidden: $0.hidden, value: reveal ? $0.value.reveal : nil) },
+                     hasTOTP: !i.totp.isEmpty, totp: reveal && !i.totp.isEmpty ? i.totp.reveal : nil,
+                     history: i.history.map { .init(changed: f.string(from: $0.changed), password: reveal ? $0.password.reveal : nil) })
+            })
+            return
+        }
+        for i in items {
+            // without --reveal, URLs lose user-info, query and fragment (credentials, tokens)
+            var cols = [String(i.id.uuidString.lowercased().prefix(8)), i.kind.rawValue, reveal ? i.title : URLRedaction.text(i.title)]
+            if i.kind == .entry {
+                cols += [i.username, reveal ? i.website : URLRedaction.website(i.website)] + (reveal ? [i.password.reveal] : [])
+            }
+            print(cols.joined(separator: "\t"))
+        }
+    }
+}
+
+struct VaultShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one item (secrets hidden unless --reveal).",
+        discussion: "Example: dossier vault show my.dvault Mail --reveal")
+    @Argument var file: String
+    @Argument(help: "Id, id prefix or title.") var item: String
+    @Flag(help: "Show the password, description or note text.") var reveal = false
+
+    func run() throws {
+        let v = try VaultCLI.open(file)
+        let i = try VaultCLI.wrap { try v.find(item) }
+        print(VaultCLI.describe(i, reveal: reveal))
+    }
+}
+
+struct VaultNoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "note", abstract: "Add a secure note; its text is read from standard input.",
+        discussion: "Example: dossier vault note my.dvault --title Wifi < wifi.txt")
+    @Argument var file: String
+    @Option var title: String
+
+    func run() throws {
+        var v = try VaultCLI.open(file)
+        let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        let n = VaultItem.note(title: title, text: Secret(text))
+        v.upsert(n)
+        try VaultCLI.wrap { try v.save() }
+        print("added note \(n.id.uuidString.lowercased())")
+    }
+}
+#endif
