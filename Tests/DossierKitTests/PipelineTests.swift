@@ -212,8 +212,17 @@ import Testing
 
     @Test func danglingResolvesRelativeToThePage() {
         let files: Set<String> = ["index.html", "a/index.html", "assets/x.css"]
-        #expect(LinkChecker.dangling(["../assets/x.css", "../index.html", "./", "https://e.org/"], on: "a/index.html", files: files).isEmpty)
+        #expect(LinkChecker.dangling(["../assets/x.css", "../index.html", "index.html#top", "https://e.org/"], on: "a/index.html", files: files).isEmpty)
         #expect(LinkChecker.dangling(["../b/", "x.css"], on: "a/index.html", files: files) == ["../b/", "x.css"])
+    }
+
+    /// From `file://` a link to a folder opens a listing and `/x` leaves the site: both
+    /// are dangling even when the folder's index.html exists.
+    @Test func linksResolveTheWayFileURLsDo() {
+        let files: Set<String> = ["index.html", "a/index.html", "assets/x.css"]
+        let bad = ["./", ".", "..", "../a/", "../a", "/a/index.html", "/assets/x.css", "../a/?x=1", "../a#top"]
+        #expect(LinkChecker.dangling(bad, on: "a/index.html", files: files) == bad)
+        #expect(LinkChecker.dangling(["a/index.html?x=1#top", "assets/x.css", "./a/index.html"], on: "index.html", files: files).isEmpty)
     }
 }
 

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import Render
+
+// Every label drawn on a coloured mark reads at WCAG AA (4.5:1) in both schemes: the
+// light scheme's ink against the fill as drawn, the dark scheme's ink (its class)
+// against the colour the style sheet gives that fill in the dark scheme.
+
+/// (text, fill attribute, class) of every `<text>` directly after a mark in `svg`,
+/// paired with the fill of the mark (rect) whose box holds the label's anchor.
+private func labelsOnMarks(_ svg: String) -> [(label: String, ink: String, darkClass: String, fill: String)] {
+    func attr(_ tag: Substring, _ name: String) -> String? {
+        guard let r = tag.range(of: " \(name)=\"") else { return nil }
+        return String(tag[r.upperBound...].prefix { $0 != "\"" })
+    }
+    var rects: [(x: Double, y: Double, w: Double, h: Double, fill: String)] = []
+    var out: [(String, String, String, String)] = []
+    var rest = Substring(svg)
+    while let open = rest.range(of: "<rect ") ?? rest.range(of: "<text ") {
+        let tagEnd = rest[open.lowerBound...].firstIndex(of: ">")!
+        let tag = rest[open.lowerBound..<tagEnd]
+        if tag.hasPrefix("<rect"), let fill = attr(tag, "fill"), fill.hasPrefix("#"),
+           let x = attr(tag, "x").flatMap(Double.init), let y = attr(tag, "y").flatMap(Double.init),
+           let w = attr(tag, "width").flatMap(Double.init), let h = attr(tag, "height").flatMap(Double.init) {
+            rects.append((x, y, w, h, fill))
+        } else if tag.hasPrefix("<text"), let cls = attr(tag, "class"), cls.hasPrefix("ink-dark-"),
+                  let x = attr(tag, "x").flatMap(Double.init), let y = attr(tag, "y").flatMap(Double.init) {
+            let under = rects.last { x >= $0.x && x <= $0.x + $0.w && y >= $0.y && y <= $0.y + $0.h }
+            let text = String(rest[rest.index(after: tagEnd)...].prefix { $0 != "<" })
+            out.append((text, attr(tag, "fill") ?? "", cls, under?.fill ?? "none"))
+        }
+        rest = rest[tagEnd...]
+    }
+    return out
+}
+
+@Test func everyLabelOnAMarkReadsInBothSchemes() throws {
+    // a heatmap over the whole sequential and diverging ranges, with a missing cell
+    let values: [[Double?]] = (0..<4).map { r in (0..<11).map { c in r == 3 && c == 5 ? nil : Double(c) - 5 + Double(r) * 0.25 } }
+    var options = ChartOptions(title: "h", width: 900, height: 320)
+    options.showValues = true
+    let labels = (0..<4).map { _ in (0..<11).map { _ in "88" } }
+    var svgs = [Charts.heatmap(rows: ["a", "b", "c", "d"], columns: (0..<11).map { "c\($0)" }, values: values,
+                               options: options, cellLabels: labels, scale: .sequential),
+                Charts.heatmap(rows: ["a", "b", "c", "d"], columns: (0..<11).map { "c\($0)" }, values: values,
+                               options: options, cellLabels: labels, scale: .diverging(center: 0))]
+    // a timeline with one span per palette colour
+    svgs.append(Charts.timeline(lanes: [TimelineLane(name: "l", spans: (0..<8).map {
+        TimelineSpan(start: Double($0) * 10, end: Double($0) * 10 + 9, label: "span", category: "k\($0)")
+    })], options: ChartOptions(title: "t", width: 900, height: 200)))
+    var seen = 0, fills = Set<String>()
+    for svg in svgs {
+        for l in labelsOnMarks(wideSVG(svg)) {
+            #expect(l.fill != "none", "label \(l.label) is on no mark")
+            let light = LabelInk.contrast(l.ink, l.fill)
+            let darkInk = l.darkClass == "ink-dark-black" ? LabelInk.black : LabelInk.white
+            let dark = LabelInk.contrast(darkInk, LabelInk.darkScheme(l.fill))
+            #expect(light >= 4.5, "light: \(l.ink) on \(l.fill) is \(light):1")
+            #expect(dark >= 4.5, "dark: \(darkInk) on \(LabelInk.darkScheme(l.fill)) is \(dark):1")
+            seen += 1
+            fills.insert(l.fill)
+        }
+    }
+    #expect(seen == 44 + 44 - 2 + 8)       // every cell but the missing one, every span
+    #expect(fills.isSuperset(of: ChartStyle.palette))
+    #expect(fills.contains(HeatmapChart.missing) == false)   // the missing cell has no label
+}
+
+@Test func blackOrWhiteReachesAAOnEveryColour() {
+    // every 17th step of each channel: the better of black and white is ≥ 4.58:1
+    var worst = 100.0
+    for r in stride(from: 0, through: 255, by: 17) {
+        for g in stride(from: 0, through: 255, by: 17) {
+            for b in stride(from: 0, through: 255, by: 17) {
+                let hex = String(format: "#%02x%02x%02x", r, g, b)
+                worst = min(worst, LabelInk.contrast(LabelInk.ink(on: hex), hex))
+            }
+        }
+    }
+    #expect(worst >= 4.5)
+}
+
+/// The dark palette the labels are chosen against is the one the style sheet draws.
+@Test func darkPaletteIsTheStyleSheetsDarkTokens() throws {
+    let css = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Site/dossier.css").standardized, encoding: .utf8)
+    let dark = try #require(css.range(of: "@media (prefers-color-scheme: dark)"))
+    let block = css[dark.upperBound...].prefix { $0 != "}" }
+    func token(_ name: String) -> String? {
+        guard let r = block.range(of: "\(name): ") else { return nil }
+        return block[r.upperBound...].prefix { $0 != ";" }.lowercased()
+    }
+    for i in 0..<8 { #expect(token("--chart-\(i + 1)") == LabelInk.darkPalette[i]) }
+    #expect(token("--chart-nodata") == LabelInk.darkNoData)
+    #expect(css.contains(".dossier-chart [fill=\"\(HeatmapChart.missing)\"]"))
+}
