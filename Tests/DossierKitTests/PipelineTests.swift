@@ -11,10 +11,12 @@ import Testing
         #expect(tree["index.html"] != nil)
         #expect(tree["methods/index.html"] != nil)
         #expect(tree["a/index.html"] != nil)
-        #expect(report.pagesRendered == 4)
+        #expect(tree["404.html"] != nil)               // every site has its not-found page
+        #expect(report.pagesRendered == 5)
         let sitemap = try #require(p.read("_site/sitemap.xml"))
         #expect(sitemap.contains("<loc>https://example.org/t/methods/</loc>"))
         #expect(sitemap.contains("<loc>https://example.org/t/</loc>"))
+        #expect(!sitemap.contains("404"))
         // The manifest lists every file with its real size and hash.
         let manifest = try SiteManifest.load(p.root.appendingPathComponent("_site.manifest.json"))
         #expect(Set(manifest.files.map(\.path)) == Set(tree.keys))
@@ -50,7 +52,7 @@ import Testing
         try p.write("content/b.md", "---\ntitle: Page B\n---\nNew text of B.\n")
         let report = try await p.build()
         #expect(report.pagesRendered == 1)
-        #expect(report.pagesReused == 3)
+        #expect(report.pagesReused == 4)
         let after = p.tree()
         #expect(String(decoding: after["b/index.html"]!, as: UTF8.self).contains("New text of B."))
         for (path, data) in before where path != "b/index.html" && path != "sitemap.xml" {
@@ -67,7 +69,7 @@ import Testing
         try await p.build()
         try p.write("content/b.md", "---\ntitle: Page Bee\n---\nText of B.\n")
         let report = try await p.build()
-        #expect(report.pagesRendered == 4)
+        #expect(report.pagesRendered == 5)             // with the home page's unit, 404.html
     }
 
     @Test func failedBuildWithBadManifestLeavesPreviousSiteByteIdentical() async throws {
