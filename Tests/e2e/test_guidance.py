@@ -95,3 +95,32 @@ def test_serve_answers_a_missing_page_with_the_sites_404(dossier_bin, tmp_path):
         assert "Page not found" in page and 'href="index.html"' in page and "assets/dossier.css" in page
     finally:
         stop(proc)
+
+
+def test_vault_import_of_a_kdbx_uses_password_file_and_a_plain_export_refuses_it(run_dossier, tmp_path):
+    """`vault: import: my.kdbx` with `password_file:` opens the database with that file
+    (first-hour issue #33); beside an unencrypted export, `password_file:` is an error
+    at its line, since there is no password to use. The password is in no output."""
+    import pathlib
+    import sys
+    pytest.importorskip("pykeepass")
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "scripts" / "vault"))
+    import make_kdbx
+    secret = "kdbx first hour wörd"
+    proj = tmp_path / "v"
+    run_dossier("new", proj)
+    make_kdbx.make(proj / "my.kdbx", 4, "argon2id", "aes256", password=secret)
+    (proj / "pw.txt").write_text(secret + "\n")
+    yml = proj / "dossier.yml"
+    base = yml.read_text()
+    yml.write_text(base + "vault:\n  import: my.kdbx\n  password_file: pw.txt\n  as_of: 2026-01-01\n")
+    ok = run_dossier("build", proj)
+    assert (proj / "_site" / "vault" / "index.html").is_file()
+    assert secret not in ok.stdout + ok.stderr
+    (proj / "export.csv").write_text("name,url,username,password\nMail,https://mail.example.org,me,hunter22x\n")
+    yml.write_text(base + "vault:\n  import: export.csv\n  password_file: pw.txt\n")
+    bad = run_dossier("build", proj, check=False)
+    line = base.count("\n") + 3
+    assert bad.returncode == 1, bad.stdout + bad.stderr
+    assert f"dossier.yml:{line}: vault.password_file:" in bad.stderr and "unencrypted export" in bad.stderr, bad.stderr
+    assert secret not in bad.stdout + bad.stderr and "hunter22x" not in bad.stdout + bad.stderr
