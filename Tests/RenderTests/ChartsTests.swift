@@ -482,17 +482,6 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
 
 // MARK: - Fitting narrow screens
 
-/// A chart drawn narrower than 640 units is never scaled past 1.6× (its title stays
-/// below a page's h2); a 640-wide one fills the frame's 64rem as before.
-@Test func aNarrowlyDrawnChartIsNotScaledPastTheTypeScale() {
-    let square = Charts.bar(categories: ["a"], series: [BarSeries(name: "n", values: [1])],
-                            options: ChartOptions(title: "ROC", width: 420, height: 380))
-    #expect(square.hasPrefix("<div class=\"chart-frame\" style=\"max-width:672px\"><svg"))
-    let wide = Charts.bar(categories: ["a"], series: [BarSeries(name: "n", values: [1])], options: ChartOptions(title: "T"))
-    #expect(wide.hasPrefix("<div class=\"chart-frame\"><svg"))
-    #expect(14 * Charts.maxScale < 1.728 * 16)      // the drawn title against the h2 (1.728rem at 16 px)
-}
-
 @Test func everyChartComesInAFrameWithAWideAndANarrowDrawing() throws {
     let frame = Charts.bar(categories: ["a", "b"], series: [BarSeries(name: "n", values: [1, 3])],
                            options: ChartOptions(title: "Counts", id: "counts"))

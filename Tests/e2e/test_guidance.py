@@ -124,3 +124,18 @@ def test_vault_import_of_a_kdbx_uses_password_file_and_a_plain_export_refuses_it
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert f"dossier.yml:{line}: vault.password_file:" in bad.stderr and "unencrypted export" in bad.stderr, bad.stderr
     assert secret not in bad.stdout + bad.stderr and "hunter22x" not in bad.stdout + bad.stderr
+
+
+CODE = re.compile(r"\b(FRQ|REQ|NFR)\d+\b|\(seed [A-Z]\d+\)|\bseed \d+[a-z]\.\d+|\(F\d+\)")
+
+
+def test_no_requirement_codes_in_any_help(run_dossier, dossier_bin):
+    """Internal requirement codes (FRQ6, REQ2, "seed F20") are for docs, never for users."""
+    def commands(path):
+        out = run_dossier(*path, "--help").stdout
+        assert not CODE.search(out), (path, CODE.search(out).group(0))
+        if "SUBCOMMANDS:" in out:
+            for name in re.findall(r"^ {2}([a-z][a-z-]*) ", out.split("SUBCOMMANDS:")[1], re.M):
+                if name != "help":
+                    commands(path + [name])
+    commands([])

@@ -88,6 +88,12 @@ def test_every_internal_link_opens_a_file_from_disk_and_inside_a_bag(dossier_bin
     visited, problems = walk(browser, site)
     assert not problems, "\n".join(problems[:40]) + f"\n({len(problems)} problems)"
     pages = [p for p in site.rglob("*.html") if not p.relative_to(site).parts[0] == "assets"]
+    # no internal requirement code shows on a page (scripts are the kits' own matter)
+    import re
+    code = re.compile(r"\b(FRQ|REQ|NFR)\d+\b|\(seed [A-Z]\d+\)|\bseed \d+[a-z]\.\d+|\(F\d+\)")
+    shown = {str(p.relative_to(site)): code.search(re.sub(r"(?s)<script.*?</script>", "", p.read_text()))
+             for p in pages}
+    assert not {k: v.group(0) for k, v in shown.items() if v}, "requirement codes on pages"
     # every page but the 404 (linked from nowhere) and standalone kit pages is reached
     assert visited >= len(pages) * 0.8, (visited, len(pages))
 
