@@ -40,7 +40,7 @@ def page(rng, k, total):
     lines = ["---", f'title: "{title}"', f'summary: "Generated page {k} for the render benchmark."', "---", "",
              f"# {title}", "", " ".join(sentence(rng) for _ in range(4)), "",
              "## Method", "", " ".join(sentence(rng) for _ in range(3)), "",
-             f"See [page {other}](../p{other:05d}/) and [the project site](https://example.org/{k}).", "",
+             f"See [page {other}](../p{other:05d}/index.html) and [the project site](https://example.org/{k}).", "",
              "- " + sentence(rng, 6), "- " + sentence(rng, 6), "- " + sentence(rng, 6), "",
              "## Results", "",
              "| participant | sessions | recall | median latency (ms) |",

@@ -105,27 +105,3 @@ struct ServeCommand: AsyncParsableCommand {
         try await server.run()
     }
 }
-
-struct NewCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "new",
-        abstract: "Create a working project skeleton.",
-        discussion: """
-        Writes PROJECT/dossier.yml, a home page and a methods page under content/, and an \
-        empty templates/ folder for overrides. Refuses to overwrite an existing project.
-
-        Example:
-          dossier new my-study && dossier build my-study
-        """)
-
-    @Argument(help: "The folder to create.", completion: .directory)
-    var project: String
-    @Option(help: "The site title (default: the folder name).")
-    var title: String?
-
-    func run() async throws {
-        let url = URL(fileURLWithPath: project)
-        try Skeleton.create(at: url, title: title)
-        print("Created \(project). Next: dossier build \(project)")
-    }
-}

@@ -51,7 +51,7 @@ struct Dossier: AsyncParsableCommand {
     static var extraCommands: [any ParsableCommand.Type] { ExtraCommands.all }
 
     static func main() async {
-        let args = Array(CommandLine.arguments.dropFirst())
+        let args = OptionAliases.canonical(Array(CommandLine.arguments.dropFirst()))
         if args.count == 2, args[0] == "markdown", !args[1].hasPrefix("-") {
             do { try MarkdownCommand.render(file: args[1]) } catch {
                 Console.error(error as? DossierError ?? DossierError(file: args[1], "\(error)"))
@@ -64,7 +64,7 @@ struct Dossier: AsyncParsableCommand {
             Foundation.exit(2)
         }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(args)
             if var async = command as? AsyncParsableCommand {
                 try await async.run()
             } else {

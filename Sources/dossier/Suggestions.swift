@@ -37,7 +37,13 @@ enum Suggestions {
     }
 
     /// A usage message for an unknown subcommand in `args`, if there is one.
+    /// `dossier help biuld` (help followed by a mistyped command) counts too.
     static func unknownCommand(_ root: any ParsableCommand.Type, _ args: [String]) -> String? {
+        if let h = args.firstIndex(of: "help"), h + 1 < args.count, !args[..<h].contains("--") {
+            var without = args
+            without.remove(at: h)
+            if let message = unknownCommand(root, without) { return message }
+        }
         let (path, typo) = walk(root, args)
         guard let typo else { return nil }
         let owner = path.map { names(of: $0)[0] }.joined(separator: " ")

@@ -60,7 +60,7 @@ import Testing
         try Data("DOSSIER-STATE\ngarbage".utf8).write(to: state)
         let report = try await p.build()
         #expect(report.pagesReused == 0)
-        #expect(report.pagesRendered == 4)
+        #expect(report.pagesRendered == 5)             // the four pages and 404.html
     }
 
     @Test func stateRoundTripsThroughItsBinaryForm() throws {

@@ -11,10 +11,12 @@ import Testing
         #expect(tree["index.html"] != nil)
         #expect(tree["methods/index.html"] != nil)
         #expect(tree["a/index.html"] != nil)
-        #expect(report.pagesRendered == 4)
+        #expect(tree["404.html"] != nil)               // every site has its not-found page
+        #expect(report.pagesRendered == 5)
         let sitemap = try #require(p.read("_site/sitemap.xml"))
         #expect(sitemap.contains("<loc>https://example.org/t/methods/</loc>"))
         #expect(sitemap.contains("<loc>https://example.org/t/</loc>"))
+        #expect(!sitemap.contains("404"))
         // The manifest lists every file with its real size and hash.
         let manifest = try SiteManifest.load(p.root.appendingPathComponent("_site.manifest.json"))
         #expect(Set(manifest.files.map(\.path)) == Set(tree.keys))
@@ -50,7 +52,7 @@ import Testing
         try p.write("content/b.md", "---\ntitle: Page B\n---\nNew text of B.\n")
         let report = try await p.build()
         #expect(report.pagesRendered == 1)
-        #expect(report.pagesReused == 3)
+        #expect(report.pagesReused == 4)
         let after = p.tree()
         #expect(String(decoding: after["b/index.html"]!, as: UTF8.self).contains("New text of B."))
         for (path, data) in before where path != "b/index.html" && path != "sitemap.xml" {
@@ -67,7 +69,7 @@ import Testing
         try await p.build()
         try p.write("content/b.md", "---\ntitle: Page Bee\n---\nText of B.\n")
         let report = try await p.build()
-        #expect(report.pagesRendered == 4)
+        #expect(report.pagesRendered == 5)             // with the home page's unit, 404.html
     }
 
     @Test func failedBuildWithBadManifestLeavesPreviousSiteByteIdentical() async throws {
@@ -212,8 +214,17 @@ import Testing
 
     @Test func danglingResolvesRelativeToThePage() {
         let files: Set<String> = ["index.html", "a/index.html", "assets/x.css"]
-        #expect(LinkChecker.dangling(["../assets/x.css", "../index.html", "./", "https://e.org/"], on: "a/index.html", files: files).isEmpty)
+        #expect(LinkChecker.dangling(["../assets/x.css", "../index.html", "index.html#top", "https://e.org/"], on: "a/index.html", files: files).isEmpty)
         #expect(LinkChecker.dangling(["../b/", "x.css"], on: "a/index.html", files: files) == ["../b/", "x.css"])
+    }
+
+    /// From `file://` a link to a folder opens a listing and `/x` leaves the site: both
+    /// are dangling even when the folder's index.html exists.
+    @Test func linksResolveTheWayFileURLsDo() {
+        let files: Set<String> = ["index.html", "a/index.html", "assets/x.css"]
+        let bad = ["./", ".", "..", "../a/", "../a", "/a/index.html", "/assets/x.css", "../a/?x=1", "../a#top"]
+        #expect(LinkChecker.dangling(bad, on: "a/index.html", files: files) == bad)
+        #expect(LinkChecker.dangling(["a/index.html?x=1#top", "assets/x.css", "./a/index.html"], on: "index.html", files: files).isEmpty)
     }
 }
 

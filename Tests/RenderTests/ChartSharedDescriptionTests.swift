@@ -11,7 +11,7 @@ struct ChartSharedDescriptionTests {
     static func referenceResponsive(_ options: ChartOptions, _ draw: (ChartOptions) -> String) -> String {
         let wide = draw(options)
         guard options.width > Charts.narrowWidth else {
-            return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + "</div>"
+            return Charts.frameOpening(width: options.width) + mark(wide, "chart-wide") + "</div>"
         }
         var n = options
         n.width = Charts.narrowWidth
@@ -20,7 +20,7 @@ struct ChartSharedDescriptionTests {
         if let id = idOf(narrow), let wideID = idOf(wide) {
             narrow = replacingAll(narrow, id, with: wideID + "-n")
         }
-        return "<div class=\"chart-frame\">" + mark(wide, "chart-wide") + mark(narrow, "chart-narrow") + "</div>"
+        return Charts.frameOpening(width: options.width) + mark(wide, "chart-wide") + mark(narrow, "chart-narrow") + "</div>"
     }
 
     // The edits round four made to the finished drawings (the reference).

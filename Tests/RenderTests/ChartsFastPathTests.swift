@@ -257,9 +257,9 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
     }
 }
 
-@Test func paletteTextColoursAsTheirLuminance() {
-    for fill in ChartStyle.palette + ["#ffffff", "#000000", "#123456", "#0072b2"] {
-        #expect(HeatmapChart.textColor(on: fill) == HeatmapChart.luminanceTextColor(on: fill), "\(fill)")
+@Test func paletteLabelInksAsTheirContrast() {
+    for fill in ChartStyle.palette + LabelInk.darkPalette + ["#ffffff", "#000000", "#123456", "#0072b2"] {
+        #expect(LabelInk.ink(on: fill) == LabelInk.inkByContrast(on: fill), "\(fill)")
     }
 }
 

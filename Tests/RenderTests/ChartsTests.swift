@@ -456,7 +456,7 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
     #expect(svg.contains("fill=\"\(HeatmapChart.sequentialStops.last!.lowercased())\""))   // maximum cell
     #expect(svg.contains("fill=\"\(HeatmapChart.missing)\""))                   // the nil cell
     #expect(HeatmapChart.color(0.5, ["#000000", "#ffffff"]) == "#808080")
-    #expect(HeatmapChart.textColor(on: "#ffffff") != HeatmapChart.textColor(on: "#000000"))
+    #expect(LabelInk.ink(on: "#ffffff") != LabelInk.ink(on: "#000000"))
 }
 
 // MARK: - Timeline

@@ -39,8 +39,8 @@ import Testing
         </tbody>
         </table>
         <ul>
-        <li><input type="checkbox" checked="" disabled="" /> done</li>
-        <li><input type="checkbox" disabled="" /> todo</li>
+        <li><input type="checkbox" checked="" disabled="" aria-label="Done" /> done</li>
+        <li><input type="checkbox" disabled="" aria-label="Not done" /> todo</li>
         </ul>
         <!-- raw HTML omitted -->
         <p><del>old</del> see <a href="https://example.org">https://example.org</a></p>

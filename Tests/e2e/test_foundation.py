@@ -82,7 +82,7 @@ def test_rebuild_after_changing_one_file_renders_one_page(run_dossier, tmp_path)
     md = proj / "content" / "methods.md"
     md.write_text(md.read_text() + "\nOne more line.\n")
     r = run_dossier("build", proj)
-    assert "Done: 1 page rendered, 1 unchanged" in r.stderr, r.stderr
+    assert "Done: 1 page rendered, 2 unchanged" in r.stderr, r.stderr   # the home page and 404.html
 
 
 def wait_for_port(proc, timeout=60):

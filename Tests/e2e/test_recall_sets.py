@@ -87,10 +87,10 @@ def test_each_participant_is_compared_with_the_strings_of_its_set(tmp_path, run_
         page = (d / "index.html").read_text(encoding="utf-8")
         assert f"string set <code>{name}</code>" in page
         for pid in members:
-            assert f'href="../../participants/{pid}/"' in page
+            assert f'href="../../participants/{pid}/index.html"' in page
     index = (site / "index.html").read_text(encoding="utf-8")
-    assert 'href="sets/wave1/"' in index and 'href="sets/wave2/"' in index
-    assert 'href="participants/S011/"' in index
+    assert 'href="sets/wave1/index.html"' in index and 'href="sets/wave2/index.html"' in index
+    assert 'href="participants/S011/index.html"' in index
     assert not (site / "entries.csv").exists()     # the study-wide files live in each set's folder
 
 

@@ -62,7 +62,7 @@ public struct BagInfoConfig: Sendable, Equatable {
         config.sha512 = try block.bool("sha512", default: false)
         if let bad = block.unknownKeys().first {
             throw DossierError(file: shown, line: bad.keyLine,
-                               "archive: unknown key '\(bad.key)' (known: \((fields.map(\.key) + ["sha512"]).joined(separator: ", ")))")
+                               "archive: " + KeySuggestion.unknownKey(bad.key, known: fields.map(\.key) + ["sha512"]))
         }
         return config
     }

@@ -175,11 +175,15 @@ final class BuildContext: @unchecked Sendable {
             do {
                 let s = try type.init(config: cfg, project: project)
                 for bad in cfg.unknownKeys() {
-                    errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): unknown key '\(bad.key)'"))
+                    errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): " + KeySuggestion.unknownKey(bad.key, known: cfg.knownKeys())))
                 }
                 sections.append(s)
             } catch {
                 errors.append(contentsOf: error.diagnostics)
+                // a misspelt key is often why the block failed (a `pasword_file:`)
+                for bad in cfg.unknownKeys() where !KeySuggestion.closest(to: bad.key, in: cfg.knownKeys()).isEmpty {
+                    errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): " + KeySuggestion.unknownKey(bad.key, known: cfg.knownKeys())))
+                }
             }
         }
         if !errors.isEmpty { throw DossierError(errors) }
@@ -513,6 +517,7 @@ final class BuildContext: @unchecked Sendable {
         h.add(fp); h.add(home?.raw ?? Data())
         for s in sectionTypes { h.add(s.key); h.add(blurbs[s.key] ?? "") }
         for p in pages { h.add(p.outputPath); h.add(p.title); h.add(p.summary) }
+        h.add(Self.notFoundPath)
         let hash = h.finalize()
         if let prev = reusable("#home", hash) {
             try reuse(prev, owner: "#home")
@@ -530,7 +535,7 @@ final class BuildContext: @unchecked Sendable {
                 })
             let page = Page(path: "index.html", title: home?.title ?? project.title, template: "home", model: model,
                             toc: intro?.toc ?? [], bodyClass: "home")
-            store("#home", try write(UnitResult(pages: [page]), hash: hash, owner: "#home"), reused: false)
+            store("#home", try write(UnitResult(pages: [page, notFoundPage()]), hash: hash, owner: "#home"), reused: false)
         }
     }
 
@@ -639,7 +644,7 @@ final class BuildContext: @unchecked Sendable {
         var all = siteFiles()
         // sitemap.xml: every HTML page, sorted.
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for f in all where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") {
+        for f in all where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") && f.path != Self.notFoundPath {
             let path = f.path.hasSuffix("index.html") ? String(f.path.dropLast("index.html".count)) : f.path
             xml += "  <url><loc>\(HTML.escape(project.baseURL + path))</loc></url>\n"
         }

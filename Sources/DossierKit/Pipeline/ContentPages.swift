@@ -80,7 +80,7 @@ public struct ContentPage: Sendable {
             page.draft = try boolValue(f, "draft", shown) ?? false
             page.toc = try boolValue(f, "toc", shown)
             if let bad = f.unknownKeys().first {
-                throw DossierError(file: shown, line: bad.keyLine, "unknown front matter key '\(bad.key)' (known: \(frontMatterKeys.sorted().joined(separator: ", ")))")
+                throw DossierError(file: shown, line: bad.keyLine, "front matter: " + KeySuggestion.unknownKey(bad.key, known: frontMatterKeys.sorted()))
             }
         } else if let h = firstHeading(body) {
             page.title = ControlCharacters.display(h)

@@ -89,14 +89,25 @@ public enum LinkChecker {
         links.filter { scheme($0).map(unsafeSchemes.contains) ?? false }
     }
 
-    /// The links of `links` (found on `page`) whose target is not in `files`.
+    /// The links of `links` (found on `page`) that do not open a file of the site the
+    /// way `file://` resolves them (a site opened from disk, or inside an archived bag):
+    /// the target must be a file in `files`. A link to a folder (`dir/`, `dir`, `.`,
+    /// `..`) opens a folder listing from disk, and a site-absolute link (`/x`) leaves
+    /// the site, so both are dangling; write `dir/index.html` instead (docs/manifest.md,
+    /// "Links").
     public static func dangling(_ links: [String], on page: String, files: Set<String>) -> [String] {
         links.filter { link in
             guard let target = SitePaths.resolve(link, from: page) else { return false }
-            if files.contains(target) { return false }
-            // `dir` without slash → `dir/index.html`
-            if files.contains(target + "/index.html") { return false }
-            return true
+            return !opensFromDisk(link) || !files.contains(target)
         }
+    }
+
+    /// Whether the path part of `link` (before `?` / `#`) can name a file from disk:
+    /// not site-absolute and not ending in a folder (`/`, `.`, `..`).
+    static func opensFromDisk(_ link: String) -> Bool {
+        let path = link.prefix { $0 != "?" && $0 != "#" }
+        if path.hasPrefix("/") || path.hasSuffix("/") { return false }
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
+        return last != "." && last != ".."
     }
 }

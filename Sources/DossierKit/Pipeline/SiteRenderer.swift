@@ -64,10 +64,12 @@ public struct SiteRenderer: Sendable {
             let inSection = !current && item.kind != "page" && item.kind == section && page.path.contains("/")
             return LayoutModel.NavEntry(title: item.title, href: root + item.path, current: current, inSection: inSection)
         }
+        var body = content, toc = page.toc
+        if toc.isEmpty, page.template != "page", let added = PageContents.add(to: content) { (body, toc) = added }
         let layout = LayoutModel(
             title: page.title, isHome: page.path == "index.html", site: site, root: root,
-            content: TableMarkup.enhance(content), nav: navModel, crumbs: breadcrumbs(page, root: root),
-            toc: page.toc.filter { $0.level >= 2 && $0.level <= 3 }.map(LayoutModel.TOCLine.init),
+            content: TableMarkup.enhance(body), nav: navModel, crumbs: breadcrumbs(page, root: root),
+            toc: toc.filter { $0.level >= 2 && $0.level <= 3 }.map(LayoutModel.TOCLine.init),
             styles: page.styles.map { root + $0 }, scripts: page.scripts.map { root + $0 }, bodyClass: page.bodyClass)
         // Display text never carries control characters (docs/json-and-csv.md): one
         // pass over the finished page replaces any a title or label brought in.

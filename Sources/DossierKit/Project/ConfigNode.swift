@@ -83,7 +83,11 @@ public indirect enum ConfigNode: Sendable, Hashable {
             case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
                 throw DossierError(file: file, line: mark.line, "invalid YAML: \(problem)")
             case .duplicatedKeysInMapping(let dups, let ctx):
-                throw DossierError(file: file, line: ctx.mark.line, "duplicate key \(dups.joined(separator: ", "))")
+                // Yams marks the first of the keys; the error belongs to the repeat.
+                let key = dups.first ?? ""
+                let at = KeySuggestion.duplicateLine(in: text, key: key, line: ctx.mark.line, column: ctx.mark.column)
+                throw DossierError(file: file, line: at ?? ctx.mark.line,
+                                   "duplicate key '\(key)' (first at line \(ctx.mark.line))" + (dups.count > 1 ? "; also repeated: \(dups.dropFirst().joined(separator: ", "))" : ""))
             default:
                 throw DossierError(file: file, "invalid YAML: \(error)")
             }

@@ -77,7 +77,7 @@ public struct Project: Sendable {
             options.unsafeHTML = try md.bool("unsafe", default: false)
             options.smartPunctuation = try md.bool("smart", default: false)
             if let bad = md.unknownKeys().first {
-                throw DossierError(file: shown, line: bad.keyLine, "markdown: unknown key '\(bad.key)' (known: unsafe, smart)")
+                throw DossierError(file: shown, line: bad.keyLine, "markdown: " + KeySuggestion.unknownKey(bad.key, known: ["unsafe", "smart"]))
             }
         }
         _ = top.value("content")
@@ -85,15 +85,14 @@ public struct Project: Sendable {
         if let csv = top.block("csv") {
             csvBOM = try csv.bool("bom", default: true)
             if let bad = csv.unknownKeys().first {
-                throw DossierError(file: shown, line: bad.keyLine, "csv: unknown key '\(bad.key)' (known: bom)")
+                throw DossierError(file: shown, line: bad.keyLine, "csv: " + KeySuggestion.unknownKey(bad.key, known: ["bom"]))
             }
         }
 
         var sections: [SectionConfig] = []
         for e in entries where !topLevelKeys.contains(e.key) {
             guard sectionKeys.contains(e.key) else {
-                let known = (topLevelKeys.union(sectionKeys)).sorted().joined(separator: ", ")
-                throw DossierError(file: shown, line: e.keyLine, "unknown key '\(e.key)' (known: \(known))")
+                throw DossierError(file: shown, line: e.keyLine, KeySuggestion.unknownKey(e.key, known: topLevelKeys.union(sectionKeys).sorted()))
             }
             sections.append(SectionConfig(key: e.key, file: shown, root: root, node: e.value))
         }

@@ -14,6 +14,7 @@ public final class SectionConfig: @unchecked Sendable {
     public let node: ConfigNode
     private var entries: [ConfigEntry]
     private var used: Set<String> = []
+    private var asked: [String] = []
     private let lock = NSLock()
 
     public init(key: String, file: String, root: URL, node: ConfigNode) {
@@ -28,7 +29,9 @@ public final class SectionConfig: @unchecked Sendable {
 
     /// The raw value of `name`, marking it as known.
     public func value(_ name: String) -> ConfigNode? {
-        lock.lock(); used.insert(name); lock.unlock()
+        lock.lock()
+        if used.insert(name).inserted { asked.append(name) }
+        lock.unlock()
         return entries.first { $0.key == name }?.value
     }
 
@@ -161,6 +164,13 @@ public final class SectionConfig: @unchecked Sendable {
     public func block(_ name: String) -> SectionConfig? {
         guard let v = value(name) else { return nil }
         return SectionConfig(key: key.isEmpty ? name : "\(key).\(name)", file: file, root: root, node: v)
+    }
+
+    /// Every key the section asked for, in the order first asked (present or not): the
+    /// keys a "did you mean" suggests from.
+    public func knownKeys() -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        return asked
     }
 
     /// Keys present in the block that the section never read.

@@ -3,7 +3,10 @@ import Render
 
 /// `dossier new`: a small project that builds as it is.
 public enum Skeleton {
-    public static func create(at folder: URL, title: String?) throws {
+    /// `with`: the sections written uncommented (``Kind``); their data files come from
+    /// `files` (path → bytes), which the caller makes with the domain modules.
+    public static func create(at folder: URL, title: String?, with: [Kind] = [], files extra: [String: Data] = [:],
+                              folders: [String] = []) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: folder.appendingPathComponent("dossier.yml").path) {
             throw DossierError(file: SitePaths.display(folder.appendingPathComponent("dossier.yml")), "a project already exists here")
@@ -11,18 +14,7 @@ public enum Skeleton {
         let name = title ?? folder.lastPathComponent
         let quoted = "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         let files: [String: String] = [
-            "dossier.yml": """
-            # Dossier project manifest — see docs/manifest.md.
-            title: \(quoted)
-            description: Reports built with Dossier.
-            # base_url: https://example.org/my-study/   # absolute URLs in sitemap.xml
-            # output: _site
-            # Sections read domain data, e.g.:
-            # recall:
-            #   strings: data/strings.txt
-            #   logs: data/sessions/
-
-            """,
+            "dossier.yml": manifest(title: quoted, with: with),
             "content/index.md": """
             ---
             title: \(quoted)
@@ -58,11 +50,16 @@ public enum Skeleton {
 
             """,
         ]
+        var all = files.mapValues { Data($0.utf8) }
+        all.merge(extra) { a, _ in a }
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (path, text) in files.sorted(by: { $0.key < $1.key }) {
+        for path in folders {
+            try fm.createDirectory(at: folder.appendingPathComponent(path), withIntermediateDirectories: true)
+        }
+        for (path, data) in all.sorted(by: { $0.key < $1.key }) {
             let url = folder.appendingPathComponent(path)
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(Data(text.utf8), to: url, sync: false)
+            try AtomicFile.write(data, to: url, sync: false)
         }
     }
 }

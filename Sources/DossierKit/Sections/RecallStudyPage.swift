@@ -7,6 +7,10 @@ import Render
 enum RecallStudyPage {
     static func columnLabels(_ t: CohortTable) -> [String] { t.columns.map { "\($0.order) (\($0.length))" } }
 
+    /// A heatmap cell's label: seconds with two decimals in every cell (`8.00`, `8.03`),
+    /// so the grid reads as one column of numbers (docs/recall-section.md).
+    static func cellSeconds(_ s: Double) -> String { String(format: "%.2f", s) }
+
     static func heatmap(_ t: CohortTable, title: String, limit: Int) -> (svg: String, shown: Int, total: Int) {
         let rows = (t.complete.map { ($0, false) } + t.incomplete.map { ($0, true) })
         let shown = Array(rows.prefix(limit))
@@ -17,7 +21,7 @@ enum RecallStudyPage {
                                                        description: "Mean entry time in seconds per participant (rows; complete first, then incomplete) and string (columns, ordered by length; labelled order (length)). Blank cells: no value.",
                                                        height: Double(80 + 18 * max(1, shown.count)),
                                                        xLabel: "string: order (length)", yLabel: "participant"),
-                                 cellLabels: shown.map { $0.0.values.map { $0.map(formatSeconds) ?? "" } })
+                                 cellLabels: shown.map { $0.0.values.map { $0.map(cellSeconds) ?? "" } })
         return (svg, shown.count, rows.count)
     }
 
@@ -130,7 +134,7 @@ enum RecallStudyPage {
     /// A participant's cells as the page writes them (HTML, escaped).
     static func participantCells(_ r: StudyAggregate.Row, up: String) -> [String] {
         let e = HTML.escape
-        return ["<a href=\"\(e(up))participants/\(e(r.slug))/\">\(e(r.participant))</a> <span class=\"muted\">\(e(r.sourceFile))</span>",
+        return ["<a href=\"\(e(up))participants/\(e(r.slug))/index.html\">\(e(r.participant))</a> <span class=\"muted\">\(e(r.sourceFile))</span>",
                 r.desktop ? "desktop" : "mobile", r.complete ? "complete" : "incomplete",
                 e(RecallRender.duration(r.sessionTotalMs)), String(r.entryCount),
                 e(RecallRender.seconds(r.meanEntry)), e(RecallRender.seconds(r.sdEntry)),

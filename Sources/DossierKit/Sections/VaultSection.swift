@@ -26,6 +26,9 @@ public struct VaultSection: Section {
     let source: URL
     let isImport: Bool
     let passwordFile: URL?
+    /// Where `password_file:` is in dossier.yml (for the error when an export has no password).
+    let passwordFileLine: Int
+    let manifestFile: String
     let passwordEnv: String
     let asOf: Date?
     let staleDays: Int
@@ -48,6 +51,8 @@ public struct VaultSection: Section {
         default: throw config.error("import", "give either 'vault' or 'import', not both")
         }
         passwordFile = try config.path("password_file", required: false)
+        passwordFileLine = config.line("password_file")
+        manifestFile = config.file
         passwordEnv = try config.string("password_env") ?? "DOSSIER_VAULT_PASSWORD"
         if let s = try config.string("as_of") {
             guard let d = CalendarDay.parse(s) else { throw config.error("as_of", "expected a real day YYYY-MM-DD, got '\(s)'") }
@@ -96,22 +101,35 @@ public struct VaultSection: Section {
     func loadItems() throws -> UnlockedItems.Loaded {
         do {
             if isImport {
-                let r = try Importer.read(url: source, now: asOf ?? Date(timeIntervalSince1970: 0))
+                // A KeePass database is opened with the password (password_file, else
+                // password_env or the terminal); any other export has none to use.
+                let data = (try? Data(contentsOf: source)) ?? Data()
+                var credentials: KDBXReader.Credentials? = nil
+                if Importer.isKDBX(data) {
+                    credentials = KDBXReader.Credentials(password: Secret(try password(for: "the KeePass database \(display)")))
+                } else if passwordFile != nil {
+                    throw DossierError(file: manifestFile, line: passwordFileLine,
+                                       "vault.password_file: \(display) is an unencrypted export with no password to use; remove password_file (only a vault file or a KeePass .kdbx database needs one)")
+                }
+                let r = try Importer.read(url: source, now: asOf ?? Date(timeIntervalSince1970: 0), credentials: credentials)
                 return (r.items, r.format.rawValue, r.skipped, r.notKept)
             }
-            let password: String
-            if let passwordFile {
-                let text = (try? String(contentsOf: passwordFile, encoding: .utf8)) ?? ""
-                password = String(text.split(whereSeparator: \.isNewline).first ?? "")
-                guard !password.isEmpty else { throw DossierError(file: passwordFile.path, "the password file is empty") }
-            } else {
-                password = try SecretInput.read(prompt: "Master password for \(display): ", environment: passwordEnv)
-            }
-            let v = try Vault.open(url: source, password: Secret(password))
+            let v = try Vault.open(url: source, password: Secret(try password(for: display)))
             return (v.items, "dossier-vault", [:], [:])
         } catch let e as VaultError {
             throw DossierError(file: e.file.map { _ in display } ?? display, line: e.line, e.message)
         }
+    }
+
+    /// The password: the first line of `password_file`, else `password_env` or the terminal.
+    func password(for what: String) throws -> String {
+        if let passwordFile {
+            let text = (try? String(contentsOf: passwordFile, encoding: .utf8)) ?? ""
+            let password = String(text.split(whereSeparator: \.isNewline).first ?? "")
+            guard !password.isEmpty else { throw DossierError(file: passwordFile.path, "the password file is empty") }
+            return password
+        }
+        return try SecretInput.read(prompt: "Master password for \(what): ", environment: passwordEnv)
     }
 
     func wrapped<T>(_ body: () throws -> T) throws -> T {

@@ -89,6 +89,24 @@ public final class PreviewServer: @unchecked Sendable {
     <script>/* dossier serve: live reload */(function(){var v=null;function poll(){fetch('/__dossier/version',{cache:'no-store'}).then(function(r){return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload();return}v=t;setTimeout(poll,500)}).catch(function(){setTimeout(poll,1000)})}poll()})();</script>
     """
 
+    /// The site's own `404.html` (its links are relative to the root, so it gets
+    /// `<base href="/">`), or a small page of the same design when the site has none.
+    static func notFound(_ path: String, site: URL) -> LoopbackHTTPServer.Response {
+        var body: String
+        if let page = FileManager.default.contents(atPath: site.appendingPathComponent("404.html").path) {
+            body = String(decoding: page, as: UTF8.self)
+            if let head = body.range(of: "<head>") { body.insert(contentsOf: "\n<base href=\"/\">", at: head.upperBound) }
+        } else {
+            body = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Page not found</title>\n"
+                + "<base href=\"/\">\n<link rel=\"stylesheet\" href=\"assets/dossier.css\">\n</head>\n<body>\n"
+                + "<main id=\"main\" class=\"page\">\n<h1>Page not found</h1>\n<p>\(HTML.escape(path)) is not part of the site.</p>\n"
+                + "<p><a href=\"index.html\">Go to the home page</a></p>\n</main>\n</body>\n</html>\n"
+        }
+        if let r = body.range(of: "</body>", options: .backwards) { body.insert(contentsOf: reloadScript, at: r.lowerBound) } else { body += reloadScript }
+        return .init(status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(body.utf8))
+    }
+
     static func serveFile(_ rawPath: String, from site: URL, state: ServeState) -> LoopbackHTTPServer.Response {
         var path = rawPath.removingPercentEncoding ?? rawPath
         if path.hasSuffix("/") || path.isEmpty { path += "index.html" }
@@ -103,10 +121,7 @@ public final class PreviewServer: @unchecked Sendable {
             guard !rawPath.hasSuffix("/") else { return .init(status: 404) }
             return .init(status: 301, headers: [("Location", rawPath + "/")])
         }
-        guard var data = FileManager.default.contents(atPath: url.path) else {
-            let body = "<!DOCTYPE html><title>Not found</title><h1>Not found</h1><p>\(HTML.escape(path)) is not part of the site.</p>"
-            return .init(status: 404, headers: [("Content-Type", "text/html; charset=utf-8")], body: Data((body + reloadScript).utf8))
-        }
+        guard var data = FileManager.default.contents(atPath: url.path) else { return notFound(path, site: site) }
         let type = MIME.type(for: url.pathExtension)
         if url.pathExtension == "html" {
             var html = String(decoding: data, as: UTF8.self)

@@ -49,7 +49,7 @@ enum BarChart {
                     marks += "<title>\(tips[si][ci] ?? "")</title></rect>"
                     if options.showValues {
                         let ty = v >= 0 ? y1 - 4 : y1 + 12
-                        marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
+                        marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.drawn(ChartNumber.value(v)))</text>"
                     }
                 }
                 marks += "</g>"
@@ -78,7 +78,7 @@ enum BarChart {
                     marks += "<title>\(tips[si][ci] ?? "")</title></rect>"
                     if options.showValues {
                         let tx = v >= 0 ? x1 + 4 : x1 - 4
-                        marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.value(v))</text>"
+                        marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.drawn(ChartNumber.value(v)))</text>"
                     }
                 }
                 marks += "</g>"

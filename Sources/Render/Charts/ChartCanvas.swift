@@ -166,7 +166,7 @@ struct ChartCanvas {
         for t in scale.ticks {
             let yy = y(t)
             g.write("<line x1=\"\(plotX)\" x2=\"\(plotX + plotW)\" y1=\"\(yy)\" y2=\"\(yy)\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>")
-            g.write("<text x=\"\(plotX - 6)\" y=\"\(yy)\" dy=\"0.32em\">\(ChartNumber.tick(t, step: scale.step))</text>")
+            g.write("<text x=\"\(plotX - 6)\" y=\"\(yy)\" dy=\"0.32em\">\(ChartNumber.drawn(ChartNumber.tick(t, step: scale.step)))</text>")
         }
         g.write("</g>")
         body += g.string
@@ -182,7 +182,7 @@ struct ChartCanvas {
                 g.write("<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(plotY)\" y2=\"\(plotY + plotH)\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>")
             }
             g.write("<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(plotY + plotH)\" y2=\"\(plotY + plotH + 4)\" stroke=\"\(ChartStyle.axis)\"/>")
-            g.write("<text x=\"\(xx)\" y=\"\(plotY + plotH + 16)\">\(ChartNumber.tick(t, step: scale.step))</text>")
+            g.write("<text x=\"\(xx)\" y=\"\(plotY + plotH + 16)\">\(ChartNumber.drawn(ChartNumber.tick(t, step: scale.step)))</text>")
         }
         g.write("</g>")
         body += g.string

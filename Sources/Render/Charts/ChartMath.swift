@@ -14,6 +14,13 @@ public enum ChartNumber {
         return DecimalText.hundredths(Int64(hundredths))
     }
 
+    /// `s` as drawn on a chart: a leading hyphen-minus becomes U+2212 MINUS SIGN (`−0.4`),
+    /// the sign typography uses for a negative number (tick labels and value labels; the
+    /// numbers in `<desc>` and tooltips too). Side outputs keep `-`.
+    public static func drawn(_ s: String) -> String {
+        s.hasPrefix("-") ? "\u{2212}" + s.dropFirst() : s
+    }
+
     /// A value shown to readers (cell values, summaries): integers as integers,
     /// |x| ≥ 0.01 with at most 2 decimals, smaller with 3 significant digits.
     public static func value(_ x: Double) -> String {

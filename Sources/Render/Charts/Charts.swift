@@ -86,8 +86,9 @@ public enum Charts {
         var w = options
         w.drawingClass = "chart-wide"
         let wide = draw(w)
+        let open = frameOpening(width: options.width)
         guard options.width > narrowWidth else {
-            return "<div class=\"chart-frame\">" + wide + "</div>"
+            return open + wide + "</div>"
         }
         var n = options
         n.width = narrowWidth
@@ -99,7 +100,19 @@ public enum Charts {
             n.id = text(in: b, after: " id=\"", upTo: "\"").map { $0 + "-n" }
             n.sharedDescription = text(in: b, after: "-desc\">", upTo: "</desc>")
         }
-        return "<div class=\"chart-frame\">" + wide + draw(n) + "</div>"
+        return open + wide + draw(n) + "</div>"
+    }
+
+    /// The most a drawing is scaled up: 1.6 × its drawn size (a 640-wide chart fills the
+    /// frame's 64rem), so a chart's title (14 units) stays below a page's h2 and its
+    /// text on one type scale, whatever width it was drawn at.
+    public static let maxScale = 1.6
+
+    /// `<div class="chart-frame">`; a chart drawn narrower than 640 units gets
+    /// `style="max-width:Wpx"` with W = ``maxScale`` × its width (docs/charts.md).
+    static func frameOpening(width: Double) -> String {
+        guard width < 640 else { return "<div class=\"chart-frame\">" }
+        return "<div class=\"chart-frame\" style=\"max-width:\(c(width * maxScale))px\">"
     }
 
     /// The text between the first `start` in `b` and the next `end` after it (the

@@ -6,7 +6,8 @@ enum HeatmapChart {
     static let sequentialStops = ["#FDE725", "#B4DE2C", "#6DCD59", "#35B779", "#1F9E89", "#26828E", "#31688E", "#3E4A89", "#482878", "#440154"]
     /// Okabe–Ito blue – light grey – vermillion.
     static let divergingStops = ["#0072B2", "#F7F7F7", "#D55E00"]
-    static let missing = "#eeeeee"
+    /// A cell without a value: the no-data grey, which the page maps to `--chart-nodata`.
+    static let missing = "#f6f6f6"
 
     static func render(rows: [String], columns: [String], values: [[Double?]], options: ChartOptions,
                        cellLabels: [[String]]?, scale: HeatmapScale) -> String {
@@ -59,12 +60,12 @@ enum HeatmapChart {
                 let fill = v.map { color(domain(min(hi, max(lo, $0))), stops) } ?? missing
                 if v == nil { anyMissing = true }
                 let given = cellLabels.flatMap { r < $0.count && col < $0[r].count ? $0[r][col] : nil }
-                let label = given ?? (options.showValues ? v.map(ChartNumber.value) : nil)
+                let label = given ?? (options.showValues ? v.map { ChartNumber.drawn(ChartNumber.value($0)) } : nil)
                 var tip = "\(rows[r]) × \(columns[col]): " + (v.map(ChartNumber.value) ?? "no value")
                 if let g = given, !g.isEmpty, g != v.map(ChartNumber.value) { tip += " (\(g))" }
                 marks += "<rect x=\"\(c(x))\" y=\"\(c(y))\" width=\"\(c(cw))\" height=\"\(c(ch))\" fill=\"\(fill)\"><title>\(SVGText.escape(tip))</title></rect>"
                 if let l = label, !l.isEmpty, ChartStyle.textWidth(l, size: 11) <= cw - 2, ch >= 13 {
-                    labelsSVG += "<text x=\"\(c(x + cw / 2))\" y=\"\(c(y + ch / 2))\" dy=\"0.35em\" fill=\"\(textColor(on: fill))\">\(SVGText.escape(l))</text>"
+                    labelsSVG += "<text x=\"\(c(x + cw / 2))\" y=\"\(c(y + ch / 2))\" dy=\"0.35em\"\(LabelInk.attributes(on: fill))>\(SVGText.escape(l))</text>"
                 }
             }
         }
@@ -86,7 +87,7 @@ enum HeatmapChart {
         for t in legendTicks {
             let ty = gy + gh - domain(t) * gh
             g += "<line x1=\"\(c(gx + gw))\" x2=\"\(c(gx + gw + 3))\" y1=\"\(c(ty))\" y2=\"\(c(ty))\" stroke=\"\(ChartStyle.axis)\"/>"
-            g += "<text x=\"\(c(gx + gw + 5))\" y=\"\(c(ty))\" dy=\"0.32em\">\(ChartNumber.tick(t, step: legendScale.step))</text>"
+            g += "<text x=\"\(c(gx + gw + 5))\" y=\"\(c(ty))\" dy=\"0.32em\">\(ChartNumber.drawn(ChartNumber.tick(t, step: legendScale.step)))</text>"
         }
         if anyMissing, gh + 30 <= cv.plotH {
             g += "<rect x=\"\(c(gx))\" y=\"\(c(gy + gh + 12))\" width=\"\(c(gw))\" height=\"10\" fill=\"\(missing)\" stroke=\"#cccccc\"/><text x=\"\(c(gx + gw + 5))\" y=\"\(c(gy + gh + 17))\" dy=\"0.32em\">n/a</text>"
@@ -127,25 +128,5 @@ enum HeatmapChart {
     static func rgb(_ hex: String) -> [Int] {
         let s = Array(hex.dropFirst())
         return stride(from: 0, to: 6, by: 2).map { Int(String(s[$0...$0 + 1]), radix: 16) ?? 0 }
-    }
-
-    /// Dark ink on light cells, white on dark ones (WCAG relative luminance > 0.2, where both inks have about equal contrast).
-    static func textColor(on fill: String) -> String {
-        // The palette's colours (every timeline span and bar label) from a table.
-        if let i = ChartStyle.palette.firstIndex(of: fill) { return paletteTextColors[i] }
-        return luminanceTextColor(on: fill)
-    }
-
-    /// ``textColor(on:)`` of each colour of ``ChartStyle/palette``.
-    static let paletteTextColors = ChartStyle.palette.map(luminanceTextColor)
-
-    /// ``textColor(on:)`` worked out from the colour's luminance.
-    static func luminanceTextColor(on fill: String) -> String {
-        let lin = rgb(fill).map { v -> Double in
-            let s = Double(v) / 255
-            return s <= 0.03928 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
-        }
-        let l = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-        return l > 0.2 ? ChartStyle.ink : "#ffffff"
     }
 }

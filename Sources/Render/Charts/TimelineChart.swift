@@ -57,7 +57,7 @@ enum TimelineChart {
                 }
                 marks.write("<rect x=\"\(x0)\" y=\"\(cy - barH / 2)\" width=\"\(x1 - x0)\" height=\"\(barH)\" rx=\"2\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>")
                 if !s.label.isEmpty, barH >= 10, ChartStyle.textWidth(s.label, size: 10) <= x1 - x0 - 6 {
-                    labels.write("<text x=\"\(x0 + 3)\" y=\"\(cy)\" dy=\"0.35em\" fill=\"\(HeatmapChart.textColor(on: fill))\">\(SVGText.escape(s.label))</text>")
+                    labels.write("<text x=\"\(x0 + 3)\" y=\"\(cy)\" dy=\"0.35em\"\(LabelInk.attributes(on: fill))>\(SVGText.escape(s.label))</text>")
                 }
             }
         }

@@ -59,7 +59,12 @@ public enum Markdown {
     /// Renders UTF-8 bytes (invalid sequences are replaced by U+FFFD, as cmark does).
     public static func render(bytes: UnsafeRawBufferPointer, options: MarkdownOptions = MarkdownOptions()) -> RenderedMarkdown {
         withRendered(options: options, feed: { feed in feed(bytes) }) { html, toc in
-            RenderedMarkdown(html: toc.isEmpty ? String(decoding: html, as: UTF8.self) : addHeadingAnchors(html, toc), toc: toc)
+            func finish(_ html: UnsafeBufferPointer<UInt8>) -> RenderedMarkdown {
+                RenderedMarkdown(html: toc.isEmpty ? String(decoding: html, as: UTF8.self) : addHeadingAnchors(html, toc), toc: toc)
+            }
+            // pages get labelled task checkboxes; `dossier markdown` stays cmark-gfm's output
+            if let labelled = TaskListLabels.labelled(html) { return labelled.withUnsafeBufferPointer(finish) }
+            return finish(html)
         }
     }
 

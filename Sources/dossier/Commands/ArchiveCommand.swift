@@ -22,6 +22,7 @@ struct ArchiveCommand: AsyncParsableCommand {
           dossier archive my-study                       # my-study/_site-bag/
           dossier archive my-study --output study-2026.zip
           dossier archive --verify study-2026.zip        # exit 0 valid, 1 not
+          dossier archive --verify my-study              # the bag `archive my-study` wrote
 
         Exit status: 0 success (or a valid bag), 1 bad input or an invalid bag, 2 usage error.
         """
@@ -48,7 +49,9 @@ struct ArchiveCommand: AsyncParsableCommand {
     @Flag(help: "Replace an existing bag at the output path.")
     var force = false
 
-    @Option(name: .customLong("verify"), help: "Check this bag (folder or .zip) instead of writing one.")
+    @OptionGroup var quiet: QuietFlag
+
+    @Option(name: .customLong("verify"), help: "Check this bag (folder or .zip; a project folder means its default bag) instead of writing one.")
     var verify: String?
 
     func validate() throws {
@@ -59,9 +62,11 @@ struct ArchiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let verify {
-            let problems = try BagVerifier.verify(URL(fileURLWithPath: verify))
+            let bag = try Self.bagToVerify(verify)
+            let shown = bag.path == URL(fileURLWithPath: verify).path ? verify : Project.displayPath(bag)
+            let problems = try BagVerifier.verify(bag)
             if problems.isEmpty {
-                print("\(verify): valid bag")
+                if !quiet.quiet { print("\(shown): valid bag") }
                 return
             }
             throw DossierError(problems.map { Diagnostic($0) })
@@ -95,7 +100,22 @@ struct ArchiveCommand: AsyncParsableCommand {
         let writer = BagWriter(site: siteURL, manifestURL: manifestURL, source: source, description: title,
                                date: date ?? BagWriter.today(), config: config)
         let (files, bytes) = try writer.write(to: dest, overwrite: force)
-        print("wrote \(Project.displayPath(dest)): \(files) payload files, \(bytes) bytes")
+        if !quiet.quiet { print("wrote \(Project.displayPath(dest)): \(files) payload files, \(bytes) bytes") }
+    }
+}
+
+extension ArchiveCommand {
+    /// What `--verify PATH` checks: PATH itself, or, when PATH is a project folder (it
+    /// holds dossier.yml), the bag `dossier archive PATH` writes by default:
+    /// `<output>-bag`, else `<output>-bag.zip`.
+    static func bagToVerify(_ path: String) throws -> URL {
+        let url = URL(fileURLWithPath: path)
+        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("dossier.yml").path) else { return url }
+        let p = try Project.load(url)
+        let folder = p.output.deletingLastPathComponent().appendingPathComponent(p.output.lastPathComponent + "-bag")
+        let zip = folder.appendingPathExtension("zip")
+        if !FileManager.default.fileExists(atPath: folder.path), FileManager.default.fileExists(atPath: zip.path) { return zip }
+        return folder
     }
 }
 

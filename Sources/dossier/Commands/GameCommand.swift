@@ -16,9 +16,9 @@ struct GameCommand: AsyncParsableCommand {
         abstract: "RocketMouse game telemetry: keys, sealed uploads, ingest, simulation, analysis.",
         discussion: """
         Example, end to end:
-          dossier game keygen --out study                  # study.key (secret) + study.pub
-          dossier game simulate --players 220 --seed 1 --out cohort.jsonl
-          dossier game seal --public study.pub --out uploads cohort.jsonl
+          dossier game keygen --output study                # study.key (secret) + study.pub
+          dossier game simulate --players 220 --seed 1 --output cohort.jsonl
+          dossier game seal --public study.pub --output uploads cohort.jsonl
           dossier game ingest --key study.key uploads --db study.sqlite
           dossier game analyze --db study.sqlite --json > analysis.json
 
@@ -68,9 +68,10 @@ struct GameKeygen: ParsableCommand {
         discussion: """
         Writes PREFIX.key (the private key, PKCS#8 PEM, mode 0600 — keep it secret; it opens \
         every upload) and PREFIX.pub (the public key the game seals uploads to). \
-        Example: dossier game keygen --out study
+        Example: dossier game keygen --output study
         """)
-    @Option(help: "Path prefix of the two files.") var out: String
+    @Option(name: [.customLong("output"), .customShort("o")], help: "Path prefix of the two files.") var out: String
+    @OptionGroup var quiet: QuietFlag
     @Option(help: "RSA modulus size: 2048, 3072 or 4096.") var bits: Int = 3072
     @Flag(help: "Replace existing files.") var force = false
 
@@ -86,7 +87,7 @@ struct GameKeygen: ParsableCommand {
         let pair = try Upload.makeKeyPair(bits: bits)
         try writeAtomically(Data(pair.privatePEM.utf8), to: keyURL, mode: 0o600)
         try writeAtomically(Data(pair.publicPEM.utf8), to: pubURL, mode: 0o644)
-        Console.note("wrote \(keyURL.path) (secret, mode 0600) and \(pubURL.path)")
+        quiet.note("wrote \(keyURL.path) (secret, mode 0600) and \(pubURL.path)")
     }
 }
 
@@ -100,10 +101,10 @@ struct GameSeal: ParsableCommand {
         Each player's device key lives in DEVICES/<player>.device.json (mode 0600, made at the
         first seal, reused after, like the game's key store): the Ed25519 signing key and the
         result key of the latest upload (a new random one at every seal).
-        Example: dossier game seal --public study.pub --out uploads cohort.jsonl  # uploads/<player>.rmu, uploads-devices/
+        Example: dossier game seal --public study.pub --output uploads cohort.jsonl  # uploads/<player>.rmu, uploads-devices/
         """)
     @Option(help: "The study's public key (PEM).") var `public`: String
-    @Option(help: "Folder for the sealed uploads.") var out: String
+    @Option(name: [.customLong("output"), .customShort("o")], help: "Folder for the sealed uploads.") var out: String
     @Option(help: "Folder of the devices' keys (default: <out>-devices beside the uploads).") var devices: String?
     @Argument(help: "JSON Lines telemetry files.") var files: [String]
 
@@ -250,12 +251,13 @@ struct GameSimulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Write a simulated cohort (assumptions in docs/game-measures.md).",
-        discussion: "Example: dossier game simulate --players 220 --seed 1 --out data/game/cohort.jsonl")
+        discussion: "Example: dossier game simulate --players 220 --seed 1 --output data/game/cohort.jsonl")
     @Option(help: "Number of players.") var players: Int = 220
     @Option(help: "Random seed: the same seed gives the same bytes.") var seed: UInt64 = 1
     @Option(help: "Obstacles per session.") var obstacles: Int = 80
-    @Option(help: "JSON Lines output file (default: standard output).") var out: String?
+    @Option(name: [.customLong("output"), .customShort("o")], help: "JSON Lines output file (default: standard output).") var out: String?
     @Option(help: "Also (or instead) store the cohort in this SQLite database.") var db: String?
+    @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
         guard (1...100_000).contains(players) else { throw ValidationError("--players must be 1…100000") }
@@ -272,6 +274,9 @@ struct GameSimulate: ParsableCommand {
         let text = TelemetryJSONL.text(for: cohort)
         if let out { try writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: out), mode: 0o644) }
         else if db == nil { FileHandle.standardOutput.write(Data(text.utf8)) }
+        let sessions = cohort.players.reduce(0) { $0 + $1.sessions.count }
+        let what = "\(cohort.players.count) player\(cohort.players.count == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s") (seed \(seed))"
+        for path in [out, db].compactMap({ $0 }) { quiet.note("wrote \(path): \(what)") }
     }
 }
 

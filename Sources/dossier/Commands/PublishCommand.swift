@@ -68,6 +68,8 @@ struct PublishCommand: AsyncParsableCommand {
     @Flag(name: .customLong("force-private"), help: "Publish even a private site (one built with per-player data).")
     var forcePrivate = false
 
+    @OptionGroup var quiet: QuietFlag
+
     func validate() throws {
         guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 16") }
     }
@@ -100,14 +102,14 @@ struct PublishCommand: AsyncParsableCommand {
         let publisher = Publisher(client: client, site: siteURL, stateFolder: stateFolder, concurrency: jobs)
         let report: Publisher.Report
         do {
-            report = try await publisher.run(local: local, dryRun: dryRun, verify: verify, progress: { Console.note($0) })
+            report = try await publisher.run(local: local, dryRun: dryRun, verify: verify, progress: { [silent = quiet.quiet] line in if !silent { Console.note(line) } })
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
         let plan = report.plan
         let new = plan.uploads.filter { $0.reason == .new }.count
         let changed = plan.uploads.count - new
-        if let checked = report.checked {
+        if let checked = report.checked, !quiet.quiet || verify {
             print("checked \(checked) file(s) on the server (\(report.fetched) read to compare contents): \(plan.uploads.count + plan.deletes.count) difference(s)")
             if verify {
                 for u in plan.uploads.sorted(by: { $0.entry.path < $1.entry.path }) {
@@ -128,7 +130,7 @@ struct PublishCommand: AsyncParsableCommand {
             + "\(report.deleted) deleted, \(plan.unchanged) unchanged"
         if report.resumed > 0 { line += ", \(report.resumed) already in place" }
         line += " in \((report.seconds * 100).rounded() / 100) s (requests: \(report.requests))"
-        print(line)
+        if !quiet.quiet { print(line) }
         if !report.conflicts.isEmpty {
             throw DossierError("\(report.conflicts.count) file(s) changed on the server since the last publish were not overwritten: "
                 + report.conflicts.joined(separator: ", ")

@@ -36,14 +36,14 @@ struct RecallCommand: AsyncParsableCommand {
             that falls with length, and abandoned sessions. The same seed writes the same files.
 
             Example:
-              dossier recall simulate --participants 30 --seed 7 --out data/recall/logs
+              dossier recall simulate --participants 30 --seed 7 --output data/recall/logs
             """)
 
         @Option(help: "How many participants to simulate (1–100000).")
         var participants: Int
         @Option(help: "Seed of the random generator (a whole number ≥ 0).")
         var seed: UInt64 = 1
-        @Option(help: "Folder to write the logs into (created if missing).")
+        @Option(name: [.customLong("output"), .customShort("o")], help: "Folder to write the logs into (created if missing).")
         var out: String
         @Option(help: "A strings file to use instead of the NIST desktop strings.")
         var strings: String?
@@ -53,6 +53,7 @@ struct RecallCommand: AsyncParsableCommand {
         var first: Int = 1
         @Flag(help: "Record each key as one tap event (what an iOS text field reports) instead of down/up pairs.")
         var taps = false
+        @OptionGroup var quiet: QuietFlag
 
         func validate() throws {
             guard (1...100_000).contains(participants) else { throw ValidationError("--participants must be 1–100000") }
@@ -80,7 +81,7 @@ struct RecallCommand: AsyncParsableCommand {
             if strings == nil {
                 try writeAtomically(Data(set.fileText.utf8), to: dir.appendingPathComponent("strings.txt"))
             }
-            Console.note("wrote \(participants) session log\(participants == 1 ? "" : "s") to \(out)")
+            quiet.note("wrote \(participants) session log\(participants == 1 ? "" : "s") to \(out)")
         }
     }
 
@@ -92,13 +93,14 @@ struct RecallCommand: AsyncParsableCommand {
             The typed characters come from the change in the text column, not from the .NET \
             key names. The recall section also reads the CSV directly; converting is useful to \
             keep one format. Example:
-              dossier recall import-desktop raw-p2.csv --out data/recall/logs/p2.jsonl
+              dossier recall import-desktop raw-p2.csv --output data/recall/logs/p2.jsonl
             """)
 
         @Argument(help: "The desktop Raw Data CSV file.")
         var file: String
-        @Option(help: "The JSON Lines file to write.")
+        @Option(name: [.customLong("output"), .customShort("o")], help: "The JSON Lines file to write.")
         var out: String
+        @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
             let log: SessionLog
@@ -107,12 +109,12 @@ struct RecallCommand: AsyncParsableCommand {
             if log.declaredStrings.count == StringSet.count {
                 strings = log.declaredStrings.sorted { $0.number < $1.number }.map(\.text)
             } else {
-                Console.note("note: the file names \(log.declaredStrings.count) of 10 target strings, so the log's header lists none; the strings file alone decides the targets")
+                quiet.note("note: the file names \(log.declaredStrings.count) of 10 target strings, so the log's header lists none; the strings file alone decides the targets")
             }
             let text = NativeLogWriter.log(participant: log.participant, strings: strings,
                                            device: "desktop Raw Data import of \(URL(fileURLWithPath: file).lastPathComponent)", events: log.events)
             try writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: out))
-            Console.note("wrote \(log.events.count) events to \(out)")
+            quiet.note("wrote \(log.events.count) events to \(out)")
         }
     }
 

@@ -178,7 +178,7 @@ struct SMSInit: AsyncParsableCommand {
 
 struct SMSPasswd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "passwd", abstract: "Change the keystore password (FRQ2).",
+        commandName: "passwd", abstract: "Change the keystore password.",
         discussion: "The new password comes from DOSSIER_SMS_NEW_PASSWORD(_FD) or the terminal. The scrypt cost stays as it is unless --kdf-log2n is given.")
     @OptionGroup var store: KeystoreOptions
     @Option(help: "A new scrypt cost, N = 2^this (10…20); default: keep the keystore's.") var kdfLog2n: Int?

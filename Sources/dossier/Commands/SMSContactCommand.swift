@@ -22,7 +22,7 @@ struct SMSContact: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a contact: exchange key messages, compare the safety number (FRQ10).",
+            commandName: "add", abstract: "Add a contact: exchange key messages, compare the safety number.",
             discussion: """
             Prints your key message (send it to the contact by SMS), reads theirs (--key, DOSSIER_SMS_KEY or the terminal), prints the safety number, and agrees the keys only when the number typed from their phone (--confirm, DOSSIER_SMS_CONFIRM or the terminal) is the same. Run it again to continue an unfinished exchange: your key message stays the same until the exchange completes.
 
@@ -63,7 +63,7 @@ struct SMSContact: AsyncParsableCommand {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "edit", abstract: "Rename a contact (FRQ11).",
+            commandName: "edit", abstract: "Rename a contact.",
             discussion: "Example: dossier sms contact edit Bob --name \"Bob Smith\"")
         @OptionGroup var store: KeystoreOptions
         @Argument var name: String
@@ -85,7 +85,7 @@ struct SMSContact: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a contact and all its keys (FRQ13).",
+            commandName: "rm", abstract: "Remove a contact and all its keys.",
             discussion: "Example: dossier sms contact rm Bob")
         @OptionGroup var store: KeystoreOptions
         @Argument var name: String
@@ -101,7 +101,7 @@ struct SMSContact: AsyncParsableCommand {
 
     struct Resync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "resync", abstract: "Agree new keys with a contact by a fresh exchange; both chains restart (FRQ12).",
+            commandName: "resync", abstract: "Agree new keys with a contact by a fresh exchange; both chains restart.",
             discussion: """
             Both people run it: a new key pair on each side, new key messages, a new safety number to compare. Until it completes the old chains keep working. After it completes, a copy of the keystore stolen before the resync no longer reads new messages.
 

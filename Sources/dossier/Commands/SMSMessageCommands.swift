@@ -9,7 +9,7 @@ import SecureSMS
 
 struct SMSEncrypt: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "encrypt", abstract: "Encrypt a message for a contact (FRQ6); prints 160 characters to paste.",
+        commandName: "encrypt", abstract: "Encrypt a message for a contact; prints 160 characters to paste.",
         discussion: """
         The text is the argument or standard input (one final line end dropped): up to 144 septets of the GSM 7-bit alphabet (€ [ ] { } \\ ^ ~ | count 2).
 
@@ -44,7 +44,7 @@ struct SMSEncrypt: AsyncParsableCommand {
 
 struct SMSDecrypt: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "decrypt", abstract: "Decrypt a pasted message from a contact (FRQ8).",
+        commandName: "decrypt", abstract: "Decrypt a pasted message from a contact.",
         discussion: """
         The message is the argument or standard input; spaces and line breaks are ignored. A message that does not verify changes nothing and says so.
 
@@ -69,7 +69,7 @@ struct SMSDecrypt: AsyncParsableCommand {
 
 struct SMSCount: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "count", abstract: "Show septets used and left for a message (FRQ9); no keystore needed.",
+        commandName: "count", abstract: "Show septets used and left for a message; no keystore needed.",
         discussion: "Example: dossier sms count \"Price: €5 [approx]\"   →   20 septets used, 124 left (of 144)")
     @Argument(help: "The message (else standard input).") var text: String?
     @Flag(help: "Count the message as `encrypt --normalize` would send it.") var normalize = false

@@ -1,0 +1,103 @@
+import Escaping
+import Foundation
+
+// ``CSVWriter/RecordBytes``: a CSV record written at once into a stack buffer (see
+// ``CSVWriter/record(capacity:_:)`` in CSV.swift).
+
+extension CSVWriter {
+    /// The fields of one record, written into ``record(capacity:_:)``'s buffer. Each
+    /// field writes the bytes the field-by-field method of the same name writes; a
+    /// field that does not fit sets ``fits`` to false.
+    public struct RecordBytes: CSVFieldSink, ~Copyable {
+        private let buf: UnsafeMutableBufferPointer<UInt8>
+        private let neutraliseFormulas: Bool
+        private(set) var count = 0
+        /// False once a field did not fit: the record must be written another way.
+        public private(set) var fits = true
+        private var inRecord = false
+
+        init(_ buf: UnsafeMutableBufferPointer<UInt8>, neutraliseFormulas: Bool) {
+            self.buf = buf
+            self.neutraliseFormulas = neutraliseFormulas
+        }
+
+        private mutating func put(_ b: UInt8) {
+            guard count < buf.count else { fits = false; return }
+            buf[count] = b
+            count += 1
+        }
+
+        private mutating func put(_ b: UnsafeBufferPointer<UInt8>) {
+            guard b.count <= buf.count - count else { fits = false; return }
+            if let base = b.baseAddress { (buf.baseAddress! + count).update(from: base, count: b.count) }
+            count += b.count
+        }
+
+        private mutating func separate() {
+            if inRecord { put(0x2C) }
+            inRecord = true
+        }
+
+        /// ``CSVWriter/emptyField()``.
+        public mutating func emptyField() { separate() }
+
+        /// ``CSVWriter/numberField(_:)-(Int)``.
+        public mutating func numberField(_ i: Int) {
+            separate()
+            appendDigits(i)
+        }
+
+        /// ``CSVWriter/appendDigits(_:)``.
+        public mutating func appendDigits(_ i: Int) {
+            if i < 0 { put(0x2D) }
+            var v = i.magnitude
+            let start = count
+            repeat {
+                put(0x30 + UInt8(v % 10))
+                v /= 10
+            } while v > 0 && fits
+            if fits {
+                var digits = UnsafeMutableBufferPointer(rebasing: buf[start..<count])
+                digits.reverse()
+            }
+        }
+
+        /// ``CSVWriter/appendToField(_:)``.
+        public mutating func appendToField(_ byte: UInt8) { put(byte) }
+
+        /// ``CSVWriter/encodedField(_:)``.
+        public mutating func encodedField(_ encoded: UnsafeBufferPointer<UInt8>) {
+            separate()
+            put(encoded)
+        }
+
+        /// ``CSVWriter/plainField(_:)-(StaticString)``.
+        public mutating func plainField(_ word: StaticString) {
+            assert(FieldShape(scanning: word.description, neutraliseFormulas: true).isPlain, "not a plain CSV field: \(word)")
+            separate()
+            word.withUTF8Buffer { put($0) }
+        }
+
+        /// ``CSVWriter/textField(_:)`` for a field written as it is (no quotes, no
+        /// `'`, nothing replaced: ``FieldShape/plain(_:neutraliseFormulas:)``); any
+        /// other text gives up the record (`fits` false).
+        public mutating func textField(_ raw: String) {
+            separate()
+            var raw = raw
+            let neutralise = neutraliseFormulas
+            let written = raw.withUTF8 { b -> Bool in
+                guard let shape = FieldShape.plain(b, neutraliseFormulas: neutralise),
+                      !shape.needsQuotes && !shape.neutralise else { return false }
+                put(b)
+                return true
+            }
+            if !written { fits = false }
+        }
+
+        /// ``CSVWriter/endRecord()``.
+        public mutating func endRecord() {
+            put(0x0D); put(0x0A)
+            inRecord = false
+        }
+    }
+}
