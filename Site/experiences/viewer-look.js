@@ -144,7 +144,7 @@
           if (c !== n && !c.inert && c.tagName !== "SCRIPT") { c.inert = true; inerted.push(c); }
         });
       }
-      overlayButtons.forEach(function (o) { keyboardPath(o.button); });
+      overlayButtons().forEach(function (o) { keyboardPath(o.button); });
       document.documentElement.classList.toggle("xp-playing", on);
       root.setAttribute("data-play", on ? "true" : "false");
       setButton(playButton, on ? "list" : "fullscreen", on ? "Show the list" : "Play full screen");
