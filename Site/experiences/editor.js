@@ -5,34 +5,10 @@
  * Behaviour: docs/experience-editor.md. Author text is only ever set as textContent. */
 (function () {
   "use strict";
-  var R = window.DossierRules, Z = window.DossierZip, P = window.DossierPano, C = window.DossierChecks;
+  var R = window.DossierRules, Z = window.DossierZip, P = window.DossierPano;
 
-  function $(id) { return document.getElementById(id); }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-  function button(iconName, label, cls) {
-    var b = el("button", cls);
-    b.type = "button";
-    b.appendChild(P.icon(iconName));
-    b.appendChild(el("span", null, label));
-    return b;
-  }
-  function slugify(s) {
-    var t = String(s).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-    return t || "experience";
-  }
-  function readFile(file, how) {
-    return new Promise(function (resolve, reject) {
-      var r = new FileReader();
-      r.onload = function () { resolve(r.result); };
-      r.onerror = function () { reject(r.error); };
-      if (how === "url") r.readAsDataURL(file); else r.readAsArrayBuffer(file);
-    });
-  }
+  var U = window.DossierEditorUtil, EP = window.DossierEditorProblems;
+  var $ = U.$, el = U.el, button = U.button, slugify = U.slugify, readFile = U.readFile, attach = U.attach, confirmDialog = U.confirmDialog;
 
   var site = JSON.parse($("xe-data").textContent);   // {experiences: [{file, slug, title, kind, owner, base, experience}]}
   var root = $("xe");
@@ -166,19 +142,6 @@
       });
     });
   });
-  /* Reads a chosen media file: its preview URL and whether its content matches its name. */
-  function attach(path, file) {
-    return readFile(file).then(function (buf) {
-      var bytes = new Uint8Array(buf);
-      var url = /\.(jpe?g|png)$/i.test(path) ? "data:" + (/png$/i.test(path) ? "image/png" : "image/jpeg") + ";base64," + b64(bytes) : URL.createObjectURL(file);
-      return { file: file, bytes: bytes, url: url, ok: Z.contentMatches(R.extension(path), bytes.subarray(0, 16)) };
-    });
-  }
-  function b64(bytes) {
-    var s = "", CH = 0x8000;
-    for (var i = 0; i < bytes.length; i += CH) s += String.fromCharCode.apply(null, bytes.subarray(i, i + CH));
-    return btoa(s);
-  }
 
   // MARK: Details (F16, F17)
 
@@ -286,146 +249,15 @@
     selected = -1;
     changed(true);
   }
-  function renderTrigger() {
-    var box = $("xe-trigger");
-    while (box.firstChild) box.removeChild(box.firstChild);
-    var p = doc.panoramas[current], t = p && p.triggers[selected];
-    box.hidden = !t;
-    stage.select(t ? selected : -1);
-    if (!t) return;
-    box.setAttribute("data-kind", t.kind);
-    box.appendChild(el("h3", null, { sound: "Sound", video: "Video", door: "Door" }[t.kind] + " at " + t.yaw + "°, " + t.pitch + "°"));
-    var lab = el("label", "xe-field", "Label (always shown, 1–40 characters)");
-    var li = el("input");
-    li.type = "text";
-    li.id = "xe-trigger-label";
-    li.value = t.label;
-    li.maxLength = 40;
-    li.addEventListener("input", function () { t.label = li.value; changed(false); stage.refresh(); });
-    lab.appendChild(li);
-    box.appendChild(lab);
-    var sl = el("label", "xe-field", "Size");
-    var si = el("input");
-    si.type = "range"; si.min = "0.5"; si.max = "3"; si.step = "0.25"; si.value = String(t.size || 1);
-    si.id = "xe-trigger-size";
-    si.addEventListener("input", function () { var v = Number(si.value); if (v === 1) delete t.size; else t.size = v; changed(false); stage.refresh(); });
-    sl.appendChild(si);
-    box.appendChild(sl);
-    if (t.kind === "door") {
-      var dl = el("label", "xe-field", "Leads to");
-      var sel = el("select");
-      sel.id = "xe-trigger-target";
-      var none = el("option", null, "Choose a panorama");
-      none.value = "";
-      sel.appendChild(none);
-      doc.panoramas.forEach(function (q) {
-        if (q === p) return;
-        var o = el("option", null, q.title + " (" + q.id + ")");
-        o.value = q.id;
-        sel.appendChild(o);
-      });
-      sel.value = t.target || "";
-      sel.addEventListener("change", function () {
-        if (sel.value) t.target = sel.value; else delete t.target;
-        delete t.targetYaw; delete t.targetPitch;   // a direction chosen in another panorama means nothing here
-        changed(false);
-        renderTrigger();
-      });
-      dl.appendChild(sel);
-      box.appendChild(dl);
-      box.appendChild(arrivalControls(t));
-    } else {
-      var fl = el("label", "xe-field", "Choose the " + t.kind + " file (" + (t.kind === "sound" ? R.limits.soundTypes : R.limits.videoTypes).join(", ") + ")");
-      var fi = el("input");
-      fi.type = "file";
-      fi.id = "xe-trigger-file";
-      fi.accept = (t.kind === "sound" ? R.limits.soundTypes : R.limits.videoTypes).map(function (x) { return "." + x; }).join(",");
-      fi.addEventListener("change", function () {
-        var f = fi.files && fi.files[0];
-        if (!f) return;
-        var path = uniquePath(f.name, mediaFolder());
-        attach(path, f).then(function (rec) { files[path] = rec; t.media = path; changed(true); });
-      });
-      fl.appendChild(fi);
-      box.appendChild(fl);
-      if (t.media) {
-        box.appendChild(el("p", "xe-media-name", t.media));
-        var src = srcOf(t.media);
-        if (src) {
-          var m = el(t.kind === "sound" ? "audio" : "video", "xe-preview");
-          m.controls = true;
-          m.preload = "metadata";
-          m.src = src;
-          m.setAttribute("aria-label", "Preview of " + t.label);
-          box.appendChild(m);
-        }
-      }
-    }
-    if (arrival) return;   // while choosing an arrival direction, only Use and Cancel
-    var del = button("trash", "Delete this " + t.kind, "xe-trigger-delete");
-    del.addEventListener("click", function () { deleteTrigger(selected); });
-    box.appendChild(del);
-  }
-  /* Where the child faces on arriving through door t: the target's start (default) or a
-   * direction chosen by turning the target panorama in the stage (targetYaw/targetPitch). */
-  function arrivalControls(t) {
-    var box = el("div", "xe-arrival"), target = doc.panoramas.filter(function (q) { return q.id === t.target; })[0];
-    var chosen = t.targetYaw !== undefined || t.targetPitch !== undefined;
-    var text = !target ? "On arrival: choose where the door leads first." :
-      chosen ? "On arrival the child faces " + (t.targetYaw || 0) + "°, " + (t.targetPitch || 0) + "° in “" + P.cleanText(target.title) + "”." :
-      "On arrival the child faces where “" + P.cleanText(target.title) + "” starts.";
-    var p = el("p", "xe-help", text);
-    p.id = "xe-arrival-text";
-    box.appendChild(p);
-    if (arrival && arrival.trigger === t) {
-      var use = button("yes", "Use this direction", "xe-arrival-use xp-primary");
-      use.id = "xe-arrival-use";
-      use.addEventListener("click", function () { endArrival(true); });
-      var cancel = button("no", "Cancel", "xe-arrival-cancel");
-      cancel.id = "xe-arrival-cancel";
-      cancel.addEventListener("click", function () { endArrival(false); });
-      box.appendChild(use);
-      box.appendChild(cancel);
-      return box;
-    }
-    var choose = button("eye", "Choose the arrival direction", "xe-arrival-choose");
-    choose.id = "xe-arrival-choose";
-    choose.disabled = !target;
-    choose.addEventListener("click", function () { beginArrival(t, target); });
-    box.appendChild(choose);
-    if (chosen) {
-      var clear = button("no", "Face where it starts", "xe-arrival-clear");
-      clear.id = "xe-arrival-clear";
-      clear.addEventListener("click", function () { delete t.targetYaw; delete t.targetPitch; changed(false); renderTrigger(); });
-      box.appendChild(clear);
-    }
-    return box;
-  }
-  function beginArrival(t, target) {
-    var src = srcOf(target.image);
-    if (!src) return;
-    setTool(null);
-    arrival = { trigger: t };
-    var start = { startYaw: t.targetYaw !== undefined ? t.targetYaw : target.startYaw || 0,
-                  startPitch: t.targetPitch !== undefined ? t.targetPitch : target.startPitch || 0 };
-    stage.show({ image: target.image, startYaw: start.startYaw, startPitch: start.startPitch, triggers: [] }, src);
-    $("xe-stage").setAttribute("data-arrival", target.id);
-    $("xe-pano-heading").textContent = "Arriving in " + P.cleanText(target.title) + " through “" + P.cleanText(t.label) + "”";
-    $("xe-tool-hint").textContent = "Turn the picture to where the child should look on arriving, then press Use this direction.";
-    renderTrigger();
-    $("xe-stage").focus();
-  }
-  function endArrival(use) {
-    var t = arrival && arrival.trigger;
-    if (!t) return;
-    if (use) { var v = stage.setStartHere(); t.targetYaw = v.yaw; t.targetPitch = v.pitch; }
-    arrival = null;
-    $("xe-stage").removeAttribute("data-arrival");
-    if (use) changed(true); else renderAll();
-    var again = $("xe-arrival-choose");
-    if (again) again.focus();
-    if (use) $("xe-tool-hint").textContent = "Arriving through this door, the child now faces " + t.targetYaw + "°, " + t.targetPitch + "°.";
-  }
+  var triggerPanel = {
+    doc: function () { return doc; }, current: function () { return current; }, selected: function () { return selected; },
+    arrival: function () { return arrival; }, files: function () { return files; },
+    stage: stage, changed: changed, render: renderTrigger, srcOf: srcOf, uniquePath: uniquePath, mediaFolder: mediaFolder,
+    deleteTrigger: deleteTrigger, setTool: setTool, renderAll: renderAll,
+    setArrival: function (a) { arrival = a; }
+  };
+  /* The selected trigger's panel (editor-trigger.js). */
+  function renderTrigger() { window.DossierEditorTrigger.render(triggerPanel); }
   $("xe-start-here").addEventListener("click", function () {
     var v = stage.setStartHere(), p = pano();
     if (!p || arrival) return;
@@ -436,52 +268,9 @@
 
   // MARK: Live validation (the same rules as `dossier experiences validate`)
 
-  /* The experience as it would be saved (keys in the file format's order). */
-  function serialize(titleFallback) {
-    var out = {};
-    var title = doc.title || "";
-    if (titleFallback) {
-      var bad = R.validate({ title: title, panoramas: [] }, others()).some(function (m) { return m.path === "title"; });
-      if (bad || !title.trim()) title = R.defaultTitle(others(), doc.owner);
-    }
-    if (title.trim()) out.title = title;
-    if (doc.description) out.description = doc.description;
-    out.kind = doc.kind || "custom";
-    if (doc.owner) out.owner = doc.owner;
-    if (doc.panoramas.length) out.firstPanorama = doc.panoramas[0].id;
-    if (doc.finalPanorama && doc.panoramas.some(function (p) { return p.id === doc.finalPanorama; })) out.finalPanorama = doc.finalPanorama;
-    out.panoramas = doc.panoramas.map(function (p) {
-      var q = { id: p.id, title: p.title, image: p.image };
-      if (p.startYaw || p.startPitch) { q.startYaw = p.startYaw || 0; q.startPitch = p.startPitch || 0; }
-      q.triggers = p.triggers.map(function (t) {
-        var u = { id: t.id, kind: t.kind, yaw: t.yaw, pitch: t.pitch };
-        ["size", "label", "media", "target", "targetYaw", "targetPitch", "text"].forEach(function (k) { if (t[k] !== undefined) u[k] = t[k]; });
-        return u;
-      });
-      return q;
-    });
-    return out;
-  }
-  function problems(x) {
-    var list = R.validate(x, others());
-    openedErrors.forEach(function (m) {
-      if (list.some(function (n) { return n.message === m.message; })) return;
-      list.push({ severity: "warning", path: m.path, message: "In the file as opened (saving writes it corrected): " + m.message });
-    });
-    x.panoramas.forEach(function (p, i) {
-      [["image", p.image]].concat(p.triggers.map(function (t, j) { return ["triggers." + j + ".media", t.media]; })).forEach(function (m) {
-        var f = m[1] && files[m[1]];
-        if (!m[1]) return;
-        if (f && f.ok === false) list.push({ severity: "error", path: "panoramas." + i + "." + m[0], message: "\"" + m[1] + "\" is not a playable ." + R.extension(m[1]) + " file (its content does not match its name)" });
-        if (!f && !base) list.push({ severity: "warning", path: "panoramas." + i + "." + m[0], message: "\"" + m[1] + "\" was not chosen with the experience file, so it is not in the download: add it beside the file" });
-      });
-    });
-    // The build's own checks: door graph, image sizes, size budget, sound levels.
-    var known = {};
-    Object.keys(files).forEach(function (path) { if (files[path] && files[path].bytes) known[path] = files[path].bytes; });
-    var size = new TextEncoder().encode(JSON.stringify(x, null, 2) + "\n").length;
-    return list.concat(C.graph(x), C.media(x, known, size));
-  }
+  /* The experience as it would be saved, and its problems (editor-problems.js). */
+  function serialize(titleFallback) { return EP.serialize(doc, others(), titleFallback); }
+  function problems(x) { return EP.problems(x, others(), openedErrors, files, base); }
   function renderProblems() {
     var list = problems(serialize(false)), ul = $("xe-problems");
     while (ul.firstChild) ul.removeChild(ul.firstChild);
@@ -539,26 +328,6 @@
     $("xe-new").focus();
   }
 
-  /* A modal question; resolves "yes", "no" or "cancel". */
-  function confirmDialog(title, text, yes, no, withCancel) {
-    var d = $("xe-confirm");
-    $("xe-confirm-title").textContent = title;
-    $("xe-confirm-text").textContent = text;
-    $("xe-confirm-yes").querySelector("span").textContent = yes;
-    $("xe-confirm-no").querySelector("span").textContent = no;
-    $("xe-confirm-cancel").hidden = !withCancel;
-    return new Promise(function (resolve) {
-      function done(a) {
-        ["yes", "no", "cancel"].forEach(function (k) { $("xe-confirm-" + k).onclick = null; });
-        d.close();
-        resolve(a);
-      }
-      ["yes", "no", "cancel"].forEach(function (k) { $("xe-confirm-" + k).onclick = function () { done(k); }; });
-      d.oncancel = function (e) { e.preventDefault(); done("cancel"); };
-      d.showModal();
-      $("xe-confirm-no").focus();
-    });
-  }
 
   // MARK: Rendering
 

@@ -8,8 +8,6 @@
   "use strict";
 
   var DEG = Math.PI / 180;
-  var MOTION_KEY = "dossier.experiences.motion";
-  var HIDE_AFTER_MS = 4000;
 
   // MARK: - Small DOM helpers
 
@@ -35,8 +33,6 @@
     b.appendChild(icon(name));
     b.appendChild(el("span", "xp-button-text", label));
   }
-  function storageGet(k) { try { return window.localStorage.getItem(k); } catch (e) { return null; } }
-  function storageSet(k, v) { try { window.localStorage.setItem(k, v); } catch (e) { /* private mode */ } }
 
   // MARK: - The viewer
 
@@ -232,7 +228,7 @@
       listButtons = {};
       p.triggers.forEach(function (t) {
         var b = triggerButton(p, t, "xp-hotspot");
-        keyboardPath(b);
+        look.keyboardPath(b);
         b.style.setProperty("--xp-size", String(t.size || 1));
         hotspots.appendChild(b);
         overlayButtons.push({ trigger: t, button: b });
@@ -277,9 +273,9 @@
 
     function press(p, t, button) {
       if (t.kind === "sound") toggleSound(p, t);
-      else if (t.kind === "video") openVideo(p, t, button);
-      else if (t.kind === "note") openNote(t, button);
-      else leave(t, button);
+      else if (t.kind === "video") dialogs.openVideo(p, t, button);
+      else if (t.kind === "note") dialogs.openNote(t, button);
+      else dialogs.leave(t, button);
     }
 
     function markPlayed(p, t) {
@@ -330,36 +326,11 @@
       root.setAttribute("data-sound-playing", "false");
     }
 
-    // MARK: Doors and the unfinished-panorama warning (F13, F14)
+    // MARK: Doors and the unfinished-panorama warning (F13, F14), video (F12), notes: viewer-dialogs.js
 
-    var warn = $("xp-warn"), pendingTarget = null, warnOpener = null;
-    function leave(target, opener) {
-      if (typeof target === "object") target = { id: target.target, yaw: target.targetYaw, pitch: target.targetPitch };
-      var p = panos[state.pano];
-      if (playedIn(p) < clipsOf(p).length) {
-        pendingTarget = target;
-        warnOpener = opener;
-        openDialog(warn);
-        $("xp-warn-yes").focus();
-        return;
-      }
-      go(target);
-    }
-    function go(target) {
-      show(target.id, target);
-      stage.focus({ preventScroll: true });
-    }
-    $("xp-warn-yes").addEventListener("click", function () {
-      closeDialog(warn);
-      pendingTarget = null;
-      if (warnOpener && document.contains(warnOpener)) warnOpener.focus(); else stage.focus();
-    });
-    $("xp-warn-no").addEventListener("click", function () {
-      var t = pendingTarget;
-      closeDialog(warn);
-      pendingTarget = null;
-      if (t) go(t);
-    });
+    var dialogs = window.DossierViewerDialogs.attach({ root: root, $: $, stage: stage, state: state, panos: panos, clean: clean,
+      setButton: setButton, show: show, playedIn: playedIn, clipsOf: clipsOf, stopSounds: stopSounds, markPlayed: markPlayed,
+      checkFinished: checkFinished });
 
     // MARK: Finishing (F15)
 
@@ -378,251 +349,13 @@
       }
     }
 
-    // MARK: Video dialog (F12)
-
-    var vdlg = $("xp-video"), video = $("xp-video-el"), vplay = $("xp-video-play"), vtime = $("xp-video-time");
-    var vseek = $("xp-video-seek"), vback = $("xp-video-back"), vtitle = $("xp-video-title");
-    var hideTimer = null, videoOpener = null, videoTrigger = null;
-    function showControls() {
-      vdlg.classList.remove("controls-hidden");
-      vdlg.setAttribute("data-controls", "shown");
-      clearTimeout(hideTimer);
-      hideTimer = setTimeout(function () {
-        vdlg.classList.add("controls-hidden");
-        vdlg.setAttribute("data-controls", "hidden");
-      }, HIDE_AFTER_MS);
-    }
-    function fmtTime(s) {
-      if (!isFinite(s)) s = 0;
-      var m = Math.floor(s / 60), r = Math.floor(s % 60);
-      return m + ":" + (r < 10 ? "0" : "") + r;
-    }
-    function updateVideoUI() {
-      setButton(vplay, video.paused ? "play" : "pause", video.paused ? "Play" : "Pause");
-      vplay.setAttribute("aria-pressed", video.paused ? "false" : "true");
-      if (isFinite(video.duration) && video.duration > 0) {
-        vseek.max = String(video.duration);
-        vseek.value = String(video.currentTime);
-      }
-      vtime.textContent = fmtTime(video.currentTime) + " / " + fmtTime(video.duration);
-    }
-    function openVideo(p, t, opener) {
-      stopSounds();
-      videoOpener = opener || null;
-      videoTrigger = { p: p, t: t };
-      vtitle.textContent = clean(t.label);
-      video.src = t.media;
-      openDialog(vdlg);
-      vback.focus();
-      showControls();
-      var r = video.play();
-      if (r && r.catch) r.catch(function () { updateVideoUI(); });
-      updateVideoUI();
-    }
-    function closeVideo() {
-      video.pause();
-      clearTimeout(hideTimer);
-      closeDialog(vdlg);
-      video.removeAttribute("src");
-      video.load();
-      var t = videoTrigger;
-      videoTrigger = null;
-      if (videoOpener && document.contains(videoOpener)) videoOpener.focus(); else stage.focus({ preventScroll: true });
-      videoOpener = null;
-      checkFinished();
-    }
-    video.addEventListener("ended", function () {
-      if (videoTrigger) markPlayed(videoTrigger.p, videoTrigger.t);
-      updateVideoUI();
-      showControls();
-    });
-    ["play", "pause", "timeupdate", "loadedmetadata", "durationchange"].forEach(function (n) { video.addEventListener(n, updateVideoUI); });
-    vplay.addEventListener("click", function () { if (video.paused) video.play(); else video.pause(); showControls(); });
-    vseek.addEventListener("input", function () { video.currentTime = Number(vseek.value); showControls(); });
-    vback.addEventListener("click", closeVideo);
-    ["pointerdown", "pointermove", "touchstart", "keydown", "click"].forEach(function (n) {
-      vdlg.addEventListener(n, function () { if (vdlg.hasAttribute("open")) showControls(); });
-    });
-    video.addEventListener("click", function () { showControls(); });
-    vdlg.addEventListener("cancel", function (e) { e.preventDefault(); closeVideo(); });
-
-    // MARK: Notes (imported info hot spots): a card with the text and a Close button
-
-    var ndlg = $("xp-note"), noteOpener = null;
-    function openNote(t, opener) {
-      noteOpener = opener || null;
-      $("xp-note-title").textContent = clean(t.label);
-      $("xp-note-text").textContent = clean(t.text || "");
-      openDialog(ndlg);
-      $("xp-note-close").focus();
-    }
-    function closeNote() {
-      closeDialog(ndlg);
-      if (noteOpener && document.contains(noteOpener)) noteOpener.focus(); else stage.focus({ preventScroll: true });
-    }
-    $("xp-note-close").addEventListener("click", closeNote);
-    ndlg.addEventListener("cancel", function (e) { e.preventDefault(); closeNote(); });
     $("xp-finish").addEventListener("click", function () { window.location.href = data.congratulations; });
 
-    // MARK: Dialog helpers (modal <dialog>, with a fallback for old browsers)
+    // MARK: Looking around (drag, pinch, wheel, keys), motion controls and play mode: viewer-look.js
 
-    function openDialog(d) {
-      if (typeof d.showModal === "function") { if (!d.open) d.showModal(); } else d.setAttribute("open", "");
-      root.classList.add("has-dialog");
-    }
-    function closeDialog(d) {
-      if (typeof d.close === "function" && d.open) d.close(); else d.removeAttribute("open");
-      if (!document.querySelector("dialog[open]")) root.classList.remove("has-dialog");
-    }
-    warn.addEventListener("cancel", function (e) { e.preventDefault(); $("xp-warn-yes").click(); });
-
-    // MARK: Looking around: drag, swipe, arrow keys
-
-    var drag = null;
-    stage.addEventListener("pointerdown", function (e) {
-      if (e.target.closest && e.target.closest("button")) return;
-      drag = { x: e.clientX, y: e.clientY, yaw: state.yaw, pitch: state.pitch, id: e.pointerId };
-      try { stage.setPointerCapture(e.pointerId); } catch (err) { /* ignore */ }
-      stage.classList.add("is-dragging");
-    });
-    stage.addEventListener("pointermove", function (e) {
-      if (!drag || e.pointerId !== drag.id || pinch) return;
-      var r = stage.getBoundingClientRect();
-      var perPx = state.hfov / Math.max(1, r.width);
-      state.yaw = drag.yaw - (e.clientX - drag.x) * perPx;
-      state.pitch = drag.pitch + (e.clientY - drag.y) * perPx;
-      requestDraw();
-    });
-    function endDrag() { drag = null; stage.classList.remove("is-dragging"); }
-    stage.addEventListener("pointerup", endDrag);
-    stage.addEventListener("pointercancel", endDrag);
-    stage.addEventListener("lostpointercapture", endDrag);
-
-    // Zoom (wheel, pinch, + and − keys, the zoom buttons), limited to 40°…100° across.
-    function zoom(delta) {
-      state.hfov = Math.max(HFOV_MIN, Math.min(HFOV, state.hfov + delta));
-      root.setAttribute("data-hfov", (state.hfov / DEG).toFixed(1));
-      requestDraw();
-    }
-    stage.addEventListener("wheel", function (e) { e.preventDefault(); zoom(e.deltaY > 0 ? ZOOM_STEP : -ZOOM_STEP); }, { passive: false });
-    $("xp-zoom-in").addEventListener("click", function () { zoom(-ZOOM_STEP); });
-    $("xp-zoom-out").addEventListener("click", function () { zoom(ZOOM_STEP); });
-    var pointers = {}, pinch = null;
-    stage.addEventListener("pointerdown", function (e) {
-      pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
-      var ids = Object.keys(pointers);
-      if (ids.length === 2) {
-        var a = pointers[ids[0]], b = pointers[ids[1]];
-        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), hfov: state.hfov };
-        drag = null;
-      }
-    });
-    stage.addEventListener("pointermove", function (e) {
-      if (!pointers[e.pointerId]) return;
-      pointers[e.pointerId] = { x: e.clientX, y: e.clientY };
-      var ids = Object.keys(pointers);
-      if (pinch && ids.length === 2) {
-        var a = pointers[ids[0]], b = pointers[ids[1]];
-        var d = Math.max(1, Math.hypot(a.x - b.x, a.y - b.y));
-        zoom(Math.max(HFOV_MIN, Math.min(HFOV, pinch.hfov * pinch.d / d)) - state.hfov);
-      }
-    });
-    ["pointerup", "pointercancel"].forEach(function (n) {
-      stage.addEventListener(n, function (e) { delete pointers[e.pointerId]; if (Object.keys(pointers).length < 2) pinch = null; });
-    });
-
-    document.addEventListener("keydown", function (e) {
-      if (document.querySelector("dialog[open]")) return;
-      if (e.key === "+" || e.key === "=") { zoom(-ZOOM_STEP); e.preventDefault(); return; }
-      if (e.key === "-" || e.key === "_") { zoom(ZOOM_STEP); e.preventDefault(); return; }
-      var tag = (e.target && e.target.tagName) || "";
-      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
-      var step = 5 * DEG;
-      if (e.key === "ArrowLeft") state.yaw -= step;
-      else if (e.key === "ArrowRight") state.yaw += step;
-      else if (e.key === "ArrowUp") state.pitch += step;
-      else if (e.key === "ArrowDown") state.pitch -= step;
-      else return;
-      e.preventDefault();
-      requestDraw();
-    });
-    window.addEventListener("resize", requestDraw);
-
-    // MARK: Motion controls (F7, F8): off by default, started by a tap, remembered
-
-    var motionButton = $("xp-motion"), motionSetting = $("xp-setting-motion");
-    var base = null;
-    function onOrientation(e) {
-      if (!state.motion || e.alpha === null) return;
-      if (!base) base = { alpha: e.alpha, beta: e.beta, yaw: state.yaw, pitch: state.pitch };
-      state.yaw = base.yaw - (e.alpha - base.alpha) * DEG;
-      state.pitch = base.pitch + (e.beta - base.beta) * DEG;
-      requestDraw();
-    }
-    function setMotion(on, fromTap) {
-      function apply(ok) {
-        state.motion = on && ok;
-        base = null;
-        storageSet(MOTION_KEY, on ? "on" : "off");
-        motionButton.setAttribute("aria-pressed", state.motion ? "true" : "false");
-        setButton(motionButton, "motion", state.motion ? "Motion on" : "Motion off");
-        if (motionSetting) motionSetting.checked = on;
-        if (state.motion) window.addEventListener("deviceorientation", onOrientation);
-        else window.removeEventListener("deviceorientation", onOrientation);
-        if (on && !ok) { message.textContent = "Motion controls are not allowed here; drag to look around."; message.hidden = false; }
-      }
-      var D = window.DeviceOrientationEvent;
-      if (on && D && typeof D.requestPermission === "function") {
-        if (!fromTap) { apply(false); setButton(motionButton, "motion", "Tap to use motion"); return; }
-        D.requestPermission().then(function (r) { apply(r === "granted"); }, function () { apply(false); });
-      } else apply(on && !!D);
-    }
-    motionButton.addEventListener("click", function () { setMotion(!state.motion, true); });
-    if (motionSetting) motionSetting.addEventListener("change", function () { setMotion(motionSetting.checked, true); });
-    setMotion(storageGet(MOTION_KEY) === "on", false);
-
-    // MARK: Play mode: the view alone on the screen (Full Screen API where allowed)
-
-    var playButton = $("xp-play"), bar = root.querySelector(".xp-bar"), main = root.querySelector(".xp-main");
-    var inerted = [];
-    /* The buttons on the view: the keyboard and screen-reader path in play mode (the list is
-       hidden there); beside the list, out of the tab order and hidden from screen readers
-       so each trigger is announced once. */
-    function keyboardPath(b) {
-      var play = root.classList.contains("xp-play");
-      b.tabIndex = play ? 0 : -1;
-      if (play) b.removeAttribute("aria-hidden"); else b.setAttribute("aria-hidden", "true");
-    }
-    function setPlay(on, fromTap) {
-      root.classList.toggle("xp-play", on);
-      // Tab reaches the triggers first: the bar after the view, the page under it inert.
-      var held = bar.contains(document.activeElement) ? document.activeElement : null;
-      if (on) root.appendChild(bar); else root.insertBefore(bar, main);
-      if (held) held.focus({ preventScroll: true });   // moving the bar must not drop the focus
-      stage.tabIndex = on ? -1 : 0;
-      inerted.forEach(function (e) { e.inert = false; });
-      inerted = [];
-      for (var n = root; on && n && n.parentElement; n = n.parentElement) {
-        Array.prototype.forEach.call(n.parentElement.children, function (c) {
-          if (c !== n && !c.inert && c.tagName !== "SCRIPT") { c.inert = true; inerted.push(c); }
-        });
-      }
-      overlayButtons.forEach(function (o) { keyboardPath(o.button); });
-      document.documentElement.classList.toggle("xp-playing", on);
-      root.setAttribute("data-play", on ? "true" : "false");
-      setButton(playButton, on ? "list" : "fullscreen", on ? "Show the list" : "Play full screen");
-      playButton.setAttribute("aria-pressed", on ? "true" : "false");
-      if (fromTap) {
-        try {
-          if (on && root.requestFullscreen && !document.fullscreenElement) root.requestFullscreen().catch(function () {});
-          else if (!on && document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(function () {});
-        } catch (e) { /* not allowed here: the fixed layout still fills the window */ }
-      }
-      requestDraw();
-    }
-    playButton.addEventListener("click", function () { setPlay(!root.classList.contains("xp-play"), true); });
-    document.addEventListener("fullscreenchange", function () { if (!document.fullscreenElement && root.classList.contains("xp-play")) requestDraw(); });
-    setPlay(/[?&]play=1(&|$)/.test(window.location.search), false);
+    var look = window.DossierViewerLook.attach({ root: root, stage: stage, state: state, message: message, requestDraw: requestDraw,
+      setButton: setButton, $: $, DEG: DEG, HFOV: HFOV, HFOV_MIN: HFOV_MIN, ZOOM_STEP: ZOOM_STEP,
+      overlayButtons: function () { return overlayButtons; } });
 
     // MARK: Start
 

@@ -44,7 +44,7 @@ def test_large_panorama_is_prepared_and_first_frame_time_is_reported(tmp_path, d
     assert jpeg_size((base / "prepared" / "thumb.jpg").read_bytes()) == (512, 256)
     page = (base / "index.html").read_text()
     assert "base64" not in page   # the picture is in the scene script, loaded when shown
-    loaded = [base / "index.html", base / "scenes" / "room.js"] + [site / "assets" / "experiences" / n for n in ("pano.js", "viewer.js", "viewer.css")]
+    loaded = [base / "index.html", base / "scenes" / "room.js"] + [site / "assets" / "experiences" / n for n in ("pano.js", "viewer-look.js", "viewer-dialogs.js", "viewer.js", "viewer.css")]
     weight = sum(p.stat().st_size for p in loaded)
 
     drv = make_driver(tmp_path / "dl")

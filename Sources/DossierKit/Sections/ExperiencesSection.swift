@@ -150,7 +150,8 @@ public struct ExperiencesSection: Section {
             "title": title, "slug": e.slug, "json": HTML.scriptSafeJSON(json), "firstTitle": firstTitle,
             "firstScene": sceneImages[e.firstPanorama] == nil ? [[String: String]]() : [["src": "scenes/\(e.firstPanorama).js", "id": e.firstPanorama]],
             "totalClips": graph.totalClips,
-        ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js", "assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
+        ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js", "assets/experiences/viewer-look.js",
+                                                                             "assets/experiences/viewer-dialogs.js", "assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
 
         // Overview: graph, media checks, warnings.
         let svg = GraphSVG.render(e, graph) { "../files/" + $0.image }
@@ -232,7 +233,8 @@ public struct ExperiencesSection: Section {
                     model: ["json": HTML.scriptSafeJSON(json)],
                     styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
                     scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js", "assets/experiences/zip.js", "assets/experiences/pano.js",
-                              "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js", "assets/experiences/editor.js"],
+                              "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js", "assets/experiences/editor-util.js",
+                              "assets/experiences/editor-problems.js", "assets/experiences/editor-trigger.js", "assets/experiences/editor.js"],
                     bodyClass: "experience-editor")
     }
 
