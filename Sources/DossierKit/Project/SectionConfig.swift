@@ -15,6 +15,8 @@ public final class SectionConfig: @unchecked Sendable {
     private var entries: [ConfigEntry]
     private var used: Set<String> = []
     private let lock = NSLock()
+    /// Files this block names must not link outside the project (set by `Project.load`).
+    public var confinement: Confinement?
 
     public init(key: String, file: String, root: URL, node: ConfigNode) {
         self.key = key
@@ -108,6 +110,7 @@ public final class SectionConfig: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw error(name, "file not found: \(s)")
         }
+        try confinement?.check(url, shown: s)
         return url
     }
 
@@ -119,6 +122,7 @@ public final class SectionConfig: @unchecked Sendable {
         for s in try strings(name) {
             let matched = expand(s, extensions: extensions)
             if matched.isEmpty { throw error(name, "no file matches \(s)") }
+            for u in matched { try confinement?.check(u, shown: u.path.hasPrefix(root.path + "/") ? String(u.path.dropFirst(root.path.count + 1)) : u.path) }
             out.append(contentsOf: matched)
         }
         return out
@@ -160,7 +164,9 @@ public final class SectionConfig: @unchecked Sendable {
     /// A nested block as its own config (for sub-mappings).
     public func block(_ name: String) -> SectionConfig? {
         guard let v = value(name) else { return nil }
-        return SectionConfig(key: key.isEmpty ? name : "\(key).\(name)", file: file, root: root, node: v)
+        let child = SectionConfig(key: key.isEmpty ? name : "\(key).\(name)", file: file, root: root, node: v)
+        child.confinement = confinement
+        return child
     }
 
     /// Keys present in the block that the section never read.
