@@ -18,6 +18,16 @@ def rules(path, *items):
     return path
 
 
+def as_site(src, work):
+    """`src` (a site and its manifest) copied to `work`/_site: one project folder whose
+    site changes between publishes, as in real use (the journal lives beside it)."""
+    dst = work / "_site"
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(src, dst)
+    shutil.copy(src.parent / "_site.manifest.json", work / "_site.manifest.json")
+    return dst
+
+
 def verify_finds_nothing(dossier_bin, site, url):
     out = publish(dossier_bin, site, url, "--verify", "--dry-run").stdout
     assert ": 0 difference(s)" in out, out
@@ -39,15 +49,17 @@ def test_a_cut_manifest_left_on_the_server_does_not_block_publishing(dossier_bin
     """Before: plain publish and --verify both refused it as "not valid JSON", for good."""
     v1, v2 = two_versions(tmp_path)
     srv = tmp_path / "srv"
+    work = tmp_path / "proj"
     with WebDAVServer(srv) as dav:
         url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+        publish(dossier_bin, as_site(v1, work), url)
         whole = (srv / "s" / MANIFEST).read_bytes()
         (srv / "s" / MANIFEST).write_bytes(whole[:len(whole) // 3])
-        p = publish(dossier_bin, v2, url)
+        site = as_site(v2, work)
+        p = publish(dossier_bin, site, url)
         assert "cut short" in p.stderr
-        assert_published(srv / "s", v2)
-        verify_finds_nothing(dossier_bin, v2, url)
+        assert_published(srv / "s", site)
+        verify_finds_nothing(dossier_bin, site, url)
 
 
 def test_an_interrupted_publish_never_deletes_a_file_it_did_not_publish(dossier_bin, tmp_path):
@@ -91,8 +103,8 @@ def test_the_journal_fills_as_files_land_so_a_rerun_reads_nothing_twice(dossier_
     with WebDAVServer(srv) as dav:
         url = dav.url + "s/"
         placed = 230
-        # write points: marker, the folders' MKCOLs, then PUT + MOVE per file (--jobs 1).
-        p = publish(dossier_bin, site, url, "--jobs", "1", fault=(1 + folders + 2 * placed + 1, "kill"), check=False)
+        # write points: MKCOL s/, the marker, the folders' MKCOLs, then PUT + MOVE per file (--jobs 1).
+        p = publish(dossier_bin, site, url, "--jobs", "1", fault=(2 + folders + 2 * placed + 1, "kill"), check=False)
         assert p.returncode == KILLED, p.stderr
         moved = [f for f in tree(srv / "s") if not f.endswith(".dossier-upload")]
         assert len(moved) == placed
@@ -113,16 +125,18 @@ def test_folders_left_empty_by_an_interrupted_publish_are_removed(dossier_bin, t
     srv = tmp_path / "srv"
     with WebDAVServer(srv) as dav:
         url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+        work = tmp_path / "proj"
+        publish(dossier_bin, as_site(v1, work), url)
         # v2: marker (1), MKCOL new (2), first PUT (3) — killed there.
-        p = publish(dossier_bin, v2, url, fault=(3, "kill"), check=False)
+        p = publish(dossier_bin, as_site(v2, work), url, fault=(3, "kill"), check=False)
         assert p.returncode == KILLED and (srv / "s" / "new").is_dir(), p.stderr
-        publish(dossier_bin, v1, url)
+        site = as_site(v1, work)
+        publish(dossier_bin, site, url)
         assert not (srv / "s" / "new").exists()
-        assert_published(srv / "s", v1)
+        assert_published(srv / "s", site)
         # --verify removes an empty folder the site does not have, too.
         (srv / "s" / "stray").mkdir()
-        publish(dossier_bin, v1, url, "--verify")
+        publish(dossier_bin, site, url, "--verify")
         assert not (srv / "s" / "stray").exists()
 
 

@@ -18,6 +18,9 @@ final class PublishJournal: @unchecked Sendable {
     struct Done: Equatable { var sha256: String; var etag: String? }
 
     let url: URL
+    /// This machine's copy of the last clean remote manifest it wrote to the target
+    /// (`<same name>.published.json`): what a cut remote manifest is recovered from.
+    let publishedURL: URL
     private let lock = NSLock()
     private var handle: FileHandle?
     private(set) var base: String?
@@ -28,6 +31,7 @@ final class PublishJournal: @unchecked Sendable {
     init(folder: URL, target: URL) {
         let name = String(FileHash.sha256(Data(target.absoluteString.utf8)).prefix(16)) + ".journal"
         url = folder.appendingPathComponent(name)
+        publishedURL = folder.appendingPathComponent(String(name.dropLast(".journal".count)) + ".published.json")
         if let text = try? String(contentsOf: url, encoding: .utf8) {
             for line in text.split(separator: "\n") {
                 let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -80,6 +84,12 @@ final class PublishJournal: @unchecked Sendable {
     private func append(_ line: String) {
         lock.lock(); defer { lock.unlock() }
         handle?.write(Data(line.utf8))
+    }
+
+    /// Keeps `bytes` (the clean remote manifest just written) as this machine's copy.
+    func savePublished(_ bytes: Data) {
+        try? FileManager.default.createDirectory(at: publishedURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? bytes.write(to: publishedURL, options: .atomic)
     }
 
     /// Removes the journal (the publish finished).

@@ -13,15 +13,22 @@ extension Publisher {
         return (try? JSONSerialization.jsonObject(with: data)) == nil
     }
 
-    /// The server's manifest; a cut one reads as dirty with no files, so the server is
-    /// listed and checked, and only files this machine's journal owns may be deleted.
-    func readRemote(_ data: Data, progress: (String) -> Void) throws -> RemoteSite {
+    /// The server's manifest. A cut one reads as dirty — so the server is listed and
+    /// checked — with the files of this machine's copy of the last clean manifest it
+    /// wrote there (none when it has no copy): only those, and files this machine's
+    /// journal owns, may then be deleted.
+    func readRemote(_ data: Data, journal: PublishJournal, progress: (String) -> Void) throws -> RemoteSite {
         let shown = client.url(Publisher.remoteManifestName).absoluteString
         do {
             return try RemoteSite.decode(data, shown: shown)
         } catch let e as DossierError {
             guard Publisher.looksCut(data) else { throw e }
             progress("\(shown): the manifest on the server was cut short by an interrupted upload; checking what the server holds")
+            if let copy = FileManager.default.contents(atPath: journal.publishedURL.path),
+               var last = try? RemoteSite.decode(copy, shown: journal.publishedURL.path) {
+                last.dirty = true
+                return last
+            }
             return RemoteSite(files: [], etags: [:], dirty: true)
         }
     }

@@ -72,13 +72,13 @@ public struct Publisher: Sendable {
         var remote: RemoteSite? = nil
         var remoteTag: String? = nil
         var baseExists = true
+        let journal = PublishJournal(folder: stateFolder, target: client.baseURL)
         if let (data, tag) = try await client.getIfExists(Publisher.remoteManifestName) {
-            remote = try readRemote(data, progress: progress)
+            remote = try readRemote(data, journal: journal, progress: progress)
             remoteTag = tag
         } else {
             baseExists = try await client.stat("") != nil
         }
-        let journal = PublishJournal(folder: stateFolder, target: client.baseURL)
 
         // A dirty manifest (a publish stopped half-way) or --verify: plan from what the
         // server really holds, not from what its manifest says.
@@ -189,13 +189,14 @@ public struct Publisher: Sendable {
             if let placed = outcome.placed[e.path] { etags[e.path] = placed } else { etags[e.path] = expected[e.path] }
         }
         for path in keptRemote { if let o = old[path] { files.append(o); etags[path] = expected[path] } }
+        let clean = RemoteSite(files: files, etags: etags, dirty: false, dossier: local.dossier)
         do {
-            _ = try await putManifest(RemoteSite(files: files, etags: etags, dirty: false, dossier: local.dossier),
-                                      precondition: tag.map { .ifMatch($0) } ?? .none)
+            _ = try await putManifest(clean, precondition: tag.map { .ifMatch($0) } ?? .none)
         } catch let e as WebDAVError where e.httpStatus == 412 {
             journal.close()
             throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server during this publish (another publish at the same time?); its manifest was not overwritten — run `dossier publish` again")
         }
+        journal.savePublished(try clean.encoded())
         journal.finish()
         return finish()
     }
