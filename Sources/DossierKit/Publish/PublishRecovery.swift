@@ -34,12 +34,17 @@ extension Publisher {
     }
 
     /// Paths a run may delete: with `--verify` everything the scan found; after an
-    /// interrupted publish, what the server's manifest listed as published plus what this
-    /// machine's journal owns; otherwise what the clean manifest lists.
+    /// interrupted publish, what the server's manifest listed as published or pending plus
+    /// what this machine's journal owns; otherwise what the clean manifest lists.
     func deletable(remote: RemoteSite?, scan: RemoteScan?, verify: Bool, journal: PublishJournal) -> Set<String> {
         if let scan, verify { return Set(scan.files.keys) }
         var owned = Set((remote?.files ?? []).map(\.path))
-        if scan != nil { owned.formUnion(journal.owned); owned.formUnion(journal.done.keys); owned.formUnion(journal.started) }
+        if scan != nil {
+            owned.formUnion(remote?.pending ?? [])
+            owned.formUnion(journal.owned)
+            owned.formUnion(journal.done.keys)
+            owned.formUnion(journal.started)
+        }
         return owned
     }
 

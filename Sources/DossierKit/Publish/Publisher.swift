@@ -132,11 +132,15 @@ public struct Publisher: Sendable {
         try journal.claim(owned.intersection(Set((view?.files ?? []).map(\.path))).union(local.files.map(\.path)))
         var marker = view ?? RemoteSite(files: [], etags: [:], dirty: true)
         marker.dirty = true
+        // What this run (or the unfinished one it takes over) may place beyond the listed
+        // files: any later run may delete those when the site no longer has them.
+        let listed = Set(marker.files.map(\.path))
+        marker.pending = Array(Set(plan.uploads.map(\.entry.path)).union(owned.filter { scan?.files[$0] != nil }).subtracting(listed))
         var tag: String?
         do {
             tag = try await putManifest(marker, precondition: remote == nil ? .ifNoneMatchAny : (remoteTag.map { .ifMatch($0) } ?? .none))
         } catch let e as WebDAVError where e.httpStatus == 412 {
-            throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server between this publish's read and its first write (another publish at the same time?); nothing was changed — run `dossier publish` again")
+            throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server during this publish (another publish at the same time?); nothing was changed — run `dossier publish` again")
         }
         try journal.begin(base: tag)
         for t in leftovers { _ = try? await client.delete(t) }
