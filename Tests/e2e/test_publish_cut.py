@@ -154,3 +154,25 @@ def test_a_lost_answer_to_a_manifest_put_is_not_taken_for_another_publish(dossie
             publish(dossier_bin, site, url)
             assert [k for _, _, k in dav.faults_fired()][-1] == "lose"
             assert_published(tmp_path / "srv" / "s", site)
+
+
+def test_leftovers_of_killed_writes_in_the_journal_folder_are_swept(dossier_bin, tmp_path):
+    """Before: Foundation's `.dat.nosync*` temporaries and `.*.tmp-*` folders left in
+    .dossier/publish/ by killed runs were never removed. Fresh ones (another run's write
+    in progress) stay."""
+    import os
+    v1, _ = two_versions(tmp_path)
+    state = v1.parent / ".dossier" / "publish"
+    state.mkdir(parents=True)
+    old_file, old_dir = state / ".dat.nosync1a2b", state / ".bag.tmp-4242"
+    fresh = state / ".dat.nosync9f9f"
+    old_file.write_text("half a journal")
+    old_dir.mkdir()
+    (old_dir / "x").write_text("x")
+    fresh.write_text("being written")
+    for p in (old_file, old_dir):
+        os.utime(p, (1_000_000_000, 1_000_000_000))
+    with WebDAVServer(tmp_path / "srv") as dav:
+        publish(dossier_bin, v1, dav.url + "s/")
+    assert not old_file.exists() and not old_dir.exists()
+    assert fresh.exists()
