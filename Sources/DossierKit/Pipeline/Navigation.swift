@@ -17,7 +17,7 @@ enum Navigation {
             .sorted { ($0.weight, $0.title, $0.relative) < ($1.weight, $1.title, $1.relative) }
         nav += top.prefix(maxPages).map { NavItem(title: $0.title, path: $0.outputPath, kind: "page") }
         nav += sections.map { NavItem(title: $0.title, path: "\($0.key)/index.html", kind: $0.key) }
-        if top.count > maxPages { nav.append(NavItem(title: "All pages", path: allPagesPath, kind: "pages")) }
+        if top.count > maxPages { nav.append(NavItem(title: "All pages", path: allPagesPath, kind: "all-pages")) }
         return nav
     }
 }
