@@ -7,7 +7,7 @@ PYTEST ?= python3 -m pytest
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick clean serve-demo
+.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick clean serve-demo soak
 
 all: build
 
@@ -66,6 +66,11 @@ bench: build
 ## bench-quick: a few seconds of each benchmark, to keep the harness working
 bench-quick: build
 	bash Benchmarks/run.sh --quick
+
+## soak: the long random-kill campaigns (SOAK_RUNS runs each, default 150): publish and two-device vault sync on a faulty server
+SOAK_RUNS ?= 150
+soak: build
+	DOSSIER_SOAK_RUNS=$(SOAK_RUNS) $(PYTEST) -q -x Tests/e2e/test_campaign_publish.py Tests/e2e/test_campaign_sync.py
 
 serve-demo: build
 	$(DOSSIER) serve Examples/demo

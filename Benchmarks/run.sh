@@ -31,6 +31,7 @@ if [[ $quick == 1 ]]; then
   rm -rf "$BENCH_RESULTS"
   python3 Benchmarks/bench.py agree --participants 6
   python3 Benchmarks/bench.py pages --pages 100 --runs 1
+  python3 Benchmarks/site_size.py --pages 200
   python3 Benchmarks/bench.py markdown --mb 1 --runs 1
   python3 Benchmarks/bench.py study --participants 8 --runs 1
   python3 Benchmarks/bench.py incremental --participants 4,8 --runs 1
@@ -48,6 +49,7 @@ echo "Machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 Benchmarks/bench.py agree --participants 12
 python3 Benchmarks/bench.py markdown --mb 20 --runs 15
 python3 Benchmarks/bench.py pages --pages 10000 --runs 5
+python3 Benchmarks/site_size.py --pages 20000
 python3 Benchmarks/bench.py startup --runs 101
 python3 Benchmarks/bench.py study --participants 2000 --runs 3
 python3 Benchmarks/bench.py incremental --participants 500,1000,2000 --runs 5

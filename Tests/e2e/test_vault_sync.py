@@ -95,8 +95,9 @@ def test_one_changed_item_costs_a_constant_number_of_requests(run_dossier, tmp_p
         out = v(run_dossier, "sync", a).stdout
         assert "0 pulled, 1 pushed" in out
         methods = sorted(m for m, _ in dav.requests())
-        # GET manifest, PUT the item's new blob, PUT manifest, DELETE the old blob.
-        assert methods == ["DELETE", "GET", "PUT", "PUT"]
+        # GET manifest, PUT the item's new blob, PUT the manifest's pending copy, PUT
+        # manifest, DELETE the old blob.
+        assert methods == ["DELETE", "GET", "PUT", "PUT", "PUT"]
         assert len(list((tmp_path / "srv" / "v" / "items").iterdir())) == 60
 
 

@@ -85,6 +85,9 @@ def serve(args):
         m, n = args.die_before.split(":")
         die = (m, int(n))
     tamper = tuple(args.tamper.split(":", 3)) if args.tamper else None
+    if args.faults:
+        from fault_dav import Faults
+        app = Faults(app, args.faults, args.log)
     wrapped = Counting(app, args.root, args.log, die, tamper)
     # cheroot sets SO_REUSEADDR only on a fixed port, and Linux lets a later server
     # rebind a port with connections in TIME-WAIT only if the first one set it too: so
@@ -190,13 +193,14 @@ class WebDAVServer:
     """Starts the server above in a subprocess: ``with WebDAVServer(root) as dav: dav.url``."""
 
     def __init__(self, root, user="alice", password="correct horse", port=0, log=None,
-                 die_before=None, tamper=None, lifetime=900, tls=None):
+                 die_before=None, tamper=None, lifetime=900, tls=None, faults=None):
         self.root = pathlib.Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.user, self.password, self.port = user, password, port
         self.log = pathlib.Path(log) if log else self.root.parent / (self.root.name + ".requests.log")
         self.die_before, self.tamper, self.lifetime = die_before, tamper, lifetime
         self.tls = tls  # (cert.pem, key.pem) or None
+        self.faults = faults  # a fault_dav.py rules file, or None
         self.proc = None
 
     def start(self):
@@ -207,6 +211,8 @@ class WebDAVServer:
             cmd += ["--die-before", self.die_before]
         if self.tamper:
             cmd += ["--tamper", self.tamper]
+        if self.faults:
+            cmd += ["--faults", str(self.faults)]
         if self.tls:
             cmd += ["--tls-cert", str(self.tls[0]), "--tls-key", str(self.tls[1])]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -225,7 +231,15 @@ class WebDAVServer:
         """[(method, path)] in arrival order."""
         if not self.log.exists():
             return []
-        return [tuple(l.split("\t", 1)) for l in self.log.read_text(encoding="utf-8").splitlines() if l]
+        return [tuple(l.split("\t", 1)) for l in self.log.read_text(encoding="utf-8").splitlines()
+                if l and not l.startswith("fault\t")]
+
+    def faults_fired(self):
+        """[(method, path, kind)] of the faults fault_dav.py injected."""
+        if not self.log.exists():
+            return []
+        return [tuple(l.split("\t")[1:]) for l in self.log.read_text(encoding="utf-8").splitlines()
+                if l.startswith("fault\t")]
 
     def count(self, method, path_filter=None):
         return sum(1 for m, p in self.requests() if m == method and (path_filter is None or path_filter(p)))
@@ -266,6 +280,7 @@ def main():
     ap.add_argument("--die-before")
     ap.add_argument("--tamper")
     ap.add_argument("--lifetime", type=float, default=900)
+    ap.add_argument("--faults", help="a fault_dav.py rules file (JSON), read again when it changes")
     ap.add_argument("--tls-cert", help="serve https with this PEM certificate (and --tls-key)")
     ap.add_argument("--tls-key")
     args = ap.parse_args()

@@ -1,6 +1,7 @@
 import Foundation
 import Crypto
 import Render
+import WebDAV
 import ZIPFoundation
 
 /// Writes a BagIt bag (RFC 8493, BagIt 1.0) of a built site: a folder, or a `.zip` of
@@ -66,8 +67,9 @@ public struct BagWriter: Sendable {
         let manifest = try SiteManifest.load(manifestURL)
         let manifestData = try Data(contentsOf: manifestURL)
         let bagName = zip ? destination.deletingPathExtension().lastPathComponent : destination.lastPathComponent
+        BagSwap.sweep(beside: destination, bagName: bagName)
         let work = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(bagName).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+            .appendingPathComponent(".\(bagName)\(BagSwap.workInfix)\(ProcessInfo.processInfo.processIdentifier)")
         try? fm.removeItem(at: work)
         let bag = zip ? work.appendingPathComponent(bagName) : work
         defer { try? fm.removeItem(at: work) }
@@ -88,6 +90,7 @@ public struct BagWriter: Sendable {
             let rel = "data/site/" + e.path
             let dst = bag.appendingPathComponent(rel)
             try fm.createDirectory(at: dst.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FaultPoint.hit("archive: \(rel)")
             try data.write(to: dst)
             lines.append((rel, hex, config.sha512 ? BagWriter.sha512(data) : ""))
             octets += Int64(data.count)
@@ -126,8 +129,7 @@ public struct BagWriter: Sendable {
             try Data(t512.utf8).write(to: bag.appendingPathComponent("tagmanifest-sha512.txt"))
         }
 
-        // Into place.
-        if fm.fileExists(atPath: destination.path) { try fm.removeItem(at: destination) }
+        // Into place: swapped with the old bag, never removing it first.
         if zip {
             let tmpZip = work.appendingPathComponent(bagName + ".zip")
             do {
@@ -135,10 +137,11 @@ public struct BagWriter: Sendable {
             } catch {
                 throw DossierError(file: SitePaths.display(destination), "cannot write the zip (\(error.localizedDescription))")
             }
-            try fm.moveItem(at: tmpZip, to: destination)
+            try BagSwap.replace(destination, with: tmpZip)
         } else {
-            try fm.moveItem(at: work, to: destination)
+            try BagSwap.replace(destination, with: work)
         }
+        try FaultPoint.hit("archive: remove the work folder")
         return (lines.count, octets)
     }
 

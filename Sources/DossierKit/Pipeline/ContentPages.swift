@@ -43,9 +43,9 @@ public struct ContentPage: Sendable {
     static let frontMatterKeys: Set<String> = ["title", "summary", "weight", "draft", "toc"]
 
     /// Reads one content file; bad front matter is an error with file and line.
-    public static func load(_ url: URL, relative: String) throws -> ContentPage {
+    public static func load(_ url: URL, relative: String, confinement: Confinement? = nil) throws -> ContentPage {
         let shown = SitePaths.display(url)
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw DossierError(file: shown, "cannot read file") }
+        let data = try InputFile.read(url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement)
         guard let text = String(data: data, encoding: .utf8) else { throw DossierError(file: shown, "not UTF-8 text") }
         var body = text
         var bodyLine = 1
@@ -53,6 +53,9 @@ public struct ContentPage: Sendable {
         if let split = splitFrontMatter(data) {
             guard let (yamlRange, bodyStart, closingLine) = split else {
                 throw DossierError(file: shown, line: 1, "front matter starts with --- but never ends (add a closing --- line)")
+            }
+            guard yamlRange.count <= InputLimits.frontMatter else {
+                throw DossierError(file: shown, line: 1, "front matter is \(yamlRange.count) bytes, more than the maximum of \(InputLimits.describe(Int64(InputLimits.frontMatter))) (docs/limits.md)")
             }
             var node = try FrontMatter.parse(data[yamlRange], file: shown)
             if case .null = node { node = .map([], line: 2) }
@@ -156,7 +159,7 @@ public struct ContentPage: Sendable {
     }
 
     /// Every `*.md` / `*.markdown` under `folder`, sorted by path.
-    public static func loadAll(in folder: URL, includeDrafts: Bool) throws -> [ContentPage] {
+    public static func loadAll(in folder: URL, includeDrafts: Bool, confinement: Confinement? = nil) throws -> [ContentPage] {
         let fm = FileManager.default
         guard fm.fileExists(atPath: folder.path), let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
         var found: [String] = []
@@ -170,7 +173,7 @@ public struct ContentPage: Sendable {
         // Read and parse on every core; then check in path order, as before.
         let sorted = found.sorted()
         let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
-            Result { try load(folder.appending(path: rel, directoryHint: .notDirectory), relative: rel) }
+            Result { try load(folder.appending(path: rel, directoryHint: .notDirectory), relative: rel, confinement: confinement) }
         }
         for (rel, result) in zip(sorted, loaded) {
             do {

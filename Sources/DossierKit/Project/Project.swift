@@ -36,7 +36,12 @@ public struct Project: Sendable {
     public var outputLine = 1
 
     /// Keys the manifest may hold besides section keys.
-    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content", "csv", "archive"]
+    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content", "csv", "archive",
+                                                   "allow_outside"]
+    /// Paths outside the project that inputs may link to (`allow_outside:`), absolute.
+    public var allowOutside: [URL] = []
+    /// Which linked inputs may be read (see ``Confinement``).
+    public var confinement: Confinement { Confinement(root: root, allowed: allowOutside) }
 
     /// Loads `dossier.yml` from `folder`. Unknown keys, bad values and missing files
     /// are errors with file and line.
@@ -44,13 +49,14 @@ public struct Project: Sendable {
         let root = folder.standardizedFileURL
         let manifest = root.appendingPathComponent("dossier.yml")
         let shown = SitePaths.display(manifest)
-        guard let data = FileManager.default.contents(atPath: manifest.path) else {
+        guard FileManager.default.fileExists(atPath: manifest.path) else {
             var isDir: ObjCBool = false
             if !FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir) || !isDir.boolValue {
                 throw DossierError(file: SitePaths.display(root), "no such project folder")
             }
             throw DossierError(file: shown, "no dossier.yml in this folder (create one with `dossier new`)")
         }
+        let data = try InputFile.read(manifest, shown: shown, limit: InputLimits.manifest, what: "dossier.yml", confinement: nil)
         guard let text = String(data: data, encoding: .utf8) else {
             throw DossierError(file: shown, "not UTF-8 text")
         }
@@ -96,11 +102,15 @@ public struct Project: Sendable {
             }
             sections.append(SectionConfig(key: e.key, file: shown, root: root, node: e.value))
         }
+        let allowOutside = try top.strings("allow_outside").map { top.resolve($0).standardizedFileURL }
+        let confinement = Confinement(root: root, allowed: allowOutside)
+        for s in sections { s.confinement = confinement }
         try OutputFolder.checkInputs(output, inputs: sections.flatMap { $0.node.scalars }, root: root, file: shown, line: top.line("output"))
         var project = Project(root: root, manifestURL: manifest, title: title, description: description, baseURL: baseURL,
                               output: output, markdownOptions: options, sectionConfigs: sections)
         project.outputLine = top.line("output")
         project.csvBOM = csvBOM
+        project.allowOutside = allowOutside
         return project
     }
 

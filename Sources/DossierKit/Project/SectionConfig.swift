@@ -16,6 +16,8 @@ public final class SectionConfig: @unchecked Sendable {
     private var used: Set<String> = []
     private var asked: [String] = []
     private let lock = NSLock()
+    /// Files this block names must not link outside the project (set by `Project.load`).
+    public var confinement: Confinement?
 
     public init(key: String, file: String, root: URL, node: ConfigNode) {
         self.key = key
@@ -111,6 +113,7 @@ public final class SectionConfig: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw error(name, "file not found: \(s)")
         }
+        try confinement?.check(url, shown: s)
         return url
     }
 
@@ -122,6 +125,7 @@ public final class SectionConfig: @unchecked Sendable {
         for s in try strings(name) {
             let matched = expand(s, extensions: extensions)
             if matched.isEmpty { throw error(name, "no file matches \(s)") }
+            for u in matched { try confinement?.check(u, shown: u.path.hasPrefix(root.path + "/") ? String(u.path.dropFirst(root.path.count + 1)) : u.path) }
             out.append(contentsOf: matched)
         }
         return out
@@ -163,7 +167,9 @@ public final class SectionConfig: @unchecked Sendable {
     /// A nested block as its own config (for sub-mappings).
     public func block(_ name: String) -> SectionConfig? {
         guard let v = value(name) else { return nil }
-        return SectionConfig(key: key.isEmpty ? name : "\(key).\(name)", file: file, root: root, node: v)
+        let child = SectionConfig(key: key.isEmpty ? name : "\(key).\(name)", file: file, root: root, node: v)
+        child.confinement = confinement
+        return child
     }
 
     /// Every key the section asked for, in the order first asked (present or not): the

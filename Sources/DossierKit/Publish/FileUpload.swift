@@ -24,10 +24,31 @@ extension Publisher {
     /// SHA-256 published last.
     struct Expected: Sendable { var etag: String; var sha256: String }
 
+    /// Files confirmed (and written to the journal) together: a run killed after N
+    /// uploads has all but the last batch in its journal, so a re-run trusts them
+    /// without fetching them again.
+    static let confirmBatch = 100
+
     func uploadAll(_ entries: [SiteManifest.Entry], expected: [String: Expected], journal: PublishJournal,
                    progress: @escaping @Sendable (String) -> Void) async throws -> UploadOutcome {
-        let total = entries.count
+        var outcome = UploadOutcome()
         let counter = Counter()
+        var start = 0
+        while start < entries.count {
+            let batch = Array(entries[start..<min(start + Publisher.confirmBatch, entries.count)])
+            start += batch.count
+            let (placed, conflicts) = try await uploadBatch(batch, total: entries.count, counter: counter, expected: expected,
+                                                            journal: journal, progress: progress)
+            outcome.conflicts += conflicts
+            outcome.placed.merge(placed, uniquingKeysWith: { a, _ in a })
+        }
+        outcome.conflicts.sort()
+        return outcome
+    }
+
+    private func uploadBatch(_ entries: [SiteManifest.Entry], total: Int, counter: Counter, expected: [String: Expected],
+                             journal: PublishJournal, progress: @escaping @Sendable (String) -> Void) async throws
+        -> (placed: [String: String?], conflicts: [String]) {
         // Children never throw into the group: a thrown error would cancel the others,
         // and a request in flight cannot be cancelled (libcurl runs it to its end or
         // time-out), so the group would wait anyway. After
@@ -50,32 +71,32 @@ extension Publisher {
                     }
                 }
             }
-            while next < min(concurrency, total) { add() }
+            while next < min(concurrency, entries.count) { add() }
             while let result = await group.next() {
                 switch result {
                 case .success(let r): done.append(r)
                 case .failure(let e): if first == nil { first = e }
                 }
-                if first == nil && next < total { add() }
+                if first == nil && next < entries.count { add() }
             }
             return (done, first)
         }
-        if let failure {
-            journal.close()
-            throw failure
-        }
-        var outcome = UploadOutcome()
         var placed: [String] = []
+        var conflicts: [String] = []
         for r in results {
             switch r {
             case .placed(let p): placed.append(p)
-            case .conflict(let p): outcome.conflicts.append(p)
+            case .conflict(let p): conflicts.append(p)
             }
         }
-        outcome.conflicts.sort()
         let byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
-        outcome.placed = try await confirm(placed.compactMap { byPath[$0] }, journal: journal)
-        return outcome
+        if let failure {
+            // What landed before the failure is journalled, so a re-run does not read it again.
+            _ = try? await confirm(placed.compactMap { byPath[$0] }, journal: journal)
+            journal.close()
+            throw failure
+        }
+        return (try await confirm(placed.compactMap { byPath[$0] }, journal: journal), conflicts)
     }
 
     /// Sends one file. Returns `.conflict` (and leaves the server's file alone) when the

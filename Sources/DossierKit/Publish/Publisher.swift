@@ -67,17 +67,18 @@ public struct Publisher: Sendable {
     public func run(local: SiteManifest, dryRun: Bool, verify: Bool = false,
                     progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Report {
         let start = Date()
+        PublishJournal.sweepDebris(in: stateFolder)
         // 1. The server's view (a 401 here stops everything before any change).
         var remote: RemoteSite? = nil
         var remoteTag: String? = nil
         var baseExists = true
+        let journal = PublishJournal(folder: stateFolder, target: client.baseURL)
         if let (data, tag) = try await client.getIfExists(Publisher.remoteManifestName) {
-            remote = try RemoteSite.decode(data, shown: client.url(Publisher.remoteManifestName).absoluteString)
+            remote = try readRemote(data, journal: journal, progress: progress)
             remoteTag = tag
         } else {
             baseExists = try await client.stat("") != nil
         }
-        let journal = PublishJournal(folder: stateFolder, target: client.baseURL)
 
         // A dirty manifest (a publish stopped half-way) or --verify: plan from what the
         // server really holds, not from what its manifest says.
@@ -89,7 +90,18 @@ public struct Publisher: Sendable {
             scan = s
             view = s.site
         }
-        let plan = PublishPlan(local: local, remote: view?.manifest)
+        var plan = PublishPlan(local: local, remote: view?.manifest)
+        // Only files a publish put there are ever deleted (a colleague's file in the
+        // folder stays), and folders left empty by an interrupted publish go too.
+        let owned = deletable(remote: remote, scan: scan, verify: verify, journal: journal)
+        plan.deletes = plan.deletes.filter(owned.contains)
+        plan.collectionsToRemove = foldersToRemove(plan: plan, scan: scan, verify: verify, owned: owned, local: local)
+        if let s = scan, !verify {
+            // Foreign files are not part of what this publish owns: not in its marker.
+            let localPaths = Set(local.files.map(\.path))
+            view = RemoteSite(files: (view?.files ?? []).filter { owned.contains($0.path) || localPaths.contains($0.path) },
+                              etags: s.site.etags, dirty: false)
+        }
         var report = Report(plan: plan, dryRun: dryRun, uploaded: 0, resumed: 0, deleted: 0, seconds: 0, requests: "")
         report.checked = scan?.files.count
         report.fetched = scan?.fetched ?? 0
@@ -114,10 +126,16 @@ public struct Publisher: Sendable {
         }
         if !baseExists { try await client.makeBaseCollection() }
 
-        // 2. Mark the server dirty before changing anything, over the version read in
-        //    step 1: a second publisher is refused here, before it touches a file.
+        // 2. Record locally what this run may delete later, then mark the server dirty
+        //    before changing anything, over the version read in step 1: a second
+        //    publisher is refused here, before it touches a file.
+        try journal.claim(owned.intersection(Set((view?.files ?? []).map(\.path))).union(local.files.map(\.path)))
         var marker = view ?? RemoteSite(files: [], etags: [:], dirty: true)
         marker.dirty = true
+        // What this run (or the unfinished one it takes over) may place beyond the listed
+        // files: any later run may delete those when the site no longer has them.
+        let listed = Set(marker.files.map(\.path))
+        marker.pending = Array(Set(plan.uploads.map(\.entry.path)).union(owned.filter { scan?.files[$0] != nil }).subtracting(listed))
         var tag: String?
         do {
             tag = try await putManifest(marker, precondition: remote == nil ? .ifNoneMatchAny : (remoteTag.map { .ifMatch($0) } ?? .none))
@@ -149,17 +167,16 @@ public struct Publisher: Sendable {
                 if tag == nil { keptRemote.append(path); report.conflicts.append(path); continue }
             }
             do {
-                if try await client.delete(path, precondition: tag.map { .ifMatch($0) } ?? .none) { report.deleted += 1 }
+                if try await client.delete(path, precondition: tag.map { .ifMatch($0) } ?? .none) {
+                    report.deleted += 1
+                    progress("deleted \(path)")
+                }
             } catch let e as WebDAVError where e.httpStatus == 412 {
                 keptRemote.append(path)
                 report.conflicts.append(path)
             }
         }
-        for folder in plan.collectionsToRemove {
-            if let items = try? await client.propfind(folder, depth: 1), items.allSatisfy({ $0.path == folder }) {
-                try await client.delete(folder, collection: true)
-            }
-        }
+        try await removeEmptyFolders(plan.collectionsToRemove)
 
         // 5. The manifest, clean, over the marker. A file left in conflict keeps its old
         //    entry, so the next publish sees the difference again.
@@ -176,13 +193,14 @@ public struct Publisher: Sendable {
             if let placed = outcome.placed[e.path] { etags[e.path] = placed } else { etags[e.path] = expected[e.path] }
         }
         for path in keptRemote { if let o = old[path] { files.append(o); etags[path] = expected[path] } }
+        let clean = RemoteSite(files: files, etags: etags, dirty: false, dossier: local.dossier)
         do {
-            _ = try await putManifest(RemoteSite(files: files, etags: etags, dirty: false, dossier: local.dossier),
-                                      precondition: tag.map { .ifMatch($0) } ?? .none)
+            _ = try await putManifest(clean, precondition: tag.map { .ifMatch($0) } ?? .none)
         } catch let e as WebDAVError where e.httpStatus == 412 {
             journal.close()
             throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server during this publish (another publish at the same time?); its manifest was not overwritten — run `dossier publish` again")
         }
+        journal.savePublished(try clean.encoded())
         journal.finish()
         return finish()
     }
@@ -201,15 +219,6 @@ public struct Publisher: Sendable {
             }
         }
         return known
-    }
-
-    /// PUTs the remote manifest; returns its new entity tag (from the answer, else a
-    /// PROPFIND), nil when the server gives none.
-    func putManifest(_ site: RemoteSite, precondition: WebDAVClient.Precondition) async throws -> String? {
-        let tag = try await client.put(Publisher.remoteManifestName, data: try site.encoded(), precondition: precondition,
-                                       contentType: "application/json")
-        if let tag { return tag }
-        return try await client.stat(Publisher.remoteManifestName)?.etag
     }
 
     static func parent(of path: String) -> String {

@@ -20,6 +20,9 @@ public struct RemoteSite: Sendable, Equatable {
     public var etags: [String: String]
     public var dirty: Bool
     public var dossier: String
+    /// In a dirty marker only: paths the unfinished publish may have put in place beyond
+    /// `files` (so any machine may delete them when the site no longer has them).
+    public var pending: [String] = []
 
     public init(files: [SiteManifest.Entry], etags: [String: String], dirty: Bool, dossier: String = DossierVersion.string) {
         self.files = files.sorted { $0.path < $1.path }
@@ -28,13 +31,15 @@ public struct RemoteSite: Sendable, Equatable {
         self.dossier = dossier
     }
 
-    private struct Extra: Codable { var dirty: Bool?; var etags: [String: String]? }
+    private struct Extra: Codable { var dirty: Bool?; var etags: [String: String]?; var pending: [String]? }
 
     /// Parses the server's manifest; `shown` names it in errors.
     public static func decode(_ data: Data, shown: String) throws -> RemoteSite {
         let m = try SiteManifest.decode(data, shown: shown)
         let extra = (try? JSONDecoder().decode(Extra.self, from: data)) ?? Extra()
-        return RemoteSite(files: m.files, etags: extra.etags ?? [:], dirty: extra.dirty ?? false, dossier: m.dossier)
+        var site = RemoteSite(files: m.files, etags: extra.etags ?? [:], dirty: extra.dirty ?? false, dossier: m.dossier)
+        site.pending = (extra.pending ?? []).filter { SiteManifest.pathProblem($0) == nil }
+        return site
     }
 
     private struct Wire: Encodable {
@@ -42,13 +47,15 @@ public struct RemoteSite: Sendable, Equatable {
         var dossier: String
         var etags: [String: String]
         var files: [SiteManifest.Entry]
+        var pending: [String]?
     }
 
     /// Deterministic JSON (sorted keys, two-space indent, trailing newline).
     public func encoded() throws -> Data {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try enc.encode(Wire(dirty: dirty ? true : nil, dossier: dossier, etags: etags, files: files))
+        var data = try enc.encode(Wire(dirty: dirty ? true : nil, dossier: dossier, etags: etags, files: files,
+                                       pending: pending.isEmpty ? nil : pending.sorted()))
         data.append(0x0A)
         return data
     }

@@ -67,7 +67,17 @@ public struct SiteManifest: Codable, Sendable, Equatable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw DossierError(file: shown, "no site manifest here; build the site first (`dossier build`)")
         }
+        if FileManager.default.fileExists(atPath: incompleteMarker(for: url).path) {
+            throw DossierError(file: shown, "the last build of this site did not finish (killed while it replaced files), so this manifest may not describe them; run `dossier build` again")
+        }
         return try decode(data, shown: shown)
+    }
+
+    /// The file a build creates beside the manifest (`<manifest>.incomplete`) before it
+    /// replaces the site's files and removes once the new manifest is written: while it
+    /// exists the manifest is not trusted.
+    public static func incompleteMarker(for manifest: URL) -> URL {
+        manifest.deletingLastPathComponent().appendingPathComponent(manifest.lastPathComponent + ".incomplete")
     }
 
     /// Decodes and checks manifest bytes; `shown` names the source in errors.

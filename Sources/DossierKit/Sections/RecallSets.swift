@@ -27,6 +27,7 @@ enum RecallSets {
             guard case .scalar(let path, _) = item.value else { throw fail("expected the path of a strings file") }
             let url = config.resolve(path)
             guard FileManager.default.fileExists(atPath: url.path) else { throw fail("file not found: \(path)") }
+            try config.confinement?.check(url, shown: path)
             out.append(Entry(name: item.key, url: url))
         }
         return out

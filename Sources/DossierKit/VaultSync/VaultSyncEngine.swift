@@ -85,29 +85,31 @@ public struct VaultSyncEngine: Sendable {
             // 1. Read and check the server's manifest.
             var remote: SyncManifest
             var tag: String?
-            if let (data, etag) = try await client.getIfExists(VaultSyncEngine.manifestName) {
-                do { remote = try readManifest(data, vault: vault, state: state) } catch let e as ManifestMACError {
-                    throw try await keyMismatch(vault) ?? e.error
-                }
-                tag = etag
+            var repair = false
+            let read = try await readServerManifest(vault: vault, state: state)
+            if let read, !read.lost {
+                remote = read.manifest
+                tag = read.tag
+                repair = read.repaired
             } else {
-                // Nothing there (a new folder, or the server lost it): every item here is
-                // pushed again, and the version goes on from the highest seen.
+                // Nothing there (a new folder, or the server lost it), or only a cut
+                // upload of it: every item here is pushed again, and the version goes on
+                // from the highest seen.
                 remote = .empty(vault.header.vaultID)
-                tag = nil
+                tag = read?.tag
+                repair = read != nil
                 state.items = [:]
                 try await client.mkcol("")
                 try await client.mkcol("items")
-                do {
-                    try await client.put(VaultSyncEngine.headerName, data: vault.headerData, precondition: .ifNoneMatchAny)
-                } catch let e as WebDAVError where e.httpStatus == 412 {}
+                try await putHeader(vault.headerData)
             }
 
             // 2. Pull what changed there since this device last saw it. A blob that is
             //    missing or does not open is skipped (reported), not fatal.
             var blocked = Set<String>()
+            // An item the manifest does not name (the server lost it) counts as changed here.
             let localChanged = Set(vault.allItems.filter { item in
-                state.items[item.id.uuidString]?.modified != SyncState.ms(item.modified)
+                state.items[item.id.uuidString]?.modified != SyncState.ms(item.modified) || remote.items[item.id.uuidString] == nil
             }.map(\.id))
             var remoteVersions: [UUID: VaultItem] = [:]
             for (key, rev) in remote.items.sorted(by: { $0.key < $1.key }) where state.items[key]?.rev != rev {
@@ -163,11 +165,8 @@ public struct VaultSyncEngine: Sendable {
                 let rev = String(FileHash.sha256(blob).prefix(16))
                 let key = id.uuidString
                 if remote.items[key] == rev { continue }
-                do {
-                    try await client.put(VaultSyncEngine.blobPath(key, rev), data: blob, precondition: .ifNoneMatchAny)
-                } catch let e as WebDAVError where e.httpStatus == 412 {
-                    // Same name = same bytes (the name carries their hash): already there.
-                }
+                // The name carries the bytes' hash; what a 412 finds there is checked.
+                try await putBlob(VaultSyncEngine.blobPath(key, rev), blob, rev: rev)
                 uploaded.insert(VaultSyncEngine.blobPath(key, rev))
                 if let old = remote.items[key] { superseded.append(VaultSyncEngine.blobPath(key, old)) }
                 next.items[key] = rev
@@ -175,14 +174,12 @@ public struct VaultSyncEngine: Sendable {
             }
 
             // 5. The manifest, version + 1, only over the version read in step 1.
-            let wrote = next != remote || tag == nil || !remote.authenticated
+            let wrote = next != remote || tag == nil || !remote.authenticated || repair
             if wrote {
                 next.version = max(remote.version, state.version ?? 0) + 1
                 next.authenticated = true
                 do {
-                    try await client.put(VaultSyncEngine.manifestName, data: try next.encoded(with: vault),
-                                         precondition: tag.map { .ifMatch($0) } ?? .ifNoneMatchAny,
-                                         contentType: "application/json")
+                    try await putManifest(try next.encoded(with: vault), over: tag)
                 } catch let e as WebDAVError where e.httpStatus == 412 {
                     // Another device synced between our read and our write: their manifest
                     // stays; merge again from it.

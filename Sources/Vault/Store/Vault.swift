@@ -93,12 +93,13 @@ public struct Vault: Sendable, CustomStringConvertible {
         self.storage = storage
     }
 
+    /// The largest vault file opened: 256 MiB (docs/limits.md). Checked before reading,
+    /// and the read stops one byte past it.
+    public static let maxFileSize = 256 << 20
+
     /// Opens a vault file.
     public static func open(url: URL, password: Secret) throws -> Vault {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw VaultError(.io, "cannot read the vault file", file: url.path)
-        }
+        let data = try readBounded(url)
         do {
             var v = try open(data: data, password: password)
             v.url = url

@@ -1,0 +1,163 @@
+import Escaping
+import Foundation
+import Render
+
+/// Build step 4: planning the units (what is rebuilt, what is reused) and digesting inputs.
+extension BuildContext {
+    // MARK: 4. Plan
+
+    struct PlannedUnit: @unchecked Sendable {
+        var key: String
+        var unit: SectionUnit
+        var hash: String
+        /// Whether the previous build's unit (`previous.units[key]`) is reused: a flag, not a
+        /// copy of it (held for the whole build, 0.1 KB a unit even when nil).
+        var reused: Bool
+    }
+
+    func plan() throws {
+        if !options.clean { previous = BuildState.load(statePath, output: output) }
+        if previous == nil { log.detail("no usable previous build: full build") }
+        if options.output == nil {
+            try OutputFolder.checkOwned(output, manifest: project.outputManifestURL, state: statePath,
+                                         file: SitePaths.display(project.manifestURL), line: project.outputLine)
+        }
+        if !options.checkOnly {
+            for name in StagingDebris.sweep(beside: output) { log.detail("removed \(name), left by a build that was stopped") }
+        }
+        let staging: URL
+        if options.checkOnly {
+            staging = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        } else {
+            staging = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).staging-\(getpid())")
+        }
+        // Patch the live site in place when the previous build's file list is known
+        // and the site is still there (see OutputTree); else build a whole new tree.
+        if !options.checkOnly, let prev = previous, !prev.site.isEmpty,
+           FileManager.default.fileExists(atPath: output.appendingPathComponent("index.html").path) {
+            tree = try OutputTree(staging: staging, patching: output, liveFiles: prev.site)
+            log.detail("incremental: changed files replace their live copies")
+        } else {
+            tree = try OutputTree(staging: staging)
+        }
+        let fp = renderer.fingerprint
+        for (cfg, section) in zip(project.sectionConfigs, sections) {
+            let key = type(of: section).key
+            let units = try section.units()
+            var seen = Set<String>()
+            var list: [PlannedUnit] = []
+            list.reserveCapacity(units.count)       // (held for the whole build: no spare room)
+            for u in units {
+                guard seen.insert(u.id).inserted else { throw DossierError("section \(key): two units share the id '\(u.id)'") }
+            }
+            // Inputs are read and hashed once each, on every core (the largest cost of an
+            // incremental build of a big study).
+            let canonical = cfg.node.canonical
+            let hashes: [Result<String, Error>] = parallelMap(units) { [self] u in
+                Result {
+                    var h = Hashing.Key()
+                    h.add(fp); h.add(key); h.add(canonical); h.add(u.id); h.add(u.salt)
+                    for path in u.inputPaths {
+                        let digest = try inputDigestOnce(path)
+                        h.add(Self.lastPathComponent(path))
+                        h.add(digest)
+                    }
+                    return h.finalize()
+                }
+            }
+            for (u, result) in zip(units, hashes) {
+                let hash = try result.get()
+                let unitKey = "\(key)/\(u.id)"
+                list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reused: reusable(unitKey, hash) != nil))
+            }
+            planned.append(list)
+        }
+        digested = [:]          // (planning's alone: 2,000 paths and digests a study)
+        let total = planned.reduce(0) { $0 + $1.count }
+        let reuse = planned.reduce(0) { $0 + $1.filter(\.reused).count }
+        log.detail("\(total) unit\(total == 1 ? "" : "s"), \(reuse) unchanged")
+    }
+
+    /// A unit input's SHA-256, recorded as an input of the build. An input many units
+    /// share (a study's strings file, an input of each of 2,000 participants) is
+    /// stamped, hashed and recorded once per build, not once per unit.
+    /// (`path` is the unit's own text, ``SectionUnit/inputPaths``: the state's stamp is
+    /// keyed by it, not by a copy.)
+    func inputDigestOnce(_ path: String) throws -> String {
+        lock.lock(); let known = digested[path]; lock.unlock()
+        if let known { return known }
+        let input = URL(filePath: path, directoryHint: .notDirectory)
+        let (digest, size) = try inputDigest(input, path: path)
+        recordInput(input, sha256: digest, size: size)
+        lock.lock(); digested[path] = digest; lock.unlock()
+        return digest
+    }
+
+    /// SHA-256 and size of a unit's input: from the previous build's stamp when the file
+    /// is provably unchanged (``BuildState/InputStamp``), else read and hashed.
+    /// (`path` is `input.path`, made once: the same text keys `digested` and the state's
+    /// stamps rather than two copies of it per input.)
+    func inputDigest(_ input: URL, path: String) throws -> (String, Int) {
+        let before = BuildState.InputStamp.current(path)
+        if let old = previous?.inputs[path], let now = before, old.stillValid(now) {
+            var kept = now
+            kept.sha256 = old.sha256
+            kept.takenAt = old.takenAt
+            lock.lock(); newState.inputs[path] = kept; lock.unlock()
+            return (old.sha256.hex, Int(old.size))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DossierError(file: project.display(input), "cannot read input file")
+        }
+        lock.lock(); inputsHashed += 1; lock.unlock()
+        let digest = Hashing.sha256(data)
+        // Stamped only if the file did not change while it was read.
+        if var stamp = before, let after = BuildState.InputStamp.current(path),
+           stamp.size == after.size, stamp.mtime == after.mtime, stamp.ctime == after.ctime, stamp.size == Int64(data.count) {
+            stamp.sha256 = HexDigest(digest)
+            lock.lock(); newState.inputs[path] = stamp; lock.unlock()
+        }
+        return (digest, data.count)
+    }
+
+    /// The previous build's unit if its hash matches and its files are still there.
+    func reusable(_ key: String, _ hash: String) -> BuildState.Unit? {
+        guard let prev = previous?.units[key], prev.hash == hash else { return nil }
+        for f in prev.files where access(outputPath + "/" + f.path, F_OK) != 0 {
+            return nil
+        }
+        // A blob that is gone or not its recorded size: build the unit again.
+        if let size = prev.blobSize {
+            var st = stat()
+            guard stat(blobURL(hash).path, &st) == 0, Int64(st.st_size) == size else { return nil }
+        }
+        return prev
+    }
+
+    func recordInput(_ url: URL, data: Data? = nil) {
+        guard let d = data ?? FileManager.default.contents(atPath: url.path) else { return }
+        recordInput(url, sha256: Hashing.sha256(d), size: d.count)
+    }
+
+    func recordInput(_ url: URL, sha256: String, size: Int) {
+        let rel = relativeInputPath(url)
+        let entry = ManifestFile(path: rel, sha256: sha256, size: Int64(size))
+        lock.lock(); inputs[rel] = entry; lock.unlock()
+    }
+
+    func relativeInputPath(_ url: URL) -> String {
+        // (A path without `.` or empty segments is its standardized form: no second URL.)
+        let given = url.path
+        let p = given.contains("/.") || given.contains("//") ? url.standardizedFileURL.path : given
+        let r = project.root.path
+        return p.hasPrefix(r + "/") ? String(p.dropFirst(r.count + 1)) : p
+    }
+
+    /// `URL(filePath: path).lastPathComponent` of a file's path, without making the URL.
+    static func lastPathComponent(_ path: String) -> String {
+        guard !path.hasSuffix("/"), let slash = path.utf8.lastIndex(of: 0x2F) else {
+            return URL(filePath: path, directoryHint: .notDirectory).lastPathComponent
+        }
+        return String(path[path.utf8.index(after: slash)...])
+    }
+}

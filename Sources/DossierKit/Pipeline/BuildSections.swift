@@ -1,0 +1,116 @@
+import Escaping
+import Foundation
+import Render
+
+/// Build step 5: building or reusing each section's units and writing their files.
+extension BuildContext {
+    // MARK: 5. Sections
+
+    func buildSection(_ index: Int) async throws {
+        let section = sections[index]
+        let key = type(of: section).key
+        let units = planned[index]
+        let context = SectionContext(project: project, templates: templates)
+        let done = ProgressCounter()
+        let total = units.count
+        let results: [(String, BuildState.Unit)] = try await concurrentMap(units) { [self] pu in
+            let r: BuildState.Unit
+            if pu.reused, let prev = previous?.units[pu.key] {
+                try reuse(prev, owner: pu.key)
+                r = prev
+            } else {
+                let result = try await section.build(unit: pu.unit, context: context)
+                r = try write(result, hash: pu.hash, owner: pu.key)
+            }
+            log.progress(done.increment(), of: total, label: key)
+            return (pu.key, r)
+        }
+        var records: [UnitRecord] = []
+        records.reserveCapacity(units.count)
+        for ((k, r), pu) in zip(results, units) {
+            store(k, r, reused: pu.reused)
+            if let rec = r.record {
+                let folder = r.blobSize == nil ? nil : (pu.reused ? blobFolder : newBlobFolder)
+                records.append(UnitRecord(id: pu.unit.id, stored: rec, folder: folder, name: r.hash))
+            }
+        }
+        // The summary: rebuilt only when some unit or the configuration changed.
+        var h = Hashing.Key()
+        h.add(renderer.fingerprint); h.add(key); h.add(project.sectionConfigs[index].node.canonical)
+        for pu in units { h.add(pu.key); h.add(pu.hash) }
+        let sumKey = "\(key)/#summary"
+        let sumHash = h.finalize()
+        if let prev = reusable(sumKey, sumHash) {
+            try reuse(prev, owner: sumKey)
+            store(sumKey, prev, reused: true)
+            blurbs[key] = prev.blurb
+        } else {
+            let result = try await section.summarize(records: records, context: context)
+            let r = try write(result, hash: sumHash, owner: sumKey)
+            store(sumKey, r, reused: false)
+            blurbs[key] = result.blurb
+        }
+        guard tree!.contains("\(key)/index.html") else {
+            throw DossierError("section \(key) produced no \(key)/index.html page")
+        }
+    }
+
+    func reuse(_ prev: BuildState.Unit, owner: String) throws {
+        for f in prev.files { try tree!.reuse(f, from: output, owner: owner) }
+    }
+
+    func write(_ result: UnitResult, hash: String, owner: String) throws -> BuildState.Unit {
+        var files: [ManifestFile] = []
+        files.reserveCapacity(result.pages.count + result.files.count)   // (kept in the state: no spare room)
+        var links: [String: [String]] = [:]
+        for page in result.pages {
+            let html = try renderer.render(page)
+            if let splice = page.splice {
+                let (file, found) = try writeSpliced(html, splice, to: page.path, owner: owner)
+                files.append(file)
+                links[file.path] = interned(found)
+                continue
+            }
+            // (Keyed by the entry's path: the tree keeps it in storage of its own size.)
+            let file = try tree!.write(html, to: page.path, owner: owner)
+            files.append(file)
+            links[file.path] = interned(LinkChecker.links(in: html))
+        }
+        for f in result.files {
+            let file = try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner)
+            files.append(file)
+            if f.path.hasSuffix(".html") { links[file.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self)) }
+        }
+        if let streams = result.streams {
+            let sink = OutputStreams(tree: tree!, owner: owner, csvBOM: project.csvBOM)
+            try streams(sink)
+            files += sink.written
+        }
+        // The blob is named by the unit's hash: a unit with the same inputs writes the
+        // same bytes, and the state that names it is saved only after it is in place.
+        if let blob = result.blob {
+            // Made on first use: a project whose units leave no blobs gets no folder.
+            try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
+            try AtomicFile.write(blob, to: newBlobFolder.appending(path: hash, directoryHint: .notDirectory), sync: false)
+        }
+        // Records wait for the summary and the state in a file, not in memory.
+        let record = try result.record.map { try recordSpill().keep($0) }
+        return BuildState.Unit(hash: hash, files: files, links: links, record: record, warnings: result.warnings,
+                               pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
+    }
+
+    func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        newState.units[key] = unit
+        for (p, l) in unit.links {
+            links[p] = l
+            if !reused { freshPages.insert(p) }
+        }
+        if reused { report.pagesReused += unit.pages; report.unitsReused += 1 }
+        else { report.pagesRendered += unit.pages; report.unitsBuilt += 1 }
+        for w in unit.warnings {
+            report.warnings.append(w)
+            log.warning(w)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+extension Vault {
+    /// The bytes of a vault file, refused before reading when bigger than ``maxFileSize``.
+    static func readBounded(_ url: URL) throws -> Data {
+        let tooBig = { (n: Int) in VaultError(.invalidInput, "the vault file is \(n) bytes, more than the maximum of \(maxFileSize >> 20) MiB", file: url.path) }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw VaultError(.io, "cannot read the vault file", file: url.path)
+        }
+        defer { try? handle.close() }
+        if let size = try? handle.seekToEnd(), size > UInt64(maxFileSize) { throw tooBig(Int(size)) }
+        do {
+            try handle.seek(toOffset: 0)
+            let data = try handle.read(upToCount: maxFileSize + 1) ?? Data()
+            if data.count > maxFileSize { throw tooBig(data.count) }
+            return data
+        } catch let e as VaultError {
+            throw e
+        } catch {
+            throw VaultError(.io, "cannot read the vault file", file: url.path)
+        }
+    }
+}

@@ -1,0 +1,159 @@
+"""A fault-injecting WSGI middleware for the test WebDAV server (webdav_server.py).
+
+It sits in front of wsgidav and misbehaves the way real networks and servers do, as a
+JSON rules file says. The file is read again whenever it changes, so a test can switch
+faults on and off while the server runs:
+
+```
+{"seed": 7,
+ "rules": [{"method": "PUT", "path": "manifest.json", "fault": "cut", "offset": 10, "times": 1},
+           {"method": "*", "fault": "random", "p": 0.05}]}
+```
+
+- `method`: an HTTP method or `*`; `path`: a substring of the decoded request path (all
+  paths when absent); `after`: how many matching requests pass untouched first (0 when
+  absent); `times`: how often the rule fires (unlimited when absent); `p`: the chance it
+  fires on a matching request (1 when absent).
+- `fault`:
+  - `cut`: a PUT body is cut after `offset` bytes (a random offset within the body when
+    absent): wsgidav has already opened the target for writing, so the partial body stays
+    at the final name (as on many real servers); the client gets no answer (the
+    connection is dropped);
+  - `500` / `507`: answered with that status, the request not served;
+  - `drop`: the connection is dropped before the request is served;
+  - `lose`: the request is served, then the connection is dropped before the answer;
+  - `random`: one of the five above, chosen by the seeded generator.
+
+A dropped connection is made by sending a status line and headers that promise a body,
+then failing while the body is written: cheroot closes the socket, and the client sees
+a transfer cut short (curl error 18), never a status it could act on.
+
+Every fault fired is appended as one line `fault<TAB>METHOD<TAB>path<TAB>kind` to the
+request log, so tests can check that the faults really happened.
+"""
+import json
+import os
+import random
+import threading
+import urllib.parse
+
+KINDS = ("cut", "500", "507", "drop", "lose")
+
+
+class _CutInput:
+    """wsgi.input that ends after `limit` bytes (the rest of the body never comes).
+
+    It ends rather than raising: wsgidav then closes the target file with what arrived
+    (raising would leave the bytes in an unflushed buffer), which is what a server that
+    writes the body straight to its name keeps after a cut connection."""
+
+    def __init__(self, inner, limit):
+        self.inner, self.left = inner, limit
+
+    def read(self, size=-1):
+        if self.left <= 0:
+            return b""
+        n = self.left if size is None or size < 0 else min(size, self.left)
+        data = self.inner.read(n)
+        self.left -= len(data)
+        return data
+
+    def readline(self, *a):
+        return self.read(1)
+
+
+def _broken_body():
+    raise ConnectionResetError("fault_dav: answer lost")
+    yield b""  # pragma: no cover  (makes this a generator)
+
+
+class Faults:
+    """WSGI middleware: injects the faults of the rules file `path` (see the module doc)."""
+
+    def __init__(self, app, path, log_path=None):
+        self.app, self.path, self.log_path = app, path, log_path
+        self.lock = threading.Lock()
+        self.mtime = None
+        self.rules = []
+        self.fired = {}
+        self.matched = {}
+        self.rng = random.Random(0)
+
+    def _reload(self):
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            self.rules, self.mtime = [], None
+            return
+        stamp = (st.st_mtime_ns, st.st_size)
+        if stamp == self.mtime:
+            return
+        with open(self.path, encoding="utf-8") as f:
+            spec = json.load(f)
+        self.mtime, self.rules, self.fired, self.matched = stamp, spec.get("rules", []), {}, {}
+        self.rng = random.Random(spec.get("seed", 0))
+
+    def _choose(self, method, path):
+        """The fault (kind, rule) for this request, or None."""
+        with self.lock:
+            self._reload()
+            for i, r in enumerate(self.rules):
+                if r.get("method", "*") not in ("*", method) or r.get("path", "") not in path:
+                    continue
+                self.matched[i] = self.matched.get(i, 0) + 1
+                if self.matched[i] <= r.get("after", 0):
+                    continue
+                if "times" in r and self.fired.get(i, 0) >= r["times"]:
+                    continue
+                if self.rng.random() >= r.get("p", 1):
+                    continue
+                kind = r["fault"]
+                if kind == "random":
+                    kind = self.rng.choice(KINDS)
+                if kind == "cut" and method != "PUT":
+                    kind = "lose"
+                self.fired[i] = self.fired.get(i, 0) + 1
+                return kind, r, self.rng.random()
+        return None
+
+    def _log(self, method, path, kind):
+        if self.log_path:
+            with open(self.log_path, "a", encoding="utf-8") as f:
+                f.write(f"fault\t{method}\t{path}\t{kind}\n")
+
+    def __call__(self, environ, start_response):
+        method = environ.get("REQUEST_METHOD", "")
+        path = urllib.parse.unquote(environ.get("PATH_INFO", ""))
+        chosen = self._choose(method, path)
+        if chosen is None:
+            return self.app(environ, start_response)
+        kind, rule, draw = chosen
+        self._log(method, path, kind)
+        if kind in ("500", "507"):
+            text = "Internal Server Error" if kind == "500" else "Insufficient Storage"
+            start_response(f"{kind} {text}", [("Content-Type", "text/plain"), ("Content-Length", "0")])
+            return [b""]
+        if kind == "drop":
+            return self._drop(start_response)
+        if kind == "cut":
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            offset = rule.get("offset")
+            if offset is None:
+                offset = int(draw * length)
+            environ["wsgi.input"] = _CutInput(environ["wsgi.input"], min(offset, max(length - 1, 0)))
+        # "cut" and "lose": the server acts (a cut body stays as far as it came), the
+        # answer is thrown away.
+        try:
+            body = self.app(environ, lambda *a, **k: (lambda data: None))
+            for _ in body:
+                pass
+            if hasattr(body, "close"):
+                body.close()
+        except Exception:
+            pass
+        return self._drop(start_response)
+
+    @staticmethod
+    def _drop(start_response):
+        start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "64")])
+        return _broken_body()
