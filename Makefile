@@ -7,7 +7,7 @@ PYTEST ?= python3 -m pytest
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick clean serve-demo
+.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick privacy-utility clean serve-demo
 
 all: build
 
@@ -66,6 +66,10 @@ bench: build
 ## bench-quick: a few seconds of each benchmark, to keep the harness working
 bench-quick: build
 	bash Benchmarks/run.sh --quick
+
+## privacy-utility: the private game site's error over 100 keys (a report; docs/game-privacy.md)
+privacy-utility: build
+	python3 Benchmarks/game_privacy_utility.py --seeds 100
 
 serve-demo: build
 	$(DOSSIER) serve Examples/demo
