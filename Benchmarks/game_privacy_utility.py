@@ -25,8 +25,7 @@ import sys
 import tempfile
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
-RANGES = {"hitRTMean": (150, 1000), "hitRTSD": (0, 400), "tau": (0, 600), "omissionRate": (0, 1),
-          "commissionRate": (0, 30), "anticipatoryRate": (0, 1), "dPrime": (-1, 5), "blockSlope": (-100, 100)}
+RANGES = {"hitRTSD": (0, 250), "tau": (0, 400), "omissionRate": (0, 0.4)}
 
 
 def rows(path):

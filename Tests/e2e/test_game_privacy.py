@@ -52,10 +52,16 @@ def test_default_site_is_differentially_private_and_deterministic(run_dossier, t
     assert "How these numbers were protected" in html and "ε = 4" in html
     assert "The cohort is simulated" not in html
     # Groups under the documented minimum (20, noisy) show no statistics.
+    size = {}
+    for r in rows:
+        size[r["group"]] = size.get(r["group"], 0) + int(r["n_noisy"])
     with open(game / "comparisons.csv", newline="", encoding="utf-8-sig") as f:
         for r in csv.DictReader(f):
-            for col in ("n_a", "n_b"):
-                assert r[col] == "not shown" or int(r[col]) >= 10, r
+            for side in ("a", "b"):
+                if r[f"n_{side}"] != "not shown":
+                    assert int(r[f"n_{side}"]) >= 20 and size[r[f"group_{side}"]] >= 20, r
+                elif size[r[f"group_{side}"]] < 20:
+                    assert r[f"mean_{side}"] == "", r
     # Same inputs, same key: byte-identical (a clean rebuild draws the same noise).
     before = _tree(site)
     run_dossier("build", proj, "--clean")

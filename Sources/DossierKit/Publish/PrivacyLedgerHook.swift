@@ -61,10 +61,10 @@ public struct PrivacyLedgerHook: Sendable {
         l.entries.append(e)
         let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent("." + ledgerURL.lastPathComponent + ".tmp")
         try Data(l.text.utf8).write(to: tmp)
-        if FileManager.default.fileExists(atPath: ledgerURL.path) {
-            _ = try FileManager.default.replaceItemAt(ledgerURL, withItemAt: tmp)
-        } else {
-            try FileManager.default.moveItem(at: tmp, to: ledgerURL)
+        // rename(2) replaces the old ledger atomically.
+        guard rename(tmp.path, ledgerURL.path) == 0 else {
+            try? FileManager.default.removeItem(at: tmp)
+            throw DossierError(file: ledgerURL.path, "cannot write the privacy ledger (errno \(errno))")
         }
     }
 }

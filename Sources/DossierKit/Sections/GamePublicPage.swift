@@ -47,7 +47,10 @@ enum GamePublicPage {
 
         // Comparisons
         let measures = GamePublicRelease.ranges.map(\.measure)
-        func stat(_ g: Group, _ i: Int) -> GamePublicRelease.Stat? { rel.shown(g) ? rel.stats[g]?[i] : nil }
+        func stat(_ g: Group, _ i: Int) -> GamePublicRelease.Stat? {
+            guard rel.shown(g), let st = rel.stats[g]?[i], st.n >= GamePublicRelease.minimumGroup else { return nil }
+            return st
+        }
         func text(_ st: GamePublicRelease.Stat?, _ m: String) -> String {
             guard let st else { return "not shown (small group)" }
             return "\(GameFormat.value(st.mean, measure: m)) ± \(GameFormat.value(st.sd, measure: m)) (n ≈ \(max(0, st.n)))"
