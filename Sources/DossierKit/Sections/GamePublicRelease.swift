@@ -74,14 +74,8 @@ struct GamePublicRelease: Sendable {
         let bands = AgeBand.bands.map(\.label) + ["unknown"], genders = ["female", "male", "other", "unknown"]
 
         // Counts: one histogram over group × band × gender (each player in one cell).
-        var exact = [Int](repeating: 0, count: groups.count * bands.count * genders.count)
-        for p in a.players {
-            let gi = groups.firstIndex(of: p.group)!, bi = bands.firstIndex(of: p.ageBand ?? "unknown") ?? bands.count - 1
-            let ki = genders.firstIndex(of: p.survey?.gender ?? "unknown") ?? genders.count - 1
-            exact[(gi * bands.count + bi) * genders.count + ki] += 1
-        }
         var r = rng("counts")
-        let noisy = Mechanisms.noisyHistogram(exact, epsilon: eps["counts"]!, &r)
+        let noisy = Mechanisms.noisyHistogram(countCells(a.players), epsilon: eps["counts"]!, &r)
         let cells = groups.indices.map { gi in bands.indices.map { bi in genders.indices.map { ki in noisy[(gi * bands.count + bi) * genders.count + ki] } } }
         var out = GamePublicRelease(releaseID: id, settings: settings, spends: acc.spent, cells: cells)
 
@@ -92,29 +86,21 @@ struct GamePublicRelease: Sendable {
         for g in groups {
             var r = rng("comparisons/" + g.rawValue)
             let members = a.players.filter { $0.group == g }
-            let complete = members.filter { p in ranges.allSatisfy { p.measures.value($0.measure) != nil } }
+            let complete = completeCases(members)
             let n = Mechanisms.laplace(complete.count, sensitivity: 1, epsilon: perQuery, &r)
-            out.stats[g] = ranges.map { m in
-                let xs = complete.map { $0.measures.value(m.measure)! }
-                let s = Mechanisms.laplace(Mechanisms.gridSum(xs, lower: m.lower, upper: m.upper, steps: steps),
-                                           sensitivity: steps, epsilon: perQuery, &r)
+            out.stats[g] = ranges.indices.map { i in
+                let m = ranges[i]
+                let s = Mechanisms.laplace(gridSum(complete, measure: i), sensitivity: steps, epsilon: perQuery, &r)
                 let meanK = n > 0 ? min(Double(steps), max(0, Double(s) / Double(n))) : nil
-                let c = deviationClamp
-                let dev = xs.reduce(0) { acc, x in
-                    let d = Double(Mechanisms.grid(x, lower: m.lower, upper: m.upper, steps: steps)) - (meanK ?? 0)
-                    let cd = min(Double(c), abs(d))
-                    return acc + Int((cd * cd).rounded())
-                }
-                let v = Mechanisms.laplace(dev, sensitivity: c * c, epsilon: perQuery, &r)
+                let v = Mechanisms.laplace(spread(complete, measure: i, meanK: meanK ?? 0),
+                                           sensitivity: deviationClamp * deviationClamp, epsilon: perQuery, &r)
                 let unit = (m.upper - m.lower) / Double(steps)
                 let sd = n > 1 ? (max(0, Double(v)) / Double(n - 1)).squareRoot() * unit : nil
                 return Stat(n: n, mean: meanK.map { m.lower + $0 * unit }, sd: meanK == nil ? nil : sd)
             }
             // τ quartiles from a noisy histogram (no individual values, whiskers or outliers).
             var t = rng("tau/" + g.rawValue)
-            let taus = members.compactMap { $0.measures.exGaussian?.params.tau }
-            let h = Mechanisms.noisyHistogram(Mechanisms.histogram(taus, lower: tauRange.0, upper: tauRange.1, bins: tauBins),
-                                              epsilon: eps["tau"]!, &t)
+            let h = Mechanisms.noisyHistogram(tauHistogram(members), epsilon: eps["tau"]!, &t)
             out.tauQuartiles[g] = Mechanisms.quantiles(h, lower: tauRange.0, upper: tauRange.1, [0.25, 0.5, 0.75])
         }
 
@@ -130,6 +116,45 @@ struct GamePublicRelease: Sendable {
             out.scoreNegative = Mechanisms.noisyHistogram(Mechanisms.histogram(neg, lower: 0, upper: 1, bins: scoreBins), epsilon: eps["model"]!, &r)
         }
         return out
+    }
+
+    // MARK: The exact statistics the noise is added to (each player's own data only)
+
+    /// Players by group × band × gender, flattened (group-major): one player, one cell.
+    static func countCells(_ players: [PlayerResult]) -> [Int] {
+        let groups = Group.allCases, bands = AgeBand.bands.map(\.label) + ["unknown"], genders = ["female", "male", "other", "unknown"]
+        var exact = [Int](repeating: 0, count: groups.count * bands.count * genders.count)
+        for p in players {
+            let gi = groups.firstIndex(of: p.group)!, bi = bands.firstIndex(of: p.ageBand ?? "unknown") ?? bands.count - 1
+            let ki = genders.firstIndex(of: p.survey?.gender ?? "unknown") ?? genders.count - 1
+            exact[(gi * bands.count + bi) * genders.count + ki] += 1
+        }
+        return exact
+    }
+
+    /// The players with every compared measure.
+    static func completeCases(_ players: [PlayerResult]) -> [PlayerResult] {
+        players.filter { p in ranges.allSatisfy { p.measures.value($0.measure) != nil } }
+    }
+
+    /// Σ grid value of measure `i` (``ranges``) over complete cases: sensitivity ``steps``.
+    static func gridSum(_ complete: [PlayerResult], measure i: Int) -> Int {
+        let m = ranges[i]
+        return Mechanisms.gridSum(complete.compactMap { $0.measures.value(m.measure) }, lower: m.lower, upper: m.upper, steps: steps)
+    }
+
+    /// Σ min(|k − meanK|, D)², rounded per player: sensitivity D² (``deviationClamp``).
+    static func spread(_ complete: [PlayerResult], measure i: Int, meanK: Double) -> Int {
+        let m = ranges[i], c = Double(deviationClamp)
+        return complete.compactMap { $0.measures.value(m.measure) }.reduce(0) { acc, x in
+            let d = min(c, abs(Double(Mechanisms.grid(x, lower: m.lower, upper: m.upper, steps: steps)) - meanK))
+            return acc + Int((d * d).rounded())
+        }
+    }
+
+    /// The τ histogram of `players` (``tauBins`` over ``tauRange``): one player, one cell.
+    static func tauHistogram(_ players: [PlayerResult]) -> [Int] {
+        Mechanisms.histogram(players.compactMap { $0.measures.exGaussian?.params.tau }, lower: tauRange.0, upper: tauRange.1, bins: tauBins)
     }
 
     // MARK: Figures derived from the noisy histograms (post-processing)
