@@ -69,7 +69,7 @@ bench-quick: build
 
 ## privacy-utility: the private game site's error over 100 keys (a report; docs/game-privacy.md)
 privacy-utility: build
-	python3 Benchmarks/game_privacy_utility.py --seeds 100
+	DOSSIER_PRIVACY_REPORT=$(CURDIR)/Benchmarks/game-privacy-utility.md swift test --filter GamePrivacyUtilityTests
 
 serve-demo: build
 	$(DOSSIER) serve Examples/demo

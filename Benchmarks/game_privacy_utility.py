@@ -10,13 +10,15 @@ number with the exact value from `dossier game analyze --json`:
 - AUC: the published cross-validated AUC against the exact out-of-fold AUC;
 - calibration: the observed share per 0.1 bin against the exact share (bins with ≥ 20 players).
 
-Writes a Markdown report (default Benchmarks/game-privacy-utility.md) and prints it. Not a
-timed test: `make privacy-utility`.
+The end-to-end cross-check of `make privacy-utility` (which computes the same in-process,
+Tests/DossierKitTests/GamePrivacyUtilityTests.swift): one build per key, so slow. Writes
+a Markdown report (default Benchmarks/work/game-privacy-utility-binary.md) and prints it.
 """
 import argparse
 import csv
 import hashlib
 import json
+import os
 import pathlib
 import shutil
 import statistics
@@ -54,7 +56,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=100)
     ap.add_argument("--bin", default=str(REPO / ".build" / "debug" / "dossier"))
-    ap.add_argument("--out", default=str(REPO / "Benchmarks" / "game-privacy-utility.md"))
+    ap.add_argument("--out", default=str(REPO / "Benchmarks" / "work" / "game-privacy-utility-binary.md"))
+    ap.add_argument("--work", default=str(REPO / "Benchmarks" / "work" / "privacy-utility"),
+                    help="one result file per seed; several runs may share it (each claims seeds) and a run "
+                         "reuses the seeds already done")
     a = ap.parse_args()
     data = REPO / "Examples" / "demo" / "data" / "game" / "cohort.jsonl"
     exact = json.loads(subprocess.run([a.bin, "game", "analyze", "--json", str(data)], check=True,
@@ -81,7 +86,8 @@ def main():
         n, y = cal_true.get(b, (0, 0))
         cal_true[b] = (n + 1, y + (group[k] == "adhd"))
 
-    count_err, mean_err, auc_err, cal_err = [], [], [], []
+    work = pathlib.Path(a.work)
+    work.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         proj = pathlib.Path(tmp) / "p"
         proj.mkdir()
@@ -89,6 +95,11 @@ def main():
         (proj / "dossier.yml").write_text("title: Utility\noutput: _site\ngame:\n  telemetry: cohort.jsonl\n  simulated: true\n")
         (proj / ".dossier").mkdir()
         for seed in range(a.seeds):
+            try:
+                os.close(os.open(work / f"{seed}.claim", os.O_CREAT | os.O_EXCL))
+            except FileExistsError:
+                continue
+            count_err, mean_err, auc_err, cal_err = [], [], [], []
             key = hashlib.sha256(f"dossier-utility-{seed}".encode()).hexdigest()
             (proj / ".dossier" / "privacy.key").write_text(key + "\n")
             subprocess.run([a.bin, "build", str(proj)], check=True, capture_output=True)
@@ -111,7 +122,14 @@ def main():
                 n, y = cal_true.get(b, (0, 0))
                 if n >= 20 and r["observed"]:
                     cal_err.append(abs(float(r["observed"]) - y / n))
+            (work / f"{seed}.json").write_text(json.dumps([count_err, mean_err, auc_err, cal_err]))
             print(f"seed {seed}: AUC error {auc_err[-1]:.4f}", file=sys.stderr)
+
+    done = [json.loads((work / f"{seed}.json").read_text()) for seed in range(a.seeds) if (work / f"{seed}.json").exists()]
+    if len(done) < a.seeds:
+        print(f"{len(done)} of {a.seeds} seeds done (others are being run elsewhere); no report yet", file=sys.stderr)
+        return
+    count_err, mean_err, auc_err, cal_err = ([x for d in done for x in d[i]] for i in range(4))
 
     def line(name, xs, unit):
         return (f"| {name} | {len(xs)} | {statistics.median(xs):.3g} | {quantile(xs, 0.9):.3g} | "

@@ -20,9 +20,11 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     var epsilonMilli = 4000
     var delta = "0"
     var lifetimeMilli = 12000
-    /// The noise key: never printed, logged or written into the site.
-    let key: Data
-    /// Path of the key file as shown in messages.
+    /// The noise key: never printed, logged or written into the site. Empty until
+    /// ``loaded()`` (reading the configuration writes nothing, so `dossier check` doesn't).
+    private(set) var key = Data()
+    /// The key file, and its path as shown in messages.
+    let keyURL: URL
     let keyShown: String
 
     var description: String { "GamePrivacySettings(epsilon: \(PrivacyNumber.text(milli: epsilonMilli)), key: <redacted>)" }
@@ -55,8 +57,24 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             }
             if let k = try sub.string("key_file") { keyPath = sub.resolve(k) }
         }
+        keyURL = keyPath
         keyShown = project.display(keyPath)
-        key = try Self.loadKey(keyPath, shown: keyShown)
+        // A key file that exists must be valid: say so before anything is built.
+        if FileManager.default.fileExists(atPath: keyPath.path) { key = try Self.loadKey(keyPath, shown: keyShown) }
+    }
+
+    /// The default settings with a given key (benchmarks and tests).
+    init(key: Data) {
+        self.key = key
+        keyURL = URL(fileURLWithPath: "/dev/null")
+        keyShown = "(given key)"
+    }
+
+    /// These settings with the key read, or created when missing (at build time only).
+    func loaded() throws -> GamePrivacySettings {
+        var s = self
+        s.key = try Self.loadKey(keyURL, shown: keyShown)
+        return s
     }
 
     /// Reads the key file (64 hexadecimal digits), creating it with a fresh random key
@@ -89,7 +107,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     }
 
     /// What the build cache's salt holds of these settings.
-    var cacheSalt: String { "\(epsilonMilli)/\(delta)/\(lifetimeMilli)/\(cacheTag)" }
+    /// (`;key=` and after are left out of the release's input digest.)
+    var cacheSalt: String { "\(epsilonMilli)/\(delta)/\(lifetimeMilli);key=\(key.isEmpty ? "none" : cacheTag)" }
 
     /// A value that changes with the key without revealing it (for the build cache).
     var cacheTag: String {

@@ -30,7 +30,7 @@ struct GamePublicRelease: Sendable {
 
     /// The split of the release's ε: counts, comparisons, τ quartiles, model histograms.
     static let shares: [(label: String, share: Rational)] = [
-        ("counts", Rational(1, 16)), ("comparisons", Rational(5, 8)), ("tau", Rational(1, 16)), ("model", Rational(1, 4)),
+        ("counts", Rational(1, 16)), ("comparisons", Rational(1, 2)), ("tau", Rational(1, 16)), ("model", Rational(3, 8)),
     ]
 
     /// Queries of the comparisons part: one count, and a sum and a spread per measure.

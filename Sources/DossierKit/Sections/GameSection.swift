@@ -63,7 +63,7 @@ public struct GameSection: Section {
 
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: database.map { [$0] } ?? files,
-                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);dp=\(privacy.map(\.cacheSalt) ?? "-");v2")]
+                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);v2;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
     }
 
     func readCohort() throws -> Cohort {
@@ -93,7 +93,7 @@ public struct GameSection: Section {
         files += results
         var release: GamePublicRelease? = nil
         if let privacy {
-            let r = GamePublicRelease.make(analysis, settings: privacy, inputs: try inputDigest(unit))
+            let r = GamePublicRelease.make(analysis, settings: try privacy.loaded(), inputs: try inputDigest(unit))
             let c = GamePublicPage.build(analysis, release: r, simulated: simulated)
             pages.append(c.page); files += c.files; release = r
         } else {
@@ -115,10 +115,11 @@ public struct GameSection: Section {
         return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record), warnings: warnings)
     }
 
-    /// SHA-256 over the unit's salt and every input byte: what keys the release's noise.
+    /// SHA-256 over the unit's salt (up to `;key=`) and every input byte: what keys the
+    /// release's noise.
     func inputDigest(_ unit: SectionUnit) throws -> Data {
         var h = SHA256()
-        h.update(data: Data(unit.salt.utf8))
+        h.update(data: Data(unit.salt.components(separatedBy: ";key=")[0].utf8))
         for url in unit.inputs {
             h.update(data: Data(project.display(url).utf8))
             h.update(data: try Data(contentsOf: url))
