@@ -87,7 +87,7 @@ enum GamePublicPage {
             let what: String
             switch sp.label {
             case "counts": what = "every count in the tables above: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players (SD of the noise per cell)"
-            case "comparisons": what = "per group a count, and per measure a clamped sum and a clamped spread (ε \(GameFormat.num(perQuery.double, 3)) each); a mean's noise SD is about \(GameFormat.num(sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps) * 100, 0)) % of the measure's range divided by the group size (ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
+            case "comparisons": what = "per group a count, and per measure a clamped sum and a clamped spread (ε \(GameFormat.num(perQuery.double, 3)) each); in a group of 100 players a mean's noise SD is about \(GameFormat.num(sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps), 1)) % of the measure's range, half that with 200 (ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
             case "tau": what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
             default: what = "out-of-fold score histograms by diagnosis (\(GamePublicRelease.scoreBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
             }
@@ -116,13 +116,13 @@ enum GamePublicPage {
             let roc = Charts.line(series: [
                 XYSeries(name: "model (out-of-fold, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "ROC curve (cross-validated, private)", description: "True against false positive rate at each bin edge of the noisy score histograms",
+            ], options: ChartOptions(title: "ROC curve (cross-validated, with privacy noise)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             let calPoints = f.calibration.compactMap { c in c.3.map { XYPoint(x: (c.0 + c.1) / 2, y: $0, label: "n ≈ \(c.2)") } }
             let calibration = Charts.line(series: [
                 XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "Calibration (cross-validated, private)", description: "Observed share with a diagnosis against the bin's middle, from the noisy histograms",
+            ], options: ChartOptions(title: "Calibration (cross-validated, with privacy noise)", description: "Observed share with a diagnosis against the bin's middle, from the noisy histograms",
                                      width: 420, height: 380, xLabel: "predicted probability (bin middle)", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             func rate(_ a: Int, _ b: Int) -> String { a + b > 0 ? GameFormat.percent(Double(a) / Double(a + b)) : "–" }
