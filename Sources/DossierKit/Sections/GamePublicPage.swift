@@ -116,13 +116,13 @@ enum GamePublicPage {
             let roc = Charts.line(series: [
                 XYSeries(name: "model (out-of-fold, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "ROC curve (cross-validated, with privacy noise)", description: "True against false positive rate at each bin edge of the noisy score histograms",
+            ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             let calPoints = f.calibration.compactMap { c in c.3.map { XYPoint(x: (c.0 + c.1) / 2, y: $0, label: "n ≈ \(c.2)") } }
             let calibration = Charts.line(series: [
                 XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "Calibration (cross-validated, with privacy noise)", description: "Observed share with a diagnosis against the bin's middle, from the noisy histograms",
+            ], options: ChartOptions(title: "Calibration (noisy bins)", description: "Observed share with a diagnosis against the bin's middle, from the noisy histograms",
                                      width: 420, height: 380, xLabel: "predicted probability (bin middle)", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             func rate(_ a: Int, _ b: Int) -> String { a + b > 0 ? GameFormat.percent(Double(a) / Double(a + b)) : "–" }
