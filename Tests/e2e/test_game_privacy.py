@@ -24,6 +24,8 @@ def test_default_site_is_differentially_private_and_deterministic(run_dossier, t
     data = tmp_path / "cohort.jsonl"
     run_dossier("game", "simulate", "--players", "45", "--seed", "7", "--out", data)
     proj = _project(tmp_path / "p", f"  telemetry: {data}\n")
+    run_dossier("check", proj)
+    assert not (proj / ".dossier").exists(), "dossier check wrote the key"
     out = run_dossier("build", proj)
     site = proj / "_site"
     game = site / "game"

@@ -80,7 +80,6 @@ enum GamePublicPage {
             rel.groups.filter(rel.shown).compactMap { g in rel.tauQuartiles[g].map { q in [.text(g.rawValue)] + q.map { CSVWriter.number($0) } } })))
 
         // Privacy: the split and the expected error of each kind of number.
-        let eps = Rational.milli(s.epsilonMilli)
         func sd(_ sensitivity: Int, _ e: Rational) -> Double { Mechanisms.laplaceSD(scale: Double(sensitivity) / e.double) }
         let perQuery = rel.epsilon("comparisons") / Rational(UInt128(GamePublicRelease.comparisonQueries))
         let spendRows: [[String: Any]] = rel.spends.map { sp in
@@ -111,7 +110,6 @@ enum GamePublicPage {
                         "suggestP": GameFormat.percent(a.options.suggestionProbability),
                         "suggestLow": GameFormat.percent(a.options.suggestionLowerBound)] as [String: Any],
         ]
-        _ = eps
         if let f = rel.modelFigures(threshold: a.options.suggestionProbability) {
             let roc = Charts.line(series: [
                 XYSeries(name: "model (out-of-fold, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),

@@ -93,7 +93,7 @@ public struct GameSection: Section {
         files += results
         var release: GamePublicRelease? = nil
         if let privacy {
-            let r = GamePublicRelease.make(analysis, settings: try privacy.loaded(), inputs: try inputDigest(unit))
+            let r = GamePublicRelease.make(analysis, settings: try privacy.loaded(checkOnly: context.checkOnly), inputs: try inputDigest(unit))
             let c = GamePublicPage.build(analysis, release: r, simulated: simulated)
             pages.append(c.page); files += c.files; release = r
         } else {
