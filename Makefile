@@ -7,7 +7,7 @@ PYTEST ?= python3 -m pytest
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick clean serve-demo soak
+.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick clean serve-demo privacy-utility soak
 
 all: build
 
@@ -71,6 +71,10 @@ bench-quick: build
 SOAK_RUNS ?= 150
 soak: build
 	DOSSIER_SOAK_RUNS=$(SOAK_RUNS) $(PYTEST) -q -x Tests/e2e/test_campaign_publish.py Tests/e2e/test_campaign_sync.py
+
+## privacy-utility: the private game site's error over 100 keys (a report; docs/game-privacy.md)
+privacy-utility: build
+	DOSSIER_PRIVACY_REPORT=$(CURDIR)/Benchmarks/game-privacy-utility.md swift test --filter GamePrivacyUtilityTests
 
 serve-demo: build
 	$(DOSSIER) serve Examples/demo

@@ -77,7 +77,7 @@ var targets: [Target] = [
     ]),
     .target(
         name: "DossierKit",
-        dependencies: ["Render", "WebDAV", "CompactBinary",
+        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy",
                        .product(name: "Yams", package: "Yams"),
                        .product(name: "ZIPFoundation", package: "ZIPFoundation")]
             + crypto + enabled.map { .target(name: $0.module) },
@@ -98,6 +98,9 @@ var targets: [Target] = [
     // A strict streaming XML 1.0 reader (no DTDs), so FoundationXML (libxml2 + ICU) is
     // not linked: docs/xml.md.
     .target(name: "XMLScan"),
+    // Differential privacy: exact discrete samplers, clamped statistics, a budget
+    // accountant and the release ledger; no site knowledge (docs/game-privacy.md).
+    .target(name: "Privacy", dependencies: crypto, swiftSettings: [.unsafeFlags(["-O"])]),
 
     // MARK: Tests of the stages
     // swift-mustache: the engine Dossier's own Mustache renderer replaced; the tests check
@@ -106,6 +109,7 @@ var targets: [Target] = [
     .testTarget(name: "DossierKitTests", dependencies: ["DossierKit"], resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
+    .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
 ]
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests

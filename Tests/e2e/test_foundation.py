@@ -163,6 +163,10 @@ def test_demo_builds_identically_from_any_working_folder(run_dossier, tmp_path):
     a, b = tmp_path / "a" / "demo", tmp_path / "b" / "demo"
     shutil.copytree(repo / "Examples" / "demo", a, ignore=ignore)
     shutil.copytree(repo / "Examples" / "demo", b, ignore=ignore)
+    # The game's privacy key is an input too (docs/game-privacy.md): the same in both.
+    for d in (a, b):
+        (d / ".dossier").mkdir()
+        (d / ".dossier" / "privacy.key").write_text("3c" * 32 + "\n")
     run_dossier("build", a, "-q", cwd=tmp_path)
     run_dossier("build", ".", "-q", cwd=b)
     ta = tree(a / "_site")

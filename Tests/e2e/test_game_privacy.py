@@ -1,10 +1,8 @@
-"""The default game site is aggregate-only with small cells suppressed; a private site
+"""The default game site is differentially private (docs/game-privacy.md); a private site
 (per-player pages) is refused by `dossier publish` unless forced."""
 import csv
 import json
 
-import numpy as np
-from scipy.optimize import linprog
 
 
 def _project(root, block):
@@ -18,97 +16,80 @@ def _counts(site):
         return list(csv.DictReader(f))
 
 
-def _check_suppression(rows, true_counts):
-    """No published cell under 5, and no suppressed cell can be worked out from the others:
-    for every suppressed cell, the smallest and largest values consistent with every
-    published total (primary cells 0…4, complementary ≥ 5) differ."""
-    for r in rows:
-        if r["n"] not in ("<5", "suppressed"):
-            assert int(r["n"]) >= 5, r
-    for table in ("age_band", "gender"):
-        t = [r for r in rows if r["table"] == table]
-        keys = [(r["group"], r["column"]) for r in t]
-        idx = {k: i for i, k in enumerate(keys)}
-        hidden = [k for k in keys if t[idx[k]]["n"] in ("<5", "suppressed")]
-        if not hidden:
-            continue
-        hv = {k: j for j, k in enumerate(hidden)}
-        groups = sorted({g for g, _ in keys if g != "all"})
-        cols = sorted({c for _, c in keys if c != "all"})
-        A, b = [], []
-
-        def eq(parts, total):
-            row = np.zeros(len(hidden))
-            rhs = 0.0
-            for k in parts:
-                if k in hv:
-                    row[hv[k]] += 1
-                else:
-                    rhs -= int(t[idx[k]]["n"])
-            if total in hv:
-                row[hv[total]] -= 1
-            else:
-                rhs += int(t[idx[total]]["n"])
-            A.append(row)
-            b.append(rhs)
-
-        for g in groups + ["all"]:
-            eq([(g, c) for c in cols], (g, "all"))
-        for c in cols + ["all"]:
-            eq([(g, c) for g in groups], ("all", c))
-        bounds = [(0, 4) if t[idx[k]]["n"] == "<5" else (5, None) for k in hidden]
-        for j, k in enumerate(hidden):
-            c = np.zeros(len(hidden))
-            c[j] = 1
-            lo = linprog(c, A_eq=A, b_eq=b, bounds=bounds, method="highs")
-            hi = linprog(-c, A_eq=A, b_eq=b, bounds=bounds, method="highs")
-            assert lo.status == 0 and hi.status == 0, (table, k)
-            assert -hi.fun - lo.fun > 0.5, f"{table} {k} is determined: {lo.fun}"
-        # The published numbers are the true counts.
-        for k in keys:
-            if t[idx[k]]["n"] not in ("<5", "suppressed"):
-                assert int(t[idx[k]]["n"]) == true_counts[table].get(k, 0), k
+def _tree(folder):
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def _true_counts(players):
-    out = {"age_band": {}, "gender": {}}
-    bands = {"3–12", "13–17", "18–29", "30–44", "45+"}
-    for p in players:
-        band = p["ageBand"] or "unknown"
-        gender = (p["survey"] or {}).get("gender") or "unknown"
-        for table, col in (("age_band", band), ("gender", gender)):
-            for key in ((p["group"], col), (p["group"], "all"), ("all", col), ("all", "all")):
-                out[table][key] = out[table].get(key, 0) + 1
-    return out
-
-
-def test_default_site_is_aggregate_only_with_small_cells_suppressed(run_dossier, tmp_path):
+def test_default_site_is_differentially_private_and_deterministic(run_dossier, tmp_path):
     data = tmp_path / "cohort.jsonl"
     run_dossier("game", "simulate", "--players", "45", "--seed", "7", "--out", data)
     proj = _project(tmp_path / "p", f"  telemetry: {data}\n")
-    run_dossier("build", proj)
+    run_dossier("check", proj)
+    assert not (proj / ".dossier").exists(), "dossier check wrote the key"
+    out = run_dossier("build", proj)
     site = proj / "_site"
     game = site / "game"
     assert not (game / "players").exists()
     assert not (game / "players.csv").exists() and not (game / "players.json").exists()
     assert not (site / "PRIVATE-SITE.txt").exists()
+    # The key was created, readable by its owner only, and appears nowhere.
+    key_file = proj / ".dossier" / "privacy.key"
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+    key = key_file.read_text().strip()
+    assert len(key) == 64
+    assert key not in out.stdout + out.stderr
     analysis = json.loads(run_dossier("game", "analyze", "--json", data).stdout)
-    rows = _counts(site)
-    assert any(r["n"] == "<5" for r in rows), "this cohort has small cells to suppress"
-    _check_suppression(rows, _true_counts(analysis["players"]))
-    # No player id anywhere in the site.
     ids = [p["id"] for p in analysis["players"]]
     for f in site.rglob("*"):
         if f.is_file():
             body = f.read_bytes()
             assert not any(i.encode() in body for i in ids), f
-    # Comparisons publish no group of fewer than 5.
+            assert key.encode() not in body and bytes.fromhex(key) not in body, f
+    # Every count is a whole (noisy) number: nothing suppressed, nothing "<5".
+    rows = _counts(site)
+    assert len(rows) == 4 * 6 * 4 and all(int(r["n_noisy"]) == int(r["n_noisy"]) for r in rows)
+    release = json.loads((game / "privacy.json").read_text())
+    assert release["epsilon"] == "4" and release["delta"] == "0" and release["lifetimeEpsilon"] == "12"
+    html = (game / "cohort" / "index.html").read_text()
+    assert "How these numbers were protected" in html and "ε = 4" in html
+    assert "The cohort is simulated" not in html
+    # Groups under the documented minimum (20, noisy) show no statistics.
+    size = {}
+    for r in rows:
+        size[r["group"]] = size.get(r["group"], 0) + int(r["n_noisy"])
     with open(game / "comparisons.csv", newline="", encoding="utf-8-sig") as f:
         for r in csv.DictReader(f):
-            for col in ("n_a", "n_b"):
-                assert r[col] == "suppressed" or int(r[col]) >= 5, r
-    html = (game / "cohort" / "index.html").read_text()
-    assert "The cohort is simulated" not in html
+            for side in ("a", "b"):
+                if r[f"n_{side}"] != "not shown":
+                    assert int(r[f"n_{side}"]) >= 20 and size[r[f"group_{side}"]] >= 20, r
+                elif size[r[f"group_{side}"]] < 20:
+                    assert r[f"mean_{side}"] == "", r
+    # Same inputs, same key: byte-identical (a clean rebuild draws the same noise).
+    before = _tree(site)
+    run_dossier("build", proj, "--clean")
+    assert _tree(site) == before
+    # Another key: other noise, another release.
+    key_file.write_text("ab" * 32 + "\n")
+    run_dossier("build", proj)
+    assert _counts(site) != rows
+    assert json.loads((game / "privacy.json").read_text())["release"] != release["release"]
+
+
+def test_bad_privacy_settings_name_file_and_line(run_dossier, tmp_path):
+    data = tmp_path / "cohort.jsonl"
+    run_dossier("game", "simulate", "--players", "20", "--seed", "9", "--out", data)
+    for block, needle in ((f"  telemetry: {data}\n  privacy:\n    epsilon: -1\n", "dossier.yml:6:"),
+                          (f"  telemetry: {data}\n  privacy:\n    epsilon: 2\n    lifetime_epsilon: 1\n", "dossier.yml:7:"),
+                          (f"  telemetry: {data}\n  privacy:\n    epsilom: 2\n", "dossier.yml:6:")):
+        proj = _project(tmp_path / f"p{block.count(chr(10))}{len(block)}", block)
+        proc = run_dossier("build", proj, check=False)
+        assert proc.returncode == 1, block
+        assert needle in proc.stderr and "game.privacy" in proc.stderr, proc.stderr
+        assert not (proj / "_site").exists()
+    proj = _project(tmp_path / "badkey", f"  telemetry: {data}\n  privacy:\n    key_file: k.txt\n")
+    (proj / "k.txt").write_text("not a key\n")
+    proc = run_dossier("build", proj, check=False)
+    assert proc.returncode == 1 and "k.txt:1:" in proc.stderr and "64 hexadecimal" in proc.stderr
 
 
 def test_private_site_has_player_pages_and_publish_refuses_it(run_dossier, tmp_path):
@@ -127,3 +108,49 @@ def test_private_site_has_player_pages_and_publish_refuses_it(run_dossier, tmp_p
     forced = run_dossier("publish", proj, "--to", "http://127.0.0.1:9/site/", "--force-private", check=False,
                          env={"DOSSIER_WEBDAV_USER": "u", "DOSSIER_WEBDAV_PASSWORD": "p"})
     assert "private site" not in forced.stderr   # it got past the check (and then found no server)
+
+
+def test_publish_keeps_a_ledger_and_refuses_to_exceed_the_lifetime_budget(run_dossier, tmp_path):
+    from webdav_server import WebDAVServer, env
+    data = tmp_path / "cohort.jsonl"
+    proj = _project(tmp_path / "p", f"  telemetry: {data}\n  privacy:\n    epsilon: 4\n    lifetime_epsilon: 10\n")
+    ledger = proj / "privacy-ledger.txt"
+
+    def release(seed):
+        run_dossier("game", "simulate", "--players", "30", "--seed", str(seed), "--out", data)
+        run_dossier("build", proj)
+        return json.loads((proj / "_site" / "game" / "privacy.json").read_text())["release"]
+
+    def lines():
+        return [l for l in ledger.read_text().splitlines() if l and not l.startswith("#")]
+
+    with WebDAVServer(tmp_path / "srv") as dav:
+        url = dav.url + "site/"
+        publish = lambda *extra: run_dossier("publish", proj, "--to", url, *extra, env=env(), check=False)
+        first = release(1)
+        out = publish()
+        assert out.returncode == 0, out.stderr
+        assert lines() == [l for l in lines() if l.startswith(f"release={first} epsilon=4 delta=0 section=game published=")]
+        assert len(lines()) == 1 and "recorded release" in out.stdout
+        # The same site again, and a clean rebuild of the same data: no new spend.
+        assert "already in the ledger" in publish().stdout
+        run_dossier("build", proj, "--clean")
+        assert "already in the ledger" in publish().stdout and len(lines()) == 1
+        # New data: a new release, ε 4 more (total 8 of 10).
+        second = release(2)
+        assert second != first and publish().returncode == 0 and len(lines()) == 2
+        # A third would reach 12 > 10: refused, nothing sent, the ledger unchanged.
+        before = ledger.read_text()
+        third = release(3)
+        refused = publish()
+        assert refused.returncode == 1
+        assert "lifetime budget" in refused.stderr and "--exceed-privacy-budget" in refused.stderr and "privacy-ledger.txt" in refused.stderr
+        assert ledger.read_text() == before
+        served = json.loads((tmp_path / "srv" / "site" / "game" / "privacy.json").read_text())
+        assert served["release"] == second
+        forced = publish("--exceed-privacy-budget")
+        assert forced.returncode == 0 and len(lines()) == 3 and lines()[-1].startswith(f"release={third} epsilon=4 ")
+        # A malformed ledger line stops the publish with the file and line.
+        ledger.write_text(before + "release=zz epsilon=lots delta=0 section=game published=x\n")
+        bad = publish()
+        assert bad.returncode == 1 and "privacy-ledger.txt:5:" in bad.stderr and "epsilon" in bad.stderr

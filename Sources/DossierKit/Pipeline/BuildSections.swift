@@ -10,7 +10,7 @@ extension BuildContext {
         let section = sections[index]
         let key = type(of: section).key
         let units = planned[index]
-        let context = SectionContext(project: project, templates: templates)
+        let context = SectionContext(project: project, templates: templates, checkOnly: options.checkOnly)
         let done = ProgressCounter()
         let total = units.count
         let results: [(String, BuildState.Unit)] = try await concurrentMap(units) { [self] pu in

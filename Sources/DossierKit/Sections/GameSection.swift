@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GameAnalytics
 import Render
@@ -17,6 +18,8 @@ import Render
 ///   kit: true                            # the game page game/play/ (docs/game-kit.md), with
 ///   public_key: keys/study.pub           #   the study public key it seals uploads to
 ///   kit_upload: https://dav.example.org/drop/   # optional WebDAV drop it PUTs them to
+///   privacy: {epsilon: 4, delta: 0}      # the public site's differential privacy
+///                                        # (docs/game-privacy.md; not for a private site)
 /// ```
 ///
 /// With a database, every player whose device sent a result key gets their result
@@ -44,6 +47,8 @@ public struct GameSection: Section {
     let kit: GameKit?
     /// `kit: true` and `database` names a file that does not exist yet: no game so far.
     let awaitingFirstGame: Bool
+    /// The public site's privacy settings and key (nil for a private site).
+    let privacy: GamePrivacySettings?
 
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
@@ -70,12 +75,13 @@ public struct GameSection: Section {
         options = o
         privateSite = try config.bool("private_site", default: false)
         simulated = try config.bool("simulated", default: false)
+        if privateSite { _ = config.value("privacy"); privacy = nil } else { privacy = try GamePrivacySettings(config: config, project: project) }
     }
 
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v2")]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v2;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
     }
 
     func readCohort() throws -> Cohort {
@@ -110,9 +116,16 @@ public struct GameSection: Section {
         }
         let results = try encryptedResults(analysis)
         files += results
-        let c = GameCohortPage.build(analysis, simulated: simulated)
-        pages.append(c.page)
-        files += c.files
+        var release: GamePublicRelease? = nil
+        if let privacy {
+            let r = GamePublicRelease.make(analysis, settings: try privacy.loaded(checkOnly: context.checkOnly), inputs: try inputDigest(unit))
+            let c = GamePublicPage.build(analysis, release: r, simulated: simulated)
+            pages.append(c.page); files += c.files; release = r
+        } else {
+            let c = GameCohortPage.build(analysis, simulated: simulated)
+            pages.append(c.page); files += c.files
+        }
+        let figures = release?.modelFigures(threshold: options.suggestionProbability)
         if let kit { files += try kit.files() }
         let warnings = analysis.warnings.map {
             Diagnostic.warning(file: database.map(project.display) ?? self.files.first.map(project.display), $0)
@@ -121,9 +134,23 @@ public struct GameSection: Section {
             GameRecord.Row(id: $0.id, group: $0.group.label, sessions: $0.measures.sessions,
                            bestScore: $0.measures.bestScore, probability: $0.likelihood.probability,
                            suggest: $0.likelihood.suggest)
-        } : [], count: analysis.players.count, privateSite: privateSite, encryptedResults: results.count,
-            cvAUC: analysis.model?.cvAUC, cvAUCLow: analysis.model?.cvAUCLow, cvAUCHigh: analysis.model?.cvAUCHigh)
+        } : [], count: release.map { r in max(0, r.groups.reduce(0) { $0 + r.groupSize($1) }) } ?? analysis.players.count,
+            privateSite: privateSite, encryptedResults: results.count,
+            cvAUC: release == nil ? analysis.model?.cvAUC : figures?.auc, cvAUCLow: release == nil ? analysis.model?.cvAUCLow : figures?.aucLow,
+            cvAUCHigh: release == nil ? analysis.model?.cvAUCHigh : figures?.aucHigh)
         return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record), warnings: warnings)
+    }
+
+    /// SHA-256 over the unit's salt (up to `;key=`) and every input byte: what keys the
+    /// release's noise.
+    func inputDigest(_ unit: SectionUnit) throws -> Data {
+        var h = SHA256()
+        h.update(data: Data(unit.salt.components(separatedBy: ";key=")[0].utf8))
+        for url in unit.inputs {
+            h.update(data: Data(project.display(url).utf8))
+            h.update(data: try Data(contentsOf: url))
+        }
+        return Data(h.finalize())
     }
 
     /// Each player's result, encrypted with the result key of their latest upload.

@@ -192,10 +192,13 @@ public struct OutputFile: Sendable {
 public struct SectionContext: Sendable {
     public let project: Project
     let templates: TemplateSet
+    /// `dossier check`: nothing may be written, in the site or in the project.
+    public var checkOnly = false
 
-    init(project: Project, templates: TemplateSet) {
+    init(project: Project, templates: TemplateSet, checkOnly: Bool = false) {
         self.project = project
         self.templates = templates
+        self.checkOnly = checkOnly
     }
 
     /// Markdown → HTML with the project's safety settings (raw HTML dropped unless opted in).

@@ -70,6 +70,9 @@ struct PublishCommand: AsyncParsableCommand {
 
     @OptionGroup var quiet: QuietFlag
 
+    @Flag(name: .customLong("exceed-privacy-budget"), help: "Publish even when the release would take the privacy ledger past its lifetime budget.")
+    var exceedPrivacyBudget = false
+
     func validate() throws {
         guard (1...16).contains(jobs) else { throw ValidationError("--jobs must be between 1 and 16") }
     }
@@ -81,17 +84,22 @@ struct PublishCommand: AsyncParsableCommand {
         let siteURL: URL
         let manifestURL: URL
         let stateFolder: URL
+        let ledgerURL: URL
         if let site {
             siteURL = URL(fileURLWithPath: site).standardizedFileURL
             manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
             stateFolder = siteURL.deletingLastPathComponent().appendingPathComponent(".dossier/publish")
+            ledgerURL = siteURL.deletingLastPathComponent().appendingPathComponent(PrivacyLedgerHook.fileName)
         } else {
             let p = try Project.load(URL(fileURLWithPath: project))
             siteURL = p.output
             manifestURL = p.outputManifestURL
             stateFolder = p.stateFolder.appendingPathComponent("publish")
+            ledgerURL = p.root.appendingPathComponent(PrivacyLedgerHook.fileName)
         }
         try PrivateSite.checkPublishable(site: siteURL, force: forcePrivate)
+        let privacy = try PrivacyLedgerHook.prepare(site: siteURL, ledgerURL: ledgerURL, shownLedger: ledgerURL.path,
+                                                    allowOverBudget: exceedPrivacyBudget)
         let local = try SiteManifest.load(manifestURL)
         let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil
@@ -131,6 +139,10 @@ struct PublishCommand: AsyncParsableCommand {
         if report.resumed > 0 { line += ", \(report.resumed) already in place" }
         line += " in \((report.seconds * 100).rounded() / 100) s (requests: \(report.requests))"
         if !quiet.quiet { print(line) }
+        if let privacy {
+            try privacy.record()
+            if !quiet.quiet { print(privacy.summary) }
+        }
         if !report.conflicts.isEmpty {
             throw DossierError("\(report.conflicts.count) file(s) changed on the server since the last publish were not overwritten: "
                 + report.conflicts.joined(separator: ", ")

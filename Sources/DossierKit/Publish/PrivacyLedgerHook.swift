@@ -1,0 +1,70 @@
+import Foundation
+import Privacy
+
+// MARK: - `dossier publish` and the privacy ledger (docs/game-privacy.md, "The release ledger")
+
+/// Before a publish: reads the release's spend from the site (`game/privacy.json`) and
+/// the project's ledger, and refuses a release that would take the total past the
+/// lifetime budget (unless `allowOverBudget`). After a successful publish: appends the
+/// release to the ledger, unless the ledger already holds it (same inputs, same noise:
+/// nothing new was revealed).
+public struct PrivacyLedgerHook: Sendable {
+    /// The ledger's file name in the project folder.
+    public static let fileName = "privacy-ledger.txt"
+    /// Where a site states its release's spend.
+    public static let releasePath = "game/privacy.json"
+
+    public let ledgerURL: URL
+    let ledger: Ledger
+    let entry: Ledger.Entry
+    /// True when the ledger already records this release.
+    public let alreadyRecorded: Bool
+
+    struct ReleaseFile: Decodable {
+        var release: String; var section: String; var epsilon: String; var delta: String; var lifetimeEpsilon: String
+    }
+
+    /// Nil when the site holds no release that spends privacy budget.
+    public static func prepare(site: URL, ledgerURL: URL, shownLedger: String, allowOverBudget: Bool) throws -> PrivacyLedgerHook? {
+        let file = site.appendingPathComponent(releasePath)
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let r = try? JSONDecoder().decode(ReleaseFile.self, from: data), let eps = PrivacyNumber.milli(r.epsilon),
+              let life = PrivacyNumber.milli(r.lifetimeEpsilon) else {
+            throw DossierError(file: file.path, "not a privacy release file (docs/game-privacy.md): rebuild the site")
+        }
+        var ledger = Ledger()
+        if let text = try? String(contentsOf: ledgerURL, encoding: .utf8) {
+            do { ledger = try Ledger.parse(text) } catch { throw DossierError(file: shownLedger, line: error.line, error.message) }
+        }
+        let entry = Ledger.Entry(release: r.release, epsilonMilli: eps, delta: r.delta, section: r.section, published: "")
+        let recorded = ledger.contains(release: r.release)
+        if !recorded && ledger.spentMilli + eps > life && !allowOverBudget {
+            throw DossierError(file: shownLedger,
+                "publishing release \(r.release) would spend ε = \(PrivacyNumber.text(milli: eps)) on top of the ε = \(PrivacyNumber.text(milli: ledger.spentMilli)) already spent, past the lifetime budget ε = \(PrivacyNumber.text(milli: life)); nothing was published — pass --exceed-privacy-budget to publish anyway")
+        }
+        return PrivacyLedgerHook(ledgerURL: ledgerURL, ledger: ledger, entry: entry, alreadyRecorded: recorded)
+    }
+
+    /// A line for the log.
+    public var summary: String {
+        alreadyRecorded ? "privacy: release \(entry.release) is already in the ledger (no new spend; total ε = \(PrivacyNumber.text(milli: ledger.spentMilli)))"
+            : "privacy: recorded release \(entry.release), ε = \(PrivacyNumber.text(milli: entry.epsilonMilli)) (total ε = \(PrivacyNumber.text(milli: ledger.spentMilli + entry.epsilonMilli)))"
+    }
+
+    /// Appends the release (written to a temporary file and moved into place).
+    public func record(at date: Date = Date()) throws {
+        guard !alreadyRecorded else { return }
+        var l = ledger, e = entry
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        e.published = f.string(from: date)
+        l.entries.append(e)
+        let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent("." + ledgerURL.lastPathComponent + ".tmp")
+        try Data(l.text.utf8).write(to: tmp)
+        // rename(2) replaces the old ledger atomically.
+        guard rename(tmp.path, ledgerURL.path) == 0 else {
+            try? FileManager.default.removeItem(at: tmp)
+            throw DossierError(file: ledgerURL.path, "cannot write the privacy ledger (errno \(errno))")
+        }
+    }
+}

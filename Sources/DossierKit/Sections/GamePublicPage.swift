@@ -1,0 +1,158 @@
+// Compiled only with the game domain.
+#if DOMAIN_GAME
+import Foundation
+import GameAnalytics
+import Privacy
+import Render
+
+// MARK: - The public cohort page: only numbers from ``GamePublicRelease``
+
+enum GamePublicPage {
+    /// What `dossier publish` reads to keep the ledger (docs/game-privacy.md, "privacy.json").
+    struct ReleaseFile: Encodable {
+        var release: String
+        var section = "game"
+        var epsilon: String
+        var delta: String
+        var lifetimeEpsilon: String
+        var spends: [[String: String]]
+    }
+
+    static func build(_ a: CohortAnalysis, release rel: GamePublicRelease, simulated: Bool) -> (page: Page, files: [OutputFile]) {
+        var files: [OutputFile] = []
+        let s = rel.settings
+        // Counts
+        func count(_ n: Int) -> String { "\(max(0, n))" }
+        func tableModel(_ cols: [String], _ cell: (Int, Int) -> Int) -> [String: Any] {
+            let rows = rel.groups.indices.map { gi -> [String: Any] in
+                let c = cols.indices.map { cell(gi, $0) }
+                return ["label": rel.groups[gi].label, "cells": c.map(count), "total": count(c.reduce(0, +))]
+            }
+            let colTotals = cols.indices.map { ci in rel.groups.indices.reduce(0) { $0 + cell($1, ci) } }
+            return ["columns": cols, "rows": rows,
+                    "totals": ["label": "All players", "cells": colTotals.map(count), "total": count(colTotals.reduce(0, +))] as [String: Any]]
+        }
+        let band = tableModel(rel.bands) { g, b in rel.cells[g][b].reduce(0, +) }
+        let gender = tableModel(rel.genders) { g, k in rel.cells[g].reduce(0) { $0 + $1[k] } }
+        var countCSV: [[CSVWriter.Cell]] = []
+        for (gi, g) in rel.groups.enumerated() {
+            for (bi, b) in rel.bands.enumerated() {
+                for (ki, k) in rel.genders.enumerated() {
+                    countCSV.append([.text(g.rawValue), .text(b), .text(k), CSVWriter.number(rel.cells[gi][bi][ki])])
+                }
+            }
+        }
+        files.append(OutputFile(path: "game/group-counts.csv", data: GameFormat.csv(["group", "age_band", "gender", "n_noisy"], countCSV)))
+        let total = rel.groups.reduce(0) { $0 + rel.groupSize($1) }
+
+        // Comparisons
+        let measures = GamePublicRelease.ranges.map(\.measure)
+        func stat(_ g: Group, _ i: Int) -> GamePublicRelease.Stat? {
+            guard rel.shown(g), let st = rel.stats[g]?[i], st.n >= GamePublicRelease.minimumGroup else { return nil }
+            return st
+        }
+        func text(_ st: GamePublicRelease.Stat?, _ m: String) -> String {
+            guard let st else { return "not shown (small group)" }
+            return "\(GameFormat.value(st.mean, measure: m)) ± \(GameFormat.value(st.sd, measure: m)) (n ≈ \(max(0, st.n)))"
+        }
+        var blocks: [[String: Any]] = [], csv: [[CSVWriter.Cell]] = []
+        for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
+            let rows = measures.indices.map { i -> [String: Any] in
+                let sa = stat(ga, i), sb = stat(gb, i)
+                let h = sa.flatMap { x in sb.flatMap { GamePublicRelease.hedges(x, $0) } }
+                csv.append([.text(measures[i]), .text(ga.rawValue), .text(gb.rawValue),
+                            sa.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(sa?.mean), CSVWriter.number(sa?.sd),
+                            sb.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(sb?.mean), CSVWriter.number(sb?.sd),
+                            CSVWriter.number(h?.g), CSVWriter.number(h?.low), CSVWriter.number(h?.high)])
+                return ["label": MeasureCatalog.label(measures[i]), "a": text(sa, measures[i]), "b": text(sb, measures[i]),
+                        "g": GameFormat.num(h?.g, 2), "ci": h.map { "\(GameFormat.num($0.low, 2)) to \(GameFormat.num($0.high, 2))" } ?? "–"]
+            }
+            blocks.append(["title": "\(ga.label) vs \(gb.label)", "groupA": ga.label, "groupB": gb.label, "rows": rows])
+        }
+        files.append(OutputFile(path: "game/comparisons.csv", data: GameFormat.csv(
+            ["measure", "group_a", "group_b", "n_a", "mean_a", "sd_a", "n_b", "mean_b", "sd_b", "hedges_g", "g_low", "g_high"], csv)))
+
+        let tauRows = rel.groups.filter(rel.shown).compactMap { g -> [String: Any]? in
+            guard let q = rel.tauQuartiles[g] else { return nil }
+            return ["group": g.label, "q1": GameFormat.num(q[0], 0), "median": GameFormat.num(q[1], 0), "q3": GameFormat.num(q[2], 0)]
+        }
+        files.append(OutputFile(path: "game/tau-quartiles.csv", data: GameFormat.csv(["group", "q1", "median", "q3"],
+            rel.groups.filter(rel.shown).compactMap { g in rel.tauQuartiles[g].map { q in [.text(g.rawValue)] + q.map { CSVWriter.number($0) } } })))
+
+        // Privacy: the split and the expected error of each kind of number.
+        func sd(_ sensitivity: Int, _ e: Rational) -> Double { Mechanisms.laplaceSD(scale: Double(sensitivity) / e.double) }
+        let perQuery = rel.epsilon("comparisons") / Rational(UInt128(GamePublicRelease.comparisonQueries))
+        let spendRows: [[String: Any]] = rel.spends.map { sp in
+            let what: String
+            switch sp.label {
+            case "counts": what = "every count in the tables above: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players (SD of the noise per cell)"
+            case "comparisons": what = "per group a count, and per measure a clamped sum and a clamped spread (ε \(GameFormat.num(perQuery.double, 3)) each); in a group of 100 players a mean's noise SD is about \(GameFormat.num(sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps), 1)) % of the measure's range, half that with 200 (ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
+            case "tau": what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
+            default: what = "out-of-fold score histograms by diagnosis (\(GamePublicRelease.scoreBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
+            }
+            return ["label": sp.label, "epsilon": GameFormat.num(sp.epsilon.double, 3), "what": what]
+        }
+        let release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: s.epsilonMilli), delta: s.delta,
+                                  lifetimeEpsilon: PrivacyNumber.text(milli: s.lifetimeMilli),
+                                  spends: rel.spends.map { ["part": $0.label, "epsilon": String(format: "%.6g", $0.epsilon.double)] })
+        if let j = try? GameFormat.json(release) { files.append(OutputFile(path: "game/privacy.json", data: j)) }
+
+        var model: [String: Any] = [
+            "players": "\(max(0, total))", "bandTable": band, "genderTable": gender, "simulated": simulated,
+            "groups": rel.groups.map { ["group": $0.label, "n": count(rel.groupSize($0))] },
+            "comparisons": blocks, "tau": tauRows, "hasTau": !tauRows.isEmpty, "wording": GamePlayerPage.wording,
+            "privacy": ["epsilon": PrivacyNumber.text(milli: s.epsilonMilli), "delta": s.delta, "release": rel.releaseID,
+                        "lifetime": PrivacyNumber.text(milli: s.lifetimeMilli), "spends": spendRows,
+                        "minimum": GamePublicRelease.minimumGroup, "perCell": GameFormat.num(sd(1, rel.epsilon("counts")), 1)] as [String: Any],
+            "hasModel": a.model != nil, "unavailable": a.modelUnavailable ?? "",
+            "options": ["C": GameFormat.num(a.options.C, 3), "folds": a.options.folds, "minEncounters": a.options.minimumEncounters,
+                        "suggestEncounters": a.options.suggestionEncounters, "suggestSessions": a.options.suggestionSessions,
+                        "suggestP": GameFormat.percent(a.options.suggestionProbability),
+                        "suggestLow": GameFormat.percent(a.options.suggestionLowerBound)] as [String: Any],
+        ]
+        if let f = rel.modelFigures(threshold: a.options.suggestionProbability) {
+            let roc = Charts.line(series: [
+                XYSeries(name: "model (out-of-fold, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
+                XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
+            ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
+                                     width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
+                                     dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
+            let calPoints = f.calibration.compactMap { c in c.3.map { XYPoint(x: (c.0 + c.1) / 2, y: $0, label: "n ≈ \(c.2)") } }
+            let calibration = Charts.line(series: [
+                XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
+            ], options: ChartOptions(title: "Calibration (noisy bins)", description: "Observed share with a diagnosis against the bin's middle, from the noisy histograms",
+                                     width: 420, height: 380, xLabel: "predicted probability (bin middle)", yLabel: "observed share",
+                                     dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
+            func rate(_ a: Int, _ b: Int) -> String { a + b > 0 ? GameFormat.percent(Double(a) / Double(a + b)) : "–" }
+            model["model"] = [
+                "nPositive": f.nPositive, "nNegative": f.nNegative, "nTrain": f.nPositive + f.nNegative, "folds": a.options.folds,
+                "auc": GameFormat.num(f.auc, 2), "aucLow": GameFormat.num(f.aucLow, 2), "aucHigh": GameFormat.num(f.aucHigh, 2),
+                "brier": GameFormat.num(f.brier, 2), "roc": roc, "calibration": calibration,
+                "bins": f.calibration.map { ["range": "\(GameFormat.num($0.0, 1))–\(GameFormat.num($0.1, 1))", "n": "\($0.2)", "observed": GameFormat.num($0.3, 2)] },
+                "threshold": GameFormat.percent(a.options.suggestionProbability),
+                "sensitivity": rate(f.tp, f.fn), "specificity": rate(f.tn, f.fp), "ppv": rate(f.tp, f.fp), "npv": rate(f.tn, f.fn),
+            ] as [String: Any]
+            files.append(OutputFile(path: "game/score-histogram.csv", data: GameFormat.csv(["bin_low", "bin_high", "with_diagnosis_noisy", "without_noisy"],
+                rel.scorePositive!.indices.map { b in
+                    let w = 1.0 / Double(GamePublicRelease.scoreBins)
+                    return [CSVWriter.number(Double(b) * w), CSVWriter.number(Double(b + 1) * w), CSVWriter.number(rel.scorePositive![b]), CSVWriter.number(rel.scoreNegative![b])]
+                })))
+            files.append(OutputFile(path: "game/roc.csv", data: GameFormat.csv(["threshold", "fpr", "tpr"],
+                f.roc.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2)] })))
+            files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "observed"],
+                f.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.3)] })))
+            struct ModelJSON: Encodable {
+                var features: [String]; var folds: Int; var nTrain: Int; var nPositive: Int
+                var cvAUC: Double?; var cvAUCLow: Double?; var cvAUCHigh: Double?; var brier: Double?; var privacyRelease: String
+            }
+            if let j = try? GameFormat.json(ModelJSON(features: a.model!.features, folds: a.options.folds, nTrain: f.nPositive + f.nNegative,
+                                                       nPositive: f.nPositive, cvAUC: f.auc, cvAUCLow: f.aucLow, cvAUCHigh: f.aucHigh,
+                                                       brier: f.brier, privacyRelease: rel.releaseID)) {
+                files.append(OutputFile(path: "game/model.json", data: j))
+            }
+        }
+        return (Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/cohort-public", model: model,
+                     styles: ["assets/game/game.css"]), files)
+    }
+}
+#endif

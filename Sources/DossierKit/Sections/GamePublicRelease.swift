@@ -1,0 +1,223 @@
+// Compiled only with the game domain.
+#if DOMAIN_GAME
+import Foundation
+import GameAnalytics
+import Privacy
+
+// MARK: - The public game site's numbers, each through the Privacy module (docs/game-privacy.md)
+
+/// Every number the public cohort page shows that is computed from players, released
+/// with discrete Laplace noise under one ε split by ``GamePublicRelease/shares``. What is
+/// not here (per-player rows, coefficients, the standardiser, whiskers and outliers,
+/// the measurement checks) is not published.
+struct GamePublicRelease: Sendable {
+    /// Statistics of a group are shown only when its noisy size reaches this.
+    static let minimumGroup = 20
+    /// Bins of the out-of-fold score histograms (width 0.05 on [0, 1]).
+    static let scoreBins = 20
+    /// Bins of the τ histograms over [0, 600] ms (width 15 ms).
+    static let tauBins = 40, tauRange = (0.0, 600.0)
+    /// Grid steps of a clamped measure (the sum's sensitivity) and the clamp of the
+    /// deviations from the noisy mean, in steps.
+    static let steps = 100, deviationClamp = 25
+
+    /// Clamp ranges of the published measures (docs/game-privacy.md, "Clamp ranges").
+    /// Only three measures are compared on the public site: each more would add two
+    /// queries to the same ε and make every mean noisier.
+    static let ranges: [(measure: String, lower: Double, upper: Double)] = [
+        ("hitRTSD", 0, 250), ("tau", 0, 400), ("omissionRate", 0, 0.4),
+    ]
+
+    /// The split of the release's ε: counts, comparisons, τ quartiles, model histograms.
+    static let shares: [(label: String, share: Rational)] = [
+        ("counts", Rational(1, 16)), ("comparisons", Rational(1, 2)), ("tau", Rational(1, 16)), ("model", Rational(3, 8)),
+    ]
+
+    /// Queries of the comparisons part: one count, and a sum and a spread per measure.
+    static var comparisonQueries: Int { 1 + 2 * ranges.count }
+
+    struct Stat: Sendable { var n: Int; var mean: Double?; var sd: Double? }
+
+    var releaseID: String
+    var settings: GamePrivacySettings
+    var spends: [Accountant.Spend]
+    var groups = Group.allCases
+    var bands = AgeBand.bands.map(\.label) + ["unknown"]
+    var genders = ["female", "male", "other", "unknown"]
+    /// Noisy counts [group][band][gender] (may be negative: noise is not clipped here).
+    var cells: [[[Int]]]
+    /// Per group, per measure (``ranges`` order): noisy n (players with every compared
+    /// measure, the same for all measures), mean and SD.
+    var stats: [Group: [Stat]] = [:]
+    var tauQuartiles: [Group: [Double]] = [:]
+    /// Noisy out-of-fold score histograms of training players with and without a diagnosis.
+    var scorePositive: [Int]?
+    var scoreNegative: [Int]?
+
+    /// Group sizes: the sums of a group's noisy cells (post-processing).
+    func groupSize(_ g: Group) -> Int {
+        let gi = groups.firstIndex(of: g)!
+        return cells[gi].flatMap { $0 }.reduce(0, +)
+    }
+
+    func shown(_ g: Group) -> Bool { groupSize(g) >= Self.minimumGroup }
+
+    /// ε of one named part.
+    func epsilon(_ label: String) -> Rational { spends.first { $0.label == label }!.epsilon }
+
+    static func make(_ a: CohortAnalysis, settings: GamePrivacySettings, inputs: Data) -> GamePublicRelease {
+        let id = settings.releaseID(inputs: inputs)
+        var acc = Accountant(total: Rational.milli(settings.epsilonMilli))
+        let eps = Dictionary(uniqueKeysWithValues: shares.map { ($0.label, acc.spend($0.label, share: $0.share)) })
+        func rng(_ label: String) -> KeyedRandom { KeyedRandom(key: settings.key, context: Data((id + "/" + label).utf8) + inputs) }
+        let groups = Group.allCases
+        let bands = AgeBand.bands.map(\.label) + ["unknown"], genders = ["female", "male", "other", "unknown"]
+
+        // Counts: one histogram over group × band × gender (each player in one cell).
+        var r = rng("counts")
+        let noisy = Mechanisms.noisyHistogram(countCells(a.players), epsilon: eps["counts"]!, &r)
+        let cells = groups.indices.map { gi in bands.indices.map { bi in genders.indices.map { ki in noisy[(gi * bands.count + bi) * genders.count + ki] } } }
+        var out = GamePublicRelease(releaseID: id, settings: settings, spends: acc.spent, cells: cells)
+
+        // Comparisons, over the group's players with every compared measure: one noisy
+        // count, then per measure a clamped sum and a clamped sum of squared deviations
+        // from the noisy mean; groups are disjoint (parallel composition).
+        let perQuery = eps["comparisons"]! / Rational(UInt128(comparisonQueries))
+        for g in groups {
+            var r = rng("comparisons/" + g.rawValue)
+            let members = a.players.filter { $0.group == g }
+            let complete = completeCases(members)
+            let n = Mechanisms.laplace(complete.count, sensitivity: 1, epsilon: perQuery, &r)
+            out.stats[g] = ranges.indices.map { i in
+                let m = ranges[i]
+                let s = Mechanisms.laplace(gridSum(complete, measure: i), sensitivity: steps, epsilon: perQuery, &r)
+                let meanK = n > 0 ? min(Double(steps), max(0, Double(s) / Double(n))) : nil
+                let v = Mechanisms.laplace(spread(complete, measure: i, meanK: meanK ?? 0),
+                                           sensitivity: deviationClamp * deviationClamp, epsilon: perQuery, &r)
+                let unit = (m.upper - m.lower) / Double(steps)
+                let sd = n > 1 ? (max(0, Double(v)) / Double(n - 1)).squareRoot() * unit : nil
+                return Stat(n: n, mean: meanK.map { m.lower + $0 * unit }, sd: meanK == nil ? nil : sd)
+            }
+            // τ quartiles from a noisy histogram (no individual values, whiskers or outliers).
+            var t = rng("tau/" + g.rawValue)
+            let h = Mechanisms.noisyHistogram(tauHistogram(members), epsilon: eps["tau"]!, &t)
+            out.tauQuartiles[g] = Mechanisms.quantiles(h, lower: tauRange.0, upper: tauRange.1, [0.25, 0.5, 0.75])
+        }
+
+        // Model: histograms of the out-of-fold scores by class (each training player in one bin).
+        if let m = a.model {
+            let byID = Dictionary(a.players.map { ($0.id, $0.group) }, uniquingKeysWith: { x, _ in x })
+            var pos: [Double] = [], neg: [Double] = []
+            for (id, p) in m.outOfFold.sorted(by: { $0.key < $1.key }) {
+                if byID[id] == .adhd { pos.append(p) } else { neg.append(p) }
+            }
+            var r = rng("model")
+            out.scorePositive = Mechanisms.noisyHistogram(Mechanisms.histogram(pos, lower: 0, upper: 1, bins: scoreBins), epsilon: eps["model"]!, &r)
+            out.scoreNegative = Mechanisms.noisyHistogram(Mechanisms.histogram(neg, lower: 0, upper: 1, bins: scoreBins), epsilon: eps["model"]!, &r)
+        }
+        return out
+    }
+
+    // MARK: The exact statistics the noise is added to (each player's own data only)
+
+    /// Players by group × band × gender, flattened (group-major): one player, one cell.
+    static func countCells(_ players: [PlayerResult]) -> [Int] {
+        let groups = Group.allCases, bands = AgeBand.bands.map(\.label) + ["unknown"], genders = ["female", "male", "other", "unknown"]
+        var exact = [Int](repeating: 0, count: groups.count * bands.count * genders.count)
+        for p in players {
+            let gi = groups.firstIndex(of: p.group)!, bi = bands.firstIndex(of: p.ageBand ?? "unknown") ?? bands.count - 1
+            let ki = genders.firstIndex(of: p.survey?.gender ?? "unknown") ?? genders.count - 1
+            exact[(gi * bands.count + bi) * genders.count + ki] += 1
+        }
+        return exact
+    }
+
+    /// The players with every compared measure.
+    static func completeCases(_ players: [PlayerResult]) -> [PlayerResult] {
+        players.filter { p in ranges.allSatisfy { p.measures.value($0.measure) != nil } }
+    }
+
+    /// Σ grid value of measure `i` (``ranges``) over complete cases: sensitivity ``steps``.
+    static func gridSum(_ complete: [PlayerResult], measure i: Int) -> Int {
+        let m = ranges[i]
+        return Mechanisms.gridSum(complete.compactMap { $0.measures.value(m.measure) }, lower: m.lower, upper: m.upper, steps: steps)
+    }
+
+    /// Σ min(|k − meanK|, D)², rounded per player: sensitivity D² (``deviationClamp``).
+    static func spread(_ complete: [PlayerResult], measure i: Int, meanK: Double) -> Int {
+        let m = ranges[i], c = Double(deviationClamp)
+        return complete.compactMap { $0.measures.value(m.measure) }.reduce(0) { acc, x in
+            let d = min(c, abs(Double(Mechanisms.grid(x, lower: m.lower, upper: m.upper, steps: steps)) - meanK))
+            return acc + Int((d * d).rounded())
+        }
+    }
+
+    /// The τ histogram of `players` (``tauBins`` over ``tauRange``): one player, one cell.
+    static func tauHistogram(_ players: [PlayerResult]) -> [Int] {
+        Mechanisms.histogram(players.compactMap { $0.measures.exGaussian?.params.tau }, lower: tauRange.0, upper: tauRange.1, bins: tauBins)
+    }
+
+    // MARK: Figures derived from the noisy histograms (post-processing)
+
+    struct ModelFigures: Sendable {
+        var nPositive: Int, nNegative: Int
+        var auc: Double?, aucLow: Double?, aucHigh: Double?
+        var brier: Double?
+        /// (threshold, fpr, tpr) at each bin edge, from 1 down to 0.
+        var roc: [(Double, Double, Double)]
+        /// 10 bins of width 0.1: (low, high, n, observed share).
+        var calibration: [(Double, Double, Int, Double?)]
+        var tp: Int, fp: Int, tn: Int, fn: Int
+    }
+
+    func modelFigures(threshold: Double) -> ModelFigures? {
+        guard let sp = scorePositive, let sn = scoreNegative else { return nil }
+        let pos = sp.map { max(0, $0) }, neg = sn.map { max(0, $0) }
+        let nP = pos.reduce(0, +), nN = neg.reduce(0, +)
+        let k = pos.count, w = 1.0 / Double(k)
+        var auc: Double? = nil, low: Double? = nil, high: Double? = nil
+        if nP > 0 && nN > 0 {
+            var below = 0.0, s = 0.0
+            for b in 0..<k { s += Double(pos[b]) * (below + 0.5 * Double(neg[b])); below += Double(neg[b]) }
+            let A = s / (Double(nP) * Double(nN))
+            // Hanley & McNeil (1982) standard error.
+            let q1 = A / (2 - A), q2 = 2 * A * A / (1 + A)
+            let se = ((A * (1 - A) + Double(nP - 1) * (q1 - A * A) + Double(nN - 1) * (q2 - A * A)) / (Double(nP) * Double(nN))).squareRoot()
+            auc = A; low = max(0, A - 1.959963984540054 * se); high = min(1, A + 1.959963984540054 * se)
+        }
+        var roc: [(Double, Double, Double)] = [(1, 0, 0)]
+        var cp = 0, cn = 0
+        for b in stride(from: k - 1, through: 0, by: -1) {
+            cp += pos[b]; cn += neg[b]
+            roc.append((Double(b) * w, nN > 0 ? Double(cn) / Double(nN) : 0, nP > 0 ? Double(cp) / Double(nP) : 0))
+        }
+        var brier: Double? = nil
+        if nP + nN > 0 {
+            brier = (0..<k).reduce(0.0) { acc, b in
+                let c = (Double(b) + 0.5) * w
+                return acc + Double(pos[b]) * (1 - c) * (1 - c) + Double(neg[b]) * c * c
+            } / Double(nP + nN)
+        }
+        let calibration = stride(from: 0, to: k, by: 2).map { b -> (Double, Double, Int, Double?) in
+            let p = pos[b] + pos[b + 1], n = neg[b] + neg[b + 1]
+            return (Double(b) * w, Double(b + 2) * w, p + n, p + n > 0 ? Double(p) / Double(p + n) : nil)
+        }
+        let cut = Int((threshold / w).rounded())
+        let tp = pos[min(cut, k)...].reduce(0, +), fp = neg[min(cut, k)...].reduce(0, +)
+        return ModelFigures(nPositive: nP, nNegative: nN, auc: auc, aucLow: low, aucHigh: high, brier: brier, roc: roc,
+                            calibration: calibration, tp: tp, fp: fp, tn: nN - fp, fn: nP - tp)
+    }
+
+    /// Hedges' g of two published groups from their noisy n, mean and SD (as
+    /// ``CohortAnalyzer/hedges(_:_:)`` does from exact values).
+    static func hedges(_ a: Stat, _ b: Stat) -> (g: Double, low: Double, high: Double)? {
+        guard a.n >= 2, b.n >= 2, let ma = a.mean, let mb = b.mean, let sa = a.sd, let sb = b.sd else { return nil }
+        let n1 = Double(a.n), n2 = Double(b.n)
+        let sp = (((n1 - 1) * sa * sa + (n2 - 1) * sb * sb) / (n1 + n2 - 2)).squareRoot()
+        guard sp > 0 else { return nil }
+        let g = (ma - mb) / sp * (1 - 3 / (4 * (n1 + n2) - 9))
+        let se = ((n1 + n2) / (n1 * n2) + g * g / (2 * (n1 + n2))).squareRoot()
+        return (g, g - 1.959963984540054 * se, g + 1.959963984540054 * se)
+    }
+}
+#endif
