@@ -91,37 +91,12 @@ enum Suggestions {
         return dashes + words.map { synonyms[String($0)] ?? String($0) }.joined(separator: "-")
     }
 
-    /// The candidates close to `typed` (see the type's documentation), closest first.
+    /// The candidates close to `typed` (see the type's documentation), closest first: the
+    /// rule of configuration keys (`KeySuggestion.closest`), so commands, options and keys
+    /// are suggested alike — except that a candidate equal to `typed` (a synonym that
+    /// names an option exactly) is the one suggestion.
     static func closest(to typed: String, in candidates: [String]) -> [String] {
-        let limit = max(1, min(3, typed.count / 3))
-        var scored: [(Int, Int, String)] = []
-        for (i, c) in candidates.enumerated() {
-            let d = distance(typed, c)
-            let (short, long) = typed.count <= c.count ? (typed, c) : (c, typed)
-            let prefix = short.count >= 3 && long.hasPrefix(short)
-            if d <= limit || prefix { scored.append((prefix ? min(d, limit) : d, i, c)) }
-        }
-        return scored.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.prefix(3).map { $0.2 }
-    }
-
-    /// Damerau–Levenshtein (optimal string alignment) distance.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return d[a.count][b.count]
+        candidates.contains(typed) ? [typed] : KeySuggestion.closest(to: typed, in: candidates)
     }
 }
 

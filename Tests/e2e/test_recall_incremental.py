@@ -332,12 +332,19 @@ def test_a_build_that_changes_nothing_leaves_the_manifest_file_alone(study, tmp_
 
 def test_a_logs_folder_lists_its_files_only(study, tmp_path, dossier_bin):
     """`logs: data/logs` takes every non-hidden file of the folder with a log extension,
-    symbolic links to files followed; sub-folders (even named like a log), hidden files
-    and other extensions are not participants."""
+    symbolic links to files in the project followed (a link out of the project is refused:
+    docs/limits.md); sub-folders (even named like a log), hidden files and other
+    extensions are not participants."""
     logs = study / "data" / "logs"
     simulate(dossier_bin, tmp_path / "more", 8, 2, seed=4)
     shutil.copy(tmp_path / "more" / "S008.jsonl", tmp_path / "S008-elsewhere.jsonl")
     os.symlink(tmp_path / "S008-elsewhere.jsonl", logs / "S008.jsonl")
+    refused = subprocess.run([dossier_bin, "build", str(study)], capture_output=True, text=True)
+    assert refused.returncode == 1 and "S008.jsonl: links outside the project" in refused.stderr, refused.stderr
+    (logs / "S008.jsonl").unlink()
+    (study / "elsewhere").mkdir()
+    shutil.copy(tmp_path / "more" / "S008.jsonl", study / "elsewhere" / "S008.jsonl")
+    os.symlink(study / "elsewhere" / "S008.jsonl", logs / "S008.jsonl")
     (logs / "S009.jsonl").mkdir()                               # a folder named like a log
     shutil.copy(tmp_path / "more" / "S009.jsonl", logs / "S009.jsonl" / "S009.jsonl")
     shutil.copy(tmp_path / "more" / "S009.jsonl", logs / ".S010.jsonl")
