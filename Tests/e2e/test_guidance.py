@@ -44,7 +44,8 @@ def test_game_simulate_says_what_it_wrote_and_q_silences_it(run_dossier, tmp_pat
     assert q.stdout == "" and q.stderr == ""
 
 
-@pytest.mark.parametrize("kind, page", [("recall-kit", "recall/kit/index.html"), ("game", "game/index.html")])
+@pytest.mark.parametrize("kind, page", [("recall-kit", "recall/kit/index.html"), ("game", "game/index.html"),
+                                        ("experiences", "experiences/editor/index.html")])
 def test_new_with_a_section_builds_that_section(run_dossier, tmp_path, kind, page):
     proj = tmp_path / "p"
     made = run_dossier("new", proj, "--with", kind)
