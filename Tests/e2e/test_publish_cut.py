@@ -176,3 +176,34 @@ def test_leftovers_of_killed_writes_in_the_journal_folder_are_swept(dossier_bin,
         publish(dossier_bin, v1, dav.url + "s/")
     assert not old_file.exists() and not old_dir.exists()
     assert fresh.exists()
+
+
+def test_a_failed_look_at_a_folder_to_remove_is_not_taken_as_done(dossier_bin, tmp_path):
+    """Found by `make soak` (run 64): the PROPFIND that checks a folder is empty before
+    it is removed failed (a 500), was ignored, and the publish wrote its clean manifest
+    and exited 0 — leaving the empty folder for good, since the next publish saw a clean,
+    up-to-date manifest. Now the failure stops the publish (exit 1) before the clean
+    manifest, so the next run finishes the job."""
+    v1, v2 = two_versions(tmp_path)
+    faults = rules(tmp_path / "f.json")
+    srv = tmp_path / "srv"
+    with WebDAVServer(srv, faults=faults) as dav:
+        url = dav.url + "s/"
+        publish(dossier_bin, v1, url)
+        for kind in ("500", "drop", "lose"):
+            # after the look at each file before its DELETE, every attempt (the client
+            # retries up to 4 times) at the look at the folder
+            rules(faults, {"method": "PROPFIND", "path": "/s/recall/p03", "fault": kind,
+                           "after": len(list((v1 / "recall" / "p03").iterdir())), "times": 4})
+            p = publish(dossier_bin, v2, url, check=False)
+            assert [k for _, _, k in dav.faults_fired()][-1] == kind
+            if p.returncode == 0:
+                assert not (srv / "s" / "recall" / "p03").exists(), kind
+            else:
+                assert p.returncode == 1 and p.stderr.strip(), (kind, p.stderr)
+            rules(faults)
+            publish(dossier_bin, v2, url)
+            assert not (srv / "s" / "recall" / "p03").exists(), kind
+            assert_published(srv / "s", v2)
+            verify_finds_nothing(dossier_bin, v2, url)
+            publish(dossier_bin, v1, url)

@@ -85,10 +85,19 @@ extension Publisher {
     }
 
     /// DELETEs each folder of `folders` (deepest first) that a `PROPFIND Depth: 1` shows
-    /// empty; never one holding anything.
+    /// empty; never one holding anything. A folder already gone (404) is skipped; any
+    /// other failure of the look stops the publish before its clean manifest, so the next
+    /// run (which then lists the server) removes the folder — ignoring it left the empty
+    /// folder behind a clean, up-to-date manifest for good.
     func removeEmptyFolders(_ folders: [String]) async throws {
         for folder in folders {
-            if let items = try? await client.propfind(folder, depth: 1), items.allSatisfy({ $0.path == folder }) {
+            let items: [DAVResource]
+            do {
+                items = try await client.propfind(folder, depth: 1)
+            } catch let e as WebDAVError where e.httpStatus == 404 {
+                continue
+            }
+            if items.allSatisfy({ $0.path == folder }) {
                 try await client.delete(folder, collection: true)
             }
         }
