@@ -20,12 +20,21 @@ enum OptionAliases {
     }
 }
 
-/// `-q` / `--quiet` for commands that say what they did: with it they print nothing but
-/// errors and the output asked for (a dry run's list, a command's data on stdout).
+/// `-q` / `--quiet`, which every command takes (docs/manifest.md, "Command line"): with it
+/// a command prints nothing but errors, warnings and the output asked for (a dry run's
+/// list, a command's data on standard output); a success is silent.
 struct QuietFlag: ParsableArguments {
-    @Flag(name: .shortAndLong, help: "Print nothing but errors (and the output asked for).")
+    @Flag(name: .shortAndLong, help: "Print nothing but errors, warnings and the output asked for.")
     var quiet = false
 
     /// A progress or result line on standard error, unless quiet.
     func note(_ message: String) { if !quiet { Console.note(message) } }
+
+    /// A result line on standard output, unless quiet.
+    func say(_ message: String) { if !quiet { print(message) } }
+
+    /// A line about something left undone (an item not imported, a conflict copy, a server
+    /// copy under the old password): on standard output, or with -q on standard error, so
+    /// it is not lost.
+    func keep(_ message: String) { if quiet { Console.note(message) } else { print(message) } }
 }
