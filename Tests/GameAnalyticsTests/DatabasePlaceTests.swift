@@ -5,8 +5,8 @@ import Testing
 /// Where a study database may be created (docs/game-telemetry.md, "Where the database
 /// is"): a missing folder is named, not made, and nothing is created.
 @Suite struct DatabasePlaceTests {
-    func message(_ body: () throws(GameError) -> Void) -> GameError? {
-        do { try body() } catch { return error }
+    func message(_ body: () throws -> Void) -> GameError? {
+        do { try body() } catch let e as GameError { return e } catch { return nil }
         return nil
     }
 
