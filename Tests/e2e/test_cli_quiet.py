@@ -1,4 +1,4 @@
-"""`-q` everywhere, and help that teaches (issue #33, CLI; docs/manifest.md, "Command line").
+"""`-q` everywhere, and help that teaches (issue #33, CLI; docs/design-system.md, "Command line").
 
 Every command, visible or hidden, is found by walking `dossier --help` and each group's
 help (the hidden ones are named in HIDDEN, and must exist). Each must list `-q, --quiet`,
@@ -86,6 +86,11 @@ def test_quiet_project_commands(runner, tmp_path):
     r.silent("check", "p")
     r.silent("build", "p")
     r.silent("archive", "p")
+    # -q may also stand before the command's name
+    for words in (["-q", "check", "p"], ["--quiet", "archive", "--verify", "p"],
+                  ["recall", "-q", "simulate", "--participants", "1", "--output", "logs-1"]):
+        p = r.run(*words)
+        assert p.returncode == 0 and p.stdout == p.stderr == "", (words, p.stdout, p.stderr)
     r.silent("archive", "--verify", "p")
     with WebDAVServer(tmp_path / "dav") as dav:
         r.silent("publish", "p", "--to", dav.url + "site/")
