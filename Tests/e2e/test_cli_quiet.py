@@ -15,18 +15,20 @@ a purpose, its options and an example in its help. Then every one of them is run
 The runs are grouped by domain (test_quiet_*); each group asserts that it ran exactly
 the commands QUIET_TABLE gives it, and QUIET_TABLE must cover every command found.
 """
-import os
+import json
 import re
+import select
+import socket
 import subprocess
-import sys
-import pathlib
+import time
+import urllib.request
 
 import pytest
 
 from conftest import REPO
+from quiet_runner import HIDDEN, QUIET_TABLE, make_runner
+from webdav_server import WebDAVServer
 
-from quiet_runner import HIDDEN, QUIET_TABLE, make_runner  # noqa: E402
-from webdav_server import WebDAVServer  # noqa: E402
 
 def help_text(dossier_bin, words):
     p = subprocess.run([dossier_bin, *words, "--help"], capture_output=True, text=True, timeout=60)
@@ -78,9 +80,6 @@ def runner(dossier_bin, tmp_path):
 
 
 def test_quiet_project_commands(runner, tmp_path):
-    import socket
-    import time
-    import urllib.request
     r = runner
     r.silent("new", "p")
     r.silent("check", "p")
@@ -106,6 +105,7 @@ def test_quiet_project_commands(runner, tmp_path):
     proc = subprocess.Popen([r.bin, "serve", "p", "--port", str(port), "-q"], cwd=tmp_path, env=r.env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        assert select.select([proc.stdout], [], [], 120)[0], "serve printed nothing in 120 s"
         line = proc.stdout.readline()
         assert line == f"Serving p at http://127.0.0.1:{port}/ (Ctrl-C to stop)\n", line
         assert b"<main" in urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10).read()
@@ -139,7 +139,6 @@ def test_quiet_recall_and_experiences(runner, tmp_path):
                              "hotSpots": [{"type": "scene", "sceneId": "b", "pitch": 0, "yaw": 10}]},
                        "b": {"title": "Garden", "panorama": "b.jpg",
                              "hotSpots": [{"type": "scene", "sceneId": "a", "pitch": 0, "yaw": 190}]}}}
-    import json
     (tmp_path / "tour.json").write_text(json.dumps(tour))
     r.silent("experiences", "import", "pannellum", "tour.json", "--title", "Quiet tour", "--output", "tour-exp.json")
     printed = r.data("experiences", "import", "pannellum", "tour.json", "--title", "Quiet tour")
