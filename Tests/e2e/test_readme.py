@@ -24,7 +24,6 @@ import os
 import pathlib
 import re
 import shlex
-import shutil
 import subprocess
 import time
 import urllib.error
