@@ -191,10 +191,14 @@ public struct Keystore: Sendable, CustomStringConvertible {
         return try unsealed(env, at: url, key: key, verifier: verifier, lock: nil, readOnly: true)
     }
 
-    /// Whether this process may create and rename files in the keystore's folder (a
-    /// read-only file system counts as not).
+    /// Whether the keystore's folder is one to write: this process may create and rename
+    /// files in it (a read-only file system may not), and its mode grants write permission
+    /// to someone — a folder made read-only with `chmod a-w` stays so even for root.
     static func folderIsWritable(of url: URL) -> Bool {
-        faccessat(AT_FDCWD, url.deletingLastPathComponent().path, W_OK, AT_EACCESS) == 0
+        let folder = url.deletingLastPathComponent().path
+        var st = stat()
+        guard stat(folder, &st) == 0, st.st_mode & 0o222 != 0 else { return false }
+        return faccessat(AT_FDCWD, folder, W_OK, AT_EACCESS) == 0
     }
 
     /// The keystore value of a checked envelope: its payload decrypted and decoded.

@@ -7,8 +7,9 @@ the line when there is one, and what is wrong; exit status 1; nothing half-writt
   (docs/recall-events.md);
 - a build with an `sms` block whose keystore folder may not be written: it writes
   nothing there, not even a lock file, and does not count a wrong password
-  (docs/securesms-keystore.md, "Read-only folders"). Tests may run as root, whom file
-  modes do not stop, so then the build runs as the user `nobody` (setpriv).
+  (docs/securesms-keystore.md, "Read-only folders"): a folder made read-only with
+  `chmod a-w` (read-only for root too), and a folder the builder may not write (when the
+  tests run as root, the build then runs as the user `nobody`, with setpriv).
 """
 import json
 import os
@@ -84,35 +85,39 @@ def shared_tmp():
     shutil.rmtree(d)
 
 
-def as_builder(cmd):
-    """The command as a user the file modes apply to (root is not one)."""
-    if os.geteuid() != 0:
-        return cmd
-    if not shutil.which("setpriv"):
-        pytest.skip("running as root without setpriv: no user that file modes stop")
+def as_other_user(cmd):
+    """The command as the user `nobody`, who may not write root's folders (needs root)."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("needs root and setpriv to build as another user")
     return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
 
 
-def test_a_build_writes_nothing_beside_a_keystore_in_a_read_only_folder(dossier_bin, run_dossier, shared_tmp):
+@pytest.mark.parametrize("how", ["chmod a-w", "another user's folder"])
+def test_a_build_writes_nothing_beside_a_keystore_in_a_read_only_folder(dossier_bin, run_dossier, shared_tmp, how):
     password = {"DOSSIER_SMS_PASSWORD": "plover quartz minnow 7 lantern"}
     proj = shared_tmp / "p"
     run_dossier("new", str(proj), "--with", "sms", "-q")
     store = proj / "data" / "sms" / "my.keystore"
     run_dossier("sms", "init", "--keystore", store, "--account", "me", "--kdf-log2n", "10", "-q", env=password)
-    # a copy as a read-only folder would hold it: no lock file, folder and file read-only
-    lock = store.parent / "my.keystore.lock"
-    lock.unlink(missing_ok=True)
+    # a copy as a read-only folder holds it: no lock file
+    (store.parent / "my.keystore.lock").unlink(missing_ok=True)
     os.chmod(store, 0o444)
-    os.chmod(store.parent, 0o555)
-    if os.geteuid() == 0:
+    if how == "chmod a-w":
+        # read-only by its mode, for every user: root too, whom modes do not stop
+        os.chmod(store.parent, 0o555)
+        wrap = list
+    else:
+        # a folder the builder has no write permission for: root's (mode 755), built by nobody
+        os.chmod(store.parent, 0o755)
+        wrap = as_other_user
         for p in [proj, *proj.rglob("*")]:
-            if p.parent != store.parent and p != store.parent:
+            if p != store.parent and p.parent != store.parent:
                 os.chown(p, 65534, 65534)              # the builder owns the project, not data/sms
     env = dict(os.environ, HOME=str(shared_tmp), **password)
     keystore = store.read_bytes()
 
     def build(**extra):
-        return subprocess.run(as_builder([dossier_bin, "build", str(proj)]), env=dict(env, **extra),
+        return subprocess.run(wrap([dossier_bin, "build", str(proj)]), env=dict(env, **extra),
                               capture_output=True, text=True, timeout=300)
 
     r = build()
