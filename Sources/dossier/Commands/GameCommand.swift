@@ -45,6 +45,7 @@ fileprivate func writeAtomically(_ data: Data, to url: URL, mode: mode_t) throws
     try AtomicFile.write(data, to: url, mode: mode)
 }
 
+/// The bytes of `path`, or of standard input when it is nil or `-` (also GameOracleCommands.swift).
 func gameReadInput(_ path: String?) throws -> Data {
     if let path, path != "-" {
         guard let d = FileManager.default.contents(atPath: path) else { throw DossierError(file: path, "cannot read the file") }
@@ -53,6 +54,7 @@ func gameReadInput(_ path: String?) throws -> Data {
     return FileHandle.standardInput.readDataToEndOfFile()
 }
 
+/// `value` as pretty JSON with sorted keys on standard output.
 func gamePrintJSON<T: Encodable>(_ value: T) throws {
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys, .prettyPrinted]
