@@ -1,7 +1,9 @@
 # Dossier — the two commands that matter: `make demo` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
-DOSSIER := .build/debug/dossier
+# DOSSIER=/path/to/dossier (environment or command line): `make demo` uses that binary and builds nothing
+DOSSIER ?= .build/debug/dossier
+DOSSIER_GIVEN := $(filter environment command line,$(origin DOSSIER))
 PYTEST ?= python3 -m pytest
 # install: where (`make install PREFIX=~/.local`), and which build (release unless CONFIG=debug)
 PREFIX ?= /usr/local
@@ -35,7 +37,7 @@ install:
 	install -m 755 "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/dossier" "$(DESTDIR)$(PREFIX)/bin/dossier"
 
 ## demo: build the demo project in Examples/demo and say where the site is
-demo: build
+demo: $(if $(DOSSIER_GIVEN),,build)
 	$(DOSSIER) build Examples/demo
 	@echo
 	@echo "The demo site is in $(CURDIR)/Examples/demo/_site — open $(CURDIR)/Examples/demo/_site/index.html"
@@ -76,7 +78,7 @@ soak: build
 privacy-utility: build
 	DOSSIER_PRIVACY_REPORT=$(CURDIR)/Benchmarks/game-privacy-utility.md swift test --filter GamePrivacyUtilityTests
 
-serve-demo: build
+serve-demo: $(if $(DOSSIER_GIVEN),,build)
 	$(DOSSIER) serve Examples/demo
 
 clean:

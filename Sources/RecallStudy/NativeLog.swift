@@ -261,9 +261,18 @@ public enum NativeLog {
 
     static func checkParticipant(_ p: String, file: String, line: Int?) throws {
         if p.isEmpty { throw RecallError(file: file, line: line, "the participant number is empty (it must be 1–12 characters)") }
+        if isBlank(p) {
+            throw RecallError(file: file, line: line, "the participant number is only white space (it needs at least one other character)")
+        }
         if p.count > SessionLog.maxParticipantLength {
             throw RecallError(file: file, line: line, "participant number has \(p.count) characters; at most \(SessionLog.maxParticipantLength) are allowed")
         }
+    }
+
+    /// Whether `p` is made only of white space: characters with Unicode's White_Space
+    /// property, or U+FEFF — what the test kit's `trim()` removes (docs/recall-events.md).
+    static func isBlank(_ p: String) -> Bool {
+        p.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{FEFF}" }
     }
 
     static func checkField(_ field: Int, page: PageKind?, file: String, line: Int) throws {

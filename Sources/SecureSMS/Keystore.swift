@@ -133,7 +133,9 @@ public struct Keystore: Sendable, CustomStringConvertible {
     ///
     /// `readOnly` (reports, `dossier check`) never saves the payload: it takes the lock
     /// only while it counts (waiting up to `lockWait`, else ``readOnlyLockWait`` seconds)
-    /// and writes only the clear lockout part, as every open does.
+    /// and writes only the clear lockout part, as every open does — unless the keystore's
+    /// folder may not be written (a read-only copy or mount): then it writes nothing at
+    /// all, not even a lock file (``openUncounted(at:password:now:derive:)``).
     public static func open(at url: URL, password: String, now: Date = Date(), readOnly: Bool = false,
                             lockWait: Int? = nil) throws -> Keystore {
         try open(at: url, password: password, now: now, readOnly: readOnly, lockWait: lockWait, derive: derive)
@@ -146,6 +148,7 @@ public struct Keystore: Sendable, CustomStringConvertible {
     /// (tests observe what is on disk while it runs).
     static func open(at url: URL, password: String, now: Date, readOnly: Bool, lockWait: Int?,
                      derive: (String, KDFParams) throws -> (SymmetricKey, Data)) throws -> Keystore {
+        if readOnly && !folderIsWritable(of: url) { return try openUncounted(at: url, password: password, now: now, derive: derive) }
         let lock: KeystoreLock?
         if readOnly { lock = try KeystoreLock(for: url, wait: lockWait ?? readOnlyLockWait) }
         else { lock = try lockWait.map { try KeystoreLock(for: url, wait: $0) } }
@@ -172,6 +175,35 @@ public struct Keystore: Sendable, CustomStringConvertible {
         env.lockout.failures = 0
         env.lockout.lockedUntil = nil
         try writeEnvelope(env, to: url)   // the try undone: the count as it was, minus a lapsed lock
+        return try unsealed(env, at: url, key: key, verifier: verifier, lock: readOnly ? nil : lock, readOnly: readOnly)
+    }
+
+    /// A read-only open of a keystore in a folder that may not be written
+    /// (docs/securesms-keystore.md, "Read-only folders"): no lock is taken (saves replace
+    /// the file by rename, so a reader sees the old or the new file whole), the try is not
+    /// counted, and nothing is written. A lock that is set is still honoured.
+    static func openUncounted(at url: URL, password: String, now: Date,
+                              derive: (String, KDFParams) throws -> (SymmetricKey, Data)) throws -> Keystore {
+        let env = try readEnvelope(url)
+        if let until = env.lockout.lockedUntil, until > now { throw SecureSMSError.locked(until: until) }
+        let (key, verifier) = try derive(password, env.kdf)
+        guard SMSProtocol.constantTimeEqual(Array(verifier), Array(env.verifier)) else { throw SecureSMSError.wrongPasswordNotCounted }
+        return try unsealed(env, at: url, key: key, verifier: verifier, lock: nil, readOnly: true)
+    }
+
+    /// Whether the keystore's folder is one to write: this process may create and rename
+    /// files in it (a read-only file system may not), and its mode grants write permission
+    /// to someone — a folder made read-only with `chmod a-w` stays so even for root.
+    static func folderIsWritable(of url: URL) -> Bool {
+        let folder = url.deletingLastPathComponent().path
+        var st = stat()
+        guard stat(folder, &st) == 0, st.st_mode & 0o222 != 0 else { return false }
+        return faccessat(AT_FDCWD, folder, W_OK, AT_EACCESS) == 0
+    }
+
+    /// The keystore value of a checked envelope: its payload decrypted and decoded.
+    static func unsealed(_ env: Envelope, at url: URL, key: SymmetricKey, verifier: Data, lock: KeystoreLock?,
+                         readOnly: Bool) throws -> Keystore {
         let aad = associatedData(env.kdf)
         let sealed: Data
         do {
@@ -186,7 +218,7 @@ public struct Keystore: Sendable, CustomStringConvertible {
         }
         var ks = Keystore(url: url, account: payload.account, createdAt: payload.createdAt,
                           passwordChangedAt: payload.passwordChangedAt, contacts: payload.contacts,
-                          lockout: env.lockout, kdf: env.kdf, key: key, verifier: verifier, lock: readOnly ? nil : lock)
+                          lockout: env.lockout, kdf: env.kdf, key: key, verifier: verifier, lock: lock)
         ks.readOnly = readOnly
         return ks
     }

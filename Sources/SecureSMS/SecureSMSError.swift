@@ -29,6 +29,9 @@ public enum SecureSMSError: Error, Sendable, Equatable, CustomStringConvertible 
     case busy(path: String, waited: Int)
     /// Keystore errors.
     case wrongPassword(remaining: Int)
+    /// A wrong password given to a read-only open of a keystore whose folder may not be
+    /// written: the try could not be counted.
+    case wrongPasswordNotCounted
     case locked(until: Date)
     case keystore(String)
     case contact(String)
@@ -56,6 +59,8 @@ public enum SecureSMSError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(path) is in use by another `dossier sms` command (waited \(waited) s); try again when it has finished"
         case .wrongPassword(let r):
             return r > 0 ? "wrong password (\(r) more \(r == 1 ? "try" : "tries") before the keystore locks)" : "wrong password; the keystore is now locked"
+        case .wrongPasswordNotCounted:
+            return "wrong password (not counted: the keystore's folder cannot be written, so tries are not recorded there)"
         case .locked(let until):
             return "the keystore is locked after too many wrong passwords until \(SMSDates.format(until))"
         case .keystore(let m): return m

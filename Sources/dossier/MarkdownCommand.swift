@@ -23,6 +23,7 @@ struct MarkdownCommand: ParsableCommand {
     var unsafe = false
     @Flag(help: "Curly quotes and dashes (as `markdown: {smart: true}`).")
     var smart = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws { try Self.render(file: file, unsafe: unsafe, smart: smart) }
 

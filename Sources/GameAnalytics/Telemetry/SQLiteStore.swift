@@ -55,6 +55,7 @@ public final class StudyDatabase {
         if !create && !FileManager.default.fileExists(atPath: path) {
             throw GameError(file: path, "database not found")
         }
+        if create { try Self.checkPlace(for: path) }
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         guard sqlite3_open_v2(path, &db, flags, nil) == SQLITE_OK else {
             let m = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
@@ -79,6 +80,27 @@ public final class StudyDatabase {
     }
 
     deinit { sqlite3_close(db) }
+
+    /// Where a database may be created (docs/game-telemetry.md, "The study database"): an
+    /// existing file is opened as it is; a new one only in a folder that exists and may be
+    /// written. A missing folder is named, not made — it is most likely a mistyped path.
+    static func checkPlace(for path: String) throws(GameError) {
+        let fm = FileManager.default
+        var isFolder: ObjCBool = false
+        if fm.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue { throw GameError(file: path, "is a folder, not a database file") }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        guard fm.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            throw GameError(file: path, "cannot create the database: the folder \(folder) does not exist (create it first)")
+        }
+        guard isFolder.boolValue else { throw GameError(file: path, "cannot create the database: \(folder) is a file, not a folder") }
+        guard fm.isWritableFile(atPath: folder) else {
+            throw GameError(file: path, "cannot create the database: the folder \(folder) is not writable")
+        }
+    }
 
     // MARK: Low-level
 

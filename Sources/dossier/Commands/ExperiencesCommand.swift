@@ -45,6 +45,8 @@ struct ExperiencesValidate: ParsableCommand {
     @Flag(help: "Print the analysis of each experience as JSON on standard output.")
     var json = false
 
+    @OptionGroup var quiet: QuietFlag
+
     func run() throws {
         var loaded: [(Experience, URL)] = []
         var issues: [ExperienceIssue] = []
@@ -74,7 +76,7 @@ struct ExperiencesValidate: ParsableCommand {
         } else {
             for r in reports {
                 let path = r.graph.shortestPath?.joined(separator: " → ") ?? "the end cannot be reached"
-                print("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, \(r.graph.totalClips) clips, \(r.media.totalBytes) bytes; shortest path \(path)")
+                quiet.say("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, \(r.graph.totalClips) clips, \(r.media.totalBytes) bytes; shortest path \(path)")
             }
         }
     }
@@ -120,6 +122,8 @@ struct ExperiencesImport: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "Write the experience here instead of standard output.")
     var output: String?
+
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: file) else { throw DossierError(file: file, "cannot read the file") }

@@ -45,7 +45,8 @@ fileprivate func writeAtomically(_ data: Data, to url: URL, mode: mode_t) throws
     try AtomicFile.write(data, to: url, mode: mode)
 }
 
-fileprivate func readInput(_ path: String?) throws -> Data {
+/// The bytes of `path`, or of standard input when it is nil or `-` (also GameOracleCommands.swift).
+func gameReadInput(_ path: String?) throws -> Data {
     if let path, path != "-" {
         guard let d = FileManager.default.contents(atPath: path) else { throw DossierError(file: path, "cannot read the file") }
         return d
@@ -53,7 +54,8 @@ fileprivate func readInput(_ path: String?) throws -> Data {
     return FileHandle.standardInput.readDataToEndOfFile()
 }
 
-fileprivate func printJSON<T: Encodable>(_ value: T) throws {
+/// `value` as pretty JSON with sorted keys on standard output.
+func gamePrintJSON<T: Encodable>(_ value: T) throws {
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys, .prettyPrinted]
     FileHandle.standardOutput.write(try enc.encode(value) + Data("\n".utf8))
@@ -107,11 +109,12 @@ struct GameSeal: ParsableCommand {
     @Option(name: [.customLong("output"), .customShort("o")], help: "Folder for the sealed uploads.") var out: String
     @Option(help: "Folder of the devices' keys (default: <out>-devices beside the uploads).") var devices: String?
     @Argument(help: "JSON Lines telemetry files.") var files: [String]
+    @OptionGroup var quiet: QuietFlag
 
     struct DeviceFile: Codable { var signing_key: String; var result_key: String }
 
     func run() throws {
-        let pem = try String(decoding: readInput(`public`), as: UTF8.self)
+        let pem = try String(decoding: gameReadInput(`public`), as: UTF8.self)
         let cohort = try game { try TelemetryJSONL.read(files: files.map { URL(fileURLWithPath: $0) }, displayName: { $0.path }) }
         let keyDir = URL(fileURLWithPath: devices ?? (out.hasSuffix("/") ? String(out.dropLast()) : out) + "-devices")
         try FileManager.default.createDirectory(at: keyDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -133,7 +136,7 @@ struct GameSeal: ParsableCommand {
             try writeAtomically(try JSONEncoder().encode(file), to: keyURL, mode: 0o600)
             try writeAtomically(sealed, to: URL(fileURLWithPath: out).appendingPathComponent("\(p.id).rmu"), mode: 0o644)
         }
-        Console.note("sealed \(cohort.players.count) uploads into \(out) (device keys in \(keyDir.path))")
+        quiet.note("sealed \(cohort.players.count) uploads into \(out) (device keys in \(keyDir.path))")
     }
 }
 
@@ -166,6 +169,7 @@ struct GameIngest: AsyncParsableCommand {
     @Option(help: "A netrc-style file with the WebDAV password (with --from).") var netrc: String?
     @OptionGroup var trust: TrustOptions
     @Argument(help: "Upload files or folders of uploads (every *.rmu file inside).") var inputs: [String] = []
+    @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
         guard (from == nil) != inputs.isEmpty else { throw ValidationError("give either --from URL or upload files/folders") }
@@ -174,23 +178,32 @@ struct GameIngest: AsyncParsableCommand {
 
     struct Tally {
         var stored = 0, dup = 0, rejected = 0
+        /// -q: no line for a stored or duplicate upload (a rejection is still reported).
+        var quiet = false
         /// Listed in the drop folder but gone when fetched (404): skipped with a warning.
         var gone = 0
         /// Prints the outcome; true when the upload is safely in the database.
         mutating func report(_ name: String, _ outcome: IngestOutcome) -> Bool {
             switch outcome {
-            case .stored(let p, let n): stored += 1; print("\(name): stored player \(p) (\(n) new sessions)"); return true
-            case .duplicate(let p): dup += 1; print("\(name): duplicate of an upload already stored for player \(p)"); return true
+            case .stored(let p, let n):
+                stored += 1
+                if !quiet { print("\(name): stored player \(p) (\(n) new sessions)") }
+                return true
+            case .duplicate(let p):
+                dup += 1
+                if !quiet { print("\(name): duplicate of an upload already stored for player \(p)") }
+                return true
             case .rejected(let reason): rejected += 1; Console.note("\(name): rejected: \(reason)"); return false
             }
         }
     }
 
     func run() async throws {
-        let pem = try String(decoding: readInput(key), as: UTF8.self)
+        let pem = try String(decoding: gameReadInput(key), as: UTF8.self)
         let privateKey = try game { try Upload.privateKey(pem: pem) }
         let database = try game { try StudyDatabase(path: db) }
         var tally = Tally()
+        tally.quiet = quiet.quiet
         if let from {
             try await pull(from, key: privateKey, database: database, tally: &tally)
         } else {
@@ -210,7 +223,7 @@ struct GameIngest: AsyncParsableCommand {
                 _ = tally.report(f.path, Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database))
             }
         }
-        print("\(tally.stored) stored, \(tally.dup) duplicates, \(tally.rejected) rejected" + (tally.gone > 0 ? ", \(tally.gone) gone" : ""))
+        quiet.say("\(tally.stored) stored, \(tally.dup) duplicates, \(tally.rejected) rejected" + (tally.gone > 0 ? ", \(tally.gone) gone" : ""))
         if tally.rejected > 0 { throw ExitCode(1) }
     }
 
@@ -291,6 +304,7 @@ struct GameAnalyze: ParsableCommand {
     @Flag(help: "JSON output (the only format).") var json = false
     @Option(name: .customLong("C"), help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0
     @Argument(help: "JSON Lines telemetry files.") var files: [String] = []
+    @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
         guard (db == nil) != files.isEmpty else { throw ValidationError("give either --db or telemetry files") }
@@ -303,78 +317,6 @@ struct GameAnalyze: ParsableCommand {
         }
         var o = AnalysisOptions()
         o.C = C
-        try printJSON(CohortAnalyzer.analyze(cohort, options: o))
-    }
-}
-
-// MARK: - Oracle helpers (hidden)
-
-struct GameFitExGaussian: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fit-exgauss", abstract: "Fit an ex-Gaussian to numbers on standard input (oracle tests).",
-        shouldDisplay: false)
-    @Flag var json = false
-
-    struct Output: Encodable {
-        var mu, sigma, tau, logLikelihood: Double
-        var n: Int
-        var censored: Int
-        var flags: [String]
-        var moments: ExGaussianParams?
-    }
-
-    func run() throws {
-        let text = String(decoding: try readInput(nil), as: UTF8.self)
-        var xs: [Double] = [], cs: [Double] = []
-        // A value written ">c" is right-censored at c (a response slower than c).
-        for (i, tok) in text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).enumerated() {
-            let censored = tok.hasPrefix(">")
-            guard let d = Double(censored ? tok.dropFirst() : tok), d.isFinite else {
-                throw DossierError(file: "<stdin>", "value \(i + 1) is not a number")
-            }
-            if censored { cs.append(d) } else { xs.append(d) }
-        }
-        guard let fit = ExGaussian.fit(xs, censoredAt: cs) else { throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread") }
-        try printJSON(Output(mu: fit.params.mu, sigma: fit.params.sigma, tau: fit.params.tau,
-                             logLikelihood: fit.logLikelihood, n: fit.n, censored: fit.censored, flags: fit.flags, moments: fit.moments))
-    }
-}
-
-struct GameFitLogistic: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fit-logistic",
-        abstract: "Fit the L2 logistic regression to a CSV on standard input (oracle tests).",
-        discussion: "CSV with a header; every column is a feature except the last, the 0/1 label. Features are standardised as documented.",
-        shouldDisplay: false)
-    @Flag var json = false
-    @Option(name: .customLong("C"), help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0
-
-    struct Output: Encodable {
-        var intercept: Double
-        var coefficients: [Double]
-        var auc: Double?
-        var means: [Double]
-        var sds: [Double]
-        var iterations: Int
-    }
-
-    func run() throws {
-        let text = String(decoding: try readInput(nil), as: UTF8.self)
-        var rows: [[Double]] = [], labels: [Bool] = []
-        for (i, line) in text.split(whereSeparator: \.isNewline).enumerated().dropFirst() {
-            let f = line.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard f.count >= 2, f.allSatisfy({ $0 != nil }), let y = f.last!, y == 0 || y == 1 else {
-                throw DossierError(file: "<stdin>", line: i + 1, "expected numbers and a final 0/1 label")
-            }
-            rows.append(f.dropLast().map { $0! })
-            labels.append(y == 1)
-        }
-        guard !rows.isEmpty, Set(rows.map(\.count)).count == 1 else { throw DossierError(file: "<stdin>", "no rows, or rows of different lengths") }
-        let s = Standardizer(fitting: rows)
-        let z = rows.map(s.apply)
-        guard let m = LogisticModel.fit(rows: z, labels: labels, C: C) else { throw DossierError(file: "<stdin>", "the fit failed") }
-        try printJSON(Output(intercept: m.intercept, coefficients: m.coefficients,
-                             auc: ROC.auc(scores: z.map(m.probability), labels: labels),
-                             means: s.means, sds: s.sds, iterations: m.iterations))
+        try gamePrintJSON(CohortAnalyzer.analyze(cohort, options: o))
     }
 }

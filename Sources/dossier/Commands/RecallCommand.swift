@@ -92,7 +92,9 @@ struct RecallCommand: AsyncParsableCommand {
             discussion: """
             The typed characters come from the change in the text column, not from the .NET \
             key names. The recall section also reads the CSV directly; converting is useful to \
-            keep one format. Example:
+            keep one format.
+
+            Example:
               dossier recall import-desktop raw-p2.csv --output data/recall/logs/p2.jsonl
             """)
 
@@ -125,13 +127,16 @@ struct RecallCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read and parse session logs only (for benchmarks).",
             discussion: """
-            Prints the number of logs and events. Example:
+            Prints the number of logs and events.
+
+            Example:
               dossier recall parse data/recall/logs
             """,
             shouldDisplay: false)
 
         @Argument(help: "Log files (*.jsonl native, *.csv desktop Raw Data) or folders of them.")
         var paths: [String]
+        @OptionGroup var quiet: QuietFlag
 
         func run() throws {
             var files: [URL] = []
@@ -161,7 +166,7 @@ struct RecallCommand: AsyncParsableCommand {
                 }
             }
             if let first = outcome.firstFailure { throw first }
-            print("\(list.count) logs, \(outcome.events) events")
+            quiet.say("\(list.count) logs, \(outcome.events) events")
         }
     }
 }

@@ -83,11 +83,11 @@ enum SMS {
     }
 
     /// `text`, with `--normalize` applied when asked (the changes are listed on stderr).
-    static func normalized(_ text: String, _ normalize: Bool) -> String {
+    static func normalized(_ text: String, _ normalize: Bool, _ quiet: QuietFlag) -> String {
         guard normalize else { return text }
         let (result, changes) = GSMNormalize.apply(text)
         let n = changes.reduce(0) { $0 + $1.count }
-        Console.note(n == 0 ? "--normalize changed nothing."
+        quiet.note(n == 0 ? "--normalize changed nothing."
                      : "--normalize changed \(n) character\(n == 1 ? "" : "s"): " + changes.map(\.summary).joined(separator: ", "))
         return result
     }
@@ -118,21 +118,23 @@ enum SMS {
     /// The rest of `contact add` / `contact resync` once an exchange is open: print the own
     /// key message, read theirs, show the safety number, and agree the chains only when
     /// the number read from their phone is the same. Returns whether the chains were agreed.
-    static func exchange(_ ks: inout Keystore, _ i: Int, key: String?, confirm: String?, later: Bool) throws -> Bool {
+    /// With -q only the key message and the safety number are printed.
+    static func exchange(_ ks: inout Keystore, _ i: Int, key: String?, confirm: String?, later: Bool,
+                         quiet: QuietFlag) throws -> Bool {
         let name = ks.contacts[i].name
-        out("Your key message for \(name) (send it to them by SMS):")
+        quiet.say("Your key message for \(name) (send it to them by SMS):")
         out(ks.contacts[i].ownKeyMessage!)
         if later { return false }
         guard let pasted = try ask(key, prompt: "Paste \(name)'s key message: ", environment: "DOSSIER_SMS_KEY") else {
-            Console.note("When \(name)'s key message arrives, run this command again with --key MESSAGE.")
+            quiet.note("When \(name)'s key message arrives, run this command again with --key MESSAGE.")
             return false
         }
         let theirs = try wrap { try KeyExchange.parse(pasted) }
         let number = try wrap { try ks.contacts[i].safetyNumber(theirs: theirs) }
         out("Safety number: \(number)")
-        Console.note("Compare it with the number on \(name)'s phone, by voice or in person — not by SMS.")
+        quiet.note("Compare it with the number on \(name)'s phone, by voice or in person — not by SMS.")
         guard let typed = try ask(confirm, prompt: "Type the safety number \(name)'s phone shows: ", environment: "DOSSIER_SMS_CONFIRM") else {
-            Console.note("Nothing agreed yet: run this command again with --key MESSAGE --confirm \"NUMBER ON \(name.uppercased())'S PHONE\".")
+            quiet.note("Nothing agreed yet: run this command again with --key MESSAGE --confirm \"NUMBER ON \(name.uppercased())'S PHONE\".")
             return false
         }
         try wrap { try ks.contacts[i].complete(theirs: theirs, confirmed: typed, now: now()); try ks.save() }
@@ -152,6 +154,7 @@ struct SMSInit: AsyncParsableCommand {
     @Option(help: "scrypt cost: N = 2^this (10…20; default 17). Lower is faster to unlock and to attack.")
     var kdfLog2n: Int = Keystore.KDFParams.standardLog2n
     @Flag(help: "Accept a password the strength estimator scores below 3 of 4.") var allowWeak = false
+    @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
         guard (1...86_400 * 7).contains(lockSeconds) else { throw ValidationError("--lock-seconds must be 1…604800") }
@@ -172,17 +175,22 @@ struct SMSInit: AsyncParsableCommand {
             try Keystore.create(at: url, account: account, password: pw, lockSeconds: lockSeconds, kdf: kdf, now: SMS.now(),
                                 lockWait: store.lockWait)
         }
-        Console.note("Created keystore \(url.path) for account \(account).")
+        quiet.note("Created keystore \(url.path) for account \(account).")
     }
 }
 
 struct SMSPasswd: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd", abstract: "Change the keystore password.",
-        discussion: "The new password comes from DOSSIER_SMS_NEW_PASSWORD(_FD) or the terminal. The scrypt cost stays as it is unless --kdf-log2n is given.")
+        discussion: """
+        The current password comes from DOSSIER_SMS_PASSWORD(_FD) or the terminal, the new one from DOSSIER_SMS_NEW_PASSWORD(_FD) or the terminal. The scrypt cost stays as it is unless --kdf-log2n is given.
+
+        Example: dossier sms passwd --keystore alice.keystore --kdf-log2n 18
+        """)
     @OptionGroup var store: KeystoreOptions
     @Option(help: "A new scrypt cost, N = 2^this (10…20); default: keep the keystore's.") var kdfLog2n: Int?
     @Flag(help: "Accept a password the strength estimator scores below 3 of 4.") var allowWeak = false
+    @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
         if let n = kdfLog2n, !Keystore.KDFParams.log2nRange.contains(n) { throw ValidationError("--kdf-log2n must be 10…20") }
@@ -193,6 +201,6 @@ struct SMSPasswd: AsyncParsableCommand {
         let pw = try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_SMS_NEW_PASSWORD")
         if !allowWeak { try SMS.wrap { try PasswordPolicy.requireStrong(pw, userInputs: [ks.account]) } }
         try SMS.wrap { try ks.changePassword(to: pw, log2n: kdfLog2n, now: SMS.now()) }
-        Console.note("Password changed (scrypt N = 2^\(ks.kdfLog2n)).")
+        quiet.note("Password changed (scrypt N = 2^\(ks.kdfLog2n)).")
     }
 }

@@ -10,6 +10,11 @@ import SecureSMS
 struct SMSContact: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "contact", abstract: "Add, edit, remove, resynchronise and list contacts.",
+        discussion: """
+        Examples:
+          dossier sms contact add Bob            # prints your key message; paste Bob's; compare the safety number
+          dossier sms contact list
+        """,
         subcommands: [Add.self, Edit.self, Remove.self, Resync.self, List.self])
 
     /// Options of the key exchange shared by `add` and `resync`.
@@ -31,6 +36,7 @@ struct SMSContact: AsyncParsableCommand {
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
         @OptionGroup var exchange: ExchangeOptions
+        @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
             var ks = try store.open()
@@ -48,15 +54,15 @@ struct SMSContact: AsyncParsableCommand {
             let i = idx!
             if !ks.contacts[i].hasOpenExchange {
                 // A pending contact or resync from a keystore of the contact-code era.
-                Console.note("Contact codes are no longer used: \(ks.contacts[i].name)'s exchange starts again with key messages.")
+                quiet.note("Contact codes are no longer used: \(ks.contacts[i].name)'s exchange starts again with key messages.")
                 ks.contacts[i].beginExchange()
                 try SMS.wrap { try ks.save() }
             }
             let resync = ks.contacts[i].isResyncing
-            if try SMS.exchange(&ks, i, key: exchange.key, confirm: exchange.confirm, later: exchange.later) {
-                Console.note(resync ? "Resynchronised with \(ks.contacts[i].name)." : "\(ks.contacts[i].name) is ready: messages can be exchanged.")
+            if try SMS.exchange(&ks, i, key: exchange.key, confirm: exchange.confirm, later: exchange.later, quiet: quiet) {
+                quiet.note(resync ? "Resynchronised with \(ks.contacts[i].name)." : "\(ks.contacts[i].name) is ready: messages can be exchanged.")
             } else {
-                Console.note("\(ks.contacts[i].name) is pending.")
+                quiet.note("\(ks.contacts[i].name) is pending.")
             }
         }
     }
@@ -66,8 +72,9 @@ struct SMSContact: AsyncParsableCommand {
             commandName: "edit", abstract: "Rename a contact.",
             discussion: "Example: dossier sms contact edit Bob --name \"Bob Smith\"")
         @OptionGroup var store: KeystoreOptions
-        @Argument var name: String
+        @Argument(help: "The contact's name.") var name: String
         @Option(name: .customLong("name"), help: "The new name.") var newName: String
+        @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
             var ks = try store.open()
@@ -79,7 +86,7 @@ struct SMSContact: AsyncParsableCommand {
             }
             ks.contacts[i].name = n
             try SMS.wrap { try ks.save() }
-            Console.note("Renamed to \(n).")
+            quiet.note("Renamed to \(n).")
         }
     }
 
@@ -88,14 +95,15 @@ struct SMSContact: AsyncParsableCommand {
             commandName: "rm", abstract: "Remove a contact and all its keys.",
             discussion: "Example: dossier sms contact rm Bob")
         @OptionGroup var store: KeystoreOptions
-        @Argument var name: String
+        @Argument(help: "The contact's name.") var name: String
+        @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
             var ks = try store.open()
             let i = try SMS.wrap { try ks.contactIndex(name) }
             let removed = ks.contacts.remove(at: i)
             try SMS.wrap { try ks.save() }
-            Console.note("Removed \(removed.name) and every key kept for them.")
+            quiet.note("Removed \(removed.name) and every key kept for them.")
         }
     }
 
@@ -108,8 +116,9 @@ struct SMSContact: AsyncParsableCommand {
             Example: dossier sms contact resync Bob --key "$BOBS_NEW_KEY_MESSAGE" --confirm "…"
             """)
         @OptionGroup var store: KeystoreOptions
-        @Argument var name: String
+        @Argument(help: "The contact's name.") var name: String
         @OptionGroup var exchange: ExchangeOptions
+        @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
             var ks = try store.open()
@@ -118,18 +127,24 @@ struct SMSContact: AsyncParsableCommand {
                 ks.contacts[i].beginExchange()
                 try SMS.wrap { try ks.save() }
             }
-            if try SMS.exchange(&ks, i, key: exchange.key, confirm: exchange.confirm, later: exchange.later) {
-                Console.note("Resynchronised with \(ks.contacts[i].name).")
+            if try SMS.exchange(&ks, i, key: exchange.key, confirm: exchange.confirm, later: exchange.later, quiet: quiet) {
+                quiet.note("Resynchronised with \(ks.contacts[i].name).")
             } else {
-                Console.note("Resynchronisation with \(ks.contacts[i].name) started; the old keys work until it completes.")
+                quiet.note("Resynchronisation with \(ks.contacts[i].name) started; the old keys work until it completes.")
             }
         }
     }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List contacts with their message counts (no secrets).")
+            commandName: "list", abstract: "List contacts with their message counts (no secrets).",
+            discussion: """
+            One line per contact, tab-separated: name, status, sent, received, skipped.
+
+            Example: dossier sms contact list --keystore alice.keystore
+            """)
         @OptionGroup var store: KeystoreOptions
+        @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
             let ks = try store.open()

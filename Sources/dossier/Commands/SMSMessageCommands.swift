@@ -20,9 +20,10 @@ struct SMSEncrypt: AsyncParsableCommand {
     @Argument(help: "The message (else standard input).") var text: String?
     @Flag(help: "Map curly quotes, dashes, the ellipsis and special spaces to GSM characters, and list what changed.")
     var normalize = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() async throws {
-        let plain = SMS.normalized(SMS.input(text), normalize)
+        let plain = SMS.normalized(SMS.input(text), normalize, quiet)
         let used = try SMS.wrap { try GSMAlphabet.septetCount(plain) }
         guard used <= SMSProtocol.maxPlainSeptets else {
             throw SMS.error(SecureSMSError.tooLong(septets: used, limit: SMSProtocol.maxPlainSeptets))
@@ -38,7 +39,7 @@ struct SMSEncrypt: AsyncParsableCommand {
             return m
         }
         SMS.out(msg)
-        Console.note("\(used) of \(SMSProtocol.maxPlainSeptets) septets used, \(SMSProtocol.maxPlainSeptets - used) left; message #\(ks.contacts[i].send!.next - 1) to \(ks.contacts[i].name).")
+        quiet.note("\(used) of \(SMSProtocol.maxPlainSeptets) septets used, \(SMSProtocol.maxPlainSeptets - used) left; message #\(ks.contacts[i].send!.next - 1) to \(ks.contacts[i].name).")
     }
 }
 
@@ -53,6 +54,7 @@ struct SMSDecrypt: AsyncParsableCommand {
     @OptionGroup var store: KeystoreOptions
     @Argument(help: "The contact.") var contact: String
     @Argument(help: "The pasted message (else standard input).") var message: String?
+    @OptionGroup var quiet: QuietFlag
 
     func run() async throws {
         let pasted = SMS.input(message)
@@ -73,9 +75,10 @@ struct SMSCount: AsyncParsableCommand {
         discussion: "Example: dossier sms count \"Price: €5 [approx]\"   →   20 septets used, 124 left (of 144)")
     @Argument(help: "The message (else standard input).") var text: String?
     @Flag(help: "Count the message as `encrypt --normalize` would send it.") var normalize = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() async throws {
-        let used = try SMS.wrap { try GSMAlphabet.septetCount(SMS.normalized(SMS.input(text), normalize)) }
+        let used = try SMS.wrap { try GSMAlphabet.septetCount(SMS.normalized(SMS.input(text), normalize, quiet)) }
         let max = SMSProtocol.maxPlainSeptets
         if used > max {
             SMS.out("\(used) septets used, \(used - max) too many (limit \(max))")
@@ -89,8 +92,10 @@ struct SMSCount: AsyncParsableCommand {
 struct SMSAlphabet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alphabet", abstract: "Print the GSM 03.38 tables and the safe alphabet as JSON.",
+        discussion: "Example: dossier sms alphabet --json > tables.json",
         shouldDisplay: false)
-    @Flag var json = false
+    @Flag(help: "JSON output (the only format).") var json = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() async throws { SMS.out(AlphabetTables.json()) }
 }
@@ -98,8 +103,10 @@ struct SMSAlphabet: AsyncParsableCommand {
 /// Hidden: times the protocol alone (chain step + seal, parse + open), in process.
 struct SMSBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Time encrypt/decrypt of the protocol alone (no keystore).", shouldDisplay: false)
+        commandName: "bench", abstract: "Time encrypt/decrypt of the protocol alone (no keystore).",
+        discussion: "Example: dossier sms bench --count 10000", shouldDisplay: false)
     @Option(help: "Messages to encrypt and decrypt.") var count: Int = 1000
+    @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
         guard (1...1_000_000).contains(count) else { throw ValidationError("--count must be 1…1000000") }

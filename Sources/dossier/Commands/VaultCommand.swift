@@ -181,6 +181,7 @@ struct VaultGenerateCommand: ParsableCommand {
     @OptionGroup var options: GeneratorOptions
     @Option(help: "How many passwords.") var count = 1
     @Flag(help: "JSON lines with score, guesses and crack times.") var json = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1…100000") }
@@ -210,6 +211,7 @@ struct VaultInitCommand: ParsableCommand {
     @Argument(help: "The vault file to create.") var file: String
     @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
     @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
@@ -218,7 +220,7 @@ struct VaultInitCommand: ParsableCommand {
         let pw = try VaultCLI.masterPassword(confirm: true)
         try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
         try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
-        print("created \(file)")
+        quiet.say("created \(file)")
     }
 }
 
@@ -229,9 +231,10 @@ struct VaultPasswdCommand: ParsableCommand {
 
         Example: dossier vault passwd my.dvault --kdf argon2id
         """)
-    @Argument var file: String
+    @Argument(help: "The vault file.") var file: String
     @Option(help: "Key derivation for the new file: scrypt, argon2id or pbkdf2 (default: scrypt).") var kdf = "scrypt"
     @Flag(help: "Accept a new master password the estimator scores below 3 of 4.") var allowWeak = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         let v = try VaultCLI.open(file)
@@ -246,10 +249,10 @@ struct VaultPasswdCommand: ParsableCommand {
         try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
         let params = try VaultCLI.kdf(kdf)
         try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
-        print("changed the master password of \(file) (\(params.algorithm.rawValue))")
+        quiet.say("changed the master password of \(file) (\(params.algorithm.rawValue))")
         let synced = v.settings?.webdavURL ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
         if let synced {
-            print("note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the old password: "
+            quiet.keep("note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the old password: "
                   + "publish this one to a new folder (`dossier vault sync \(file) --to NEW-URL`) and move the other devices there "
                   + "with `--adopt-server-key` (docs/vault-sync.md, \"After vault passwd\")")
         }
@@ -259,15 +262,17 @@ struct VaultPasswdCommand: ParsableCommand {
 struct VaultAddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an entry.",
         discussion: """
-        The entry's password comes from --generate, or DOSSIER_ENTRY_PASSWORD (or _FD), or the terminal. \
+        The entry's password comes from --generate, or DOSSIER_ENTRY_PASSWORD (or _FD), or the terminal.
+
         Example: dossier vault add my.dvault --title Mail --username jo@example.com --website https://mail.example.com --generate
         """)
-    @Argument var file: String
-    @Option var title: String
-    @Option var username = ""
-    @Option var website = ""
+    @Argument(help: "The vault file.") var file: String
+    @Option(help: "The entry's title.") var title: String
+    @Option(help: "The user name.") var username = ""
+    @Option(help: "The website (URL).") var website = ""
     @Flag(help: "Generate the password (see generator options).") var generate = false
     @OptionGroup var generator: GeneratorOptions
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         var v = try VaultCLI.open(file)
@@ -276,18 +281,18 @@ struct VaultAddCommand: ParsableCommand {
         v.upsert(item)
         try VaultCLI.wrap { try v.save() }
         let e = Strength.estimate(pw.reveal, userInputs: HealthCheck.userInputs(for: item))
-        print("added \(item.id.uuidString.lowercased()) (strength \(e.score)/4)")
+        quiet.say("added \(item.id.uuidString.lowercased()) (strength \(e.score)/4)")
     }
 }
 
 struct VaultEditCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an entry or note.",
         discussion: "Example: dossier vault edit my.dvault Mail --username jo@example.org --generate")
-    @Argument var file: String
+    @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
-    @Option var title: String?
-    @Option var username: String?
-    @Option var website: String?
+    @Option(help: "A new title.") var title: String?
+    @Option(help: "A new user name.") var username: String?
+    @Option(help: "A new website (URL).") var website: String?
     @Flag(help: "Read a new password (DOSSIER_ENTRY_PASSWORD, _FD, or terminal).") var newPassword = false
     @Flag(help: "Generate a new password.") var generate = false
     @Option(help: "Expiry date YYYY-MM-DD (00:00 UTC), or 'never'.") var expires: String?
@@ -295,6 +300,7 @@ struct VaultEditCommand: ParsableCommand {
     @Option(help: "true: leave the item out of every health report figure and list.") var excludeFromReports: Bool?
     @Option(help: "true or false.") var favorite: Bool?
     @OptionGroup var generator: GeneratorOptions
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         var expiry: Date?? = nil
@@ -324,15 +330,16 @@ struct VaultEditCommand: ParsableCommand {
             }
             try v.save()
         }
-        print("changed \(found.id.uuidString.lowercased())")
+        quiet.say("changed \(found.id.uuidString.lowercased())")
     }
 }
 
 struct VaultRemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an entry or note (a tombstone syncs the deletion).",
         discussion: "Example: dossier vault rm my.dvault Mail")
-    @Argument var file: String
+    @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         var v = try VaultCLI.open(file)
@@ -340,7 +347,7 @@ struct VaultRemoveCommand: ParsableCommand {
             let found = try v.find(item)
             try v.delete(found.id)
             try v.save()
-            print("deleted \(found.id.uuidString.lowercased())")
+            quiet.say("deleted \(found.id.uuidString.lowercased())")
         }
     }
 }

@@ -13,9 +13,10 @@ import Vault
 struct VaultListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries and notes (passwords hidden unless --reveal).",
         discussion: "Example: dossier vault list my.dvault --json")
-    @Argument var file: String
+    @Argument(help: "The vault file.") var file: String
     @Flag(help: "Show passwords, descriptions, note text and URLs as stored.") var reveal = false
     @Flag(help: "A JSON array of items (docs/vault-cli.md).") var json = false
+    @OptionGroup var quiet: QuietFlag
 
     /// One item as `list --json` prints it; secrets only with --reveal.
     struct Line: Encodable {
@@ -66,9 +67,10 @@ struct VaultListCommand: ParsableCommand {
 struct VaultShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one item (secrets hidden unless --reveal).",
         discussion: "Example: dossier vault show my.dvault Mail --reveal")
-    @Argument var file: String
+    @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
     @Flag(help: "Show the password, description or note text.") var reveal = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         let v = try VaultCLI.open(file)
@@ -80,8 +82,9 @@ struct VaultShowCommand: ParsableCommand {
 struct VaultNoteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "note", abstract: "Add a secure note; its text is read from standard input.",
         discussion: "Example: dossier vault note my.dvault --title Wifi < wifi.txt")
-    @Argument var file: String
-    @Option var title: String
+    @Argument(help: "The vault file.") var file: String
+    @Option(help: "The note's title.") var title: String
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         var v = try VaultCLI.open(file)
@@ -89,7 +92,7 @@ struct VaultNoteCommand: ParsableCommand {
         let n = VaultItem.note(title: title, text: Secret(text))
         v.upsert(n)
         try VaultCLI.wrap { try v.save() }
-        print("added note \(n.id.uuidString.lowercased())")
+        quiet.say("added note \(n.id.uuidString.lowercased())")
     }
 }
 #endif

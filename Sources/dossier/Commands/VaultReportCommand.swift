@@ -21,10 +21,11 @@ struct VaultImportCommand: ParsableCommand {
           dossier vault import my.dvault bitwarden_export.json
           dossier vault import my.dvault Passwords.kdbx --key-file Passwords.keyx
         """)
-    @Argument var file: String
+    @Argument(help: "The vault file.") var file: String
     @Argument(help: "The export file or KDBX database.") var export: String
     @Option(help: "A file whose first line is the KDBX database's password.") var importPasswordFile: String?
     @Option(help: "The KDBX database's key file.") var keyFile: String?
+    @OptionGroup var quiet: QuietFlag
 
     func credentials() throws -> KDBXReader.Credentials {
         var password: String
@@ -53,10 +54,10 @@ struct VaultImportCommand: ParsableCommand {
         var v = try VaultCLI.open(file)
         let report = v.merge(items: r.items)
         try VaultCLI.wrap { try v.save() }
-        print("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
-        for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { print("skipped \(n) \(type) item(s): \(ImportResult.skipReason(type))") }
-        for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { print("not kept: \(n) \(kind)") }
-        for a in r.attachments { print("attachment not kept: \(a)") }
+        quiet.say("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
+        for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { quiet.keep("skipped \(n) \(type) item(s): \(ImportResult.skipReason(type))") }
+        for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { quiet.keep("not kept: \(n) \(kind)") }
+        for a in r.attachments { quiet.keep("attachment not kept: \(a)") }
         for w in r.warnings { FileHandle.standardError.write(Data("warning: \(w.description)\n".utf8)) }
     }
 }
@@ -68,10 +69,11 @@ struct VaultExportCommand: ParsableCommand {
 
         Example: dossier vault export my.dvault --format keepass-xml --output export.xml
         """)
-    @Argument var file: String
+    @Argument(help: "The vault file.") var file: String
     @Option(help: "bitwarden-json or keepass-xml.") var format: String
     @Option(help: "The file to write (must not exist), or - for standard output.") var output: String
     @Flag(help: "Confirm without asking (scripts).") var yes = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         guard let fmt = Exporter.Format(rawValue: format) else { throw ValidationError("--format must be bitwarden-json or keepass-xml") }
@@ -88,14 +90,14 @@ struct VaultExportCommand: ParsableCommand {
         }
         if output == "-" { FileHandle.standardOutput.write(data); return }
         try AtomicFile.write(data, to: URL(fileURLWithPath: output), mode: 0o600)
-        FileHandle.standardError.write(Data("wrote \(v.items.count) items to \(output) (unencrypted: delete it after use)\n".utf8))
+        quiet.note("wrote \(v.items.count) items to \(output) (unencrypted: delete it after use)")
     }
 }
 
 struct VaultReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "report", abstract: "The redacted health report of a vault or an export file.",
         discussion: "Example: dossier vault report my.dvault --json     (export files need no password: --export)")
-    @Argument var file: String
+    @Argument(help: "The vault file (or an export file, with --export).") var file: String
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
     @Option(help: "A password older than this many days is stale (1–36500).") var staleDays = HealthCheck.staleDays
@@ -103,6 +105,7 @@ struct VaultReportCommand: ParsableCommand {
     @Flag(help: "Do not flag logins (username and website) that have no TOTP.") var noMissingTotp = false
     @Option(help: "An offline Pwned Passwords file (SHA-1 HASH:COUNT lines ordered by hash) or range folder.") var pwned: String?
     @Flag(help: "JSON instead of a summary.") var json = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file).items
@@ -116,7 +119,7 @@ struct VaultReportCommand: ParsableCommand {
         }
         let breaches = try pwned.map { p in try VaultCLI.wrap { try BreachList(url: URL(fileURLWithPath: p)) } }
         let r = try VaultCLI.wrap { try HealthCheck.report(items: items, asOf: date, options: options, breaches: breaches) }
-        if let b = breaches {
+        if let b = breaches, !quiet.quiet {
             // the cost of the offline check, on stderr (no hash, no password)
             let ms = Double(b.lookupTime.components.seconds) * 1000 + Double(b.lookupTime.components.attoseconds) / 1e15
             FileHandle.standardError.write(Data(String(format: "offline breach check: %d lookups, %d pages of 4 KiB read in %.1f ms\n",
@@ -136,9 +139,15 @@ struct VaultReportCommand: ParsableCommand {
 /// agreement test and the benchmark), printing one JSON object per line.
 struct VaultScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "score", abstract: "Score passwords from standard input.",
+        discussion: """
+        One line out per line in: the score 0–4, or with --json {"guesses_log10", "score"}.
+
+        Example: dossier vault score --stdin --json < passwords.txt
+        """,
         shouldDisplay: false)
     @Flag(help: "Read passwords, one per line, from standard input.") var stdin = false
     @Flag(help: "JSON lines: score, guesses_log10.") var json = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         guard stdin else { throw ValidationError("use --stdin (passwords are never taken from arguments)") }
@@ -162,10 +171,12 @@ struct VaultScoreCommand: ParsableCommand {
 /// Hidden: the generator + estimator benchmark (Benchmarks/vault/run.sh).
 struct VaultBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bench", abstract: "Time generating and scoring passwords.",
+        discussion: "Example: dossier vault bench --count 100000 --length 20 --json",
         shouldDisplay: false)
     @Option(help: "How many passwords.") var count = 100_000
     @OptionGroup var generator: GeneratorOptions
     @Flag(help: "JSON summary.") var json = false
+    @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         let next = try generator.make()

@@ -60,6 +60,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
     @Flag(help: "Log every request (never credentials) on standard error.") var verbose = false
     @Flag(help: "The server's copy is under another master password (vault passwd): merge this vault into it; afterwards this file opens with the server's password (DOSSIER_SERVER_VAULT_PASSWORD, _FD, or the prompt).") var adoptServerKey = false
     @OptionGroup var trust: TrustOptions
+    @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
         if configure != nil && target != nil { throw ValidationError("give either --configure or --to, not both") }
@@ -141,14 +142,14 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 if header != v.headerData {
                     let serverPassword = try SecretInput.read(prompt: "Master password of the server's copy: ", environment: "DOSSIER_SERVER_VAULT_PASSWORD")
                     v = try VaultCLI.wrap { try v.adopting(header: header, password: Secret(serverPassword)) }
-                    print("adopting the server's master password and key derivation for \(file)")
+                    quiet.say("adopting the server's master password and key derivation for \(file)")
                 }
             }
             if let newSettings {
                 v.settings = newSettings
                 try FaultPoint.hit("vault file")
                 try VaultCLI.wrap { try v.save() }
-                print("saved the server settings for \(file) in the vault (\(newSettings.webdavURL), user \(newSettings.webdavUser), auto-sync \(newSettings.autoSync ? "on" : "off"))")
+                quiet.say("saved the server settings for \(file) in the vault (\(newSettings.webdavURL), user \(newSettings.webdavUser), auto-sync \(newSettings.autoSync ? "on" : "off"))")
             }
             let report = try await engine.sync(&v)
             // Commit order: the vault first, then the state that describes it (a crash
@@ -165,12 +166,12 @@ struct VaultSyncCommand: AsyncParsableCommand {
             var line = "synced \(file) with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"
             if report.rounds > 1 { line += "; the server changed during the sync, merged again (\(report.rounds) rounds)" }
             line += " (requests: \(report.requests))"
-            print(line)
-            for c in report.conflicts { print(VaultServerSettings.conflictLine(c)) }
+            quiet.say(line)
+            for c in report.conflicts { quiet.keep(VaultServerSettings.conflictLine(c)) }
             for s in report.skipped {   // a warning: on standard error, as auto-sync writes it
                 FileHandle.standardError.write(Data("warning: skipped \(s); its item was left as it is on both sides and is tried again at the next sync\n".utf8))
             }
-            if report.orphansRemoved > 0 { print("removed \(report.orphansRemoved) orphan blob(s) left by interrupted syncs") }
+            if report.orphansRemoved > 0 { quiet.say("removed \(report.orphansRemoved) orphan blob(s) left by interrupted syncs") }
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
