@@ -125,6 +125,23 @@ def memory_table(mem):
     return out
 
 
+def site_size_table(results):
+    """Issue #34: a site's bytes grow linearly with its pages (site_size.py)."""
+    rows = sorted((json.loads(p.read_text()) for p in results.glob("site-size-*.json")), key=lambda r: r["pages"])
+    if not rows:
+        return []
+    out = ["", "**Site size** (`python3 Benchmarks/site_size.py --pages N`: N one-line content pages, "
+           "`dossier build --clean --quiet`):", "",
+           "| pages | build (wall) | site | bytes a page |", "|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append(f"| {r['pages']:,} | {r['seconds']:.2f} s | {r['site_bytes'] / 1e6:.1f} MB | {r['bytes_per_page']:,.0f} |")
+    if len(rows) > 1:
+        lo, hi = rows[0], rows[-1]
+        out += ["", f"Goal: linear (bytes a page at {hi['pages']:,} ≤ 1.10 × at {lo['pages']:,}): "
+                f"{verdict(hi['bytes_per_page'] <= 1.10 * lo['bytes_per_page'])}."]
+    return out
+
+
 def settled_note(*results):
     """How the file system was left before the timed runs (bench.py `settle`)."""
     flags = [r.get("caches_dropped") for r in results if r]
@@ -163,6 +180,7 @@ def build_block(results):
     if mem:
         lines += memory_table(mem)
         cmds.append(mem["command"])
+    lines += site_size_table(results)
     if agree:
         lines += ["", f"**Agreement**: the pandas peer and Dossier give the same numbers for a simulated study of "
                   f"{agree['participants']} participants: {agree['files'] - agree['differing']} of {agree['files']} "

@@ -49,6 +49,7 @@ echo "Machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 Benchmarks/bench.py agree --participants 12
 python3 Benchmarks/bench.py markdown --mb 20 --runs 15
 python3 Benchmarks/bench.py pages --pages 10000 --runs 5
+python3 Benchmarks/site_size.py --pages 2000
 python3 Benchmarks/site_size.py --pages 20000
 python3 Benchmarks/bench.py startup --runs 101
 python3 Benchmarks/bench.py study --participants 2000 --runs 3
