@@ -249,23 +249,31 @@ def test_auto_sync_at_unlock_and_a_failed_sync_does_not_block(dossier_bin, tmp_p
         assert any(m == "GET" for m, _ in dav.requests())
         shown = vs(dossier_bin, "show", b, "Mail")
         assert "auto-sync: synced" in shown.stderr and "jo-from-a" in shown.stdout
+        # With -q the unlock still syncs, silently: an edit on A arrives, no progress lines.
+        vs(dossier_bin, "edit", a, "Mail", "--username", "jo-quiet", "-q")
+        qa = vs(dossier_bin, "list", a, "-q")
+        assert qa.stderr == "" and rows(qa.stdout) == [("Mail", "jo-quiet")], qa.stderr
+        dav.clear_log()
+        qb = vs(dossier_bin, "list", b, "-q")
+        assert qb.stderr == "" and rows(qb.stdout) == [("Mail", "jo-quiet")], qb.stderr
+        assert any(m == "GET" for m, _ in dav.requests())
 
         # Turning it off: the settings stay, unlocking no longer syncs.
         vs(dossier_bin, "sync", b, "--configure", url, "--user", USER, "--no-auto", dav_password=DAV_CANARY)
         dav.clear_log()
         quiet = vs(dossier_bin, "list", b)
         assert "auto-sync" not in quiet.stderr and dav.requests() == []
-        assert rows(quiet.stdout) == [("Mail", "jo-from-a")]
+        assert rows(quiet.stdout) == [("Mail", "jo-quiet")]
     no_canary_on_disk(root, tmp_path / "a.dvault.sync.json", tmp_path / "b.dvault.sync.json")
 
     # Server gone: A still unlocks, warns, and works on the local copy.
     down = vs(dossier_bin, "list", a)
     assert down.returncode == 0
     assert "warning: auto-sync failed" in down.stderr and "using the local copy" in down.stderr
-    assert rows(down.stdout) == [("Mail", "jo-from-a")]
+    assert rows(down.stdout) == [("Mail", "jo-quiet")]
     vs(dossier_bin, "add", a, "--title", "Offline", "--username", "of")
     # Back up: the offline addition goes out at the next unlock.
     with WebDAVServer(root, password=DAV_CANARY, port=port):
         up = vs(dossier_bin, "list", a)
         assert "auto-sync: synced" in up.stderr and "1 pushed" in up.stderr
-        assert rows(up.stdout) == [("Mail", "jo-from-a"), ("Offline", "of")]
+        assert rows(up.stdout) == [("Mail", "jo-quiet"), ("Offline", "of")]

@@ -67,10 +67,12 @@ public enum VaultServerSettings {
     }
 
     /// Blocking form of ``autoSync(_:)`` for synchronous commands: a failure (server down,
-    /// bad credentials, …) is a warning and the local vault is used as it is.
-    public static func autoSyncAtUnlock(_ vault: inout Vault) {
+    /// bad credentials, …) is a warning and the local vault is used as it is. With `quiet`
+    /// (the command's -q) the progress and "synced" lines are not shown; conflicts, skipped
+    /// items and a failure still are.
+    public static func autoSyncAtUnlock(_ vault: inout Vault, quiet: Bool = false) {
         guard let s = vault.settings, s.autoSync, vault.url != nil else { return }
-        Console.note("auto-sync: syncing with \(s.webdavURL) before use")
+        if !quiet { Console.note("auto-sync: syncing with \(s.webdavURL) before use") }
         let box = ResultBox(vault)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
@@ -93,7 +95,7 @@ public enum VaultServerSettings {
             return
         }
         vault = box.vault
-        for l in box.lines { Console.note(l) }
+        for l in box.lines where !(quiet && l.hasPrefix("auto-sync: synced")) { Console.note(l) }
     }
 
     public static func conflictLine(_ c: VaultSyncEngine.Conflict) -> String {

@@ -75,9 +75,9 @@ enum VaultCLI {
         }
     }
 
-    static func open(_ path: String) throws -> Vault {
+    static func open(_ path: String, quiet: Bool = false) throws -> Vault {
         var v = try wrap { try Vault.open(url: URL(fileURLWithPath: path), password: try masterPassword()) }
-        VaultServerSettings.autoSyncAtUnlock(&v)   // UC7: only when the vault's settings turn it on
+        VaultServerSettings.autoSyncAtUnlock(&v, quiet: quiet)   // UC7: only when the vault's settings turn it on
         return v
     }
 
@@ -237,7 +237,7 @@ struct VaultPasswdCommand: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        let v = try VaultCLI.open(file)
+        let v = try VaultCLI.open(file, quiet: quiet.quiet)
         let variable = "DOSSIER_NEW_VAULT_PASSWORD"
         let env = ProcessInfo.processInfo.environment
         let new = try SecretInput.read(prompt: "New master password: ", environment: variable)
@@ -275,7 +275,7 @@ struct VaultAddCommand: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        var v = try VaultCLI.open(file)
+        var v = try VaultCLI.open(file, quiet: quiet.quiet)
         let pw = generate ? try generator.make()() : Secret(try SecretInput.read(prompt: "Entry password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
         let item = VaultItem.entry(title: title, username: username, password: pw, website: website)
         v.upsert(item)
@@ -312,7 +312,7 @@ struct VaultEditCommand: ParsableCommand {
                 expiry = .some(d)
             }
         }
-        var v = try VaultCLI.open(file)
+        var v = try VaultCLI.open(file, quiet: quiet.quiet)
         let found = try VaultCLI.wrap { try v.find(item) }
         var pw: Secret? = nil
         if generate { pw = try generator.make()() }
@@ -342,7 +342,7 @@ struct VaultRemoveCommand: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        var v = try VaultCLI.open(file)
+        var v = try VaultCLI.open(file, quiet: quiet.quiet)
         try VaultCLI.wrap {
             let found = try v.find(item)
             try v.delete(found.id)

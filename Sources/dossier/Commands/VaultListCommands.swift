@@ -34,7 +34,7 @@ struct VaultListCommand: ParsableCommand {
     }
 
     func run() throws {
-        let v = try VaultCLI.open(file)
+        let v = try VaultCLI.open(file, quiet: quiet.quiet)
         let items = v.items.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -73,7 +73,7 @@ struct VaultShowCommand: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        let v = try VaultCLI.open(file)
+        let v = try VaultCLI.open(file, quiet: quiet.quiet)
         let i = try VaultCLI.wrap { try v.find(item) }
         print(VaultCLI.describe(i, reveal: reveal))
     }
@@ -87,7 +87,7 @@ struct VaultNoteCommand: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        var v = try VaultCLI.open(file)
+        var v = try VaultCLI.open(file, quiet: quiet.quiet)
         let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         let n = VaultItem.note(title: title, text: Secret(text))
         v.upsert(n)

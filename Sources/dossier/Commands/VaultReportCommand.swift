@@ -51,7 +51,7 @@ struct VaultImportCommand: ParsableCommand {
         let isKDBX = FileManager.default.contents(atPath: export).map(Importer.isKDBX) ?? false
         // the database is read before the vault is opened: nothing is written if it fails
         let r = try VaultCLI.wrap { try Importer.read(url: url, credentials: isKDBX ? try credentials() : nil) }
-        var v = try VaultCLI.open(file)
+        var v = try VaultCLI.open(file, quiet: quiet.quiet)
         let report = v.merge(items: r.items)
         try VaultCLI.wrap { try v.save() }
         quiet.say("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
@@ -78,7 +78,7 @@ struct VaultExportCommand: ParsableCommand {
     func run() throws {
         guard let fmt = Exporter.Format(rawValue: format) else { throw ValidationError("--format must be bitwarden-json or keepass-xml") }
         if output != "-" && FileManager.default.fileExists(atPath: output) { throw DossierError(file: output, "already exists; not overwritten") }
-        let v = try VaultCLI.open(file)
+        let v = try VaultCLI.open(file, quiet: quiet.quiet)
         if !yes {
             let where_ = output == "-" ? "standard output" : output
             let answer = try VaultCLI.askTerminal("Write \(v.items.count) items UNENCRYPTED to \(where_)? Type yes: ")
@@ -108,7 +108,7 @@ struct VaultReportCommand: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file).items
+        let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file, quiet: quiet.quiet).items
         guard (1...36_500).contains(staleDays) else { throw ValidationError("--stale-days must be 1…36500") }
         guard (0...3650).contains(expiringDays) else { throw ValidationError("--expiring-days must be 0…3650") }
         let options = HealthCheck.Options(staleDays: staleDays, expiringDays: expiringDays, missingTOTP: !noMissingTotp)
