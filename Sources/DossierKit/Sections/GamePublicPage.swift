@@ -133,7 +133,8 @@ enum GamePublicPage {
                 "nPositive": f.nPositive, "nNegative": f.nNegative, "nTrain": f.nPositive + f.nNegative,
                 "features": GamePublicModel.features.map { f in
                     let unit = MeasureCatalog.normed.first { $0.name == f.measure }?.unit ?? ""
-                    return "\(MeasureCatalog.label(f.measure)) (\(GameFormat.num(f.lower, 1))–\(GameFormat.num(f.upper, 1))\(unit.isEmpty ? "" : " " + unit))"
+                    func bound(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : "\(x)" }   // 40, 0.25
+                    return "\(MeasureCatalog.label(f.measure)) (\(bound(f.lower))–\(bound(f.upper))\(unit.isEmpty ? "" : " " + unit))"
                 }.joined(separator: ", "),
                 "lambda": GameFormat.num(GamePublicModel.lambda, 0),
                 "auc": GameFormat.num(f.auc, 2), "aucLow": GameFormat.num(f.aucLow, 2), "aucHigh": GameFormat.num(f.aucHigh, 2),
