@@ -113,8 +113,7 @@ enum GamePublicPage {
         ]
         // The model card only when both noisy class totals are large enough (a decision on
         // released numbers only).
-        if let f = rel.modelFigures(threshold: a.options.suggestionProbability),
-           f.nPositive >= GamePublicModel.minimumClass, f.nNegative >= GamePublicModel.minimumClass {
+        if let f = rel.shownModelFigures(threshold: a.options.suggestionProbability) {
             model["hasModel"] = true
             let roc = Charts.line(series: [
                 XYSeries(name: "public model (cross-fitted, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),

@@ -173,6 +173,14 @@ struct GamePublicRelease: Sendable {
         var tp: Int, fp: Int, tn: Int, fn: Int
     }
 
+    /// The model figures when they are shown: both noisy class totals at least
+    /// ``GamePublicModel/minimumClass`` (a decision on released numbers only).
+    func shownModelFigures(threshold: Double) -> ModelFigures? {
+        modelFigures(threshold: threshold).flatMap {
+            $0.nPositive >= GamePublicModel.minimumClass && $0.nNegative >= GamePublicModel.minimumClass ? $0 : nil
+        }
+    }
+
     func modelFigures(threshold: Double) -> ModelFigures? {
         guard let sp = scorePositive, let sn = scoreNegative else { return nil }
         let pos = sp.map { max(0, $0) }, neg = sn.map { max(0, $0) }

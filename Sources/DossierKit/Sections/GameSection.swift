@@ -125,7 +125,7 @@ public struct GameSection: Section {
             let c = GameCohortPage.build(analysis, simulated: simulated)
             pages.append(c.page); files += c.files
         }
-        let figures = release?.modelFigures(threshold: options.suggestionProbability)
+        let figures = release?.shownModelFigures(threshold: options.suggestionProbability)
         if let kit { files += try kit.files() }
         let warnings = analysis.warnings.map {
             Diagnostic.warning(file: database.map(project.display) ?? self.files.first.map(project.display), $0)
