@@ -117,5 +117,19 @@ import Testing
             #expect(g.reduce(0) { $0 + $1 * $1 }.squareRoot() <= GamePublicModel.tolerance)
         }
     }
+    /// The coefficients' noise has the documented size: over 200 streams the 2 400 draws of
+    /// k̃ − k have the variance of discrete Laplace noise of scale Δ₁/ε (within 15 %).
+    @Test func theCoefficientNoiseHasTheDocumentedScale() throws {
+        let eps = Rational(1, 1)
+        let exact = try (0..<2).map { GamePublicModel.rounded(try #require(GamePublicModel.exactFit(Self.train, half: $0))) }
+        var noise: [Double] = []
+        for i in 0..<200 {
+            let k = GamePublicModel.noisyModels(Self.train, epsilon: eps) { KeyedRandom(key: Self.key, context: "scale-\(i)/" + $0) }
+            for h in 0..<2 { noise += zip(k[h], exact[h]).map { Double($0 - $1) } }
+        }
+        let variance = noise.reduce(0) { $0 + $1 * $1 } / Double(noise.count)
+        let sd = Mechanisms.laplaceSD(scale: Double(GamePublicModel.sensitivity) / eps.double)
+        #expect(abs(variance / (sd * sd) - 1) < 0.15, "variance \(variance), documented \(sd * sd)")
+    }
 }
 #endif
