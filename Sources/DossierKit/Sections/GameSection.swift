@@ -81,7 +81,7 @@ public struct GameSection: Section {
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v2;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v3;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
     }
 
     func readCohort() throws -> Cohort {
