@@ -8,7 +8,7 @@ import Privacy
 
 /// Every number the public cohort page shows that is computed from players, released
 /// with discrete Laplace noise under one ε split by ``GamePublicRelease/shares``. What is
-/// not here (per-player rows, coefficients, the standardiser, whiskers and outliers,
+/// not here (per-player rows, the private model and its standardiser, whiskers and outliers,
 /// the measurement checks) is not published.
 struct GamePublicRelease: Sendable {
     /// Statistics of a group are shown only when its noisy size reaches this.
