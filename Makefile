@@ -74,7 +74,7 @@ SOAK_RUNS ?= 150
 soak: build
 	DOSSIER_SOAK_RUNS=$(SOAK_RUNS) $(PYTEST) -q -x Tests/e2e/test_campaign_publish.py Tests/e2e/test_campaign_sync.py
 
-## privacy-utility: the private game site's error over 100 keys (a report; docs/game-privacy.md)
+## privacy-utility: the public game site's error over 100 keys (a report; docs/game-privacy.md)
 privacy-utility: build
 	DOSSIER_PRIVACY_REPORT=$(CURDIR)/Benchmarks/game-privacy-utility.md swift test --filter GamePrivacyUtilityTests
 

@@ -1,6 +1,7 @@
 #if canImport(GameAnalytics)
 import Foundation
 import GameAnalytics
+import Privacy
 import Testing
 @testable import DossierKit
 
@@ -50,6 +51,85 @@ import Testing
                 }
             }
         }
+    }
+    // MARK: The public model (docs/game-privacy.md, "The public model")
+
+    static let key = Data((0..<32).map { UInt8($0 * 7 + 3) })
+    static let train = GamePublicModel.training(analysis.players, minimumEncounters: analysis.options.minimumEncounters, key: key)
+    static let bound = (1 + 2 * GamePublicModel.tolerance) / GamePublicModel.lambda
+
+    func l2(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot() }
+
+    /// Removing any one training player moves each half's exact minimiser by at most
+    /// (1 + 2τ)/Λ in L2 and its rounded coefficients by at most the documented L1
+    /// sensitivity, leaves every other player's half as it was, and — with both released
+    /// models fixed — changes the score histograms by exactly one cell.
+    @Test func removingOnePlayerMovesTheModelsByTheBoundAndTheHistogramsByOneCell() throws {
+        let train = Self.train
+        #expect(train.count > 20 && Set(train.map(\.half)) == [0, 1])
+        let fits = try (0..<2).map { try #require(GamePublicModel.exactFit(train, half: $0)) }
+        let fixed = fits.map(GamePublicModel.rounded)
+        let bins = GamePublicRelease.scoreBins
+        let full = GamePublicModel.histograms(train, models: fixed, bins: bins)
+        var largest = 0.0
+        for i in train.indices {
+            var fewer = Self.analysis.players
+            fewer.removeAll { $0.id == train[i].id }
+            let again = GamePublicModel.training(fewer, minimumEncounters: Self.analysis.options.minimumEncounters, key: Self.key)
+            #expect(again.map(\.id) == train.map(\.id).filter { $0 != train[i].id })
+            #expect(again.map(\.half) == train.indices.filter { $0 != i }.map { train[$0].half })
+            for h in 0..<2 {
+                let w = try #require(GamePublicModel.exactFit(again, half: h))
+                let moved = l2(w, fits[h])
+                if h != train[i].half { #expect(moved == 0) }
+                #expect(moved <= Self.bound, "half \(h) moved \(moved) > \(Self.bound)")
+                largest = max(largest, moved)
+                #expect(l1(GamePublicModel.rounded(w), fixed[h]) <= GamePublicModel.sensitivity)
+            }
+            let fewerHist = GamePublicModel.histograms(again, models: fixed, bins: bins)
+            #expect(l1(full.positive + full.negative, fewerHist.positive + fewerHist.negative) == 1)
+        }
+        #expect(largest > 0)
+    }
+
+    /// The bound is nearly reached by a player at the corner of the feature ranges with
+    /// the unexpected label added to a small half: so a fit that was not Λ-strongly convex
+    /// in the sum form, or rows longer than 1, would fail the test above.
+    @Test func anExtremePlayerAddedToASmallHalfMovesTheModelCloseToTheBound() throws {
+        let d = GamePublicModel.dimension
+        let few = Array(Self.train.filter { $0.half == 0 }.prefix(4))
+        let corner = BoundedLogistic.row(GamePublicModel.features.map(\.upper), ranges: GamePublicModel.features.map { ($0.lower, $0.upper) })
+        #expect(abs(l2(corner, [Double](repeating: 0, count: d)) - 1) < 1e-12)
+        let w = try #require(BoundedLogistic.fit(rows: few.map(\.x), labels: few.map(\.positive), dimension: d,
+                                                 lambda: GamePublicModel.lambda, tolerance: GamePublicModel.tolerance))
+        let w2 = try #require(BoundedLogistic.fit(rows: few.map(\.x) + [corner], labels: few.map(\.positive) + [false], dimension: d,
+                                                  lambda: GamePublicModel.lambda, tolerance: GamePublicModel.tolerance))
+        let moved = l2(w, w2)
+        #expect(moved <= Self.bound && moved > 0.4 * Self.bound, "moved \(moved), bound \(Self.bound)")
+    }
+
+    /// The fit meets its stopping rule: ‖∇J‖₂ ≤ τ at the returned coefficients.
+    @Test func theFitStopsWithTheGradientBelowTheTolerance() throws {
+        for h in 0..<2 {
+            let mine = Self.train.filter { $0.half == h }
+            let w = try #require(GamePublicModel.exactFit(Self.train, half: h))
+            let g = BoundedLogistic.gradient(w, rows: mine.map(\.x), labels: mine.map(\.positive), lambda: GamePublicModel.lambda)
+            #expect(g.reduce(0) { $0 + $1 * $1 }.squareRoot() <= GamePublicModel.tolerance)
+        }
+    }
+    /// The coefficients' noise has the documented size: over 200 streams the 2 400 draws of
+    /// k̃ − k have the variance of discrete Laplace noise of scale Δ₁/ε (within 15 %).
+    @Test func theCoefficientNoiseHasTheDocumentedScale() throws {
+        let eps = Rational(1, 1)
+        let exact = try (0..<2).map { GamePublicModel.rounded(try #require(GamePublicModel.exactFit(Self.train, half: $0))) }
+        var noise: [Double] = []
+        for i in 0..<200 {
+            let k = GamePublicModel.noisyModels(Self.train, epsilon: eps) { KeyedRandom(key: Self.key, context: "scale-\(i)/" + $0) }
+            for h in 0..<2 { noise += zip(k[h], exact[h]).map { Double($0 - $1) } }
+        }
+        let variance = noise.reduce(0) { $0 + $1 * $1 } / Double(noise.count)
+        let sd = Mechanisms.laplaceSD(scale: Double(GamePublicModel.sensitivity) / eps.double)
+        #expect(abs(variance / (sd * sd) - 1) < 0.15, "variance \(variance), documented \(sd * sd)")
     }
 }
 #endif

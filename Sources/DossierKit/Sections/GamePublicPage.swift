@@ -88,7 +88,8 @@ enum GamePublicPage {
             case "counts": what = "every count in the tables above: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players (SD of the noise per cell)"
             case "comparisons": what = "per group a count, and per measure a clamped sum and a clamped spread (ε \(GameFormat.num(perQuery.double, 3)) each); in a group of 100 players a mean's noise SD is about \(GameFormat.num(sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps), 1)) % of the measure's range, half that with 200 (ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
             case "tau": what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
-            default: what = "out-of-fold score histograms by diagnosis (\(GamePublicRelease.scoreBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
+            case "model-fit": what = "the public model's \(GamePublicModel.dimension) coefficients in each of its 2 halves (disjoint players): ± \(GameFormat.num(sd(GamePublicModel.sensitivity, sp.epsilon) / Double(GamePublicModel.gridSteps), 2)) per coefficient"
+            default: what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
             }
             return ["label": sp.label, "epsilon": GameFormat.num(sp.epsilon.double, 3), "what": what]
         }
@@ -104,15 +105,18 @@ enum GamePublicPage {
             "privacy": ["epsilon": PrivacyNumber.text(milli: s.epsilonMilli), "delta": s.delta, "release": rel.releaseID,
                         "lifetime": PrivacyNumber.text(milli: s.lifetimeMilli), "spends": spendRows,
                         "minimum": GamePublicRelease.minimumGroup, "perCell": GameFormat.num(sd(1, rel.epsilon("counts")), 1)] as [String: Any],
-            "hasModel": a.model != nil, "unavailable": a.modelUnavailable ?? "",
+            "hasModel": false, "minimumClass": GamePublicModel.minimumClass,
             "options": ["C": GameFormat.num(a.options.C, 3), "folds": a.options.folds, "minEncounters": a.options.minimumEncounters,
                         "suggestEncounters": a.options.suggestionEncounters, "suggestSessions": a.options.suggestionSessions,
                         "suggestP": GameFormat.percent(a.options.suggestionProbability),
                         "suggestLow": GameFormat.percent(a.options.suggestionLowerBound)] as [String: Any],
         ]
-        if let f = rel.modelFigures(threshold: a.options.suggestionProbability) {
+        // The model card only when both noisy class totals are large enough (a decision on
+        // released numbers only).
+        if let f = rel.shownModelFigures(threshold: a.options.suggestionProbability) {
+            model["hasModel"] = true
             let roc = Charts.line(series: [
-                XYSeries(name: "model (out-of-fold, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
+                XYSeries(name: "public model (cross-fitted, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
@@ -125,7 +129,13 @@ enum GamePublicPage {
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             func rate(_ a: Int, _ b: Int) -> String { a + b > 0 ? GameFormat.percent(Double(a) / Double(a + b)) : "–" }
             model["model"] = [
-                "nPositive": f.nPositive, "nNegative": f.nNegative, "nTrain": f.nPositive + f.nNegative, "folds": a.options.folds,
+                "nPositive": f.nPositive, "nNegative": f.nNegative, "nTrain": f.nPositive + f.nNegative,
+                "features": GamePublicModel.features.map { f in
+                    let unit = MeasureCatalog.normed.first { $0.name == f.measure }?.unit ?? ""
+                    func bound(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : "\(x)" }   // 40, 0.25
+                    return "\(MeasureCatalog.label(f.measure)) (\(bound(f.lower))–\(bound(f.upper))\(unit.isEmpty ? "" : " " + unit))"
+                }.joined(separator: ", "),
+                "lambda": GameFormat.num(GamePublicModel.lambda, 0),
                 "auc": GameFormat.num(f.auc, 2), "aucLow": GameFormat.num(f.aucLow, 2), "aucHigh": GameFormat.num(f.aucHigh, 2),
                 "brier": GameFormat.num(f.brier, 2), "roc": roc, "calibration": calibration,
                 "bins": f.calibration.map { ["range": "\(GameFormat.num($0.0, 1))–\(GameFormat.num($0.1, 1))", "n": "\($0.2)", "observed": GameFormat.num($0.3, 2)] },
@@ -142,12 +152,18 @@ enum GamePublicPage {
             files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "observed"],
                 f.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.3)] })))
             struct ModelJSON: Encodable {
-                var features: [String]; var folds: Int; var nTrain: Int; var nPositive: Int
-                var cvAUC: Double?; var cvAUCLow: Double?; var cvAUCHigh: Double?; var brier: Double?; var privacyRelease: String
+                struct Feature: Encodable { var measure: String; var lower: Double; var upper: Double }
+                var features: [Feature]; var lambda: Double; var halves: [String: [Double]]
+                var nTrain: Int; var nPositive: Int
+                var auc: Double?; var aucLow: Double?; var aucHigh: Double?; var brier: Double?; var privacyRelease: String
             }
-            if let j = try? GameFormat.json(ModelJSON(features: a.model!.features, folds: a.options.folds, nTrain: f.nPositive + f.nNegative,
-                                                       nPositive: f.nPositive, cvAUC: f.auc, cvAUCLow: f.aucLow, cvAUCHigh: f.aucHigh,
-                                                       brier: f.brier, privacyRelease: rel.releaseID)) {
+            let coefficients = Dictionary(uniqueKeysWithValues: zip(GamePublicModel.halves, rel.publicModel ?? []).map { h, k in
+                (h, k.map { Double($0) / Double(GamePublicModel.gridSteps) })
+            })
+            if let j = try? GameFormat.json(ModelJSON(features: GamePublicModel.features.map { ModelJSON.Feature(measure: $0.measure, lower: $0.lower, upper: $0.upper) },
+                                                       lambda: GamePublicModel.lambda, halves: coefficients,
+                                                       nTrain: f.nPositive + f.nNegative, nPositive: f.nPositive, auc: f.auc,
+                                                       aucLow: f.aucLow, aucHigh: f.aucHigh, brier: f.brier, privacyRelease: rel.releaseID)) {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }
         }

@@ -8,7 +8,7 @@ import Privacy
 
 /// Every number the public cohort page shows that is computed from players, released
 /// with discrete Laplace noise under one ε split by ``GamePublicRelease/shares``. What is
-/// not here (per-player rows, coefficients, the standardiser, whiskers and outliers,
+/// not here (per-player rows, the private model and its standardiser, whiskers and outliers,
 /// the measurement checks) is not published.
 struct GamePublicRelease: Sendable {
     /// Statistics of a group are shown only when its noisy size reaches this.
@@ -28,9 +28,11 @@ struct GamePublicRelease: Sendable {
         ("hitRTSD", 0, 250), ("tau", 0, 400), ("omissionRate", 0, 0.4),
     ]
 
-    /// The split of the release's ε: counts, comparisons, τ quartiles, model histograms.
+    /// The split of the release's ε: counts, comparisons, τ quartiles, the public model's
+    /// coefficients (``GamePublicModel``) and its score histograms.
     static let shares: [(label: String, share: Rational)] = [
-        ("counts", Rational(1, 16)), ("comparisons", Rational(1, 2)), ("tau", Rational(1, 16)), ("model", Rational(3, 8)),
+        ("counts", Rational(1, 16)), ("comparisons", Rational(1, 2)), ("tau", Rational(1, 16)),
+        ("model-fit", Rational(1, 4)), ("model", Rational(1, 8)),
     ]
 
     /// Queries of the comparisons part: one count, and a sum and a spread per measure.
@@ -50,9 +52,12 @@ struct GamePublicRelease: Sendable {
     /// measure, the same for all measures), mean and SD.
     var stats: [Group: [Stat]] = [:]
     var tauQuartiles: [Group: [Double]] = [:]
-    /// Noisy out-of-fold score histograms of training players with and without a diagnosis.
+    /// Noisy histograms of the public model's cross-fitted scores of the training players
+    /// with and without a diagnosis (``GamePublicModel``).
     var scorePositive: [Int]?
     var scoreNegative: [Int]?
+    /// The public model's noisy coefficients per half, in 1/``GamePublicModel/gridSteps``.
+    var publicModel: [[Int]]?
 
     /// Group sizes: the sums of a group's noisy cells (post-processing).
     func groupSize(_ g: Group) -> Int {
@@ -104,17 +109,15 @@ struct GamePublicRelease: Sendable {
             out.tauQuartiles[g] = Mechanisms.quantiles(h, lower: tauRange.0, upper: tauRange.1, [0.25, 0.5, 0.75])
         }
 
-        // Model: histograms of the out-of-fold scores by class (each training player in one bin).
-        if let m = a.model {
-            let byID = Dictionary(a.players.map { ($0.id, $0.group) }, uniquingKeysWith: { x, _ in x })
-            var pos: [Double] = [], neg: [Double] = []
-            for (id, p) in m.outOfFold.sorted(by: { $0.key < $1.key }) {
-                if byID[id] == .adhd { pos.append(p) } else { neg.append(p) }
-            }
-            var r = rng("model")
-            out.scorePositive = Mechanisms.noisyHistogram(Mechanisms.histogram(pos, lower: 0, upper: 1, bins: scoreBins), epsilon: eps["model"]!, &r)
-            out.scoreNegative = Mechanisms.noisyHistogram(Mechanisms.histogram(neg, lower: 0, upper: 1, bins: scoreBins), epsilon: eps["model"]!, &r)
-        }
+        // Model: two halves' noisy coefficients (parallel), then each training player's score
+        // under the other half's noisy model, histogrammed by class (one player, one cell).
+        let train = GamePublicModel.training(a.players, minimumEncounters: a.options.minimumEncounters, key: settings.key)
+        let models = GamePublicModel.noisyModels(train, epsilon: eps["model-fit"]!) { rng("model-fit/" + $0) }
+        let h = GamePublicModel.histograms(train, models: models, bins: scoreBins)
+        var r2 = rng("model")
+        out.publicModel = models
+        out.scorePositive = Mechanisms.noisyHistogram(h.positive, epsilon: eps["model"]!, &r2)
+        out.scoreNegative = Mechanisms.noisyHistogram(h.negative, epsilon: eps["model"]!, &r2)
         return out
     }
 
@@ -168,6 +171,14 @@ struct GamePublicRelease: Sendable {
         /// 10 bins of width 0.1: (low, high, n, observed share).
         var calibration: [(Double, Double, Int, Double?)]
         var tp: Int, fp: Int, tn: Int, fn: Int
+    }
+
+    /// The model figures when they are shown: both noisy class totals at least
+    /// ``GamePublicModel/minimumClass`` (a decision on released numbers only).
+    func shownModelFigures(threshold: Double) -> ModelFigures? {
+        modelFigures(threshold: threshold).flatMap {
+            $0.nPositive >= GamePublicModel.minimumClass && $0.nNegative >= GamePublicModel.minimumClass ? $0 : nil
+        }
     }
 
     func modelFigures(threshold: Double) -> ModelFigures? {

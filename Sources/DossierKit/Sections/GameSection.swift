@@ -81,7 +81,7 @@ public struct GameSection: Section {
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v2;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v3;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
     }
 
     func readCohort() throws -> Cohort {
@@ -125,7 +125,7 @@ public struct GameSection: Section {
             let c = GameCohortPage.build(analysis, simulated: simulated)
             pages.append(c.page); files += c.files
         }
-        let figures = release?.modelFigures(threshold: options.suggestionProbability)
+        let figures = release?.shownModelFigures(threshold: options.suggestionProbability)
         if let kit { files += try kit.files() }
         let warnings = analysis.warnings.map {
             Diagnostic.warning(file: database.map(project.display) ?? self.files.first.map(project.display), $0)
