@@ -45,7 +45,8 @@ def viewer(drv, name):
 
 
 def press(drv, trigger):
-    drv.execute_script("arguments[0].click()", drv.find_element(By.CSS_SELECTOR, f"#xp-hotspots [data-trigger='{trigger}']"))
+    """A real click (a user gesture, so the sound may play) on the trigger's list button."""
+    drv.find_element(By.CSS_SELECTOR, f"#xp-list [data-trigger='{trigger}']").click()
 
 
 def colours(drv):

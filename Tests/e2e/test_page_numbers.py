@@ -148,9 +148,8 @@ def markdown_prose(md):
     return [re.sub(r"`[^`]*`", " ", line) for line in md.splitlines()]
 
 
-@pytest.fixture(scope="module")
-def sites(tmp_path_factory, dossier_bin):
-    root = tmp_path_factory.mktemp("minus")
+def build_examples(root, dossier_bin):
+    """Examples/demo and Examples/game-private built in copies under `root`; their sites."""
     shutil.copytree(REPO / "Examples" / "demo", root / "demo", ignore=shutil.ignore_patterns("_site", "_site.*", ".dossier"))
     # The private game site reads the demo's cohort through a link out of its folder:
     # the copy holds the file itself.
@@ -162,6 +161,11 @@ def sites(tmp_path_factory, dossier_bin):
         assert proc.returncode == 0, proc.stdout + proc.stderr
         out.append(root / name / "_site")
     return out
+
+
+@pytest.fixture(scope="module")
+def sites(tmp_path_factory, dossier_bin):
+    return build_examples(tmp_path_factory.mktemp("numbers"), dossier_bin)
 
 
 def test_pages_and_reports_show_negative_numbers_with_the_minus_sign(sites):
