@@ -3,7 +3,8 @@ Chromium from file:// (docs/design-system.md, "Tables at 390 px"):
 
 - the page itself never scrolls sideways;
 - a table wider than its container sits in a scrolling region (`.table-scroll`, overflow
-  auto), so nothing is cut off;
+  auto), so nothing is cut off, and every region is named after what it holds (not the
+  fallback "Table");
 - no cell wraps to more than 4 lines, except prose cells (`cell-prose`: a reason, a note,
   a meaning), which are short paragraphs: at least 12 characters a line, never a word
   per line;
@@ -104,6 +105,7 @@ def test_page_reads_on_a_390_px_phone(sites, phone, site_name, page):
     assert m["tables"] or m["texts"], "nothing measured"
     for t in m["tables"]:
         assert t["scrolls"] or t["width"] <= t["room"] + 1, t
+        assert t["label"] not in ("", "Table"), t      # a region named after what it holds
     tall = [c for c in m["cells"] if not c["prose"] and c["lines"] > 4]
     assert not tall, tall
     narrow_prose = [c for c in m["cells"] if c["prose"] and c["lines"] > 1 and c["chars"] / c["lines"] < 12]
