@@ -18,7 +18,7 @@
     stage.select(t ? selected : -1);
     if (!t) return;
     box.setAttribute("data-kind", t.kind);
-    box.appendChild(el("h3", null, { sound: "Sound", video: "Video", door: "Door" }[t.kind] + " at " + t.yaw + "°, " + t.pitch + "°"));
+    box.appendChild(el("h3", null, { sound: "Sound", video: "Video", door: "Door", note: "Note" }[t.kind] + " at " + U.degrees(t.yaw) + ", " + U.degrees(t.pitch)));
     var lab = el("label", "xe-field", "Label (always shown, 1–40 characters)");
     var li = el("input");
     li.type = "text";
@@ -97,7 +97,7 @@
     var box = el("div", "xe-arrival"), target = doc.panoramas.filter(function (q) { return q.id === t.target; })[0];
     var chosen = t.targetYaw !== undefined || t.targetPitch !== undefined;
     var text = !target ? "On arrival: choose where the door leads first." :
-      chosen ? "On arrival the child faces " + (t.targetYaw || 0) + "°, " + (t.targetPitch || 0) + "° in “" + P.cleanText(target.title) + "”." :
+      chosen ? "On arrival the child faces " + U.degrees(t.targetYaw || 0) + ", " + U.degrees(t.targetPitch || 0) + " in “" + P.cleanText(target.title) + "”." :
       "On arrival the child faces where “" + P.cleanText(target.title) + "” starts.";
     var p = el("p", "xe-help", text);
     p.id = "xe-arrival-text";

@@ -17,6 +17,8 @@
     b.appendChild(el("span", null, label));
     return b;
   }
+  /* An angle as shown to a person: a negative one with U+2212 MINUS SIGN (docs/design-system.md). */
+  function degrees(n) { return String(n).replace(/^-/, "\u2212") + "°"; }
   function slugify(s) {
     var t = String(s).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
     return t || "experience";
@@ -63,5 +65,5 @@
     });
   }
 
-  global.DossierEditorUtil = { $: $, el: el, button: button, slugify: slugify, readFile: readFile, attach: attach, confirmDialog: confirmDialog };
+  global.DossierEditorUtil = { $: $, el: el, button: button, degrees: degrees, slugify: slugify, readFile: readFile, attach: attach, confirmDialog: confirmDialog };
 })(window);

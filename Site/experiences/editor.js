@@ -263,7 +263,7 @@
     if (!p || arrival) return;
     if (v.yaw || v.pitch) { p.startYaw = v.yaw; p.startPitch = v.pitch; } else { delete p.startYaw; delete p.startPitch; }
     changed(false);
-    $("xe-tool-hint").textContent = "This panorama now starts facing " + v.yaw + "°, " + v.pitch + "°.";
+    $("xe-tool-hint").textContent = "This panorama now starts facing " + U.degrees(v.yaw) + ", " + U.degrees(v.pitch) + ".";
   });
 
   // MARK: Live validation (the same rules as `dossier experiences validate`)

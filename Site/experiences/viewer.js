@@ -77,6 +77,7 @@
       var n = 0;
       data.panoramas.forEach(function (p) { n += playedIn(p); });
       progress.textContent = "Clips played " + n + " of " + totalClips;
+      progress.setAttribute("data-progress", totalClips > 0 && n === totalClips ? "done" : n > 0 ? "some" : "none");
       root.setAttribute("data-played", String(n));
       var p = panos[state.pano];
       var here = $("xp-here");

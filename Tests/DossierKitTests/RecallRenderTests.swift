@@ -7,7 +7,8 @@ import Testing
 /// The integer path of `RecallRender.seconds(ms:)` against `%.2f` (`formatSecondsPrintf`),
 /// the reference path it stands in for (docs/perf-study.md): every count to 25 s, the
 /// counts ending in 5 (decimal ties; `0.125`, `1.375` … are exact ties in binary too,
-/// which printf rounds half to even) far beyond it, and the bounds.
+/// which printf rounds half to even) far beyond it, and the bounds; a negative count
+/// reads with U+2212, as every number a page shows.
 struct RecallRenderTests {
     @Test func secondsFromMillisecondsMatchFormatSeconds() {
         var values = Array(0...25_000) + [-1, -5, -15, -1234, 999_995, 1_000_005, 86_400_000, 3_600_004, 999_999_999_999,
@@ -19,7 +20,8 @@ struct RecallRenderTests {
             values.append(Int.random(in: 0...1_000_000_000, using: &g) * 1000 + [125, 375, 625, 875].randomElement(using: &g)!)
         }
         for ms in values {
-            #expect(RecallRender.seconds(ms: ms) == formatSecondsPrintf(Double(ms) / 1000), "\(ms)")
+            // Shown to readers: a negative count with U+2212 (`ValueFormat.minus`).
+            #expect(RecallRender.seconds(ms: ms) == ValueFormat.minus(formatSecondsPrintf(Double(ms) / 1000)), "\(ms)")
         }
         #expect(RecallRender.seconds(nil as Int?) == "—")
     }

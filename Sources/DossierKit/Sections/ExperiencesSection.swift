@@ -252,7 +252,8 @@ public struct ExperiencesSection: Section {
         if b >= 1_000 { return String(format: "%.0f kB", Double(b) / 1_000) }
         return "\(b) bytes"
     }
-    static func db(_ v: Double?) -> String { v.map { String(format: "%.1f", $0) } ?? "silent" }
+    /// A level in dBFS for the overview page: one decimal, U+2212 for the (usual) negative sign.
+    static func db(_ v: Double?) -> String { v.map { ValueFormat.minus(String(format: "%.1f", $0)) } ?? "silent" }
 }
 
 /// What the viewer script reads from the page (docs/experience-viewer.md).

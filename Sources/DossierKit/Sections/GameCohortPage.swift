@@ -123,8 +123,8 @@ enum GameCohortPage {
                 x.map { "\(GameFormat.percent($0)) (\(num) of \(den))" } ?? "–"
             }
             model["tripod"] = [
-                "n": t.n, "slope": GameFormat.num(t.calibrationSlope, 2), "intercept": GameFormat.num(t.calibrationIntercept, 2),
-                "citl": GameFormat.num(t.calibrationInTheLarge, 2), "threshold": GameFormat.percent(th.threshold),
+                "n": t.n, "slope": GameFormat.num(t.calibrationSlope, 3), "intercept": GameFormat.num(t.calibrationIntercept, 3),
+                "citl": GameFormat.num(t.calibrationInTheLarge, 3), "threshold": GameFormat.percent(th.threshold),
                 "sensitivity": rate(th.sensitivity, th.tp, th.tp + th.fn), "specificity": rate(th.specificity, th.tn, th.tn + th.fp),
                 "ppv": rate(th.ppv, th.tp, th.tp + th.fp), "npv": rate(th.npv, th.tn, th.tn + th.fn),
                 "apparent": GameFormat.num(t.apparentAUC, 3), "optimism": GameFormat.num(t.optimism, 3),

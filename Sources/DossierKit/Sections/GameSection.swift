@@ -222,10 +222,12 @@ struct GameRecord: Codable {
 // MARK: - Formatting
 
 enum GameFormat {
+    /// `x` with `digits` decimals as a page shows it: never `-0`, a negative value with
+    /// U+2212 (`−0.62`, ``ValueFormat/minus(_:)``); missing or non-finite reads `–`.
     static func num(_ x: Double?, _ digits: Int = 1) -> String {
         guard let x, x.isFinite else { return "–" }
         let s = String(format: "%.\(digits)f", x)
-        return s == "-0" || s.hasPrefix("-0.") && Double(s) == 0 ? String(s.dropFirst()) : s
+        return s == "-0" || s.hasPrefix("-0.") && Double(s) == 0 ? String(s.dropFirst()) : ValueFormat.minus(s)
     }
     static func percent(_ x: Double?) -> String { x.map { num($0 * 100, 0) + " %" } ?? "–" }
 

@@ -66,15 +66,16 @@ enum RecallRender {
     /// 0 only of 0). On the tie itself (`0.125`, `1.375`: exactly representable) printf
     /// rounds half to even (`RecallRenderTests`).
     static func seconds(ms: Int) -> String {
-        guard ms >= 0, ms < 1_000_000_000_000 else { return formatSeconds(Double(ms) / 1000) }
+        guard ms >= 0, ms < 1_000_000_000_000 else { return ValueFormat.minus(formatSeconds(Double(ms) / 1000)) }
         guard ms % 10 == 5 else { return DecimalText.hundredths(Int64((ms + 5) / 10)) }
         let down = Int64(ms / 10)
         let side = (-Double(ms)).addingProduct(Double(ms) / 1000, 1000)   // d · 1000 − ms, fused
         let up = side > 0 || (side == 0 && down % 2 == 1)
         return DecimalText.hundredths(up ? down + 1 : down)
     }
-    static func seconds(_ s: Double?) -> String { s.map(formatSeconds) ?? "—" }
-    static func ms(_ d: Double?) -> String { d.map { JSONValue.formatNumber(($0 * 10).rounded() / 10) } ?? "—" }
+    // Shown numbers (pages and report.md): a negative one with U+2212 (``ValueFormat/minus(_:)``).
+    static func seconds(_ s: Double?) -> String { s.map { ValueFormat.minus(formatSeconds($0)) } ?? "—" }
+    static func ms(_ d: Double?) -> String { d.map { ValueFormat.minus(JSONValue.formatNumber(($0 * 10).rounded() / 10)) } ?? "—" }
     static func yes(_ b: Bool) -> String { b ? "yes" : "no" }
     /// A duration for reading (`19 min 04 s`, docs/design-system.md); CSV/JSON keep ms.
     static func duration(_ ms: Int?) -> String { ms.map { ValueFormat.duration(Double($0) / 1000) } ?? "—" }

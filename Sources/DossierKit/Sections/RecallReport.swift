@@ -104,9 +104,14 @@ enum RecallReport {
         }
         o += "## Strings\n\n| # | target | length | Memorize views | Memorize s | Verify Not OK | Verify s | entries | incorrect | re-keys | backspaces | Entry s | mean entry s | correct at Done |\n"
         o += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-        for s in r.strings where s.reached {
-            o += "| \(s.number) | \(MarkdownText.code(s.target)) | \(s.length) | \(s.memorizeViews.count) | \(RecallRender.seconds(s.memorizeTotalMs)) | \(s.verifyFailures) | \(RecallRender.seconds(s.verifyTotalMs)) | \(s.entries.count) | \(s.incorrectEntries) | \(s.rekeys) | \(s.deletions) | \(RecallRender.seconds(s.entryTotalMs)) | \(RecallRender.seconds(s.meanEntrySeconds)) | \(s.finalCorrect)/10 |\n"
+        let rows: [[String]] = r.strings.filter(\.reached).map { s in
+            ["\(s.number)", MarkdownText.code(s.target), "\(s.length)", "\(s.memorizeViews.count)", RecallRender.seconds(s.memorizeTotalMs),
+             "\(s.verifyFailures)", RecallRender.seconds(s.verifyTotalMs), "\(s.entries.count)", "\(s.incorrectEntries)", "\(s.rekeys)",
+             "\(s.deletions)", RecallRender.seconds(s.entryTotalMs), RecallRender.seconds(s.meanEntrySeconds), "\(s.finalCorrect)/10"]
         }
+        // One number of decimals per column, as on the page (``TableMarkup/NumberColumn``).
+        let columns = (0..<14).map { c in TableMarkup.NumberColumn(rows.map { $0[c] }).cells }
+        for i in rows.indices { o += "| " + columns.map { $0[i] }.joined(separator: " | ") + " |\n" }
         if let rc = r.recall {
             o += "\n## Recall\n\nTotal: \(RecallRender.seconds(rc.totalMs)) s; strings recalled exactly: \(rc.stringsRecalled.count)\n\n"
             if !rc.fields.isEmpty {

@@ -9,7 +9,7 @@ enum RecallStudyPage {
 
     /// A heatmap cell's label: seconds with two decimals in every cell (`8.00`, `8.03`),
     /// so the grid reads as one column of numbers (docs/recall-section.md).
-    static func cellSeconds(_ s: Double) -> String { String(format: "%.2f", s) }
+    static func cellSeconds(_ s: Double) -> String { ValueFormat.minus(String(format: "%.2f", s)) }
 
     static func heatmap(_ t: CohortTable, title: String, limit: Int) -> (svg: String, shown: Int, total: Int) {
         let rows = (t.complete.map { ($0, false) } + t.incomplete.map { ($0, true) })
@@ -165,14 +165,14 @@ enum RecallStudyPage {
     static func markdown(strings: StringSet, study: CohortTable, cohorts: [(slug: String, table: CohortTable)]) -> String {
         func cell(_ s: String) -> String { MarkdownText.text(s) }
         func table(_ t: CohortTable) -> String {
-            var o = "| participant | " + t.columns.map { MarkdownText.code($0.string) }.joined(separator: " | ") + " |\n"
-            o += "|---|" + t.columns.map { _ in "---|" }.joined() + "\n"
-            o += "| order | " + t.columns.map { "\($0.order)" }.joined(separator: " | ") + " |\n"
-            o += "| length | " + t.columns.map { "\($0.length)" }.joined(separator: " | ") + " |\n"
-            for p in t.complete { o += "| \(cell(p.id)) | " + p.values.map { $0.map(formatSeconds) ?? "" }.joined(separator: " | ") + " |\n" }
+            // Order and length stand in each column's header, so a column holds one quantity;
+            // every time has two decimals, as the page's heatmap labels (``cellSeconds(_:)``).
+            var o = "| participant | " + t.columns.map { "\(MarkdownText.code($0.string)) (order \($0.order), length \($0.length))" }.joined(separator: " | ") + " |\n"
+            o += "|---|" + t.columns.map { _ in "---:|" }.joined() + "\n"
+            for p in t.complete { o += "| \(cell(p.id)) | " + p.values.map { $0.map(cellSeconds) ?? "" }.joined(separator: " | ") + " |\n" }
             if !t.incomplete.isEmpty {
                 o += "| **incomplete** |" + t.columns.map { _ in " |" }.joined() + "\n"
-                for p in t.incomplete { o += "| \(cell(p.id)) | " + p.values.map { $0.map(formatSeconds) ?? "" }.joined(separator: " | ") + " |\n" }
+                for p in t.incomplete { o += "| \(cell(p.id)) | " + p.values.map { $0.map(cellSeconds) ?? "" }.joined(separator: " | ") + " |\n" }
             }
             return o
         }

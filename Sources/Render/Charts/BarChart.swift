@@ -49,7 +49,7 @@ enum BarChart {
                     marks += "<title>\(tips[si][ci] ?? "")</title></rect>"
                     if options.showValues {
                         let ty = v >= 0 ? y1 - 4 : y1 + 12
-                        marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.drawn(ChartNumber.value(v)))</text>"
+                        marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>"
                     }
                 }
                 marks += "</g>"
@@ -78,7 +78,7 @@ enum BarChart {
                     marks += "<title>\(tips[si][ci] ?? "")</title></rect>"
                     if options.showValues {
                         let tx = v >= 0 ? x1 + 4 : x1 - 4
-                        marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.drawn(ChartNumber.value(v)))</text>"
+                        marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>"
                     }
                 }
                 marks += "</g>"
@@ -93,7 +93,7 @@ enum BarChart {
             for ser in series {
                 let pairs = (0..<n).map { ci -> String in
                     let v = ci < ser.values.count ? ser.values[ci] : nil
-                    return categories[ci] + " " + (v.flatMap { $0.isFinite ? ChartNumber.value($0) : nil } ?? "n/a")
+                    return categories[ci] + " " + (v.flatMap { $0.isFinite ? ChartNumber.shown($0) : nil } ?? "n/a")
                 }
                 cv.summary.append(ChartSummary.list(head: s > 1 ? ser.name : "Values", items: pairs))
             }
@@ -113,7 +113,7 @@ enum BarChart {
     }
 
     static func tip(_ category: String, _ series: String, _ v: Double, _ count: Int) -> String {
-        (count > 1 ? "\(category) — \(series): " : "\(category): ") + ChartNumber.value(v)
+        (count > 1 ? "\(category) — \(series): " : "\(category): ") + ChartNumber.shown(v)
     }
 }
 
@@ -130,6 +130,6 @@ enum ChartSummary {
     static func stats(_ values: [Double]) -> String {
         let v = values.filter(\.isFinite)
         guard let lo = v.min(), let hi = v.max() else { return "no values" }
-        return "n \(v.count), min \(ChartNumber.value(lo)), mean \(ChartNumber.value(v.reduce(0, +) / Double(v.count))), max \(ChartNumber.value(hi))"
+        return "n \(v.count), min \(ChartNumber.shown(lo)), mean \(ChartNumber.shown(v.reduce(0, +) / Double(v.count))), max \(ChartNumber.shown(hi))"
     }
 }

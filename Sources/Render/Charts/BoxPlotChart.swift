@@ -53,7 +53,7 @@ enum BoxPlotChart {
             Marker.diamond.draw(into: &marks, x: cx, y: y(s.mean), r: 3.2, fill: "#ffffff", extra: meanStroke)
             // outliers
             for o in s.outliers {
-                marks.write("<circle cx=\"\(cx)\" cy=\"\(y(o))\" r=\"3\" fill=\"none\" stroke=\"\(outlierColor)\" stroke-width=\"1.5\"><title>\(name) outlier: \(ChartNumber.value(o))</title></circle>")
+                marks.write("<circle cx=\"\(cx)\" cy=\"\(y(o))\" r=\"3\" fill=\"none\" stroke=\"\(outlierColor)\" stroke-width=\"1.5\"><title>\(name) outlier: \(ChartNumber.shown(o))</title></circle>")
             }
             marks.write("</g>")
         }
@@ -72,7 +72,7 @@ enum BoxPlotChart {
     }
 
     static func describe(_ s: BoxStats) -> String {
-        let v = ChartNumber.value
+        let v = ChartNumber.shown
         var t = "n \(s.count), median \(v(s.median)), Q1 \(v(s.q1)), Q3 \(v(s.q3)), mean \(v(s.mean)), whiskers \(v(s.lowerWhisker)) to \(v(s.upperWhisker))"
         if !s.outliers.isEmpty {
             let shown = s.outliers.prefix(10).map(v).joined(separator: ", ")

@@ -17,9 +17,11 @@ public enum ChartNumber {
     /// `s` as drawn on a chart: a leading hyphen-minus becomes U+2212 MINUS SIGN (`−0.4`),
     /// the sign typography uses for a negative number (tick labels and value labels; the
     /// numbers in `<desc>` and tooltips too). Side outputs keep `-`.
-    public static func drawn(_ s: String) -> String {
-        s.hasPrefix("-") ? "\u{2212}" + s.dropFirst() : s
-    }
+    public static func drawn(_ s: String) -> String { ValueFormat.minus(s) }
+
+    /// ``value(_:)`` as drawn or written for readers (tooltips, `<desc>`, value labels):
+    /// a negative value with U+2212 (``drawn(_:)``).
+    public static func shown(_ x: Double) -> String { drawn(value(x)) }
 
     /// A value shown to readers (cell values, summaries): integers as integers,
     /// |x| ≥ 0.01 with at most 2 decimals, smaller with 3 significant digits.

@@ -53,6 +53,7 @@ enum HeatmapChart {
         var marks = "<g class=\"cells\" stroke=\"#ffffff\" stroke-width=\"\(border)\">"
         var labelsSVG = "<g class=\"cell-labels\" text-anchor=\"middle\" font-size=\"\(c(11))\">"
         var anyMissing = false
+        let valueLabel = sharedDecimals(finite)
         for r in rows.indices {
             for col in columns.indices {
                 let x = cv.plotX + Double(col) * cw, y = cv.plotY + Double(r) * ch
@@ -60,9 +61,9 @@ enum HeatmapChart {
                 let fill = v.map { color(domain(min(hi, max(lo, $0))), stops) } ?? missing
                 if v == nil { anyMissing = true }
                 let given = cellLabels.flatMap { r < $0.count && col < $0[r].count ? $0[r][col] : nil }
-                let label = given ?? (options.showValues ? v.map { ChartNumber.drawn(ChartNumber.value($0)) } : nil)
-                var tip = "\(rows[r]) × \(columns[col]): " + (v.map(ChartNumber.value) ?? "no value")
-                if let g = given, !g.isEmpty, g != v.map(ChartNumber.value) { tip += " (\(g))" }
+                let label = given ?? (options.showValues ? v.map(valueLabel) : nil)
+                var tip = "\(rows[r]) × \(columns[col]): " + (v.map(ChartNumber.shown) ?? "no value")
+                if let g = given, !g.isEmpty, g != v.map(ChartNumber.shown) { tip += " (\(g))" }
                 marks += "<rect x=\"\(c(x))\" y=\"\(c(y))\" width=\"\(c(cw))\" height=\"\(c(ch))\" fill=\"\(fill)\"><title>\(SVGText.escape(tip))</title></rect>"
                 if let l = label, !l.isEmpty, ChartStyle.textWidth(l, size: 11) <= cw - 2, ch >= 13 {
                     labelsSVG += "<text x=\"\(c(x + cw / 2))\" y=\"\(c(y + ch / 2))\" dy=\"0.35em\"\(LabelInk.attributes(on: fill))>\(SVGText.escape(l))</text>"
@@ -96,10 +97,10 @@ enum HeatmapChart {
         cv.body += g
 
         if cv.wantsSummary {
-            cv.summary.append("Heatmap of \(rows.count) row\(rows.count == 1 ? "" : "s") by \(columns.count) column\(columns.count == 1 ? "" : "s"); values from \(ChartNumber.value(dMin)) to \(ChartNumber.value(dMax)).")
+            cv.summary.append("Heatmap of \(rows.count) row\(rows.count == 1 ? "" : "s") by \(columns.count) column\(columns.count == 1 ? "" : "s"); values from \(ChartNumber.shown(dMin)) to \(ChartNumber.shown(dMax)).")
             if rows.count * columns.count <= 200 {
                 for r in rows.indices {
-                    cv.summary.append(ChartSummary.list(head: rows[r], items: columns.indices.map { "\(columns[$0]) \(value(r, $0).map(ChartNumber.value) ?? "n/a")" }))
+                    cv.summary.append(ChartSummary.list(head: rows[r], items: columns.indices.map { "\(columns[$0]) \(value(r, $0).map(ChartNumber.shown) ?? "n/a")" }))
                 }
             }
         }
@@ -107,6 +108,23 @@ enum HeatmapChart {
     }
 
     /// Colour at position t ∈ [0, 1] along `stops`, interpolated in sRGB, as `#rrggbb`.
+    /// The cell labels of `showValues`: every value with the same number of decimals, the
+    /// most ``ChartNumber/value(_:)`` gives any of them (at most 2 for |x| ≥ 0.01), so one
+    /// heatmap never mixes `8` and `8.03` (it reads `8.00`, `8.03`); a negative value with
+    /// U+2212. Values ``ChartNumber/value(_:)`` writes in exponent form keep that form.
+    static func sharedDecimals(_ values: [Double]) -> (Double) -> String {
+        var decimals = 0
+        for v in values {
+            let t = ChartNumber.value(v)
+            if t.contains("e") { return ChartNumber.shown }
+            if let dot = t.firstIndex(of: ".") { decimals = max(decimals, t.distance(from: dot, to: t.endIndex) - 1) }
+        }
+        return { v in
+            let t = String(format: "%.\(decimals)f", v)
+            return ChartNumber.drawn(Double(t) == 0 && t.hasPrefix("-") ? String(t.dropFirst()) : t)
+        }
+    }
+
     static func color(_ t: Double, _ stops: [String]) -> String {
         let t = min(1, max(0, t.isFinite ? t : 0))
         let pos = t * Double(stops.count - 1)

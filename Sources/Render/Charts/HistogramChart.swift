@@ -47,7 +47,7 @@ enum HistogramChart {
 
         if cv.wantsSummary {
             let ruleText = h.rule == "given" ? "as requested" : "by the \(h.rule == "sturges" ? "Sturges" : "Freedman–Diaconis") rule"
-            cv.summary.append("Histogram of \(n) value\(n == 1 ? "" : "s") in \(h.counts.count) bin\(h.counts.count == 1 ? "" : "s") of width \(ChartNumber.value(binStep)) (\(ruleText)); \(ChartSummary.stats(values)).")
+            cv.summary.append("Histogram of \(n) value\(n == 1 ? "" : "s") in \(h.counts.count) bin\(h.counts.count == 1 ? "" : "s") of width \(ChartNumber.shown(binStep)) (\(ruleText)); \(ChartSummary.stats(values)).")
             cv.summary.append(ChartSummary.list(head: "Counts", items: h.counts.indices.map { "\(binLabel(h, $0, step: binStep)) \(h.counts[$0])" }, limit: 50))
             if let o = overlay { cv.summary.append("Overlay: \(o.name).") }
         }

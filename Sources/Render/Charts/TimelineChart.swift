@@ -69,12 +69,12 @@ enum TimelineChart {
         cv.axisFrame()
 
         if cv.wantsSummary {
-            cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") from \(ChartNumber.value(lo)) to \(ChartNumber.value(hi)).")
+            cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") from \(ChartNumber.shown(lo)) to \(ChartNumber.shown(hi)).")
             for lane in lanes {
                 let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map { s -> String in
                     let a = min(s.start, s.end), b = max(s.start, s.end)
                     let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
-                    let when = a == b ? "at \(ChartNumber.value(a))" : "\(ChartNumber.value(a))–\(ChartNumber.value(b))"
+                    let when = a == b ? "at \(ChartNumber.shown(a))" : "\(ChartNumber.shown(a))–\(ChartNumber.shown(b))"
                     return name.isEmpty ? when : "\(name) \(when)"
                 }
                 cv.summary.append(items.isEmpty ? "\(lane.name): no spans." : ChartSummary.list(head: lane.name, items: items, limit: 30))
@@ -126,7 +126,7 @@ enum TimelineChart {
         var t = lane + ": "
         if !s.label.isEmpty { t += s.label + " " }
         if !s.category.isEmpty { t += "(\(s.category)) " }
-        t += a == b ? "at \(ChartNumber.value(a))" : "\(ChartNumber.value(a))–\(ChartNumber.value(b))"
+        t += a == b ? "at \(ChartNumber.shown(a))" : "\(ChartNumber.shown(a))–\(ChartNumber.shown(b))"
         return t
     }
 }

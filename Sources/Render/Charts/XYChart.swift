@@ -97,7 +97,7 @@ enum XYChart {
                     cv.summary.append("\(s.name): no points.")
                     continue
                 }
-                cv.summary.append("\(s.name): \(pts.count) point\(pts.count == 1 ? "" : "s"), x from \(ChartNumber.value(x0)) to \(ChartNumber.value(x1)), y \(ChartSummary.stats(pts.map(\.y))).")
+                cv.summary.append("\(s.name): \(pts.count) point\(pts.count == 1 ? "" : "s"), x from \(ChartNumber.shown(x0)) to \(ChartNumber.shown(x1)), y \(ChartSummary.stats(pts.map(\.y))).")
             }
             if let t = trend { cv.summary.append("Trend line: \(t.name).") }
         }
@@ -131,7 +131,7 @@ enum XYChart {
     }
 
     static func tooltip(_ p: XYPoint, series: String, many: Bool) -> String {
-        let xy = "(\(ChartNumber.value(p.x)), \(ChartNumber.value(p.y)))"
+        let xy = "(\(ChartNumber.shown(p.x)), \(ChartNumber.shown(p.y)))"
         let head = many ? series + ": " : ""
         if let l = p.label, !l.isEmpty { return head + l + " " + xy }
         return head + xy

@@ -33,11 +33,18 @@ public enum ValueFormat {
     /// `%02d` of 0…99.
     static func twoDigits(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
 
+    /// `s` as shown to a reader: a leading hyphen-minus (a negative number, `-0.62`)
+    /// becomes U+2212 MINUS SIGN (`−0.62`); anything else is returned unchanged. Pages and
+    /// Markdown reports show numbers through this; CSV and JSON keep the ASCII `-`.
+    public static func minus(_ s: String) -> String {
+        s.utf8.first == UInt8(ascii: "-") ? "\u{2212}" + s.dropFirst() : s
+    }
+
     /// `yes` / `no`.
     public static func yesNo(_ b: Bool) -> String { b ? "yes" : "no" }
 
-    /// `value` with exactly `decimals` decimals and thin grouping (`1,234.50`);
-    /// non-finite values read `—`.
+    /// `value` with exactly `decimals` decimals and thin grouping (`1,234.50`), a negative
+    /// value with U+2212 (`−3.20`, ``minus(_:)``); non-finite values read `—`.
     public static func number(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "—" }
         let f = NumberFormatter()
@@ -48,7 +55,7 @@ public enum ValueFormat {
         f.minimumFractionDigits = decimals
         f.maximumFractionDigits = decimals
         f.roundingMode = .halfUp
-        return f.string(from: NSNumber(value: value)) ?? String(value)
+        return minus(f.string(from: NSNumber(value: value)) ?? String(value))
     }
 
     /// An ISO date (`2024-03-07`, optionally followed by a time) as a written date
