@@ -86,7 +86,7 @@ def test_published_coefficients_are_the_documented_fit_plus_noise_of_the_documen
     assert d1 == 251
     train = _training(analysis)
     k = np.rint(_fit([x for x, _ in train], [y for _, y in train]) * GRID)
-    noise = list(np.rint(np.array(model["coefficients"]) * GRID) - k)
+    noise = list(np.rint(np.array(model["noisyCoefficients"]) * GRID) - k)
     assert len(noise) == len(FEATURES) + 1
     # 6 draws of discrete Laplace(251/ε_fit): present, and within 10 noise SDs.
     sd = _laplace_sd(d1 / spends["model-fit"])
@@ -98,7 +98,7 @@ def test_published_score_histograms_are_the_in_sample_scores_plus_noise(demo):
     analysis, game = demo
     model = json.loads((game / "model.json").read_text())
     spends = {s["part"]: float(s["epsilon"]) for s in json.loads((game / "privacy.json").read_text())["spends"]}
-    w = np.array(model["coefficients"])
+    w = np.array(model["noisyCoefficients"])
     exact_pos, exact_neg = [0] * 20, [0] * 20
     for x, y in _training(analysis):
         p = 1 / (1 + math.exp(-float(w @ x)))          # the released noisy model

@@ -153,13 +153,13 @@ enum GamePublicPage {
                 f.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.3)] })))
             struct ModelJSON: Encodable {
                 struct Feature: Encodable { var measure: String; var lower: Double; var upper: Double }
-                var features: [Feature]; var lambda: Double; var coefficients: [Double]
+                var features: [Feature]; var lambda: Double; var noisyCoefficients: [Double]
                 var nTrain: Int; var nPositive: Int
                 var auc: Double?; var aucLow: Double?; var aucHigh: Double?; var brier: Double?; var privacyRelease: String
             }
             let coefficients = (rel.publicModel ?? []).map { Double($0) / Double(GamePublicModel.gridSteps) }
             if let j = try? GameFormat.json(ModelJSON(features: GamePublicModel.features.map { ModelJSON.Feature(measure: $0.measure, lower: $0.lower, upper: $0.upper) },
-                                                       lambda: GamePublicModel.lambda, coefficients: coefficients,
+                                                       lambda: GamePublicModel.lambda, noisyCoefficients: coefficients,
                                                        nTrain: f.nPositive + f.nNegative, nPositive: f.nPositive, auc: f.auc,
                                                        aucLow: f.aucLow, aucHigh: f.aucHigh, brier: f.brier, privacyRelease: rel.releaseID)) {
                 files.append(OutputFile(path: "game/model.json", data: j))
