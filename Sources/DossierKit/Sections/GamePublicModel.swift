@@ -4,7 +4,7 @@ import Foundation
 import GameAnalytics
 import Privacy
 
-// MARK: - The public site's model: differentially private cross-fitting (docs/game-privacy.md, "The public model")
+// MARK: - The public site's model: one differentially private fit (docs/game-privacy.md, "The public model")
 
 /// The model behind the public ROC, calibration, AUC and Brier figures. Not the private
 /// site's model: one logistic regression on every training player, on features clamped to

@@ -116,7 +116,7 @@ enum GamePublicPage {
         if let f = rel.shownModelFigures(threshold: a.options.suggestionProbability) {
             model["hasModel"] = true
             let roc = Charts.line(series: [
-                XYSeries(name: "public model (cross-fitted, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
+                XYSeries(name: "public model (in-sample, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
