@@ -25,18 +25,19 @@ import Testing
     }
 
     /// The public model's procedure without any noise (reference (a), docs/game-privacy.md):
-    /// the same halves, the exact fits, each player scored by the other half's exact model.
-    func noiseFree(_ a: CohortAnalysis, key: Data) throws -> (pos: [Double], neg: [Double]) {
-        let train = GamePublicModel.training(a.players, minimumEncounters: a.options.minimumEncounters, key: key)
-        let w = try (0..<2).map { try #require(GamePublicModel.exactFit(train, half: $0)) }
-        let scored = train.map { ($0.positive, BoundedLogistic.probability(w[1 - $0.half], $0.x)) }
+    /// the exact fit on every training player, each scored in-sample by it.
+    func noiseFree(_ a: CohortAnalysis) throws -> (pos: [Double], neg: [Double]) {
+        let train = GamePublicModel.training(a.players, minimumEncounters: a.options.minimumEncounters)
+        let w = try #require(GamePublicModel.exactFit(train))
+        let scored = train.map { ($0.positive, BoundedLogistic.probability(w, $0.x)) }
         return (scored.filter(\.0).map(\.1), scored.filter { !$0.0 }.map(\.1))
     }
 
     /// What holds at the default budget (docs/game-privacy.md, "Utility"): the public
-    /// model's procedure without noise keeps the private model's AUC within ±0.04 in 95 %
-    /// of keys; with its noise the published AUC is within ±0.2 of the private AUC in 95 %
-    /// of releases and above 0.5 in 95 % of them. (±0.03 with noise is not reached.)
+    /// model's exact in-sample AUC is within 0.03 of the private model's exact out-of-fold
+    /// AUC (its optimism); the published AUC is within ±0.03 of the private AUC in at least
+    /// 80 % of releases, within ±0.2 in 95 %, and above 0.5 in 95 %. (±0.03 in 95 % is not
+    /// reached.)
     @Test func atTheDefaultBudgetTheDemoAUCKeepsItsDocumentedAccuracy() throws {
         let data = Self.repo.appendingPathComponent("Examples/demo/data/game/cohort.jsonl")
         let a = CohortAnalyzer.analyze(try TelemetryJSONL.read(files: [data]))
@@ -52,17 +53,17 @@ import Testing
             let c = GamePublicRelease.completeCases(a.players.filter { $0.group == g })
             exactMeans[g] = GamePublicRelease.ranges.map { m in c.compactMap { $0.measures.value(m.measure) }.reduce(0, +) / Double(max(1, c.count)) }
         }
-        var aucErr: [Double] = [], noiseFreeErr: [Double] = [], vsNoiseFree: [Double] = [], published: [Double] = []
+        var aucErr: [Double] = [], vsNoiseFree: [Double] = [], published: [Double] = []
         var countErr: [Double] = [], meanErr: [Double] = [], calErr: [Double] = []
+        let free = try noiseFree(a)
+        let freeAUC = auc(free.pos, free.neg)
         for seed in 0..<100 {
             let key = Data(SHA256.hash(data: Data("dossier-utility-\(seed)".utf8)))
             let r = GamePublicRelease.make(a, settings: GamePrivacySettings(key: key), inputs: Data("demo".utf8))
             let f = try #require(r.modelFigures(threshold: a.options.suggestionProbability))
             let A = try #require(f.auc)
-            let free = try noiseFree(a, key: key)
-            let freeAUC = auc(free.pos, free.neg)
             aucErr.append(abs(A - exactAUC)); published.append(A)
-            noiseFreeErr.append(abs(freeAUC - exactAUC)); vsNoiseFree.append(abs(A - freeAUC))
+            vsNoiseFree.append(abs(A - freeAUC))
             // Calibration reference: the noise-free procedure's scores in the same 10 bins.
             var calN = [Int](repeating: 0, count: 10), calY = [Int](repeating: 0, count: 10)
             for (p, y) in free.pos.map({ ($0, 1) }) + free.neg.map({ ($0, 0) }) { let b = min(9, Int(p * 10)); calN[b] += 1; calY[b] += y }
@@ -80,8 +81,9 @@ import Testing
         }
         func share(_ xs: [Double], _ ok: (Double) -> Bool) -> Double { Double(xs.filter(ok).count) / Double(xs.count) }
         let within = share(aucErr) { $0 <= 0.03 }, within20 = share(aucErr) { $0 <= 0.2 }
-        let freeWithin = share(noiseFreeErr) { $0 <= 0.04 }, aboveChance = share(published) { $0 > 0.5 }
-        #expect(freeWithin >= 0.95, "noise-free public procedure within ±0.04 of the private AUC in \(freeWithin * 100) % of keys")
+        let aboveChance = share(published) { $0 > 0.5 }
+        #expect(abs(freeAUC - exactAUC) <= 0.03, "noise-free public model's in-sample AUC \(freeAUC), private out-of-fold \(exactAUC)")
+        #expect(within >= 0.8, "published AUC within ±0.03 of the private AUC in \(within * 100) % of releases")
         #expect(within20 >= 0.95, "published AUC within ±0.2 of the private AUC in \(within20 * 100) % of releases")
         #expect(aboveChance >= 0.95, "published AUC above 0.5 in \(aboveChance * 100) % of releases")
         #expect(quantile(meanErr, 0.5) < 5, "median group-mean error \(quantile(meanErr, 0.5)) % of range")
@@ -102,15 +104,15 @@ import Testing
                 \(row("count cell (group × band × gender)", countErr, "players"))
                 \(row("group mean (3 measures, shown groups)", meanErr, "% of clamp range"))
                 \(row("AUC against (b) the private model's exact out-of-fold AUC", aucErr, "AUC"))
-                \(row("AUC against (a) the same 2-half procedure without noise", vsNoiseFree, "AUC"))
-                \(row("(a) against (b): the procedure without noise", noiseFreeErr, "AUC"))
+                \(row("AUC against (a) the same model's exact in-sample AUC", vsNoiseFree, "AUC"))
                 \(row("calibration share against (a) (bins with ≥ 20 players)", calErr, "share"))
 
-                The private site's exact out-of-fold AUC (b) is \(GameFormat.num(exactAUC, 4)); the published AUC has median \(GameFormat.num(quantile(published, 0.5), 3))
-                and is within ±0.03 of (b) in \(GameFormat.num(within * 100, 0)) % of releases, within ±0.2 in \(GameFormat.num(within20 * 100, 0)) %, and above 0.5 in
-                \(GameFormat.num(aboveChance * 100, 0)) %. Without noise the same procedure (a) is within ±0.04 of (b) for \(GameFormat.num(freeWithin * 100, 0)) % of keys:
-                the loss is the noise of the public model's coefficients and score histograms (ε \(GameFormat.num(Rational(1, 4).double * 4, 2)) and
-                \(GameFormat.num(Rational(1, 8).double * 4, 2))), not the design.
+                The private site's exact out-of-fold AUC (b) is \(GameFormat.num(exactAUC, 4)); the public model's exact fit scores its own
+                training players (in-sample, no noise) at AUC (a) \(GameFormat.num(freeAUC, 4)), an optimism of \(GameFormat.num(freeAUC - exactAUC, 4)).
+                The published AUC has median \(GameFormat.num(quantile(published, 0.5), 3)) and is within ±0.03 of (b) in \(GameFormat.num(within * 100, 0)) % of
+                releases, within ±0.2 in \(GameFormat.num(within20 * 100, 0)) %, and above 0.5 in \(GameFormat.num(aboveChance * 100, 0)) %. Budget: model-fit ε
+                \(GameFormat.num(GamePublicRelease.shares.first { $0.label == "model-fit" }!.share.double * 4, 2)), model (score histograms) ε \(GameFormat.num(GamePublicRelease.shares.first { $0.label == "model" }!.share.double * 4, 2)),
+                comparisons ε \(GameFormat.num(GamePublicRelease.shares.first { $0.label == "comparisons" }!.share.double * 4, 2)).
 
                 """
             try Data(text.utf8).write(to: URL(fileURLWithPath: out))

@@ -55,49 +55,46 @@ import Testing
     // MARK: The public model (docs/game-privacy.md, "The public model")
 
     static let key = Data((0..<32).map { UInt8($0 * 7 + 3) })
-    static let train = GamePublicModel.training(analysis.players, minimumEncounters: analysis.options.minimumEncounters, key: key)
+    static let train = GamePublicModel.training(analysis.players, minimumEncounters: analysis.options.minimumEncounters)
     static let bound = (1 + 2 * GamePublicModel.tolerance) / GamePublicModel.lambda
 
     func l2(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot() }
 
-    /// Removing any one training player moves each half's exact minimiser by at most
-    /// (1 + 2τ)/Λ in L2 and its rounded coefficients by at most the documented L1
-    /// sensitivity, leaves every other player's half as it was, and — with both released
-    /// models fixed — changes the score histograms by exactly one cell.
-    @Test func removingOnePlayerMovesTheModelsByTheBoundAndTheHistogramsByOneCell() throws {
+    /// Removing any one training player leaves the others' rows and labels as they were,
+    /// moves the exact minimiser by at most (1 + 2τ)/Λ in L2 and its rounded coefficients
+    /// by at most the documented L1 sensitivity, and — with the released model fixed —
+    /// changes the score histograms by exactly one cell.
+    @Test func removingOnePlayerMovesTheModelByTheBoundAndTheHistogramsByOneCell() throws {
         let train = Self.train
-        #expect(train.count > 20 && Set(train.map(\.half)) == [0, 1])
-        let fits = try (0..<2).map { try #require(GamePublicModel.exactFit(train, half: $0)) }
-        let fixed = fits.map(GamePublicModel.rounded)
+        #expect(train.count > 20)
+        let fit = try #require(GamePublicModel.exactFit(train))
+        let fixed = GamePublicModel.rounded(fit)
         let bins = GamePublicRelease.scoreBins
-        let full = GamePublicModel.histograms(train, models: fixed, bins: bins)
+        let full = GamePublicModel.histograms(train, model: fixed, bins: bins)
         var largest = 0.0
         for i in train.indices {
             var fewer = Self.analysis.players
             fewer.removeAll { $0.id == train[i].id }
-            let again = GamePublicModel.training(fewer, minimumEncounters: Self.analysis.options.minimumEncounters, key: Self.key)
+            let again = GamePublicModel.training(fewer, minimumEncounters: Self.analysis.options.minimumEncounters)
             #expect(again.map(\.id) == train.map(\.id).filter { $0 != train[i].id })
-            #expect(again.map(\.half) == train.indices.filter { $0 != i }.map { train[$0].half })
-            for h in 0..<2 {
-                let w = try #require(GamePublicModel.exactFit(again, half: h))
-                let moved = l2(w, fits[h])
-                if h != train[i].half { #expect(moved == 0) }
-                #expect(moved <= Self.bound, "half \(h) moved \(moved) > \(Self.bound)")
-                largest = max(largest, moved)
-                #expect(l1(GamePublicModel.rounded(w), fixed[h]) <= GamePublicModel.sensitivity)
-            }
-            let fewerHist = GamePublicModel.histograms(again, models: fixed, bins: bins)
+            #expect(again.map(\.x) == train.indices.filter { $0 != i }.map { train[$0].x })
+            let w = try #require(GamePublicModel.exactFit(again))
+            let moved = l2(w, fit)
+            #expect(moved <= Self.bound, "moved \(moved) > \(Self.bound)")
+            largest = max(largest, moved)
+            #expect(l1(GamePublicModel.rounded(w), fixed) <= GamePublicModel.sensitivity)
+            let fewerHist = GamePublicModel.histograms(again, model: fixed, bins: bins)
             #expect(l1(full.positive + full.negative, fewerHist.positive + fewerHist.negative) == 1)
         }
         #expect(largest > 0)
     }
 
     /// The bound is nearly reached by a player at the corner of the feature ranges with
-    /// the unexpected label added to a small half: so a fit that was not Λ-strongly convex
-    /// in the sum form, or rows longer than 1, would fail the test above.
-    @Test func anExtremePlayerAddedToASmallHalfMovesTheModelCloseToTheBound() throws {
+    /// the unexpected label added to a small training set: so a fit that was not
+    /// Λ-strongly convex in the sum form, or rows longer than 1, would fail the test above.
+    @Test func anExtremePlayerAddedToASmallTrainingSetMovesTheModelCloseToTheBound() throws {
         let d = GamePublicModel.dimension
-        let few = Array(Self.train.filter { $0.half == 0 }.prefix(4))
+        let few = Array(Self.train.prefix(4))
         let corner = BoundedLogistic.row(GamePublicModel.features.map(\.upper), ranges: GamePublicModel.features.map { ($0.lower, $0.upper) })
         #expect(abs(l2(corner, [Double](repeating: 0, count: d)) - 1) < 1e-12)
         let w = try #require(BoundedLogistic.fit(rows: few.map(\.x), labels: few.map(\.positive), dimension: d,
@@ -110,22 +107,19 @@ import Testing
 
     /// The fit meets its stopping rule: ‖∇J‖₂ ≤ τ at the returned coefficients.
     @Test func theFitStopsWithTheGradientBelowTheTolerance() throws {
-        for h in 0..<2 {
-            let mine = Self.train.filter { $0.half == h }
-            let w = try #require(GamePublicModel.exactFit(Self.train, half: h))
-            let g = BoundedLogistic.gradient(w, rows: mine.map(\.x), labels: mine.map(\.positive), lambda: GamePublicModel.lambda)
-            #expect(g.reduce(0) { $0 + $1 * $1 }.squareRoot() <= GamePublicModel.tolerance)
-        }
+        let w = try #require(GamePublicModel.exactFit(Self.train))
+        let g = BoundedLogistic.gradient(w, rows: Self.train.map(\.x), labels: Self.train.map(\.positive), lambda: GamePublicModel.lambda)
+        #expect(g.reduce(0) { $0 + $1 * $1 }.squareRoot() <= GamePublicModel.tolerance)
     }
-    /// The coefficients' noise has the documented size: over 200 streams the 2 400 draws of
+    /// The coefficients' noise has the documented size: over 400 streams the 2 400 draws of
     /// k̃ − k have the variance of discrete Laplace noise of scale Δ₁/ε (within 15 %).
     @Test func theCoefficientNoiseHasTheDocumentedScale() throws {
         let eps = Rational(1, 1)
-        let exact = try (0..<2).map { GamePublicModel.rounded(try #require(GamePublicModel.exactFit(Self.train, half: $0))) }
+        let exact = GamePublicModel.rounded(try #require(GamePublicModel.exactFit(Self.train)))
         var noise: [Double] = []
-        for i in 0..<200 {
-            let k = GamePublicModel.noisyModels(Self.train, epsilon: eps) { KeyedRandom(key: Self.key, context: "scale-\(i)/" + $0) }
-            for h in 0..<2 { noise += zip(k[h], exact[h]).map { Double($0 - $1) } }
+        for i in 0..<400 {
+            var r = KeyedRandom(key: Self.key, context: "scale-\(i)")
+            noise += zip(GamePublicModel.noisyModel(Self.train, epsilon: eps, rng: &r), exact).map { Double($0 - $1) }
         }
         let variance = noise.reduce(0) { $0 + $1 * $1 } / Double(noise.count)
         let sd = Mechanisms.laplaceSD(scale: Double(GamePublicModel.sensitivity) / eps.double)

@@ -1,10 +1,8 @@
 """The public game model re-implemented from docs/game-privacy.md ("The public model") alone,
-against a real build of the demo with a known key: the halves, the clamped rows, the fit
-and the scores of this file must explain the published files up to noise of the
-documented size."""
+against a real build of the demo with a known key: the clamped rows, the one fit on every
+training player and its in-sample scores of this file must explain the published files up
+to noise of the documented size."""
 import csv
-import hashlib
-import hmac
 import json
 import math
 import subprocess
@@ -27,11 +25,6 @@ def _measure(player, name):
     return m.get(name)
 
 
-def _half(pid):
-    mac = hmac.new(bytes.fromhex(KEY), b"dossier-model-half" + pid.encode(), hashlib.sha256).digest()
-    return mac[0] & 1
-
-
 def _row(values):
     s = math.sqrt(len(values) + 1)
     z = [2 * (min(max(v, lo), hi) - lo) / (hi - lo) - 1 for v, (_, lo, hi) in zip(values, FEATURES)]
@@ -46,7 +39,7 @@ def _training(analysis):
         v = [_measure(p, f[0]) for f in FEATURES]
         if any(x is None for x in v):
             continue
-        out.append((_row(v), 1.0 if p["group"] == "adhd" else -1.0, _half(p["id"])))
+        out.append((_row(v), 1.0 if p["group"] == "adhd" else -1.0))
     return out
 
 
@@ -92,34 +85,31 @@ def test_published_coefficients_are_the_documented_fit_plus_noise_of_the_documen
     d1 = math.ceil(math.sqrt(len(FEATURES) + 1) * (1 + 2 * TOL) / LAMBDA * GRID) + len(FEATURES) + 1
     assert d1 == 251
     train = _training(analysis)
-    noise = []
-    for h, name in enumerate(("A", "B")):
-        mine = [(x, y) for x, y, hh in train if hh == h]
-        k = np.rint(_fit([x for x, _ in mine], [y for _, y in mine]) * GRID)
-        published = np.array(model["halves"][name]) * GRID
-        noise += list(np.rint(published) - k)
-    # 12 draws of discrete Laplace(251/ε_fit): present, and within 10 noise SDs.
+    k = np.rint(_fit([x for x, _ in train], [y for _, y in train]) * GRID)
+    noise = list(np.rint(np.array(model["noisyCoefficients"]) * GRID) - k)
+    assert len(noise) == len(FEATURES) + 1
+    # 6 draws of discrete Laplace(251/ε_fit): present, and within 10 noise SDs.
     sd = _laplace_sd(d1 / spends["model-fit"])
     assert any(n != 0 for n in noise)
     assert max(abs(n) for n in noise) < 10 * sd, (noise, sd)
 
 
-def test_published_score_histograms_are_the_cross_fitted_scores_plus_noise(demo):
+def test_published_score_histograms_are_the_in_sample_scores_plus_noise(demo):
     analysis, game = demo
     model = json.loads((game / "model.json").read_text())
     spends = {s["part"]: float(s["epsilon"]) for s in json.loads((game / "privacy.json").read_text())["spends"]}
-    w = {0: np.array(model["halves"]["A"]), 1: np.array(model["halves"]["B"])}
+    w = np.array(model["noisyCoefficients"])
     exact_pos, exact_neg = [0] * 20, [0] * 20
-    for x, y, h in _training(analysis):
-        p = 1 / (1 + math.exp(-float(w[1 - h] @ x)))          # the other half's noisy model
+    for x, y in _training(analysis):
+        p = 1 / (1 + math.exp(-float(w @ x)))          # the released noisy model
         (exact_pos if y > 0 else exact_neg)[min(19, int(p * 20))] += 1
     with open(game / "score-histogram.csv", newline="", encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
     noise = [int(r["with_diagnosis_noisy"]) - a for r, a in zip(rows, exact_pos)]
     noise += [int(r["without_noisy"]) - b for r, b in zip(rows, exact_neg)]
     # 40 draws of discrete Laplace(1/ε_model): their mean square is near the variance
-    # (a wrong half, row or model would move dozens of players between bins).
+    # (a wrong row or model would move dozens of players between bins).
     var = _laplace_sd(1 / spends["model"]) ** 2
     ms = sum(n * n for n in noise) / len(noise)
     assert 0.25 * var < ms < 3 * var, (ms, var, noise)
-    assert sum(exact_pos) == sum(1 for _, y, _ in _training(analysis) if y > 0)
+    assert sum(exact_pos) == sum(1 for _, y in _training(analysis) if y > 0)

@@ -88,7 +88,7 @@ enum GamePublicPage {
             case "counts": what = "every count in the tables above: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players (SD of the noise per cell)"
             case "comparisons": what = "per group a count, and per measure a clamped sum and a clamped spread (ε \(GameFormat.num(perQuery.double, 3)) each); in a group of 100 players a mean's noise SD is about \(GameFormat.num(sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps), 1)) % of the measure's range, half that with 200 (ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
             case "tau": what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
-            case "model-fit": what = "the public model's \(GamePublicModel.dimension) coefficients in each of its 2 halves (disjoint players): ± \(GameFormat.num(sd(GamePublicModel.sensitivity, sp.epsilon) / Double(GamePublicModel.gridSteps), 2)) per coefficient"
+            case "model-fit": what = "the public model's \(GamePublicModel.dimension) coefficients: ± \(GameFormat.num(sd(GamePublicModel.sensitivity, sp.epsilon) / Double(GamePublicModel.gridSteps), 2)) per coefficient"
             default: what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
             }
             return ["label": sp.label, "epsilon": GameFormat.num(sp.epsilon.double, 3), "what": what]
@@ -116,7 +116,7 @@ enum GamePublicPage {
         if let f = rel.shownModelFigures(threshold: a.options.suggestionProbability) {
             model["hasModel"] = true
             let roc = Charts.line(series: [
-                XYSeries(name: "public model (cross-fitted, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
+                XYSeries(name: "public model (in-sample, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
@@ -153,15 +153,13 @@ enum GamePublicPage {
                 f.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.3)] })))
             struct ModelJSON: Encodable {
                 struct Feature: Encodable { var measure: String; var lower: Double; var upper: Double }
-                var features: [Feature]; var lambda: Double; var halves: [String: [Double]]
+                var features: [Feature]; var lambda: Double; var noisyCoefficients: [Double]
                 var nTrain: Int; var nPositive: Int
                 var auc: Double?; var aucLow: Double?; var aucHigh: Double?; var brier: Double?; var privacyRelease: String
             }
-            let coefficients = Dictionary(uniqueKeysWithValues: zip(GamePublicModel.halves, rel.publicModel ?? []).map { h, k in
-                (h, k.map { Double($0) / Double(GamePublicModel.gridSteps) })
-            })
+            let coefficients = (rel.publicModel ?? []).map { Double($0) / Double(GamePublicModel.gridSteps) }
             if let j = try? GameFormat.json(ModelJSON(features: GamePublicModel.features.map { ModelJSON.Feature(measure: $0.measure, lower: $0.lower, upper: $0.upper) },
-                                                       lambda: GamePublicModel.lambda, halves: coefficients,
+                                                       lambda: GamePublicModel.lambda, noisyCoefficients: coefficients,
                                                        nTrain: f.nPositive + f.nNegative, nPositive: f.nPositive, auc: f.auc,
                                                        aucLow: f.aucLow, aucHigh: f.aucHigh, brier: f.brier, privacyRelease: rel.releaseID)) {
                 files.append(OutputFile(path: "game/model.json", data: j))

@@ -31,8 +31,8 @@ struct GamePublicRelease: Sendable {
     /// The split of the release's ε: counts, comparisons, τ quartiles, the public model's
     /// coefficients (``GamePublicModel``) and its score histograms.
     static let shares: [(label: String, share: Rational)] = [
-        ("counts", Rational(1, 16)), ("comparisons", Rational(1, 2)), ("tau", Rational(1, 16)),
-        ("model-fit", Rational(1, 4)), ("model", Rational(1, 8)),
+        ("counts", Rational(1, 16)), ("comparisons", Rational(3, 8)), ("tau", Rational(1, 16)),
+        ("model-fit", Rational(1, 4)), ("model", Rational(1, 4)),
     ]
 
     /// Queries of the comparisons part: one count, and a sum and a spread per measure.
@@ -52,12 +52,12 @@ struct GamePublicRelease: Sendable {
     /// measure, the same for all measures), mean and SD.
     var stats: [Group: [Stat]] = [:]
     var tauQuartiles: [Group: [Double]] = [:]
-    /// Noisy histograms of the public model's cross-fitted scores of the training players
+    /// Noisy histograms of the public model's in-sample scores of the training players
     /// with and without a diagnosis (``GamePublicModel``).
     var scorePositive: [Int]?
     var scoreNegative: [Int]?
-    /// The public model's noisy coefficients per half, in 1/``GamePublicModel/gridSteps``.
-    var publicModel: [[Int]]?
+    /// The public model's noisy coefficients, in 1/``GamePublicModel/gridSteps``.
+    var publicModel: [Int]?
 
     /// Group sizes: the sums of a group's noisy cells (post-processing).
     func groupSize(_ g: Group) -> Int {
@@ -109,13 +109,14 @@ struct GamePublicRelease: Sendable {
             out.tauQuartiles[g] = Mechanisms.quantiles(h, lower: tauRange.0, upper: tauRange.1, [0.25, 0.5, 0.75])
         }
 
-        // Model: two halves' noisy coefficients (parallel), then each training player's score
-        // under the other half's noisy model, histogrammed by class (one player, one cell).
-        let train = GamePublicModel.training(a.players, minimumEncounters: a.options.minimumEncounters, key: settings.key)
-        let models = GamePublicModel.noisyModels(train, epsilon: eps["model-fit"]!) { rng("model-fit/" + $0) }
-        let h = GamePublicModel.histograms(train, models: models, bins: scoreBins)
+        // Model: one noisy fit on every training player, then each training player's score
+        // under that released model, histogrammed by class (one player, one cell).
+        let train = GamePublicModel.training(a.players, minimumEncounters: a.options.minimumEncounters)
+        var r1 = rng("model-fit")
+        let model = GamePublicModel.noisyModel(train, epsilon: eps["model-fit"]!, rng: &r1)
+        let h = GamePublicModel.histograms(train, model: model, bins: scoreBins)
         var r2 = rng("model")
-        out.publicModel = models
+        out.publicModel = model
         out.scorePositive = Mechanisms.noisyHistogram(h.positive, epsilon: eps["model"]!, &r2)
         out.scoreNegative = Mechanisms.noisyHistogram(h.negative, epsilon: eps["model"]!, &r2)
         return out

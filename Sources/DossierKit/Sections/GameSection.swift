@@ -81,7 +81,7 @@ public struct GameSection: Section {
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v3;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v4;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
     }
 
     func readCohort() throws -> Cohort {
@@ -182,7 +182,7 @@ public struct GameSection: Section {
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
         let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet."
             : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
-                + (auc.map { " (cross-validated AUC \($0))." } ?? ".")
+                + (auc.map { rec.privateSite ? " (cross-validated AUC \($0))." : " (AUC of the public (differentially private) model \($0))." } ?? ".")
         return UnitResult(pages: [page, GameMethodsPage.page()], blurb: blurb)
     }
 }
