@@ -18,9 +18,12 @@ from webdav_server import WebDAVServer
 
 RUNS = int(os.environ.get("DOSSIER_SOAK_RUNS", "6"))
 SEED = int(os.environ.get("DOSSIER_SOAK_SEED", "34"))
-# The test server stops by itself after its lifetime (900 s by default): a long campaign
-# on a busy machine outlives that, so it gets a minute a run.
-LIFETIME = max(900, 60 * RUNS)
+
+
+def lifetime(runs):
+    """The test server stops by itself after its lifetime (900 s by default): a long
+    campaign on a busy machine outlives that, so it gets a minute a run."""
+    return max(900, 60 * runs)
 
 
 def set_faults(path, seed, p):
@@ -35,7 +38,7 @@ def test_random_kills_and_server_faults_then_a_rerun_converges(dossier_bin, tmp_
     set_faults(faults, 0, 0)
     srv = tmp_path / "srv"
     outcomes = {}
-    with WebDAVServer(srv, faults=faults, lifetime=LIFETIME) as dav:
+    with WebDAVServer(srv, faults=faults, lifetime=lifetime(RUNS)) as dav:
         url = dav.url + "s/"
         for run in range(RUNS):
             site = rng.choice((v1, v2))

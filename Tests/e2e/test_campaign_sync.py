@@ -9,23 +9,15 @@ conflict kept both versions, and a new device can join.
 
 `make test` runs DOSSIER_SOAK_RUNS (default 5) runs; `make soak` runs 150.
 """
-import json
 import os
 import random
 
+from test_campaign_publish import lifetime, set_faults
 from test_vault_sync_faults import KILLED, listing, needs_vault_sync, v  # noqa: F401  (fixture)
 from webdav_server import WebDAVServer
 
 RUNS = int(os.environ.get("DOSSIER_SOAK_RUNS", "5"))
 SEED = int(os.environ.get("DOSSIER_SOAK_SEED", "34"))
-# The test server stops by itself after its lifetime (900 s by default): a long campaign
-# on a busy machine outlives that, so it gets a minute a run.
-LIFETIME = max(900, 60 * RUNS)
-
-
-def set_faults(path, seed, p):
-    rules = [{"method": "*", "fault": "random", "p": p}] if p else []
-    path.write_text(json.dumps({"seed": seed, "rules": rules}))
 
 
 def converge(dossier_bin, a, b, run):
@@ -40,7 +32,7 @@ def test_random_kills_and_server_faults_lose_no_acknowledged_edit(dossier_bin, t
     faults = tmp_path / "faults.json"
     set_faults(faults, 0, 0)
     outcomes = {}
-    with WebDAVServer(tmp_path / "srv", faults=faults, lifetime=LIFETIME) as dav:
+    with WebDAVServer(tmp_path / "srv", faults=faults, lifetime=lifetime(RUNS)) as dav:
         url = dav.url + "v/"
         v(dossier_bin, "init", "--kdf", "pbkdf2", a)
         v(dossier_bin, "sync", a, "--to", url)

@@ -45,8 +45,9 @@ public enum VaultServerSettings {
     }
 
     /// Runs one sync round with the vault's stored settings and saves the vault. Used at
-    /// unlock when `autoSync` is on. Returns the lines to show (on standard error).
-    public static func autoSync(_ vault: inout Vault) async throws -> [String] {
+    /// unlock when `autoSync` is on. Returns the lines to show (on standard error): all of
+    /// them, or with `quiet` only conflicts and skipped items (no "synced" summary).
+    public static func autoSync(_ vault: inout Vault, quiet: Bool = false) async throws -> [String] {
         guard let settings = vault.settings, settings.autoSync, let url = vault.url else { return [] }
         // No option here: the CA file `vault sync --ca-file` remembered, else SSL_CERT_FILE.
         let client = try client(for: settings, remembered: SyncState.rememberedCAFile(forVault: url))
@@ -60,7 +61,7 @@ public enum VaultServerSettings {
         do { try vault.save() } catch let e as VaultError { throw DossierError(e.message) }
         var state = report.state
         try state.save(SyncState.url(forVault: url))
-        var lines = ["auto-sync: synced with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"]
+        var lines = quiet ? [] : ["auto-sync: synced with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"]
         lines += report.conflicts.map(conflictLine)
         lines += report.skipped.map { "warning: skipped \($0); tried again at the next sync" }
         return lines
@@ -78,7 +79,7 @@ public enum VaultServerSettings {
         Task.detached {
             var copy = box.vault
             do {
-                let lines = try await autoSync(&copy)
+                let lines = try await autoSync(&copy, quiet: quiet)
                 box.set(copy, lines: lines, error: nil)
             } catch let e as DossierError {
                 box.set(nil, lines: [], error: e.diagnostics.map(\.message).joined(separator: "; "))
@@ -95,7 +96,7 @@ public enum VaultServerSettings {
             return
         }
         vault = box.vault
-        for l in box.lines where !(quiet && l.hasPrefix("auto-sync: synced")) { Console.note(l) }
+        for l in box.lines { Console.note(l) }
     }
 
     public static func conflictLine(_ c: VaultSyncEngine.Conflict) -> String {
