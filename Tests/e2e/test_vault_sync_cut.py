@@ -28,6 +28,14 @@ def cut(path_part, offset=None, times=1):
     return r
 
 
+def two_devices(dossier_bin, a, b, url):
+    """Device a with one entry (Mail, jo) synced to `url`, and device b made from it."""
+    v(dossier_bin, "init", "--kdf", "pbkdf2", a)
+    v(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
+    v(dossier_bin, "sync", a, "--to", url)
+    v(dossier_bin, "sync", b, "--to", url)
+
+
 def test_a_cut_blob_upload_is_checked_and_repaired(dossier_bin, tmp_path):
     """Before: the retried PUT got 412, was taken as "already uploaded", the manifest
     named the partial blob, and the other device printed "skipped … truncated" on every
@@ -36,10 +44,7 @@ def test_a_cut_blob_upload_is_checked_and_repaired(dossier_bin, tmp_path):
     faults = rules(tmp_path / "faults.json")
     with WebDAVServer(tmp_path / "srv", faults=faults) as dav:
         url = dav.url + "v/"
-        v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-        v(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
-        v(dossier_bin, "sync", a, "--to", url)
-        v(dossier_bin, "sync", b, "--to", url)
+        two_devices(dossier_bin, a, b, url)
         v(dossier_bin, "edit", a, "Mail", "--username", "jo-edited")
         rules(faults, cut("/v/items/", offset=40))
         v(dossier_bin, "sync", a)
@@ -77,10 +82,7 @@ def test_a_cut_manifest_upload_is_recovered_not_a_permanent_block(dossier_bin, t
     faults = rules(tmp_path / "faults.json")
     with WebDAVServer(tmp_path / "srv", faults=faults) as dav:
         url = dav.url + "v/"
-        v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-        v(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
-        v(dossier_bin, "sync", a, "--to", url)
-        v(dossier_bin, "sync", b, "--to", url)
+        two_devices(dossier_bin, a, b, url)
         v(dossier_bin, "edit", a, "Mail", "--username", "jo-2")
         rules(faults, cut("/v/manifest.json", offset=30))
         v(dossier_bin, "sync", a)
@@ -101,10 +103,7 @@ def test_a_partial_manifest_left_by_a_dead_sync_is_rebuilt_from_the_devices(doss
     srv = tmp_path / "srv"
     with WebDAVServer(srv) as dav:
         url = dav.url + "v/"
-        v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-        v(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
-        v(dossier_bin, "sync", a, "--to", url)
-        v(dossier_bin, "sync", b, "--to", url)
+        two_devices(dossier_bin, a, b, url)
         v(dossier_bin, "add", b, "--title", "Bank", "--username", "bo")
         v(dossier_bin, "sync", b)
         whole = (srv / "v" / "manifest.json").read_bytes()
