@@ -11,15 +11,15 @@ import Privacy
 /// ```yaml
 /// game:
 ///   privacy:
-///     epsilon: 4              # ε spent by one public release (default 4)
+///     epsilon: 6              # ε spent by one public release (default 6)
 ///     delta: 0                # δ (default 0: every mechanism is pure ε-DP)
-///     lifetime_epsilon: 12    # total ε `dossier publish` may record (default 12)
+///     lifetime_epsilon: 18    # total ε `dossier publish` may record (default 18)
 ///     key_file: .dossier/privacy.key   # the secret noise key (created when missing)
 /// ```
 struct GamePrivacySettings: Sendable, CustomStringConvertible {
-    var epsilonMilli = 4000
+    var epsilonMilli = 6000
     var delta = "0"
-    var lifetimeMilli = 12000
+    var lifetimeMilli = 18000
     /// The noise key: never printed, logged or written into the site. Empty until
     /// ``loaded()`` (reading the configuration writes nothing, so `dossier check` doesn't).
     private(set) var key = Data()
@@ -46,8 +46,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
                 }
                 return m
             }
-            epsilonMilli = try eps("epsilon", 4000)
-            lifetimeMilli = try eps("lifetime_epsilon", 12000)
+            epsilonMilli = try eps("epsilon", 6000)
+            lifetimeMilli = try eps("lifetime_epsilon", 18000)
             if let d = try sub.string("delta") {
                 guard let v = Double(d), v >= 0, v < 1 else { throw sub.error("delta", "expected a number in [0, 1), got '\(d)'") }
                 delta = d

@@ -20,7 +20,7 @@ enum GamePublicModel {
         ("hitRTSD", 40, 180), ("tau", 40, 340), ("omissionRate", 0, 0.25), ("dPrime", 2, 5), ("commissionRate", 0, 5),
     ]
     /// Λ of J(w) = Σ log(1 + exp(−y w·x)) + (Λ/2)‖w‖² (sum form, not scaled by n).
-    static let lambda = 10.0
+    static let lambda = 40.0
     /// The fit stops when ‖∇J‖₂ ≤ τ.
     static let tolerance = 1e-9
     /// Coefficients are released as integers k = round(w·G).
@@ -74,17 +74,39 @@ enum GamePublicModel {
         return k.map { Mechanisms.laplace($0, sensitivity: sensitivity, epsilon: epsilon, &rng) }
     }
 
-    /// The score histograms (``GamePublicRelease/scoreBins`` bins over [0, 1]) of the
-    /// training players with and without a diagnosis, each scored by the released model
-    /// (in-sample): with the model fixed, one player is in exactly one cell.
-    static func histograms(_ train: [Player], model: [Int], bins: Int) -> (positive: [Int], negative: [Int]) {
-        let w = model.map { Double($0) / Double(gridSteps) }
+    /// The released model as numbers: w̃ = k̃/G.
+    static func weights(_ model: [Int]) -> [Double] { model.map { Double($0) / Double(gridSteps) } }
+
+    /// Each training player's linear score t = w̃·x under the released model (in-sample),
+    /// by class: one player's score depends on their own row and the public model only.
+    static func scores(_ train: [Player], model: [Int]) -> (positive: [Double], negative: [Double]) {
+        let w = weights(model)
         var pos: [Double] = [], neg: [Double] = []
         for p in train {
-            let s = BoundedLogistic.probability(w, p.x)
-            if p.positive { pos.append(s) } else { neg.append(s) }
+            let t = BoundedLogistic.score(w, p.x)
+            if p.positive { pos.append(t) } else { neg.append(t) }
         }
-        return (Mechanisms.histogram(pos, lower: 0, upper: 1, bins: bins), Mechanisms.histogram(neg, lower: 0, upper: 1, bins: bins))
+        return (pos, neg)
+    }
+
+    /// The histograms' range of t, from the released model alone: c ± 2h with
+    /// c = w̃₀/√(d+1) (the score at the middle of every feature range) and
+    /// h = ‖(w̃₁…w̃_d)‖₂/√(d+1) (h = 1 when every slope is 0).
+    static func scoreRange(_ model: [Int]) -> (lower: Double, upper: Double) {
+        let w = weights(model), s = Double(dimension).squareRoot()
+        let c = w[0] / s
+        let slopes = w.dropFirst().reduce(0) { $0 + $1 * $1 }.squareRoot() / s
+        let h = slopes > 0 ? slopes : 1
+        return (c - 2 * h, c + 2 * h)
+    }
+
+    /// The score histograms (`bins` equal bins of t over ``scoreRange(_:)``, a score
+    /// outside it in the nearest end bin) of the training players with and without a
+    /// diagnosis: with the model fixed, one player is in exactly one cell.
+    static func histograms(_ train: [Player], model: [Int], bins: Int) -> (positive: [Int], negative: [Int]) {
+        let t = scores(train, model: model), r = scoreRange(model)
+        return (Mechanisms.histogram(t.positive, lower: r.lower, upper: r.upper, bins: bins),
+                Mechanisms.histogram(t.negative, lower: r.lower, upper: r.upper, bins: bins))
     }
 }
 #endif

@@ -89,7 +89,9 @@ enum GamePublicPage {
             case "comparisons": what = "per group a count, and per measure a clamped sum and a clamped spread (ε \(GameFormat.num(perQuery.double, 3)) each); in a group of 100 players a mean's noise SD is about \(GameFormat.num(sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps), 1)) % of the measure's range, half that with 200 (ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
             case "tau": what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
             case "model-fit": what = "the public model's \(GamePublicModel.dimension) coefficients: ± \(GameFormat.num(sd(GamePublicModel.sensitivity, sp.epsilon) / Double(GamePublicModel.gridSteps), 2)) per coefficient"
-            default: what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
+            case "model-n": what = "the public model's training players with and without a diagnosis: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players each"
+            case "model-auc": what = "the public model's AUC, released on its own: ± \(GameFormat.num(sd(rel.aucSensitivity, sp.epsilon) / Double(GamePublicRelease.aucSteps), 3)) (noise SD) with \(rel.aucFloor) or more players in each class"
+            default: what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins), for the ROC and calibration curves: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
             }
             return ["label": sp.label, "epsilon": GameFormat.num(sp.epsilon.double, 3), "what": what]
         }
@@ -113,7 +115,7 @@ enum GamePublicPage {
         ]
         // The model card only when both noisy class totals are large enough (a decision on
         // released numbers only).
-        if let f = rel.shownModelFigures(threshold: a.options.suggestionProbability) {
+        if let f = rel.shownModelFigures() {
             model["hasModel"] = true
             let roc = Charts.line(series: [
                 XYSeries(name: "public model (in-sample, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
@@ -121,13 +123,12 @@ enum GamePublicPage {
             ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
-            let calPoints = f.calibration.compactMap { c in c.3.map { XYPoint(x: (c.0 + c.1) / 2, y: $0, label: "n ≈ \(c.2)") } }
+            let calPoints = f.calibration.compactMap { c in c.3.map { XYPoint(x: c.4, y: $0, label: "n ≈ \(c.2)") } }
             let calibration = Charts.line(series: [
                 XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "Calibration (noisy bins)", description: "Observed share with a diagnosis against the bin's middle, from the noisy histograms",
+            ], options: ChartOptions(title: "Calibration (noisy bins)", description: "Observed share with a diagnosis against the probability at the bin's middle, from the noisy histograms",
                                      width: 420, height: 380, xLabel: "predicted probability (bin middle)", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
-            func rate(_ a: Int, _ b: Int) -> String { a + b > 0 ? GameFormat.percent(Double(a) / Double(a + b)) : "–" }
             model["model"] = [
                 "nPositive": f.nPositive, "nNegative": f.nNegative, "nTrain": f.nPositive + f.nNegative,
                 "features": GamePublicModel.features.map { f in
@@ -138,29 +139,28 @@ enum GamePublicPage {
                 "lambda": GameFormat.num(GamePublicModel.lambda, 0),
                 "auc": GameFormat.num(f.auc, 2), "aucLow": GameFormat.num(f.aucLow, 2), "aucHigh": GameFormat.num(f.aucHigh, 2),
                 "brier": GameFormat.num(f.brier, 2), "roc": roc, "calibration": calibration,
-                "bins": f.calibration.map { ["range": "\(GameFormat.num($0.0, 1))–\(GameFormat.num($0.1, 1))", "n": "\($0.2)", "observed": GameFormat.num($0.3, 2)] },
-                "threshold": GameFormat.percent(a.options.suggestionProbability),
-                "sensitivity": rate(f.tp, f.fn), "specificity": rate(f.tn, f.fp), "ppv": rate(f.tp, f.fp), "npv": rate(f.tn, f.fn),
+                "bins": f.calibration.map { ["range": "\(GameFormat.num($0.0, 2))–\(GameFormat.num($0.1, 2))", "n": "\($0.2)", "observed": GameFormat.num($0.3, 2)] },
             ] as [String: Any]
             files.append(OutputFile(path: "game/score-histogram.csv", data: GameFormat.csv(["bin_low", "bin_high", "with_diagnosis_noisy", "without_noisy"],
                 rel.scorePositive!.indices.map { b in
-                    let w = 1.0 / Double(GamePublicRelease.scoreBins)
-                    return [CSVWriter.number(Double(b) * w), CSVWriter.number(Double(b + 1) * w), CSVWriter.number(rel.scorePositive![b]), CSVWriter.number(rel.scoreNegative![b])]
+                    [CSVWriter.number(f.calibration[b].0), CSVWriter.number(f.calibration[b].1), CSVWriter.number(rel.scorePositive![b]), CSVWriter.number(rel.scoreNegative![b])]
                 })))
             files.append(OutputFile(path: "game/roc.csv", data: GameFormat.csv(["threshold", "fpr", "tpr"],
                 f.roc.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2)] })))
-            files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "observed"],
-                f.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.3)] })))
+            files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "predicted", "observed"],
+                f.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.4), CSVWriter.number($0.3)] })))
             struct ModelJSON: Encodable {
                 struct Feature: Encodable { var measure: String; var lower: Double; var upper: Double }
                 var features: [Feature]; var lambda: Double; var noisyCoefficients: [Double]
-                var nTrain: Int; var nPositive: Int
+                var nTrain: Int; var nPositive: Int; var scoreRange: [Double]
                 var auc: Double?; var aucLow: Double?; var aucHigh: Double?; var brier: Double?; var privacyRelease: String
             }
             let coefficients = (rel.publicModel ?? []).map { Double($0) / Double(GamePublicModel.gridSteps) }
             if let j = try? GameFormat.json(ModelJSON(features: GamePublicModel.features.map { ModelJSON.Feature(measure: $0.measure, lower: $0.lower, upper: $0.upper) },
                                                        lambda: GamePublicModel.lambda, noisyCoefficients: coefficients,
-                                                       nTrain: f.nPositive + f.nNegative, nPositive: f.nPositive, auc: f.auc,
+                                                       nTrain: f.nPositive + f.nNegative, nPositive: f.nPositive,
+                                                       scoreRange: rel.publicModel.map { m in let r = GamePublicModel.scoreRange(m); return [r.lower, r.upper] } ?? [],
+                                                       auc: f.auc,
                                                        aucLow: f.aucLow, aucHigh: f.aucHigh, brier: f.brier, privacyRelease: rel.releaseID)) {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }

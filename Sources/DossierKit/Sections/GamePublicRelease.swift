@@ -13,8 +13,11 @@ import Privacy
 struct GamePublicRelease: Sendable {
     /// Statistics of a group are shown only when its noisy size reaches this.
     static let minimumGroup = 20
-    /// Bins of the out-of-fold score histograms (width 0.05 on [0, 1]).
-    static let scoreBins = 20
+    /// Bins of the public model's score histograms (over ``GamePublicModel/scoreRange(_:)``).
+    static let scoreBins = 10
+    /// Grid steps of the released AUC (k̃/G) and the slack, in noise scales of the class
+    /// totals, below the smaller noisy total that sets the AUC's floor M.
+    static let aucSteps = 100_000, aucSlackScales = 4
     /// Bins of the τ histograms over [0, 600] ms (width 15 ms).
     static let tauBins = 40, tauRange = (0.0, 600.0)
     /// Grid steps of a clamped measure (the sum's sensitivity) and the clamp of the
@@ -28,11 +31,13 @@ struct GamePublicRelease: Sendable {
         ("hitRTSD", 0, 250), ("tau", 0, 400), ("omissionRate", 0, 0.4),
     ]
 
-    /// The split of the release's ε: counts, comparisons, τ quartiles, the public model's
-    /// coefficients (``GamePublicModel``) and its score histograms.
+    /// The split of the release's ε (in 24ths; at the default ε = 6 a 24th is 0.25): counts,
+    /// comparisons, τ quartiles, the public model's coefficients (``GamePublicModel``), its
+    /// class totals, its AUC and its score histograms.
     static let shares: [(label: String, share: Rational)] = [
-        ("counts", Rational(1, 16)), ("comparisons", Rational(3, 8)), ("tau", Rational(1, 16)),
-        ("model-fit", Rational(1, 4)), ("model", Rational(1, 4)),
+        ("counts", Rational(1, 24)), ("comparisons", Rational(6, 24)), ("tau", Rational(1, 24)),
+        ("model-fit", Rational(4, 24)), ("model-n", Rational(1, 24)), ("model-auc", Rational(9, 24)),
+        ("model", Rational(2, 24)),
     ]
 
     /// Queries of the comparisons part: one count, and a sum and a spread per measure.
@@ -58,6 +63,12 @@ struct GamePublicRelease: Sendable {
     var scoreNegative: [Int]?
     /// The public model's noisy coefficients, in 1/``GamePublicModel/gridSteps``.
     var publicModel: [Int]?
+    /// Noisy counts of the training players with and without a diagnosis.
+    var classTotals: (positive: Int, negative: Int)?
+    /// The noisy AUC in 1/``aucSteps``, the floor M it was normalised with and its
+    /// sensitivity in grid steps (``PairwiseAUC``).
+    var aucGrid: Int?
+    var aucFloor = 0, aucSensitivity = 0
 
     /// Group sizes: the sums of a group's noisy cells (post-processing).
     func groupSize(_ g: Group) -> Int {
@@ -109,17 +120,37 @@ struct GamePublicRelease: Sendable {
             out.tauQuartiles[g] = Mechanisms.quantiles(h, lower: tauRange.0, upper: tauRange.1, [0.25, 0.5, 0.75])
         }
 
-        // Model: one noisy fit on every training player, then each training player's score
-        // under that released model, histogrammed by class (one player, one cell).
+        // Model: one noisy fit on every training player; then, with that released model
+        // fixed, each training player's score is their own: class totals, the AUC of the
+        // scores (floor M from the noisy totals) and the class histograms of the scores.
         let train = GamePublicModel.training(a.players, minimumEncounters: a.options.minimumEncounters)
         var r1 = rng("model-fit")
         let model = GamePublicModel.noisyModel(train, epsilon: eps["model-fit"]!, rng: &r1)
+        out.publicModel = model
+        let scores = GamePublicModel.scores(train, model: model)
+        var rn = rng("model-n")
+        let totals = (positive: Mechanisms.laplace(scores.positive.count, sensitivity: 1, epsilon: eps["model-n"]!, &rn),
+                      negative: Mechanisms.laplace(scores.negative.count, sensitivity: 1, epsilon: eps["model-n"]!, &rn))
+        out.classTotals = totals
+        out.aucFloor = aucFloor(totals, epsilon: eps["model-n"]!)
+        out.aucSensitivity = PairwiseAUC.sensitivity(floor: out.aucFloor, steps: aucSteps)
+        let k = PairwiseAUC.grid(twiceU: PairwiseAUC.twiceMannWhitney(positive: scores.positive, negative: scores.negative),
+                                 nPositive: scores.positive.count, nNegative: scores.negative.count, floor: out.aucFloor, steps: aucSteps)
+        var ra = rng("model-auc")
+        out.aucGrid = Mechanisms.laplace(k, sensitivity: out.aucSensitivity, epsilon: eps["model-auc"]!, &ra)
         let h = GamePublicModel.histograms(train, model: model, bins: scoreBins)
         var r2 = rng("model")
-        out.publicModel = model
         out.scorePositive = Mechanisms.noisyHistogram(h.positive, epsilon: eps["model"]!, &r2)
         out.scoreNegative = Mechanisms.noisyHistogram(h.negative, epsilon: eps["model"]!, &r2)
         return out
+    }
+
+    /// The AUC's floor M (post-processing of the noisy class totals): the smaller total less
+    /// ⌈``aucSlackScales``/ε_n⌉ (that many noise scales, so a true total below M is rare), and
+    /// never below the model card's minimum class.
+    static func aucFloor(_ totals: (positive: Int, negative: Int), epsilon: Rational) -> Int {
+        let slack = Int((UInt128(aucSlackScales) * epsilon.den + epsilon.num - 1) / epsilon.num)
+        return max(GamePublicModel.minimumClass, min(totals.positive, totals.negative) - slack)
     }
 
     // MARK: The exact statistics the noise is added to (each player's own data only)
@@ -164,60 +195,66 @@ struct GamePublicRelease: Sendable {
     // MARK: Figures derived from the noisy histograms (post-processing)
 
     struct ModelFigures: Sendable {
+        /// The noisy class totals (negative as 0).
         var nPositive: Int, nNegative: Int
         var auc: Double?, aucLow: Double?, aucHigh: Double?
         var brier: Double?
-        /// (threshold, fpr, tpr) at each bin edge, from 1 down to 0.
+        /// (threshold probability, fpr, tpr) at each bin edge, from the top down.
         var roc: [(Double, Double, Double)]
-        /// 10 bins of width 0.1: (low, high, n, observed share).
-        var calibration: [(Double, Double, Int, Double?)]
-        var tp: Int, fp: Int, tn: Int, fn: Int
+        /// Per score bin: (low, high) as probabilities σ(edge), n, observed share, and the
+        /// predicted probability σ(bin middle).
+        var calibration: [(Double, Double, Int, Double?, Double)]
     }
 
     /// The model figures when they are shown: both noisy class totals at least
     /// ``GamePublicModel/minimumClass`` (a decision on released numbers only).
-    func shownModelFigures(threshold: Double) -> ModelFigures? {
-        modelFigures(threshold: threshold).flatMap {
+    func shownModelFigures() -> ModelFigures? {
+        modelFigures().flatMap {
             $0.nPositive >= GamePublicModel.minimumClass && $0.nNegative >= GamePublicModel.minimumClass ? $0 : nil
         }
     }
 
-    func modelFigures(threshold: Double) -> ModelFigures? {
-        guard let sp = scorePositive, let sn = scoreNegative else { return nil }
-        let pos = sp.map { max(0, $0) }, neg = sn.map { max(0, $0) }
-        let nP = pos.reduce(0, +), nN = neg.reduce(0, +)
-        let k = pos.count, w = 1.0 / Double(k)
+    /// Post-processing of the model part: the AUC from its own release, everything else
+    /// from the score histograms (negative cells as 0).
+    func modelFigures() -> ModelFigures? {
+        guard let sp = scorePositive, let sn = scoreNegative, let model = publicModel, let totals = classTotals,
+              let k = aucGrid else { return nil }
+        let nP = max(0, totals.positive), nN = max(0, totals.negative)
         var auc: Double? = nil, low: Double? = nil, high: Double? = nil
         if nP > 0 && nN > 0 {
-            var below = 0.0, s = 0.0
-            for b in 0..<k { s += Double(pos[b]) * (below + 0.5 * Double(neg[b])); below += Double(neg[b]) }
-            let A = s / (Double(nP) * Double(nN))
-            // Hanley & McNeil (1982) standard error.
+            let A = min(1, max(0, Double(k) / Double(Self.aucSteps)))
+            // Hanley & McNeil (1982) variance from the noisy totals, plus the noise's own.
             let q1 = A / (2 - A), q2 = 2 * A * A / (1 + A)
-            let se = ((A * (1 - A) + Double(nP - 1) * (q1 - A * A) + Double(nN - 1) * (q2 - A * A)) / (Double(nP) * Double(nN))).squareRoot()
+            let hm = (A * (1 - A) + Double(nP - 1) * (q1 - A * A) + Double(nN - 1) * (q2 - A * A)) / (Double(nP) * Double(nN))
+            let noise = Mechanisms.laplaceSD(scale: Double(aucSensitivity) / epsilon("model-auc").double) / Double(Self.aucSteps)
+            let se = (max(0, hm) + noise * noise).squareRoot()
             auc = A; low = max(0, A - 1.959963984540054 * se); high = min(1, A + 1.959963984540054 * se)
         }
+        let pos = sp.map { max(0, $0) }, neg = sn.map { max(0, $0) }
+        let hP = pos.reduce(0, +), hN = neg.reduce(0, +)
+        let bins = pos.count, range = GamePublicModel.scoreRange(model)
+        func edge(_ b: Int) -> Double { range.lower + (range.upper - range.lower) * Double(b) / Double(bins) }
+        func sigma(_ t: Double) -> Double { 1 / (1 + exp(-t)) }
         var roc: [(Double, Double, Double)] = [(1, 0, 0)]
         var cp = 0, cn = 0
-        for b in stride(from: k - 1, through: 0, by: -1) {
+        for b in stride(from: bins - 1, through: 0, by: -1) {
             cp += pos[b]; cn += neg[b]
-            roc.append((Double(b) * w, nN > 0 ? Double(cn) / Double(nN) : 0, nP > 0 ? Double(cp) / Double(nP) : 0))
+            roc.append((b == 0 ? 0 : sigma(edge(b)), hN > 0 ? Double(cn) / Double(hN) : 0, hP > 0 ? Double(cp) / Double(hP) : 0))
+        }
+        let calibration = (0..<bins).map { b -> (Double, Double, Int, Double?, Double) in
+            let n = pos[b] + neg[b]
+            return (b == 0 ? 0 : sigma(edge(b)), b == bins - 1 ? 1 : sigma(edge(b + 1)), n,
+                    n > 0 ? Double(pos[b]) / Double(n) : nil, sigma((edge(b) + edge(b + 1)) / 2))
         }
         var brier: Double? = nil
-        if nP + nN > 0 {
-            brier = (0..<k).reduce(0.0) { acc, b in
-                let c = (Double(b) + 0.5) * w
+        if hP + hN > 0 {
+            brier = calibration.indices.reduce(0.0) { acc, b in
+                let c = calibration[b].4
                 return acc + Double(pos[b]) * (1 - c) * (1 - c) + Double(neg[b]) * c * c
-            } / Double(nP + nN)
+            } / Double(hP + hN)
         }
-        let calibration = stride(from: 0, to: k, by: 2).map { b -> (Double, Double, Int, Double?) in
-            let p = pos[b] + pos[b + 1], n = neg[b] + neg[b + 1]
-            return (Double(b) * w, Double(b + 2) * w, p + n, p + n > 0 ? Double(p) / Double(p + n) : nil)
-        }
-        let cut = Int((threshold / w).rounded())
-        let tp = pos[min(cut, k)...].reduce(0, +), fp = neg[min(cut, k)...].reduce(0, +)
-        return ModelFigures(nPositive: nP, nNegative: nN, auc: auc, aucLow: low, aucHigh: high, brier: brier, roc: roc,
-                            calibration: calibration, tp: tp, fp: fp, tn: nN - fp, fn: nP - tp)
+        return ModelFigures(nPositive: nP, nNegative: nN, auc: auc, aucLow: low, aucHigh: high, brier: brier,
+                            roc: roc, calibration: calibration)
     }
 
     /// Hedges' g of two published groups from their noisy n, mean and SD (as

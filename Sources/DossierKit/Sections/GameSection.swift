@@ -18,7 +18,7 @@ import Render
 ///   kit: true                            # the game page game/play/ (docs/game-kit.md), with
 ///   public_key: keys/study.pub           #   the study public key it seals uploads to
 ///   kit_upload: https://dav.example.org/drop/   # optional WebDAV drop it PUTs them to
-///   privacy: {epsilon: 4, delta: 0}      # the public site's differential privacy
+///   privacy: {epsilon: 6, delta: 0}      # the public site's differential privacy
 ///                                        # (docs/game-privacy.md; not for a private site)
 /// ```
 ///
@@ -81,7 +81,7 @@ public struct GameSection: Section {
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v4;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v5;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
     }
 
     func readCohort() throws -> Cohort {
@@ -125,7 +125,7 @@ public struct GameSection: Section {
             let c = GameCohortPage.build(analysis, simulated: simulated)
             pages.append(c.page); files += c.files
         }
-        let figures = release?.shownModelFigures(threshold: options.suggestionProbability)
+        let figures = release?.shownModelFigures()
         if let kit { files += try kit.files() }
         let warnings = analysis.warnings.map {
             Diagnostic.warning(file: database.map(project.display) ?? self.files.first.map(project.display), $0)

@@ -77,6 +77,9 @@ public enum BoundedLogistic {
         return dot(g, g).squareRoot() <= tolerance ? w : nil
     }
 
+    /// The model's linear score for row x: w·x, summed in coordinate order (intercept first).
+    public static func score(_ w: [Double], _ x: [Double]) -> Double { dot(w, x) }
+
     /// The model's probability for row x: σ(w·x).
     public static func probability(_ w: [Double], _ x: [Double]) -> Double { Special.expit(dot(w, x)) }
 }
