@@ -63,7 +63,8 @@ import Testing
     /// Removing any one training player leaves the others' rows and labels as they were,
     /// moves the exact minimiser by at most (1 + 2τ)/Λ in L2 and its rounded coefficients
     /// by at most the documented L1 sensitivity, and — with the released model fixed —
-    /// changes the score histograms by exactly one cell.
+    /// changes the score histograms by exactly one cell, one class total by one, and the
+    /// AUC's grid value by at most its sensitivity for the floor.
     @Test func removingOnePlayerMovesTheModelByTheBoundAndTheHistogramsByOneCell() throws {
         let train = Self.train
         #expect(train.count > 20)
@@ -71,7 +72,15 @@ import Testing
         let fixed = GamePublicModel.rounded(fit)
         let bins = GamePublicRelease.scoreBins
         let full = GamePublicModel.histograms(train, model: fixed, bins: bins)
-        var largest = 0.0
+        let floor = GamePublicModel.minimumClass, steps = GamePublicRelease.aucSteps
+        func aucGrid(_ t: [GamePublicModel.Player]) -> (Int, Int, Int) {
+            let s = GamePublicModel.scores(t, model: fixed)
+            return (PairwiseAUC.grid(twiceU: PairwiseAUC.twiceMannWhitney(positive: s.positive, negative: s.negative),
+                                     nPositive: s.positive.count, nNegative: s.negative.count, floor: floor, steps: steps),
+                    s.positive.count, s.negative.count)
+        }
+        let fullAUC = aucGrid(train)
+        var largest = 0.0, largestAUC = 0
         for i in train.indices {
             var fewer = Self.analysis.players
             fewer.removeAll { $0.id == train[i].id }
@@ -85,8 +94,12 @@ import Testing
             #expect(l1(GamePublicModel.rounded(w), fixed) <= GamePublicModel.sensitivity)
             let fewerHist = GamePublicModel.histograms(again, model: fixed, bins: bins)
             #expect(l1(full.positive + full.negative, fewerHist.positive + fewerHist.negative) == 1)
+            let auc = aucGrid(again)
+            #expect(abs(auc.1 - fullAUC.1) + abs(auc.2 - fullAUC.2) == 1)
+            #expect(abs(auc.0 - fullAUC.0) <= PairwiseAUC.sensitivity(floor: floor, steps: steps))
+            largestAUC = max(largestAUC, abs(auc.0 - fullAUC.0))
         }
-        #expect(largest > 0)
+        #expect(largest > 0 && largestAUC > 0)
     }
 
     /// The bound is nearly reached by a player at the corner of the feature ranges with

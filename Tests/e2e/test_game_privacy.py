@@ -49,9 +49,10 @@ def test_default_site_is_differentially_private_and_deterministic(run_dossier, t
     rows = _counts(site)
     assert len(rows) == 4 * 6 * 4 and all(int(r["n_noisy"]) == int(r["n_noisy"]) for r in rows)
     release = json.loads((game / "privacy.json").read_text())
-    assert release["epsilon"] == "4" and release["delta"] == "0" and release["lifetimeEpsilon"] == "12"
+    assert release["epsilon"] == "6" and release["delta"] == "0" and release["lifetimeEpsilon"] == "18"
+    assert [s["part"] for s in release["spends"]] == ["counts", "comparisons", "tau", "model-fit", "model-n", "model-auc", "model"]
     html = (game / "cohort" / "index.html").read_text()
-    assert "How these numbers were protected" in html and "ε = 4" in html
+    assert "How these numbers were protected" in html and "ε = 6" in html
     assert "The cohort is simulated" not in html
     # Groups under the documented minimum (20, noisy) show no statistics.
     size = {}

@@ -6,9 +6,11 @@ import csv
 import json
 import re
 
+import numpy as np
 import pytest
 
 from conftest import REPO
+from test_game_public_model import BINS, _score_range, _training
 
 KEY = "5a" * 32
 RANGES = {"hitRTSD": (0, 250), "tau": (0, 400), "omissionRate": (0, 0.4)}
@@ -210,15 +212,17 @@ def test_attack_5_roc_and_calibration_files_hold_no_player_rows(name, cohorts, r
         assert not (game / "roc.csv").exists()
         return
     roc = _rows(game / "roc.csv")
-    assert len(roc) == 21, "one row per bin edge, whatever the cohort size"
+    assert len(roc) == BINS + 1, "one row per bin edge, whatever the cohort size"
     hist = _rows(game / "score-histogram.csv")
-    groups = {p["id"]: p["group"] for p in cohorts[name]["analysis"]["players"]}
-    exact_pos, exact_neg = [0] * 20, [0] * 20
-    for pid, prob in model["outOfFold"].items():
-        b = min(19, int(prob * 20))
-        (exact_pos if groups[pid] == "adhd" else exact_neg)[b] += 1
+    # The exact bins of the released public model's scores (docs/game-privacy.md).
+    w = np.array(json.loads((game / "model.json").read_text())["noisyCoefficients"])
+    lo, hi = _score_range(w)
+    exact_pos, exact_neg = [0] * BINS, [0] * BINS
+    for x, y in _training(cohorts[name]["analysis"]):
+        t = min(max(float(w @ x), lo), hi)
+        (exact_pos if y > 0 else exact_neg)[min(BINS - 1, int((t - lo) / (hi - lo) * BINS))] += 1
     pub_pos = [int(r["with_diagnosis_noisy"]) for r in hist]
     pub_neg = [int(r["without_noisy"]) for r in hist]
     assert pub_pos != exact_pos and pub_neg != exact_neg
     exact = sum(1 for a, b in zip(pub_pos + pub_neg, exact_pos + exact_neg) if a == b)
-    assert exact < _chance_bound(game, "model", 40), f"{exact} of 40 bins are exact"
+    assert exact < _chance_bound(game, "model", 2 * BINS), f"{exact} of {2 * BINS} bins are exact"
