@@ -8,7 +8,7 @@ import Foundation
 /// ```
 /// # Dossier privacy ledger (docs/game-privacy.md). One line per published release;
 /// # the total spent is the sum of epsilon (basic composition).
-/// release=3f9c0a7d2b41e8c6 epsilon=4 delta=0 section=game published=2026-11-27T20:01:02Z
+/// release=3f9c0a7d2b41e8c6 epsilon=6 delta=0 section=game published=2026-11-27T20:01:02Z
 /// ```
 public struct Ledger: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {

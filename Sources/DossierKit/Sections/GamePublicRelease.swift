@@ -201,8 +201,8 @@ struct GamePublicRelease: Sendable {
         var brier: Double?
         /// (threshold probability, fpr, tpr) at each bin edge, from the top down.
         var roc: [(Double, Double, Double)]
-        /// Per score bin: (low, high) as probabilities σ(edge), n, observed share, and the
-        /// predicted probability σ(bin middle).
+        /// Per score bin: (low, high) as probabilities σ(edge), n, observed share (nil when
+        /// n is below ``GamePublicRelease/minimumGroup``), and the predicted probability σ(bin middle).
         var calibration: [(Double, Double, Int, Double?, Double)]
     }
 
@@ -244,7 +244,7 @@ struct GamePublicRelease: Sendable {
         let calibration = (0..<bins).map { b -> (Double, Double, Int, Double?, Double) in
             let n = pos[b] + neg[b]
             return (b == 0 ? 0 : sigma(edge(b)), b == bins - 1 ? 1 : sigma(edge(b + 1)), n,
-                    n > 0 ? Double(pos[b]) / Double(n) : nil, sigma((edge(b) + edge(b + 1)) / 2))
+                    n >= Self.minimumGroup ? Double(pos[b]) / Double(n) : nil, sigma((edge(b) + edge(b + 1)) / 2))
         }
         var brier: Double? = nil
         if hP + hN > 0 {
