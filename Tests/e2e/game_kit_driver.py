@@ -167,11 +167,14 @@ class Player:
         n_calls = 2 * (len(taps) + 3)
         if ahead == "auto":
             # Every press is to be sent before the game starts: leave three times what the
-            # DevTools calls take on this (throttled, loaded) page, measured with two moves.
-            a = self.now()
-            for _ in range(2):
+            # DevTools calls take on this (throttled, loaded) page, at the slowest of four
+            # moves (a busy machine makes single calls slow now and then), and at least 3 s.
+            slowest = 0.0
+            for _ in range(4):
+                a = self.now()
                 self.d.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": 1, "y": 1})
-            ahead = max(1500.0, 3 * n_calls * (self.now() - a) / 2) + 0.37
+                slowest = max(slowest, self.now() - a)
+            ahead = max(3000.0, 3 * n_calls * slowest) + 0.37
         t0 = self.now() + ahead
         self.press_button(f'section[data-screen="{current}"] [data-action="play"]', t0)
         wait_for(self.d, "document.body.getAttribute('data-current') === 'game'", "the game")
