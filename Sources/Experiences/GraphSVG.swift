@@ -35,7 +35,7 @@ public enum GraphSVG {
         s += "<title id=\"graph-title\">Panoramas and doors of \(x(title))</title>\n"
         let pathText = g.shortestPath.map { $0.joined(separator: " → ") } ?? "none: the final panorama cannot be reached"
         s += "<desc id=\"graph-desc\">\(g.nodes.count) panoramas, \(g.edges.count) doors. Start: \(x(g.first)). Final: \(x(g.final)). Shortest path: \(x(pathText)).</desc>\n"
-        s += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#4a5a6a\"/></marker></defs>\n"
+        s += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerUnits=\"userSpaceOnUse\" markerWidth=\"11\" markerHeight=\"11\" orient=\"auto-start-reverse\"><path class=\"door-head\" d=\"M0,0 L10,5 L0,10 z\" fill=\"#4a5a6a\"/></marker></defs>\n"
         if columns[unreachableCol] != nil {
             let ux = pad + Double(unreachableCol) * (boxW + gapX)
             s += "<text x=\"\(n(ux))\" y=\"\(n(pad + 8))\" class=\"graph-note\" font-size=\"13\" fill=\"#8a4b00\">Cannot be reached</text>\n"
@@ -59,7 +59,7 @@ public enum GraphSVG {
                 let cy = max(y0, y1) + gapY * 0.8
                 d = "M\(n(a.0 + boxW / 2 + 12)),\(n(y0)) C\(n(a.0 + boxW / 2 + 12)),\(n(cy)) \(n(b.0 + boxW / 2 - 12)),\(n(cy)) \(n(b.0 + boxW / 2 - 12)),\(n(y1))"
             }
-            s += "<path d=\"\(d)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(w)\" marker-end=\"url(#arrow)\"><title>Door \(x(edge.label)): \(x(edge.from)) → \(x(edge.to))</title></path>\n"
+            s += "<path class=\"\(strong ? "door door-path" : "door")\" d=\"\(d)\" fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(w)\" marker-end=\"url(#arrow)\"><title>Door \(x(edge.label)): \(x(edge.from)) → \(x(edge.to))</title></path>\n"
         }
         // Panoramas.
         let unreachable = Set(g.unreachable), dead = Set(g.deadEnds)

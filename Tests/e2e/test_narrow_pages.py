@@ -112,6 +112,12 @@ def test_page_reads_on_a_390_px_phone(sites, phone, site_name, page):
     assert not narrow_prose, narrow_prose
     small = [t for t in m["texts"] if t["px"] < 11 - 1e-6]
     assert not small, small[:5]
+    # Numbers line up: every cell marked as a number is right-aligned, whatever a
+    # section's own stylesheet sets for its tables.
+    left = phone.execute_script(
+        "return [...document.querySelectorAll('td.num, th.num')].filter(c => getComputedStyle(c).textAlign !== 'right')"
+        ".map(c => c.textContent.trim()).slice(0, 5)")
+    assert not left, left
 
     shots = os.environ.get("DOSSIER_SHOTS")
     if shots:
@@ -120,3 +126,37 @@ def test_page_reads_on_a_390_px_phone(sites, phone, site_name, page):
             phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
             pathlib.Path(shots).mkdir(parents=True, exist_ok=True)
             phone.save_screenshot(str(pathlib.Path(shots) / f"narrow-{name}-390-{scheme}.png"))
+
+
+def _luminance(rgb):
+    def lin(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(float(v)) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b):
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_experience_graph_doors_keep_their_size_and_contrast(sites, phone, scheme):
+    """The doors of the experience graph: arrowheads of one size whatever the line's width
+    (a door on the shortest path is drawn thicker), and lines and heads at least 3:1 against
+    the graph's background in both colour schemes (WCAG 1.4.11, graphical objects)."""
+    phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    phone.get((sites["demo"] / "experiences/dentist/overview/index.html").as_uri())
+    m = phone.execute_script("""
+        const rgb = s => s.match(/[0-9.]+/g).slice(0, 3).map(Number);
+        const svg = document.querySelector('svg.experience-graph');
+        const marker = svg.querySelector('marker');
+        return {units: marker.getAttribute('markerUnits'), widths: [...svg.querySelectorAll('path.door')].map(p => p.getAttribute('stroke-width')),
+                paper: rgb(getComputedStyle(svg.closest('.xp-graph')).backgroundColor),
+                doors: [...svg.querySelectorAll('path.door')].map(p => rgb(getComputedStyle(p).stroke)),
+                head: rgb(getComputedStyle(marker.querySelector('path')).fill)};""")
+    assert m["units"] == "userSpaceOnUse"
+    assert len(set(m["widths"])) == 2, m["widths"]          # both kinds of door are on this graph
+    for colour in m["doors"] + [m["head"]]:
+        assert _contrast(colour, m["paper"]) >= 3, (colour, m["paper"])
