@@ -131,6 +131,14 @@ def test_attack_1_differencing_two_releases_recovers_nothing_exact(name, cohorts
     # …and the guesses are not all close either: noise may land one near the truth by
     # chance (a fixed key here, so the draw is the same each run), not every one.
     assert not errors or max(errors) > 0.01, f"every measure recovered within 1 % of its range: {errors}"
+    # The public model's class totals and AUC: their difference is noise, not the player's
+    # class (one more with or without a diagnosis) or the AUC they alone would move.
+    files = [releases[name][w] / "model.json" for w in ("without", "with")]
+    if all(f.exists() for f in files):
+        a, b = (json.loads(f.read_text()) for f in files)
+        moved = (b["nPositive"] - a["nPositive"], (b["nTrain"] - b["nPositive"]) - (a["nTrain"] - a["nPositive"]))
+        assert moved not in ((1, 0), (0, 1)), f"the class totals moved by exactly one player: {moved}"
+        assert a["auc"] != b["auc"]
 
 
 @pytest.mark.parametrize("name", COHORTS)
