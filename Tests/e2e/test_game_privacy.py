@@ -87,6 +87,11 @@ def test_bad_privacy_settings_name_file_and_line(run_dossier, tmp_path):
         assert proc.returncode == 1, block
         assert needle in proc.stderr and "game.privacy" in proc.stderr, proc.stderr
         assert not (proj / "_site").exists()
+    # A release ε above the default lifetime, with no lifetime given: three releases' worth.
+    proj = _project(tmp_path / "big", f"  telemetry: {data}\n  privacy:\n    epsilon: 20\n")
+    run_dossier("build", proj)
+    release = json.loads((proj / "_site" / "game" / "privacy.json").read_text())
+    assert (release["epsilon"], release["lifetimeEpsilon"]) == ("20", "60")
     proj = _project(tmp_path / "badkey", f"  telemetry: {data}\n  privacy:\n    key_file: k.txt\n")
     (proj / "k.txt").write_text("not a key\n")
     proc = run_dossier("build", proj, check=False)

@@ -13,7 +13,7 @@ import Privacy
 ///   privacy:
 ///     epsilon: 6              # ε spent by one public release (default 6)
 ///     delta: 0                # δ (default 0: every mechanism is pure ε-DP)
-///     lifetime_epsilon: 18    # total ε `dossier publish` may record (default 18)
+///     lifetime_epsilon: 18    # total ε `dossier publish` may record (default 3 × epsilon)
 ///     key_file: .dossier/privacy.key   # the secret noise key (created when missing)
 /// ```
 struct GamePrivacySettings: Sendable, CustomStringConvertible {
@@ -47,7 +47,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
                 return m
             }
             epsilonMilli = try eps("epsilon", 6000)
-            lifetimeMilli = try eps("lifetime_epsilon", 18000)
+            // Without a lifetime budget: three releases at this ε (18 at the default 6).
+            lifetimeMilli = try eps("lifetime_epsilon", 3 * epsilonMilli)
             if let d = try sub.string("delta") {
                 guard let v = Double(d), v >= 0, v < 1 else { throw sub.error("delta", "expected a number in [0, 1), got '\(d)'") }
                 delta = d
