@@ -68,7 +68,6 @@ extension Error {
     /// Turns any error into diagnostics a person can read (never a stack trace).
     public var diagnostics: [Diagnostic] {
         if let e = self as? DossierError { return e.diagnostics }
-        if let e = self as? CustomStringConvertible { return [Diagnostic(e.description)] }
         return [Diagnostic(String(describing: self))]
     }
 }

@@ -59,7 +59,7 @@ public enum VaultServerSettings {
         // The vault first, then the state that describes it (docs/vault-sync.md).
         try FaultPoint.hit("vault file")
         do { try vault.save() } catch let e as VaultError { throw DossierError(e.message) }
-        var state = report.state
+        let state = report.state
         try state.save(SyncState.url(forVault: url))
         var lines = quiet ? [] : ["auto-sync: synced with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"]
         lines += report.conflicts.map(conflictLine)

@@ -6,7 +6,7 @@ import ZIPFoundation
 enum OnePUX {
     /// Zip files start with "PK\u{3}\u{4}"; a 1PUX holds `export.data`.
     static func isOnePUX(_ data: Data) -> Bool {
-        guard data.starts(with: [0x50, 0x4B, 0x03, 0x04]), let zip = try? Archive(data: data, accessMode: .read) else { return false }
+        guard data.starts(with: [0x50, 0x4B, 0x03, 0x04]), let zip = try? Archive(data: data, accessMode: .read, pathEncoding: nil) else { return false }
         return zip["export.data"] != nil
     }
 
@@ -18,7 +18,7 @@ enum OnePUX {
                              "114": "SSH key", "115": "crypto wallet"]
 
     static func read(_ data: Data, file: String?, now: Date) throws -> ImportResult {
-        guard let zip = try? Archive(data: data, accessMode: .read), let entry = zip["export.data"] else {
+        guard let zip = try? Archive(data: data, accessMode: .read, pathEncoding: nil), let entry = zip["export.data"] else {
             throw VaultError(.invalidInput, "not a 1Password 1PUX export (a zip with export.data)", file: file)
         }
         guard entry.uncompressedSize <= 1 << 30 else { throw VaultError(.invalidInput, "export.data is over 1 GiB", file: file) }
