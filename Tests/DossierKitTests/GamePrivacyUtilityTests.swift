@@ -55,6 +55,7 @@ import Testing
         var aucErr: [Double] = [], vsNoiseFree: [Double] = [], published: [Double] = []
         var countErr: [Double] = [], meanErr: [Double] = [], calErr: [Double] = []
         let free = try noiseFree(a)
+        let train = GamePublicModel.training(a.players, minimumEncounters: a.options.minimumEncounters)
         let freeAUC = auc(free.pos, free.neg)
         for seed in 0..<100 {
             let key = Data(SHA256.hash(data: Data("dossier-utility-\(seed)".utf8)))
@@ -64,7 +65,6 @@ import Testing
             aucErr.append(abs(A - exactAUC)); published.append(A)
             vsNoiseFree.append(abs(A - freeAUC))
             // Calibration reference: the released model's exact histograms (no histogram noise).
-            let train = GamePublicModel.training(a.players, minimumEncounters: a.options.minimumEncounters)
             let exactBins = GamePublicModel.histograms(train, model: try #require(r.publicModel), bins: GamePublicRelease.scoreBins)
             let calY = exactBins.positive, calN = zip(exactBins.positive, exactBins.negative).map { $0 + $1 }
             let noisy = r.cells.flatMap { $0.flatMap { $0 } }

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import REPO
-from test_game_public_model import BINS, _score_range, _training
+from test_game_public_model import BINS, _exact_bins
 
 KEY = "5a" * 32
 RANGES = {"hitRTSD": (0, 250), "tau": (0, 400), "omissionRate": (0, 0.4)}
@@ -224,11 +224,7 @@ def test_attack_5_roc_and_calibration_files_hold_no_player_rows(name, cohorts, r
     hist = _rows(game / "score-histogram.csv")
     # The exact bins of the released public model's scores (docs/game-privacy.md).
     w = np.array(json.loads((game / "model.json").read_text())["noisyCoefficients"])
-    lo, hi = _score_range(w)
-    exact_pos, exact_neg = [0] * BINS, [0] * BINS
-    for x, y in _training(cohorts[name]["analysis"]):
-        t = min(max(float(w @ x), lo), hi)
-        (exact_pos if y > 0 else exact_neg)[min(BINS - 1, int((t - lo) / (hi - lo) * BINS))] += 1
+    exact_pos, exact_neg = _exact_bins(cohorts[name]["analysis"], w)
     pub_pos = [int(r["with_diagnosis_noisy"]) for r in hist]
     pub_neg = [int(r["without_noisy"]) for r in hist]
     assert pub_pos != exact_pos and pub_neg != exact_neg

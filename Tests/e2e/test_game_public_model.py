@@ -102,6 +102,16 @@ def _score_range(w):
     return c - 2 * h, c + 2 * h
 
 
+def _exact_bins(analysis, w):
+    """The released model's score histograms without noise: (with, without a diagnosis)."""
+    lo, hi = _score_range(w)
+    pos, neg = [0] * BINS, [0] * BINS
+    for x, y in _training(analysis):
+        t = min(max(float(w @ x), lo), hi)
+        (pos if y > 0 else neg)[min(BINS - 1, int((t - lo) / (hi - lo) * BINS))] += 1
+    return pos, neg
+
+
 def _spends(game):
     return {s["part"]: float(s["epsilon"]) for s in json.loads((game / "privacy.json").read_text())["spends"]}
 
@@ -113,10 +123,7 @@ def test_published_score_histograms_are_the_in_sample_scores_plus_noise(demo):
     w = np.array(model["noisyCoefficients"])
     lo, hi = _score_range(w)
     assert model["scoreRange"] == pytest.approx([lo, hi], abs=1e-12)
-    exact_pos, exact_neg = [0] * BINS, [0] * BINS
-    for x, y in _training(analysis):
-        t = min(max(float(w @ x), lo), hi)               # the released noisy model's score
-        (exact_pos if y > 0 else exact_neg)[min(BINS - 1, int((t - lo) / (hi - lo) * BINS))] += 1
+    exact_pos, exact_neg = _exact_bins(analysis, w)     # the released noisy model's scores
     with open(game / "score-histogram.csv", newline="", encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == BINS

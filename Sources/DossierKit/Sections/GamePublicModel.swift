@@ -104,7 +104,12 @@ enum GamePublicModel {
     /// outside it in the nearest end bin) of the training players with and without a
     /// diagnosis: with the model fixed, one player is in exactly one cell.
     static func histograms(_ train: [Player], model: [Int], bins: Int) -> (positive: [Int], negative: [Int]) {
-        let t = scores(train, model: model), r = scoreRange(model)
+        histograms(scores(train, model: model), model: model, bins: bins)
+    }
+
+    /// The same from scores already computed by ``scores(_:model:)``.
+    static func histograms(_ t: (positive: [Double], negative: [Double]), model: [Int], bins: Int) -> (positive: [Int], negative: [Int]) {
+        let r = scoreRange(model)
         return (Mechanisms.histogram(t.positive, lower: r.lower, upper: r.upper, bins: bins),
                 Mechanisms.histogram(t.negative, lower: r.lower, upper: r.upper, bins: bins))
     }

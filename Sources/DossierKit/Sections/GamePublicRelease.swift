@@ -138,7 +138,7 @@ struct GamePublicRelease: Sendable {
                                  nPositive: scores.positive.count, nNegative: scores.negative.count, floor: out.aucFloor, steps: aucSteps)
         var ra = rng("model-auc")
         out.aucGrid = Mechanisms.laplace(k, sensitivity: out.aucSensitivity, epsilon: eps["model-auc"]!, &ra)
-        let h = GamePublicModel.histograms(train, model: model, bins: scoreBins)
+        let h = GamePublicModel.histograms(scores, model: model, bins: scoreBins)
         var r2 = rng("model")
         out.scorePositive = Mechanisms.noisyHistogram(h.positive, epsilon: eps["model"]!, &r2)
         out.scoreNegative = Mechanisms.noisyHistogram(h.negative, epsilon: eps["model"]!, &r2)
@@ -234,17 +234,16 @@ struct GamePublicRelease: Sendable {
         let hP = pos.reduce(0, +), hN = neg.reduce(0, +)
         let bins = pos.count, range = GamePublicModel.scoreRange(model)
         func edge(_ b: Int) -> Double { range.lower + (range.upper - range.lower) * Double(b) / Double(bins) }
-        func sigma(_ t: Double) -> Double { 1 / (1 + exp(-t)) }
         var roc: [(Double, Double, Double)] = [(1, 0, 0)]
         var cp = 0, cn = 0
         for b in stride(from: bins - 1, through: 0, by: -1) {
             cp += pos[b]; cn += neg[b]
-            roc.append((b == 0 ? 0 : sigma(edge(b)), hN > 0 ? Double(cn) / Double(hN) : 0, hP > 0 ? Double(cp) / Double(hP) : 0))
+            roc.append((b == 0 ? 0 : Special.expit(edge(b)), hN > 0 ? Double(cn) / Double(hN) : 0, hP > 0 ? Double(cp) / Double(hP) : 0))
         }
         let calibration = (0..<bins).map { b -> (Double, Double, Int, Double?, Double) in
             let n = pos[b] + neg[b]
-            return (b == 0 ? 0 : sigma(edge(b)), b == bins - 1 ? 1 : sigma(edge(b + 1)), n,
-                    n >= Self.minimumGroup ? Double(pos[b]) / Double(n) : nil, sigma((edge(b) + edge(b + 1)) / 2))
+            return (b == 0 ? 0 : Special.expit(edge(b)), b == bins - 1 ? 1 : Special.expit(edge(b + 1)), n,
+                    n >= Self.minimumGroup ? Double(pos[b]) / Double(n) : nil, Special.expit((edge(b) + edge(b + 1)) / 2))
         }
         var brier: Double? = nil
         if hP + hN > 0 {
