@@ -52,4 +52,26 @@ public enum XMLText {
         }
         return out
     }
+
+    /// Text for an XML 1.0 document that other programs read (the KeePass export):
+    /// ``escape(_:)``, and also `\r` written as `&#13;` (a parser would turn a raw one
+    /// into `\n`), and the control characters XML 1.0 forbids (below U+0020 other than tab
+    /// and line feed) left out, since no reference can carry them.
+    public static func escapeForXMLDocument(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\r": out += "&#13;"
+            case "\n", "\t": out.unicodeScalars.append(ch)
+            default: if ch.value >= 0x20 { out.unicodeScalars.append(ch) }
+            }
+        }
+        return out
+    }
 }

@@ -25,7 +25,7 @@ struct RecallParticipantModelTests {
               </table>
 
             """
-        let t = Self.text("Tests/DossierKitTests/Fixtures/recall/participant-round5.mustache")
+        let t = Self.text("Tests/DossierKitTests/Fixtures/recall/participant-plain-tables.mustache")
         precondition(t.contains("  {{{entryTableHTML}}}\n"))
         return t.replacingOccurrences(of: "  {{{entryTableHTML}}}\n", with: plainTable)
     }()
@@ -79,12 +79,12 @@ struct RecallParticipantModelTests {
     /// it gives with the dictionary of round four.
     @Test func roundFivesTemplateRendersAsWithTheDictionary() throws {
         let templates = try TemplateSet(builtIn: [
-            .init(name: "round5", text: Self.text("Tests/DossierKitTests/Fixtures/recall/participant-round5.mustache"), file: "round5.mustache"),
+            .init(name: "plain-tables", text: Self.text("Tests/DossierKitTests/Fixtures/recall/participant-plain-tables.mustache"), file: "plain-tables.mustache"),
         ], folders: [])
         var sessions = 0
         for (i, s) in try RecallRenderTests.simulatedSessions(Self.sets, seed: 72, count: 4).enumerated() {
             let typed = RecallReport.model(s.result, slug: "p\(i)")
-            #expect(try templates.render("round5", typed) == templates.render("round5", Self.dictionary(s.result, slug: "p\(i)", charts: typed)),
+            #expect(try templates.render("plain-tables", typed) == templates.render("plain-tables", Self.dictionary(s.result, slug: "p\(i)", charts: typed)),
                     "\(s.label)")
             sessions += 1
         }

@@ -41,7 +41,7 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
         // same digits (see `DecimalText.exactHundredths`; `DataWriterTests`).
         if let k = DecimalText.exactHundredths(d) { return DecimalText.hundredths(k) }
         // Whole thousandths (ms / 1000: every cell of the keystroke-dynamics tables,
-        // 3 % of a study build through printf), likewise (`FastPathRoundSevenTests`).
+        // 3 % of a study build through printf), likewise (`ThousandthsFastPathTests`).
         if let k = DecimalText.exactThousandths(d) { return DecimalText.thousandths(k) }
         return formatNumberPrintf(d)
     }

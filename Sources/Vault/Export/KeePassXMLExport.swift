@@ -1,4 +1,5 @@
 import Foundation
+import Escaping
 
 /// KeePass 2.x XML export (docs/vault-import.md, "Export"): one group per folder path
 /// segment under the root group; notes become entries with the text in Notes (KeePass
@@ -85,21 +86,6 @@ enum KeePassXMLExport {
 
     static func uuid(_ id: UUID) -> String { withUnsafeBytes(of: id.uuid) { Data($0).base64EncodedString() } }
 
-    static func esc(_ s: String) -> String {
-        var o = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": o += "&amp;"
-            case "<": o += "&lt;"
-            case ">": o += "&gt;"
-            case "\"": o += "&quot;"
-            case "\r": o += "&#13;"
-            default:
-                // XML 1.0 forbids most control characters: drop them
-                if u.value < 0x20 && u != "\n" && u != "\t" { continue }
-                o.unicodeScalars.append(u)
-            }
-        }
-        return o
-    }
+    /// XML text, as the shared escaper writes it for a document other programs read.
+    static func esc(_ s: String) -> String { XMLText.escapeForXMLDocument(s) }
 }

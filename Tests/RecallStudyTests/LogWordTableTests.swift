@@ -4,7 +4,7 @@ import Testing
 
 /// Round seven's reading of a log's known words in place (``LineWord``,
 /// docs/perf-study.md, "Round seven, data path") against the Strings they replace.
-struct DataPathRoundSevenTests {
+struct LogWordTableTests {
     /// Candidate values: every word, and near misses (prefixes, longer, other case,
     /// empty, non-ASCII).
     static let candidates = ["", "p", "pag", "pages", "Page", "PAGE", "page ", "start_test", "okay", "not_ok",

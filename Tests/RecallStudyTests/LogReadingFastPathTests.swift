@@ -4,7 +4,7 @@ import Testing
 
 /// Round six's fast paths of reading a log (docs/perf-study.md, "Round six, data path")
 /// against the code they replace, kept here as the reference.
-struct DataPathRoundSixTests {
+struct LogReadingFastPathTests {
     /// Round five's `UTF8Check.firstInvalid`: one byte at a time.
     static func firstInvalidByteWise(_ p: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
         var i = from

@@ -4,7 +4,7 @@ import Testing
 
 /// Round seven's number fast path (docs/perf-study.md, "Round seven, participant page")
 /// against the printf path it stands in for.
-struct FastPathRoundSevenTests {
+struct ThousandthsFastPathTests {
     /// Whole thousandths (ms / 1000, the keystroke-dynamics cells) print as `%.10g`
     /// prints them, over every count to 100 s, around and beyond the bounds, at random.
     @Test func thousandthsMatchPrintf() {

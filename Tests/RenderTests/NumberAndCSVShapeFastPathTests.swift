@@ -3,7 +3,7 @@ import Testing
 @testable import Render
 
 /// Round four's fast paths (docs/perf-study.md) against the paths they replace.
-struct FastPathRoundFourTests {
+struct NumberAndCSVShapeFastPathTests {
     /// `%.10g` through `withVaList` and `vsnprintf`, as ``JSONValue/formatNumberPrintf(_:)``
     /// printed before it called `dossier_format_g10`.
     static func vaListNumber(_ d: Double) -> String {

@@ -6,7 +6,7 @@ import Testing
 
 /// Round seven's CSV files (docs/perf-study.md, "Round seven, data path"): written with
 /// the byte-order mark, against the build's copy that added it.
-struct RawCSVRoundSevenTests {
+struct RecallCSVByteOrderMarkTests {
     /// raw.csv and rolled-up.csv written with the mark are the files the build made by
     /// adding it (`CSVWriter.withBOM`), which then leaves them as they are.
     @Test func bomWrittenAsTheBuildAddedIt() throws {

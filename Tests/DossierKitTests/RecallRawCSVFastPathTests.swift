@@ -7,7 +7,7 @@ import Testing
 /// raw.csv as round six writes it (typed rows, repeating fields encoded once:
 /// `RawCSVWords`) against round five's rows of strings, kept below as the reference
 /// (docs/perf-study.md, "Round six, data path").
-struct RawCSVRoundSixTests {
+struct RecallRawCSVFastPathTests {
     @Test func rawCSVAsRoundFivesRowsOfStrings() throws {
         let sets = [StringSet.nistDesktop, try RecallRenderTests.edgeStrings()]
         var sessions = try RecallRenderTests.simulatedSessions(sets, seed: 60, count: 4)

@@ -6,7 +6,7 @@ import Testing
 /// Issue #35: tries counted before the key is derived (read-only opens too), a lapsed lock
 /// cleared by a right read-only open, killed saves' temporary files swept, a low-order key
 /// refused before a safety number is shown, the report's contacts by ordinal.
-@Suite struct Issue35Tests {
+@Suite struct KeystoreTriesAndSweepTests {
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func newStore(_ dir: URL, lockSeconds: Int = 300) throws -> Keystore {

@@ -3,11 +3,11 @@ import Testing
 @testable import Render
 
 /// Round five's CSV paths (docs/perf-study.md) against ``CSVWriter/textField(_:)``.
-struct FastPathRoundFiveTests {
+struct CSVEncodedFieldFastPathTests {
     /// A field encoded once (`EncodedField`) writes the bytes `textField` writes, for the
     /// random fields of round four's shape test, with and without neutralising.
     @Test func encodedFieldsAsTextFields() {
-        for s in FastPathRoundFourTests.fields().prefix(3_000) {
+        for s in NumberAndCSVShapeFastPathTests.fields().prefix(3_000) {
             for neutralise in [true, false] {
                 var a = CSVWriter(neutraliseFormulas: neutralise), b = CSVWriter(neutraliseFormulas: neutralise)
                 let once = CSVWriter.EncodedField(s, neutraliseFormulas: neutralise)

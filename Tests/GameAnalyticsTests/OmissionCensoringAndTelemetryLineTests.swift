@@ -4,7 +4,7 @@ import Testing
 
 /// Issue #35: the omission window cut by the session end, and telemetry lines that are not
 /// one JSON object named for what they are (docs/game-measures.md, docs/game-telemetry.md).
-@Suite struct Issue35Tests {
+@Suite struct OmissionCensoringAndTelemetryLineTests {
     /// An omission whose window the session end cuts is censored at duration + 1 − a, the
     /// window's exclusive end: a tap at `duration` itself is still a hit.
     @Test func anOmissionCutByTheSessionEndIsCensoredAtDurationPlusOneMinusA() {
