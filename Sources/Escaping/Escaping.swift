@@ -33,24 +33,45 @@ public enum JSONText {
     }
 }
 
-/// XML and HTML text.
+/// XML and HTML text: the one escaper for element content and quoted attribute values
+/// (Mustache's `{{…}}`, HTML cells and labels, SVG text, the experience graph, the
+/// KeePass export). `& < > " '` become `&amp; &lt; &gt; &quot; &#39;`.
 public enum XMLText {
+    /// Whether `s` holds a byte ``escape(_:)`` changes.
+    @inline(__always)
+    static func needsEscape(_ s: String) -> Bool {
+        s.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 })
+    }
+
     /// Escapes `& < > " '` so text is shown as text in element content and in quoted
     /// attribute values.
     public static func escape(_ s: String) -> String {
+        guard needsEscape(s) else { return s }
         var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(ch)
+        append(s, to: &out)
+        return out
+    }
+
+    /// Appends `s` escaped as ``escape(_:)`` escapes it; text with none of the five
+    /// characters (most text) is appended as it is after one byte scan.
+    public static func append(_ s: String, to out: inout String) {
+        guard needsEscape(s) else {
+            out += s
+            return
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count + 16)
+        for c in s.utf8 {
+            switch c {
+            case 0x3C: bytes += "&lt;".utf8
+            case 0x3E: bytes += "&gt;".utf8
+            case 0x26: bytes += "&amp;".utf8
+            case 0x22: bytes += "&quot;".utf8
+            case 0x27: bytes += "&#39;".utf8
+            default: bytes.append(c)
             }
         }
-        return out
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     /// Text for an XML 1.0 document that other programs read (the KeePass export):

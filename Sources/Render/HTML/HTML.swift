@@ -6,10 +6,8 @@ public enum HTML {
     /// Escapes `& < > " '` so text is shown as text in element content and in
     /// quoted attribute values.
     /// Text with none of them (most cells and labels) is returned as it is after one byte scan.
-    public static func escape(_ s: String) -> String {
-        guard s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return s }
-        return XMLText.escape(s)
-    }
+    /// (The shared escaper, ``XMLText/escape(_:)``; this name stays for the renderer's callers.)
+    public static func escape(_ s: String) -> String { XMLText.escape(s) }
 
     /// Text safe inside a `<script type="application/json">` block: JSON whose `<`, `>`
     /// and `&` are written as `\u003c` etc., so no `</script>` can close the block.

@@ -1,3 +1,5 @@
+import Escaping
+
 /// Renders parsed templates (``MustacheNode``) with a ``TemplateValue`` context stack:
 /// a name is looked up from the innermost context outwards, a section pushes its value.
 /// Walks typed models through ``TemplateModel/value(_:)`` — no dynamic casts.
@@ -36,7 +38,7 @@ struct MustacheRenderer {
             out += t
         case .variable(let name, let escaped):
             switch lookup(name, stack) {
-            case .text(let s)?: if escaped { HTMLEscape.append(s, to: &out) } else { out += s }
+            case .text(let s)?: if escaped { XMLText.append(s, to: &out) } else { out += s }
             case .bool(let b)?: out += b ? "true" : "false"
             default: break
             }
@@ -85,25 +87,3 @@ struct MustacheRenderer {
     }
 }
 
-/// Mustache's HTML escaping: `<` `>` `&` `"` `'` → `&lt;` `&gt;` `&amp;` `&quot;` `&#39;`.
-enum HTMLEscape {
-    static func append(_ s: String, to out: inout String) {
-        guard s.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else {
-            out += s
-            return
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(s.utf8.count + 16)
-        for c in s.utf8 {
-            switch c {
-            case 0x3C: bytes += "&lt;".utf8
-            case 0x3E: bytes += "&gt;".utf8
-            case 0x26: bytes += "&amp;".utf8
-            case 0x22: bytes += "&quot;".utf8
-            case 0x27: bytes += "&#39;".utf8
-            default: bytes.append(c)
-            }
-        }
-        out += String(decoding: bytes, as: UTF8.self)
-    }
-}
