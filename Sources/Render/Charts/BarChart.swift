@@ -36,26 +36,15 @@ enum BarChart {
             cv.valueAxisY(scale, y: y.callAsFunction)
             let bandW = cv.plotW / Double(n)
             let barW = bandW * 0.8 / Double(s)
-            var marks = "<g class=\"bars\">"
-            for (si, ser) in series.enumerated() {
-                marks += "<g class=\"series\" fill=\"\(ChartStyle.color(si))\">"
-                for ci in 0..<n {
-                    guard ci < ser.values.count, let v = ser.values[ci], v.isFinite else { continue }
-                    let vv = min(scale.upper, max(scale.lower, v))
-                    let base = min(scale.upper, max(scale.lower, 0))
-                    let x = cv.plotX + Double(ci) * bandW + bandW * 0.1 + Double(si) * barW
-                    let y0 = y(base), y1 = y(vv)
-                    marks += "<rect x=\"\(c(x))\" y=\"\(c(min(y0, y1)))\" width=\"\(c(max(0.5, barW - 1)))\" height=\"\(c(abs(y1 - y0)))\">"
-                    marks += "<title>\(tips[si][ci] ?? "")</title></rect>"
-                    if options.showValues {
-                        let ty = v >= 0 ? y1 - 4 : y1 + 12
-                        marks += "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>"
-                    }
-                }
-                marks += "</g>"
+            cv.body += barMarks(series, count: n, scale: scale, tips: tips) { si, ci, v, vv, base in
+                let x = cv.plotX + Double(ci) * bandW + bandW * 0.1 + Double(si) * barW
+                let y0 = y(base), y1 = y(vv)
+                let rect = "x=\"\(c(x))\" y=\"\(c(min(y0, y1)))\" width=\"\(c(max(0.5, barW - 1)))\" height=\"\(c(abs(y1 - y0)))\""
+                guard options.showValues else { return (rect, nil) }
+                let ty = v >= 0 ? y1 - 4 : y1 + 12
+                return (rect, "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" "
+                            + "fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>")
             }
-            marks += "</g>"
-            cv.body += marks
             cv.categoryAxisX(categories, centers: (0..<n).map { cv.plotX + (Double($0) + 0.5) * bandW }, rotate: fit.rotate)
             cv.axisFrame(xTitleOffset: fit.height + 14)
         } else {
@@ -65,26 +54,15 @@ enum BarChart {
             cv.valueAxisX(scale, x: x.callAsFunction)
             let bandH = cv.plotH / Double(n)
             let barH = bandH * 0.8 / Double(s)
-            var marks = "<g class=\"bars\">"
-            for (si, ser) in series.enumerated() {
-                marks += "<g class=\"series\" fill=\"\(ChartStyle.color(si))\">"
-                for ci in 0..<n {
-                    guard ci < ser.values.count, let v = ser.values[ci], v.isFinite else { continue }
-                    let vv = min(scale.upper, max(scale.lower, v))
-                    let base = min(scale.upper, max(scale.lower, 0))
-                    let yy = cv.plotY + Double(ci) * bandH + bandH * 0.1 + Double(si) * barH
-                    let x0 = x(base), x1 = x(vv)
-                    marks += "<rect x=\"\(c(min(x0, x1)))\" y=\"\(c(yy))\" width=\"\(c(abs(x1 - x0)))\" height=\"\(c(max(0.5, barH - 1)))\">"
-                    marks += "<title>\(tips[si][ci] ?? "")</title></rect>"
-                    if options.showValues {
-                        let tx = v >= 0 ? x1 + 4 : x1 - 4
-                        marks += "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>"
-                    }
-                }
-                marks += "</g>"
+            cv.body += barMarks(series, count: n, scale: scale, tips: tips) { si, ci, v, vv, base in
+                let yy = cv.plotY + Double(ci) * bandH + bandH * 0.1 + Double(si) * barH
+                let x0 = x(base), x1 = x(vv)
+                let rect = "x=\"\(c(min(x0, x1)))\" y=\"\(c(yy))\" width=\"\(c(abs(x1 - x0)))\" height=\"\(c(max(0.5, barH - 1)))\""
+                guard options.showValues else { return (rect, nil) }
+                let tx = v >= 0 ? x1 + 4 : x1 - 4
+                return (rect, "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" "
+                            + "font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>")
             }
-            marks += "</g>"
-            cv.body += marks
             cv.categoryAxisY(categories, centers: (0..<n).map { cv.plotY + (Double($0) + 0.5) * bandH })
             cv.axisFrame(xTitleOffset: 38)
         }
@@ -131,5 +109,27 @@ enum ChartSummary {
         let v = values.filter(\.isFinite)
         guard let lo = v.min(), let hi = v.max() else { return "no values" }
         return "n \(v.count), min \(ChartNumber.shown(lo)), mean \(ChartNumber.shown(v.reduce(0, +) / Double(v.count))), max \(ChartNumber.shown(hi))"
+    }
+}
+
+extension BarChart {
+    /// The bars of every series, one `<g>` per series: `bar` gets the series and category,
+    /// the value, the value clamped to the scale and the clamped base (0), and returns the
+    /// `<rect>`'s position attributes and the value label, if shown; the tooltip is added here.
+    static func barMarks(_ series: [BarSeries], count n: Int, scale: NiceScale, tips: [[String?]],
+                     _ bar: (Int, Int, Double, Double, Double) -> (rect: String, label: String?)) -> String {
+        let base = min(scale.upper, max(scale.lower, 0))
+        var marks = "<g class=\"bars\">"
+        for (si, ser) in series.enumerated() {
+            marks += "<g class=\"series\" fill=\"\(ChartStyle.color(si))\">"
+            for ci in 0..<n {
+                guard ci < ser.values.count, let v = ser.values[ci], v.isFinite else { continue }
+                let drawn = bar(si, ci, v, min(scale.upper, max(scale.lower, v)), base)
+                marks += "<rect \(drawn.rect)><title>\(tips[si][ci] ?? "")</title></rect>"
+                if let label = drawn.label { marks += label }
+            }
+            marks += "</g>"
+        }
+        return marks + "</g>"
     }
 }
