@@ -2,27 +2,24 @@ import Foundation
 
 // MARK: - Errors and warnings of the recall core
 
-/// A problem with a recall input, located at `file:line` (line is 1-based; `nil` when
-/// the problem concerns the whole file). The core never imports the pipeline: sections
-/// and commands convert this into their own diagnostics.
-public struct RecallError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var file: String
-    public var line: Int?
-    public var message: String
+/// A message about a place in a file, printed `file:line: message` (`file: message`
+/// when it concerns the whole file).
+public protocol LocatedMessage: CustomStringConvertible {
+    var file: String { get }
+    var line: Int? { get }
+    var message: String { get }
+}
 
-    public init(file: String, line: Int? = nil, _ message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
+extension LocatedMessage {
     public var description: String {
         "\(file)\(line.map { ":\($0)" } ?? ""): \(message)"
     }
 }
 
-/// A problem that leaves the data usable: shown on the participant's report.
-public struct RecallWarning: Sendable, Hashable, Codable, CustomStringConvertible {
+/// A problem with a recall input, located at `file:line` (line is 1-based; `nil` when
+/// the problem concerns the whole file). The core never imports the pipeline: sections
+/// and commands convert this into their own diagnostics.
+public struct RecallError: Error, Sendable, Hashable, LocatedMessage {
     public var file: String
     public var line: Int?
     public var message: String
@@ -32,8 +29,17 @@ public struct RecallWarning: Sendable, Hashable, Codable, CustomStringConvertibl
         self.line = line
         self.message = message
     }
+}
 
-    public var description: String {
-        "\(file)\(line.map { ":\($0)" } ?? ""): \(message)"
+/// A problem that leaves the data usable: shown on the participant's report.
+public struct RecallWarning: Sendable, Hashable, Codable, LocatedMessage {
+    public var file: String
+    public var line: Int?
+    public var message: String
+
+    public init(file: String, line: Int? = nil, _ message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
     }
 }
