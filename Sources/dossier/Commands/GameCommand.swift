@@ -103,7 +103,9 @@ struct GameSeal: ParsableCommand {
         Each player's device key lives in DEVICES/<player>.device.json (mode 0600, made at the
         first seal, reused after, like the game's key store): the Ed25519 signing key and the
         result key of the latest upload (a new random one at every seal).
-        Example (writes uploads/<player>.rmu, and uploads-devices/):
+        The example writes uploads/<player>.rmu, and the device keys in uploads-devices/.
+
+        Example:
           dossier game seal --public study.pub --output uploads cohort.jsonl
         """)
     @Option(help: "The study's public key (PEM).") var `public`: String

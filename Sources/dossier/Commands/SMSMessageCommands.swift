@@ -73,8 +73,8 @@ struct SMSCount: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "count", abstract: "Show septets used and left for a message; no keystore needed.",
         discussion: """
-        Example (prints "20 septets used, 124 left (of 144)"):
-          dossier sms count "Price: €5 [approx]"
+        Example:
+          dossier sms count "Price: €5 [approx]"   # 20 septets used, 124 left (of 144)
         """)
     @Argument(help: "The message (else standard input).") var text: String?
     @Flag(help: "Count the message as `encrypt --normalize` would send it.") var normalize = false
