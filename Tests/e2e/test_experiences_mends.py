@@ -13,6 +13,7 @@ from file:// — each one a test that fails when the detail comes back:
 - axe-core is clean on the pages changed (1280×900 and 390×844, light and dark), and a
   screenshot of each goes to `$DOSSIER_SHOTS` (else a temporary folder).
 """
+import json
 import os
 import pathlib
 import re
@@ -31,7 +32,8 @@ from test_experiences_play import CHECKS  # noqa: E402
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, dossier_bin):
-    return build_site(tmp_path_factory.mktemp("xe-mends"), dossier_bin, {"checks.json": CHECKS})
+    dentist = json.loads((MEDIA.parent / "dentist.json").read_text())
+    return build_site(tmp_path_factory.mktemp("xe-mends"), dossier_bin, {"checks.json": CHECKS, "dentist.json": dentist})
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +168,8 @@ def test_touch_size_targets_at_390_px(drv, site):
 def test_the_congratulations_button_is_reached_in_two_tabs(drv, site):
     desktop(drv)
     drv.get((site / "experiences/checks/congratulations/index.html").as_uri())
+    # The browser applies `autofocus` in a rendering update after the load: let two frames pass.
+    drv.execute_async_script("var done = arguments[0]; requestAnimationFrame(function () { requestAnimationFrame(done); });")
     tabs = 0
     while drv.execute_script("return document.activeElement.id") != "xp-home" and tabs < 3:
         ActionChains(drv).send_keys(Keys.TAB).perform()
@@ -189,8 +193,8 @@ def editor_with_a_note(drv, site):
 PAGES = {
     "experience-editor-note": editor_with_a_note,
     "experience-viewer-note": open_note,
-    "experience-overview": lambda drv, site: drv.get((site / "experiences/checks/overview/index.html").as_uri()),
-    "experience-congratulations": lambda drv, site: drv.get((site / "experiences/checks/congratulations/index.html").as_uri()),
+    "experience-overview": lambda drv, site: drv.get((site / "experiences/dentist/overview/index.html").as_uri()),
+    "experience-congratulations": lambda drv, site: drv.get((site / "experiences/dentist/congratulations/index.html").as_uri()),
 }
 
 
