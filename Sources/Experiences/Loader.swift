@@ -26,6 +26,9 @@ public struct ExperienceLoader {
         return ExperienceLoader(mediaRoot: url.deletingLastPathComponent()).load(data: data, file: name, slug: slug)
     }
 
+    /// What an id may hold, as the messages say it (a `ü` is a letter, but not an ASCII one).
+    static let idCharacters = "ASCII letters (a–z, A–Z), digits, '-' and '_'"
+
     /// A folder-safe slug: lower-case ASCII letters, digits and `-`.
     public static func slugify(_ s: String) -> String {
         var out = ""
@@ -96,7 +99,7 @@ public struct ExperienceLoader {
             checkKeys(members, allowed: ["id", "title", "image", "triggers", "startYaw", "startPitch"], what: "panorama", err: err)
             let id = text(node["id"], "panorama id") ?? "p\(i + 1)"
             if node["id"] != nil, !Rules.isValidID(id) {
-                err(node["id"]?.line, "panorama id \"\(id)\" may use only ASCII letters (a–z, A–Z), digits, '-' and '_'")
+                err(node["id"]?.line, "panorama id \"\(id)\" may use only \(Self.idCharacters)")
             }
             if seenIDs.contains(id) { err(node["id"]?.line ?? node.line, "panorama id \"\(id)\" is used twice") }
             seenIDs.insert(id)
@@ -158,7 +161,9 @@ public struct ExperienceLoader {
         checkKeys(members, allowed: ["id", "kind", "yaw", "pitch", "size", "label", "media", "target", "targetYaw", "targetPitch", "text"],
                   what: "trigger", err: err)
         let id = node["id"]?.stringValue ?? "t\(j + 1)"
-        if node["id"] != nil, !Rules.isValidID(id) { err(node["id"]?.line, "trigger id \"\(id)\" may use only ASCII letters (a–z, A–Z), digits, '-' and '_'") }
+        if node["id"] != nil, !Rules.isValidID(id) {
+            err(node["id"]?.line, "trigger id \"\(id)\" may use only \(Self.idCharacters)")
+        }
         guard let ks = node["kind"]?.stringValue else { err(node["kind"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a kind: sound, video, door or note"); return nil }
         guard let kind = TriggerKind(rawValue: ks) else { err(node["kind"]?.line, "trigger kind must be sound, video, door or note, not \"\(ks)\""); return nil }
         func num(_ key: String, _ range: ClosedRange<Double>, default d: Double?) -> Double {
@@ -230,7 +235,8 @@ public struct ExperienceLoader {
     /// Checks a media path: safe, of an allowed type, present, and with matching content.
     private func checkMedia(_ path: String, allowed: Set<String>, what: String, line: Int, err: (Int?, String) -> Void) {
         guard Rules.isSafeRelativePath(path) else {
-            err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder, using only ASCII letters (a–z, A–Z), digits, '-', '_', '.' and '/'"); return
+            err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder, "
+                + "using only ASCII letters (a–z, A–Z), digits, '-', '_', '.' and '/'"); return
         }
         let ext = (path as NSString).pathExtension.lowercased()
         guard allowed.contains(ext) else {

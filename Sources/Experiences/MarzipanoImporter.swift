@@ -59,13 +59,18 @@ extension TourImporter {
             var triggers: [Trigger] = []
             for (j, h) in (s["linkHotspots"]?.items ?? []).enumerated() {
                 let spot = "link hot spot \(j + 1) of scene \"\(sid)\""
-                guard let target = h["target"]?.stringValue else { note(h.line, "\(spot) has no target and was left out"); continue }
+                guard let target = h["target"]?.stringValue else {
+                    note(h.line, "\(spot) has no target and was left out"); continue
+                }
                 guard let tid = idMap[target] else {
                     note(h["target"]?.line ?? h.line, "\(spot) leads to scene \"\(target)\", which is not in the tour; the door was left out")
                     continue
                 }
-                if let r = number(h["rotation"]), r != 0 { note(h["rotation"]?.line, "\(spot): its rotation has no Prep equivalent and was left out") }
-                let label = limit("Go to \(names[target] ?? target)", Rules.labelLength.upperBound, what: "\(spot): door label", line: h.line, note: note)
+                if let r = number(h["rotation"]), r != 0 {
+                    note(h["rotation"]?.line, "\(spot): its rotation has no Prep equivalent and was left out")
+                }
+                let label = limit("Go to \(names[target] ?? target)", Rules.labelLength.upperBound,
+                                  what: "\(spot): door label", line: h.line, note: note)
                 let d = direction(h, what: spot)
                 triggers.append(Trigger(id: "t\(triggers.count + 1)", kind: .door, yaw: d.yaw, pitch: d.pitch,
                                         label: label, target: tid, line: h.line))

@@ -87,7 +87,8 @@ public final class Builder: @unchecked Sendable {
                 ctx.tree?.discard()
                 var diags = error.diagnostics
                 // Blame the input that failed, not only the step: a bad experience file is not dossier.yml.
-                let inputs = i == 0 ? ctx.inputFailures.map { "\($0.section) section's input \($0.files.joined(separator: ", "))" } : []
+                let inputs = i == 0
+                    ? ctx.inputFailures.map { "\($0.section) section's input \($0.files.joined(separator: ", "))" } : []
                 let place = inputs.isEmpty ? step.name : "\(step.name), in the " + inputs.joined(separator: " and the ")
                 diags.append(Diagnostic(.note, file: nil, line: nil,
                     "build failed at step [\(i + 1)/\(steps.count)] \(place); "
