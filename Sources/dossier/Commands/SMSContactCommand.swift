@@ -32,7 +32,7 @@ struct SMSContact: AsyncParsableCommand {
             Prints your key message (send it to the contact by SMS), reads theirs (--key, DOSSIER_SMS_KEY or the terminal), prints the safety number, and agrees the keys only when the number typed from their phone (--confirm, DOSSIER_SMS_CONFIRM or the terminal) is the same. Run it again to continue an unfinished exchange: your key message stays the same until the exchange completes.
 
             Example:
-              dossier sms contact add Bob --key "$BOBS_KEY" --confirm "12345 67890 …"
+              dossier sms contact add Bob --key "$BOBS_KEY"   # then type the safety number
             """)
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
@@ -115,7 +115,7 @@ struct SMSContact: AsyncParsableCommand {
             Both people run it: a new key pair on each side, new key messages, a new safety number to compare. Until it completes the old chains keep working. After it completes, a copy of the keystore stolen before the resync no longer reads new messages.
 
             Example:
-              dossier sms contact resync Bob --key "$BOBS_NEW_KEY" --confirm "…"
+              dossier sms contact resync Bob --key "$BOBS_NEW_KEY"   # then type the number
             """)
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
