@@ -60,7 +60,7 @@
     editing = opts.editing || null;
     // A file or site experience as opened, through the same rules as `experiences validate`: errors
     // the editor's own form cannot hold (an unknown key, a bad firstPanorama) stay listed. A new
-    // experience or a draft was not opened from a file, so it has none.
+    // experience (and its draft) was not opened from a file, so it has none.
     openedErrors = !opts.opened ? [] : R.validate(JSON.parse(JSON.stringify(experience)), others())
       .filter(function (m) { return m.severity === "error"; });
     doc = experience;
@@ -365,7 +365,9 @@
       $("xe-owner").value = doc.owner || "";
       renderAll();
     },
-    reopen: function (o, restored) { start(o.doc, { files: restored, base: o.base, fileName: o.fileName, editing: o.editing }); }
+    reopen: function (o, restored) {   // a draft of an opened file keeps its file-as-opened checks; a new one has none
+      start(o.doc, { files: restored, base: o.base, fileName: o.fileName, editing: o.editing, opened: !!(o.fileName || o.editing) });
+    }
   });
   function renderAll() {
     if (arrival) { arrival = null; $("xe-stage").removeAttribute("data-arrival"); }

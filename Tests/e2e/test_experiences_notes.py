@@ -102,6 +102,7 @@ def test_a_note_placed_by_touch_undone_redone_restored_saved_built_and_viewed(si
         wait(drv, lambda d: d.find_element(By.ID, "xe-stage").get_attribute("data-ready") == "true")
         assert len(drv.find_elements(By.CSS_SELECTOR, ".xe-marker[data-kind='note']")) == 1
         assert drv.find_element(By.ID, "xe-trigger-text").get_attribute("value") == TEXT
+        assert not [m for m in problems(drv) if "In the file as opened" in m]   # a new experience's draft
 
         # Save: the zip holds the experience and its picture.
         tap_element(drv, "xe-save")
