@@ -36,6 +36,7 @@
         view.yaw = (p.startYaw || 0) * DEG;
         view.pitch = (p.startPitch || 0) * DEG;
         view.hfov = HFOV_MAX * DEG;
+        root.setAttribute("data-hfov", HFOV_MAX.toFixed(2));   // another panorama starts wide again
       }
       root.removeAttribute("data-ready");
       if (src !== imageSrc) {

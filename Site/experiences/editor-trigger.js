@@ -1,4 +1,4 @@
-/* The experience editor's trigger panel: the selected sound, video or door's label, size, media file, target, and choosing its arrival direction (docs/experience-editor.md). */
+/* The experience editor's trigger panel: the selected sound, video, door or note's label, size, media file, target, text, and choosing its arrival direction (docs/experience-editor.md). */
 (function (global) {
   "use strict";
   var R = global.DossierRules, P = global.DossierPano, U = global.DossierEditorUtil;
@@ -58,6 +58,8 @@
       dl.appendChild(sel);
       box.appendChild(dl);
       box.appendChild(arrivalControls(t, ed));
+    } else if (t.kind === "note") {
+      box.appendChild(noteText(t, changed));
     } else {
       var fl = el("label", "xe-field", "Choose the " + t.kind + " file (" + (t.kind === "sound" ? R.limits.soundTypes : R.limits.videoTypes).join(", ") + ")");
       var fi = el("input");
@@ -89,6 +91,27 @@
     var del = button("trash", "Delete this " + t.kind, "xe-trigger-delete");
     del.addEventListener("click", function () { deleteTrigger(ed.selected()); });
     box.appendChild(del);
+  }
+  /* A note's text (1–500 characters), shown to the child in a dialog; the count as the rules count it. */
+  function noteText(t, changed) {
+    var wrap = el("div", "xe-note");
+    var lab = el("label", "xe-field", "Text of the note (1–500 characters, read with the child)");
+    lab.setAttribute("for", "xe-trigger-text");
+    var ta = el("textarea");
+    ta.id = "xe-trigger-text";
+    ta.rows = 4;
+    ta.maxLength = R.limits.noteTextMax;
+    ta.value = t.text || "";
+    ta.setAttribute("aria-describedby", "xe-trigger-text-count");
+    var count = el("p", "xe-help", R.count(ta.value) + " of " + R.limits.noteTextMax + " characters");
+    count.id = "xe-trigger-text-count";
+    ta.addEventListener("input", function () {
+      t.text = ta.value;
+      count.textContent = R.count(ta.value) + " of " + R.limits.noteTextMax + " characters";
+      changed(false);
+    });
+    [lab, ta, count].forEach(function (x) { wrap.appendChild(x); });
+    return wrap;
   }
   /* Where the child faces on arriving through door t: the target's start (default) or a
    * direction chosen by turning the target panorama in the stage (targetYaw/targetPitch). */

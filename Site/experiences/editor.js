@@ -25,7 +25,7 @@
     onPlace: place,
     onSelect: function (i) { if (!arrival) { selected = i; renderTrigger(); } },
     onMove: function (i, yaw, pitch) { if (arrival) return; var t = pano().triggers[i]; t.yaw = yaw; t.pitch = pitch; },
-    onMoved: function () { changed(false); },
+    onMoved: function () { changed(false); renderTrigger(); },   // the panel's heading names the new place
     onDelete: deleteTrigger
   });
 
@@ -58,9 +58,11 @@
 
   function start(experience, opts) {
     editing = opts.editing || null;
-    // The file as opened, through the same rules as `experiences validate`: errors that the
-    // editor's own form cannot hold (an unknown key, a bad firstPanorama) stay listed.
-    openedErrors = R.validate(JSON.parse(JSON.stringify(experience)), others()).filter(function (m) { return m.severity === "error"; });
+    // A file or site experience as opened, through the same rules as `experiences validate`: errors
+    // the editor's own form cannot hold (an unknown key, a bad firstPanorama) stay listed. A new
+    // experience (and its draft) was not opened from a file, so it has none.
+    openedErrors = !opts.opened ? [] : R.validate(JSON.parse(JSON.stringify(experience)), others())
+      .filter(function (m) { return m.severity === "error"; });
     doc = experience;
     doc.panoramas = doc.panoramas || [];
     doc.panoramas.forEach(function (p, i) { p.id = p.id || "p" + (i + 1); p.triggers = p.triggers || []; });
@@ -94,11 +96,15 @@
     o.value = String(i);
     $("xe-site-list").appendChild(o);
   });
-  if (!site.experiences.length) $("xe-open-site").disabled = true;
+  if (!site.experiences.length) {   // nothing to open: say so instead of an empty list and a dead button
+    ["xe-open-site", "xe-site-list"].forEach(function (id) { $(id).hidden = true; });
+    document.querySelector("label[for=xe-site-list]").hidden = true;
+    $("xe-site-none").hidden = false;
+  }
   $("xe-open-site").addEventListener("click", function () {
     var x = site.experiences[Number($("xe-site-list").value)];
     if (!x) return;
-    start(JSON.parse(JSON.stringify(x.experience)), { base: x.base, fileName: x.file, editing: x.file });
+    start(JSON.parse(JSON.stringify(x.experience)), { base: x.base, fileName: x.file, editing: x.file, opened: true });
     fetchSiteMedia(x.base);
   });
   /* Served over http(s), the site's copies of the media can be read back: they then count
@@ -138,7 +144,7 @@
       Promise.all(jobs).then(function () {
         var map = {};
         Object.keys(found).forEach(function (k) { if (found[k] && found[k].url) map[k] = found[k]; });
-        start(x, { files: map, fileName: json[0].name });
+        start(x, { files: map, fileName: json[0].name, opened: true });
       });
     });
   });
@@ -219,14 +225,16 @@
 
   // MARK: Triggers (F24–F27)
 
-  ["sound", "video", "door"].forEach(function (k) {
+  var TOOLS = { sound: "Sound", video: "Video", door: "Door", note: "Note" };
+  Object.keys(TOOLS).forEach(function (k) {
     $("xe-tool-" + k).addEventListener("click", function () { setTool(tool === k ? null : k); });
   });
   function setTool(k) {
     tool = k;
-    ["sound", "video", "door"].forEach(function (x) { $("xe-tool-" + x).setAttribute("aria-pressed", x === k ? "true" : "false"); });
+    Object.keys(TOOLS).forEach(function (x) { $("xe-tool-" + x).setAttribute("aria-pressed", x === k ? "true" : "false"); });
     $("xe-stage").setAttribute("data-tool", k || "look");
-    $("xe-tool-hint").textContent = k ? "Click or tap the picture where the " + k + " should be." : "Drag to look around. Choose a button above to place a sound, a video or a door.";
+    $("xe-tool-hint").textContent = k ? "Click or tap the picture where the " + k + " should be." :
+      "Drag to look around. Choose a button above to place a sound, a video, a door or a note.";
   }
   function place(d) {
     if (arrival || !tool || !doc.panoramas.length) return;
@@ -235,13 +243,13 @@
       $("xe-tool-hint").textContent = "Add the panorama the door leads to first.";
       return;
     }
-    var names = { sound: "Sound", video: "Video", door: "Door" };
-    var t = { id: nextID("t", p.triggers), kind: tool, yaw: d.yaw, pitch: d.pitch, label: names[tool] + " " + (p.triggers.filter(function (x) { return x.kind === tool; }).length + 1) };
+    var n = p.triggers.filter(function (x) { return x.kind === tool; }).length + 1;
+    var t = { id: nextID("t", p.triggers), kind: tool, yaw: d.yaw, pitch: d.pitch, label: TOOLS[tool] + " " + n };
     p.triggers.push(t);
     selected = p.triggers.length - 1;
     setTool(null);
     changed(true);
-    var focus = t.kind === "door" ? $("xe-trigger").querySelector("select") : $("xe-trigger").querySelector("input[type=file]");
+    var focus = $("xe-trigger").querySelector({ door: "select", note: "textarea" }[t.kind] || "input[type=file]");
     if (focus) focus.focus({ preventScroll: true });   // the page stays where the caretaker tapped
   }
   function deleteTrigger(i) {
@@ -357,7 +365,9 @@
       $("xe-owner").value = doc.owner || "";
       renderAll();
     },
-    reopen: function (o, restored) { start(o.doc, { files: restored, base: o.base, fileName: o.fileName, editing: o.editing }); }
+    reopen: function (o, restored) {   // a draft of an opened file keeps its file-as-opened checks; a new one has none
+      start(o.doc, { files: restored, base: o.base, fileName: o.fileName, editing: o.editing, opened: !!(o.fileName || o.editing) });
+    }
   });
   function renderAll() {
     if (arrival) { arrival = null; $("xe-stage").removeAttribute("data-arrival"); }

@@ -80,7 +80,7 @@
     }
     function checkMedia(p, allowed, what, path) {
       if (!isSafeRelativePath(p)) {
-        err(path, what + " \"" + p + "\" must be a relative path inside the experience's folder, using only letters, digits, '-', '_', '.' and '/'");
+        err(path, what + " \"" + p + "\" must be a relative path inside the experience's folder, using only ASCII letters (a–z, A–Z), digits, '-', '_', '.' and '/'");
         return;
       }
       if (allowed.indexOf(ext(p)) < 0) err(path, what + " \"" + p + "\" is not a playable type (use " + allowed.join(", ") + ")");
@@ -118,7 +118,7 @@
       checkKeys(p, ["id", "title", "image", "triggers", "startYaw", "startPitch"], "panorama", pp);
       var id = text(p, "id", "panorama id", pp);
       if (id === null) id = "p" + (i + 1);
-      if (has(p, "id") && !isValidID(id)) err(pp + "id", "panorama id \"" + id + "\" may use only letters, digits, '-' and '_'");
+      if (has(p, "id") && !isValidID(id)) err(pp + "id", "panorama id \"" + id + "\" may use only ASCII letters (a–z, A–Z), digits, '-' and '_'");
       if (seen[id]) err(pp + "id", "panorama id \"" + id + "\" is used twice");
       seen[id] = true;
       ids.push(id);
@@ -148,7 +148,7 @@
       if (!isObject(t)) { err(tp, "trigger " + (j + 1) + " of panorama \"" + pano + "\" must be an object, found " + typeName(t)); return null; }
       checkKeys(t, ["id", "kind", "yaw", "pitch", "size", "label", "media", "target", "targetYaw", "targetPitch", "text"], "trigger", tp);
       var id = typeof t.id === "string" ? t.id : "t" + (j + 1);
-      if (has(t, "id") && !isValidID(id)) err(tp + "id", "trigger id \"" + id + "\" may use only letters, digits, '-' and '_'");
+      if (has(t, "id") && !isValidID(id)) err(tp + "id", "trigger id \"" + id + "\" may use only ASCII letters (a–z, A–Z), digits, '-' and '_'");
       if (typeof t.kind !== "string") { err(tp + "kind", "trigger " + (j + 1) + " of panorama \"" + pano + "\" needs a kind: sound, video, door or note"); return null; }
       var kind = t.kind;
       if (["sound", "video", "door", "note"].indexOf(kind) < 0) { err(tp + "kind", "trigger kind must be sound, video, door or note, not \"" + kind + "\""); return null; }

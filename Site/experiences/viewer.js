@@ -53,6 +53,9 @@
     var listButtons = {};
     var images = {};            // panorama id → loaded Image
     var forceFlat = /[?&]flat(=1)?(&|$)/.test(window.location.search);
+    /* The layout's "Skip to content" lands on Exit, the viewer's first control, not the breadcrumb. */
+    var skip = document.querySelector("a.skip");
+    if (skip) skip.addEventListener("click", function (e) { e.preventDefault(); $("xp-exit").focus(); });
 
     try {
       if (forceFlat) throw new Error("flat requested");
@@ -195,6 +198,7 @@
       state.yaw = (typeof a.yaw === "number" ? a.yaw : p.startYaw || 0) * DEG;
       state.pitch = (typeof a.pitch === "number" ? a.pitch : p.startPitch || 0) * DEG;
       state.hfov = HFOV;
+      root.setAttribute("data-hfov", (HFOV / DEG).toFixed(1));   // a door resets the zoom: say so
       root.setAttribute("data-panorama", id);
       root.removeAttribute("data-ready");
       loading.hidden = false;

@@ -15,11 +15,19 @@ public struct ExperienceLoader {
     public static func load(url: URL, display: String? = nil) -> (Experience?, [ExperienceIssue]) {
         let name = display ?? url.path
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            return (nil, [.error(name, nil, "cannot read the file")])
+            var isDir: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir)
+            let why = !exists ? "no such file: check the path (an experience is a .json file)"
+                : isDir.boolValue ? "is a folder, not an experience file: give the .json files inside it"
+                : "cannot read the file: check that it is a file you may read"
+            return (nil, [.error(name, nil, why)])
         }
         let slug = slugify(url.deletingPathExtension().lastPathComponent)
         return ExperienceLoader(mediaRoot: url.deletingLastPathComponent()).load(data: data, file: name, slug: slug)
     }
+
+    /// What an id may hold, as the messages say it (a `ü` is a letter, but not an ASCII one).
+    static let idCharacters = "ASCII letters (a–z, A–Z), digits, '-' and '_'"
 
     /// A folder-safe slug: lower-case ASCII letters, digits and `-`.
     public static func slugify(_ s: String) -> String {
@@ -91,7 +99,7 @@ public struct ExperienceLoader {
             checkKeys(members, allowed: ["id", "title", "image", "triggers", "startYaw", "startPitch"], what: "panorama", err: err)
             let id = text(node["id"], "panorama id") ?? "p\(i + 1)"
             if node["id"] != nil, !Rules.isValidID(id) {
-                err(node["id"]?.line, "panorama id \"\(id)\" may use only letters, digits, '-' and '_'")
+                err(node["id"]?.line, "panorama id \"\(id)\" may use only \(Self.idCharacters)")
             }
             if seenIDs.contains(id) { err(node["id"]?.line ?? node.line, "panorama id \"\(id)\" is used twice") }
             seenIDs.insert(id)
@@ -153,7 +161,9 @@ public struct ExperienceLoader {
         checkKeys(members, allowed: ["id", "kind", "yaw", "pitch", "size", "label", "media", "target", "targetYaw", "targetPitch", "text"],
                   what: "trigger", err: err)
         let id = node["id"]?.stringValue ?? "t\(j + 1)"
-        if node["id"] != nil, !Rules.isValidID(id) { err(node["id"]?.line, "trigger id \"\(id)\" may use only letters, digits, '-' and '_'") }
+        if node["id"] != nil, !Rules.isValidID(id) {
+            err(node["id"]?.line, "trigger id \"\(id)\" may use only \(Self.idCharacters)")
+        }
         guard let ks = node["kind"]?.stringValue else { err(node["kind"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a kind: sound, video, door or note"); return nil }
         guard let kind = TriggerKind(rawValue: ks) else { err(node["kind"]?.line, "trigger kind must be sound, video, door or note, not \"\(ks)\""); return nil }
         func num(_ key: String, _ range: ClosedRange<Double>, default d: Double?) -> Double {
@@ -225,7 +235,8 @@ public struct ExperienceLoader {
     /// Checks a media path: safe, of an allowed type, present, and with matching content.
     private func checkMedia(_ path: String, allowed: Set<String>, what: String, line: Int, err: (Int?, String) -> Void) {
         guard Rules.isSafeRelativePath(path) else {
-            err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder, using only letters, digits, '-', '_', '.' and '/'"); return
+            err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder, "
+                + "using only ASCII letters (a–z, A–Z), digits, '-', '_', '.' and '/'"); return
         }
         let ext = (path as NSString).pathExtension.lowercased()
         guard allowed.contains(ext) else {
@@ -235,7 +246,9 @@ public struct ExperienceLoader {
         let url = root.appendingPathComponent(path)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else {
-            err(line, "\(what) \"\(path)\" does not exist"); return
+            // Paths are relative to the experience file's folder: say so, and what to do.
+            err(line, "\(what) \"\(path)\" does not exist in the folder of this file; "
+                + "correct the path, or put the file at \(path) beside it"); return
         }
         let head = (try? FileHandle(forReadingFrom: url)).map { h -> Data in defer { try? h.close() }; return (try? h.read(upToCount: 16)) ?? Data() } ?? Data()
         guard let fam = MediaSniffer.family(of: head), MediaSniffer.expected(forExtension: ext).contains(fam) else {

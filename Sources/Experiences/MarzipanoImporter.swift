@@ -45,7 +45,7 @@ extension TourImporter {
         for (i, s) in scenes.enumerated() {
             guard let sid = s["id"]?.stringValue else { throw ExperienceError([.error(file, s.line, "scene \(i + 1) has no id")]) }
             let id = idMap[sid]!
-            if id != sid { note(s["id"]?.line, "scene id \"\(sid)\" was renamed \"\(id)\" (ids use letters, digits, '-' and '_')") }
+            if id != sid { note(s["id"]?.line, "scene id \"\(sid)\" was renamed \"\(id)\" (ids use ASCII letters, digits, '-' and '_')") }
             let ptitle = limit(names[sid] ?? sid, Rules.panoramaTitleLength.upperBound, what: "name of scene \"\(sid)\"", line: s["name"]?.line ?? s.line, note: note)
             note(s.line, "scene \"\(sid)\" is stored as tiled cube faces (tiles/\(sid)/); Prep needs one equirectangular image: put it at \(id).jpg")
             for m in s.members ?? [] where !["id", "name", "levels", "faceSize", "linkHotspots", "infoHotspots", "initialViewParameters"].contains(m.key) {
@@ -57,22 +57,29 @@ extension TourImporter {
                 if v["fov"] != nil { note(v["fov"]?.line, "scene \"\(sid)\": the starting field of view has no Prep equivalent (the viewer starts at 100° across)") }
             }
             var triggers: [Trigger] = []
-            for h in s["linkHotspots"]?.items ?? [] {
-                guard let target = h["target"]?.stringValue else { note(h.line, "link hot spot without a target was left out"); continue }
+            for (j, h) in (s["linkHotspots"]?.items ?? []).enumerated() {
+                let spot = "link hot spot \(j + 1) of scene \"\(sid)\""
+                guard let target = h["target"]?.stringValue else {
+                    note(h.line, "\(spot) has no target and was left out"); continue
+                }
                 guard let tid = idMap[target] else {
-                    note(h["target"]?.line ?? h.line, "link hot spot in scene \"\(sid)\" leads to scene \"\(target)\", which is not in the tour; the door was left out")
+                    note(h["target"]?.line ?? h.line, "\(spot) leads to scene \"\(target)\", which is not in the tour; the door was left out")
                     continue
                 }
-                if let r = number(h["rotation"]), r != 0 { note(h["rotation"]?.line, "link hot spot rotation has no Prep equivalent and was left out") }
-                let label = limit("Go to \(names[target] ?? target)", Rules.labelLength.upperBound, what: "door label", line: h.line, note: note)
-                let d = direction(h, what: "link hot spot")
+                if let r = number(h["rotation"]), r != 0 {
+                    note(h["rotation"]?.line, "\(spot): its rotation has no Prep equivalent and was left out")
+                }
+                let label = limit("Go to \(names[target] ?? target)", Rules.labelLength.upperBound,
+                                  what: "\(spot): door label", line: h.line, note: note)
+                let d = direction(h, what: spot)
                 triggers.append(Trigger(id: "t\(triggers.count + 1)", kind: .door, yaw: d.yaw, pitch: d.pitch,
                                         label: label, target: tid, line: h.line))
             }
-            for h in s["infoHotspots"]?.items ?? [] {
-                let d = direction(h, what: "info hot spot")
+            for (j, h) in (s["infoHotspots"]?.items ?? []).enumerated() {
+                let spot = "info hot spot \(j + 1) of scene \"\(sid)\""
+                let d = direction(h, what: spot)
                 if let t = noteTrigger(id: "t\(triggers.count + 1)", yaw: d.yaw, pitch: d.pitch, title: h["title"]?.stringValue,
-                                       text: h["text"]?.stringValue, line: h.line, what: "info hot spot in scene \"\(sid)\"", note: note) {
+                                       text: h["text"]?.stringValue, line: h.line, what: spot, note: note) {
                     triggers.append(t)
                 }
             }

@@ -42,7 +42,7 @@ extension TourImporter {
         var idMap: [String: String] = [:]
         var used = Set<String>()
         for s in scenes { idMap[s.key] = uniqueID(s.key, &used) }
-        for s in scenes where idMap[s.key] != s.key { note(s.keyLine, "scene id \"\(s.key)\" was renamed \"\(idMap[s.key]!)\" (ids use letters, digits, '-' and '_')") }
+        for s in scenes where idMap[s.key] != s.key { note(s.keyLine, "scene id \"\(s.key)\" was renamed \"\(idMap[s.key]!)\" (ids use ASCII letters, digits, '-' and '_')") }
         let sceneTitles = Dictionary(scenes.map { ($0.key, $0.value["title"]?.stringValue ?? $0.key) }, uniquingKeysWith: { a, _ in a })
         if idMap[firstScene] == nil {
             note(defaults.first { $0.key == "firstScene" }?.keyLine, "default.firstScene \"\(firstScene)\" is not a scene of the tour; the first scene is used")

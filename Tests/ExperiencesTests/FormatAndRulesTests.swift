@@ -186,3 +186,13 @@ func exp(_ file: String, _ title: String?, kind: ExperienceKind = .custom, owner
     #expect(again?.title == e?.title)
     #expect(ExperienceWriter.json(again!) == written)
 }
+
+// MARK: - Slugs as docs/experience-format.md defines them (issue 43)
+
+@Test func slugIsLowerCasedAsciiRunsJoinedByDashesAndTrimmed() {
+    #expect(ExperienceLoader.slugify("My Visit!") == "my-visit")          // the trailing "-" is trimmed
+    #expect(ExperienceLoader.slugify("--At  the dentist--") == "at-the-dentist")
+    #expect(ExperienceLoader.slugify("Zahnärztin") == "zahn-rztin")      // ä is not an ASCII letter
+    #expect(ExperienceLoader.slugify("ü") == "experience")               // nothing left: the fallback
+    #expect(ExperienceLoader.slugify("---") == "experience")
+}

@@ -180,6 +180,6 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
       "linkHotspots": [], "infoHotspots": [{"pitch": 0.1, "title": "Sign", "text": "Hi"}]}]};
     """
     let m = try TourImporter.marzipano(Data(marz.utf8), file: "data.js")
-    #expect(m.notes.contains { $0.line == 3 && $0.message == "info hot spot: yaw is missing; 0 was used, so check where it sits" })
+    #expect(m.notes.contains { $0.line == 3 && $0.message == "info hot spot 1 of scene \"s\": yaw is missing; 0 was used, so check where it sits" })
     #expect(!m.notes.contains { $0.message.contains("starting: pitch") })   // a starting view may leave pitch out
 }

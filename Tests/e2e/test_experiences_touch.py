@@ -179,7 +179,11 @@ def test_an_empty_experiences_folder_builds_and_the_editor_starts_from_nothing(t
     try:
         drv.get((root / "_site" / "experiences" / "editor" / "index.html").as_uri())
         wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-editor") == "ready")
-        assert drv.find_element(By.ID, "xe-open-site").get_attribute("disabled") is not None
+        # Nothing to open: the start says so, with no empty list and no dead Open (issue 43).
+        none = drv.find_element(By.ID, "xe-site-none")
+        assert none.is_displayed() and none.text.startswith("No experiences yet")
+        assert not drv.find_element(By.ID, "xe-open-site").is_displayed()
+        assert not drv.find_element(By.ID, "xe-site-list").is_displayed()
         drv.find_element(By.ID, "xe-new").click()
         assert drv.find_element(By.ID, "xe").get_attribute("data-state") == "editing"
         assert drv.find_element(By.ID, "xe-title").get_attribute("value") == "experience 1"

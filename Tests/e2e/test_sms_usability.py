@@ -64,6 +64,11 @@ def test_normalize_maps_phone_punctuation_and_lists_it(run_dossier, tmp_path):
     text = "\u201cIt\u2019s fine\u201d \u2013 see you\u2026 it\u2019s late"
     r = alice.sms("encrypt", "Bob", text, check=False)
     assert r.returncode == 1 and "character 1 is not in the GSM" in r.stderr
+    assert "run the command again with --normalize" in r.stderr   # the next step (issue 43)
+    assert "\u201c" not in r.stderr   # the character is part of the message: never echoed
+    r = alice.sms("encrypt", "Bob", "snow \u2603", check=False)   # nothing --normalize maps
+    assert r.returncode == 1 and "character 6 is not in the GSM" in r.stderr
+    assert "--normalize" not in r.stderr and "replace or remove that character" in r.stderr
     r = alice.sms("encrypt", "Bob", text, "--normalize")
     assert "--normalize changed 6 characters" in r.stderr
     assert "2 \u00d7 \u2019 (U+2019) \u2192 '" in r.stderr and "\u2026 (U+2026) \u2192 ..." in r.stderr

@@ -40,7 +40,7 @@ public struct BuildReport: Sendable {
 
 /// The build: a list of named steps over a ``BuildContext``.
 ///
-/// 1. Read dossier.yml  2. Load templates  3. Read content pages  4. Plan (hash inputs)
+/// 1. Read dossier.yml and section inputs  2. Load templates  3. Read content pages  4. Plan (hash inputs)
 /// 5…k. Build each section (units in parallel, unchanged units reused)
 /// then Render content pages and home, Copy assets, Check links, Write site.
 /// Output goes to a staging folder swapped into place only when every step succeeded.
@@ -63,7 +63,7 @@ public final class Builder: @unchecked Sendable {
         let ctx = BuildContext(project: project, options: options, log: log)
 
         var steps: [Step] = [
-            ("Read dossier.yml", { try $0.loadSections() }),
+            ("Read dossier.yml and section inputs", { try $0.loadSections() }),
             ("Load templates", { try $0.loadTemplates() }),
             ("Read content pages", { try $0.loadContent() }),
             ("Plan: hash inputs", { try $0.plan() }),
@@ -86,8 +86,13 @@ public final class Builder: @unchecked Sendable {
             } catch {
                 ctx.tree?.discard()
                 var diags = error.diagnostics
+                // Blame the input that failed, not only the step: a bad experience file is not dossier.yml.
+                let inputs = i == 0
+                    ? ctx.inputFailures.map { "\($0.section) section's input \($0.files.joined(separator: ", "))" } : []
+                let place = inputs.isEmpty ? step.name : "\(step.name), in the " + inputs.joined(separator: " and the ")
                 diags.append(Diagnostic(.note, file: nil, line: nil,
-                    "build failed at step [\(i + 1)/\(steps.count)] \(step.name); " + (options.checkOnly ? "nothing was written" : "the previous site is unchanged")))
+                    "build failed at step [\(i + 1)/\(steps.count)] \(place); "
+                    + (options.checkOnly ? "nothing was written" : "the previous site is unchanged")))
                 throw DossierError(diags)
             }
         }
@@ -122,6 +127,8 @@ final class BuildContext: @unchecked Sendable {
 
     var sectionTypes: [any Section.Type] = []
     var sections: [any Section] = []
+    /// Sections whose input files (not their dossier.yml block) failed step 1, with those files.
+    var inputFailures: [(section: String, files: [String])] = []
     var templates: TemplateSet!
     var renderer: SiteRenderer!
     var content: [ContentPage] = []
@@ -180,6 +187,8 @@ final class BuildContext: @unchecked Sendable {
                 sections.append(s)
             } catch {
                 errors.append(contentsOf: error.diagnostics)
+                let files = Set(error.diagnostics.compactMap(\.file)).subtracting([cfg.file])
+                if !files.isEmpty { inputFailures.append((cfg.key, files.sorted())) }
                 // a misspelt key is often why the block failed (a `pasword_file:`)
                 for bad in cfg.unknownKeys() where !KeySuggestion.closest(to: bad.key, in: cfg.knownKeys()).isEmpty {
                     errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): " + KeySuggestion.unknownKey(bad.key, known: cfg.knownKeys())))

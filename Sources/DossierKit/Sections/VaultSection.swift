@@ -42,6 +42,13 @@ public struct VaultSection: Section {
     let unlocked = UnlockedItems()
 
     public init(config: SectionConfig, project: Project) throws {
+        if let name = try config.string("vault"), !FileManager.default.fileExists(atPath: config.resolve(name).path) {
+            // Built before the vault was made (`dossier new --with vault` says to make it first).
+            let dir = (config.file as NSString).deletingLastPathComponent   // as seen from where dossier started
+            let shown = name.hasPrefix("/") || dir.isEmpty ? name : dir + "/" + name
+            throw config.error("vault", "file not found: \(name); create the vault with `dossier vault init \(shown)` "
+                               + "(or name an existing vault file), then build again")
+        }
         let vault = try config.path("vault", required: false)
         let imp = try config.path("import", required: false)
         switch (vault, imp) {

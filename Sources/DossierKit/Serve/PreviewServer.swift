@@ -49,11 +49,8 @@ public final class PreviewServer: @unchecked Sendable {
 
     /// Runs until the process is stopped.
     public func run() async throws {
-        // A first build must succeed to have something to serve.
-        let first = Builder(project: folder, options: BuildOptions(drafts: drafts, output: siteFolder), log: log)
-        _ = try await first.build()
-        state.succeeded()
-
+        // The port first: a busy one is said at once, not after building the whole site.
+        // Connections wait in the listen queue until the first build is served.
         let state = self.state
         let site = siteFolder
         let server: LoopbackHTTPServer
@@ -68,6 +65,10 @@ public final class PreviewServer: @unchecked Sendable {
         } catch {
             throw DossierError("cannot listen on 127.0.0.1:\(port): \(error); choose another --port (0 picks a free one)")
         }
+        // A first build must succeed to have something to serve.
+        let first = Builder(project: folder, options: BuildOptions(drafts: drafts, output: siteFolder), log: log)
+        _ = try await first.build()
+        state.succeeded()
         let watcher = Task { [self] in
             var last = ProjectWatcher.fingerprint(folder)
             while !Task.isCancelled {

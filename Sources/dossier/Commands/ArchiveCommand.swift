@@ -21,8 +21,8 @@ struct ArchiveCommand: AsyncParsableCommand {
           dossier build my-study
           dossier archive my-study                       # my-study/_site-bag/
           dossier archive my-study --output study-2026.zip
-          dossier archive --verify study-2026.zip        # exit 0 valid, 1 not
-          dossier archive --verify my-study              # the bag `archive my-study` wrote
+          dossier archive --verify study-2026.zip   # exit 0 valid, 1 not
+          dossier archive --verify my-study   # the bag `archive my-study` wrote
 
         Exit status: 0 success (or a valid bag), 1 bad input or an invalid bag, 2 usage error.
         """

@@ -14,7 +14,7 @@ struct ExperiencesCommand: AsyncParsableCommand {
         discussion: """
         Examples:
           dossier experiences validate data/experiences/*.json
-          dossier experiences import pannellum tour.json --title "Walk in the park" --output park.json
+          dossier experiences import pannellum tour.json --output park.json
           dossier experiences import marzipano app-files/data.js --output clinic.json
 
         Format: docs/experience-format.md. Checks and numbers: docs/experience-analysis.md.
@@ -25,21 +25,40 @@ struct ExperiencesCommand: AsyncParsableCommand {
 
 // MARK: - validate
 
+extension ExperiencesValidate {
+    /// The files to check: a folder stands for the `*.json` files directly inside it (not
+    /// hidden ones), in the order of their names, as the build reads an experiences folder.
+    static func expand(_ args: [String]) throws -> [String] {
+        try args.flatMap { arg -> [String] in
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue else { return [arg] }
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: arg)) ?? [])
+                .filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+            guard !names.isEmpty else {
+                throw DossierError(file: arg, "a folder with no experience file (*.json) directly inside; "
+                    + "give the folder that holds them (the experiences: input: of dossier.yml) or the files themselves")
+            }
+            return names.map { (arg.hasSuffix("/") ? arg : arg + "/") + $0 }
+        }
+    }
+}
+
 struct ExperiencesValidate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check experience files: every rule, the door graph and the media.",
         discussion: """
         All files given are taken as one collection (unique titles, at most 10 custom \
-        experiences per owner). Errors and warnings are printed as file:line: message. \
-        Exit status 1 when any error is found.
+        experiences per owner). A folder stands for the *.json files directly inside it, \
+        in file-name order, as the build reads it. Errors and warnings are printed as \
+        file:line: message. Exit status 1 when any error is found.
 
         Example:
-          dossier experiences validate Examples/demo/data/experiences/*.json
+          dossier experiences validate Examples/demo/data/experiences
         """
     )
 
-    @Argument(help: "Experience files (JSON).")
+    @Argument(help: "Experience files (JSON), or folders of them.")
     var files: [String]
 
     @Flag(help: "Print the analysis of each experience as JSON on standard output.")
@@ -50,7 +69,7 @@ struct ExperiencesValidate: ParsableCommand {
     func run() throws {
         var loaded: [(Experience, URL)] = []
         var issues: [ExperienceIssue] = []
-        for f in files {
+        for f in try Self.expand(files) {
             let url = URL(fileURLWithPath: f)
             let (e, found) = ExperienceLoader.load(url: url, display: f)
             issues += found
@@ -103,8 +122,8 @@ struct ExperiencesImport: ParsableCommand {
         standard error as file:line: warning: …, never silently dropped.
 
         Examples:
-          dossier experiences import pannellum tour.json --title "Walk in the park" --output park.json
-          dossier experiences import marzipano data.js > clinic.json
+          dossier experiences import pannellum tour.json --title Park > park.json
+          dossier experiences import marzipano data.js --output clinic.json
         """
     )
 

@@ -16,7 +16,7 @@ struct GameCommand: AsyncParsableCommand {
         abstract: "RocketMouse game telemetry: keys, sealed uploads, ingest, simulation, analysis.",
         discussion: """
         Example, end to end:
-          dossier game keygen --output study                # study.key (secret) + study.pub
+          dossier game keygen --output study   # study.key (secret) + study.pub
           dossier game simulate --players 220 --seed 1 --output cohort.jsonl
           dossier game seal --public study.pub --output uploads cohort.jsonl
           dossier game ingest --key study.key uploads --db study.sqlite
@@ -103,7 +103,10 @@ struct GameSeal: ParsableCommand {
         Each player's device key lives in DEVICES/<player>.device.json (mode 0600, made at the
         first seal, reused after, like the game's key store): the Ed25519 signing key and the
         result key of the latest upload (a new random one at every seal).
-        Example: dossier game seal --public study.pub --output uploads cohort.jsonl  # uploads/<player>.rmu, uploads-devices/
+        The example writes uploads/<player>.rmu, and the device keys in uploads-devices/.
+
+        Example:
+          dossier game seal --public study.pub --output uploads cohort.jsonl
         """)
     @Option(help: "The study's public key (PEM).") var `public`: String
     @Option(name: [.customLong("output"), .customShort("o")], help: "Folder for the sealed uploads.") var out: String
@@ -159,7 +162,7 @@ struct GameIngest: AsyncParsableCommand {
 
         Examples:
           dossier game ingest --key study.key uploads --db study.sqlite
-          dossier game ingest --key study.key --from https://dav.example.org/drop/ --db study.sqlite
+          dossier game ingest --key study.key --db study.db --from https://dav.example/
         """)
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
     @Option(help: "The SQLite study database (created if missing).") var db: String
@@ -264,7 +267,10 @@ struct GameSimulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Write a simulated cohort (assumptions in docs/game-measures.md).",
-        discussion: "Example: dossier game simulate --players 220 --seed 1 --output data/game/cohort.jsonl")
+        discussion: """
+        Example:
+          dossier game simulate --players 220 --seed 1 --output data/game/cohort.jsonl
+        """)
     @Option(help: "Number of players.") var players: Int = 220
     @Option(help: "Random seed: the same seed gives the same bytes.") var seed: UInt64 = 1
     @Option(help: "Obstacles per session.") var obstacles: Int = 80

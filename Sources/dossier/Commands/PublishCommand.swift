@@ -26,10 +26,8 @@ struct PublishCommand: AsyncParsableCommand {
         Examples:
           dossier build my-study
           dossier publish my-study --to https://dav.example.org/s/ --dry-run
-          DOSSIER_WEBDAV_USER=alice dossier publish my-study \\
-              --to https://dav.example.org/s/        # asks for the password
-          dossier publish --site out/_site --to https://dav.example.org/s/ \\
-              --netrc ~/.netrc
+          dossier publish my-study --to https://dav.example.org/s/ --user alice
+          dossier publish --site out/_site --to https://dav.example.org/s/ --netrc n.rc
           dossier publish my-study --to https://dav.example.org/s/ --verify
 
         Exit status: 0 success, 1 bad input or a server error, 2 usage error.

@@ -13,7 +13,7 @@ struct SMSCommand: AsyncParsableCommand {
 
         Example:
           dossier sms init --account alice
-          dossier sms contact add Bob          # prints your key message; paste Bob's; compare the safety number
+          dossier sms contact add Bob   # send your key message, paste Bob's, compare
           echo "See you at 6" | dossier sms encrypt Bob
           dossier sms decrypt Bob "$PASTED"
 
@@ -92,6 +92,21 @@ enum SMS {
         return result
     }
 
+    /// The septets `text` needs. A character outside the GSM alphabet that `--normalize`
+    /// would replace (a curly quote, a dash, the ellipsis, a special space) gets the next
+    /// step in the message; the character itself is never named (it is part of the text).
+    static func septets(_ text: String, normalized: Bool) throws -> Int {
+        do { return try GSMAlphabet.septetCount(text) } catch SecureSMSError.notGSM(let p) {
+            let nfc = Array(text.precomposedStringWithCanonicalMapping.unicodeScalars)
+            let fixable = !normalized && p >= 1 && p <= nfc.count && GSMNormalize.table[nfc[p - 1]] != nil
+            let next = fixable
+                ? "; it is one that --normalize replaces (curly quotes, dashes, the ellipsis, special spaces): "
+                    + "run the command again with --normalize"
+                : "; replace or remove that character"
+            throw DossierError(SecureSMSError.notGSM(position: p).description + next)
+        } catch { throw self.error(error) }
+    }
+
     /// Says that a contact's keys come from the contact codes of protocol version 1.
     static func warnLegacy(_ name: String) {
         Console.note("Warning: the keys for \(name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(name)` to agree new keys with X25519.")
@@ -147,7 +162,12 @@ enum SMS {
 struct SMSInit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create the local account: a new password-protected keystore.",
-        discussion: "Example: DOSSIER_SMS_PASSWORD=… dossier sms init --account alice --keystore alice.keystore")
+        discussion: """
+        The password comes from DOSSIER_SMS_PASSWORD (or _FD), else it is asked for twice.
+
+        Example:
+          dossier sms init --account alice --keystore alice.keystore
+        """)
     @OptionGroup var store: KeystoreOptions
     @Option(help: "The account name shown in reports.") var account: String = "me"
     @Option(help: "Seconds the keystore stays locked after 3 wrong passwords.") var lockSeconds: Int = 300

@@ -12,7 +12,7 @@ struct SMSContact: AsyncParsableCommand {
         commandName: "contact", abstract: "Add, edit, remove, resynchronise and list contacts.",
         discussion: """
         Examples:
-          dossier sms contact add Bob            # prints your key message; paste Bob's; compare the safety number
+          dossier sms contact add Bob   # send your key message, paste Bob's, compare
           dossier sms contact list
         """,
         subcommands: [Add.self, Edit.self, Remove.self, Resync.self, List.self])
@@ -31,7 +31,8 @@ struct SMSContact: AsyncParsableCommand {
             discussion: """
             Prints your key message (send it to the contact by SMS), reads theirs (--key, DOSSIER_SMS_KEY or the terminal), prints the safety number, and agrees the keys only when the number typed from their phone (--confirm, DOSSIER_SMS_CONFIRM or the terminal) is the same. Run it again to continue an unfinished exchange: your key message stays the same until the exchange completes.
 
-            Example: dossier sms contact add Bob --key "$BOBS_KEY_MESSAGE" --confirm "12345 67890 …"
+            Example:
+              dossier sms contact add Bob --key "$BOBS_KEY"   # then type the safety number
             """)
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
@@ -113,7 +114,8 @@ struct SMSContact: AsyncParsableCommand {
             discussion: """
             Both people run it: a new key pair on each side, new key messages, a new safety number to compare. Until it completes the old chains keep working. After it completes, a copy of the keystore stolen before the resync no longer reads new messages.
 
-            Example: dossier sms contact resync Bob --key "$BOBS_NEW_KEY_MESSAGE" --confirm "…"
+            Example:
+              dossier sms contact resync Bob --key "$BOBS_NEW_KEY"   # then type the number
             """)
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String

@@ -24,7 +24,7 @@ struct SMSEncrypt: AsyncParsableCommand {
 
     func run() async throws {
         let plain = SMS.normalized(SMS.input(text), normalize, quiet)
-        let used = try SMS.wrap { try GSMAlphabet.septetCount(plain) }
+        let used = try SMS.septets(plain, normalized: normalize)
         guard used <= SMSProtocol.maxPlainSeptets else {
             throw SMS.error(SecureSMSError.tooLong(septets: used, limit: SMSProtocol.maxPlainSeptets))
         }
@@ -72,13 +72,16 @@ struct SMSDecrypt: AsyncParsableCommand {
 struct SMSCount: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "count", abstract: "Show septets used and left for a message; no keystore needed.",
-        discussion: "Example: dossier sms count \"Price: €5 [approx]\"   →   20 septets used, 124 left (of 144)")
+        discussion: """
+        Example:
+          dossier sms count "Price: €5 [approx]"   # 20 septets used, 124 left (of 144)
+        """)
     @Argument(help: "The message (else standard input).") var text: String?
     @Flag(help: "Count the message as `encrypt --normalize` would send it.") var normalize = false
     @OptionGroup var quiet: QuietFlag
 
     func run() async throws {
-        let used = try SMS.wrap { try GSMAlphabet.septetCount(SMS.normalized(SMS.input(text), normalize, quiet)) }
+        let used = try SMS.septets(SMS.normalized(SMS.input(text), normalize, quiet), normalized: normalize)
         let max = SMSProtocol.maxPlainSeptets
         if used > max {
             SMS.out("\(used) septets used, \(used - max) too many (limit \(max))")

@@ -18,7 +18,7 @@ struct VaultCommand: AsyncParsableCommand {
         Examples:
           dossier vault generate --length 20 --min-upper 2 --min-digits 3 --count 5
           dossier vault init my.dvault
-          dossier vault add my.dvault --title Mail --username jo@example.com --website https://mail.example.com --generate
+          dossier vault add my.dvault --title Mail --username jo@example.com --generate
           dossier vault list my.dvault
           dossier vault show my.dvault Mail --reveal
           dossier vault import my.dvault bitwarden-export.json
@@ -264,7 +264,9 @@ struct VaultAddCommand: ParsableCommand {
         discussion: """
         The entry's password comes from --generate, or DOSSIER_ENTRY_PASSWORD (or _FD), or the terminal.
 
-        Example: dossier vault add my.dvault --title Mail --username jo@example.com --website https://mail.example.com --generate
+        Examples:
+          dossier vault add my.dvault --title Mail --username jo@example.com --generate
+          dossier vault add my.dvault --title Bank --website https://bank.example.com
         """)
     @Argument(help: "The vault file.") var file: String
     @Option(help: "The entry's title.") var title: String

@@ -96,7 +96,13 @@ struct VaultExportCommand: ParsableCommand {
 
 struct VaultReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "report", abstract: "The redacted health report of a vault or an export file.",
-        discussion: "Example: dossier vault report my.dvault --json     (export files need no password: --export)")
+        discussion: """
+        An export file needs no password: give --export.
+
+        Examples:
+          dossier vault report my.dvault --json
+          dossier vault report --export bitwarden-export.json
+        """)
     @Argument(help: "The vault file (or an export file, with --export).") var file: String
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
