@@ -102,7 +102,8 @@ struct GameSeal: ParsableCommand {
         discussion: """
         Each player's device key lives in DEVICES/<player>.device.json (mode 0600, made at the
         first seal, reused after, like the game's key store): the Ed25519 signing key and the
-        result key of the latest upload (a new random one at every seal).
+        result key of the latest upload (derived from the signing key and the data, so sealing
+        unchanged data again keeps the key the study's result is encrypted with).
         Example: dossier game seal --public study.pub --output uploads cohort.jsonl  # uploads/<player>.rmu, uploads-devices/
         """)
     @Option(help: "The study's public key (PEM).") var `public`: String
@@ -113,9 +114,24 @@ struct GameSeal: ParsableCommand {
 
     struct DeviceFile: Codable { var signing_key: String; var result_key: String }
 
+    /// The result key of an upload: HMAC-SHA-256 keyed by the device's signing key over the
+    /// body, so sealing unchanged data again (a duplicate ingest never stores) keeps the key
+    /// the study encrypts this device's result with (docs/game-telemetry.md).
+    static func resultKey(signing: Curve25519.Signing.PrivateKey, body: Data) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: Data("RocketMouse seal result key v1\n".utf8) + body,
+                                             using: SymmetricKey(data: signing.rawRepresentation)))
+    }
+
     func run() throws {
         let pem = try String(decoding: gameReadInput(`public`), as: UTF8.self)
-        let cohort = try game { try TelemetryJSONL.read(files: files.map { URL(fileURLWithPath: $0) }, displayName: { $0.path }) }
+        var reader = TelemetryJSONL.Reader()
+        for f in files {
+            guard let text = try? String(contentsOf: URL(fileURLWithPath: f), encoding: .utf8) else {
+                throw DossierError(file: f, "cannot read the file as UTF-8 text")
+            }
+            try game { try reader.add(text: text, file: f) }
+        }
+        let cohort = reader.cohort()
         let keyDir = URL(fileURLWithPath: devices ?? (out.hasSuffix("/") ? String(out.dropLast()) : out) + "-devices")
         try FileManager.default.createDirectory(at: keyDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for p in cohort.players {
@@ -128,8 +144,9 @@ struct GameSeal: ParsableCommand {
                 }
                 signing = k
             }
-            let resultKey = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-            let body = Data(TelemetryJSONL.lines(for: p).map { $0 + "\n" }.joined().utf8)
+            let seeds = (reader.seeds[p.id] ?? [:]).mapValues(\.seed)
+            let body = Data(TelemetryJSONL.lines(for: p, seeds: seeds).map { $0 + "\n" }.joined().utf8)
+            let resultKey = Self.resultKey(signing: signing, body: body)
             let plain = try SignedUpload.make(body: body, player: p.id, signingKey: signing, resultKey: resultKey)
             let sealed = try game { try Upload.seal(plain, publicKeyPEM: pem) }
             let file = DeviceFile(signing_key: signing.rawRepresentation.base64EncodedString(), result_key: resultKey.base64EncodedString())
