@@ -221,7 +221,13 @@
     if (!b || !actions[b.getAttribute("data-action")]) return;
     actions[b.getAttribute("data-action")](ev);
   });
-  window.addEventListener("resize", function () { RM.draw.fit($("game-canvas")); RM.draw.fit($("title-scene")); });
+  function redrawTitle() {
+    if (document.body.getAttribute("data-current") === "home") RM.draw.frame($("title-scene"), null, null, reduced);
+  }
+  window.addEventListener("resize", function () { RM.draw.fit($("game-canvas")); RM.draw.fit($("title-scene")); redrawTitle(); });
+  // The canvas art follows a switch between the light and dark schemes at once.
+  var dark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)");
+  if (dark && dark.addEventListener) dark.addEventListener("change", function () { RM.draw.palette($("title-scene")); redrawTitle(); });
   if (reduced) Array.prototype.forEach.call(document.querySelectorAll('[data-action="volume"]'), function (b) { b.setAttribute("aria-pressed", "false"); });
   if (!window.crypto || !crypto.subtle) { S.status("This page must be opened over https or from a file to seal games."); return; }
   start();

@@ -17,7 +17,7 @@ struct GameCommand: AsyncParsableCommand {
         discussion: """
         Example, end to end:
           dossier game keygen --output study                # study.key (secret) + study.pub
-          dossier game simulate --players 220 --seed 1 --output cohort.jsonl
+          dossier game simulate --players 520 --seed 1 --output cohort.jsonl
           dossier game seal --public study.pub --output uploads cohort.jsonl
           dossier game ingest --key study.key uploads --db study.sqlite
           dossier game analyze --db study.sqlite --json > analysis.json
@@ -281,7 +281,11 @@ struct GameSimulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Write a simulated cohort (assumptions in docs/game-measures.md).",
-        discussion: "Example: dossier game simulate --players 220 --seed 1 --output data/game/cohort.jsonl")
+        discussion: """
+        About 520 players give the screening model; fewer give none (the warning says how many it takes).
+        Example:
+          dossier game simulate --players 520 --seed 1 --output cohort.jsonl
+        """)
     @Option(help: "Number of players.") var players: Int = 220
     @Option(help: "Random seed: the same seed gives the same bytes.") var seed: UInt64 = 1
     @Option(help: "Obstacles per session.") var obstacles: Int = 80
