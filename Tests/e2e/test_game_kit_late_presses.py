@@ -43,11 +43,12 @@ def space(p, at):
 
 def late_tap_then_stop(d, p, t0, a):
     """Obstacle 0: the tap made at a₀+550 is sent after the frame took a life for it; the
-    Stop at a₀+900 is handled, then a press made before it (kept) and one after it (not)."""
+    Stop at a₁+300 (obstacle 1 has appeared but not reached the mouse) is handled, then a
+    press made before it (kept) and one after it (not)."""
     busy(d, t0 + a[0] + 480, t0 + a[0] + 700)
     lives(d, 2, "the frame loop's collision with obstacle 0")
     space(p, t0 + a[0] + 550)
-    end = a[0] + 900
+    end = a[1] + 300
     p.wait_clock(t0 + end + 30)
     p.key("Escape", "Escape", 27, t0 + end)
     space(p, t0 + end - 20)

@@ -31,14 +31,19 @@ def status_below_heading(d, name):
         return !!(h.compareDocumentPosition(document.getElementById('status')) & Node.DOCUMENT_POSITION_FOLLOWING);""", name)
 
 
+def home(tmp_path, run_dossier, dav, mobile):
+    """The game page of a study with a WebDAV drop, past the survey (which is sent)."""
+    study = make_study(tmp_path, run_dossier, dav[1])
+    d = start_browser(tmp_path, mobile=mobile)
+    d.get((study / "_site" / "game" / "play" / "index.html").as_uri() + "?seed=7")
+    wait_for(d, "document.body.getAttribute('data-current') === 'survey'", "the survey")
+    fill_survey(d, diagnosed=False, age=40, gender="male")
+    return d
+
+
 def test_title_canvas_is_drawn_at_390px_and_follows_the_dark_scheme(tmp_path, run_dossier, dav):
-    _, drop, _ = dav
-    study = make_study(tmp_path, run_dossier, drop)
-    d = start_browser(tmp_path, mobile=True)
+    d = home(tmp_path, run_dossier, dav, mobile=True)
     try:
-        d.get((study / "_site" / "game" / "play" / "index.html").as_uri() + "?seed=7")
-        wait_for(d, "document.body.getAttribute('data-current') === 'survey'", "the survey")
-        fill_survey(d, diagnosed=False, age=40, gender="male")
         for when in ("the first home screen", "home after a game"):
             width, height, box, sky = d.execute_script(TITLE)
             assert width == box > 300 and height > 100, f"{when}: backing store {width}×{height} for a box of {box} px"
@@ -57,13 +62,8 @@ def test_title_canvas_is_drawn_at_390px_and_follows_the_dark_scheme(tmp_path, ru
 
 
 def test_sent_to_the_study_stays_on_its_own_screen_below_the_heading(tmp_path, run_dossier, dav):
-    _, drop, _ = dav
-    study = make_study(tmp_path, run_dossier, drop)
-    d = start_browser(tmp_path, mobile=False)
+    d = home(tmp_path, run_dossier, dav, mobile=False)
     try:
-        d.get((study / "_site" / "game" / "play" / "index.html").as_uri() + "?seed=8")
-        wait_for(d, "document.body.getAttribute('data-current') === 'survey'", "the survey")
-        fill_survey(d, diagnosed=False, age=40, gender="other")
         wait_for(d, "document.getElementById('status').textContent === 'Sent to the study.'", "the survey sent")
         assert status_below_heading(d, "home")
         p = Player(d, mobile=False)

@@ -134,7 +134,8 @@
     RM.store.put(player);
     S.show("game", $("game-canvas"));
     RM.draw.fit($("game-canvas"));
-    requestAnimationFrame(frame);
+    var mine = run;   // this game's frame loop stops when the game is over
+    requestAnimationFrame(function loop(now) { if (run === mine) { frame(now); requestAnimationFrame(loop); } });
   }
   function rel(ts) { return Math.max(0, Math.round(ts - run.t0)); }
   function logError(t, msg) {
@@ -167,7 +168,6 @@
         if (run.game.end !== null) finish();
       }, 0);
     }
-    if (run) requestAnimationFrame(frame);
   }
   function stop(ts) { if (run) run.game.stop(rel(ts)); }
   function volume(ev) {

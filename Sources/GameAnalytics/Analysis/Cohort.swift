@@ -203,7 +203,7 @@ public enum CohortAnalyzer {
             } else if groups[i] == .unknown {
                 lk.unavailable = "Not estimated: the survey is incomplete."
             } else if report == nil {
-                lk.unavailable = "Not estimated yet: " + unavailableForPlayers + "."
+                lk.unavailable = "Not estimated: " + unavailableForPlayers + "."
                     + (features(i) == nil ? " Your games count once you have met \(o.minimumEncounters) obstacles." : "")
             } else if let x = features(i), let r = report {
                 let z = r.standardizer.apply(x)

@@ -147,7 +147,7 @@ public enum TelemetryJSONL {
 
     /// The whole cohort as JSON Lines text (players in id order).
     public static func text(for cohort: Cohort) -> String {
-        cohort.players.flatMap(lines(for:)).map { $0 + "\n" }.joined()
+        cohort.players.flatMap { lines(for: $0) }.map { $0 + "\n" }.joined()
     }
 }
 
