@@ -59,7 +59,8 @@ def test_a_cohort_too_small_for_the_model_says_how_many_players_it_takes(run_dos
     for t in texts:
         assert "predictor" not in t and "events per" not in t, t
         assert "completed the survey, take no ADHD medicine and met at least 30 obstacles" in t, t
-        assert re.search(r"needs at least \d+ such players and has \d+", t), t
+        assert re.search(r"needs at least \d+ such players and has fewer\.", t), t
+        assert not re.search(r"has \d|\d+ with and \d+ without", t), "a player's result holds no count of players"
 
 
 def test_a_player_not_counted_yet_is_told_why(run_dossier, tmp_path):

@@ -176,7 +176,7 @@ public enum CohortAnalyzer {
             let need = max(o.minimumClass, Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up)))
             unavailableForPlayers = "the study does not have enough players yet. The model learns only from players who "
                 + "completed the survey, take no ADHD medicine and met at least \(o.minimumEncounters) obstacles; the smaller "
-                + "of its two groups (with and without an ADHD diagnosis) needs at least \(need) such players and has \(smaller)"
+                + "of its two groups (with and without an ADHD diagnosis) needs at least \(need) such players and has fewer"
             unavailable = "too few players to fit a model with \(predictors) predictors: \(nPos) with and \(nNeg) without a diagnosis "
                 + "(unmedicated, complete survey, \(o.minimumEncounters)+ obstacles). The smaller group needs at least "
                 + "\(Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up))) players (\(GameNumber.short(o.minimumEventsPerPredictor)) per predictor) "
