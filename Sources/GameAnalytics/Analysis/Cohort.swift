@@ -174,15 +174,17 @@ public enum CohortAnalyzer {
         let smaller = min(nPos, nNeg)
         if smaller < o.minimumClass || Double(smaller) / Double(predictors) < o.minimumEventsPerPredictor {
             let need = max(o.minimumClass, Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up)))
-            unavailableForPlayers = "the study does not have enough players yet. The model learns only from players who "
-                + "completed the survey, take no ADHD medicine and met at least \(o.minimumEncounters) obstacles; the smaller "
-                + "of its two groups (with and without an ADHD diagnosis) needs at least \(need) such players and has fewer"
+            unavailableForPlayers = "the study does not have enough players yet. The model learns only from "
+                + "players who completed the survey, take no ADHD medicine and met at least "
+                + "\(o.minimumEncounters) obstacles; the smaller of its two groups (with and without an ADHD "
+                + "diagnosis) needs at least \(need) such players and has fewer"
             unavailable = "too few players to fit a model with \(predictors) predictors: \(nPos) with and \(nNeg) without a diagnosis "
                 + "(unmedicated, complete survey, \(o.minimumEncounters)+ obstacles). The smaller group needs at least "
                 + "\(Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up))) players (\(GameNumber.short(o.minimumEventsPerPredictor)) per predictor) "
                 + "and at least \(o.minimumClass); it has \(smaller) (\(GameNumber.short(Double(smaller) / Double(predictors))) per predictor)"
-                + "; at this cohort's make-up that takes about \(Self.playersNeeded(cohort.players.count, smaller: smaller, need: need)) "
-                + "players in all (it has \(cohort.players.count))"
+                + "; at this cohort's make-up that takes about "
+                + "\(Self.playersNeeded(cohort.players.count, smaller: smaller, need: need)) players in all "
+                + "(it has \(cohort.players.count))"
         } else if let r = fitReport(rows: rows, labels: labels, ids: train.map { cohort.players[$0].id }, options: o) {
             report = r
         } else {
@@ -204,7 +206,8 @@ public enum CohortAnalyzer {
                 lk.unavailable = "Not estimated: the survey is incomplete."
             } else if report == nil {
                 lk.unavailable = "Not estimated: " + unavailableForPlayers + "."
-                    + (features(i) == nil ? " Your games count once you have met \(o.minimumEncounters) obstacles." : "")
+                    + (features(i) == nil
+                       ? " Your games count once you have met \(o.minimumEncounters) obstacles." : "")
             } else if let x = features(i), let r = report {
                 let z = r.standardizer.apply(x)
                 let p = r.model.probability(z), ci = r.model.interval(z)

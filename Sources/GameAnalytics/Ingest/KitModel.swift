@@ -71,7 +71,8 @@ public enum KitModel {
         let modelEnd = hits.count == lives ? hits[lives - 1].t : end
         let hit = Set(hits.map(\.i))
         let cleared = obs.enumerated().filter { $0.element.t + hitTo <= modelEnd && !hit.contains($0.offset) }.count
-        return Outcome(obstacles: obs, jumps: js, collisions: hits.map(\.t), end: modelEnd, score: 10 * cleared + modelEnd / 1000)
+        return Outcome(obstacles: obs, jumps: js, collisions: hits.map(\.t), end: modelEnd,
+                       score: 10 * cleared + modelEnd / 1000)
     }
 
     /// The first way a session contradicts the model of its seed, as a sentence naming the
@@ -91,14 +92,16 @@ public enum KitModel {
             return "\(head) collisions differ at collision \(d.at): recorded \(d.recorded), the model gives \(d.model)"
         }
         if m.end != end {
-            return "\(head) end differs: recorded \(end) ms after the start, the model ends at the third collision, \(m.end)"
+            return "\(head) end differs: recorded \(end) ms after the start, "
+                + "the model ends at the third collision, \(m.end)"
         }
         if m.score != s.score { return "\(head) score differs: recorded \(s.score), the model gives \(m.score)" }
         return nil
     }
 
     /// The first position (1-based) where two lists differ, with each side's value there.
-    static func firstDifference(_ recorded: [String], _ model: [String]) -> (at: Int, recorded: String, model: String)? {
+    static func firstDifference(_ recorded: [String], _ model: [String])
+        -> (at: Int, recorded: String, model: String)? {
         for k in 0..<max(recorded.count, model.count) {
             let r = k < recorded.count ? recorded[k] : "none", m = k < model.count ? model[k] : "none"
             if r != m { return (k + 1, r, m) }

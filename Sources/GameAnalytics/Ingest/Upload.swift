@@ -107,7 +107,8 @@ public enum Ingest {
         }
         // Every session the kit recorded (it carries its obstacle seed) is recomputed.
         for s in p.sessions {
-            guard let seed = reader.seeds[p.id]?[s.index], let problem = KitModel.problem(s, seed: seed.seed) else { continue }
+            guard let seed = reader.seeds[p.id]?[s.index],
+                  let problem = KitModel.problem(s, seed: seed.seed) else { continue }
             return .rejected(reason: "line \(seed.line + 1): \(problem)")
         }
         let hash = Upload.contentHash(content.body)
