@@ -166,8 +166,10 @@ struct GameIngest: AsyncParsableCommand {
         discussion: """
         Every upload is checked and stored in its own transaction: the same content twice is \
         stored once, and a malformed, tampered, unsigned, wrongly signed or wrongly-keyed \
-        upload is rejected with a reason while everything else is kept. Exit status 1 if any \
-        upload was rejected.
+        upload is rejected with a reason while everything else is kept. A session the game kit \
+        recorded (it carries its obstacle seed) is recomputed from the seed, taps and end, and \
+        one whose obstacles, jumps, collisions, end or score differ is rejected, naming the \
+        field and the first difference. Exit status 1 if any upload was rejected.
 
         --from URL reads a WebDAV drop folder instead of local files: each *.rmu there is \
         downloaded, stored, and only then deleted (or moved into --move-to); rejected uploads \
