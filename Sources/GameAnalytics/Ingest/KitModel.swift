@@ -52,10 +52,18 @@ public enum KitModel {
         return out
     }
 
-    /// When obstacle at `a` hits the sprite given the jumps, or nil when it is cleared.
+    /// When obstacle at `a` hits the sprite given the jumps (sorted), or nil when it is
+    /// cleared. Only jumps from the first with j + 520 > aᵢ + 640 can push c, and once a
+    /// jump starts after c − 80 no later one can: a few steps per obstacle, whatever the
+    /// number of jumps (a hostile record cannot make ingest slow).
     static func hitTime(_ a: Int, jumps: [Int]) -> Int? {
         var c = a + hitFrom
-        for j in jumps where j + safeFrom <= c && c < j + safeTo { c = j + safeTo }
+        var lo = 0, hi = jumps.count
+        while lo < hi { let mid = (lo + hi) / 2; if jumps[mid] + safeTo <= c { lo = mid + 1 } else { hi = mid } }
+        for j in jumps[lo...] {
+            if j + safeFrom > c || c > a + hitTo { break }
+            if c < j + safeTo { c = j + safeTo }
+        }
         return c <= a + hitTo ? c : nil
     }
 
