@@ -56,9 +56,10 @@ def late_tap_then_stop(d, p, t0, a, end):
     busy(d, t0 + a[0] + 480, t0 + a[0] + 700)
     lives(d, 2, "the frame loop's collision with obstacle 0")
     space(p, t0 + a[0] + 550)
+    p.wait_clock(t0 + end - 150)
+    p.key("Escape", "Escape", 27, t0 + end)      # handled before its time: the game ends at `end`
     p.wait_clock(t0 + end + 30)
-    p.key("Escape", "Escape", 27, t0 + end)
-    space(p, t0 + end - 20)
+    space(p, t0 + end - 20)                       # made before the end, handled after it
     space(p, t0 + end + 40)
     return [a[0] + 550, end - 20], end
 
