@@ -200,8 +200,9 @@ def test_two_players_play_seal_send_ingest_and_see_their_own_results(tmp_path, r
         assert [s["session"] for s in sessions] == [1, 2, 3]
         for s in sessions:
             seed, taps, opts = scripted[(n, s["session"])]
-            assert list(s) == ["type", "player", "session", "start", "end", "score", "obstacles", "taps", "jumps",
+            assert list(s) == ["type", "player", "session", "start", "end", "score", "seed", "obstacles", "taps", "jumps",
                                "collisions", "volume", "errors"]
+            assert s["seed"] == seed
             # Timing: every recorded tap is the scripted event time (within 2 ms).
             want_taps = [t for t in taps if t <= s["end"] - s["start"] + 1]
             assert len(s["taps"]) == len(want_taps)

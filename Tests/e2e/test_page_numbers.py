@@ -151,9 +151,8 @@ def markdown_prose(md):
 def build_examples(root, dossier_bin):
     """Examples/demo and Examples/game-private built in copies under `root`; their sites."""
     shutil.copytree(REPO / "Examples" / "demo", root / "demo", ignore=shutil.ignore_patterns("_site", "_site.*", ".dossier"))
-    # The private game site reads the demo's cohort through a link out of its folder:
-    # the copy holds the file itself.
-    shutil.copytree(REPO / "Examples" / "game-private", root / "game-private", symlinks=False,
+    # A plain copy (links kept as links): the private game site holds its own cohort file.
+    shutil.copytree(REPO / "Examples" / "game-private", root / "game-private", symlinks=True,
                     ignore=shutil.ignore_patterns("_site", "_site.*", ".dossier"))
     out = []
     for name in ("demo", "game-private"):

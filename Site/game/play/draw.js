@@ -14,12 +14,21 @@
                 flame: v("--rm-flame"), cloud: v("--rm-cloud") };
   }
 
-  /** Sizes the canvas to its box at the device's pixel ratio; the world is scaled to fit. */
+  /** Sizes the canvas to its box at the device's pixel ratio; the world is scaled to fit.
+      A hidden canvas (no box) keeps its size: it is fitted when it is drawn. */
   function fit(canvas) {
     var r = canvas.getBoundingClientRect(), dpr = window.devicePixelRatio || 1;
+    palette(canvas);
+    if (r.width === 0) return;
     canvas.width = Math.max(1, Math.round(r.width * dpr));
     canvas.height = Math.max(1, Math.round(r.width * H / W * dpr));
-    palette(canvas);
+  }
+
+  /** True when the canvas's backing store does not match its box (never fitted, or
+      fitted while hidden, or the window changed). */
+  function misfit(canvas) {
+    var w = canvas.getBoundingClientRect().width, dpr = window.devicePixelRatio || 1;
+    return w > 0 && canvas.width !== Math.max(1, Math.round(w * dpr));
   }
 
   function height(game, f) {
@@ -72,7 +81,7 @@
 
   /** Draws the world at f ms since the session start (null: the still title scene). */
   function frame(canvas, game, f, reduced) {
-    if (!colours) fit(canvas);
+    if (!colours || misfit(canvas)) fit(canvas);
     var ctx = canvas.getContext("2d"), s = canvas.width / W;
     ctx.setTransform(s, 0, 0, s, 0, 0);
     var g = ctx.createLinearGradient(0, 0, 0, GROUND);

@@ -10,6 +10,7 @@
   var tracing = query.get("trace") === "1";
   var reduced = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
   var players = [], player = null, outbox = [], gamesThisLoad = 0, bestScores = {};
+  var SETTLE = 500;  // ms after the end before the record is final (docs/game-kit.md, "Timing")
   var run = null;   // the game being played: {game, t0, session, volume, errors, lastScore, lastLives}
   RM.trace = tracing ? [] : null;
   RM.sent = 0;      // uploads sent since the page loaded (shown to tests; nothing stored)
@@ -128,24 +129,25 @@
     var t0 = RM.input.eventTime(ev);
     var seed = seedBase !== null ? (seedBase + gamesThisLoad) >>> 0 : crypto.getRandomValues(new Uint32Array(1))[0];
     gamesThisLoad += 1;
-    run = { game: new RM.model.Game(seed), t0: t0, session: player.nextSession, volume: [], errors: [], shown: -1, lives: -1, pendingTrace: [] };
+    run = { game: new RM.model.Game(seed), seed: seed, t0: t0, session: player.nextSession, volume: [], errors: [], shown: -1, lives: -1, pendingTrace: [] };
     player.nextSession += 1;
     RM.store.put(player);
     S.show("game", $("game-canvas"));
     RM.draw.fit($("game-canvas"));
-    requestAnimationFrame(frame);
+    var mine = run;   // this game's frame loop stops when the game is over
+    requestAnimationFrame(function loop(now) { if (run === mine) { frame(now); requestAnimationFrame(loop); } });
   }
   function rel(ts) { return Math.max(0, Math.round(ts - run.t0)); }
   function logError(t, msg) {
     if (msg && !run.errors.some(function (e) { return e[1] === msg; })) run.errors.push([t, msg]);
   }
   function press(ts) {
-    if (!run || run.game.end !== null) return;
+    if (!run) return;                  // after the end only a press stamped before it counts (tap)
     var handled = performance.now(), t = rel(ts);
     if (run.game.tap(t)) logError(t, RM.sound.jump());
     if (RM.trace) run.pendingTrace.push([ts, handled]);
   }
-  RM.input.attach(document.querySelector('section[data-screen="game"]'), function () { return !!run && run.game.end === null; }, press);
+  RM.input.attach(document.querySelector('section[data-screen="game"]'), function () { return !!run; }, press);
 
   function frame(now) {
     if (!run) return;
@@ -156,10 +158,18 @@
     var score = g.score(Math.floor(Math.min(f, g.end !== null ? g.end : f))), lives = RM.model.M.LIVES - g.collisions.length;
     if (score !== run.shown) { $("score").textContent = String(score); run.shown = score; }
     if (lives !== run.lives) { $("lives").textContent = String(lives); run.lives = lives; }
-    if (g.end !== null) { finish(); return; }
-    requestAnimationFrame(frame);
+    if (g.end !== null && f >= g.end + SETTLE && !run.settling) {
+      // After the settle, in a task of its own: presses queued while the page was busy are
+      // handled first, and one stamped before the end may still take the end back.
+      run.settling = true;
+      setTimeout(function () {
+        if (!run) return;
+        run.settling = false;
+        if (run.game.end !== null) finish();
+      }, 0);
+    }
   }
-  function stop(ts) { if (run && run.game.end === null) { run.game.stop(rel(ts)); } }
+  function stop(ts) { if (run) run.game.stop(rel(ts)); }
   function volume(ev) {
     var on = !RM.sound.isOn();
     RM.sound.set(on);
@@ -167,15 +177,15 @@
       b.setAttribute("aria-pressed", on ? "true" : "false");
       b.textContent = "Sound";
     });
-    if (run && run.game.end === null) run.volume.push([rel(RM.input.eventTime(ev)), on ? 1 : 0]);
+    if (run) run.volume.push([rel(RM.input.eventTime(ev)), on ? 1 : 0]);
   }
   document.addEventListener("keydown", function (ev) {
-    if (!run || run.game.end !== null || ev.repeat) return;
+    if (!run || ev.repeat) return;
     if (ev.key === "Escape") { ev.preventDefault(); stop(RM.input.eventTime(ev)); }
     else if (ev.key === "m" || ev.key === "M") { ev.preventDefault(); volume(ev); }
   });
   document.addEventListener("visibilitychange", function (ev) {
-    if (document.hidden && run && run.game.end === null) stop(RM.input.eventTime(ev));
+    if (document.hidden && run) stop(RM.input.eventTime(ev));
   });
 
   /** The session record (field order of docs/game-telemetry.md), then the upload. */
@@ -183,13 +193,14 @@
     var r = run, g = r.game, l = g.lists(), startRaw = Math.round(r.t0);
     run = null;
     function upTo(list) { return list.filter(function (e) { return e[0] <= g.end; }); }
-    var rec = { type: "session", player: player.id, session: r.session, start: startRaw, end: startRaw + g.end, score: l.score,
+    var rec = { type: "session", player: player.id, session: r.session, start: startRaw, end: startRaw + g.end, score: l.score, seed: r.seed,
                 obstacles: l.obstacles, taps: l.taps, jumps: l.jumps, collisions: l.collisions,
                 volume: upTo(r.volume), errors: upTo(r.errors) };
     $("final-score").textContent = String(l.score);
+    $("score").textContent = String(l.score);
     var best = bestScores[player.id] || 0;     // this page load only: nothing is stored
     bestScores[player.id] = Math.max(best, l.score);
-    $("over-detail").textContent = "You cleared " + g.cleared(g.end) + " of " + l.obstacles.length + " obstacles in " +
+    $("over-detail").textContent = "You cleared " + g.cleared(g.end) + " of " + (g.cleared(g.end) + l.collisions.length) + " obstacles in " +
       Math.floor(g.end / 1000) + " s." + (l.score > best && best > 0 ? " A new best!" : best > l.score ? " Your best so far: " + best + "." : "");
     S.show("over");
     queue(player, JSON.stringify(rec) + "\n");
@@ -210,7 +221,13 @@
     if (!b || !actions[b.getAttribute("data-action")]) return;
     actions[b.getAttribute("data-action")](ev);
   });
-  window.addEventListener("resize", function () { RM.draw.fit($("game-canvas")); RM.draw.fit($("title-scene")); });
+  function redrawTitle() {
+    if (document.body.getAttribute("data-current") === "home") RM.draw.frame($("title-scene"), null, null, reduced);
+  }
+  window.addEventListener("resize", function () { RM.draw.fit($("game-canvas")); RM.draw.fit($("title-scene")); redrawTitle(); });
+  // The canvas art follows a switch between the light and dark schemes at once.
+  var dark = window.matchMedia && matchMedia("(prefers-color-scheme: dark)");
+  if (dark && dark.addEventListener) dark.addEventListener("change", function () { RM.draw.palette($("title-scene")); redrawTitle(); });
   if (reduced) Array.prototype.forEach.call(document.querySelectorAll('[data-action="volume"]'), function (b) { b.setAttribute("aria-pressed", "false"); });
   if (!window.crypto || !crypto.subtle) { S.status("This page must be opened over https or from a file to seal games."); return; }
   start();

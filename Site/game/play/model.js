@@ -25,13 +25,19 @@
     };
   }
 
-  /** A game from its seed. */
+  /** A game from its seed. The collisions and the end follow from the seed and the taps
+      alone: `advance` evaluates them up to a time (the frame's), and a tap that comes
+      late — its time already evaluated — takes back what it changes and evaluates again
+      (docs/game-kit.md, "The game model": the model decides, not the frame loop). */
   function Game(seed) {
     this.rand = random(seed);
     this.obstacles = [];   // [t, interval, kind], made as far ahead as asked
     this.taps = [];
     this.jumps = [];
-    this.collisions = [];  // [t, obstacle index]
+    this.collisions = [];  // [t, obstacle index], at most LIVES
+    this.next = 0;         // the first obstacle not yet decided
+    this.known = 0;        // evaluated up to this time
+    this.stopAt = null;    // the earliest Stop (Escape, Stop button, page hidden)
     this.end = null;
   }
 
@@ -46,8 +52,10 @@
     return this.obstacles[i];
   };
 
-  /** A tap at t (ms since start, whole): recorded; starts a jump unless one is under way.
-      Returns true when it started a jump. */
+  /** A tap at t (ms since start, whole): recorded unless after the end; starts a jump
+      unless one is under way. A jump that the evaluated time already passed takes back
+      the collisions from its safe time on, and they are evaluated again. Returns true
+      when it started a jump. */
   Game.prototype.tap = function (t) {
     if (this.end !== null && t > this.end) return false;
     var last = this.taps.length ? this.taps[this.taps.length - 1] : 0;
@@ -56,7 +64,19 @@
     var j = this.jumps.length ? this.jumps[this.jumps.length - 1] : null;
     if (j !== null && t < j + M.JUMP) return false;
     this.jumps.push(t);
+    if (t + M.SAFE_FROM <= this.known) this.rewind(t + M.SAFE_FROM);
     return true;
+  };
+
+  /** Takes back every collision at or after `from` (a late jump may have cleared it). */
+  Game.prototype.rewind = function (from) {
+    var keep = this.collisions.filter(function (c) { return c[0] < from; });
+    if (keep.length < this.collisions.length) {
+      this.next = this.collisions[keep.length][1];
+      this.collisions = keep;
+    }
+    this.end = null;
+    this.advance(this.known);
   };
 
   /** When obstacle i hits the sprite, given the jumps known, or null when it is cleared. */
@@ -69,29 +89,30 @@
     return c <= a + M.HIT_TO ? c : null;
   };
 
-  /** Advances to time t: the collisions up to t, and the end at the last life.
-      Returns the collisions found now. */
+  /** Evaluates up to time t: the collisions up to t (none after a Stop), and the end —
+      the third collision, or the Stop once t reaches it. Returns the collisions found now. */
   Game.prototype.advance = function (t) {
-    var found = [];
-    for (var i = this.collisions.length ? this.collisions[this.collisions.length - 1][1] + 1 : 0; this.end === null; i++) {
-      var a = this.obstacle(i)[0];
-      if (a + M.HIT_FROM > t) break;
-      var c = this.hitTime(i);
-      if (c === null) { if (a + M.HIT_TO > t) break; continue; }
-      if (c > t) break;
-      this.collisions.push([c, i]);
-      found.push(c);
-      if (this.collisions.length >= M.LIVES) this.stop(c);
+    var found = [], limit = this.stopAt !== null ? Math.min(t, this.stopAt) : t;
+    while (this.collisions.length < M.LIVES) {
+      var a = this.obstacle(this.next)[0];
+      if (a + M.HIT_FROM > limit) break;
+      var c = this.hitTime(this.next);   // cleared now stays cleared: later jumps only push c on
+      if (c !== null && c > limit) break;
+      if (c !== null) { this.collisions.push([c, this.next]); found.push(c); }
+      this.next += 1;
     }
+    this.known = Math.max(this.known, t);
+    if (this.collisions.length >= M.LIVES) this.end = this.collisions[M.LIVES - 1][0];
+    else if (this.stopAt !== null && this.stopAt <= this.known) this.end = this.stopAt;
     return found;
   };
 
-  /** Ends the game at t (the last life lost, or the player stopped). */
+  /** The player stops at t (Stop, Escape, page hidden): the end unless the game ended before. */
   Game.prototype.stop = function (t) {
-    if (this.end !== null) return;
-    this.advance(t);
-    if (this.end !== null) return;
-    this.end = t;
+    if (this.stopAt !== null && this.stopAt <= t) return;
+    this.stopAt = t;
+    if (this.known > t) this.rewind(t + 1);   // collisions after the stop do not count
+    else this.advance(t);
   };
 
   /** Obstacles cleared by time t (passed the sprite without a collision). */

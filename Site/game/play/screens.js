@@ -10,6 +10,7 @@
       s.hidden = s.getAttribute("data-screen") !== name;
     });
     document.body.setAttribute("data-current", name);
+    status("");   // a message belongs to the screen it was written on
     var target = focus || document.querySelector('section[data-screen="' + name + '"] h1');
     if (target) target.focus();
   }

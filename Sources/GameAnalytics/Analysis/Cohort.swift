@@ -164,6 +164,8 @@ public enum CohortAnalyzer {
         let train = cohort.players.indices.filter { (groups[$0] == .control || groups[$0] == .adhd) && features($0) != nil }
         var report: ModelReport?
         var unavailable: String?
+        /// The player-facing reason there is no model (plain words; the rule that decides who counts).
+        var unavailableForPlayers = "the model could not be fitted to this study's data"
         let rows = train.map { features($0)! }
         let labels = train.map { groups[$0] == .adhd }
         let nPos = labels.filter { $0 }.count
@@ -171,10 +173,18 @@ public enum CohortAnalyzer {
         let predictors = MeasureCatalog.features.count
         let smaller = min(nPos, nNeg)
         if smaller < o.minimumClass || Double(smaller) / Double(predictors) < o.minimumEventsPerPredictor {
+            let need = max(o.minimumClass, Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up)))
+            unavailableForPlayers = "the study does not have enough players yet. The model learns only from "
+                + "players who completed the survey, take no ADHD medicine and met at least "
+                + "\(o.minimumEncounters) obstacles; the smaller of its two groups (with and without an ADHD "
+                + "diagnosis) needs at least \(need) such players and has fewer"
             unavailable = "too few players to fit a model with \(predictors) predictors: \(nPos) with and \(nNeg) without a diagnosis "
                 + "(unmedicated, complete survey, \(o.minimumEncounters)+ obstacles). The smaller group needs at least "
                 + "\(Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up))) players (\(GameNumber.short(o.minimumEventsPerPredictor)) per predictor) "
                 + "and at least \(o.minimumClass); it has \(smaller) (\(GameNumber.short(Double(smaller) / Double(predictors))) per predictor)"
+                + "; at this cohort's make-up that takes about "
+                + "\(Self.playersNeeded(cohort.players.count, smaller: smaller, need: need)) players in all "
+                + "(it has \(cohort.players.count))"
         } else if let r = fitReport(rows: rows, labels: labels, ids: train.map { cohort.players[$0].id }, options: o) {
             report = r
         } else {
@@ -195,7 +205,9 @@ public enum CohortAnalyzer {
             } else if groups[i] == .unknown {
                 lk.unavailable = "Not estimated: the survey is incomplete."
             } else if report == nil {
-                lk.unavailable = "Not estimated: " + (unavailable ?? "no model") + "."
+                lk.unavailable = "Not estimated: " + unavailableForPlayers + "."
+                    + (features(i) == nil
+                       ? " Your games count once you have met \(o.minimumEncounters) obstacles." : "")
             } else if let x = features(i), let r = report {
                 let z = r.standardizer.apply(x)
                 let p = r.model.probability(z), ci = r.model.interval(z)
@@ -221,6 +233,12 @@ public enum CohortAnalyzer {
         return CohortAnalysis(options: o, players: results, groupCounts: counts, comparisons: comparisons,
                               model: report, modelUnavailable: unavailable,
                               validatedAges: validatedAges.map { [$0.lowerBound, $0.upperBound] }, warnings: warnings)
+    }
+
+    /// Players needed in all for the smaller training group to reach `need`, if the cohort's
+    /// make-up stays as it is: ⌈players × need / smaller⌉ (smaller counted as at least 1).
+    static func playersNeeded(_ players: Int, smaller: Int, need: Int) -> Int {
+        (players * need + max(smaller, 1) - 1) / max(smaller, 1)
     }
 
     /// Applies the documented suggestion rule; sets `suggest` and returns the plain reason.

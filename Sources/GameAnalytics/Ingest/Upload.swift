@@ -105,6 +105,12 @@ public enum Ingest {
         guard p.id == content.player else {
             return .rejected(reason: "the records are for player \(p.id) but the device record names \(content.player)")
         }
+        // Every session the kit recorded (it carries its obstacle seed) is recomputed.
+        for s in p.sessions {
+            guard let seed = reader.seeds[p.id]?[s.index],
+                  let problem = KitModel.problem(s, seed: seed.seed) else { continue }
+            return .rejected(reason: "line \(seed.line + 1): \(problem)")
+        }
         let hash = Upload.contentHash(content.body)
         do {
             return try db.transaction { () throws(GameError) -> IngestOutcome in

@@ -11,6 +11,9 @@ public enum TelemetryJSONL {
     public struct Reader {
         private var surveys: [String: (Survey, String, Int)] = [:]
         private var sessions: [String: [Int: (Session, String, Int)]] = [:]
+        /// The game kit's obstacle seed of each session that records one (player → session →
+        /// seed and line): what `game ingest` recomputes the session from (``KitModel``).
+        public private(set) var seeds: [String: [Int: (seed: Int, line: Int)]] = [:]
 
         public init() {}
 
@@ -53,8 +56,10 @@ public enum TelemetryJSONL {
                 }
                 surveys[player] = (s, file, lineNo)
             case "session":
-                try r.only(["type", "player", "session", "start", "end", "score", "obstacles", "taps", "jumps",
+                try r.only(["type", "player", "session", "start", "end", "score", "seed", "obstacles", "taps", "jumps",
                             "collisions", "volume", "errors"])
+                let seed = try r.optInt("seed")
+                if let seed, !(0...0xFFFF_FFFF).contains(seed) { throw fail("seed \(seed) is outside 0…4294967295") }
                 let obstacles = try r.list("obstacles").enumerated().map { (i, v) throws(GameError) -> Obstacle in
                     guard let a = v as? [Any], a.count == 3, let t = intValue(a[0]), let iv = intValue(a[1]),
                           let k = a[2] as? String else {
@@ -84,6 +89,7 @@ public enum TelemetryJSONL {
                     throw fail("player \(player) session \(s.index) appears twice with different data (first at \(oldFile):\(oldLine))")
                 }
                 sessions[player, default: [:]][s.index] = (s, file, lineNo)
+                if let seed { seeds[player, default: [:]][s.index] = (seed, lineNo) }
             default:
                 throw fail("unknown record type '\(type)' (expected survey or session)")
             }
@@ -114,8 +120,9 @@ public enum TelemetryJSONL {
 
     // MARK: Writing
 
-    /// The records of one player: the survey (if any) then each session, one line each.
-    public static func lines(for p: Player) -> [String] {
+    /// The records of one player: the survey (if any) then each session, one line each;
+    /// `seeds` (session → obstacle seed, as ``Reader/seeds``) adds the kit's `seed` field.
+    public static func lines(for p: Player, seeds: [Int: Int] = [:]) -> [String] {
         var out: [String] = []
         if let s = p.survey {
             var f = ["\"type\":\"survey\"", "\"player\":\(jsonString(p.id))", "\"complete\":\(s.complete)"]
@@ -131,7 +138,8 @@ public enum TelemetryJSONL {
             let err = s.errors.map { "[\($0.t),\(jsonString($0.message))]" }.joined(separator: ",")
             func ints(_ a: [Int]) -> String { a.map(String.init).joined(separator: ",") }
             out.append("{\"type\":\"session\",\"player\":\(jsonString(p.id)),\"session\":\(s.index),\"start\":\(s.start),"
-                + "\"end\":\(s.end),\"score\":\(s.score),\"obstacles\":[\(obs)],\"taps\":[\(ints(s.taps))],"
+                + "\"end\":\(s.end),\"score\":\(s.score)," + (seeds[s.index].map { "\"seed\":\($0)," } ?? "")
+                + "\"obstacles\":[\(obs)],\"taps\":[\(ints(s.taps))],"
                 + "\"jumps\":[\(ints(s.jumps))],\"collisions\":[\(ints(s.collisions))],\"volume\":[\(vol)],\"errors\":[\(err)]}")
         }
         return out
@@ -139,7 +147,7 @@ public enum TelemetryJSONL {
 
     /// The whole cohort as JSON Lines text (players in id order).
     public static func text(for cohort: Cohort) -> String {
-        cohort.players.flatMap(lines(for:)).map { $0 + "\n" }.joined()
+        cohort.players.flatMap { lines(for: $0) }.map { $0 + "\n" }.joined()
     }
 }
 

@@ -17,7 +17,7 @@ struct GameCommand: AsyncParsableCommand {
         discussion: """
         Example, end to end:
           dossier game keygen --output study   # study.key (secret) + study.pub
-          dossier game simulate --players 220 --seed 1 --output cohort.jsonl
+          dossier game simulate --players 520 --seed 1 --output cohort.jsonl
           dossier game seal --public study.pub --output uploads cohort.jsonl
           dossier game ingest --key study.key uploads --db study.sqlite
           dossier game analyze --db study.sqlite --json > analysis.json
@@ -102,7 +102,8 @@ struct GameSeal: ParsableCommand {
         discussion: """
         Each player's device key lives in DEVICES/<player>.device.json (mode 0600, made at the
         first seal, reused after, like the game's key store): the Ed25519 signing key and the
-        result key of the latest upload (a new random one at every seal).
+        result key of the latest upload (derived from the signing key and the data, so
+        sealing unchanged data again keeps the key the study's result is encrypted with).
         The example writes uploads/<player>.rmu, and the device keys in uploads-devices/.
 
         Example:
@@ -116,9 +117,24 @@ struct GameSeal: ParsableCommand {
 
     struct DeviceFile: Codable { var signing_key: String; var result_key: String }
 
+    /// The result key of an upload: HMAC-SHA-256 keyed by the device's signing key over the
+    /// body, so sealing unchanged data again (a duplicate ingest never stores) keeps the key
+    /// the study encrypts this device's result with (docs/game-telemetry.md).
+    static func resultKey(signing: Curve25519.Signing.PrivateKey, body: Data) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: Data("RocketMouse seal result key v1\n".utf8) + body,
+                                             using: SymmetricKey(data: signing.rawRepresentation)))
+    }
+
     func run() throws {
         let pem = try String(decoding: gameReadInput(`public`), as: UTF8.self)
-        let cohort = try game { try TelemetryJSONL.read(files: files.map { URL(fileURLWithPath: $0) }, displayName: { $0.path }) }
+        var reader = TelemetryJSONL.Reader()
+        for f in files {
+            guard let text = try? String(contentsOf: URL(fileURLWithPath: f), encoding: .utf8) else {
+                throw DossierError(file: f, "cannot read the file as UTF-8 text")
+            }
+            try game { try reader.add(text: text, file: f) }
+        }
+        let cohort = reader.cohort()
         let keyDir = URL(fileURLWithPath: devices ?? (out.hasSuffix("/") ? String(out.dropLast()) : out) + "-devices")
         try FileManager.default.createDirectory(at: keyDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for p in cohort.players {
@@ -131,8 +147,9 @@ struct GameSeal: ParsableCommand {
                 }
                 signing = k
             }
-            let resultKey = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-            let body = Data(TelemetryJSONL.lines(for: p).map { $0 + "\n" }.joined().utf8)
+            let seeds = (reader.seeds[p.id] ?? [:]).mapValues(\.seed)
+            let body = Data(TelemetryJSONL.lines(for: p, seeds: seeds).map { $0 + "\n" }.joined().utf8)
+            let resultKey = Self.resultKey(signing: signing, body: body)
             let plain = try SignedUpload.make(body: body, player: p.id, signingKey: signing, resultKey: resultKey)
             let sealed = try game { try Upload.seal(plain, publicKeyPEM: pem) }
             let file = DeviceFile(signing_key: signing.rawRepresentation.base64EncodedString(), result_key: resultKey.base64EncodedString())
@@ -152,8 +169,10 @@ struct GameIngest: AsyncParsableCommand {
         discussion: """
         Every upload is checked and stored in its own transaction: the same content twice is \
         stored once, and a malformed, tampered, unsigned, wrongly signed or wrongly-keyed \
-        upload is rejected with a reason while everything else is kept. Exit status 1 if any \
-        upload was rejected.
+        upload is rejected with a reason while everything else is kept. A session the game kit \
+        recorded (it carries its obstacle seed) is recomputed from the seed, taps and end, and \
+        one whose obstacles, jumps, collisions, end or score differ is rejected, naming the \
+        field and the first difference. Exit status 1 if any upload was rejected.
 
         --from URL reads a WebDAV drop folder instead of local files: each *.rmu there is \
         downloaded, stored, and only then deleted (or moved into --move-to); rejected uploads \
@@ -268,8 +287,11 @@ struct GameSimulate: ParsableCommand {
         commandName: "simulate",
         abstract: "Write a simulated cohort (assumptions in docs/game-measures.md).",
         discussion: """
+        About 520 players give the screening model; fewer give none (the warning says
+        how many it takes).
+
         Example:
-          dossier game simulate --players 220 --seed 1 --output data/game/cohort.jsonl
+          dossier game simulate --players 520 --seed 1 --output data/game/cohort.jsonl
         """)
     @Option(help: "Number of players.") var players: Int = 220
     @Option(help: "Random seed: the same seed gives the same bytes.") var seed: UInt64 = 1
