@@ -16,6 +16,10 @@ enum GamePublicPage {
         var delta: String
         var lifetimeEpsilon: String
         var spends: [[String: String]]
+        /// With a database: its public name (where `publish` finds the ledger) and the
+        /// ``ReleaseSeal`` over the fields above.
+        var database: String?
+        var seal: String?
     }
 
     static func build(_ a: CohortAnalysis, release rel: GamePublicRelease, simulated: Bool) -> (page: Page, files: [OutputFile]) {
@@ -95,9 +99,14 @@ enum GamePublicPage {
             }
             return ["label": sp.label, "epsilon": GameFormat.num(sp.epsilon.double, 3), "what": what]
         }
-        let release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: s.epsilonMilli), delta: s.delta,
+        var release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: s.epsilonMilli), delta: s.delta,
                                   lifetimeEpsilon: PrivacyNumber.text(milli: s.lifetimeMilli),
                                   spends: rel.spends.map { ["part": $0.label, "epsilon": String(format: "%.6g", $0.epsilon.double)] })
+        if let id = s.databaseID {
+            release.database = id
+            release.seal = ReleaseSeal.seal(key: s.key, release: release.release, section: release.section, epsilon: release.epsilon,
+                                            delta: release.delta, lifetimeEpsilon: release.lifetimeEpsilon, database: id)
+        }
         if let j = try? GameFormat.json(release) { files.append(OutputFile(path: "game/privacy.json", data: j)) }
 
         var model: [String: Any] = [
