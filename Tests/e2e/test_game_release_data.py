@@ -66,9 +66,15 @@ def test_an_ingest_held_in_the_wal_gives_a_new_release_and_fresh_noise(study, ru
     with WebDAVServer(tmp_path / "srv") as dav:
         publish = lambda: run_dossier("publish", proj, "--to", dav.url + "site/", env=env())
         run_dossier("build", proj)
-        first = json.loads((game / "privacy.json").read_text())
-        before = _noisy(game)
+        published = json.loads((game / "privacy.json").read_text())
         publish()
+        # The build made the key and publish wrote the ledger, both into the database: its
+        # file changed, its rows did not — the same release. (The build also finds the
+        # baseline that the ingest below leaves untouched.)
+        run_dossier("build", proj)
+        first = json.loads((game / "privacy.json").read_text())
+        assert first == published
+        before = _noisy(game)
         # The study server's reader: an open read transaction keeps every later commit in -wal.
         reader = sqlite3.connect(db, isolation_level=None)
         try:
