@@ -54,6 +54,15 @@ def test_default_site_is_differentially_private_and_deterministic(run_dossier, t
     html = (game / "cohort" / "index.html").read_text()
     assert "How these numbers were protected" in html and "ε = 6" in html
     assert "The cohort is simulated" not in html
+    # A total is labelled with its own error: √k cells' noise (24 a group, 96 in all).
+    import math, re
+    eps = float(next(s["epsilon"] for s in release["spends"] if s["part"] == "counts"))
+    q = math.exp(-eps)
+    cell = math.sqrt(2 * q) / (1 - q)
+    said = re.search(r"off by about ± ([\d.]+) players each.*?sum of its 24 counts\) is off by about\s+± (\d+) players"
+                     r" and the number of players by about ± (\d+)", " ".join(html.split()))
+    assert said, "the page does not give the totals' error"
+    assert said.groups() == (f"{cell:.1f}", f"{cell * math.sqrt(24):.0f}", f"{cell * math.sqrt(96):.0f}")
     # Groups under the documented minimum (20, noisy) show no statistics.
     size = {}
     for r in rows:

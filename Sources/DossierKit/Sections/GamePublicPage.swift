@@ -115,7 +115,11 @@ enum GamePublicPage {
             "comparisons": blocks, "tau": tauRows, "hasTau": !tauRows.isEmpty, "wording": GamePlayerPage.wording,
             "privacy": ["epsilon": PrivacyNumber.text(milli: s.epsilonMilli), "delta": s.delta, "release": rel.releaseID,
                         "lifetime": PrivacyNumber.text(milli: s.lifetimeMilli), "spends": spendRows,
-                        "minimum": GamePublicRelease.minimumGroup, "perCell": GameFormat.num(sd(1, rel.epsilon("counts")), 1)] as [String: Any],
+                        "minimum": GamePublicRelease.minimumGroup, "perCell": GameFormat.num(sd(1, rel.epsilon("counts")), 1),
+                        // A total of k cells carries k cells' noise: SD × √k (a group: bands × genders cells).
+                        "cellsPerGroup": rel.bands.count * rel.genders.count,
+                        "perGroup": GameFormat.num(sd(1, rel.epsilon("counts")) * Double(rel.bands.count * rel.genders.count).squareRoot(), 0),
+                        "perAll": GameFormat.num(sd(1, rel.epsilon("counts")) * Double(rel.cells.count * rel.bands.count * rel.genders.count).squareRoot(), 0)] as [String: Any],
             "hasModel": false, "minimumClass": GamePublicModel.minimumClass,
             "options": ["C": GameFormat.num(a.options.C, 3), "folds": a.options.folds, "minEncounters": a.options.minimumEncounters,
                         "suggestEncounters": a.options.suggestionEncounters, "suggestSessions": a.options.suggestionSessions,
