@@ -27,12 +27,14 @@ enum GamePublicPage {
         let s = rel.settings
         // Counts
         func count(_ n: Int) -> String { "\(max(0, n))" }
+        // Each group's row as shown (non-negative, adding up to the group's size); the
+        // "All players" row adds the shown rows.
         func tableModel(_ cols: [String], _ cell: (Int, Int) -> Int) -> [String: Any] {
+            let shown = rel.groups.indices.map { gi in GamePublicRelease.shownRow(cols.indices.map { cell(gi, $0) }) }
             let rows = rel.groups.indices.map { gi -> [String: Any] in
-                let c = cols.indices.map { cell(gi, $0) }
-                return ["label": rel.groups[gi].label, "cells": c.map(count), "total": count(c.reduce(0, +))]
+                ["label": rel.groups[gi].label, "cells": shown[gi].cells.map(count), "total": count(shown[gi].total)]
             }
-            let colTotals = cols.indices.map { ci in rel.groups.indices.reduce(0) { $0 + cell($1, ci) } }
+            let colTotals = cols.indices.map { ci in shown.reduce(0) { $0 + $1.cells[ci] } }
             return ["columns": cols, "rows": rows,
                     "totals": ["label": "All players", "cells": colTotals.map(count), "total": count(colTotals.reduce(0, +))] as [String: Any]]
         }
@@ -52,7 +54,7 @@ enum GamePublicPage {
         // Comparisons
         let measures = GamePublicRelease.ranges.map(\.measure)
         func stat(_ g: Group, _ i: Int) -> GamePublicRelease.Stat? {
-            guard rel.shown(g), let st = rel.stats[g]?[i], st.n >= GamePublicRelease.minimumGroup else { return nil }
+            guard rel.shown(g), let st = rel.stats[g]?[i] else { return nil }
             return st
         }
         func text(_ st: GamePublicRelease.Stat?, _ m: String) -> String {
@@ -63,7 +65,7 @@ enum GamePublicPage {
         for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
             let rows = measures.indices.map { i -> [String: Any] in
                 let sa = stat(ga, i), sb = stat(gb, i)
-                let h = sa.flatMap { x in sb.flatMap { GamePublicRelease.hedges(x, $0) } }
+                let h = sa.flatMap { x in sb.flatMap { rel.hedgesWithNoise(x, $0, measure: i) } }
                 csv.append([.text(measures[i]), .text(ga.rawValue), .text(gb.rawValue),
                             sa.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(sa?.mean), CSVWriter.number(sa?.sd),
                             sb.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(sb?.mean), CSVWriter.number(sb?.sd),
@@ -85,7 +87,7 @@ enum GamePublicPage {
 
         // Privacy: the split and the expected error of each kind of number.
         func sd(_ sensitivity: Int, _ e: Rational) -> Double { Mechanisms.laplaceSD(scale: Double(sensitivity) / e.double) }
-        let perQuery = rel.epsilon("comparisons") / Rational(UInt128(GamePublicRelease.comparisonQueries))
+        let perQuery = rel.comparisonQueryEpsilon
         let spendRows: [[String: Any]] = rel.spends.map { sp in
             let what: String
             switch sp.label {

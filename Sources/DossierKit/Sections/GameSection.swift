@@ -88,7 +88,7 @@ public struct GameSection: Section {
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v5;dp=\(privacy.map(\.cacheSalt) ?? "-")" + walSalt())]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")" + walSalt())]
     }
 
     /// `;wal=<SHA-256 of the database's -wal file>` while that file holds anything: an
