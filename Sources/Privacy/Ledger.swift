@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 // MARK: - The release ledger (docs/game-privacy.md, "The release ledger")
@@ -73,4 +74,21 @@ public struct LedgerError: Error, Sendable, CustomStringConvertible {
     public var line: Int
     public var message: String
     public var description: String { "line \(line): \(message)" }
+}
+
+// MARK: - The release file's seal (docs/game-privacy.md, "privacy.json")
+
+/// A MAC of what a release file says about its spend, under the privacy key: `publish`
+/// checks it with the key kept in the database, so a hand-edited `privacy.json` (a smaller
+/// ε, another release id, another database) is refused rather than trusted.
+public enum ReleaseSeal {
+    /// hex(HMAC-SHA256(key, "dossier-release-file" ‖ the fields as `name=value` lines in
+    /// this order: release, section, epsilon, delta, lifetimeEpsilon, database)).
+    public static func seal(key: Data, release: String, section: String, epsilon: String, delta: String,
+                            lifetimeEpsilon: String, database: String) -> String {
+        let text = "dossier-release-file\nrelease=\(release)\nsection=\(section)\nepsilon=\(epsilon)\ndelta=\(delta)\n"
+            + "lifetimeEpsilon=\(lifetimeEpsilon)\ndatabase=\(database)\n"
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: SymmetricKey(data: key))
+        return mac.map { String(format: "%02x", $0) }.joined()
+    }
 }

@@ -4,6 +4,8 @@ players. Each recovered exact values from the old aggregate-only site; against t
 differentially private release each must recover nothing exact."""
 import csv
 import json
+import math
+from fractions import Fraction
 import re
 
 import numpy as np
@@ -12,7 +14,7 @@ import pytest
 from conftest import REPO
 from test_game_public_model import BINS, _exact_bins
 
-KEY = "5a" * 32
+KEY = "5a0c3e97b1d24f68a7e9c1b3d5f70214" "86a8cae0f2143658" "7a9cbed0f1325476"
 RANGES = {"hitRTSD": (0, 250), "tau": (0, 400), "omissionRate": (0, 0.4)}
 
 
@@ -204,11 +206,23 @@ def test_attack_4_box_plots_give_no_single_player_value(name, cohorts, releases)
         # groups, are not what is published.
         exact = [_type7(xs, p) for p in (0.25, 0.5, 0.75)]
         assert any(abs(v - e) > 0.05 for v, e in zip(q, exact)), (r, exact)
-    cells = _cells(game)
-    for g in ("control", "adhd", "adhd-medicated", "unknown"):
-        size = sum(v for k, v in cells.items() if k[0] == g)
+    # The >= 20 rule on a bound 3 noise scales below the group's noisy complete-case count
+    # (docs/game-privacy.md, "Minimum group size"): shown groups have n >= 20 + slack, hidden
+    # ones publish no n.
+    eps_q = Fraction(json.loads((game / "privacy.json").read_text())["epsilon"]) * Fraction(6, 24) / 7
+    slack = math.ceil(3 / eps_q)
+    ns = {}
+    for r in _rows(game / "comparisons.csv"):
+        ns.setdefault(r["group_a"], set()).add(r["n_a"])
+        ns.setdefault(r["group_b"], set()).add(r["n_b"])
+    for g, n in ns.items():
         shown = any(r["group"] == g for r in rows)
-        assert shown == (size >= 20 and g in taus), f"{g}: noisy size {size}, shown {shown}"
+        assert len(n) == 1, (g, n)
+        n = n.pop()
+        if shown:
+            assert int(n) - slack >= 20, f"{g}: noisy n {n} shown although n - {slack} < 20"
+        else:
+            assert n == "not shown" or g not in taus, f"{g}: n {n} published but no quartiles"
 
 
 @pytest.mark.parametrize("name", COHORTS)
@@ -230,3 +244,55 @@ def test_attack_5_roc_and_calibration_files_hold_no_player_rows(name, cohorts, r
     assert pub_pos != exact_pos and pub_neg != exact_neg
     exact = sum(1 for a, b in zip(pub_pos + pub_neg, exact_pos + exact_neg) if a == b)
     assert exact < _chance_bound(game, "model", 2 * BINS), f"{exact} of {2 * BINS} bins are exact"
+
+
+@pytest.fixture(scope="module")
+def database_releases(tmp_path_factory, dossier_bin):
+    """Public sites of D (31 players, each with a result key) and D−1 (the first 30),
+    built from two databases under one privacy key."""
+    import hashlib
+    import subprocess
+
+    def run(*args):
+        return subprocess.run([dossier_bin, *map(str, args)], check=True, capture_output=True, text=True)
+    base = tmp_path_factory.mktemp("db-releases")
+    run("game", "keygen", "--out", base / "study", "--bits", "2048")
+    run("game", "simulate", "--players", "31", "--seed", "44", "--out", base / "cohort.jsonl")
+    run("game", "seal", "--public", base / "study.pub", "--out", base / "up", base / "cohort.jsonl")
+    uploads = sorted((base / "up").glob("*.rmu"))
+    sites = {}
+    for name, ups in (("D", uploads), ("D-1", uploads[:30])):
+        root = base / name
+        root.mkdir()
+        run("game", "ingest", "--key", base / "study.key", *ups, "--db", root / "study.sqlite")
+        (root / "dossier.yml").write_text("title: Game\noutput: _site\ngame:\n  database: study.sqlite\n  results_capacity: 40\n")
+        (root / ".dossier").mkdir()
+        (root / ".dossier" / "privacy.key").write_text(hashlib.sha256(b"attack 6").hexdigest() + "\n")
+        run("build", root)
+        sites[name] = root
+    return sites
+
+
+def test_attack_6_file_counts_sizes_and_names_tell_nothing(database_releases):
+    """D against D−1 from the files alone: the same number of files, result files of one
+    size, no exact player count in any text, and no side with a name the other lacks that
+    could only be the newcomer's (one name differs each way: a real file or a decoy)."""
+    d, d1 = database_releases["D"], database_releases["D-1"]
+    files = lambda root: sorted(str(p.relative_to(root)) for p in (root / "_site").rglob("*") if p.is_file())
+    assert len(files(d)) == len(files(d1))
+    manifest = lambda root: json.loads((root / "_site.manifest.json").read_text())
+    assert len(manifest(d)["files"]) == len(manifest(d1)["files"]) == len(files(d))
+    results = {k: {p.name: p.stat().st_size for p in (r / "_site" / "game" / "results").glob("*.rmr")}
+               for k, r in database_releases.items()}
+    assert len(results["D"]) == len(results["D-1"]) == 40
+    assert set(results["D"].values()) == set(results["D-1"].values()) and len(set(results["D"].values())) == 1
+    only_d, only_d1 = set(results["D"]) - set(results["D-1"]), set(results["D-1"]) - set(results["D"])
+    assert len(only_d) == len(only_d1) == 1
+    for root, exact in ((d, 31), (d1, 30)):
+        noisy = sum(int(r["n_noisy"]) for r in _rows(root / "_site" / "game" / "group-counts.csv"))
+        for f in (root / "_site").rglob("*"):
+            if f.suffix in (".html", ".md", ".csv", ".json", ".txt", ".xml"):
+                text = re.sub(r"<[^>]+>", "", f.read_text(encoding="utf-8"))
+                said = {int(n) for n in re.findall(r"(\d+)\s*(?:players|participants|people)\b", text)}
+                said |= {int(n) for n in re.findall(r'"(?:players|count|nPlayers)"\s*:\s*(\d+)', text)}
+                assert exact not in said - {noisy}, (f, exact)

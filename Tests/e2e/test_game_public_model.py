@@ -12,7 +12,7 @@ import pytest
 
 from conftest import REPO
 
-KEY = "3c" * 32
+KEY = "3c91d2e4f60718a2" "b3c4d5e6f7081920" "a1b2c3d4e5f60718" "293a4b5c6d7e8f90"
 FEATURES = [("hitRTSD", 40, 180), ("tau", 40, 340), ("omissionRate", 0, 0.25), ("dPrime", 2, 5),
             ("commissionRate", 0, 5)]
 LAMBDA, TOL, GRID = 40.0, 1e-9, 1000

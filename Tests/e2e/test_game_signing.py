@@ -101,7 +101,8 @@ def test_each_player_reads_only_their_own_encrypted_result(run_dossier, tmp_path
     run_dossier("build", proj)
     site = proj / "_site"
     results = list((site / "game" / "results").glob("*.rmr"))
-    assert len(results) == 12
+    # The 12 results among decoys: 256 files of one size (docs/game-privacy.md, "Result files").
+    assert len(results) == 256 and {f.stat().st_size for f in results} == {8224}
     analysis = json.loads(run_dossier("game", "analyze", "--json", cohort).stdout)
     expected = {p["id"]: p for p in analysis["players"]}
     for f in dev.glob("*.device.json"):
@@ -111,6 +112,8 @@ def test_each_player_reads_only_their_own_encrypted_result(run_dossier, tmp_path
         assert r["player"] == player
         assert r["likelihood"] == expected[player]["likelihood"]
         assert r["measures"]["hits"] == expected[player]["measures"]["hits"]
+        # The lists whose length would tell how much the player played are left out.
+        assert r["measures"]["perSession"] == r["measures"]["hitRTs"] == r["measures"]["blocks"] == []
     # A wrong key finds no file, and a file cannot be opened with another player's key.
     import pytest
     with pytest.raises(FileNotFoundError):

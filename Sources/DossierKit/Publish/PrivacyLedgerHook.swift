@@ -19,22 +19,44 @@ public struct PrivacyLedgerHook: Sendable {
     let entry: Ledger.Entry
     /// True when the ledger already records this release.
     public let alreadyRecorded: Bool
+    /// The study database that keeps the ledger (nil: the ledger is the text file alone).
+    let databasePath: String?
 
     struct ReleaseFile: Decodable {
         var release: String; var section: String; var epsilon: String; var delta: String; var lifetimeEpsilon: String
+        /// Set when the release was built from a study database (docs/game-privacy.md,
+        /// "One key and one ledger per database").
+        var database: String?; var seal: String?
     }
 
-    /// Nil when the site holds no release that spends privacy budget.
-    public static func prepare(site: URL, ledgerURL: URL, shownLedger: String, allowOverBudget: Bool) throws -> PrivacyLedgerHook? {
+    /// Nil when the site holds no release that spends privacy budget. A release built from a
+    /// database is checked against that database's key and ledger, found through `project`
+    /// (the project given to publish; with `--site`, the project in the current folder).
+    public static func prepare(site: URL, ledgerURL: URL, shownLedger: String, allowOverBudget: Bool,
+                               project: Project? = nil) throws -> PrivacyLedgerHook? {
         let file = site.appendingPathComponent(releasePath)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         guard let r = try? JSONDecoder().decode(ReleaseFile.self, from: data), let eps = PrivacyNumber.milli(r.epsilon),
-              let life = PrivacyNumber.milli(r.lifetimeEpsilon) else {
+              var life = PrivacyNumber.milli(r.lifetimeEpsilon) else {
             throw DossierError(file: file.path, "not a privacy release file (docs/game-privacy.md): rebuild the site")
         }
         var ledger = Ledger()
+        var ledgerURL = ledgerURL, shownLedger = shownLedger
+        var databasePath: String? = nil
+        if r.database != nil || r.seal != nil {
+            let found = try databaseLedger(release: r, file: file.path, project: project)
+            databasePath = found.path
+            ledgerURL = found.textLedger
+            shownLedger = found.shown
+            ledger = found.ledger
+            life = min(life, found.lifetimeMilli)
+        }
         if let text = try? String(contentsOf: ledgerURL, encoding: .utf8) {
-            do { ledger = try Ledger.parse(text) } catch { throw DossierError(file: shownLedger, line: error.line, error.message) }
+            let parsed: Ledger
+            do { parsed = try Ledger.parse(text) } catch { throw DossierError(file: ledgerURL.path, line: error.line, error.message) }
+            // With a database the text file is a copy; releases only it records (an older
+            // project's ledger) are carried into the database on the next record.
+            for e in parsed.entries where !ledger.contains(release: e.release) { ledger.entries.append(e) }
         }
         let entry = Ledger.Entry(release: r.release, epsilonMilli: eps, delta: r.delta, section: r.section, published: "")
         let recorded = ledger.contains(release: r.release)
@@ -42,7 +64,8 @@ public struct PrivacyLedgerHook: Sendable {
             throw DossierError(file: shownLedger,
                 "publishing release \(r.release) would spend ε = \(PrivacyNumber.text(milli: eps)) on top of the ε = \(PrivacyNumber.text(milli: ledger.spentMilli)) already spent, past the lifetime budget ε = \(PrivacyNumber.text(milli: life)); nothing was published — pass --exceed-privacy-budget to publish anyway")
         }
-        return PrivacyLedgerHook(ledgerURL: ledgerURL, ledger: ledger, entry: entry, alreadyRecorded: recorded)
+        return PrivacyLedgerHook(ledgerURL: ledgerURL, ledger: ledger, entry: entry, alreadyRecorded: recorded,
+                                 databasePath: databasePath)
     }
 
     /// A line for the log.
@@ -59,6 +82,7 @@ public struct PrivacyLedgerHook: Sendable {
         f.formatOptions = [.withInternetDateTime]
         e.published = f.string(from: date)
         l.entries.append(e)
+        if let databasePath { try Self.appendToDatabase(databasePath, l.entries) }
         let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent("." + ledgerURL.lastPathComponent + ".tmp")
         try Data(l.text.utf8).write(to: tmp)
         // rename(2) replaces the old ledger atomically.

@@ -2,6 +2,7 @@
 #if DOMAIN_GAME
 import Crypto
 import Foundation
+import GameAnalytics
 import Privacy
 
 // MARK: - `game: privacy:` (docs/game-privacy.md, "Configuration")
@@ -21,17 +22,25 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     var delta = "0"
     var lifetimeMilli = 18000
     /// The noise key: never printed, logged or written into the site. Empty until
-    /// ``loaded()`` (reading the configuration writes nothing, so `dossier check` doesn't).
+    /// ``loaded(checkOnly:)`` (reading the configuration writes nothing, so `dossier check` doesn't).
     private(set) var key = Data()
-    /// The key file, and its path as shown in messages.
+    /// The key file of a project on JSON Lines telemetry, and with a database the old place
+    /// of its key (moved into the database by the next build); its path as shown in messages.
     let keyURL: URL
     let keyShown: String
+    /// The study database that holds the key and the ledger (nil: JSON Lines telemetry, or
+    /// no game ingested yet), and the project's own `privacy-ledger.txt`.
+    let database: URL?
+    let databaseShown: String
+    let projectLedger: URL
+    /// The database's public name (``PrivacyKeyRecord/databaseID``), once its key is loaded.
+    private(set) var databaseID: String?
 
     var description: String { "GamePrivacySettings(epsilon: \(PrivacyNumber.text(milli: epsilonMilli)), key: <redacted>)" }
 
     static let keys: Set<String> = ["epsilon", "delta", "lifetime_epsilon", "key_file"]
 
-    init(config: SectionConfig, project: Project) throws {
+    init(config: SectionConfig, project: Project, database: URL? = nil) throws {
         var keyPath = project.stateFolder.appendingPathComponent("privacy.key")
         if let node = config.value("privacy") {
             guard case .map(let entries, _) = node else { throw config.error("privacy", "expected keys epsilon, delta, lifetime_epsilon, key_file") }
@@ -60,7 +69,18 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
         }
         keyURL = keyPath
         keyShown = project.display(keyPath)
-        // A key file that exists must be valid: say so before anything is built.
+        self.database = database
+        databaseShown = database.map(project.display) ?? ""
+        projectLedger = project.root.appendingPathComponent(PrivacyLedgerHook.fileName)
+        // A key that exists must be valid: say so before anything is built.
+        if let database {
+            if let rec = try Self.storedKey(database, shown: databaseShown) {
+                key = try Self.parseKey(rec.keyHex, shown: databaseShown + " (table privacy_key)", line: nil)
+                databaseID = rec.databaseID
+                lifetimeMilli = min(lifetimeMilli, rec.lifetimeMilli)
+                return
+            }
+        }
         if FileManager.default.fileExists(atPath: keyPath.path) { key = try Self.loadKey(keyPath, shown: keyShown) }
     }
 
@@ -69,27 +89,85 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
         self.key = key
         keyURL = URL(fileURLWithPath: "/dev/null")
         keyShown = "(given key)"
+        database = nil
+        databaseShown = ""
+        projectLedger = URL(fileURLWithPath: "/dev/null")
     }
 
-    /// These settings with the key read, or created when missing (at build time only;
-    /// `dossier check` uses a throw-away key instead and writes nothing).
-    func loaded(checkOnly: Bool) throws -> GamePrivacySettings {
-        var s = self
-        if checkOnly && !FileManager.default.fileExists(atPath: keyURL.path) {
-            s.key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        } else {
-            s.key = try Self.loadKey(keyURL, shown: keyShown)
+    static func storedKey(_ database: URL, shown: String) throws -> PrivacyKeyRecord? {
+        do { return try StudyDatabase(path: database.path, create: false).privacyKey() } catch {
+            throw DossierError(file: shown, error.message)
         }
-        return s
     }
+
+    /// These settings with the key read, or made when missing (at build time only; `dossier
+    /// check` uses a throw-away key instead and writes nothing), and what to tell the user.
+    /// With a database the key lives in it: a key in the old place (``keyURL``) is moved
+    /// there; a database or project whose ledger already records a release never gets a
+    /// fresh key (that would draw fresh noise over data already released).
+    func loaded(checkOnly: Bool) throws -> (settings: GamePrivacySettings, notes: [String]) {
+        var s = self
+        let fm = FileManager.default
+        guard let database else {
+            if checkOnly && !fm.fileExists(atPath: keyURL.path) { s.key = Self.freshKey() } else { s.key = try Self.loadKey(keyURL, shown: keyShown) }
+            return (s, [])
+        }
+        if let rec = try Self.storedKey(database, shown: databaseShown) {
+            s.key = try Self.parseKey(rec.keyHex, shown: databaseShown + " (table privacy_key)", line: nil)
+            s.databaseID = rec.databaseID
+            s.lifetimeMilli = min(lifetimeMilli, rec.lifetimeMilli)
+            return (s, [])
+        }
+        var notes: [String] = []
+        let old = fm.fileExists(atPath: keyURL.path)
+        if old {
+            s.key = try Self.loadKey(keyURL, shown: keyShown)
+        } else {
+            if try released() {
+                throw DossierError(file: databaseShown, "the database holds no privacy key, but its data was already released "
+                    + "(see the privacy ledger): a new key would draw fresh noise over released data. Restore the database "
+                    + "from a backup that has its privacy_key table (docs/game-privacy.md)")
+            }
+            s.key = Self.freshKey()
+        }
+        if checkOnly { return (s, []) }
+        let rec = PrivacyKeyRecord(keyHex: s.key.map { String(format: "%02x", $0) }.joined(),
+                                   databaseID: Self.freshKey().prefix(16).map { String(format: "%02x", $0) }.joined(),
+                                   lifetimeMilli: lifetimeMilli)
+        let stored: PrivacyKeyRecord
+        do { stored = try StudyDatabase(path: database.path, create: false).storePrivacyKey(rec) } catch {
+            throw DossierError(file: databaseShown, error.message)
+        }
+        s.key = try Self.parseKey(stored.keyHex, shown: databaseShown + " (table privacy_key)", line: nil)
+        s.databaseID = stored.databaseID
+        s.lifetimeMilli = min(lifetimeMilli, stored.lifetimeMilli)
+        if old {
+            try? fm.removeItem(at: keyURL)
+            notes.append("moved the privacy key from \(keyShown) into the study database \(databaseShown): "
+                         + "the key and the ledger now belong to the data (docs/game-privacy.md)")
+        }
+        return (s, notes)
+    }
+
+    /// Whether the database's ledger or the project's `privacy-ledger.txt` records a release.
+    func released() throws -> Bool {
+        if let database {
+            do { if try !StudyDatabase(path: database.path, create: false).privacyLedger().isEmpty { return true } } catch {
+                throw DossierError(file: databaseShown, error.message)
+            }
+        }
+        guard let text = try? String(contentsOf: projectLedger, encoding: .utf8) else { return false }
+        return (try? Ledger.parse(text))?.entries.isEmpty == false
+    }
+
+    static func freshKey() -> Data { SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) } }
 
     /// Reads the key file (64 hexadecimal digits), creating it with a fresh random key
     /// (mode 0600) when it does not exist.
     static func loadKey(_ url: URL, shown: String) throws -> Data {
         let fm = FileManager.default
         if !fm.fileExists(atPath: url.path) {
-            let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-            let text = bytes.map { String(format: "%02x", $0) }.joined() + "\n"
+            let text = freshKey().map { String(format: "%02x", $0) }.joined() + "\n"
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let tmp = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".tmp")
             guard fm.createFile(atPath: tmp.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
@@ -98,9 +176,15 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             try fm.moveItem(at: tmp, to: url)
         }
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw DossierError(file: shown, "cannot read the privacy key file") }
+        return try parseKey(text, shown: shown, line: 1)
+    }
+
+    /// 64 hexadecimal digits → 32 bytes; a short, malformed or weak key (fewer than
+    /// ``minimumDistinctBytes`` different byte values, e.g. all zero) is refused.
+    static func parseKey(_ text: String, shown: String, line: Int?) throws -> Data {
         let hex = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard hex.count == 64, hex.allSatisfy(\.isHexDigit) else {
-            throw DossierError(file: shown, line: 1, "a privacy key file holds 64 hexadecimal digits (256 bits) on its first line")
+            throw DossierError(file: shown, line: line, "a privacy key holds 64 hexadecimal digits (256 bits)")
         }
         var out = Data()
         var i = hex.startIndex
@@ -109,8 +193,16 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             out.append(UInt8(hex[i..<j], radix: 16)!)
             i = j
         }
+        guard Set(out).count >= minimumDistinctBytes else {
+            throw DossierError(file: shown, line: line, "the privacy key is weak (it repeats a few byte values, like an "
+                + "all-zero key): remove it so that the build draws a random one, or write 64 random hexadecimal digits")
+        }
         return out
     }
+
+    /// A random 32-byte key has about 30 different byte values; fewer than 12 happens with
+    /// probability below 10⁻¹⁰, so a key with fewer was not drawn at random.
+    static let minimumDistinctBytes = 12
 
     /// What the build cache's salt holds of these settings.
     /// (`;key=` and after are left out of the release's input digest.)

@@ -16,6 +16,10 @@ enum GamePublicPage {
         var delta: String
         var lifetimeEpsilon: String
         var spends: [[String: String]]
+        /// With a database: its public name (where `publish` finds the ledger) and the
+        /// ``ReleaseSeal`` over the fields above.
+        var database: String?
+        var seal: String?
     }
 
     static func build(_ a: CohortAnalysis, release rel: GamePublicRelease, simulated: Bool) -> (page: Page, files: [OutputFile]) {
@@ -23,12 +27,14 @@ enum GamePublicPage {
         let s = rel.settings
         // Counts
         func count(_ n: Int) -> String { "\(max(0, n))" }
+        // Each group's row as shown (non-negative, adding up to the group's size); the
+        // "All players" row adds the shown rows.
         func tableModel(_ cols: [String], _ cell: (Int, Int) -> Int) -> [String: Any] {
+            let shown = rel.groups.indices.map { gi in GamePublicRelease.shownRow(cols.indices.map { cell(gi, $0) }) }
             let rows = rel.groups.indices.map { gi -> [String: Any] in
-                let c = cols.indices.map { cell(gi, $0) }
-                return ["label": rel.groups[gi].label, "cells": c.map(count), "total": count(c.reduce(0, +))]
+                ["label": rel.groups[gi].label, "cells": shown[gi].cells.map(count), "total": count(shown[gi].total)]
             }
-            let colTotals = cols.indices.map { ci in rel.groups.indices.reduce(0) { $0 + cell($1, ci) } }
+            let colTotals = cols.indices.map { ci in shown.reduce(0) { $0 + $1.cells[ci] } }
             return ["columns": cols, "rows": rows,
                     "totals": ["label": "All players", "cells": colTotals.map(count), "total": count(colTotals.reduce(0, +))] as [String: Any]]
         }
@@ -48,7 +54,7 @@ enum GamePublicPage {
         // Comparisons
         let measures = GamePublicRelease.ranges.map(\.measure)
         func stat(_ g: Group, _ i: Int) -> GamePublicRelease.Stat? {
-            guard rel.shown(g), let st = rel.stats[g]?[i], st.n >= GamePublicRelease.minimumGroup else { return nil }
+            guard rel.shown(g), let st = rel.stats[g]?[i] else { return nil }
             return st
         }
         func text(_ st: GamePublicRelease.Stat?, _ m: String) -> String {
@@ -59,7 +65,7 @@ enum GamePublicPage {
         for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
             let rows = measures.indices.map { i -> [String: Any] in
                 let sa = stat(ga, i), sb = stat(gb, i)
-                let h = sa.flatMap { x in sb.flatMap { GamePublicRelease.hedges(x, $0) } }
+                let h = sa.flatMap { x in sb.flatMap { rel.hedgesWithNoise(x, $0, measure: i) } }
                 csv.append([.text(measures[i]), .text(ga.rawValue), .text(gb.rawValue),
                             sa.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(sa?.mean), CSVWriter.number(sa?.sd),
                             sb.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(sb?.mean), CSVWriter.number(sb?.sd),
@@ -81,7 +87,7 @@ enum GamePublicPage {
 
         // Privacy: the split and the expected error of each kind of number.
         func sd(_ sensitivity: Int, _ e: Rational) -> Double { Mechanisms.laplaceSD(scale: Double(sensitivity) / e.double) }
-        let perQuery = rel.epsilon("comparisons") / Rational(UInt128(GamePublicRelease.comparisonQueries))
+        let perQuery = rel.comparisonQueryEpsilon
         let spendRows: [[String: Any]] = rel.spends.map { sp in
             let what: String
             switch sp.label {
@@ -95,9 +101,14 @@ enum GamePublicPage {
             }
             return ["label": sp.label, "epsilon": GameFormat.num(sp.epsilon.double, 3), "what": what]
         }
-        let release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: s.epsilonMilli), delta: s.delta,
+        var release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: s.epsilonMilli), delta: s.delta,
                                   lifetimeEpsilon: PrivacyNumber.text(milli: s.lifetimeMilli),
                                   spends: rel.spends.map { ["part": $0.label, "epsilon": String(format: "%.6g", $0.epsilon.double)] })
+        if let id = s.databaseID {
+            release.database = id
+            release.seal = ReleaseSeal.seal(key: s.key, release: release.release, section: release.section, epsilon: release.epsilon,
+                                            delta: release.delta, lifetimeEpsilon: release.lifetimeEpsilon, database: id)
+        }
         if let j = try? GameFormat.json(release) { files.append(OutputFile(path: "game/privacy.json", data: j)) }
 
         var model: [String: Any] = [
@@ -106,7 +117,11 @@ enum GamePublicPage {
             "comparisons": blocks, "tau": tauRows, "hasTau": !tauRows.isEmpty, "wording": GamePlayerPage.wording,
             "privacy": ["epsilon": PrivacyNumber.text(milli: s.epsilonMilli), "delta": s.delta, "release": rel.releaseID,
                         "lifetime": PrivacyNumber.text(milli: s.lifetimeMilli), "spends": spendRows,
-                        "minimum": GamePublicRelease.minimumGroup, "perCell": GameFormat.num(sd(1, rel.epsilon("counts")), 1)] as [String: Any],
+                        "minimum": GamePublicRelease.minimumGroup, "perCell": GameFormat.num(sd(1, rel.epsilon("counts")), 1),
+                        // A total of k cells carries k cells' noise: SD × √k (a group: bands × genders cells).
+                        "cellsPerGroup": rel.bands.count * rel.genders.count,
+                        "perGroup": GameFormat.num(sd(1, rel.epsilon("counts")) * Double(rel.bands.count * rel.genders.count).squareRoot(), 0),
+                        "perAll": GameFormat.num(sd(1, rel.epsilon("counts")) * Double(rel.cells.count * rel.bands.count * rel.genders.count).squareRoot(), 0)] as [String: Any],
             "hasModel": false, "minimumClass": GamePublicModel.minimumClass,
             "options": ["C": GameFormat.num(a.options.C, 3), "folds": a.options.folds, "minEncounters": a.options.minimumEncounters,
                         "suggestEncounters": a.options.suggestionEncounters, "suggestSessions": a.options.suggestionSessions,

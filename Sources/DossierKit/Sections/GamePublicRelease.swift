@@ -11,7 +11,8 @@ import Privacy
 /// not here (per-player rows, the private model and its standardiser, whiskers and outliers,
 /// the measurement checks) is not published.
 struct GamePublicRelease: Sendable {
-    /// Statistics of a group are shown only when its noisy size reaches this.
+    /// Statistics of a group are shown only when a conservative bound on its size reaches
+    /// this (``sizeBound(_:)``).
     static let minimumGroup = 20
     /// Bins of the public model's score histograms (over ``GamePublicModel/scoreRange(_:)``).
     static let scoreBins = 10
@@ -70,13 +71,11 @@ struct GamePublicRelease: Sendable {
     var aucGrid: Int?
     var aucFloor = 0, aucSensitivity = 0
 
-    /// Group sizes: the sums of a group's noisy cells (post-processing).
+    /// Group sizes as shown: the sums of a group's noisy cells, at least 0 (post-processing).
     func groupSize(_ g: Group) -> Int {
         let gi = groups.firstIndex(of: g)!
-        return cells[gi].flatMap { $0 }.reduce(0, +)
+        return max(0, cells[gi].flatMap { $0 }.reduce(0, +))
     }
-
-    func shown(_ g: Group) -> Bool { groupSize(g) >= Self.minimumGroup }
 
     /// ε of one named part.
     func epsilon(_ label: String) -> Rational { spends.first { $0.label == label }!.epsilon }

@@ -23,7 +23,8 @@ import Render
 /// ```
 ///
 /// With a database, every player whose device sent a result key gets their result
-/// encrypted under it in `game/results/<name>.rmr` (docs/game-telemetry.md). With
+/// encrypted under it in `game/results/<name>.rmr` (docs/game-telemetry.md); on the public
+/// site among decoys, `results_capacity` files of one size in all (``GameResultFiles``). With
 /// `kit: true` the database may not exist yet (no game ingested): the site then has the
 /// game page and a cohort page saying no player has sent a game yet.
 ///
@@ -49,6 +50,8 @@ public struct GameSection: Section {
     let awaitingFirstGame: Bool
     /// The public site's privacy settings and key (nil for a private site).
     let privacy: GamePrivacySettings?
+    /// How many result files a public site from a database holds (``GameResultFiles``).
+    let resultsCapacity: Int
 
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
@@ -74,20 +77,38 @@ public struct GameSection: Section {
         o.folds = try config.int("folds", default: 5, range: 2...20) ?? 5
         options = o
         privateSite = try config.bool("private_site", default: false)
+        resultsCapacity = try config.int("results_capacity", default: GameResultFiles.defaultCapacity, range: 1...100_000)
+            ?? GameResultFiles.defaultCapacity
         simulated = try config.bool("simulated", default: false)
-        if privateSite { _ = config.value("privacy"); privacy = nil } else { privacy = try GamePrivacySettings(config: config, project: project) }
+        if privateSite { _ = config.value("privacy"); privacy = nil } else {
+            privacy = try GamePrivacySettings(config: config, project: project, database: awaitingFirstGame ? nil : db)
+        }
     }
 
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v5;dp=\(privacy.map(\.cacheSalt) ?? "-")")]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")" + walSalt())]
     }
 
-    func readCohort() throws -> Cohort {
+    /// `;wal=<SHA-256 of the database's -wal file>` while that file holds anything: an
+    /// ingest that another connection keeps from being checkpointed changes only the
+    /// `-wal` file, and must still rebuild the unit (docs/game-measures.md, "Incremental
+    /// builds"). It follows `;key=`, so it is not part of the release's input digest, which
+    /// covers the rows themselves (``StudyDatabase/rowsDigest()``).
+    func walSalt() -> String {
+        guard !awaitingFirstGame, let database,
+              let wal = FileManager.default.contents(atPath: database.path + "-wal"), !wal.isEmpty else { return "" }
+        return ";wal=" + SHA256.hash(data: wal).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// What the cohort unit reads: the cohort and, from a database, the result keys and the
+    /// rows' digest, all from one snapshot.
+    func readCohort() throws -> StudySnapshot {
         do {
-            if let database { return try StudyDatabase(path: database.path, create: false).readCohort() }
-            return try TelemetryJSONL.read(files: files, displayName: { project.display($0) })
+            if let database { return try StudyDatabase(path: database.path, create: false).snapshot() }
+            return StudySnapshot(cohort: try TelemetryJSONL.read(files: files, displayName: { project.display($0) }),
+                                 resultKeys: [:], rowsDigest: Data())
         } catch {
             throw DossierError(file: error.file, line: error.line, error.message)
         }
@@ -101,8 +122,8 @@ public struct GameSection: Section {
             let marker = privateSite ? [OutputFile(path: PrivateSite.markerPath, text: PrivateSite.markerText(section: Self.key))] : []
             return UnitResult(pages: [page], files: try kit.files() + marker, record: try JSONEncoder().encode(record))
         }
-        let cohort = try readCohort()
-        let analysis = CohortAnalyzer.analyze(cohort, options: options)
+        let snapshot = try readCohort()
+        let analysis = CohortAnalyzer.analyze(snapshot.cohort, options: options)
         var pages: [Page] = []
         var files: [OutputFile] = []
         if privateSite {
@@ -114,20 +135,26 @@ public struct GameSection: Section {
             files += GameCohortPage.playerFiles(analysis)
             files.append(OutputFile(path: PrivateSite.markerPath, text: PrivateSite.markerText(section: Self.key)))
         }
-        let results = try encryptedResults(analysis)
-        files += results
         var release: GamePublicRelease? = nil
+        var notes: [String] = []
+        var decoys: (key: Data, release: String)? = nil
         if let privacy {
-            let r = GamePublicRelease.make(analysis, settings: try privacy.loaded(checkOnly: context.checkOnly), inputs: try inputDigest(unit))
+            let loaded = try privacy.loaded(checkOnly: context.checkOnly)
+            notes = loaded.notes
+            let r = GamePublicRelease.make(analysis, settings: loaded.settings,
+                                           inputs: try inputDigest(unit, rows: snapshot.rowsDigest))
             let c = GamePublicPage.build(analysis, release: r, simulated: simulated)
             pages.append(c.page); files += c.files; release = r
+            if database != nil { decoys = (loaded.settings.key, r.releaseID) }
         } else {
             let c = GameCohortPage.build(analysis, simulated: simulated)
             pages.append(c.page); files += c.files
         }
+        let results = try GameResultFiles.files(analysis, keys: snapshot.resultKeys, capacity: resultsCapacity, privacy: decoys)
+        files += results
         let figures = release?.shownModelFigures()
         if let kit { files += try kit.files() }
-        let warnings = analysis.warnings.map {
+        let warnings = (notes + analysis.warnings).map {
             Diagnostic.warning(file: database.map(project.display) ?? self.files.first.map(project.display), $0)
         }
         let record = GameRecord(players: privateSite ? analysis.players.map {
@@ -141,30 +168,20 @@ public struct GameSection: Section {
         return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record), warnings: warnings)
     }
 
-    /// SHA-256 over the unit's salt (up to `;key=`) and every input byte: what keys the
-    /// release's noise.
-    func inputDigest(_ unit: SectionUnit) throws -> Data {
+    /// SHA-256 over the unit's salt (up to `;key=`) and the data read: a database's rows
+    /// digest (`rows`), or every telemetry file's path and bytes. What keys the release's noise.
+    func inputDigest(_ unit: SectionUnit, rows: Data) throws -> Data {
         var h = SHA256()
         h.update(data: Data(unit.salt.components(separatedBy: ";key=")[0].utf8))
+        if database != nil {
+            h.update(data: Data("database:".utf8) + rows)
+            return Data(h.finalize())
+        }
         for url in unit.inputs {
             h.update(data: Data(project.display(url).utf8))
             h.update(data: try Data(contentsOf: url))
         }
         return Data(h.finalize())
-    }
-
-    /// Each player's result, encrypted with the result key of their latest upload.
-    func encryptedResults(_ analysis: CohortAnalysis) throws -> [OutputFile] {
-        guard let database else { return [] }
-        let keys: [String: String]
-        do { keys = try StudyDatabase(path: database.path, create: false).resultKeys() } catch {
-            throw DossierError(file: error.file, line: error.line, error.message)
-        }
-        return try analysis.players.compactMap { p -> OutputFile? in
-            guard let k = keys[p.id], let key = Data(base64Encoded: k) else { return nil }
-            let json = try GameFormat.json(PlayerResultFile(p, analysis: analysis))
-            return OutputFile(path: "game/results/" + ResultBox.name(resultKey: key), data: try ResultBox.seal(json, resultKey: key))
-        }
     }
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
@@ -177,7 +194,7 @@ public struct GameSection: Section {
         let auc = rec.cvAUC.map { "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))" }
         let model: [String: Any] = ["players": rows, "count": rec.count, "auc": auc ?? "not available",
                                     "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite,
-                                    "results": rec.encryptedResults > 0 ? rec.encryptedResults : false, "hasKit": kit != nil,
+                                    "results": rec.encryptedResults > 0, "hasKit": kit != nil,
                                     "awaitingFirstGame": awaitingFirstGame]
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
         let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet."

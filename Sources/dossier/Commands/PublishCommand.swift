@@ -20,6 +20,11 @@ struct PublishCommand: AsyncParsableCommand {
         remote file with the site (size and entity tag, content where the tag is not \
         known) and repairs every difference (with --dry-run: only reports them).
 
+        A public game site spends privacy budget: its release is recorded in the \
+        ledger, and one past the lifetime budget is refused. A release built from a \
+        study database is checked against the key and ledger kept in that database, \
+        found through the project (with --site: the project argument, "." by default).
+
         The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD \
         (or DOSSIER_WEBDAV_PASSWORD_FD), use a netrc file, or type it at the prompt.
 
@@ -83,13 +88,18 @@ struct PublishCommand: AsyncParsableCommand {
         let manifestURL: URL
         let stateFolder: URL
         let ledgerURL: URL
+        // A release built from a study database is checked against that database's ledger,
+        // found through the project (with --site: the project argument, "." by default).
+        var loaded: Project? = nil
         if let site {
             siteURL = URL(fileURLWithPath: site).standardizedFileURL
             manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
             stateFolder = siteURL.deletingLastPathComponent().appendingPathComponent(".dossier/publish")
             ledgerURL = siteURL.deletingLastPathComponent().appendingPathComponent(PrivacyLedgerHook.fileName)
+            loaded = try? Project.load(URL(fileURLWithPath: project))
         } else {
             let p = try Project.load(URL(fileURLWithPath: project))
+            loaded = p
             siteURL = p.output
             manifestURL = p.outputManifestURL
             stateFolder = p.stateFolder.appendingPathComponent("publish")
@@ -97,7 +107,7 @@ struct PublishCommand: AsyncParsableCommand {
         }
         try PrivateSite.checkPublishable(site: siteURL, force: forcePrivate)
         let privacy = try PrivacyLedgerHook.prepare(site: siteURL, ledgerURL: ledgerURL, shownLedger: ledgerURL.path,
-                                                    allowOverBudget: exceedPrivacyBudget)
+                                                    allowOverBudget: exceedPrivacyBudget, project: loaded)
         let local = try SiteManifest.load(manifestURL)
         let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil

@@ -1,0 +1,97 @@
+import Foundation
+
+// MARK: - The public site's privacy key and ledger, kept in the study database
+// (docs/game-privacy.md, "One key and one ledger per database")
+
+/// The privacy key and the release ledger belong to the data, not to a project folder or a
+/// build cache: every project that builds from this database, every copy of its site and a
+/// build after the cache was cleared find the same key (so the same noise) and add to the
+/// same budget. Whoever holds the database holds the data the key protects, so keeping the
+/// key with it reveals nothing new.
+///
+/// Two tables, made on first use (a database without them has no key and an empty ledger):
+///
+/// ```sql
+/// CREATE TABLE privacy_key(id INTEGER PRIMARY KEY CHECK(id = 1), key TEXT NOT NULL,
+///                          database_id TEXT NOT NULL, lifetime_milli INTEGER NOT NULL);
+/// CREATE TABLE privacy_ledger(release TEXT PRIMARY KEY, epsilon TEXT NOT NULL, delta TEXT NOT NULL,
+///                             section TEXT NOT NULL, published TEXT NOT NULL);
+/// ```
+public struct PrivacyKeyRecord: Sendable, Equatable {
+    /// 64 hexadecimal digits (never printed).
+    public var keyHex: String
+    /// A random 128-bit name of this database (32 hexadecimal digits), public: releases
+    /// name it so that `publish` finds their ledger.
+    public var databaseID: String
+    /// The lifetime budget set when the key was made, in thousandths of ε.
+    public var lifetimeMilli: Int
+    public init(keyHex: String, databaseID: String, lifetimeMilli: Int) {
+        self.keyHex = keyHex; self.databaseID = databaseID; self.lifetimeMilli = lifetimeMilli
+    }
+}
+
+/// One ledger line as the database stores it (the same fields as `privacy-ledger.txt`).
+public struct PrivacyLedgerRow: Sendable, Equatable {
+    public var release: String, epsilon: String, delta: String, section: String, published: String
+    public init(release: String, epsilon: String, delta: String, section: String, published: String) {
+        self.release = release; self.epsilon = epsilon; self.delta = delta; self.section = section; self.published = published
+    }
+}
+
+extension StudyDatabase {
+    static let privacySchema = """
+    CREATE TABLE IF NOT EXISTS privacy_key(id INTEGER PRIMARY KEY CHECK(id = 1), key TEXT NOT NULL,
+        database_id TEXT NOT NULL, lifetime_milli INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS privacy_ledger(release TEXT PRIMARY KEY, epsilon TEXT NOT NULL,
+        delta TEXT NOT NULL, section TEXT NOT NULL, published TEXT NOT NULL);
+    """
+
+    private func hasTable(_ name: String) throws(GameError) -> Bool {
+        try queryInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [name]) ?? 0 > 0
+    }
+
+    /// The stored key, or nil when none was made yet (reads only: `dossier check` writes nothing).
+    public func privacyKey() throws(GameError) -> PrivacyKeyRecord? {
+        try read { () throws(GameError) -> PrivacyKeyRecord? in
+            guard try hasTable("privacy_key") else { return nil }
+            var out: PrivacyKeyRecord?
+            try run(try prepare("SELECT key, database_id, lifetime_milli FROM privacy_key WHERE id = 1"), []) { (s) throws(GameError) in
+                out = PrivacyKeyRecord(keyHex: s.text(0) ?? "", databaseID: s.text(1) ?? "", lifetimeMilli: s.int(2) ?? 0)
+            }
+            return out
+        }
+    }
+
+    /// Stores `record` unless a key is already there, and returns the key that is stored
+    /// (two builds that both found no key agree on the first one written).
+    public func storePrivacyKey(_ record: PrivacyKeyRecord) throws(GameError) -> PrivacyKeyRecord {
+        try transaction { () throws(GameError) -> PrivacyKeyRecord in
+            try exec(Self.privacySchema)
+            try run(try prepare("INSERT OR IGNORE INTO privacy_key(id, key, database_id, lifetime_milli) VALUES(1, ?, ?, ?)"),
+                    [record.keyHex, record.databaseID, record.lifetimeMilli])
+            return try privacyKey() ?? record
+        }
+    }
+
+    /// The ledger, in the order the releases were recorded.
+    public func privacyLedger() throws(GameError) -> [PrivacyLedgerRow] {
+        try read { () throws(GameError) -> [PrivacyLedgerRow] in
+            guard try hasTable("privacy_ledger") else { return [] }
+            var out: [PrivacyLedgerRow] = []
+            try run(try prepare("SELECT release, epsilon, delta, section, published FROM privacy_ledger ORDER BY rowid"), []) { (s) throws(GameError) in
+                out.append(PrivacyLedgerRow(release: s.text(0) ?? "", epsilon: s.text(1) ?? "", delta: s.text(2) ?? "",
+                                            section: s.text(3) ?? "", published: s.text(4) ?? ""))
+            }
+            return out
+        }
+    }
+
+    /// Adds the rows the ledger does not hold yet (by release), in one transaction.
+    public func appendPrivacyLedger(_ rows: [PrivacyLedgerRow]) throws(GameError) {
+        try transaction { () throws(GameError) in
+            try exec(Self.privacySchema)
+            let st = try prepare("INSERT OR IGNORE INTO privacy_ledger(release, epsilon, delta, section, published) VALUES(?,?,?,?,?)")
+            for r in rows { try run(st, [r.release, r.epsilon, r.delta, r.section, r.published]) }
+        }
+    }
+}
