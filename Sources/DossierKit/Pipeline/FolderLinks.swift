@@ -51,7 +51,8 @@ struct FolderLinks: Sendable {
             path += "index.html"
         } else if last == "." || last == ".." {
             path += "/index.html"
-        } else if !last.contains("."), let site = SitePaths.resolve(path, from: page), !extensionlessFiles.contains(site) {
+        } else if !last.contains("."), let site = SitePaths.resolve(path, from: page),
+                  !extensionlessFiles.contains(site) {
             path += "/index.html"
         } else if !changed {
             return nil

@@ -24,8 +24,8 @@ enum LinkReport {
             let list = byFile[key]!
             out += list.prefix(perFile)
             if list.count > perFile {
-                out.append(Diagnostic(.error, file: key.isEmpty ? nil : key, line: nil,
-                                      "… and \(list.count - perFile) more bad links in this file (\(list.count) in all)"))
+                let more = "… and \(list.count - perFile) more bad links in this file (\(list.count) in all)"
+                out.append(Diagnostic(.error, file: key.isEmpty ? nil : key, line: nil, more))
             }
         }
         if order.count > maxFiles {
