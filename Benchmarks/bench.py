@@ -6,6 +6,7 @@
     python3 Benchmarks/bench.py study    --participants 2000 --runs 3   # 2. study vs pandas+hugo and the parse floor, 3. incremental
     python3 Benchmarks/bench.py incremental --participants 500,1000,2000 --runs 5  # 3. one changed log at three sizes
     python3 Benchmarks/bench.py memory   --participants 500,1000,2000  # 4. peak RSS
+    python3 Benchmarks/bench.py failing  --pages 10000 --runs 5     # a build with 10 % dangling links vs passing
     python3 Benchmarks/bench.py startup  --runs 101                 # 6. `dossier markdown` of a one-line file vs cmark-gfm
     python3 Benchmarks/bench.py agree    --participants 12          # pandas peer == Dossier (numbers)
     python3 Benchmarks/bench.py report   [--out Benchmarks/RESULTS.md]
@@ -24,7 +25,8 @@ import sys
 from pathlib import Path
 
 from bench_common import HERE, RESULTS, WORK, alternate, dossier_bin, retire, rm, save, settle, summary, timed, tool_path
-from bench_study import RECALL_YML, bench_incremental, bench_study, make_study, peer_cmd, prepare_peer
+from bench_floor import bench_failing, floor_contender
+from bench_study import PEERS, RECALL_YML, bench_incremental, bench_study, make_study, peer_cmd, prepare_peer
 
 
 # MARK: - 1. Pages
@@ -48,17 +50,19 @@ def bench_pages(a):
             retire(dproj / "_site", trash); retire(dproj / ".dossier", trash)
             for p in dproj.glob("_site.*"):
                 retire(p, trash)
-        else:
+        elif name == "hugo":
             retire(hproj / "public", trash)
 
-    print(f"1. render throughput: {a.pages} pages, {a.runs} alternating runs")
+    print(f"1. render throughput: {a.pages} pages, {a.runs} alternating runs (Dossier, Hugo, the C floor)")
     res = alternate(a.runs, [("dossier", [d, "build", "--clean", "--quiet", str(dproj)]),
-                             ("hugo", ["hugo", "--quiet", "-s", str(hproj), "-d", str(hproj / "public")])],
+                             ("hugo", ["hugo", "--quiet", "-s", str(hproj), "-d", str(hproj / "public")]),
+                             ("floor", floor_contender(dproj, root / "floor-out"))],
                     prepare)
     rm(trash)
     dn = sum(1 for _ in (dproj / "_site").rglob("*.html"))
     hn = sum(1 for _ in (hproj / "public").rglob("*.html"))
     save("pages", {"pages": a.pages, "dossier": summary(res["dossier"]), "peer": summary(res["hugo"]),
+                   "floor": summary(res["floor"]),
                    "html_files": {"dossier": dn, "hugo": hn}, "caches_dropped": settled})
 
 
@@ -170,8 +174,8 @@ def compare_csv(a_path, b_path):
     return diffs
 
 
-def agree(n, seed=3, quiet=False):
-    root = WORK / f"agree-{n}"
+def agree(n, seed=3, quiet=False, which="pandas"):
+    root = WORK / f"agree-{n}" if which == "pandas" else WORK / f"agree-{which}-{n}"
     rm(root)
     logs = root / "data/logs"
     subprocess.run([dossier_bin(), "recall", "simulate", "--participants", str(n), "--seed", str(seed), "--out", str(logs)],
@@ -179,9 +183,9 @@ def agree(n, seed=3, quiet=False):
     shutil.move(str(logs / "strings.txt"), str(root / "data/strings.txt"))
     (root / "dossier.yml").write_text(RECALL_YML)
     subprocess.run([dossier_bin(), "build", "--quiet", str(root)], check=True)
-    prepare_peer(root)
-    subprocess.run(peer_cmd(root), shell=True, check=True, executable="/bin/bash")
-    site, peer = root / "_site/recall", root / "peer/csv"
+    prepare_peer(root, which)
+    subprocess.run(peer_cmd(root, which), shell=True, check=True, executable="/bin/bash")
+    site, peer = root / "_site/recall", root / PEERS[which][1] / "csv"
     diffs = {}
     pairs = [("study-table.csv", site / "study-table-appendix-b.csv", peer / "study-table.csv")]
     for f in sorted((peer / "participants").glob("*.csv")):
@@ -191,7 +195,7 @@ def agree(n, seed=3, quiet=False):
         if d:
             diffs[name] = d[:5]
     if not quiet:
-        print(f"agreement on {n} participants: {len(pairs)} files compared, {len(diffs)} differ")
+        print(f"agreement of the {which} peer on {n} participants: {len(pairs)} files compared, {len(diffs)} differ")
         for k, v in diffs.items():
             print(f"  {k}: " + "; ".join(v))
     return len(pairs), diffs
@@ -216,8 +220,9 @@ def compare_rolled(ours, theirs):
 
 
 def cmd_agree(a):
-    n, diffs = agree(a.participants)
-    save("agree", {"participants": a.participants, "files": n, "differing": len(diffs)})
+    n, diffs = agree(a.participants, which=a.peer)
+    save("agree" if a.peer == "pandas" else f"agree-{a.peer}",
+         {"participants": a.participants, "files": n, "differing": len(diffs), "peer": a.peer})
     sys.exit(1 if diffs else 0)
 
 
@@ -237,17 +242,22 @@ def main():
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_markdown)
     p = sub.add_parser("study"); p.add_argument("--participants", type=int, default=2000); p.add_argument("--runs", type=int, default=3)
     p.add_argument("--incremental-only", action="store_true", help="re-time only benchmark 3, against the saved full-build results")
+    p.add_argument("--tuned-only", action="store_true", help="Dossier, the parse floor and the tuned Polars peer only "
+                   "(no pandas peer, no incremental runs): the 500- and 10,000-participant sizes of `make bench`")
     p.add_argument("--no-peer", action="store_true", help="time Dossier and the parse floor only; the peer's times come from the saved result")
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_study)
     p = sub.add_parser("incremental"); p.add_argument("--participants", default="500,1000,2000")
     p.add_argument("--runs", type=int, default=5); p.add_argument("--regen", action="store_true")
     p.add_argument("--memory", action="store_true", help="also save the clean builds' peak RSS as the memory benchmark")
     p.set_defaults(fn=bench_incremental)
+    p = sub.add_parser("failing"); p.add_argument("--pages", type=int, default=10000); p.add_argument("--runs", type=int, default=5)
+    p.set_defaults(fn=bench_failing)
     p = sub.add_parser("startup"); p.add_argument("--runs", type=int, default=101); p.set_defaults(fn=bench_startup)
     p = sub.add_parser("memory"); p.add_argument("--participants", default="500,1000,2000")
     p.add_argument("--runs", type=int, default=3, help="clean builds per size; the table shows their median peak")
     p.add_argument("--regen", action="store_true"); p.set_defaults(fn=bench_memory)
-    p = sub.add_parser("agree"); p.add_argument("--participants", type=int, default=12); p.set_defaults(fn=cmd_agree)
+    p = sub.add_parser("agree"); p.add_argument("--participants", type=int, default=12)
+    p.add_argument("--peer", choices=["pandas", "polars"], default="pandas"); p.set_defaults(fn=cmd_agree)
     p = sub.add_parser("report"); p.add_argument("--out", default=str(HERE / "RESULTS.md")); p.set_defaults(fn=report)
     a = ap.parse_args()
     WORK.mkdir(exist_ok=True)

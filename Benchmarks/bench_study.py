@@ -48,17 +48,23 @@ def make_study(n, seed=1, regen=False):
     return root
 
 
-def peer_cmd(root):
+# The study peers: the pandas script of issue #8 and the tuned Polars one of issue #45,
+# each followed by Hugo; each writes into its own folder of the study.
+PEERS = {"pandas": ("recall_rollup.py", "peer"), "polars": ("recall_polars.py", "peer-polars")}
+
+
+def peer_cmd(root, which="pandas"):
     """The peer's timed command. Its previous outputs (content/, csv/, public/) are moved
     aside before each run, untimed, as Dossier's are (see `bench_study`)."""
-    peer = root / "peer"
-    return (f"{shlex.quote(sys.executable)} {HERE / 'peers/recall_rollup.py'} --strings {root / 'data/strings.txt'} "
+    script, folder = PEERS[which]
+    peer = root / folder
+    return (f"{shlex.quote(sys.executable)} {HERE / 'peers' / script} --strings {root / 'data/strings.txt'} "
             f"--logs {root / 'data/logs'} --out {peer} && "
             f"hugo --quiet -s {peer} -d {peer / 'public'}")
 
 
-def prepare_peer(root):
-    peer = root / "peer"
+def prepare_peer(root, which="pandas"):
+    peer = root / PEERS[which][1]
     if not (peer / "hugo.toml").exists():
         shutil.copytree(HERE / "peers/hugo-study", peer, dirs_exist_ok=True)
 
@@ -66,6 +72,7 @@ def prepare_peer(root):
 def bench_study(a):
     root = make_study(a.participants, regen=a.regen)
     prepare_peer(root)
+    prepare_peer(root, "polars")
     d = dossier_bin()
     events = sum(sum(1 for _ in f.open("rb")) - 1 for f in (root / "data/logs").glob("*.jsonl"))
     mb = sum(f.stat().st_size for f in (root / "data/logs").glob("*.jsonl")) / 1e6
@@ -77,9 +84,9 @@ def bench_study(a):
         # Moved aside, not deleted, until the runs are done (see `retire` and `settle`).
         if name == "dossier":
             retire(root / "_site", trash); retire(root / ".dossier", trash)
-        elif name == "pandas+hugo":
+        elif name in ("pandas+hugo", "polars+hugo"):
             for out in ("content", "csv", "public"):
-                retire(root / "peer" / out, trash)
+                retire(root / PEERS[name.split("+")[0]][1] / out, trash)
 
     saved = RESULTS / f"study-{a.participants}.json"
     if a.incremental_only:
@@ -94,13 +101,19 @@ def bench_study(a):
         # (`dossier recall parse`, docs/benchmarks.md).
         contenders = [("dossier", [d, "build", "--clean", "--quiet", str(root)]),
                       ("parse floor", [d, "recall", "parse", str(root / "data/logs")])]
-        if not a.no_peer:
+        if not a.no_peer and not a.tuned_only:
             contenders.append(("pandas+hugo", peer_cmd(root)))
-        settled = settle(root / "data", root / "peer/layouts", d, tool_path("hugo"), *python_packages("pandas", "numpy"))
+        contenders.append(("polars+hugo", peer_cmd(root, "polars")))
+        settled = settle(root / "data", root / "peer/layouts", d, tool_path("hugo"),
+                         *python_packages("pandas", "numpy", "polars"))
         res = alternate(a.runs, contenders, prepare)
         rm(trash)
         data = {"participants": a.participants, "events": events, "log_mb": mb, "caches_dropped": settled,
-                "dossier": summary(res["dossier"]), "floor": summary(res["parse floor"])}
+                "dossier": summary(res["dossier"]), "floor": summary(res["parse floor"]),
+                "tuned": summary(res["polars+hugo"])}
+        if a.tuned_only:
+            save(f"study-{a.participants}", data)      # against the tuned peer and the floor only
+            return
         if a.no_peer:
             old = json.loads(saved.read_text()) if saved.exists() else {}
             if "peer" not in old:

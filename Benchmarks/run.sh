@@ -10,7 +10,9 @@
 #                                    # agree on the numbers; results in Benchmarks/work/
 #
 # DOSSIER_BENCH_BIN=path   time this binary instead (full mode builds
-#                          `swift build -c release --scratch-path .build-release`;
+#                          `swift build -c release --static-swift-stdlib --scratch-path
+#                          .build-release`, the binary `make install` ships: a plain
+#                          release build loads the shared Foundation and its ICU);
 #                          quick mode uses $DOSSIER_BIN or .build/debug/dossier).
 # Generated data lives in Benchmarks/work/ (git-ignored; delete it to regenerate).
 set -euo pipefail
@@ -18,10 +20,10 @@ cd "$(dirname "$0")/.."
 quick=0
 [[ "${1:-}" == "--quick" ]] && quick=1
 
-for tool in hugo cmark-gfm python3; do
+for tool in hugo cmark-gfm python3 cc pkg-config; do
   command -v "$tool" >/dev/null || { echo "bench: '$tool' is missing (make deps installs it)" >&2; exit 1; }
 done
-python3 -c "import pandas" 2>/dev/null || { echo "bench: pandas is missing (make deps installs it)" >&2; exit 1; }
+python3 -c "import pandas, polars" 2>/dev/null || { echo "bench: pandas or polars is missing (make deps installs them)" >&2; exit 1; }
 
 if [[ $quick == 1 ]]; then
   bin="${DOSSIER_BENCH_BIN:-${DOSSIER_BIN:-.build/debug/dossier}}"
@@ -30,7 +32,9 @@ if [[ $quick == 1 ]]; then
   export BENCH_RESULTS="$PWD/Benchmarks/work/results-quick"
   rm -rf "$BENCH_RESULTS"
   python3 Benchmarks/bench.py agree --participants 6
+  python3 Benchmarks/bench.py agree --participants 6 --peer polars
   python3 Benchmarks/bench.py pages --pages 100 --runs 1
+  python3 Benchmarks/bench.py failing --pages 100 --runs 1
   python3 Benchmarks/site_size.py --pages 200
   python3 Benchmarks/bench.py markdown --mb 1 --runs 1
   python3 Benchmarks/bench.py study --participants 8 --runs 1
@@ -42,16 +46,20 @@ if [[ $quick == 1 ]]; then
 fi
 
 if [[ -z "${DOSSIER_BENCH_BIN:-}" ]]; then
-  swift build -c release --scratch-path .build-release
+  swift build -c release --static-swift-stdlib --scratch-path .build-release
   export DOSSIER_BENCH_BIN="$PWD/.build-release/release/dossier"
 fi
 echo "Machine: $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 Benchmarks/bench.py agree --participants 12
+python3 Benchmarks/bench.py agree --participants 12 --peer polars
 python3 Benchmarks/bench.py markdown --mb 20 --runs 15
 python3 Benchmarks/bench.py pages --pages 10000 --runs 5
+python3 Benchmarks/bench.py failing --pages 10000 --runs 5
 python3 Benchmarks/site_size.py --pages 2000
 python3 Benchmarks/site_size.py --pages 20000
 python3 Benchmarks/bench.py startup --runs 101
+python3 Benchmarks/bench.py study --participants 10000 --runs 1 --tuned-only
+python3 Benchmarks/bench.py study --participants 500 --runs 3 --tuned-only
 python3 Benchmarks/bench.py study --participants 2000 --runs 3
 python3 Benchmarks/bench.py incremental --participants 500,1000,2000 --runs 5
 python3 Benchmarks/bench.py memory --participants 500,1000,2000

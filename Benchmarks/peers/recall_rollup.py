@@ -18,73 +18,13 @@ writes
 It is the *peer*, not an oracle: the benchmark checks it against Dossier on a small study
 (`bench.py agree`) so both sides compute the same numbers.
 """
-import argparse
-import math
-import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-HEADER = ["participant", "string", "target", "length", "phase", "item", "index", "field",
-          "start_ms", "end_ms", "duration_ms", "text", "correct", "rekey", "keystrokes", "deletions",
-          "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"]
+from rollup_output import FIELD_COUNT, arguments, write_outputs
+
 KEEP = ["t", "type", "page", "string", "field", "key", "action", "text", "button"]
-FIELD_COUNT = {"memorize": 1, "verify": 1, "entry": 10, "recall": 10}
-
-
-# MARK: - CSV exactly as Dossier's CSVWriter writes it (RFC 4180, CRLF, formulas neutralised)
-
-def csv_text(s):
-    if s[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        s = "'" + s
-    if any(c in s for c in ',"\n\r') or s.startswith(" ") or s.endswith(" "):
-        return '"' + s.replace('"', '""') + '"'
-    return s
-
-
-def fmt_num(d):
-    """JSONValue.formatNumber: integers plainly, else %.10g without trailing zeros."""
-    if d is None or (isinstance(d, float) and math.isnan(d)):
-        return ""
-    d = float(d)
-    if d == round(d) and abs(d) < 9007199254740992:
-        return str(int(d))
-    s = "%.10g" % d
-    if "e" in s:
-        return s
-    if "." in s:
-        s = s.rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
-
-
-def write_csv(path, rows):
-    """rows: lists of ('t', text) / ('n', number) / None cells."""
-    out = []
-    for r in rows:
-        out.append(",".join("" if c is None else (csv_text(c[1]) if c[0] == "t" else c[1]) for c in r))
-    path.write_bytes(("\r\n".join(out) + "\r\n").encode())
-
-
-def T(s):
-    return ("t", s)
-
-
-def N(x):
-    s = fmt_num(x)
-    return ("n", s) if s != "" else None
-
-
-def round_half_away(x):
-    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
-
-
-def fmt_seconds(s):
-    t = "%.2f" % s
-    if "." in t:
-        t = t.rstrip("0").rstrip(".")
-    return "0" if t == "-0" else t
-
 
 # MARK: - Reading
 
@@ -227,98 +167,35 @@ def median_or_none(s):
 # MARK: - Output
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--strings", type=Path, required=True)
-    ap.add_argument("--logs", type=Path, required=True)
-    ap.add_argument("--out", type=Path, required=True)
-    a = ap.parse_args()
-    text = a.strings.read_text(encoding="utf-8-sig")
-    strings = [line.rstrip("\r") for line in text.split("\n")][:10]
-    paths = sorted(a.logs.glob("*.jsonl"))
+    a, strings, paths = arguments(__doc__)
     df, who = read_logs(paths)
     seg, strokes, complete, mem_start, rec_end, rec_last_key, last_t = analyze(df, strings)
-
-    csvdir = a.out / "csv/participants"
-    csvdir.mkdir(parents=True, exist_ok=True)
-    content = a.out / "content/participants"
-    content.mkdir(parents=True, exist_ok=True)
-    lengths = [len(s) for s in strings]
-    cols = sorted(range(10), key=lambda i: (lengths[i], i))
-    table_complete, table_incomplete = [], []
     seg_by_pid = dict(tuple(seg.groupby("pid")))
     strokes_by_pid = dict(tuple(strokes.groupby("pid"))) if len(strokes) else {}
     empty = seg.iloc[0:0]
-    for i, (stem, participant) in enumerate(who):
+    people = []
+    for i in range(len(who)):
         ps = seg_by_pid.get(i, empty)
         st = strokes_by_pid.get(i)
-        rows = [[T(h) for h in HEADER]]
-        means = {}
-        md = [f"---\ntitle: \"Participant {participant}\"\n---\n", f"# Participant {participant}\n",
-              "| string | target | entries | incorrect | re-keys | mean entry (s) | median DD (ms) |",
-              "|---:|---|---:|---:|---:|---:|---:|"]
+        entries, string_meds = {}, {}
         for s, es in ps.groupby("string", sort=True):
-            tgt = strings[s - 1]
-            base = [T(participant), N(s), T(tgt), N(len(tgt)), T("Entry")]
-            for e in es.itertuples():
-                rows.append(base + [T("entry"), N(e.order), N(e.field), N(e.start), N(e.end), N(e.duration),
-                                    T(e.text), T("True" if e.correct else "False"), T("True" if e.rekey else "False"),
-                                    N(e.keystrokes), N(e.deletions), N(e.med_H), N(e.med_DD), N(e.med_UD), N(e.med_UU)])
-            mean = es["duration"].sum() / len(es) / 1000
-            means[s] = mean
+            entries[s] = [{"order": e.order, "field": e.field, "start": e.start, "end": e.end, "duration": e.duration,
+                           "text": e.text, "correct": e.correct, "rekey": e.rekey, "keystrokes": e.keystrokes,
+                           "deletions": e.deletions, "med_H": e.med_H, "med_DD": e.med_DD, "med_UD": e.med_UD,
+                           "med_UU": e.med_UU} for e in es.itertuples()]
             ss = st[st["seg"].isin(es.index)] if st is not None else None
-            meds = [median_or_none(ss[m]) if ss is not None else None for m in ("H", "DD", "UD", "UU")]
-            rows.append(base + [T("mean_entry"), N(len(es)), None, None, None, N(mean * 1000), None, None, None,
-                                N(es["keystrokes"].sum()), N(es["deletions"].sum())] + [N(x) for x in meds])
-            md.append(f"| {s} | `{tgt}` | {len(es)} | {int((~es['correct']).sum())} | {int(es['rekey'].sum())} "
-                      f"| {fmt_seconds(round_half_away(mean * 100) / 100)} | {fmt_num(meds[1])} |")
+            string_meds[s] = [median_or_none(ss[m]) if ss is not None else None for m in ("H", "DD", "UD", "UU")]
         done = bool(complete.get(i, False))
         start = mem_start.get(i)
         end = None
         if start is not None and not pd.isna(start):
-            if done and i in rec_end:
-                end = rec_last_key.get(i, rec_end[i])
-            else:
-                end = last_t[i]
+            end = rec_last_key.get(i, rec_end[i]) if done and i in rec_end else last_t[i]
         else:
             start = None
-        total = end - start if start is not None and end is not None else None
-        rows.append([T(participant), None, None, None, T("Multiple"), T("session_total"), None, None, N(start), N(end),
-                     N(total), T("complete" if done else "incomplete")] + [None] * 8)
         meds = [median_or_none(st[m]) if st is not None else None for m in ("H", "DD", "UD", "UU")]
-        rows.append([T(participant), None, None, None, T("Multiple"), T("dynamics")] + [None] * 10 + [N(x) for x in meds])
-        write_csv(csvdir / f"{stem}.csv", rows)
-        md += ["", f"Session: {'complete' if done else 'incomplete'}, {fmt_num(total) or '—'} ms. "
-               f"Median hold {fmt_num(meds[0]) or '—'} ms, down-down {fmt_num(meds[1]) or '—'} ms, "
-               f"up-down {fmt_num(meds[2]) or '—'} ms, up-up {fmt_num(meds[3]) or '—'} ms.", ""]
-        (content / f"{stem}.md").write_text("\n".join(md))
-        values = [means.get(c + 1) for c in cols]
-        row = [participant] + ["" if v is None else fmt_seconds(round_half_away(v * 100) / 100) for v in values]
-        (table_complete if done else table_incomplete).append(row)
-
-    # The study table (Appendix B layout), cells typed as Dossier types them.
-    def cell(s):
-        if s == "":
-            return None
-        try:
-            float(s)
-            if s[0] != "+" and "_" not in s and s.strip() == s:
-                return ("n", s)
-        except ValueError:
-            pass
-        return T(s)
-    rows = [["label"] + [f"s{j + 1}" for j in range(10)], ["order"] + [str(c + 1) for c in cols],
-            ["string"] + [strings[c] for c in cols], ["string length"] + [str(lengths[c]) for c in cols],
-            ["section", "complete"] + [""] * 9] + table_complete + [["section", "incomplete"] + [""] * 9] + table_incomplete
-    write_csv(a.out / "csv/study-table.csv", [[cell(c) for c in r] for r in rows])
-    md = ["---\ntitle: \"Memorization study\"\n---\n", "# Memorization study\n",
-          f"{len(who)} participants ({len(table_complete)} complete).\n",
-          "| participant | " + " | ".join(f"`{strings[c]}`" for c in cols) + " |",
-          "|---|" + "---:|" * 10]
-    for r in table_complete + table_incomplete:
-        md.append("| " + " | ".join(r) + " |")
-    md.append("")
-    md += [f"- [{p}](participants/{stem}/)" for stem, p in who]
-    (a.out / "content/_index.md").write_text("\n".join(md) + "\n")
+        people.append({"entries": entries, "string_meds": string_meds, "meds": meds, "done": done,
+                       "start": start, "end": end})
+    write_outputs(a.out, strings, who, people)
 
 
 if __name__ == "__main__":

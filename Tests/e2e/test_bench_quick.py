@@ -60,11 +60,26 @@ def test_pages_and_markdown_benchmarks_run_and_record_results(dossier_bin, tmp_p
     # Both generators built every page (30 pages + the home page).
     assert r["html_files"]["dossier"] >= 31 and r["html_files"]["hugo"] >= 31
     assert r["dossier"]["runs"] == 1 and r["peer"]["median_s"] > 0
+    # The C floor (issue #45) wrote the same pages in Dossier's chrome, from the same Markdown.
+    floor = BENCH / "work/pages-30/floor-out"
+    assert r["floor"]["runs"] == 1 and len(list(floor.glob("pages/*/index.html"))) == 30
+    # each floor page is a Dossier page's chrome around what cmark-gfm makes of the same Markdown
+    theirs = (floor / "pages/p00001/index.html").read_text()
+    md = (BENCH / "work/pages-30/dossier/content/pages/p00001.md").read_text().split("---\n", 2)[2]
+    exts = sum((["-e", e] for e in ("table", "strikethrough", "autolink", "tagfilter", "tasklist")), [])
+    body = subprocess.run(["cmark-gfm", "--validate-utf8", "--github-pre-lang", *exts], input=md,
+                          capture_output=True, text=True, check=True).stdout
+    assert f'<article class="content-page">\n{body}\n</article>' in theirs and "<table>" in body
+    assert theirs.startswith("<!DOCTYPE html>") and '<nav class="site-nav"' in theirs
+    bench(dossier_bin, tmp_path, "failing", "--pages", "30", "--runs", "1")
+    f = result(tmp_path, "failing")
+    assert f["dangling"] == 3 and f["dossier"]["runs"] == 1 and f["peer"]["runs"] == 1
     bench(dossier_bin, tmp_path, "markdown", "--mb", "1", "--runs", "1")
     assert result(tmp_path, "markdown")["bytes"] >= 1_000_000
     bench(dossier_bin, tmp_path, "report", "--out", str(tmp_path / "RESULTS.md"))
     text = (tmp_path / "RESULTS.md").read_text()
     assert "1. 30 Markdown pages" in text and "4. Markdown" in text and "Reproduce" in text
+    assert "pages ÷ their floor" in text and "failing build, 30 pages, 3 dangling links" in text
 
 
 @needs_tools
@@ -82,6 +97,22 @@ def test_pandas_peer_agrees_with_dossier_on_a_small_study(dossier_bin, tmp_path)
     assert len(entries) > 50 and all(row[10].isdigit() for row in entries)
     table = (BENCH / "work/agree-8/_site/recall/study-table-appendix-b.csv").read_text(encoding="utf-8-sig")
     assert table == (BENCH / "work/agree-8/peer/csv/study-table.csv").read_text()
+
+
+@needs_tools
+def test_tuned_polars_peer_agrees_with_dossier_on_a_small_study(dossier_bin, tmp_path):
+    """Issue #45's tuned peer computes the same numbers (same check as the pandas peer's)."""
+    pytest.importorskip("polars")
+    if not has_recall(dossier_bin):
+        pytest.skip("this dossier was built without the recall domain")
+    bench(dossier_bin, tmp_path, "agree", "--participants", "8", "--peer", "polars")
+    r = result(tmp_path, "agree-polars")
+    assert r["files"] == 9 and r["differing"] == 0
+    peer = BENCH / "work/agree-polars-8/peer-polars/csv/participants"
+    rows = [row for f in sorted(peer.glob("*.csv")) for row in csv.reader(f.open(newline=""))]
+    entries = [row for row in rows if row[5] == "entry"]
+    assert len(entries) > 50 and all(row[10].isdigit() for row in entries)
+    assert any(row[5] == "dynamics" and row[17] for row in rows)     # keystroke medians, not blanks
 
 
 def test_agreement_check_notices_a_different_number(tmp_path):

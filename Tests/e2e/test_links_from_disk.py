@@ -113,16 +113,75 @@ def test_every_internal_link_opens_a_file_from_disk_and_inside_a_bag(dossier_bin
     assert in_bag == visited
 
 
-def test_a_link_to_a_folder_fails_the_build_naming_file_and_line(run_dossier, tmp_path):
+FOLDER_CORPUS = {
+    # the links sites made with Hugo or Jekyll write (issue #45)
+    "index.md": "# Home\n\nRead [the blog](blog/), [also](blog), [a post](blog/post/#part) and [x](/docs/x/).\n",
+    "blog/index.md": "# Blog\n\n[Home](..) · [home again](../) · [x](../x/#frag) · [post](post)\n",
+    "blog/post.md": "# Post\n\n## Part\n\n[Up](..) · [top](../../) · [x](/docs/x) · [blog](/docs/blog/)\n",
+    "x.md": "---\ntitle: X\n---\n# X\n\n## Frag\n\n[blog](../blog/) · [root](/docs/)\n",
+}
+
+
+def folder_project(root: pathlib.Path, corpus=FOLDER_CORPUS) -> pathlib.Path:
+    (root / "content").mkdir(parents=True)
+    (root / "dossier.yml").write_text("title: T\nbase_url: https://e.org/docs/\n")
+    for name, text in corpus.items():
+        (root / "content" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "content" / name).write_text(text)
+    return root
+
+
+def test_folder_links_build_and_open_files_from_disk_and_inside_a_bag(run_dossier, browser, tmp_path):
+    project = folder_project(tmp_path / "p")
+    run_dossier("build", project)
+    site = project / "_site"
+    post = (site / "blog" / "post" / "index.html").read_text()
+    for rewritten in ('href="../index.html"', 'href="../../index.html"', 'href="../../x/index.html"',
+                      'href="../../blog/index.html"'):
+        assert rewritten in post, rewritten
+    home = (site / "index.html").read_text()
+    assert 'href="blog/post/index.html#part"' in home and 'href="x/index.html"' in home
+    visited, problems = walk(browser, site)
+    assert not problems, "\n".join(problems)
+    assert {"index.html", "blog/index.html", "blog/post/index.html", "x/index.html"} <= visited
+    bag = tmp_path / "bag"
+    run_dossier("archive", project, "--output", bag)
+    in_bag, problems = walk(browser, bag / "data" / "site")
+    assert not problems, "\n".join(problems)
+    assert in_bag == visited
+
+
+def test_a_folder_without_index_html_is_refused_naming_file_and_line(run_dossier, tmp_path):
+    project = tmp_path / "p"
+    (project / "content" / "a").mkdir(parents=True)
+    (project / "dossier.yml").write_text("title: T\n")
+    (project / "content" / "a" / "c.md").write_text("# C\n")           # a/ holds c/index.html, no index.html
+    (project / "content" / "b.md").write_text("# B\n\nSee [a](../a/) for more.\n\nAnd [up](/x/).\n")
+    p = run_dossier("build", project, check=False)
+    assert p.returncode == 1, p.stdout + p.stderr
+    assert "content/b.md:3: link '../a/' names a folder with no index.html" in p.stderr, p.stderr
+    # without base_url a site-absolute link does not say which file it means
+    assert "content/b.md:5: dangling link '/x/'" in p.stderr, p.stderr
+    assert not (project / "_site").exists()
+    (project / "content" / "a" / "index.md").write_text("# A\n")
+    (project / "content" / "b.md").write_text("# B\n\nSee [a](../a/) for more.\n")
+    run_dossier("build", project)
+    assert 'href="../a/index.html"' in (project / "_site" / "b" / "index.html").read_text()
+
+
+def test_the_dangling_link_report_groups_by_file_with_a_count(run_dossier, tmp_path):
     project = tmp_path / "p"
     (project / "content").mkdir(parents=True)
     (project / "dossier.yml").write_text("title: T\n")
-    (project / "content" / "a.md").write_text("# A\n")
-    (project / "content" / "b.md").write_text("# B\n\nSee [a](../a/) for more.\n")
+    (project / "content" / "many.md").write_text("# M\n\n" + "".join(f"[l{i}](gone-{i}.html)\n\n" for i in range(25)))
+    (project / "content" / "one.md").write_text("# O\n\n[l](nope.html)\n")
     p = run_dossier("build", project, check=False)
-    assert p.returncode == 1, p.stdout + p.stderr
-    assert "content/b.md:3:" in p.stderr and "../a/" in p.stderr, p.stderr
+    assert p.returncode == 1, p.stderr
+    lines = p.stderr.strip().splitlines()
+    many = [i for i, l in enumerate(lines) if l.startswith("content/many.md")]
+    assert len(many) == 11 and many == list(range(many[0], many[0] + 11)), p.stderr     # together, capped
+    assert "content/many.md:3: dangling link 'gone-0.html'" in p.stderr
+    assert "15 more bad links in this file (25 in all)" in lines[many[-1]]
+    assert any(l.startswith("content/one.md:3: dangling link 'nope.html'") for l in lines), p.stderr
+    assert "26 bad links in 2 files" in p.stderr
     assert not (project / "_site").exists()
-    (project / "content" / "b.md").write_text("# B\n\nSee [a](../a/index.html) for more.\n")
-    run_dossier("build", project)
-    assert (project / "_site" / "b" / "index.html").is_file()

@@ -6,6 +6,7 @@ them, so neither they nor their dependencies appear among the binary's linked li
 Skipped when there is no release binary (`make release` builds it; `make test` does).
 """
 import os
+import pathlib
 import re
 import shutil
 import subprocess
@@ -57,3 +58,35 @@ def test_release_binary_still_publishes_through_run_time_libcurl(tmp_path):
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 0, p.stderr
     assert tree(tmp_path / "srv" / "s") == tree(site)
+
+
+# ICU (issue #45): its shared libraries, and in a static binary its data blob (a 30 MB
+# table of contents named `icudtNNl/…`) and the Foundation code that needs it.
+ICU_LIBS = re.compile(r"libFoundationInternationalization|lib_FoundationICU|libicu")
+ICU_BYTES = re.compile(rb"icudt\d\d[lb][/_]|20FoundationInternationalization")
+
+
+def icu_in(binary):
+    """What of ICU `binary` loads or carries: libraries from ldd, marks in its bytes."""
+    found = [n for n in linked(binary) if ICU_LIBS.search(n)]
+    with open(binary, "rb") as f:
+        data = f.read()
+    found += sorted({m.group(0).decode() for m in ICU_BYTES.finditer(data)})
+    return found
+
+
+def test_icu_marks_are_found_where_icu_is():
+    """The check above is not blind: the toolchain's own ICU carriers are caught by it."""
+    lib = pathlib.Path(shutil.which("swift")).resolve().parents[1] / "lib" / "swift" / "linux"
+    if not (lib / "libFoundation.so").exists():
+        pytest.skip("no shared Foundation in this toolchain")
+    assert any("lib_FoundationICU" in n for n in icu_in(str(lib / "libFoundation.so")))
+    assert any(n.startswith("icudt") for n in icu_in(str(lib / "lib_FoundationICU.so")))
+
+
+def test_the_shipped_release_binary_loads_no_icu_library():
+    """`make release` / `make install` (--static-swift-stdlib): start-up maps no ICU
+    library (the shared Foundation would load libFoundationInternationalization and
+    lib_FoundationICU, 40 MB, at every start: issue #45). The file itself still carries
+    ICU's code and data, linked in statically (docs/benchmarks.md, "5. Start-up")."""
+    assert [n for n in linked(release_binary()) if ICU_LIBS.search(n)] == []

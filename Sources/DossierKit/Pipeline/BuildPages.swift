@@ -8,10 +8,13 @@ extension BuildContext {
 
     func renderContent() async throws {
         let fp = renderer.fingerprint
+        folderLinks = FolderLinks(baseURL: project.baseURL,
+                                  extensionlessFiles: FolderLinks.extensionlessFiles(under: project.staticFolder))
+        let folderKey = folderLinks.extensionlessFiles.sorted().joined(separator: "\n")
         let pages = content.filter { !$0.isHome }
         let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self] page in
             var h = Hashing.Key()
-            h.add(fp); h.add(page.relative); h.add(page.raw)
+            h.add(fp); h.add(folderKey); h.add(page.relative); h.add(page.raw)
             let key = "content/\(page.relative)"
             let hash = h.finalize()
             if let prev = reusable(key, hash) {
@@ -25,7 +28,7 @@ extension BuildContext {
         // Home: the optional content/index.md, every section and every page.
         let home = content.first { $0.isHome }
         var h = Hashing.Key()
-        h.add(fp); h.add(home?.raw ?? Data())
+        h.add(fp); h.add(folderKey); h.add(home?.raw ?? Data())
         for s in sectionTypes { h.add(s.key); h.add(blurbs[s.key] ?? "") }
         for p in pages { h.add(p.outputPath); h.add(p.title); h.add(p.summary) }
         h.add(Self.notFoundPath)
@@ -36,7 +39,7 @@ extension BuildContext {
         } else {
             let intro = home.map { Markdown.render($0.body, options: project.markdownOptions) }
             let model = HomeModel(
-                intro: home.map { ContentLinks.rewrite(intro!.html, from: $0, map: contentMap) },
+                intro: home.map { ContentLinks.rewrite(intro!.html, from: $0, map: contentMap, folders: folderLinks) },
                 description: project.description,
                 sections: sectionTypes.map {
                     HomeModel.SectionCard(title: $0.title, href: "\($0.key)/index.html", blurb: blurbs[$0.key] ?? "")
@@ -52,7 +55,7 @@ extension BuildContext {
 
     func contentPage(_ page: ContentPage) -> Page {
         let md = Markdown.render(page.body, options: project.markdownOptions)
-        let html = ContentLinks.rewrite(md.html, from: page, map: contentMap)
+        let html = ContentLinks.rewrite(md.html, from: page, map: contentMap, folders: folderLinks)
         let showTOC = page.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
         return Page(path: page.outputPath, title: page.title, template: "page",
                     model: ContentPageModel(content: html, summary: page.summary, source: page.relative),
@@ -119,33 +122,63 @@ extension BuildContext {
         let found = parallelMap(pages) { [links] page in
             (dangling: LinkChecker.dangling(links[page]!, on: page, files: files), unsafe: LinkChecker.unsafe(links[page]!))
         }
-        for (page, bad) in zip(pages, found) where !bad.dangling.isEmpty || !bad.unsafe.isEmpty {
-            for link in bad.dangling {
-                errors.append(locate(link: link, page: page))
-            }
-            for link in bad.unsafe {
-                var d = locate(link: link, page: page)
-                d.message = "link '\(ControlCharacters.visible(link))' on page \(page) has a script or local-file scheme; pages may only link to relative paths and http(s) URLs"
-                errors.append(d)
+        let bad = zip(pages, found).filter { !$0.1.dangling.isEmpty || !$0.1.unsafe.isEmpty }
+        if !bad.isEmpty {
+            // One index of content pages by output path, and each page's lines split once:
+            // a report of any length costs about one pass over the pages that hold one.
+            let byOutput = Dictionary(content.indices.map { (content[$0].outputPath, $0) }, uniquingKeysWith: { a, _ in a })
+            for (page, links) in bad {
+                var lines: [Substring]? = nil
+                let source = byOutput[page].map { content[$0] }
+                if let source {
+                    lines = String(decoding: source.raw, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                }
+                for link in links.dangling { errors.append(locate(link: link, page: page, source: source, lines: lines)) }
+                for link in links.unsafe {
+                    var d = locate(link: link, page: page, source: source, lines: lines)
+                    d.message = "link '\(ControlCharacters.visible(link))' on page \(page) has a script or local-file scheme; pages may only link to relative paths and http(s) URLs"
+                    errors.append(d)
+                }
             }
         }
-        if !errors.isEmpty { throw DossierError(errors) }
+        if !errors.isEmpty { throw DossierError(LinkReport.grouped(errors)) }
         log.detail("\(links.values.reduce(0) { $0 + $1.count }) links on \(links.count) pages, all resolve")
     }
 
-    /// Where a dangling link came from: the content file and line that wrote it, else the page.
-    func locate(link: String, page: String) -> Diagnostic {
-        if let cp = content.first(where: { $0.outputPath == page }) {
-            let text = String(decoding: cp.raw, as: UTF8.self)
-            // cmark percent-encodes destinations (non-ASCII, quotes, braces): look for
-            // the decoded form too.
-            let forms = [link, link.removingPercentEncoding].compactMap { $0 }
-            var line: Int? = nil
-            for (i, l) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where forms.contains(where: { l.contains($0) }) {
-                line = i + 1; break
-            }
-            return Diagnostic(file: project.display(cp.source), line: line, "dangling link '\(link)' (on page \(page))")
+    /// Where a dangling link came from: the content file (`source`, its text split in
+    /// `lines`) and line that wrote it, else the page. A folder link the content wrote
+    /// (`../a/`, `/docs/a`) was rewritten to its `index.html`; its line is found by the
+    /// form the author wrote, and the message says the folder has no index.html.
+    func locate(link: String, page: String, source: ContentPage?, lines: [Substring]?) -> Diagnostic {
+        guard let source, let lines else {
+            return Diagnostic(file: page, line: nil, "dangling link '\(link)' in the generated page")
         }
-        return Diagnostic(file: page, line: nil, "dangling link '\(link)' in the generated page")
+        // cmark percent-encodes destinations (non-ASCII, quotes, braces): look for
+        // the decoded form too.
+        let exact = [link, link.removingPercentEncoding].compactMap { $0 }
+        let folders = folderForms(of: link, page: page)
+        for (n, form) in (exact + folders).enumerated() {
+            guard let i = lines.firstIndex(where: { $0.contains(form) }) else { continue }
+            let message = n < exact.count ? "dangling link '\(link)' (on page \(page))"
+                : "link '\(form)' names a folder with no index.html ('\(link)' on page \(page))"
+            return Diagnostic(file: project.display(source.source), line: i + 1, message)
+        }
+        return Diagnostic(file: project.display(source.source), line: nil, "dangling link '\(link)' (on page \(page))")
+    }
+
+    /// The forms a content author may have written for `link` when ``FolderLinks``
+    /// made it: `x/index.html#f` from `x/#f` or `x#f`, and site-absolute under base_url.
+    func folderForms(of link: String, page: String) -> [String] {
+        let cut = link.firstIndex { $0 == "#" || $0 == "?" } ?? link.endIndex
+        let path = link[..<cut], tail = String(link[cut...])
+        guard path.hasSuffix("index.html") else { return [] }
+        let dir = String(path.dropLast("index.html".count))
+        var forms = [dir + tail]
+        if dir.hasSuffix("/") && dir.count > 1 { forms.append(String(dir.dropLast()) + tail) }
+        if let base = folderLinks.basePath {
+            let root = SitePaths.root(from: page)
+            if dir.hasPrefix(root) { forms.append(base + String(dir.dropFirst(root.count)) + tail) }
+        }
+        return forms
     }
 }

@@ -134,6 +134,8 @@ final class BuildContext: @unchecked Sendable {
     var content: [ContentPage] = []
     /// ``ContentLinks/map(_:)`` of `content`, set with it.
     var contentMap: [String: String] = [:]
+    /// How content pages' folder and site-absolute links are rewritten (set by renderContent).
+    var folderLinks = FolderLinks(baseURL: "")
     var tree: OutputTree?
     var previous: BuildState?
     var newState: BuildState

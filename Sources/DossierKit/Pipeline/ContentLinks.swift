@@ -2,8 +2,8 @@ import Foundation
 import Render
 
 /// Lets authors link content pages by their source file: `[Methods](methods.md)` or
-/// `[x](../a/b.md#part)` becomes a relative link to that page's HTML. Other links are
-/// left alone.
+/// `[x](../a/b.md#part)` becomes a relative link to that page's HTML; a link to a folder
+/// becomes one to its `index.html` (``FolderLinks``). Other links are left alone.
 enum ContentLinks {
     /// Source path → output path of every page; built once per build (building it per
     /// page made a site whose pages link each other by `.md` quadratic).
@@ -11,9 +11,10 @@ enum ContentLinks {
         Dictionary(all.map { ($0.relative, $0.outputPath) }, uniquingKeysWith: { a, _ in a })
     }
 
-    static func rewrite(_ html: String, from page: ContentPage, map byRelative: [String: String]) -> String {
-        // A byte scan for `href="…"` values ending in `.md`/`.markdown` (before any `#`);
-        // pages without one are returned as they are, without a copy.
+    static func rewrite(_ html: String, from page: ContentPage, map byRelative: [String: String],
+                        folders: FolderLinks? = nil) -> String {
+        // A byte scan for `href="…"` values ending in `.md`/`.markdown` (before any `#`)
+        // or naming a folder; pages without one are returned as they are, without a copy.
         var html = html
         return html.withUTF8 { bytes -> String? in
             let n = bytes.count
@@ -32,9 +33,16 @@ enum ContentLinks {
                 i = end
                 let pathEnd = hash < 0 ? end : hash
                 let path = UnsafeBufferPointer(rebasing: bytes[start..<pathEnd])
-                guard endsWith(path, ".md") || endsWith(path, ".markdown") else { continue }
-                let value = String(decoding: bytes[start..<end], as: UTF8.self)
-                guard let t = target(value, page: page, map: byRelative) else { continue }
+                let t: String
+                if endsWith(path, ".md") || endsWith(path, ".markdown") {
+                    let value = String(decoding: bytes[start..<end], as: UTF8.self)
+                    guard let md = target(value, page: page, map: byRelative) else { continue }
+                    t = md
+                } else if let folders,
+                          let folder = folders.target(escaped: UnsafeBufferPointer(rebasing: bytes[start..<end]),
+                                                      on: page.outputPath) {
+                    t = folder
+                } else { continue }
                 if out.isEmpty { out.reserveCapacity(n + 256) }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<start]))
                 out.append(contentsOf: t.utf8)
