@@ -195,6 +195,21 @@ public struct WebDAVClient: Sendable {
     @discardableResult
     public func put(_ path: String, data: Data, precondition: Precondition = .none,
                     contentType: String = "application/octet-stream") async throws -> String? {
+        try await putRaw(path, data: data, precondition: precondition, contentType: contentType).map(ETag.normalize)
+    }
+
+    /// PUT like ``put(_:data:precondition:contentType:)``, returning the entity tag only
+    /// when the server gave a strong one (`"abc"`, not `W/"abc"`): a tag that identifies
+    /// exactly the bytes sent, so a later listing showing it proves they are there.
+    public func putStrongTag(_ path: String, data: Data, precondition: Precondition = .none,
+                             contentType: String = "application/octet-stream") async throws -> String? {
+        guard let raw = try await putRaw(path, data: data, precondition: precondition, contentType: contentType),
+              !raw.trimmingCharacters(in: .whitespaces).hasPrefix("W/") else { return nil }
+        return ETag.normalize(raw)
+    }
+
+    private func putRaw(_ path: String, data: Data, precondition: Precondition,
+                        contentType: String) async throws -> String? {
         var headers = ["Content-Type": contentType]
         switch precondition {
         case .none: break
@@ -202,7 +217,7 @@ public struct WebDAVClient: Sendable {
         case .ifNoneMatchAny: headers["If-None-Match"] = "*"
         }
         let (_, response) = try await send("PUT", url(path), headers: headers, body: data, accept: [200, 201, 204])
-        return WebDAVClient.etag(response)
+        return response.header("ETag")
     }
 
     /// MKCOL one collection. Returns false when it already existed (405).
