@@ -20,29 +20,39 @@ public enum FileSystemErrors {
     /// A readable error for `error`, or nil when it is not a file-system error.
     public static func describe(_ error: Error) -> DossierError? {
         let (code, cocoa, path) = cause(error)
-        let what: String
+        guard let what = advice(errno: code, cocoa: cocoa) else { return nil }
+        return DossierError(file: path, what)
+    }
+
+    /// The error for a failed system call on `path`: `doing` (e.g. "cannot write output
+    /// file"), then the plain advice for `errno` (its `strerror` text when there is none).
+    public static func failed(_ path: String, _ doing: String, errno code: Int32 = errno) -> DossierError {
+        DossierError(file: path, "\(doing): " + (advice(errno: code, cocoa: nil) ?? String(cString: strerror(code))))
+    }
+
+    /// What went wrong and what to do, for a POSIX error number or a Cocoa file error code.
+    static func advice(errno code: Int32?, cocoa: Int?) -> String? {
         switch (code, cocoa) {
-        case (Int32(ENOSPC)?, _), (Int32(EDQUOT)?, _), (_, 640):
-            what = "the disk is full (no space left on the device, or the quota is used up); free some space or "
+        case (ENOSPC?, _), (EDQUOT?, _), (_, 640?):
+            return "the disk is full (no space left on the device, or the quota is used up); free some space or "
                 + "choose a folder on another disk, then run the command again"
-        case (Int32(EROFS)?, _), (_, 642):
-            what = "this folder is on a read-only disk; choose a writable folder (or make the disk writable), then "
+        case (EROFS?, _), (_, 642?):
+            return "this folder is on a read-only disk; choose a writable folder (or make the disk writable), then "
                 + "run the command again"
-        case (Int32(EFBIG)?, _), (_, 263):
-            what = "the file is too large for this file system or for the size limit set for this process "
+        case (EFBIG?, _), (_, 263?):
+            return "the file is too large for this file system or for the size limit set for this process "
                 + "(`ulimit -f`); write it to another disk or raise the limit"
-        case (Int32(EACCES)?, _), (Int32(EPERM)?, _), (_, 513), (_, 257):
-            what = "permission denied; make the file and its folder readable and writable for you "
+        case (EACCES?, _), (EPERM?, _), (_, 513?), (_, 257?):
+            return "permission denied; make the file and its folder readable and writable for you "
                 + "(or choose another folder), then run the command again"
-        case (Int32(ENOENT)?, _), (_, 4), (_, 260):
-            what = "no such file or folder; check the path"
-        case (Int32(ENAMETOOLONG)?, _):
-            what = "the name is too long for this file system; choose a shorter name"
-        case (Int32(EIO)?, _):
-            what = "the disk reported an input/output error; check the disk, then run the command again"
+        case (ENOENT?, _), (_, 4?), (_, 260?):
+            return "no such file or folder; check the path"
+        case (ENAMETOOLONG?, _):
+            return "the name is too long for this file system; choose a shorter name"
+        case (EIO?, _):
+            return "the disk reported an input/output error; check the disk, then run the command again"
         default:
             return nil
         }
-        return DossierError(file: path, what)
     }
 }
