@@ -217,14 +217,31 @@ public final class OutputTree: @unchecked Sendable {
         }
     }
 
-    /// Copies a file from outside the site (assets, media), hashing it.
+    /// Copies a file from outside the site (assets, media, static files), hashing it as it
+    /// goes in chunks of 1 MiB: memory stays flat whatever the file's size.
     @discardableResult
     public func copy(_ source: URL, to path: String, owner: String) throws -> ManifestFile {
-        guard let data = FileManager.default.contents(atPath: source.path) else {
+        guard let input = FileHandle(forReadingAtPath: source.path) else {
             throw DossierError(file: source, "cannot read file")
         }
-        return try write(data, to: path, owner: owner)
+        defer { try? input.close() }
+        let stream = try openStream(OutputTree.compact(path), owner: owner)
+        do {
+            while true {
+                let chunk = try input.read(upToCount: OutputTree.copyChunk) ?? Data()
+                if chunk.isEmpty { break }
+                try stream.append(chunk)
+            }
+        } catch {
+            _ = try? stream.close()
+            lock.lock(); openStreams.remove(stream.path); lock.unlock()
+            throw FileSystemErrors.describe(error) ?? error
+        }
+        return try finishStream(stream)
     }
+
+    /// Bytes read at a time by ``copy(_:to:owner:)``.
+    static let copyChunk = 1 << 20
 
     public func contains(_ path: String) -> Bool {
         lock.lock(); defer { lock.unlock() }

@@ -141,7 +141,7 @@ extension Publisher {
             return try await putDirect(entry, data: data, expected: expected, published: known?.sha256, type: type)
         }
         let temp = Publisher.temporaryPath(for: entry.path)
-        let tag = try await putCreatingFolders(temp, data: data, precondition: .none, type: type)
+        let tag = try await putCreatingFolders(temp, entry: entry, data: data, precondition: .none, type: type)
         do {
             try await client.move(temp, to: entry.path, overwrite: true, ifDestinationMatches: expected)
         } catch let e as WebDAVError where e.httpStatus == 412 {
@@ -166,7 +166,7 @@ extension Publisher {
         var condition = expected
         for attempt in 0..<2 {
             do {
-                let tag = try await putCreatingFolders(entry.path, data: data,
+                let tag = try await putCreatingFolders(entry.path, entry: entry, data: data,
                                                        precondition: condition.map { .ifMatch($0) } ?? .none, type: type)
                 return .placed(entry.path, Proof(tag: tag, mustRead: attempt > 0))
             } catch let e as WebDAVError where e.httpStatus == 412 {
@@ -190,14 +190,14 @@ extension Publisher {
     }
 
     /// PUT, recreating vanished folders on a 409; returns the server's strong tag, if any.
-    private func putCreatingFolders(_ path: String, data: Data, precondition: WebDAVClient.Precondition,
-                                    type: String) async throws -> String? {
+    private func putCreatingFolders(_ path: String, entry: SiteManifest.Entry, data: Data,
+                                    precondition: WebDAVClient.Precondition, type: String) async throws -> String? {
         do {
-            return try await client.putStrongTag(path, data: data, precondition: precondition, contentType: type)
+            return try await putSiteFile(path, entry, data: data, precondition: precondition, type: type)
         } catch let e as WebDAVError where e.httpStatus == 409 {
             // A folder vanished on the server: recreate it and try once more.
             try await client.makeCollections(Publisher.parent(of: path))
-            return try await client.putStrongTag(path, data: data, precondition: precondition, contentType: type)
+            return try await putSiteFile(path, entry, data: data, precondition: precondition, type: type)
         }
     }
 

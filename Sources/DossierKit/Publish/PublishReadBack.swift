@@ -65,7 +65,7 @@ extension Publisher {
         // the full patience for a lagging server.
         if let tag = try await readBack(e, attempts: 1) { return tag ?? listed?.etag }
         let data = try Publisher.siteBytes(site, e)
-        try await client.put(e.path, data: data, contentType: Publisher.contentType(e.path))
+        _ = try await putSiteFile(e.path, e, data: data, precondition: .none, type: Publisher.contentType(e.path))
         if !Publisher.needsDirectPut(e.path) {
             // A MOVE the server answered but never made leaves the temporary file.
             _ = try? await client.delete(Publisher.temporaryPath(for: e.path))
@@ -76,9 +76,35 @@ extension Publisher {
             + "run `dossier publish` again, or rename the file if this repeats")
     }
 
-    /// The bytes of a site file, checked against its manifest entry.
+    /// Files larger than this (32 MiB) are hashed and sent in chunks, never held in
+    /// memory; their read-back still GETs them whole (docs/publish.md, "Large files").
+    static let streamAbove: Int64 = 32 << 20
+
+    /// Sends a site file: `data`, or — for a file over ``streamAbove`` (whose `data` is
+    /// empty) — streamed from the site folder. Returns the strong entity tag, if any.
+    func putSiteFile(_ path: String, _ entry: SiteManifest.Entry, data: Data,
+                     precondition: WebDAVClient.Precondition, type: String) async throws -> String? {
+        if entry.size > Publisher.streamAbove {
+            return try await client.putFile(path, file: site.appendingPathComponent(entry.path), size: entry.size,
+                                            precondition: precondition, contentType: type)
+        }
+        return try await client.putStrongTag(path, data: data, precondition: precondition, contentType: type)
+    }
+
+    /// The bytes of a site file, checked against its manifest entry; for a file over
+    /// ``streamAbove``, checked by a hash read in chunks, and empty bytes returned.
     static func siteBytes(_ site: URL, _ entry: SiteManifest.Entry) throws -> Data {
         let file = site.appendingPathComponent(entry.path)
+        if entry.size > streamAbove {
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw DossierError(file: file.path, "listed in the site manifest but missing; rebuild the site")
+            }
+            let (sha, size) = try FileHash.sha256(file)
+            guard size == entry.size, sha == entry.sha256 else {
+                throw DossierError(file: file.path, "changed since the site manifest was written; rebuild the site")
+            }
+            return Data()
+        }
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw DossierError(file: file.path, "listed in the site manifest but missing; rebuild the site")
         }
