@@ -211,14 +211,7 @@ class Faults:
             environ["wsgi.input"] = _CutInput(environ["wsgi.input"], min(offset, max(length - 1, 0)))
         # "cut" and "lose": the server acts (a cut body stays as far as it came), the
         # answer is thrown away.
-        try:
-            body = self.app(environ, lambda *a, **k: (lambda data: None))
-            for _ in body:
-                pass
-            if hasattr(body, "close"):
-                body.close()
-        except Exception:
-            pass
+        self._serve_silently(environ)
         return self._drop(start_response)
 
     @staticmethod
@@ -247,14 +240,18 @@ class Faults:
         Called with the lock held."""
         while self.waiting and (everything or self.waiting[0][0] <= self.clock):
             _, environ = self.waiting.pop(0)
-            try:
-                body = self.app(environ, lambda *a, **k: (lambda data: None))
-                for _ in body:
-                    pass
-                if hasattr(body, "close"):
-                    body.close()
-            except Exception:
+            self._serve_silently(environ)
+
+    def _serve_silently(self, environ):
+        """Lets wsgidav act on a request and throws its answer away."""
+        try:
+            body = self.app(environ, lambda *a, **k: (lambda data: None))
+            for _ in body:
                 pass
+            if hasattr(body, "close"):
+                body.close()
+        except Exception:
+            pass
 
     def _wait_for_gate(self, gate):
         """Blocks this request's thread until `<gate>.go` appears beside the rules file

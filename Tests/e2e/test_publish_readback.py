@@ -47,65 +47,66 @@ def test_a_cut_direct_put_answered_412_on_its_retry_completes(dossier_bin, tmp_p
         verify_finds_nothing(dossier_bin, v2, url)
 
 
+EDITED = (ODD, "recall/p00/index.html")
+
+
+def after_server_edit(dossier_bin, tmp_path, edit):
+    """Publishes v1, calls edit(v2's file, the server's file) for each of EDITED, then
+    publishes v2; returns that run and the server's folder."""
+    v1, v2 = sites(tmp_path)
+    srv = tmp_path / "srv"
+    with WebDAVServer(srv) as dav:
+        publish(dossier_bin, v1, dav.url + "s/")
+        for name in EDITED:
+            edit(v2 / name, srv / "s" / name)
+        return publish(dossier_bin, v2, dav.url + "s/", check=False), srv / "s", v2
+
+
 def test_a_file_already_holding_the_sites_bytes_is_not_a_conflict(dossier_bin, tmp_path):
     """Before: a plain publish compared the server's bytes only with the last-published
     hash, so the site's own bytes (an earlier attempt's) were "changed on the server"."""
-    v1, v2 = sites(tmp_path)
-    srv = tmp_path / "srv"
-    with WebDAVServer(srv) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
-        for name in (ODD, "recall/p00/index.html"):
-            shutil.copy(v2 / name, srv / "s" / name)
-        p = publish(dossier_bin, v2, url, check=False)
-        assert p.returncode == 0, p.stderr
-        assert_published(srv / "s", v2)
+    p, folder, v2 = after_server_edit(dossier_bin, tmp_path, shutil.copy)
+    assert p.returncode == 0, p.stderr
+    assert_published(folder, v2)
 
 
 def test_a_real_foreign_change_is_refused_and_the_advice_names_what_verify_deletes(dossier_bin, tmp_path):
-    v1, v2 = sites(tmp_path)
+    theirs = "<p>a colleague's edit</p>\n"
+    p, folder, _ = after_server_edit(dossier_bin, tmp_path, lambda mine, there: there.write_text(theirs))
+    assert p.returncode == 1, p.stderr
+    assert "2 file(s) changed on the server" in p.stderr and ODD in p.stderr
+    assert "deletes every file in that folder that the site does not have" in p.stderr, p.stderr
+    for name in EDITED:
+        assert (folder / name).read_text() == theirs
+
+
+def publish_v2_with(dossier_bin, tmp_path, rule):
+    """Publishes v1, then v2 (a page of the same size changed) with `rule` in force;
+    returns the server's folder and the requests of the second publish."""
+    v1, v2 = sites(tmp_path, same_size=True)
+    faults = rules(tmp_path / "f.json")
     srv = tmp_path / "srv"
-    with WebDAVServer(srv) as dav:
+    with WebDAVServer(srv, faults=faults) as dav:
         url = dav.url + "s/"
         publish(dossier_bin, v1, url)
-        for name in (ODD, "recall/p00/index.html"):
-            (srv / "s" / name).write_text("<p>a colleague's edit</p>\n")
-        p = publish(dossier_bin, v2, url, check=False)
-        assert p.returncode == 1, p.stderr
-        assert "2 file(s) changed on the server" in p.stderr and ODD in p.stderr
-        assert "deletes every file in that folder that the site does not have" in p.stderr, p.stderr
-        for name in (ODD, "recall/p00/index.html"):
-            assert (srv / "s" / name).read_text() == "<p>a colleague's edit</p>\n"
+        rules(faults, rule)
+        dav.clear_log()
+        publish(dossier_bin, v2, url)
+        assert [k for _, _, k in dav.faults_fired()] == [rule["fault"]]
+        assert_published(srv / "s", v2)
+        return srv / "s", dav.requests()
 
 
 def test_a_move_answered_404_after_a_dropped_upload_is_read_back(dossier_bin, tmp_path):
     """Before: the temporary upload was acknowledged but not stored, the MOVE answered
     404 with no temporary file left, and the old page (of the same size) passed the
     size check: exit 0 with the old bytes on the server."""
-    v1, v2 = sites(tmp_path, same_size=True)
-    faults = rules(tmp_path / "f.json")
-    srv = tmp_path / "srv"
-    with WebDAVServer(srv, faults=faults) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
-        rules(faults, {"method": "PUT", "path": "p00/.index.html", "fault": "ack", "times": 1})
-        publish(dossier_bin, v2, url)
-        assert [k for _, _, k in dav.faults_fired()] == ["ack"]
-        assert_published(srv / "s", v2)
+    publish_v2_with(dossier_bin, tmp_path, {"method": "PUT", "path": "p00/.index.html", "fault": "ack", "times": 1})
 
 
 def test_a_lost_move_answer_is_confirmed_by_content(dossier_bin, tmp_path):
-    v1, v2 = sites(tmp_path, same_size=True)
-    faults = rules(tmp_path / "f.json")
-    srv = tmp_path / "srv"
-    with WebDAVServer(srv, faults=faults) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
-        rules(faults, {"method": "MOVE", "path": "p00/.index.html", "fault": "lose", "times": 1})
-        dav.clear_log()
-        publish(dossier_bin, v2, url)
-        assert [k for _, _, k in dav.faults_fired()] == ["lose"]
-        assert any(m == "GET" and p.endswith("p00/index.html") for m, p in dav.requests()), dav.requests()
-        assert_published(srv / "s", v2)
-        m = json.loads((srv / "s" / ".dossier-manifest.json").read_text())
-        assert "recall/p00/index.html" in m["etags"]
+    folder, requests = publish_v2_with(dossier_bin, tmp_path,
+                                       {"method": "MOVE", "path": "p00/.index.html", "fault": "lose", "times": 1})
+    assert any(m == "GET" and p.endswith("p00/index.html") for m, p in requests), requests
+    m = json.loads((folder / ".dossier-manifest.json").read_text())
+    assert "recall/p00/index.html" in m["etags"]

@@ -166,8 +166,9 @@ extension Publisher {
         var condition = expected
         for attempt in 0..<2 {
             do {
+                let precondition: WebDAVClient.Precondition = condition.map { .ifMatch($0) } ?? .none
                 let tag = try await putCreatingFolders(entry.path, entry: entry, data: data,
-                                                       precondition: condition.map { .ifMatch($0) } ?? .none, type: type)
+                                                       precondition: precondition, type: type)
                 return .placed(entry.path, Proof(tag: tag, mustRead: attempt > 0))
             } catch let e as WebDAVError where e.httpStatus == 412 {
                 switch try await lookAt(entry.path, sending: data, sha256: entry.sha256, published: published) {

@@ -49,7 +49,7 @@ struct PublishLease: Codable, Sendable, Equatable {
 
     /// How error messages name the publish holding the lease.
     var shown: String {
-        let whereRuns = machine == MachineID.current ? "process \(pid) on this machine" : "process \(pid) on another machine"
+        let whereRuns = "process \(pid) on " + (machine == MachineID.current ? "this machine" : "another machine")
         return "publish \(id) (\(whereRuns)), its lease ending \(expires)"
     }
 
@@ -75,7 +75,8 @@ enum MachineID {
             if id.count == 32, id.allSatisfy(\.isHexDigit) { return id }
         }
         let id = PublishLease.randomHex(16)
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let folder = file.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try? Data((id + "\n").utf8).write(to: file, options: .atomic)
         return (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? id
     }()
@@ -107,8 +108,8 @@ final class LeaseKeeper: @unchecked Sendable {
         next.lease = PublishLease.mine(now: now, id: current.lease?.id ?? PublishLease.randomHex(8))
         let name = Publisher.remoteManifestName
         do {
-            let t = try await client.put(name, data: try next.encoded(), precondition: old.map { .ifMatch($0) } ?? .none,
-                                         contentType: "application/json")
+            let t = try await client.put(name, data: try next.encoded(),
+                                         precondition: old.map { .ifMatch($0) } ?? .none, contentType: "application/json")
             let fresh = t == nil ? try await client.stat(name)?.etag : t
             lock.withLock { marker = next; tag = fresh; renewed = now }
         } catch let e as WebDAVError where e.httpStatus == 412 {
@@ -121,7 +122,8 @@ final class LeaseKeeper: @unchecked Sendable {
 extension Publisher {
     /// The error for a folder whose lease another running publish holds.
     static func leaseHeld(_ client: WebDAVClient, _ lease: PublishLease) -> DossierError {
-        DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): another publish is changing this folder "
+        let shown = client.url(Publisher.remoteManifestName).absoluteString
+        return DossierError("\(shown): another publish is changing this folder "
             + "(\(lease.shown)); nothing was changed — run `dossier publish` again when it has finished")
     }
 

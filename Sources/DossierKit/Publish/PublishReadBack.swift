@@ -71,7 +71,8 @@ extension Publisher {
             _ = try? await client.delete(Publisher.temporaryPath(for: e.path))
         }
         if let tag = try await readBack(e) { return tag }
-        throw DossierError("\(client.url(e.path).absoluteString): the server does not hold this file's bytes under its name "
+        let shown = client.url(e.path).absoluteString
+        throw DossierError("\(shown): the server does not hold this file's bytes under its name "
             + "after it was sent (a name the server changes, or a server that drops writes); it was not published — "
             + "run `dossier publish` again, or rename the file if this repeats")
     }
