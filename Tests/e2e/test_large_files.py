@@ -52,3 +52,14 @@ def test_a_large_static_file_builds_and_publishes_in_flat_memory(dossier_bin, ru
     # Neither the built nor the published copy is needed any more: free the disk at once.
     os.unlink(copy)
     os.unlink(proj / "_site" / "big.bin")
+
+
+def test_a_session_log_over_the_maximum_is_refused_before_it_is_read(dossier_bin, tmp_path):
+    """A recall log is still read whole: past its documented maximum (256 MiB,
+    docs/limits.md) it is refused with the path, before any of it is read."""
+    log = tmp_path / "big.jsonl"
+    with open(log, "wb") as f:
+        f.truncate((256 << 20) + 1)
+    p = subprocess.run([dossier_bin, "recall", "parse", str(log)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 1, p.stderr
+    assert str(log) in p.stderr and "more than the maximum of 256 MiB" in p.stderr, p.stderr
