@@ -65,21 +65,29 @@ struct PublishLease: Codable, Sendable, Equatable {
 }
 
 /// A random identifier for this user account on this machine (`~/.dossier/machine-id`,
-/// 32 hex digits, created on first use); a fresh one per process when it cannot be kept.
+/// 32 hex digits, created on first use; where the home folder cannot be written,
+/// `<temporary folder>/dossier-machine-id-<uid>`); a fresh one per process when neither
+/// can be kept (then only expiry ends a stopped publish's lease).
 enum MachineID {
     static let current: String = {
-        let home = FileManager.default.homeDirectoryForCurrentUser
-        let file = home.appendingPathComponent(".dossier/machine-id")
-        if let text = try? String(contentsOf: file, encoding: .utf8) {
-            let id = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if id.count == 32, id.allSatisfy(\.isHexDigit) { return id }
+        let home = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".dossier/machine-id")
+        let temp = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dossier-machine-id-\(getuid())")
+        for file in [home, temp] {
+            if let id = read(file) { return id }
+            let id = PublishLease.randomHex(16)
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(),
+                                                     withIntermediateDirectories: true)
+            try? Data((id + "\n").utf8).write(to: file, options: .atomic)
+            if let kept = read(file) { return kept }
         }
-        let id = PublishLease.randomHex(16)
-        let folder = file.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try? Data((id + "\n").utf8).write(to: file, options: .atomic)
-        return (try? String(contentsOf: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? id
+        return PublishLease.randomHex(16)
     }()
+
+    private static func read(_ file: URL) -> String? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        let id = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return id.count == 32 && id.allSatisfy(\.isHexDigit) ? id : nil
+    }
 }
 
 /// Holds the marker (with its lease) and its current entity tag for the length of a run.
