@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <errno.h>
 
 enum {
     OPT_WRITEDATA = 10001, OPT_URL = 10002, OPT_READDATA = 10009, OPT_ERRORBUFFER = 10010,
@@ -131,13 +133,20 @@ static size_t on_header(char *p, size_t size, size_t n, void *user) {
     return buffer_add(b, p, size * n) ? 0 : size * n;
 }
 
-typedef struct { const char *data; size_t len, pos; } reader;
+typedef struct { const char *data; size_t len, pos; int fd; } reader;
 
 static size_t on_read(char *p, size_t size, size_t n, void *user) {
     reader *r = user;
     size_t left = r->len - r->pos, want = size * n;
     if (want > left) want = left;
-    if (want) memcpy(p, r->data + r->pos, want);
+    if (want && r->fd >= 0) {
+        ssize_t got;
+        do { got = pread(r->fd, p, want, (off_t)r->pos); } while (got < 0 && errno == EINTR);
+        if (got <= 0) return 0x10000000;   // CURL_READFUNC_ABORT: the file shrank or failed
+        want = (size_t)got;
+    } else if (want) {
+        memcpy(p, r->data + r->pos, want);
+    }
     r->pos += want;
     return want;
 }
@@ -157,7 +166,7 @@ int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_r
     memset(rs, 0, sizeof *rs);
     curl.easy_reset(h);
     buffer body = {0}, head = {0};
-    reader rd = {rq->body, rq->body_len, 0};
+    reader rd = {rq->body, rq->body_len, 0, rq->body_fd};
     void *list = NULL;
     for (size_t i = 0; i < rq->header_count; i++) list = curl.slist_append(list, rq->headers[i]);
     set_ptr(h, OPT_URL, rq->url);

@@ -9,9 +9,18 @@ public enum NativeLog {
     /// The `format` value of the header line this version writes and reads.
     public static let format = "dossier-recall/1"
 
+    /// The largest session log read (256 MiB, docs/limits.md): a log is read whole, so a
+    /// larger file is refused before it is opened rather than held in memory.
+    public static let maximumSize: Int64 = 256 << 20
+
     /// Reads a log file.
     public static func load(_ url: URL, display: String? = nil) throws -> SessionLog {
         let name = display ?? url.path
+        var st = stat()
+        if stat(url.path, &st) == 0, Int64(st.st_size) > maximumSize {
+            throw RecallError(file: name, "a session log is \(st.st_size) bytes, more than the maximum of 256 MiB "
+                + "(docs/limits.md); split the session into several logs")
+        }
         guard let bytes = readFile(url.path) else {
             throw RecallError(file: name, "cannot read the session log")
         }

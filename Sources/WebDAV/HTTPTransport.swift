@@ -59,11 +59,14 @@ public final class HTTPTransport: @unchecked Sendable {
     /// Sends one request. `headers` are sent as given (an empty value removes a header
     /// libcurl would add, e.g. `Expect`). Redirects are followed (at most 5, and from an
     /// https URL only to https ones).
-    public func send(_ method: String, _ url: URL, headers: [(String, String)], body: Data?) async throws -> Response {
+    /// With `file`, the body is `file.size` bytes read from that descriptor (from offset 0)
+    /// as they are sent, never held in memory.
+    public func send(_ method: String, _ url: URL, headers: [(String, String)], body: Data?,
+                     file: BodyFile? = nil) async throws -> Response {
         try HTTPTransport.load()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, Error>) in
             Thread.detachNewThread { [self] in
-                continuation.resume(with: Result { try perform(method, url, headers: headers, body: body) })
+                continuation.resume(with: Result { try perform(method, url, headers: headers, body: body, file: file) })
             }
         }
     }
@@ -84,7 +87,11 @@ public final class HTTPTransport: @unchecked Sendable {
     }
 
     /// Blocking: one exchange on a pooled handle.
-    func perform(_ method: String, _ url: URL, headers: [(String, String)], body: Data?) throws -> Response {
+    /// A request body read from an open file.
+    public struct BodyFile: Sendable { public var fd: Int32; public var size: Int }
+
+    func perform(_ method: String, _ url: URL, headers: [(String, String)], body: Data?,
+                 file: BodyFile? = nil) throws -> Response {
         let handle = try takeHandle()
         defer { giveBack(handle) }
         // "Name:" with nothing after it tells libcurl to drop that header.
@@ -99,7 +106,8 @@ public final class HTTPTransport: @unchecked Sendable {
                             headerPointers.withUnsafeBufferPointer { hp in
                                 var request = dossier_http_request(
                                     url: urlPointer, method: methodPointer, headers: hp.baseAddress, header_count: hp.count,
-                                    body: raw.baseAddress, body_len: raw.count, has_body: body == nil ? 0 : 1,
+                                    body: raw.baseAddress, body_len: file?.size ?? raw.count,
+                                    has_body: body == nil && file == nil ? 0 : 1, body_fd: file?.fd ?? -1,
                                     idle_timeout: max(1, Int(idleTimeout.rounded(.up))), total_timeout: max(1, Int(totalTimeout.rounded(.up))),
                                     ca_file: caPointer, follow_redirects: 1, https_only_redirects: https ? 1 : 0)
                                 return dossier_http_perform(handle, &request, &response)

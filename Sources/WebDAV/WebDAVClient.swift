@@ -190,21 +190,6 @@ public struct WebDAVClient: Sendable {
         do { return try await get(path) } catch let e as WebDAVError where e.httpStatus == 404 { return nil }
     }
 
-    /// PUT `data` at `path`; returns the new entity tag when the server sends one.
-    /// A failed precondition throws `.preconditionFailed` and changes nothing.
-    @discardableResult
-    public func put(_ path: String, data: Data, precondition: Precondition = .none,
-                    contentType: String = "application/octet-stream") async throws -> String? {
-        var headers = ["Content-Type": contentType]
-        switch precondition {
-        case .none: break
-        case .ifMatch(let tag): headers["If-Match"] = ETag.quoted(tag)
-        case .ifNoneMatchAny: headers["If-None-Match"] = "*"
-        }
-        let (_, response) = try await send("PUT", url(path), headers: headers, body: data, accept: [200, 201, 204])
-        return WebDAVClient.etag(response)
-    }
-
     /// MKCOL one collection. Returns false when it already existed (405).
     @discardableResult
     public func mkcol(_ path: String) async throws -> Bool {
@@ -276,14 +261,14 @@ public struct WebDAVClient: Sendable {
     /// Sends one request with retries; returns the body and response when the status is
     /// in `accept`, otherwise throws the matching `WebDAVError`.
     func send(_ method: String, _ target: URL, headers: [String: String] = [:], body: Data? = nil,
-              accept: Set<Int>) async throws -> (Data, HTTPTransport.Response) {
+              file: HTTPTransport.BodyFile? = nil, accept: Set<Int>) async throws -> (Data, HTTPTransport.Response) {
         var fields = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         if let credentials { fields.append(("Authorization", credentials.authorizationHeader)) }
         // libcurl adds `Expect: 100-continue` to large bodies and then waits up to a
         // second for a `100 Continue` many WebDAV servers never send: turn it off.
         var payload = body
-        if method == "PUT" && payload == nil { payload = Data() }
-        if payload != nil { fields.append(("Expect", "")) }
+        if method == "PUT" && payload == nil && file == nil { payload = Data() }
+        if payload != nil || file != nil { fields.append(("Expect", "")) }
         let shown = target.absoluteString
         // A write point for the crash tests (debug builds only; see FaultPoint).
         let fault: FaultPoint.Action = ["PUT", "MKCOL", "MOVE", "DELETE"].contains(method)
@@ -293,7 +278,7 @@ public struct WebDAVClient: Sendable {
             stats.record(method)
             var retryable: WebDAVError
             do {
-                let response = try await transport.send(method, target, headers: fields, body: payload)
+                let response = try await transport.send(method, target, headers: fields, body: payload, file: file)
                 log?("\(method) \(shown) → \(response.status)")
                 if fault == .failAfterWrite { throw FaultPoint.lostAnswer(method) }
                 if accept.contains(response.status) { return (response.body, response) }

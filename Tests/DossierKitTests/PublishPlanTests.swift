@@ -39,6 +39,12 @@ private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteMan
 @Test func temporaryNamesStayInTheSameFolderAndAreHidden() {
     #expect(Publisher.temporaryPath(for: "index.html") == ".index.html.dossier-upload")
     #expect(Publisher.temporaryPath(for: "a/b/c.css") == "a/b/.c.css.dossier-upload")
+    // A long name (here 250 bytes) gets a hashed temporary name of 32 bytes beside it.
+    let long = String(repeating: "é", count: 122) + "x.html"     // 244 + 6 bytes
+    #expect(long.utf8.count == 250)
+    let temp = Publisher.temporaryPath(for: "a/" + long)
+    #expect(temp.hasPrefix("a/.") && temp.hasSuffix(".dossier-upload") && temp.utf8.count == 2 + 32)
+    #expect(temp != Publisher.temporaryPath(for: "a/" + long.dropFirst()))
 }
 
 @Test func manifestDecodingRejectsUnsafePaths() {

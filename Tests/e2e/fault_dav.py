@@ -11,7 +11,9 @@ faults on and off while the server runs:
 ```
 
 - `method`: an HTTP method or `*`; `path`: a substring of the decoded request path (all
-  paths when absent); `after`: how many matching requests pass untouched first (0 when
+  paths when absent); `host`: a substring of the request's `Host` header (so two
+  clients of one server are told apart by the name they use: `127.0.0.1` and
+  `localhost`); `after`: how many matching requests pass untouched first (0 when
   absent); `times`: how often the rule fires (unlimited when absent); `p`: the chance it
   fires on a matching request (1 when absent).
 - `fault`:
@@ -22,7 +24,22 @@ faults on and off while the server runs:
   - `500` / `507`: answered with that status, the request not served;
   - `drop`: the connection is dropped before the request is served;
   - `lose`: the request is served, then the connection is dropped before the answer;
-  - `random`: one of the five above, chosen by the seeded generator.
+  - `random`: one of the five above, chosen by the seeded generator;
+  - `ack`: (PUT and MOVE; others are served) the body is read and thrown away and `201
+    Created` is answered without an entity tag: a write acknowledged but never stored
+    (a replica that failed after answering, a cache that lost it);
+  - `lag`: (PUT and MOVE without a condition; others are served) `201 Created` is
+    answered at once without an entity tag, and the write is made only after `requests`
+    more requests have arrived (a number, or `[lo, hi]` drawn by the seeded generator):
+    until then GET and PROPFIND show the old state (stale reads). The server stays
+    ordered: once a write waits, every later unconditional PUT or MOVE waits behind it,
+    and a conditional write (`If-Match`, `If-None-Match`, `If`), a DELETE or a MKCOL first
+    makes every waiting write (conditions are checked on the latest state, as a primary
+    does). A change of the rules file makes every waiting write too (the server catches up);
+  - `hold`: the request waits, before it is served, until the file `<gate>.go` exists
+    in the rules file's folder (`gate`: a name the rule gives); a line
+    `fault<TAB>METHOD<TAB>path<TAB>hold:<gate>` is logged when it starts waiting. A test
+    steps two clients through a schedule with it: hold one, run the other, release.
 
 A dropped connection is made by sending a status line and headers that promise a body,
 then failing while the body is written: cheroot closes the socket, and the client sees
@@ -34,7 +51,9 @@ request log, so tests can check that the faults really happened.
 import json
 import os
 import random
+import io
 import threading
+import time
 import urllib.parse
 
 KINDS = ("cut", "500", "507", "drop", "lose")
@@ -62,6 +81,27 @@ class _CutInput:
         return self.read(1)
 
 
+def _read_body(environ):
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    parts = []
+    while length > 0:
+        chunk = environ["wsgi.input"].read(min(length, 65536))
+        if not chunk:
+            break
+        parts.append(chunk)
+        length -= len(chunk)
+    return b"".join(parts)
+
+
+def _delayable(environ, method, kind):
+    """`ack` applies to PUT and MOVE; `lag` to those without a condition."""
+    return method in ("PUT", "MOVE") and (kind == "ack" or not _conditional(environ))
+
+
+def _conditional(environ):
+    return any(k in environ for k in ("HTTP_IF_MATCH", "HTTP_IF_NONE_MATCH", "HTTP_IF"))
+
+
 def _broken_body():
     raise ConnectionResetError("fault_dav: answer lost")
     yield b""  # pragma: no cover  (makes this a generator)
@@ -78,6 +118,8 @@ class Faults:
         self.fired = {}
         self.matched = {}
         self.rng = random.Random(0)
+        self.clock = 0          # requests seen: the logical clock of `lag`
+        self.waiting = []       # [(due, environ)] of lagging writes, in arrival order
 
     def _reload(self):
         try:
@@ -88,17 +130,20 @@ class Faults:
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp == self.mtime:
             return
+        self._apply(everything=True)
         with open(self.path, encoding="utf-8") as f:
             spec = json.load(f)
         self.mtime, self.rules, self.fired, self.matched = stamp, spec.get("rules", []), {}, {}
         self.rng = random.Random(spec.get("seed", 0))
 
-    def _choose(self, method, path):
+    def _choose(self, method, path, host=""):
         """The fault (kind, rule) for this request, or None."""
         with self.lock:
             self._reload()
             for i, r in enumerate(self.rules):
                 if r.get("method", "*") not in ("*", method) or r.get("path", "") not in path:
+                    continue
+                if r.get("host", "") not in host:
                     continue
                 self.matched[i] = self.matched.get(i, 0) + 1
                 if self.matched[i] <= r.get("after", 0):
@@ -124,11 +169,34 @@ class Faults:
     def __call__(self, environ, start_response):
         method = environ.get("REQUEST_METHOD", "")
         path = urllib.parse.unquote(environ.get("PATH_INFO", ""))
-        chosen = self._choose(method, path)
+        with self.lock:
+            self.clock += 1
+            self._apply(everything=self._flushes(environ, method))
+        chosen = self._choose(method, path, environ.get("HTTP_HOST", ""))
+        if chosen and chosen[0] in ("ack", "lag") and not _delayable(environ, method, chosen[0]):
+            chosen = None       # served as it is
         if chosen is None:
+            if self._waits(environ, method):
+                return self._lag(environ, start_response, 0)
             return self.app(environ, start_response)
         kind, rule, draw = chosen
+        if kind == "hold":
+            self._log(method, path, "hold:" + rule["gate"])
+            self._wait_for_gate(rule["gate"])
+            return self.app(environ, start_response)
         self._log(method, path, kind)
+        if kind == "ack":
+            _read_body(environ)
+            start_response("201 Created", [("Content-Type", "text/plain"), ("Content-Length", "0")])
+            return [b""]
+        if kind == "lag":
+            n = rule.get("requests", 3)
+            if isinstance(n, list):
+                n = n[0] + int(draw * (n[1] - n[0] + 1))
+            return self._lag(environ, start_response, n)
+        if kind in ("cut", "lose"):
+            with self.lock:
+                self._apply(everything=True)
         if kind in ("500", "507"):
             text = "Internal Server Error" if kind == "500" else "Insufficient Storage"
             start_response(f"{kind} {text}", [("Content-Type", "text/plain"), ("Content-Length", "0")])
@@ -143,6 +211,39 @@ class Faults:
             environ["wsgi.input"] = _CutInput(environ["wsgi.input"], min(offset, max(length - 1, 0)))
         # "cut" and "lose": the server acts (a cut body stays as far as it came), the
         # answer is thrown away.
+        self._serve_silently(environ)
+        return self._drop(start_response)
+
+    @staticmethod
+    def _flushes(environ, method):
+        """True for a request the waiting writes must be made before (see `lag`)."""
+        return method in ("DELETE", "MKCOL", "COPY", "LOCK") or (method in ("PUT", "MOVE") and _conditional(environ))
+
+    def _waits(self, environ, method):
+        """True when this write must wait behind writes already waiting (order is kept)."""
+        with self.lock:
+            return bool(self.waiting) and method in ("PUT", "MOVE") and not _conditional(environ)
+
+    def _lag(self, environ, start_response, n):
+        body = _read_body(environ)
+        copy = dict(environ)
+        copy["wsgi.input"] = io.BytesIO(body)
+        copy["CONTENT_LENGTH"] = str(len(body))
+        with self.lock:
+            due = max([self.clock + n] + [d for d, _ in self.waiting])
+            self.waiting.append((due, copy))
+        start_response("201 Created", [("Content-Type", "text/plain"), ("Content-Length", "0")])
+        return [b""]
+
+    def _apply(self, everything=False):
+        """Makes the waiting writes that are due (all of them with `everything`), in order.
+        Called with the lock held."""
+        while self.waiting and (everything or self.waiting[0][0] <= self.clock):
+            _, environ = self.waiting.pop(0)
+            self._serve_silently(environ)
+
+    def _serve_silently(self, environ):
+        """Lets wsgidav act on a request and throws its answer away."""
         try:
             body = self.app(environ, lambda *a, **k: (lambda data: None))
             for _ in body:
@@ -151,7 +252,16 @@ class Faults:
                 body.close()
         except Exception:
             pass
-        return self._drop(start_response)
+
+    def _wait_for_gate(self, gate):
+        """Blocks this request's thread until `<gate>.go` appears beside the rules file
+        (checked every 2 ms; at most 120 s, then it goes on, so a broken test cannot hang
+        the server)."""
+        go = os.path.join(os.path.dirname(self.path), gate + ".go")
+        for _ in range(60000):
+            if os.path.exists(go):
+                return
+            time.sleep(0.002)
 
     @staticmethod
     def _drop(start_response):

@@ -20,6 +20,13 @@ RUNS = int(os.environ.get("DOSSIER_SOAK_RUNS", "5"))
 SEED = int(os.environ.get("DOSSIER_SOAK_SEED", "34"))
 
 
+def two_devices(dossier_bin, a, b, url):
+    """A new vault on device `a`, synced to `url`, and device `b` made from the server."""
+    v(dossier_bin, "init", "--kdf", "pbkdf2", a)
+    v(dossier_bin, "sync", a, "--to", url)
+    v(dossier_bin, "sync", b, "--to", url)
+
+
 def converge(dossier_bin, a, b, run):
     for device in (a, b, a):
         p = v(dossier_bin, "sync", device, check=False)
@@ -34,9 +41,7 @@ def test_random_kills_and_server_faults_lose_no_acknowledged_edit(dossier_bin, t
     outcomes = {}
     with WebDAVServer(tmp_path / "srv", faults=faults, lifetime=lifetime(RUNS)) as dav:
         url = dav.url + "v/"
-        v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-        v(dossier_bin, "sync", a, "--to", url)
-        v(dossier_bin, "sync", b, "--to", url)
+        two_devices(dossier_bin, a, b, url)
         # Usernames that must stay on both devices: both sides of every conflict.
         kept = set()
         # Items whose latest value is known: title -> username.

@@ -23,6 +23,10 @@ typedef struct {
     const void *body;
     size_t body_len;
     int has_body;
+    /// When >= 0, the body is read from this file descriptor (from offset 0, `body_len`
+    /// bytes, 1 MiB or less at a time) instead of `body`: a large file is sent without
+    /// being held in memory.
+    int body_fd;
     /// Seconds to connect, and seconds with no data moving before giving up.
     long idle_timeout;
     /// Seconds for the whole exchange.

@@ -68,6 +68,7 @@ extension Error {
     /// Turns any error into diagnostics a person can read (never a stack trace).
     public var diagnostics: [Diagnostic] {
         if let e = self as? DossierError { return e.diagnostics }
+        if let e = FileSystemErrors.describe(self) { return e.diagnostics }
         return [Diagnostic(String(describing: self))]
     }
 }

@@ -18,7 +18,7 @@ public enum AtomicFile {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let tmp = dir.appending(path: ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))", directoryHint: .notDirectory)
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
-        guard fd >= 0 else { throw DossierError(file: url, "cannot write: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FileSystemErrors.failed(url.path, "cannot write") }
         var ok = true
         do {
             try body { buf in
@@ -40,7 +40,7 @@ public enum AtomicFile {
         guard ok else { unlink(tmp.path); throw DossierError(file: url, "cannot write: disk full or not writable") }
         guard rename(tmp.path, url.path) == 0 else {
             unlink(tmp.path)
-            throw DossierError(file: url, "cannot replace: \(String(cString: strerror(errno)))")
+            throw FileSystemErrors.failed(url.path, "cannot replace")
         }
     }
 }

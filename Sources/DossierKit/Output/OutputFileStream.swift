@@ -22,7 +22,7 @@ public final class OutputFileStream {
         self.path = path
         self.full = full
         fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FileSystemErrors.failed(full, "cannot write output file") }
         buffer.reserveCapacity(Self.flushAt + 4096)
     }
 
@@ -59,10 +59,8 @@ public final class OutputFileStream {
         while off < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let why = n < 0 ? String(cString: strerror(errno)) : "nothing written"
-                throw DossierError(file: path, "cannot write output file: \(why)")
-            }
+            if n < 0 { throw FileSystemErrors.failed(path, "cannot write output file") }
+            if n == 0 { throw DossierError(file: path, "cannot write output file: nothing written") }
             off += n
         }
     }
@@ -71,7 +69,7 @@ public final class OutputFileStream {
     func close() throws -> ManifestFile {
         try flush()
         closed = true
-        guard Glibc.close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
+        guard Glibc.close(fd) == 0 else { throw FileSystemErrors.failed(full, "cannot write output file") }
         return ManifestFile(path: path, digest: HexDigest(hasher), size: size)
     }
 }

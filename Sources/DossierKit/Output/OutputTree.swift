@@ -135,7 +135,7 @@ public final class OutputTree: @unchecked Sendable {
         if let slash = dir.utf8.lastIndex(of: 0x2F) { try ensureFolder(dir[..<slash]) }
         let full = staging.path + "/" + dir
         if mkdir(full, 0o755) != 0 && errno != EEXIST {
-            throw DossierError(file: full, "cannot create folder: \(String(cString: strerror(errno)))")
+            throw FileSystemErrors.failed(full, "cannot create folder")
         }
         lock.lock(); createdDirs.insert(dir); lock.unlock()
     }
@@ -168,14 +168,14 @@ public final class OutputTree: @unchecked Sendable {
         try ensureDir(path)
         let full = staging.path + "/" + path
         let fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw FileSystemErrors.failed(full, "cannot write output file") }
         do {
             try OutputFileStream.writeAll(fd, bytes, path: full)
         } catch {
             close(fd)
             throw error
         }
-        guard close(fd) == 0 else { throw DossierError(file: full, "cannot write output file: \(String(cString: strerror(errno)))") }
+        guard close(fd) == 0 else { throw FileSystemErrors.failed(full, "cannot write output file") }
         lock.lock(); noteStaged(path); lock.unlock()
         return entry
     }
@@ -217,14 +217,31 @@ public final class OutputTree: @unchecked Sendable {
         }
     }
 
-    /// Copies a file from outside the site (assets, media), hashing it.
+    /// Copies a file from outside the site (assets, media, static files), hashing it as it
+    /// goes in chunks of 1 MiB: memory stays flat whatever the file's size.
     @discardableResult
     public func copy(_ source: URL, to path: String, owner: String) throws -> ManifestFile {
-        guard let data = FileManager.default.contents(atPath: source.path) else {
+        guard let input = FileHandle(forReadingAtPath: source.path) else {
             throw DossierError(file: source, "cannot read file")
         }
-        return try write(data, to: path, owner: owner)
+        defer { try? input.close() }
+        let stream = try openStream(OutputTree.compact(path), owner: owner)
+        do {
+            while true {
+                let chunk = try input.read(upToCount: OutputTree.copyChunk) ?? Data()
+                if chunk.isEmpty { break }
+                try stream.append(chunk)
+            }
+        } catch {
+            _ = try? stream.close()
+            lock.lock(); openStreams.remove(stream.path); lock.unlock()
+            throw FileSystemErrors.describe(error) ?? error
+        }
+        return try finishStream(stream)
     }
+
+    /// Bytes read at a time by ``copy(_:to:owner:)``.
+    static let copyChunk = 1 << 20
 
     public func contains(_ path: String) -> Bool {
         lock.lock(); defer { lock.unlock() }
@@ -253,16 +270,16 @@ public final class OutputTree: @unchecked Sendable {
             let old = parent.appendingPathComponent(".\(output.lastPathComponent).old-\(getpid())")
             try? fm.removeItem(at: old)
             guard rename(output.path, old.path) == 0 else {
-                throw DossierError(file: output, "cannot move the previous site aside: \(String(cString: strerror(errno)))")
+                throw FileSystemErrors.failed(output.path, "cannot move the previous site aside")
             }
             guard rename(staging.path, output.path) == 0 else {
                 _ = rename(old.path, output.path)
-                throw DossierError(file: output, "cannot move the new site into place: \(String(cString: strerror(errno)))")
+                throw FileSystemErrors.failed(output.path, "cannot move the new site into place")
             }
             try? fm.removeItem(at: old)
         } else {
             guard rename(staging.path, output.path) == 0 else {
-                throw DossierError(file: output, "cannot move the new site into place: \(String(cString: strerror(errno)))")
+                throw FileSystemErrors.failed(output.path, "cannot move the new site into place")
             }
         }
     }
@@ -283,7 +300,7 @@ public final class OutputTree: @unchecked Sendable {
                 // also produce that file, so it goes.
                 guard isFile, unlink(full) == 0, mkdir(full, 0o755) == 0 || errno == EEXIST else {
                     if errno == EEXIST { made.insert(String(dir)); return }
-                    throw DossierError(file: full, "cannot create folder: \(String(cString: strerror(errno)))")
+                    throw FileSystemErrors.failed(full, "cannot create folder")
                 }
             }
             made.insert(String(dir))
@@ -298,7 +315,7 @@ public final class OutputTree: @unchecked Sendable {
                     try? FileManager.default.removeItem(atPath: dst)
                     if rename(staging.path + "/" + path, dst) == 0 { continue }
                 }
-                throw DossierError(file: dst, "cannot update the site: \(String(cString: strerror(errno)))")
+                throw FileSystemErrors.failed(dst, "cannot update the site")
             }
         }
         var emptied: Set<String> = []

@@ -64,12 +64,18 @@ extension Publisher {
     /// believed: the server holding exactly these bytes means the answer to our own PUT
     /// was lost (the write is done); a cut manifest there is our own PUT cut short and
     /// retried, replaced over its tag. Anything else is another publisher: thrown.
+    /// An answer without a strong entity tag does not prove the write (a lagging or
+    /// dropping server): the manifest is then read back, and written once more over the
+    /// tag it replaced when it is not there (docs/publish.md, "Read-back").
     func putManifest(_ site: RemoteSite, precondition: WebDAVClient.Precondition) async throws -> String? {
         let name = Publisher.remoteManifestName
         let bytes = try site.encoded()
         do {
-            let tag = try await client.put(name, data: bytes, precondition: precondition, contentType: "application/json")
-            if let tag { return tag }
+            if let tag = try await client.putStrongTag(name, data: bytes, precondition: precondition,
+                                                       contentType: "application/json") {
+                return tag
+            }
+            return try await readBackManifest(bytes, precondition: precondition)
         } catch let e as WebDAVError where e.httpStatus == 412 {
             guard let (there, tag) = try await client.getIfExists(name) else { throw e }
             if there == bytes {
@@ -82,6 +88,16 @@ extension Publisher {
             }
         }
         return try await client.stat(name)?.etag
+    }
+
+    private func readBackManifest(_ bytes: Data, precondition: WebDAVClient.Precondition) async throws -> String? {
+        let name = Publisher.remoteManifestName
+        if let (_, tag) = try await client.readBack(name, accept: { $0 == bytes }) { return tag }
+        try await client.put(name, data: bytes, precondition: precondition, contentType: "application/json")
+        if let (_, tag) = try await client.readBack(name, accept: { $0 == bytes }) { return tag }
+        throw DossierError("\(client.url(name).absoluteString): the server answered the upload of the publish manifest "
+            + "but does not hold it (it dropped the write, or shows it late); the publish is not finished — run "
+            + "`dossier publish` again, and if this repeats, check the server")
     }
 
     /// DELETEs each folder of `folders` (deepest first) that a `PROPFIND Depth: 1` shows

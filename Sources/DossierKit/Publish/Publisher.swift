@@ -54,11 +54,21 @@ public struct Publisher: Sendable {
         public var fetched = 0
     }
 
-    /// The temporary name a file is uploaded to before it is moved to `path`.
+    /// Longest temporary name (UTF-8 bytes) kept readable as `.<name>.dossier-upload`.
+    public static let readableTemporaryLimit = 100
+
+    /// The temporary name a file is uploaded to before it is moved to `path`, beside it:
+    /// `.<name>.dossier-upload` when that is at most 100 bytes, else
+    /// `.<first 16 hex of SHA-256(name)>.dossier-upload` (32 bytes), so it always fits
+    /// where the name itself fits (255-byte names included).
     public static func temporaryPath(for path: String) -> String {
         var parts = path.split(separator: "/").map(String.init)
         let name = parts.removeLast()
-        return (parts + ["." + name + temporarySuffix]).joined(separator: "/")
+        var temp = "." + name + temporarySuffix
+        if temp.utf8.count > readableTemporaryLimit {
+            temp = "." + FileHash.sha256(Data(name.utf8)).prefix(16) + temporarySuffix
+        }
+        return (parts + [temp]).joined(separator: "/")
     }
 
     /// Publishes `local` (the manifest of `site`); with `dryRun` only plans. With
@@ -76,6 +86,9 @@ public struct Publisher: Sendable {
         if let (data, tag) = try await client.getIfExists(Publisher.remoteManifestName) {
             remote = try readRemote(data, journal: journal, progress: progress)
             remoteTag = tag
+            if !dryRun, let r = remote, r.dirty, let lease = r.lease, lease.blocks() {
+                throw Publisher.leaseHeld(client, lease)
+            }
         } else {
             baseExists = try await client.stat("") != nil
         }
@@ -132,6 +145,7 @@ public struct Publisher: Sendable {
         try journal.claim(owned.intersection(Set((view?.files ?? []).map(\.path))).union(local.files.map(\.path)))
         var marker = view ?? RemoteSite(files: [], etags: [:], dirty: true)
         marker.dirty = true
+        marker.lease = PublishLease.mine()
         // What this run (or the unfinished one it takes over) may place beyond the listed
         // files: any later run may delete those when the site no longer has them.
         let listed = Set(marker.files.map(\.path))
@@ -140,8 +154,9 @@ public struct Publisher: Sendable {
         do {
             tag = try await putManifest(marker, precondition: remote == nil ? .ifNoneMatchAny : (remoteTag.map { .ifMatch($0) } ?? .none))
         } catch let e as WebDAVError where e.httpStatus == 412 {
-            throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server during this publish (another publish at the same time?); nothing was changed — run `dossier publish` again")
+            throw await markerRefused()
         }
+        let keeper = LeaseKeeper(marker: marker, tag: tag, client: client)
         try journal.begin(base: tag)
         for t in leftovers { _ = try? await client.delete(t) }
 
@@ -153,13 +168,15 @@ public struct Publisher: Sendable {
         let published = expected.reduce(into: [String: Expected]()) { out, kv in
             if let sha = oldSha[kv.key] { out[kv.key] = Expected(etag: kv.value, sha256: sha) }
         }
-        let outcome = try await uploadAll(plan.uploads.map(\.entry), expected: published, journal: journal, progress: progress)
+        let outcome = try await uploadAll(plan.uploads.map(\.entry), expected: published, journal: journal,
+                                          lease: keeper, progress: progress)
         report.uploaded = outcome.placed.count
         report.conflicts = outcome.conflicts
 
         // 4. Removed files (only while they still hold what was published), then
         //    folders left empty (never a folder with foreign files).
         var keptRemote: [String] = []
+        try await keeper.renewIfDue()
         for path in plan.deletes {
             var tag = expected[path]
             if let k = published[path], let there = try await client.stat(path), let now = there.etag, now != k.etag {
@@ -195,7 +212,7 @@ public struct Publisher: Sendable {
         for path in keptRemote { if let o = old[path] { files.append(o); etags[path] = expected[path] } }
         let clean = RemoteSite(files: files, etags: etags, dirty: false, dossier: local.dossier)
         do {
-            _ = try await putManifest(clean, precondition: tag.map { .ifMatch($0) } ?? .none)
+            _ = try await putManifest(clean, precondition: keeper.tag.map { .ifMatch($0) } ?? .none)
         } catch let e as WebDAVError where e.httpStatus == 412 {
             journal.close()
             throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server during this publish (another publish at the same time?); its manifest was not overwritten — run `dossier publish` again")

@@ -23,6 +23,8 @@ public struct RemoteSite: Sendable, Equatable {
     /// In a dirty marker only: paths the unfinished publish may have put in place beyond
     /// `files` (so any machine may delete them when the site no longer has them).
     public var pending: [String] = []
+    /// In a dirty marker only: the lease of the publish changing the server.
+    var lease: PublishLease?
 
     public init(files: [SiteManifest.Entry], etags: [String: String], dirty: Bool, dossier: String = DossierVersion.string) {
         self.files = files.sorted { $0.path < $1.path }
@@ -31,7 +33,9 @@ public struct RemoteSite: Sendable, Equatable {
         self.dossier = dossier
     }
 
-    private struct Extra: Codable { var dirty: Bool?; var etags: [String: String]?; var pending: [String]? }
+    private struct Extra: Codable {
+        var dirty: Bool?; var etags: [String: String]?; var pending: [String]?; var lease: PublishLease?
+    }
 
     /// Parses the server's manifest; `shown` names it in errors.
     public static func decode(_ data: Data, shown: String) throws -> RemoteSite {
@@ -39,6 +43,7 @@ public struct RemoteSite: Sendable, Equatable {
         let extra = (try? JSONDecoder().decode(Extra.self, from: data)) ?? Extra()
         var site = RemoteSite(files: m.files, etags: extra.etags ?? [:], dirty: extra.dirty ?? false, dossier: m.dossier)
         site.pending = (extra.pending ?? []).filter { SiteManifest.pathProblem($0) == nil }
+        site.lease = site.dirty ? extra.lease : nil
         return site
     }
 
@@ -47,6 +52,7 @@ public struct RemoteSite: Sendable, Equatable {
         var dossier: String
         var etags: [String: String]
         var files: [SiteManifest.Entry]
+        var lease: PublishLease?
         var pending: [String]?
     }
 
@@ -55,7 +61,7 @@ public struct RemoteSite: Sendable, Equatable {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var data = try enc.encode(Wire(dirty: dirty ? true : nil, dossier: dossier, etags: etags, files: files,
-                                       pending: pending.isEmpty ? nil : pending.sorted()))
+                                       lease: dirty ? lease : nil, pending: pending.isEmpty ? nil : pending.sorted()))
         data.append(0x0A)
         return data
     }

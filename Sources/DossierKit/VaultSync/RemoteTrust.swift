@@ -15,12 +15,14 @@ extension VaultSyncEngine {
     /// PUTs an immutable blob (its name carries the first 16 hex digits of its SHA-256).
     /// A 412 (something is there already) is checked: the bytes there must hash to `rev`;
     /// anything else (a cut upload) is replaced.
-    func putBlob(_ path: String, _ blob: Data, rev: String) async throws {
+    /// Returns true when the write is proven (a strong entity tag in the answer, or the
+    /// blob read after a 412); false when it must be read back (docs/vault-sync.md).
+    func putBlob(_ path: String, _ blob: Data, rev: String) async throws -> Bool {
         do {
-            try await client.put(path, data: blob, precondition: .ifNoneMatchAny)
+            return try await client.putStrongTag(path, data: blob, precondition: .ifNoneMatchAny) != nil
         } catch let e as WebDAVError where e.httpStatus == 412 {
-            if let (there, _) = try await client.getIfExists(path), FileHash.sha256(there).hasPrefix(rev) { return }
-            try await client.put(path, data: blob)
+            if let (there, _) = try await client.getIfExists(path), FileHash.sha256(there).hasPrefix(rev) { return true }
+            return try await client.putStrongTag(path, data: blob) != nil
         }
     }
 
@@ -88,13 +90,16 @@ extension VaultSyncEngine {
     /// over the version read (`If-Match`, or `If-None-Match: *` when there was none).
     /// A 412 is re-checked: when the server holds exactly these bytes, the answer to our
     /// own PUT was lost and the write is done; otherwise it is thrown (another device).
-    func putManifest(_ bytes: Data, over tag: String?) async throws {
+    /// Returns true when the write is proven (a strong entity tag in the answer, or our
+    /// bytes read after a 412); false when it must be read back.
+    func putManifest(_ bytes: Data, over tag: String?) async throws -> Bool {
         try await client.put(VaultSyncEngine.pendingManifestName, data: bytes, contentType: "application/json")
         do {
-            try await client.put(VaultSyncEngine.manifestName, data: bytes,
-                                 precondition: tag.map { .ifMatch($0) } ?? .ifNoneMatchAny, contentType: "application/json")
+            return try await client.putStrongTag(VaultSyncEngine.manifestName, data: bytes,
+                                                 precondition: tag.map { .ifMatch($0) } ?? .ifNoneMatchAny,
+                                                 contentType: "application/json") != nil
         } catch let e as WebDAVError where e.httpStatus == 412 {
-            if let (there, _) = try await client.getIfExists(VaultSyncEngine.manifestName), there == bytes { return }
+            if let (there, _) = try await client.getIfExists(VaultSyncEngine.manifestName), there == bytes { return true }
             throw e
         }
     }

@@ -160,18 +160,24 @@ public struct VaultSyncEngine: Sendable {
             var next = remote
             var superseded: [String] = []
             var pushed: [UUID] = []
+            var sent: [String: Data] = [:]
             for id in pushIDs.sorted(by: { $0.uuidString < $1.uuidString }) {
                 let blob = try vault.sealedItemForSync(id)
                 let rev = String(FileHash.sha256(blob).prefix(16))
                 let key = id.uuidString
                 if remote.items[key] == rev { continue }
                 // The name carries the bytes' hash; what a 412 finds there is checked.
-                try await putBlob(VaultSyncEngine.blobPath(key, rev), blob, rev: rev)
+                let proven = try await putBlob(VaultSyncEngine.blobPath(key, rev), blob, rev: rev)
                 uploaded.insert(VaultSyncEngine.blobPath(key, rev))
+                if !proven { sent[VaultSyncEngine.blobPath(key, rev)] = blob }
                 if let old = remote.items[key] { superseded.append(VaultSyncEngine.blobPath(key, old)) }
                 next.items[key] = rev
                 pushed.append(id)
             }
+
+            // Writes the server did not prove with a strong tag are read back before the
+            // manifest names them (a server may drop or delay a write).
+            try await confirmBlobs(sent)
 
             // 5. The manifest, version + 1, only over the version read in step 1.
             let wrote = next != remote || tag == nil || !remote.authenticated || repair
@@ -179,7 +185,10 @@ public struct VaultSyncEngine: Sendable {
                 next.version = max(remote.version, state.version ?? 0) + 1
                 next.authenticated = true
                 do {
-                    try await putManifest(try next.encoded(with: vault), over: tag)
+                    let bytes = try next.encoded(with: vault)
+                    if try await !putManifest(bytes, over: tag) {
+                        try await confirmManifest(bytes, version: next.version, over: tag, vault: vault)
+                    }
                 } catch let e as WebDAVError where e.httpStatus == 412 {
                     // Another device synced between our read and our write: their manifest
                     // stays; merge again from it.

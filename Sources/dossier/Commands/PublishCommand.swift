@@ -154,7 +154,9 @@ struct PublishCommand: AsyncParsableCommand {
         if !report.conflicts.isEmpty {
             throw DossierError("\(report.conflicts.count) file(s) changed on the server since the last publish were not overwritten: "
                 + report.conflicts.joined(separator: ", ")
-                + " — run `dossier publish --verify` to replace them with the site's files")
+                + " — they were left as they are. To replace them with the site's files, run `dossier publish --verify`:"
+                + " it also deletes every file in that folder that the site does not have (a colleague's included);"
+                + " `dossier publish --verify --dry-run` lists those first")
         }
     }
 }
