@@ -42,6 +42,8 @@ struct LayoutModel: TemplateModel {
         case "site": .object(site)
         case "root": .text(root)
         case "content": .text(content)
+        case "contentHead": .text(String(headAndBody.head))
+        case "contentBody": .text(String(headAndBody.body))
         case "nav": .list(of: nav)
         case "crumbs": .list(of: crumbs)
         case "hasCrumbs": .bool(!crumbs.isEmpty)
@@ -52,6 +54,13 @@ struct LayoutModel: TemplateModel {
         case "bodyClass": .text(bodyClass)
         default: nil
         }
+    }
+
+    /// The content split after its first `</h1>`: the title goes above "On this page"
+    /// (phones show the table of contents between them, docs/design-system.md).
+    var headAndBody: (head: Substring, body: Substring) {
+        guard let end = content.range(of: "</h1>") else { return ("", content[...]) }
+        return (content[..<end.upperBound], content[end.upperBound...])
     }
 
     /// `nav[]`: an entry of the site navigation.
