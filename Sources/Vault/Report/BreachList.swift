@@ -152,8 +152,8 @@ public final class BreachList: @unchecked Sendable {
     /// within the limits (docs/vault-report.md, "Breached, offline").
     private func check(_ line: ArraySlice<UInt8>, fd: Int32, at offset: Int64) throws {
         guard let problem = BreachListForm.problem(line, digits: 40) else { return }
-        throw VaultError(.invalidInput, "the Pwned Passwords list's line \(problem)", file: path,
-                         line: try BreachListForm.lineNumber(fd: fd, offset: offset, path: path))
+        let n = try BreachListForm.lineNumber(fd: fd, offset: offset, path: path)
+        throw VaultError(.invalidInput, "the Pwned Passwords list's line \(n) \(problem)", file: path, line: n)
     }
 
     private func upper(_ b: [UInt8]) -> [UInt8] { b.map { (97...102).contains($0) ? $0 - 32 : $0 } }

@@ -76,19 +76,22 @@ public enum BreachListForm: Sendable, Equatable {
     static func isHex(_ b: UInt8) -> Bool { (48...57).contains(b) || (65...70).contains(b) || (97...102).contains(b) }
     static func upper(_ b: ArraySlice<UInt8>) -> [UInt8] { b.map { (97...102).contains($0) ? $0 - 32 : $0 } }
 
-    /// Checks the lines of `bytes` (`digits`-digit hashes, strictly ascending) and returns
-    /// the first and last hash; `firstLine` numbers the lines in messages (nil: the tail).
-    static func checkLines(_ lines: [ArraySlice<UInt8>], digits: Int, firstLine: Int?, file: String) throws -> (first: [UInt8], last: [UInt8])? {
+    /// Checks the lines (`digits`-digit hashes, strictly ascending) and returns the first
+    /// and last hash; `number` gives a line's 1-based number in the file, for messages.
+    static func checkLines(_ lines: [ArraySlice<UInt8>], digits: Int, file: String,
+                           number: (ArraySlice<UInt8>) throws -> Int) throws -> (first: [UInt8], last: [UInt8])? {
         var previous: [UInt8]? = nil, first: [UInt8]? = nil
-        for (k, line) in lines.enumerated() {
-            let at = firstLine.map { "line \($0 + k)" } ?? "a line near the end"
+        for line in lines {
             if let p = problem(line, digits: digits) {
-                throw VaultError(.invalidInput, "the Pwned Passwords list's \(at) \(p)", file: file)
+                let n = try number(line)
+                throw VaultError(.invalidInput, "the Pwned Passwords list's line \(n) \(p)", file: file, line: n)
             }
             let h = upper(line.prefix(digits))
             if let previous, !previous.lexicographicallyPrecedes(h) {
-                throw VaultError(.invalidInput, "the Pwned Passwords list's \(at) is not after the line before it: the list is not ordered by hash "
-                    + "(the list ordered by prevalence cannot be searched; use the SHA-1 list ordered by hash)", file: file)
+                let n = try number(line)
+                throw VaultError(.invalidInput, "the Pwned Passwords list's line \(n) is not after the line before it: the list is "
+                    + "not ordered by hash (the list ordered by prevalence cannot be searched; use the SHA-1 list ordered by hash)",
+                    file: file, line: n)
             }
             previous = h
             if first == nil { first = h }
@@ -111,7 +114,8 @@ public enum BreachListForm: Sendable, Equatable {
         var head = try read(0, headLength).split(separator: 10, omittingEmptySubsequences: false)
         if Int64(headLength) < size { head.removeLast() }          // a line cut by the window
         if head.last?.isEmpty == true { head.removeLast() }          // the final LF
-        guard let headLast = try checkLines(head, digits: 40, firstLine: 1, file: path)?.last else {
+        let headNumbers = Dictionary(uniqueKeysWithValues: head.enumerated().map { ($1.startIndex, $0 + 1) })
+        guard let headLast = try checkLines(head, digits: 40, file: path, number: { headNumbers[$0.startIndex]! })?.last else {
             throw VaultError(.invalidInput, "the Pwned Passwords file's first line is over \(checkedBytes) bytes: not a HASH:COUNT list", file: path)
         }
         if Int64(headLength) < size {
@@ -119,7 +123,8 @@ public enum BreachListForm: Sendable, Equatable {
             var tail = try read(from, Int(size - from)).split(separator: 10, omittingEmptySubsequences: false)
             tail.removeFirst()                                         // a line cut by the window
             if tail.last?.isEmpty == true { tail.removeLast() }
-            if let tailFirst = try checkLines(tail, digits: 40, firstLine: nil, file: path)?.first,
+            let tailNumber = { (line: ArraySlice<UInt8>) in try lineNumber(fd: fd, offset: from + Int64(line.startIndex), path: path) }
+            if let tailFirst = try checkLines(tail, digits: 40, file: path, number: tailNumber)?.first,
                !headLast.lexicographicallyPrecedes(tailFirst) {
                 throw VaultError(.invalidInput, "the Pwned Passwords file's last lines sort before its first: the list is not ordered by hash", file: path)
             }
@@ -190,7 +195,7 @@ public enum BreachListForm: Sendable, Equatable {
         if lines.last?.isEmpty == true { lines.removeLast() }
         for (k, line) in lines.enumerated() {
             if let p = problem(line, digits: 35) {
-                throw VaultError(.invalidInput, "the Pwned Passwords range file's line \(p)", file: file, line: k + 1)
+                throw VaultError(.invalidInput, "the Pwned Passwords range file's line \(k + 1) \(p)", file: file, line: k + 1)
             }
         }
     }
