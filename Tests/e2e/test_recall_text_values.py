@@ -113,7 +113,7 @@ def test_strings_recalled_is_text_to_pandas_when_nobody_recalled_two(tmp_path, d
     proc = subprocess.run([dossier_bin, "build", str(tmp_path)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     df = pd.read_csv(tmp_path / "_site" / "recall" / "participants.csv", encoding="utf-8-sig")
-    assert df["strings_recalled"].dtype == object
+    assert pd.api.types.is_string_dtype(df["strings_recalled"]) and not pd.api.types.is_numeric_dtype(df["strings_recalled"])
     assert [json.loads(v) for v in df["strings_recalled"]] == [[1], [2], [3]]
     js = load(tmp_path / "_site" / "recall", "participants.json")
     assert [r["strings_recalled"] for r in js] == ["[1]", "[2]", "[3]"]
