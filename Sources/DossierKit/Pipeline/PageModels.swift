@@ -56,12 +56,9 @@ struct LayoutModel: TemplateModel {
         }
     }
 
-    /// The content split after its first `</h1>`: the title goes above "On this page"
-    /// (phones show the table of contents between them, docs/design-system.md).
-    var headAndBody: (head: Substring, body: Substring) {
-        guard let end = content.range(of: "</h1>") else { return ("", content[...]) }
-        return (content[..<end.upperBound], content[end.upperBound...])
-    }
+    /// The content split after its title (``TitleSplit``): the title goes above "On this
+    /// page" (phones show the table of contents between them, docs/design-system.md).
+    var headAndBody: (head: Substring, body: Substring) { TitleSplit.split(content) }
 
     /// `nav[]`: an entry of the site navigation.
     struct NavEntry: TemplateModel {
