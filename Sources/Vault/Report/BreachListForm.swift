@@ -48,7 +48,8 @@ public enum BreachListForm: Sendable, Equatable {
             return "is not \(digits == 40 ? "HASH" : "SUFFIX"):COUNT (\(digits) hex digits of SHA-1, ':', a decimal count)"
         }
         let count = rest.dropFirst().drop { $0 == 48 }
-        if count.count > maxCount.count || (count.count == maxCount.count && maxCount.lexicographicallyPrecedes(count)) {
+        let longer = count.count > maxCount.count
+        if longer || (count.count == maxCount.count && maxCount.lexicographicallyPrecedes(count)) {
             return "has a count over 9,223,372,036,854,775,807 (2⁶³ − 1): no list counts that many"
         }
         return nil
@@ -115,7 +116,8 @@ public enum BreachListForm: Sendable, Equatable {
         if Int64(headLength) < size { head.removeLast() }          // a line cut by the window
         if head.last?.isEmpty == true { head.removeLast() }          // the final LF
         let headNumbers = Dictionary(uniqueKeysWithValues: head.enumerated().map { ($1.startIndex, $0 + 1) })
-        guard let headLast = try checkLines(head, digits: 40, file: path, number: { headNumbers[$0.startIndex]! })?.last else {
+        let headNumber = { (line: ArraySlice<UInt8>) in headNumbers[line.startIndex]! }
+        guard let headLast = try checkLines(head, digits: 40, file: path, number: headNumber)?.last else {
             throw VaultError(.invalidInput, "the Pwned Passwords file's first line is over \(checkedBytes) bytes: not a HASH:COUNT list", file: path)
         }
         if Int64(headLength) < size {
@@ -123,7 +125,9 @@ public enum BreachListForm: Sendable, Equatable {
             var tail = try read(from, Int(size - from)).split(separator: 10, omittingEmptySubsequences: false)
             tail.removeFirst()                                         // a line cut by the window
             if tail.last?.isEmpty == true { tail.removeLast() }
-            let tailNumber = { (line: ArraySlice<UInt8>) in try lineNumber(fd: fd, offset: from + Int64(line.startIndex), path: path) }
+            let tailNumber = { (line: ArraySlice<UInt8>) in
+                try lineNumber(fd: fd, offset: from + Int64(line.startIndex), path: path)
+            }
             if let tailFirst = try checkLines(tail, digits: 40, file: path, number: tailNumber)?.first,
                !headLast.lexicographicallyPrecedes(tailFirst) {
                 throw VaultError(.invalidInput, "the Pwned Passwords file's last lines sort before its first: the list is not ordered by hash", file: path)

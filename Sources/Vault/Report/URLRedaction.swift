@@ -36,11 +36,14 @@ public enum URLRedaction {
     public static func host(_ url: String) -> String {
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
         let browser = BrowserURL(trimmed)
-        if let h = URLComponents(string: trimmed)?.host, !h.isEmpty, browser == nil || browser!.host == h.lowercased() { return h.lowercased() }
+        if let h = URLComponents(string: trimmed)?.host, !h.isEmpty, browser == nil || browser!.host == h.lowercased() {
+            return h.lowercased()
+        }
         if let b = browser { return b.host }
         if !trimmed.contains("://") {
             let guess = "https://" + trimmed, browserGuess = BrowserURL(guess)
-            if let h = URLComponents(string: guess)?.host, !h.isEmpty, browserGuess == nil || browserGuess!.host == h.lowercased() { return h.lowercased() }
+            if let h = URLComponents(string: guess)?.host, !h.isEmpty,
+               browserGuess == nil || browserGuess!.host == h.lowercased() { return h.lowercased() }
             if let b = browserGuess { return b.host }
         }
         var s = Substring(stripped(Substring(trimmed)))

@@ -81,7 +81,9 @@ public enum KDBXReader {
             var blocks = ByteReader(plain.dropFirst(32))
             xml = try hashedBlocks(&blocks)
             if header.compressed {
-                do { xml = try Gzip.inflate(xml) } catch { throw VaultError(.corrupt, "the database is damaged (its gzip stream)") }
+                do { xml = try Gzip.inflate(xml) } catch {
+                    throw VaultError(.corrupt, "the database is damaged (its gzip stream)")
+                }
             }
             stream = try InnerStream(id: header.innerRandomStreamID, key: header.protectedStreamKey)
         }
