@@ -1,7 +1,9 @@
 """Issue #43 items 1–3, the recall kit on a phone (390×844, touch; Memorize at 320 px too),
-in headless Chromium: a paste, a drop, dictation (a whole string through insertText) and
-an input method committing a whole string at once into a masked Entry field are refused
-with a calm message and write nothing; typed keys still go in. Every NIST string and a
+in headless Chromium: a paste, dictation (a whole string through insertText) and an input
+method committing a whole string at once into a masked Entry field are refused with a
+calm message and write nothing; typed keys still go in. (A drop is refused by the same
+code — its `drop` listener and the growth check — but DevTools' drag events insert nothing
+into a text field in headless Chromium, so no test here can show it.) Every NIST string and a
 14-character string with spaces is one line on Memorize with its spaces marked; the
 Verify hint states the set's real lengths; Done is in view below ten fields; the
 administrator's Export and Delete are in view at 390 px (docs/recall-kit.md)."""
@@ -73,13 +75,6 @@ def test_whole_strings_into_entry_fields_are_refused_calmly(tmp_path, run_dossie
                                                      "windowsVirtualKeyCode": 86})
         assert field(d, 1).get_attribute("value") == ""
         assert "type the string key by key" in message.text
-        # 2. A drop of dragged text.
-        box = d.execute_script("var b = arguments[0].getBoundingClientRect(); return [b.left + 20, b.top + b.height / 2]",
-                               field(d, 2))
-        data = {"items": [{"mimeType": "text/plain", "data": NIST[0]}], "dragOperationsMask": 1}
-        for kind in ("dragEnter", "dragOver", "drop"):
-            d.execute_cdp_cmd("Input.dispatchDragEvent", {"type": kind, "x": box[0], "y": box[1], "data": data})
-        assert field(d, 2).get_attribute("value") == ""
         # 3. Dictation: the whole string through one insertText.
         field(d, 3).click()
         d.execute_cdp_cmd("Input.insertText", {"text": NIST[0]})
