@@ -75,11 +75,11 @@ def test_whole_strings_into_entry_fields_are_refused_calmly(tmp_path, run_dossie
                                                      "windowsVirtualKeyCode": 86})
         assert field(d, 1).get_attribute("value") == ""
         assert "type the string key by key" in message.text
-        # 3. Dictation: the whole string through one insertText.
+        # 2. Dictation: the whole string through one insertText.
         field(d, 3).click()
         d.execute_cdp_cmd("Input.insertText", {"text": NIST[0]})
         assert field(d, 3).get_attribute("value") == ""
-        # 4. An input method committing the whole string at once (a composition).
+        # 3. An input method committing the whole string at once (a composition).
         field(d, 4).click()
         d.execute_cdp_cmd("Input.imeSetComposition", {"text": NIST[0], "selectionStart": 6, "selectionEnd": 6})
         d.execute_cdp_cmd("Input.insertText", {"text": NIST[0]})
