@@ -72,6 +72,20 @@ public enum Analyzer {
         return after.count < before.count
     }
 
+    /// Whether `after` is `before` with the held key `label` typed once more (auto-repeat:
+    /// its character appended, or one character removed for `⌫`).
+    static func repeats(_ label: String, _ before: String, _ after: String) -> Bool {
+        if label == "⌫" { return after.count == before.count - 1 }
+        return after == before + (label == "space" ? " " : label)
+    }
+
+    /// Whether one key press made the text two or more characters longer (a paste, a drop,
+    /// dictation: docs/recall-measures.md, "One-tap entries").
+    static func addsSeveral(_ before: String, _ after: String) -> Bool {
+        if let a = asciiCount(after), let b = asciiCount(before) { return a - b >= 2 }
+        return after.count - before.count >= 2
+    }
+
     /// The number of Characters of an ASCII text without a CR (CR LF is one Character):
     /// its byte count. Nil for any other text.
     static func asciiCount(_ s: String) -> Int? {
@@ -88,6 +102,18 @@ struct Segment {
     var keys: [(label: String, action: KeyAction, t: Int)] = []
     var deletions = 0
     var text: String
+    /// The log line of the first key press that added two or more characters at once.
+    var oneTapLine: Int?
+
+    /// The label of the segment's last key press when it is a character key's `down`
+    /// (one character or `space`) not yet released: a `tap` now is that key's own change
+    /// (docs/recall-events.md, "A change while a key is held").
+    var heldKey: String? {
+        guard let i = keys.lastIndex(where: { $0.action != .up }), keys[i].action == .down else { return nil }
+        let label = keys[i].label
+        guard label == "space" || label.count == 1 else { return nil }
+        return keys[(i + 1)...].contains { $0.action == .up && $0.label == label } ? nil : label
+    }
 }
 
 struct Walk {
@@ -174,7 +200,16 @@ struct Walk {
                 closeSegment()
                 segment = Segment(field: f, text: fieldText[f - 1])
             }
+            if action == .tap, let held = segment!.heldKey, !Analyzer.repeats(held, fieldText[f - 1], text) {
+                // An autocorrect the held key set off (iOS at the space bar): its text, no keystroke.
+                segment!.text = text
+                fieldText[f - 1] = text
+                return
+            }
             if action != .up, Analyzer.isDeletion(fieldText[f - 1], text) { segment!.deletions += 1 }
+            if action != .up, segment!.oneTapLine == nil, Analyzer.addsSeveral(fieldText[f - 1], text) {
+                segment!.oneTapLine = e.line
+            }
             segment!.keys.append((label, action, e.t))
             segment!.text = text
             fieldText[f - 1] = text
@@ -282,10 +317,16 @@ struct Walk {
         }
         var entry = TypedEntry(page: p, field: seg.field, order: 0, start: start, end: end, durationMs: end - start,
                                text: seg.text, correct: correct, rekey: rekey, keystrokes: downs,
-                               deletions: seg.deletions, dynamics: Analyzer.dynamics(seg.keys))
+                               deletions: seg.deletions, dynamics: Analyzer.dynamics(seg.keys),
+                               oneTap: seg.oneTapLine != nil)
         switch p {
         case .entry:
             let n = pageString!
+            if let line = seg.oneTapLine {
+                warn(line, "string \(n), field \(seg.field): one key press entered several characters at once (a paste, "
+                     + "a drop or dictation): this entry is left out of the entry times (docs/recall-measures.md, "
+                     + "\"One-tap entries\")")
+            }
             entry.order = results[n - 1].entries.count + 1
             results[n - 1].entries.append(entry)
         case .memorize, .verify:

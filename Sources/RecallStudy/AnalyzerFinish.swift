@@ -21,9 +21,10 @@ extension Walk {
             if let first = r.memorizeViews.first?.start, let last = r.entries.map(\.end).max() {
                 r.memorizeToLastEntryKeyMs = last - first
             }
-            if !r.entries.isEmpty {
-                r.meanEntrySeconds = Double(r.entries.reduce(0) { $0 + $1.durationMs }) / Double(r.entries.count) / 1000
-            }
+            var timedMs = 0, timed = 0
+            for e in r.entries where !e.oneTap { timedMs += e.durationMs; timed += 1 }
+            r.oneTapEntries = r.entries.count - timed
+            if timed > 0 { r.meanEntrySeconds = Double(timedMs) / Double(timed) / 1000 }
             // Pooled by index: `flatMap(\.dynamics.hold)` copied every entry (six
             // reference-counted fields) to read one list.
             var h: [Int] = [], dd: [Int] = [], ud: [Int] = [], uu: [Int] = []

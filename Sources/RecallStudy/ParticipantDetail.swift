@@ -12,6 +12,8 @@ public struct ParticipantDetail: Sendable, Hashable {
         public var correct: Bool
         public var textLength: Int
         public var rekey: Bool
+        /// A one-tap entry (docs/recall-measures.md): in `entries.csv`, out of the entry times.
+        public var oneTap = false
     }
     /// One non-empty Recall field at the page turn.
     public struct Recall: Sendable, Hashable {
@@ -46,11 +48,11 @@ public struct ParticipantDetail: Sendable, Hashable {
             for e in s.entries {
                 entries.append(Entry(string: s.number, field: e.field, order: e.order, start: e.start, end: e.end,
                                      duration: e.durationMs, keystrokes: e.keystrokes, backspaces: e.deletions,
-                                     correct: e.correct, textLength: e.text.count, rekey: e.rekey))
+                                     correct: e.correct, textLength: e.text.count, rekey: e.rekey, oneTap: e.oneTap))
                 let d = e.dynamics
                 let released = d.hold.count == d.keys.count && d.upDown.count == d.downDown.count
                 let tapped = d.hold.isEmpty && d.upDown.isEmpty
-                if e.correct, e.deletions == 0, !d.keys.isEmpty, released || tapped {
+                if e.correct, e.deletions == 0, !e.oneTap, !d.keys.isEmpty, released || tapped {
                     timings.append(Timing(string: s.number, order: e.order, keys: d.keys, hold: d.hold,
                                           downDown: d.downDown, upDown: d.upDown))
                 }
@@ -66,7 +68,7 @@ public struct ParticipantDetail: Sendable, Hashable {
 
     // MARK: Compact form (CompactBinary; version byte first)
 
-    public static let compactVersion: UInt8 = 1
+    public static let compactVersion: UInt8 = 2
 
     public func compactBytes() -> [UInt8] {
         var w = CompactWriter(capacity: 64 + entries.count * 90)
@@ -75,7 +77,7 @@ public struct ParticipantDetail: Sendable, Hashable {
         w.count(entries.count)
         for e in entries {
             for v in [e.string, e.field, e.order, e.start, e.end, e.duration, e.keystrokes, e.backspaces, e.textLength] { w.int(v) }
-            w.bool(e.correct); w.bool(e.rekey)
+            w.bool(e.correct); w.bool(e.rekey); w.bool(e.oneTap)
         }
         w.count(recall.count)
         for f in recall { w.int(f.field); w.int(f.textLength); w.int(f.matched); w.int(f.editDistance); w.int(f.nearest); w.int(f.caseInsensitive) }
@@ -98,9 +100,9 @@ public struct ParticipantDetail: Sendable, Hashable {
         for _ in 0..<ne {
             var v: [Int] = []
             for _ in 0..<9 { guard let x = r.int() else { return nil }; v.append(x) }
-            guard let c = r.bool(), let k = r.bool() else { return nil }
+            guard let c = r.bool(), let k = r.bool(), let one = r.bool() else { return nil }
             entries.append(Entry(string: v[0], field: v[1], order: v[2], start: v[3], end: v[4], duration: v[5],
-                                 keystrokes: v[6], backspaces: v[7], correct: c, textLength: v[8], rekey: k))
+                                 keystrokes: v[6], backspaces: v[7], correct: c, textLength: v[8], rekey: k, oneTap: one))
         }
         guard let nr = r.count() else { return nil }
         for _ in 0..<nr {

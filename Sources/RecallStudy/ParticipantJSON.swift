@@ -193,6 +193,7 @@ struct JSONBytes {
         key("memorizeTotalMs"); int(s.memorizeTotalMs)
         key("memorizeViews"); array(s.memorizeViews) { $0.view($1) }
         key("number"); int(s.number)
+        key("oneTapEntries"); int(s.oneTapEntries)
         key("practice"); array(s.practice) { $0.entry($1) }
         key("reached"); bool(s.reached)
         key("rekeys"); int(s.rekeys)
@@ -236,6 +237,7 @@ struct JSONBytes {
         key("end"); int(e.end)
         key("field"); int(e.field)
         key("keystrokes"); int(e.keystrokes)
+        key("oneTap"); bool(e.oneTap)
         key("order"); int(e.order)
         key("page"); string(e.page.rawValue)
         key("rekey"); bool(e.rekey)

@@ -98,6 +98,9 @@ public struct TypedEntry: Sendable, Hashable, Codable {
     /// Key events whose text change removed characters.
     public var deletions: Int
     public var dynamics: Dynamics
+    /// One key press added two or more characters (a paste, a drop, dictation): a one-tap
+    /// entry, left out of `meanEntrySeconds` (docs/recall-measures.md, "One-tap entries").
+    public var oneTap = false
 }
 
 /// All measures of one of the ten strings.
@@ -134,8 +137,11 @@ public struct StringResult: Sendable, Hashable, Codable {
     public var deletions: Int
     /// First Memorize display → last keystroke on the Entry page.
     public var memorizeToLastEntryKeyMs: Int?
-    /// Mean `durationMs` of `entries`, in seconds (the Appendix B statistic).
+    /// Mean `durationMs` of `entries` that are not one-tap, in seconds (the Appendix B
+    /// statistic); nil when every entry is one-tap.
     public var meanEntrySeconds: Double?
+    /// Entries left out of `meanEntrySeconds` as one-tap entries.
+    public var oneTapEntries = 0
     /// Medians over all keystroke pairs of all `entries`.
     public var medianHold: Double?
     public var medianDownDown: Double?

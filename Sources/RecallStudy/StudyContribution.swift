@@ -32,7 +32,10 @@ public struct StudyContribution: Sendable, Hashable {
     public init() {}
 
     public init(_ d: ParticipantDetail) {
-        entries = d.entries.map { EntryTime(string: $0.string, duration: $0.duration, correct: $0.correct, rekey: $0.rekey) }
+        // One-tap entries have no entry time (docs/recall-measures.md, "One-tap entries").
+        for e in d.entries where !e.oneTap {
+            entries.append(EntryTime(string: e.string, duration: e.duration, correct: e.correct, rekey: e.rekey))
+        }
         verifyAttempts = d.verifyAttempts
         var index: [Int: [[String]: Int]] = [:]
         for t in d.timings {

@@ -30,11 +30,12 @@ public enum StudyTables {
             for e in p.detail.entries {
                 rows.append([.text(p.summary.participant), .text(p.sourceFile), .int(e.string), .int(e.field), .int(e.order),
                              .int(e.start), .int(e.end), .int(e.duration), .int(e.keystrokes), .int(e.backspaces),
-                             .bool(e.correct), .bool(e.rekey), .int(e.textLength)])
+                             .bool(e.correct), .bool(e.rekey), .int(e.textLength), .bool(e.oneTap)])
             }
         }
         return Table(header: ["participant", "source_file", "string", "field", "order", "start_ms", "end_ms", "duration_ms",
-                              "keystrokes", "backspaces", "correct", "rekey", "final_text_length"], rows: rows)
+                              "keystrokes", "backspaces", "correct", "rekey", "final_text_length", "one_tap"],
+                     rows: rows)
     }
 
     /// `participants.csv`: one row per participant log.
@@ -45,13 +46,20 @@ public enum StudyTables {
             return [.text(p.participant), .text(sp.sourceFile), .text(p.source.rawValue), .bool(p.complete),
                     .opt(p.sessionTotalMs), .int(p.lastEventMs), .int(p.warnings),
                     sum(\.entries), sum(\.incorrectEntries), sum(\.rekeys), sum(\.deletions), sum(\.verifyFailures),
-                    .int(p.recallFields), p.recalled.isEmpty ? .empty : .text(p.recalled.map(String.init).joined(separator: " ")),
+                    .int(p.recallFields), recalledCell(p.recalled),
                     .opt(p.medianHold), .opt(p.medianDownDown), .opt(p.medianUpDown), .opt(p.medianUpUp)]
         }
         return Table(header: ["participant", "source_file", "source", "complete", "session_total_ms", "last_event_ms", "warnings",
                               "entries", "incorrect_entries", "rekeys", "deletions", "verify_failures",
                               "recall_fields", "strings_recalled", "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"],
                      rows: rows)
+    }
+
+    /// `strings_recalled`: the numbers as a JSON array (`[3, 7]`, `[3]`), so a one-number
+    /// list is still text to a CSV reader (pandas would read a column of `3`s as int64);
+    /// empty when none was recalled.
+    static func recalledCell(_ numbers: [Int]) -> TableCell {
+        numbers.isEmpty ? .empty : .text("[" + numbers.map(String.init).joined(separator: ", ") + "]")
     }
 
     /// `recall.csv`: one row per non-empty Recall field at the page turn.

@@ -153,7 +153,9 @@ public struct Keystore: Sendable, CustomStringConvertible {
         if readOnly { lock = try KeystoreLock(for: url, wait: lockWait ?? readOnlyLockWait) }
         else { lock = try lockWait.map { try KeystoreLock(for: url, wait: $0) } }
         if lock != nil { sweepTemporaryFiles(of: url) }
-        var env = try readEnvelope(url)
+        let (read, original) = try readEnvelopeAndBytes(url)
+        var env = read
+        let nothingToReset = env.lockout.failures == 0 && env.lockout.lockedUntil == nil
         if let until = env.lockout.lockedUntil {
             if until > now { throw SecureSMSError.locked(until: until) }
             env.lockout.lockedUntil = nil   // lapsed: cleared below by a right password
@@ -174,7 +176,9 @@ public struct Keystore: Sendable, CustomStringConvertible {
         }
         env.lockout.failures = 0
         env.lockout.lockedUntil = nil
-        try writeEnvelope(env, to: url)   // the try undone: the count as it was, minus a lapsed lock
+        // The try undone: the count as it was, minus a lapsed lock. With nothing to reset,
+        // the file's own bytes go back, as another program wrote them (not re-encoded).
+        if nothingToReset { try AtomicWrite.write(original, to: url) } else { try writeEnvelope(env, to: url) }
         return try unsealed(env, at: url, key: key, verifier: verifier, lock: readOnly ? nil : lock, readOnly: readOnly)
     }
 
@@ -315,7 +319,10 @@ public struct Keystore: Sendable, CustomStringConvertible {
         return d
     }
 
-    static func readEnvelope(_ url: URL) throws -> Envelope {
+    static func readEnvelope(_ url: URL) throws -> Envelope { try readEnvelopeAndBytes(url).0 }
+
+    /// The checked envelope and the file's bytes as read.
+    static func readEnvelopeAndBytes(_ url: URL) throws -> (Envelope, Data) {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw SecureSMSError.keystore("\(url.path): no keystore here (create one with `dossier sms init`)")
         }
@@ -339,7 +346,7 @@ public struct Keystore: Sendable, CustomStringConvertible {
             throw SecureSMSError.keystore("\(url.path): \(e.description)")
         }
         guard env.verifier.count == 32 else { throw SecureSMSError.keystore("\(url.path): verifier is not 32 bytes") }
-        return env
+        return (env, data)
     }
 
     static func fieldPath(_ path: [CodingKey]) -> String {

@@ -27,7 +27,14 @@ struct RecallParticipantModelTests {
             """
         let t = Self.text("Tests/DossierKitTests/Fixtures/recall/participant-plain-tables.mustache")
         precondition(t.contains("  {{{entryTableHTML}}}\n"))
-        return t.replacingOccurrences(of: "  {{{entryTableHTML}}}\n", with: plainTable)
+        // Issue #43: the session total says what it runs to, the medians say "not measured".
+        let facts = [("(first Memorize display to last Recall keystroke)", "({{sessionSpan}})"),
+                     ("hold {{medianHold}} ms, down-down {{medianDD}} ms, up-down {{medianUD}} ms, up-up {{medianUU}} ms",
+                      "{{medians}}")]
+        return facts.reduce(t.replacingOccurrences(of: "  {{{entryTableHTML}}}\n", with: plainTable)) {
+            precondition($0.contains($1.0))
+            return $0.replacingOccurrences(of: $1.0, with: $1.1)
+        }
     }()
 
     static func text(_ path: String) -> String {
@@ -133,6 +140,7 @@ struct RecallParticipantModelTests {
             } },
             "hasPractice": reached.contains { !$0.practice.isEmpty },
             "sessionTotal": RecallRender.duration(r.sessionTotalMs),
+            "sessionSpan": RecallReport.sessionSpan(r), "medians": RecallReport.medians(r),
             "reachedCount": reached.count,
             "strings": rows,
             "warnings": r.warnings.map { ["text": $0.description] },

@@ -84,3 +84,36 @@ def test_entry_total_without_done_has_end_ms(study):
     for r in totals:
         assert r["end_ms"] != "", r
         assert int(r["end_ms"]) - int(r["start_ms"]) == int(float(r["duration_ms"])), r
+
+
+def test_strings_recalled_is_text_to_pandas_when_nobody_recalled_two(tmp_path, dossier_bin):
+    """Issue #43: with every participant recalling at most one string, pandas still reads
+    `strings_recalled` as text (a JSON array per cell), not int64."""
+    pd = pytest.importorskip("pandas")
+    logs = tmp_path / "data" / "logs"
+    subprocess.run([dossier_bin, "recall", "simulate", "--participants", "3", "--seed", "5", "--out", str(logs)],
+                   check=True, capture_output=True)
+    shutil.move(str(logs / "strings.txt"), tmp_path / "data" / "strings.txt")
+    strings = (tmp_path / "data" / "strings.txt").read_text(encoding="utf-8").splitlines()
+    for k, log in enumerate(sorted(logs.glob("*.jsonl"))):
+        events = [json.loads(l) for l in log.read_text(encoding="utf-8").splitlines()]
+        recall_at = max(i for i, e in enumerate(events) if e.get("type") == "page" and e.get("page") == "recall")
+        # The Recall page: one field holding string k + 1 (typed as one key per character).
+        t = events[recall_at]["t"]
+        typed = [{"t": t + 100 * (j + 1), "type": "key", "key": c, "action": "tap", "text": strings[k][: j + 1],
+                  "field": 1} for j, c in enumerate(strings[k])]
+        end = t + 100 * (len(strings[k]) + 1)
+        values = [strings[k]] + [""] * 9
+        tail = [{"t": end, "type": "fields", "values": values}, {"t": end, "type": "button", "button": "done"},
+                {"t": end, "type": "page", "page": "thankyou"}]
+        log.write_text("\n".join(json.dumps(e, ensure_ascii=False) for e in events[: recall_at + 1] + typed + tail) + "\n",
+                       encoding="utf-8")
+    (tmp_path / "dossier.yml").write_text("title: One each\nrecall:\n  strings: data/strings.txt\n  logs: data/logs\n",
+                                          encoding="utf-8")
+    proc = subprocess.run([dossier_bin, "build", str(tmp_path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    df = pd.read_csv(tmp_path / "_site" / "recall" / "participants.csv", encoding="utf-8-sig")
+    assert pd.api.types.is_string_dtype(df["strings_recalled"]) and not pd.api.types.is_numeric_dtype(df["strings_recalled"])
+    assert [json.loads(v) for v in df["strings_recalled"]] == [[1], [2], [3]]
+    js = load(tmp_path / "_site" / "recall", "participants.json")
+    assert [r["strings_recalled"] for r in js] == ["[1]", "[2]", "[3]"]

@@ -43,7 +43,20 @@
 
   function $(id) { return document.getElementById(id); }
   /** The strings of the session's set (a set the site no longer has: the default's). */
-  function useSet(s) { STRINGS = SETS && SETS[setOf(s)] ? SETS[setOf(s)] : config.strings; }
+  function useSet(s) { STRINGS = SETS && SETS[setOf(s)] ? SETS[setOf(s)] : config.strings; showRange(); }
+  /** The Verify hint's length range: the shortest and longest string of the set in use. */
+  function showRange() {
+    var n = STRINGS.map(TimedInput.length), lo = Math.min.apply(null, n), hi = Math.max.apply(null, n);
+    $("verify-range").textContent = lo === hi ? lo + " character" + (lo === 1 ? "" : "s") : lo + " to " + hi + " characters";
+  }
+  /** The string on Memorize, each space in a span that marks it ␣ (kit.css). */
+  function showTarget(text) {
+    var box = $("target"); box.textContent = "";
+    TimedInput.chars(text).forEach(function (c) {
+      if (c !== " ") { box.appendChild(document.createTextNode(c)); return; }
+      var sp = document.createElement("span"); sp.className = "sp"; sp.textContent = " "; box.appendChild(sp);
+    });
+  }
   function pages() { return document.querySelectorAll("section[data-page]"); }
 
   /** ms since Begin for a DOMHighResTimeStamp (or an epoch timeStamp in old browsers). */
@@ -80,7 +93,8 @@
     Array.prototype.forEach.call(pages(), function (s) { s.hidden = s.getAttribute("data-page") !== page; });
     var sec = document.querySelector('section[data-page="' + page + '"]');
     Array.prototype.forEach.call(sec.querySelectorAll(".n"), function (e) { e.textContent = String(string); });
-    if (page === "memorize") $("target").textContent = STRINGS[string - 1];
+    if (page === "memorize") showTarget(STRINGS[string - 1]);
+    if (page === "entry") $("entry-message").textContent = "";
     var inputs = sec.querySelectorAll("input[data-field]");
     Array.prototype.forEach.call(inputs, function (inp, i) { inp.value = values ? (values[i] || "") : ""; });
     if (page === "verify") {
@@ -138,6 +152,32 @@
     }
   });
   function flush() { keys.flush(); }
+  // ---- Entry fields take typing only (docs/recall-kit.md, "Paste, drop and dictation") ----
+  var REFUSED = { insertFromPaste: 1, insertFromPasteAsQuotation: 1, insertFromDrop: 1, insertFromYank: 1,
+                  insertReplacementText: 1, insertFromDictation: 1 };
+  var accepted = new WeakMap();   // Entry field → its text after the last change let through
+  function isEntryField(el) { return !!(S && S.page === "entry" && fieldOf(el) && el.type === "password"); }
+  function refuse(ev) {
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+    $("entry-message").textContent = "Please type the string key by key. Pasted, dropped or dictated text is not used here.";
+  }
+  window.addEventListener("paste", function (ev) { if (isEntryField(ev.target)) refuse(ev); }, true);
+  window.addEventListener("drop", function (ev) { if (isEntryField(ev.target)) refuse(ev); }, true);
+  window.addEventListener("beforeinput", function (ev) {
+    if (!isEntryField(ev.target)) return;
+    if (!accepted.has(ev.target)) accepted.set(ev.target, ev.target.value);
+    if (REFUSED[ev.inputType] || (ev.data && TimedInput.length(ev.data) > 1)) refuse(ev);
+  }, true);
+  // What cannot be cancelled (an input method committing a whole string): undone before
+  // timed-input.js sees it, so nothing is written.
+  window.addEventListener("input", function (ev) {
+    var el = ev.target; if (!isEntryField(el)) return;
+    var before = accepted.has(el) ? accepted.get(el) : "";
+    if (TimedInput.length(el.value) - TimedInput.length(before) > 1) { el.value = before; refuse(ev); return; }
+    accepted.set(el, el.value);
+  }, true);
+  window.addEventListener("focusin", function (ev) { if (isEntryField(ev.target)) accepted.set(ev.target, ev.target.value); }, true);
   function onKeyDown(ev) {
     var f = fieldOf(ev.target); if (!S || S.t0Epoch === null || !f) return;
     lastUserT = tOf(ev.timeStamp);
@@ -277,6 +317,8 @@
         td(m.finished ? "finished" : (m.t0Epoch === null ? "not begun" : "in progress (" + m.page + (m.string ? " " + m.string : "") + ")"));
         td(String(m.lines), "num");
         var cell = td("");
+        var labels = ["string set", "started", "status", "events"].slice(SETS ? 0 : 1);
+        Array.prototype.forEach.call(tr.querySelectorAll("td"), function (c, i) { if (labels[i]) c.setAttribute("data-label", labels[i]); });
         function button(text, fn) { var b = document.createElement("button"); b.type = "button"; b.textContent = text; b.addEventListener("click", fn); cell.appendChild(b); return b; }
         button("Export " + m.participant, function () {
           var blob = new Blob([exportText(id)], { type: "application/x-ndjson" });

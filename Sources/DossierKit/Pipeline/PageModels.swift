@@ -42,6 +42,8 @@ struct LayoutModel: TemplateModel {
         case "site": .object(site)
         case "root": .text(root)
         case "content": .text(content)
+        case "contentHead": .text(String(headAndBody.head))
+        case "contentBody": .text(String(headAndBody.body))
         case "nav": .list(of: nav)
         case "crumbs": .list(of: crumbs)
         case "hasCrumbs": .bool(!crumbs.isEmpty)
@@ -53,6 +55,10 @@ struct LayoutModel: TemplateModel {
         default: nil
         }
     }
+
+    /// The content split after its title (``TitleSplit``): the title goes above "On this
+    /// page" (phones show the table of contents between them, docs/design-system.md).
+    var headAndBody: (head: Substring, body: Substring) { TitleSplit.split(content) }
 
     /// `nav[]`: an entry of the site navigation.
     struct NavEntry: TemplateModel {

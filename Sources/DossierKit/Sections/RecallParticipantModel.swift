@@ -21,6 +21,10 @@ struct ParticipantPageModel: TemplateModel {
     var complete: Bool
     var status: String
     var sessionTotal: String
+    /// What the session total runs from and to (``RecallReport/sessionSpan(_:)``).
+    var sessionSpan: String
+    /// The Entry-page keystroke medians as a sentence (``RecallReport/medians(_:)``).
+    var medians: String
     var reachedCount: Int
     var medianHold: String, medianDD: String, medianUD: String, medianUU: String
     var warnings: [String]
@@ -50,6 +54,8 @@ struct ParticipantPageModel: TemplateModel {
         case "complete": .bool(complete)
         case "status": .text(status)
         case "sessionTotal": .text(sessionTotal)
+        case "sessionSpan": .text(sessionSpan)
+        case "medians": .text(medians)
         case "reachedCount": .text(String(reachedCount))
         case "medianHold": .text(medianHold)
         case "medianDD": .text(medianDD)

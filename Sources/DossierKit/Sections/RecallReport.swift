@@ -16,7 +16,8 @@ enum RecallReport {
             source: r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log",
             device: r.device, complete: r.complete,
             status: r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
-            sessionTotal: RecallRender.duration(r.sessionTotalMs), reachedCount: reached.count,
+            sessionTotal: RecallRender.duration(r.sessionTotalMs), sessionSpan: sessionSpan(r), medians: medians(r),
+            reachedCount: reached.count,
             medianHold: RecallRender.ms(r.medianHold), medianDD: RecallRender.ms(r.medianDownDown),
             medianUD: RecallRender.ms(r.medianUpDown), medianUU: RecallRender.ms(r.medianUpUp),
             warnings: r.warnings.map(\.description), strings: rows, stringsTableHTML: stringsTable(reached),
@@ -91,14 +92,34 @@ enum RecallReport {
             height: Double(max(160, 40 + 26 * lanes.count)), xLabel: "seconds since Begin"))
     }
 
+    /// What the session total runs from and to, as it was measured (recall-measures.md,
+    /// "Session"): to the last Recall keystroke only for a participant who reached it.
+    static func sessionSpan(_ r: ParticipantResult) -> String {
+        guard r.sessionStart != nil else { return "no Memorize page was shown" }
+        if r.complete, let rc = r.recall {
+            return rc.lastKey != nil ? "first Memorize display to last Recall keystroke"
+                : "first Memorize display to leaving the Recall page"
+        }
+        return "first Memorize display to the log's last event"
+    }
+
+    /// The four medians, each in ms or "not measured" (no pair of that kind).
+    static func medians(_ r: ParticipantResult) -> String {
+        let all = [("hold", r.medianHold), ("down-down", r.medianDownDown), ("up-down", r.medianUpDown),
+                   ("up-up", r.medianUpUp)]
+        if all.allSatisfy({ $0.1 == nil }) { return "none (no keystrokes were timed on an Entry page)" }
+        return all.map { name, v in v.map { "\(name) \(RecallRender.ms($0)) ms" } ?? "\(name) not measured" }
+            .joined(separator: ", ")
+    }
+
     /// The same report as Markdown (report.md).
     static func markdown(_ r: ParticipantResult, slug: String) -> String {
         func cell(_ s: String) -> String { MarkdownText.text(s) }
         var o = "# Participant \(cell(r.participant))\n\n"
         o += "- Source: \(r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log")\n"
         o += "- Status: \(r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)")\n"
-        o += "- Session total: \(RecallRender.seconds(r.sessionTotalMs)) s\n"
-        o += "- Keystroke medians (ms): hold \(RecallRender.ms(r.medianHold)), down-down \(RecallRender.ms(r.medianDownDown)), up-down \(RecallRender.ms(r.medianUpDown)), up-up \(RecallRender.ms(r.medianUpUp))\n\n"
+        o += "- Session total (\(sessionSpan(r))): \(RecallRender.seconds(r.sessionTotalMs)) s\n"
+        o += "- Keystroke medians on the Entry pages: \(medians(r))\n\n"
         if !r.warnings.isEmpty {
             o += "## Warnings\n\n" + r.warnings.map { "- \(cell($0.description))\n" }.joined() + "\n"
         }
@@ -119,7 +140,8 @@ enum RecallReport {
                 for f in rc.fields { o += "| \(f.field) | \(MarkdownText.code(f.text)) | \(f.matches.map { "string \($0)" } ?? "False") |\n" }
             }
         }
-        o += "\nData: raw.csv, rolled-up.csv, participant.json (see docs/recall-measures.md).\n"
+        o += "\nData: raw.csv (one row per event), rolled-up.csv (every measure, one per row), participant.json "
+            + "(everything computed).\n"
         return o
     }
 }

@@ -47,9 +47,9 @@ struct RecallRowBlocks {
     private init() {}
 
     static let magic = Array("DOSSIER-RECALL-ROWS\n".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
 
-    /// `DOSSIER-RECALL-ROWS\n`, version byte 1, then per table (``tables`` order) the CSV
+    /// `DOSSIER-RECALL-ROWS\n`, version byte 2 (entries with `one_tap`), then per table (``tables`` order) the CSV
     /// rows and the JSON rows (each u32 length + bytes), then u32 n dynamics blocks
     /// (i64 string, u32 k × string key, u32 length + CSV rows), then `END\n`.
     func encoded() -> Data {

@@ -106,9 +106,12 @@ enum RecallStudyPage {
         }
         let pointCount = series.reduce(0) { $0 + $1.points.count }
         if pointCount <= 2000 {
-            return Charts.scatter(series: series, options: ChartOptions(
+            // Side by side around each length: this study's points left, the cohorts' right.
+            return Charts.scatter(series: Charts.sideBySide(series), options: ChartOptions(
                 title: "Entry time against string length",
-                description: "Mean entry time (s) of each complete participant for each string, against the string's length; desktop cohorts alongside.",
+                description: "Mean entry time (s) of each complete participant for each string, against the string's length; "
+                    + "desktop cohorts alongside. At each length the sources are drawn side by side (this study first), "
+                    + "each point spread within its source's band, so none hides another.",
                 xLabel: "string length (characters)", yLabel: "mean entry time (s)", yMin: 0))
         }
         // Too many points to draw one by one: box plots per length and source.

@@ -183,7 +183,8 @@ public struct VaultSection: Section {
         let rec = try JSONDecoder().decode(Record.self, from: data)
         let r = rec.report
         func rows(_ rs: [HealthReport.Row]) -> [[String: Any]] {
-            rs.map { ["title": $0.title, "website": $0.website, "username": $0.username, "score": $0.score,
+            rs.map { ["title": $0.title, "website": $0.website, "websiteHTML": HTML.urlBreakable($0.website),
+                      "username": $0.username, "score": $0.score,
                       "reason": $0.reason, "severity": $0.severity, "group": $0.group, "changed": ValueFormat.date($0.changed),
                       "expires": $0.expires.isEmpty ? "" : ValueFormat.date($0.expires)] }
         }

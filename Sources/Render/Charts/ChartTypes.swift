@@ -79,10 +79,14 @@ public struct XYPoint: Sendable, Equatable {
     public var x: Double
     public var y: Double
     public var label: String?
-    public init(x: Double, y: Double, label: String? = nil) {
+    /// The x the tooltip names when the point is drawn off its value (a scatter's points
+    /// set side by side, ``Charts/sideBySide(_:width:)``); nil: `x`.
+    public var xValue: Double?
+    public init(x: Double, y: Double, label: String? = nil, xValue: Double? = nil) {
         self.x = x
         self.y = y
         self.label = label
+        self.xValue = xValue
     }
 }
 

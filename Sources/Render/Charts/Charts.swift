@@ -31,6 +31,30 @@ public enum Charts {
         return responsive(options) { XYChart.render(series: series, options: $0, kind: .scatter, trend: trend, tips: tips) }
     }
 
+    /// Scatter points of several series that sit on the same whole x values (mean entry
+    /// time against string length), set side by side so that no series hides another
+    /// (docs/charts.md, "Side by side"). Of `n` series, series `k` (from 0) is centred at
+    /// x + (k − (n − 1) / 2) · `width` / n; the `m` points one series has at one x are
+    /// spread evenly over 0.8 of that band, in their order: point i (from 0) at
+    /// ((i + 0.5) / m − 0.5) · 0.8 · `width` / n from the centre. Each keeps its own x as
+    /// `xValue` (the tooltip's). Non-finite points are left as they are.
+    public static func sideBySide(_ series: [XYSeries], width: Double = 0.8) -> [XYSeries] {
+        let n = Double(series.count), band = width / max(n, 1)
+        return series.enumerated().map { k, s in
+            let centre = (Double(k) - (n - 1) / 2) * band
+            var counts: [Double: Int] = [:], seen: [Double: Int] = [:]
+            for p in s.points where p.x.isFinite { counts[p.x, default: 0] += 1 }
+            let points = s.points.map { p -> XYPoint in
+                guard p.x.isFinite, let m = counts[p.x] else { return p }
+                let i = seen[p.x, default: 0]
+                seen[p.x] = i + 1
+                let spread = ((Double(i) + 0.5) / Double(m) - 0.5) * 0.8 * band
+                return XYPoint(x: p.x + centre + spread, y: p.y, label: p.label, xValue: p.xValue ?? p.x)
+            }
+            return XYSeries(name: s.name, points: points)
+        }
+    }
+
     /// Histogram of `values`. `bins` nil chooses Freedman–Diaconis (Sturges when the
     /// IQR is 0); `overlay` is a curve in count units (e.g. a fitted density × n × width).
     public static func histogram(values: [Double], options: ChartOptions, bins: Int? = nil,

@@ -31,7 +31,7 @@ enum XYChart {
 
         let xs = all.map(\.x), ys = all.map(\.y)
         let xScale = NiceScale(min: options.xMin ?? xs.min()!, max: options.xMax ?? xs.max()!,
-                               count: max(2, Int((cv.width - 100) / 90)), integer: allWhole(xs))
+                               count: max(2, Int((cv.width - 100) / 90)), integer: allWhole(all.map { $0.xValue ?? $0.x }))
         let yScale = NiceScale(min: options.yMin ?? ys.min()!, max: options.yMax ?? ys.max()!,
                                count: max(2, Int((cv.height - 110) / 45)), integer: allWhole(ys))
         let left = ChartCanvas.leftMargin(labels: yScale.ticks.map { ChartNumber.tick($0, step: yScale.step) }, yLabel: options.yLabel)
@@ -93,7 +93,8 @@ enum XYChart {
             cv.summary.append("\(kind == .line ? "Line chart" : "Scatter plot") of \(series.count) series.")
             for s in series {
                 let pts = s.points.filter { $0.x.isFinite && $0.y.isFinite }
-                guard let x0 = pts.map(\.x).min(), let x1 = pts.map(\.x).max() else {
+                let values = pts.map { $0.xValue ?? $0.x }
+                guard let x0 = values.min(), let x1 = values.max() else {
                     cv.summary.append("\(s.name): no points.")
                     continue
                 }
@@ -131,7 +132,7 @@ enum XYChart {
     }
 
     static func tooltip(_ p: XYPoint, series: String, many: Bool) -> String {
-        let xy = "(\(ChartNumber.shown(p.x)), \(ChartNumber.shown(p.y)))"
+        let xy = "(\(ChartNumber.shown(p.xValue ?? p.x)), \(ChartNumber.shown(p.y)))"
         let head = many ? series + ": " : ""
         if let l = p.label, !l.isEmpty { return head + l + " " + xy }
         return head + xy

@@ -9,6 +9,18 @@ public enum HTML {
     /// (The shared escaper, ``XMLText/escape(_:)``; this name stays for the renderer's callers.)
     public static func escape(_ s: String) -> String { XMLText.escape(s) }
 
+    /// A URL as escaped HTML that a narrow column may wrap only between its parts: a
+    /// `<wbr>` after each `/`, `.`, `?`, `&`, `=`, `#`, `-` and `_` (docs/design-system.md,
+    /// "URLs in tables"), never inside a word.
+    public static func urlBreakable(_ url: String) -> String {
+        var out = "", part = ""
+        for ch in url {
+            part.append(ch)
+            if "/.?&=#-_".contains(ch) { out += escape(part) + "<wbr>"; part = "" }
+        }
+        return out + escape(part)
+    }
+
     /// Text safe inside a `<script type="application/json">` block: JSON whose `<`, `>`
     /// and `&` are written as `\u003c` etc., so no `</script>` can close the block.
     public static func scriptSafeJSON(_ json: String) -> String {

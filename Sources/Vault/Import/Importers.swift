@@ -77,7 +77,7 @@ public enum Importer {
     /// Reads export bytes; `file` names the input in errors; `now` stamps items without dates.
     public static func read(data: Data, file: String? = nil, now: Date = Date()) throws -> ImportResult {
         if KDBXHeader.isKDBX(data) { throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: file) }
-        if OnePUX.isOnePUX(data) { return try OnePUX.read(data, file: file, now: now) }
+        if OnePUX.isZip(data) { return try OnePUX.read(data, file: file, now: now) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw VaultError(.invalidInput, "the file is not UTF-8 text", file: file)
         }

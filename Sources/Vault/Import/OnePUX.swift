@@ -4,11 +4,9 @@ import ZIPFoundation
 /// 1Password's 1PUX export: a zip holding `export.data`, JSON of
 /// `accounts[].vaults[].items[]` (docs/vault-import.md, "1Password 1PUX").
 enum OnePUX {
-    /// Zip files start with "PK\u{3}\u{4}"; a 1PUX holds `export.data`.
-    static func isOnePUX(_ data: Data) -> Bool {
-        guard data.starts(with: [0x50, 0x4B, 0x03, 0x04]), let zip = try? Archive(data: data, accessMode: .read, pathEncoding: nil) else { return false }
-        return zip["export.data"] != nil
-    }
+    /// Zip files start with "PK\u{3}\u{4}": every zip is read as a 1PUX (the only zip
+    /// export Dossier knows), so a zip without `export.data` gets a message saying so.
+    static func isZip(_ data: Data) -> Bool { data.starts(with: [0x50, 0x4B, 0x03, 0x04]) }
 
     static let categories = ["001": "login", "002": "credit card", "003": "secure note", "004": "identity", "005": "password",
                              "006": "document", "100": "software licence", "101": "bank account", "102": "database",
@@ -18,8 +16,14 @@ enum OnePUX {
                              "114": "SSH key", "115": "crypto wallet"]
 
     static func read(_ data: Data, file: String?, now: Date) throws -> ImportResult {
-        guard let zip = try? Archive(data: data, accessMode: .read, pathEncoding: nil), let entry = zip["export.data"] else {
-            throw VaultError(.invalidInput, "not a 1Password 1PUX export (a zip with export.data)", file: file)
+        guard let zip = try? Archive(data: data, accessMode: .read, pathEncoding: nil) else {
+            throw VaultError(.corrupt, "a zip file that cannot be opened (damaged or cut short): export it from 1Password again "
+                + "(File › Export, format 1PUX)", file: file)
+        }
+        guard let entry = zip["export.data"] else {
+            throw VaultError(.invalidInput, "a zip file without export.data: not a 1Password 1PUX export. Export it from "
+                + "1Password again (File › Export, format 1PUX) and import the .1pux file as it is, not unpacked and re-zipped",
+                file: file)
         }
         guard entry.uncompressedSize <= 1 << 30 else { throw VaultError(.invalidInput, "export.data is over 1 GiB", file: file) }
         var json = Data()

@@ -9,11 +9,13 @@ import Foundation
 ///   file. Searched by binary search over byte offsets with `pread`, a 4 KiB page at a
 ///   time: about log₂(size / 4 KiB) + 2 pages per lookup, never the whole file.
 /// - **Range folder**: files named by the 5-hex-digit hash prefix (`21BD1` or
-///   `21BD1.txt`), lines `SUFFIX:COUNT` with the other 35 digits — the k-anonymity API's
-///   answer saved per prefix. One small file read per lookup.
+///   `21BD1.txt`, any case of digits and extension), lines `SUFFIX:COUNT` with the other 35
+///   digits — the k-anonymity API's answer saved per prefix. One small file read per lookup.
 public final class BreachList: @unchecked Sendable {
-    private enum Source { case file(Int32, Int64), folder(URL) }
+    private enum Source { case file(Int32, Int64), folder(URL, [String: String]) }
     private let source: Source
+    /// The list's path, named in errors.
+    private let path: String
     private let lock = NSLock()
     /// Pages (4 KiB reads) done so far — the cost the acceptance test reports.
     public private(set) var pagesRead = 0
@@ -27,12 +29,14 @@ public final class BreachList: @unchecked Sendable {
     /// Opens a sorted `HASH:COUNT` file or a range folder, refusing any other form.
     public init(url: URL) throws {
         var isDir: ObjCBool = false
+        path = url.path
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
             throw VaultError(.io, "the Pwned Passwords file does not exist", file: url.path)
         }
         if isDir.boolValue {
-            form = try BreachListForm.ofFolder(url)
-            source = .folder(url)
+            let (form, names) = try BreachListForm.ofFolder(url)
+            self.form = form
+            source = .folder(url, names)
         } else {
             let fd = open(url.path, O_RDONLY)
             guard fd >= 0 else { throw VaultError(.io, "cannot open the Pwned Passwords file", file: url.path) }
@@ -59,24 +63,29 @@ public final class BreachList: @unchecked Sendable {
         let t0 = ContinuousClock.now
         defer { lookupTime += ContinuousClock.now - t0 }
         switch source {
-        case .folder(let dir): return try lookUp(folder: dir, key: key)
+        case .folder(let dir, let names): return try lookUp(folder: dir, names: names, key: key)
         case .file(let fd, let size): return try lookUp(fd: fd, size: size, key: key)
         }
     }
 
     // MARK: Range folder
 
-    private func lookUp(folder: URL, key: [UInt8]) throws -> Int {
-        let prefix = String(decoding: key.prefix(5), as: UTF8.self)
-        let candidates = [prefix, prefix + ".txt", prefix.lowercased(), prefix.lowercased() + ".txt"].map { folder.appendingPathComponent($0) }
-        guard let file = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }),
-              let data = FileManager.default.contents(atPath: file.path) else { return 0 }
+    /// `names` maps each upper-case 5-digit prefix to the file's name as it is on disk
+    /// (`21BD1`, `21bd1.txt`, `21Bd1.TXT`: the folder's listing, read once when opened).
+    private func lookUp(folder: URL, names: [String: String], key: [UInt8]) throws -> Int {
+        guard let name = names[String(decoding: key.prefix(5), as: UTF8.self)] else { return 0 }
+        let file = folder.appendingPathComponent(name)
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw VaultError(.io, "cannot read the Pwned Passwords range file", file: file.path)
+        }
         pagesRead += (data.count + Self.page - 1) / Self.page
         try BreachListForm.checkRangeFile(Array(data), file: file.path)
         let suffix = Array(key.dropFirst(5))
         for line in data.split(separator: 10) {
             let fields = Array(line.prefix { $0 != 58 })   // up to ':'
-            if fields.count == 35, upper(fields) == suffix { return Self.number(line.dropFirst(36)) }
+            if fields.count == 35, upper(fields) == suffix {
+                return Self.number(line.dropFirst(36))
+            }
         }
         return 0
     }
@@ -90,6 +99,7 @@ public final class BreachList: @unchecked Sendable {
         while hi - lo > Int64(Self.page) {
             let mid = lo + (hi - lo) / 2
             guard let (start, line) = try line(fd: fd, size: size, from: mid, exact: false) else { hi = mid; continue }
+            try check(line[...], fd: fd, at: start)
             let h = upper(Array(line.prefix(40)))
             if h == key { return Self.number(line.dropFirst(41)) }
             if h.lexicographicallyPrecedes(key) { lo = start } else { hi = mid }
@@ -98,11 +108,13 @@ public final class BreachList: @unchecked Sendable {
         let length = Int(min(size, hi + 256) - lo)
         var buf = [UInt8](repeating: 0, count: length)
         let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, length, off_t(lo)) }
-        guard n >= 0 else { throw VaultError(.io, "cannot read the Pwned Passwords file") }
+        guard n >= 0 else { throw VaultError(.io, "cannot read the Pwned Passwords file", file: path) }
         pagesRead += (n + Self.page - 1) / Self.page
-        for raw in buf[..<n].split(separator: 10) {
+        var lines = buf[..<n].split(separator: 10, omittingEmptySubsequences: false)
+        if lo + Int64(n) < size { lines.removeLast() }     // a line cut by the read
+        for raw in lines where !raw.isEmpty {
+            try check(raw, fd: fd, at: lo + Int64(raw.startIndex))
             let h = upper(Array(raw.prefix(40)))
-            guard h.count == 40 else { continue }
             if h == key { return Self.number(raw.dropFirst(41)) }
             if key.lexicographicallyPrecedes(h) { return 0 }
         }
@@ -118,7 +130,7 @@ public final class BreachList: @unchecked Sendable {
         var line: [UInt8] = []
         while pos < size {
             let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, Self.page, off_t(pos)) }
-            guard n > 0 else { throw VaultError(.io, "cannot read the Pwned Passwords file") }
+            guard n > 0 else { throw VaultError(.io, "cannot read the Pwned Passwords file", file: path) }
             pagesRead += 1
             for i in 0..<n {
                 let b = buf[i]
@@ -128,7 +140,7 @@ public final class BreachList: @unchecked Sendable {
                 }
                 if b == 10 { return (start!, line.last == 13 ? Array(line.dropLast()) : line) }
                 line.append(b)
-                if line.count > 256 { throw VaultError(.invalidInput, "the Pwned Passwords file has a line over 256 bytes: not a HASH:COUNT list") }
+                if line.count > BreachListForm.maxLine + 1 { try check(line[...], fd: fd, at: start!) }
             }
             pos += Int64(n)
         }
@@ -136,14 +148,26 @@ public final class BreachList: @unchecked Sendable {
         return (start, line.last == 13 ? Array(line.dropLast()) : line)
     }
 
+    /// Throws, naming the file and line, when a line read by a lookup is not `HASH:COUNT`
+    /// within the limits (docs/vault-report.md, "Breached, offline").
+    private func check(_ line: ArraySlice<UInt8>, fd: Int32, at offset: Int64) throws {
+        guard let problem = BreachListForm.problem(line, digits: 40) else { return }
+        let n = try BreachListForm.lineNumber(fd: fd, offset: offset, path: path)
+        throw VaultError(.invalidInput, "the Pwned Passwords list's line \(n) \(problem)", file: path, line: n)
+    }
+
     private func upper(_ b: [UInt8]) -> [UInt8] { b.map { (97...102).contains($0) ? $0 - 32 : $0 } }
 
+    /// The count of a checked line (at most 2⁶³ − 1, ``BreachListForm/problem(_:digits:)``);
+    /// a count of 0 is read as 1 (the hash is in the list).
     static func number<S: Sequence>(_ digits: S) -> Int where S.Element == UInt8 {
         var n = 0
         for d in digits {
             guard (48...57).contains(d) else { break }
-            guard n < Int.max / 10 - 9 else { return Int.max }
-            n = n * 10 + Int(d - 48)
+            let (times10, o1) = n.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int(d - 48))
+            guard !o1, !o2 else { return Int.max }
+            n = sum
         }
         return max(n, 1)
     }

@@ -21,7 +21,7 @@ public enum URLRedaction {
         let browser = BrowserURL(trimmed)
         if let c = URLComponents(string: trimmed), let h = c.host, !h.isEmpty, let scheme = c.scheme,
            browser == nil || browser!.host == h.lowercased() {
-            var out = scheme + "://" + h
+            var out = scheme.lowercased() + "://" + h.lowercased()
             if let port = c.port { out += ":\(port)" }
             return out + c.percentEncodedPath
         }
@@ -29,25 +29,28 @@ public enum URLRedaction {
         return stripped(Substring(trimmed))
     }
 
-    /// The host of a URL (lower-case as written), or "" when none can be found. Text that
+    /// The host of a URL, lower-cased, or "" when none can be found. Text that
     /// does not parse as a URL is cut like ``website(_:)`` and then at the first `/` and
     /// the last `:` (a port), so no user-info, path, query or fragment remains.
     /// The host is the browser's (``BrowserURL``) whenever one parses.
     public static func host(_ url: String) -> String {
         let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
         let browser = BrowserURL(trimmed)
-        if let h = URLComponents(string: trimmed)?.host, !h.isEmpty, browser == nil || browser!.host == h.lowercased() { return h }
+        if let h = URLComponents(string: trimmed)?.host, !h.isEmpty, browser == nil || browser!.host == h.lowercased() {
+            return h.lowercased()
+        }
         if let b = browser { return b.host }
         if !trimmed.contains("://") {
             let guess = "https://" + trimmed, browserGuess = BrowserURL(guess)
-            if let h = URLComponents(string: guess)?.host, !h.isEmpty, browserGuess == nil || browserGuess!.host == h.lowercased() { return h }
+            if let h = URLComponents(string: guess)?.host, !h.isEmpty,
+               browserGuess == nil || browserGuess!.host == h.lowercased() { return h.lowercased() }
             if let b = browserGuess { return b.host }
         }
         var s = Substring(stripped(Substring(trimmed)))
         if let scheme = s.range(of: "://") { s = s[scheme.upperBound...] }
         if let slash = s.firstIndex(of: "/") { s = s[..<slash] }
         if let colon = s.lastIndex(of: ":") { s = s[..<colon] }
-        return s.trimmingCharacters(in: .whitespaces)
+        return s.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     /// Free text (a title) with every URL-like word replaced by ``website(_:)`` of it.

@@ -80,7 +80,11 @@ public enum KDBXReader {
             guard plain.prefix(32) == header.streamStartBytes else { throw wrong }
             var blocks = ByteReader(plain.dropFirst(32))
             xml = try hashedBlocks(&blocks)
-            if header.compressed { xml = try Gzip.inflate(xml) }
+            if header.compressed {
+                do { xml = try Gzip.inflate(xml) } catch {
+                    throw VaultError(.corrupt, "the database is damaged (its gzip stream)")
+                }
+            }
             stream = try InnerStream(id: header.innerRandomStreamID, key: header.protectedStreamKey)
         }
         return try KeePassXML.read(xml, file: nil, now: now, format: .kdbx, unprotect: { try stream.apply($0) })
@@ -111,17 +115,29 @@ public enum KDBXReader {
         }
     }
 
-    /// KDBX 3.1 blocks: index u32 · SHA-256 (32) · size u32 · data; size 0 ends.
+    /// KDBX 3.1 blocks: index u32 · SHA-256 (32) · size u32 · data; size 0 ends. As
+    /// KeePassXC does, the indices count 0, 1, 2, … and the end block's hash is 32 zero
+    /// bytes; nothing may follow it. Any failure is "damaged": the password was right.
     static func hashedBlocks(_ r: inout ByteReader) throws -> Data {
         var out = Data()
+        var expected: UInt32 = 0
+        func damaged(_ what: String) -> VaultError { VaultError(.corrupt, "the database is damaged (\(what))") }
         while true {
+            guard r.remaining >= 40 else { throw damaged("block \(expected) is cut short") }
             let index = try r.u32()
+            guard index == expected else { throw damaged("block \(expected) is numbered \(index)") }
             let hash = try r.bytes(32, what: "block \(index)")
             let size = try r.u32()
-            if size == 0 { return out }
+            if size == 0 {
+                guard hash.allSatisfy({ $0 == 0 }) else { throw damaged("the end block's hash is not zero") }
+                guard r.remaining == 0 else { throw damaged("\(r.remaining) bytes follow the end block") }
+                return out
+            }
+            guard Int(size) <= r.remaining else { throw damaged("block \(index) is cut short") }
             let block = try r.bytes(Int(size), what: "block \(index)")
-            guard Data(SHA256.hash(data: block)) == hash else { throw VaultError(.corrupt, "the database is damaged (block \(index) fails its hash)") }
+            guard Data(SHA256.hash(data: block)) == hash else { throw damaged("block \(index) fails its hash") }
             out += block
+            expected &+= 1
         }
     }
 
