@@ -1,9 +1,8 @@
 """Issue #43 items 1–3, the recall kit on a phone (390×844, touch; Memorize at 320 px too),
 in headless Chromium: a paste, dictation (a whole string through insertText) and an input
 method committing a whole string at once into a masked Entry field are refused with a
-calm message and write nothing; typed keys still go in. (A drop is refused by the same
-code — its `drop` listener and the growth check — but DevTools' drag events insert nothing
-into a text field in headless Chromium, so no test here can show it.) Every NIST string and a
+calm message and write nothing; typed keys still go in. A drop (DevTools'
+`Input.dispatchDragEvent`, which inserts into a plain field) is refused too. Every NIST string and a
 14-character string with spaces is one line on Memorize with its spaces marked; the
 Verify hint states the set's real lengths; Done is in view below ten fields; the
 administrator's Export and Delete are in view at 390 px (docs/recall-kit.md)."""
@@ -50,6 +49,31 @@ def log_lines(d):
         "  if (v === null) break; out = out.concat(JSON.parse(v)); } return out;")
 
 
+def drop_text(d, element, text):
+    """Drags `text` onto the middle of `element` with DevTools' drag events."""
+    box = d.execute_script("arguments[0].scrollIntoView({block: 'center'});"
+                           "var b = arguments[0].getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]",
+                           element)
+    data = {"items": [{"mimeType": "text/plain", "data": text}], "dragOperationsMask": 1}
+    for kind in ("dragEnter", "dragOver", "drop"):
+        d.execute_cdp_cmd("Input.dispatchDragEvent", {"type": kind, "x": box[0], "y": box[1], "data": data})
+
+
+def test_drop_inserts_into_a_plain_field(tmp_path):
+    """The drop of the kit test is a real one: the same events put the text into a plain
+    field, so the kit's empty field is its refusal, not a drop that never happened."""
+    page = tmp_path / "plain.html"
+    page.write_text("<!doctype html><meta name=viewport content='width=device-width'>"
+                    "<input id=f aria-label=f style='margin:40px;width:300px;height:44px'>")
+    d = start_browser(tmp_path, True)
+    try:
+        d.get(page.as_uri())
+        drop_text(d, d.find_element("id", "f"), NIST[0])
+        assert d.find_element("id", "f").get_attribute("value") == NIST[0]
+    finally:
+        d.quit()
+
+
 def field(d, n):
     return d.find_element("css selector", f'section[data-page="entry"] input[data-field="{n}"]')
 
@@ -84,6 +108,12 @@ def test_whole_strings_into_entry_fields_are_refused_calmly(tmp_path, run_dossie
         d.execute_cdp_cmd("Input.imeSetComposition", {"text": NIST[0], "selectionStart": 6, "selectionEnd": 6})
         d.execute_cdp_cmd("Input.insertText", {"text": NIST[0]})
         assert field(d, 4).get_attribute("value") == ""
+        # 4. A drop: text dragged onto the field (DevTools' drag events, which do insert
+        # into a plain field: drop_inserts_into_a_plain_field below shows it).
+        d.execute_script("document.getElementById('entry-message').textContent = ''")
+        drop_text(d, field(d, 6), NIST[0])
+        assert field(d, 6).get_attribute("value") == ""
+        assert "type the string key by key" in message.text   # the kit's own refusal of the drop
         # Nothing of them is in the log: no key event carries any text.
         keys = [e for e in map(json.loads, log_lines(d)[before:]) if e["type"] == "key"]
         assert all(not e.get("text") for e in keys), keys
