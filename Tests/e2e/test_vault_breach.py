@@ -1,14 +1,13 @@
 """Offline breach check (issue #17): a local Pwned Passwords list — a generated
 10-million-line SHA-1 `HASH:COUNT` file ordered by hash, and a k-anonymity range folder —
 finds the planted passwords by binary search, reading a few pages, never the whole file."""
-import hashlib
 import json
 import re
-import subprocess
 import time
 
 import numpy as np
 import pytest
+from vault_helpers import sha1, skip_without_vault  # noqa: E402
 
 LINES = 10_000_000
 STEP = 429          # prefixes i·429 < 2^32 stay sorted as 8 hex digits
@@ -18,13 +17,7 @@ PLANTED = {"hunter2": 17043, "correct horse battery staple": 261, "Tr0ub4dor&3":
 
 @pytest.fixture(autouse=True)
 def _needs_vault(dossier_bin):
-    out = subprocess.run([dossier_bin, "--help"], capture_output=True, text=True).stdout
-    if not re.search(r"^\s+vault\b", out, re.M):
-        pytest.skip("this dossier binary was built without the vault domain")
-
-
-def sha1(pw):
-    return hashlib.sha1(pw.encode()).hexdigest().upper()
+    skip_without_vault(dossier_bin)
 
 
 def write_list(path):

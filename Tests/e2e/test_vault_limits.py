@@ -7,12 +7,11 @@ import hashlib
 import json
 import os
 import pathlib
-import re
-import subprocess
 import sys
 import zipfile
 
 import pytest
+from vault_helpers import sha1, skip_without_vault  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 MASTER = {"DOSSIER_VAULT_PASSWORD": "e2e limits master phrase"}
@@ -24,13 +23,7 @@ FLIPS = range(1, 65) if int(os.environ.get("DOSSIER_SOAK_RUNS", "0")) >= 50 else
 
 @pytest.fixture(autouse=True)
 def _needs_vault(dossier_bin):
-    out = subprocess.run([dossier_bin, "--help"], capture_output=True, text=True).stdout
-    if not re.search(r"^\s+vault\b", out, re.M):
-        pytest.skip("this dossier binary was built without the vault domain")
-
-
-def sha1(pw):
-    return hashlib.sha1(pw.encode()).hexdigest().upper()
+    skip_without_vault(dossier_bin)
 
 
 def filler(n):

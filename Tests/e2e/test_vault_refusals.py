@@ -9,6 +9,7 @@ import subprocess
 import urllib.parse
 
 import pytest
+from vault_helpers import sha1, skip_without_vault  # noqa: E402
 
 MASTER = {"DOSSIER_VAULT_PASSWORD": "e2e master pass phrase"}
 PLANTED = {"hunter2": 17043, "Tr0ub4dor&3": 9}
@@ -16,13 +17,7 @@ PLANTED = {"hunter2": 17043, "Tr0ub4dor&3": 9}
 
 @pytest.fixture(autouse=True)
 def _needs_vault(dossier_bin):
-    out = subprocess.run([dossier_bin, "--help"], capture_output=True, text=True).stdout
-    if not re.search(r"^\s+vault\b", out, re.M):
-        pytest.skip("this dossier binary was built without the vault domain")
-
-
-def sha1(pw):
-    return hashlib.sha1(pw.encode()).hexdigest().upper()
+    skip_without_vault(dossier_bin)
 
 
 def ntlm_like(pw):
