@@ -6,7 +6,10 @@ only once the page has shown what the frame loop made of the moment without it (
 lost, or all of them), so the order "frame past the press's time, then the press" is
 made to happen, not hoped for. Every saved record, and the score the page shows, equals
 the model recomputed from the record (the independent Python model of
-game_kit_driver.py), and the late presses are in the records."""
+game_kit_driver.py), and the late presses are in the records. (A press made just before
+the end is recorded when the page handles it before the record is made, 500 ms after the
+end; one that a loaded machine delivers later than end + 450 ms may go either way, and at
+least 8 of the 16 such presses must show the rule.)"""
 import pathlib
 import re
 import shutil
@@ -60,8 +63,12 @@ def late_tap_then_stop(d, p, t0, a, end):
     p.key("Escape", "Escape", 27, t0 + end)      # handled before its time: the game ends at `end`
     p.wait_clock(t0 + end + 30)
     space(p, t0 + end - 20)                       # made before the end, handled after it
+    # The record is made 500 ms after the end: a press the page handled by end + 450 must
+    # be in it. On a machine so loaded that the press arrived later, either is right, and
+    # the game does not count towards the games that show the rule (see the test).
+    settled = p.now() > t0 + end + 450
     space(p, t0 + end + 40)
-    return [a[0] + 550, end - 20], end
+    return [a[0] + 550, end - 20], end, settled
 
 
 def late_tap_takes_the_end_back(d, p, t0, a, end):
@@ -75,7 +82,7 @@ def late_tap_takes_the_end_back(d, p, t0, a, end):
     p.wait_clock(t0 + end - 50)
     p.key("Escape", "Escape", 27, t0 + end)
     space(p, t0 + end + 40)
-    return [a[2] + 550], end
+    return [a[2] + 550], end, False
 
 
 def test_late_presses_and_presses_after_the_end_give_the_models_record(tmp_path, run_dossier, dav):
@@ -97,12 +104,12 @@ def test_late_presses_and_presses_after_the_end_give_the_models_record(tmp_path,
             p.press_button(f'section[data-screen="{current}"] [data-action="play"]', t0)
             wait_for(d, "document.body.getAttribute('data-current') === 'game'", "the game")
             play = late_tap_takes_the_end_back if k % 5 == 0 else late_tap_then_stop
-            taps, stop = play(d, p, t0, a, duration(seed, k))
+            taps, stop, settled = play(d, p, t0, a, duration(seed, k))
             wait_for(d, "document.body.getAttribute('data-current') === 'over'", "game over")
             shown.append(d.execute_script("return [document.getElementById('final-score').textContent,"
                                           "document.getElementById('score').textContent,"
                                           "document.getElementById('over-detail').textContent]"))
-            plans.append((seed, taps, stop))
+            plans.append((seed, taps, stop, settled))
         d.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
         wait_sent(d, GAMES + 1)
         files = sorted(folder.glob("*.rmu"))
@@ -112,7 +119,8 @@ def test_late_presses_and_presses_after_the_end_give_the_models_record(tmp_path,
     sessions = sorted((r for f in files for r in open_upload(f.read_bytes(), key)[1] if r["type"] == "session"),
                       key=lambda r: r["session"])
     assert [s["session"] for s in sessions] == list(range(1, GAMES + 1))
-    for s, (seed, taps, stop), (final, score, detail) in zip(sessions, plans, shown):
+    in_time = 0
+    for s, (seed, taps, stop, settled), (final, score, detail) in zip(sessions, plans, shown):
         assert s["seed"] == seed
         end = s["end"] - s["start"]
         # The model recomputed from the record alone (its seed, taps and end, a stop).
@@ -120,8 +128,15 @@ def test_late_presses_and_presses_after_the_end_give_the_models_record(tmp_path,
         got = {k: s[k] for k in ("obstacles", "taps", "jumps", "collisions", "score")}
         assert got == {k: m[k] for k in got} and end == m["end"], f"game {s['session']}: {got} ≠ the model {m}"
         # What was sent late or after the end: made before the end → recorded, after → not.
-        assert s["taps"] == [round(t) for t in taps], f"game {s['session']}: taps {s['taps']}, sent {taps}"
+        sent = [round(t) for t in taps]
+        if settled:
+            assert s["taps"] in (sent, sent[:-1]), f"game {s['session']}: taps {s['taps']}, sent {sent}"
+        else:
+            assert s["taps"] == sent, f"game {s['session']}: taps {s['taps']}, sent {sent}"
+            in_time += len(sent) > 1
         assert end == stop
         assert final == score == str(m["score"]), f"game {s['session']}: the page shows {final}/{score}, the model {m['score']}"
         cleared, reached = map(int, re.search(r"cleared (\d+) of (\d+)", detail).groups())
         assert (cleared, reached) == ((m["score"] - end // 1000) // 10, (m["score"] - end // 1000) // 10 + len(m["collisions"]))
+    # Most games must show the rule "made before the end, handled after it: recorded".
+    assert in_time >= 8, f"only {in_time} of 16 presses made before the end were handled before the record"
