@@ -255,11 +255,9 @@ def database_releases(tmp_path_factory, dossier_bin):
 
     def run(*args):
         return subprocess.run([dossier_bin, *map(str, args)], check=True, capture_output=True, text=True)
+    from test_game_release_data import sealed_players
     base = tmp_path_factory.mktemp("db-releases")
-    run("game", "keygen", "--out", base / "study", "--bits", "2048")
-    run("game", "simulate", "--players", "31", "--seed", "44", "--out", base / "cohort.jsonl")
-    run("game", "seal", "--public", base / "study.pub", "--out", base / "up", base / "cohort.jsonl")
-    uploads = sorted((base / "up").glob("*.rmu"))
+    uploads = sealed_players(dossier_bin, base, players=31, seed=44)
     sites = {}
     for name, ups in (("D", uploads), ("D-1", uploads[:30])):
         root = base / name

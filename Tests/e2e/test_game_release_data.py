@@ -37,17 +37,23 @@ def _sha256(path):
 def study(tmp_path_factory, dossier_bin):
     """A study key, 31 sealed uploads (one player each) and a project on a database that
     holds the first 30."""
+    root = tmp_path_factory.mktemp("study")
+    uploads = sealed_players(dossier_bin, root, players=31, seed=12)
+    assert len(uploads) == 31
+    return root, uploads
+
+
+def sealed_players(dossier_bin, folder, players, seed):
+    """In `folder`: a study key (`study.key`, `study.pub`), a simulated cohort of
+    `players` and one sealed upload per player (`up/*.rmu`, returned sorted)."""
     import subprocess
 
     def run(*args):
-        return subprocess.run([dossier_bin, *map(str, args)], check=True, capture_output=True, text=True)
-    root = tmp_path_factory.mktemp("study")
-    run("game", "keygen", "--out", root / "study", "--bits", "2048")
-    run("game", "simulate", "--players", "31", "--seed", "12", "--out", root / "cohort.jsonl")
-    run("game", "seal", "--public", root / "study.pub", "--out", root / "up", root / "cohort.jsonl")
-    uploads = sorted((root / "up").glob("*.rmu"))
-    assert len(uploads) == 31
-    return root, uploads
+        subprocess.run([dossier_bin, *map(str, args)], check=True, capture_output=True, text=True)
+    run("game", "keygen", "--out", folder / "study", "--bits", "2048")
+    run("game", "simulate", "--players", players, "--seed", seed, "--out", folder / "cohort.jsonl")
+    run("game", "seal", "--public", folder / "study.pub", "--out", folder / "up", folder / "cohort.jsonl")
+    return sorted((folder / "up").glob("*.rmu"))
 
 
 def _project(root, study_root, uploads, run_dossier, block=""):
