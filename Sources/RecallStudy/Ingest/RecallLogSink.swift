@@ -62,7 +62,9 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
         for n in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         where n.hasPrefix(".") && n.hasSuffix(".partial") {
             let parts = n.split(separator: ".")
-            if parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(), kill(pid, 0) == 0 { continue }
+            if parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(), kill(pid, 0) == 0 {
+                continue
+            }
             try? FileManager.default.removeItem(at: dir.appendingPathComponent(n))
         }
     }
@@ -88,7 +90,9 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
         if FileManager.default.fileExists(atPath: target.path) { throw RecallSinkError.nameTaken(name) }
         guard try Self.writeAtomically(bytes, to: target, label: "log \(name)", beforeWrite: beforeWrite) else {
             // Another process stored a file of this name since: the same log or another.
-            if let d = FileManager.default.contents(atPath: target.path), RecallUpload.digest(d) == sha256 { return false }
+            if let d = FileManager.default.contents(atPath: target.path), RecallUpload.digest(d) == sha256 {
+                return false
+            }
             throw RecallSinkError.nameTaken(name)
         }
         digests?[sha256] = name
