@@ -23,7 +23,8 @@ from quiet_runner import HIDDEN
 
 # Examples not run: a server that runs until stopped, uploads to a remote host, and
 # benchmarks (seconds of work by design; `make bench` runs them).
-NOT_RUN = {("serve",), ("publish",), ("vault", "sync"), ("game", "ingest"), ("vault", "bench"), ("sms", "bench")}
+NOT_RUN = {("serve",), ("publish",), ("vault", "sync"), ("game", "ingest"), ("recall", "ingest"), ("vault", "bench"),
+           ("sms", "bench")}
 ANNOTATION = re.compile(r"\s{2,}(#|\(|→).*$")
 
 
