@@ -43,6 +43,9 @@ public struct RecallSection: Section {
         let sets = try RecallSets.load(setEntries, project: project)
         self.sets = sets
         let wantsKit = try config.bool("kit", default: false)
+        for key in ["public_key", "kit_keep"] where !wantsKit && config.value(key) != nil {
+            throw config.error(key, "\(key) needs kit: true")
+        }
         let logs: [URL], cohorts: [URL]
         do {
             logs = try config.paths("logs", extensions: ["jsonl", "csv"])
@@ -58,9 +61,6 @@ public struct RecallSection: Section {
             try k.readSealing(config)
             kit = k
         } else {
-            for key in ["public_key", "kit_keep"] where config.value(key) != nil {
-                throw config.error(key, "\(key) needs kit: true")
-            }
             kit = nil
         }
         if logs.isEmpty && cohorts.isEmpty && kit == nil {
