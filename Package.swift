@@ -31,14 +31,14 @@ struct Domain {
 }
 
 let domains: [Domain] = [
-    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary"],
+    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary", "Sealing"] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips"],
            testResources: [.copy("Fixtures")]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
-    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto,
+    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping", "Sealing"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
 ]
 
@@ -101,6 +101,9 @@ var targets: [Target] = [
     // Differential privacy: exact discrete samplers, clamped statistics, a budget
     // accountant and the release ledger; no site knowledge (docs/game-privacy.md).
     .target(name: "Privacy", dependencies: crypto, swiftSettings: [.unsafeFlags(["-O"])]),
+    // The sealed envelope (RMU1) and signed first record both kits' uploads use
+    // (docs/recall-upload.md, docs/game-telemetry.md).
+    .target(name: "Sealing", dependencies: crypto),
 
     // MARK: Tests of the stages
     // swift-mustache: the engine Dossier's own Mustache renderer replaced; the tests check
@@ -110,6 +113,7 @@ var targets: [Target] = [
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
+    .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
 ]
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests

@@ -9,7 +9,7 @@
   var seedBase = /^[0-9]{1,9}$/.test(query.get("seed") || "") ? +query.get("seed") : null;
   var tracing = query.get("trace") === "1";
   var reduced = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
-  var players = [], player = null, outbox = [], gamesThisLoad = 0, bestScores = {};
+  var players = [], player = null, gamesThisLoad = 0, bestScores = {};
   var SETTLE = 500;  // ms after the end before the record is final (docs/game-kit.md, "Timing")
   var run = null;   // the game being played: {game, t0, session, volume, errors, lastScore, lastLives}
   RM.trace = tracing ? [] : null;
@@ -52,54 +52,35 @@
     home();
   }
 
-  // ---- uploads (docs/game-kit.md, "Uploads") ----------------------------------------
+  // ---- uploads (docs/game-kit.md, "Uploads"; the shared queue: Site/shared/upload-queue.js) ----
+  var outbox = UploadQueue.create({
+    url: config.upload,
+    onChange: function () { refreshOutbox(); },
+    onSent: function () { RM.sent += 1; S.status("Sent to the study."); },
+    onFail: function (e) {
+      S.status("Not sent yet (" + (e && e.message || "no network") + "). It is kept until this page closes; send it or save it as a file.");
+    }
+  });
   /** Signs and seals `body` (JSON Lines of player p) and queues it; sends at once. */
   function queue(p, body) {
     return RM.seal.signedPlaintext(p.id, body, { privateKey: p.signingKey, publicKey: p.publicKey }).then(function (s) {
       return RM.store.addResultKey(p, s.resultKey).then(function () { return RM.seal.seal(s.plain, config.publicKey); });
     }).then(function (bytes) {
-      outbox.push({ name: RM.seal.uploadName(), bytes: bytes });
-      refreshOutbox();
-      return send();
+      return outbox.add(RM.seal.uploadName(), bytes);
     }).catch(function (e) { S.status("Could not seal the game: " + (e && e.message || e)); });
   }
-  var sending = null;
-  /** PUTs every waiting upload, one at a time; a failed one stays (the same bytes are retried). */
-  function send() {
-    if (!config.upload || sending) return sending || Promise.resolve();
-    sending = (function next() {
-      var u = outbox[0];
-      if (!u) return Promise.resolve();
-      return fetch(config.upload + u.name, { method: "PUT", body: u.bytes, headers: { "Content-Type": "application/octet-stream" } })
-        .then(function (r) {
-          if (!r.ok) throw new Error("the server answered " + r.status);
-          outbox.shift(); refreshOutbox();
-          RM.sent += 1;
-          S.status("Sent to the study.");
-          return next();
-        });
-    })().catch(function (e) {
-      S.status("Not sent yet (" + (e && e.message || "no network") + "). It is kept until this page closes; send it or save it as a file.");
-    }).then(function () { sending = null; refreshOutbox(); });
-    return sending;
-  }
+  function send() { return outbox.send(); }
   function refreshOutbox() {
-    $("outbox").hidden = outbox.length === 0;
-    $("outbox-text").textContent = outbox.length + (outbox.length === 1 ? " upload is" : " uploads are") +
+    var n = outbox ? outbox.size() : 0;
+    $("outbox").hidden = n === 0;
+    $("outbox-text").textContent = n + (n === 1 ? " upload is" : " uploads are") +
       " waiting to be sent (your answers and games).";
   }
   function save() {
-    outbox.splice(0).forEach(function (u) {
-      var a = document.createElement("a");
-      a.href = URL.createObjectURL(new Blob([u.bytes], { type: "application/octet-stream" }));
-      a.download = u.name;
-      document.body.appendChild(a); a.click(); a.remove();
-      setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
-    });
+    outbox.take().forEach(function (u) { UploadQueue.download(u.name, u.bytes); });
     refreshOutbox();
     S.status("Saved. Give the .rmu files to the study team.");
   }
-  window.addEventListener("online", function () { send(); });
 
   // ---- results ---------------------------------------------------------------------
   function get(url) {
@@ -126,7 +107,7 @@
 
   // ---- the game --------------------------------------------------------------------
   function play(ev) {
-    var t0 = RM.input.eventTime(ev);
+    var t0 = TimedInput.eventTime(ev);
     var seed = seedBase !== null ? (seedBase + gamesThisLoad) >>> 0 : crypto.getRandomValues(new Uint32Array(1))[0];
     gamesThisLoad += 1;
     run = { game: new RM.model.Game(seed), seed: seed, t0: t0, session: player.nextSession, volume: [], errors: [], shown: -1, lives: -1, pendingTrace: [] };
@@ -147,7 +128,7 @@
     if (run.game.tap(t)) logError(t, RM.sound.jump());
     if (RM.trace) run.pendingTrace.push([ts, handled]);
   }
-  RM.input.attach(document.querySelector('section[data-screen="game"]'), function () { return !!run; }, press);
+  TimedInput.presses(document.querySelector('section[data-screen="game"]'), function () { return !!run; }, press);
 
   function frame(now) {
     if (!run) return;
@@ -177,15 +158,15 @@
       b.setAttribute("aria-pressed", on ? "true" : "false");
       b.textContent = "Sound";
     });
-    if (run) run.volume.push([rel(RM.input.eventTime(ev)), on ? 1 : 0]);
+    if (run) run.volume.push([rel(TimedInput.eventTime(ev)), on ? 1 : 0]);
   }
   document.addEventListener("keydown", function (ev) {
     if (!run || ev.repeat) return;
-    if (ev.key === "Escape") { ev.preventDefault(); stop(RM.input.eventTime(ev)); }
+    if (ev.key === "Escape") { ev.preventDefault(); stop(TimedInput.eventTime(ev)); }
     else if (ev.key === "m" || ev.key === "M") { ev.preventDefault(); volume(ev); }
   });
   document.addEventListener("visibilitychange", function (ev) {
-    if (document.hidden && run) stop(RM.input.eventTime(ev));
+    if (document.hidden && run) stop(TimedInput.eventTime(ev));
   });
 
   /** The session record (field order of docs/game-telemetry.md), then the upload. */
@@ -209,7 +190,7 @@
   // ---- buttons -------------------------------------------------------------------------
   var actions = {
     play: play, home: home, settings: function () { S.show("settings"); }, volume: volume, result: result,
-    send: send, save: save, stop: function (ev) { stop(RM.input.eventTime(ev)); }, survey: survey,
+    send: send, save: save, stop: function (ev) { stop(TimedInput.eventTime(ev)); }, survey: survey,
     "survey-later": function () { sendSurvey(S.readSurvey().answers, false); },
     "switch-player": function () { S.playerList(players, player, choose); S.show("players"); },
     "new-player": function () {

@@ -1,37 +1,22 @@
-/* Dossier recall test kit (docs/recall-kit.md). Records the dossier-recall/1 event log of
-   docs/recall-events.md in the browser's localStorage after every event. No network
-   access except the optional upload from the administrator page. */
+/* Dossier recall test kit (docs/recall-kit.md): the test page. Records the dossier-recall/1
+   event log of docs/recall-events.md in the browser's localStorage after every event
+   (Site/recall/kit/kit-store.js). No network access but the optional sealed upload of a
+   finished session (docs/recall-upload.md) and the administrator page's Send. */
 (function () {
   "use strict";
-  var config = JSON.parse(document.getElementById("kit-config").textContent);
+  var config = KitStore.config;
   var STRINGS = config.strings, N = STRINGS.length;
   var SETS = config.sets || null;          // several string sets: name → strings
-  var P = "dossier-recall-kit:";           // localStorage key prefix
-  var CHUNK = 200;                          // log lines per stored chunk
+  var CHUNK = KitStore.CHUNK;               // log lines per stored chunk
 
-  // ---- storage -------------------------------------------------------------------
-  var storageOK = true;
-  try { localStorage.setItem(P + "probe", "1"); localStorage.removeItem(P + "probe"); } catch (e) { storageOK = false; }
-  function load(k) { try { var v = localStorage.getItem(P + k); return v === null ? null : JSON.parse(v); } catch (e) { return null; } }
-  function store(k, v) { localStorage.setItem(P + k, JSON.stringify(v)); }
-  function sessionIds() { return load("index") || []; }
+  // ---- storage (Site/recall/kit/kit-store.js) -------------------------------------------
+  var K = KitStore, storageOK = K.storageOK, load = K.load, store = K.store, sessionIds = K.sessionIds;
   /** The set new sessions use: the administrator's choice on this device, else the default. */
   function chosenSet() { var s = load("set"); return SETS && typeof s === "string" && SETS[s] ? s : config.set; }
   /** A session's set (sessions stored before sets were chosen used the default). */
   function setOf(meta) { return meta.set || config.set; }
-  function exportText(id) {
-    var meta = load("s:" + id + ":meta"); if (!meta) return "";
-    var out = [];
-    for (var c = 0; c * CHUNK < meta.lines; c++) { out = out.concat(load("s:" + id + ":c" + c) || []); }
-    return out.join("\n") + "\n";
-  }
-  function fileName(meta) {
-    var p = meta.participant.replace(/[^A-Za-z0-9._-]+/g, "_");
-    return "recall-" + p + "-" + meta.created.replace(/[-:]/g, "").replace(/\..*$/, "") + ".jsonl";
-  }
 
-  // ---- the administrator page ---------------------------------------------------------
-  if (config.mode === "admin") { admin(); return; }
+  if (config.mode !== "test") return;
 
   // ---- the test -----------------------------------------------------------------------
   var S = null;          // the session being recorded (meta stored after every event)
@@ -66,7 +51,7 @@
     return t < S.lastT ? S.lastT : t;
   }
   function write(obj) {
-    if (!S || S.t0Epoch === null) return;
+    if (!S || S.t0Epoch === null || S.ended) return;
     S.lastT = obj.t;
     var line = JSON.stringify(obj);
     chunk.push(line);
@@ -262,8 +247,21 @@
     "recall-done": function (ev) {
       var t = clickT(ev); turn("done", t);
       S.finished = true; show("thankyou", null, t);
+      S.ended = true; store("s:" + S.id + ":meta", S);   // nothing is written after Thank You
+      if (outbox) {
+        K.seal(S.id).then(function (copy) { sealedStatus(); return outbox.enqueue(S.id, copy); })
+          .catch(function (e) { $("thankyou-status").textContent = "Could not seal the session: " + (e && e.message || e); });
+      }
     }
   };
+
+  // ---- sealed upload of a finished session (docs/recall-upload.md) ----------------------
+  var outbox = K.sealing() ? K.queue(null, function () {
+    $("thankyou-status").textContent = "Your answers are saved on this device and will be sent later.";
+  }, function () { $("thankyou-status").textContent = "Your answers were sent to the study."; }) : null;
+  function sealedStatus() {
+    if (!config.upload) $("thankyou-status").textContent = "Your answers are saved on this device for the study team.";
+  }
 
   // ---- start or resume ------------------------------------------------------------------
   function start() {
@@ -283,7 +281,8 @@
     });
     document.addEventListener("submit", function (ev) { ev.preventDefault(); });
     var id = load("current"), meta = id ? load("s:" + id + ":meta") : null;
-    if (meta) {
+    if (outbox) outbox.send();   // sealed copies still waiting from an earlier visit
+    if (meta && !meta.closed) {
       // Resume after a reload or a closed tab (Outstanding Question 10): same page, same fields.
       S = meta;
       useSet(S);
@@ -298,73 +297,6 @@
       return;
     }
     show("welcome", null, null);
-  }
-
-  // ---- administrator page ---------------------------------------------------------------
-  function admin() {
-    var body = document.getElementById("sessions");
-    function render() {
-      var ids = sessionIds();
-      body.textContent = "";
-      document.getElementById("none").hidden = ids.length > 0;
-      ids.forEach(function (id) {
-        var m = load("s:" + id + ":meta"); if (!m) return;
-        var tr = document.createElement("tr");
-        function td(text, cls) { var c = document.createElement("td"); c.textContent = text; if (cls) c.className = cls; tr.appendChild(c); return c; }
-        var th = document.createElement("th"); th.scope = "row"; th.textContent = m.participant; tr.appendChild(th);
-        if (SETS) td(setOf(m));
-        td(m.created.replace("T", " ").replace(/\..*$/, " UTC"));
-        td(m.finished ? "finished" : (m.t0Epoch === null ? "not begun" : "in progress (" + m.page + (m.string ? " " + m.string : "") + ")"));
-        td(String(m.lines), "num");
-        var cell = td("");
-        var labels = ["string set", "started", "status", "events"].slice(SETS ? 0 : 1);
-        Array.prototype.forEach.call(tr.querySelectorAll("td"), function (c, i) { if (labels[i]) c.setAttribute("data-label", labels[i]); });
-        function button(text, fn) { var b = document.createElement("button"); b.type = "button"; b.textContent = text; b.addEventListener("click", fn); cell.appendChild(b); return b; }
-        button("Export " + m.participant, function () {
-          var blob = new Blob([exportText(id)], { type: "application/x-ndjson" });
-          var a = document.createElement("a"); a.href = URL.createObjectURL(blob); a.download = fileName(m);
-          document.body.appendChild(a); a.click(); a.remove();
-        }).setAttribute("data-export", id);
-        if (config.upload) {
-          button("Send " + m.participant, function (ev) {
-            var b = ev.target, url = config.upload.replace(/\/?$/, "/") + encodeURIComponent(fileName(m));
-            b.disabled = true; status("Sending " + fileName(m) + " …");
-            fetch(url, { method: "PUT", body: exportText(id), headers: { "Content-Type": "application/x-ndjson" } })
-              .then(function (r) { status(r.ok ? "Sent " + fileName(m) + " (" + r.status + ")." : "The server refused " + fileName(m) + ": " + r.status + " " + r.statusText); })
-              .catch(function (e) { status("Could not reach the server: " + e.message); })
-              .then(function () { b.disabled = false; });
-          });
-        }
-        button("Delete " + m.participant, function () {
-          if (!confirm("Delete the session of participant " + m.participant + " from this device? Export it first.")) return;
-          for (var c = 0; c * CHUNK < m.lines; c++) localStorage.removeItem(P + "s:" + id + ":c" + c);
-          localStorage.removeItem(P + "s:" + id + ":meta");
-          store("index", sessionIds().filter(function (x) { return x !== id; }));
-          if (load("current") === id) localStorage.removeItem(P + "current");
-          render();
-        }).className = "secondary";
-        body.appendChild(tr);
-      });
-    }
-    function status(text) { document.getElementById("status").textContent = text; }
-    document.getElementById("next-participant").addEventListener("click", function () {
-      localStorage.removeItem(P + "current");
-      status("The next visit to the test page starts at Welcome.");
-    });
-    var choice = document.getElementById("set-choice");
-    if (SETS && choice) {
-      (config.setOrder || Object.keys(SETS)).forEach(function (name) {
-        var o = document.createElement("option"); o.value = name; o.textContent = name + (name === config.set ? " (default)" : "");
-        choice.appendChild(o);
-      });
-      choice.value = chosenSet();
-      choice.addEventListener("change", function () {
-        store("set", choice.value);
-        status("New sessions on this device use string set " + choice.value + ".");
-      });
-    }
-    if (!storageOK) status("This browser does not let the page store data here.");
-    render();
   }
 
   start();

@@ -17,8 +17,10 @@ struct GameKit {
     /// Optional WebDAV folder the page PUTs sealed uploads to.
     var upload: URL?
 
-    /// The page's scripts, in the order they are inlined (each file one job).
-    static let scripts = ["input.js", "model.js", "seal.js", "store.js", "draw.js", "sound.js", "screens.js", "main.js"]
+    /// The page's scripts under `Site/`, in the order they are inlined (each file one job):
+    /// first the participant-side parts both kits share (`Site/shared/`), then the game's.
+    static let scripts = ["shared/timed-input.js", "shared/seal.js", "shared/upload-queue.js"]
+        + ["model.js", "seal.js", "store.js", "draw.js", "sound.js", "screens.js", "main.js"].map { "game/play/" + $0 }
 
     /// Reads `kit`, `public_key` and `kit_upload`; nil when `kit` is not true.
     static func read(_ config: SectionConfig) throws -> GameKit? {
@@ -55,7 +57,7 @@ struct GameKit {
     func files() throws -> [OutputFile] {
         func read(_ rel: String) throws -> String { String(decoding: try Resources.data(rel), as: UTF8.self) }
         var html = try read("Templates/game/play.html")
-        let js = try Self.scripts.map { "/* \($0) */\n" + (try read("Site/game/play/" + $0)) }.joined(separator: "\n")
+        let js = try Self.scripts.map { "/* \($0) */\n" + (try read("Site/" + $0)) }.joined(separator: "\n")
         var config: [String: JSONValue] = ["publicKey": .string(publicKeySPKI), "publicKeyBits": .int(publicKeyBits),
                                            "results": .string("../results/")]
         config["upload"] = upload.map { .string($0.absoluteString) } ?? .null

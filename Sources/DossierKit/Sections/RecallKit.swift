@@ -12,8 +12,33 @@ struct RecallKit {
     /// The project's string sets, default first: each set's name (written into the
     /// header of every log made with it, `set`) and its strings in file order (seed 4a.2).
     var sets: [(name: String, strings: StringSet)]
-    /// Optional WebDAV folder the administrator page PUTs logs to.
+    /// Optional WebDAV folder the kit PUTs uploads to.
     var upload: URL?
+    /// The study public key (base64 DER SubjectPublicKeyInfo) each session is sealed to
+    /// before it leaves the browser (`public_key:`, docs/recall-upload.md); nil: logs go plain.
+    var publicKeySPKI: String? = nil
+    /// `kit_keep: sealed`: once a session is sealed the device keeps only the sealed copy.
+    var keepSealedOnly = false
+
+    /// The page's scripts under `Site/`, in order: the participant-side parts both kits
+    /// share (`Site/shared/`), then the kit's own.
+    static let scripts = ["shared/timed-input.js", "shared/seal.js", "shared/upload-queue.js",
+                          "recall/kit/kit-store.js", "recall/kit/kit-admin.js", "recall/kit/kit.js"]
+
+    /// Reads `public_key:` and `kit_keep:` (plain or sealed; sealed needs a public key).
+    mutating func readSealing(_ config: SectionConfig) throws {
+        if let keyPath = try config.path("public_key", required: false) {
+            publicKeySPKI = try GameKit.publicKey(at: keyPath, config: config).0
+        }
+        let keep = try config.string("kit_keep") ?? "plain"
+        guard keep == "plain" || keep == "sealed" else {
+            throw config.error("kit_keep", "kit_keep must be plain or sealed")
+        }
+        if keep == "sealed" && publicKeySPKI == nil {
+            throw config.error("kit_keep", "kit_keep: sealed needs public_key: the study's public key from `dossier recall keygen`")
+        }
+        keepSealedOnly = keep == "sealed"
+    }
 
     /// The default set's strings and name.
     var strings: StringSet { sets[0].strings }
@@ -39,14 +64,15 @@ struct RecallKit {
     /// The two pages.
     func files() throws -> [OutputFile] {
         func read(_ rel: String) throws -> String { String(decoding: try Resources.data(rel), as: UTF8.self) }
-        // The timed-input script (names each key by its change) comes first: kit.js uses it.
-        let js = try read("Site/recall/kit/timed-input.js") + "\n" + read("Site/recall/kit/kit.js")
+        let js = try Self.scripts.map { "/* \($0) */\n" + (try read("Site/" + $0)) }.joined(separator: "\n")
         let css = try read("Site/recall/kit/kit.css")
         let test = try read("Templates/recall/kit.html"), admin = try read("Templates/recall/kit-admin.html")
         func page(_ template: String, mode: String) -> String {
             var config: [String: JSONValue] = ["strings": .array(strings.strings.map { .string($0) }), "set": .string(setName),
                                                "mode": .string(mode), "format": .string(NativeLog.format)]
             config["upload"] = upload.map { .string($0.absoluteString) } ?? .null
+            config["publicKey"] = publicKeySPKI.map { .string($0) } ?? .null
+            config["keep"] = .string(keepSealedOnly ? "sealed" : "plain")
             if sets.count > 1 {
                 // Every set's strings, and their order for the administrator's choice.
                 config["sets"] = .object(Dictionary(uniqueKeysWithValues: sets.map { ($0.name, .array($0.strings.strings.map { .string($0) })) }))
@@ -55,6 +81,8 @@ struct RecallKit {
             var html = Self.expandFields(template)
             html = Self.section(html, "upload", keep: upload != nil)
             html = Self.section(html, "sets", keep: sets.count > 1)
+            html = Self.section(html, "sealed", keep: publicKeySPKI != nil)
+            html = Self.section(html, "keepSealed", keep: keepSealedOnly)
             html = html.replacingOccurrences(of: "/*KIT-CSS*/", with: css)
             html = html.replacingOccurrences(of: "/*KIT-CONFIG*/", with: Self.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
             html = html.replacingOccurrences(of: "/*KIT-JS*/", with: js)

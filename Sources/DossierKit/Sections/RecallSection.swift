@@ -54,8 +54,13 @@ public struct RecallSection: Section {
         let upload = try RecallKit.uploadURL(config)
         if upload != nil && !wantsKit { throw config.error("kit_upload", "kit_upload needs kit: true") }
         if wantsKit {
-            kit = RecallKit(sets: sets.sets.map { ($0.name, $0.strings) }, upload: upload)
+            var k = RecallKit(sets: sets.sets.map { ($0.name, $0.strings) }, upload: upload)
+            try k.readSealing(config)
+            kit = k
         } else {
+            for key in ["public_key", "kit_keep"] where config.value(key) != nil {
+                throw config.error(key, "\(key) needs kit: true")
+            }
             kit = nil
         }
         if logs.isEmpty && cohorts.isEmpty && kit == nil {

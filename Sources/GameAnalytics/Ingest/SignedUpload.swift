@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Sealing
 
 // MARK: - Signed upload content (docs/game-telemetry.md, "Signed uploads")
 
@@ -27,7 +28,7 @@ public enum SignedUpload {
     }
 
     static func message(player: String, resultKey: String, body: Data) -> Data {
-        Data((context + player + "\n" + resultKey + "\n").utf8) + body
+        SignedRecord.message(context: context, fields: [player, resultKey], body: body)
     }
 
     /// The plaintext of an upload: the signed device record followed by `body`.
@@ -56,7 +57,7 @@ public enum SignedUpload {
             throw GameError("the device record's player id is not valid")
         }
         guard let pkText = obj["signing_key"] as? String, let pk = Data(base64Encoded: pkText), pk.count == 32,
-              let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: pk) else {
+              (try? Curve25519.Signing.PublicKey(rawRepresentation: pk)) != nil else {
             throw GameError("signing_key must be a base64 Ed25519 public key (32 bytes)")
         }
         guard let rk = obj["result_key"] as? String, let rkData = Data(base64Encoded: rk), rkData.count == 32 else {
@@ -66,7 +67,8 @@ public enum SignedUpload {
             throw GameError("signature must be 64 bytes in base64")
         }
         let body = Data(plain[(nl + 1)...])
-        guard publicKey.isValidSignature(sig, for: message(player: player, resultKey: rk, body: body)) else {
+        guard SignedRecord.verify(signingKey: pkText, signature: sig.base64EncodedString(),
+                                  message: message(player: player, resultKey: rk, body: body)) else {
             throw GameError("the signature does not verify with the upload's signing key: the content was altered or forged")
         }
         return Content(player: player, signingKey: pk.base64EncodedString(), resultKey: rkData.base64EncodedString(), body: body)

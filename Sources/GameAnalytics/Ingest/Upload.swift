@@ -1,78 +1,52 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import Sealing
 
 // MARK: - Sealed uploads (docs/game-telemetry.md, "Encrypted uploads")
 
-/// A player's upload sealed to the study's RSA public key.
-///
-/// Layout (all integers big-endian):
-/// `"RMU1"` · u16 L · L bytes RSA-OAEP-SHA256(AES-256 key) · 12-byte nonce · ciphertext · 16-byte tag.
-/// The AES-GCM additional data is the header (`"RMU1"`, L and the wrapped key), so no byte
-/// of the upload can change without the open failing.
+/// A player's upload sealed to the study's RSA public key: the shared envelope of
+/// ``Sealing/Envelope`` (`RMU1`), with the game's messages.
 public enum Upload {
-    public static let magic = Data("RMU1".utf8)
+    public static let magic = Data(Envelope.magic)
 
     /// A new study key pair as PEM text (private key: PKCS#8).
     public static func makeKeyPair(bits: Int = 3072) throws -> (privatePEM: String, publicPEM: String) {
-        let size: _RSA.Signing.KeySize = bits >= 4096 ? .bits4096 : bits >= 3072 ? .bits3072 : .bits2048
-        let key = try _RSA.Encryption.PrivateKey(keySize: size)
-        return (key.pkcs8PEMRepresentation, key.publicKey.pemRepresentation)
+        try Envelope.makeKeyPair(bits: bits)
+    }
+
+    /// The game's words for why an envelope did not open.
+    static func message(_ f: Envelope.Failure) -> String {
+        switch f {
+        case .notSealed: return "not a RocketMouse upload (the first bytes are not RMU1)"
+        case .truncated: return "the upload is truncated"
+        case .wrongKey: return "cannot unwrap the data key: the upload was sealed to a different study key, or its key block was altered"
+        case .badKeyLength: return "the wrapped data key has the wrong length"
+        case .altered: return "authentication failed: the upload was altered or truncated"
+        case .badPublicKey: return "the public key is not an RSA public key in PEM form (2048 bits or more)"
+        case .badPrivateKey: return "the key is not an RSA private key in PEM form (2048 bits or more)"
+        case .sealing: return "sealing failed"
+        }
     }
 
     /// Seals `plaintext` (JSON Lines for one player) to the public key.
     public static func seal(_ plaintext: Data, publicKeyPEM: String) throws(GameError) -> Data {
-        let pub: _RSA.Encryption.PublicKey
-        do { pub = try _RSA.Encryption.PublicKey(pemRepresentation: publicKeyPEM) } catch {
-            throw GameError("the public key is not an RSA public key in PEM form (2048 bits or more)")
-        }
-        let key = SymmetricKey(size: .bits256)
-        do {
-            let wrapped = try pub.encrypt(key.withUnsafeBytes { Data($0) }, padding: .PKCS1_OAEP_SHA256)
-            var header = magic
-            header.append(UInt8(wrapped.count >> 8)); header.append(UInt8(wrapped.count & 0xff))
-            header.append(wrapped)
-            let box = try AES.GCM.seal(plaintext, using: key, authenticating: header)
-            return header + Data(box.nonce) + box.ciphertext + box.tag
-        } catch {
-            throw GameError("sealing failed")
-        }
+        do { return try Envelope.seal(plaintext, publicKeyPEM: publicKeyPEM) } catch { throw GameError(message(error)) }
     }
 
     /// Opens a sealed upload with the private key; the error says which check failed.
     public static func open(_ sealed: Data, privateKey: _RSA.Encryption.PrivateKey) throws(GameError) -> Data {
-        let b = [UInt8](sealed)
-        guard b.count >= 6, Data(b[0..<4]) == magic else { throw GameError("not a RocketMouse upload (the first bytes are not RMU1)") }
-        let l = Int(b[4]) << 8 | Int(b[5])
-        guard b.count >= 6 + l + 12 + 16 else { throw GameError("the upload is truncated") }
-        let header = Data(b[0..<(6 + l)])
-        let keyBytes: Data
-        do { keyBytes = try privateKey.decrypt(Data(b[6..<(6 + l)]), padding: .PKCS1_OAEP_SHA256) } catch {
-            throw GameError("cannot unwrap the data key: the upload was sealed to a different study key, or its key block was altered")
-        }
-        guard keyBytes.count == 32 else { throw GameError("the wrapped data key has the wrong length") }
-        do {
-            let nonce = try AES.GCM.Nonce(data: Data(b[(6 + l)..<(6 + l + 12)]))
-            let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: Data(b[(6 + l + 12)..<(b.count - 16)]),
-                                            tag: Data(b[(b.count - 16)...]))
-            return try AES.GCM.open(box, using: SymmetricKey(data: keyBytes), authenticating: header)
-        } catch {
-            throw GameError("authentication failed: the upload was altered or truncated")
-        }
+        do { return try Envelope.open(sealed, privateKey: privateKey) } catch { throw GameError(message(error)) }
     }
 
     /// Reads a PKCS#8 or PKCS#1 PEM private key.
     public static func privateKey(pem: String) throws(GameError) -> _RSA.Encryption.PrivateKey {
-        do { return try _RSA.Encryption.PrivateKey(pemRepresentation: pem) } catch {
-            throw GameError("the key is not an RSA private key in PEM form (2048 bits or more)")
-        }
+        do { return try Envelope.privateKey(pem: pem) } catch { throw GameError(message(error)) }
     }
 
     /// SHA-256 of the plaintext, hex: the idempotency key of an upload (sealing the same
     /// content twice gives different bytes, but the same hash).
-    public static func contentHash(_ plaintext: Data) -> String {
-        SHA256.hash(data: plaintext).map { String(format: "%02x", $0) }.joined()
-    }
+    public static func contentHash(_ plaintext: Data) -> String { Hex.sha256(plaintext) }
 }
 
 // MARK: - Ingest

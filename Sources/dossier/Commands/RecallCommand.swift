@@ -7,7 +7,7 @@ import RecallStudy
 struct RecallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recall",
-        abstract: "Memorization study tools: simulate sessions, import desktop Raw Data.",
+        abstract: "Memorization study tools: simulate, import, sealed kit uploads.",
         discussion: """
         The recall section of dossier.yml turns session logs into participant reports and a \
         study summary (see docs/recall-section.md). These tools make inputs for it.
@@ -15,8 +15,11 @@ struct RecallCommand: AsyncParsableCommand {
         Examples:
           dossier recall simulate --participants 30 --seed 7 --out data/recall/logs
           dossier recall import-desktop raw-p2.csv --out data/recall/logs/p2.jsonl
+          dossier recall keygen --output study
+          dossier recall ingest --key study.key --from https://dav.example/drop/
         """,
-        subcommands: [Simulate.self, ImportDesktop.self, Parse.self]
+        subcommands: [Simulate.self, ImportDesktop.self, RecallKeygen.self, RecallSeal.self, RecallIngestCommand.self,
+                      Parse.self]
     )
 
     static func fail(_ e: RecallError) -> DossierError { DossierError(file: e.file, line: e.line, e.message) }

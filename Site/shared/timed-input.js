@@ -1,4 +1,10 @@
-/* Dossier timed input (docs/recall-kit.md, "How a key is named"): turns the browser's
+/* Dossier timed input, shared by both kits (docs/recall-kit.md, "How a key is named";
+   docs/game-kit.md, "Timing"). Every time comes from event.timeStamp (the time the input
+   happened, on the same monotonic clock as performance.now()), never from the handler or
+   the frame that later draws it. Two jobs:
+   - presses(): the game's presses — a primary pointer going down on the play field, or a
+     key going down that is not Tab, Escape, M or a modifier (docs/game-kit.md);
+   - attach(): the recall kit's text fields — turns the browser's
    keyboard and text events in text fields into key events named by the change each made,
    whatever the input path — a hardware key, a soft key that sends its character with the
    keydown, an Android soft key (keyCode 229, key "Unidentified") whose character comes
@@ -127,5 +133,39 @@ var TimedInput = (function () {
     return { flush: flush, written: written };
   }
 
-  return { attach: attach, chars: chars, length: length, nameOf: nameOf, label: label };
+  /** ms on the performance clock for an event (old browsers gave epoch ms). */
+  function eventTime(ev) {
+    var ts = ev.timeStamp;
+    if (ts > 1e12) ts -= performance.timeOrigin;
+    return ts;
+  }
+
+  var IGNORED = { Tab: 1, Escape: 1, Shift: 1, Control: 1, Alt: 1, Meta: 1, CapsLock: 1, m: 1, M: 1, ContextMenu: 1 };
+
+  /** Calls onPress(time, how) for every press on `field` or the keyboard while active():
+      a primary pointer going down (touch, pen, mouse button 0) on the field, or a key
+      going down (not a repeat) that is not Tab, Escape, M or a modifier, while the focus
+      is not on a button, link or form field. */
+  function presses(field, active, onPress) {
+    field.addEventListener("pointerdown", function (ev) {
+      if (!active() || (ev.pointerType === "mouse" && ev.button !== 0)) return;
+      if (ev.target.closest && ev.target.closest("button")) return;
+      ev.preventDefault();
+      onPress(eventTime(ev), ev.pointerType || "touch");
+    });
+    // No double-tap zoom, no emulated mouse events after a touch.
+    field.addEventListener("touchstart", function (ev) {
+      if (active() && !(ev.target.closest && ev.target.closest("button"))) ev.preventDefault();
+    }, { passive: false });
+    document.addEventListener("keydown", function (ev) {
+      if (!active() || ev.repeat || IGNORED[ev.key] || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      var t = ev.target;
+      if (t && t.closest && t.closest("button, a, input, select, textarea")) return;
+      ev.preventDefault();
+      onPress(eventTime(ev), "key");
+    });
+  }
+
+  return { attach: attach, presses: presses, eventTime: eventTime, chars: chars, length: length, nameOf: nameOf,
+           label: label };
 })();

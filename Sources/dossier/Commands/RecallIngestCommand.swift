@@ -1,0 +1,154 @@
+#if DOMAIN_RECALL
+import ArgumentParser
+import _CryptoExtras
+import DossierKit
+import Foundation
+import RecallStudy
+import Sealing
+import WebDAV
+
+/// `dossier recall ingest`: opens the kit's sealed uploads from a drop and stores each log
+/// in the study's logs folder (docs/recall-upload.md, "Ingest").
+struct RecallIngestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Open, verify and store the kit's sealed uploads in the logs folder.",
+        discussion: """
+        Each *.rcu upload in the drop is opened with the study key, its signature and
+        device pin checked, and its log stored in the logs folder under the name the
+        kit's Export gives it, exactly those bytes (written to a hidden temporary file,
+        then put in place). Only then is the upload deleted from the drop (or moved
+        into --move-to). The same log again is not stored twice. A truncated, altered,
+        replayed (copied under another name), wrongly keyed or conflicting upload is
+        refused with the reason and left in the drop. Exit status 1 unless every
+        upload is stored.
+
+        --from is a WebDAV folder URL (credentials as for `dossier publish`:
+        DOSSIER_WEBDAV_USER, DOSSIER_WEBDAV_PASSWORD, --netrc) or a local folder.
+        The logs folder is --logs, or the `recall: logs:` folder of the project.
+
+        Examples:
+          dossier recall ingest --key study.key --from https://dav.example/drop/
+          dossier recall ingest --key study.key --from drop --logs data/logs
+        """)
+    @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
+    @Option(help: "The WebDAV drop folder URL, or a local folder, to take uploads from.") var from: String
+    @Option(help: "The folder to store logs in (default: the project's recall logs folder).") var logs: String?
+    @Option(help: "The project folder whose dossier.yml names the logs folder.") var project: String = "."
+    @Option(name: .customLong("move-to"), help: "Move stored uploads into this folder (relative to the drop) instead of deleting them.")
+    var moveTo: String?
+    @Option(help: "WebDAV user name (with a URL).") var user: String?
+    @Option(help: "A netrc-style file with the WebDAV password (with a URL).") var netrc: String?
+    @OptionGroup var trust: TrustOptions
+    @OptionGroup var quiet: QuietFlag
+
+    struct Tally {
+        var stored = 0, dup = 0, rejected = 0, gone = 0
+        var quiet = false
+        /// Prints the outcome; true when the log is safely stored.
+        mutating func report(_ name: String, _ outcome: RecallIngestOutcome) -> Bool {
+            switch outcome {
+            case .stored(let log):
+                stored += 1
+                if !quiet { print("\(name): stored \(log)") }
+                return true
+            case .duplicate(let log):
+                dup += 1
+                if !quiet { print("\(name): already stored as \(log)") }
+                return true
+            case .rejected(let reason):
+                rejected += 1
+                Console.note("\(name): refused: \(reason) (kept in the drop)")
+                return false
+            }
+        }
+    }
+
+    /// The logs folder: --logs, or the first entry of the project's `recall: logs:`.
+    func logsFolder() throws -> URL {
+        if let logs { return URL(fileURLWithPath: logs) }
+        let p = try Project.load(URL(fileURLWithPath: project))
+        guard let c = p.sectionConfigs.first(where: { $0.key == "recall" }), let first = try c.strings("logs").first else {
+            throw DossierError(file: p.manifestURL.path, "no `recall: logs:` folder: give --logs FOLDER")
+        }
+        return c.resolve(first)
+    }
+
+    func run() async throws {
+        guard let pem = FileManager.default.contents(atPath: key) else { throw DossierError(file: key, "cannot read the key file") }
+        let privateKey: _RSA.Encryption.PrivateKey
+        do { privateKey = try Envelope.privateKey(pem: String(decoding: pem, as: UTF8.self)) } catch {
+            throw DossierError(file: key, RecallIngest.message(error))
+        }
+        let folder = try logsFolder()
+        let sink: FolderRecallLogSink
+        do { sink = try FolderRecallLogSink(folder: folder, beforeWrite: { try FaultPoint.hit($0) }) } catch {
+            throw DossierError(file: folder.path, "the logs folder does not exist (create it first)")
+        }
+        var tally = Tally()
+        tally.quiet = quiet.quiet
+        if from.hasPrefix("https://") || from.hasPrefix("http://") {
+            try await pull(from, key: privateKey, sink: sink, tally: &tally)
+        } else {
+            try takeLocal(from, key: privateKey, sink: sink, tally: &tally)
+        }
+        quiet.say("\(tally.stored) stored, \(tally.dup) already stored, \(tally.rejected) refused"
+                  + (tally.gone > 0 ? ", \(tally.gone) gone" : ""))
+        if tally.rejected > 0 { throw ExitCode(1) }
+    }
+
+    /// Every *.rcu of a local folder, by name; each removed (or moved) once stored.
+    func takeLocal(_ dir: String, key: _RSA.Encryption.PrivateKey, sink: FolderRecallLogSink, tally: inout Tally) throws {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw DossierError(file: dir, "not a folder or an http(s) URL")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+            .filter { $0.hasSuffix(RecallUpload.fileExtension) && !$0.hasPrefix(".") }.sorted()
+        let base = URL(fileURLWithPath: dir)
+        if let moveTo { try FileManager.default.createDirectory(at: base.appendingPathComponent(moveTo), withIntermediateDirectories: true) }
+        for name in names {
+            let url = base.appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: url.path) else { tally.gone += 1; continue }
+            guard tally.report(name, RecallIngest.ingest(data, name: name, key: key, into: sink)) else { continue }
+            try FaultPoint.hit("remove \(name) from the drop")
+            if let moveTo {
+                let dest = base.appendingPathComponent(moveTo).appendingPathComponent(name)
+                try? FileManager.default.removeItem(at: dest)
+                try FileManager.default.moveItem(at: url, to: dest)
+            } else {
+                try FileManager.default.removeItem(at: url)
+            }
+        }
+    }
+
+    /// Every *.rcu of the WebDAV drop; each deleted (or moved) only after it is stored, so a
+    /// kill at any point loses nothing (the re-run finds it stored and removes it).
+    func pull(_ from: String, key: _RSA.Encryption.PrivateKey, sink: FolderRecallLogSink, tally: inout Tally) async throws {
+        guard let url = URL(string: from.hasSuffix("/") ? from : from + "/"), url.host != nil else {
+            throw ValidationError("--from must be a URL such as https://dav.example.org/drop/ or a folder")
+        }
+        let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
+        do {
+            let client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions)
+            let items = try await client.propfind("", depth: 1)
+                .filter { !$0.isCollection && $0.path.hasSuffix(RecallUpload.fileExtension) && !$0.path.contains("/") }
+                .map(\.path).sorted()
+            if let moveTo { try await client.makeCollections(moveTo) }
+            for name in items {
+                let data: Data
+                do { data = try await client.get(name).data } catch WebDAVError.notFound {
+                    Console.note("warning: \(name): skipped: gone from the drop folder since it was listed (HTTP 404)")
+                    tally.gone += 1
+                    continue
+                }
+                guard tally.report(name, RecallIngest.ingest(data, name: name, key: key, into: sink)) else { continue }
+                if let moveTo { try await client.move(name, to: moveTo + "/" + name, overwrite: true) }
+                else { _ = try await client.delete(name) }
+            }
+        } catch let e as WebDAVError {
+            throw DossierError(e.description)
+        }
+    }
+}
+#endif

@@ -1,0 +1,102 @@
+#if DOMAIN_RECALL
+import ArgumentParser
+import Crypto
+import _CryptoExtras
+import DossierKit
+import Foundation
+import RecallStudy
+import Sealing
+import WebDAV
+
+// `dossier recall keygen | seal | ingest`: sealed uploads of the recall kit
+// (docs/recall-upload.md).
+
+struct RecallKeygen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Make the study's RSA key pair for sealed kit uploads.",
+        discussion: """
+        Writes PREFIX.key (the private key, PKCS#8 PEM, mode 0600 - keep it secret; it
+        opens every upload) and PREFIX.pub (the public key: give it to the kit as
+        `recall: public_key:`). The same pair as `dossier game keygen` makes.
+
+        Example:
+          dossier recall keygen --output study
+        """)
+    @Option(name: [.customLong("output"), .customShort("o")], help: "Path prefix of the two files.") var out: String
+    @Option(help: "RSA modulus size: 2048, 3072 or 4096.") var bits: Int = 3072
+    @Flag(help: "Replace existing files.") var force = false
+    @OptionGroup var quiet: QuietFlag
+
+    func validate() throws {
+        guard [2048, 3072, 4096].contains(bits) else { throw ValidationError("--bits must be 2048, 3072 or 4096") }
+    }
+
+    func run() throws {
+        let keyURL = URL(fileURLWithPath: out + ".key"), pubURL = URL(fileURLWithPath: out + ".pub")
+        for u in [keyURL, pubURL] where !force && FileManager.default.fileExists(atPath: u.path) {
+            throw DossierError(file: u.path, "already exists (use --force to replace it)")
+        }
+        let pair = try Envelope.makeKeyPair(bits: bits)
+        try AtomicFile.write(Data(pair.privatePEM.utf8), to: keyURL, mode: 0o600)
+        try AtomicFile.write(Data(pair.publicPEM.utf8), to: pubURL, mode: 0o644)
+        quiet.note("wrote \(keyURL.path) (secret, mode 0600) and \(pubURL.path)")
+    }
+}
+
+struct RecallSeal: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seal",
+        abstract: "Sign and seal session logs as the kit does (for tests and demos).",
+        discussion: """
+        One upload per log, named rc-<24 hex digits>.rcu, in the output folder. The
+        device's id and Ed25519 key live in DEVICE (made at the first seal, mode 0600).
+
+        Example:
+          dossier recall seal --public study.pub --output drop S001.jsonl
+        """)
+    @Option(help: "The study's public key (PEM).") var `public`: String
+    @Option(name: [.customLong("output"), .customShort("o")], help: "Folder for the sealed uploads.") var out: String
+    @Option(help: "The device's key file (default: <output>-device.json).") var device: String?
+    @Argument(help: "Session logs (*.jsonl), each stored under its own file name.") var files: [String]
+    @OptionGroup var quiet: QuietFlag
+
+    struct DeviceFile: Codable { var device: String; var signing_key: String }
+
+    func run() throws {
+        guard let pem = FileManager.default.contents(atPath: `public`) else {
+            throw DossierError(file: `public`, "cannot read the file")
+        }
+        let keyURL = URL(fileURLWithPath: device ?? (out.hasSuffix("/") ? String(out.dropLast()) : out) + "-device.json")
+        let file: DeviceFile
+        if let d = FileManager.default.contents(atPath: keyURL.path) {
+            guard let f = try? JSONDecoder().decode(DeviceFile.self, from: d) else {
+                throw DossierError(file: keyURL.path, "not a device key file")
+            }
+            file = f
+        } else {
+            file = DeviceFile(device: Hex.string(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }),
+                              signing_key: Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString())
+            try AtomicFile.write(try JSONEncoder().encode(file), to: keyURL, mode: 0o600)
+        }
+        guard let raw = Data(base64Encoded: file.signing_key),
+              let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
+            throw DossierError(file: keyURL.path, "not a device key file")
+        }
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        for f in files {
+            guard let body = FileManager.default.contents(atPath: f) else { throw DossierError(file: f, "cannot read the file") }
+            let name = "rc-" + Hex.string(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0.prefix(12)) })
+                + RecallUpload.fileExtension
+            let plain = try RecallUpload.make(body: body, device: file.device, upload: name,
+                                              log: URL(fileURLWithPath: f).lastPathComponent, key: key)
+            let sealed: Data
+            do { sealed = try Envelope.seal(plain, publicKeyPEM: String(decoding: pem, as: UTF8.self)) } catch {
+                throw DossierError(file: `public`, RecallIngest.message(error))
+            }
+            try AtomicFile.write(sealed, to: URL(fileURLWithPath: out).appendingPathComponent(name), mode: 0o644)
+            quiet.say("\(f): \(name)")
+        }
+    }
+}
+#endif
