@@ -1,3 +1,4 @@
+import StudyStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -62,7 +63,9 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
         for n in (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         where n.hasPrefix(".") && n.hasSuffix(".partial") {
             let parts = n.split(separator: ".")
-            if parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(), kill(pid, 0) == 0 { continue }
+            if parts.count >= 3, let pid = Int32(parts[parts.count - 2]), pid != getpid(), kill(pid, 0) == 0 {
+                continue
+            }
             try? FileManager.default.removeItem(at: dir.appendingPathComponent(n))
         }
     }
@@ -88,7 +91,9 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
         if FileManager.default.fileExists(atPath: target.path) { throw RecallSinkError.nameTaken(name) }
         guard try Self.writeAtomically(bytes, to: target, label: "log \(name)", beforeWrite: beforeWrite) else {
             // Another process stored a file of this name since: the same log or another.
-            if let d = FileManager.default.contents(atPath: target.path), RecallUpload.digest(d) == sha256 { return false }
+            if let d = FileManager.default.contents(atPath: target.path), RecallUpload.digest(d) == sha256 {
+                return false
+            }
             throw RecallSinkError.nameTaken(name)
         }
         digests?[sha256] = name
@@ -146,5 +151,22 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
         let dfd = open(dir.path, O_RDONLY)
         if dfd >= 0 { fsync(dfd); close(dfd) }
         return true
+    }
+}
+
+/// The study database's `recall_logs` table (SQLite or PostgreSQL) as a sink: each log
+/// stored in its own transaction, exactly once by its hash, however many ingests run at
+/// once against one PostgreSQL database.
+public final class RecallLogDatabase: RecallLogSink {
+    public let table: RecallLogTable
+
+    public init(_ location: StoreLocation) throws {
+        table = try RecallLogTable(location)
+    }
+
+    public func contains(sha256: String) throws -> Bool { try table.contains(sha256: sha256) }
+
+    public func store(name: String, bytes: [UInt8], sha256: String) throws -> Bool {
+        try table.store(name: name, bytes: bytes, sha256: sha256)
     }
 }
