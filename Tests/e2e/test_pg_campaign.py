@@ -151,10 +151,10 @@ def test_two_sites_four_ingests_killed_then_every_upload_stored_once(dossier_bin
                 if code == 1 and not killed:
                     assert "rejected" in err or "refused" in err, (run, name, err)
                 outcomes[code] = outcomes.get(code, 0) + 1
-            rounds = 0
+            rounds, again = 0, {}
             while any(pending(r) for r in roots):
                 rounds += 1
-                assert rounds <= 1, (run, plans, [pending(r) for r in roots])
+                assert rounds <= 1, (run, plans, [pending(r) for r in roots], again)
                 again = run_together(specs(False), work)
                 for name, (code, out, err, _) in again.items():
                     assert code in (0, 1), (run, name, code, err)
