@@ -28,6 +28,7 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -203,6 +204,8 @@ def main():
         a.out = a.out or str(WORK / "store-RESULTS-quick.md")
     work = WORK / "store"
     work.mkdir(parents=True, exist_ok=True)
+    # A terminated run still stops its server (the `finally` below).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     srv, reason = durable_server()
     if srv is None:
         print(f"store bench: skipped: {reason}")

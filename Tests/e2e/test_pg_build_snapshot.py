@@ -17,6 +17,7 @@ release, docs/store.md). A build during the held commit must equal R0 byte for b
 after the commit, R1. R0 and R1 differ (the upload adds a player), so each comparison
 can fail.
 """
+import shutil
 import sqlite3
 import subprocess
 import time
@@ -129,3 +130,50 @@ def test_a_build_held_inside_its_snapshot_does_not_see_an_upload_committed_meanw
     assert_same_tree(proj / "_site", study["r0"])
     run_dossier("build", "--clean", proj, env=env)
     assert_same_tree(proj / "_site", study["r1"])
+
+
+# MARK: - Recall logs in the database: the same two seams
+
+def recall_references(tmp_path, run_dossier):
+    """Six demo logs: five stored first, the sixth held; reference sites from folders
+    named `recall_logs` (what a database-built recall site equals, docs/store.md)."""
+    from test_store_postgres import REPO_EXAMPLES, recall_project
+    logs = sorted((__import__("pathlib").Path(REPO_EXAMPLES) / "logs").glob("*.jsonl"))[:6]
+    refs = {}
+    for name, part in (("r0", logs[:5]), ("r1", logs)):
+        proj = recall_project(tmp_path / name, "logs: recall_logs")
+        (proj / "recall_logs").mkdir()
+        for f in part:
+            shutil.copy(f, proj / "recall_logs" / f.name)
+        run_dossier("build", proj)
+        refs[name] = proj / "_site"
+    assert tree(refs["r0"]) != tree(refs["r1"])
+    return logs, refs
+
+
+@pytest.mark.parametrize("held_side", ["ingest at its commit", "build in its snapshot"])
+def test_a_recall_build_sees_a_log_stored_meanwhile_entirely_or_not_at_all(
+        held_side, pg_database, run_dossier, dossier_bin, tmp_path):
+    from test_store_postgres import recall_project
+    pg, db = pg_database
+    env = scrub_environment()
+    env.update(pg.client_env())
+    logs, refs = recall_references(tmp_path, run_dossier)
+    run_dossier("db", "import-logs", "--database", pg.url(db), *logs[:5], env=env)
+    proj = recall_project(tmp_path / "p", f"database: {pg.url(db)}")
+    store_sixth = [dossier_bin, "db", "import-logs", "--database", pg.url(db), str(logs[5])]
+    if held_side == "ingest at its commit":
+        proc, release = held(store_sixth, env, "commit:1", tmp_path)
+        run_dossier("build", "--clean", proj, env=env)
+        assert_same_tree(proj / "_site", refs["r0"])
+        code, out, err = let_go(proc, release)
+        assert code == 0, err
+    else:
+        proc, release = held([dossier_bin, "build", "--clean", str(proj)], env, "snapshot:1", tmp_path)
+        subprocess.run(store_sixth, env=env, check=True, capture_output=True)
+        code, out, err = let_go(proc, release)
+        assert code == 0, err
+        assert_same_tree(proj / "_site", refs["r0"])
+    assert pg.psql(db, "select count(*) from recall_logs").strip() == "6"
+    run_dossier("build", "--clean", proj, env=env)
+    assert_same_tree(proj / "_site", refs["r1"])
