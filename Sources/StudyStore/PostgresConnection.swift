@@ -70,7 +70,9 @@ public final class PostgresConnection: StoreConnection {
     static func firstLine(_ raw: String) -> String {
         let lines = raw.split(separator: "\n").map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }
         guard var line = lines.last else { return "no answer" }
-        for prefix in ["FATAL:  ", "ERROR:  "] where line.hasPrefix(prefix) { line = String(line.dropFirst(prefix.count)) }
+        for prefix in ["FATAL:  ", "ERROR:  "] where line.hasPrefix(prefix) {
+            line = String(line.dropFirst(prefix.count))
+        }
         if let r = line.firstRange(of: "failed: ") { line = String(line[r.upperBound...]) }
         return line
     }
@@ -92,7 +94,8 @@ public final class PostgresConnection: StoreConnection {
         return StoreError(.other, "PostgreSQL: \(message) (SQLSTATE \(state))", sqlState: state)
     }
 
-    private func check(_ result: UnsafeMutableRawPointer?, _ sql: String) throws(StoreError) -> UnsafeMutableRawPointer {
+    private func check(_ result: UnsafeMutableRawPointer?,
+                       _ sql: String) throws(StoreError) -> UnsafeMutableRawPointer {
         guard let result, dossier_pq_result_ok(result) != 0 else {
             let e = failure(result, sql)
             dossier_pq_clear(result)

@@ -25,9 +25,12 @@ public final class RecallLogTable {
     /// Stores a log in its own transaction: true when stored now, false when these bytes
     /// were already stored (under any name). Another log under the same name is an error.
     public func store(name: String, bytes: [UInt8], sha256: String) throws -> Bool {
-        guard Self.isHash(sha256) else { throw StoreError(.other, "recall log \(name): the SHA-256 is not 64 hex digits") }
+        guard Self.isHash(sha256) else {
+            throw StoreError(.other, "recall log \(name): the SHA-256 is not 64 hex digits")
+        }
         return try conn.transaction(.write) { () throws -> Bool in
-            let added = try conn.run("INSERT INTO recall_logs(name, bytes, sha256) VALUES($1, $2, $3) ON CONFLICT DO NOTHING",
+            let added = try conn.run("INSERT INTO recall_logs(name, bytes, sha256) VALUES($1, $2, $3) "
+                                     + "ON CONFLICT DO NOTHING",
                                      [.text(name), .bytes(bytes), .text(sha256)])
             if added == 1 { return true }
             if try contains(sha256: sha256) { return false }

@@ -46,12 +46,15 @@ public enum StoreCopy {
                 let n = try target.int("SELECT COUNT(*) FROM \(t.name)") ?? 0
                 guard n > 0 else { continue }
                 guard replace else {
-                    throw StoreError(.other, "\(target.shown) is not empty (table \(t.name) holds \(n) rows): copy into "
+                    throw StoreError(.other, "\(target.shown) is not empty (table \(t.name) holds \(n) rows): "
+                        + "copy into "
                         + "an empty database, or give --replace to replace what it holds")
                 }
             }
             if replace {
-                for t in StudySchema.tables.reversed() where t.name != "meta" { try target.run("DELETE FROM \(t.name)", []) }
+                for t in StudySchema.tables.reversed() where t.name != "meta" {
+                    try target.run("DELETE FROM \(t.name)", [])
+                }
             }
             return try source.transaction(.snapshot) { () throws -> [(table: String, rows: Int)] in
                 var counts: [(table: String, rows: Int)] = []

@@ -48,7 +48,8 @@ public enum StoreLocation: Sendable, Equatable {
         switch self {
         case .sqlite(let path): return path
         case .postgres(let conninfo, _):
-            return conninfo.hasPrefix("postgres://") || conninfo.hasPrefix("postgresql://") ? conninfo : "postgres:" + conninfo
+            let uri = conninfo.hasPrefix("postgres://") || conninfo.hasPrefix("postgresql://")
+            return uri ? conninfo : "postgres:" + conninfo
         }
     }
 
@@ -74,9 +75,8 @@ public enum StoreLocation: Sendable, Equatable {
             if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
         }
         if let q = uri.firstIndex(of: "?") {
-            for pair in uri[uri.index(after: q)...].split(separator: "&") where pair.lowercased().hasPrefix("password=") {
-                return true
-            }
+            let pairs = uri[uri.index(after: q)...].split(separator: "&")
+            if pairs.contains(where: { $0.lowercased().hasPrefix("password=") }) { return true }
         }
         return false
     }

@@ -16,7 +16,8 @@ public enum StudySchema {
         ("meta", ["key", "value"]),
         ("surveys", ["player", "complete", "diagnosed", "medicated", "age", "gender"]),
         ("sessions", ["player", "session", "start_ms", "end_ms", "score"]),
-        ("events", ["player", "session", "kind", "seq", "t_ms", "interval_ms", "obstacle_kind", "volume_on", "message"]),
+        ("events", ["player", "session", "kind", "seq", "t_ms", "interval_ms", "obstacle_kind", "volume_on",
+                    "message"]),
         ("uploads", ["content_sha256", "player", "sessions"]),
         ("devices", ["player", "signing_key", "result_key"]),
         ("privacy_key", ["id", "key", "database_id", "lifetime_milli"]),
@@ -110,7 +111,8 @@ public enum StudySchema {
                 try c.script(ddl(c))
                 if c.engine == .sqlite, try !hasColumn(c, "privacy_ledger", "seq") {
                     // A version-2 database whose ledger was made before `seq` existed.
-                    try c.script("ALTER TABLE privacy_ledger ADD COLUMN seq INTEGER; UPDATE privacy_ledger SET seq = rowid;")
+                    try c.script("ALTER TABLE privacy_ledger ADD COLUMN seq INTEGER; "
+                                 + "UPDATE privacy_ledger SET seq = rowid;")
                 }
                 try c.run("INSERT INTO meta(key, value) VALUES('schema_version', $1) "
                           + "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text("\(latest)")])

@@ -5,7 +5,8 @@ extension StoreConnection {
     /// write transaction that conflicts with another process's (PostgreSQL SERIALIZABLE,
     /// SQLSTATE 40001/40P01) is run again, up to `attempts` times. Inside an open
     /// transaction `body` simply runs.
-    public func transaction<T>(_ kind: TransactionKind = .write, attempts: Int = 20, _ body: () throws -> T) throws -> T {
+    public func transaction<T>(_ kind: TransactionKind = .write, attempts: Int = 20,
+                               _ body: () throws -> T) throws -> T {
         if inTransaction { return try body() }
         var attempt = 0
         while true {

@@ -11,7 +11,8 @@ import Testing
     static func engines() throws -> [StoreConnection] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        var out: [StoreConnection] = [try SQLiteConnection(path: dir.appendingPathComponent("s.sqlite").path, create: true)]
+        let path = dir.appendingPathComponent("s.sqlite").path
+        var out: [StoreConnection] = [try SQLiteConnection(path: path, create: true)]
         if let conninfo = ProcessInfo.processInfo.environment["DOSSIER_TEST_PG"], !conninfo.isEmpty {
             let pg = try PostgresConnection(conninfo: conninfo, shown: "DOSSIER_TEST_PG")
             try pg.script("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
@@ -37,7 +38,8 @@ import Testing
             #expect(got == all, "\(c.engine)")
             let row = try c.rows("SELECT start_ms, end_ms, score FROM sessions")
             #expect(row == [[.int(Int.max), .int(Int.min), .int(-1)]], "\(c.engine)")
-            try c.run("INSERT INTO meta(key, value) VALUES($1, $2), ($3, $4)", [.text("b"), .text("1"), .text("B"), .text("2")])
+            try c.run("INSERT INTO meta(key, value) VALUES($1, $2), ($3, $4)",
+                      [.text("b"), .text("1"), .text("B"), .text("2")])
             var order: [String] = []
             try c.query("SELECT key FROM meta WHERE key IN ('b', 'B') ORDER BY \(c.byteOrder("key"))", []) {
                 order.append($0.text(0) ?? "")
@@ -67,8 +69,9 @@ import Testing
             try StudySchema.migrate(c)
             do {
                 try c.transaction(.write) {
-                    try c.run("INSERT INTO uploads(content_sha256, player, sessions) VALUES($1, $2, 0)", [.text("h"), .text("p")])
-                    try c.run("INSERT INTO uploads(content_sha256, player, sessions) VALUES($1, $2, 0)", [.text("h"), .text("p")])
+                    let sql = "INSERT INTO uploads(content_sha256, player, sessions) VALUES($1, $2, 0)"
+                    try c.run(sql, [.text("h"), .text("p")])
+                    try c.run(sql, [.text("h"), .text("p")])
                 }
                 Issue.record("a duplicate key was accepted")
             } catch {}

@@ -120,9 +120,12 @@ class PgServer:
         pwfile.unlink()
         if proc.returncode != 0:
             raise RuntimeError(f"initdb failed:\n{proc.stdout}\n{proc.stderr}")
+        # fsync off (a test's data need not survive the machine), but every commit is
+        # written to the WAL before it is acknowledged (synchronous_commit stays on): a
+        # server stopped with "immediate" — a crash — keeps every acknowledged commit.
         with open(self.data / "postgresql.conf", "a", encoding="utf-8") as conf:
             conf.write("\n# dossier test server\nlisten_addresses = '127.0.0.1'\n"
-                       "unix_socket_directories = ''\nfsync = off\nsynchronous_commit = off\n"
+                       "unix_socket_directories = ''\nfsync = off\n"
                        "full_page_writes = off\nmax_connections = 60\nshared_buffers = 16MB\n"
                        "password_encryption = 'scram-sha-256'\n")
         # Only TCP from loopback, always with a password.

@@ -153,3 +153,34 @@ def test_server_stopped_mid_build_leaves_the_previous_site(study, pg_server_own,
     pg.start()
     run_dossier("build", proj, env=env)
     assert tree(proj / "_site") != before
+
+
+def test_two_ingests_of_one_upload_at_once_store_it_once(study, pg_database, dossier_bin, tmp_path):
+    """Ingest A holds its transaction open just before it commits (it has claimed the
+    upload's hash); ingest B, with the same upload, is then seen waiting on A's row lock
+    in the server; A commits; B's SERIALIZABLE transaction fails to serialize, is run
+    again, and finds a duplicate. Each upload once, both exit 0."""
+    pg, db = pg_database
+    env = pg.client_env()
+    root, uploads = study
+    args = ["game", "ingest", "--key", root / "study.key", uploads[0], "--db", pg.url(db)]
+    a = paused(dossier_bin, args, env, "commit:1", tmp_path / "go")
+    full = dict(os.environ)
+    full.update(env)
+    b = subprocess.Popen([dossier_bin, *map(str, args)], env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    deadline = time.monotonic() + 120
+    while int(pg.psql(db, "select count(*) from pg_stat_activity where wait_event_type = 'Lock' "
+                          f"and datname = '{db}'")) < 1:
+        assert b.poll() is None, b.communicate()
+        assert time.monotonic() < deadline, "ingest B never waited for A's lock"
+        time.sleep(0.05)
+    (tmp_path / "go").touch()
+    out_a, err_a = a.communicate(timeout=300)
+    out_b, err_b = b.communicate(timeout=300)
+    assert a.returncode == 0 and b.returncode == 0, (err_a, err_b)
+    assert "1 stored, 0 duplicates" in out_a
+    assert "0 stored, 1 duplicates" in out_b
+    assert int(pg.psql(db, "select count(*) from uploads")) == 1
+    sessions = int(pg.psql(db, "select count(*) from sessions"))
+    assert sessions > 0 and int(pg.psql(db, "select sessions from uploads")) == sessions

@@ -42,9 +42,11 @@ enum RecallLogsFromDatabase {
                     let path = folder.appendingPathComponent("\(entry.sha256).\(ext)").path
                     if !FileManager.default.fileExists(atPath: path) {
                         guard let bytes = try table.bytes(name: entry.name) else { continue }
-                        let digest = SHA256.hash(data: bytes).map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
+                        let digest = SHA256.hash(data: bytes)
+                            .map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
                         guard digest == entry.sha256 else {
-                            throw DossierError(file: shown, "recall_logs row \(entry.name): its bytes do not match its sha256")
+                            throw DossierError(file: shown,
+                                               "recall_logs row \(entry.name): its bytes do not match its sha256")
                         }
                         try AtomicFile.write(Data(bytes), to: URL(fileURLWithPath: path), mode: 0o600)
                     }

@@ -239,7 +239,7 @@ public struct RecallSection: Section {
                     let c = rec.contribution ?? StudyContribution()
                     keyCounts[group, default: DynamicsKeyCounts()].add(c)
                     // (A dictionary lookup per participant: searching `slugs` for each was O(n²).)
-                    let shown = url(of: "p-" + rec.slug).map(project.display)
+                    let shown = shownOf["p-" + rec.slug] ?? url(of: "p-" + rec.slug).map(project.display)
                     aggregates[group, default: Self.emptyAggregate(set)]
                         .add(slug: rec.slug, p, c, sourceFile: shown ?? rec.slug)
                     members[group, default: []].append(start + k)

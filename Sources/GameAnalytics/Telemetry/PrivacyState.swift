@@ -37,8 +37,10 @@ extension StudyDatabase {
     public func privacyKey() throws(GameError) -> PrivacyKeyRecord? {
         try read { () throws(GameError) -> PrivacyKeyRecord? in
             var out: PrivacyKeyRecord?
-            try query("SELECT key, database_id, lifetime_milli FROM privacy_key WHERE id = 1") { (s) throws(GameError) in
-                out = PrivacyKeyRecord(keyHex: s.text(0) ?? "", databaseID: s.text(1) ?? "", lifetimeMilli: s.int(2) ?? 0)
+            let sql = "SELECT key, database_id, lifetime_milli FROM privacy_key WHERE id = 1"
+            try query(sql) { (s) throws(GameError) in
+                out = PrivacyKeyRecord(keyHex: s.text(0) ?? "", databaseID: s.text(1) ?? "",
+                                       lifetimeMilli: s.int(2) ?? 0)
             }
             return out
         }
@@ -48,7 +50,8 @@ extension StudyDatabase {
     /// (two builds that both found no key agree on the first one written).
     public func storePrivacyKey(_ record: PrivacyKeyRecord) throws(GameError) -> PrivacyKeyRecord {
         try transaction { () throws(GameError) -> PrivacyKeyRecord in
-            try run("INSERT INTO privacy_key(id, key, database_id, lifetime_milli) VALUES(1, $1, $2, $3) ON CONFLICT DO NOTHING",
+            try run("INSERT INTO privacy_key(id, key, database_id, lifetime_milli) VALUES(1, $1, $2, $3) "
+                    + "ON CONFLICT DO NOTHING",
                     [.text(record.keyHex), .text(record.databaseID), .int(record.lifetimeMilli)])
             return try privacyKey() ?? record
         }
@@ -58,7 +61,8 @@ extension StudyDatabase {
     public func privacyLedger() throws(GameError) -> [PrivacyLedgerRow] {
         try read { () throws(GameError) -> [PrivacyLedgerRow] in
             var out: [PrivacyLedgerRow] = []
-            try query("SELECT release, epsilon, delta, section, published FROM privacy_ledger ORDER BY seq") { (s) throws(GameError) in
+            let sql = "SELECT release, epsilon, delta, section, published FROM privacy_ledger ORDER BY seq"
+            try query(sql) { (s) throws(GameError) in
                 out.append(PrivacyLedgerRow(release: s.text(0) ?? "", epsilon: s.text(1) ?? "", delta: s.text(2) ?? "",
                                             section: s.text(3) ?? "", published: s.text(4) ?? ""))
             }
@@ -71,7 +75,8 @@ extension StudyDatabase {
     public func appendPrivacyLedger(_ rows: [PrivacyLedgerRow]) throws(GameError) {
         try transaction { () throws(GameError) in
             for r in rows {
-                try run("INSERT INTO privacy_ledger(release, epsilon, delta, section, published, seq) VALUES($1,$2,$3,$4,$5,"
+                try run("INSERT INTO privacy_ledger(release, epsilon, delta, section, published, seq) "
+                        + "VALUES($1,$2,$3,$4,$5,"
                         + "(SELECT COALESCE(MAX(seq), 0) + 1 FROM privacy_ledger)) ON CONFLICT DO NOTHING",
                         [.text(r.release), .text(r.epsilon), .text(r.delta), .text(r.section), .text(r.published)])
             }

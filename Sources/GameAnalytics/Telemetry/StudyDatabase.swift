@@ -86,7 +86,8 @@ public final class StudyDatabase {
     }
 
     /// Calls `row` for each row of the query.
-    func query(_ sql: String, _ values: [StoreValue] = [], _ row: (StoreRow) throws(GameError) -> Void) throws(GameError) {
+    func query(_ sql: String, _ values: [StoreValue] = [],
+               _ row: (StoreRow) throws(GameError) -> Void) throws(GameError) {
         do {
             try conn.query(sql, values) { r in try row(r) }
         } catch { throw failure(error) }
@@ -153,9 +154,9 @@ public final class StudyDatabase {
                 // An incomplete survey after a complete one is a stale draft: kept out, not an error.
                 if s.complete && old != s { throw GameError(file: path, "player \(p.id): a different complete survey is already stored") }
             } else {
-                try run("INSERT INTO surveys(player, complete, diagnosed, medicated, age, gender) VALUES($1,$2,$3,$4,$5,$6) "
-                        + "ON CONFLICT(player) DO UPDATE SET complete = excluded.complete, diagnosed = excluded.diagnosed, "
-                        + "medicated = excluded.medicated, age = excluded.age, gender = excluded.gender",
+                try run("INSERT INTO surveys(player, complete, diagnosed, medicated, age, gender) "
+                        + "VALUES($1,$2,$3,$4,$5,$6) ON CONFLICT(player) DO UPDATE SET complete = excluded.complete, "
+                        + "diagnosed = excluded.diagnosed, medicated = excluded.medicated, age = excluded.age, gender = excluded.gender",
                         [.text(p.id), StoreValue(s.complete), StoreValue(s.diagnosed), StoreValue(s.medicated),
                          StoreValue(s.age), StoreValue(s.gender)])
             }
@@ -171,10 +172,13 @@ public final class StudyDatabase {
                     [.text(p.id), .int(s.index), .int(s.start), .int(s.end), .int(s.score)])
             let id = StoreValue.text(p.id), si = StoreValue.int(s.index)
             for (i, o) in s.obstacles.enumerated() {
-                events.append([id, si, .text("obstacle"), .int(i), .int(o.t), .int(o.interval), freeText(o.kind), .null, .null])
+                events.append([id, si, .text("obstacle"), .int(i), .int(o.t), .int(o.interval), freeText(o.kind),
+                               .null, .null])
             }
             for (kind, times) in [("tap", s.taps), ("jump", s.jumps), ("collision", s.collisions)] {
-                for (i, t) in times.enumerated() { events.append([id, si, .text(kind), .int(i), .int(t), .null, .null, .null, .null]) }
+                for (i, t) in times.enumerated() {
+                    events.append([id, si, .text(kind), .int(i), .int(t), .null, .null, .null, .null])
+                }
             }
             for (i, v) in s.volume.enumerated() {
                 events.append([id, si, .text("volume"), .int(i), .int(v.t), .null, .null, StoreValue(v.on), .null])
@@ -184,8 +188,8 @@ public final class StudyDatabase {
             }
             added += 1
         }
-        try insertRows("events", ["player", "session", "kind", "seq", "t_ms", "interval_ms", "obstacle_kind", "volume_on",
-                                  "message"], events)
+        try insertRows("events", ["player", "session", "kind", "seq", "t_ms", "interval_ms", "obstacle_kind",
+                                  "volume_on", "message"], events)
         return added
     }
 
@@ -223,7 +227,9 @@ public final class StudyDatabase {
     /// The device signing key pinned for a player (base64 of the 32-byte Ed25519 public key), if any.
     public func pinnedKey(_ player: String) throws(GameError) -> String? {
         var out: String?
-        try query("SELECT signing_key FROM devices WHERE player = $1", [.text(player)]) { (s) throws(GameError) in out = s.text(0) }
+        try query("SELECT signing_key FROM devices WHERE player = $1", [.text(player)]) { (s) throws(GameError) in
+            out = s.text(0)
+        }
         return out
     }
 

@@ -11,9 +11,10 @@ struct DbCommand: ParsableCommand {
         commandName: "db",
         abstract: "The study database: create or upgrade its schema, copy it between engines.",
         discussion: """
-        A database is a SQLite file path or a PostgreSQL location: postgres://USER@HOST/DB,
-        or postgres: alone for the PG* environment variables. The password comes from
-        PGPASSWORD, ~/.pgpass (PGPASSFILE) or a service file, never from the command line.
+        A database is a SQLite file path or a PostgreSQL location: \
+        postgres://USER@HOST/DB, or postgres: alone for the PG* environment variables. \
+        The password comes from PGPASSWORD, ~/.pgpass (PGPASSFILE) or a service file, \
+        never from the command line (docs/store.md).
 
         Examples:
           dossier db migrate --database study.sqlite
@@ -43,10 +44,11 @@ struct DbMigrate: ParsableCommand {
         commandName: "migrate",
         abstract: "Create the study schema, or upgrade it to this dossier's version.",
         discussion: """
-        Safe to run again and from several places at once. A database of a newer schema
-        than this dossier knows is refused, untouched.
+        Safe to run again and from several places at once. A database of a newer \
+        schema than this dossier knows is refused, untouched. DB is a SQLite file or \
+        a postgres:// location.
 
-        Example: dossier db migrate --database postgres://study@db.example.org/study
+        Example: dossier db migrate --database study.sqlite
         """)
     @Option(help: "A SQLite file (created if missing) or a postgres:// location.") var database: String
     @OptionGroup var quiet: QuietFlag
@@ -67,7 +69,7 @@ struct DbCopy: ParsableCommand {
         commandName: "copy",
         abstract: "Copy a whole study (game, recall logs, privacy key and ledger).",
         discussion: """
-        Reads FROM in one snapshot and writes TO in one transaction: TO holds all of
+        Reads FROM in one snapshot and writes TO in one transaction: TO holds all of \
         the study or, after any failure, nothing new. TO must be empty unless --replace.
 
         Examples:
@@ -86,7 +88,8 @@ struct DbCopy: ParsableCommand {
         let dst = try openStudyStore(target, create: true)
         let counts: [(table: String, rows: Int)]
         do { counts = try StoreCopy.copy(from: src, to: dst, replace: replace) } catch let e as StoreError {
-            throw DossierError(e.message.hasPrefix(target.shown) ? e.message : "\(source.shown) → \(target.shown): \(e.message)")
+            let named = e.message.hasPrefix(target.shown)
+            throw DossierError(named ? e.message : "\(source.shown) → \(target.shown): \(e.message)")
         }
         let shown = counts.filter { $0.table != "meta" }.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
         quiet.say("copied \(source.shown) → \(target.shown): \(shown)")
@@ -98,9 +101,9 @@ struct DbImportLogs: ParsableCommand {
         commandName: "import-logs",
         abstract: "Store recall logs (*.jsonl, *.csv) in a database's recall_logs.",
         discussion: """
-        Each log is stored once, by the SHA-256 of its bytes, under its file name; a log
-        already stored is reported and skipped. A recall section with `database:` builds
-        from the table.
+        Each log is stored once, by the SHA-256 of its bytes, under its file name; a \
+        log already stored is reported and skipped. A recall section with `database:` \
+        builds from the table.
 
         Example: dossier db import-logs --database study.sqlite data/recall/logs
         """)
@@ -113,7 +116,9 @@ struct DbImportLogs: ParsableCommand {
         var files: [String] = []
         for i in inputs {
             var dir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: i, isDirectory: &dir) else { throw DossierError(file: i, "not found") }
+            guard FileManager.default.fileExists(atPath: i, isDirectory: &dir) else {
+                throw DossierError(file: i, "not found")
+            }
             if dir.boolValue {
                 let names = try FileManager.default.contentsOfDirectory(atPath: i).sorted()
                 files += names.filter { !$0.hasPrefix(".") && ($0.hasSuffix(".jsonl") || $0.hasSuffix(".csv")) }
@@ -126,7 +131,9 @@ struct DbImportLogs: ParsableCommand {
         }
         var stored = 0, known = 0
         for f in files {
-            guard let data = FileManager.default.contents(atPath: f) else { throw DossierError(file: f, "cannot read the file") }
+            guard let data = FileManager.default.contents(atPath: f) else {
+                throw DossierError(file: f, "cannot read the file")
+            }
             let hash = SHA256.hash(data: data).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
             let name = f.split(separator: "/").last.map(String.init) ?? f
             do {
