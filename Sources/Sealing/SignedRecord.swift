@@ -59,7 +59,11 @@ public enum FlatJSON {
         let b = [UInt8](bytes)
         var i = 0, out: [String: String] = [:]
         func ws() { while i < b.count, [0x20, 0x09, 0x0A, 0x0D].contains(b[i]) { i += 1 } }
-        func expect(_ c: UInt8) throws(Problem) { ws(); guard i < b.count, b[i] == c else { throw .malformed(i) }; i += 1 }
+        func expect(_ c: UInt8) throws(Problem) {
+            ws()
+            guard i < b.count, b[i] == c else { throw .malformed(i) }
+            i += 1
+        }
         try expect(UInt8(ascii: "{"))
         ws()
         if i < b.count, b[i] == UInt8(ascii: "}") { i += 1 } else {
@@ -112,7 +116,9 @@ public enum FlatJSON {
                 out.append(s); continue
             }
             guard e == UInt8(ascii: "u"), i + 4 <= b.count,
-                  let v = UInt32(String(decoding: b[i..<(i + 4)], as: UTF8.self), radix: 16) else { throw .malformed(i) }
+                  let v = UInt32(String(decoding: b[i..<(i + 4)], as: UTF8.self), radix: 16) else {
+                throw .malformed(i)
+            }
             i += 4
             if let high = pendingHigh {
                 guard (0xDC00...0xDFFF).contains(v) else { throw .malformed(i) }

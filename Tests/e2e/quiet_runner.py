@@ -12,7 +12,8 @@ HIDDEN = ["markdown", "recall parse", "vault score", "vault bench", "sms alphabe
 # which test runs each command with -q
 QUIET_TABLE = {
     "project": ["new", "check", "build", "serve", "archive", "publish", "version", "markdown"],
-    "recall": ["recall simulate", "recall import-desktop", "recall parse"],
+    "recall": ["recall simulate", "recall import-desktop", "recall parse", "recall keygen", "recall seal",
+               "recall ingest"],
     "experiences": ["experiences validate", "experiences import"],
     "vault": ["vault generate", "vault init", "vault add", "vault edit", "vault note", "vault list", "vault show",
               "vault report", "vault export", "vault import", "vault passwd", "vault sync", "vault rm",

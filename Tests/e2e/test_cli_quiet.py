@@ -130,6 +130,11 @@ def test_quiet_recall_and_experiences(runner, tmp_path):
              "--output", "logs/p2.jsonl")
     r.silent("recall", "parse", "logs")
     r.fails_the_same("recall", "parse", "no-such-log.jsonl")
+    r.silent("recall", "keygen", "--output", "study", "--bits", "2048")
+    r.silent("recall", "seal", "--public", "study.pub", "--output", "drop", "logs/S001.jsonl")
+    (tmp_path / "store").mkdir()
+    r.silent("recall", "ingest", "--key", "study.key", "--from", "drop", "--logs", "store")
+    assert (tmp_path / "store" / "S001.jsonl").read_bytes() == (tmp_path / "logs" / "S001.jsonl").read_bytes()
     r.done("recall")
     r.ran = []
     demo = REPO / "Examples/demo/data/experiences"

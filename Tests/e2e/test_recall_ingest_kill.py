@@ -85,6 +85,7 @@ def test_a_kill_at_each_write_point_converges(dossier_bin, tmp_path, sealed, whe
             assert list(drop.glob("*.rcu")) == [], n
             assert [f.name for f in logs.iterdir() if f.name.endswith(".partial")] == [], n
             assert len(list((logs / ".recall-devices").iterdir())) == 1, n
+            assert PASSWORD not in p.stdout + p.stderr + again.stdout + again.stderr
         assert met >= 10, f"only {met} write points were met"
     finally:
         if server:

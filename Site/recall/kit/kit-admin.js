@@ -68,7 +68,7 @@
             render();
           }).catch(function (e) { status("Could not seal the session: " + (e && e.message || e)); });
         }).setAttribute("data-save-sealed", id);
-      } else if (config.upload && !K.sealing()) {
+      } else if (config.upload && !config.publicKey) {
         button("Send " + m.participant, function (ev) {
           var b = ev.target, url = config.upload.replace(/\/?$/, "/") + encodeURIComponent(K.fileName(m));
           b.disabled = true; status("Sending " + K.fileName(m) + " …");
@@ -104,6 +104,9 @@
     });
   }
   if (!K.storageOK) status("This browser does not let the page store data here.");
+  else if (config.publicKey && !K.sealing()) {
+    status("This page must be opened over https or from a file to seal sessions; nothing is sent from here.");
+  }
   render();
   if (queue) queue.send();
 })();

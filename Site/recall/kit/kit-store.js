@@ -106,7 +106,8 @@ var KitStore = (function () {
   function queue(onChange, onFail, onSent) {
     var ids = {};
     var items = waiting().map(function (id) { var c = sealedOf(id); ids[c.name] = id; return { name: c.name, bytes: Sealer.unb64(c.bytes) }; });
-    var q = UploadQueue.create({ url: config.upload, items: items, onChange: onChange, onFail: onFail,
+    var url = config.upload ? config.upload.replace(/\/?$/, "/") : null;
+    var q = UploadQueue.create({ url: url, items: items, onChange: onChange, onFail: onFail,
                                  onSent: function (u) { if (ids[u.name]) markSent(ids[u.name]); if (onSent) onSent(u); } });
     q.enqueue = function (id, copy) { ids[copy.name] = id; q.remove(copy.name); return q.add(copy.name, Sealer.unb64(copy.bytes)); };
     return q;

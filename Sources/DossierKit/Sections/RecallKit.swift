@@ -19,6 +19,9 @@ struct RecallKit {
     var publicKeySPKI: String? = nil
     /// `kit_keep: sealed`: once a session is sealed the device keeps only the sealed copy.
     var keepSealedOnly = false
+    /// The `public_key` file: an input of the section's `kit-key` unit, so a new key at the
+    /// same path rebuilds the kit pages (the summary is reused while no unit changes).
+    var publicKeyPath: String? = nil
 
     /// The page's scripts under `Site/`, in order: the participant-side parts both kits
     /// share (`Site/shared/`), then the kit's own.
@@ -29,6 +32,7 @@ struct RecallKit {
     mutating func readSealing(_ config: SectionConfig) throws {
         if let keyPath = try config.path("public_key", required: false) {
             publicKeySPKI = try GameKit.publicKey(at: keyPath, config: config).0
+            publicKeyPath = keyPath.path
         }
         let keep = try config.string("kit_keep") ?? "plain"
         guard keep == "plain" || keep == "sealed" else {

@@ -132,7 +132,12 @@ public struct RecallSection: Section {
 
     public func units() throws -> [SectionUnit] {
         let sets = setEntries.map(\.url.path)
-        return slugs.map { SectionUnit(id: $0.id, inputPaths: $0.id.hasPrefix("p-") ? [$0.path] + sets : [$0.path]) }
+        var units = slugs.map {
+            SectionUnit(id: $0.id, inputPaths: $0.id.hasPrefix("p-") ? [$0.path] + sets : [$0.path])
+        }
+        // The kit's public key file (its pages are built by the summary): no pages of its own.
+        if let key = kit?.publicKeyPath { units.append(SectionUnit(id: "kit-key", inputPaths: [key])) }
+        return units
     }
 
     func stringSets() throws -> StringSets { sets }

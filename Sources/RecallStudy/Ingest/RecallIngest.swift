@@ -19,7 +19,8 @@ public enum RecallIngest {
         case .notSealed: return "not a sealed upload (the first bytes are not RMU1)"
         case .truncated: return "the upload is truncated (shorter than its header, nonce and tag)"
         case .wrongKey:
-            return "cannot unwrap the data key: the upload was sealed to a different study key, or its key block was altered"
+            return "cannot unwrap the data key: the upload was sealed to a different study key, "
+                + "or its key block was altered"
         case .badKeyLength: return "the wrapped data key has the wrong length"
         case .altered: return "authentication failed: the upload was altered or truncated"
         case .badPublicKey: return "the public key is not an RSA public key in PEM form (2048 bits or more)"
@@ -38,7 +39,8 @@ public enum RecallIngest {
         let c: RecallUpload.Content
         do { c = try RecallUpload.open(plain) } catch { return .rejected(reason: error.message) }
         guard c.upload == name else {
-            return .rejected(reason: "the file is named \(name) but was sealed as \(c.upload): a copied or replayed upload")
+            return .rejected(reason: "the file is named \(name) but was sealed as \(c.upload): "
+                             + "a copied or replayed upload")
         }
         guard c.body.last == 0x0A, String(validating: c.body, as: UTF8.self) != nil else {
             return .rejected(reason: "the log is not UTF-8 text ending with a newline")
@@ -61,7 +63,8 @@ public enum RecallIngest {
                 return .rejected(reason: "device \(c.device) is pinned to another signing key (trust on first use): "
                                  + "this upload is signed by a different key")
             }
-            return try sink.store(name: c.log, bytes: [UInt8](c.body), sha256: sha) ? .stored(log: c.log) : .duplicate(log: c.log)
+            let stored = try sink.store(name: c.log, bytes: [UInt8](c.body), sha256: sha)
+            return stored ? .stored(log: c.log) : .duplicate(log: c.log)
         } catch RecallSinkError.nameTaken(let n) {
             return .rejected(reason: "a different log named \(n) is already stored: a conflicting or forged upload")
         } catch RecallSinkError.io(let what) {

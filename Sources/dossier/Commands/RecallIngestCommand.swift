@@ -35,7 +35,8 @@ struct RecallIngestCommand: AsyncParsableCommand {
     @Option(help: "The WebDAV drop folder URL, or a local folder, to take uploads from.") var from: String
     @Option(help: "The folder to store logs in (default: the project's recall logs folder).") var logs: String?
     @Option(help: "The project folder whose dossier.yml names the logs folder.") var project: String = "."
-    @Option(name: .customLong("move-to"), help: "Move stored uploads into this folder (relative to the drop) instead of deleting them.")
+    @Option(name: .customLong("move-to"),
+            help: "Move stored uploads into this folder (relative to the drop) instead of deleting them.")
     var moveTo: String?
     @Option(help: "WebDAV user name (with a URL).") var user: String?
     @Option(help: "A netrc-style file with the WebDAV password (with a URL).") var netrc: String?
@@ -68,14 +69,17 @@ struct RecallIngestCommand: AsyncParsableCommand {
     func logsFolder() throws -> URL {
         if let logs { return URL(fileURLWithPath: logs) }
         let p = try Project.load(URL(fileURLWithPath: project))
-        guard let c = p.sectionConfigs.first(where: { $0.key == "recall" }), let first = try c.strings("logs").first else {
+        guard let c = p.sectionConfigs.first(where: { $0.key == "recall" }),
+              let first = try c.strings("logs").first else {
             throw DossierError(file: p.manifestURL.path, "no `recall: logs:` folder: give --logs FOLDER")
         }
         return c.resolve(first)
     }
 
     func run() async throws {
-        guard let pem = FileManager.default.contents(atPath: key) else { throw DossierError(file: key, "cannot read the key file") }
+        guard let pem = FileManager.default.contents(atPath: key) else {
+            throw DossierError(file: key, "cannot read the key file")
+        }
         let privateKey: _RSA.Encryption.PrivateKey
         do { privateKey = try Envelope.privateKey(pem: String(decoding: pem, as: UTF8.self)) } catch {
             throw DossierError(file: key, RecallIngest.message(error))
@@ -98,7 +102,8 @@ struct RecallIngestCommand: AsyncParsableCommand {
     }
 
     /// Every *.rcu of a local folder, by name; each removed (or moved) once stored.
-    func takeLocal(_ dir: String, key: _RSA.Encryption.PrivateKey, sink: FolderRecallLogSink, tally: inout Tally) throws {
+    func takeLocal(_ dir: String, key: _RSA.Encryption.PrivateKey, sink: FolderRecallLogSink,
+                   tally: inout Tally) throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
             throw DossierError(file: dir, "not a folder or an http(s) URL")
@@ -106,7 +111,10 @@ struct RecallIngestCommand: AsyncParsableCommand {
         let names = try FileManager.default.contentsOfDirectory(atPath: dir)
             .filter { $0.hasSuffix(RecallUpload.fileExtension) && !$0.hasPrefix(".") }.sorted()
         let base = URL(fileURLWithPath: dir)
-        if let moveTo { try FileManager.default.createDirectory(at: base.appendingPathComponent(moveTo), withIntermediateDirectories: true) }
+        if let moveTo {
+            try FileManager.default.createDirectory(at: base.appendingPathComponent(moveTo),
+                                                    withIntermediateDirectories: true)
+        }
         for name in names {
             let url = base.appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: url.path) else { tally.gone += 1; continue }
@@ -124,7 +132,8 @@ struct RecallIngestCommand: AsyncParsableCommand {
 
     /// Every *.rcu of the WebDAV drop; each deleted (or moved) only after it is stored, so a
     /// kill at any point loses nothing (the re-run finds it stored and removes it).
-    func pull(_ from: String, key: _RSA.Encryption.PrivateKey, sink: FolderRecallLogSink, tally: inout Tally) async throws {
+    func pull(_ from: String, key: _RSA.Encryption.PrivateKey, sink: FolderRecallLogSink,
+              tally: inout Tally) async throws {
         guard let url = URL(string: from.hasSuffix("/") ? from : from + "/"), url.host != nil else {
             throw ValidationError("--from must be a URL such as https://dav.example.org/drop/ or a folder")
         }

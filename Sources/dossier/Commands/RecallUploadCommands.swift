@@ -67,7 +67,8 @@ struct RecallSeal: ParsableCommand {
         guard let pem = FileManager.default.contents(atPath: `public`) else {
             throw DossierError(file: `public`, "cannot read the file")
         }
-        let keyURL = URL(fileURLWithPath: device ?? (out.hasSuffix("/") ? String(out.dropLast()) : out) + "-device.json")
+        let prefix = out.hasSuffix("/") ? String(out.dropLast()) : out
+        let keyURL = URL(fileURLWithPath: device ?? prefix + "-device.json")
         let file: DeviceFile
         if let d = FileManager.default.contents(atPath: keyURL.path) {
             guard let f = try? JSONDecoder().decode(DeviceFile.self, from: d) else {
@@ -85,7 +86,9 @@ struct RecallSeal: ParsableCommand {
         }
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         for f in files {
-            guard let body = FileManager.default.contents(atPath: f) else { throw DossierError(file: f, "cannot read the file") }
+            guard let body = FileManager.default.contents(atPath: f) else {
+                throw DossierError(file: f, "cannot read the file")
+            }
             let name = "rc-" + Hex.string(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0.prefix(12)) })
                 + RecallUpload.fileExtension
             let plain = try RecallUpload.make(body: body, device: file.device, upload: name,
