@@ -7,7 +7,7 @@ import Testing
 /// byte order of text, the schema and its version, and a newer version refused.
 /// PostgreSQL runs only when DOSSIER_TEST_PG holds a libpq conninfo of an empty
 /// database (`python3 Tests/e2e/pg_server.py` prints one); the e2e tests always run it.
-@Suite struct StoreEnginesTests {
+@Suite(.serialized) struct StoreEnginesTests {
     static func engines() throws -> [StoreConnection] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
