@@ -167,6 +167,13 @@ def test_the_same_recall_study_from_a_folder_sqlite_and_postgres_gives_the_same_
         run_dossier("build", p, env=env)
     assert_same_tree(folder / "_site", lite / "_site")
     assert_same_tree(folder / "_site", shared / "_site")
+    # A row whose bytes do not match its hash is refused, named, and the site kept.
+    before = tree(shared / "_site")
+    pg.psql(db, "insert into recall_logs(name, bytes, sha256) values "
+                f"('S998.jsonl', convert_to('{{}}', 'UTF8'), '{'0' * 64}')")
+    bad = run_dossier("build", shared, env=env, check=False)
+    assert bad.returncode == 1 and "recall_logs row S998.jsonl: its bytes do not match its sha256" in bad.stderr
+    assert tree(shared / "_site") == before
 
 
 def test_db_migrate_creates_then_reports_the_schema(pg_database, run_dossier, tmp_path):
