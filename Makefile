@@ -47,8 +47,9 @@ demo: $(if $(DOSSIER_GIVEN),,build)
 ## (the release build is made once, for the one-binary install tests of test_product.py)
 test: build release test-swift test-e2e
 
+# (the PostgreSQL store's unit tests run against a server started for them: Tests/e2e/pg_server.py)
 test-swift:
-	$(SWIFT) test
+	python3 Tests/e2e/pg_server.py --run $(SWIFT) test
 
 # (Tests/e2e/test_fuzz.py is the seeded fuzz step: FUZZ_RUNS cases per parser, about a minute.)
 # (E2E_JOBS: how many pytest workers; every test is independent — own temp folders, own ports.)

@@ -1,4 +1,7 @@
 import CPostgresRuntime
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // MARK: - The shared store: PostgreSQL through libpq, loaded at run time (docs/store.md)
 
@@ -19,6 +22,9 @@ public final class PostgresConnection: StoreConnection {
             throw StoreError(.missingClient, "PostgreSQL support needs libpq, the PostgreSQL client library "
                 + "(\(String(cString: err))): apt install libpq5")
         }
+        // Without a connect timeout libpq waits for as long as the system's TCP does for a
+        // host that never answers; PGCONNECT_TIMEOUT, the URL or a service file may set one.
+        if environment("PGCONNECT_TIMEOUT") == nil { setenv("PGCONNECT_TIMEOUT", "15", 0) }
         guard let c = dossier_pq_connect(conninfo) else { throw StoreError(.other, "libpq: out of memory") }
         guard dossier_pq_status_ok(c) == 0 else {
             let e = Self.connectError(c, shown: shown)

@@ -7,7 +7,7 @@ import Testing
 /// byte order of text, the schema and its version, and a newer version refused.
 /// PostgreSQL runs only when DOSSIER_TEST_PG holds a libpq conninfo of an empty
 /// database (`python3 Tests/e2e/pg_server.py` prints one); the e2e tests always run it.
-@Suite struct StoreEnginesTests {
+@Suite(.serialized) struct StoreEnginesTests {
     static func engines() throws -> [StoreConnection] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -77,5 +77,31 @@ import Testing
             } catch {}
             #expect(try c.int("SELECT COUNT(*) FROM uploads") == 0, "\(c.engine)")
         }
+    }
+}
+
+/// A version-2 SQLite study (as dossier wrote them before schema 3) is upgraded in place:
+/// the new tables appear, an existing ledger keeps its rows in their order as `seq`.
+@Suite struct SchemaUpgradeTests {
+    @Test func aVersionTwoDatabaseBecomesVersionThree() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let c = try SQLiteConnection(path: dir.appendingPathComponent("v2.sqlite").path, create: true)
+        try c.script("""
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO meta VALUES('schema_version', '2');
+            CREATE TABLE uploads(content_sha256 TEXT PRIMARY KEY, player TEXT NOT NULL, sessions INTEGER NOT NULL);
+            CREATE TABLE privacy_ledger(release TEXT PRIMARY KEY, epsilon TEXT NOT NULL,
+                delta TEXT NOT NULL, section TEXT NOT NULL, published TEXT NOT NULL);
+            INSERT INTO privacy_ledger VALUES('zz', '6', '0', 'game', '2026-01-01');
+            INSERT INTO privacy_ledger VALUES('aa', '6', '0', 'game', '2026-01-02');
+            """)
+        let step = try StudySchema.migrate(c)
+        #expect(step.from == 2 && step.to == StudySchema.latest)
+        let ledger = try c.rows("SELECT release, seq FROM privacy_ledger ORDER BY seq")
+        #expect(ledger == [[.bytes(Array("zz".utf8)), .int(1)], [.bytes(Array("aa".utf8)), .int(2)]])
+        #expect(try c.tableExists("recall_logs") && c.tableExists("devices") && c.tableExists("privacy_key"))
+        #expect(try StudySchema.migrate(c).from == StudySchema.latest)
     }
 }

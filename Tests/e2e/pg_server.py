@@ -23,7 +23,9 @@ Used from Python::
 Run as a script (``python3 Tests/e2e/pg_server.py``) it starts a server, prints a
 libpq conninfo (``host=… port=… user=… password=… dbname=…``) on one line, and keeps
 the server until standard input closes or Ctrl-C: handy for ``DOSSIER_TEST_PG``, the
-variable the Swift unit tests of the PostgreSQL store read.
+variable the Swift unit tests of the PostgreSQL store read. ``pg_server.py --run CMD …``
+runs CMD with ``DOSSIER_TEST_PG`` set and stops the server after it (``make
+test-swift`` runs ``swift test`` so).
 """
 import glob
 import os
@@ -228,7 +230,21 @@ class PgServer:
         return name
 
 
+def run_with_server(argv):
+    """Runs `argv` with DOSSIER_TEST_PG naming a fresh database of a server started for
+    it (`make test-swift`), or without when no server can be started here; its status."""
+    reason = missing_reason()
+    if reason:
+        print(f"pg_server.py: {reason}; running without DOSSIER_TEST_PG", file=sys.stderr)
+        return subprocess.run(argv).returncode
+    with PgServer() as server:
+        env = dict(os.environ, DOSSIER_TEST_PG=server.conninfo(server.create_database("dossier")))
+        return subprocess.run(argv, env=env).returncode
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--run":
+        sys.exit(run_with_server(sys.argv[2:]))
     with PgServer() as server:
         db = server.create_database("dossier")
         print(server.conninfo(db), flush=True)

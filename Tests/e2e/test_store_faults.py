@@ -66,6 +66,10 @@ def test_wrong_password_unreachable_missing_database_and_password_in_files(study
     copy = run_dossier("db", "copy", tmp_path / "x.sqlite", pg.url(db, with_password=True), check=False)
     assert copy.returncode == 1
     no_secret(copy, pg.password)
+    # Without libpq (here: a file that is not there) PostgreSQL is unavailable, and says so.
+    nolib = dict(pg.client_env(), DOSSIER_LIBPQ=str(tmp_path / "libpq.so.5"))
+    lib = run_dossier("db", "migrate", "--database", pg.url(db), env=nolib, check=False)
+    assert lib.returncode == 1 and "PostgreSQL support needs libpq" in lib.stderr and "apt install libpq5" in lib.stderr
 
 
 def test_a_database_of_a_newer_schema_is_refused_untouched(study, pg_database, run_dossier, tmp_path):

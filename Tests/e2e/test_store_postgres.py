@@ -2,6 +2,7 @@
 (Tests/e2e/pg_server.py): the same game study and the same recall study give the same
 site bytes from SQLite and from PostgreSQL; `dossier db copy` SQLite → PostgreSQL →
 SQLite keeps every row; `dossier db migrate` creates and reports the schema."""
+import json
 import os
 import shutil
 import sqlite3
@@ -79,6 +80,21 @@ def test_the_same_game_study_on_sqlite_and_postgres_gives_the_same_site(study, p
     pg.psql(db, f"insert into privacy_key(id, key, database_id, lifetime_milli) values (1, '{key[0]}', '{key[1]}', {key[2]})")
     run_dossier("build", b, env=env)
     assert_same_tree(a / "_site", b / "_site")
+    # The release (keyed by the rows digest) changes exactly when the data does: built
+    # again it is the same; with one survey answer changed it is another; changed back,
+    # the first again.
+    release = lambda: json.loads((b / "_site" / "game" / "privacy.json").read_text())["release"]
+    first = release()
+    run_dossier("build", b, env=env)
+    assert release() == first
+    player = pg.psql(db, "select min(player) from surveys where age is not null").strip()
+    pg.psql(db, f"update surveys set age = age + 1 where player = '{player}'")
+    run_dossier("build", b, env=env)
+    assert release() != first
+    pg.psql(db, f"update surveys set age = age - 1 where player = '{player}'")
+    run_dossier("build", b, env=env)
+    assert release() == first
+    assert_same_tree(a / "_site", b / "_site")
     # Both engines hold the same rows: the PostgreSQL study copied back to SQLite.
     run_dossier("db", "copy", pg.url(db), tmp_path / "back.sqlite", env=env)
     assert sqlite_rows(tmp_path / "back.sqlite") == sqlite_rows(a / "study.sqlite")
@@ -151,6 +167,13 @@ def test_the_same_recall_study_from_a_folder_sqlite_and_postgres_gives_the_same_
         run_dossier("build", p, env=env)
     assert_same_tree(folder / "_site", lite / "_site")
     assert_same_tree(folder / "_site", shared / "_site")
+    # A row whose bytes do not match its hash is refused, named, and the site kept.
+    before = tree(shared / "_site")
+    pg.psql(db, "insert into recall_logs(name, bytes, sha256) values "
+                f"('S998.jsonl', convert_to('{{}}', 'UTF8'), '{'0' * 64}')")
+    bad = run_dossier("build", shared, env=env, check=False)
+    assert bad.returncode == 1 and "recall_logs row S998.jsonl: its bytes do not match its sha256" in bad.stderr
+    assert tree(shared / "_site") == before
 
 
 def test_db_migrate_creates_then_reports_the_schema(pg_database, run_dossier, tmp_path):
