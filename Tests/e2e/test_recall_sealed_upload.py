@@ -5,7 +5,10 @@ one closed from the administrator page (Send) — and PUTs them to a real WebDAV
 the ingested logs equals, byte for byte, the site built from the same sessions exported
 by hand. An independent reader (recall_upload_reader.py, written from the docs alone)
 opens and verifies the page's uploads and refuses tampered, truncated, replayed and
-wrongly keyed ones — as `dossier recall ingest` does, with the reason."""
+wrongly keyed ones — as `dossier recall ingest` does, with the reason. The shared upload
+queue keeps a copy offline and sends the same bytes under the same name once online."""
+import base64
+import json
 import pathlib
 import shutil
 import threading
@@ -25,6 +28,7 @@ from wsgidav.wsgidav_app import WsgiDAVApp  # noqa: E402
 from recall_kit_driver import Player, play_whole_session, start_browser  # noqa: E402
 from recall_upload_reader import Reader, Refused  # noqa: E402
 from test_recall_kit import STRINGS  # noqa: E402
+from test_recall_sealed_screens import LOG, SEED  # noqa: E402
 from webdav_server import tree  # noqa: E402
 
 ENV = {"DOSSIER_WEBDAV_USER": "anyone", "DOSSIER_WEBDAV_PASSWORD": "not-checked"}
@@ -185,3 +189,39 @@ def check_refusals(tmp_path, run_dossier, captured, reader, bodies):
     assert "sealed to a different study key" in p.stderr
     assert sorted(f.name for f in drop.glob("*.rcu")) == sorted([first.name, second.name])
     assert "PRIVATE" not in p.stdout + p.stderr
+
+
+def test_a_sealed_copy_waits_offline_and_goes_out_the_same_when_online(tmp_path, run_dossier, drop):
+    """The shared upload queue: offline (DevTools network emulation) the PUT fails and the
+    sealed copy waits on the device; back online (the browser's `online` event) the same
+    bytes go out under the same name, and ingest stores the log."""
+    folder, url = drop
+    run_dossier("recall", "keygen", "--output", tmp_path / "study", "--bits", "2048")
+    root = project(tmp_path / "kit", f"  kit: true\n  public_key: {tmp_path / 'study.pub'}\n  kit_upload: {url}\n")
+    run_dossier("build", root)
+    admin = (root / "_site" / "recall" / "kit" / "admin.html").as_uri()
+    d = start_browser(tmp_path, False)
+    try:
+        d.get(admin)
+        lines = [LOG[0] % json.dumps(STRINGS)] + LOG[1:]
+        d.execute_script(SEED, lines, "strings")
+        d.execute_cdp_cmd("Network.enable", {})
+        d.execute_cdp_cmd("Network.emulateNetworkConditions",
+                          {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        d.get(admin)
+        d.find_element("xpath", "//button[starts-with(., 'Send P7')]").click()
+        assert wait_text(d, "#status", "Not sent yet").startswith("Not sent yet")
+        copy = d.execute_script("return JSON.parse(localStorage.getItem('dossier-recall-kit:sealed:s1'))")
+        assert copy["sent"] is False and list(folder.iterdir()) == []
+        d.execute_cdp_cmd("Network.emulateNetworkConditions",
+                          {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        assert wait_text(d, "#status", "Sent ") == f"Sent {copy['name']} (sealed)."
+    finally:
+        d.quit()
+    (sent,) = folder.glob("*.rcu")
+    assert sent.name == copy["name"] and sent.read_bytes() == base64.b64decode(copy["bytes"])
+    study = project(tmp_path / "study")
+    p = run_dossier("recall", "ingest", "--key", tmp_path / "study.key", "--from", url, "--project", study, env=ENV)
+    assert "1 stored" in p.stdout
+    stored = study / "data" / "logs" / "recall-P7-20261129T090000.jsonl"
+    assert stored.read_text(encoding="utf-8") == "\n".join(lines) + "\n"

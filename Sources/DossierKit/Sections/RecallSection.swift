@@ -47,6 +47,9 @@ public struct RecallSection: Section {
         let sets = try RecallSets.load(setEntries, project: project)
         self.sets = sets
         let wantsKit = try config.bool("kit", default: false)
+        for key in ["public_key", "kit_keep"] where !wantsKit && config.value(key) != nil {
+            throw config.error(key, "\(key) needs kit: true")
+        }
         var logs: [URL], cohorts: [URL]
         let database = try RecallLogsFromDatabase.location(config)
         var dbShown: [String] = []   // with a database: each log's name as shown, in `logs` order
@@ -72,9 +75,6 @@ public struct RecallSection: Section {
             try k.readSealing(config)
             kit = k
         } else {
-            for key in ["public_key", "kit_keep"] where config.value(key) != nil {
-                throw config.error(key, "\(key) needs kit: true")
-            }
             kit = nil
         }
         if logs.isEmpty && cohorts.isEmpty && kit == nil && database == nil {

@@ -61,7 +61,7 @@ struct RecallSeal: ParsableCommand {
     @Argument(help: "Session logs (*.jsonl), each stored under its own file name.") var files: [String]
     @OptionGroup var quiet: QuietFlag
 
-    struct DeviceFile: Codable { var device: String; var signing_key: String }
+    struct DeviceFile { var device: String; var signing_key: String }
 
     func run() throws {
         guard let pem = FileManager.default.contents(atPath: `public`) else {
@@ -71,14 +71,16 @@ struct RecallSeal: ParsableCommand {
         let keyURL = URL(fileURLWithPath: device ?? prefix + "-device.json")
         let file: DeviceFile
         if let d = FileManager.default.contents(atPath: keyURL.path) {
-            guard let f = try? JSONDecoder().decode(DeviceFile.self, from: d) else {
+            guard let o = try? FlatJSON.object(d), let device = o["device"], let key = o["signing_key"] else {
                 throw DossierError(file: keyURL.path, "not a device key file")
             }
-            file = f
+            file = DeviceFile(device: device, signing_key: key)
         } else {
             file = DeviceFile(device: Hex.string(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }),
                               signing_key: Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString())
-            try AtomicFile.write(try JSONEncoder().encode(file), to: keyURL, mode: 0o600)
+            let text = "{\"device\":" + FlatJSON.quote(file.device) + ",\"signing_key\":"
+                + FlatJSON.quote(file.signing_key) + "}\n"
+            try AtomicFile.write(Data(text.utf8), to: keyURL, mode: 0o600)
         }
         guard let raw = Data(base64Encoded: file.signing_key),
               let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
