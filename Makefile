@@ -47,8 +47,9 @@ demo: $(if $(DOSSIER_GIVEN),,build)
 ## (the release build is made once, for the one-binary install tests of test_product.py)
 test: build release test-swift test-e2e
 
+# (the PostgreSQL store's unit tests run against a server started for them: Tests/e2e/pg_server.py)
 test-swift:
-	$(SWIFT) test
+	python3 Tests/e2e/pg_server.py --run $(SWIFT) test
 
 # (Tests/e2e/test_fuzz.py is the seeded fuzz step: FUZZ_RUNS cases per parser, about a minute.)
 # (E2E_JOBS: how many pytest workers; every test is independent — own temp folders, own ports.)
@@ -69,12 +70,12 @@ bench: build
 bench-quick: build
 	bash Benchmarks/run.sh --quick
 
-## soak: the long campaigns (SOAK_RUNS runs each, default 150): publish and two-device vault sync on a faulty and on a lagging server; two publishers at every pair of steps; a 3 GB static file; every byte of a KDBX 3.1 file's last 64 flipped
+## soak: the long campaigns (SOAK_RUNS runs each, default 150): publish and two-device vault sync on a faulty and on a lagging server; two publishers at every pair of steps; a 3 GB static file; every byte of a KDBX 3.1 file's last 64 flipped; two game ingests into one PostgreSQL and two recall ingests into one logs folder from two drops, killed at random points
 SOAK_RUNS ?= 150
 soak: build
 	DOSSIER_SOAK_RUNS=$(SOAK_RUNS) $(PYTEST) -q -x Tests/e2e/test_campaign_publish.py Tests/e2e/test_campaign_sync.py \
 		Tests/e2e/test_campaign_lag.py Tests/e2e/test_publish_lease.py Tests/e2e/test_large_files.py \
-		Tests/e2e/test_vault_limits.py
+		Tests/e2e/test_vault_limits.py Tests/e2e/test_pg_campaign.py
 
 ## privacy-utility: the public game site's error over 100 keys (a report; docs/game-privacy.md)
 privacy-utility: build

@@ -31,14 +31,14 @@ struct Domain {
 }
 
 let domains: [Domain] = [
-    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary", "Sealing"] + crypto,
+    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore"] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips"],
            testResources: [.copy("Fixtures")]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
-    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping", "Sealing"] + crypto,
+    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["StudyStore", "Escaping", "Sealing"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
 ]
 
@@ -77,7 +77,7 @@ var targets: [Target] = [
     ]),
     .target(
         name: "DossierKit",
-        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy",
+        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "StudyStore",
                        .product(name: "Yams", package: "Yams"),
                        .product(name: "ZIPFoundation", package: "ZIPFoundation")]
             + crypto + enabled.map { .target(name: $0.module) },
@@ -87,7 +87,7 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "dossier",
-        dependencies: ["DossierKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        dependencies: ["DossierKit", "StudyStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
         exclude: disabled.map { "Commands/\($0.section)Command.swift" } + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
@@ -95,6 +95,11 @@ var targets: [Target] = [
     // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
     .target(name: "CCurlRuntime", linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "WebDAV", dependencies: ["CCurlRuntime", "XMLScan"]),
+    // libpq, loaded at run time for the PostgreSQL study store (never linked; see the target).
+    .target(name: "CPostgresRuntime", linkerSettings: [.linkedLibrary("dl")]),
+    // The study store: one connection type over SQLite (embedded) and PostgreSQL (shared),
+    // versioned schemas, snapshots (docs/store.md).
+    .target(name: "StudyStore", dependencies: ["CSQLite", "CPostgresRuntime"]),
     // A strict streaming XML 1.0 reader (no DTDs), so FoundationXML (libxml2 + ICU) is
     // not linked: docs/xml.md.
     .target(name: "XMLScan"),
@@ -114,6 +119,7 @@ var targets: [Target] = [
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
+    .testTarget(name: "StudyStoreTests", dependencies: ["StudyStore"]),
 ]
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests

@@ -42,6 +42,7 @@ if [[ $quick == 1 ]]; then
   python3 Benchmarks/bench.py startup --runs 3
   python3 Benchmarks/bench.py memory --participants 4,8 --runs 1
   python3 Benchmarks/bench.py report --out Benchmarks/work/RESULTS-quick.md
+  python3 Benchmarks/store/bench_store.py --quick   # SQLite vs PostgreSQL (Benchmarks/store/)
   exit 0
 fi
 

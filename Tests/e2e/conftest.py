@@ -55,3 +55,37 @@ def demo_copy(tmp_path):
 
 
 ARTIFACTS = REPO / "artifacts"
+
+
+# MARK: - PostgreSQL (Tests/e2e/pg_server.py)
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One real PostgreSQL server for the whole session (each worker its own); tests
+    take a fresh database from it with `pg_database`. A test that stops the server must
+    use `pg_server_own` instead."""
+    import pg_server as pgs
+    reason = pgs.missing_reason()
+    if reason:
+        pytest.skip(reason)
+    server = pgs.PgServer().start()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def pg_database(pg_server):
+    """A fresh, empty database on the session's server: (server, database name)."""
+    return pg_server, pg_server.create_database()
+
+
+@pytest.fixture
+def pg_server_own():
+    """A PostgreSQL server of this test alone (it may stop and restart it)."""
+    import pg_server as pgs
+    reason = pgs.missing_reason()
+    if reason:
+        pytest.skip(reason)
+    server = pgs.PgServer().start()
+    yield server
+    server.close()

@@ -42,7 +42,7 @@ extension PrivacyLedgerHook {
                 + "key): rebuild the site and publish what the build wrote")
         }
         let rows: [PrivacyLedgerRow]
-        do { rows = try StudyDatabase(path: db.path, create: false).privacyLedger() } catch {
+        do { rows = try StudyDatabase(location: db, create: false).privacyLedger() } catch {
             throw DossierError(file: settings.databaseShown, error.message)
         }
         var ledger = Ledger()
@@ -53,7 +53,7 @@ extension PrivacyLedgerHook {
             ledger.entries.append(Ledger.Entry(release: row.release, epsilonMilli: eps, delta: row.delta, section: row.section,
                                                published: row.published))
         }
-        return DatabaseLedger(path: db.path, shown: settings.databaseShown + " (its privacy ledger)",
+        return DatabaseLedger(path: db.text, shown: settings.databaseShown + " (its privacy ledger)",
                               textLedger: project.root.appendingPathComponent(fileName), ledger: ledger,
                               lifetimeMilli: settings.lifetimeMilli)
         #else

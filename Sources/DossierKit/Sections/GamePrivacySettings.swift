@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import GameAnalytics
 import Privacy
+import StudyStore
 
 // MARK: - `game: privacy:` (docs/game-privacy.md, "Configuration")
 
@@ -30,7 +31,7 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     let keyShown: String
     /// The study database that holds the key and the ledger (nil: JSON Lines telemetry, or
     /// no game ingested yet), and the project's own `privacy-ledger.txt`.
-    let database: URL?
+    let database: StoreLocation?
     let databaseShown: String
     let projectLedger: URL
     /// The database's public name (``PrivacyKeyRecord/databaseID``), once its key is loaded.
@@ -40,7 +41,7 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
 
     static let keys: Set<String> = ["epsilon", "delta", "lifetime_epsilon", "key_file"]
 
-    init(config: SectionConfig, project: Project, database: URL? = nil) throws {
+    init(config: SectionConfig, project: Project, database: StoreLocation? = nil) throws {
         var keyPath = project.stateFolder.appendingPathComponent("privacy.key")
         if let node = config.value("privacy") {
             guard case .map(let entries, _) = node else { throw config.error("privacy", "expected keys epsilon, delta, lifetime_epsilon, key_file") }
@@ -70,7 +71,7 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
         keyURL = keyPath
         keyShown = project.display(keyPath)
         self.database = database
-        databaseShown = database.map(project.display) ?? ""
+        databaseShown = database.map { GameSection.shown($0, project) } ?? ""
         projectLedger = project.root.appendingPathComponent(PrivacyLedgerHook.fileName)
         // A key that exists must be valid: say so before anything is built.
         if let database {
@@ -94,8 +95,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
         projectLedger = URL(fileURLWithPath: "/dev/null")
     }
 
-    static func storedKey(_ database: URL, shown: String) throws -> PrivacyKeyRecord? {
-        do { return try StudyDatabase(path: database.path, create: false).privacyKey() } catch {
+    static func storedKey(_ database: StoreLocation, shown: String) throws -> PrivacyKeyRecord? {
+        do { return try StudyDatabase(location: database, create: false).privacyKey() } catch {
             throw DossierError(file: shown, error.message)
         }
     }
@@ -135,7 +136,7 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
                                    databaseID: Self.freshKey().prefix(16).map { String(format: "%02x", $0) }.joined(),
                                    lifetimeMilli: lifetimeMilli)
         let stored: PrivacyKeyRecord
-        do { stored = try StudyDatabase(path: database.path, create: false).storePrivacyKey(rec) } catch {
+        do { stored = try StudyDatabase(location: database, create: false).storePrivacyKey(rec) } catch {
             throw DossierError(file: databaseShown, error.message)
         }
         s.key = try Self.parseKey(stored.keyHex, shown: databaseShown + " (table privacy_key)", line: nil)
@@ -152,7 +153,7 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     /// Whether the database's ledger or the project's `privacy-ledger.txt` records a release.
     func released() throws -> Bool {
         if let database {
-            do { if try !StudyDatabase(path: database.path, create: false).privacyLedger().isEmpty { return true } } catch {
+            do { if try !StudyDatabase(location: database, create: false).privacyLedger().isEmpty { return true } } catch {
                 throw DossierError(file: databaseShown, error.message)
             }
         }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GameAnalytics
 import Render
+import StudyStore
 
 /// The `game` section: RocketMouse telemetry → an aggregate-only cohort summary (the
 /// default, publishable site) or, for a site that is never published, per-player pages.
@@ -9,7 +10,8 @@ import Render
 /// ```yaml
 /// game:
 ///   telemetry: data/game/cohort.jsonl   # JSON Lines files, folders or globs
-///   # database: data/game/study.sqlite  # …or the study server's SQLite database
+///   # database: data/game/study.sqlite  # …or the study server's SQLite database,
+///   # database: postgres://study@db.example.org/study   # …or PostgreSQL (docs/store.md)
 ///   C: 1.0                               # inverse L2 penalty (scikit-learn's C)
 ///   folds: 5                             # stratified cross-validation folds
 ///   simulated: true                      # say "The cohort is simulated" (only when it is)
@@ -38,6 +40,8 @@ public struct GameSection: Section {
 
     let files: [URL]
     let database: URL?
+    /// Where the study database is (a SQLite `database` above, or PostgreSQL), nil for telemetry files.
+    let store: StoreLocation?
     let options: AnalysisOptions
     let project: Project
     /// Per-player pages and player-level files (never for a published site).
@@ -57,7 +61,12 @@ public struct GameSection: Section {
         self.project = project
         kit = try GameKit.read(config)
         let db: URL?
-        if kit != nil, let s = try config.string("database"), !FileManager.default.fileExists(atPath: config.resolve(s).path) {
+        let pg = try GameSection.postgres(config)
+        if pg != nil {
+            db = nil
+            awaitingFirstGame = false
+        } else if kit != nil, let s = try config.string("database"),
+                  !FileManager.default.fileExists(atPath: config.resolve(s).path) {
             db = config.resolve(s)
             awaitingFirstGame = true
         } else {
@@ -65,8 +74,9 @@ public struct GameSection: Section {
             awaitingFirstGame = false
         }
         let hasTelemetry = config.value("telemetry") != nil
-        if db != nil && hasTelemetry { throw config.error("database", "give either telemetry or database, not both") }
-        if db == nil && !hasTelemetry { throw config.error(nil, "missing required key 'telemetry' (JSON Lines files) or 'database'") }
+        store = pg ?? db.map { .sqlite(path: $0.path) }
+        if store != nil && hasTelemetry { throw config.error("database", "give either telemetry or database, not both") }
+        if store == nil && !hasTelemetry { throw config.error(nil, "missing required key 'telemetry' (JSON Lines files) or 'database'") }
         files = hasTelemetry ? try config.paths("telemetry", extensions: ["jsonl"]) : []
         database = db
         var o = AnalysisOptions()
@@ -81,14 +91,14 @@ public struct GameSection: Section {
             ?? GameResultFiles.defaultCapacity
         simulated = try config.bool("simulated", default: false)
         if privateSite { _ = config.value("privacy"); privacy = nil } else {
-            privacy = try GamePrivacySettings(config: config, project: project, database: awaitingFirstGame ? nil : db)
+            privacy = try GamePrivacySettings(config: config, project: project, database: awaitingFirstGame ? nil : store)
         }
     }
 
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")" + walSalt())]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")" + walSalt() + GameSection.storeSalt(store))]
     }
 
     /// `;wal=<SHA-256 of the database's -wal file>` while that file holds anything: an
@@ -106,7 +116,7 @@ public struct GameSection: Section {
     /// rows' digest, all from one snapshot.
     func readCohort() throws -> StudySnapshot {
         do {
-            if let database { return try StudyDatabase(path: database.path, create: false).snapshot() }
+            if let store { return try StudyDatabase(location: store, create: false).snapshot() }
             return StudySnapshot(cohort: try TelemetryJSONL.read(files: files, displayName: { project.display($0) }),
                                  resultKeys: [:], rowsDigest: Data())
         } catch {
@@ -145,7 +155,7 @@ public struct GameSection: Section {
                                            inputs: try inputDigest(unit, rows: snapshot.rowsDigest))
             let c = GamePublicPage.build(analysis, release: r, simulated: simulated)
             pages.append(c.page); files += c.files; release = r
-            if database != nil { decoys = (loaded.settings.key, r.releaseID) }
+            if store != nil { decoys = (loaded.settings.key, r.releaseID) }
         } else {
             let c = GameCohortPage.build(analysis, simulated: simulated)
             pages.append(c.page); files += c.files
@@ -155,7 +165,8 @@ public struct GameSection: Section {
         let figures = release?.shownModelFigures()
         if let kit { files += try kit.files() }
         let warnings = (notes + analysis.warnings).map {
-            Diagnostic.warning(file: database.map(project.display) ?? self.files.first.map(project.display), $0)
+            Diagnostic.warning(file: database.map(project.display) ?? store?.shown
+                                ?? self.files.first.map(project.display), $0)
         }
         let record = GameRecord(players: privateSite ? analysis.players.map {
             GameRecord.Row(id: $0.id, group: $0.group.label, sessions: $0.measures.sessions,
@@ -173,7 +184,7 @@ public struct GameSection: Section {
     func inputDigest(_ unit: SectionUnit, rows: Data) throws -> Data {
         var h = SHA256()
         h.update(data: Data(unit.salt.components(separatedBy: ";key=")[0].utf8))
-        if database != nil {
+        if store != nil {
             h.update(data: Data("database:".utf8) + rows)
             return Data(h.finalize())
         }

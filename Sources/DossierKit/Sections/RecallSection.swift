@@ -10,6 +10,7 @@ import CompactBinary
 ///   strings: data/recall/strings.txt          # the 10 target strings (required), or
 ///   #  strings: {wave1: data/recall/w1.txt, wave2: data/recall/w2.txt}   # named sets, first = default
 ///   logs: data/recall/logs                    # folder, glob or list: *.jsonl native, *.csv desktop Raw Data
+///   # database: postgres://study@db.example.org/study   # …or the study database's recall_logs (docs/store.md)
 ///   desktop_cohorts: data/recall/desktop.csv  # optional: Appendix B Rolled Up files
 ///   heatmap_rows: 150                         # optional: most participants drawn in the heatmap
 /// ```
@@ -30,6 +31,9 @@ public struct RecallSection: Section {
     /// participant), in unit order, and as a dictionary.
     let slugs: [(id: String, path: String)]
     let pathOf: [String: String]
+    /// Unit id → how messages and the study tables name its log, for logs read from a
+    /// database (``RecallLogsFromDatabase``); a file is named by its project path.
+    let shownOf: [String: String]
     /// For project-relative file names in messages and pages.
     let project: Project
     /// The string sets, read once per build (a section is made for each build): every
@@ -46,11 +50,21 @@ public struct RecallSection: Section {
         for key in ["public_key", "kit_keep"] where !wantsKit && config.value(key) != nil {
             throw config.error(key, "\(key) needs kit: true")
         }
-        let logs: [URL], cohorts: [URL]
-        do {
-            logs = try config.paths("logs", extensions: ["jsonl", "csv"])
-        } catch where wantsKit && (try? config.strings("logs"))?.allSatisfy({ Self.isFolder(config.resolve($0)) }) == true {
-            logs = []   // a kit study that has no logs yet
+        var logs: [URL], cohorts: [URL]
+        let database = try RecallLogsFromDatabase.location(config)
+        var dbShown: [String] = []   // with a database: each log's name as shown, in `logs` order
+        if let database {
+            if config.value("logs") != nil { throw config.error("database", "give either logs or database, not both") }
+            let read = try RecallLogsFromDatabase.read(database, project: project,
+                                                       shown: RecallLogsFromDatabase.shown(database, project))
+            logs = read.map { URL(fileURLWithPath: $0.path) }
+            dbShown = read.map(\.shown)
+        } else {
+            do {
+                logs = try config.paths("logs", extensions: ["jsonl", "csv"])
+            } catch where wantsKit && (try? config.strings("logs"))?.allSatisfy({ Self.isFolder(config.resolve($0)) }) == true {
+                logs = []   // a kit study that has no logs yet
+            }
         }
         cohorts = try config.paths("desktop_cohorts", extensions: ["csv"])
         heatmapRows = try config.int("heatmap_rows", default: 150, range: 1...100_000) ?? 150
@@ -63,23 +77,29 @@ public struct RecallSection: Section {
         } else {
             kit = nil
         }
-        if logs.isEmpty && cohorts.isEmpty && kit == nil {
+        if logs.isEmpty && cohorts.isEmpty && kit == nil && database == nil {
             throw config.error(nil, "name participant logs (`logs:`) or desktop cohorts (`desktop_cohorts:`)")
         }
-        var seen: [String: URL] = [:]
+        var seen: [String: String] = [:]
         var slugs: [(String, String)] = []
+        var shownOf: [String: String] = [:]
         for (prefix, urls) in [("p-", logs), ("cohort-", cohorts)] {
-            for url in urls {
-                let id = prefix + Self.slug(url.deletingPathExtension().lastPathComponent)
+            for (i, url) in urls.enumerated() {
+                let fromDB = prefix == "p-" && !dbShown.isEmpty
+                let shown = fromDB ? dbShown[i] : project.display(url)
+                let stem = fromDB ? RecallLogsFromDatabase.stem(dbShown[i]) : url.deletingPathExtension().lastPathComponent
+                let id = prefix + Self.slug(stem)
                 if let other = seen[id] {
-                    throw config.error(prefix == "p-" ? "logs" : "desktop_cohorts",
-                                       "\(project.display(url)) and \(project.display(other)) would share the page '\(id)'; rename one")
+                    throw config.error(prefix == "p-" ? (fromDB ? "database" : "logs") : "desktop_cohorts",
+                                       "\(shown) and \(other) would share the page '\(id)'; rename one")
                 }
-                seen[id] = url
+                seen[id] = shown
+                if fromDB { shownOf[id] = shown }
                 slugs.append((id, url.path))
             }
         }
         self.slugs = slugs
+        self.shownOf = shownOf
         pathOf = Dictionary(uniqueKeysWithValues: slugs)
     }
 
@@ -145,7 +165,7 @@ public struct RecallSection: Section {
     }
 
     func buildParticipant(id: String, url: URL, context: SectionContext) throws -> UnitResult {
-        let shown = project.display(url)
+        let shown = shownOf[id] ?? project.display(url)
         let log = url.pathExtension.lowercased() == "csv"
             ? try DesktopRaw.load(url, display: shown)
             : try NativeLog.load(url, display: shown)
@@ -182,7 +202,7 @@ public struct RecallSection: Section {
     /// cannot be read (deleted or damaged after the state was written).
     func rowBlocksFromLog(id: String) throws -> RecallRowBlocks {
         guard let url = url(of: id) else { throw DossierError("recall: no log for unit \(id)") }
-        let shown = project.display(url)
+        let shown = shownOf[id] ?? project.display(url)
         let log = url.pathExtension.lowercased() == "csv"
             ? try DesktopRaw.load(url, display: shown)
             : try NativeLog.load(url, display: shown)
@@ -224,7 +244,7 @@ public struct RecallSection: Section {
                     let c = rec.contribution ?? StudyContribution()
                     keyCounts[group, default: DynamicsKeyCounts()].add(c)
                     // (A dictionary lookup per participant: searching `slugs` for each was O(n²).)
-                    let shown = url(of: "p-" + rec.slug).map(project.display)
+                    let shown = shownOf["p-" + rec.slug] ?? url(of: "p-" + rec.slug).map(project.display)
                     aggregates[group, default: Self.emptyAggregate(set)]
                         .add(slug: rec.slug, p, c, sourceFile: shown ?? rec.slug)
                     members[group, default: []].append(start + k)

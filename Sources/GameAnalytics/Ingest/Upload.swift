@@ -55,9 +55,13 @@ public enum IngestOutcome: Sendable, Hashable {
     case stored(player: String, sessions: Int)
     case duplicate(player: String)
     case rejected(reason: String)
+    /// The study database failed (unreachable, connection lost): not the upload's fault;
+    /// nothing of it was stored, and the ingest stops (a re-run stores it).
+    case failed(reason: String)
 }
 
 public enum Ingest {
+
     /// Opens, validates and stores one sealed upload in its own transaction. Nothing is
     /// written unless every check passes; a rejected upload leaves the database unchanged.
     public static func ingest(_ sealed: Data, name: String, key: _RSA.Encryption.PrivateKey,
@@ -92,16 +96,18 @@ public enum Ingest {
                 if let pinned = try db.pinnedKey(p.id), pinned != content.signingKey {
                     return .rejected(reason: "player \(p.id) is pinned to another device's signing key (trust on first use): this upload is signed by a different key")
                 }
-                // A duplicate changes nothing — not even the result key: a replayed old
-                // upload must not roll the device's current key back.
-                if try db.hasUpload(hash) { return .duplicate(player: p.id) }
+                // The content hash is claimed first (INSERT … ON CONFLICT DO NOTHING): of two
+                // processes storing the same upload at once, one stores it, the other finds
+                // a duplicate. A duplicate changes nothing — not even the result key: a
+                // replayed old upload must not roll the device's current key back.
+                guard try db.claimUpload(hash, player: p.id) else { return .duplicate(player: p.id) }
                 try db.pin(p.id, signingKey: content.signingKey, resultKey: content.resultKey)
                 let added = try db.store(p)
                 try db.recordUpload(hash, player: p.id, sessions: added)
                 return .stored(player: p.id, sessions: added)
             }
         } catch {
-            return .rejected(reason: error.message)
+            return error.storeFailure ? .failed(reason: error.description) : .rejected(reason: error.message)
         }
     }
 }

@@ -8,11 +8,19 @@ public struct GameError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String?
     public var line: Int?
     public var message: String
+    /// The study database failed (unreachable, connection lost, …), not the data: an
+    /// ingest stops instead of rejecting the upload (docs/store.md).
+    public var storeFailure = false
+    /// A conflict with a concurrent transaction: running the transaction again may succeed.
+    public var retryable = false
 
-    public init(file: String? = nil, line: Int? = nil, _ message: String) {
+    public init(file: String? = nil, line: Int? = nil, _ message: String, storeFailure: Bool = false,
+                retryable: Bool = false) {
         self.file = file
         self.line = line
         self.message = message
+        self.storeFailure = storeFailure
+        self.retryable = retryable
     }
 
     public var description: String {

@@ -9,14 +9,8 @@ import Foundation
 /// same budget. Whoever holds the database holds the data the key protects, so keeping the
 /// key with it reveals nothing new.
 ///
-/// Two tables, made on first use (a database without them has no key and an empty ledger):
-///
-/// ```sql
-/// CREATE TABLE privacy_key(id INTEGER PRIMARY KEY CHECK(id = 1), key TEXT NOT NULL,
-///                          database_id TEXT NOT NULL, lifetime_milli INTEGER NOT NULL);
-/// CREATE TABLE privacy_ledger(release TEXT PRIMARY KEY, epsilon TEXT NOT NULL, delta TEXT NOT NULL,
-///                             section TEXT NOT NULL, published TEXT NOT NULL);
-/// ```
+/// Two tables of the schema (``StudySchema``, version 3): `privacy_key` (one row, or none
+/// before the first build) and `privacy_ledger` (one row per release, `seq` its order).
 public struct PrivacyKeyRecord: Sendable, Equatable {
     /// 64 hexadecimal digits (never printed).
     public var keyHex: String
@@ -39,24 +33,14 @@ public struct PrivacyLedgerRow: Sendable, Equatable {
 }
 
 extension StudyDatabase {
-    static let privacySchema = """
-    CREATE TABLE IF NOT EXISTS privacy_key(id INTEGER PRIMARY KEY CHECK(id = 1), key TEXT NOT NULL,
-        database_id TEXT NOT NULL, lifetime_milli INTEGER NOT NULL);
-    CREATE TABLE IF NOT EXISTS privacy_ledger(release TEXT PRIMARY KEY, epsilon TEXT NOT NULL,
-        delta TEXT NOT NULL, section TEXT NOT NULL, published TEXT NOT NULL);
-    """
-
-    private func hasTable(_ name: String) throws(GameError) -> Bool {
-        try queryInt("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [name]) ?? 0 > 0
-    }
-
     /// The stored key, or nil when none was made yet (reads only: `dossier check` writes nothing).
     public func privacyKey() throws(GameError) -> PrivacyKeyRecord? {
         try read { () throws(GameError) -> PrivacyKeyRecord? in
-            guard try hasTable("privacy_key") else { return nil }
             var out: PrivacyKeyRecord?
-            try run(try prepare("SELECT key, database_id, lifetime_milli FROM privacy_key WHERE id = 1"), []) { (s) throws(GameError) in
-                out = PrivacyKeyRecord(keyHex: s.text(0) ?? "", databaseID: s.text(1) ?? "", lifetimeMilli: s.int(2) ?? 0)
+            let sql = "SELECT key, database_id, lifetime_milli FROM privacy_key WHERE id = 1"
+            try query(sql) { (s) throws(GameError) in
+                out = PrivacyKeyRecord(keyHex: s.text(0) ?? "", databaseID: s.text(1) ?? "",
+                                       lifetimeMilli: s.int(2) ?? 0)
             }
             return out
         }
@@ -66,19 +50,19 @@ extension StudyDatabase {
     /// (two builds that both found no key agree on the first one written).
     public func storePrivacyKey(_ record: PrivacyKeyRecord) throws(GameError) -> PrivacyKeyRecord {
         try transaction { () throws(GameError) -> PrivacyKeyRecord in
-            try exec(Self.privacySchema)
-            try run(try prepare("INSERT OR IGNORE INTO privacy_key(id, key, database_id, lifetime_milli) VALUES(1, ?, ?, ?)"),
-                    [record.keyHex, record.databaseID, record.lifetimeMilli])
+            try run("INSERT INTO privacy_key(id, key, database_id, lifetime_milli) VALUES(1, $1, $2, $3) "
+                    + "ON CONFLICT DO NOTHING",
+                    [.text(record.keyHex), .text(record.databaseID), .int(record.lifetimeMilli)])
             return try privacyKey() ?? record
         }
     }
 
-    /// The ledger, in the order the releases were recorded.
+    /// The ledger, in the order the releases were recorded (`seq`).
     public func privacyLedger() throws(GameError) -> [PrivacyLedgerRow] {
         try read { () throws(GameError) -> [PrivacyLedgerRow] in
-            guard try hasTable("privacy_ledger") else { return [] }
             var out: [PrivacyLedgerRow] = []
-            try run(try prepare("SELECT release, epsilon, delta, section, published FROM privacy_ledger ORDER BY rowid"), []) { (s) throws(GameError) in
+            let sql = "SELECT release, epsilon, delta, section, published FROM privacy_ledger ORDER BY seq"
+            try query(sql) { (s) throws(GameError) in
                 out.append(PrivacyLedgerRow(release: s.text(0) ?? "", epsilon: s.text(1) ?? "", delta: s.text(2) ?? "",
                                             section: s.text(3) ?? "", published: s.text(4) ?? ""))
             }
@@ -86,12 +70,16 @@ extension StudyDatabase {
         }
     }
 
-    /// Adds the rows the ledger does not hold yet (by release), in one transaction.
+    /// Adds the rows the ledger does not hold yet (by release), in one transaction, each
+    /// numbered after the last (`seq`).
     public func appendPrivacyLedger(_ rows: [PrivacyLedgerRow]) throws(GameError) {
         try transaction { () throws(GameError) in
-            try exec(Self.privacySchema)
-            let st = try prepare("INSERT OR IGNORE INTO privacy_ledger(release, epsilon, delta, section, published) VALUES(?,?,?,?,?)")
-            for r in rows { try run(st, [r.release, r.epsilon, r.delta, r.section, r.published]) }
+            for r in rows {
+                try run("INSERT INTO privacy_ledger(release, epsilon, delta, section, published, seq) "
+                        + "VALUES($1,$2,$3,$4,$5,"
+                        + "(SELECT COALESCE(MAX(seq), 0) + 1 FROM privacy_ledger)) ON CONFLICT DO NOTHING",
+                        [.text(r.release), .text(r.epsilon), .text(r.delta), .text(r.section), .text(r.published)])
+            }
         }
     }
 }

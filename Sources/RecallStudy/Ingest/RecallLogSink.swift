@@ -1,3 +1,4 @@
+import StudyStore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -150,5 +151,22 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
         let dfd = open(dir.path, O_RDONLY)
         if dfd >= 0 { fsync(dfd); close(dfd) }
         return true
+    }
+}
+
+/// The study database's `recall_logs` table (SQLite or PostgreSQL) as a sink: each log
+/// stored in its own transaction, exactly once by its hash, however many ingests run at
+/// once against one PostgreSQL database.
+public final class RecallLogDatabase: RecallLogSink {
+    public let table: RecallLogTable
+
+    public init(_ location: StoreLocation) throws {
+        table = try RecallLogTable(location)
+    }
+
+    public func contains(sha256: String) throws -> Bool { try table.contains(sha256: sha256) }
+
+    public func store(name: String, bytes: [UInt8], sha256: String) throws -> Bool {
+        try table.store(name: name, bytes: bytes, sha256: sha256)
     }
 }

@@ -184,7 +184,8 @@ struct GameIngest: AsyncParsableCommand {
           dossier game ingest --key study.key --db study.db --from https://dav.example/
         """)
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
-    @Option(help: "The SQLite study database (created if missing).") var db: String
+    @Option(help: "The study database: a SQLite file (created if missing) or postgres://… (docs/store.md).")
+    var db: String
     @Option(help: "A WebDAV drop folder URL to pull uploads from.") var from: String?
     @Option(name: .customLong("move-to"), help: "With --from: move stored uploads into this folder (relative to the drop folder) instead of deleting them.") var moveTo: String?
     @Option(help: "WebDAV user name (with --from).") var user: String?
@@ -205,7 +206,7 @@ struct GameIngest: AsyncParsableCommand {
         /// Listed in the drop folder but gone when fetched (404): skipped with a warning.
         var gone = 0
         /// Prints the outcome; true when the upload is safely in the database.
-        mutating func report(_ name: String, _ outcome: IngestOutcome) -> Bool {
+        mutating func report(_ name: String, _ outcome: IngestOutcome) throws -> Bool {
             switch outcome {
             case .stored(let p, let n):
                 stored += 1
@@ -216,6 +217,10 @@ struct GameIngest: AsyncParsableCommand {
                 if !quiet { print("\(name): duplicate of an upload already stored for player \(p)") }
                 return true
             case .rejected(let reason): rejected += 1; Console.note("\(name): rejected: \(reason)"); return false
+            case .failed(let reason):
+                // The database failed, not the upload: stop here; a re-run stores the rest.
+                throw DossierError("\(name): not stored: \(reason) (\(stored) stored before this; run the "
+                                   + "ingest again when the database is back)")
             }
         }
     }
@@ -242,7 +247,7 @@ struct GameIngest: AsyncParsableCommand {
                 guard let data = FileManager.default.contents(atPath: f.path) else {
                     Console.note("\(f.path): rejected: cannot read the file"); tally.rejected += 1; continue
                 }
-                _ = tally.report(f.path, Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database))
+                _ = try tally.report(f.path, Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database))
             }
         }
         quiet.say("\(tally.stored) stored, \(tally.dup) duplicates, \(tally.rejected) rejected" + (tally.gone > 0 ? ", \(tally.gone) gone" : ""))
@@ -270,7 +275,7 @@ struct GameIngest: AsyncParsableCommand {
                     tally.gone += 1
                     continue
                 }
-                guard tally.report(name, Ingest.ingest(data, name: name, key: key, into: database)) else { continue }
+                guard try tally.report(name, Ingest.ingest(data, name: name, key: key, into: database)) else { continue }
                 if let moveTo { try await client.move(name, to: moveTo + "/" + name, overwrite: true) }
                 else { try await client.delete(name) }
             }
@@ -297,7 +302,8 @@ struct GameSimulate: ParsableCommand {
     @Option(help: "Random seed: the same seed gives the same bytes.") var seed: UInt64 = 1
     @Option(help: "Obstacles per session.") var obstacles: Int = 80
     @Option(name: [.customLong("output"), .customShort("o")], help: "JSON Lines output file (default: standard output).") var out: String?
-    @Option(help: "Also (or instead) store the cohort in this SQLite database.") var db: String?
+    @Option(help: "Also (or instead) store the cohort in this study database (SQLite file or postgres://…).")
+    var db: String?
     @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
@@ -328,7 +334,7 @@ struct GameAnalyze: ParsableCommand {
         commandName: "analyze",
         abstract: "Print the cohort analysis as JSON (from JSON Lines files or a database).",
         discussion: "Example: dossier game analyze --db study.sqlite --json")
-    @Option(help: "Read the SQLite study database instead of files.") var db: String?
+    @Option(help: "Read the study database (SQLite file or postgres://…) instead of files.") var db: String?
     @Flag(help: "JSON output (the only format).") var json = false
     @Option(name: .customLong("C"), help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0
     @Argument(help: "JSON Lines telemetry files.") var files: [String] = []

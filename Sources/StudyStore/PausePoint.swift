@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Named pause points, for tests that stop the database server at an exact moment
+
+/// Pause points for crash and outage tests, active only in debug builds (like the
+/// write points of `DOSSIER_FAULT_AT`, Sources/WebDAV/FaultPoint.swift).
+///
+/// With `DOSSIER_PAUSE_AT=LABEL:N` and `DOSSIER_PAUSE_FILE=PATH` in the environment, the
+/// Nth time the process reaches the point named LABEL it creates `PATH.reached` and waits
+/// until the file PATH exists, then goes on. A test waits for `PATH.reached`, does what it
+/// tests (stops the database server), then creates PATH. The points:
+///
+/// - `commit`: just before a write transaction commits (one per ingested upload);
+/// - `snapshot`: inside a build's read snapshot, after its first query.
+///
+/// In release builds ``reached(_:)`` does nothing.
+public enum PausePoint {
+    #if DEBUG
+    nonisolated(unsafe) private static var counts: [String: Int] = [:]
+    private static let target: (label: String, n: Int)? = {
+        guard let spec = environment("DOSSIER_PAUSE_AT") else { return nil }
+        let parts = spec.split(separator: ":")
+        guard let label = parts.first else { return nil }
+        return (String(label), parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
+    }()
+    #endif
+
+    public static func reached(_ label: String) {
+        #if DEBUG
+        guard let target, target.label == label, let file = environment("DOSSIER_PAUSE_FILE") else { return }
+        let n = (counts[label] ?? 0) + 1
+        counts[label] = n
+        guard n == target.n else { return }
+        let marker = file + ".reached"
+        let fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if fd >= 0 { close(fd) }
+        while access(file, F_OK) != 0 { usleep(20_000) }
+        #endif
+    }
+}
