@@ -20,7 +20,8 @@ public final class PostgresConnection: StoreConnection {
         var err = [CChar](repeating: 0, count: 512)
         guard dossier_pq_load(&err, err.count) == 0 else {
             throw StoreError(.missingClient, "PostgreSQL support needs libpq, the PostgreSQL client library "
-                + "(\(String(cString: err))): apt install libpq5")
+                + "(\(String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))): "
+                + "apt install libpq5")
         }
         // Without a connect timeout libpq waits for as long as the system's TCP does for a
         // host that never answers; PGCONNECT_TIMEOUT, the URL or a service file may set one.
@@ -72,14 +73,16 @@ public final class PostgresConnection: StoreConnection {
         return StoreError(.other, "cannot connect to the PostgreSQL server at \(at): \(detail)")
     }
 
-    /// The libpq message's last meaningful line, without its `FATAL:` prefix.
+    /// The libpq message's first line, after its "connection to server … failed: " and
+    /// without a `FATAL:` prefix (the lines after it are hints).
     static func firstLine(_ raw: String) -> String {
-        let lines = raw.split(separator: "\n").map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }
-        guard var line = lines.last else { return "no answer" }
+        let lines = raw.split(separator: "\n").map { String($0.drop { $0 == " " || $0 == "\t" }) }
+            .filter { !$0.isEmpty }
+        guard var line = lines.first else { return "no answer" }
+        if let r = line.firstRange(of: "failed: ") { line = String(line[r.upperBound...]) }
         for prefix in ["FATAL:  ", "ERROR:  "] where line.hasPrefix(prefix) {
             line = String(line.dropFirst(prefix.count))
         }
-        if let r = line.firstRange(of: "failed: ") { line = String(line[r.upperBound...]) }
         return line
     }
 

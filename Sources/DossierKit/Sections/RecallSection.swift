@@ -47,7 +47,7 @@ public struct RecallSection: Section {
         let sets = try RecallSets.load(setEntries, project: project)
         self.sets = sets
         let wantsKit = try config.bool("kit", default: false)
-        var logs: [URL], cohorts: [URL]
+        let logs: [URL], cohorts: [URL]
         let database = try RecallLogsFromDatabase.location(config)
         var dbShown: [String] = []   // with a database: each log's name as shown, in `logs` order
         if let database {
