@@ -7,21 +7,24 @@ import Render
 // MARK: - Cohort page
 
 enum GameCohortPage {
-    static func build(_ a: CohortAnalysis, simulated: Bool) -> (page: Page, files: [OutputFile]) {
+    static func build(_ analysis: CohortAnalysis, simulated: Bool) -> (page: Page, files: [OutputFile]) {
+        let a = analysis
         var files: [OutputFile] = []
         let counts = CountTables.build(a.players)
-        let groupRows: [[String: Any]] = counts.groups.indices.map { i in
-            ["group": counts.groups[i].label, "n": counts.groupTotals[i].text]
+        let groupRows = counts.groups.indices.map { index in
+            GameGroupRow(group: counts.groups[index].label, count: counts.groupTotals[index].text)
         }
-        func row(_ label: String, _ cells: [CountTables.Cell], _ total: CountTables.Cell) -> [String: Any] {
-            ["label": label, "cells": cells.map(\.text), "total": total.text]
+        func row(_ label: String, _ cells: [CountTables.Cell], _ total: CountTables.Cell) -> GameCountTable.Row {
+            GameCountTable.Row(label: label, cells: cells.map(\.text), total: total.text)
         }
-        let bandTable: [String: Any] = [
-            "columns": counts.bands, "rows": counts.groups.indices.map { row(counts.groups[$0].label, counts.byBand[$0], counts.groupTotals[$0]) },
-            "totals": row("All players", counts.bandTotals, counts.total)]
-        let genderTable: [String: Any] = [
-            "columns": counts.genders, "rows": counts.groups.indices.map { row(counts.groups[$0].label, counts.byGender[$0], counts.groupTotals[$0]) },
-            "totals": row("All players", counts.genderTotals, counts.total)]
+        let bandTable = GameCountTable(
+            columns: counts.bands,
+            rows: counts.groups.indices.map { row(counts.groups[$0].label, counts.byBand[$0], counts.groupTotals[$0]) },
+            totals: row("All players", counts.bandTotals, counts.total))
+        let genderTable = GameCountTable(
+            columns: counts.genders,
+            rows: counts.groups.indices.map { row(counts.groups[$0].label, counts.byGender[$0], counts.groupTotals[$0]) },
+            totals: row("All players", counts.genderTotals, counts.total))
         var countCSV: [[CSVWriter.Cell]] = []
         for (table, cols, cells, totals) in [("age_band", counts.bands, counts.byBand, counts.bandTotals),
                                              ("gender", counts.genders, counts.byGender, counts.genderTotals)] {
@@ -47,15 +50,18 @@ enum GameCohortPage {
             }
             return c
         }
-        var comparisonBlocks: [[String: Any]] = []
-        for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
-            let rows: [[String: Any]] = comparisons.filter { $0.groupA == ga && $0.groupB == gb }.map { c -> [String: Any] in
-                let ci: String = c.g == nil ? "–" : "\(GameFormat.num(c.gLow, 2)) to \(GameFormat.num(c.gHigh, 2))"
-                return ["label": MeasureCatalog.label(c.measure), "methods": GameMethodsPage.link(c.measure),
-                 "a": GameCohortPage.stats(c.a, c.measure), "b": GameCohortPage.stats(c.b, c.measure),
-                 "g": GameFormat.num(c.g, 2), "ci": ci]
+        var comparisonBlocks: [GameComparisonBlock] = []
+        for (groupA, groupB) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
+            let rows = comparisons.filter { $0.groupA == groupA && $0.groupB == groupB }.map { comparison in
+                let interval = comparison.g == nil
+                    ? "–" : "\(GameFormat.num(comparison.gLow, 2)) to \(GameFormat.num(comparison.gHigh, 2))"
+                return GameComparisonBlock.Row(
+                    label: MeasureCatalog.label(comparison.measure), methods: GameMethodsPage.link(comparison.measure),
+                    statsA: GameCohortPage.stats(comparison.a, comparison.measure),
+                    statsB: GameCohortPage.stats(comparison.b, comparison.measure),
+                    hedgesG: GameFormat.num(comparison.g, 2), interval: interval)
             }
-            comparisonBlocks.append(["title": "\(ga.label) vs \(gb.label)", "groupA": ga.label, "groupB": gb.label, "rows": rows])
+            comparisonBlocks.append(GameComparisonBlock(groupA: groupA.label, groupB: groupB.label, rows: rows))
         }
         files.append(OutputFile(path: "game/comparisons.csv", data: GameFormat.csv(
             ["measure", "group_a", "group_b", "n_a", "mean_a", "sd_a", "n_b", "mean_b", "sd_b", "hedges_g", "g_low", "g_high"],
@@ -74,26 +80,21 @@ enum GameCohortPage {
                                  yLabel: "τ (ms)", dataSummary: false))
 
         let summary = CohortSummary.of(a.players)
-        let blockRows: [[String: Any]] = summary.blocks.filter { $0.players >= Suppression.threshold }.map {
-            ["block": $0.block, "players": $0.players, "rt": GameFormat.num($0.hitRTMean, 0), "obstacles": $0.obstacles,
-             "omissions": GameFormat.percent($0.obstacles > 0 ? Double($0.omissions) / Double($0.obstacles) : nil)]
+        let blockRows = summary.blocks.filter { $0.players >= Suppression.threshold }.map {
+            GameCohortModel.Block(
+                block: $0.block, players: $0.players, reactionTime: GameFormat.num($0.hitRTMean, 0),
+                obstacles: $0.obstacles,
+                omissions: GameFormat.percent($0.obstacles > 0 ? Double($0.omissions) / Double($0.obstacles) : nil))
         }
-        let summaryModel: [String: Any] = [
-            "tauPlayers": summary.tauPlayers, "tauCensored": GameFormat.num(summary.tauCensoredMean, 0),
-            "tauUncensored": GameFormat.num(summary.tauUncensoredMean, 0), "tauShift": GameFormat.num(summary.tauShiftMean, 0),
-            "sessions": summary.sessions, "invalid": summary.invalidSessions, "practicePlayers": summary.practicePlayers,
-            "practice": GameFormat.num(summary.practiceSlopeMean, 1), "blocks": blockRows, "hasBlocks": !blockRows.isEmpty]
-        var model: [String: Any] = ["summary": summaryModel, "groups": groupRows, "bandTable": bandTable, "genderTable": genderTable,
-                                    "simulated": simulated, "comparisons": comparisonBlocks, "box": box,
-                                    "players": counts.total.text, "smallGroup": a.options.smallNormGroup,
-                                    "wording": GamePlayerPage.wording, "hasModel": a.model != nil,
-                                    "unavailable": a.modelUnavailable ?? "", "options": [
-                                        "C": GameFormat.num(a.options.C, 3), "folds": a.options.folds,
-                                        "minEncounters": a.options.minimumEncounters,
-                                        "suggestEncounters": a.options.suggestionEncounters,
-                                        "suggestSessions": a.options.suggestionSessions,
-                                        "suggestP": GameFormat.percent(a.options.suggestionProbability),
-                                        "suggestLow": GameFormat.percent(a.options.suggestionLowerBound)] as [String: Any]]
+        let summaryModel = GameCohortModel.Summary(
+            tauPlayers: summary.tauPlayers, tauCensored: GameFormat.num(summary.tauCensoredMean, 0),
+            tauUncensored: GameFormat.num(summary.tauUncensoredMean, 0), tauShift: GameFormat.num(summary.tauShiftMean, 0),
+            sessions: summary.sessions, invalid: summary.invalidSessions, practicePlayers: summary.practicePlayers,
+            practice: GameFormat.num(summary.practiceSlopeMean, 1), blocks: blockRows)
+        var model = GameCohortModel(
+            summary: summaryModel, groups: groupRows, bandTable: bandTable, genderTable: genderTable,
+            simulated: simulated, comparisons: comparisonBlocks, box: box, players: counts.total.text,
+            wording: GamePlayerPage.wording, unavailable: a.modelUnavailable ?? "", options: options(a.options))
         if let r = a.model {
             let roc = Charts.line(series: [
                 XYSeries(name: "model (out-of-fold)", xy: r.roc.map { ($0.fpr, $0.tpr) }),
@@ -115,33 +116,37 @@ enum GameCohortPage {
             ], options: ChartOptions(title: "Calibration (cross-validated)", description: "Observed share with a diagnosis against the mean predicted probability, per bin",
                                      width: 420, height: 380, xLabel: "mean predicted probability", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
-            let coefRows: [[String: Any]] = zip(r.features, r.model.coefficients).map {
-                ["label": MeasureCatalog.label($0.0), "methods": GameMethodsPage.link($0.0), "coef": GameFormat.num($0.1, 3)]
+            let coefficientRows = zip(r.features, r.model.coefficients).map { feature, coefficient in
+                GameCohortModel.Coefficient(label: MeasureCatalog.label(feature), methods: GameMethodsPage.link(feature),
+                                            coefficient: GameFormat.num(coefficient, 3))
             }
             let t = r.tripod, th = t.atThreshold
             func rate(_ x: Double?, _ num: Int, _ den: Int) -> String {
                 x.map { "\(GameFormat.percent($0)) (\(num) of \(den))" } ?? "–"
             }
-            model["tripod"] = [
-                "n": t.n, "slope": GameFormat.num(t.calibrationSlope, 3), "intercept": GameFormat.num(t.calibrationIntercept, 3),
-                "citl": GameFormat.num(t.calibrationInTheLarge, 3), "threshold": GameFormat.percent(th.threshold),
-                "sensitivity": rate(th.sensitivity, th.tp, th.tp + th.fn), "specificity": rate(th.specificity, th.tn, th.tn + th.fp),
-                "ppv": rate(th.ppv, th.tp, th.tp + th.fp), "npv": rate(th.npv, th.tn, th.tn + th.fn),
-                "apparent": GameFormat.num(t.apparentAUC, 3), "optimism": GameFormat.num(t.optimism, 3),
-                "corrected": GameFormat.num(t.optimismCorrectedAUC, 3), "replicates": t.bootstrapReplicates,
-                "prevalence": GameFormat.percent(Double(r.nPositive) / Double(max(1, r.nTrain))),
-            ] as [String: Any]
-            model["model"] = [
-                "nTrain": r.nTrain, "nPositive": r.nPositive, "nNegative": r.nTrain - r.nPositive, "folds": r.folds,
-                "auc": GameFormat.num(r.cvAUC, 3), "aucLow": GameFormat.num(r.cvAUCLow, 3), "aucHigh": GameFormat.num(r.cvAUCHigh, 3),
-                "trainAUC": GameFormat.num(r.trainAUC, 3), "brier": GameFormat.num(r.brier, 3),
-                "intercept": GameFormat.num(r.model.intercept, 3), "coefficients": coefRows, "roc": roc, "calibration": calibration,
-                "bins": bins.indices.map { i -> [String: Any] in
-                    let b = bins[i]
-                    return ["range": "\(GameFormat.num(b.low, 1))–\(GameFormat.num(b.high, 1))", "n": binText[i],
-                     "predicted": GameFormat.num(b.meanPredicted, 2), "observed": GameFormat.num(b.observed, 2)]
-                },
-            ] as [String: Any]
+            model.tripod = GameCohortModel.Tripod(
+                count: t.n, slope: GameFormat.num(t.calibrationSlope, 3),
+                intercept: GameFormat.num(t.calibrationIntercept, 3),
+                calibrationInTheLarge: GameFormat.num(t.calibrationInTheLarge, 3),
+                threshold: GameFormat.percent(th.threshold),
+                sensitivity: rate(th.sensitivity, th.tp, th.tp + th.fn),
+                specificity: rate(th.specificity, th.tn, th.tn + th.fp),
+                ppv: rate(th.ppv, th.tp, th.tp + th.fp), npv: rate(th.npv, th.tn, th.tn + th.fn),
+                apparent: GameFormat.num(t.apparentAUC, 3), optimism: GameFormat.num(t.optimism, 3),
+                corrected: GameFormat.num(t.optimismCorrectedAUC, 3), replicates: t.bootstrapReplicates,
+                prevalence: GameFormat.percent(Double(r.nPositive) / Double(max(1, r.nTrain))))
+            model.card = GameCohortModel.ModelCard(
+                nTrain: r.nTrain, nPositive: r.nPositive, folds: r.folds,
+                auc: GameFormat.num(r.cvAUC, 3), aucLow: GameFormat.num(r.cvAUCLow, 3),
+                aucHigh: GameFormat.num(r.cvAUCHigh, 3), trainAUC: GameFormat.num(r.trainAUC, 3),
+                brier: GameFormat.num(r.brier, 3), intercept: GameFormat.num(r.model.intercept, 3),
+                coefficients: coefficientRows, roc: roc, calibration: calibration,
+                bins: bins.indices.map { index in
+                    let bin = bins[index]
+                    return GameCohortModel.Bin(range: "\(GameFormat.num(bin.low, 1))–\(GameFormat.num(bin.high, 1))",
+                                               count: binText[index], predicted: GameFormat.num(bin.meanPredicted, 2),
+                                               observed: GameFormat.num(bin.observed, 2))
+                })
             files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "mean_predicted", "observed"],
                 bins.indices.map { i in [CSVWriter.number(bins[i].low), CSVWriter.number(bins[i].high), .text(binText[i]),
                                          CSVWriter.number(bins[i].meanPredicted), CSVWriter.number(bins[i].observed)] })))
@@ -169,6 +174,14 @@ enum GameCohortPage {
         }
         return (Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/cohort", model: model,
                      styles: ["assets/game/game.css"]), files)
+    }
+
+    /// The analysis settings both cohort pages quote.
+    static func options(_ options: AnalysisOptions) -> GameOptionsModel {
+        GameOptionsModel(penalty: GameFormat.num(options.C, 3), minEncounters: options.minimumEncounters,
+                         suggestEncounters: options.suggestionEncounters, suggestSessions: options.suggestionSessions,
+                         suggestP: GameFormat.percent(options.suggestionProbability),
+                         suggestLow: GameFormat.percent(options.suggestionLowerBound))
     }
 
     /// "mean ± SD (n)" or "<5" / "suppressed" when the group may not be shown.

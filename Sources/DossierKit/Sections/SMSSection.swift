@@ -120,7 +120,7 @@ public struct SMSSection: Section {
                                      "next_send_counter", "next_receive_counter", "skipped_backlog", "discarded_keys",
                                      "last_sent_at", "last_received_at", "warnings"])
         var json: [JSONValue] = []
-        var models: [[String: Any]] = []
+        var keystores: [SMSPageModel.Keystore] = []
         var contactsTotal = 0, flagged = 0
         func d(_ x: Date?) -> String { x.map(SMSDates.format) ?? "" }
         /// Dates on the page are written for people (CSV and JSON keep the ISO form).
@@ -133,7 +133,7 @@ public struct SMSSection: Section {
 
         for r in recs {
             let inv = r.inventory
-            var rows: [[String: Any]] = []
+            var rows: [SMSPageModel.Contact] = []
             var jcontacts: [JSONValue] = []
             for c in inv.contacts {
                 contactsTotal += 1
@@ -149,27 +149,20 @@ public struct SMSSection: Section {
                     "discarded_keys": .int(c.discardedKeys), "last_sent_at": jd(c.lastSentAt), "last_received_at": jd(c.lastReceivedAt),
                     "warnings": .array(c.warnings.map { .string($0) }),
                 ]))
-                rows.append([
-                    "name": c.name, "status": c.status, "added": cell(c.addedAt), "resynced": cell(c.resyncedAt),
-                    "sent": c.sent, "received": c.received, "nextSend": c.nextSendCounter, "nextReceive": c.nextReceiveCounter,
-                    "backlog": c.skippedBacklog, "discarded": c.discardedKeys,
-                    "lastSent": cell(c.lastSentAt), "lastReceived": cell(c.lastReceivedAt),
-                    "warnings": c.warnings, "hasWarnings": !c.warnings.isEmpty, "warningText": c.warnings.joined(separator: "; "),
-                ])
+                rows.append(SMSPageModel.Contact(
+                    name: c.name, status: c.status, added: cell(c.addedAt), resynced: cell(c.resyncedAt),
+                    sent: c.sent, received: c.received, nextSend: c.nextSendCounter, nextReceive: c.nextReceiveCounter,
+                    backlog: c.skippedBacklog, discarded: c.discardedKeys,
+                    lastSent: cell(c.lastSentAt), lastReceived: cell(c.lastReceivedAt), warnings: c.warnings))
             }
             json.append(.object([
                 "keystore": .string(r.id), "file": .string(r.file), "account": .string(inv.account),
                 "created_at": jd(inv.createdAt), "password_changed_at": jd(inv.passwordChangedAt),
                 "contacts": .array(jcontacts),
             ]))
-            var model: [String: Any] = [
-                "id": r.id, "file": r.file, "account": inv.account, "created": shown(inv.createdAt),
-                "contacts": rows, "hasContacts": !rows.isEmpty,
-                "flaggedContacts": rows.filter { $0["hasWarnings"] as? Bool == true },
-                "hasFlaggedContacts": rows.contains { $0["hasWarnings"] as? Bool == true },
-            ]
-            if let p = inv.passwordChangedAt { model["passwordChanged"] = shown(p) }
-            models.append(model)
+            keystores.append(SMSPageModel.Keystore(
+                file: r.file, account: inv.account, created: shown(inv.createdAt),
+                passwordChanged: inv.passwordChangedAt.map(shown), contacts: rows))
         }
         let jsonDoc = JSONValue.object([
             "generator": .string("dossier \(DossierVersion.string)"),
@@ -177,10 +170,10 @@ public struct SMSSection: Section {
             "max_skip": .int(Contact.maxSkip),
             "keystores": .array(json),
         ])
-        let page = Page(path: "sms/index.html", title: Self.title, template: "sms/index", model: [
-            "keystores": models, "identifiesContacts": identifyContacts, "contactCount": contactsTotal, "flagged": flagged, "hasFlagged": flagged > 0,
-            "backlogWarning": backlogWarning, "maxSkip": Contact.maxSkip,
-        ])
+        let page = Page(path: "sms/index.html", title: Self.title, template: "sms/index",
+                        model: SMSPageModel(keystores: keystores, identifiesContacts: identifyContacts,
+                                            contactCount: contactsTotal, flagged: flagged,
+                                            backlogWarning: backlogWarning, maxSkip: Contact.maxSkip))
         let blurb = "\(recs.count) keystore\(recs.count == 1 ? "" : "s"), \(contactsTotal) contact\(contactsTotal == 1 ? "" : "s")"
             + (flagged > 0 ? ", \(flagged) flagged as possibly out of sync." : ", all in sync.")
         return UnitResult(pages: [page],
