@@ -45,7 +45,7 @@ import Testing
                     "\(source.name): renaming {{\(tag)}} was not caught: \(problems)")
             renamed += 1
         }
-        #expect(renamed >= 20)
+        #expect(renamed >= 15)
         // What a rename reports, for one page: both sides.
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("vault"),
                                                 withIntermediateDirectories: true)
@@ -102,7 +102,6 @@ import Testing
         #expect(problems.contains("t: {{missing}} (inside {{#rows}}) is not a field of \(row) or \(model) or page"))
         #expect(problems.contains("t: {{rows}} is a list or an object, which renders nothing as a variable"))
         #expect(problems.contains("\(model).extra: no template reads this field"))
-        #expect(problems.contains("DossierKit.SiteModel.title: no template reads this field") == false)
     }
 
     /// The first `{{name}}` of `text` whose name is a plain field (letters only).

@@ -26,7 +26,7 @@ extension TemplateValue {
 }
 
 /// A dictionary as a template model: each field converted when the template asks for it.
-extension Dictionary: @retroactive TemplateModel where Key == String, Value == Any {
+extension Dictionary: TemplateModel where Key == String, Value == Any {
     public func value(_ name: String) -> TemplateValue? { self[name].map(TemplateValue.init(untyped:)) }
 }
 

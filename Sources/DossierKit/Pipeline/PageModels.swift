@@ -126,7 +126,7 @@ struct PageContext: TemplateModel {
     static let frame = TemplateSchema(type: "page", fields: [
         .init(name: "root", kind: .text),
         .init(name: "site", kind: .object { SiteModel.schema }),
-        .init(name: "title", kind: .text),
+        .init(name: "title", kind: .text, forOwnTemplates: true),
     ])
 }
 
