@@ -160,15 +160,14 @@ public struct ExperiencesSection: Section {
         let titles = Dictionary(e.panoramas.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
         let dead = Set(graph.deadEnds), unreachable = Set(graph.unreachable)
         let panoramaRows = e.panoramas.map { panorama in
-            let p = panorama
             var status: [String] = []
-            if p.id == graph.first { status.append("start") }
-            if p.id == graph.final { status.append("final") }
-            if unreachable.contains(p.id) { status.append("cannot be reached") }
-            if dead.contains(p.id) { status.append("dead end") }
-            let doors = p.doorTargets.map { titles[$0] ?? $0 }
+            if panorama.id == graph.first { status.append("start") }
+            if panorama.id == graph.final { status.append("final") }
+            if unreachable.contains(panorama.id) { status.append("cannot be reached") }
+            if dead.contains(panorama.id) { status.append("dead end") }
+            let doors = panorama.doorTargets.map { titles[$0] ?? $0 }
             return ExperienceOverviewModel.PanoramaRow(
-                id: p.id, title: p.title, clips: graph.clipsPerPanorama[p.id] ?? 0,
+                id: panorama.id, title: panorama.title, clips: graph.clipsPerPanorama[panorama.id] ?? 0,
                 doors: doors.isEmpty ? "—" : doors.joined(separator: ", "),
                 status: status.isEmpty ? "—" : status.joined(separator: ", "))
         }

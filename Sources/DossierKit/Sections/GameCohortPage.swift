@@ -8,9 +8,8 @@ import Render
 
 enum GameCohortPage {
     static func build(_ analysis: CohortAnalysis, simulated: Bool) -> (page: Page, files: [OutputFile]) {
-        let a = analysis
         var files: [OutputFile] = []
-        let counts = CountTables.build(a.players)
+        let counts = CountTables.build(analysis.players)
         let groupRows = counts.groups.indices.map { index in
             GameGroupRow(group: counts.groups[index].label, count: counts.groupTotals[index].text)
         }
@@ -39,16 +38,16 @@ enum GameCohortPage {
         let shown = Set(counts.groups.filter(counts.isShown))
 
         // Comparisons: a group's statistics only when its size is published and n ≥ 5.
-        let comparisons = a.comparisons.map { c -> Comparison in
-            var c = c
+        let comparisons = analysis.comparisons.map { original -> Comparison in
+            var comparison = original
             for side in [\Comparison.a, \Comparison.b] {
-                let g = side == \Comparison.a ? c.groupA : c.groupB
-                if !shown.contains(g) || c[keyPath: side].n < Suppression.threshold {
-                    c[keyPath: side] = GroupStats(n: -1, mean: nil, sd: nil)
-                    c.g = nil; c.gLow = nil; c.gHigh = nil
+                let group = side == \Comparison.a ? comparison.groupA : comparison.groupB
+                if !shown.contains(group) || comparison[keyPath: side].n < Suppression.threshold {
+                    comparison[keyPath: side] = GroupStats(n: -1, mean: nil, sd: nil)
+                    comparison.g = nil; comparison.gLow = nil; comparison.gHigh = nil
                 }
             }
-            return c
+            return comparison
         }
         var comparisonBlocks: [GameComparisonBlock] = []
         for (groupA, groupB) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
@@ -73,13 +72,13 @@ enum GameCohortPage {
 
         // τ and variability by group
         let present = Group.allCases.filter { g in shown.contains(g)
-            && a.players.filter({ $0.group == g && $0.measures.exGaussian != nil }).count >= Suppression.threshold }
+            && analysis.players.filter({ $0.group == g && $0.measures.exGaussian != nil }).count >= Suppression.threshold }
         let box = Charts.boxPlot(groups: present.map { g in
-            (name: g.label, values: a.players.filter { $0.group == g }.compactMap { $0.measures.exGaussian?.params.tau })
+            (name: g.label, values: analysis.players.filter { $0.group == g }.compactMap { $0.measures.exGaussian?.params.tau })
         }, options: ChartOptions(title: "Ex-Gaussian τ by group", description: "Distribution of each player's fitted τ (ms) by group",
                                  yLabel: "τ (ms)", dataSummary: false))
 
-        let summary = CohortSummary.of(a.players)
+        let summary = CohortSummary.of(analysis.players)
         let blockRows = summary.blocks.filter { $0.players >= Suppression.threshold }.map {
             GameCohortModel.Block(
                 block: $0.block, players: $0.players, reactionTime: GameFormat.num($0.hitRTMean, 0),
@@ -94,21 +93,22 @@ enum GameCohortPage {
         var model = GameCohortModel(
             summary: summaryModel, groups: groupRows, bandTable: bandTable, genderTable: genderTable,
             simulated: simulated, comparisons: comparisonBlocks, box: box, players: counts.total.text,
-            wording: GamePlayerPage.wording, unavailable: a.modelUnavailable ?? "", options: options(a.options))
-        if let r = a.model {
+            wording: GamePlayerPage.wording, unavailable: analysis.modelUnavailable ?? "", options: options(analysis.options))
+        if let result = analysis.model {
             let roc = Charts.line(series: [
-                XYSeries(name: "model (out-of-fold)", xy: r.roc.map { ($0.fpr, $0.tpr) }),
+                XYSeries(name: "model (out-of-fold)", xy: result.roc.map { ($0.fpr, $0.tpr) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "ROC curve (cross-validated)", description: "True against false positive rate of the out-of-fold probabilities",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             // Bins under 5 players are suppressed (their share would describe a handful of people).
-            let binStatus = Suppression.apply(values: r.calibration.map(\.n) + [r.nTrain],
-                                              equations: [.init(parts: Array(r.calibration.indices), total: r.calibration.count)])
-            let bins = zip(r.calibration, binStatus).map { b, st -> CalibrationBin in
-                st == .shown ? b : CalibrationBin(low: b.low, high: b.high, n: -1, meanPredicted: nil, observed: nil)
+            let binStatus = Suppression.apply(values: result.calibration.map(\.n) + [result.nTrain],
+                                              equations: [.init(parts: Array(result.calibration.indices), total: result.calibration.count)])
+            let bins = zip(result.calibration, binStatus).map { bin, status -> CalibrationBin in
+                status == .shown
+                    ? bin : CalibrationBin(low: bin.low, high: bin.high, n: -1, meanPredicted: nil, observed: nil)
             }
-            let binText = r.calibration.indices.map { Suppression.text(r.calibration[$0].n, binStatus[$0]) }
+            let binText = result.calibration.indices.map { Suppression.text(result.calibration[$0].n, binStatus[$0]) }
             let filled = bins.filter { $0.n > 0 }
             let calibration = Charts.line(series: [
                 XYSeries(name: "observed", points: filled.map { XYPoint(x: $0.meanPredicted ?? 0, y: $0.observed ?? 0, label: "n = \($0.n)") }),
@@ -116,30 +116,30 @@ enum GameCohortPage {
             ], options: ChartOptions(title: "Calibration (cross-validated)", description: "Observed share with a diagnosis against the mean predicted probability, per bin",
                                      width: 420, height: 380, xLabel: "mean predicted probability", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
-            let coefficientRows = zip(r.features, r.model.coefficients).map { feature, coefficient in
+            let coefficientRows = zip(result.features, result.model.coefficients).map { feature, coefficient in
                 GameCohortModel.Coefficient(label: MeasureCatalog.label(feature), methods: GameMethodsPage.link(feature),
                                             coefficient: GameFormat.num(coefficient, 3))
             }
-            let t = r.tripod, th = t.atThreshold
+            let tripod = result.tripod, atThreshold = tripod.atThreshold
             func rate(_ x: Double?, _ num: Int, _ den: Int) -> String {
                 x.map { "\(GameFormat.percent($0)) (\(num) of \(den))" } ?? "–"
             }
             model.tripod = GameCohortModel.Tripod(
-                count: t.n, slope: GameFormat.num(t.calibrationSlope, 3),
-                intercept: GameFormat.num(t.calibrationIntercept, 3),
-                calibrationInTheLarge: GameFormat.num(t.calibrationInTheLarge, 3),
-                threshold: GameFormat.percent(th.threshold),
-                sensitivity: rate(th.sensitivity, th.tp, th.tp + th.fn),
-                specificity: rate(th.specificity, th.tn, th.tn + th.fp),
-                ppv: rate(th.ppv, th.tp, th.tp + th.fp), npv: rate(th.npv, th.tn, th.tn + th.fn),
-                apparent: GameFormat.num(t.apparentAUC, 3), optimism: GameFormat.num(t.optimism, 3),
-                corrected: GameFormat.num(t.optimismCorrectedAUC, 3), replicates: t.bootstrapReplicates,
-                prevalence: GameFormat.percent(Double(r.nPositive) / Double(max(1, r.nTrain))))
+                count: tripod.n, slope: GameFormat.num(tripod.calibrationSlope, 3),
+                intercept: GameFormat.num(tripod.calibrationIntercept, 3),
+                calibrationInTheLarge: GameFormat.num(tripod.calibrationInTheLarge, 3),
+                threshold: GameFormat.percent(atThreshold.threshold),
+                sensitivity: rate(atThreshold.sensitivity, atThreshold.tp, atThreshold.tp + atThreshold.fn),
+                specificity: rate(atThreshold.specificity, atThreshold.tn, atThreshold.tn + atThreshold.fp),
+                ppv: rate(atThreshold.ppv, atThreshold.tp, atThreshold.tp + atThreshold.fp), npv: rate(atThreshold.npv, atThreshold.tn, atThreshold.tn + atThreshold.fn),
+                apparent: GameFormat.num(tripod.apparentAUC, 3), optimism: GameFormat.num(tripod.optimism, 3),
+                corrected: GameFormat.num(tripod.optimismCorrectedAUC, 3), replicates: tripod.bootstrapReplicates,
+                prevalence: GameFormat.percent(Double(result.nPositive) / Double(max(1, result.nTrain))))
             model.card = GameCohortModel.ModelCard(
-                nTrain: r.nTrain, nPositive: r.nPositive, folds: r.folds,
-                auc: GameFormat.num(r.cvAUC, 3), aucLow: GameFormat.num(r.cvAUCLow, 3),
-                aucHigh: GameFormat.num(r.cvAUCHigh, 3), trainAUC: GameFormat.num(r.trainAUC, 3),
-                brier: GameFormat.num(r.brier, 3), intercept: GameFormat.num(r.model.intercept, 3),
+                nTrain: result.nTrain, nPositive: result.nPositive, folds: result.folds,
+                auc: GameFormat.num(result.cvAUC, 3), aucLow: GameFormat.num(result.cvAUCLow, 3),
+                aucHigh: GameFormat.num(result.cvAUCHigh, 3), trainAUC: GameFormat.num(result.trainAUC, 3),
+                brier: GameFormat.num(result.brier, 3), intercept: GameFormat.num(result.model.intercept, 3),
                 coefficients: coefficientRows, roc: roc, calibration: calibration,
                 bins: bins.indices.map { index in
                     let bin = bins[index]
@@ -151,24 +151,24 @@ enum GameCohortPage {
                 bins.indices.map { i in [CSVWriter.number(bins[i].low), CSVWriter.number(bins[i].high), .text(binText[i]),
                                          CSVWriter.number(bins[i].meanPredicted), CSVWriter.number(bins[i].observed)] })))
             files.append(OutputFile(path: "game/roc.csv", data: GameFormat.csv(["threshold", "fpr", "tpr"],
-                r.roc.map { [CSVWriter.number($0.threshold), CSVWriter.number($0.fpr), CSVWriter.number($0.tpr)] })))
-            if let j = try? GameFormat.json(r.roc) { files.append(OutputFile(path: "game/roc.json", data: j)) }
+                result.roc.map { [CSVWriter.number($0.threshold), CSVWriter.number($0.fpr), CSVWriter.number($0.tpr)] })))
+            if let j = try? GameFormat.json(result.roc) { files.append(OutputFile(path: "game/roc.json", data: j)) }
             files.append(OutputFile(path: "game/model-coefficients.csv", data: GameFormat.csv(
                 ["term", "coefficient_standardised", "feature_mean", "feature_sd"],
-                [[.text("(intercept)"), CSVWriter.number(r.model.intercept), .empty, .empty]]
-                    + r.features.indices.map { [.text(r.features[$0]), CSVWriter.number(r.model.coefficients[$0]),
-                                                CSVWriter.number(r.standardizer.means[$0]), CSVWriter.number(r.standardizer.sds[$0])] })))
+                [[.text("(intercept)"), CSVWriter.number(result.model.intercept), .empty, .empty]]
+                    + result.features.indices.map { [.text(result.features[$0]), CSVWriter.number(result.model.coefficients[$0]),
+                                                CSVWriter.number(result.standardizer.means[$0]), CSVWriter.number(result.standardizer.sds[$0])] })))
             struct ModelJSON: Encodable {
                 var features: [String]; var C: Double; var intercept: Double; var coefficients: [Double]
                 var standardizer: Standardizer; var nTrain: Int; var nPositive: Int; var folds: Int
                 var cvAUC: Double?; var cvAUCLow: Double?; var cvAUCHigh: Double?; var cvAUCSE: Double?
                 var trainAUC: Double?; var brier: Double?; var options: AnalysisOptions; var tripod: TripodReport
             }
-            if let j = try? GameFormat.json(ModelJSON(features: r.features, C: r.C, intercept: r.model.intercept,
-                                                       coefficients: r.model.coefficients, standardizer: r.standardizer,
-                                                       nTrain: r.nTrain, nPositive: r.nPositive, folds: r.folds, cvAUC: r.cvAUC,
-                                                       cvAUCLow: r.cvAUCLow, cvAUCHigh: r.cvAUCHigh, cvAUCSE: r.cvAUCSE,
-                                                       trainAUC: r.trainAUC, brier: r.brier, options: a.options, tripod: r.tripod)) {
+            if let j = try? GameFormat.json(ModelJSON(features: result.features, C: result.C, intercept: result.model.intercept,
+                                                       coefficients: result.model.coefficients, standardizer: result.standardizer,
+                                                       nTrain: result.nTrain, nPositive: result.nPositive, folds: result.folds, cvAUC: result.cvAUC,
+                                                       cvAUCLow: result.cvAUCLow, cvAUCHigh: result.cvAUCHigh, cvAUCSE: result.cvAUCSE,
+                                                       trainAUC: result.trainAUC, brier: result.brier, options: analysis.options, tripod: result.tripod)) {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }
         }
@@ -192,13 +192,13 @@ enum GameCohortPage {
     static func nCell(_ n: Int) -> CSVWriter.Cell { n < 0 ? .text("suppressed") : CSVWriter.number(n) }
 
     /// Player-level side outputs: only for a private site.
-    static func playerFiles(_ a: CohortAnalysis) -> [OutputFile] {
+    static func playerFiles(_ analysis: CohortAnalysis) -> [OutputFile] {
         var files: [OutputFile] = []
         let features = MeasureCatalog.normed.map(\.name)
         files.append(OutputFile(path: "game/players.csv", data: GameFormat.csv(
             ["player", "group", "age_band", "gender", "sessions", "obstacles", "best_score"] + features
                 + ["probability", "probability_low", "probability_high", "suggestion"],
-            a.players.map { p in
+            analysis.players.map { p in
                 [.text(p.id), .text(p.group.rawValue), .text(p.ageBand ?? ""), .text(p.survey?.gender ?? ""),
                  CSVWriter.number(p.measures.sessions), CSVWriter.number(p.measures.encounters), CSVWriter.number(p.measures.bestScore)]
                     + features.map { CSVWriter.number(p.measures.value($0)) }
@@ -206,7 +206,7 @@ enum GameCohortPage {
                        CSVWriter.number(p.likelihood.high), .text(p.likelihood.suggest ? "yes" : "no")]
             })))
         struct PlayerRow: Encodable { var id: String; var group: Group; var ageBand: String?; var measures: [String: Double]; var likelihood: Likelihood }
-        if let j = try? GameFormat.json(a.players.map { p in
+        if let j = try? GameFormat.json(analysis.players.map { p in
             PlayerRow(id: p.id, group: p.group, ageBand: p.ageBand,
                       measures: Dictionary(uniqueKeysWithValues: features.compactMap { f in p.measures.value(f).map { (f, $0) } }),
                       likelihood: p.likelihood)

@@ -22,9 +22,9 @@ enum GamePublicPage {
         var seal: String?
     }
 
-    static func build(_ a: CohortAnalysis, release rel: GamePublicRelease, simulated: Bool) -> (page: Page, files: [OutputFile]) {
+    static func build(_ analysis: CohortAnalysis, release rel: GamePublicRelease, simulated: Bool) -> (page: Page, files: [OutputFile]) {
         var files: [OutputFile] = []
-        let s = rel.settings
+        let settings = rel.settings
         // Counts
         func count(_ n: Int) -> String { "\(max(0, n))" }
         // Each group's row as shown (non-negative, adding up to the group's size); the
@@ -68,16 +68,16 @@ enum GamePublicPage {
         var blocks: [GameComparisonBlock] = [], csv: [[CSVWriter.Cell]] = []
         for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
             let rows = measures.indices.map { i -> GameComparisonBlock.Row in
-                let sa = stat(ga, i), sb = stat(gb, i)
-                let h = sa.flatMap { x in sb.flatMap { rel.hedgesWithNoise(x, $0, measure: i) } }
+                let statsA = stat(ga, i), statsB = stat(gb, i)
+                let hedges = statsA.flatMap { first in statsB.flatMap { rel.hedgesWithNoise(first, $0, measure: i) } }
                 csv.append([.text(measures[i]), .text(ga.rawValue), .text(gb.rawValue),
-                            sa.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(sa?.mean), CSVWriter.number(sa?.sd),
-                            sb.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(sb?.mean), CSVWriter.number(sb?.sd),
-                            CSVWriter.number(h?.g), CSVWriter.number(h?.low), CSVWriter.number(h?.high)])
+                            statsA.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(statsA?.mean), CSVWriter.number(statsA?.sd),
+                            statsB.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(statsB?.mean), CSVWriter.number(statsB?.sd),
+                            CSVWriter.number(hedges?.g), CSVWriter.number(hedges?.low), CSVWriter.number(hedges?.high)])
                 return GameComparisonBlock.Row(
                     label: MeasureCatalog.label(measures[i]), methods: nil,
-                    statsA: text(sa, measures[i]), statsB: text(sb, measures[i]), hedgesG: GameFormat.num(h?.g, 2),
-                    interval: h.map { "\(GameFormat.num($0.low, 2)) to \(GameFormat.num($0.high, 2))" } ?? "–")
+                    statsA: text(statsA, measures[i]), statsB: text(statsB, measures[i]), hedgesG: GameFormat.num(hedges?.g, 2),
+                    interval: hedges.map { "\(GameFormat.num($0.low, 2)) to \(GameFormat.num($0.high, 2))" } ?? "–")
             }
             blocks.append(GameComparisonBlock(groupA: ga.label, groupB: gb.label, rows: rows))
         }
@@ -95,25 +95,25 @@ enum GamePublicPage {
         // Privacy: the split and the expected error of each kind of number.
         func sd(_ sensitivity: Int, _ e: Rational) -> Double { Mechanisms.laplaceSD(scale: Double(sensitivity) / e.double) }
         let perQuery = rel.comparisonQueryEpsilon
-        let spendRows = rel.spends.map { sp in
+        let spendRows = rel.spends.map { spend in
             let what: String
-            switch sp.label {
-            case "counts": what = "every count in the tables above: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players (SD of the noise per cell)"
+            switch spend.label {
+            case "counts": what = "every count in the tables above: ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players (SD of the noise per cell)"
             case "comparisons": what = "per group a count, and per measure a clamped sum and a clamped spread (ε \(GameFormat.num(perQuery.double, 3)) each); in a group of 100 players a mean's noise SD is about \(GameFormat.num(sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps), 1)) % of the measure's range, half that with 200 (ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
-            case "tau": what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
-            case "model-fit": what = "the public model's \(GamePublicModel.dimension) coefficients: ± \(GameFormat.num(sd(GamePublicModel.sensitivity, sp.epsilon) / Double(GamePublicModel.gridSteps), 2)) per coefficient"
-            case "model-n": what = "the public model's training players with and without a diagnosis: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players each"
-            case "model-auc": what = "the public model's AUC, released on its own: ± \(GameFormat.num(sd(rel.aucSensitivity, sp.epsilon) / Double(GamePublicRelease.aucSteps), 3)) (noise SD) with \(rel.aucFloor) or more players in each class"
-            default: what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins), for the ROC and calibration curves: ± \(GameFormat.num(sd(1, sp.epsilon), 1)) players per bin"
+            case "tau": what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players per bin"
+            case "model-fit": what = "the public model's \(GamePublicModel.dimension) coefficients: ± \(GameFormat.num(sd(GamePublicModel.sensitivity, spend.epsilon) / Double(GamePublicModel.gridSteps), 2)) per coefficient"
+            case "model-n": what = "the public model's training players with and without a diagnosis: ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players each"
+            case "model-auc": what = "the public model's AUC, released on its own: ± \(GameFormat.num(sd(rel.aucSensitivity, spend.epsilon) / Double(GamePublicRelease.aucSteps), 3)) (noise SD) with \(rel.aucFloor) or more players in each class"
+            default: what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins), for the ROC and calibration curves: ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players per bin"
             }
-            return GamePublicPageModel.Spend(label: sp.label, epsilon: GameFormat.num(sp.epsilon.double, 3), what: what)
+            return GamePublicPageModel.Spend(label: spend.label, epsilon: GameFormat.num(spend.epsilon.double, 3), what: what)
         }
-        var release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: s.epsilonMilli), delta: s.delta,
-                                  lifetimeEpsilon: PrivacyNumber.text(milli: s.lifetimeMilli),
+        var release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: settings.epsilonMilli), delta: settings.delta,
+                                  lifetimeEpsilon: PrivacyNumber.text(milli: settings.lifetimeMilli),
                                   spends: rel.spends.map { ["part": $0.label, "epsilon": String(format: "%.6g", $0.epsilon.double)] })
-        if let id = s.databaseID {
+        if let id = settings.databaseID {
             release.database = id
-            release.seal = ReleaseSeal.seal(key: s.key, release: release.release, section: release.section, epsilon: release.epsilon,
+            release.seal = ReleaseSeal.seal(key: settings.key, release: release.release, section: release.section, epsilon: release.epsilon,
                                             delta: release.delta, lifetimeEpsilon: release.lifetimeEpsilon, database: id)
         }
         if let j = try? GameFormat.json(release) { files.append(OutputFile(path: "game/privacy.json", data: j)) }
@@ -121,8 +121,8 @@ enum GamePublicPage {
         let countNoise = sd(1, rel.epsilon("counts"))
         let cellsPerGroup = rel.bands.count * rel.genders.count
         let privacy = GamePublicPageModel.Privacy(
-            epsilon: PrivacyNumber.text(milli: s.epsilonMilli), delta: s.delta, release: rel.releaseID,
-            lifetime: PrivacyNumber.text(milli: s.lifetimeMilli), spends: spendRows,
+            epsilon: PrivacyNumber.text(milli: settings.epsilonMilli), delta: settings.delta, release: rel.releaseID,
+            lifetime: PrivacyNumber.text(milli: settings.lifetimeMilli), spends: spendRows,
             minimum: GamePublicRelease.minimumGroup, perCell: GameFormat.num(countNoise, 1),
             // A total of k cells carries k cells' noise: SD × √k (a group: bands × genders cells).
             cellsPerGroup: cellsPerGroup,
@@ -132,24 +132,24 @@ enum GamePublicPage {
             players: "\(max(0, total))", bandTable: band, genderTable: gender, simulated: simulated,
             groups: rel.groups.map { GameGroupRow(group: $0.label, count: count(rel.groupSize($0))) },
             comparisons: blocks, tau: tauRows, wording: GamePlayerPage.wording, privacy: privacy,
-            minimumClass: GamePublicModel.minimumClass, options: GameCohortPage.options(a.options))
+            minimumClass: GamePublicModel.minimumClass, options: GameCohortPage.options(analysis.options))
         // The model card only when both noisy class totals are large enough (a decision on
         // released numbers only).
-        if let f = rel.shownModelFigures() {
+        if let figures = rel.shownModelFigures() {
             let roc = Charts.line(series: [
-                XYSeries(name: "public model (in-sample, noisy bins)", xy: f.roc.map { ($0.1, $0.2) }),
+                XYSeries(name: "public model (in-sample, noisy bins)", xy: figures.roc.map { ($0.1, $0.2) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
-            let calPoints = f.calibration.compactMap { c in c.3.map { XYPoint(x: c.4, y: $0, label: "n ≈ \(c.2)") } }
+            let calPoints = figures.calibration.compactMap { c in c.3.map { XYPoint(x: c.4, y: $0, label: "n ≈ \(c.2)") } }
             let calibration = Charts.line(series: [
                 XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "Calibration (noisy bins)", description: "Observed share with a diagnosis against the probability at the bin's middle, from the noisy histograms",
                                      width: 420, height: 380, xLabel: "predicted probability (bin middle)", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             model.card = GamePublicPageModel.ModelCard(
-                nPositive: f.nPositive, nNegative: f.nNegative,
+                nPositive: figures.nPositive, nNegative: figures.nNegative,
                 features: GamePublicModel.features.map { feature in
                     let unit = MeasureCatalog.normed.first { $0.name == feature.measure }?.unit ?? ""
                     func bound(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : "\(x)" }   // 40, 0.25
@@ -157,20 +157,20 @@ enum GamePublicPage {
                         + "\(unit.isEmpty ? "" : " " + unit))"
                 }.joined(separator: ", "),
                 lambda: GameFormat.num(GamePublicModel.lambda, 0),
-                auc: GameFormat.num(f.auc, 2), aucLow: GameFormat.num(f.aucLow, 2), aucHigh: GameFormat.num(f.aucHigh, 2),
-                brier: GameFormat.num(f.brier, 2), roc: roc, calibration: calibration,
-                bins: f.calibration.map {
+                auc: GameFormat.num(figures.auc, 2), aucLow: GameFormat.num(figures.aucLow, 2), aucHigh: GameFormat.num(figures.aucHigh, 2),
+                brier: GameFormat.num(figures.brier, 2), roc: roc, calibration: calibration,
+                bins: figures.calibration.map {
                     .init(range: "\(GameFormat.num($0.0, 2))–\(GameFormat.num($0.1, 2))", count: "\($0.2)",
                           observed: GameFormat.num($0.3, 2))
                 })
             files.append(OutputFile(path: "game/score-histogram.csv", data: GameFormat.csv(["bin_low", "bin_high", "with_diagnosis_noisy", "without_noisy"],
                 rel.scorePositive!.indices.map { b in
-                    [CSVWriter.number(f.calibration[b].0), CSVWriter.number(f.calibration[b].1), CSVWriter.number(rel.scorePositive![b]), CSVWriter.number(rel.scoreNegative![b])]
+                    [CSVWriter.number(figures.calibration[b].0), CSVWriter.number(figures.calibration[b].1), CSVWriter.number(rel.scorePositive![b]), CSVWriter.number(rel.scoreNegative![b])]
                 })))
             files.append(OutputFile(path: "game/roc.csv", data: GameFormat.csv(["threshold", "fpr", "tpr"],
-                f.roc.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2)] })))
+                figures.roc.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2)] })))
             files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "predicted", "observed"],
-                f.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.4), CSVWriter.number($0.3)] })))
+                figures.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.4), CSVWriter.number($0.3)] })))
             struct ModelJSON: Encodable {
                 struct Feature: Encodable { var measure: String; var lower: Double; var upper: Double }
                 var features: [Feature]; var lambda: Double; var noisyCoefficients: [Double]
@@ -180,10 +180,10 @@ enum GamePublicPage {
             let coefficients = (rel.publicModel ?? []).map { Double($0) / Double(GamePublicModel.gridSteps) }
             if let j = try? GameFormat.json(ModelJSON(features: GamePublicModel.features.map { ModelJSON.Feature(measure: $0.measure, lower: $0.lower, upper: $0.upper) },
                                                        lambda: GamePublicModel.lambda, noisyCoefficients: coefficients,
-                                                       nTrain: f.nPositive + f.nNegative, nPositive: f.nPositive,
+                                                       nTrain: figures.nPositive + figures.nNegative, nPositive: figures.nPositive,
                                                        scoreRange: rel.publicModel.map { m in let r = GamePublicModel.scoreRange(m); return [r.lower, r.upper] } ?? [],
-                                                       auc: f.auc,
-                                                       aucLow: f.aucLow, aucHigh: f.aucHigh, brier: f.brier, privacyRelease: rel.releaseID)) {
+                                                       auc: figures.auc,
+                                                       aucLow: figures.aucLow, aucHigh: figures.aucHigh, brier: figures.brier, privacyRelease: rel.releaseID)) {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }
         }

@@ -180,28 +180,29 @@ public struct VaultSection: Section {
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
         guard let data = try records.first?.data else { return UnitResult() }
-        let rec = try JSONDecoder().decode(Record.self, from: data)
-        let r = rec.report
+        let record = try JSONDecoder().decode(Record.self, from: data)
+        let report = record.report
         let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable", "4 very unguessable"]
-        let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: r.scoreDistribution.map(Double.init))],
+        let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: report.scoreDistribution.map(Double.init))],
                                options: ChartOptions(title: "Password strength",
                                                      description: "Number of entries at each zxcvbn strength score, 0 (weakest) to 4."))
-        let c = r.counts
+        let counts = report.counts
         let model = VaultPageModel(
-            asOf: ValueFormat.date(r.asOf), source: rec.source, format: rec.format, counts: c,
-            breachList: pwned == nil ? nil : r.breachList ?? "",
-            averageLength: String(format: "%.1f", r.averageLength),
+            asOf: ValueFormat.date(report.asOf), source: record.source, format: record.format, counts: counts,
+            breachList: pwned == nil ? nil : report.breachList ?? "",
+            averageLength: String(format: "%.1f", report.averageLength),
             chart: chart,
-            distribution: r.scoreDistribution.enumerated().map { .init(label: labels[$0.offset], count: $0.element) },
-            problems: r.problems.map(VaultPageModel.Row.init), expiry: (r.expired + r.expiring).map(VaultPageModel.Row.init),
-            reused: r.reused.map(VaultPageModel.Row.init),
+            distribution: report.scoreDistribution.enumerated().map { .init(label: labels[$0.offset], count: $0.element) },
+            problems: report.problems.map(VaultPageModel.Row.init),
+            expiry: (report.expired + report.expiring).map(VaultPageModel.Row.init),
+            reused: report.reused.map(VaultPageModel.Row.init),
             expiringDays: options.expiringDays, checksTOTP: options.missingTOTP,
-            notKept: (rec.notKept ?? [:]).sorted { $0.key < $1.key }.map { .init(kind: $0.key, count: $0.value) },
-            skipped: rec.skipped.sorted { $0.key < $1.key }.map {
+            notKept: (record.notKept ?? [:]).sorted { $0.key < $1.key }.map { .init(kind: $0.key, count: $0.value) },
+            skipped: record.skipped.sorted { $0.key < $1.key }.map {
                 .init(type: $0.key, count: $0.value, reason: ImportResult.skipReason($0.key))
             })
         let page = Page(path: "vault/index.html", title: "Vault health", template: "vault/index", model: model)
-        let blurb = "\(c.entries) entries and \(c.notes) notes: \(c.critical) critical, \(c.high) high, \(c.medium) medium, \(c.low) low."
+        let blurb = "\(counts.entries) entries and \(counts.notes) notes: \(counts.critical) critical, \(counts.high) high, \(counts.medium) medium, \(counts.low) low."
         return UnitResult(pages: [page], blurb: blurb)
     }
 }
