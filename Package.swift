@@ -31,14 +31,14 @@ struct Domain {
 }
 
 let domains: [Domain] = [
-    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary"],
-           testResources: [.copy("Fixtures")]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips"],
-           testResources: [.copy("Fixtures")]),
+    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary", "JSONLines"],
+           testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
+    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines"],
+           testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
-    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto,
+    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping", "JSONLines"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
 ]
 
@@ -63,6 +63,8 @@ var targets: [Target] = [
 
     // MARK: Stages
     .target(name: "Escaping"),
+    // The one JSON scanner every JSON and JSON Lines reader is built on (docs/json-lines.md).
+    .target(name: "JSONLines"),
     // The binary form of Dossier's own records (build state, participant summaries).
     .target(name: "CompactBinary"),
     // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
@@ -110,6 +112,7 @@ var targets: [Target] = [
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
+    .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
 ]
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests

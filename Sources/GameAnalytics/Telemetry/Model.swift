@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 
 // MARK: - Errors
 
@@ -7,6 +8,8 @@ import Foundation
 public struct GameError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String?
     public var line: Int?
+    /// The column of a JSON syntax error (docs/json-lines.md), else nil.
+    public var column: Int?
     public var message: String
 
     public init(file: String? = nil, line: Int? = nil, _ message: String) {
@@ -15,9 +18,16 @@ public struct GameError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A record that is not the JSON the reader accepts, at `file:line:column`.
+    public init(_ e: JSONLinesError) {
+        self.init(file: e.file, line: e.line, e.message)
+        column = e.column
+    }
+
+    /// `file:line: message` (`file:line:column: message` for a syntax error).
     public var description: String {
         var s = ""
-        if let file { s = file + (line.map { ":\($0)" } ?? "") + ": " }
+        if let file { s = file + (line.map { ":\($0)" } ?? "") + (column.map { ":\($0)" } ?? "") + ": " }
         return s + message
     }
 }
