@@ -28,6 +28,24 @@ public enum JSONLinesFile {
         return true
     }
 
+    /// `body` over the bytes of `bytes`, keeping the error's type (the standard
+    /// library's `withUnsafeBufferPointer` rethrows it as `any Error`).
+    @inlinable public static func withBytes<R, E: Error>(
+        _ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        var result: Result<R, E>?
+        bytes.withUnsafeBufferPointer { p in result = Result { () throws(E) -> R in try body(p) } }
+        return try result!.get()
+    }
+
+    /// `body` over the UTF-8 bytes of `text`, keeping the error's type.
+    @inlinable public static func withBytes<R, E: Error>(
+        of text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        var text = text
+        var result: Result<R, E>?
+        text.withUTF8 { p in result = Result { () throws(E) -> R in try body(p) } }
+        return try result!.get()
+    }
+
     /// The offset after a UTF-8 byte-order mark at the start of `p` (3), else 0.
     @inlinable public static func bodyStart(_ p: UnsafeBufferPointer<UInt8>) -> Int {
         p.count >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0

@@ -52,6 +52,12 @@ public struct JMember: Sendable, Equatable {
     public var key: String
     public var keyLine: Int
     public var value: JNode
+
+    public init(key: String, keyLine: Int, value: JNode) {
+        self.key = key
+        self.keyLine = keyLine
+        self.value = value
+    }
 }
 
 /// Whole JSON texts and JSON Lines records as ``JNode`` trees.
@@ -59,7 +65,7 @@ public enum JSONReader {
     /// `data` as one JSON value (a file: a UTF-8 byte-order mark at its start is skipped).
     public static func document(_ data: Data, file: String) throws(JSONLinesError) -> JNode {
         let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { p throws(JSONLinesError) -> JNode in
+        return try JSONLinesFile.withBytes(bytes) { p throws(JSONLinesError) -> JNode in
             let start = p.count >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0
             var s = JSONScanner(p, from: start, to: p.count, unit: "file")
             do throws(JSONScanProblem) {

@@ -61,8 +61,8 @@ struct JSONLineScanner {
                 if try !readValue(forKey: k, seen: &seen, into: &f) {
                     try other(String(decoding: k, as: UTF8.self), &others)
                 }
-            case .decoded(var text):
-                let known = try text.withUTF8 { k throws(JSONScanProblem) in
+            case .decoded(let text):
+                let known = try JSONLinesFile.withBytes(of: text) { k throws(JSONScanProblem) in
                     try readValue(forKey: k, seen: &seen, into: &f)
                 }
                 if !known { try other(text, &others) }

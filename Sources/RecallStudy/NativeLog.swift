@@ -116,7 +116,7 @@ public enum NativeLog {
             }
             var scanner = JSONLineScanner(p, from: lineStart, to: e)
             var f = LineFields()
-            do {
+            do throws(JSONScanProblem) {
                 try scanner.scan(into: &f)
             } catch {
                 if !hasNewline && header != nil {

@@ -7,7 +7,7 @@ import Testing
 struct StrictnessTests {
     func record(_ line: String) throws(JSONLinesError) -> JNode {
         let bytes = Array(line.utf8)
-        return try bytes.withUnsafeBufferPointer { p throws(JSONLinesError) in
+        return try JSONLinesFile.withBytes(bytes) { p throws(JSONLinesError) in
             try JSONReader.record(p, from: 0, to: p.count, file: "f.jsonl", line: 7)
         }
     }
@@ -30,7 +30,7 @@ struct StrictnessTests {
         #expect(refusal(#"{"a":1}{"#).hasPrefix("f.jsonl:7:8: text after the end"))
         #expect(refusal(#"{"a":1"#) == "f.jsonl:7:7: the line ends inside an object (a '}' is missing)")
         #expect(refusal(#"{"a":[1"#) == "f.jsonl:7:8: the line ends inside a list (a ']' is missing)")
-        #expect(refusal(#"{"a":"xy"#) == "f.jsonl:7:5: a string is not closed before the end of the line")
+        #expect(refusal(#"{"a":"xy"#) == "f.jsonl:7:9: a string is not closed before the end of the line")
         #expect(refusal(#"{"a":1,}"#) == "f.jsonl:7:8: expected a key in double quotes, found '}'")
         #expect(refusal(#"{"a" 1}"#) == "f.jsonl:7:6: expected ':' after a key, found '1'")
         #expect(refusal(#"{"a":1 "b":2}"#) == "f.jsonl:7:8: expected ',' or '}' in an object, found '\"'")
@@ -57,18 +57,19 @@ struct StrictnessTests {
         #expect(refusal(#"{"s":"\x"}"#).contains("unknown escape \\x"))
         #expect(refusal(#"{"s":"\u12"}"#).contains("four hexadecimal digits"))
         // Columns count characters, not bytes.
-        #expect(refusal(#"{"é😀":1,"é😀":2}"#).hasPrefix("f.jsonl:7:10: the field 'é😀' appears twice"))
+        #expect(refusal(#"{"é😀":1,"é😀":2}"#).hasPrefix("f.jsonl:7:9: the field 'é😀' appears twice"))
     }
 
     @Test func numbers() throws {
         for ok in ["0", "-0", "1.5", "-12e3", "1E+2", "0.25e-1", "12345678901234567890"] {
             #expect(try record("{\"n\":\(ok)}")["n"]?.numberValue == Double(ok), "\(ok)")
         }
-        for bad in ["01", "-", "1.", ".5", "+1", "1e", "1e+", "0x10", "1.2.3", "--1", "1ee2"] {
-            #expect(refusal("{\"n\":\(bad)}").contains(bad.hasPrefix(".") || bad.hasPrefix("+") || bad.hasPrefix("0x")
-                ? "" : "not a valid JSON number ('\(bad)')"), "\(bad): \(refusal("{\"n\":\(bad)}"))")
-            #expect(refusal("{\"n\":\(bad)}") != "accepted", "\(bad)")
+        for bad in ["01", "-", "1.", "1e", "1e+", "1.2.3", "--1", "1ee2"] {
+            #expect(refusal("{\"n\":\(bad)}") == "f.jsonl:7:6: not a valid JSON number ('\(bad)')")
         }
+        #expect(refusal(#"{"n":.5}"#) == "f.jsonl:7:6: not JSON: '.' cannot start a value")
+        #expect(refusal(#"{"n":+1}"#) == "f.jsonl:7:6: not JSON: '+' cannot start a value")
+        #expect(refusal(#"{"n":0x10}"#) == "f.jsonl:7:7: expected ',' or '}' in an object, found 'x'")
         #expect(refusal("{\"n\":" + String(repeating: "9", count: 400) + "}")
             == "f.jsonl:7:6: the number has 400 digits: too large (at most 20 before a fraction)")
         #expect(refusal(#"{"n":1e400}"#) == "f.jsonl:7:6: the number is too large for a double ('1e400')")

@@ -18,10 +18,11 @@ struct LineFieldsTwinTests {
                          #""other":false"#, #""\u0074":5"#, #""t":"5""#, #""values":"x""#]
 
     func fields(_ line: String) -> Result<LineFields, JSONLinesError> {
-        Array(line.utf8).withUnsafeBufferPointer { p in
+        let bytes = [UInt8](line.utf8)
+        return bytes.withUnsafeBufferPointer { p -> Result<LineFields, JSONLinesError> in
             var s = JSONLineScanner(p, from: 0, to: p.count)
             var f = LineFields()
-            do { try s.scan(into: &f) } catch { return .failure(s.s.located(error, file: "l", firstLine: 1)) }
+            do throws(JSONScanProblem) { try s.scan(into: &f) } catch { return .failure(s.s.located(error, file: "l", firstLine: 1)) }
             // Copy the in-line words out while the buffer lives.
             f.type = f.type.map { .text($0.string) }; f.page = f.page.map { .text($0.string) }
             f.action = f.action.map { .text($0.string) }; f.button = f.button.map { .text($0.string) }
@@ -31,7 +32,8 @@ struct LineFieldsTwinTests {
     }
 
     func tree(_ line: String) -> Result<JNode, JSONLinesError> {
-        Array(line.utf8).withUnsafeBufferPointer { p in
+        let bytes = [UInt8](line.utf8)
+        return bytes.withUnsafeBufferPointer { p -> Result<JNode, JSONLinesError> in
             Result { () throws(JSONLinesError) in try JSONReader.record(p, from: 0, to: p.count, file: "l", line: 1) }
         }
     }

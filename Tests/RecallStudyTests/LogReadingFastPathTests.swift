@@ -61,6 +61,4 @@ struct LogReadingFastPathTests {
         #expect(NativeLog.readFile(dir.appendingPathComponent("missing").path) == nil)
         #expect(NativeLog.readFile(dir.path) == nil)
     }
-
-    }
 }

@@ -48,7 +48,7 @@ public enum SignedUpload {
         let head = [UInt8](plain[plain.startIndex..<nl])
         let node: JNode
         do {
-            node = try head.withUnsafeBufferPointer { p throws(JSONLinesError) in
+            node = try JSONLinesFile.withBytes(head) { p throws(JSONLinesError) in
                 try JSONReader.record(p, from: 0, to: p.count, file: "upload", line: 1)
             }
         } catch {

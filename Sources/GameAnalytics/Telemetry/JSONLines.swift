@@ -22,8 +22,7 @@ public enum TelemetryJSONL {
         /// CR before it dropped), lines of only spaces and tabs skipped, each other line
         /// one record (docs/json-lines.md).
         public mutating func add(text: String, file: String) throws(GameError) {
-            var text = text
-            try text.withUTF8 { p throws(GameError) in
+            try JSONLinesFile.withBytes(of: text) { p throws(GameError) in
                 var lineNo = 0
                 var start = 0
                 while start < p.count {
@@ -41,8 +40,9 @@ public enum TelemetryJSONL {
 
         /// Parses one record.
         public mutating func addLine(_ line: String, file: String, line lineNo: Int) throws(GameError) {
-            var line = line
-            try line.withUTF8 { p throws(GameError) in try addLine(p, from: 0, to: p.count, file: file, line: lineNo) }
+            try JSONLinesFile.withBytes(of: line) { p throws(GameError) in
+                try addLine(p, from: 0, to: p.count, file: file, line: lineNo)
+            }
         }
 
         mutating func addLine(_ p: UnsafeBufferPointer<UInt8>, from: Int, to: Int, file: String,
