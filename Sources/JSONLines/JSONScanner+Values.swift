@@ -5,7 +5,7 @@ extension JSONScanner {
 
     /// A string value at `i` (its opening quote). Raw control characters are refused;
     /// escapes are decoded (a lone surrogate is refused).
-    @inlinable public mutating func string() throws(JSONScanProblem) -> JSONText {
+    @inlinable @inline(__always) public mutating func string() throws(JSONScanProblem) -> JSONText {
         guard i < end, p[i] == 0x22 else {
             throw fail(i < end ? "expected text in double quotes, found \(Self.describe(p[i]))"
                                : "a value is missing")
@@ -14,9 +14,12 @@ extension JSONScanner {
         let start = i
         while i < end {
             let c = p[i]
-            if c == 0x22 { i += 1; return .plain(start: start, end: i - 1) }
-            if c == 0x5C { i = start; return .decoded(try escapedString()) }
-            if c < 0x20 { throw rawControl(c) }
+            // One comparison for most bytes (letters, digits above the backslash).
+            if c <= 0x5C {
+                if c == 0x22 { i += 1; return .plain(start: start, end: i - 1) }
+                if c == 0x5C { i = start; return .decoded(try escapedString()) }
+                if c < 0x20 { throw rawControl(c) }
+            }
             i += 1
         }
         throw fail("a string is not closed before the end of the \(unit)")
@@ -106,7 +109,7 @@ extension JSONScanner {
     /// A number at `i` in RFC 8259's grammar (`-`? then `0` or digits without a leading
     /// zero, then `.digits`? and `e`/`E` `+`/`-`? digits?). Returns its bytes and whether
     /// it is written as a whole number (no fraction, no exponent).
-    @inlinable public mutating func number() throws(JSONScanProblem) -> (start: Int, end: Int, whole: Bool) {
+    @inlinable @inline(__always) public mutating func number() throws(JSONScanProblem) -> (start: Int, end: Int, whole: Bool) {
         let start = i
         if i < end, p[i] == 0x2D { i += 1 }
         let intStart = i
@@ -153,29 +156,50 @@ extension JSONScanner {
         return fail("not a valid JSON number ('\(token)')")
     }
 
-    /// A whole number (`what` must be one: "must be a whole number" otherwise).
-    @inlinable public mutating func int(_ what: String) throws(JSONScanProblem) -> Int {
+    /// A whole number (`what` must be one: "must be a whole number" otherwise). Its digits
+    /// are read once; anything but `-`? and digits without a leading zero, of at most 19
+    /// digits' value, is left to ``number()`` for the message.
+    @inlinable @inline(__always) public mutating func int(_ what: String) throws(JSONScanProblem) -> Int {
         guard i < end, p[i] == 0x2D || p[i] &- 0x30 < 10 else {
             throw fail("\(what.isEmpty ? "the value" : "\"\(what)\"") must be a whole number")
         }
-        let n = try number()
-        guard n.whole else { i = n.start; throw fail("\"\(what)\" must be a whole number") }
-        var j = n.start
+        let start = i
+        var j = i
         let neg = p[j] == 0x2D
         if neg { j += 1 }
+        let first = j
         var v = 0
-        while j < n.end {
-            let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (s, o2) = m.addingReportingOverflow(Int(p[j] &- 0x30))
-            if o1 || o2 { i = n.start; throw fail("\"\(what)\" is too large") }
-            v = s
+        while j < end {
+            let d = p[j] &- 0x30
+            if d >= 10 { break }
+            v = v &* 10 &+ Int(d)   // exact for up to 18 digits; more are checked below
             j += 1
         }
+        let digits = j - first
+        let overflow = digits > 18 && overflows(first, j)
+        if digits == 0 || (digits > 1 && p[first] == 0x30) || (j < end && Self.numberByte(p[j])) || overflow {
+            _ = try number()   // the grammar's message, or the digits' count
+            i = start
+            throw fail(overflow ? "\"\(what)\" is too large" : "\"\(what)\" must be a whole number")
+        }
+        i = j
         return neg ? -v : v
     }
 
+    /// Whether the digits `a..<b` exceed `Int.max`.
+    @usableFromInline func overflows(_ a: Int, _ b: Int) -> Bool {
+        var v = 0
+        for j in a..<b {
+            let (m, o1) = v.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(Int(p[j] &- 0x30))
+            if o1 || o2 { return true }
+            v = s
+        }
+        return false
+    }
+
     /// A number as a finite double.
-    @inlinable public mutating func double(_ what: String) throws(JSONScanProblem) -> Double {
+    @inlinable @inline(__always) public mutating func double(_ what: String) throws(JSONScanProblem) -> Double {
         guard i < end, p[i] == 0x2D || p[i] &- 0x30 < 10 else {
             throw fail("\(what.isEmpty ? "the value" : "\"\(what)\"") must be a number")
         }

@@ -24,16 +24,19 @@
     public var keyStart = 0
     /// The line breaks skipped before that key.
     public var keyLineBreaks = 0
-    /// "line" or "file": what ends early, in messages.
-    @usableFromInline let unit: String
+    /// Whether the text is a whole file (else one line): what ends early, in messages.
+    @usableFromInline let isFile: Bool
 
-    @inlinable public init(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, unit: String = "line") {
+    @inlinable public init(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, isFile: Bool = false) {
         self.p = p
         self.i = start
         self.end = end
         self.lineStart = start
-        self.unit = unit
+        self.isFile = isFile
     }
+
+    /// "line" or "file", for messages.
+    @usableFromInline var unit: String { isFile ? "file" : "line" }
 
     // MARK: Positions and errors
 
@@ -67,7 +70,8 @@
     // MARK: Whitespace and structure
 
     /// Skips spaces, tabs, carriage returns and line breaks (counting the breaks).
-    @inlinable public mutating func skipSpace() {
+    @inlinable @inline(__always) public mutating func skipSpace() {
+        if i < end, p[i] > 0x20 { return }   // nearly always: compact JSON
         while i < end {
             let c = p[i]
             if c == 0x20 || c == 0x09 || c == 0x0D { i += 1; continue }
@@ -77,14 +81,14 @@
     }
 
     /// Only whitespace may follow the value that was read.
-    @inlinable public mutating func finish() throws(JSONScanProblem) {
+    @inlinable @inline(__always) public mutating func finish() throws(JSONScanProblem) {
         skipSpace()
         if i != end { throw fail("text after the end of the JSON value: \(Self.describe(p[i]))") }
     }
 
     /// Starts a line's record: whitespace, then `{` (else the message says what the
     /// line is instead).
-    @inlinable public mutating func openRecord() throws(JSONScanProblem) {
+    @inlinable @inline(__always) public mutating func openRecord() throws(JSONScanProblem) {
         skipSpace()
         guard i < end else { throw fail("the \(unit) holds no JSON value") }
         let c = p[i]
@@ -102,7 +106,7 @@
 
     /// The next key of an object whose `{` was read (`first` says no member came yet),
     /// positioned after its `:`; nil once the closing `}` is read.
-    @inlinable public mutating func nextKey(first: inout Bool) throws(JSONScanProblem) -> JSONText? {
+    @inlinable @inline(__always) public mutating func nextKey(first: inout Bool) throws(JSONScanProblem) -> JSONText? {
         skipSpace()
         guard i < end else { throw endsInside("an object") }
         if first {
@@ -129,7 +133,7 @@
     }
 
     /// Whether another item of an array whose `[` was read follows (positioned on it).
-    @inlinable public mutating func nextItem(first: inout Bool) throws(JSONScanProblem) -> Bool {
+    @inlinable @inline(__always) public mutating func nextItem(first: inout Bool) throws(JSONScanProblem) -> Bool {
         skipSpace()
         guard i < end else { throw endsInside("a list") }
         if first {

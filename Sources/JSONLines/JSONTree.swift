@@ -67,7 +67,7 @@ public enum JSONReader {
         let bytes = [UInt8](data)
         return try JSONLinesFile.withBytes(bytes) { p throws(JSONLinesError) -> JNode in
             let start = p.count >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0
-            var s = JSONScanner(p, from: start, to: p.count, unit: "file")
+            var s = JSONScanner(p, from: start, to: p.count, isFile: true)
             do throws(JSONScanProblem) {
                 s.skipSpace()
                 guard s.i < s.end else { throw s.fail("the file holds no JSON value") }
