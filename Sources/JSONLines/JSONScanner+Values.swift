@@ -109,7 +109,8 @@ extension JSONScanner {
     /// A number at `i` in RFC 8259's grammar (`-`? then `0` or digits without a leading
     /// zero, then `.digits`? and `e`/`E` `+`/`-`? digits?). Returns its bytes and whether
     /// it is written as a whole number (no fraction, no exponent).
-    @inlinable @inline(__always) public mutating func number() throws(JSONScanProblem) -> (start: Int, end: Int, whole: Bool) {
+    @inlinable @inline(__always)
+    public mutating func number() throws(JSONScanProblem) -> (start: Int, end: Int, whole: Bool) {
         let start = i
         if i < end, p[i] == 0x2D { i += 1 }
         let intStart = i

@@ -126,7 +126,8 @@ extension JSONScanner {
                     if !keys.insert(key).inserted { throw duplicate(key, at: keyStart) }
                 }
                 let keyLine = firstLine + keyLineBreaks
-                members.append(JMember(key: key, keyLine: keyLine, value: try tree(depth: depth + 1, firstLine: firstLine)))
+                let value = try tree(depth: depth + 1, firstLine: firstLine)
+                members.append(JMember(key: key, keyLine: keyLine, value: value))
             }
             return .object(members, line: line)
         case 0x5B:

@@ -121,7 +121,8 @@ public enum NativeLog {
             } catch {
                 if !hasNewline && header != nil {
                     warnings.append(RecallWarning(file: file, line: lineNo,
-                        "the last line is cut off (\(error.message)); it was ignored — the app was probably closed while writing"))
+                        "the last line is cut off (\(error.message)); it was ignored — "
+                            + "the app was probably closed while writing"))
                     break
                 }
                 throw RecallError(scanner.s.located(error, file: file, firstLine: lineNo))

@@ -48,7 +48,9 @@ struct FoundationOracleTests {
 
     func random(_ depth: Int, _ g: inout SystemRandomNumberGenerator) -> V {
         let pool = ["a", "é", "😀", "\"", "\\", "\n", "\u{1}", "日本", " ", "x\u{7F}y", ""]
-        func s() -> String { (0..<Int.random(in: 0...3, using: &g)).map { _ in pool.randomElement(using: &g)! }.joined() }
+        func s() -> String {
+            (0..<Int.random(in: 0...3, using: &g)).map { _ in pool.randomElement(using: &g)! }.joined()
+        }
         switch Int.random(in: 0...(depth > 4 ? 3 : 5), using: &g) {
         case 0: return .s(s())
         case 1: return .n(Bool.random(using: &g) ? Double(Int.random(in: -99_999...99_999, using: &g))

@@ -18,7 +18,8 @@ struct StrictnessTests {
 
     @Test func recordsAreObjects() throws {
         #expect(try record(#" {"a": [1, -0.5e2, true, null, "x"]} "#)["a"]?.items?.count == 5)
-        #expect(refusal("[1, 2]") == "f.jsonl:7:1: not a JSON object: the line is an array (each line must be one {…} record)")
+        #expect(refusal("[1, 2]")
+            == "f.jsonl:7:1: not a JSON object: the line is an array (each line must be one {…} record)")
         #expect(refusal("12") == "f.jsonl:7:1: not a JSON object: the line is a number")
         #expect(refusal("true") == "f.jsonl:7:1: not a JSON object: the line is a bare word")
         #expect(refusal(#""a""#) == "f.jsonl:7:1: not a JSON object: the line is a string")
@@ -48,7 +49,8 @@ struct StrictnessTests {
     }
 
     @Test func stringsAndEscapes() throws {
-        #expect(try record(#"{"s":"\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#)["s"]?.stringValue == "\"\\/\u{8}\u{c}\n\r\té😀")
+        #expect(try record(#"{"s":"\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"}"#)["s"]?.stringValue
+            == "\"\\/\u{8}\u{c}\n\r\té😀")
         #expect(refusal("{\"s\":\"a\u{1}b\"}") == "f.jsonl:7:8: a raw control character U+0001 inside a string "
             + "(JSON needs it escaped, e.g. \\u0001)")
         #expect(refusal(#"{"s":"\ud83d"}"#).contains("a lone surrogate"))

@@ -22,7 +22,9 @@ struct LineFieldsTwinTests {
         return bytes.withUnsafeBufferPointer { p -> Result<LineFields, JSONLinesError> in
             var s = JSONLineScanner(p, from: 0, to: p.count)
             var f = LineFields()
-            do throws(JSONScanProblem) { try s.scan(into: &f) } catch { return .failure(s.s.located(error, file: "l", firstLine: 1)) }
+            do throws(JSONScanProblem) { try s.scan(into: &f) } catch {
+                return .failure(s.s.located(error, file: "l", firstLine: 1))
+            }
             // Copy the in-line words out while the buffer lives.
             f.type = f.type.map { .text($0.string) }; f.page = f.page.map { .text($0.string) }
             f.action = f.action.map { .text($0.string) }; f.button = f.button.map { .text($0.string) }
