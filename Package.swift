@@ -31,14 +31,16 @@ struct Domain {
 }
 
 let domains: [Domain] = [
-    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore"] + crypto,
-           testResources: [.copy("Fixtures")]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips"],
-           testResources: [.copy("Fixtures")]),
+    Domain(key: "recall", module: "RecallStudy", section: "Recall",
+           dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore", "JSONLines"] + crypto,
+           testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
+    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines"],
+           testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
-    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["StudyStore", "Escaping", "Sealing"] + crypto,
+    Domain(key: "game", module: "GameAnalytics", section: "Game",
+           dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
 ]
 
@@ -63,6 +65,8 @@ var targets: [Target] = [
 
     // MARK: Stages
     .target(name: "Escaping"),
+    // The one JSON scanner every JSON and JSON Lines reader is built on (docs/json-lines.md).
+    .target(name: "JSONLines"),
     // The binary form of Dossier's own records (build state, participant summaries).
     .target(name: "CompactBinary"),
     // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
@@ -108,7 +112,7 @@ var targets: [Target] = [
     .target(name: "Privacy", dependencies: crypto, swiftSettings: [.unsafeFlags(["-O"])]),
     // The sealed envelope (RMU1) and signed first record both kits' uploads use
     // (docs/recall-upload.md, docs/game-telemetry.md).
-    .target(name: "Sealing", dependencies: crypto),
+    .target(name: "Sealing", dependencies: ["JSONLines"] + crypto),
 
     // MARK: Tests of the stages
     // swift-mustache: the engine Dossier's own Mustache renderer replaced; the tests check
@@ -123,6 +127,7 @@ var targets: [Target] = [
     .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "StudyStoreTests", dependencies: ["StudyStore"]),
+    .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
 ]
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests

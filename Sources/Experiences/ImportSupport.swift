@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 
 // MARK: - Importing tours from other viewers: shared parts
 
@@ -32,8 +33,8 @@ public enum TourImporter {
     }
 
     static func parse(_ data: Data, file: String) throws(ExperienceError) -> JNode {
-        do { return try LineJSONParser.parse(data) } catch {
-            throw ExperienceError([.error(file, error.line, "invalid JSON: \(error.message)")])
+        do { return try JSONReader.document(data, file: file) } catch {
+            throw ExperienceError([.syntax(error)])
         }
     }
 

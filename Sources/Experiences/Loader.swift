@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 
 // MARK: - Loading an experience file
 
@@ -48,8 +49,8 @@ public struct ExperienceLoader {
         func warn(_ line: Int?, _ m: String) { issues.append(.warning(file, line, m)) }
 
         let root: JNode
-        do { root = try LineJSONParser.parse(data) } catch {
-            return (nil, [.error(file, error.line, "invalid JSON: \(error.message)")])
+        do { root = try JSONReader.document(data, file: file) } catch {
+            return (nil, [.syntax(error)])
         }
         guard let top = root.members else { return (nil, [.error(file, root.line, "expected an object at the top, found \(root.typeName)")]) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 
 // MARK: - Model
 
@@ -126,6 +127,8 @@ public struct ExperienceIssue: Sendable, Equatable, CustomStringConvertible, Cod
     public var severity: Severity
     public var file: String
     public var line: Int?
+    /// The column of a JSON syntax error (docs/json-lines.md); nil for every other issue.
+    public var column: Int?
     public var message: String
 
     public init(_ severity: Severity, file: String, line: Int?, _ message: String) {
@@ -133,10 +136,17 @@ public struct ExperienceIssue: Sendable, Equatable, CustomStringConvertible, Cod
     }
     public static func error(_ file: String, _ line: Int?, _ message: String) -> ExperienceIssue { .init(.error, file: file, line: line, message) }
     public static func warning(_ file: String, _ line: Int?, _ message: String) -> ExperienceIssue { .init(.warning, file: file, line: line, message) }
+    /// The issue of a file that is not JSON: `file:line:column: invalid JSON: …`.
+    public static func syntax(_ e: JSONLinesError) -> ExperienceIssue {
+        var issue = ExperienceIssue.error(e.file, e.line, "invalid JSON: \(e.message)")
+        issue.column = e.column
+        return issue
+    }
 
-    /// `file:line: message` (warnings say so).
+    /// `file:line: message` (warnings say so), `file:line:column: message` for a syntax error.
     public var description: String {
-        "\(file)\(line.map { ":\($0)" } ?? ""): \(severity == .warning ? "warning: " : "")\(message)"
+        let at = (line.map { ":\($0)" } ?? "") + (column.map { ":\($0)" } ?? "")
+        return "\(file)\(at): \(severity == .warning ? "warning: " : "")\(message)"
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 
 // MARK: - Pannellum tours
 

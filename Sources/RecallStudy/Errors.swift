@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 
 // MARK: - Errors and warnings of the recall core
 
@@ -7,12 +8,17 @@ import Foundation
 public protocol LocatedMessage: CustomStringConvertible {
     var file: String { get }
     var line: Int? { get }
+    /// The column of a JSON syntax error (docs/json-lines.md), else nil.
+    var column: Int? { get }
     var message: String { get }
 }
 
 extension LocatedMessage {
+    public var column: Int? { nil }
+
+    /// `file:line: message`, `file:line:column: message` or `file: message`.
     public var description: String {
-        "\(file)\(line.map { ":\($0)" } ?? ""): \(message)"
+        "\(file)\(line.map { ":\($0)" } ?? "")\(column.map { ":\($0)" } ?? ""): \(message)"
     }
 }
 
@@ -22,12 +28,19 @@ extension LocatedMessage {
 public struct RecallError: Error, Sendable, Hashable, LocatedMessage {
     public var file: String
     public var line: Int?
+    public var column: Int?
     public var message: String
 
     public init(file: String, line: Int? = nil, _ message: String) {
         self.file = file
         self.line = line
         self.message = message
+    }
+
+    /// A log line that is not the JSON the reader accepts, at `file:line:column`.
+    public init(_ e: JSONLinesError) {
+        self.init(file: e.file, line: e.line, e.message)
+        column = e.column
     }
 }
 

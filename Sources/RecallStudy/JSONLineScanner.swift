@@ -1,6 +1,7 @@
 import Foundation
+import JSONLines
 
-// MARK: - A small, fast scanner for one JSON Lines record
+// MARK: - The fields of one recall log line, read with the one JSON scanner
 
 /// The fields a recall log line may carry, read straight from UTF-8 bytes without
 /// building a dictionary. Unknown keys are skipped (whatever their value), so newer
@@ -33,293 +34,116 @@ struct LineFields {
     var set: String?
 }
 
-/// Why a line could not be read (the parser adds file and line).
-struct ScanFailure: Error {
-    var message: String
-    init(_ m: String) { message = m }
-}
-
-/// Scans one line (no newline) holding one JSON object.
+/// Reads the fields of one log line with ``JSONScanner`` (docs/json-lines.md): the
+/// shared scanner checks the syntax; this maps the known keys to ``LineFields`` and
+/// refuses a repeated key with a bit per known key (a set only for unknown ones).
 struct JSONLineScanner {
-    private let p: UnsafeBufferPointer<UInt8>
-    private var i: Int
-    private let end: Int
+    var s: JSONScanner
 
     init(_ p: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) {
-        self.p = p
-        self.i = start
-        self.end = end
+        s = JSONScanner(p, from: start, to: end)
     }
-
-    // ASCII bytes used below.
-    private static let quote: UInt8 = 0x22, backslash: UInt8 = 0x5C, colon: UInt8 = 0x3A, comma: UInt8 = 0x2C
-    private static let lbrace: UInt8 = 0x7B, rbrace: UInt8 = 0x7D, lbracket: UInt8 = 0x5B, rbracket: UInt8 = 0x5D
 
     /// Reads the line's object into `f` (a fresh ``LineFields``). The fields are filled
     /// in place: returning them copied a struct of nineteen optionals per line.
-    mutating func scan(into f: inout LineFields) throws {
-        skipSpace()
-        guard i < end, p[i] == Self.lbrace else { throw ScanFailure("expected a JSON object starting with '{'") }
-        i += 1
-        skipSpace()
-        if i < end, p[i] == Self.rbrace { i += 1; try checkEnd(); return }
-        while true {
-            skipSpace()
-            guard i < end, p[i] == Self.quote else { throw ScanFailure("expected a key in double quotes") }
-            let keyStart = i + 1
-            let keyEnd = try skipSimpleKey()
-            skipSpace()
-            guard i < end, p[i] == Self.colon else { throw ScanFailure("expected ':' after a key") }
-            i += 1
-            skipSpace()
-            try readValue(forKeyFrom: keyStart, to: keyEnd, into: &f)
-            skipSpace()
-            guard i < end else { throw ScanFailure("the object is not closed (truncated line?)") }
-            if p[i] == Self.comma { i += 1; continue }
-            if p[i] == Self.rbrace { i += 1; break }
-            throw ScanFailure("expected ',' or '}' in the object")
+    mutating func scan(into f: inout LineFields) throws(JSONScanProblem) {
+        if s.end - s.i > JSONLimits.lineBytes {
+            throw JSONScanProblem(at: s.i, "the line is longer than \(JSONLimits.lineBytes >> 20) MiB")
         }
-        try checkEnd()
-    }
-
-    /// Only spaces may follow the object. (It does not take the fields: passing them
-    /// through copied and released a struct of fifteen optional strings per line.)
-    private mutating func checkEnd() throws {
-        skipSpace()
-        if i != end { throw ScanFailure("unexpected text after the JSON object") }
-    }
-
-    private mutating func skipSpace() {
-        while i < end, p[i] == 0x20 || p[i] == 0x09 || p[i] == 0x0D { i += 1 }
-    }
-
-    /// Skips a key string (keys we know are plain ASCII); returns the end of its bytes.
-    private mutating func skipSimpleKey() throws -> Int {
-        i += 1
-        while i < end {
-            let c = p[i]
-            if c == Self.quote { let e = i; i += 1; return e }
-            if c == Self.backslash { i += 2; continue }
-            i += 1
+        try s.openRecord()
+        var first = true
+        var seen: UInt32 = 0
+        var others: Set<String> = []
+        while let key = try s.nextKey(first: &first) {
+            switch key {
+            case .plain(let a, let b):
+                let k = UnsafeBufferPointer(rebasing: s.p[a..<b])
+                if try !readValue(forKey: k, seen: &seen, into: &f) {
+                    try other(String(decoding: k, as: UTF8.self), &others)
+                }
+            case .decoded(let text):
+                let known = try JSONLinesFile.withBytes(of: text) { k throws(JSONScanProblem) in
+                    try readValue(forKey: k, seen: &seen, into: &f)
+                }
+                if !known { try other(text, &others) }
+            }
         }
-        throw ScanFailure("an object key is not closed (truncated line?)")
+        try s.finish()
     }
 
-    private func keyIs(_ s: StaticString, _ a: Int, _ b: Int) -> Bool {
-        let n = s.utf8CodeUnitCount
-        guard b - a == n else { return false }
-        let k = s.utf8Start
-        for j in 0..<n where p[a + j] != k[j] { return false }
+    /// A key this version does not know: its value is skipped, once.
+    private mutating func other(_ key: String, _ others: inout Set<String>) throws(JSONScanProblem) {
+        if !others.insert(key).inserted { throw s.duplicate(key, at: s.keyStart) }
+        try s.skipValue(depth: 1)
+    }
+
+    /// Marks the known key of bit `n` read (a second time is refused).
+    private func mark(_ n: UInt32, _ seen: inout UInt32, _ k: UnsafeBufferPointer<UInt8>) throws(JSONScanProblem) {
+        if seen & (1 << n) != 0 { throw s.duplicate(String(decoding: k, as: UTF8.self), at: s.keyStart) }
+        seen |= 1 << n
+    }
+
+    private func keyIs(_ w: StaticString, _ k: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = w.utf8CodeUnitCount
+        guard k.count == n else { return false }
+        let u = w.utf8Start
+        for j in 0..<n where k[j] != u[j] { return false }
         return true
     }
 
-    private mutating func readValue(forKeyFrom a: Int, to b: Int, into f: inout LineFields) throws {
-        switch b - a {
+    /// Reads the value of `k` into its field (a known key read twice is refused); false
+    /// for a key this version does not know (nothing read).
+    private mutating func readValue(forKey k: UnsafeBufferPointer<UInt8>, seen: inout UInt32,
+                                    into f: inout LineFields) throws(JSONScanProblem) -> Bool {
+        switch k.count {
         case 1:
-            if keyIs("t", a, b) { f.t = try readInt("t"); return }
-            if keyIs("x", a, b) { f.x = try readDouble("x"); return }
-            if keyIs("y", a, b) { f.y = try readDouble("y"); return }
+            if keyIs("t", k) { try mark(0, &seen, k); f.t = try s.int("t"); return true }
+            if keyIs("x", k) { try mark(1, &seen, k); f.x = try s.double("x"); return true }
+            if keyIs("y", k) { try mark(2, &seen, k); f.y = try s.double("y"); return true }
         case 3:
-            if keyIs("key", a, b) { f.key = try readWord("key").label; return }
-            if keyIs("set", a, b) { f.set = try readString("set"); return }
+            if keyIs("key", k) { try mark(3, &seen, k); f.key = try readWord("key").label; return true }
+            if keyIs("set", k) { try mark(4, &seen, k); f.set = try readWord("set").string; return true }
         case 4:
-            if keyIs("type", a, b) { f.type = try readWord("type"); return }
-            if keyIs("page", a, b) { f.page = try readWord("page"); return }
-            if keyIs("text", a, b) { f.text = try readString("text"); return }
+            if keyIs("type", k) { try mark(5, &seen, k); f.type = try readWord("type"); return true }
+            if keyIs("page", k) { try mark(6, &seen, k); f.page = try readWord("page"); return true }
+            if keyIs("text", k) { try mark(7, &seen, k); f.text = try readWord("text").string; return true }
         case 5:
-            if keyIs("field", a, b) { f.field = try readInt("field"); return }
+            if keyIs("field", k) { try mark(8, &seen, k); f.field = try s.int("field"); return true }
         case 6:
-            if keyIs("string", a, b) { f.string = try readInt("string"); return }
-            if keyIs("action", a, b) { f.action = try readWord("action"); return }
-            if keyIs("target", a, b) { f.target = try readString("target"); return }
-            if keyIs("button", a, b) { f.button = try readWord("button"); return }
-            if keyIs("result", a, b) { f.result = try readWord("result"); return }
-            if keyIs("values", a, b) { f.values = try readStringArray("values"); return }
-            if keyIs("format", a, b) { f.format = try readString("format"); return }
-            if keyIs("device", a, b) { f.device = try readString("device"); return }
+            if keyIs("string", k) { try mark(9, &seen, k); f.string = try s.int("string"); return true }
+            if keyIs("action", k) { try mark(10, &seen, k); f.action = try readWord("action"); return true }
+            if keyIs("target", k) { try mark(11, &seen, k); f.target = try readWord("target").string; return true }
+            if keyIs("button", k) { try mark(12, &seen, k); f.button = try readWord("button"); return true }
+            if keyIs("result", k) { try mark(13, &seen, k); f.result = try readWord("result"); return true }
+            if keyIs("values", k) { try mark(14, &seen, k); f.values = try readStringArray("values"); return true }
+            if keyIs("format", k) { try mark(15, &seen, k); f.format = try readWord("format").string; return true }
+            if keyIs("device", k) { try mark(16, &seen, k); f.device = try readWord("device").string; return true }
         case 7:
-            if keyIs("strings", a, b) { f.strings = try readStringArray("strings"); return }
+            if keyIs("strings", k) { try mark(17, &seen, k); f.strings = try readStringArray("strings"); return true }
         case 11:
-            if keyIs("participant", a, b) { f.participant = try readString("participant"); return }
+            if keyIs("participant", k) {
+                try mark(18, &seen, k); f.participant = try readWord("participant").string; return true
+            }
         default: break
         }
-        try skipValue(depth: 0)
+        return false
     }
 
-    // MARK: Values
-
-    private mutating func readString(_ k: String) throws -> String {
-        try readWord(k).string
-    }
-
-    /// A string value where it lies in the line (``LineWord``); one with escapes is
-    /// decoded.
-    private mutating func readWord(_ k: String) throws -> LineWord {
-        guard i < end, p[i] == Self.quote else { throw ScanFailure("\"\(k)\" must be a string") }
-        i += 1
-        let start = i
-        while i < end {
-            let c = p[i]
-            if c == Self.quote {
-                i += 1
-                return .bytes(UnsafeBufferPointer(rebasing: p[start..<(i - 1)]))
-            }
-            if c == Self.backslash {
-                i = start
-                return .text(try readEscapedString(k))
-            }
-            if c < 0x20 { throw ScanFailure("\"\(k)\": control character inside a string") }
-            i += 1
+    /// A string value where it lies in the line (``LineWord``), or decoded.
+    private mutating func readWord(_ k: String) throws(JSONScanProblem) -> LineWord {
+        guard s.i < s.end, s.p[s.i] == 0x22 else { throw s.fail("\"\(k)\" must be a string") }
+        switch try s.string() {
+        case .plain(let a, let b): return .bytes(UnsafeBufferPointer(rebasing: s.p[a..<b]))
+        case .decoded(let text): return .text(text)
         }
-        throw ScanFailure("\"\(k)\": the string is not closed (truncated line?)")
     }
 
-    private mutating func readEscapedString(_ k: String) throws -> String {
-        var out: [UInt8] = []
-        while i < end {
-            let c = p[i]
-            if c == Self.quote { i += 1; return String(decoding: out, as: UTF8.self) }
-            if c < 0x20 { throw ScanFailure("\"\(k)\": control character inside a string") }
-            if c != Self.backslash { out.append(c); i += 1; continue }
-            i += 1
-            guard i < end else { break }
-            let e = p[i]
-            i += 1
-            switch e {
-            case 0x22: out.append(0x22)
-            case 0x5C: out.append(0x5C)
-            case 0x2F: out.append(0x2F)
-            case 0x62: out.append(0x08)
-            case 0x66: out.append(0x0C)
-            case 0x6E: out.append(0x0A)
-            case 0x72: out.append(0x0D)
-            case 0x74: out.append(0x09)
-            case 0x75:
-                var u = try hex4(k)
-                if (0xD800...0xDBFF).contains(u) {
-                    guard i + 1 < end, p[i] == Self.backslash, p[i + 1] == 0x75 else {
-                        throw ScanFailure("\"\(k)\": unpaired surrogate escape")
-                    }
-                    i += 2
-                    let lo = try hex4(k)
-                    guard (0xDC00...0xDFFF).contains(lo) else { throw ScanFailure("\"\(k)\": unpaired surrogate escape") }
-                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(u) {
-                    throw ScanFailure("\"\(k)\": unpaired surrogate escape")
-                }
-                guard let scalar = Unicode.Scalar(u) else { throw ScanFailure("\"\(k)\": bad \\u escape") }
-                out.append(contentsOf: Array(String(Character(scalar)).utf8))
-            default:
-                throw ScanFailure("\"\(k)\": unknown escape \\\(Character(Unicode.Scalar(e)))")
-            }
-        }
-        throw ScanFailure("\"\(k)\": the string is not closed (truncated line?)")
-    }
-
-    private mutating func hex4(_ k: String) throws -> UInt32 {
-        guard i + 4 <= end else { throw ScanFailure("\"\(k)\": truncated \\u escape") }
-        var v: UInt32 = 0
-        for _ in 0..<4 {
-            let c = p[i]
-            let d: UInt32
-            switch c {
-            case 0x30...0x39: d = UInt32(c - 0x30)
-            case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-            case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-            default: throw ScanFailure("\"\(k)\": bad \\u escape")
-            }
-            v = v * 16 + d
-            i += 1
-        }
-        return v
-    }
-
-    /// The bytes of a JSON number at `i` (advances past it).
-    private mutating func numberBytes(_ k: String) throws -> (Int, Int) {
-        let start = i
-        while i < end {
-            let c = p[i]
-            if (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x2B || c == 0x2E || c == 0x65 || c == 0x45 { i += 1 } else { break }
-        }
-        if i == start { throw ScanFailure("\"\(k)\" must be a number") }
-        return (start, i)
-    }
-
-    private mutating func readInt(_ k: String) throws -> Int {
-        let (a, b) = try numberBytes(k)
-        var j = a
-        var neg = false
-        if p[j] == 0x2D { neg = true; j += 1 }
-        guard j < b else { throw ScanFailure("\"\(k)\" must be a whole number") }
-        var v = 0
-        while j < b {
-            let c = p[j]
-            guard c >= 0x30 && c <= 0x39 else { throw ScanFailure("\"\(k)\" must be a whole number") }
-            let (m, o1) = v.multipliedReportingOverflow(by: 10)
-            let (s, o2) = m.addingReportingOverflow(Int(c - 0x30))
-            if o1 || o2 { throw ScanFailure("\"\(k)\" is too large") }
-            v = s
-            j += 1
-        }
-        return neg ? -v : v
-    }
-
-    private mutating func readDouble(_ k: String) throws -> Double {
-        let (a, b) = try numberBytes(k)
-        let s = String(decoding: UnsafeBufferPointer(rebasing: p[a..<b]), as: UTF8.self)
-        guard let d = Double(s), d.isFinite else { throw ScanFailure("\"\(k)\" must be a number, got \(s)") }
-        return d
-    }
-
-    private mutating func readStringArray(_ k: String) throws -> [String] {
-        guard i < end, p[i] == Self.lbracket else { throw ScanFailure("\"\(k)\" must be a list of strings") }
-        i += 1
+    private mutating func readStringArray(_ k: String) throws(JSONScanProblem) -> [String] {
+        guard s.i < s.end, s.p[s.i] == 0x5B else { throw s.fail("\"\(k)\" must be a list of strings") }
+        s.i += 1
         var out: [String] = []
-        skipSpace()
-        if i < end, p[i] == Self.rbracket { i += 1; return out }
-        while true {
-            skipSpace()
-            out.append(try readString(k))
-            skipSpace()
-            guard i < end else { throw ScanFailure("\"\(k)\": the list is not closed (truncated line?)") }
-            if p[i] == Self.comma { i += 1; continue }
-            if p[i] == Self.rbracket { i += 1; return out }
-            throw ScanFailure("\"\(k)\": expected ',' or ']' in the list")
-        }
-    }
-
-    /// Skips any JSON value (for keys this version does not know).
-    private mutating func skipValue(depth: Int) throws {
-        guard depth < 32 else { throw ScanFailure("values are nested too deeply") }
-        skipSpace()
-        guard i < end else { throw ScanFailure("a value is missing (truncated line?)") }
-        switch p[i] {
-        case Self.quote: _ = try readWord("value")
-        case Self.lbrace, Self.lbracket:
-            let close = p[i] == Self.lbrace ? Self.rbrace : Self.rbracket
-            let isObject = p[i] == Self.lbrace
-            i += 1
-            skipSpace()
-            if i < end, p[i] == close { i += 1; return }
-            while true {
-                skipSpace()
-                if isObject {
-                    _ = try readWord("key")
-                    skipSpace()
-                    guard i < end, p[i] == Self.colon else { throw ScanFailure("expected ':' after a key") }
-                    i += 1
-                }
-                try skipValue(depth: depth + 1)
-                skipSpace()
-                guard i < end else { throw ScanFailure("a value is not closed (truncated line?)") }
-                if p[i] == Self.comma { i += 1; continue }
-                if p[i] == close { i += 1; return }
-                throw ScanFailure("expected ',' or a closing bracket")
-            }
-        case 0x74, 0x66, 0x6E:  // true false null
-            while i < end, p[i] >= 0x61 && p[i] <= 0x7A { i += 1 }
-        default:
-            _ = try numberBytes("value")
-        }
+        var first = true
+        while try s.nextItem(first: &first) { out.append(try readWord(k).string) }
+        return out
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -84,13 +85,12 @@ public enum NativeLog {
         var warnings: [RecallWarning] = []
         var events: [SessionEvent] = []
         // One event a line: sized once (a short estimate copied every event at the end).
-        events.reserveCapacity(lineCount(p))
+        events.reserveCapacity(JSONLinesFile.lineCount(p))
         var header: LineFields?
         var headerLine = 0
         var lineNo = 0
         var start = 0
-        // Skip a UTF-8 BOM.
-        if p.count >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF { start = 3 }
+        start = JSONLinesFile.bodyStart(p)   // after a UTF-8 BOM
         var lastT = 0
         var lastLine = 0
         var page: PageKind? = nil
@@ -98,16 +98,14 @@ public enum NativeLog {
         if bytesEnd > 0, p[bytesEnd - 1] != 0x0A { bytesEnd = p.count }
         while start < bytesEnd {
             lineNo += 1
-            let stop = lineEnd(p, from: start)
+            let stop = JSONLinesFile.lineEnd(p, from: start)
             let hasNewline = stop < bytesEnd
             let lineStart = start
             start = stop + 1
             var e = stop
             if e > lineStart, p[e - 1] == 0x0D { e -= 1 }
             // Blank lines are allowed (and ignored).
-            var blank = true
-            for j in lineStart..<e where p[j] != 0x20 && p[j] != 0x09 { blank = false; break }
-            if blank { continue }
+            if JSONLinesFile.isBlank(p, from: lineStart, to: e) { continue }
             if let bad = UTF8Check.firstInvalid(p, from: lineStart, to: e) {
                 if !hasNewline && header != nil {
                     warnings.append(RecallWarning(file: file, line: lineNo,
@@ -118,15 +116,16 @@ public enum NativeLog {
             }
             var scanner = JSONLineScanner(p, from: lineStart, to: e)
             var f = LineFields()
-            do {
+            do throws(JSONScanProblem) {
                 try scanner.scan(into: &f)
-            } catch let failure as ScanFailure {
+            } catch {
                 if !hasNewline && header != nil {
                     warnings.append(RecallWarning(file: file, line: lineNo,
-                        "the last line is cut off (\(failure.message)); it was ignored — the app was probably closed while writing"))
+                        "the last line is cut off (\(error.message)); it was ignored — "
+                            + "the app was probably closed while writing"))
                     break
                 }
-                throw RecallError(file: file, line: lineNo, failure.message)
+                throw RecallError(scanner.s.located(error, file: file, firstLine: lineNo))
             }
             guard let type = f.type else {
                 throw RecallError(file: file, line: lineNo, "the line has no \"type\"")
@@ -250,22 +249,6 @@ public enum NativeLog {
     enum LineType: String, CaseIterable {
         case session, page, focus, key, touch, button, fields, close
         static let words = WordTable(allCases)
-    }
-
-    /// The index of the first LF at or after `start`, or `p.count`.
-    static func lineEnd(_ p: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard start < p.count, let found = memchr(p.baseAddress! + start, 0x0A, p.count - start) else { return p.count }
-        return p.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-    }
-
-    /// How many lines `p` has (LFs, plus a last line without one).
-    static func lineCount(_ p: UnsafeBufferPointer<UInt8>) -> Int {
-        var n = 0, i = 0
-        while i < p.count {
-            n += 1
-            i = lineEnd(p, from: i) + 1
-        }
-        return n
     }
 
     static func checkParticipant(_ p: String, file: String, line: Int?) throws {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSONLines
 
 /// The signed first line both kits put before the body of an upload's plaintext
 /// (docs/recall-upload.md, "The signed record"): a flat JSON object whose values are
@@ -54,87 +55,28 @@ public enum FlatJSON {
         case duplicate(String)
     }
 
-    /// The object's keys and values, or the problem.
+    /// The object's keys and values, or the problem. The one JSON scanner of Dossier
+    /// (Sources/JSONLines, docs/json-lines.md) reads it; only string values are allowed.
     public static func object(_ bytes: Data) throws(Problem) -> [String: String] {
-        let b = [UInt8](bytes)
-        var i = 0, out: [String: String] = [:]
-        func ws() { while i < b.count, [0x20, 0x09, 0x0A, 0x0D].contains(b[i]) { i += 1 } }
-        func expect(_ c: UInt8) throws(Problem) {
-            ws()
-            guard i < b.count, b[i] == c else { throw .malformed(i) }
-            i += 1
-        }
-        try expect(UInt8(ascii: "{"))
-        ws()
-        if i < b.count, b[i] == UInt8(ascii: "}") { i += 1 } else {
-            while true {
-                ws()
-                let key = try string(b, &i)
-                try expect(UInt8(ascii: ":"))
-                ws()
-                let value = try string(b, &i)
-                if out[key] != nil { throw .duplicate(key) }
-                out[key] = value
-                ws()
-                guard i < b.count else { throw .malformed(i) }
-                if b[i] == UInt8(ascii: ",") { i += 1; continue }
-                if b[i] == UInt8(ascii: "}") { i += 1; break }
-                throw .malformed(i)
+        let node: JNode
+        do {
+            node = try JSONLinesFile.withBytes([UInt8](bytes)) { p throws(JSONLinesError) in
+                try JSONReader.record(p, from: 0, to: p.count, file: "record", line: 1)
             }
+        } catch {
+            let m = error.message
+            if m.hasPrefix("the field '"), m.hasSuffix("' appears twice") {
+                throw .duplicate(String(m.dropFirst("the field '".count).dropLast("' appears twice".count)))
+            }
+            throw .malformed(max(0, error.column - 1))
         }
-        ws()
-        guard i == b.count else { throw .malformed(i) }
+        guard let members = node.members else { throw .malformed(0) }
+        var out: [String: String] = [:]
+        for m in members {
+            guard let v = m.value.stringValue else { throw .malformed(0) }
+            out[m.key] = v
+        }
         return out
-    }
-
-    /// A JSON string at `i` (which must be at its opening quote); `i` moves past it.
-    static func string(_ b: [UInt8], _ i: inout Int) throws(Problem) -> String {
-        guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw .malformed(i) }
-        i += 1
-        var out: [UInt8] = []
-        var pendingHigh: UInt32? = nil
-        func append(_ scalar: UInt32) throws(Problem) {
-            guard let u = Unicode.Scalar(scalar) else { throw .malformed(i) }
-            out.append(contentsOf: Array(String(Character(u)).utf8))
-        }
-        while true {
-            guard i < b.count else { throw .malformed(i) }
-            let c = b[i]
-            if c == UInt8(ascii: "\"") { i += 1; break }
-            if c < 0x20 { throw .malformed(i) }
-            if c != UInt8(ascii: "\\") {
-                if pendingHigh != nil { throw .malformed(i) }
-                out.append(c); i += 1; continue
-            }
-            guard i + 1 < b.count else { throw .malformed(i) }
-            let e = b[i + 1]
-            i += 2
-            let simple: [UInt8: UInt8] = [0x22: 0x22, 0x5C: 0x5C, 0x2F: 0x2F, 0x62: 0x08, 0x66: 0x0C, 0x6E: 0x0A,
-                                          0x72: 0x0D, 0x74: 0x09]
-            if let s = simple[e] {
-                if pendingHigh != nil { throw .malformed(i) }
-                out.append(s); continue
-            }
-            guard e == UInt8(ascii: "u"), i + 4 <= b.count,
-                  let v = UInt32(String(decoding: b[i..<(i + 4)], as: UTF8.self), radix: 16) else {
-                throw .malformed(i)
-            }
-            i += 4
-            if let high = pendingHigh {
-                guard (0xDC00...0xDFFF).contains(v) else { throw .malformed(i) }
-                pendingHigh = nil
-                try append(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00))
-            } else if (0xD800...0xDBFF).contains(v) {
-                pendingHigh = v
-            } else if (0xDC00...0xDFFF).contains(v) {
-                throw .malformed(i)
-            } else {
-                try append(v)
-            }
-        }
-        if pendingHigh != nil { throw .malformed(i) }
-        guard let s = String(validating: out, as: UTF8.self) else { throw .malformed(i) }
-        return s
     }
 
     /// `s` as a JSON string: `"`, `\` and control characters escaped, everything else as is.

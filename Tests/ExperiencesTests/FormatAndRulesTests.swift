@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import JSONLines
 @testable import Experiences
 
 // MARK: - JSON with lines
 
 @Test func parserRecordsLinesOfNestedValuesAndKeys() throws {
     let text = "{\n  \"a\": 1,\n  \"b\": [\n    true,\n    {\"c\": \"x\"}\n  ]\n}"
-    let root = try LineJSONParser.parse(text)
+    let root = try JSONReader.document(text, file: "e.json")
     #expect(root.line == 1)
     #expect(root["a"]?.line == 2)
     #expect(root["b"]?.items?[0].line == 4)
@@ -16,18 +17,18 @@ import Testing
 }
 
 @Test func parserDecodesEscapesAndSurrogatePairs() throws {
-    let root = try LineJSONParser.parse(#"{"s": "a\"b\\c\/d\u00e9\ud83d\ude00\n"}"#)
+    let root = try JSONReader.document(#"{"s": "a\"b\\c\/d\u00e9\ud83d\ude00\n"}"#, file: "e.json")
     #expect(root["s"]?.stringValue == "a\"b\\c/dé😀\n")
 }
 
 @Test func parserReportsSyntaxErrorLine() {
     do {
-        _ = try LineJSONParser.parse("{\n  \"a\": 1,\n  \"b\": 2,\n}")
+        _ = try JSONReader.document("{\n  \"a\": 1,\n  \"b\": 2,\n}", file: "e.json")
         Issue.record("expected a syntax error")
     } catch { #expect(error.line == 4) }
-    #expect(throws: JSONSyntaxError.self) { try LineJSONParser.parse("[1, 2") }
-    #expect(throws: JSONSyntaxError.self) { try LineJSONParser.parse("01") }
-    #expect(throws: JSONSyntaxError.self) { try LineJSONParser.parse("{\"a\": 1} x") }
+    #expect(throws: JSONLinesError.self) { try JSONReader.document("[1, 2", file: "e.json") }
+    #expect(throws: JSONLinesError.self) { try JSONReader.document("01", file: "e.json") }
+    #expect(throws: JSONLinesError.self) { try JSONReader.document("{\"a\": 1} x", file: "e.json") }
 }
 
 // MARK: - Per-file rules

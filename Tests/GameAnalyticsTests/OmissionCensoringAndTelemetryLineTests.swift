@@ -45,7 +45,7 @@ import Testing
         #expect(m2.contains("c.jsonl:1") && m2.contains("too large for a double") && m2.contains("1e400"), "\(m2)")
         let nul = "{\"type\":\"survey\",\"player\":\"p\u{0}1\",\"complete\":true}"
         let m3 = message(nul)
-        #expect(m3.contains("c.jsonl:1") && m3.contains("character 29") && m3.contains("U+0000"), "\(m3)")
+        #expect(m3.hasPrefix("c.jsonl:1:29: a raw control character U+0000"), "\(m3)")
         #expect(message("[1, 2]").contains("is an array"))
         #expect(message(#"{"type":"survey"} x"#).contains("text after the end"))
         #expect(message(#"{"type":"survey""#).contains("ends inside an object"))

@@ -61,22 +61,4 @@ struct LogReadingFastPathTests {
         #expect(NativeLog.readFile(dir.appendingPathComponent("missing").path) == nil)
         #expect(NativeLog.readFile(dir.path) == nil)
     }
-
-    /// Lines found with memchr as the byte loop found them.
-    @Test func lineEndsAsByteLoop() {
-        for text in ["", "\n", "a", "a\n", "\n\n", "ab\ncd", "ab\ncd\n", "x\r\ny\n\nz"] {
-            let bytes = Array(text.utf8)
-            bytes.withUnsafeBufferPointer { p in
-                var count = 0, start = 0
-                while start < p.count {
-                    var stop = start
-                    while stop < p.count, p[stop] != 0x0A { stop += 1 }
-                    #expect(NativeLog.lineEnd(p, from: start) == stop, "\(text.debugDescription) from \(start)")
-                    count += 1
-                    start = stop + 1
-                }
-                #expect(NativeLog.lineCount(p) == count, "\(text.debugDescription)")
-            }
-        }
-    }
 }

@@ -14,12 +14,16 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var file: String?
     /// 1-based line number, if known.
     public var line: Int?
+    /// 1-based column (Unicode characters) of a JSON syntax error (docs/json-lines.md).
+    public var column: Int?
     public var message: String
 
-    public init(_ severity: Severity = .error, file: String? = nil, line: Int? = nil, _ message: String) {
+    public init(_ severity: Severity = .error, file: String? = nil, line: Int? = nil, column: Int? = nil,
+                _ message: String) {
         self.severity = severity
         self.file = file
         self.line = line
+        self.column = column
         self.message = message
     }
 
@@ -30,12 +34,14 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         Diagnostic(.warning, file: file, line: line, message)
     }
 
-    /// `file:line: message`, `file: message` or `message` (warnings say so).
+    /// `file:line: message`, `file:line:column: message`, `file: message` or `message`
+    /// (warnings say so).
     public var description: String {
         var location = ""
         if let file {
             location = file
             if let line { location += ":\(line)" }
+            if line != nil, let column { location += ":\(column)" }
             location += ": "
         }
         let prefix = severity == .warning ? "warning: " : (severity == .note ? "note: " : "")
@@ -52,8 +58,8 @@ public struct DossierError: Error, Sendable, CustomStringConvertible, LocalizedE
 
     public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
 
-    public init(file: String? = nil, line: Int? = nil, _ message: String) {
-        self.diagnostics = [Diagnostic(.error, file: file, line: line, message)]
+    public init(file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String) {
+        self.diagnostics = [Diagnostic(.error, file: file, line: line, column: column, message)]
     }
 
     public init(file: URL, line: Int? = nil, _ message: String) {

@@ -70,7 +70,7 @@ public struct ExperiencesSection: Section {
     }
 
     static func diagnostic(_ i: ExperienceIssue) -> Diagnostic {
-        Diagnostic(i.severity == .error ? .error : .warning, file: i.file, line: i.line, i.message)
+        Diagnostic(i.severity == .error ? .error : .warning, file: i.file, line: i.line, column: i.column, i.message)
     }
 
     public func units() throws -> [SectionUnit] {

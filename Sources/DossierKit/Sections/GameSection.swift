@@ -120,7 +120,7 @@ public struct GameSection: Section {
             return StudySnapshot(cohort: try TelemetryJSONL.read(files: files, displayName: { project.display($0) }),
                                  resultKeys: [:], rowsDigest: Data())
         } catch {
-            throw DossierError(file: error.file, line: error.line, error.message)
+            throw DossierError(file: error.file, line: error.line, column: error.column, error.message)
         }
     }
 

@@ -152,7 +152,7 @@ public struct RecallSection: Section {
             }
             return try buildParticipant(id: unit.id, url: url, context: context)
         } catch let e as RecallError {
-            throw DossierError(file: e.file, line: e.line, e.message)
+            throw DossierError(file: e.file, line: e.line, column: e.column, e.message)
         }
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSONLines
 import Sealing
 
 // MARK: - Signed upload content (docs/game-telemetry.md, "Signed uploads")
@@ -43,27 +44,35 @@ public enum SignedUpload {
 
     /// Splits and verifies the plaintext; the error says which check failed.
     public static func open(_ plain: Data) throws(GameError) -> Content {
-        guard let nl = plain.firstIndex(of: UInt8(ascii: "\n")),
-              let obj = (try? JSONSerialization.jsonObject(with: plain[plain.startIndex..<nl])) as? [String: Any],
-              obj["type"] as? String == "device" else {
-            throw GameError("unsigned upload: the first record must be the device record with signing_key and signature")
+        let unsigned = "unsigned upload: the first record must be the device record with signing_key and signature"
+        guard let nl = plain.firstIndex(of: UInt8(ascii: "\n")) else { throw GameError(unsigned) }
+        let head = [UInt8](plain[plain.startIndex..<nl])
+        let node: JNode
+        do {
+            node = try JSONLinesFile.withBytes(head) { p throws(JSONLinesError) in
+                try JSONReader.record(p, from: 0, to: p.count, file: "upload", line: 1)
+            }
+        } catch {
+            if error.message.hasPrefix("the field '") { throw GameError("the device record: \(error.message)") }
+            throw GameError(unsigned)
         }
-        let header = String(decoding: plain[plain.startIndex..<nl], as: UTF8.self)
-        if let dup = firstDuplicateKey(in: header) { throw GameError("the device record has the field '\(dup)' twice") }
-        guard Set(obj.keys) == ["type", "player", "signing_key", "result_key", "signature"] else {
+        guard node["type"]?.stringValue == "device", let members = node.members else { throw GameError(unsigned) }
+        var obj: [String: String] = [:]
+        for m in members { if let v = m.value.stringValue { obj[m.key] = v } }
+        guard Set(members.map(\.key)) == ["type", "player", "signing_key", "result_key", "signature"] else {
             throw GameError("the device record needs exactly type, player, signing_key, result_key and signature")
         }
-        guard let player = obj["player"] as? String, isValidPlayerID(player) else {
+        guard let player = obj["player"], isValidPlayerID(player) else {
             throw GameError("the device record's player id is not valid")
         }
-        guard let pkText = obj["signing_key"] as? String, let pk = Data(base64Encoded: pkText), pk.count == 32,
+        guard let pkText = obj["signing_key"], let pk = Data(base64Encoded: pkText), pk.count == 32,
               (try? Curve25519.Signing.PublicKey(rawRepresentation: pk)) != nil else {
             throw GameError("signing_key must be a base64 Ed25519 public key (32 bytes)")
         }
-        guard let rk = obj["result_key"] as? String, let rkData = Data(base64Encoded: rk), rkData.count == 32 else {
+        guard let rk = obj["result_key"], let rkData = Data(base64Encoded: rk), rkData.count == 32 else {
             throw GameError("result_key must be 32 bytes in base64")
         }
-        guard let sigText = obj["signature"] as? String, let sig = Data(base64Encoded: sigText), sig.count == 64 else {
+        guard let sigText = obj["signature"], let sig = Data(base64Encoded: sigText), sig.count == 64 else {
             throw GameError("signature must be 64 bytes in base64")
         }
         let body = Data(plain[(nl + 1)...])

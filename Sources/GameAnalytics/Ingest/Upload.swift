@@ -74,7 +74,8 @@ public enum Ingest {
         var reader = TelemetryJSONL.Reader()
         do { try reader.add(text: text, file: name) } catch {
             // Line numbers count the device record as line 1.
-            return .rejected(reason: "malformed content: line \((error.line ?? 0) + 1): \(error.message)")
+            let column = error.column.map { ", column \($0)" } ?? ""
+            return .rejected(reason: "malformed content: line \((error.line ?? 0) + 1)\(column): \(error.message)")
         }
         let players = reader.cohort().players
         guard players.count == 1, let p = players.first else {

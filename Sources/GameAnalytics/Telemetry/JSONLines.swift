@@ -1,5 +1,6 @@
 import Foundation
 import Escaping
+import JSONLines
 
 // MARK: - JSON Lines telemetry (docs/game-telemetry.md)
 
@@ -17,24 +18,40 @@ public enum TelemetryJSONL {
 
         public init() {}
 
-        /// Parses every line of `text` (named `file` in messages).
+        /// Parses every line of `text` (named `file` in messages): lines split at LF (a
+        /// CR before it dropped), lines of only spaces and tabs skipped, each other line
+        /// one record (docs/json-lines.md).
         public mutating func add(text: String, file: String) throws(GameError) {
-            var lineNo = 0
-            for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                lineNo += 1
-                let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                try addLine(String(line), file: file, line: lineNo)
+            try JSONLinesFile.withBytes(of: text) { p throws(GameError) in
+                var lineNo = 0
+                var start = 0
+                while start < p.count {
+                    lineNo += 1
+                    let stop = JSONLinesFile.lineEnd(p, from: start)
+                    var e = stop
+                    if e > start, p[e - 1] == 0x0D { e -= 1 }
+                    if !JSONLinesFile.isBlank(p, from: start, to: e) {
+                        try addLine(p, from: start, to: e, file: file, line: lineNo)
+                    }
+                    start = stop + 1
+                }
             }
         }
 
         /// Parses one record.
         public mutating func addLine(_ line: String, file: String, line lineNo: Int) throws(GameError) {
-            func fail(_ m: String) -> GameError { GameError(file: file, line: lineNo, m) }
-            guard let obj = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-                throw fail(JSONProblem.describe(line))
+            try JSONLinesFile.withBytes(of: line) { p throws(GameError) in
+                try addLine(p, from: 0, to: p.count, file: file, line: lineNo)
             }
-            if let dup = firstDuplicateKey(in: line) { throw fail("the field '\(dup)' appears twice") }
+        }
+
+        mutating func addLine(_ p: UnsafeBufferPointer<UInt8>, from: Int, to: Int, file: String,
+                              line lineNo: Int) throws(GameError) {
+            func fail(_ m: String) -> GameError { GameError(file: file, line: lineNo, m) }
+            let obj: JNode
+            do { obj = try JSONReader.record(p, from: from, to: to, file: file, line: lineNo) } catch {
+                throw GameError(error)
+            }
             let r = Record(obj, fail: fail)
             let type = try r.string("type")
             let player = try r.string("player")
@@ -61,20 +78,21 @@ public enum TelemetryJSONL {
                 let seed = try r.optInt("seed")
                 if let seed, !(0...0xFFFF_FFFF).contains(seed) { throw fail("seed \(seed) is outside 0…4294967295") }
                 let obstacles = try r.list("obstacles").enumerated().map { (i, v) throws(GameError) -> Obstacle in
-                    guard let a = v as? [Any], a.count == 3, let t = intValue(a[0]), let iv = intValue(a[1]),
-                          let k = a[2] as? String else {
+                    guard let a = v.items, a.count == 3, let t = intValue(a[0]), let iv = intValue(a[1]),
+                          let k = a[2].stringValue else {
                         throw fail("obstacles[\(i)] must be [time, interval, kind]")
                     }
                     return Obstacle(t: t, interval: iv, kind: k)
                 }
                 let volume = try r.list("volume").enumerated().map { (i, v) throws(GameError) -> VolumeToggle in
-                    guard let a = v as? [Any], a.count == 2, let t = intValue(a[0]), let on = intValue(a[1]), on == 0 || on == 1 else {
+                    guard let a = v.items, a.count == 2, let t = intValue(a[0]), let on = intValue(a[1]),
+                          on == 0 || on == 1 else {
                         throw fail("volume[\(i)] must be [time, 0 or 1]")
                     }
                     return VolumeToggle(t: t, on: on == 1)
                 }
                 let errors = try r.list("errors").enumerated().map { (i, v) throws(GameError) -> ErrorLog in
-                    guard let a = v as? [Any], a.count == 2, let t = intValue(a[0]), let m = a[1] as? String else {
+                    guard let a = v.items, a.count == 2, let t = intValue(a[0]), let m = a[1].stringValue else {
                         throw fail("errors[\(i)] must be [time, message]")
                     }
                     return ErrorLog(t: t, message: m)
@@ -155,44 +173,42 @@ public enum TelemetryJSONL {
 
 func jsonString(_ s: String) -> String { JSONText.quote(s) }
 
-/// JSON booleans arrive as NSNumber too (objCType "c" on every platform): never a number.
-func isJSONBool(_ v: Any) -> Bool? {
-    guard let n = v as? NSNumber, String(cString: n.objCType) == "c" else { return nil }
-    return n.boolValue
-}
-
-func intValue(_ v: Any) -> Int? {
-    guard let n = v as? NSNumber, isJSONBool(v) == nil else { return nil }
-    let d = n.doubleValue
-    guard d.rounded() == d, abs(d) <= 9_007_199_254_740_991 else { return nil }   // 2⁵³ − 1: exact in a double
+/// A JSON number that is a whole number a double holds exactly (|n| ≤ 2⁵³ − 1), else nil.
+func intValue(_ v: JNode) -> Int? {
+    guard let d = v.numberValue, d.rounded() == d, abs(d) <= 9_007_199_254_740_991 else { return nil }
     return Int(d)
 }
 
+/// The members of one record, read by name (keys never repeat: the reader refuses that).
 private struct Record {
-    let obj: [String: Any]
+    let obj: [String: JNode]
     let fail: (String) -> GameError
-    init(_ obj: [String: Any], fail: @escaping (String) -> GameError) { self.obj = obj; self.fail = fail }
+    init(_ node: JNode, fail: @escaping (String) -> GameError) {
+        var obj: [String: JNode] = [:]
+        for m in node.members ?? [] { obj[m.key] = m.value }
+        self.obj = obj
+        self.fail = fail
+    }
 
     func only(_ keys: Set<String>) throws(GameError) {
         if let extra = obj.keys.sorted().first(where: { !keys.contains($0) }) { throw fail("unknown field '\(extra)'") }
     }
     func string(_ k: String) throws(GameError) -> String {
-        guard let s = obj[k] as? String else { throw fail("'\(k)' must be a string") }
+        guard let s = obj[k]?.stringValue else { throw fail("'\(k)' must be a string") }
         return s
     }
     func optString(_ k: String) throws(GameError) -> String? {
-        guard let v = obj[k], !(v is NSNull) else { return nil }
-        guard let s = v as? String else { throw fail("'\(k)' must be a string") }
+        guard let v = obj[k], !v.isNull else { return nil }
+        guard let s = v.stringValue else { throw fail("'\(k)' must be a string") }
         return s
     }
-    func isBool(_ v: Any) -> Bool? { isJSONBool(v) }
     func bool(_ k: String) throws(GameError) -> Bool {
-        guard let v = obj[k], let b = isBool(v) else { throw fail("'\(k)' must be true or false") }
+        guard let b = obj[k]?.boolValue else { throw fail("'\(k)' must be true or false") }
         return b
     }
     func optBool(_ k: String) throws(GameError) -> Bool? {
-        guard let v = obj[k], !(v is NSNull) else { return nil }
-        guard let b = isBool(v) else { throw fail("'\(k)' must be true or false") }
+        guard let v = obj[k], !v.isNull else { return nil }
+        guard let b = v.boolValue else { throw fail("'\(k)' must be true or false") }
         return b
     }
     func int(_ k: String) throws(GameError) -> Int {
@@ -200,13 +216,13 @@ private struct Record {
         return i
     }
     func optInt(_ k: String) throws(GameError) -> Int? {
-        guard let v = obj[k], !(v is NSNull) else { return nil }
+        guard let v = obj[k], !v.isNull else { return nil }
         guard let i = intValue(v) else { throw fail("'\(k)' must be a whole number") }
         return i
     }
-    func list(_ k: String) throws(GameError) -> [Any] {
+    func list(_ k: String) throws(GameError) -> [JNode] {
         guard let v = obj[k] else { return [] }
-        guard let a = v as? [Any] else { throw fail("'\(k)' must be a list") }
+        guard let a = v.items else { throw fail("'\(k)' must be a list") }
         return a
     }
     func ints(_ k: String) throws(GameError) -> [Int] {

@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 
 // MARK: - Errors
 
@@ -7,6 +8,8 @@ import Foundation
 public struct GameError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String?
     public var line: Int?
+    /// The column of a JSON syntax error (docs/json-lines.md), else nil.
+    public var column: Int?
     public var message: String
     /// The study database failed (unreachable, connection lost, …), not the data: an
     /// ingest stops instead of rejecting the upload (docs/store.md).
@@ -23,9 +26,16 @@ public struct GameError: Error, Sendable, Equatable, CustomStringConvertible {
         self.retryable = retryable
     }
 
+    /// A record that is not the JSON the reader accepts, at `file:line:column`.
+    public init(_ e: JSONLinesError) {
+        self.init(file: e.file, line: e.line, e.message)
+        column = e.column
+    }
+
+    /// `file:line: message` (`file:line:column: message` for a syntax error).
     public var description: String {
         var s = ""
-        if let file { s = file + (line.map { ":\($0)" } ?? "") + ": " }
+        if let file { s = file + (line.map { ":\($0)" } ?? "") + (column.map { ":\($0)" } ?? "") + ": " }
         return s + message
     }
 }

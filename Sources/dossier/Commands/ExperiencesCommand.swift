@@ -152,7 +152,9 @@ struct ExperiencesImport: ParsableCommand {
                 ? try TourImporter.pannellum(data, file: file, title: title)
                 : try TourImporter.marzipano(data, file: file, title: title)
         } catch {
-            throw DossierError(error.issues.map { Diagnostic(.error, file: $0.file, line: $0.line, $0.message) })
+            throw DossierError(error.issues.map {
+                Diagnostic(.error, file: $0.file, line: $0.line, column: $0.column, $0.message)
+            })
         }
         if let description {
             guard description.count <= Rules.descriptionMax else {

@@ -32,7 +32,7 @@ struct GameCommand: AsyncParsableCommand {
 // MARK: - Helpers
 
 extension GameError {
-    fileprivate var dossier: DossierError { DossierError(file: file, line: line, message) }
+    fileprivate var dossier: DossierError { DossierError(file: file, line: line, column: column, message) }
 }
 
 /// Runs `body`, turning a GameError into the CLI's `file:line: message` error.

@@ -22,7 +22,9 @@ struct RecallCommand: AsyncParsableCommand {
                       Parse.self]
     )
 
-    static func fail(_ e: RecallError) -> DossierError { DossierError(file: e.file, line: e.line, e.message) }
+    static func fail(_ e: RecallError) -> DossierError {
+        DossierError(file: e.file, line: e.line, column: e.column, e.message)
+    }
 
     static func writeAtomically(_ data: Data, to url: URL) throws {
         try AtomicFile.write(data, to: url, sync: false)
