@@ -50,7 +50,8 @@ enum TitleSplit {
             guard b[i] == 0x3C else {                                             // "<"
                 // To the next `<` at once; the top-level check above would have run at
                 // every byte before it (here depth > 0 or i < titleEnd).
-                let at = memchr(base + i, 0x3C, n - i).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
+                let lt = memchr(base + i, 0x3C, n - i)
+                let at = lt.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
                 if depth == 0 && titleEnd <= at { return .some(titleEnd) }
                 i = at
                 continue
@@ -103,7 +104,8 @@ enum TitleSplit {
         var i = 0
         while i < n {
             // Eight ASCII bytes at a time (a page is mostly ASCII).
-            if i + 8 <= n, UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            if i + 8 <= n,
+               UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 i += 8
                 continue
             }
