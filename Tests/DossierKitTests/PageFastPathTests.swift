@@ -118,6 +118,18 @@ import Testing
         }
         #expect(decided > 5_000)
     }
+
+    /// `LinkChecker.opensFromDisk` (bytes for ASCII links) against the Character walk,
+    /// on random links of slashes, dots, queries, fragments and non-ASCII text.
+    @Test func opensFromDiskByBytesAgreesWithTheCharacterWalk() {
+        let pieces = ["/", "//", ".", "..", "../", "./", "a", "b.html", "#", "?", "#x/", "?a=.", "é", "e\u{301}",
+                      ".\u{301}", "\r\n", " "]
+        var random = SeededNumbers(state: 10)
+        for _ in 0..<20_000 {
+            let link = random.soup(pieces, fewerThan: 7)
+            #expect(LinkChecker.opensFromDisk(link) == LinkChecker.opensFromDiskByCharacter(link), "\(link.debugDescription)")
+        }
+    }
 }
 
 /// A seeded linear congruential generator: every run tests the same random inputs.

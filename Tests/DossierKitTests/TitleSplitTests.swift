@@ -25,4 +25,38 @@ import Testing
         #expect(cut("<div><h1>T</h1>") == ["", "<div><h1>T</h1>"])
         #expect(cut("<h1>T</h1>") == ["<h1>T</h1>", ""])
     }
+
+    /// The byte walk (``TitleSplit/split(_:)``) against the Character walk it short-cuts
+    /// (``TitleSplit/splitByCharacter(_:)``), on random pages made of tags, comments,
+    /// raw-text elements and text with combining marks, joiners and prepended marks next
+    /// to the delimiters: the same cut every time, and most pages take the byte walk.
+    @Test func byteWalkCutsWhereTheCharacterWalkCuts() {
+        let pieces = ["<h1>", "</h1>", "<h1 id=\"t\">", "<div class=\"x\">", "</div>", "<section>", "</section>",
+                      "<br>", "<img src=\"a.png\"/>", "<svg/>", "<p>", "</p>", "<!--", "-->", "<!-- c -->",
+                      "<script>", "</script>", "<style>", "</style>", "<SCRIPT>", "</Script>", "<!doctype html>",
+                      "<", ">", "/", "-", "!", "<a-b>", "</a-b>", "<é>", "<scriptä>", "<h1é>", "<//p>", "< p>",
+                      "text", " ", "\n", "\r\n", "é", "e\u{301}", "\u{301}", "\u{200D}", "\u{600}", "\u{0E33}",
+                      "👍🏽", "🇫🇷", "日本"]
+        var random = SeededNumbers(state: 45)
+        var byBytes = 0
+        for _ in 0..<6000 {
+            let html = random.soup(pieces, fewerThan: 24)
+            let fast = TitleSplit.split(html), plain = TitleSplit.splitByCharacter(html)
+            #expect(String(fast.head) == String(plain.head) && String(fast.body) == String(plain.body),
+                    "\(html.debugDescription)")
+            var copy = html
+            if copy.withUTF8({ TitleSplit.cutByBytes($0) }) != nil { byBytes += 1 }
+        }
+        #expect(byBytes > 1500)
+    }
+
+    /// A page whose `>` is followed by a combining mark takes the Character walk, which
+    /// reads `>\u{301}` as one Character and so no end of a tag there.
+    @Test func aMarkJoinedToADelimiterTakesTheCharacterWalk() {
+        var page = "<div><h1>T</h1></div>\u{301}<p>x</p>"
+        #expect(page.withUTF8 { TitleSplit.cutByBytes($0) } == nil)
+        var plain = "<div><h1>T</h1></div><p>x</p>"
+        #expect(plain.withUTF8 { TitleSplit.cutByBytes($0) } == .some(21))
+        #expect(cut(plain) == ["<div><h1>T</h1></div>", "<p>x</p>"])
+    }
 }

@@ -45,6 +45,8 @@ public final class OutputTree: @unchecked Sendable {
     /// (Patch mode only: a swap needs no list of them, and a full build writes 10,000.)
     private var staged: [String] = []
     private var stagedCount = 0
+    /// Set by ``stopWriting()``: the build is certain to fail.
+    private var stopped = false
 
     public init(staging: URL, patching target: URL? = nil, liveFiles: [ManifestFile] = []) throws {
         self.staging = staging
@@ -70,6 +72,17 @@ public final class OutputTree: @unchecked Sendable {
         stagedCount += 1
         if patchTarget != nil { staged.append(path) }
     }
+
+    /// From now on ``write(bytes:to:owner:)`` claims its path and writes nothing: the
+    /// build is certain to fail (a page links to a file no later step can make), so each
+    /// file written would only be deleted again. The link check still sees every path.
+    public func stopWriting() { lock.lock(); stopped = true; lock.unlock() }
+
+    public var stoppedWriting: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
+
+    /// The digest recorded for a file not written after ``stopWriting()`` (never saved:
+    /// such a build fails).
+    static let unwritten = HexDigest(String(repeating: "0", count: 64))
 
     /// Files written (patch mode: changed) so far.
     public var writtenCount: Int { lock.lock(); defer { lock.unlock() }; return stagedCount }
@@ -160,6 +173,7 @@ public final class OutputTree: @unchecked Sendable {
         let path = OutputTree.compact(given)        // (kept as the claim and in the entry)
         try OutputTree.check(path, owner: owner)
         try claim(path, owner: owner)
+        if stoppedWriting { return ManifestFile(path: path, digest: Self.unwritten, size: Int64(bytes.count)) }
         let entry = ManifestFile(path: path, digest: HexDigest(sha256: bytes), size: Int64(bytes.count))
         // Unchanged bytes (and the live copy still there): nothing to write.
         if let target = patchTarget, live[path] == entry, access(target.path + "/" + path, F_OK) == 0 {
@@ -330,8 +344,21 @@ public final class OutputTree: @unchecked Sendable {
         try? FileManager.default.removeItem(at: staging)
     }
 
-    /// Removes the staging folder (after a failed or check-only build).
-    public func discard() { try? FileManager.default.removeItem(at: staging) }
+    /// Removes the staging folder (after a failed or check-only build): each file this
+    /// tree claimed and each folder it made, by name, deepest first, then the folder
+    /// itself — no listing and no `stat` of every entry, which made a failed build of
+    /// 10,000 pages cost 1.7 times a passing one. Should anything else be left inside
+    /// (nothing writes there but this tree), the folder goes the slow way.
+    public func discard() {
+        lock.lock()
+        let files = Array(owners.keys)
+        let folders = createdDirs.sorted { $0.utf8.count > $1.utf8.count }
+        lock.unlock()
+        let root = staging.path
+        for path in files { unlink(root + "/" + path) }
+        for dir in folders { rmdir(root + "/" + dir) }
+        if rmdir(root) != 0 && errno != ENOENT { try? FileManager.default.removeItem(at: staging) }
+    }
 
     /// Atomically exchanges two paths with `renameat2(RENAME_EXCHANGE)` (Linux ≥ 3.15),
     /// looked up at run time; `false` where unavailable.

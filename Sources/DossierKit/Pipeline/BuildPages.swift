@@ -12,6 +12,9 @@ extension BuildContext {
                                   extensionlessFiles: FolderLinks.extensionlessFiles(under: project.staticFolder))
         let folderKey = folderLinks.extensionlessFiles.sorted().joined(separator: "\n")
         let pages = content.filter { !$0.isHome }
+        earlyLinkCheck = EarlyLinkCheck(later: Set(content.map(\.outputPath) + ["index.html", Self.notFoundPath]),
+                                        staticFolder: project.staticFolder.path)
+        defer { earlyLinkCheck = nil }
         let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self] page in
             var h = Hashing.Key()
             h.add(fp); h.add(folderKey); h.add(page.relative); h.add(page.raw)
@@ -141,7 +144,13 @@ extension BuildContext {
                 }
             }
         }
-        if !errors.isEmpty { throw DossierError(LinkReport.grouped(errors)) }
+        if !errors.isEmpty {
+            if tree!.stoppedWriting { log.detail("a link no later file could satisfy: the pages after it were not written") }
+            throw DossierError(LinkReport.grouped(errors))
+        }
+        // (Cannot happen: writing stops only on a link reported above. Should it, the
+        // site is incomplete and must not replace the live one.)
+        if tree!.stoppedWriting { throw DossierError("internal error: files were left unwritten for a link that resolves") }
         log.detail("\(links.values.reduce(0) { $0 + $1.count }) links on \(links.count) pages, all resolve")
     }
 

@@ -71,10 +71,12 @@ extension BuildContext {
                 links[file.path] = interned(found)
                 continue
             }
+            let found = LinkChecker.links(in: html)
+            stopWritingIfCertainToFail(found, on: page.path)
             // (Keyed by the entry's path: the tree keeps it in storage of its own size.)
             let file = try tree!.write(html, to: page.path, owner: owner)
             files.append(file)
-            links[file.path] = interned(LinkChecker.links(in: html))
+            links[file.path] = interned(found)
         }
         for f in result.files {
             let file = try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner)

@@ -136,6 +136,9 @@ final class BuildContext: @unchecked Sendable {
     var contentMap: [String: String] = [:]
     /// How content pages' folder and site-absolute links are rewritten (set by renderContent).
     var folderLinks = FolderLinks(baseURL: "")
+    /// Set while content pages are rendered: a page certain to fail the link check stops
+    /// the writing of files (EarlyLinkCheck.swift).
+    var earlyLinkCheck: EarlyLinkCheck?
     var tree: OutputTree?
     var previous: BuildState?
     var newState: BuildState

@@ -1,3 +1,8 @@
+import Render
+#if canImport(Glibc)
+import Glibc
+#endif
+
 // Where "On this page" goes: after the page's title (docs/design-system.md, "Contents on
 // long pages").
 
@@ -10,9 +15,147 @@ enum TitleSplit {
     /// after `</h1>` when the `h1` is a top-level element, else after the top-level element
     /// the `h1` sits in. The head is empty (the whole page is the body) when there is no
     /// `</h1>` or the tags never close back to the top level.
+    ///
+    /// Walks the UTF-8 bytes (``cutByBytes(_:)``); a page where a byte walk could read a
+    /// tag differently from the walk over Characters (``splitByCharacter(_:)``, kept as
+    /// its twin for `TitleSplitTests`) takes that walk. Every content page's whole HTML
+    /// passes through here, twice: over Characters it was 69 % of a page build's
+    /// instructions (docs/perf-pages.md).
     static func split(_ html: String) -> (head: Substring, body: Substring) {
+        var text = html
+        let cut: Int?? = text.withUTF8 { cutByBytes($0) }
+        guard let known = cut else { return splitByCharacter(html) }
+        guard let at = known else { return (html[html.startIndex..<html.startIndex], html[...]) }
+        let i = html.utf8.index(html.utf8.startIndex, offsetBy: at)
+        return (html[..<i], html[i...])
+    }
+
+    /// The byte offset to cut `html` at (``split(_:)``); `.some(nil)` for "no cut" (the
+    /// whole page is the body); nil when the page needs the Character walk: some ASCII
+    /// byte forms one Character with the scalar next to it (a combining mark, a zero
+    /// width joiner or a spacing mark after it, a prepended concatenation mark before
+    /// it), or a tag name starts with or runs into a non-ASCII byte. Otherwise every
+    /// delimiter the walk reads (`<`, `>`, `/`, `-`, `!`, a tag name's letters) is a
+    /// Character of its own, and the two walks read the same tags.
+    static func cutByBytes(_ b: UnsafeBufferPointer<UInt8>) -> Int?? {
+        guard let base = b.baseAddress, !asciiJoinsNeighbour(b) else { return b.isEmpty ? .some(nil) : nil }
+        let n = b.count
+        func find(_ needle: String, from: Int) -> Int? { ByteSearch.find(needle, in: b, from: from) }
+        guard let title = find("</h1>", from: 0) else { return .some(nil) }
+        let titleEnd = title + 5
+        var depth = 0
+        var i = 0
+        while i < n {
+            if i >= titleEnd && depth == 0 { return .some(i) }
+            guard b[i] == 0x3C else {                                             // "<"
+                // To the next `<` at once; the top-level check above would have run at
+                // every byte before it (here depth > 0 or i < titleEnd).
+                let lt = memchr(base + i, 0x3C, n - i)
+                let at = lt.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? n
+                if depth == 0 && titleEnd <= at { return .some(titleEnd) }
+                i = at
+                continue
+            }
+            if i + 4 <= n, b[i + 1] == 0x21, b[i + 2] == 0x2D, b[i + 3] == 0x2D {  // "<!--"
+                guard let end = find("-->", from: i) else { return .some(nil) }
+                i = end + 3
+                continue
+            }
+            guard let gt = memchr(base + i, 0x3E, n - i) else { return .some(nil) }
+            let close = base.distance(to: gt.assumingMemoryBound(to: UInt8.self))
+            var s = i + 1
+            while s < close && b[s] == 0x2F { s += 1 }                            // leading "/"s
+            var e = s
+            while e < close, isNameByte(b[e]) { e += 1 }
+            if e < close && b[e] >= 0x80 { return nil }                          // a non-ASCII name
+            let closing = i + 1 < close && b[i + 1] == 0x2F
+            let selfClosing = close > i + 1 && b[close - 1] == 0x2F
+            i = close + 1
+            if e == s { continue }                                                // <!doctype …>, a stray <
+            if closing { depth -= 1; continue }
+            let name = String(unsafeUninitializedCapacity: e - s) { out in
+                for k in s..<e { out[k - s] = b[k] | (b[k] >= 0x41 && b[k] <= 0x5A ? 0x20 : 0) }
+                return e - s
+            }
+            if name == "script" || name == "style" {                             // raw text up to its end tag
+                let end = name == "script" ? find("</script>", from: i) : find("</style>", from: i)
+                guard let end else { return .some(nil) }
+                i = end + name.utf8.count + 3
+                continue
+            }
+            if !void.contains(name) && !selfClosing { depth += 1 }
+        }
+        return depth == 0 && i >= titleEnd ? .some(n) : .some(nil)
+    }
+
+    /// ASCII letters and digits and `-`: what `Character.isLetter || isNumber || "-"`
+    /// accepts among ASCII bytes.
+    static func isNameByte(_ c: UInt8) -> Bool {
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2D
+    }
+
+    /// Whether some ASCII byte of `b` is not a Character by itself: followed by a scalar
+    /// that extends the Character before it (Grapheme_Extend, a spacing mark, the zero
+    /// width joiner, an emoji modifier, or Thai/Lao AM), or preceded by a scalar that
+    /// joins the one after it (Unicode's Prepend characters). `\r\n` is one Character
+    /// too, but neither byte is one the walk reads.
+    static func asciiJoinsNeighbour(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        var i = 0
+        while i < n {
+            // Eight ASCII bytes at a time (a page is mostly ASCII).
+            if i + 8 <= n,
+               UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
+            if b[i] < 0x80 { i += 1; continue }
+            let start = i
+            while i < n && b[i] >= 0x80 { i += 1 }
+            // a run of non-ASCII bytes b[start..<i]: its first and its last scalar
+            if start > 0, extendsPrevious(scalar(b, at: start)) { return true }
+            if i < n {
+                var last = i - 1
+                while last > start && b[last] & 0xC0 == 0x80 { last -= 1 }
+                if joinsNext(scalar(b, at: last)) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The scalar whose UTF-8 starts at `b[k]` (a String's bytes are valid UTF-8).
+    static func scalar(_ b: UnsafeBufferPointer<UInt8>, at k: Int) -> UInt32 {
+        let lead = UInt32(b[k])
+        if lead < 0xE0 { return (lead & 0x1F) << 6 | UInt32(b[k + 1] & 0x3F) }
+        if lead < 0xF0 { return (lead & 0x0F) << 12 | UInt32(b[k + 1] & 0x3F) << 6 | UInt32(b[k + 2] & 0x3F) }
+        return (lead & 0x07) << 18 | UInt32(b[k + 1] & 0x3F) << 12 | UInt32(b[k + 2] & 0x3F) << 6
+            | UInt32(b[k + 3] & 0x3F)
+    }
+
+    static func extendsPrevious(_ v: UInt32) -> Bool {
+        guard let u = Unicode.Scalar(v) else { return true }
+        if u.properties.isGraphemeExtend || u.properties.generalCategory == .spacingMark { return true }
+        return v == 0x200D || v == 0x0E33 || v == 0x0EB3 || (0x1F3FB...0x1F3FF).contains(v)
+    }
+
+    /// Unicode's Grapheme_Cluster_Break=Prepend scalars, and every other format
+    /// character (a superset is safe: it only sends a page to the Character walk).
+    static func joinsNext(_ v: UInt32) -> Bool {
+        guard let u = Unicode.Scalar(v) else { return true }
+        if u.properties.generalCategory == .format { return true }
+        switch v {
+        case 0x0D4E, 0x111C2, 0x111C3, 0x1193F, 0x11941, 0x11A3A, 0x11A84...0x11A89, 0x11D46, 0x11F02: return true
+        default: return false
+        }
+    }
+}
+
+extension TitleSplit {
+    /// ``split(_:)`` over Characters: the definition, and the answer for pages whose
+    /// bytes ``cutByBytes(_:)`` leaves to it.
+    static func splitByCharacter(_ html: String) -> (head: Substring, body: Substring) {
         let whole = (head: html[html.startIndex..<html.startIndex], body: html[...])
-        guard let title = html.range(of: "</h1>") else { return whole }
+        guard let title = firstRange(of: "</h1>", in: html[...]) else { return whole }
         let bytes = html.utf8
         var depth = 0
         var i = bytes.startIndex
@@ -21,7 +164,7 @@ enum TitleSplit {
             guard bytes[i] == UInt8(ascii: "<") else { i = bytes.index(after: i); continue }
             let rest = html[i...]
             if rest.hasPrefix("<!--") {
-                guard let end = rest.range(of: "-->") else { return whole }
+                guard let end = firstRange(of: "-->", in: rest) else { return whole }
                 i = end.upperBound
                 continue
             }
@@ -32,12 +175,22 @@ enum TitleSplit {
             if name.isEmpty { continue }                                  // <!doctype …>, a stray <
             if tag.hasPrefix("/") { depth -= 1; continue }
             if name == "script" || name == "style" {                       // raw text up to its end tag
-                guard let end = html[i...].range(of: "</\(name)>") else { return whole }
+                guard let end = firstRange(of: "</\(name)>", in: html[i...]) else { return whole }
                 i = end.upperBound
                 continue
             }
             if !void.contains(name) && !tag.hasSuffix("/") { depth += 1 }
         }
         return depth == 0 && i >= title.upperBound ? (html[...], html[html.endIndex...]) : whole
+    }
+
+    /// The first occurrence of `needle` in `text`, Character by Character.
+    static func firstRange(of needle: String, in text: Substring) -> Range<String.Index>? {
+        var i = text.startIndex
+        while i < text.endIndex {
+            if text[i...].hasPrefix(needle) { return i..<text.index(i, offsetBy: needle.count) }
+            i = text.index(after: i)
+        }
+        return nil
     }
 }
