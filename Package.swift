@@ -63,6 +63,9 @@ var targets: [Target] = [
 
     // MARK: Stages
     .target(name: "Escaping"),
+    // String helpers with no ICU behind them (trim, replace, printf-style numbers, hex),
+    // in place of Foundation's NSString-bridged methods: docs/benchmarks.md, "5. Start-up".
+    .target(name: "TextBasics"),
     // The binary form of Dossier's own records (build state, participant summaries).
     .target(name: "CompactBinary"),
     // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
@@ -109,6 +112,7 @@ var targets: [Target] = [
     .testTarget(name: "DossierKitTests", dependencies: ["DossierKit"], resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
+    .testTarget(name: "TextBasicsTests", dependencies: ["TextBasics"]),
     .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
 ]
 
