@@ -31,14 +31,14 @@ struct Domain {
 }
 
 let domains: [Domain] = [
-    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary"],
+    Domain(key: "recall", module: "RecallStudy", section: "Recall", dependencies: ["Escaping", "CompactBinary", "TextBasics"],
            testResources: [.copy("Fixtures")]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips"],
+    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "TextBasics"],
            testResources: [.copy("Fixtures")]),
-    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
+    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
-    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
-    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping"] + crypto,
+    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto),
+    Domain(key: "game", module: "GameAnalytics", section: "Game", dependencies: ["CSQLite", "Escaping", "TextBasics"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
 ]
 
@@ -76,11 +76,11 @@ var targets: [Target] = [
     .executableTarget(name: "dossier-embed"),
     .plugin(name: "EmbedFolders", capability: .buildTool(), dependencies: ["dossier-embed"]),
     .target(name: "Render", dependencies: [
-        "CCmarkGFM", "CMarkArena", "Escaping",
+        "CCmarkGFM", "CMarkArena", "Escaping", "TextBasics",
     ]),
     .target(
         name: "DossierKit",
-        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy",
+        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "TextBasics",
                        .product(name: "Yams", package: "Yams"),
                        .product(name: "ZIPFoundation", package: "ZIPFoundation")]
             + crypto + enabled.map { .target(name: $0.module) },
@@ -90,20 +90,20 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "dossier",
-        dependencies: ["DossierKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        dependencies: ["DossierKit", "TextBasics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
         exclude: disabled.map { "Commands/\($0.section)Command.swift" } + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
     ),
     // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
     .target(name: "CCurlRuntime", linkerSettings: [.linkedLibrary("dl")]),
-    .target(name: "WebDAV", dependencies: ["CCurlRuntime", "XMLScan"]),
+    .target(name: "WebDAV", dependencies: ["CCurlRuntime", "XMLScan", "TextBasics"]),
     // A strict streaming XML 1.0 reader (no DTDs), so FoundationXML (libxml2 + ICU) is
     // not linked: docs/xml.md.
     .target(name: "XMLScan"),
     // Differential privacy: exact discrete samplers, clamped statistics, a budget
     // accountant and the release ledger; no site knowledge (docs/game-privacy.md).
-    .target(name: "Privacy", dependencies: crypto, swiftSettings: [.unsafeFlags(["-O"])]),
+    .target(name: "Privacy", dependencies: ["TextBasics"] + crypto, swiftSettings: [.unsafeFlags(["-O"])]),
 
     // MARK: Tests of the stages
     // swift-mustache: the engine Dossier's own Mustache renderer replaced; the tests check

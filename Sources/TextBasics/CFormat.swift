@@ -9,6 +9,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TextBasics
 
 /// `format` filled in by the C library's `vsnprintf`, as `printf` writes it: the same
 /// bytes as Foundation's `String(format:)` gives for the numeric conversions Dossier
@@ -53,4 +54,11 @@ private func hex<S: Sequence>(_ bytes: S, digits: [UInt8]) -> String where S.Ele
         out.append(digits[Int(b & 15)])
     }
     return String(decoding: out, as: UTF8.self)
+}
+
+extension Sequence where Element == UInt8 {
+    /// The bytes as lowercase hex, two digits each (`map { cFormat("%02x", $0) }.joined()`).
+    public var hexString: String { lowercaseHex(self) }
+    /// The bytes as uppercase hex, two digits each (`%02X` per byte).
+    public var upperHexString: String { uppercaseHex(self) }
 }

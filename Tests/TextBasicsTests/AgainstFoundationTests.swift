@@ -159,3 +159,28 @@ final class TextAgainstFoundationTests: XCTestCase {
         }
     }
 }
+
+/// The ICU-free `Date.ISO8601FormatStyle` (FoundationEssentials) that replaced
+/// `ISO8601DateFormatter` writes and reads the same text.
+final class ISO8601AgainstFormatterTests: XCTestCase {
+    func testFormatStyleMatchesISO8601DateFormatter() throws {
+        let plain = ISO8601DateFormatter()
+        plain.formatOptions = [.withInternetDateTime]
+        plain.timeZone = TimeZone(identifier: "UTC")
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400),
+                     Date(timeIntervalSince1970: 1_700_000_000.9995), Date(timeIntervalSince1970: 4_102_444_800)]
+        for _ in 0..<3000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2e9...5e9))) }
+        for d in dates {
+            XCTAssertEqual(Date.ISO8601FormatStyle().format(d), plain.string(from: d), "\(d.timeIntervalSince1970)")
+            XCTAssertEqual(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(d), fractional.string(from: d),
+                           "\(d.timeIntervalSince1970)")
+            let text = plain.string(from: d)
+            XCTAssertEqual(try? Date.ISO8601FormatStyle().parse(text), plain.date(from: text))
+        }
+        for text in ["2026-11-29T08:50:00Z", "2026-11-29T08:50:00+02:00", "2026-11-29 08:50:00Z", "2026-11-29", "garbage", ""] {
+            XCTAssertEqual(try? Date.ISO8601FormatStyle().parse(text), ISO8601DateFormatter().date(from: text), text)
+        }
+    }
+}
