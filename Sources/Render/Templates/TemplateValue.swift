@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// What a template sees: text, a flag, a list or an object with named fields.
 ///
@@ -62,7 +67,7 @@ extension TemplateValue {
         case let d as [String: Any]: self = .object(d)
         case let a as [Any]: self = .list(a.map(TemplateValue.init(any:)))
         case let m as any TemplateModel: self = .object(m)
-        case is NSNull: self = .null
+        case _ where "\(type(of: value))" == "NSNull": self = .null   // without linking NSNull
         case let o as any OptionalValue: self = o.wrappedValue.map(TemplateValue.init(any:)) ?? .null
         default: self = .text(String(describing: value))
         }
