@@ -65,3 +65,26 @@ public func isPunctuation(_ u: Unicode.Scalar) -> Bool {
     default: return false
     }
 }
+
+/// Whether `u` is in `CharacterSet.alphanumerics`: Unicode categories L*, M* and N*.
+public func isAlphanumeric(_ u: Unicode.Scalar) -> Bool {
+    switch u.properties.generalCategory {
+    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+         .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber: return true
+    default: return false
+    }
+}
+
+extension StringProtocol {
+    /// The runs between scalars that are not alphanumeric, empty runs included
+    /// (`components(separatedBy: CharacterSet.alphanumerics.inverted)`).
+    public func alphanumericRuns() -> [String] {
+        var out: [String] = []
+        var run = String.UnicodeScalarView()
+        for u in unicodeScalars {
+            if isAlphanumeric(u) { run.append(u) } else { out.append(String(run)); run = String.UnicodeScalarView() }
+        }
+        out.append(String(run))
+        return out
+    }
+}

@@ -77,6 +77,7 @@ final class TextAgainstFoundationTests: XCTestCase {
             XCTAssertEqual(isWhitespaceOrNewline(u), CharacterSet.whitespacesAndNewlines.contains(u),
                            "U+\(String(v, radix: 16))")
             XCTAssertEqual(isPunctuation(u), CharacterSet.punctuationCharacters.contains(u), "U+\(String(v, radix: 16))")
+            XCTAssertEqual(isAlphanumeric(u), CharacterSet.alphanumerics.contains(u), "U+\(String(v, radix: 16))")
         }
     }
 
@@ -97,6 +98,12 @@ final class TextAgainstFoundationTests: XCTestCase {
                 XCTAssertEqual(t.trimming(scalarsIn: set), t.trimmingCharacters(in: CharacterSet(charactersIn: set)),
                                t.debugDescription)
             }
+        }
+    }
+
+    func testAlphanumericRunsMatchComponentsSeparatedByInvertedAlphanumerics() {
+        for t in Self.texts + ["jo.doe@example.com", "Bank of 🙂 Ünïcode_42", "a--b", "x\u{200D}y"] {
+            XCTAssertEqual(t.alphanumericRuns(), t.components(separatedBy: CharacterSet.alphanumerics.inverted), t.debugDescription)
         }
     }
 
@@ -176,6 +183,11 @@ final class ISO8601AgainstFormatterTests: XCTestCase {
             XCTAssertEqual(Date.ISO8601FormatStyle().format(d), plain.string(from: d), "\(d.timeIntervalSince1970)")
             XCTAssertEqual(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(d), fractional.string(from: d),
                            "\(d.timeIntervalSince1970)")
+            let day = DateFormatter()
+            day.locale = Locale(identifier: "en_US_POSIX")
+            day.timeZone = TimeZone(identifier: "UTC")
+            day.dateFormat = "yyyy-MM-dd"
+            XCTAssertEqual(String(Date.ISO8601FormatStyle().format(d).prefix(10)), day.string(from: d))
             let text = plain.string(from: d)
             XCTAssertEqual(try? Date.ISO8601FormatStyle().parse(text), plain.date(from: text))
         }
