@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TextBasics
 
 // MARK: - Signed upload content (docs/game-telemetry.md, "Signed uploads")
 
@@ -87,7 +88,7 @@ public enum ResultBox {
 
     public static func name(resultKey: Data) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result name v1".utf8), using: SymmetricKey(data: resultKey))
-        return Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined() + ".rmr"
+        return Data(mac).prefix(16).hexString + ".rmr"
     }
 
     static func encryptionKey(_ resultKey: Data) -> SymmetricKey {

@@ -1,6 +1,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import TextBasics
 
 // MARK: - Sealed uploads (docs/game-telemetry.md, "Encrypted uploads")
 
@@ -71,7 +72,7 @@ public enum Upload {
     /// SHA-256 of the plaintext, hex: the idempotency key of an upload (sealing the same
     /// content twice gives different bytes, but the same hash).
     public static func contentHash(_ plaintext: Data) -> String {
-        SHA256.hash(data: plaintext).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: plaintext).hexString
     }
 }
 
