@@ -1,6 +1,8 @@
 // Where "On this page" goes: after the page's title (docs/design-system.md, "Contents on
 // long pages").
 
+import TextBasics
+
 enum TitleSplit {
     /// Elements without an end tag.
     static let void: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
@@ -12,7 +14,7 @@ enum TitleSplit {
     /// `</h1>` or the tags never close back to the top level.
     static func split(_ html: String) -> (head: Substring, body: Substring) {
         let whole = (head: html[html.startIndex..<html.startIndex], body: html[...])
-        guard let title = html.range(of: "</h1>") else { return whole }
+        guard let title = html.textRange(of: "</h1>") else { return whole }
         let bytes = html.utf8
         var depth = 0
         var i = bytes.startIndex
@@ -21,7 +23,7 @@ enum TitleSplit {
             guard bytes[i] == UInt8(ascii: "<") else { i = bytes.index(after: i); continue }
             let rest = html[i...]
             if rest.hasPrefix("<!--") {
-                guard let end = rest.range(of: "-->") else { return whole }
+                guard let end = rest.textRange(of: "-->") else { return whole }
                 i = end.upperBound
                 continue
             }
@@ -32,7 +34,7 @@ enum TitleSplit {
             if name.isEmpty { continue }                                  // <!doctype …>, a stray <
             if tag.hasPrefix("/") { depth -= 1; continue }
             if name == "script" || name == "style" {                       // raw text up to its end tag
-                guard let end = html[i...].range(of: "</\(name)>") else { return whole }
+                guard let end = html[i...].textRange(of: "</\(name)>") else { return whole }
                 i = end.upperBound
                 continue
             }

@@ -78,9 +78,7 @@ public struct PrivacyLedgerHook: Sendable {
     public func record(at date: Date = Date()) throws {
         guard !alreadyRecorded else { return }
         var l = ledger, e = entry
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        e.published = f.string(from: date)
+        e.published = Date.ISO8601FormatStyle().format(date)
         l.entries.append(e)
         if let databasePath { try Self.appendToDatabase(databasePath, l.entries) }
         let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent("." + ledgerURL.lastPathComponent + ".tmp")

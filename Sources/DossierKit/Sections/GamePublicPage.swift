@@ -4,6 +4,7 @@ import Foundation
 import GameAnalytics
 import Privacy
 import Render
+import TextBasics
 
 // MARK: - The public cohort page: only numbers from ``GamePublicRelease``
 
@@ -103,7 +104,7 @@ enum GamePublicPage {
         }
         var release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: s.epsilonMilli), delta: s.delta,
                                   lifetimeEpsilon: PrivacyNumber.text(milli: s.lifetimeMilli),
-                                  spends: rel.spends.map { ["part": $0.label, "epsilon": String(format: "%.6g", $0.epsilon.double)] })
+                                  spends: rel.spends.map { ["part": $0.label, "epsilon": cFormat("%.6g", $0.epsilon.double)] })
         if let id = s.databaseID {
             release.database = id
             release.seal = ReleaseSeal.seal(key: s.key, release: release.release, section: release.section, epsilon: release.epsilon,

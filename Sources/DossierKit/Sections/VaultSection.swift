@@ -1,6 +1,7 @@
 import Foundation
 import Render
 import Vault
+import TextBasics
 
 /// The `vault` section: the redacted health report of one password vault.
 ///
@@ -44,7 +45,7 @@ public struct VaultSection: Section {
     public init(config: SectionConfig, project: Project) throws {
         if let name = try config.string("vault"), !FileManager.default.fileExists(atPath: config.resolve(name).path) {
             // Built before the vault was made (`dossier new --with vault` says to make it first).
-            let dir = (config.file as NSString).deletingLastPathComponent   // as seen from where dossier started
+            let dir = PathText.deletingLastComponent(config.file)   // as seen from where dossier started
             let shown = name.hasPrefix("/") || dir.isEmpty ? name : dir + "/" + name
             throw config.error("vault", "file not found: \(name); create the vault with `dossier vault init \(shown)` "
                                + "(or name an existing vault file), then build again")
@@ -200,7 +201,7 @@ public struct VaultSection: Section {
             "headline": [("entries", c.entries), ("critical", c.critical), ("high", c.high), ("medium", c.medium),
                          ("low", c.low), ("without findings", c.ok)].map { ["label": $0.0, "value": $0.1] },
             "insecureCount": c.insecureWebsites, "breachedCount": c.breached, "checksBreaches": pwned != nil, "breachList": r.breachList ?? "", "staleCount": c.stale, "duplicateCount": c.duplicates,
-            "averageLength": String(format: "%.1f", r.averageLength),
+            "averageLength": cFormat("%.1f", r.averageLength),
             "chart": chart,
             "distribution": r.scoreDistribution.enumerated().map { ["label": labels[$0.offset], "count": $0.element] },
             "problems": rows(r.problems), "hasProblems": !r.problems.isEmpty,
@@ -222,7 +223,7 @@ public struct VaultSection: Section {
 /// The items one build's ``VaultSection/units()`` unlocked, taken once by ``VaultSection/build``.
 final class UnlockedItems: @unchecked Sendable {
     typealias Loaded = (items: [VaultItem], format: String, skipped: [String: Int], notKept: [String: Int])
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private var value: Loaded?
 
     func set(_ v: Loaded) { lock.lock(); value = v; lock.unlock() }
