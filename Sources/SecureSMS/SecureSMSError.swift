@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 
 /// Everything that can go wrong in SecureSMS, worded for a person and never carrying
 /// a secret (no code, key, password or message text — positions and counts only).
@@ -77,6 +78,6 @@ public enum SecureSMSError: Error, Sendable, Equatable, CustomStringConvertible 
 /// Dates as written in the keystore and reports: ISO 8601 UTC, whole seconds.
 public enum SMSDates {
     public static func format(_ d: Date) -> String {
-        Date.ISO8601FormatStyle().format(d)
+        ISODateText.format(d)
     }
 }

@@ -167,8 +167,8 @@ final class TextAgainstFoundationTests: XCTestCase {
     }
 }
 
-/// The ICU-free `Date.ISO8601FormatStyle` (FoundationEssentials) that replaced
-/// `ISO8601DateFormatter` writes and reads the same text.
+/// `ISODateText` (writing) and `Date.ISO8601FormatStyle` (reading, FoundationEssentials),
+/// which replaced `ISO8601DateFormatter`, write and read the same text.
 final class ISO8601AgainstFormatterTests: XCTestCase {
     func testFormatStyleMatchesISO8601DateFormatter() throws {
         let plain = ISO8601DateFormatter()
@@ -180,14 +180,14 @@ final class ISO8601AgainstFormatterTests: XCTestCase {
                      Date(timeIntervalSince1970: 1_700_000_000.9995), Date(timeIntervalSince1970: 4_102_444_800)]
         for _ in 0..<3000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2e9...5e9))) }
         for d in dates {
-            XCTAssertEqual(Date.ISO8601FormatStyle().format(d), plain.string(from: d), "\(d.timeIntervalSince1970)")
-            XCTAssertEqual(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(d), fractional.string(from: d),
+            XCTAssertEqual(ISODateText.format(d), plain.string(from: d), "\(d.timeIntervalSince1970)")
+            XCTAssertEqual(ISODateText.format(d, fractionalSeconds: true), fractional.string(from: d),
                            "\(d.timeIntervalSince1970)")
             let day = DateFormatter()
             day.locale = Locale(identifier: "en_US_POSIX")
             day.timeZone = TimeZone(identifier: "UTC")
             day.dateFormat = "yyyy-MM-dd"
-            XCTAssertEqual(String(Date.ISO8601FormatStyle().format(d).prefix(10)), day.string(from: d))
+            XCTAssertEqual(String(ISODateText.format(d).prefix(10)), day.string(from: d))
             let text = plain.string(from: d)
             XCTAssertEqual(try? Date.ISO8601FormatStyle().parse(text), plain.date(from: text))
         }

@@ -47,7 +47,7 @@ public struct BagWriter: Sendable {
     /// Today's date (UTC), or the day of `SOURCE_DATE_EPOCH` when set (reproducible bags).
     public static func today(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let date = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0) } ?? Date()
-        return String(Date.ISO8601FormatStyle().format(date).prefix(10))   // yyyy-MM-dd in UTC
+        return String(ISODateText.format(date).prefix(10))   // yyyy-MM-dd in UTC
     }
 
     /// Writes the bag to `destination` (a folder, or a zip when it ends in `.zip`).

@@ -26,7 +26,7 @@ struct PublishLease: Codable, Sendable, Equatable {
     static let seconds: TimeInterval = 600
 
     static func format(_ date: Date) -> String {
-        Date.ISO8601FormatStyle().format(date)
+        ISODateText.format(date)
     }
 
     /// A new lease for this process, ending `seconds` after `now`.

@@ -33,7 +33,7 @@ public enum Exporter {
     }
 
     static func iso(_ d: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(d)
+        ISODateText.format(d, fractionalSeconds: true)
     }
 
     /// Bitwarden's unencrypted JSON: folders by name (ids are the folder's position), items

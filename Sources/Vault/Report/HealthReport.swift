@@ -283,6 +283,6 @@ public enum HealthCheck {
     static func host(_ url: String) -> String { URLRedaction.host(url) }
 
     static func day(_ d: Date) -> String {
-        String(Date.ISO8601FormatStyle().format(d).prefix(10))   // yyyy-MM-dd in UTC
+        String(ISODateText.format(d).prefix(10))   // yyyy-MM-dd in UTC
     }
 }
