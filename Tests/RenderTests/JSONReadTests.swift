@@ -37,7 +37,7 @@ private struct Sample: Codable {
     encoder.outputFormatting = [.sortedKeys]
     let doubles: [Double] = [0, -0.0, 1, -1.5, 0.1, 1e-7, 123456.789, 1e15, 1e16, 9_007_199_254_740_993, 1e300, -2.5e-300, 3.14159]
     let names = ["", "plain", "quote \" back \\ slash / solidus", "ctl \u{1}\u{1F}\n\t", "é 🙂 \u{2028}", "<script>&"]
-    var g = SplitMix(seed: 45)
+    var g = JSONSampleRandom(seed: 45)
     for _ in 0..<300 {
         let s = Sample(name: names.randomElement(using: &g)!, yaw: doubles.randomElement(using: &g)! * Double.random(in: -2...2, using: &g),
                        big: Int64.random(in: -(1 << 53)...(1 << 53), using: &g), flags: [Bool.random(using: &g), Bool.random(using: &g)],
@@ -58,7 +58,7 @@ private struct Sample: Codable {
 }
 
 /// A seeded generator, so the samples are the same on every run.
-private struct SplitMix: RandomNumberGenerator {
+private struct JSONSampleRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
