@@ -32,15 +32,15 @@ struct Domain {
 
 let domains: [Domain] = [
     Domain(key: "recall", module: "RecallStudy", section: "Recall",
-           dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore", "JSONLines"] + crypto,
+           dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore", "JSONLines", "TextBasics"] + crypto,
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines"],
+    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
+    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
-    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength"] + crypto),
+    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto),
     Domain(key: "game", module: "GameAnalytics", section: "Game",
-           dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines"] + crypto,
+           dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines", "TextBasics"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
 ]
 
@@ -67,6 +67,9 @@ var targets: [Target] = [
     .target(name: "Escaping"),
     // The one JSON scanner every JSON and JSON Lines reader is built on (docs/json-lines.md).
     .target(name: "JSONLines"),
+    // String helpers with no ICU behind them (trim, replace, printf-style numbers, hex),
+    // in place of Foundation's NSString-bridged methods: docs/benchmarks.md, "5. Start-up".
+    .target(name: "TextBasics"),
     // The binary form of Dossier's own records (build state, participant summaries).
     .target(name: "CompactBinary"),
     // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
@@ -77,11 +80,11 @@ var targets: [Target] = [
     .executableTarget(name: "dossier-embed"),
     .plugin(name: "EmbedFolders", capability: .buildTool(), dependencies: ["dossier-embed"]),
     .target(name: "Render", dependencies: [
-        "CCmarkGFM", "CMarkArena", "Escaping",
+        "CCmarkGFM", "CMarkArena", "Escaping", "TextBasics",
     ]),
     .target(
         name: "DossierKit",
-        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "StudyStore",
+        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "StudyStore", "TextBasics",
                        .product(name: "Yams", package: "Yams"),
                        .product(name: "ZIPFoundation", package: "ZIPFoundation")]
             + crypto + enabled.map { .target(name: $0.module) },
@@ -91,14 +94,14 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "dossier",
-        dependencies: ["DossierKit", "StudyStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        dependencies: ["DossierKit", "StudyStore", "TextBasics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
         exclude: disabled.map { "Commands/\($0.section)Command.swift" } + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
     ),
     // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
     .target(name: "CCurlRuntime", linkerSettings: [.linkedLibrary("dl")]),
-    .target(name: "WebDAV", dependencies: ["CCurlRuntime", "XMLScan"]),
+    .target(name: "WebDAV", dependencies: ["CCurlRuntime", "XMLScan", "TextBasics"]),
     // libpq, loaded at run time for the PostgreSQL study store (never linked; see the target).
     .target(name: "CPostgresRuntime", linkerSettings: [.linkedLibrary("dl")]),
     // The study store: one connection type over SQLite (embedded) and PostgreSQL (shared),
@@ -109,7 +112,7 @@ var targets: [Target] = [
     .target(name: "XMLScan"),
     // Differential privacy: exact discrete samplers, clamped statistics, a budget
     // accountant and the release ledger; no site knowledge (docs/game-privacy.md).
-    .target(name: "Privacy", dependencies: crypto, swiftSettings: [.unsafeFlags(["-O"])]),
+    .target(name: "Privacy", dependencies: ["TextBasics"] + crypto, swiftSettings: [.unsafeFlags(["-O"])]),
     // The sealed envelope (RMU1) and signed first record both kits' uploads use
     // (docs/recall-upload.md, docs/game-telemetry.md).
     .target(name: "Sealing", dependencies: ["JSONLines"] + crypto),
@@ -124,6 +127,7 @@ var targets: [Target] = [
     .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels"], resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
+    .testTarget(name: "TextBasicsTests", dependencies: ["TextBasics"]),
     .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "StudyStoreTests", dependencies: ["StudyStore"]),

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The small binary form Dossier keeps its own records in (the build state, participant
 /// summaries): little-endian; `int` as i64, `count` as u32, a Double as its IEEE-754

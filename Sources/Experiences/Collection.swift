@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - Rules over an owner's whole collection
 
@@ -14,7 +20,7 @@ public enum ExperienceCollection {
     public static func check(_ experiences: [Experience]) -> ([Experience], [ExperienceIssue]) {
         var out = experiences
         var issues: [ExperienceIssue] = []
-        func norm(_ s: String) -> String { s.trimmingCharacters(in: .whitespaces).lowercased() }
+        func norm(_ s: String) -> String { s.trimmingWhitespace().lowercased() }
         func collection(of i: Int) -> [Int] {
             let e = out[i]
             if e.kind == .premade { return Array(out.indices) }  // a premade title must be unique everywhere

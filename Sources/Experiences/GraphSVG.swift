@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Escaping
+import TextBasics
 
 // MARK: - The graph drawn as SVG
 
@@ -88,7 +94,7 @@ public enum GraphSVG {
     }
 
     static func clip(_ s: String, _ max: Int) -> String { s.count <= max ? s : String(s.prefix(max - 1)) + "…" }
-    static func n(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
+    static func n(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : cFormat("%.1f", v) }
 
     /// XML text and attribute escaping.
     public static func x(_ s: String) -> String { XMLText.escape(s) }

@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
 import JSONLines
+import TextBasics
 
 // MARK: - Importing tours from other viewers: shared parts
 
@@ -42,7 +47,7 @@ public enum TourImporter {
     static func number(_ n: JNode?) -> Double? {
         guard let n else { return nil }
         if let v = n.numberValue { return v }
-        if let s = n.stringValue, let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite { return v }
+        if let s = n.stringValue, let v = Double(s.trimmingWhitespace()), v.isFinite { return v }
         return nil
     }
 
@@ -97,7 +102,19 @@ public enum TourImporter {
     /// A remote address (`http:`, `https:`, `//host`, or any `scheme://`).
     static func isRemote(_ s: String) -> Bool {
         let l = s.lowercased()
-        return l.hasPrefix("//") || l.range(of: "^[a-z][a-z0-9+.-]*:", options: .regularExpression) != nil
+        return l.hasPrefix("//") || hasScheme(l)
+    }
+
+    /// Whether `l` starts with `[a-z][a-z0-9+.-]*:` (a URL scheme and its colon).
+    static func hasScheme(_ l: String) -> Bool {
+        let b = Array(l.utf8)
+        func letter(_ c: UInt8) -> Bool { c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z") }
+        guard let first = b.first, letter(first) else { return false }
+        var i = 1
+        while i < b.count, letter(b[i]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[i]) || "+.-".utf8.contains(b[i]) {
+            i += 1
+        }
+        return i < b.count && b[i] == UInt8(ascii: ":")
     }
 
     static func chooseTitle(_ t: String?, line: Int?, note: (Int?, String) -> Void) -> String? {
@@ -112,7 +129,7 @@ public enum TourImporter {
     static func noteTrigger(id: String, yaw: Double, pitch: Double, title: String?, text: String?, line: Int,
                             what: String, note: (Int?, String) -> Void) -> Trigger? {
         let body = (text?.isEmpty == false ? text : title) ?? ""
-        guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !body.trimmingWhitespaceAndNewlines().isEmpty else {
             note(line, "\(what) has no text and was left out"); return nil
         }
         let label = limit(title?.isEmpty == false ? title! : body, Rules.labelLength.upperBound, what: "\(what) label", line: line, note: note)

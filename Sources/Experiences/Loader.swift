@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
 import JSONLines
+import TextBasics
 
 // MARK: - Loading an experience file
 
@@ -16,10 +21,10 @@ public struct ExperienceLoader {
     public static func load(url: URL, display: String? = nil) -> (Experience?, [ExperienceIssue]) {
         let name = display ?? url.path
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            var isDir: ObjCBool = false
+            var isDir = false
             let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir)
             let why = !exists ? "no such file: check the path (an experience is a .json file)"
-                : isDir.boolValue ? "is a folder, not an experience file: give the .json files inside it"
+                : isDir ? "is a folder, not an experience file: give the .json files inside it"
                 : "cannot read the file: check that it is a file you may read"
             return (nil, [.error(name, nil, why)])
         }
@@ -34,10 +39,10 @@ public struct ExperienceLoader {
     public static func slugify(_ s: String) -> String {
         var out = ""
         for c in s.lowercased().unicodeScalars {
-            if c.isASCII, CharacterSet.alphanumerics.contains(c) { out.unicodeScalars.append(c) }
+            if c.isASCII, c.properties.isAlphabetic || ("0"..."9").contains(c) { out.unicodeScalars.append(c) }
             else if !out.hasSuffix("-") { out += "-" }
         }
-        let t = out.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+        let t = out.trimming(scalarsIn: "-")
         return t.isEmpty ? "experience" : t
     }
 
@@ -67,7 +72,7 @@ public struct ExperienceLoader {
 
         // Title (F16): absent or empty → default assigned by the collection.
         var title = text(root["title"], "title")
-        if let t = title, t.trimmingCharacters(in: .whitespaces).isEmpty { title = nil }
+        if let t = title, t.trimmingWhitespace().isEmpty { title = nil }
         if let t = title, !Rules.titleLength.contains(t.count) {
             err(root["title"]?.line, "title \"\(t)\" has \(t.count) characters; it must have 4 to 16 (spaces count)")
         }
@@ -180,7 +185,7 @@ public struct ExperienceLoader {
         let pitch = num("pitch", Rules.pitchRange, default: nil)
         let size = num("size", Rules.sizeRange, default: 1)
         let label = node["label"]?.stringValue ?? ""
-        if !Rules.labelLength.contains(label.trimmingCharacters(in: .whitespaces).count) || label.count > Rules.labelLength.upperBound {
+        if !Rules.labelLength.contains(label.trimmingWhitespace().count) || label.count > Rules.labelLength.upperBound {
             err(node["label"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a text label of 1 to 40 characters")
         }
         var media: String?, target: String?, text: String?
@@ -193,7 +198,7 @@ public struct ExperienceLoader {
             if node["media"] != nil { err(node["media"]?.line, "a note has no media; use text") }
             if node["target"] != nil { err(node["target"]?.line, "a note has no target; use text") }
             let t = node["text"]?.stringValue ?? ""
-            if t.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || t.count > Rules.noteTextMax {
+            if t.trimmingWhitespaceAndNewlines().isEmpty || t.count > Rules.noteTextMax {
                 err(node["text"]?.line ?? node.line, "note \"\(label)\" needs a text of 1 to \(Rules.noteTextMax) characters")
             }
             text = t
@@ -239,19 +244,19 @@ public struct ExperienceLoader {
             err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder, "
                 + "using only ASCII letters (a–z, A–Z), digits, '-', '_', '.' and '/'"); return
         }
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = PathText.pathExtension(path).lowercased()
         guard allowed.contains(ext) else {
             err(line, "\(what) \"\(path)\" is not a playable type (use \(allowed.sorted().joined(separator: ", ")))"); return
         }
         guard let root = mediaRoot else { return }
         let url = root.appendingPathComponent(path)
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else {
+        var isDir = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir else {
             // Paths are relative to the experience file's folder: say so, and what to do.
             err(line, "\(what) \"\(path)\" does not exist in the folder of this file; "
                 + "correct the path, or put the file at \(path) beside it"); return
         }
-        let head = (try? FileHandle(forReadingFrom: url)).map { h -> Data in defer { try? h.close() }; return (try? h.read(upToCount: 16)) ?? Data() } ?? Data()
+        let head = Self.firstBytes(of: url.path, count: 16)
         guard let fam = MediaSniffer.family(of: head), MediaSniffer.expected(forExtension: ext).contains(fam) else {
             err(line, "\(what) \"\(path)\" is not a playable .\(ext) file (its content does not match its name)"); return
         }
@@ -260,5 +265,17 @@ public struct ExperienceLoader {
 
 /// Numbers in messages: whole numbers without `.0`.
 func fmt(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(format: "%.3g", v)
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : cFormat("%.3g", v)
+}
+
+extension ExperienceLoader {
+    /// Up to `count` bytes from the start of the file at `path` (none when unreadable).
+    static func firstBytes(of path: String, count: Int) -> Data {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return Data() }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let n = read(fd, &buffer, count)
+        return n > 0 ? Data(buffer[0..<n]) : Data()
+    }
 }

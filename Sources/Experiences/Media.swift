@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - Image headers
 
@@ -184,7 +190,7 @@ public struct MediaReport: Sendable, Equatable, Codable {
                 if rms - median > Rules.loudnessOutlierDB {
                     items[i].loudOutlier = true
                     warnings.append(.warning(e.file, roles[items[i].path]?.1,
-                        "sound \"\(items[i].path)\" is \(String(format: "%.1f", rms - median)) dB louder (RMS \(String(format: "%.1f", rms)) dBFS) than the median of the other clips (\(String(format: "%.1f", median)) dBFS)"))
+                        "sound \"\(items[i].path)\" is \(cFormat("%.1f", rms - median)) dB louder (RMS \(cFormat("%.1f", rms)) dBFS) than the median of the other clips (\(cFormat("%.1f", median)) dBFS)"))
                 }
             }
         }

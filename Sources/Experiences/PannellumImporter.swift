@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
 import JSONLines
+import TextBasics
 
 // MARK: - Pannellum tours
 
@@ -121,7 +126,7 @@ extension TourImporter {
                                       startYaw: startYaw, startPitch: startPitch, line: s.keyLine))
         }
         if !errors.isEmpty { throw ExperienceError(errors) }
-        let exp = Experience(file: file, slug: ExperienceLoader.slugify((file as NSString).deletingPathExtension.components(separatedBy: "/").last ?? "tour"),
+        let exp = Experience(file: file, slug: ExperienceLoader.slugify(PathText.deletingExtension(file).components(separatedBy: "/").last ?? "tour"),
                              title: chooseTitle(title ?? sceneTitles[firstScene], line: root.line, note: note),
                              panoramas: panoramas, firstPanorama: idMap[firstScene])
         return ImportResult(experience: exp, notes: notes)

@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import CVips
+import TextBasics
 
 // MARK: - Panoramas prepared at build time (libvips)
 
@@ -42,7 +48,7 @@ public enum PanoramaPrep {
             dossier_vips_fit_jpeg(raw.baseAddress, raw.count, Int32(maxWidth), Int32(maxWidth / 2), quality, &w, &h, &out, &len)
         }
         guard rc == 0, let out else {
-            let m = String(cString: dossier_vips_error()).trimmingCharacters(in: .whitespacesAndNewlines)
+            let m = String(cString: dossier_vips_error()).trimmingWhitespaceAndNewlines()
             throw Failure(message: m.isEmpty ? "libvips could not read the image" : m)
         }
         defer { dossier_vips_free(out) }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - Rules
 
@@ -36,8 +41,9 @@ public enum Rules {
     /// Ids of panoramas and triggers: letters, digits, `-` and `_`, starting with a letter or digit.
     public static func isValidID(_ s: String) -> Bool {
         guard let f = s.unicodeScalars.first, s.unicodeScalars.count <= 64 else { return false }
-        func ok(_ c: Unicode.Scalar) -> Bool { c.isASCII && (CharacterSet.alphanumerics.contains(c) || c == "-" || c == "_") }
-        return CharacterSet.alphanumerics.contains(f) && f.isASCII && s.unicodeScalars.allSatisfy(ok)
+        func alphanumeric(_ c: Unicode.Scalar) -> Bool { c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)) }
+        func ok(_ c: Unicode.Scalar) -> Bool { alphanumeric(c) || c == "-" || c == "_" }
+        return alphanumeric(f) && s.unicodeScalars.allSatisfy(ok)
     }
 
     /// A media path must stay inside the experience's folder (relative, no `.` or `..`

@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Escaping
+import TextBasics
 
 // MARK: - Writing the experience format
 
@@ -46,7 +52,7 @@ public enum ExperienceWriter {
     public static func num(_ v: Double) -> String {
         let r = (v * 100).rounded() / 100
         if r == 0 { return "0" }
-        var t = String(format: "%.2f", r)
+        var t = cFormat("%.2f", r)
         while t.hasSuffix("0") { t.removeLast() }
         if t.hasSuffix(".") { t.removeLast() }
         return t

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - The privacy budget of one release (docs/game-privacy.md, "Budget")
 
@@ -49,7 +55,7 @@ public enum PrivacyNumber {
     public static func text(milli: Int) -> String {
         let w = milli / 1000, f = milli % 1000
         if f == 0 { return "\(w)" }
-        var s = String(format: "%03d", f)
+        var s = cFormat("%03d", f)
         while s.hasSuffix("0") { s.removeLast() }
         return "\(w).\(s)"
     }

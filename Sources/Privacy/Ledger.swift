@@ -1,5 +1,11 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - The release ledger (docs/game-privacy.md, "The release ledger")
 
@@ -46,7 +52,7 @@ public struct Ledger: Sendable, Hashable {
     public static func parse(_ text: String) throws(LedgerError) -> Ledger {
         var ledger = Ledger()
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             var fields: [String: String] = [:]
             for part in line.split(separator: " ") {
@@ -89,6 +95,6 @@ public enum ReleaseSeal {
         let text = "dossier-release-file\nrelease=\(release)\nsection=\(section)\nepsilon=\(epsilon)\ndelta=\(delta)\n"
             + "lifetimeEpsilon=\(lifetimeEpsilon)\ndatabase=\(database)\n"
         let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: SymmetricKey(data: key))
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return mac.hexString
     }
 }

@@ -1,6 +1,11 @@
 // The end of the walk over a session's events: per-string totals, medians and the participant's result (docs/recall-measures.md).
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 extension Walk {
     // MARK: Finish

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - The desktop Rolled Up summary (seed Appendix B) and the study table
 
@@ -75,7 +81,7 @@ public func formatSeconds(_ s: Double) -> String {
 
 /// The reference path of ``formatSeconds(_:)``: `%.2f`, trailing zeros removed.
 func formatSecondsPrintf(_ s: Double) -> String {
-    var t = String(format: "%.2f", s)
+    var t = cFormat("%.2f", s)
     if t.contains(".") {
         while t.hasSuffix("0") { t.removeLast() }
         if t.hasSuffix(".") { t.removeLast() }
@@ -111,12 +117,12 @@ public enum DesktopCohort {
             var f = r.fields
             guard f.count <= n + 1 else { throw RecallError(file: file, line: r.line, "\(f.count) columns; the header has \(n + 1)") }
             while f.count < n + 1 { f.append("") }
-            let label = f[0].trimmingCharacters(in: .whitespaces)
+            let label = f[0].trimmingWhitespace()
             let cells = Array(f.dropFirst())
             switch label.lowercased() {
             case "order":
                 order = try cells.map { c in
-                    guard let v = Int(c.trimmingCharacters(in: .whitespaces)), v >= 1 else {
+                    guard let v = Int(c.trimmingWhitespace()), v >= 1 else {
                         throw RecallError(file: file, line: r.line, "order must be whole numbers ≥ 1, got \"\(c)\"")
                     }
                     return v
@@ -125,13 +131,13 @@ public enum DesktopCohort {
                 strs = cells
             case "string length":
                 lengths = try cells.map { c in
-                    guard let v = Int(c.trimmingCharacters(in: .whitespaces)), v >= 1 else {
+                    guard let v = Int(c.trimmingWhitespace()), v >= 1 else {
                         throw RecallError(file: file, line: r.line, "string length must be whole numbers ≥ 1, got \"\(c)\"")
                     }
                     return v
                 }
             case "section", "participant↓", "participant":
-                let s = cells.first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                let s = cells.first?.trimmingWhitespace().lowercased() ?? ""
                 if label.lowercased() == "section" {
                     switch s {
                     case "complete": inIncomplete = false
@@ -146,7 +152,7 @@ public enum DesktopCohort {
                 if seen.contains(label) { throw RecallError(file: file, line: r.line, "participant \(label) appears twice") }
                 seen.insert(label)
                 let values: [Double?] = try cells.map { c in
-                    let t = c.trimmingCharacters(in: .whitespaces)
+                    let t = c.trimmingWhitespace()
                     if t.isEmpty { return nil }
                     guard let v = Double(t), v.isFinite, v >= 0 else {
                         throw RecallError(file: file, line: r.line, "participant \(label): \"\(c)\" is not a time in seconds")

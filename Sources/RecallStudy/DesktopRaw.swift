@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - The desktop test's Raw Data file (seed Appendix A)
 
@@ -38,14 +44,14 @@ public enum DesktopRaw {
 
     /// Maps a desktop phase code to a page and field.
     static func phase(_ code: String) -> (PageKind, Int)? {
-        let c = code.trimmingCharacters(in: .whitespaces).uppercased()
+        let c = code.trimmingWhitespace().uppercased()
         switch c {
         case "P", "M", "PRACTICE", "MEMORIZE": return (.memorize, 1)
         case "V", "VERIFY": return (.verify, 1)
         default: break
         }
         for prefix in ["FINAL RECALL", "RECALL", "FR", "R"] where c.hasPrefix(prefix) {
-            let rest = c.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+            let rest = c.dropFirst(prefix.count).trimmingWhitespace()
             if rest.isEmpty { return (.recall, 1) }
             if let n = Int(rest), (1...10).contains(n) { return (.recall, n) }
             return nil
@@ -67,9 +73,9 @@ public enum DesktopRaw {
         var lastLine = 0
         for (idx, r) in records.enumerated() {
             var f = r.fields
-            if f.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            if f.allSatisfy({ $0.trimmingWhitespace().isEmpty }) { continue }
             while f.count < 9 { f.append("") }
-            guard let t = Int(f[0].trimmingCharacters(in: .whitespaces)) else {
+            guard let t = Int(f[0].trimmingWhitespace()) else {
                 if idx == 0 { continue }   // header
                 throw RecallError(file: file, line: r.line, "column A must be the time in milliseconds, got \"\(f[0])\"")
             }
@@ -84,7 +90,7 @@ public enum DesktopRaw {
                 markers.append((r.line, t, f[1]))
                 continue
             }
-            guard let n = Int(f[2].trimmingCharacters(in: .whitespaces)) else {
+            guard let n = Int(f[2].trimmingWhitespace()) else {
                 throw RecallError(file: file, line: r.line, "column C must be the string number (1–10), got \"\(f[2])\"")
             }
             guard (1...10).contains(n) else {
@@ -94,12 +100,12 @@ public enum DesktopRaw {
                 throw RecallError(file: file, line: r.line, "unknown phase code \"\(f[3])\" (expected P, M, V, F1–F10 or R1–R10)")
             }
             let action: KeyAction
-            switch f[4].trimmingCharacters(in: .whitespaces).uppercased() {
+            switch f[4].trimmingWhitespace().uppercased() {
             case "D": action = .down
             case "U": action = .up
             default: throw RecallError(file: file, line: r.line, "column E must be D or U, got \"\(f[4])\"")
             }
-            let p = f[1].trimmingCharacters(in: .whitespaces)
+            let p = f[1].trimmingWhitespace()
             try NativeLog.checkParticipant(p, file: file, line: r.line)
             if let old = participant, old != p {
                 throw RecallError(file: file, line: r.line, "participant \(p) differs from \(old) earlier in the file (one file holds one participant)")

@@ -1,3 +1,7 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
 import JSONLines
 

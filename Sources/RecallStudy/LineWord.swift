@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - Known words of a log line, read in place (docs/perf-study.md, round seven)
 

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Escaping
 
 // MARK: - Writing the native JSON Lines log (what a capture app writes)

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - What "exact" means when a typed text is compared with a target
 
@@ -18,6 +24,6 @@ public enum RecallMatch {
 
     /// The UTF-8 bytes of the NFC form of `s` (the bytes that ``exact(_:_:)`` compares).
     public static func normalized(_ s: String) -> [UInt8] {
-        Array(s.precomposedStringWithCanonicalMapping.utf8)
+        Array(s.nfc.utf8)
     }
 }

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - Seeded synthetic sessions (docs/recall-events.md, "Simulated logs")
 
@@ -50,7 +56,7 @@ public struct Simulator: Sendable {
     }
 
     /// The participant number of simulated participant `index` (1-based): `S001`…
-    public static func participantID(_ index: Int) -> String { String(format: "S%03d", index) }
+    public static func participantID(_ index: Int) -> String { cFormat("S%03d", index) }
 
     /// One participant's log text (deterministic in `seed` and `index`).
     public func log(index: Int) -> String {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - Strict UTF-8 for every recall input (docs/recall-events.md, "Text encoding")
 

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - GSM 03.38 alphabet
 
@@ -51,7 +57,7 @@ public enum GSMAlphabet {
     /// character itself is never echoed, since it is part of a secret message.
     public static func septets(_ text: String) throws -> [UInt8] {
         var out: [UInt8] = []
-        let nfc = text.precomposedStringWithCanonicalMapping
+        let nfc = text.nfc
         for (i, s) in nfc.unicodeScalars.enumerated() {
             if let b = basicIndex[s] {
                 out.append(b)
@@ -131,7 +137,7 @@ public enum SafeAlphabet {
     /// A paste as apps deliver it: NFC-normalised, every whitespace character dropped
     /// (apps wrap lines and add spaces).
     public static func cleaned(_ pasted: String) -> [Unicode.Scalar] {
-        Array(pasted.precomposedStringWithCanonicalMapping.unicodeScalars.filter { !$0.properties.isWhitespace })
+        Array(pasted.nfc.unicodeScalars.filter { !$0.properties.isWhitespace })
     }
 
     /// The digit values of `scalars`; nil and the 1-based position (plus `offset`) of the

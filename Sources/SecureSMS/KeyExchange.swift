@@ -1,5 +1,10 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - X25519 key agreement
 

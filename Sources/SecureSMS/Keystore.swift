@@ -1,9 +1,15 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 // MARK: - The keystore file
 
@@ -285,7 +291,7 @@ public struct Keystore: Sendable, CustomStringConvertible {
 
     static func derive(password: String, params: KDFParams) throws -> (SymmetricKey, Data) {
         try params.validate()
-        let master = try KDF.Scrypt.deriveKey(from: Array(password.precomposedStringWithCanonicalMapping.utf8),
+        let master = try KDF.Scrypt.deriveKey(from: Array(password.nfc.utf8),
                                               salt: params.salt, outputByteCount: 32, rounds: 1 << params.log2n,
                                               blockSize: params.r, parallelism: params.p)
         func sub(_ info: String) -> SymmetricKey {

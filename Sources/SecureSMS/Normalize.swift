@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - Phone punctuation → GSM
 
@@ -24,7 +30,7 @@ public enum GSMNormalize {
         public var count: Int
         /// `2 × ’ (U+2019) → '`
         public var summary: String {
-            "\(count) × \(Character(from)) (U+\(String(format: "%04X", from.value))) → \(to == " " ? "space" : to)"
+            "\(count) × \(Character(from)) (U+\(cFormat("%04X", from.value))) → \(to == " " ? "space" : to)"
         }
     }
 

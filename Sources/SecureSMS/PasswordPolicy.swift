@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Strength
+import TextBasics
 
 // MARK: - Keystore password strength
 
@@ -15,7 +21,7 @@ public enum PasswordPolicy {
     public static func requireStrong(_ password: String, userInputs: [String]) throws {
         let e = Strength.estimate(password, userInputs: userInputs)
         guard e.score < minimumScore else { return }
-        let why = e.feedback.warning.isEmpty ? "" : " — \(e.feedback.warning.trimmingCharacters(in: .punctuationCharacters))"
+        let why = e.feedback.warning.isEmpty ? "" : " — \(e.feedback.warning.trimmingPunctuation())"
         throw SecureSMSError.keystore(
             "the password is too weak (strength \(e.score) of 4, at least \(minimumScore) is needed\(why)); "
                 + "choose a longer one, e.g. four unrelated words, or pass --allow-weak to accept it")

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Everything that can go wrong in SecureSMS, worded for a person and never carrying
 /// a secret (no code, key, password or message text — positions and counts only).
@@ -72,9 +78,6 @@ public enum SecureSMSError: Error, Sendable, Equatable, CustomStringConvertible 
 /// Dates as written in the keystore and reports: ISO 8601 UTC, whole seconds.
 public enum SMSDates {
     public static func format(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: d)
+        ISODateText.format(d)
     }
 }

@@ -1,6 +1,11 @@
 // Date matching for the strength estimate: digit runs and separated dates read as day, month and year (docs/vault-strength.md).
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 extension Matcher {
     // MARK: Date

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - Word index
 
@@ -99,12 +104,12 @@ final class StrengthData: Sendable {
         englishWords = lists[1]
         var graphs: [[UInt32: [[UInt32]?]]] = []
         let json = Self.resource("zxcvbn-adjacency.json")
-        let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: [String: [Any]]] ?? [:]
+        let object = (try? JSONDecoder().decode([String: [String: [String?]]].self, from: json)) ?? [:]
         for name in Self.graphNames {
             var g: [UInt32: [[UInt32]?]] = [:]
             for (key, neighbours) in object[name] ?? [:] {
                 guard let k = key.unicodeScalars.first?.value else { continue }
-                g[k] = neighbours.map { ($0 as? String).map { $0.unicodeScalars.map(\.value) } }
+                g[k] = neighbours.map { $0.map { $0.unicodeScalars.map(\.value) } }
             }
             graphs.append(g)
         }

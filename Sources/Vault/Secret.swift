@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 // MARK: - Secret
 
@@ -21,7 +22,7 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     public var utf8: Data { Data(value.utf8) }
     /// Whether the bytes are already in Unicode NFC (Swift's `==` would call canonically
     /// equivalent forms equal, so the UTF-8 bytes are compared).
-    public var isNFC: Bool { value.utf8.elementsEqual(value.precomposedStringWithCanonicalMapping.utf8) }
+    public var isNFC: Bool { value.utf8.elementsEqual(value.nfc.utf8) }
 
     public var description: String { "•••" }
     public var debugDescription: String { "Secret(•••)" }

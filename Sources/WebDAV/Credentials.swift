@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// A user name and password for HTTP Basic authentication.
 ///
@@ -46,7 +52,7 @@ public struct NetrcFile: Sendable {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).makeIterator()
         var inMacro = false
         while let line = lines.next() {
-            if inMacro { if line.trimmingCharacters(in: .whitespaces).isEmpty { inMacro = false }; continue }
+            if inMacro { if line.trimmingWhitespace().isEmpty { inMacro = false }; continue }
             let lineTokens = NetrcFile.tokenize(String(line))
             if let i = lineTokens.firstIndex(of: "macdef") {
                 tokens += lineTokens[..<i]

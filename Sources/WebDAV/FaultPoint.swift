@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Fault injection for crash tests, active only in debug builds.
 ///
@@ -33,7 +39,7 @@ public enum FaultPoint {
     public enum Action: Sendable { case proceed, failAfterWrite }
 
     #if DEBUG
-    private static let lock = NSLock()
+    private static let lock = PlainLock()
     nonisolated(unsafe) private static var count = 0
     private static let target: Int? = ProcessInfo.processInfo.environment["DOSSIER_FAULT_AT"].flatMap { Int($0) }
     private static let mode: String = ProcessInfo.processInfo.environment["DOSSIER_FAULT_MODE"] ?? "kill"
@@ -52,7 +58,7 @@ public enum FaultPoint {
         lock.unlock()
         guard n == target else { return .proceed }
         let shown = ["fail", "lost-answer"].contains(mode) ? mode : "kill"
-        FileHandle.standardError.write(Data("fault injected: \(shown) at write point \(n) (\(label))\n".utf8))
+        Stdio.writeError(Data("fault injected: \(shown) at write point \(n) (\(label))\n".utf8))
         switch shown {
         case "fail":
             throw Injected(point: n, label: label)

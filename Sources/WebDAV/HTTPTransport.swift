@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import CCurlRuntime
+import TextBasics
 
 /// HTTP/1.1 over libcurl, loaded at run time (dlopen of `libcurl.so.4`, then
 /// `libcurl-gnutls.so.4`) the first time a request is sent — so commands that never talk
@@ -17,7 +23,7 @@ public final class HTTPTransport: @unchecked Sendable {
 
         /// The first header named `name` (case-insensitive).
         public func header(_ name: String) -> String? {
-            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+            headers.first { $0.name.equalsIgnoringCase(name) }?.value
         }
     }
 
@@ -35,7 +41,7 @@ public final class HTTPTransport: @unchecked Sendable {
     public let idleTimeout: Double
     /// Seconds for a whole request.
     public let totalTimeout: Double
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private var idle: [UnsafeMutableRawPointer] = []
 
     public init(caFile: String?, idleTimeout: Double, totalTimeout: Double) {
@@ -65,7 +71,7 @@ public final class HTTPTransport: @unchecked Sendable {
                      file: BodyFile? = nil) async throws -> Response {
         try HTTPTransport.load()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, Error>) in
-            Thread.detachNewThread { [self] in
+            detachThread { [self] in
                 continuation.resume(with: Result { try perform(method, url, headers: headers, body: body, file: file) })
             }
         }
@@ -133,8 +139,8 @@ public final class HTTPTransport: @unchecked Sendable {
     static func parseHeaders(_ block: String) -> [(name: String, value: String)] {
         block.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).compactMap { line in
             guard !line.hasPrefix("HTTP/"), let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (String(line[..<colon]).trimmingWhitespace(),
+                    String(line[line.index(after: colon)...]).trimmingWhitespace())
         }
     }
 }

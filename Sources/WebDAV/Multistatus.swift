@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import XMLScan
+import TextBasics
 
 /// One resource listed by PROPFIND.
 public struct DAVResource: Sendable, Equatable {
@@ -77,7 +83,7 @@ public enum MultistatusParser {
 
         mutating func end() {
             guard let local = stack.popLast() else { return }
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = text.trimmingWhitespaceAndNewlines()
             let inPropstat = stack.contains("propstat")
             switch local {
             case "href" where stack.last == "response":
@@ -117,7 +123,7 @@ public enum MultistatusParser {
 public enum ETag {
     /// `W/"abc"` → `abc`; `"abc"` → `abc`; `abc` → `abc`.
     public static func normalize(_ raw: String) -> String {
-        var s = raw.trimmingCharacters(in: .whitespaces)
+        var s = raw.trimmingWhitespace()
         if s.hasPrefix("W/") { s.removeFirst(2) }
         if s.count >= 2, s.hasPrefix("\""), s.hasSuffix("\"") { s = String(s.dropFirst().dropLast()) }
         return s
@@ -129,16 +135,52 @@ public enum ETag {
 
 /// RFC 7231 IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), also RFC 850 and asctime forms.
 public enum HTTPDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
+    static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
+    /// The date, or nil when `text` is none of the three forms (zone `GMT` or `UTC`).
     public static func parse(_ text: String) -> Date? {
-        for f in formats {
-            let df = DateFormatter()
-            df.locale = Locale(identifier: "en_US_POSIX")
-            df.timeZone = TimeZone(identifier: "GMT")
-            df.dateFormat = f
-            if let d = df.date(from: text) { return d }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map { $0.lowercased() }
+        var day: Int?, month: Int?, year: Int?, clock: [Int]?
+        switch words.count {
+        case 6 where words[5] == "gmt" || words[5] == "utc":   // Sun, 06 Nov 1994 08:49:37 GMT
+            (day, month, year, clock) = (Int(words[1]), months.firstIndex(of: words[2]), Int(words[3]), hms(words[4]))
+            if words[3].count != 4 { year = nil }
+        case 4 where words[3] == "gmt" || words[3] == "utc":   // Sunday, 06-Nov-94 08:49:37 GMT
+            let dmy = words[1].split(separator: "-", omittingEmptySubsequences: false)
+            guard dmy.count == 3, dmy[2].count == 2, let yy = Int(dmy[2]) else { return nil }
+            (day, month, year, clock) = (Int(dmy[0]), months.firstIndex(of: String(dmy[1])), fullYear(yy), hms(words[2]))
+        case 5:                                                  // Sun Nov  6 08:49:37 1994
+            (day, month, year, clock) = (Int(words[2]), months.firstIndex(of: words[1]), Int(words[4]), hms(words[3]))
+        default: return nil
         }
-        return nil
+        guard let day, let month, let year, let clock, (1...31).contains(day) else { return nil }
+        let days = daysFromCivil(year: year, month: month + 1, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]))
+    }
+
+    /// A two-digit year in the century that puts it less than 80 years before and at most
+    /// 20 years after this year (the window date parsers use).
+    static func fullYear(_ yy: Int) -> Int {
+        let now = 1970 + Int(Date().timeIntervalSince1970 / 31_556_952)
+        var y = now / 100 * 100 + yy
+        if y > now + 20 { y -= 100 } else if y <= now - 80 { y += 100 }
+        return y
+    }
+
+    static func hms(_ s: String) -> [Int]? {
+        let p = s.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard p.count == 3, let h = p[0], let m = p[1], let sec = p[2], (0..<24).contains(h), (0..<60).contains(m),
+              (0...60).contains(sec) else { return nil }
+        return [h, m, sec]
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
     }
 }

@@ -1,7 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 /// PUT, from memory or streamed from a file (docs/webdav.md, "Requests").
 extension WebDAVClient {
@@ -19,7 +25,7 @@ extension WebDAVClient {
     public func putStrongTag(_ path: String, data: Data, precondition: Precondition = .none,
                              contentType: String = "application/octet-stream") async throws -> String? {
         guard let raw = try await putRaw(path, data: data, precondition: precondition, contentType: contentType),
-              !raw.trimmingCharacters(in: .whitespaces).hasPrefix("W/") else { return nil }
+              !raw.trimmingWhitespace().hasPrefix("W/") else { return nil }
         return ETag.normalize(raw)
     }
 
@@ -32,7 +38,7 @@ extension WebDAVClient {
         defer { close(fd) }
         let body = HTTPTransport.BodyFile(fd: fd, size: Int(size))
         guard let raw = try await putRaw(path, data: nil, file: body, precondition: precondition, contentType: contentType),
-              !raw.trimmingCharacters(in: .whitespaces).hasPrefix("W/") else { return nil }
+              !raw.trimmingWhitespace().hasPrefix("W/") else { return nil }
         return ETag.normalize(raw)
     }
 

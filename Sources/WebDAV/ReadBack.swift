@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 extension WebDAVClient {
     /// Attempts a read-back makes by default before it gives up: a lagging server (a write

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Which certificate authorities an https connection trusts (docs/webdav.md, "Trusting
 /// a private certificate authority"): the `--ca-file` option first, then a file the
@@ -34,17 +40,17 @@ public enum TrustStore {
         }
         guard let chosen else { return nil }
         let path = URL(fileURLWithPath: chosen.path).standardizedFileURL.path
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw .trust("\(chosen.origin) \(chosen.path): no such file")
         }
-        guard !isFolder.boolValue else { throw .trust("\(chosen.origin) \(chosen.path): is a folder; give a PEM file of certificates") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard !isFolder else { throw .trust("\(chosen.origin) \(chosen.path): is a folder; give a PEM file of certificates") }
+        guard let handle = PlainFile(forReadingAtPath: path) else {
             throw .trust("\(chosen.origin) \(chosen.path): cannot be read (permission denied?)")
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 4 << 20)) ?? Data()
-        guard head.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
+        guard head.firstRange(of: Array("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
             throw .trust("\(chosen.origin) \(chosen.path): holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
         return path

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// A small WebDAV client (RFC 4918) over ``HTTPTransport`` (libcurl, loaded at run
 /// time): PROPFIND, GET, PUT (with
@@ -86,7 +92,7 @@ public struct WebDAVClient: Sendable {
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let h = host.lowercased().trimming(scalarsIn: "[]")
         return h == "localhost" || h == "::1" || h.hasPrefix("127.")
     }
 
@@ -101,16 +107,14 @@ public struct WebDAVClient: Sendable {
 
     /// Characters kept as they are in a path segment (RFC 3986 pchar minus a few that
     /// some servers mishandle).
-    private static let segmentAllowed: CharacterSet = {
-        var s = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-        s.insert(charactersIn: "-._~!$&'()*+,=:@")
-        return s
-    }()
+    private static let segmentAllowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,=:@".utf8)
 
     /// Percent-encodes each segment of a relative path.
     public static func encode(path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: true)
-            .map { String($0).addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? String($0) }
+            .map { segment in
+                segment.utf8.map { segmentAllowed.contains($0) ? String(UnicodeScalar($0)) : "%" + [$0].upperHexString }.joined()
+            }
             .joined(separator: "/")
     }
 
@@ -124,7 +128,7 @@ public struct WebDAVClient: Sendable {
     /// The decoded base path (`/dav/site/`).
     private var basePath: String {
         let p = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "/"
-        return p.removingPercentEncoding ?? p
+        return p.percentDecoded() ?? p
     }
 
     /// Turns an `href` from a multistatus answer into a path relative to `baseURL`.
@@ -133,7 +137,7 @@ public struct WebDAVClient: Sendable {
         if raw.lowercased().hasPrefix("http://") || raw.lowercased().hasPrefix("https://") {
             raw = URLComponents(string: raw)?.percentEncodedPath ?? raw
         }
-        var p = raw.removingPercentEncoding ?? raw
+        var p = raw.percentDecoded() ?? raw
         let base = basePath
         if p.hasPrefix(base) { p.removeFirst(base.count) }
         else if p + "/" == base { p = "" }
@@ -153,7 +157,7 @@ public struct WebDAVClient: Sendable {
                                        body: Data(body.utf8), accept: [207])
         do {
             return try MultistatusParser.parse(data).map { item in
-                DAVResource(path: relativePath(href: item.href), href: item.href.removingPercentEncoding ?? item.href,
+                DAVResource(path: relativePath(href: item.href), href: item.href.percentDecoded() ?? item.href,
                             isCollection: item.resource.isCollection, etag: item.resource.etag,
                             lastModified: item.resource.lastModified, contentLength: item.resource.contentLength)
             }
@@ -170,7 +174,7 @@ public struct WebDAVClient: Sendable {
                                            body: Data(#"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/><d:getlastmodified/><d:getcontentlength/></d:prop></d:propfind>"#.utf8),
                                            accept: [207])
             return try MultistatusParser.parse(data).first.map { item in
-                DAVResource(path: relativePath(href: item.href), href: item.href.removingPercentEncoding ?? item.href,
+                DAVResource(path: relativePath(href: item.href), href: item.href.percentDecoded() ?? item.href,
                             isCollection: item.resource.isCollection, etag: item.resource.etag,
                             lastModified: item.resource.lastModified, contentLength: item.resource.contentLength)
             }
@@ -337,7 +341,7 @@ public struct WebDAVClient: Sendable {
 
 /// Counts of requests sent, by method (retries count again), safe to read from any task.
 public final class RequestStats: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private var counts: [String: Int] = [:]
 
     func record(_ method: String) {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// What went wrong talking to a WebDAV server, phrased so a person can act on it.
 ///

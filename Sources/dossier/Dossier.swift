@@ -1,6 +1,7 @@
 import ArgumentParser
 import DossierKit
 import Foundation
+import TextBasics
 
 /// `dossier`: argument parsing and nothing else. Every command's work lives in
 /// DossierKit or a domain module; errors are printed as `file:line: message`.
@@ -60,7 +61,7 @@ struct Dossier: AsyncParsableCommand {
             return
         }
         if let message = Suggestions.unknownCommand(Dossier.self, args) {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Stdio.writeError(Data((message + "\n").utf8))
             Foundation.exit(2)
         }
         do {
@@ -79,15 +80,15 @@ struct Dossier: AsyncParsableCommand {
             // Usage errors exit with 2 (ArgumentParser's default is 64).
             var message = fullMessage(for: error)
             if !message.contains("Did you mean"), let hint = Suggestions.unknownOption(Dossier.self, args, message: message) {
-                message = message.replacingOccurrences(of: "\nUsage:", with: "\n\(hint)\nUsage:")
+                message = message.replacingAll("\nUsage:", with: "\n\(hint)\nUsage:")
                 if !message.contains(hint) { message += "\n" + hint }
             }
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                Stdio.writeError(Data((message + "\n").utf8))
                 Foundation.exit(2)
             }
             if code.rawValue == 1 || error is ExitCode {
-                if !message.isEmpty { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+                if !message.isEmpty { Stdio.writeError(Data((message + "\n").utf8)) }
                 Foundation.exit(code.rawValue)
             }
             Console.error(DossierError(error.diagnostics))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DossierKit
+import TextBasics
 
 /// "Did you mean …?" for mistyped subcommands and options.
 ///
@@ -59,7 +60,7 @@ enum Suggestions {
     /// A hint for ArgumentParser's "Unknown option '--x'" message, from the options the
     /// help of the command named by `args` lists.
     static func unknownOption(_ root: any ParsableCommand.Type, _ args: [String], message: String) -> String? {
-        guard let range = message.range(of: "Unknown option '") else { return nil }
+        guard let range = message.textRange(of: "Unknown option '") else { return nil }
         let rest = message[range.upperBound...]
         guard let end = rest.firstIndex(of: "'") else { return nil }
         let typed = String(rest[..<end])

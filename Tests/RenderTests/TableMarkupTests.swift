@@ -62,7 +62,6 @@ import Testing
     #expect(ValueFormat.dateTime("2026-03-02") == "2 March 2026")
     #expect(ValueFormat.dateTime("2026-03-02T09:05:00+01:00") == "2 March 2026")
     #expect(ValueFormat.dateTime("—") == "—")
-    #expect(ValueFormat.number(1234.5, decimals: 2) == "1,234.50")
     #expect(ValueFormat.yesNo(false) == "no")
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Render
+import TextBasics
 
 /// The `archive:` block of `dossier.yml`: Bag-Info fields archivists fill, and whether
 /// bags carry a SHA-512 manifest beside the SHA-256 one (docs/archive.md).
@@ -50,7 +51,7 @@ public struct BagInfoConfig: Sendable, Equatable {
         var config = BagInfoConfig()
         for (key, label) in fields {
             guard let value = try block.string(key) else { continue }
-            let v = value.trimmingCharacters(in: .whitespaces)
+            let v = value.trimmingWhitespace()
             if v.isEmpty || v.contains(where: { $0.isNewline }) {
                 throw block.error(key, "must be one line of text")
             }
@@ -78,6 +79,6 @@ public struct BagInfoConfig: Sendable, Equatable {
             value /= 1000
             i += 1
         }
-        return String(format: "%.1f", value) + " " + units[i]
+        return cFormat("%.1f", value) + " " + units[i]
     }
 }

@@ -4,6 +4,7 @@ import WebDAV
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 /// Putting a finished bag at its destination so that a kill at any moment leaves either
 /// the old complete bag or the new one there (docs/archive.md, "Replacing a bag"), and
@@ -20,10 +21,10 @@ enum BagSwap {
     /// before the new one is in place.
     static func replace(_ destination: URL, with new: URL) throws {
         let fm = FileManager.default
-        var isDir: ObjCBool = false
+        var isDir = false
         let exists = fm.fileExists(atPath: destination.path, isDirectory: &isDir)
         try FaultPoint.hit("archive: put the bag in place")
-        if !exists || !isDir.boolValue {
+        if !exists || !isDir {
             guard rename(new.path, destination.path) == 0 else { throw posixError("cannot move the bag into place", destination) }
             return
         }

@@ -2,6 +2,7 @@ import Foundation
 import Crypto
 import Render
 import ZIPFoundation
+import TextBasics
 
 /// Checks a BagIt bag (folder or `.zip`) as RFC 8493 §3 asks: `bagit.txt` is well
 /// formed; every payload manifest (`manifest-{sha512,sha256,sha1,md5}.txt`) lists every
@@ -12,11 +13,11 @@ public enum BagVerifier {
     /// Problems found, each `path: what is wrong`; empty when the bag is valid.
     public static func verify(_ url: URL) throws -> [String] {
         let fm = FileManager.default
-        var isDir: ObjCBool = false
+        var isDir = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else {
             throw DossierError(file: SitePaths.display(url), "no such bag")
         }
-        if isDir.boolValue { return verifyFolder(url, shown: SitePaths.display(url)) }
+        if isDir { return verifyFolder(url, shown: SitePaths.display(url)) }
         // A zip: unpack into a temporary folder; the bag is its single top-level folder.
         let tmp = fm.temporaryDirectory.appendingPathComponent("dossier-bag-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: tmp) }
@@ -52,8 +53,8 @@ public enum BagVerifier {
         var payload = Set<String>()
         if let walker = fm.enumerator(atPath: data.path) {
             while let rel = walker.nextObject() as? String {
-                var d: ObjCBool = false
-                if fm.fileExists(atPath: data.appendingPathComponent(rel).path, isDirectory: &d), !d.boolValue {
+                var d = false
+                if fm.fileExists(atPath: data.appendingPathComponent(rel).path, isDirectory: &d), !d {
                     payload.insert("data/" + rel)
                 }
             }
@@ -93,7 +94,7 @@ public enum BagVerifier {
         // Payload-Oxum.
         if let info = read("bag-info.txt") {
             for line in info.split(separator: "\n") where line.hasPrefix("Payload-Oxum:") {
-                let value = line.dropFirst("Payload-Oxum:".count).trimmingCharacters(in: .whitespaces)
+                let value = line.dropFirst("Payload-Oxum:".count).trimmingWhitespace()
                 let parts = value.split(separator: ".")
                 var bytes: Int64 = 0
                 for p in payload {
@@ -132,10 +133,10 @@ public enum BagVerifier {
 
     /// Hex digest of a file with a BagIt algorithm name, or nil when it cannot be read.
     static func hash(_ url: URL, _ alg: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        guard let handle = PlainFile(forReadingAtPath: url.path) else { return nil }
         defer { try? handle.close() }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue { return nil }
+        var isDir = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir { return nil }
         func run<H: HashFunction>(_ h: inout H) -> String {
             while true {
                 let chunk = handle.readData(ofLength: 1 << 20)

@@ -3,6 +3,7 @@ import Crypto
 import Render
 import WebDAV
 import ZIPFoundation
+import TextBasics
 
 /// Writes a BagIt bag (RFC 8493, BagIt 1.0) of a built site: a folder, or a `.zip` of
 /// that folder (one top-level directory named like the bag, as the RFC's serialization
@@ -46,11 +47,7 @@ public struct BagWriter: Sendable {
     /// Today's date (UTC), or the day of `SOURCE_DATE_EPOCH` when set (reproducible bags).
     public static func today(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let date = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0) } ?? Date()
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd"
-        return f.string(from: date)
+        return String(ISODateText.format(date).prefix(10))   // yyyy-MM-dd in UTC
     }
 
     /// Writes the bag to `destination` (a folder, or a zip when it ends in `.zip`).
@@ -147,24 +144,24 @@ public struct BagWriter: Sendable {
 
     /// Lower-case hex SHA-512.
     static func sha512(_ data: Data) -> String {
-        SHA512.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        SHA512.hash(data: data).hexString
     }
 
     /// RFC 8493 §2.1.3: in manifests, CR, LF and `%` in a path are percent-encoded.
     static func encodePath(_ path: String) -> String {
-        path.replacingOccurrences(of: "%", with: "%25")
-            .replacingOccurrences(of: "\n", with: "%0A")
-            .replacingOccurrences(of: "\r", with: "%0D")
+        path.replacingAll("%", with: "%25")
+            .replacingAll("\n", with: "%0A")
+            .replacingAll("\r", with: "%0D")
     }
 
     static func decodePath(_ path: String) -> String {
-        path.replacingOccurrences(of: "%0A", with: "\n").replacingOccurrences(of: "%0a", with: "\n")
-            .replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0d", with: "\r")
-            .replacingOccurrences(of: "%25", with: "%")
+        path.replacingAll("%0A", with: "\n").replacingAll("%0a", with: "\n")
+            .replacingAll("%0D", with: "\r").replacingAll("%0d", with: "\r")
+            .replacingAll("%25", with: "%")
     }
 
     /// A bag-info value on one line (line breaks become spaces).
     static func oneLine(_ s: String) -> String {
-        s.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        s.replacingAll("\r\n", with: " ").replacingAll("\n", with: " ").replacingAll("\r", with: " ")
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TextBasics
 
 /// SHA-256 helpers for the output manifest and the incremental cache.
 public enum Hashing {
@@ -7,7 +8,7 @@ public enum Hashing {
     public static func sha256(_ bytes: UnsafeRawBufferPointer) -> String { hex(SHA256.hash(data: bytes)) }
 
     public static func sha256(file: URL) throws -> String {
-        let h = FileHandle(forReadingAtPath: file.path)
+        let h = PlainFile(forReadingAtPath: file.path)
         guard let h else { throw DossierError(file: file, "cannot read file") }
         defer { try? h.close() }
         var hasher = SHA256()

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 /// One file of a built site as recorded in the output manifest (see ``SiteManifest``).
 public typealias ManifestFile = SiteManifest.Entry
@@ -24,7 +25,7 @@ public final class OutputTree: @unchecked Sendable {
     /// The live site's files (patch mode): a write whose bytes equal the live file's
     /// is recorded and not written.
     private let live: [String: ManifestFile]
-    private let lock = NSLock()
+    private let lock = PlainLock()
     /// Every path claimed in this build → its owner. The files' digests and sizes are not
     /// kept here but by whoever wrote them — a unit's file list, or the build's list of
     /// files outside units — which together make the manifest (a second table of every
@@ -235,7 +236,7 @@ public final class OutputTree: @unchecked Sendable {
     /// goes in chunks of 1 MiB: memory stays flat whatever the file's size.
     @discardableResult
     public func copy(_ source: URL, to path: String, owner: String) throws -> ManifestFile {
-        guard let input = FileHandle(forReadingAtPath: source.path) else {
+        guard let input = PlainFile(forReadingAtPath: source.path) else {
             throw DossierError(file: source, "cannot read file")
         }
         defer { try? input.close() }

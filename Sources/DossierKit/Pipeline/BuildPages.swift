@@ -1,6 +1,7 @@
 import Escaping
 import Foundation
 import Render
+import TextBasics
 
 /// Build steps 6–8: content pages and the home page, assets, the link check.
 extension BuildContext {
@@ -164,7 +165,7 @@ extension BuildContext {
         }
         // cmark percent-encodes destinations (non-ASCII, quotes, braces): look for
         // the decoded form too.
-        let exact = [link, link.removingPercentEncoding].compactMap { $0 }
+        let exact = [link, link.percentDecoded()].compactMap { $0 }
         let folders = folderForms(of: link, page: page)
         for (n, form) in (exact + folders).enumerated() {
             guard let i = lines.firstIndex(where: { $0.contains(form) }) else { continue }

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 /// What the previous build left behind for incremental builds: for every unit, the
 /// hash of its inputs and what it produced; every file of the site; and a stamp of every
@@ -223,7 +224,7 @@ enum StoredRecord: @unchecked Sendable {
 final class RecordSpill: @unchecked Sendable {
     private let fd: Int32
     private var end: Int64 = 0
-    private let lock = NSLock()
+    private let lock = PlainLock()
 
     /// A new spill file in `folder` (on the site's file system: beside the staging folder).
     init(in folder: URL) throws {

@@ -1,6 +1,7 @@
 import Escaping
 import Foundation
 import Render
+import TextBasics
 
 // MARK: - Options and report
 
@@ -82,7 +83,7 @@ public final class Builder: @unchecked Sendable {
             let began = Date()
             do {
                 try await step.run(ctx)
-                log.detail(String(format: "took %.3f s", Date().timeIntervalSince(began)))
+                log.detail(cFormat("took %.3f s", Date().timeIntervalSince(began)))
             } catch {
                 ctx.tree?.discard()
                 var diags = error.diagnostics
@@ -101,7 +102,7 @@ public final class Builder: @unchecked Sendable {
         let shown = project.display(report.output)
         log.info("Done: \(report.pagesRendered) page\(report.pagesRendered == 1 ? "" : "s") rendered, \(report.pagesReused) unchanged; \(report.files) files"
                  + (options.checkOnly ? " checked (nothing written)" : " in \(shown)")
-                 + String(format: " (%.2f s)", report.seconds)
+                 + cFormat(" (%.2f s)", report.seconds)
                  + (report.warnings.isEmpty ? "" : "; \(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s")"))
         return report
     }
@@ -159,7 +160,7 @@ final class BuildContext: @unchecked Sendable {
     /// Absolute path → SHA-256 of the unit inputs digested so far in this build.
     var digested: [String: String] = [:]
     var report: BuildReport
-    let lock = NSLock()
+    let lock = PlainLock()
 
     init(project: Project, options: BuildOptions, log: BuildLog) {
         self.project = project
@@ -243,6 +244,6 @@ final class BuildContext: @unchecked Sendable {
 /// A thread-safe counter for progress.
 final class ProgressCounter: @unchecked Sendable {
     private var n = 0
-    private let lock = NSLock()
+    private let lock = PlainLock()
     func increment() -> Int { lock.lock(); defer { lock.unlock() }; n += 1; return n }
 }

@@ -1,6 +1,7 @@
 import Escaping
 import Foundation
 import Render
+import TextBasics
 
 /// A Markdown page from the project's `content/` folder.
 ///
@@ -72,7 +73,7 @@ public struct ContentPage: Sendable {
         if let f = fields {
             func err(_ k: String, _ m: String) -> DossierError { DossierError(file: shown, line: f.line(k), "\(k): \(m)") }
             if let t = try f.string("title") {
-                if t.trimmingCharacters(in: .whitespaces).isEmpty { throw err("title", "must not be empty") }
+                if t.trimmingWhitespace().isEmpty { throw err("title", "must not be empty") }
                 page.title = ControlCharacters.display(t)
             } else if let h = firstHeading(body) { page.title = ControlCharacters.display(h) }
             page.summary = ControlCharacters.display(try f.string("summary") ?? "")
@@ -144,17 +145,17 @@ public struct ContentPage: Sendable {
             count += 1
             if count > 40 { break }
             if line.starts(with: [0x23, 0x20]) {
-                return String(decoding: line.dropFirst(2), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                return String(decoding: line.dropFirst(2), as: UTF8.self).trimmingWhitespaceAndNewlines()
             }
         }
         return nil
     }
 
     static func titleFromName(_ relative: String) -> String {
-        var name = (relative as NSString).deletingPathExtension
+        var name = PathText.deletingExtension(relative)
         if name.hasSuffix("/index") { name = String(name.dropLast(6)) }
-        name = (name as NSString).lastPathComponent
-        let words = name.replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: "_", with: " ")
+        name = PathText.lastComponent(name)
+        let words = name.replacingAll("-", with: " ").replacingAll("_", with: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Render
+import TextBasics
 
 /// Links to folders in Markdown content, the way sites made with Hugo or Jekyll write
 /// them (`[blog](../blog/)`, `[x](dir)`, `[up](..)`): rewritten to the folder's
@@ -21,7 +22,7 @@ struct FolderLinks: Sendable {
 
     /// `https://e.org/docs/` → `/docs/`, `https://e.org/` → `/`; nil for "".
     static func basePath(of baseURL: String) -> String? {
-        guard let scheme = baseURL.range(of: "://") else { return nil }
+        guard let scheme = baseURL.textRange(of: "://") else { return nil }
         let rest = baseURL[scheme.upperBound...]
         guard let slash = rest.firstIndex(of: "/") else { return "/" }
         let path = String(rest[slash...])
@@ -69,9 +70,9 @@ struct FolderLinks: Sendable {
         }
         var value = LinkChecker.decodeAttribute(String(decoding: raw, as: UTF8.self))
         guard value.withUTF8({ Self.mayBeFolder($0) }), let t = target(value, on: page) else { return nil }
-        return t.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&#x27;")
-            .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        return t.replacingAll("&", with: "&amp;").replacingAll("'", with: "&#x27;")
+            .replacingAll("\"", with: "&quot;").replacingAll("<", with: "&lt;")
+            .replacingAll(">", with: "&gt;")
     }
 
     /// Whether the bytes of an `href` value may be a folder or site-absolute link

@@ -1,5 +1,6 @@
 import Foundation
 import Render
+import TextBasics
 
 /// Finds the internal links and asset references of an HTML page and checks them
 /// against the set of files in the site.
@@ -55,9 +56,9 @@ public enum LinkChecker {
     }
 
     static func decodeAttribute(_ value: String) -> String {
-        value.replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        value.replacingAll("&#x27;", with: "'").replacingAll("&#39;", with: "'")
+            .replacingAll("&quot;", with: "\"").replacingAll("&lt;", with: "<")
+            .replacingAll("&gt;", with: ">").replacingAll("&amp;", with: "&")
     }
 
     private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {

@@ -1,5 +1,6 @@
 import Foundation
 import Render
+import TextBasics
 
 /// In-page contents for a long page a template made (docs/design-system.md, "Contents on
 /// long pages"): a page that has no table of contents of its own (Markdown pages have
@@ -32,7 +33,7 @@ enum PageContents {
                 let tag = String(decoding: UnsafeBufferPointer(rebasing: bytes[start...tagEnd]), as: UTF8.self)
                 let text = plainText(String(decoding: UnsafeBufferPointer(rebasing: bytes[(tagEnd + 1)..<close]), as: UTF8.self))
                 guard !text.isEmpty else { continue }
-                if let r = tag.range(of: " id=\"") {
+                if let r = tag.textRange(of: " id=\"") {
                     let id = String(tag[r.upperBound...].prefix { $0 != "\"" })
                     _ = slugs.unique(id)
                     toc.append(TOCEntry(level: 2, text: text, anchor: id))
@@ -58,7 +59,7 @@ enum PageContents {
             if c == "<" { inTag = true } else if c == ">" { inTag = false } else if !inTag { s.append(c) }
         }
         for (e, c) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
-            s = s.replacingOccurrences(of: e, with: c)
+            s = s.replacingAll(e, with: c)
         }
         return s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Render
+import TextBasics
 
 /// The largest input of each kind a build reads (docs/limits.md). Each is checked with
 /// `stat` before the file is read, and the read itself stops one byte past the limit, so
@@ -68,7 +69,7 @@ public enum InputFile {
         guard st.st_mode & S_IFMT == S_IFREG else { throw DossierError(file: shown, "not a regular file") }
         let tooBig = DossierError(file: shown, "\(what) is \(st.st_size) bytes, more than the maximum of \(InputLimits.describe(limit)) (docs/limits.md)")
         guard Int64(st.st_size) <= limit else { throw tooBig }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { throw DossierError(file: shown, "cannot read file") }
+        guard let handle = PlainFile(forReadingAtPath: url.path) else { throw DossierError(file: shown, "cannot read file") }
         defer { try? handle.close() }
         // Bounded even when the file grows while it is read.
         let data = (try? handle.read(upToCount: Int(limit) + 1)) ?? Data()

@@ -66,7 +66,7 @@ public enum KeySuggestion {
             return bare || (rest.hasPrefix(key) && rest.dropFirst(key.count).drop { $0 == " " }.hasPrefix(":"))
         }
         let first = lines[line - 1]
-        if let r = first.range(of: key + ":", range: first.index(first.startIndex, offsetBy: min(first.count, column))..<first.endIndex),
+        if let r = first.textRange(of: key + ":", from: first.index(first.startIndex, offsetBy: min(first.count, column))),
            r.lowerBound > first.startIndex {
             return line
         }

@@ -1,5 +1,6 @@
 import Escaping
 import Foundation
+import TextBasics
 
 /// The rules for the manifest's `output:` folder, which a full build replaces wholesale
 /// (docs/manifest.md, "The output folder"). A build must never swap away a folder the
@@ -58,9 +59,9 @@ public enum OutputFolder {
     /// or the build state `.dossier/state-<name>.bin` names it).
     public static func checkOwned(_ output: URL, manifest: URL, state: URL, file: String, line: Int) throws {
         let fm = FileManager.default
-        var isDir: ObjCBool = false
+        var isDir = false
         guard fm.fileExists(atPath: output.path, isDirectory: &isDir) else { return }
-        guard isDir.boolValue else {
+        guard isDir else {
             throw DossierError(file: file, line: line, "output: a file is in the way of the output folder; Dossier will not replace it")
         }
         if fm.fileExists(atPath: manifest.path) || fm.fileExists(atPath: state.path) { return }

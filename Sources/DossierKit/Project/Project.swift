@@ -1,6 +1,7 @@
 import Escaping
 import Foundation
 import Render
+import TextBasics
 
 /// A project folder: its `dossier.yml` manifest, content pages, templates and the
 /// section blocks that name domain inputs.
@@ -50,8 +51,8 @@ public struct Project: Sendable {
         let manifest = root.appendingPathComponent("dossier.yml")
         let shown = SitePaths.display(manifest)
         guard FileManager.default.fileExists(atPath: manifest.path) else {
-            var isDir: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir) || !isDir.boolValue {
+            var isDir = false
+            if !FileManager.default.fileExists(atPath: root.path, isDirectory: &isDir) || !isDir {
                 throw DossierError(file: SitePaths.display(root), "no such project folder")
             }
             throw DossierError(file: shown, "no dossier.yml in this folder (create one with `dossier new`)")

@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 /// A section's block in `dossier.yml`, with typed accessors that report `file:line` errors.
 ///
@@ -15,7 +16,7 @@ public final class SectionConfig: @unchecked Sendable {
     private var entries: [ConfigEntry]
     private var used: Set<String> = []
     private var asked: [String] = []
-    private let lock = NSLock()
+    private let lock = PlainLock()
     /// Files this block names must not link outside the project (set by `Project.load`).
     public var confinement: Confinement?
 
@@ -146,9 +147,9 @@ public final class SectionConfig: @unchecked Sendable {
             return names.filter { fnmatch(pattern, $0, 0) == 0 && !$0.hasPrefix(".") }.sorted()
                 .map { dir.appendingPathComponent($0) }.filter(ok)
         }
-        var isDir: ObjCBool = false
+        var isDir = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDir) else { return [] }
-        if isDir.boolValue {
+        if isDir {
             // Every file in the folder (symbolic links followed), sorted; one `stat` a
             // name, and URLs made without `appendingPathComponent`'s own `stat`.
             let names = (try? fm.contentsOfDirectory(atPath: url.path)) ?? []

@@ -1,5 +1,6 @@
 import Foundation
 import Render
+import TextBasics
 
 /// `dossier new`: a small project that builds as it is.
 public enum Skeleton {
@@ -12,7 +13,7 @@ public enum Skeleton {
             throw DossierError(file: SitePaths.display(folder.appendingPathComponent("dossier.yml")), "a project already exists here")
         }
         let name = title ?? folder.lastPathComponent
-        let quoted = "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let quoted = "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""
         let files: [String: String] = [
             "dossier.yml": manifest(title: quoted, with: with),
             "content/index.md": """

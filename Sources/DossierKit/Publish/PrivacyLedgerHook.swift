@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 import Privacy
 
 // MARK: - `dossier publish` and the privacy ledger (docs/game-privacy.md, "The release ledger")
@@ -78,9 +79,7 @@ public struct PrivacyLedgerHook: Sendable {
     public func record(at date: Date = Date()) throws {
         guard !alreadyRecorded else { return }
         var l = ledger, e = entry
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        e.published = f.string(from: date)
+        e.published = ISODateText.format(date)
         l.entries.append(e)
         if let databasePath { try Self.appendToDatabase(databasePath, l.entries) }
         let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent("." + ledgerURL.lastPathComponent + ".tmp")

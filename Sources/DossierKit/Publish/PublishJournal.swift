@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 /// A local, append-only record of a publish in progress, so an interrupted publish
 /// resumes without sending again what already reached its place.
@@ -21,8 +22,8 @@ final class PublishJournal: @unchecked Sendable {
     /// This machine's copy of the last clean remote manifest it wrote to the target
     /// (`<same name>.published.json`): what a cut remote manifest is recovered from.
     let publishedURL: URL
-    private let lock = NSLock()
-    private var handle: FileHandle?
+    private let lock = PlainLock()
+    private var handle: PlainFile?
     private(set) var base: String?
     private(set) var started: Set<String> = []
     private(set) var done: [String: Done] = [:]
@@ -61,7 +62,7 @@ final class PublishJournal: @unchecked Sendable {
         let carried = (etag == base) ? done : [:]
         base = etag
         try rewrite(carrying: carried)
-        handle = try FileHandle(forWritingTo: url)
+        handle = try PlainFile(forWritingTo: url)
         try handle?.seekToEnd()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import WebDAV
+import TextBasics
 
 /// The lease a publish holds on its target folder while it changes it (docs/publish.md,
 /// "The lease"): written into the dirty marker by a compare-and-swap (`If-Match` on the
@@ -25,10 +26,7 @@ struct PublishLease: Codable, Sendable, Equatable {
     static let seconds: TimeInterval = 600
 
     static func format(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: date)
+        ISODateText.format(date)
     }
 
     /// A new lease for this process, ending `seconds` after `now`.
@@ -37,7 +35,7 @@ struct PublishLease: Codable, Sendable, Equatable {
                      pid: ProcessInfo.processInfo.processIdentifier)
     }
 
-    var expiryDate: Date? { ISO8601DateFormatter().date(from: expires) }
+    var expiryDate: Date? { try? Date.ISO8601FormatStyle().parse(expires) }
 
     /// True when this lease still keeps other publishes out at `now`: unexpired, and not
     /// the lease of a process of this machine that no longer runs (a killed publish).
@@ -60,7 +58,7 @@ struct PublishLease: Codable, Sendable, Equatable {
 
     static func randomHex(_ bytes: Int) -> String {
         var g = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined()
+        return (0..<bytes).map { _ in cFormat("%02x", UInt8.random(in: 0...255, using: &g)) }.joined()
     }
 }
 
@@ -85,14 +83,14 @@ enum MachineID {
 
     private static func read(_ file: URL) -> String? {
         guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
-        let id = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = text.trimmingWhitespaceAndNewlines()
         return id.count == 32 && id.allSatisfy(\.isHexDigit) ? id : nil
     }
 }
 
 /// Holds the marker (with its lease) and its current entity tag for the length of a run.
 final class LeaseKeeper: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private(set) var marker: RemoteSite
     private(set) var tag: String?
     private var renewed = Date()

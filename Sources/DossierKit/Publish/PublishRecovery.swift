@@ -5,12 +5,19 @@ import WebDAV
 /// uploads under their final name (docs/publish.md, "Interrupted publishes"): a cut
 /// remote manifest, lost answers to its PUT, files and folders only a publish may delete.
 extension Publisher {
+    /// Whether `data` is one whole JSON text (JSONDecoder checks all of it before decoding
+    /// anything, and `Anything` takes any value).
+    static func isJSON(_ data: Data) -> Bool {
+        struct Anything: Decodable { init(from decoder: Decoder) throws {} }
+        return (try? JSONDecoder().decode(Anything.self, from: data)) != nil
+    }
+
     /// True when `data` is what a cut upload of the remote manifest leaves: empty, or
     /// starting with `{` but not valid JSON. (Any other undecodable manifest is refused.)
     static func looksCut(_ data: Data) -> Bool {
         if data.isEmpty { return true }
         guard data.first == UInt8(ascii: "{") else { return false }
-        return (try? JSONSerialization.jsonObject(with: data)) == nil
+        return !isJSON(data)
     }
 
     /// The server's manifest. A cut one reads as dirty — so the server is listed and

@@ -1,5 +1,6 @@
 import Foundation
 import WebDAV
+import TextBasics
 
 /// `dossier publish`: makes a WebDAV folder byte-identical to the local site, sending
 /// only what changed (see docs/publish.md).
@@ -243,7 +244,7 @@ public struct Publisher: Sendable {
     }
 
     static func contentType(_ path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
+        switch PathText.pathExtension(path).lowercased() {
         case "html", "htm": return "text/html; charset=utf-8"
         case "css": return "text/css; charset=utf-8"
         case "js": return "text/javascript; charset=utf-8"
@@ -261,7 +262,7 @@ public struct Publisher: Sendable {
 
 /// A thread-safe counter for progress lines.
 final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private var n = 0
     func increment() -> Int { lock.lock(); defer { lock.unlock() }; n += 1; return n }
 }

@@ -2,6 +2,7 @@ import Escaping
 import Foundation
 import Crypto
 import Render
+import TextBasics
 
 /// The manifest the build writes beside the site (`_site.manifest.json`), and the copy
 /// publish keeps on the server (`.dossier-manifest.json`): every output file with its
@@ -186,8 +187,8 @@ public struct SiteManifest: Codable, Sendable, Equatable {
         }
         while let rel = walker.nextObject() as? String {
             let full = base + "/" + rel
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir.boolValue else { continue }
+            var isDir = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir else { continue }
             let (hash, size) = try FileHash.sha256(URL(fileURLWithPath: full))
             entries.append(Entry(path: rel, sha256: hash, size: size))
         }
@@ -209,7 +210,7 @@ public struct SiteManifest: Codable, Sendable, Equatable {
 public enum FileHash {
     /// Hex SHA-256 and size of the file at `url`.
     public static func sha256(_ url: URL) throws -> (hex: String, size: Int64) {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        guard let handle = PlainFile(forReadingAtPath: url.path) else {
             throw DossierError(file: SitePaths.display(url), "cannot read this file")
         }
         defer { try? handle.close() }

@@ -2,6 +2,7 @@ import Foundation
 import Experiences
 import Render
 import Escaping
+import TextBasics
 
 /// The `experiences` section: experience files → a static experience browser.
 ///
@@ -33,8 +34,8 @@ public struct ExperiencesSection: Section {
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
         guard let folder = try config.path("input") else { throw config.error(nil, "missing required key 'input'") }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
+        var isDir = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir else {
             throw config.error("input", "must be a folder of experience files (*.json)")
         }
         self.folder = folder
@@ -256,12 +257,12 @@ public struct ExperiencesSection: Section {
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
     static func mime(_ path: String) -> String { path.lowercased().hasSuffix(".png") ? "image/png" : "image/jpeg" }
     static func size(_ b: Int) -> String {
-        if b >= 1_000_000 { return String(format: "%.1f MB", Double(b) / 1_000_000) }
-        if b >= 1_000 { return String(format: "%.0f kB", Double(b) / 1_000) }
+        if b >= 1_000_000 { return cFormat("%.1f MB", Double(b) / 1_000_000) }
+        if b >= 1_000 { return cFormat("%.0f kB", Double(b) / 1_000) }
         return "\(b) bytes"
     }
     /// A level in dBFS for the overview page: one decimal, U+2212 for the (usual) negative sign.
-    static func db(_ v: Double?) -> String { v.map { ValueFormat.minus(String(format: "%.1f", $0)) } ?? "silent" }
+    static func db(_ v: Double?) -> String { v.map { ValueFormat.minus(cFormat("%.1f", $0)) } ?? "silent" }
 }
 
 /// What the viewer script reads from the page (docs/experience-viewer.md).

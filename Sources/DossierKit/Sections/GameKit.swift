@@ -2,6 +2,7 @@ import Foundation
 import Crypto
 import _CryptoExtras
 import Render
+import TextBasics
 
 /// The RocketMouse game kit (`game: kit: true`, docs/game-kit.md): the game as one
 /// self-contained static page, `game/play/index.html`, that records sessions in the
@@ -62,12 +63,12 @@ struct GameKit {
                                            "results": .string("../results/")]
         config["upload"] = upload.map { .string($0.absoluteString) } ?? .null
         html = RecallKit.section(html, "upload", keep: upload != nil)
-        html = html.replacingOccurrences(of: "/*KIT-CSS*/", with: try read("Site/game/play/play.css"))
-        html = html.replacingOccurrences(of: "/*KIT-CONFIG*/", with: RecallKit.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
-        html = html.replacingOccurrences(of: "/*KIT-JS*/", with: js)
+        html = html.replacingAll("/*KIT-CSS*/", with: try read("Site/game/play/play.css"))
+        html = html.replacingAll("/*KIT-CONFIG*/", with: RecallKit.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
+        html = html.replacingAll("/*KIT-JS*/", with: js)
         return [OutputFile(path: "game/play/index.html", text: html)]
     }
 
     /// What the build's cache key must cover: the key and the upload folder.
-    var salt: String { "kit=\(SHA256.hash(data: Data((publicKeySPKI + "|" + (upload?.absoluteString ?? "")).utf8)).map { String(format: "%02x", $0) }.joined().prefix(16))" }
+    var salt: String { "kit=\(SHA256.hash(data: Data((publicKeySPKI + "|" + (upload?.absoluteString ?? "")).utf8)).hexString.prefix(16))" }
 }

@@ -5,6 +5,7 @@ import Foundation
 import GameAnalytics
 import Privacy
 import StudyStore
+import TextBasics
 
 // MARK: - `game: privacy:` (docs/game-privacy.md, "Configuration")
 
@@ -132,8 +133,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             s.key = Self.freshKey()
         }
         if checkOnly { return (s, []) }
-        let rec = PrivacyKeyRecord(keyHex: s.key.map { String(format: "%02x", $0) }.joined(),
-                                   databaseID: Self.freshKey().prefix(16).map { String(format: "%02x", $0) }.joined(),
+        let rec = PrivacyKeyRecord(keyHex: s.key.hexString,
+                                   databaseID: Self.freshKey().prefix(16).hexString,
                                    lifetimeMilli: lifetimeMilli)
         let stored: PrivacyKeyRecord
         do { stored = try StudyDatabase(location: database, create: false).storePrivacyKey(rec) } catch {
@@ -168,7 +169,7 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     static func loadKey(_ url: URL, shown: String) throws -> Data {
         let fm = FileManager.default
         if !fm.fileExists(atPath: url.path) {
-            let text = freshKey().map { String(format: "%02x", $0) }.joined() + "\n"
+            let text = freshKey().hexString + "\n"
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let tmp = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".tmp")
             guard fm.createFile(atPath: tmp.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
@@ -183,7 +184,7 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     /// 64 hexadecimal digits → 32 bytes; a short, malformed or weak key (fewer than
     /// ``minimumDistinctBytes`` different byte values, e.g. all zero) is refused.
     static func parseKey(_ text: String, shown: String, line: Int?) throws -> Data {
-        let hex = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let hex = text.trimmingWhitespaceAndNewlines()
         guard hex.count == 64, hex.allSatisfy(\.isHexDigit) else {
             throw DossierError(file: shown, line: line, "a privacy key holds 64 hexadecimal digits (256 bits)")
         }
@@ -212,13 +213,13 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     /// A value that changes with the key without revealing it (for the build cache).
     var cacheTag: String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("dossier-privacy-cache".utf8), using: SymmetricKey(data: key))
-        return mac.prefix(8).map { String(format: "%02x", $0) }.joined()
+        return mac.prefix(8).hexString
     }
 
     /// The release's name: keyed by the secret, over the digest of its inputs.
     func releaseID(inputs: Data) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("dossier-release".utf8) + inputs, using: SymmetricKey(data: key))
-        return mac.prefix(8).map { String(format: "%02x", $0) }.joined()
+        return mac.prefix(8).hexString
     }
 }
 #endif

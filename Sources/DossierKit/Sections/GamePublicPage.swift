@@ -4,6 +4,7 @@ import Foundation
 import GameAnalytics
 import Privacy
 import Render
+import TextBasics
 
 // MARK: - The public cohort page: only numbers from ``GamePublicRelease``
 
@@ -110,7 +111,7 @@ enum GamePublicPage {
         }
         var release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: settings.epsilonMilli), delta: settings.delta,
                                   lifetimeEpsilon: PrivacyNumber.text(milli: settings.lifetimeMilli),
-                                  spends: rel.spends.map { ["part": $0.label, "epsilon": String(format: "%.6g", $0.epsilon.double)] })
+                                  spends: rel.spends.map { ["part": $0.label, "epsilon": cFormat("%.6g", $0.epsilon.double)] })
         if let id = settings.databaseID {
             release.database = id
             release.seal = ReleaseSeal.seal(key: settings.key, release: release.release, section: release.section, epsilon: release.epsilon,

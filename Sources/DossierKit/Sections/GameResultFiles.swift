@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import GameAnalytics
 import Privacy
+import TextBasics
 
 // MARK: - Players' own results on the public site (docs/game-privacy.md, "Result files")
 
@@ -68,7 +69,7 @@ enum GameResultFiles {
         var msg = Data("dossier-result-decoy-name".utf8)
         withUnsafeBytes(of: UInt64(i).bigEndian) { msg.append(contentsOf: $0) }
         let mac = HMAC<SHA256>.authenticationCode(for: msg, using: SymmetricKey(data: key))
-        let name = Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined() + ".rmr"
+        let name = Data(mac).prefix(16).hexString + ".rmr"
         var rng = KeyedRandom(key: key, context: "dossier-result-decoy/\(release)/\(i)")
         var bytes = ResultBox.magic
         bytes.reserveCapacity(fileSize)

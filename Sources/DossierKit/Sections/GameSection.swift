@@ -3,6 +3,7 @@ import Foundation
 import GameAnalytics
 import Render
 import StudyStore
+import TextBasics
 
 /// The `game` section: RocketMouse telemetry → an aggregate-only cohort summary (the
 /// default, publishable site) or, for a site that is never published, per-player pages.
@@ -109,7 +110,7 @@ public struct GameSection: Section {
     func walSalt() -> String {
         guard !awaitingFirstGame, let database,
               let wal = FileManager.default.contents(atPath: database.path + "-wal"), !wal.isEmpty else { return "" }
-        return ";wal=" + SHA256.hash(data: wal).map { String(format: "%02x", $0) }.joined()
+        return ";wal=" + SHA256.hash(data: wal).hexString
     }
 
     /// What the cohort unit reads: the cohort and, from a database, the result keys and the
@@ -255,7 +256,7 @@ enum GameFormat {
     /// U+2212 (`−0.62`, ``ValueFormat/minus(_:)``); missing or non-finite reads `–`.
     static func num(_ x: Double?, _ digits: Int = 1) -> String {
         guard let x, x.isFinite else { return "–" }
-        let s = String(format: "%.\(digits)f", x)
+        let s = cFormat("%.\(digits)f", x)
         return s == "-0" || s.hasPrefix("-0.") && Double(s) == 0 ? String(s.dropFirst()) : ValueFormat.minus(s)
     }
     static func percent(_ x: Double?) -> String { x.map { num($0 * 100, 0) + " %" } ?? "–" }

@@ -1,6 +1,7 @@
 import Foundation
 import RecallStudy
 import Render
+import TextBasics
 
 /// The recall test kit (`recall: kit: true`, docs/recall-kit.md): the seed's app as two
 /// self-contained static pages, `recall/kit/index.html` (the test) and
@@ -87,9 +88,9 @@ struct RecallKit {
             html = Self.section(html, "sets", keep: sets.count > 1)
             html = Self.section(html, "sealed", keep: publicKeySPKI != nil)
             html = Self.section(html, "keepSealed", keep: keepSealedOnly)
-            html = html.replacingOccurrences(of: "/*KIT-CSS*/", with: css)
-            html = html.replacingOccurrences(of: "/*KIT-CONFIG*/", with: Self.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
-            html = html.replacingOccurrences(of: "/*KIT-JS*/", with: js)
+            html = html.replacingAll("/*KIT-CSS*/", with: css)
+            html = html.replacingAll("/*KIT-CONFIG*/", with: Self.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
+            html = html.replacingAll("/*KIT-JS*/", with: js)
             return html
         }
         return [OutputFile(path: "recall/kit/index.html", text: page(test, mode: "test")),
@@ -99,17 +100,17 @@ struct RecallKit {
     /// JSON placed inside `<script>`: `<`, `>` and `&` (which JSON only has inside
     /// strings) as `\u003c`, `\u003e`, `\u0026`, so no text can close the element.
     static func scriptSafe(_ json: String) -> String {
-        json.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
-            .replacingOccurrences(of: "&", with: "\\u0026")
+        json.replacingAll("<", with: "\\u003c").replacingAll(">", with: "\\u003e")
+            .replacingAll("&", with: "\\u0026")
     }
 
     /// Repeats each `{{#fields}}…{{/fields}}` block for fields 1–10 (`{{n}}`).
     static func expandFields(_ s: String) -> String {
         var out = "", rest = Substring(s)
-        while let a = rest.range(of: "{{#fields}}"), let b = rest.range(of: "{{/fields}}", range: a.upperBound..<rest.endIndex) {
+        while let a = rest.textRange(of: "{{#fields}}"), let b = rest.textRange(of: "{{/fields}}", from: a.upperBound) {
             out += rest[..<a.lowerBound]
             let block = String(rest[a.upperBound..<b.lowerBound])
-            for n in 1...StringSet.count { out += block.replacingOccurrences(of: "{{n}}", with: String(n)) }
+            for n in 1...StringSet.count { out += block.replacingAll("{{n}}", with: String(n)) }
             rest = rest[b.upperBound...]
         }
         return out + rest
@@ -118,7 +119,7 @@ struct RecallKit {
     /// Keeps or drops the text of `{{#name}}…{{/name}}`.
     static func section(_ s: String, _ name: String, keep: Bool) -> String {
         var out = "", rest = Substring(s)
-        while let a = rest.range(of: "{{#\(name)}}"), let b = rest.range(of: "{{/\(name)}}", range: a.upperBound..<rest.endIndex) {
+        while let a = rest.textRange(of: "{{#\(name)}}"), let b = rest.textRange(of: "{{/\(name)}}", from: a.upperBound) {
             out += rest[..<a.lowerBound]
             if keep { out += rest[a.upperBound..<b.lowerBound] }
             rest = rest[b.upperBound...]

@@ -2,6 +2,7 @@ import Foundation
 import RecallStudy
 import Render
 import CompactBinary
+import TextBasics
 
 /// The `recall` section: glue between the RecallStudy core and the renderer.
 ///
@@ -107,8 +108,8 @@ public struct RecallSection: Section {
     func url(of id: String) -> URL? { pathOf[id].map { URL(filePath: $0, directoryHint: .notDirectory) } }
 
     static func isFolder(_ url: URL) -> Bool {
-        var dir: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &dir) && dir.boolValue
+        var dir = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &dir) && dir
     }
 
     /// A file name as a URL-safe folder name: every character outside

@@ -1,6 +1,7 @@
 import Foundation
 import RecallStudy
 import Render
+import TextBasics
 
 // MARK: - The study summary page
 
@@ -9,7 +10,7 @@ enum RecallStudyPage {
 
     /// A heatmap cell's label: seconds with two decimals in every cell (`8.00`, `8.03`),
     /// so the grid reads as one column of numbers (docs/recall-section.md).
-    static func cellSeconds(_ s: Double) -> String { ValueFormat.minus(String(format: "%.2f", s)) }
+    static func cellSeconds(_ s: Double) -> String { ValueFormat.minus(cFormat("%.2f", s)) }
 
     static func heatmap(_ t: CohortTable, title: String, limit: Int) -> (svg: String, shown: Int, total: Int) {
         let rows = (t.complete.map { ($0, false) } + t.incomplete.map { ($0, true) })

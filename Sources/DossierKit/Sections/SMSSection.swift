@@ -1,6 +1,7 @@
 import Foundation
 import Render
 import SecureSMS
+import TextBasics
 
 /// The `sms` section: a redacted inventory of SecureSMS keystores.
 ///
@@ -54,7 +55,7 @@ public struct SMSSection: Section {
     func password() throws -> String {
         if let f = passwordFile {
             guard let text = try? String(contentsOf: f, encoding: .utf8),
-                  let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map({ String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\r")) }),
+                  let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map({ String($0).trimming(scalarsIn: "\r") }),
                   !line.isEmpty else {
                 throw DossierError(file: display(f), line: 1, "sms: the password file is empty or unreadable")
             }
@@ -127,7 +128,7 @@ public struct SMSSection: Section {
         func shown(_ x: Date?) -> String { x.map { ValueFormat.dateTime(SMSDates.format($0)) } ?? "—" }
         /// In table cells a written date-time may break only after its comma (two lines at most).
         func cell(_ x: Date?) -> String {
-            shown(x).replacingOccurrences(of: " ", with: "\u{00A0}").replacingOccurrences(of: ",\u{00A0}", with: ", ")
+            shown(x).replacingAll(" ", with: "\u{00A0}").replacingAll(",\u{00A0}", with: ", ")
         }
         func jd(_ x: Date?) -> JSONValue { x.map { .string(SMSDates.format($0)) } ?? .null }
 
@@ -186,7 +187,7 @@ public struct SMSSection: Section {
 /// Inventories read by one build's ``SMSSection/units()``, each taken once by its build.
 final class OpenedInventories: @unchecked Sendable {
     private var byPath: [String: Inventory] = [:]
-    private let lock = NSLock()
+    private let lock = PlainLock()
     func set(_ url: URL, _ inventory: Inventory) { lock.lock(); byPath[url.path] = inventory; lock.unlock() }
     func take(_ url: URL) -> Inventory? {
         lock.lock(); defer { lock.unlock() }

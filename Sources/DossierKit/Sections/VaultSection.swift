@@ -1,6 +1,7 @@
 import Foundation
 import Render
 import Vault
+import TextBasics
 
 /// The `vault` section: the redacted health report of one password vault.
 ///
@@ -44,7 +45,7 @@ public struct VaultSection: Section {
     public init(config: SectionConfig, project: Project) throws {
         if let name = try config.string("vault"), !FileManager.default.fileExists(atPath: config.resolve(name).path) {
             // Built before the vault was made (`dossier new --with vault` says to make it first).
-            let dir = (config.file as NSString).deletingLastPathComponent   // as seen from where dossier started
+            let dir = PathText.deletingLastComponent(config.file)   // as seen from where dossier started
             let shown = name.hasPrefix("/") || dir.isEmpty ? name : dir + "/" + name
             throw config.error("vault", "file not found: \(name); create the vault with `dossier vault init \(shown)` "
                                + "(or name an existing vault file), then build again")
@@ -190,7 +191,7 @@ public struct VaultSection: Section {
         let model = VaultPageModel(
             asOf: ValueFormat.date(report.asOf), source: record.source, format: record.format, counts: counts,
             breachList: pwned == nil ? nil : report.breachList ?? "",
-            averageLength: String(format: "%.1f", report.averageLength),
+            averageLength: cFormat("%.1f", report.averageLength),
             chart: chart,
             distribution: report.scoreDistribution.enumerated().map { .init(label: labels[$0.offset], count: $0.element) },
             problems: report.problems.map(VaultPageModel.Row.init),
@@ -210,7 +211,7 @@ public struct VaultSection: Section {
 /// The items one build's ``VaultSection/units()`` unlocked, taken once by ``VaultSection/build``.
 final class UnlockedItems: @unchecked Sendable {
     typealias Loaded = (items: [VaultItem], format: String, skipped: [String: Int], notKept: [String: Int])
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private var value: Loaded?
 
     func set(_ v: Loaded) { lock.lock(); value = v; lock.unlock() }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 /// The HTTP server of `dossier serve`: HTTP/1.1 on 127.0.0.1 only, `GET` and `HEAD`,
 /// one request per connection (`Connection: close`), one thread per connection.
@@ -60,14 +61,14 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     func run() async {
         let listener = fd
         let handler = self.handler
-        Thread.detachNewThread {
+        detachThread {
             while true {
                 let c = accept(listener, nil, nil)
                 if c < 0 {
                     if errno == EINTR || errno == ECONNABORTED || errno == EMFILE { continue }
                     return
                 }
-                Thread.detachNewThread { LoopbackHTTPServer.serve(c, handler: handler) }
+                detachThread { LoopbackHTTPServer.serve(c, handler: handler) }
             }
         }
         await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }

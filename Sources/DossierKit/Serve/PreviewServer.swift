@@ -1,5 +1,6 @@
 import Foundation
 import Render
+import TextBasics
 
 /// `dossier serve`: builds into `.dossier/preview/site`, serves it on 127.0.0.1, polls the
 /// project for changes, rebuilds incrementally, and makes open pages reload.
@@ -22,7 +23,7 @@ public final class PreviewServer: @unchecked Sendable {
     }
 
     final class ServeState: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = PlainLock()
         private var _version = 0
         private var _error: String? = nil
         var version: Int { lock.lock(); defer { lock.unlock() }; return _version }
@@ -82,7 +83,7 @@ public final class PreviewServer: @unchecked Sendable {
             }
         }
         defer { watcher.cancel() }
-        FileHandle.standardOutput.write(Data("Serving \(SitePaths.display(folder)) at http://127.0.0.1:\(server.port)/ (Ctrl-C to stop)\n".utf8))
+        Stdio.writeOutput(Data("Serving \(SitePaths.display(folder)) at http://127.0.0.1:\(server.port)/ (Ctrl-C to stop)\n".utf8))
         await server.run()
     }
 
@@ -96,7 +97,7 @@ public final class PreviewServer: @unchecked Sendable {
         var body: String
         if let page = FileManager.default.contents(atPath: site.appendingPathComponent("404.html").path) {
             body = String(decoding: page, as: UTF8.self)
-            if let head = body.range(of: "<head>") { body.insert(contentsOf: "\n<base href=\"/\">", at: head.upperBound) }
+            if let head = body.textRange(of: "<head>") { body.insert(contentsOf: "\n<base href=\"/\">", at: head.upperBound) }
         } else {
             body = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Page not found</title>\n"
@@ -104,19 +105,19 @@ public final class PreviewServer: @unchecked Sendable {
                 + "<main id=\"main\" class=\"page\">\n<h1>Page not found</h1>\n<p>\(HTML.escape(path)) is not part of the site.</p>\n"
                 + "<p><a href=\"index.html\">Go to the home page</a></p>\n</main>\n</body>\n</html>\n"
         }
-        if let r = body.range(of: "</body>", options: .backwards) { body.insert(contentsOf: reloadScript, at: r.lowerBound) } else { body += reloadScript }
+        if let r = body.lastTextRange(of: "</body>") { body.insert(contentsOf: reloadScript, at: r.lowerBound) } else { body += reloadScript }
         return .init(status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(body.utf8))
     }
 
     static func serveFile(_ rawPath: String, from site: URL, state: ServeState) -> LoopbackHTTPServer.Response {
-        var path = rawPath.removingPercentEncoding ?? rawPath
+        var path = rawPath.percentDecoded() ?? rawPath
         if path.hasSuffix("/") || path.isEmpty { path += "index.html" }
         let parts = path.split(separator: "/").filter { !$0.isEmpty && $0 != "." }
         if parts.contains("..") { return .init(status: 403) }
         var url = site
         for p in parts { url.appendPathComponent(String(p)) }
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir.boolValue {
+        var isDir = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), isDir {
             // Only a path without its trailing "/" is redirected, and only to that path
             // with one (never to itself).
             guard !rawPath.hasSuffix("/") else { return .init(status: 404) }
@@ -127,9 +128,9 @@ public final class PreviewServer: @unchecked Sendable {
         if url.pathExtension == "html" {
             var html = String(decoding: data, as: UTF8.self)
             if let e = state.error {
-                html = html.replacingOccurrences(of: "<body", with: "<div style=\"background:#a4161a;color:#fff;padding:1rem;white-space:pre-wrap;font-family:monospace\">Last rebuild failed; showing the previous site.\n\(HTML.escape(e))</div><body")
+                html = html.replacingAll("<body", with: "<div style=\"background:#a4161a;color:#fff;padding:1rem;white-space:pre-wrap;font-family:monospace\">Last rebuild failed; showing the previous site.\n\(HTML.escape(e))</div><body")
             }
-            if let r = html.range(of: "</body>", options: .backwards) { html.insert(contentsOf: reloadScript, at: r.lowerBound) } else { html += reloadScript }
+            if let r = html.lastTextRange(of: "</body>") { html.insert(contentsOf: reloadScript, at: r.lowerBound) } else { html += reloadScript }
             data = Data(html.utf8)
         }
         return .init(status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-store")], body: data)

@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 /// Where Dossier talks to people: progress and notes to standard error, never secrets.
 public enum Console {
@@ -7,13 +8,13 @@ public enum Console {
         for d in error.diagnostics {
             let text = d.severity == .error ? "error: " : ""
             let line = d.description
-            FileHandle.standardError.write(Data(((d.file == nil ? text : "") + line + "\n").utf8))
+            Stdio.writeError(Data(((d.file == nil ? text : "") + line + "\n").utf8))
         }
     }
 
     /// A line on standard error.
     public static func note(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Stdio.writeError(Data((message + "\n").utf8))
     }
 }
 

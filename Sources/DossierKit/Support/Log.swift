@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 /// The build log: `[i/n] step` lines, an optional progress bar on a terminal, and
 /// warnings. Goes to standard error; `--quiet` keeps only warnings and errors,
@@ -8,7 +9,7 @@ public final class BuildLog: @unchecked Sendable {
 
     public let level: Level
     private let isTTY: Bool
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private var barShown = false
     private var lastBar = Date.distantPast
     /// Every line written (tests and the leak checks read it).
@@ -25,7 +26,7 @@ public final class BuildLog: @unchecked Sendable {
     public init(level: Level = .normal, sink: (@Sendable (String) -> Void)? = nil, terminal: Bool? = nil) {
         self.level = level
         self.isTTY = terminal ?? (sink == nil && isatty(2) == 1)
-        self.sink = sink ?? { FileHandle.standardError.write(Data($0.utf8)) }
+        self.sink = sink ?? { Stdio.writeError(Data($0.utf8)) }
     }
 
     private func emit(_ s: String) {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 /// Reads a secret (master password, keystore password, WebDAV password) without it
 /// ever appearing on a command line, in `ps`, or on the screen.
@@ -24,7 +25,7 @@ public enum SecretInput {
         }
         let tty = open("/dev/tty", O_RDWR)
         guard tty >= 0 else {
-            throw DossierError("no terminal to ask for the \(prompt.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: ": "))); set \(environment) or \(environment)_FD")
+            throw DossierError("no terminal to ask for the \(prompt.lowercased().trimming(scalarsIn: ": ")); set \(environment) or \(environment)_FD")
         }
         defer { close(tty) }
         var old = termios()

@@ -56,7 +56,7 @@ extension VaultSyncEngine {
     static func looksCut(_ data: Data) -> Bool {
         let head = Data(#"{"format":"#.utf8)
         guard data.count < head.count ? head.starts(with: data) : data.starts(with: head) else { return false }
-        return (try? JSONSerialization.jsonObject(with: data)) == nil
+        return !Publisher.isJSON(data)
     }
 
     /// What `manifest.json` holds, when it is whole; when it is a cut upload, the pending

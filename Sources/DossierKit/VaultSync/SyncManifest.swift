@@ -1,6 +1,7 @@
 #if DOMAIN_VAULT
 import Foundation
 import Vault
+import TextBasics
 
 /// The server's `manifest.json` for vault sync: which blob holds each item's current
 /// version, authenticated with a key only the master password gives, and a version
@@ -44,7 +45,7 @@ struct SyncManifest: Equatable {
     func encoded(with vault: Vault) throws -> Data {
         var wire = Wire(format: 2, items: items, mac: nil, vaultID: vaultID, version: version)
         let body = try Self.encoder().encode(wire)
-        wire.mac = vault.syncManifestMAC(Self.macContext + body).map { String(format: "%02x", $0) }.joined()
+        wire.mac = vault.syncManifestMAC(Self.macContext + body).hexString
         return try Self.encoder().encode(wire)
     }
 
@@ -62,7 +63,7 @@ struct SyncManifest: Equatable {
             var bare = wire
             bare.mac = nil
             let body = try encoder().encode(bare)
-            let expected = vault.syncManifestMAC(macContext + body).map { String(format: "%02x", $0) }.joined()
+            let expected = vault.syncManifestMAC(macContext + body).hexString
             // Constant-time enough for a public MAC check: compare all bytes.
             guard mac.utf8.count == expected.utf8.count,
                   zip(mac.utf8, expected.utf8).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { throw ReadError.badMAC }

@@ -2,6 +2,7 @@
 import Foundation
 import Vault
 import WebDAV
+import TextBasics
 
 /// Server settings kept sealed in the vault (``VaultSettings``): checking them against the
 /// server before they are saved (UC3), and auto-sync when a command unlocks the vault (UC7).
@@ -109,7 +110,7 @@ public enum VaultServerSettings {
 }
 
 private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = PlainLock()
     private var _vault: Vault
     private(set) var lines: [String] = []
     private(set) var error: String?

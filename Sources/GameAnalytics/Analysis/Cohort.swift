@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 // MARK: - Groups, norms, comparisons, model (docs/game-measures.md)
 
@@ -31,7 +32,7 @@ public enum Group: String, Sendable, Hashable, Codable, CaseIterable {
 /// Short number text for sentences ("10", "2.5").
 enum GameNumber {
     static func short(_ x: Double) -> String {
-        x == x.rounded() ? String(Int(x)) : String(format: "%.1f", x)
+        x == x.rounded() ? String(Int(x)) : cFormat("%.1f", x)
     }
 }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import JSONLines
 import Sealing
+import TextBasics
 
 // MARK: - Signed upload content (docs/game-telemetry.md, "Signed uploads")
 
@@ -98,7 +99,7 @@ public enum ResultBox {
 
     public static func name(resultKey: Data) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result name v1".utf8), using: SymmetricKey(data: resultKey))
-        return Data(mac).prefix(16).map { String(format: "%02x", $0) }.joined() + ".rmr"
+        return Data(mac).prefix(16).hexString + ".rmr"
     }
 
     static func encryptionKey(_ resultKey: Data) -> SymmetricKey {

@@ -2,6 +2,7 @@ import Crypto
 import _CryptoExtras
 import Foundation
 import Sealing
+import TextBasics
 
 // MARK: - Sealed uploads (docs/game-telemetry.md, "Encrypted uploads")
 

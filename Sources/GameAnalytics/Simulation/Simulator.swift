@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 // MARK: - Cohort simulator (assumptions in docs/game-measures.md, "Simulator")
 
@@ -31,7 +32,7 @@ public struct Simulator: Sendable {
         var used = Set<String>()
         for _ in 0..<players {
             var id: String
-            repeat { id = String(format: "%016llx", rng.next()).prefix(12).description } while used.contains(id)
+            repeat { id = cFormat("%016llx", rng.next()).prefix(12).description } while used.contains(id)
             used.insert(id)
             let gender = ["female", "male", "other"][rng.weighted([0.47, 0.47, 0.06])]
             let bandRange = Self.ageBands[rng.weighted(Self.ageBands.map(\.1))].0

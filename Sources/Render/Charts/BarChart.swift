@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Grouped bar chart (see ``Charts/bar(categories:series:options:horizontal:)``).
 enum BarChart {

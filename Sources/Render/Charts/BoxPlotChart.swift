@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Box plot (see ``Charts/boxPlot(groups:options:)``); numbers from ``BoxStats``.
 enum BoxPlotChart {

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - Style
 
@@ -305,7 +311,7 @@ struct ChartCanvas {
     static func trimmed(_ s: String) -> String {
         func plain(_ b: UInt8?) -> Bool { b.map { $0 > 0x20 && $0 < 0x7F } ?? true }
         if plain(s.utf8.first) && plain(s.utf8.last) { return s }
-        return s.trimmingCharacters(in: .whitespacesAndNewlines)
+        return s.trimmingWhitespaceAndNewlines()
     }
 
     private func legendSVG() -> String {

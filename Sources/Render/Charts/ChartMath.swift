@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // MARK: - Number formatting
 
@@ -8,7 +14,7 @@ public enum ChartNumber {
     public static func coord(_ x: Double) -> String {
         guard x.isFinite else { return "0" }
         let hundredths = (x * 100).rounded()
-        guard abs(hundredths) < 9e15 else { return String(format: "%.0f", x) }
+        guard abs(hundredths) < 9e15 else { return cFormat("%.0f", x) }
         // `DecimalText.hundredths` writes into a stack buffer (round six wrote coordinates
         // so here; round seven made it the shared writer).
         return DecimalText.hundredths(Int64(hundredths))
@@ -29,10 +35,10 @@ public enum ChartNumber {
         guard x.isFinite else { return x.isNaN ? "NaN" : (x < 0 ? "-∞" : "∞") }
         if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
         if abs(x) >= 0.01 || abs(x) >= 1e15 {
-            if abs(x) >= 1e15 { return String(format: "%.3g", x) }
+            if abs(x) >= 1e15 { return cFormat("%.3g", x) }
             return coord(x)
         }
-        var s = String(format: "%.3g", x)
+        var s = cFormat("%.3g", x)
         if s.contains("e") { return s }
         if s.contains(".") {
             while s.hasSuffix("0") { s.removeLast() }
@@ -47,7 +53,7 @@ public enum ChartNumber {
     public static func tick(_ x: Double, step: Double) -> String {
         guard x.isFinite else { return "" }
         let step = abs(step)
-        if step > 0, step < 1e-6 { return String(format: "%.2e", x) }
+        if step > 0, step < 1e-6 { return cFormat("%.2e", x) }
         let ax = abs(x)
         if ax >= 1e6 {
             let (div, suffix): (Double, String) = ax >= 1e9 ? (1e9, "G") : (1e6, "M")
@@ -88,7 +94,7 @@ public enum ChartNumber {
 
     static func fixed(_ x: Double, decimals: Int) -> String {
         if let s = fixedWhole(x, decimals: decimals) { return s }
-        let s = String(format: "%.\(decimals)f", x)
+        let s = cFormat("%.\(decimals)f", x)
         // "-0", "-0.0" → "0", "0.0"
         if s.hasPrefix("-"), s.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) { return String(s.dropFirst()) }
         return s

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// SVG charts for reports. Every function returns a `<div class="chart-frame">` holding
 /// the chart drawn twice (see ``responsive(_:_:)``); each drawing is one self-contained

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Heatmap with a colour legend (see ``Charts/heatmap(rows:columns:values:options:cellLabels:scale:)``).
 enum HeatmapChart {
@@ -120,7 +126,7 @@ enum HeatmapChart {
             if let dot = t.firstIndex(of: ".") { decimals = max(decimals, t.distance(from: dot, to: t.endIndex) - 1) }
         }
         return { v in
-            let t = String(format: "%.\(decimals)f", v)
+            let t = cFormat("%.\(decimals)f", v)
             return ChartNumber.drawn(Double(t) == 0 && t.hasPrefix("-") ? String(t.dropFirst()) : t)
         }
     }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Histogram (see ``Charts/histogram(values:options:bins:overlay:)``); bins from
 /// ``HistogramBins``.

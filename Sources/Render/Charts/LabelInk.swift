@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The colour of a label drawn on a coloured mark (a heatmap cell, a timeline span),
 /// chosen against that mark in each colour scheme (docs/charts.md, "Dark scheme").

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Timeline of lanes with spans (see ``Charts/timeline(lanes:options:)``).
 enum TimelineChart {

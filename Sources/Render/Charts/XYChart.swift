@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Line and scatter charts on two numeric axes
 /// (see ``Charts/line(series:options:)`` and ``Charts/scatter(series:options:trend:)``).

@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// RFC 4180 CSV: fields separated by `,`, records ended by CRLF, UTF-8. A field is
 /// quoted when it holds `,`, `"`, CR or LF, or begins or ends with a space; quotes inside

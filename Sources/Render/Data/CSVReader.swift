@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A small RFC 4180 reader (quoted fields, doubled quotes, CRLF or LF, multi-line
 /// fields). Reports the 1-based line where each record starts.

@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // ``CSVWriter/RecordBytes``: a CSV record written at once into a stack buffer (see
 // ``CSVWriter/record(capacity:_:)`` in CSV.swift).

@@ -1,6 +1,11 @@
 import CMarkArena
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A JSON value written deterministically: object keys sorted by their UTF-8 bytes,
 /// two-space indentation, `\n` line ends, a final newline, and numbers in one stable
@@ -129,25 +134,6 @@ public enum JSONOutput {
         enc.outputFormatting = [.sortedKeys]
         enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         let raw = try enc.encode(value)
-        let any = try JSONSerialization.jsonObject(with: raw, options: [.fragmentsAllowed])
-        return JSONValue(any: any).data
-    }
-}
-
-extension JSONValue {
-    /// From `JSONSerialization` output.
-    public init(any: Any) {
-        switch any {
-        case is NSNull: self = .null
-        case let n as NSNumber:
-            let kind = String(cString: n.objCType)
-            if kind == "c" || kind == "B" { self = .bool(n.boolValue) }
-            else if kind == "d" || kind == "f" { self = .double(n.doubleValue) }
-            else { self = .int(n.intValue) }
-        case let s as String: self = .string(s)
-        case let a as [Any]: self = .array(a.map { JSONValue(any: $0) })
-        case let d as [String: Any]: self = .object(d.mapValues { JSONValue(any: $0) })
-        default: self = .string(String(describing: any))
-        }
+        return try JSONRead.value(Array(raw)).data
     }
 }

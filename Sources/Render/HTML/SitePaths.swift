@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Paths inside a generated site. Every link Dossier writes is relative, so a site
 /// works from `file://` as well as from a server.
@@ -83,7 +89,7 @@ public enum SitePaths {
         if l.hasPrefix("//") { return nil }
         if let colon = l.firstIndex(of: ":"), !l[..<colon].contains("/") { return nil }  // scheme
         // Foundation's decoder bridges every link; one without `%` decodes to itself.
-        if l.utf8.contains(0x25) { l = l.removingPercentEncoding ?? l }
+        if l.utf8.contains(0x25) { l = l.percentDecoded() ?? l }
         var parts: [Substring]
         if l.hasPrefix("/") {
             parts = []

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 // The byte-level searches and text helpers of ``TableMarkup`` (tables are found and read
 // over the page's UTF-8 bytes).
@@ -159,8 +165,8 @@ extension TableMarkup {
 
     /// The reference: Foundation's replacements, one entity after the other.
     static func decodeEntitiesByFoundation(_ s: String) -> String {
-        s.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+        s.replacingAll("&lt;", with: "<").replacingAll("&gt;", with: ">")
+            .replacingAll("&quot;", with: "\"").replacingAll("&#39;", with: "'")
+            .replacingAll("&#x27;", with: "'").replacingAll("&amp;", with: "&")
     }
 }

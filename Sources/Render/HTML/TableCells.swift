@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // The per-cell work of ``TableMarkup``. A participant page of a study has about 1,500
 // table cells and every rule used to trim and re-read each cell's text (four to five

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 extension TableMarkup {
     /// A table of plain cells (bare `<th>`/`<td>`, no spans, no nested table) that a page

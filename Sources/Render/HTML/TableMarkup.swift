@@ -1,5 +1,10 @@
 import CMarkArena
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Gives every table of a page the one table style (docs/design-system.md, "Tables"),
 /// so section templates only write plain `<table>` markup:

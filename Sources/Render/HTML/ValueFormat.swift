@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Values written for people (docs/design-system.md, "Values"). Side outputs (CSV,
 /// JSON) keep raw numbers; pages use these.
@@ -42,21 +47,6 @@ public enum ValueFormat {
 
     /// `yes` / `no`.
     public static func yesNo(_ b: Bool) -> String { b ? "yes" : "no" }
-
-    /// `value` with exactly `decimals` decimals and thin grouping (`1,234.50`), a negative
-    /// value with U+2212 (`−3.20`, ``minus(_:)``); non-finite values read `—`.
-    public static func number(_ value: Double, decimals: Int) -> String {
-        guard value.isFinite else { return "—" }
-        let f = NumberFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.numberStyle = .decimal
-        f.usesGroupingSeparator = true
-        f.groupingSeparator = ","
-        f.minimumFractionDigits = decimals
-        f.maximumFractionDigits = decimals
-        f.roundingMode = .halfUp
-        return minus(f.string(from: NSNumber(value: value)) ?? String(value))
-    }
 
     /// An ISO date (`2024-03-07`, optionally followed by a time) as a written date
     /// (`7 March 2024`); anything else is returned unchanged.

@@ -1,6 +1,11 @@
 import CCmarkGFM
 import CMarkArena
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - Options and results
 

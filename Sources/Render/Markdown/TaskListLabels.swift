@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Gives the checkboxes of GFM task lists (`- [ ]`, `- [x]`) an accessible name.
 ///

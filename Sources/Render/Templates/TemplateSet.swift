@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import TextBasics
 
 /// Mustache templates by name (`layout`, `recall/participant`, …), loaded from the
 /// built-in `Templates/` folder and then from a project's `templates/` folder, whose
@@ -52,11 +58,9 @@ public struct TemplateSet: Sendable {
         var fromLast: Set<String> = []
         for (i, folder) in folders.enumerated() {
             let fm = FileManager.default
-            guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
-            var found: [URL] = []
-            for case let url as URL in e where url.pathExtension == "mustache" { found.append(url) }
-            for url in found.sorted(by: { $0.path < $1.path }) {
-                let rel = url.path.dropFirst(folder.standardizedFileURL.path.count + 1)
+            guard let all = try? fm.subpathsOfDirectory(atPath: folder.path) else { continue }
+            for rel in all.sorted() where URL(fileURLWithPath: rel).pathExtension == "mustache" {
+                let url = folder.appendingPathComponent(rel)
                 let name = String(rel.dropLast(".mustache".count))
                 guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
                 texts[name] = (text, url.path)
@@ -102,5 +106,5 @@ public struct Hasher64: Sendable {
         for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
         h = (h ^ 0xff) &* 0x0000_0100_0000_01B3
     }
-    public var hex: String { String(format: "%016llx", h) }
+    public var hex: String { cFormat("%016llx", h) }
 }

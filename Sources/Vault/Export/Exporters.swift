@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 /// Unencrypted exports other managers import (docs/vault-import.md, "Export"): every live
 /// item, secrets in clear text — callers confirm first and never print them by default.
@@ -32,16 +33,14 @@ public enum Exporter {
     }
 
     static func iso(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: d)
+        ISODateText.format(d, fractionalSeconds: true)
     }
 
     /// Bitwarden's unencrypted JSON: folders by name (ids are the folder's position), items
     /// type 1 (login) and 2 (secure note).
     static func bitwarden(_ items: [VaultItem]) throws -> Data {
         let folderNames = Array(Set(items.map(\.folder).filter { !$0.isEmpty })).sorted()
-        let folderID = Dictionary(uniqueKeysWithValues: folderNames.enumerated().map { ($1, String(format: "00000000-0000-4000-8000-%012d", $0 + 1)) })
+        let folderID = Dictionary(uniqueKeysWithValues: folderNames.enumerated().map { ($1, cFormat("00000000-0000-4000-8000-%012d", $0 + 1)) })
         let out: [String: Any] = [
             "encrypted": false,
             "folders": folderNames.map { ["id": folderID[$0]!, "name": $0] },

@@ -1,5 +1,6 @@
 import Foundation
 import Escaping
+import TextBasics
 
 /// KeePass 2.x XML export (docs/vault-import.md, "Export"): one group per folder path
 /// segment under the root group; notes become entries with the text in Notes (KeePass
@@ -20,7 +21,7 @@ enum KeePassXMLExport {
         var groupCounter = 0
         func group(_ name: String, _ n: Node, _ indent: String) -> String {
             groupCounter += 1
-            let gid = UUID(uuidString: String(format: "00000000-0000-4000-9000-%012d", groupCounter))!
+            let gid = UUID(uuidString: cFormat("00000000-0000-4000-9000-%012d", groupCounter))!
             var x = "\(indent)<Group><UUID>\(uuid(gid))</UUID><Name>\(esc(name))</Name>\n"
             for e in n.entries { x += entry(e, indent + "  ") }
             for (name, child) in n.children.sorted(by: { $0.key < $1.key }) { x += group(name, child, indent + "  ") }

@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 // MARK: - CSV formats
 
@@ -8,7 +9,7 @@ enum CSVImport {
     static func read(_ table: CSVTable, format: ImportFormat, file: String?, now: Date) throws -> ImportResult {
         guard let head = table.rows.first else { throw VaultError(.invalidInput, "empty file", file: file) }
         var col: [String: Int] = [:]
-        for (k, name) in head.fields.enumerated() { col[name.trimmingCharacters(in: .whitespaces).lowercased()] = k }
+        for (k, name) in head.fields.enumerated() { col[name.trimmingWhitespace().lowercased()] = k }
         var result = ImportResult(format: format, items: [], skipped: [:], warnings: [])
         for row in table.rows.dropFirst() {
             if row.fields.count != head.fields.count {
@@ -17,7 +18,7 @@ enum CSVImport {
             func f(_ name: String) -> String { col[name].map { row.fields[$0] } ?? "" }
             switch format {
             case .bitwardenCSV:
-                let uris = Importer.unique(f("login_uri").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                let uris = Importer.unique(f("login_uri").split(separator: ",").map { $0.trimmingWhitespace() })
                 var item: VaultItem
                 switch f("type").lowercased() {
                 case "login":
@@ -60,7 +61,7 @@ enum CSVImport {
                 result.items.append(item)
             case .lastPassCSV:
                 // secure notes have the pseudo-URL http://sn and their text in `extra`
-                let folder = f("grouping").replacingOccurrences(of: "\\", with: "/")
+                let folder = f("grouping").replacingAll("\\", with: "/")
                 var item: VaultItem
                 if f("url").lowercased() == "http://sn" {
                     item = Importer.note(title: f("name"), text: f("extra"), folder: folder, created: nil, modified: nil, now: now)
@@ -76,7 +77,7 @@ enum CSVImport {
                                                    notes: f("note"), folder: "", created: nil, modified: nil, now: now))
             case .firefoxCSV:
                 func ms(_ s: String) throws -> Date? { try Importer.epochMilliseconds(s, file: file, line: row.line) }
-                let guid = f("guid").trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+                let guid = f("guid").trimming(scalarsIn: "{}")
                 result.items.append(Importer.entry(title: Importer.host(f("url")), username: f("username"), password: f("password"),
                                                    website: f("url"), notes: "", folder: "", created: try ms(f("timecreated")),
                                                    modified: try ms(f("timepasswordchanged")), now: now, id: UUID(uuidString: guid)))
@@ -92,7 +93,7 @@ enum CSVImport {
     /// with that name and an empty value.
     static func bitwardenCSVFields(_ s: String) -> [CustomField] {
         s.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { line in
-            guard let r = line.range(of: ": ") else { return CustomField(name: String(line), value: "") }
+            guard let r = line.textRange(of: ": ") else { return CustomField(name: String(line), value: "") }
             return CustomField(name: String(line[..<r.lowerBound]), value: Secret(String(line[r.upperBound...])))
         }
     }

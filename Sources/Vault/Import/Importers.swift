@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 // MARK: - Import result
 
@@ -107,7 +108,7 @@ public enum Importer {
             throw VaultError(.unsupported, "XML that is not a KeePass 2.x export", file: file)
         }
         let firstLine = (try? CSVTable(text: headerRow(text), file: file))?.rows.first?.fields ?? []
-        let header = Set(firstLine.map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        let header = Set(firstLine.map { $0.trimmingWhitespace().lowercased() })
         if header.isSuperset(of: ["login_uri", "login_username", "login_password", "type", "name"]) { return .bitwardenCSV }
         // before Chrome: LastPass's header also holds name, url, username, password
         if header.isSuperset(of: ["url", "username", "password", "extra", "name", "grouping"]) { return .lastPassCSV }
@@ -134,14 +135,14 @@ public enum Importer {
 
     /// An ISO 8601 date (``ISODate``), nil when empty or unreadable.
     static func date(_ s: String?) -> Date? {
-        guard let s = s?.trimmingCharacters(in: .whitespaces), !s.isEmpty else { return nil }
+        guard let s = s?.trimmingWhitespace(), !s.isEmpty else { return nil }
         return ISODate.parse(s)
     }
 
     /// Milliseconds since 1970 as text (Firefox): nil when empty; NaN, infinite or
     /// outside years 1–9999 is an error naming the line.
     static func epochMilliseconds(_ s: String, file: String?, line: Int?) throws -> Date? {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = s.trimmingWhitespace()
         guard !t.isEmpty else { return nil }
         guard let v = Double(t), v.isFinite, abs(v) <= 253_402_300_799_000 else {
             throw VaultError(.invalidInput, "'\(t.prefix(40))' is not a date in milliseconds since 1970 (NaN, infinite or out of range)", file: file, line: line)
@@ -169,7 +170,7 @@ public enum Importer {
     /// Tags from a list written with `,` or `;` (KeePass, KeePassXC, 1Password CSV):
     /// trimmed, empty ones dropped, duplicates dropped (first kept).
     public static func tags(_ s: String) -> [String] {
-        unique(s.split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmingCharacters(in: .whitespaces) })
+        unique(s.split(whereSeparator: { $0 == "," || $0 == ";" }).map { $0.trimmingWhitespace() })
     }
 
     /// Non-empty strings without duplicates, first occurrence kept.
@@ -180,7 +181,7 @@ public enum Importer {
 
     /// `"true"`, `"1"`, `"yes"` (any case) → true.
     static func flag(_ s: String) -> Bool {
-        ["true", "1", "yes"].contains(s.trimmingCharacters(in: .whitespaces).lowercased())
+        ["true", "1", "yes"].contains(s.trimmingWhitespace().lowercased())
     }
 
     static func note(title: String, text: String, folder: String, created: Date?, modified: Date?, now: Date, id: UUID? = nil) -> VaultItem {

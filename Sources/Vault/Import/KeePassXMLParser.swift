@@ -1,5 +1,6 @@
 import Foundation
 import XMLScan
+import TextBasics
 
 /// The event walk behind ``KeePassXML`` (fed by ``XMLScanner``): collects
 /// ``KeePassXML/Entry`` values with their group path (the root group left out) and
@@ -62,7 +63,7 @@ struct KeePassXMLParser {
             if protected, let unprotect {
                 // every protected value, history versions included, advances the stream
                 do {
-                    guard let raw = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                    guard let raw = Data(base64Encoded: text.trimmingWhitespaceAndNewlines()) else {
                         throw VaultError(.corrupt, "a protected value is not base64")
                     }
                     value = String(decoding: try unprotect(raw), as: UTF8.self)

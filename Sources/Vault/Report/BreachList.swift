@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TextBasics
 
 /// An offline copy of Have I Been Pwned's Pwned Passwords (docs/vault-report.md,
 /// "Breached"): nothing ever leaves the machine.
@@ -16,7 +17,7 @@ public final class BreachList: @unchecked Sendable {
     private let source: Source
     /// The list's path, named in errors.
     private let path: String
-    private let lock = NSLock()
+    private let lock = PlainLock()
     /// Pages (4 KiB reads) done so far — the cost the acceptance test reports.
     public private(set) var pagesRead = 0
     /// Lookups done so far, and the time they took.
@@ -28,12 +29,12 @@ public final class BreachList: @unchecked Sendable {
 
     /// Opens a sorted `HASH:COUNT` file or a range folder, refusing any other form.
     public init(url: URL) throws {
-        var isDir: ObjCBool = false
+        var isDir = false
         path = url.path
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir) else {
             throw VaultError(.io, "the Pwned Passwords file does not exist", file: url.path)
         }
-        if isDir.boolValue {
+        if isDir {
             let (form, names) = try BreachListForm.ofFolder(url)
             self.form = form
             source = .folder(url, names)
@@ -50,7 +51,7 @@ public final class BreachList: @unchecked Sendable {
 
     /// How often `password` appears in the list (0 when it does not).
     public func count(password: Secret) throws -> Int {
-        let hex = Insecure.SHA1.hash(data: Data(password.reveal.utf8)).map { String(format: "%02X", $0) }.joined()
+        let hex = Insecure.SHA1.hash(data: Data(password.reveal.utf8)).upperHexString
         return try count(sha1Hex: hex)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 // MARK: - The host a browser visits
 
@@ -59,7 +60,7 @@ struct BrowserURL: Equatable {
                 port = Self.specialSchemes[scheme].map { $0 == value } == true ? nil : value
             }
         }
-        guard let decoded = String(hostText).removingPercentEncoding, !decoded.isEmpty else { return nil }
+        guard let decoded = String(hostText).percentDecoded(), !decoded.isEmpty else { return nil }
         let forbidden = Set(" #%/:<>?@[\\]^|".unicodeScalars)
         let isIPv6 = decoded.hasPrefix("[") && decoded.hasSuffix("]")
         guard isIPv6 || !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || forbidden.contains($0) })
@@ -67,7 +68,7 @@ struct BrowserURL: Equatable {
         host = decoded.lowercased()
         var p = rest[authorityEnd...]
         if let q = p.firstIndex(where: { $0 == "?" || $0 == "#" }) { p = p[..<q] }
-        let written = special ? String(p).replacingOccurrences(of: "\\", with: "/") : String(p)
+        let written = special ? String(p).replacingAll("\\", with: "/") : String(p)
         path = written.isEmpty ? "/" : written
     }
 
@@ -76,7 +77,7 @@ struct BrowserURL: Equatable {
     var encodedPath: String {
         var out = ""
         for b in path.utf8 {
-            if b <= 0x20 || b >= 0x7F || "\"#<>?`{}".utf8.contains(b) { out += String(format: "%%%02X", b) }
+            if b <= 0x20 || b >= 0x7F || "\"#<>?`{}".utf8.contains(b) { out += cFormat("%%%02X", b) }
             else { out.unicodeScalars.append(Unicode.Scalar(b)) }
         }
         return out

@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 // MARK: - Redacted health report
 
@@ -260,9 +261,8 @@ public enum HealthCheck {
 
     /// Words an attacker would try for this entry: title words, username parts, host labels.
     public static func userInputs(for e: VaultItem) -> [String] {
-        let separators = CharacterSet.alphanumerics.inverted
-        var words = e.title.components(separatedBy: separators)
-        words += e.username.components(separatedBy: separators)
+        var words = e.title.alphanumericRuns()
+        words += e.username.alphanumericRuns()
         words += host(e.website).components(separatedBy: ".")
         words.append(e.username)
         return words.filter { $0.count >= 2 }
@@ -283,10 +283,6 @@ public enum HealthCheck {
     static func host(_ url: String) -> String { URLRedaction.host(url) }
 
     static func day(_ d: Date) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd"
-        return f.string(from: d)
+        String(ISODateText.format(d).prefix(10))   // yyyy-MM-dd in UTC
     }
 }

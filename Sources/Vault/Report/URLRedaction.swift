@@ -1,4 +1,5 @@
 import Foundation
+import TextBasics
 
 // MARK: - Text derived from URLs
 
@@ -17,7 +18,7 @@ public enum URLRedaction {
     /// parser): when RFC 3986 parsing (URLComponents) finds another host or none, as for
     /// `https://bank.example.com\@evil.example.com/`, the browser's reading is shown.
     public static func website(_ url: String) -> String {
-        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = url.trimmingWhitespaceAndNewlines()
         let browser = BrowserURL(trimmed)
         if let c = URLComponents(string: trimmed), let h = c.host, !h.isEmpty, let scheme = c.scheme,
            browser == nil || browser!.host == h.lowercased() {
@@ -34,7 +35,7 @@ public enum URLRedaction {
     /// the last `:` (a port), so no user-info, path, query or fragment remains.
     /// The host is the browser's (``BrowserURL``) whenever one parses.
     public static func host(_ url: String) -> String {
-        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = url.trimmingWhitespaceAndNewlines()
         let browser = BrowserURL(trimmed)
         if let h = URLComponents(string: trimmed)?.host, !h.isEmpty, browser == nil || browser!.host == h.lowercased() {
             return h.lowercased()
@@ -47,10 +48,10 @@ public enum URLRedaction {
             if let b = browserGuess { return b.host }
         }
         var s = Substring(stripped(Substring(trimmed)))
-        if let scheme = s.range(of: "://") { s = s[scheme.upperBound...] }
+        if let scheme = s.textRange(of: "://") { s = s[scheme.upperBound...] }
         if let slash = s.firstIndex(of: "/") { s = s[..<slash] }
         if let colon = s.lastIndex(of: ":") { s = s[..<colon] }
-        return s.trimmingCharacters(in: .whitespaces).lowercased()
+        return s.trimmingWhitespace().lowercased()
     }
 
     /// Free text (a title) with every URL-like word replaced by ``website(_:)`` of it.

@@ -2,6 +2,7 @@ import CArgon2
 import Crypto
 import _CryptoExtras
 import Foundation
+import TextBasics
 
 // MARK: - Key derivation
 
@@ -84,7 +85,7 @@ public struct KDFParameters: Sendable, Codable, Equatable {
     /// false` is the bytes as typed, for vaults written before normalisation.
     func deriveMasterKey(_ password: Secret, normalize: Bool = true) throws -> SymmetricKey {
         try checkBounds()
-        let bytes = Array((normalize ? password.reveal.precomposedStringWithCanonicalMapping : password.reveal).utf8)
+        let bytes = Array((normalize ? password.reveal.nfc : password.reveal).utf8)
         switch algorithm {
         case .scrypt:
             let n = 1 << logN

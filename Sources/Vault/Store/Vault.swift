@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TextBasics
 
 // MARK: - Vault
 
@@ -270,7 +271,7 @@ public struct Vault: Sendable, CustomStringConvertible {
         let live = items
         if let u = UUID(uuidString: key), let i = storage[u], !i.deleted { return i }
         let byPrefix = key.count >= 4 ? live.filter { $0.id.uuidString.lowercased().hasPrefix(key.lowercased()) } : []
-        let byTitle = live.filter { $0.title.caseInsensitiveCompare(key) == .orderedSame }
+        let byTitle = live.filter { $0.title.equalsIgnoringCase(key) }
         let found = byPrefix.isEmpty ? byTitle : byPrefix
         if found.count == 1 { return found[0] }
         if found.isEmpty { throw VaultError(.invalidInput, "no item matches '\(key)'") }

@@ -54,8 +54,18 @@ struct ArchiveCommand: AsyncParsableCommand {
     @Option(name: .customLong("verify"), help: "Check this bag (folder or .zip; a project folder means its default bag) instead of writing one.")
     var verify: String?
 
+    /// `NNNN-NN-NN` with decimal digits (Unicode category Nd, as the regular expression
+    /// `\d` this replaced).
+    static func looksLikeDay(_ s: String) -> Bool {
+        let u = Array(s.unicodeScalars)
+        guard u.count == 10 else { return false }
+        return u.indices.allSatisfy { i in
+            i == 4 || i == 7 ? u[i] == "-" : u[i].properties.generalCategory == .decimalNumber
+        }
+    }
+
     func validate() throws {
-        if let date, date.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) == nil {
+        if let date, !Self.looksLikeDay(date) {
             throw ValidationError("--date must look like 2026-11-22")
         }
     }

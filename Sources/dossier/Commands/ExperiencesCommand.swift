@@ -5,6 +5,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 /// `dossier experiences …`: check experience files and import tours from other viewers.
 struct ExperiencesCommand: AsyncParsableCommand {
@@ -30,8 +31,8 @@ extension ExperiencesValidate {
     /// hidden ones), in the order of their names, as the build reads an experiences folder.
     static func expand(_ args: [String]) throws -> [String] {
         try args.flatMap { arg -> [String] in
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir.boolValue else { return [arg] }
+            var isDir = false
+            guard FileManager.default.fileExists(atPath: arg, isDirectory: &isDir), isDir else { return [arg] }
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: arg)) ?? [])
                 .filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             guard !names.isEmpty else {
@@ -86,12 +87,12 @@ struct ExperiencesValidate: ParsableCommand {
             reports.append(ExperienceAnalysisOutput(file: e.file, title: e.title ?? "", graph: g, media: m))
         }
         let errors = issues.filter { $0.severity == .error }
-        for i in issues { FileHandle.standardError.write(Data((i.description + "\n").utf8)) }
+        for i in issues { Stdio.writeError(Data((i.description + "\n").utf8)) }
         if !errors.isEmpty { throw DossierError(file: nil, line: nil, "\(errors.count) error(s) in \(Set(errors.map(\.file)).count) file(s)") }
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys, .prettyPrinted]
-            FileHandle.standardOutput.write(try enc.encode(reports) + Data("\n".utf8))
+            Stdio.writeOutput(try enc.encode(reports) + Data("\n".utf8))
         } else {
             for r in reports {
                 let path = r.graph.shortestPath?.joined(separator: " → ") ?? "the end cannot be reached"
@@ -162,10 +163,10 @@ struct ExperiencesImport: ParsableCommand {
             }
             result.experience.description = description
         }
-        for n in result.notes { FileHandle.standardError.write(Data((n.description + "\n").utf8)) }
+        for n in result.notes { Stdio.writeError(Data((n.description + "\n").utf8)) }
         let text = Data(result.json.utf8)
         if let output { try writeFileAtomically(text, to: URL(fileURLWithPath: output)) }
-        else { FileHandle.standardOutput.write(text) }
+        else { Stdio.writeOutput(text) }
     }
 }
 

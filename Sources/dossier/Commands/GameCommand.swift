@@ -8,6 +8,7 @@ import _CryptoExtras
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 /// `dossier game …`: the GameAnalytics tools (RocketMouse telemetry).
 struct GameCommand: AsyncParsableCommand {
@@ -51,14 +52,14 @@ func gameReadInput(_ path: String?) throws -> Data {
         guard let d = FileManager.default.contents(atPath: path) else { throw DossierError(file: path, "cannot read the file") }
         return d
     }
-    return FileHandle.standardInput.readDataToEndOfFile()
+    return Stdio.readInputToEnd()
 }
 
 /// `value` as pretty JSON with sorted keys on standard output.
 func gamePrintJSON<T: Encodable>(_ value: T) throws {
     let enc = JSONEncoder()
     enc.outputFormatting = [.sortedKeys, .prettyPrinted]
-    FileHandle.standardOutput.write(try enc.encode(value) + Data("\n".utf8))
+    Stdio.writeOutput(try enc.encode(value) + Data("\n".utf8))
 }
 
 // MARK: - keygen
@@ -236,9 +237,9 @@ struct GameIngest: AsyncParsableCommand {
         } else {
             var files: [URL] = []
             for i in inputs {
-                var isDir: ObjCBool = false
+                var isDir = false
                 guard FileManager.default.fileExists(atPath: i, isDirectory: &isDir) else { throw DossierError(file: i, "not found") }
-                if isDir.boolValue {
+                if isDir {
                     let names = try FileManager.default.contentsOfDirectory(atPath: i).filter { $0.hasSuffix(".rmu") }.sorted()
                     files += names.map { URL(fileURLWithPath: i).appendingPathComponent($0) }
                 } else { files.append(URL(fileURLWithPath: i)) }
@@ -271,7 +272,7 @@ struct GameIngest: AsyncParsableCommand {
                 let data: Data
                 do { data = try await client.get(name).data } catch WebDAVError.notFound(let where_) {
                     // Gone since the listing (another ingest took it): skipped, the run goes on.
-                    FileHandle.standardError.write(Data("warning: \(name): skipped: gone from the drop folder since it was listed (\(where_), HTTP 404)\n".utf8))
+                    Stdio.writeError(Data("warning: \(name): skipped: gone from the drop folder since it was listed (\(where_), HTTP 404)\n".utf8))
                     tally.gone += 1
                     continue
                 }
@@ -320,7 +321,7 @@ struct GameSimulate: ParsableCommand {
         }
         let text = TelemetryJSONL.text(for: cohort)
         if let out { try writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: out), mode: 0o644) }
-        else if db == nil { FileHandle.standardOutput.write(Data(text.utf8)) }
+        else if db == nil { Stdio.writeOutput(Data(text.utf8)) }
         let sessions = cohort.players.reduce(0) { $0 + $1.sessions.count }
         let what = "\(cohort.players.count) player\(cohort.players.count == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s") (seed \(seed))"
         for path in [out, db].compactMap({ $0 }) { quiet.note("wrote \(path): \(what)") }

@@ -4,6 +4,7 @@ import ArgumentParser
 import DossierKit
 import Foundation
 import GameAnalytics
+import TextBasics
 
 // `dossier game fit-exgauss|fit-logistic`: hidden commands the oracle tests compare with
 // SciPy and scikit-learn (see GameCommand.swift for the visible ones).
@@ -74,7 +75,7 @@ struct GameFitLogistic: ParsableCommand {
         let text = String(decoding: try gameReadInput(nil), as: UTF8.self)
         var rows: [[Double]] = [], labels: [Bool] = []
         for (i, line) in text.split(whereSeparator: \.isNewline).enumerated().dropFirst() {
-            let f = line.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let f = line.split(separator: ",").map { Double($0.trimmingWhitespace()) }
             guard f.count >= 2, f.allSatisfy({ $0 != nil }), let y = f.last!, y == 0 || y == 1 else {
                 throw DossierError(file: "<stdin>", line: i + 1, "expected numbers and a final 0/1 label")
             }

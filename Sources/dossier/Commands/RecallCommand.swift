@@ -2,6 +2,7 @@ import ArgumentParser
 import DossierKit
 import Foundation
 import RecallStudy
+import TextBasics
 
 /// `dossier recall …`: the RecallStudy tools.
 struct RecallCommand: AsyncParsableCommand {
@@ -147,8 +148,8 @@ struct RecallCommand: AsyncParsableCommand {
             var files: [URL] = []
             for p in paths {
                 let url = URL(fileURLWithPath: p)
-                var dir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: p, isDirectory: &dir), dir.boolValue {
+                var dir = false
+                if FileManager.default.fileExists(atPath: p, isDirectory: &dir), dir {
                     let names = (try? FileManager.default.contentsOfDirectory(atPath: p)) ?? []
                     files += names.filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".csv") }.sorted()
                         .map { url.appendingPathComponent($0) }
@@ -180,7 +181,7 @@ struct RecallCommand: AsyncParsableCommand {
 private final class ParseOutcome: @unchecked Sendable {
     private var total = 0
     private var failures: [DossierError] = []
-    private let lock = NSLock()
+    private let lock = PlainLock()
     func add(events n: Int) { lock.lock(); total += n; lock.unlock() }
     func fail(_ e: DossierError) { lock.lock(); failures.append(e); lock.unlock() }
     var events: Int { lock.lock(); defer { lock.unlock() }; return total }

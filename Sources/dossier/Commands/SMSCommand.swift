@@ -2,6 +2,7 @@ import ArgumentParser
 import DossierKit
 import Foundation
 import SecureSMS
+import TextBasics
 
 /// `dossier sms …`: the SecureSMS tools (keystore, contacts, encrypt, decrypt, count).
 struct SMSCommand: AsyncParsableCommand {
@@ -56,7 +57,7 @@ enum SMS {
     /// (ISO 8601); a release build has no such switch, so it cannot lift a lockout.
     static func now() -> Date {
         #if DEBUG
-        if let s = ProcessInfo.processInfo.environment["DOSSIER_SMS_NOW"], let d = ISO8601DateFormatter().date(from: s) { return d }
+        if let s = ProcessInfo.processInfo.environment["DOSSIER_SMS_NOW"], let d = try? Date.ISO8601FormatStyle().parse(s) { return d }
         #endif
         return Date()
     }
@@ -77,7 +78,7 @@ enum SMS {
         if isatty(0) == 1 {
             Console.note("Type or paste the \(what), then press Ctrl-D on a new line to finish (Ctrl-C cancels).")
         }
-        var data = FileHandle.standardInput.readDataToEndOfFile()
+        var data = Stdio.readInputToEnd()
         if data.last == 0x0A { data.removeLast(); if data.last == 0x0D { data.removeLast() } }
         return String(decoding: data, as: UTF8.self)
     }
@@ -97,7 +98,7 @@ enum SMS {
     /// step in the message; the character itself is never named (it is part of the text).
     static func septets(_ text: String, normalized: Bool) throws -> Int {
         do { return try GSMAlphabet.septetCount(text) } catch SecureSMSError.notGSM(let p) {
-            let nfc = Array(text.precomposedStringWithCanonicalMapping.unicodeScalars)
+            let nfc = Array(text.nfc.unicodeScalars)
             let fixable = !normalized && p >= 1 && p <= nfc.count && GSMNormalize.table[nfc[p - 1]] != nil
             let next = fixable
                 ? "; it is one that --normalize replaces (curly quotes, dashes, the ellipsis, special spaces): "
@@ -112,7 +113,7 @@ enum SMS {
         Console.note("Warning: the keys for \(name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(name)` to agree new keys with X25519.")
     }
 
-    static func out(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
+    static func out(_ s: String) { Stdio.writeOutput(Data((s + "\n").utf8)) }
 
     /// A value from an option, else `environment`(`_FD`), else the terminal; nil when
     /// none of them is available.

@@ -2,6 +2,7 @@ import ArgumentParser
 import DossierKit
 import Foundation
 import SecureSMS
+import TextBasics
 
 // `dossier sms contact …`: contacts, their keys and safety numbers (see SMSCommand.swift).
 
@@ -41,7 +42,7 @@ struct SMSContact: AsyncParsableCommand {
 
         func run() async throws {
             var ks = try store.open()
-            let name = self.name.trimmingCharacters(in: .whitespaces)
+            let name = self.name.trimmingWhitespace()
             guard !name.isEmpty, name.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
             var idx = ks.contacts.firstIndex { $0.name.lowercased() == name.lowercased() }
             if let i = idx, !ks.contacts[i].isPending, !ks.contacts[i].isResyncing {
@@ -80,7 +81,7 @@ struct SMSContact: AsyncParsableCommand {
         func run() async throws {
             var ks = try store.open()
             let i = try SMS.wrap { try ks.contactIndex(name) }
-            let n = newName.trimmingCharacters(in: .whitespaces)
+            let n = newName.trimmingWhitespace()
             guard !n.isEmpty, n.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
             if ks.contacts.enumerated().contains(where: { $0.offset != i && $0.element.name.lowercased() == n.lowercased() }) {
                 throw DossierError("there is already a contact named \(n)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import DossierKit
 import Foundation
 import SecureSMS
+import TextBasics
 
 // `dossier sms encrypt|decrypt|count|alphabet|bench`: messages (see SMSCommand.swift).
 
@@ -131,7 +132,7 @@ struct SMSBench: AsyncParsableCommand {
         let c2 = ContinuousClock.now
         func us(_ d: Duration) -> String {
             let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-            return String(format: "%.1f", s / Double(count) * 1e6)
+            return cFormat("%.1f", s / Double(count) * 1e6)
         }
         SMS.out("protocol encrypt: \(us(c1 - c0)) µs/message, decrypt: \(us(c2 - c1)) µs/message (\(count) messages)")
     }

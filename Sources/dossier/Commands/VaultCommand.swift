@@ -4,6 +4,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 import Vault
 
 /// `dossier vault …`: the Vault tools.
@@ -105,18 +106,17 @@ enum VaultCLI {
             lines.append("text:     \(reveal ? i.text.reveal : "•••••• (use --reveal)")")
         }
         if !i.folder.isEmpty { lines.append("folder:   \(i.folder)") }
-        let f = ISO8601DateFormatter()
         let hidden = "•••••• (use --reveal)"
         if !i.totp.isEmpty { lines.append("totp:     \(reveal ? i.totp.reveal : hidden)") }
         for u in i.uris { lines.append("uri:      \(reveal ? u : URLRedaction.website(u))") }
         // a field's value, hidden or not, is shown only with --reveal (it may be a secret)
         for fl in i.fields { lines.append("field:    \(fl.name)\(fl.hidden ? " (hidden)" : ""): \(reveal ? fl.value.reveal : hidden)") }
         if !i.tags.isEmpty { lines.append("tags:     \(i.tags.joined(separator: ", "))") }
-        if let e = i.expires { lines.append("expires:  \(f.string(from: e))") }
+        if let e = i.expires { lines.append("expires:  \(ISODateText.format(e))") }
         let flags = [("favourite", i.favorite), ("re-prompt", i.reprompt), ("excluded from reports", i.excludeFromReports)].filter(\.1).map(\.0)
         if !flags.isEmpty { lines.append("flags:    \(flags.joined(separator: ", "))") }
-        for h in i.history { lines.append("history:  \(f.string(from: h.changed)) \(reveal ? h.password.reveal : hidden)") }
-        lines += ["created:  \(f.string(from: i.created))", "modified: \(f.string(from: i.modified))"]
+        for h in i.history { lines.append("history:  \(ISODateText.format(h.changed)) \(reveal ? h.password.reveal : hidden)") }
+        lines += ["created:  \(ISODateText.format(i.created))", "modified: \(ISODateText.format(i.modified))"]
         return lines.joined(separator: "\n")
     }
 }

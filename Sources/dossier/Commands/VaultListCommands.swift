@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import Vault
+import TextBasics
 
 // MARK: - list / show / note
 
@@ -36,20 +37,18 @@ struct VaultListCommand: ParsableCommand {
     func run() throws {
         let v = try VaultCLI.open(file, quiet: quiet.quiet)
         let items = v.items.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if json {
             try VaultCLI.printJSON(items.map { i in
                 Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue, title: reveal ? i.title : URLRedaction.text(i.title),
                      username: i.username, website: reveal ? i.website : URLRedaction.website(i.website), folder: i.folder,
-                     created: f.string(from: i.created), modified: f.string(from: i.modified),
-                     passwordChanged: f.string(from: i.passwordChanged),
+                     created: ISODateText.format(i.created, fractionalSeconds: true), modified: ISODateText.format(i.modified, fractionalSeconds: true),
+                     passwordChanged: ISODateText.format(i.passwordChanged, fractionalSeconds: true),
                      password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil, text: reveal ? i.text.reveal : nil,
-                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map(f.string(from:)),
+                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map { ISODateText.format($0, fractionalSeconds: true) },
                      favorite: i.favorite, reprompt: i.reprompt, excludeFromReports: i.excludeFromReports,
                      fields: i.fields.map { .init(name: $0.name, hidden: $0.hidden, value: reveal ? $0.value.reveal : nil) },
                      hasTOTP: !i.totp.isEmpty, totp: reveal && !i.totp.isEmpty ? i.totp.reveal : nil,
-                     history: i.history.map { .init(changed: f.string(from: $0.changed), password: reveal ? $0.password.reveal : nil) })
+                     history: i.history.map { .init(changed: ISODateText.format($0.changed, fractionalSeconds: true), password: reveal ? $0.password.reveal : nil) })
             })
             return
         }
@@ -88,7 +87,7 @@ struct VaultNoteCommand: ParsableCommand {
 
     func run() throws {
         var v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: Stdio.readInputToEnd(), as: UTF8.self)
         let n = VaultItem.note(title: title, text: Secret(text))
         v.upsert(n)
         try VaultCLI.wrap { try v.save() }

@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 #endif
 import Vault
+import TextBasics
 
 // MARK: - import / report / score
 
@@ -58,7 +59,7 @@ struct VaultImportCommand: ParsableCommand {
         for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { quiet.keep("skipped \(n) \(type) item(s): \(ImportResult.skipReason(type))") }
         for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { quiet.keep("not kept: \(n) \(kind)") }
         for a in r.attachments { quiet.keep("attachment not kept: \(a)") }
-        for w in r.warnings { FileHandle.standardError.write(Data("warning: \(w.description)\n".utf8)) }
+        for w in r.warnings { Stdio.writeError(Data("warning: \(w.description)\n".utf8)) }
     }
 }
 
@@ -82,13 +83,13 @@ struct VaultExportCommand: ParsableCommand {
         if !yes {
             let where_ = output == "-" ? "standard output" : output
             let answer = try VaultCLI.askTerminal("Write \(v.items.count) items UNENCRYPTED to \(where_)? Type yes: ")
-            guard answer.trimmingCharacters(in: .whitespaces).lowercased() == "yes" else { throw DossierError("export cancelled; nothing written") }
+            guard answer.trimmingWhitespace().lowercased() == "yes" else { throw DossierError("export cancelled; nothing written") }
         }
         let data = try VaultCLI.wrap { try Exporter.export(v.items, as: fmt) }
         for (kind, n) in Exporter.notWritten(v.items, as: fmt).sorted(by: { $0.key < $1.key }) {
-            FileHandle.standardError.write(Data("not written (\(fmt.rawValue) has no place for it): \(kind) of \(n) item(s)\n".utf8))
+            Stdio.writeError(Data("not written (\(fmt.rawValue) has no place for it): \(kind) of \(n) item(s)\n".utf8))
         }
-        if output == "-" { FileHandle.standardOutput.write(data); return }
+        if output == "-" { Stdio.writeOutput(data); return }
         try AtomicFile.write(data, to: URL(fileURLWithPath: output), mode: 0o600)
         quiet.note("wrote \(v.items.count) items to \(output) (unencrypted: delete it after use)")
     }
@@ -128,7 +129,7 @@ struct VaultReportCommand: ParsableCommand {
         if let b = breaches, !quiet.quiet {
             // the cost of the offline check, on stderr (no hash, no password)
             let ms = Double(b.lookupTime.components.seconds) * 1000 + Double(b.lookupTime.components.attoseconds) / 1e15
-            FileHandle.standardError.write(Data(String(format: "offline breach check: %d lookups, %d pages of 4 KiB read in %.1f ms\n",
+            Stdio.writeError(Data(cFormat("offline breach check: %d lookups, %d pages of 4 KiB read in %.1f ms\n",
                                                        b.lookups, b.pagesRead, ms).utf8))
         }
         if json { try VaultCLI.printJSON(r); return }
@@ -206,7 +207,7 @@ struct VaultBenchCommand: ParsableCommand {
             struct Out: Encodable { let count: Int; let length: Int; let meanMs: Double; let worstMs: Double; let scores: [Int] }
             try VaultCLI.printJSON(Out(count: count, length: generator.length, meanMs: mean, worstMs: ms(worst), scores: scores))
         } else {
-            print(String(format: "%d passwords of length %d: mean %.3f ms, worst %.3f ms per password (generate + score)",
+            print(cFormat("%d passwords of length %d: mean %.3f ms, worst %.3f ms per password (generate + score)",
                          count, generator.length, mean, ms(worst)))
         }
     }

@@ -3,6 +3,7 @@ import DossierKit
 import Foundation
 import Vault
 import WebDAV
+import TextBasics
 
 /// `dossier vault sync`: item-by-item sync of a vault with a WebDAV folder.
 struct VaultSyncCommand: AsyncParsableCommand {
@@ -169,7 +170,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
             quiet.say(line)
             for c in report.conflicts { quiet.keep(VaultServerSettings.conflictLine(c)) }
             for s in report.skipped {   // a warning: on standard error, as auto-sync writes it
-                FileHandle.standardError.write(Data("warning: skipped \(s); its item was left as it is on both sides and is tried again at the next sync\n".utf8))
+                Stdio.writeError(Data("warning: skipped \(s); its item was left as it is on both sides and is tried again at the next sync\n".utf8))
             }
             if report.orphansRemoved > 0 { quiet.say("removed \(report.orphansRemoved) orphan blob(s) left by interrupted syncs") }
         } catch let e as WebDAVError {

@@ -3,6 +3,7 @@ import Crypto
 import _CryptoExtras
 import Foundation
 import XMLScan
+import TextBasics
 
 /// The keys of a KDBX database: composite key from the password and key file, the KDF,
 /// then the payload key (and, for KDBX 4, the HMAC base key).
@@ -40,7 +41,7 @@ enum KDBXKeys {
                     if name.qualified == "Data" { dataHash = attributes["Hash"] ?? "" }
                 case .text(let s), .cdata(let s): text += s
                 case .end(let name):
-                    if name.qualified == "Version" { version = text.trimmingCharacters(in: .whitespacesAndNewlines) }
+                    if name.qualified == "Version" { version = text.trimmingWhitespaceAndNewlines() }
                     if name.qualified == "Data" && path.dropLast().last == "Key" { keyData = text }
                     path.removeLast()
                 }
@@ -49,7 +50,7 @@ enum KDBXKeys {
             throw VaultError(.invalidInput, "the key file is damaged XML", line: error.line)
         }
         if version.hasPrefix("1.") {
-            guard let k = Data(base64Encoded: keyData.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            guard let k = Data(base64Encoded: keyData.trimmingWhitespaceAndNewlines()) else {
                 throw VaultError(.invalidInput, "the key file's key is not base64")
             }
             return k

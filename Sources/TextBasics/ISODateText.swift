@@ -1,0 +1,44 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// ISO 8601 internet date-times in UTC as `ISO8601DateFormatter` wrote them
+/// (`2026-11-29T08:50:00Z`, with `fractionalSeconds` `2026-11-29T08:50:00.123Z`): the time
+/// rounded to the nearest millisecond first (so `…:20.9996` is written `…:21`), then
+/// split by whole-number arithmetic on the proleptic Gregorian calendar.
+public enum ISODateText {
+    public static func format(_ date: Date, fractionalSeconds: Bool = false) -> String {
+        // from the reference date (2001), as the Foundation formatter counted
+        let ms = Int64((date.timeIntervalSinceReferenceDate * 1000).rounded()) + 978_307_200_000
+        let seconds = floorDiv(ms, 1000)
+        let days = floorDiv(seconds, 86_400)
+        let inDay = seconds - days * 86_400
+        let (y, m, d) = civil(days)
+        var out = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T" + pad(inDay / 3600, 2) + ":"
+            + pad(inDay / 60 % 60, 2) + ":" + pad(inDay % 60, 2)
+        if fractionalSeconds { out += "." + pad(ms - seconds * 1000, 3) }
+        return out + "Z"
+    }
+
+    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+    static func pad(_ v: Int64, _ width: Int) -> String {
+        let s = String(abs(v))
+        return (v < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+
+    /// Year, month, day of a day count from 1970-01-01 (H. Hinnant's algorithm).
+    static func civil(_ days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

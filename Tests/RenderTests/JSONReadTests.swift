@@ -1,0 +1,71 @@
+// JSONRead (Dossier's own JSON reader, which replaced Foundation's JSONSerialization so
+// the binary carries no ICU) gives the JSONValue the JSONSerialization path gave: the
+// reference below is that path, kept here as the plain twin. Compared by the bytes
+// JSONOutput writes. (Integers beyond ±2^53 are not compared: JSONSerialization typed
+// some of them, such as -2^62, as doubles; JSONRead keeps every integer that fits an Int.)
+import Foundation
+import Render
+import Testing
+
+/// `JSONSerialization` output as a JSONValue: the conversion `JSONOutput` used before.
+private func viaSerialization(_ any: Any) -> JSONValue {
+    switch any {
+    case is NSNull: return .null
+    case let n as NSNumber:
+        let kind = String(cString: n.objCType)
+        if kind == "c" || kind == "B" { return .bool(n.boolValue) }
+        if kind == "d" || kind == "f" { return .double(n.doubleValue) }
+        return .int(n.intValue)
+    case let s as String: return .string(s)
+    case let a as [Any]: return .array(a.map(viaSerialization))
+    case let d as [String: Any]: return .object(d.mapValues(viaSerialization))
+    default: return .string(String(describing: any))
+    }
+}
+
+private struct Sample: Codable {
+    var name: String
+    var yaw: Double
+    var big: Int64
+    var flags: [Bool]
+    var maybe: Double?
+    var nested: [String: [Double]]
+}
+
+@Test func jsonReadGivesWhatJSONSerializationGaveForEncoderOutput() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let doubles: [Double] = [0, -0.0, 1, -1.5, 0.1, 1e-7, 123456.789, 1e15, 1e16, 9_007_199_254_740_993, 1e300, -2.5e-300, 3.14159]
+    let names = ["", "plain", "quote \" back \\ slash / solidus", "ctl \u{1}\u{1F}\n\t", "é 🙂 \u{2028}", "<script>&"]
+    var g = JSONSampleRandom(seed: 45)
+    for _ in 0..<300 {
+        let s = Sample(name: names.randomElement(using: &g)!, yaw: doubles.randomElement(using: &g)! * Double.random(in: -2...2, using: &g),
+                       big: Int64.random(in: -(1 << 53)...(1 << 53), using: &g), flags: [Bool.random(using: &g), Bool.random(using: &g)],
+                       maybe: Bool.random(using: &g) ? nil : doubles.randomElement(using: &g)!,
+                       nested: ["a": doubles.shuffled(using: &g), "b": []])
+        let raw = try encoder.encode(s)
+        let reference = viaSerialization(try JSONSerialization.jsonObject(with: raw, options: [.fragmentsAllowed]))
+        #expect(try JSONRead.value(Array(raw)).data == reference.data)
+    }
+}
+
+@Test func jsonReadRefusesBrokenText() throws {
+    for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"open", "1 2", "{\"a\":1,}", "nan"] {
+        #expect(throws: JSONRead.Failure.self) { try JSONRead.value(Array(bad.utf8)) }
+    }
+    #expect(try JSONRead.value(Array("[\"\\ud83d\\ude42\", 1e2, -0, true, null]".utf8))
+            == .array([.string("🙂"), .double(100), .int(0), .bool(true), .null]))
+}
+
+/// A seeded generator, so the samples are the same on every run.
+private struct JSONSampleRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
