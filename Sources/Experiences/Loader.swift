@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #else
 import Foundation
+#endif
 import JSONLines
 import TextBasics
 
