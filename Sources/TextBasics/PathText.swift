@@ -30,13 +30,17 @@ public enum PathText {
     /// The path without the extension of its last component: `a/b.txt` → `a/b`.
     public static func deletingExtension(_ path: String) -> String {
         let ext = pathExtension(path)
-        guard !ext.isEmpty else { return trimmedTrailingSlashes(path) }
+        guard !ext.isEmpty else {
+            let p = trimmedTrailingSlashes(path)
+            return p.hasSuffix(".") && !lastComponent(p).allSatisfy({ $0 == "." }) ? String(p.dropLast()) : p
+        }
         let p = trimmedTrailingSlashes(path)
         return String(p.dropLast(ext.count + 1))
     }
 
     private static func trimmedTrailingSlashes(_ p: String) -> String {
-        var s = Substring(p)
+        var s = Substring(p.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/"))
+        if p.hasPrefix("/") { s = "/" + s }
         while s.count > 1, s.last == "/" { s = s.dropLast() }
         return String(s)
     }

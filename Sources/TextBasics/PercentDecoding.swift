@@ -1,7 +1,7 @@
 extension StringProtocol {
     /// `%XX` escapes decoded (hex digits in either case), as Foundation's
-    /// `removingPercentEncoding`: nil when a `%` is not followed by two hex digits or
-    /// the decoded bytes are not UTF-8.
+    /// `removingPercentEncoding`: nil when a `%` is not followed by two hex digits or the
+    /// decoded bytes are not UTF-8; a leading byte-order mark is dropped.
     public func percentDecoded() -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
@@ -11,6 +11,7 @@ extension StringProtocol {
             guard let h = it.next().flatMap(hexValue), let l = it.next().flatMap(hexValue) else { return nil }
             out.append(h << 4 | l)
         }
+        if out.starts(with: [0xEF, 0xBB, 0xBF]) { out.removeFirst(3) }
         return String(validating: out, as: UTF8.self)
     }
 }

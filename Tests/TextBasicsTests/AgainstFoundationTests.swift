@@ -155,7 +155,8 @@ final class TextAgainstFoundationTests: XCTestCase {
     }
 
     func testPathTextMatchesNSString() {
-        let paths = ["a/b/c.txt", "a/b/", "/a", "/", "a", "", "a.b/c", ".hidden", "dir/.hidden", "x.tar.gz", "x.", "a//b",
+        // "" and "a" are left out: corelibs NSString.deletingLastPathComponent traps on them.
+        let paths = ["a/b/c.txt", "a/b/", "/a", "/", "a.b/c", ".hidden", "dir/.hidden", "x.tar.gz", "x.", "a//b",
                      "/a/b.c/", "../x.md", "./y", "c:/z.png", "a/b.C"]
         for p in paths {
             let ns = p as NSString
