@@ -20,7 +20,8 @@ public final class PostgresConnection: StoreConnection {
         var err = [CChar](repeating: 0, count: 512)
         guard dossier_pq_load(&err, err.count) == 0 else {
             throw StoreError(.missingClient, "PostgreSQL support needs libpq, the PostgreSQL client library "
-                + "(\(String(cString: err))): apt install libpq5")
+                + "(\(String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))): "
+                + "apt install libpq5")
         }
         // Without a connect timeout libpq waits for as long as the system's TCP does for a
         // host that never answers; PGCONNECT_TIMEOUT, the URL or a service file may set one.
@@ -72,14 +73,16 @@ public final class PostgresConnection: StoreConnection {
         return StoreError(.other, "cannot connect to the PostgreSQL server at \(at): \(detail)")
     }
 
-    /// The libpq message's last meaningful line, without its `FATAL:` prefix.
+    /// The libpq message's first line, after its "connection to server … failed: " and
+    /// without a `FATAL:` prefix (the lines after it are hints).
     static func firstLine(_ raw: String) -> String {
-        let lines = raw.split(separator: "\n").map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }
-        guard var line = lines.last else { return "no answer" }
+        let lines = raw.split(separator: "\n").map { String($0.drop { $0 == " " || $0 == "\t" }) }
+            .filter { !$0.isEmpty }
+        guard var line = lines.first else { return "no answer" }
+        if let r = line.firstRange(of: "failed: ") { line = String(line[r.upperBound...]) }
         for prefix in ["FATAL:  ", "ERROR:  "] where line.hasPrefix(prefix) {
             line = String(line.dropFirst(prefix.count))
         }
-        if let r = line.firstRange(of: "failed: ") { line = String(line[r.upperBound...]) }
         return line
     }
 
@@ -159,12 +162,31 @@ public final class PostgresConnection: StoreConnection {
         return Int(String(cString: dossier_pq_cmd_tuples(r))) ?? 0
     }
 
+    /// Inside a snapshot the answer is read through a cursor, `fetchSize` rows at a time,
+    /// so a large table (a build's read of a cohort's events) is never held whole in
+    /// memory; elsewhere (small reads of a write transaction) in one piece.
     public func query(_ sql: String, _ params: [StoreValue], _ row: (StoreRow) throws -> Void) throws {
-        let r = try execute(sql, params)
+        guard inTransaction && inSnapshot else {
+            _ = try rows(of: try execute(sql, params), row)
+            return
+        }
+        cursors += 1
+        let name = "dossier_c\(cursors)"
+        dossier_pq_clear(try execute("DECLARE \(name) NO SCROLL CURSOR FOR " + sql, params))
+        while try rows(of: try execute("FETCH \(Self.fetchSize) FROM \(name)", []), row) == Self.fetchSize {}
+        dossier_pq_clear(try execute("CLOSE \(name)", []))
+    }
+
+    static let fetchSize = 5000
+    private var cursors = 0
+
+    /// Calls `row` for each row of `r` and frees it; the number of rows.
+    private func rows(of r: UnsafeMutableRawPointer, _ row: (StoreRow) throws -> Void) throws -> Int {
         defer { dossier_pq_clear(r) }
         let n = Int(dossier_pq_ntuples(r)), fields = Int(dossier_pq_nfields(r))
         let types = (0..<fields).map { dossier_pq_ftype(r, Int32($0)) }
         for i in 0..<n { try row(Row(result: r, index: Int32(i), types: types)) }
+        return n
     }
 
     /// One row of a binary-format answer; integers are big-endian of their type's width.
@@ -200,7 +222,11 @@ public final class PostgresConnection: StoreConnection {
         try script(kind == .write ? "BEGIN ISOLATION LEVEL SERIALIZABLE"
                                   : "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         inTransaction = true
+        inSnapshot = kind == .snapshot
     }
+
+    /// Whether the open transaction is a snapshot (``TransactionKind/snapshot``).
+    private var inSnapshot = false
 
     public func commit() throws(StoreError) {
         defer { inTransaction = false }

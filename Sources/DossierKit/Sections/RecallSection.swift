@@ -50,7 +50,7 @@ public struct RecallSection: Section {
         for key in ["public_key", "kit_keep"] where !wantsKit && config.value(key) != nil {
             throw config.error(key, "\(key) needs kit: true")
         }
-        var logs: [URL], cohorts: [URL]
+        let logs: [URL], cohorts: [URL]
         let database = try RecallLogsFromDatabase.location(config)
         var dbShown: [String] = []   // with a database: each log's name as shown, in `logs` order
         if let database {
