@@ -2,10 +2,10 @@ import Foundation
 
 /// Fault injection for crash tests, active only in debug builds.
 ///
-/// Every write that publish and vault sync make — each WebDAV `PUT`, `MKCOL`, `MOVE`,
-/// `DELETE` and each local state or vault file written — first calls ``hit(_:)``, which
-/// counts it (1, 2, 3, … per process). With `DOSSIER_FAULT_AT=N` in the environment, the
-/// Nth write point does what `DOSSIER_FAULT_MODE` says:
+/// Every write that publish, vault sync and recall ingest make — each WebDAV `PUT`,
+/// `MKCOL`, `MOVE`, `DELETE` and each local state, vault or log file written — first
+/// calls ``hit(_:)``, which counts it (1, 2, 3, … per process). With `DOSSIER_FAULT_AT=N`
+/// in the environment, the Nth write point does what `DOSSIER_FAULT_MODE` says:
 ///
 /// - `kill` (default): ends the process at once with status 86, before the write — as
 ///   a `kill -9` or power loss would;

@@ -3,7 +3,8 @@ builds: Sources/WebDAV/FaultPoint.swift), from a local folder and from a WebDAV 
 every kill the logs folder holds only whole logs and every upload is either stored or
 still in the drop; the re-run converges — every log stored exactly once (one upload is a
 second sealing of the same log), the drop empty, no temporary file left
-(docs/recall-upload.md, "Storing")."""
+(docs/recall-upload.md, "Storing"). With --move-to, stored uploads are moved and a
+refused one stays."""
 import os
 import shutil
 import subprocess
@@ -90,3 +91,22 @@ def test_a_kill_at_each_write_point_converges(dossier_bin, tmp_path, sealed, whe
     finally:
         if server:
             server.stop()
+
+
+def test_move_to_keeps_stored_uploads_and_refused_ones_stay(dossier_bin, tmp_path, sealed):
+    key, up, expected = sealed
+    drop = tmp_path / "drop"
+    shutil.copytree(up, drop)
+    names = sorted(f.name for f in drop.glob("*.rcu"))
+    bad = drop / "rc-ffffffffffffffffffffffff.rcu"
+    bad.write_bytes((drop / names[0]).read_bytes()[:-1])      # cut short: refused
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    e = {k: v for k, v in os.environ.items() if not k.startswith("DOSSIER_FAULT")}
+    p = subprocess.run([dossier_bin, "recall", "ingest", "--key", str(key), "--from", str(drop), "--logs", str(logs),
+                        "--move-to", "done"], env=e, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1 and "3 stored, 1 already stored, 1 refused" in p.stdout, p.stdout + p.stderr
+    assert f"{bad.name}: refused: authentication failed" in p.stderr
+    assert sorted(f.name for f in (drop / "done").glob("*.rcu")) == names
+    assert [f.name for f in drop.glob("*.rcu")] == [bad.name]
+    assert visible(logs) == expected

@@ -8,6 +8,8 @@ opens and verifies the page's uploads and refuses tampered, truncated, replayed 
 wrongly keyed ones — as `dossier recall ingest` does, with the reason. The shared upload
 queue keeps a copy offline and sends the same bytes under the same name once online."""
 import base64
+import functools
+import http.server
 import json
 import pathlib
 import shutil
@@ -225,3 +227,42 @@ def test_a_sealed_copy_waits_offline_and_goes_out_the_same_when_online(tmp_path,
     assert "1 stored" in p.stdout
     stored = study / "data" / "logs" / "recall-P7-20261129T090000.jsonl"
     assert stored.read_text(encoding="utf-8") == "\n".join(lines) + "\n"
+
+
+def test_both_kits_seal_when_served_over_http(tmp_path, run_dossier, drop):
+    """The shared scripts are inlined in each kit page, so a page served over http (a
+    loopback host: a secure context, as WebCrypto needs) seals as one opened from a file."""
+    folder, url = drop
+    run_dossier("recall", "keygen", "--output", tmp_path / "study", "--bits", "2048")
+    root = project(tmp_path / "kit", f"  kit: true\n  public_key: {tmp_path / 'study.pub'}\n  kit_upload: {url}\n")
+    run_dossier("game", "simulate", "--players", "3", "--seed", "2", "--obstacles", "10", "--output", root / "game.jsonl")
+    (root / "dossier.yml").write_text((root / "dossier.yml").read_text() + "game:\n  telemetry: game.jsonl\n"
+                                      f"  kit: true\n  public_key: {tmp_path / 'study.pub'}\n")
+    run_dossier("build", root)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(root / "_site"))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{srv.server_address[1]}/"
+    d = start_browser(tmp_path, False)
+    try:
+        d.get(base + "recall/kit/admin.html")
+        d.execute_script(SEED, [LOG[0] % json.dumps(STRINGS)] + LOG[1:], "strings")
+        d.get(base + "recall/kit/admin.html")
+        d.find_element("xpath", "//button[starts-with(., 'Send P7')]").click()
+        assert wait_text(d, "#status", "Sent ").endswith("(sealed).")
+        d.get(base + "game/play/index.html")
+        ok = d.execute_async_script("""
+            var done = arguments[arguments.length - 1];
+            Sealer.newSigningKey().then(function (k) {
+              return RM.seal.signedPlaintext("0123456789abcdef", "{}\\n", k);
+            }).then(function (s) { return Sealer.seal(s.plain, JSON.parse(
+              document.getElementById("kit-config").textContent).publicKey); })
+              .then(function (b) { done(String.fromCharCode(b[0], b[1], b[2], b[3])); }, function (e) { done(String(e)); });
+        """)
+        assert ok == "RMU1"
+    finally:
+        d.quit()
+        srv.shutdown()
+    (sent,) = folder.glob("*.rcu")
+    rec, body, _ = Reader((tmp_path / "study.key").read_bytes()).read(sent.name, sent.read_bytes())
+    assert rec["log"] == "recall-P7-20261129T090000.jsonl" and body.startswith(b'{"type":"session"')

@@ -120,12 +120,16 @@ struct RecallIngestCommand: AsyncParsableCommand {
             guard let data = FileManager.default.contents(atPath: url.path) else { tally.gone += 1; continue }
             guard tally.report(name, RecallIngest.ingest(data, name: name, key: key, into: sink)) else { continue }
             try FaultPoint.hit("remove \(name) from the drop")
-            if let moveTo {
-                let dest = base.appendingPathComponent(moveTo).appendingPathComponent(name)
-                try? FileManager.default.removeItem(at: dest)
-                try FileManager.default.moveItem(at: url, to: dest)
-            } else {
-                try FileManager.default.removeItem(at: url)
+            do {
+                if let moveTo {
+                    let dest = base.appendingPathComponent(moveTo).appendingPathComponent(name)
+                    try? FileManager.default.removeItem(at: dest)
+                    try FileManager.default.moveItem(at: url, to: dest)
+                } else {
+                    try FileManager.default.removeItem(at: url)
+                }
+            } catch where !FileManager.default.fileExists(atPath: url.path) {
+                // Another ingest took it away first: it is stored, nothing to do.
             }
         }
     }
