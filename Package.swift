@@ -113,8 +113,11 @@ var targets: [Target] = [
     // MARK: Tests of the stages
     // swift-mustache: the engine Dossier's own Mustache renderer replaced; the tests check
     // that both render the same templates to the same bytes.
-    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", .product(name: "Mustache", package: "swift-mustache")]),
-    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit"], resources: [.copy("Fixtures")]),
+    // Untyped (dictionary) template models, for the tests' reference twins only.
+    .target(name: "UntypedModels", dependencies: ["Render"], path: "Tests/UntypedModels"),
+    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "UntypedModels",
+                                                    .product(name: "Mustache", package: "swift-mustache")]),
+    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels"], resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),

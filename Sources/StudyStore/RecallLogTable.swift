@@ -59,6 +59,26 @@ public final class RecallLogTable {
         return out
     }
 
+    /// The signing key (base64) pinned for a recall kit's `device`, or nil.
+    public func pinnedKey(device: String) throws(StoreError) -> String? {
+        var out: String?
+        do {
+            try conn.query("SELECT signing_key FROM recall_devices WHERE device = $1", [.text(device)]) { r in
+                out = r.text(0)
+            }
+        } catch let e as StoreError { throw e } catch { throw StoreError(.other, "\(error)") }
+        return out
+    }
+
+    /// Pins `signingKey` for `device` in its own transaction unless the device has a pin
+    /// already (the first pin stays: two ingests pinning at once agree on one).
+    public func pin(device: String, signingKey: String) throws {
+        try conn.transaction(.write) { () throws in
+            try conn.run("INSERT INTO recall_devices(device, signing_key) VALUES($1, $2) ON CONFLICT DO NOTHING",
+                         [.text(device), .text(signingKey)])
+        }
+    }
+
     /// 64 lowercase hexadecimal digits.
     public static func isHash(_ s: String) -> Bool {
         s.utf8.count == 64 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }

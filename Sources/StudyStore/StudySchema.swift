@@ -6,7 +6,7 @@
 ///
 /// - 1: surveys, sessions, events, uploads (and meta);
 /// - 2: + devices (pinned signing keys, result keys);
-/// - 3: + privacy_key, privacy_ledger (with `seq`, its order), recall_logs.
+/// - 3: + privacy_key, privacy_ledger (with `seq`, its order), recall_logs, recall_devices.
 public enum StudySchema {
     public static let latest = 3
 
@@ -23,6 +23,7 @@ public enum StudySchema {
         ("privacy_key", ["id", "key", "database_id", "lifetime_milli"]),
         ("privacy_ledger", ["release", "epsilon", "delta", "section", "published", "seq"]),
         ("recall_logs", ["name", "bytes", "sha256"]),
+        ("recall_devices", ["device", "signing_key"]),
     ]
 
     /// The whole schema of ``latest`` for `c`'s engine. Free text that may hold any
@@ -72,6 +73,7 @@ public enum StudySchema {
             delta TEXT NOT NULL, section TEXT NOT NULL, published TEXT NOT NULL, seq \(I));
         CREATE TABLE IF NOT EXISTS recall_logs(name TEXT PRIMARY KEY, bytes \(B) NOT NULL,
             sha256 TEXT NOT NULL UNIQUE);
+        CREATE TABLE IF NOT EXISTS recall_devices(device TEXT PRIMARY KEY, signing_key TEXT NOT NULL);
         """
     }
 

@@ -32,19 +32,17 @@ import Testing
         let a = try #require(Self.demo)
         for i in 0..<20 {
             let r = GamePublicRelease.make(a, settings: GamePrivacySettings(key: Self.key(i)), inputs: Data("demo".utf8))
-            let model = try #require(GamePublicPage.build(a, release: r, simulated: true).page.model as? [String: Any])
-            for name in ["bandTable", "genderTable"] {
-                let table = try #require(model[name] as? [String: Any])
-                let rows = try #require(table["rows"] as? [[String: Any]])
-                let all = try #require(table["totals"] as? [String: Any])
+            let model = try #require(GamePublicPage.build(a, release: r, simulated: true).page.model as? GamePublicPageModel)
+            for (name, table) in [("bandTable", model.bandTable), ("genderTable", model.genderTable)] {
                 var columnSums: [Int]? = nil, rowTotals = 0
-                for row in rows + [all] {
-                    let cells = try #require(row["cells"] as? [String]).compactMap { Int($0) }
-                    let total = try #require((row["total"] as? String).flatMap { Int($0) })
-                    #expect(cells.allSatisfy { $0 >= 0 } && cells.reduce(0, +) == total, "\(name) \(row["label"] ?? "")")
-                    if row["label"] as? String == "All players" {
+                for row in table.rows + [table.totals] {
+                    let cells = row.cells.compactMap { Int($0) }
+                    let total = try #require(Int(row.total))
+                    #expect(cells.count == row.cells.count)
+                    #expect(cells.allSatisfy { $0 >= 0 } && cells.reduce(0, +) == total, "\(name) \(row.label)")
+                    if row.label == "All players" {
                         #expect(cells == columnSums && total == rowTotals)
-                        #expect(model["players"] as? String == "\(total)")
+                        #expect(model.players == "\(total)")
                     } else {
                         columnSums = columnSums.map { zip($0, cells).map(+) } ?? cells
                         rowTotals += total
@@ -69,13 +67,10 @@ import Testing
             #expect(r.shown(.control))
             if (r.stats[.medicated]?.first?.n ?? 0) >= GamePublicRelease.minimumGroup { pointPassed += 1 }
             if r.shown(.medicated) { passed += 1; continue }
-            let model = try #require(GamePublicPage.build(a, release: r, simulated: true).page.model as? [String: Any])
-            let tau = try #require(model["tau"] as? [[String: Any]])
-            #expect(!tau.contains { $0["group"] as? String == Group.medicated.label })
-            let blocks = try #require(model["comparisons"] as? [[String: Any]])
-            for block in blocks where (block["title"] as? String)?.contains(Group.medicated.label) == true {
-                let rows = try #require(block["rows"] as? [[String: Any]])
-                #expect(rows.allSatisfy { $0["g"] as? String == "–" && $0["ci"] as? String == "–" })
+            let model = try #require(GamePublicPage.build(a, release: r, simulated: true).page.model as? GamePublicPageModel)
+            #expect(!model.tau.contains { $0.group == Group.medicated.label })
+            for block in model.comparisons where [block.groupA, block.groupB].contains(Group.medicated.label) {
+                #expect(block.rows.allSatisfy { $0.hedgesG == "–" && $0.interval == "–" })
             }
         }
         #expect(passed <= 5, "a group of 16 passed in \(passed) of 100 releases")

@@ -2,6 +2,7 @@ import Foundation
 import RecallStudy
 import Render
 import Testing
+import UntypedModels
 @testable import DossierKit
 
 /// The participant page rendered from its typed model (``ParticipantPageModel``), whose

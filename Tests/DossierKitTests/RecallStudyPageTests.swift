@@ -2,6 +2,7 @@ import Foundation
 @testable import RecallStudy
 @testable import Render
 import Testing
+import UntypedModels
 @testable import DossierKit
 
 /// The summary page's participant table is written as the page shows it, row by row

@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import Testing
+import UntypedModels
 @testable import Render
 
 // Dossier's Mustache renderer replaced swift-mustache; these tests render the same

@@ -4,22 +4,19 @@ import Render
 // template can use is listed once, here, with the value the renderer sees.
 
 /// `site.*` in every template.
-struct SiteModel: TemplateModel {
+struct SiteModel: TemplateRecord {
     var title, description, baseURL, version: String
 
-    func value(_ name: String) -> TemplateValue? {
-        switch name {
-        case "title": .text(title)
-        case "description": .text(description)
-        case "baseURL": .text(baseURL)
-        case "version": .text(version)
-        default: nil
-        }
-    }
+    static let fields = TemplateFields<Self>([
+        .text("title") { $0.title },
+        .text("description") { $0.description },
+        .text("baseURL") { $0.baseURL }.forOwnTemplates(),
+        .text("version") { $0.version },
+    ])
 }
 
 /// `layout`: the page around every template's output.
-struct LayoutModel: TemplateModel {
+struct LayoutModel: TemplateRecord {
     var title: String
     var isHome: Bool
     var site: SiteModel
@@ -35,83 +32,77 @@ struct LayoutModel: TemplateModel {
     var scripts: [String]
     var bodyClass: String
 
-    func value(_ name: String) -> TemplateValue? {
-        switch name {
-        case "title": .text(title)
-        case "isHome": .bool(isHome)
-        case "site": .object(site)
-        case "root": .text(root)
-        case "content": .text(content)
-        case "contentHead": .text(String(headAndBody.head))
-        case "contentBody": .text(String(headAndBody.body))
-        case "nav": .list(of: nav)
-        case "crumbs": .list(of: crumbs)
-        case "hasCrumbs": .bool(!crumbs.isEmpty)
-        case "toc": .list(of: toc)
-        case "hasTOC": .bool(toc.count >= 2)
-        case "styles": .list(styles.map { .object(Link(name: "href", url: $0)) })
-        case "scripts": .list(scripts.map { .object(Link(name: "src", url: $0)) })
-        case "bodyClass": .text(bodyClass)
-        default: nil
-        }
-    }
+    static let fields = TemplateFields<Self>([
+        .text("title") { $0.title },
+        .bool("isHome") { $0.isHome },
+        .object("site", SiteModel.self) { $0.site },
+        .text("root") { $0.root },
+        .text("content") { $0.content },
+        .text("contentHead") { String($0.headAndBody.head) },
+        .text("contentBody") { String($0.headAndBody.body) },
+        .list("nav", NavEntry.self) { $0.nav },
+        .list("crumbs", Crumb.self) { $0.crumbs },
+        .bool("hasCrumbs") { !$0.crumbs.isEmpty },
+        .list("toc", TOCLine.self) { $0.toc },
+        .bool("hasTOC") { $0.toc.count >= 2 },
+        .list("styles", Stylesheet.self) { $0.styles.map(Stylesheet.init) },
+        .list("scripts", Script.self) { $0.scripts.map(Script.init) },
+        .text("bodyClass") { $0.bodyClass },
+    ])
 
     /// The content split after its title (``TitleSplit``): the title goes above "On this
     /// page" (phones show the table of contents between them, docs/design-system.md).
     var headAndBody: (head: Substring, body: Substring) { TitleSplit.split(content) }
 
     /// `nav[]`: an entry of the site navigation.
-    struct NavEntry: TemplateModel {
+    struct NavEntry: TemplateRecord {
         var title, href: String
         /// This entry is the page being rendered.
         var current: Bool
         /// The page is inside this entry's section.
         var inSection: Bool
 
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "title": .text(title)
-            case "href": .text(href)
-            case "current": .bool(current)
-            case "inSection": .bool(inSection)
-            default: nil
-            }
-        }
+        static let fields = TemplateFields<Self>([
+            .text("title") { $0.title },
+            .text("href") { $0.href },
+            .bool("current") { $0.current },
+            .bool("inSection") { $0.inSection },
+        ])
     }
 
     /// `crumbs[]`: a step of the breadcrumb trail; the last (the page itself) has no `href`.
-    struct Crumb: TemplateModel {
+    struct Crumb: TemplateRecord {
         var title: String
         var href: String?
 
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "title": .text(title)
-            case "href": href.map { .text($0) }
-            default: nil
-            }
-        }
+        static let fields = TemplateFields<Self>([
+            .text("title") { $0.title },
+            .maybeText("href") { $0.href },
+        ])
     }
 
     /// `toc[]`: a heading; `sub` for level 3.
-    struct TOCLine: TemplateModel {
+    struct TOCLine: TemplateRecord {
         var entry: TOCEntry
 
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "text": .text(entry.text)
-            case "anchor": .text(entry.anchor)
-            case "level": .text(String(entry.level))
-            case "sub": .bool(entry.level > 2)
-            default: nil
-            }
-        }
+        static let fields = TemplateFields<Self>([
+            .text("text") { $0.entry.text },
+            .text("anchor") { $0.entry.anchor },
+            .int("level") { $0.entry.level },
+            .bool("sub") { $0.entry.level > 2 }.forOwnTemplates(),
+        ])
     }
 
-    /// `styles[] {href}`, `scripts[] {src}`.
-    struct Link: TemplateModel {
-        var name, url: String
-        func value(_ name: String) -> TemplateValue? { name == self.name ? .text(url) : nil }
+    /// `styles[]`: a stylesheet's path.
+    struct Stylesheet: TemplateRecord {
+        var href: String
+        static let fields = TemplateFields<Self>([.text("href") { $0.href }])
+    }
+
+    /// `scripts[]`: a script's path.
+    struct Script: TemplateRecord {
+        var src: String
+        static let fields = TemplateFields<Self>([.text("src") { $0.src }])
     }
 }
 
@@ -130,72 +121,67 @@ struct PageContext: TemplateModel {
         default: model.value(name) ?? (name == "title" ? .text(title) : nil)
         }
     }
+
+    /// The fields every page template sees besides its model's (for ``TemplateFieldCheck``).
+    static let frame = TemplateSchema(type: "page", fields: [
+        .init(name: "root", kind: .text),
+        .init(name: "site", kind: .object { SiteModel.schema }),
+        .init(name: "title", kind: .text, forOwnTemplates: true),
+    ])
 }
 
 /// `page`: a content page (`content/*.md`).
-struct ContentPageModel: TemplateModel {
+struct ContentPageModel: TemplateRecord {
     /// The rendered Markdown.
     var content: String
     var summary: String
     /// Path under `content/`.
     var source: String
 
-    func value(_ name: String) -> TemplateValue? {
-        switch name {
-        case "content": .text(content)
-        case "summary": .text(summary)
-        case "source": .text(source)
-        default: nil
-        }
-    }
+    static let fields = TemplateFields<Self>([
+        .text("content") { $0.content },
+        .text("summary") { $0.summary }.forOwnTemplates(),
+        .text("source") { $0.source }.forOwnTemplates(),
+    ])
 }
 
 /// `home`: the site's front page.
-struct HomeModel: TemplateModel {
+struct HomeModel: TemplateRecord {
     /// HTML of `content/index.md`, if there is one.
     var intro: String?
     var description: String
     var sections: [SectionCard]
     var pages: [PageLink]
 
-    func value(_ name: String) -> TemplateValue? {
-        switch name {
-        case "intro": .text(intro ?? "")
-        case "hasIntro": .bool(intro != nil)
-        case "description": .text(description)
-        case "sections": .list(of: sections)
-        case "hasSections": .bool(!sections.isEmpty)
-        case "pages": .list(of: pages)
-        case "hasPages": .bool(!pages.isEmpty)
-        default: nil
-        }
-    }
+    static let fields = TemplateFields<Self>([
+        .text("intro") { $0.intro ?? "" },
+        .bool("hasIntro") { $0.intro != nil },
+        .text("description") { $0.description },
+        .list("sections", SectionCard.self) { $0.sections },
+        .bool("hasSections") { !$0.sections.isEmpty },
+        .list("pages", PageLink.self) { $0.pages },
+        .bool("hasPages") { !$0.pages.isEmpty },
+    ])
 
     /// `sections[]`: a section's card.
-    struct SectionCard: TemplateModel {
+    struct SectionCard: TemplateRecord {
         var title, href, blurb: String
 
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "title": .text(title)
-            case "href": .text(href)
-            case "blurb": .text(blurb)
-            default: nil
-            }
-        }
+        static let fields = TemplateFields<Self>([
+            .text("title") { $0.title },
+            .text("href") { $0.href },
+            .text("blurb") { $0.blurb },
+        ])
     }
 
     /// `pages[]`: a content page, in weight then title order.
-    struct PageLink: TemplateModel {
+    struct PageLink: TemplateRecord {
         var title, href, summary: String
 
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "title": .text(title)
-            case "href": .text(href)
-            case "summary": .text(summary)
-            default: nil
-            }
-        }
+        static let fields = TemplateFields<Self>([
+            .text("title") { $0.title },
+            .text("href") { $0.href },
+            .text("summary") { $0.summary },
+        ])
     }
 }

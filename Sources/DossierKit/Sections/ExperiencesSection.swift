@@ -146,52 +146,59 @@ public struct ExperiencesSection: Section {
         let json = String(decoding: try JSONOutput.encode(viewerData), as: UTF8.self)
         let firstTitle = e.panorama(e.firstPanorama)?.title ?? ""
         var pages: [Page] = []
-        pages.append(Page(path: base + "index.html", title: title, template: "experiences/viewer", model: [
-            "title": title, "slug": e.slug, "json": HTML.scriptSafeJSON(json), "firstTitle": firstTitle,
-            "firstScene": sceneImages[e.firstPanorama] == nil ? [[String: String]]() : [["src": "scenes/\(e.firstPanorama).js", "id": e.firstPanorama]],
-            "totalClips": graph.totalClips,
-        ], styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js", "assets/experiences/viewer-look.js",
+        pages.append(Page(path: base + "index.html", title: title, template: "experiences/viewer",
+                          model: ExperienceViewerModel(
+                            title: title, slug: e.slug, json: HTML.scriptSafeJSON(json), firstTitle: firstTitle,
+                            firstScene: sceneImages[e.firstPanorama] == nil
+                                ? nil : .init(src: "scenes/\(e.firstPanorama).js", id: e.firstPanorama),
+                            totalClips: graph.totalClips),
+                          styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js", "assets/experiences/viewer-look.js",
                                                                              "assets/experiences/viewer-dialogs.js", "assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
 
         // Overview: graph, media checks, warnings.
         let svg = GraphSVG.render(e, graph) { "../files/" + $0.image }
         let titles = Dictionary(e.panoramas.map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
         let dead = Set(graph.deadEnds), unreachable = Set(graph.unreachable)
-        let panoramaRows: [[String: Any]] = e.panoramas.map { p in
+        let panoramaRows = e.panoramas.map { panorama in
             var status: [String] = []
-            if p.id == graph.first { status.append("start") }
-            if p.id == graph.final { status.append("final") }
-            if unreachable.contains(p.id) { status.append("cannot be reached") }
-            if dead.contains(p.id) { status.append("dead end") }
-            let doors = p.doorTargets.map { titles[$0] ?? $0 }
-            return ["id": p.id, "title": p.title, "clips": graph.clipsPerPanorama[p.id] ?? 0,
-                    "doors": doors.isEmpty ? "—" : doors.joined(separator: ", "),
-                    "status": status.isEmpty ? "—" : status.joined(separator: ", ")]
+            if panorama.id == graph.first { status.append("start") }
+            if panorama.id == graph.final { status.append("final") }
+            if unreachable.contains(panorama.id) { status.append("cannot be reached") }
+            if dead.contains(panorama.id) { status.append("dead end") }
+            let doors = panorama.doorTargets.map { titles[$0] ?? $0 }
+            return ExperienceOverviewModel.PanoramaRow(
+                id: panorama.id, title: panorama.title, clips: graph.clipsPerPanorama[panorama.id] ?? 0,
+                doors: doors.isEmpty ? "—" : doors.joined(separator: ", "),
+                status: status.isEmpty ? "—" : status.joined(separator: ", "))
         }
-        let mediaRows: [[String: Any]] = media.items.map { m in
-            var note: [String] = []
-            if let n = m.levelNote { note.append(n) }
-            if m.loudOutlier { note.append("much louder than the other clips") }
-            if let w = m.width, w > Rules.safeTextureWidth { note.append("wider than \(Rules.safeTextureWidth) px") }
-            return ["path": m.path, "role": m.role, "size": Self.size(m.bytes),
-                    "pixels": m.width.map { "\($0)×\(m.height ?? 0)" } ?? "—",
-                    "rms": m.level.map { Self.db($0.rmsDBFS) } ?? "—",
-                    "peak": m.level.map { Self.db($0.peakDBFS) } ?? "—",
-                    "note": note.isEmpty ? "—" : note.joined(separator: "; ")]
+        let mediaRows = media.items.map { item in
+            var notes: [String] = []
+            if let levelNote = item.levelNote { notes.append(levelNote) }
+            if item.loudOutlier { notes.append("much louder than the other clips") }
+            if let width = item.width, width > Rules.safeTextureWidth {
+                notes.append("wider than \(Rules.safeTextureWidth) px")
+            }
+            return ExperienceOverviewModel.MediaRow(
+                path: item.path, role: item.role, size: Self.size(item.bytes),
+                pixels: item.width.map { "\($0)×\(item.height ?? 0)" } ?? "—",
+                rms: item.level.map { Self.db($0.rmsDBFS) } ?? "—",
+                peak: item.level.map { Self.db($0.peakDBFS) } ?? "—",
+                note: notes.isEmpty ? "—" : notes.joined(separator: "; "))
         }
         let path = graph.shortestPath ?? []
-        pages.append(Page(path: base + "overview/index.html", title: "\(title): overview", template: "experiences/overview", model: [
-            "title": title, "description": e.description, "file": e.file, "kindLabel": e.kind == .premade ? "premade" : "custom",
-            "owner": e.owner.map { [$0] } ?? [], "graphSVG": svg, "firstTitle": firstTitle, "finalTitle": titles[graph.final] ?? graph.final,
-            "finalClipsLabel": Self.count(graph.finalClips, "clip"), "totalClipsLabel": Self.count(graph.totalClips, "clip"),
-            "shortestPath": path.enumerated().map { ["title": titles[$1] ?? $1, "first": $0 == 0] },
-            "panoramas": panoramaRows, "media": mediaRows,
-            "totalSize": Self.size(media.totalBytes), "budget": Self.size(media.budgetBytes), "overBudget": media.overBudget,
-            "warnings": issues.map { "\($0.line.map { "line \($0): " } ?? "")\($0.message)" }, "hasWarnings": !issues.isEmpty,
-        ], styles: ["assets/experiences/viewer.css"]))
+        pages.append(Page(path: base + "overview/index.html", title: "\(title): overview", template: "experiences/overview",
+                          model: ExperienceOverviewModel(
+            title: title, description: e.description, file: e.file, kindLabel: e.kind == .premade ? "premade" : "custom",
+            owner: e.owner, graphSVG: svg, firstTitle: firstTitle, finalTitle: titles[graph.final] ?? graph.final,
+            finalClipsLabel: Self.count(graph.finalClips, "clip"), totalClipsLabel: Self.count(graph.totalClips, "clip"),
+            shortestPath: path.enumerated().map { .init(title: titles[$1] ?? $1, first: $0 == 0) },
+            panoramas: panoramaRows, media: mediaRows,
+            totalSize: Self.size(media.totalBytes), budget: Self.size(media.budgetBytes), overBudget: media.overBudget,
+            warnings: issues.map { "\($0.line.map { "line \($0): " } ?? "")\($0.message)" }),
+                          styles: ["assets/experiences/viewer.css"]))
 
         pages.append(Page(path: base + "congratulations/index.html", title: "Well done", template: "experiences/congratulations",
-                          model: ["title": title], styles: ["assets/experiences/viewer.css"]))
+                          model: ExperienceCongratulationsModel(title: title), styles: ["assets/experiences/viewer.css"]))
 
         let record = ExperienceRecord(slug: e.slug, title: title, description: e.description, kind: e.kind.rawValue,
                                       thumb: thumb,
@@ -206,12 +213,13 @@ public struct ExperiencesSection: Section {
         let decoder = JSONDecoder()
         let rows = try records.map { try decoder.decode(ExperienceRecord.self, from: $0.data) }
         let warningCount = rows.reduce(0) { $0 + $1.warnings }
-        let items: [[String: Any]] = rows.map { r in
-            ["slug": r.slug, "title": r.title, "description": r.description, "thumb": r.thumb ?? "",
-             "places": Self.count(r.panoramas, "place"), "clipsLabel": Self.count(r.clips, "clip"), "kindLabel": r.kind]
+        let items = rows.map { row in
+            ExperiencesHomeModel.Widget(slug: row.slug, title: row.title, description: row.description,
+                                        thumb: row.thumb ?? "", places: Self.count(row.panoramas, "place"),
+                                        clipsLabel: Self.count(row.clips, "clip"), kindLabel: row.kind)
         }
         let page = Page(path: "experiences/index.html", title: "Experiences", template: "experiences/home",
-                        model: ["experiences": items, "hasWarnings": warningCount > 0, "warningCount": warningCount],
+                        model: ExperiencesHomeModel(experiences: items, warningCount: warningCount),
                         styles: ["assets/experiences/viewer.css"], bodyClass: "experience-home")
         let blurb = "\(rows.count) experience\(rows.count == 1 ? "" : "s") to preview in the browser: \(rows.reduce(0) { $0 + $1.panoramas }) places, \(rows.reduce(0) { $0 + $1.clips }) clips."
         return UnitResult(pages: [page, editorPage()], blurb: blurb)
@@ -230,7 +238,7 @@ public struct ExperiencesSection: Section {
         }
         let json = "{\"experiences\":[" + items.joined(separator: ",") + "]}"
         return Page(path: "experiences/editor/index.html", title: "Experience editor", template: "experiences/editor",
-                    model: ["json": HTML.scriptSafeJSON(json)],
+                    model: ExperienceEditorModel(json: HTML.scriptSafeJSON(json)),
                     styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
                     scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js", "assets/experiences/zip.js", "assets/experiences/pano.js",
                               "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js", "assets/experiences/editor-util.js",

@@ -32,14 +32,18 @@ enum GameMethodsPage {
 
     /// The page: the matching rules, then every measure with its anchor.
     static func page() -> Page {
-        let measures: [[String: Any]] = MeasureCatalog.normed.map { e in
-            ["id": e.name, "label": e.label, "unit": e.unit, "hasUnit": !e.unit.isEmpty,
-             "definition": definitions[e.name] ?? "", "direction": e.higherIsAtypical ? "higher" : "lower"]
+        let measures = MeasureCatalog.normed.map { entry in
+            GameMethodsModel.Measure(id: entry.name, label: entry.label, unit: entry.unit,
+                                     definition: definitions[entry.name] ?? "",
+                                     direction: entry.higherIsAtypical ? "higher" : "lower")
+        }
+        let features = MeasureCatalog.features.enumerated().map { index, feature in
+            GameMethodsModel.Feature(id: feature, label: MeasureCatalog.label(feature),
+                                     last: index == MeasureCatalog.features.count - 1)
         }
         return Page(path: path, title: "Game measures: how they are defined", template: "game/methods",
-                    model: ["measures": measures, "window": Scoring.responseWindow, "anticipatory": Scoring.anticipatory,
-                            "features": MeasureCatalog.features.enumerated().map { k, f in
-                                ["id": f, "label": MeasureCatalog.label(f), "last": k == MeasureCatalog.features.count - 1] }])
+                    model: GameMethodsModel(measures: measures, window: Scoring.responseWindow,
+                                            anticipatory: Scoring.anticipatory, features: features))
     }
 }
 #endif

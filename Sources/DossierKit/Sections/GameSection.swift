@@ -126,7 +126,8 @@ public struct GameSection: Section {
 
     public func build(unit: SectionUnit, context: SectionContext) async throws -> UnitResult {
         if awaitingFirstGame, let kit {
-            let page = Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/awaiting", model: [:],
+            let page = Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/awaiting",
+                            model: GameAwaitingModel(),
                             styles: ["assets/game/game.css"])
             let record = GameRecord(players: [], count: 0, privateSite: privateSite, encryptedResults: 0, cvAUC: nil, cvAUCLow: nil, cvAUCHigh: nil)
             let marker = privateSite ? [OutputFile(path: PrivateSite.markerPath, text: PrivateSite.markerText(section: Self.key))] : []
@@ -198,15 +199,15 @@ public struct GameSection: Section {
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
         let rec = try records.first.map { try JSONDecoder().decode(GameRecord.self, from: $0.data) }
             ?? GameRecord(players: [], count: 0, privateSite: privateSite, encryptedResults: 0, cvAUC: nil, cvAUCLow: nil, cvAUCHigh: nil)
-        let rows: [[String: Any]] = rec.players.map {
-            ["id": $0.id, "group": $0.group, "sessions": $0.sessions, "score": $0.bestScore.map(String.init) ?? "–",
-             "probability": GameFormat.percent($0.probability), "suggest": $0.suggest]
+        let rows = rec.players.map {
+            GameIndexModel.Player(id: $0.id, group: $0.group, sessions: $0.sessions,
+                                  score: $0.bestScore.map(String.init) ?? "–",
+                                  probability: GameFormat.percent($0.probability), suggest: $0.suggest)
         }
         let auc = rec.cvAUC.map { "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))" }
-        let model: [String: Any] = ["players": rows, "count": rec.count, "auc": auc ?? "not available",
-                                    "hasPlayers": !rows.isEmpty, "privateSite": rec.privateSite,
-                                    "results": rec.encryptedResults > 0, "hasKit": kit != nil,
-                                    "awaitingFirstGame": awaitingFirstGame]
+        let model = GameIndexModel(players: rows, count: rec.count, auc: auc ?? "not available",
+                                   privateSite: rec.privateSite, results: rec.encryptedResults > 0,
+                                   hasKit: kit != nil, awaitingFirstGame: awaitingFirstGame)
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
         let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet."
             : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"

@@ -5,7 +5,7 @@ import Render
 // MARK: - The participant page's typed model (Templates/recall/participant.mustache)
 
 /// What `recall/participant` shows, one field per name the template uses (DESIGN.md:
-/// typed page models). Handed to Dossier's Mustache renderer without a `[String: Any]`
+/// typed page models). Handed to Dossier's Mustache renderer without an untyped
 /// dictionary per page and row, whose every look-up cast its value (docs/perf-study.md,
 /// "Round five"). The tables are written final (``RecallReport/stringsTable(_:)`` and its
 /// siblings); the row fields round five's template used (`strings[].memorizeTotal`,
@@ -13,7 +13,7 @@ import Render
 /// `templates/recall/participant.mustache`, made only when a template asks for them.
 /// `RecallParticipantModelTests` renders round five's template with this model and with
 /// the dictionary it replaced, and today's against round five's after the table pass.
-struct ParticipantPageModel: TemplateModel {
+struct ParticipantPageModel: TemplateRecord {
     var participant: String
     var slug: String
     var source: String
@@ -44,46 +44,43 @@ struct ParticipantPageModel: TemplateModel {
     /// The keystroke-dynamics box plot: present when an entry has a keystroke interval.
     var dynamicsSVG: String?
 
-    func value(_ name: String) -> TemplateValue? {
-        switch name {
-        case "participant": .text(participant)
-        case "slug": .text(slug)
-        case "source": .text(source)
-        case "device": .text(device ?? "")
-        case "hasDevice": .bool(device != nil)
-        case "complete": .bool(complete)
-        case "status": .text(status)
-        case "sessionTotal": .text(sessionTotal)
-        case "sessionSpan": .text(sessionSpan)
-        case "medians": .text(medians)
-        case "reachedCount": .text(String(reachedCount))
-        case "medianHold": .text(medianHold)
-        case "medianDD": .text(medianDD)
-        case "medianUD": .text(medianUD)
-        case "medianUU": .text(medianUU)
-        case "warnings": .list(warnings.map { .object(TextItem(text: $0)) })
-        case "hasWarnings": .bool(!warnings.isEmpty)
-        case "strings": .list(of: strings)
-        case "stringsTableHTML": .text(stringsTableHTML)
-        case "hasPractice": .bool(practiceTableHTML != nil)
-        case "practiceTableHTML": practiceTableHTML.map { .text($0) }
-        case "practice": .list(of: practice)
-        case "hasRecall": .bool(recall != nil)
-        case "recall": recall.map { .object($0) }
-        case "timelineSVG": .text(timelineSVG)
-        case "hasEntries": .bool(entrySVG != nil)
-        case "entrySVG": entrySVG.map { .text($0) }
-        case "errorsSVG": errorsSVG.map { .text($0) }
-        case "hasDynamics": .bool(dynamicsSVG != nil)
-        case "dynamicsSVG": dynamicsSVG.map { .text($0) }
-        default: nil
-        }
-    }
+    static let fields = TemplateFields<Self>([
+        .text("participant") { $0.participant },
+        .text("slug") { $0.slug }.forOwnTemplates(),
+        .text("source") { $0.source },
+        .text("device") { $0.device ?? "" },
+        .bool("hasDevice") { $0.device != nil },
+        .bool("complete") { $0.complete }.forOwnTemplates(),
+        .text("status") { $0.status },
+        .text("sessionTotal") { $0.sessionTotal },
+        .text("sessionSpan") { $0.sessionSpan },
+        .text("medians") { $0.medians },
+        .int("reachedCount") { $0.reachedCount },
+        .text("medianHold") { $0.medianHold }.forOwnTemplates(),
+        .text("medianDD") { $0.medianDD }.forOwnTemplates(),
+        .text("medianUD") { $0.medianUD }.forOwnTemplates(),
+        .text("medianUU") { $0.medianUU }.forOwnTemplates(),
+        .list("warnings", TextItem.self) { $0.warnings.map(TextItem.init) },
+        .bool("hasWarnings") { !$0.warnings.isEmpty },
+        .list("strings", StringRow.self) { $0.strings },
+        .text("stringsTableHTML") { $0.stringsTableHTML },
+        .bool("hasPractice") { $0.practiceTableHTML != nil },
+        .maybeText("practiceTableHTML") { $0.practiceTableHTML },
+        .list("practice", PracticeRow.self) { $0.practice }.forOwnTemplates(),
+        .bool("hasRecall") { $0.recall != nil },
+        .maybeObject("recall", RecallPart.self) { $0.recall },
+        .text("timelineSVG") { $0.timelineSVG },
+        .bool("hasEntries") { $0.entrySVG != nil },
+        .maybeText("entrySVG") { $0.entrySVG },
+        .maybeText("errorsSVG") { $0.errorsSVG },
+        .bool("hasDynamics") { $0.dynamicsSVG != nil },
+        .maybeText("dynamicsSVG") { $0.dynamicsSVG },
+    ])
 
     /// One string reached: one `<details>` of individual entries (and, for a template of
     /// its own, one row of the Strings table). Numbers only, formatted when asked for: the
     /// row keeps no entry of the string alive until the page is written.
-    struct StringRow: TemplateModel {
+    struct StringRow: TemplateRecord {
         var n: Int, target: String, length: Int, entries: Int
         var memorizeViews: Int, memorizeTotalMs: Int?, verifyViews: Int, verifyFailures: Int, verifyTotalMs: Int?
         var incorrect: Int, rekeys: Int, deletions: Int, entryTotalMs: Int?
@@ -102,35 +99,32 @@ struct ParticipantPageModel: TemplateModel {
             self.entryTableHTML = entryTableHTML
         }
 
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "n": .text(String(n))
-            case "target": .text(target)
-            case "entries": .text(String(entries))
-            case "entryTableHTML": .text(entryTableHTML)
-            case "length": .text(String(length))
-            case "memorizeViews": .text(String(memorizeViews))
-            case "memorizeTotal": .text(RecallRender.seconds(memorizeTotalMs))
-            case "verifyViews": .text(String(verifyViews))
-            case "verifyFailures": .text(String(verifyFailures))
-            case "verifyTotal": .text(RecallRender.seconds(verifyTotalMs))
-            case "incorrect": .text(String(incorrect))
-            case "rekeys": .text(String(rekeys))
-            case "deletions": .text(String(deletions))
-            case "entryTotal": .text(RecallRender.seconds(entryTotalMs))
-            case "meanEntry": .text(RecallRender.seconds(meanEntrySeconds))
-            case "sdEntry": .text(RecallRender.seconds(sdEntrySeconds))
-            case "finalCorrect": .text(String(finalCorrect))
-            case "toLastKey": .text(RecallRender.seconds(toLastKeyMs))
-            case "done": .bool(done)
-            default: nil
-            }
-        }
+        static let fields = TemplateFields<Self>([
+            .int("n") { $0.n },
+            .text("target") { $0.target },
+            .int("entries") { $0.entries },
+            .text("entryTableHTML") { $0.entryTableHTML },
+            .int("length") { $0.length }.forOwnTemplates(),
+            .int("memorizeViews") { $0.memorizeViews }.forOwnTemplates(),
+            .text("memorizeTotal") { RecallRender.seconds($0.memorizeTotalMs) }.forOwnTemplates(),
+            .int("verifyViews") { $0.verifyViews }.forOwnTemplates(),
+            .int("verifyFailures") { $0.verifyFailures }.forOwnTemplates(),
+            .text("verifyTotal") { RecallRender.seconds($0.verifyTotalMs) }.forOwnTemplates(),
+            .int("incorrect") { $0.incorrect }.forOwnTemplates(),
+            .int("rekeys") { $0.rekeys }.forOwnTemplates(),
+            .int("deletions") { $0.deletions }.forOwnTemplates(),
+            .text("entryTotal") { RecallRender.seconds($0.entryTotalMs) }.forOwnTemplates(),
+            .text("meanEntry") { RecallRender.seconds($0.meanEntrySeconds) }.forOwnTemplates(),
+            .text("sdEntry") { RecallRender.seconds($0.sdEntrySeconds) }.forOwnTemplates(),
+            .int("finalCorrect") { $0.finalCorrect }.forOwnTemplates(),
+            .text("toLastKey") { RecallRender.seconds($0.toLastKeyMs) }.forOwnTemplates(),
+            .bool("done") { $0.done }.forOwnTemplates(),
+        ])
     }
 
     /// One row of the practice-typing table (Memorize and Verify pages), for a template
     /// of its own.
-    struct PracticeRow: TemplateModel {
+    struct PracticeRow: TemplateRecord {
         var n: Int, page: String, order: Int, durationMs: Int, correct: Bool, keystrokes: Int, deletions: Int
         var medianHold: Double?, medianDD: Double?, medianUD: Double?, medianUU: Double?
 
@@ -141,63 +135,54 @@ struct ParticipantPageModel: TemplateModel {
             medianUD = e.dynamics.medianUpDown; medianUU = e.dynamics.medianUpUp
         }
 
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "n": .text(String(n))
-            case "page": .text(page)
-            case "order": .text(String(order))
-            case "duration": .text(RecallRender.seconds(durationMs))
-            case "correct": .bool(correct)
-            case "keystrokes": .text(String(keystrokes))
-            case "deletions": .text(String(deletions))
-            case "medianHold": .text(RecallRender.ms(medianHold))
-            case "medianDD": .text(RecallRender.ms(medianDD))
-            case "medianUD": .text(RecallRender.ms(medianUD))
-            case "medianUU": .text(RecallRender.ms(medianUU))
-            default: nil
-            }
-        }
+        static let fields = TemplateFields<Self>([
+            .int("n") { $0.n }.forOwnTemplates(),
+            .text("page") { $0.page }.forOwnTemplates(),
+            .int("order") { $0.order }.forOwnTemplates(),
+            .text("duration") { RecallRender.seconds($0.durationMs) }.forOwnTemplates(),
+            .bool("correct") { $0.correct }.forOwnTemplates(),
+            .int("keystrokes") { $0.keystrokes }.forOwnTemplates(),
+            .int("deletions") { $0.deletions }.forOwnTemplates(),
+            .text("medianHold") { RecallRender.ms($0.medianHold) }.forOwnTemplates(),
+            .text("medianDD") { RecallRender.ms($0.medianDD) }.forOwnTemplates(),
+            .text("medianUD") { RecallRender.ms($0.medianUD) }.forOwnTemplates(),
+            .text("medianUU") { RecallRender.ms($0.medianUU) }.forOwnTemplates(),
+        ])
     }
 
     /// The Recall part: its time, fields table and the number of strings recalled exactly.
-    struct RecallPart: TemplateModel {
+    struct RecallPart: TemplateRecord {
         var total: String
         /// What was typed in each field (``Field``, for a template of its own).
-        var fields: [RecallField]
+        var typed: [RecallField]
         /// The Recall fields table in its final HTML, when something was typed.
         var fieldsTableHTML: String?
         var recalled: Int
 
-        func value(_ name: String) -> TemplateValue? {
-            switch name {
-            case "total": .text(total)
-            case "fieldsTableHTML": fieldsTableHTML.map { .text($0) }
-            case "fields": .list(of: fields.map(Field.init))
-            case "hasFields": .bool(!fields.isEmpty)
-            case "recalled": .text(String(recalled))
-            default: nil
-            }
-        }
+        static let fields = TemplateFields<Self>([
+            .text("total") { $0.total },
+            .maybeText("fieldsTableHTML") { $0.fieldsTableHTML },
+            .list("fields", Field.self) { $0.typed.map(Field.init) }.forOwnTemplates(),
+            .bool("hasFields") { !$0.typed.isEmpty },
+            .int("recalled") { $0.recalled },
+        ])
 
         /// One Recall field: its number, the text typed, whether it is correct, the string it matches.
-        struct Field: TemplateModel {
-            var f: RecallField
+        struct Field: TemplateRecord {
+            var recallField: RecallField
 
-            func value(_ name: String) -> TemplateValue? {
-                switch name {
-                case "field": .text(String(f.field))
-                case "text": .text(f.text)
-                case "correct": .bool(f.correct)
-                case "matches": .text(f.matches.map { "string \($0)" } ?? "no string")
-                default: nil
-                }
-            }
+            static let fields = TemplateFields<Self>([
+                .int("field") { $0.recallField.field }.forOwnTemplates(),
+                .text("text") { $0.recallField.text }.forOwnTemplates(),
+                .bool("correct") { $0.recallField.correct }.forOwnTemplates(),
+                .text("matches") { $0.recallField.matches.map { "string \($0)" } ?? "no string" }.forOwnTemplates(),
+            ])
         }
     }
 
     /// A list item with one text (the warnings).
-    struct TextItem: TemplateModel {
+    struct TextItem: TemplateRecord {
         var text: String
-        func value(_ name: String) -> TemplateValue? { name == "text" ? .text(text) : nil }
+        static let fields = TemplateFields<Self>([.text("text") { $0.text }])
     }
 }

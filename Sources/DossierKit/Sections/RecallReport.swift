@@ -25,7 +25,7 @@ enum RecallReport {
             practice: reached.flatMap { s in s.practice.map { ParticipantPageModel.PracticeRow(n: s.number, entry: $0) } },
             recall: r.recall.map { rc in
                 ParticipantPageModel.RecallPart(
-                    total: RecallRender.seconds(rc.totalMs), fields: rc.fields,
+                    total: RecallRender.seconds(rc.totalMs), typed: rc.fields,
                     fieldsTableHTML: rc.fields.isEmpty ? nil : fieldsTable(rc.fields),
                     recalled: rc.stringsRecalled.count)
             },

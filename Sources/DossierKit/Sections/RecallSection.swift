@@ -283,9 +283,8 @@ public struct RecallSection: Section {
             let table = StudyTables.sets(sets, rows)
             files.append(OutputFile(path: "recall/sets.csv", data: RecallRender.csv(table)))
             files.append(OutputFile(path: "recall/sets.json", data: RecallStudyFiles.json(table)))
-            var model = RecallSets.indexModel(sets, rows, cohorts: cohorts.count)
-            model["hasKit"] = kit != nil
-            model["kitSet"] = sets.defaultSet.name
+            let model = RecallSets.indexModel(sets, rows, cohorts: cohorts.count,
+                                              kitSet: kit == nil ? nil : sets.defaultSet.name)
             pages.append(Page(path: "recall/index.html", title: Self.title, template: "recall/sets",
                               model: model, styles: ["assets/recall/recall.css"], bodyClass: "recall"))
         }
@@ -324,10 +323,10 @@ public struct RecallSection: Section {
         let strings = set.strings
         var files = RecallStudyFiles.aggregateFiles(strings: strings, aggregate: aggregate, dir: dir)
         var model = RecallStudyPage.model(strings: strings, aggregate: aggregate, cohorts: cohorts, heatmapRows: heatmapRows)
-        model["hasKit"] = kit != nil
+        model.hasKit = kit != nil
         if let setName {
-            model["setName"] = setName
-            model["up"] = "../../"
+            model.setName = setName
+            model.up = "../../"
         }
         files.append(OutputFile(path: dir + "summary.md", text: RecallStudyPage.markdown(strings: strings, study: aggregate.appendixB, cohorts: cohorts)))
         var page = Page(path: dir + "index.html", title: setName.map { "\(Self.title): set \($0)" } ?? Self.title,

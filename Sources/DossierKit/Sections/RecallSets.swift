@@ -47,15 +47,19 @@ enum RecallSets {
 
     /// The model of `recall/index.html` for several sets: per set its file, participant
     /// count and participants (linked), and a link to the set's own summary.
-    static func indexModel(_ sets: StringSets, _ groups: [String: [StudyAggregate.Row]], cohorts: Int) -> [String: Any] {
-        let rows: [[String: Any]] = sets.sets.map { s in
-            let ps = groups[s.name] ?? []
-            return ["name": s.name, "file": s.file, "count": ps.count,
-                    "complete": ps.filter(\.complete).count,
-                    "participants": ps.enumerated().map { i, p in
-                        ["slug": p.slug, "participant": p.participant, "last": i == ps.count - 1] as [String: Any] }]
+    static func indexModel(_ sets: StringSets, _ groups: [String: [StudyAggregate.Row]], cohorts: Int,
+                           kitSet: String?) -> RecallSetsModel {
+        let rows = sets.sets.map { set in
+            let members = groups[set.name] ?? []
+            return RecallSetsModel.SetRow(
+                name: set.name, file: set.file,
+                participants: members.enumerated().map { index, member in
+                    RecallSetsModel.Participant(slug: member.slug, participant: member.participant,
+                                                last: index == members.count - 1)
+                },
+                complete: members.filter(\.complete).count)
         }
         let total = groups.values.reduce(0) { $0 + $1.count }
-        return ["sets": rows, "setCount": sets.sets.count, "participantCount": total, "hasCohorts": cohorts > 0]
+        return RecallSetsModel(sets: rows, participantCount: total, cohortCount: cohorts, kitSet: kitSet)
     }
 }

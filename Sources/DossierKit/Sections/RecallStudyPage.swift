@@ -26,55 +26,51 @@ enum RecallStudyPage {
     }
 
     /// The summary page's model, from the participants' aggregates (``StudyAggregate``).
-    static func model(strings: StringSet, aggregate a: StudyAggregate, cohorts: [(slug: String, table: CohortTable)],
-                      heatmapRows: Int) -> [String: Any] {
-        let study = a.appendixB
-        let count = a.rows.count
-        var m: [String: Any] = [:]
-        m["participantCount"] = count
-        m["completeCount"] = a.completeCount
-        m["incompleteCount"] = count - a.completeCount
-        let desktop = a.rows.count(where: \.desktop)
-        m["desktopCount"] = desktop
-        m["hasDesktop"] = desktop > 0
-        m["hasParticipants"] = count > 0
-        m["strings"] = strings.strings.enumerated().map { ["n": $0.offset + 1, "text": $0.element, "length": $0.element.count, "last": $0.offset == StringSet.count - 1] }
+    static func model(strings: StringSet, aggregate: StudyAggregate, cohorts: [(slug: String, table: CohortTable)],
+                      heatmapRows: Int) -> RecallSummaryModel {
+        let study = aggregate.appendixB
+        let count = aggregate.rows.count
+        var model = RecallSummaryModel()
+        model.participantCount = count
+        model.completeCount = aggregate.completeCount
+        model.desktopCount = aggregate.rows.count(where: \.desktop)
+        model.strings = strings.strings.indices.map {
+            RecallSummaryModel.StringLink(number: $0 + 1, last: $0 == StringSet.count - 1)
+        }
         if count > 0 {
-            let h = heatmap(study, title: "Mean entry time per participant and string (s)", limit: heatmapRows)
-            m["heatmapSVG"] = h.svg
-            m["heatmapTruncated"] = h.shown < h.total
-            m["heatmapShown"] = h.shown
-            m["heatmapTotal"] = h.total
+            let drawn = heatmap(study, title: "Mean entry time per participant and string (s)", limit: heatmapRows)
+            model.heatmap = .init(svg: drawn.svg, shown: drawn.shown, total: drawn.total)
         }
-        m["lengthSVG"] = lengthChart(study, cohorts: cohorts)
+        model.lengthSVG = lengthChart(study, cohorts: cohorts)
         // Recall rate per string (participants who reached the Recall page).
-        let cats = strings.strings.enumerated().map { "\($0.offset + 1) (\($0.element.count))" }
-        var perString: [[String: Any]] = []
-        var recallRates: [Double?] = [], incorrectRates: [Double?] = [], rekeyRates: [Double?] = [], verifyRates: [Double?] = []
-        for n in 1...StringSet.count {
-            let s = a.strings[n - 1]
-            let rr = a.recallers == 0 ? nil : Double(s.recalled) / Double(a.recallers)
-            let ir = s.reachedEntries == 0 ? nil : Double(s.reachedIncorrect) / Double(s.reachedEntries)
-            let kr = s.reached == 0 ? nil : Double(s.reachedRekeys) / Double(s.reached)
-            let vr = s.reached == 0 ? nil : Double(s.reachedVerifyFailures) / Double(s.reached)
-            recallRates.append(rr); incorrectRates.append(ir); rekeyRates.append(kr); verifyRates.append(vr)
+        let categories = strings.strings.enumerated().map { "\($0.offset + 1) (\($0.element.count))" }
+        var recallRates: [Double?] = [], incorrectRates: [Double?] = [], rekeyRates: [Double?] = []
+        var verifyRates: [Double?] = []
+        for number in 1...StringSet.count {
+            let string = aggregate.strings[number - 1]
+            let recallRate = aggregate.recallers == 0 ? nil : Double(string.recalled) / Double(aggregate.recallers)
+            let incorrectRate = string.reachedEntries == 0
+                ? nil : Double(string.reachedIncorrect) / Double(string.reachedEntries)
+            let rekeyRate = string.reached == 0 ? nil : Double(string.reachedRekeys) / Double(string.reached)
+            let verifyRate = string.reached == 0 ? nil : Double(string.reachedVerifyFailures) / Double(string.reached)
+            recallRates.append(recallRate); incorrectRates.append(incorrectRate)
+            rekeyRates.append(rekeyRate); verifyRates.append(verifyRate)
             // Entry times (s) in participant and entry order.
-            let times = s.times.map { Double($0) / 1000 }
-            perString.append(["n": n, "text": strings[number: n], "length": strings[number: n].count,
-                              "reached": s.reached,
-                              "entryN": times.count, "meanEntry": RecallRender.seconds(StudyStats.mean(times)),
-                              "sdEntry": RecallRender.seconds(StudyStats.sd(times)),
-                              "medianEntry": RecallRender.seconds(StudyStats.quantile(times, 0.5)),
-                              "recallRate": percent(rr), "incorrectRate": percent(ir),
-                              "rekeysPer": rr == nil && kr == nil ? "—" : (kr.map { formatSeconds($0) } ?? "—"),
-                              "verifyPer": vr.map { formatSeconds($0) } ?? "—"])
+            let times = string.times.map { Double($0) / 1000 }
+            model.perString.append(.init(
+                number: number, text: strings[number: number], reached: string.reached, entryCount: times.count,
+                meanEntry: RecallRender.seconds(StudyStats.mean(times)),
+                sdEntry: RecallRender.seconds(StudyStats.sd(times)),
+                medianEntry: RecallRender.seconds(StudyStats.quantile(times, 0.5)),
+                recallRate: percent(recallRate), incorrectRate: percent(incorrectRate),
+                rekeysPer: recallRate == nil && rekeyRate == nil ? "—" : (rekeyRate.map { formatSeconds($0) } ?? "—"),
+                verifyPer: verifyRate.map { formatSeconds($0) } ?? "—"))
         }
-        m["perString"] = perString
-        m["recallSVG"] = Charts.bar(categories: cats, series: [BarSeries(name: "recalled", values: recallRates.map { $0.map { $0 * 100 } })],
+        model.recallSVG = Charts.bar(categories: categories, series: [BarSeries(name: "recalled", values: recallRates.map { $0.map { $0 * 100 } })],
                                     options: ChartOptions(title: "Recall rate per string",
                                                           description: "Share (%) of the participants who reached the Recall page who typed the string exactly (spaces count).",
                                                           xLabel: "string: order (length)", yLabel: "% recalled", yMin: 0, yMax: 100))
-        m["errorsSVG"] = Charts.bar(categories: cats, series: [
+        model.errorsSVG = Charts.bar(categories: categories, series: [
             BarSeries(name: "incorrect entries (%)", values: incorrectRates.map { $0.map { $0 * 100 } }),
             BarSeries(name: "re-keys per participant", values: rekeyRates),
             BarSeries(name: "Verify Not OK per participant", values: verifyRates),
@@ -83,14 +79,14 @@ enum RecallStudyPage {
                                  xLabel: "string: order (length)", yLabel: "rate", yMin: 0))
         // The participant table (a row per participant) is written into the page as
         // it is made (``participantsSplice(_:up:)``): the model holds its place.
-        if count > 0 { m["participantsTable"] = PageSplice.marker }
-        m["cohorts"] = cohorts.map { c -> [String: Any] in
-            let h = heatmap(c.table, title: "Desktop cohort \(c.table.name): entry time (s)", limit: heatmapRows)
-            return ["name": c.table.name, "slug": c.slug, "complete": c.table.complete.count,
-                    "incomplete": c.table.incomplete.count, "svg": h.svg]
+        if count > 0 { model.participantsTable = PageSplice.marker }
+        model.cohorts = cohorts.map { cohort in
+            let drawn = heatmap(cohort.table, title: "Desktop cohort \(cohort.table.name): entry time (s)",
+                                limit: heatmapRows)
+            return .init(name: cohort.table.name, slug: cohort.slug, complete: cohort.table.complete.count,
+                         incomplete: cohort.table.incomplete.count, svg: drawn.svg)
         }
-        m["hasCohorts"] = !cohorts.isEmpty
-        return m
+        return model
     }
 
     /// Entry time against length: every participant × string mean, this study and each

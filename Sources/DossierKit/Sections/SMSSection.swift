@@ -114,13 +114,13 @@ public struct SMSSection: Section {
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let recs = try records.map { try decoder.decode(Record.self, from: $0.data) }
+        let keystoreRecords = try records.map { try decoder.decode(Record.self, from: $0.data) }
 
         var csv = CSVWriter(header: ["keystore", "account", "contact", "status", "added_at", "resynced_at", "sent", "received",
                                      "next_send_counter", "next_receive_counter", "skipped_backlog", "discarded_keys",
                                      "last_sent_at", "last_received_at", "warnings"])
         var json: [JSONValue] = []
-        var models: [[String: Any]] = []
+        var keystores: [SMSPageModel.Keystore] = []
         var contactsTotal = 0, flagged = 0
         func d(_ x: Date?) -> String { x.map(SMSDates.format) ?? "" }
         /// Dates on the page are written for people (CSV and JSON keep the ISO form).
@@ -131,45 +131,38 @@ public struct SMSSection: Section {
         }
         func jd(_ x: Date?) -> JSONValue { x.map { .string(SMSDates.format($0)) } ?? .null }
 
-        for r in recs {
-            let inv = r.inventory
-            var rows: [[String: Any]] = []
+        for record in keystoreRecords {
+            let inventory = record.inventory
+            var rows: [SMSPageModel.Contact] = []
             var jcontacts: [JSONValue] = []
-            for c in inv.contacts {
+            for contact in inventory.contacts {
                 contactsTotal += 1
-                if !c.warnings.isEmpty { flagged += 1 }
-                csv.append([.text(r.id), .text(inv.account), .text(c.name), .text(c.status), .text(d(c.addedAt)), .text(d(c.resyncedAt)),
-                            CSVWriter.number(c.sent), CSVWriter.number(c.received), CSVWriter.number(c.nextSendCounter),
-                            CSVWriter.number(c.nextReceiveCounter), CSVWriter.number(c.skippedBacklog), CSVWriter.number(c.discardedKeys),
-                            .text(d(c.lastSentAt)), .text(d(c.lastReceivedAt)), .text(c.warnings.joined(separator: "; "))])
+                if !contact.warnings.isEmpty { flagged += 1 }
+                csv.append([.text(record.id), .text(inventory.account), .text(contact.name), .text(contact.status), .text(d(contact.addedAt)), .text(d(contact.resyncedAt)),
+                            CSVWriter.number(contact.sent), CSVWriter.number(contact.received), CSVWriter.number(contact.nextSendCounter),
+                            CSVWriter.number(contact.nextReceiveCounter), CSVWriter.number(contact.skippedBacklog), CSVWriter.number(contact.discardedKeys),
+                            .text(d(contact.lastSentAt)), .text(d(contact.lastReceivedAt)), .text(contact.warnings.joined(separator: "; "))])
                 jcontacts.append(.object([
-                    "name": .string(c.name), "status": .string(c.status), "added_at": jd(c.addedAt), "resynced_at": jd(c.resyncedAt),
-                    "sent": .int(c.sent), "received": .int(c.received), "next_send_counter": .int(c.nextSendCounter),
-                    "next_receive_counter": .int(c.nextReceiveCounter), "skipped_backlog": .int(c.skippedBacklog),
-                    "discarded_keys": .int(c.discardedKeys), "last_sent_at": jd(c.lastSentAt), "last_received_at": jd(c.lastReceivedAt),
-                    "warnings": .array(c.warnings.map { .string($0) }),
+                    "name": .string(contact.name), "status": .string(contact.status), "added_at": jd(contact.addedAt), "resynced_at": jd(contact.resyncedAt),
+                    "sent": .int(contact.sent), "received": .int(contact.received), "next_send_counter": .int(contact.nextSendCounter),
+                    "next_receive_counter": .int(contact.nextReceiveCounter), "skipped_backlog": .int(contact.skippedBacklog),
+                    "discarded_keys": .int(contact.discardedKeys), "last_sent_at": jd(contact.lastSentAt), "last_received_at": jd(contact.lastReceivedAt),
+                    "warnings": .array(contact.warnings.map { .string($0) }),
                 ]))
-                rows.append([
-                    "name": c.name, "status": c.status, "added": cell(c.addedAt), "resynced": cell(c.resyncedAt),
-                    "sent": c.sent, "received": c.received, "nextSend": c.nextSendCounter, "nextReceive": c.nextReceiveCounter,
-                    "backlog": c.skippedBacklog, "discarded": c.discardedKeys,
-                    "lastSent": cell(c.lastSentAt), "lastReceived": cell(c.lastReceivedAt),
-                    "warnings": c.warnings, "hasWarnings": !c.warnings.isEmpty, "warningText": c.warnings.joined(separator: "; "),
-                ])
+                rows.append(SMSPageModel.Contact(
+                    name: contact.name, status: contact.status, added: cell(contact.addedAt), resynced: cell(contact.resyncedAt),
+                    sent: contact.sent, received: contact.received, nextSend: contact.nextSendCounter, nextReceive: contact.nextReceiveCounter,
+                    backlog: contact.skippedBacklog, discarded: contact.discardedKeys,
+                    lastSent: cell(contact.lastSentAt), lastReceived: cell(contact.lastReceivedAt), warnings: contact.warnings))
             }
             json.append(.object([
-                "keystore": .string(r.id), "file": .string(r.file), "account": .string(inv.account),
-                "created_at": jd(inv.createdAt), "password_changed_at": jd(inv.passwordChangedAt),
+                "keystore": .string(record.id), "file": .string(record.file), "account": .string(inventory.account),
+                "created_at": jd(inventory.createdAt), "password_changed_at": jd(inventory.passwordChangedAt),
                 "contacts": .array(jcontacts),
             ]))
-            var model: [String: Any] = [
-                "id": r.id, "file": r.file, "account": inv.account, "created": shown(inv.createdAt),
-                "contacts": rows, "hasContacts": !rows.isEmpty,
-                "flaggedContacts": rows.filter { $0["hasWarnings"] as? Bool == true },
-                "hasFlaggedContacts": rows.contains { $0["hasWarnings"] as? Bool == true },
-            ]
-            if let p = inv.passwordChangedAt { model["passwordChanged"] = shown(p) }
-            models.append(model)
+            keystores.append(SMSPageModel.Keystore(
+                file: record.file, account: inventory.account, created: shown(inventory.createdAt),
+                passwordChanged: inventory.passwordChangedAt.map(shown), contacts: rows))
         }
         let jsonDoc = JSONValue.object([
             "generator": .string("dossier \(DossierVersion.string)"),
@@ -177,11 +170,11 @@ public struct SMSSection: Section {
             "max_skip": .int(Contact.maxSkip),
             "keystores": .array(json),
         ])
-        let page = Page(path: "sms/index.html", title: Self.title, template: "sms/index", model: [
-            "keystores": models, "identifiesContacts": identifyContacts, "contactCount": contactsTotal, "flagged": flagged, "hasFlagged": flagged > 0,
-            "backlogWarning": backlogWarning, "maxSkip": Contact.maxSkip,
-        ])
-        let blurb = "\(recs.count) keystore\(recs.count == 1 ? "" : "s"), \(contactsTotal) contact\(contactsTotal == 1 ? "" : "s")"
+        let page = Page(path: "sms/index.html", title: Self.title, template: "sms/index",
+                        model: SMSPageModel(keystores: keystores, identifiesContacts: identifyContacts,
+                                            contactCount: contactsTotal, flagged: flagged,
+                                            backlogWarning: backlogWarning, maxSkip: Contact.maxSkip))
+        let blurb = "\(keystoreRecords.count) keystore\(keystoreRecords.count == 1 ? "" : "s"), \(contactsTotal) contact\(contactsTotal == 1 ? "" : "s")"
             + (flagged > 0 ? ", \(flagged) flagged as possibly out of sync." : ", all in sync.")
         return UnitResult(pages: [page],
                           files: [OutputFile(path: "sms/contacts.csv", data: csv.data),

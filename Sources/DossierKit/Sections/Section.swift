@@ -133,8 +133,9 @@ public struct Page: @unchecked Sendable {
     public var path: String
     public var title: String
     public var template: String
-    /// A typed ``TemplateModel``, or `[String: Any]` (read through the compatibility path).
-    public var model: any TemplateModel
+    /// The page's model: a struct listing its fields (``TemplateRecord``), built by one
+    /// function per page kind (docs/architecture.md, "A page of an existing section").
+    public var model: any TemplateRecord
     /// Extra stylesheets / scripts (site-relative paths, e.g. `assets/viewer.js`).
     public var styles: [String]
     public var scripts: [String]
@@ -146,7 +147,7 @@ public struct Page: @unchecked Sendable {
     /// thousands of rows), or nil: see ``PageSplice``.
     public var splice: PageSplice?
 
-    public init(path: String, title: String, template: String, model: any TemplateModel = [String: Any](),
+    public init(path: String, title: String, template: String, model: any TemplateRecord,
                 styles: [String] = [], scripts: [String] = [], toc: [TOCEntry] = [], bodyClass: String = "") {
         self.path = path
         self.title = title
@@ -207,7 +208,7 @@ public struct SectionContext: Sendable {
     }
 
     /// Renders a named template (e.g. a fragment shared by many pages) with `model`.
-    public func render(template: String, model: [String: Any]) throws -> String {
+    public func render(template: String, model: any TemplateRecord) throws -> String {
         try templates.render(template, model)
     }
 

@@ -180,41 +180,29 @@ public struct VaultSection: Section {
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
         guard let data = try records.first?.data else { return UnitResult() }
-        let rec = try JSONDecoder().decode(Record.self, from: data)
-        let r = rec.report
-        func rows(_ rs: [HealthReport.Row]) -> [[String: Any]] {
-            rs.map { ["title": $0.title, "website": $0.website, "websiteHTML": HTML.urlBreakable($0.website),
-                      "username": $0.username, "score": $0.score,
-                      "reason": $0.reason, "severity": $0.severity, "group": $0.group, "changed": ValueFormat.date($0.changed),
-                      "expires": $0.expires.isEmpty ? "" : ValueFormat.date($0.expires)] }
-        }
+        let record = try JSONDecoder().decode(Record.self, from: data)
+        let report = record.report
         let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable", "4 very unguessable"]
-        let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: r.scoreDistribution.map(Double.init))],
+        let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: report.scoreDistribution.map(Double.init))],
                                options: ChartOptions(title: "Password strength",
                                                      description: "Number of entries at each zxcvbn strength score, 0 (weakest) to 4."))
-        let c = r.counts
-        let model: [String: Any] = [
-            "asOf": ValueFormat.date(r.asOf), "source": rec.source, "format": rec.format,
-            "entries": c.entries, "notes": c.notes, "websites": c.websites, "usernames": c.usernames,
-            "weakCount": c.weak, "reusedCount": c.reusedEntries, "reuseGroups": c.reuseGroups,
-            "headline": [("entries", c.entries), ("critical", c.critical), ("high", c.high), ("medium", c.medium),
-                         ("low", c.low), ("without findings", c.ok)].map { ["label": $0.0, "value": $0.1] },
-            "insecureCount": c.insecureWebsites, "breachedCount": c.breached, "checksBreaches": pwned != nil, "breachList": r.breachList ?? "", "staleCount": c.stale, "duplicateCount": c.duplicates,
-            "averageLength": String(format: "%.1f", r.averageLength),
-            "chart": chart,
-            "distribution": r.scoreDistribution.enumerated().map { ["label": labels[$0.offset], "count": $0.element] },
-            "problems": rows(r.problems), "hasProblems": !r.problems.isEmpty,
-            "weak": rows(r.weak), "reused": rows(r.reused), "insecure": rows(r.insecure),
-            "stale": rows(r.stale), "duplicates": rows(r.duplicates),
-            "expiredCount": c.expired, "expiringCount": c.expiring, "expiringDays": options.expiringDays,
-            "missingTOTPCount": c.missingTOTP, "checksTOTP": options.missingTOTP,
-            "excludedCount": c.excluded, "hasExcluded": c.excluded > 0,
-            "expiry": rows(r.expired + r.expiring), "hasExpiry": !(r.expired.isEmpty && r.expiring.isEmpty),
-            "notKept": (rec.notKept ?? [:]).sorted { $0.key < $1.key }.map { ["kind": $0.key, "count": $0.value] },
-            "skipped": rec.skipped.sorted { $0.key < $1.key }.map { ["type": $0.key, "count": $0.value, "reason": ImportResult.skipReason($0.key)] },
-        ]
+        let counts = report.counts
+        let model = VaultPageModel(
+            asOf: ValueFormat.date(report.asOf), source: record.source, format: record.format, counts: counts,
+            breachList: pwned == nil ? nil : report.breachList ?? "",
+            averageLength: String(format: "%.1f", report.averageLength),
+            chart: chart,
+            distribution: report.scoreDistribution.enumerated().map { .init(label: labels[$0.offset], count: $0.element) },
+            problems: report.problems.map(VaultPageModel.Row.init),
+            expiry: (report.expired + report.expiring).map(VaultPageModel.Row.init),
+            reused: report.reused.map(VaultPageModel.Row.init),
+            expiringDays: options.expiringDays, checksTOTP: options.missingTOTP,
+            notKept: (record.notKept ?? [:]).sorted { $0.key < $1.key }.map { .init(kind: $0.key, count: $0.value) },
+            skipped: record.skipped.sorted { $0.key < $1.key }.map {
+                .init(type: $0.key, count: $0.value, reason: ImportResult.skipReason($0.key))
+            })
         let page = Page(path: "vault/index.html", title: "Vault health", template: "vault/index", model: model)
-        let blurb = "\(c.entries) entries and \(c.notes) notes: \(c.critical) critical, \(c.high) high, \(c.medium) medium, \(c.low) low."
+        let blurb = "\(counts.entries) entries and \(counts.notes) notes: \(counts.critical) critical, \(counts.high) high, \(counts.medium) medium, \(counts.low) low."
         return UnitResult(pages: [page], blurb: blurb)
     }
 }

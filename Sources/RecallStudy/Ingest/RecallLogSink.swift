@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// Where `dossier recall ingest` stores the logs it opened (docs/recall-upload.md,
-/// "Ingest"). A folder today (``FolderRecallLogSink``); a database store can plug in by
-/// conforming to this and ``RecallDevicePins``.
+/// "Ingest"): a folder (``FolderRecallLogSink``) or the study database's `recall_logs`
+/// and `recall_devices` tables (``RecallLogDatabase``).
 public protocol RecallLogSink {
     /// Whether a log with this SHA-256 (64 lower-case hex digits of its bytes) is stored.
     func contains(sha256: String) throws -> Bool
@@ -157,7 +157,7 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
 /// The study database's `recall_logs` table (SQLite or PostgreSQL) as a sink: each log
 /// stored in its own transaction, exactly once by its hash, however many ingests run at
 /// once against one PostgreSQL database.
-public final class RecallLogDatabase: RecallLogSink {
+public final class RecallLogDatabase: RecallLogSink, RecallDevicePins {
     public let table: RecallLogTable
 
     public init(_ location: StoreLocation) throws {
@@ -168,5 +168,11 @@ public final class RecallLogDatabase: RecallLogSink {
 
     public func store(name: String, bytes: [UInt8], sha256: String) throws -> Bool {
         try table.store(name: name, bytes: bytes, sha256: sha256)
+    }
+
+    public func pinnedKey(device: String) throws -> String? { try table.pinnedKey(device: device) }
+
+    public func pin(device: String, signingKey: String) throws {
+        try table.pin(device: device, signingKey: signingKey)
     }
 }

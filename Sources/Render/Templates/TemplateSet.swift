@@ -4,8 +4,9 @@ import Foundation
 /// built-in `Templates/` folder and then from a project's `templates/` folder, whose
 /// files replace built-in ones of the same name. Escaping is on: `{{x}}` is HTML-escaped,
 /// only `{{{x}}}` inserts markup, and only for markup Dossier itself produced.
-/// Models are ``TemplateModel``s (typed structs, or `[String: Any]` through the
-/// compatibility path); parsing and rendering: ``MustacheParser``, ``MustacheRenderer``.
+/// Models are ``TemplateRecord``s (structs whose fields are listed in one table, checked
+/// against the templates by ``TemplateFieldCheck``); parsing and rendering:
+/// ``MustacheParser``, ``MustacheRenderer``.
 public struct TemplateSet: Sendable {
     private let renderer: MustacheRenderer
     /// SHA-256-free fingerprint of every template's text (name + text), used in cache keys.
@@ -88,6 +89,9 @@ public struct TemplateSet: Sendable {
     }
 
     public func has(_ name: String) -> Bool { names.contains(name) }
+
+    /// The parsed template `name` (for ``TemplateFieldCheck``).
+    func parsed(_ name: String) -> [MustacheNode]? { renderer.templates[name] }
 }
 
 /// FNV-1a 64-bit, for fingerprints that need no cryptographic strength.

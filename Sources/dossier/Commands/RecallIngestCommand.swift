@@ -5,6 +5,7 @@ import DossierKit
 import Foundation
 import RecallStudy
 import Sealing
+import StudyStore
 import WebDAV
 
 /// `dossier recall ingest`: opens the kit's sealed uploads from a drop and stores each log
@@ -12,7 +13,7 @@ import WebDAV
 struct RecallIngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Open, verify and store the kit's sealed uploads in the logs folder.",
+        abstract: "Open, verify and store the kit's sealed uploads (logs folder or database).",
         discussion: """
         Each *.rcu upload in the drop is opened with the study key, its signature and
         device pin checked, and its log stored in the logs folder under the name the
@@ -25,15 +26,20 @@ struct RecallIngestCommand: AsyncParsableCommand {
 
         --from is a WebDAV folder URL (credentials as for `dossier publish`:
         DOSSIER_WEBDAV_USER, DOSSIER_WEBDAV_PASSWORD, --netrc) or a local folder.
-        The logs folder is --logs, or the `recall: logs:` folder of the project.
+        Logs go to --logs FOLDER, or to --db (the study database's recall_logs
+        table: a SQLite file or postgres://…, docs/store.md), or else to the
+        project's `recall: database:` or `recall: logs:` folder. Several ingests may
+        run at once against one PostgreSQL database: each log is stored once.
 
         Examples:
           dossier recall ingest --key study.key --from https://dav.example/drop/
           dossier recall ingest --key study.key --from drop --logs data/logs
+          dossier recall ingest --key study.key --from drop --db study.sqlite
         """)
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
     @Option(help: "The WebDAV drop folder URL, or a local folder, to take uploads from.") var from: String
     @Option(help: "The folder to store logs in (default: the project's recall logs folder).") var logs: String?
+    @Option(help: "The study database to store logs in (a SQLite file or postgres://…).") var db: String?
     @Option(help: "The project folder whose dossier.yml names the logs folder.") var project: String = "."
     @Option(name: .customLong("move-to"),
             help: "Move stored uploads into this folder (relative to the drop) instead of deleting them.")
@@ -65,15 +71,37 @@ struct RecallIngestCommand: AsyncParsableCommand {
         }
     }
 
-    /// The logs folder: --logs, or the first entry of the project's `recall: logs:`.
-    func logsFolder() throws -> URL {
-        if let logs { return URL(fileURLWithPath: logs) }
+    /// Where logs go: --logs, --db, or the project's `recall: database:` (else its first
+    /// `recall: logs:` folder).
+    func sink() throws -> any RecallLogSink & RecallDevicePins {
+        if logs != nil && db != nil { throw ValidationError("give --logs or --db, not both") }
+        if let logs { return try folderSink(URL(fileURLWithPath: logs)) }
+        if let db { return try databaseSink(db, place: "--db", shown: db) }
         let p = try Project.load(URL(fileURLWithPath: project))
-        guard let c = p.sectionConfigs.first(where: { $0.key == "recall" }),
-              let first = try c.strings("logs").first else {
-            throw DossierError(file: p.manifestURL.path, "no `recall: logs:` folder: give --logs FOLDER")
+        guard let c = p.sectionConfigs.first(where: { $0.key == "recall" }) else {
+            throw DossierError(file: p.manifestURL.path, "no `recall:` section: give --logs FOLDER or --db DATABASE")
         }
-        return c.resolve(first)
+        if let database = try c.string("database") {
+            let text = StoreLocation.isPostgres(database) ? database : c.resolve(database).path
+            return try databaseSink(text, place: "recall.database", shown: p.manifestURL.path)
+        }
+        guard let first = try c.strings("logs").first else {
+            throw DossierError(file: p.manifestURL.path,
+                               "no `recall: logs:` folder: give --logs FOLDER or --db DATABASE")
+        }
+        return try folderSink(c.resolve(first))
+    }
+
+    func folderSink(_ folder: URL) throws -> FolderRecallLogSink {
+        do { return try FolderRecallLogSink(folder: folder, beforeWrite: { try FaultPoint.hit($0) }) } catch {
+            throw DossierError(file: folder.path, "the logs folder does not exist (create it first)")
+        }
+    }
+
+    func databaseSink(_ text: String, place: String, shown: String) throws -> RecallLogDatabase {
+        do { return try RecallLogDatabase(StoreLocation.parse(text, place: place)) } catch let e as StoreError {
+            throw DossierError(file: shown, e.message)
+        }
     }
 
     func run() async throws {
@@ -84,11 +112,7 @@ struct RecallIngestCommand: AsyncParsableCommand {
         do { privateKey = try Envelope.privateKey(pem: String(decoding: pem, as: UTF8.self)) } catch {
             throw DossierError(file: key, RecallIngest.message(error))
         }
-        let folder = try logsFolder()
-        let sink: FolderRecallLogSink
-        do { sink = try FolderRecallLogSink(folder: folder, beforeWrite: { try FaultPoint.hit($0) }) } catch {
-            throw DossierError(file: folder.path, "the logs folder does not exist (create it first)")
-        }
+        let sink = try sink()
         var tally = Tally()
         tally.quiet = quiet.quiet
         if from.hasPrefix("https://") || from.hasPrefix("http://") {
@@ -102,7 +126,7 @@ struct RecallIngestCommand: AsyncParsableCommand {
     }
 
     /// Every *.rcu of a local folder, by name; each removed (or moved) once stored.
-    func takeLocal(_ dir: String, key: _RSA.Encryption.PrivateKey, sink: FolderRecallLogSink,
+    func takeLocal(_ dir: String, key: _RSA.Encryption.PrivateKey, sink: any RecallLogSink & RecallDevicePins,
                    tally: inout Tally) throws {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
@@ -136,7 +160,7 @@ struct RecallIngestCommand: AsyncParsableCommand {
 
     /// Every *.rcu of the WebDAV drop; each deleted (or moved) only after it is stored, so a
     /// kill at any point loses nothing (the re-run finds it stored and removes it).
-    func pull(_ from: String, key: _RSA.Encryption.PrivateKey, sink: FolderRecallLogSink,
+    func pull(_ from: String, key: _RSA.Encryption.PrivateKey, sink: any RecallLogSink & RecallDevicePins,
               tally: inout Tally) async throws {
         guard let url = URL(string: from.hasSuffix("/") ? from : from + "/"), url.host != nil else {
             throw ValidationError("--from must be a URL such as https://dav.example.org/drop/ or a folder")
