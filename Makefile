@@ -70,7 +70,7 @@ bench: build
 bench-quick: build
 	bash Benchmarks/run.sh --quick
 
-## soak: the long campaigns (SOAK_RUNS runs each, default 150): publish and two-device vault sync on a faulty and on a lagging server; two publishers at every pair of steps; a 3 GB static file; every byte of a KDBX 3.1 file's last 64 flipped; two game ingests into one PostgreSQL and two recall ingests into one logs folder from two drops, killed at random points
+## soak: the long campaigns (SOAK_RUNS runs each, default 150): publish and two-device vault sync on a faulty and on a lagging server; two publishers at every pair of steps; a 3 GB static file; every byte of a KDBX 3.1 file's last 64 flipped; two game and two recall ingests from two drops into one PostgreSQL, killed at random points
 SOAK_RUNS ?= 150
 soak: build
 	DOSSIER_SOAK_RUNS=$(SOAK_RUNS) $(PYTEST) -q -x Tests/e2e/test_campaign_publish.py Tests/e2e/test_campaign_sync.py \

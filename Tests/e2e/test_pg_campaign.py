@@ -38,14 +38,6 @@ SEED = int(os.environ.get("DOSSIER_SOAK_SEED", "41"))
 PLAYERS, PARTICIPANTS = 6, 5
 
 
-def recall_into_database(dossier_bin):
-    """Whether `recall ingest` stores into the study database (`--db`); without it the two
-    recall ingests share one logs folder (docs/recall-upload.md, "Storing")."""
-    import subprocess
-    help_text = subprocess.run([dossier_bin, "recall", "ingest", "--help"], capture_output=True, text=True).stdout
-    return "--db" in help_text
-
-
 @pytest.fixture(scope="module")
 def uploads(tmp_path_factory, dossier_bin):
     """Every upload the sites may collect: {"game": [(name, bytes, content)], "recall": …},
@@ -111,7 +103,6 @@ def test_two_sites_four_ingests_killed_then_every_upload_stored_once(dossier_bin
     env = scrub_environment()
     env.update(pg.client_env(), DOSSIER_WEBDAV_USER=USER, DOSSIER_WEBDAV_PASSWORD=PASSWORD)
     rng = random.Random(SEED)
-    to_db = recall_into_database(dossier_bin)
     outcomes = {}
     expected_game = {c for _, _, c in uploads["game"]}
     roots = [tmp_path / "site-a", tmp_path / "site-b"]
@@ -132,16 +123,14 @@ def test_two_sites_four_ingests_killed_then_every_upload_stored_once(dossier_bin
                 (r / "drop/recall" / f"zz-tampered-{i}.rcu").write_bytes(tampered(uploads["recall"][i][1]))
             plans = {f"{kind}-{site}": schedule(rng) for kind in ("game", "recall") for site in "ab"}
             work = tmp_path / f"run-{run}"
-            logs = work / "logs"
-            logs.mkdir(parents=True)
+            work.mkdir()
 
             def specs(with_plans):
                 out = []
                 for kind in ("game", "recall"):
                     for i, site in enumerate("ab"):
                         frm = davs[i].url + f"drop/{kind}/"
-                        argv = [dossier_bin, kind, "ingest", "--key", str(uploads["key"]), "--from", frm]
-                        argv += ["--db", url] if kind == "game" or to_db else ["--logs", str(logs)]
+                        argv = [dossier_bin, kind, "ingest", "--key", str(uploads["key"]), "--from", frm, "--db", url]
                         out.append((f"{kind}-{site}", argv, env, plans[f"{kind}-{site}"] if with_plans else None))
                 return out
 
@@ -163,13 +152,13 @@ def test_two_sites_four_ingests_killed_then_every_upload_stored_once(dossier_bin
             final = run_together(specs(False), work)
             for name, (code, out, err, _) in final.items():
                 assert code == 1 and out.strip().splitlines()[-1].startswith("0 stored, 0 "), (run, name, out)
-            check_store(pg, db, url, uploads, expected_game, dossier_bin, env, run, plans, None if to_db else logs)
+            check_store(pg, db, url, uploads, expected_game, dossier_bin, env, run, plans)
             for i, r in enumerate(roots):
                 assert files_in(r / "drop/game", ".rmu") == [f"zz-tampered-{i}.rmu"], (run, plans)
                 assert files_in(r / "drop/recall", ".rcu") == [f"zz-tampered-{i}.rcu"], (run, plans)
     if RUNS >= 20:
         assert outcomes.get(-9, 0) > 0 and outcomes.get(KILLED_BY_FAULT, 0) > 0, outcomes
-    print("multi-site ingest campaign outcomes:", outcomes, "recall into", "the database" if to_db else "a logs folder")
+    print("multi-site ingest campaign outcomes:", outcomes)
 
 
 def pending(root):
@@ -178,7 +167,7 @@ def pending(root):
             for n in files_in(root / "drop" / sub, ext) if not n.startswith("zz-tampered")]
 
 
-def check_store(pg, db, url, uploads, expected_game, dossier_bin, env, run, plans, logs):
+def check_store(pg, db, url, uploads, expected_game, dossier_bin, env, run, plans):
     import subprocess
     stored = pg.psql(db, "select content_sha256 from uploads order by 1").split()
     assert len(stored) == len(set(stored)) and set(stored) == expected_game, (run, plans)
@@ -188,11 +177,7 @@ def check_store(pg, db, url, uploads, expected_game, dossier_bin, env, run, plan
     b = subprocess.run([dossier_bin, "game", "analyze", "--json", str(uploads["cohort"])], env=env,
                        capture_output=True, text=True, check=True).stdout
     assert json.loads(a) == json.loads(b), (run, plans)
-    if logs is not None:
-        got = {f.name: (hashlib.sha256(f.read_bytes()).hexdigest(), f.read_bytes()) for f in logs.iterdir()
-               if f.is_file() and not f.name.startswith(".")}
-    else:
-        rows = pg.psql(db, "select name, sha256, encode(bytes, 'hex') from recall_logs order by name").splitlines()
-        got = {n: (h, bytes.fromhex(x)) for n, h, x in (r.split("\t") for r in rows)}
+    rows = pg.psql(db, "select name, sha256, encode(bytes, 'hex') from recall_logs order by name").splitlines()
+    got = {n: (h, bytes.fromhex(x)) for n, h, x in (r.split("\t") for r in rows)}
     assert {n: b for n, (h, b) in got.items()} == uploads["logs"], (run, plans, sorted(got))
     assert all(hashlib.sha256(b).hexdigest() == h for h, b in got.values())
