@@ -156,20 +156,21 @@ enum Scoring {
         return v
     }
 
+    /// The ways to spread `a` characters of one kind (substituted, shifted) and `b` of the
+    /// other over a token: Σ C(a + b, i) for i = 1 … min(a, b), or 2 when either is 0.
+    static func twoKindVariations(_ a: Int, _ b: Int) -> Double {
+        guard a > 0, b > 0 else { return 2 }
+        var v = 0.0
+        for i in 1...min(a, b) { v += nCk(a + b, i) }
+        return v
+    }
+
     static func l33tVariations(_ m: Match) -> Double {
         guard m.l33t else { return 1 }
         var variations = 1.0
         let chars = m.token.map(CP.lower)
         for (subbed, unsubbed) in m.sub {
-            let s = chars.filter { $0 == subbed }.count
-            let u = chars.filter { $0 == unsubbed }.count
-            if s == 0 || u == 0 {
-                variations *= 2
-            } else {
-                var p = 0.0
-                for i in 1...min(u, s) { p += nCk(u + s, i) }
-                variations *= p
-            }
+            variations *= twoKindVariations(chars.filter { $0 == subbed }.count, chars.filter { $0 == unsubbed }.count)
         }
         return variations
     }
@@ -205,15 +206,7 @@ enum Scoring {
             }
         }
         if m.shiftedCount > 0 {
-            let sh = m.shiftedCount
-            let un = len - sh
-            if sh == 0 || un == 0 {
-                guesses *= 2
-            } else {
-                var v = 0.0
-                for i in 1...min(sh, un) { v += nCk(sh + un, i) }
-                guesses *= v
-            }
+            guesses *= twoKindVariations(m.shiftedCount, len - m.shiftedCount)
         }
         return guesses
     }

@@ -16,18 +16,7 @@ struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Build the project's site.",
-        discussion: """
-        Reads PROJECT/dossier.yml, imports every section's inputs, computes results and \
-        writes the site to the manifest's `output` folder (default _site) plus a manifest \
-        of every file beside it (_site.manifest.json). Only inputs whose content changed \
-        are recomputed; the new site replaces the old one only when the whole build \
-        succeeded, so a failed build leaves the previous site untouched.
-
-        Examples:
-          dossier build                     # the project in the current folder
-          dossier build Examples/demo       # the demo project
-          dossier build my-study --clean    # ignore the cache, rebuild everything
-        """)
+        discussion: HelpText.discussion("build"))
 
     @Argument(help: "The project folder (holds dossier.yml).", completion: .directory)
     var project: String = "."
@@ -48,14 +37,7 @@ struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate the project completely, writing nothing.",
-        discussion: """
-        Runs every step of a build — manifest, inputs, computations, templates, link \
-        check — in a temporary folder that is removed afterwards. Exit status 0 means \
-        `dossier build` would succeed.
-
-        Example:
-          dossier check Examples/demo
-        """)
+        discussion: HelpText.discussion("check"))
 
     @Argument(help: "The project folder.", completion: .directory)
     var project: String = "."
@@ -77,16 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Preview the site on 127.0.0.1 with live reload.",
-        discussion: """
-        Builds the project into .dossier/preview/ (your _site is not touched), serves it \
-        on the loopback address only, watches the project for changes, rebuilds, and \
-        reloads open pages. A failed rebuild keeps serving the last good site and shows \
-        the error in the terminal. Stop with Ctrl-C.
-
-        Examples:
-          dossier serve Examples/demo                 # http://127.0.0.1:8000/
-          dossier serve my-study --port 0             # any free port (printed)
-        """)
+        discussion: HelpText.discussion("serve"))
 
     @Argument(help: "The project folder.", completion: .directory)
     var project: String = "."

@@ -11,10 +11,7 @@ struct MarkdownCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markdown",
         abstract: "Render a Markdown file to HTML on standard output (for benchmarks).",
-        discussion: """
-        Example:
-          dossier markdown big.md > big.html
-        """,
+        discussion: HelpText.discussion("markdown"),
         shouldDisplay: false)
 
     @Argument(help: "The Markdown file to render.", completion: .file())

@@ -105,13 +105,7 @@ struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",
         abstract: "Print Dossier's version (the same as `dossier --version`).",
-        discussion: """
-        The version is also recorded in what a build writes (the site manifest, a bag's \
-        bag-info.txt).
-
-        Example:
-          dossier version            # 0.1.0
-        """)
+        discussion: HelpText.discussion("version"))
     @OptionGroup var quiet: QuietFlag
 
     func run() throws { print(DossierVersion.string) }

@@ -26,6 +26,10 @@ enum BarChart {
         let tips = given ?? tooltips(categories: categories, series: series)
         let xTitle = options.xLabel.isEmpty ? 0.0 : 20.0
 
+        // The two orientations are two parallel blocks on purpose (`duplicates` pairs them):
+        // each reads as the picture it draws — x along the bands and y along the values, or
+        // the other way round — where one shared block would swap every coordinate through a
+        // flag; their shared steps (ticks, tooltips, marks, summary) are already one code.
         if !horizontal {
             var left = ChartCanvas.leftMargin(labels: tickLabels, yLabel: options.yLabel)
             let band = (cv.width - left - 16) / Double(n)

@@ -7,25 +7,7 @@ struct ArchiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive",
         abstract: "Write a BagIt (RFC 8493) bag of the built site, or verify one.",
-        discussion: """
-        The bag holds every file the site manifest lists (under data/site/) and the \
-        manifest itself (data/site.manifest.json), with SHA-256 manifests, bag-info.txt \
-        (source, date, Dossier version, Bag-Size, Payload-Oxum, and the archive: \
-        block of dossier.yml: Source-Organization, Contact-Name, Contact-Email, \
-        External-Identifier, Bag-Group-Identifier) and a tag manifest; --sha512 (or \
-        archive: sha512: true) adds SHA-512 manifests. Only the built \
-        site goes in: never the project's raw inputs, so the vault section's redacted \
-        pages are all a bag can hold of a vault.
-
-        Examples:
-          dossier build my-study
-          dossier archive my-study                       # my-study/_site-bag/
-          dossier archive my-study --output study-2026.zip
-          dossier archive --verify study-2026.zip   # exit 0 valid, 1 not
-          dossier archive --verify my-study   # the bag `archive my-study` wrote
-
-        Exit status: 0 success (or a valid bag), 1 bad input or an invalid bag, 2 usage error.
-        """
+        discussion: HelpText.discussion("archive")
     )
 
     @Argument(help: "The project folder (holds dossier.yml).")

@@ -13,11 +13,7 @@ import GameAnalytics
 struct GameFitExGaussian: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit-exgauss", abstract: "Fit an ex-Gaussian to numbers on standard input (oracle tests).",
-        discussion: """
-        Numbers separated by spaces, commas or line breaks; ">c" is a value right-censored at c.
-
-        Example: dossier game fit-exgauss --json < reaction-times.txt
-        """,
+        discussion: HelpText.discussion("game fit-exgauss"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag
@@ -51,11 +47,7 @@ struct GameFitLogistic: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit-logistic",
         abstract: "Fit the L2 logistic regression to a CSV on standard input (oracle tests).",
-        discussion: """
-        CSV with a header; every column is a feature except the last, the 0/1 label. Features are standardised as documented.
-
-        Example: dossier game fit-logistic --json --C 1.0 < features.csv
-        """,
+        discussion: HelpText.discussion("game fit-logistic"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag

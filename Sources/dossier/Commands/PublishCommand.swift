@@ -8,35 +8,7 @@ struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
         abstract: "Upload the built site to a WebDAV server, sending only what changed.",
-        discussion: """
-        Compares the site's manifest (written by `dossier build` beside the site) \
-        with the manifest kept on the server (.dossier-manifest.json), uploads new \
-        and changed files to temporary names and moves them into place, deletes \
-        removed files, and writes the server's manifest last. The server's manifest \
-        is marked dirty before the first change: a publish that stopped half-way is \
-        noticed by the next one, which checks what the server really holds and \
-        finishes the job. A file someone else changed on the server since the last \
-        publish is not overwritten (reported, exit status 1); --verify compares every \
-        remote file with the site (size and entity tag, content where the tag is not \
-        known) and repairs every difference (with --dry-run: only reports them).
-
-        A public game site spends privacy budget: its release is recorded in the \
-        ledger, and one past the lifetime budget is refused. A release built from a \
-        study database is checked against the key and ledger kept in that database, \
-        found through the project (with --site: the project argument, "." by default).
-
-        The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD \
-        (or DOSSIER_WEBDAV_PASSWORD_FD), use a netrc file, or type it at the prompt.
-
-        Examples:
-          dossier build my-study
-          dossier publish my-study --to https://dav.example.org/s/ --dry-run
-          dossier publish my-study --to https://dav.example.org/s/ --user alice
-          dossier publish --site out/_site --to https://dav.example.org/s/ --netrc n.rc
-          dossier publish my-study --to https://dav.example.org/s/ --verify
-
-        Exit status: 0 success, 1 bad input or a server error, 2 usage error.
-        """
+        discussion: HelpText.discussion("publish")
     )
 
     @Argument(help: "The project folder (holds dossier.yml).")

@@ -10,11 +10,7 @@ import SecureSMS
 struct SMSEncrypt: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "encrypt", abstract: "Encrypt a message for a contact; prints 160 characters to paste.",
-        discussion: """
-        The text is the argument or standard input (one final line end dropped): up to 144 septets of the GSM 7-bit alphabet (€ [ ] { } \\ ^ ~ | count 2).
-
-        Example: echo "Meet at 6" | dossier sms encrypt Bob
-        """)
+        discussion: HelpText.discussion("sms encrypt"))
     @OptionGroup var store: KeystoreOptions
     @Argument(help: "The contact.") var contact: String
     @Argument(help: "The message (else standard input).") var text: String?
@@ -29,7 +25,7 @@ struct SMSEncrypt: AsyncParsableCommand {
             throw SMS.error(SecureSMSError.tooLong(septets: used, limit: SMSProtocol.maxPlainSeptets))
         }
         var ks = try store.open()
-        let i = try SMS.wrap { try ks.contactIndex(contact) }
+        let i = try ks.index(of: contact)
         if ks.contacts[i].usesLegacyCodes {
             SMS.warnLegacy(ks.contacts[i].name)
         }
@@ -46,11 +42,7 @@ struct SMSEncrypt: AsyncParsableCommand {
 struct SMSDecrypt: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decrypt", abstract: "Decrypt a pasted message from a contact.",
-        discussion: """
-        The message is the argument or standard input; spaces and line breaks are ignored. A message that does not verify changes nothing and says so.
-
-        Example: dossier sms decrypt Alice "$PASTED"
-        """)
+        discussion: HelpText.discussion("sms decrypt"))
     @OptionGroup var store: KeystoreOptions
     @Argument(help: "The contact.") var contact: String
     @Argument(help: "The pasted message (else standard input).") var message: String?
@@ -59,7 +51,7 @@ struct SMSDecrypt: AsyncParsableCommand {
     func run() async throws {
         let pasted = SMS.input(message)
         var ks = try store.open()
-        let i = try SMS.wrap { try ks.contactIndex(contact) }
+        let i = try ks.index(of: contact)
         let text = try SMS.wrap { () throws -> String in
             let t = try ks.contacts[i].decrypt(pasted, now: SMS.now())
             try ks.save()
@@ -72,10 +64,7 @@ struct SMSDecrypt: AsyncParsableCommand {
 struct SMSCount: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "count", abstract: "Show septets used and left for a message; no keystore needed.",
-        discussion: """
-        Example:
-          dossier sms count "Price: €5 [approx]"   # 20 septets used, 124 left (of 144)
-        """)
+        discussion: HelpText.discussion("sms count"))
     @Argument(help: "The message (else standard input).") var text: String?
     @Flag(help: "Count the message as `encrypt --normalize` would send it.") var normalize = false
     @OptionGroup var quiet: QuietFlag
@@ -95,7 +84,7 @@ struct SMSCount: AsyncParsableCommand {
 struct SMSAlphabet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "alphabet", abstract: "Print the GSM 03.38 tables and the safe alphabet as JSON.",
-        discussion: "Example: dossier sms alphabet --json > tables.json",
+        discussion: HelpText.discussion("sms alphabet"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag
@@ -107,7 +96,7 @@ struct SMSAlphabet: AsyncParsableCommand {
 struct SMSBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Time encrypt/decrypt of the protocol alone (no keystore).",
-        discussion: "Example: dossier sms bench --count 10000", shouldDisplay: false)
+        discussion: HelpText.discussion("sms bench"), shouldDisplay: false)
     @Option(help: "Messages to encrypt and decrypt.") var count: Int = 1000
     @OptionGroup var quiet: QuietFlag
 
