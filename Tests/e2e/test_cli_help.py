@@ -137,8 +137,8 @@ def test_the_checks_fail_on_a_long_line_and_on_a_broken_example():
             "  dossier vault add my.dvault --title Mail --username jo@example.com --generate --length 30\n"
             "  dossier check my-study\n")
     narrow = ("OVERVIEW: x\n\nWrites the file. Example: dossier build my-study\n\nExamples:\n"
-              "  dossier vault add my.dvault --title Mail --username jo@example.com --generate --length\n"
-              "30\n  dossier check my-study\n" + "x" * 81 + "\n")
+              "  dossier vault add my.dvault --title Mail --username jo@example.com --generate\n"
+              "--length 30\n  dossier check my-study\n" + "x" * 81 + "\n")
     problems = help_problems(narrow, wide)
     assert any(p.startswith("too long (81)") for p in problems), problems
     assert any("broken over lines: dossier vault add" in p for p in problems), problems
