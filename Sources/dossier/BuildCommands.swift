@@ -27,8 +27,9 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
-        let builder = Builder(project: URL(fileURLWithPath: project), options: BuildOptions(clean: clean, drafts: drafts),
-                              log: logging.log)
+        let builder = Builder(
+            project: URL(fileURLWithPath: project), options: BuildOptions(clean: clean, drafts: drafts),
+            log: logging.log)
         _ = try await builder.build()
     }
 }
@@ -50,7 +51,9 @@ struct CheckCommand: AsyncParsableCommand {
                               options: BuildOptions(clean: true, drafts: drafts, checkOnly: true), log: logging.log)
         let report = try await builder.build()
         if !logging.quiet {
-            print("ok: \(report.files) files would be written" + (report.warnings.isEmpty ? "" : ", \(report.warnings.count) warnings"))
+            print(
+                "ok: \(report.files) files would be written"
+                    + (report.warnings.isEmpty ? "" : ", \(report.warnings.count) warnings"))
         }
     }
 }
@@ -74,7 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let server = PreviewServer(project: URL(fileURLWithPath: project), port: UInt16(port), drafts: drafts, log: logging.log)
+        let server = PreviewServer(
+            project: URL(fileURLWithPath: project), port: UInt16(port), drafts: drafts, log: logging.log)
         try await server.run()
     }
 }

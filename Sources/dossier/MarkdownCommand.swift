@@ -35,7 +35,9 @@ struct MarkdownCommand: ParsableCommand {
         // through one buffer, as the `cmark-gfm` command does.
         let out = BufferedOutput(fd: 1)
         do {
-            _ = try Markdown.render(fileDescriptor: fd, options: MarkdownOptions(unsafeHTML: unsafe, smartPunctuation: smart)) {
+            _ = try Markdown.render(
+                fileDescriptor: fd, options: MarkdownOptions(unsafeHTML: unsafe, smartPunctuation: smart)
+            ) {
                 out.write($0)
             }
         } catch {

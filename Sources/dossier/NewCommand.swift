@@ -21,8 +21,13 @@ struct NewCommand: AsyncParsableCommand {
     var project: String
     @Option(help: "The site title (default: the folder name).")
     var title: String?
-    @Option(name: .customLong("with"), parsing: .singleValue,
-            help: "Start the project for this section: \(Skeleton.Kind.allCases.map(\.rawValue).joined(separator: ", ")) (may be repeated).")
+    @Option(
+        name: .customLong("with"), parsing: .singleValue,
+        help: """
+            Start the project for this section: \(Skeleton.Kind.allCases.map(\.rawValue).joined(separator: ", ")) \
+            (may be repeated).
+            """
+    )
     var with: [Skeleton.Kind] = []
     @OptionGroup var quiet: QuietFlag
 
@@ -56,7 +61,9 @@ struct NewCommand: AsyncParsableCommand {
             }
         }
         try Skeleton.create(at: url, title: title, with: with, files: files, folders: folders)
-        let steps = next.filter { $0.hasPrefix("dossier ") } + ["dossier build \(project)"] + next.filter { !$0.hasPrefix("dossier ") }
+        let steps =
+            next.filter { $0.hasPrefix("dossier ") } + ["dossier build \(project)"]
+            + next.filter { !$0.hasPrefix("dossier ") }
         quiet.note("Created \(project). Next: " + steps.joined(separator: ", then "))
     }
 }

@@ -13,7 +13,9 @@ enum Suggestions {
     /// The subcommand chain named by `args`, and the first word that names no
     /// subcommand where one is required (a command with subcommands, no default and no
     /// arguments of its own): `(path, typo)`.
-    static func walk(_ root: any ParsableCommand.Type, _ args: [String]) -> (path: [any ParsableCommand.Type], typo: String?) {
+    static func walk(
+        _ root: any ParsableCommand.Type, _ args: [String]
+    ) -> (path: [any ParsableCommand.Type], typo: String?) {
         var path: [any ParsableCommand.Type] = [root]
         for arg in args {
             if arg == "--" { break }
@@ -66,7 +68,8 @@ enum Suggestions {
         let command = walk(root, args).path.last!
         let help = root.helpMessage(for: command, columns: 10_000)
         var options: [String] = []
-        for token in help.split(whereSeparator: { " ,=<>[]()|\n".contains($0) }) where token.hasPrefix("--") && token.count > 2 {
+        for token in help.split(whereSeparator: { " ,=<>[]()|\n".contains($0) })
+        where token.hasPrefix("--") && token.count > 2 {
             let name = String(token)
             if !options.contains(name) { options.append(name) }
         }

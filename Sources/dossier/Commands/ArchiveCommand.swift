@@ -19,7 +19,12 @@ struct ArchiveCommand: AsyncParsableCommand {
     @Flag(help: "Write a .zip (same as an --output ending in .zip).")
     var zip = false
 
-    @Option(help: "Archive this site folder instead of the project's output (its manifest is <folder>.manifest.json beside it).")
+    @Option(
+        help: """
+            Archive this site folder instead of the project's output (its manifest is <folder>.manifest.json beside \
+            it).
+            """
+    )
     var site: String?
 
     @Option(help: "Bagging-Date (YYYY-MM-DD); default today in UTC, or the day of SOURCE_DATE_EPOCH.")
@@ -33,7 +38,9 @@ struct ArchiveCommand: AsyncParsableCommand {
 
     @OptionGroup var quiet: QuietFlag
 
-    @Option(name: .customLong("verify"), help: "Check this bag (folder or .zip; a project folder means its default bag) instead of writing one.")
+    @Option(
+        name: .customLong("verify"),
+        help: "Check this bag (folder or .zip; a project folder means its default bag) instead of writing one.")
     var verify: String?
 
     func validate() throws {
@@ -60,7 +67,8 @@ struct ArchiveCommand: AsyncParsableCommand {
         var config = BagInfoConfig()
         if let site {
             siteURL = URL(fileURLWithPath: site).standardizedFileURL
-            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
+            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(
+                siteURL.lastPathComponent + ".manifest.json")
             source = siteURL.lastPathComponent
         } else {
             let p = try Project.load(URL(fileURLWithPath: project))
@@ -96,7 +104,9 @@ extension ArchiveCommand {
         let p = try Project.load(url)
         let folder = p.output.deletingLastPathComponent().appendingPathComponent(p.output.lastPathComponent + "-bag")
         let zip = folder.appendingPathExtension("zip")
-        if !FileManager.default.fileExists(atPath: folder.path), FileManager.default.fileExists(atPath: zip.path) { return zip }
+        if !FileManager.default.fileExists(atPath: folder.path), FileManager.default.fileExists(atPath: zip.path) {
+            return zip
+        }
         return folder
     }
 }

@@ -30,16 +30,23 @@ struct GameFitExGaussian: ParsableCommand {
         let text = String(decoding: try gameReadInput(nil), as: UTF8.self)
         var xs: [Double] = [], cs: [Double] = []
         // A value written ">c" is right-censored at c (a response slower than c).
-        for (i, tok) in text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).enumerated() {
+        for (i, tok) in text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" })
+            .enumerated()
+        {
             let censored = tok.hasPrefix(">")
             guard let d = Double(censored ? tok.dropFirst() : tok), d.isFinite else {
                 throw DossierError(file: "<stdin>", "value \(i + 1) is not a number")
             }
             if censored { cs.append(d) } else { xs.append(d) }
         }
-        guard let fit = ExGaussian.fit(xs, censoredAt: cs) else { throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread") }
-        try gamePrintJSON(Output(mu: fit.params.mu, sigma: fit.params.sigma, tau: fit.params.tau,
-                             logLikelihood: fit.logLikelihood, n: fit.n, censored: fit.censored, flags: fit.flags, moments: fit.moments))
+        guard let fit = ExGaussian.fit(xs, censoredAt: cs) else {
+            throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread")
+        }
+        try gamePrintJSON(
+            Output(
+                mu: fit.params.mu, sigma: fit.params.sigma, tau: fit.params.tau,
+                logLikelihood: fit.logLikelihood, n: fit.n, censored: fit.censored, flags: fit.flags,
+                moments: fit.moments))
     }
 }
 
@@ -73,10 +80,14 @@ struct GameFitLogistic: ParsableCommand {
             rows.append(f.dropLast().map { $0! })
             labels.append(y == 1)
         }
-        guard !rows.isEmpty, Set(rows.map(\.count)).count == 1 else { throw DossierError(file: "<stdin>", "no rows, or rows of different lengths") }
+        guard !rows.isEmpty, Set(rows.map(\.count)).count == 1 else {
+            throw DossierError(file: "<stdin>", "no rows, or rows of different lengths")
+        }
         let s = Standardizer(fitting: rows)
         let z = rows.map(s.apply)
-        guard let m = LogisticModel.fit(rows: z, labels: labels, C: C) else { throw DossierError(file: "<stdin>", "the fit failed") }
+        guard let m = LogisticModel.fit(rows: z, labels: labels, C: C) else {
+            throw DossierError(file: "<stdin>", "the fit failed")
+        }
         try gamePrintJSON(Output(intercept: m.intercept, coefficients: m.coefficients,
                              auc: ROC.auc(scores: z.map(m.probability), labels: labels),
                              means: s.means, sds: s.sds, iterations: m.iterations))

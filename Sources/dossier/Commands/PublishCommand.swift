@@ -17,7 +17,12 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: "The WebDAV folder URL (https://, or http:// to 127.0.0.1).")
     var target: String
 
-    @Option(help: "Publish this site folder instead of the project's output (its manifest is <folder>.manifest.json beside it).")
+    @Option(
+        help: """
+            Publish this site folder instead of the project's output (its manifest is <folder>.manifest.json beside \
+            it).
+            """
+    )
     var site: String?
 
     @Option(help: "WebDAV user name (default: $DOSSIER_WEBDAV_USER or the netrc entry).")
@@ -31,7 +36,12 @@ struct PublishCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "List what would be uploaded and deleted; change nothing.")
     var dryRun = false
 
-    @Flag(help: "Check every file on the server against the site (size and entity tag, content where needed) and repair differences.")
+    @Flag(
+        help: """
+            Check every file on the server against the site (size and entity tag, content where needed) and repair \
+            differences.
+            """
+    )
     var verify = false
 
     @Option(help: "Parallel uploads (1–16).")
@@ -45,7 +55,9 @@ struct PublishCommand: AsyncParsableCommand {
 
     @OptionGroup var quiet: QuietFlag
 
-    @Flag(name: .customLong("exceed-privacy-budget"), help: "Publish even when the release would take the privacy ledger past its lifetime budget.")
+    @Flag(
+        name: .customLong("exceed-privacy-budget"),
+        help: "Publish even when the release would take the privacy ledger past its lifetime budget.")
     var exceedPrivacyBudget = false
 
     func validate() throws {
@@ -65,7 +77,8 @@ struct PublishCommand: AsyncParsableCommand {
         var loaded: Project? = nil
         if let site {
             siteURL = URL(fileURLWithPath: site).standardizedFileURL
-            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
+            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(
+                siteURL.lastPathComponent + ".manifest.json")
             stateFolder = siteURL.deletingLastPathComponent().appendingPathComponent(".dossier/publish")
             ledgerURL = siteURL.deletingLastPathComponent().appendingPathComponent(PrivacyLedgerHook.fileName)
             loaded = try? Project.load(URL(fileURLWithPath: project))
@@ -84,13 +97,17 @@ struct PublishCommand: AsyncParsableCommand {
         let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil
         let client: WebDAVClient
-        do { client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions, log: log) } catch let e as WebDAVError {
+        do {
+            client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions, log: log)
+        } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
         let publisher = Publisher(client: client, site: siteURL, stateFolder: stateFolder, concurrency: jobs)
         let report: Publisher.Report
         do {
-            report = try await publisher.run(local: local, dryRun: dryRun, verify: verify, progress: { [silent = quiet.quiet] line in if !silent { Console.note(line) } })
+            report = try await publisher.run(
+                local: local, dryRun: dryRun, verify: verify,
+                progress: { [silent = quiet.quiet] line in if !silent { Console.note(line) } })
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
@@ -98,7 +115,10 @@ struct PublishCommand: AsyncParsableCommand {
         let new = plan.uploads.filter { $0.reason == .new }.count
         let changed = plan.uploads.count - new
         if let checked = report.checked, !quiet.quiet || verify {
-            print("checked \(checked) file(s) on the server (\(report.fetched) read to compare contents): \(plan.uploads.count + plan.deletes.count) difference(s)")
+            print(
+                "checked \(checked) file(s) on the server (\(report.fetched) read to compare contents): "
+                    + "\(plan.uploads.count + plan.deletes.count) difference(s)"
+            )
             if verify {
                 for u in plan.uploads.sorted(by: { $0.entry.path < $1.entry.path }) {
                     print("  \(u.reason == .new ? "missing" : "differs") \(u.entry.path)")
@@ -107,14 +127,18 @@ struct PublishCommand: AsyncParsableCommand {
             }
         }
         if report.dryRun {
-            print("dry run: \(plan.uploads.count) to upload (\(new) new, \(changed) changed), \(plan.deletes.count) to delete, \(plan.unchanged) unchanged")
+            print(
+                "dry run: \(plan.uploads.count) to upload (\(new) new, \(changed) changed), \(plan.deletes.count) to "
+                    + "delete, \(plan.unchanged) unchanged"
+            )
             for u in plan.uploads.sorted(by: { $0.entry.path < $1.entry.path }) {
                 print("  \(u.reason == .new ? "new    " : "changed") \(u.entry.path)")
             }
             for d in plan.deletes { print("  delete  \(d)") }
             return
         }
-        var line = "published \(client.baseURL.absoluteString): \(report.uploaded) uploaded (\(new) new, \(changed) changed), "
+        var line =
+            "published \(client.baseURL.absoluteString): \(report.uploaded) uploaded (\(new) new, \(changed) changed), "
             + "\(report.deleted) deleted, \(plan.unchanged) unchanged"
         if report.resumed > 0 { line += ", \(report.resumed) already in place" }
         line += " in \((report.seconds * 100).rounded() / 100) s (requests: \(report.requests))"
@@ -124,11 +148,13 @@ struct PublishCommand: AsyncParsableCommand {
             if !quiet.quiet { print(privacy.summary) }
         }
         if !report.conflicts.isEmpty {
-            throw DossierError("\(report.conflicts.count) file(s) changed on the server since the last publish were not overwritten: "
-                + report.conflicts.joined(separator: ", ")
-                + " — they were left as they are. To replace them with the site's files, run `dossier publish --verify`:"
-                + " it also deletes every file in that folder that the site does not have (a colleague's included);"
-                + " `dossier publish --verify --dry-run` lists those first")
+            throw DossierError(
+                "\(report.conflicts.count) file(s) changed on the server since the last publish were not overwritten: "
+                    + report.conflicts.joined(separator: ", ")
+                    + " — they were left as they are. To replace them with the site's files, run `dossier publish "
+                    + "--verify`:"
+                    + " it also deletes every file in that folder that the site does not have (a colleague's included);"
+                    + " `dossier publish --verify --dry-run` lists those first")
         }
     }
 }

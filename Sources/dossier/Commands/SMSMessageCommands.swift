@@ -35,7 +35,10 @@ struct SMSEncrypt: AsyncParsableCommand {
             return m
         }
         SMS.out(msg)
-        quiet.note("\(used) of \(SMSProtocol.maxPlainSeptets) septets used, \(SMSProtocol.maxPlainSeptets - used) left; message #\(ks.contacts[i].send!.next - 1) to \(ks.contacts[i].name).")
+        quiet.note(
+            "\(used) of \(SMSProtocol.maxPlainSeptets) septets used, \(SMSProtocol.maxPlainSeptets - used) left; "
+                + "message #\(ks.contacts[i].send!.next - 1) to \(ks.contacts[i].name)."
+        )
     }
 }
 
@@ -109,7 +112,10 @@ struct SMSBench: AsyncParsableCommand {
         var alice = Contact(name: "B", now: t), bob = Contact(name: "A", now: t)
         let a = alice.ownPublicKey!, b = bob.ownPublicKey!
         let number = KeyExchange.safetyNumber(a, b)
-        try SMS.wrap { try alice.complete(theirs: b, confirmed: number, now: t); try bob.complete(theirs: a, confirmed: number, now: t) }
+        try SMS.wrap {
+            try alice.complete(theirs: b, confirmed: number, now: t);
+            try bob.complete(theirs: a, confirmed: number, now: t)
+        }
         let text = String(repeating: "Benchmark €[]. ", count: 8)
         var messages: [String] = []
         messages.reserveCapacity(count)
