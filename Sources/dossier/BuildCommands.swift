@@ -13,10 +13,7 @@ struct LogOptions: ParsableArguments {
 }
 
 struct BuildCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "build",
-        abstract: "Build the project's site.",
-        discussion: HelpText.discussion("build"))
+    static let configuration = HelpText.command("build")
 
     @Argument(help: "The project folder (holds dossier.yml).", completion: .directory)
     var project: String = "."
@@ -35,10 +32,7 @@ struct BuildCommand: AsyncParsableCommand {
 }
 
 struct CheckCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check",
-        abstract: "Validate the project completely, writing nothing.",
-        discussion: HelpText.discussion("check"))
+    static let configuration = HelpText.command("check")
 
     @Argument(help: "The project folder.", completion: .directory)
     var project: String = "."
@@ -59,10 +53,7 @@ struct CheckCommand: AsyncParsableCommand {
 }
 
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Preview the site on 127.0.0.1 with live reload.",
-        discussion: HelpText.discussion("serve"))
+    static let configuration = HelpText.command("serve")
 
     @Argument(help: "The project folder.", completion: .directory)
     var project: String = "."

@@ -29,7 +29,7 @@ struct Dossier: AsyncParsableCommand {
         subs.append(VersionCommand.self)
         return CommandConfiguration(
             commandName: "dossier",
-            abstract: "Turn study, care and vault data into a static site of reports.",
+            abstract: HelpText.abstract("dossier"),
             discussion: HelpText.discussion("dossier"),
             version: DossierVersion.string,
             subcommands: subs

@@ -10,7 +10,7 @@ import Render
 struct MarkdownCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markdown",
-        abstract: "Render a Markdown file to HTML on standard output (for benchmarks).",
+        abstract: HelpText.abstract("markdown"),
         discussion: HelpText.discussion("markdown"),
         shouldDisplay: false)
 

@@ -12,10 +12,7 @@ extension Skeleton.Kind: ExpressibleByArgument {}
 
 /// `dossier new PROJECT [--with KIND …]`: a project that builds as it is.
 struct NewCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "new",
-        abstract: "Create a working project skeleton.",
-        discussion: HelpText.discussion("new"))
+    static let configuration = HelpText.command("new")
 
     @Argument(help: "The folder to create.", completion: .directory)
     var project: String

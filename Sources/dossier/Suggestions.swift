@@ -105,10 +105,7 @@ enum Suggestions {
 
 /// `dossier version`: prints the same as `dossier --version`.
 struct VersionCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "version",
-        abstract: "Print Dossier's version (the same as `dossier --version`).",
-        discussion: HelpText.discussion("version"))
+    static let configuration = HelpText.command("version")
     @OptionGroup var quiet: QuietFlag
 
     func run() throws { print(DossierVersion.string) }

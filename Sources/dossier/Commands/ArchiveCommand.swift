@@ -4,11 +4,7 @@ import Foundation
 
 /// `dossier archive`: a BagIt bag of the built site, or `--verify` one.
 struct ArchiveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "archive",
-        abstract: "Write a BagIt (RFC 8493) bag of the built site, or verify one.",
-        discussion: HelpText.discussion("archive")
-    )
+    static let configuration = HelpText.command("archive")
 
     @Argument(help: "The project folder (holds dossier.yml).")
     var project: String = "."

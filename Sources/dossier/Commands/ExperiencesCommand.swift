@@ -10,7 +10,7 @@ import Glibc
 struct ExperiencesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "experiences",
-        abstract: "360° experiences: validate experience files, import Pannellum and Marzipano tours.",
+        abstract: HelpText.abstract("experiences"),
         discussion: HelpText.discussion("experiences"),
         subcommands: [ExperiencesValidate.self, ExperiencesImport.self]
     )
@@ -37,11 +37,7 @@ extension ExperiencesValidate {
 }
 
 struct ExperiencesValidate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "validate",
-        abstract: "Check experience files: every rule, the door graph and the media.",
-        discussion: HelpText.discussion("experiences validate")
-    )
+    static let configuration = HelpText.command("experiences validate")
 
     @Argument(help: "Experience files (JSON), or folders of them.")
     var files: [String]
@@ -98,11 +94,7 @@ struct ExperienceAnalysisOutput: Encodable {
 struct ExperiencesImport: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case pannellum, marzipano }
 
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Convert a Pannellum tour JSON or a Marzipano Tool data.js into an experience file.",
-        discussion: HelpText.discussion("experiences import")
-    )
+    static let configuration = HelpText.command("experiences import")
 
     @Argument(help: "The tour format: pannellum or marzipano.")
     var format: Format

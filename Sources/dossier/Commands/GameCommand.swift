@@ -13,7 +13,7 @@ import Glibc
 struct GameCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "game",
-        abstract: "RocketMouse game telemetry: keys, sealed uploads, ingest, simulation, analysis.",
+        abstract: HelpText.abstract("game"),
         discussion: HelpText.discussion("game"),
         subcommands: [GameKeygen.self, GameSeal.self, GameIngest.self, GameSimulate.self, GameAnalyze.self,
                       GameFitExGaussian.self, GameFitLogistic.self]
@@ -55,10 +55,7 @@ func gamePrintJSON<T: Encodable>(_ value: T) throws {
 // MARK: - keygen
 
 struct GameKeygen: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "keygen",
-        abstract: "Make the study's RSA key pair.",
-        discussion: HelpText.discussion("game keygen"))
+    static let configuration = HelpText.command("game keygen")
     @Option(name: [.customLong("output"), .customShort("o")], help: "Path prefix of the two files.") var out: String
     @OptionGroup var quiet: QuietFlag
     @Option(help: "RSA modulus size: 2048, 3072 or 4096.") var bits: Int = 3072
@@ -83,10 +80,7 @@ struct GameKeygen: ParsableCommand {
 // MARK: - seal
 
 struct GameSeal: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "seal",
-        abstract: "Sign and seal telemetry to the study key, one upload per player (as the game does; for tests and demos).",
-        discussion: HelpText.discussion("game seal"))
+    static let configuration = HelpText.command("game seal")
     @Option(help: "The study's public key (PEM).") var `public`: String
     @Option(name: [.customLong("output"), .customShort("o")], help: "Folder for the sealed uploads.") var out: String
     @Option(help: "Folder of the devices' keys (default: <out>-devices beside the uploads).") var devices: String?
@@ -141,10 +135,7 @@ struct GameSeal: ParsableCommand {
 // MARK: - ingest
 
 struct GameIngest: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "ingest",
-        abstract: "Open, verify, validate and store sealed uploads in the study database.",
-        discussion: HelpText.discussion("game ingest"))
+    static let configuration = HelpText.command("game ingest")
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
     @Option(help: "The SQLite study database (created if missing).") var db: String
     @Option(help: "A WebDAV drop folder URL to pull uploads from.") var from: String?
@@ -245,10 +236,7 @@ struct GameIngest: AsyncParsableCommand {
 // MARK: - simulate
 
 struct GameSimulate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "simulate",
-        abstract: "Write a simulated cohort (assumptions in docs/game-measures.md).",
-        discussion: HelpText.discussion("game simulate"))
+    static let configuration = HelpText.command("game simulate")
     @Option(help: "Number of players.") var players: Int = 220
     @Option(help: "Random seed: the same seed gives the same bytes.") var seed: UInt64 = 1
     @Option(help: "Obstacles per session.") var obstacles: Int = 80
@@ -280,10 +268,7 @@ struct GameSimulate: ParsableCommand {
 // MARK: - analyze
 
 struct GameAnalyze: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "analyze",
-        abstract: "Print the cohort analysis as JSON (from JSON Lines files or a database).",
-        discussion: HelpText.discussion("game analyze"))
+    static let configuration = HelpText.command("game analyze")
     @Option(help: "Read the SQLite study database instead of files.") var db: String?
     @Flag(help: "JSON output (the only format).") var json = false
     @Option(name: .customLong("C"), help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0

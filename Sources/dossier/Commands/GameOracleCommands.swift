@@ -12,7 +12,7 @@ import GameAnalytics
 
 struct GameFitExGaussian: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fit-exgauss", abstract: "Fit an ex-Gaussian to numbers on standard input (oracle tests).",
+        commandName: "fit-exgauss", abstract: HelpText.abstract("game fit-exgauss"),
         discussion: HelpText.discussion("game fit-exgauss"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false
@@ -53,7 +53,7 @@ struct GameFitExGaussian: ParsableCommand {
 struct GameFitLogistic: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit-logistic",
-        abstract: "Fit the L2 logistic regression to a CSV on standard input (oracle tests).",
+        abstract: HelpText.abstract("game fit-logistic"),
         discussion: HelpText.discussion("game fit-logistic"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false

@@ -5,11 +5,7 @@ import WebDAV
 
 /// `dossier publish`: upload the built site to a WebDAV folder, sending only changes.
 struct PublishCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "publish",
-        abstract: "Upload the built site to a WebDAV server, sending only what changed.",
-        discussion: HelpText.discussion("publish")
-    )
+    static let configuration = HelpText.command("publish")
 
     @Argument(help: "The project folder (holds dossier.yml).")
     var project: String = "."

@@ -7,7 +7,7 @@ import RecallStudy
 struct RecallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recall",
-        abstract: "Memorization study tools: simulate sessions, import desktop Raw Data.",
+        abstract: HelpText.abstract("recall"),
         discussion: HelpText.discussion("recall"),
         subcommands: [Simulate.self, ImportDesktop.self, Parse.self]
     )
@@ -19,9 +19,7 @@ struct RecallCommand: AsyncParsableCommand {
     }
 
     struct Simulate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Write realistic synthetic session logs (seeded, deterministic).",
-            discussion: HelpText.discussion("recall simulate"))
+        static let configuration = HelpText.command("recall simulate")
 
         @Option(help: "How many participants to simulate (1–100000).")
         var participants: Int
@@ -70,10 +68,7 @@ struct RecallCommand: AsyncParsableCommand {
     }
 
     struct ImportDesktop: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "import-desktop",
-            abstract: "Convert a desktop Raw Data CSV (Appendix A) into a native event log.",
-            discussion: HelpText.discussion("recall import-desktop"))
+        static let configuration = HelpText.command("recall import-desktop")
 
         @Argument(help: "The desktop Raw Data CSV file.")
         var file: String
@@ -102,7 +97,7 @@ struct RecallCommand: AsyncParsableCommand {
     /// benchmarks time it as the floor of a study build (docs/benchmarks.md).
     struct Parse: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Read and parse session logs only (for benchmarks).",
+            abstract: HelpText.abstract("recall parse"),
             discussion: HelpText.discussion("recall parse"),
             shouldDisplay: false)
 

@@ -7,7 +7,7 @@ import SecureSMS
 struct SMSCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sms",
-        abstract: "Encrypt messages that fit one SMS, and manage the SecureSMS keystore.",
+        abstract: HelpText.abstract("sms"),
         discussion: HelpText.discussion("sms"),
         subcommands: [SMSInit.self, SMSPasswd.self, SMSContact.self, SMSEncrypt.self, SMSDecrypt.self,
                       SMSCount.self, SMSAlphabet.self, SMSBench.self]
@@ -171,9 +171,7 @@ enum SMS {
 // MARK: - Account
 
 struct SMSInit: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "init", abstract: "Create the local account: a new password-protected keystore.",
-        discussion: HelpText.discussion("sms init"))
+    static let configuration = HelpText.command("sms init")
     @OptionGroup var store: KeystoreOptions
     @Option(help: "The account name shown in reports.") var account: String = "me"
     @Option(help: "Seconds the keystore stays locked after 3 wrong passwords.") var lockSeconds: Int = 300
@@ -210,9 +208,7 @@ struct SMSInit: AsyncParsableCommand {
 }
 
 struct SMSPasswd: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "passwd", abstract: "Change the keystore password.",
-        discussion: HelpText.discussion("sms passwd"))
+    static let configuration = HelpText.command("sms passwd")
     @OptionGroup var store: KeystoreOptions
     @Option(help: "A new scrypt cost, N = 2^this (10…20); default: keep the keystore's.") var kdfLog2n: Int?
     @Flag(help: "Accept a password the strength estimator scores below 3 of 4.") var allowWeak = false

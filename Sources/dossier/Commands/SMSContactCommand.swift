@@ -9,7 +9,7 @@ import SecureSMS
 
 struct SMSContact: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "contact", abstract: "Add, edit, remove, resynchronise and list contacts.",
+        commandName: "contact", abstract: HelpText.abstract("sms contact"),
         discussion: HelpText.discussion("sms contact"),
         subcommands: [Add.self, Edit.self, Remove.self, Resync.self, List.self])
 
@@ -35,9 +35,7 @@ struct SMSContact: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a contact: exchange key messages, compare the safety number.",
-            discussion: HelpText.discussion("sms contact add"))
+        static let configuration = HelpText.command("sms contact add")
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
         @OptionGroup var exchange: ExchangeOptions
@@ -69,9 +67,7 @@ struct SMSContact: AsyncParsableCommand {
     }
 
     struct Edit: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "edit", abstract: "Rename a contact.",
-            discussion: HelpText.discussion("sms contact edit"))
+        static let configuration = HelpText.command("sms contact edit")
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
         @Option(name: .customLong("name"), help: "The new name.") var newName: String
@@ -94,9 +90,7 @@ struct SMSContact: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a contact and all its keys.",
-            discussion: HelpText.discussion("sms contact rm"))
+        static let configuration = HelpText.command("sms contact rm")
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
         @OptionGroup var quiet: QuietFlag
@@ -111,9 +105,7 @@ struct SMSContact: AsyncParsableCommand {
     }
 
     struct Resync: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "resync", abstract: "Agree new keys with a contact by a fresh exchange; both chains restart.",
-            discussion: HelpText.discussion("sms contact resync"))
+        static let configuration = HelpText.command("sms contact resync")
         @OptionGroup var store: KeystoreOptions
         @Argument(help: "The contact's name.") var name: String
         @OptionGroup var exchange: ExchangeOptions
@@ -129,9 +121,7 @@ struct SMSContact: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List contacts with their message counts (no secrets).",
-            discussion: HelpText.discussion("sms contact list"))
+        static let configuration = HelpText.command("sms contact list")
         @OptionGroup var store: KeystoreOptions
         @OptionGroup var quiet: QuietFlag
 

@@ -8,9 +8,7 @@ import SecureSMS
 // MARK: - Messages
 
 struct SMSEncrypt: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "encrypt", abstract: "Encrypt a message for a contact; prints 160 characters to paste.",
-        discussion: HelpText.discussion("sms encrypt"))
+    static let configuration = HelpText.command("sms encrypt")
     @OptionGroup var store: KeystoreOptions
     @Argument(help: "The contact.") var contact: String
     @Argument(help: "The message (else standard input).") var text: String?
@@ -43,9 +41,7 @@ struct SMSEncrypt: AsyncParsableCommand {
 }
 
 struct SMSDecrypt: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "decrypt", abstract: "Decrypt a pasted message from a contact.",
-        discussion: HelpText.discussion("sms decrypt"))
+    static let configuration = HelpText.command("sms decrypt")
     @OptionGroup var store: KeystoreOptions
     @Argument(help: "The contact.") var contact: String
     @Argument(help: "The pasted message (else standard input).") var message: String?
@@ -65,9 +61,7 @@ struct SMSDecrypt: AsyncParsableCommand {
 }
 
 struct SMSCount: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "count", abstract: "Show septets used and left for a message; no keystore needed.",
-        discussion: HelpText.discussion("sms count"))
+    static let configuration = HelpText.command("sms count")
     @Argument(help: "The message (else standard input).") var text: String?
     @Flag(help: "Count the message as `encrypt --normalize` would send it.") var normalize = false
     @OptionGroup var quiet: QuietFlag
@@ -86,7 +80,7 @@ struct SMSCount: AsyncParsableCommand {
 /// Hidden: the alphabet tables as JSON, for the cross-check against another GSM 03.38 codec.
 struct SMSAlphabet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alphabet", abstract: "Print the GSM 03.38 tables and the safe alphabet as JSON.",
+        commandName: "alphabet", abstract: HelpText.abstract("sms alphabet"),
         discussion: HelpText.discussion("sms alphabet"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false
@@ -98,7 +92,7 @@ struct SMSAlphabet: AsyncParsableCommand {
 /// Hidden: times the protocol alone (chain step + seal, parse + open), in process.
 struct SMSBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Time encrypt/decrypt of the protocol alone (no keystore).",
+        commandName: "bench", abstract: HelpText.abstract("sms bench"),
         discussion: HelpText.discussion("sms bench"), shouldDisplay: false)
     @Option(help: "Messages to encrypt and decrypt.") var count: Int = 1000
     @OptionGroup var quiet: QuietFlag

@@ -10,7 +10,7 @@ import Vault
 struct VaultCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vault",
-        abstract: "Password vault: generate, store, import, report, sync.",
+        abstract: HelpText.abstract("vault"),
         discussion: HelpText.discussion("vault"),
         subcommands: [
             VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self,
@@ -177,10 +177,7 @@ struct GeneratorOptions: ParsableArguments {
 // MARK: - generate
 
 struct VaultGenerateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "generate",
-        abstract: "Generate passwords (uniform over all that meet the settings) with their strength.",
-        discussion: HelpText.discussion("vault generate"))
+    static let configuration = HelpText.command("vault generate")
     @OptionGroup var options: GeneratorOptions
     @Option(help: "How many passwords.") var count = 1
     @Flag(help: "JSON lines with score, guesses and crack times.") var json = false
@@ -214,8 +211,7 @@ struct VaultGenerateCommand: ParsableCommand {
 // MARK: - init / add / edit / rm
 
 struct VaultInitCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "init", abstract: "Create an empty vault file.",
-        discussion: HelpText.discussion("vault init"))
+    static let configuration = HelpText.command("vault init")
     @Argument(help: "The vault file to create.") var file: String
     @Option(
         help: """
@@ -240,10 +236,7 @@ struct VaultInitCommand: ParsableCommand {
 }
 
 struct VaultPasswdCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "passwd",
-        abstract: "Change the master password and key derivation, re-encrypting the vault atomically.",
-        discussion: HelpText.discussion("vault passwd"))
+    static let configuration = HelpText.command("vault passwd")
     @Argument(help: "The vault file.") var file: String
     @Option(help: "Key derivation for the new file: scrypt, argon2id or pbkdf2 (default: scrypt).") var kdf = "scrypt"
     @Flag(help: "Accept a new master password the estimator scores below 3 of 4.") var allowWeak = false
@@ -278,8 +271,7 @@ struct VaultPasswdCommand: ParsableCommand {
 }
 
 struct VaultAddCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an entry.",
-        discussion: HelpText.discussion("vault add"))
+    static let configuration = HelpText.command("vault add")
     @Argument(help: "The vault file.") var file: String
     @Option(help: "The entry's title.") var title: String
     @Option(help: "The user name.") var username = ""
@@ -303,8 +295,7 @@ struct VaultAddCommand: ParsableCommand {
 }
 
 struct VaultEditCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an entry or note.",
-        discussion: HelpText.discussion("vault edit"))
+    static let configuration = HelpText.command("vault edit")
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
     @Option(help: "A new title.") var title: String?
@@ -354,9 +345,7 @@ struct VaultEditCommand: ParsableCommand {
 }
 
 struct VaultRemoveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rm", abstract: "Delete an entry or note (a tombstone syncs the deletion).",
-        discussion: HelpText.discussion("vault rm"))
+    static let configuration = HelpText.command("vault rm")
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
     @OptionGroup var quiet: QuietFlag

@@ -11,10 +11,7 @@ import Vault
 // MARK: - import / report / score
 
 struct VaultImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Import an export or a KeePass database (format detected by content) into a vault.",
-        discussion: HelpText.discussion("vault import"))
+    static let configuration = HelpText.command("vault import")
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "The export file or KDBX database.") var export: String
     @Option(help: "A file whose first line is the KDBX database's password.") var importPasswordFile: String?
@@ -65,10 +62,7 @@ struct VaultImportCommand: ParsableCommand {
 }
 
 struct VaultExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Export every item UNENCRYPTED as Bitwarden JSON or KeePass 2.x XML, after a confirmation.",
-        discussion: HelpText.discussion("vault export"))
+    static let configuration = HelpText.command("vault export")
     @Argument(help: "The vault file.") var file: String
     @Option(help: "bitwarden-json or keepass-xml.") var format: String
     @Option(help: "The file to write (must not exist), or - for standard output.") var output: String
@@ -100,9 +94,7 @@ struct VaultExportCommand: ParsableCommand {
 }
 
 struct VaultReportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "report", abstract: "The redacted health report of a vault or an export file.",
-        discussion: HelpText.discussion("vault report"))
+    static let configuration = HelpText.command("vault report")
     @Argument(help: "The vault file (or an export file, with --export).") var file: String
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
@@ -169,7 +161,7 @@ struct VaultReportCommand: ParsableCommand {
 /// agreement test and the benchmark), printing one JSON object per line.
 struct VaultScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "score", abstract: "Score passwords from standard input.",
+        commandName: "score", abstract: HelpText.abstract("vault score"),
         discussion: HelpText.discussion("vault score"),
         shouldDisplay: false)
     @Flag(help: "Read passwords, one per line, from standard input.") var stdin = false
@@ -200,7 +192,7 @@ struct VaultScoreCommand: ParsableCommand {
 /// Hidden: the generator + estimator benchmark (Benchmarks/vault/run.sh).
 struct VaultBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Time generating and scoring passwords.",
+        commandName: "bench", abstract: HelpText.abstract("vault bench"),
         discussion: HelpText.discussion("vault bench"),
         shouldDisplay: false)
     @Option(help: "How many passwords.") var count = 100_000

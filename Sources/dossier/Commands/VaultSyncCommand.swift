@@ -6,11 +6,7 @@ import WebDAV
 
 /// `dossier vault sync`: item-by-item sync of a vault with a WebDAV folder.
 struct VaultSyncCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "sync",
-        abstract: "Sync a vault with a WebDAV folder, item by item, keeping every change.",
-        discussion: HelpText.discussion("vault sync")
-    )
+    static let configuration = HelpText.command("vault sync")
 
     @Argument(help: "The vault file.") var file: String
     @Option(name: .customLong("to"), help: "The WebDAV folder (first sync, or to change it).") var target: String?
