@@ -106,12 +106,7 @@ public struct XMLScanner {
             guard hadSpace else { throw fail("attributes of <\(qname)> must be separated by white space") }
             let at = pos
             let aname = try name("an attribute name")
-            skipSpace()
-            guard pos < s.count, s[pos] == UInt8(ascii: "=") else {
-                throw fail("attribute '\(aname)' has no '=' and value")
-            }
-            pos += 1
-            skipSpace()
+            try expectEquals(orFail: "attribute '\(aname)' has no '=' and value")
             let value = try attributeValue(aname)
             guard seen.insert(aname).inserted else { throw failAt(at, "attribute '\(aname)' is given twice") }
             raw.append((aname, value, at))
@@ -232,12 +227,7 @@ public struct XMLScanner {
             if has("?>") { pos += 2; break }
             guard spaced else { throw fail("the XML declaration's fields must be separated by white space") }
             let key = try name("an XML declaration field")
-            skipSpace()
-            guard pos < s.count, s[pos] == UInt8(ascii: "=") else {
-                throw fail("XML declaration field '\(key)' has no value")
-            }
-            pos += 1
-            skipSpace()
+            try expectEquals(orFail: "XML declaration field '\(key)' has no value")
             let valueStart = pos
             let value = try attributeValue(key)
             if s[valueStart..<pos].contains(UInt8(ascii: "&")) {
@@ -368,6 +358,15 @@ public struct XMLScanner {
         let start = pos
         while pos < s.count && XMLChars.isSpace(s[pos]) { pos += 1 }
         return pos > start
+    }
+
+    /// `=` between optional white space (an attribute's or a declaration field's), or
+    /// the error `reason` at the character found instead.
+    private mutating func expectEquals(orFail reason: @autoclosure () -> String) throws {
+        skipSpace()
+        guard pos < s.count, s[pos] == UInt8(ascii: "=") else { throw fail(reason()) }
+        pos += 1
+        skipSpace()
     }
 
     private func has(_ literal: StaticString) -> Bool {

@@ -9,8 +9,7 @@ import Testing
 // MARK: - What the public cohort page shows of its noisy numbers (docs/game-privacy.md)
 
 @Suite struct GamePublicShownTests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let demo: CohortAnalysis? = {
         let data = repo.appendingPathComponent("Examples/demo/data/game/cohort.jsonl")
         return (try? TelemetryJSONL.read(files: [data])).map { CohortAnalyzer.analyze($0) }
@@ -32,8 +31,7 @@ import Testing
     @Test func everyShownTableAddsUp() throws {
         let a = try #require(Self.demo)
         for i in 0..<20 {
-            let r = GamePublicRelease.make(
-                a, settings: GamePrivacySettings(key: Self.key(i)), inputs: Data("demo".utf8))
+            let r = GamePublicRelease.make(a, settings: GamePrivacySettings(key: Self.key(i)), inputs: Data("demo".utf8))
             let model = try #require(GamePublicPage.build(a, release: r, simulated: true).page.model as? [String: Any])
             for name in ["bandTable", "genderTable"] {
                 let table = try #require(model[name] as? [String: Any])
@@ -43,8 +41,7 @@ import Testing
                 for row in rows + [all] {
                     let cells = try #require(row["cells"] as? [String]).compactMap { Int($0) }
                     let total = try #require((row["total"] as? String).flatMap { Int($0) })
-                    #expect(
-                        cells.allSatisfy { $0 >= 0 } && cells.reduce(0, +) == total, "\(name) \(row["label"] ?? "")")
+                    #expect(cells.allSatisfy { $0 >= 0 } && cells.reduce(0, +) == total, "\(name) \(row["label"] ?? "")")
                     if row["label"] as? String == "All players" {
                         #expect(cells == columnSums && total == rowTotals)
                         #expect(model["players"] as? String == "\(total)")
@@ -68,8 +65,7 @@ import Testing
         a.players.removeAll { $0.group == .medicated && !keep.contains($0.id) }
         var passed = 0, pointPassed = 0
         for i in 0..<100 {
-            let r = GamePublicRelease.make(
-                a, settings: GamePrivacySettings(key: Self.key(i)), inputs: Data("small".utf8))
+            let r = GamePublicRelease.make(a, settings: GamePrivacySettings(key: Self.key(i)), inputs: Data("small".utf8))
             #expect(r.shown(.control))
             if (r.stats[.medicated]?.first?.n ?? 0) >= GamePublicRelease.minimumGroup { pointPassed += 1 }
             if r.shown(.medicated) { passed += 1; continue }

@@ -29,10 +29,10 @@ import time
 
 import pytest
 
-# Examples not run: a server that runs until stopped, uploads to a remote host, and
-# benchmarks (seconds of work by design; `make bench` runs them).
+# Examples not run: a server that runs until stopped, uploads to a remote host, a copy
+# into a remote database, and benchmarks (seconds of work by design; `make bench` runs them).
 NOT_RUN = {("serve",), ("publish",), ("vault", "sync"), ("game", "ingest"), ("recall", "ingest"), ("vault", "bench"),
-           ("sms", "bench")}
+           ("sms", "bench"), ("db", "copy")}
 ANNOTATION = re.compile(r"\s{2,}(#|\(|→).*$")
 WIDTH = 80
 

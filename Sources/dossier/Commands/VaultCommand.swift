@@ -12,13 +12,9 @@ struct VaultCommand: AsyncParsableCommand {
         commandName: "vault",
         abstract: HelpText.abstract("vault"),
         discussion: HelpText.discussion("vault"),
-        subcommands: [
-            VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self,
-            VaultEditCommand.self,
-            VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self, VaultNoteCommand.self,
-            VaultImportCommand.self, VaultExportCommand.self, VaultReportCommand.self, VaultScoreCommand.self,
-            VaultBenchCommand.self, VaultSyncCommand.self
-        ]
+        subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self, VaultEditCommand.self,
+                      VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self, VaultNoteCommand.self,
+                      VaultImportCommand.self, VaultExportCommand.self, VaultReportCommand.self, VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self]
     )
 }
 
@@ -63,11 +59,7 @@ enum VaultCLI {
     static func checkStrength(_ pw: Secret, allowWeak: Bool) throws {
         let e = Strength.estimate(pw.reveal)
         guard e.score >= 3 || allowWeak else {
-            throw DossierError(
-                "the master password is too guessable (strength \(e.score)/4, at least 3 needed; about "
-                    + "\(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) offline): choose a longer one, or pass "
-                    + "--allow-weak"
-            )
+            throw DossierError("the master password is too guessable (strength \(e.score)/4, at least 3 needed; about \(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) offline): choose a longer one, or pass --allow-weak")
         }
     }
 
@@ -96,9 +88,7 @@ enum VaultCLI {
         if i.kind == .entry {
             lines += ["username: \(i.username)", "website:  \(reveal ? i.website : URLRedaction.website(i.website))",
                       "password: \(reveal ? i.password.reveal : "•••••• (use --reveal)")"]
-            if !i.details.isEmpty {
-                lines.append("details:  \(reveal ? i.details.reveal : "•••••• (use --reveal)")")
-            }
+            if !i.details.isEmpty { lines.append("details:  \(reveal ? i.details.reveal : "•••••• (use --reveal)")") }
         } else {
             lines.append("text:     \(reveal ? i.text.reveal : "•••••• (use --reveal)")")
         }
@@ -108,18 +98,12 @@ enum VaultCLI {
         if !i.totp.isEmpty { lines.append("totp:     \(reveal ? i.totp.reveal : hidden)") }
         for u in i.uris { lines.append("uri:      \(reveal ? u : URLRedaction.website(u))") }
         // a field's value, hidden or not, is shown only with --reveal (it may be a secret)
-        for fl in i.fields {
-            lines.append("field:    \(fl.name)\(fl.hidden ? " (hidden)" : ""): \(reveal ? fl.value.reveal : hidden)")
-        }
+        for fl in i.fields { lines.append("field:    \(fl.name)\(fl.hidden ? " (hidden)" : ""): \(reveal ? fl.value.reveal : hidden)") }
         if !i.tags.isEmpty { lines.append("tags:     \(i.tags.joined(separator: ", "))") }
         if let e = i.expires { lines.append("expires:  \(f.string(from: e))") }
-        let flags = [
-            ("favourite", i.favorite), ("re-prompt", i.reprompt), ("excluded from reports", i.excludeFromReports)
-        ].filter(\.1).map(\.0)
+        let flags = [("favourite", i.favorite), ("re-prompt", i.reprompt), ("excluded from reports", i.excludeFromReports)].filter(\.1).map(\.0)
         if !flags.isEmpty { lines.append("flags:    \(flags.joined(separator: ", "))") }
-        for h in i.history {
-            lines.append("history:  \(f.string(from: h.changed)) \(reveal ? h.password.reveal : hidden)")
-        }
+        for h in i.history { lines.append("history:  \(f.string(from: h.changed)) \(reveal ? h.password.reveal : hidden)") }
         lines += ["created:  \(f.string(from: i.created))", "modified: \(f.string(from: i.modified))"]
         return lines.joined(separator: "\n")
     }
@@ -146,14 +130,10 @@ struct GeneratorOptions: ParsableArguments {
     /// The settings; a minimum given for a class that is switched off is an error.
     func settings() throws -> GeneratorSettings {
         var m: [CharacterClass: Int] = [:]
-        for (c, off, min, name) in [
-            (CharacterClass.upper, noUpper, minUpper, "upper"), (.lower, noLower, minLower, "lower"),
-            (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial, "special")
-        ] {
+        for (c, off, min, name) in [(CharacterClass.upper, noUpper, minUpper, "upper"), (.lower, noLower, minLower, "lower"),
+                                    (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial, "special")] {
             if off {
-                if let min, min != 0 {
-                    throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off")
-                }
+                if let min, min != 0 { throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off") }
             } else {
                 m[c] = min ?? 1
             }
@@ -164,8 +144,7 @@ struct GeneratorOptions: ParsableArguments {
     func make() throws -> () -> Secret {
         try VaultCLI.wrap {
             if passphrase {
-                let g = try PassphraseGenerator(
-                    PassphraseSettings(words: words, separator: separator, capitalize: capitalize, includeDigit: digit))
+                let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator, capitalize: capitalize, includeDigit: digit))
                 return { g.generate() }
             }
             let g = try PasswordGenerator(try settings())
@@ -190,19 +169,14 @@ struct VaultGenerateCommand: ParsableCommand {
             let pw = next()
             let e = Strength.estimate(pw.reveal)
             if json {
-                struct Line: Encodable {
-                    let password: String; let score: Int; let guessesLog10: Double; let crackTimeOfflineSlow: String
-                }
+                struct Line: Encodable { let password: String; let score: Int; let guessesLog10: Double; let crackTimeOfflineSlow: String }
                 let l = Line(password: pw.reveal, score: e.score, guessesLog10: (e.guessesLog10 * 100).rounded() / 100,
                              crackTimeOfflineSlow: e.crackTimesDisplay.offlineSlowHashing1e4PerSecond)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try enc.encode(l), as: UTF8.self))
             } else {
-                print(
-                    "\(pw.reveal)\tscore \(e.score)/4\t\(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) (offline, "
-                        + "slow hash)"
-                )
+                print("\(pw.reveal)\tscore \(e.score)/4\t\(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) (offline, slow hash)")
             }
         }
     }
@@ -213,20 +187,13 @@ struct VaultGenerateCommand: ParsableCommand {
 struct VaultInitCommand: ParsableCommand {
     static let configuration = HelpText.command("vault init")
     @Argument(help: "The vault file to create.") var file: String
-    @Option(
-        help: """
-            Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 (SHA-256, 600,000 \
-            rounds).
-            """
-    ) var kdf = "scrypt"
+    @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
     @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
-        guard !FileManager.default.fileExists(atPath: url.path) else {
-            throw DossierError(file: file, "already exists; not overwritten")
-        }
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw DossierError(file: file, "already exists; not overwritten") }
         let params = try VaultCLI.kdf(kdf)
         let pw = try VaultCLI.masterPassword(confirm: true)
         try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
@@ -256,16 +223,11 @@ struct VaultPasswdCommand: ParsableCommand {
         let params = try VaultCLI.kdf(kdf)
         try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
         quiet.say("changed the master password of \(file) (\(params.algorithm.rawValue))")
-        let synced =
-            v.settings?.webdavURL
-            ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
+        let synced = v.settings?.webdavURL ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
         if let synced {
-            quiet.keep(
-                "note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the old "
-                    + "password: "
-                    + "publish this one to a new folder (`dossier vault sync \(file) --to NEW-URL`) and move the other "
-                    + "devices there "
-                    + "with `--adopt-server-key` (docs/vault-sync.md, \"After vault passwd\")")
+            quiet.keep("note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the old password: "
+                  + "publish this one to a new folder (`dossier vault sync \(file) --to NEW-URL`) and move the other devices there "
+                  + "with `--adopt-server-key` (docs/vault-sync.md, \"After vault passwd\")")
         }
     }
 }
@@ -282,10 +244,7 @@ struct VaultAddCommand: ParsableCommand {
 
     func run() throws {
         var v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let pw =
-            generate
-            ? try generator.make()()
-            : Secret(try SecretInput.read(prompt: "Entry password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
+        let pw = generate ? try generator.make()() : Secret(try SecretInput.read(prompt: "Entry password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
         let item = VaultItem.entry(title: title, username: username, password: pw, website: website)
         v.upsert(item)
         try VaultCLI.wrap { try v.save() }
@@ -324,9 +283,7 @@ struct VaultEditCommand: ParsableCommand {
         let found = try VaultCLI.wrap { try v.find(item) }
         var pw: Secret? = nil
         if generate { pw = try generator.make()() }
-        else if newPassword {
-            pw = Secret(try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
-        }
+        else if newPassword { pw = Secret(try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_ENTRY_PASSWORD")) }
         try VaultCLI.wrap {
             try v.update(found.id) { i in
                 if let title { i.title = title }

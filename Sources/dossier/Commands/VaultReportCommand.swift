@@ -26,20 +26,14 @@ struct VaultImportCommand: ParsableCommand {
             }
             password = String(text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
         } else {
-            password = try SecretInput.read(
-                prompt: "Password of \(URL(fileURLWithPath: export).lastPathComponent): ",
-                environment: "DOSSIER_IMPORT_PASSWORD")
+            password = try SecretInput.read(prompt: "Password of \(URL(fileURLWithPath: export).lastPathComponent): ", environment: "DOSSIER_IMPORT_PASSWORD")
         }
         var key: Data? = nil
         if let keyFile {
-            guard let d = FileManager.default.contents(atPath: keyFile) else {
-                throw DossierError(file: keyFile, "cannot read the key file")
-            }
+            guard let d = FileManager.default.contents(atPath: keyFile) else { throw DossierError(file: keyFile, "cannot read the key file") }
             key = d
         }
-        if password.isEmpty && key == nil {
-            throw DossierError(file: export, "the KeePass database's password is empty and no --key-file is given")
-        }
+        if password.isEmpty && key == nil { throw DossierError(file: export, "the KeePass database's password is empty and no --key-file is given") }
         return KDBXReader.Credentials(password: password.isEmpty && key != nil ? nil : Secret(password), keyFile: key)
     }
 
@@ -52,9 +46,7 @@ struct VaultImportCommand: ParsableCommand {
         let report = v.merge(items: r.items)
         try VaultCLI.wrap { try v.save() }
         quiet.say("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
-        for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) {
-            quiet.keep("skipped \(n) \(type) item(s): \(ImportResult.skipReason(type))")
-        }
+        for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { quiet.keep("skipped \(n) \(type) item(s): \(ImportResult.skipReason(type))") }
         for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { quiet.keep("not kept: \(n) \(kind)") }
         for a in r.attachments { quiet.keep("attachment not kept: \(a)") }
         for w in r.warnings { FileHandle.standardError.write(Data("warning: \(w.description)\n".utf8)) }
@@ -70,12 +62,8 @@ struct VaultExportCommand: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        guard let fmt = Exporter.Format(rawValue: format) else {
-            throw ValidationError("--format must be bitwarden-json or keepass-xml")
-        }
-        if output != "-" && FileManager.default.fileExists(atPath: output) {
-            throw DossierError(file: output, "already exists; not overwritten")
-        }
+        guard let fmt = Exporter.Format(rawValue: format) else { throw ValidationError("--format must be bitwarden-json or keepass-xml") }
+        if output != "-" && FileManager.default.fileExists(atPath: output) { throw DossierError(file: output, "already exists; not overwritten") }
         let v = try VaultCLI.open(file, quiet: quiet.quiet)
         if !yes {
             let where_ = output == "-" ? "standard output" : output
@@ -84,8 +72,7 @@ struct VaultExportCommand: ParsableCommand {
         }
         let data = try VaultCLI.wrap { try Exporter.export(v.items, as: fmt) }
         for (kind, n) in Exporter.notWritten(v.items, as: fmt).sorted(by: { $0.key < $1.key }) {
-            FileHandle.standardError.write(
-                Data("not written (\(fmt.rawValue) has no place for it): \(kind) of \(n) item(s)\n".utf8))
+            FileHandle.standardError.write(Data("not written (\(fmt.rawValue) has no place for it): \(kind) of \(n) item(s)\n".utf8))
         }
         if output == "-" { FileHandle.standardOutput.write(data); return }
         try AtomicFile.write(data, to: URL(fileURLWithPath: output), mode: 0o600)
@@ -99,33 +86,24 @@ struct VaultReportCommand: ParsableCommand {
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
     @Option(help: "A password older than this many days is stale (1–36500).") var staleDays = HealthCheck.staleDays
-    @Option(help: "An entry expiring within this many days is \"expiring\" (0–3650).") var expiringDays = HealthCheck
-        .expiringDays
+    @Option(help: "An entry expiring within this many days is \"expiring\" (0–3650).") var expiringDays = HealthCheck.expiringDays
     @Flag(help: "Do not flag logins (username and website) that have no TOTP.") var noMissingTotp = false
-    @Option(help: "An offline Pwned Passwords file (SHA-1 HASH:COUNT lines ordered by hash) or range folder.")
-    var pwned: String?
+    @Option(help: "An offline Pwned Passwords file (SHA-1 HASH:COUNT lines ordered by hash) or range folder.") var pwned: String?
     @Flag(help: "JSON instead of a summary.") var json = false
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        let items =
-            export
-            ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items }
-            : try VaultCLI.open(file, quiet: quiet.quiet).items
+        let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file, quiet: quiet.quiet).items
         guard (1...36_500).contains(staleDays) else { throw ValidationError("--stale-days must be 1…36500") }
         guard (0...3650).contains(expiringDays) else { throw ValidationError("--expiring-days must be 0…3650") }
         let options = HealthCheck.Options(staleDays: staleDays, expiringDays: expiringDays, missingTOTP: !noMissingTotp)
         var date = Date()
         if let asOf {
-            guard let d = CalendarDay.parse(asOf) else {
-                throw DossierError("--as-of must be a real day YYYY-MM-DD, got '\(asOf)'")
-            }
+            guard let d = CalendarDay.parse(asOf) else { throw DossierError("--as-of must be a real day YYYY-MM-DD, got '\(asOf)'") }
             date = d
         }
         let breaches = try pwned.map { p in try VaultCLI.wrap { try BreachList(url: URL(fileURLWithPath: p)) } }
-        let r = try VaultCLI.wrap {
-            try HealthCheck.report(items: items, asOf: date, options: options, breaches: breaches)
-        }
+        let r = try VaultCLI.wrap { try HealthCheck.report(items: items, asOf: date, options: options, breaches: breaches) }
         if let b = breaches, !quiet.quiet {
             // the cost of the offline check, on stderr (no hash, no password)
             let ms = Double(b.lookupTime.components.seconds) * 1000 + Double(b.lookupTime.components.attoseconds) / 1e15
@@ -133,35 +111,19 @@ struct VaultReportCommand: ParsableCommand {
                                                        b.lookups, b.pagesRead, ms).utf8))
         }
         if json { try VaultCLI.printJSON(r); return }
-        print(
-            "entries \(r.counts.entries), notes \(r.counts.notes), websites \(r.counts.websites), usernames "
-                + "\(r.counts.usernames)"
-        )
-        print(
-            "weak \(r.counts.weak), reused \(r.counts.reusedEntries) in \(r.counts.reuseGroups) groups, http "
-                + "\(r.counts.insecureWebsites), stale \(r.counts.stale), duplicates \(r.counts.duplicates)"
-        )
-        print(
-            "expired \(r.counts.expired), expiring \(r.counts.expiring), without TOTP "
-                + "\(r.counts.missingTOTP)"
-                + (r.counts.excluded > 0 ? ", \(r.counts.excluded) excluded from reports" : "")
-        )
+        print("entries \(r.counts.entries), notes \(r.counts.notes), websites \(r.counts.websites), usernames \(r.counts.usernames)")
+        print("weak \(r.counts.weak), reused \(r.counts.reusedEntries) in \(r.counts.reuseGroups) groups, http \(r.counts.insecureWebsites), stale \(r.counts.stale), duplicates \(r.counts.duplicates)")
+        print("expired \(r.counts.expired), expiring \(r.counts.expiring), without TOTP \(r.counts.missingTOTP)\(r.counts.excluded > 0 ? ", \(r.counts.excluded) excluded from reports" : "")")
         if let b = breaches { print("breached \(r.counts.breached) (offline Pwned Passwords list: \(b.form.summary))") }
-        print(
-            "critical \(r.counts.critical), high \(r.counts.high), medium \(r.counts.medium), low \(r.counts.low), ok "
-                + "\(r.counts.ok)"
-        )
-        for row in r.problems {
-            print("\(row.severity)\t\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)")
-        }
+        print("critical \(r.counts.critical), high \(r.counts.high), medium \(r.counts.medium), low \(r.counts.low), ok \(r.counts.ok)")
+        for row in r.problems { print("\(row.severity)\t\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }
     }
 }
 
 /// Hidden: scores passwords read one per line from standard input (for the zxcvbn
 /// agreement test and the benchmark), printing one JSON object per line.
 struct VaultScoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "score", abstract: HelpText.abstract("vault score"),
+    static let configuration = CommandConfiguration(commandName: "score", abstract: HelpText.abstract("vault score"),
         discussion: HelpText.discussion("vault score"),
         shouldDisplay: false)
     @Flag(help: "Read passwords, one per line, from standard input.") var stdin = false
@@ -177,9 +139,7 @@ struct VaultScoreCommand: ParsableCommand {
         while let line = readLine(strippingNewline: true) {
             let e = Strength.estimate(line)
             if json {
-                out +=
-                    String(decoding: try enc.encode(Line(score: e.score, guesses_log10: e.guessesLog10)), as: UTF8.self)
-                    + "\n"
+                out += String(decoding: try enc.encode(Line(score: e.score, guesses_log10: e.guessesLog10)), as: UTF8.self) + "\n"
             } else {
                 out += "\(e.score)\n"
             }
@@ -191,8 +151,7 @@ struct VaultScoreCommand: ParsableCommand {
 
 /// Hidden: the generator + estimator benchmark (Benchmarks/vault/run.sh).
 struct VaultBenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: HelpText.abstract("vault bench"),
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: HelpText.abstract("vault bench"),
         discussion: HelpText.discussion("vault bench"),
         shouldDisplay: false)
     @Option(help: "How many passwords.") var count = 100_000
@@ -216,16 +175,11 @@ struct VaultBenchCommand: ParsableCommand {
             worst = max(worst, dt)
             scores[e.score] += 1
         }
-        func ms(_ d: Duration) -> Double {
-            Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
-        }
+        func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
         let mean = ms(total) / Double(max(count, 1))
         if json {
-            struct Out: Encodable {
-                let count: Int; let length: Int; let meanMs: Double; let worstMs: Double; let scores: [Int]
-            }
-            try VaultCLI.printJSON(
-                Out(count: count, length: generator.length, meanMs: mean, worstMs: ms(worst), scores: scores))
+            struct Out: Encodable { let count: Int; let length: Int; let meanMs: Double; let worstMs: Double; let scores: [Int] }
+            try VaultCLI.printJSON(Out(count: count, length: generator.length, meanMs: mean, worstMs: ms(worst), scores: scores))
         } else {
             print(String(format: "%d passwords of length %d: mean %.3f ms, worst %.3f ms per password (generate + score)",
                          count, generator.length, mean, ms(worst)))
