@@ -75,7 +75,7 @@ struct SMSContact: AsyncParsableCommand {
 
         func run() async throws {
             var ks = try store.open()
-            let i = try ks.index(of: name)
+            let i = try SMS.wrap { try ks.contactIndex(name) }
             let n = newName.trimmingCharacters(in: .whitespaces)
             guard !n.isEmpty, n.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
             if ks.contacts.enumerated().contains(where: { $0.offset != i && $0.element.name.lowercased() == n.lowercased() }) {
