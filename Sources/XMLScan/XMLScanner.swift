@@ -362,7 +362,7 @@ public struct XMLScanner {
 
     /// `=` between optional white space (an attribute's or a declaration field's), or
     /// the error `reason` at the character found instead.
-    private mutating func expectEquals(orFail reason: @autoclosure () -> String) throws {
+    private mutating func expectEquals(orFail reason: @autoclosure () -> String) throws(XMLError) {
         skipSpace()
         guard pos < s.count, s[pos] == UInt8(ascii: "=") else { throw fail(reason()) }
         pos += 1

@@ -1,4 +1,5 @@
 import Foundation
+import GameAnalytics
 import Testing
 @testable import DossierKit
 
@@ -40,9 +41,10 @@ import Testing
         #expect(s == ["one": "first line", "two": "second"])
     }
 
-    @Test func everyGameMeasureHasItsDefinitionFromTheTextFile() throws {
-        let defs = try GameMethodsPage.definitions()
+    @Test func everyGameMeasureHasItsDefinitionFromTheTextFile() {
+        let defs = GameMethodsPage.definitions
         #expect(defs["hitRTMean"]?.hasPrefix("The mean reaction time of the hits: for each obstacle") == true)
+        #expect(Set(defs.keys) == Set(MeasureCatalog.normed.map(\.name)))
         #expect(defs.values.allSatisfy { !$0.isEmpty && !$0.contains("\n") })
     }
 }

@@ -14,22 +14,13 @@ enum GameMethodsPage {
     /// The link to one measure's definition, from a page at `root`.
     static func link(_ measure: String) -> String { path + "#" + measure }
 
-    /// The text file holding one definition per normed measure, under `## <name>`.
-    static let definitionsFile = "Templates/game/methods-measures.txt"
-
-    /// Every normed measure's definition by its name (from the text file); a
-    /// measure the file lacks is an error naming the file.
-    static func definitions() throws -> [String: String] {
-        let found = try ProseText.sections(file: definitionsFile)
-        for e in MeasureCatalog.normed where found[e.name] == nil {
-            throw DossierError("Dossier's built-in \(definitionsFile) has no definition of \(e.name)")
-        }
-        return found
-    }
+    /// One definition per normed measure, by its name: the text file
+    /// `Templates/game/methods-measures.txt` (`## <name>`, then the definition), so a writer
+    /// changes a sentence there (ProseTextTests checks that every measure has one).
+    static let definitions = ProseText.sections(file: "Templates/game/methods-measures.txt")
 
     /// The page: the matching rules, then every measure with its anchor.
-    static func page() throws -> Page {
-        let definitions = try definitions()
+    static func page() -> Page {
         let measures: [[String: Any]] = MeasureCatalog.normed.map { e in
             ["id": e.name, "label": e.label, "unit": e.unit, "hasUnit": !e.unit.isEmpty,
              "definition": definitions[e.name] ?? "", "direction": e.higherIsAtypical ? "higher" : "lower"]

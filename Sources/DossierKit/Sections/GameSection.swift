@@ -200,7 +200,7 @@ public struct GameSection: Section {
         let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet."
             : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
                 + (auc.map { rec.privateSite ? " (cross-validated AUC \($0))." : " (AUC of the public (differentially private) model \($0))." } ?? ".")
-        return UnitResult(pages: [page, try GameMethodsPage.page()], blurb: blurb)
+        return UnitResult(pages: [page, GameMethodsPage.page()], blurb: blurb)
     }
 }
 

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Prose kept in text files beside the code — the commands' help (`Help/`) and page text
 /// such as the game methods page's definitions (`Templates/game/methods-measures.txt`) —
 /// so a writer fixes a sentence without editing Swift. Both are compiled into the binary
@@ -55,11 +61,13 @@ public enum ProseText {
         return result
     }
 
-    /// One prose file compiled into the binary (or from `$DOSSIER_RESOURCES`), by its path
-    /// from the resources' root (`Templates/game/methods-measures.txt`), split by
-    /// ``sections(_:)``.
-    public static func sections(file path: String) throws -> [String: String] {
-        sections(String(decoding: try Resources.data(path), as: UTF8.self))
+    /// One prose file compiled into the binary, by its path from the resources' root
+    /// (`Templates/game/methods-measures.txt`), split by ``sections(_:)``. A
+    /// `$DOSSIER_RESOURCES` folder that holds the file is read instead.
+    public static func sections(file path: String) -> [String: String] {
+        let data = (try? Resources.data(path)) ?? EmbeddedResources.files[path].flatMap { Data(base64Encoded: $0) }
+        guard let data else { preconditionFailure("Dossier's built-in \(path) is missing") }
+        return sections(String(decoding: data, as: UTF8.self))
     }
 
     private static func dropTrailingSpaces(_ s: Substring) -> Substring {
