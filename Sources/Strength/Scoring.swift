@@ -29,7 +29,9 @@ enum Scoring {
         return r
     }
 
-    static let factorials: [Double] = (0...170).reduce(into: [Double]()) { t, k in t.append(k == 0 ? 1 : t[k - 1] * Double(k)) }
+    static let factorials: [Double] = (0...170).reduce(into: [Double]()) { t, k in
+        t.append(k == 0 ? 1 : t[k - 1] * Double(k))
+    }
     static func factorial(_ n: Int) -> Double { n <= 170 ? factorials[n] : .infinity }
 
     // MARK: Search
@@ -43,7 +45,10 @@ enum Scoring {
         for k in all.indices { all[k].guesses = estimateGuesses(all[k], passwordLength: n) }
         var byJ = [[Int]](repeating: [], count: n)
         for (k, m) in all.enumerated() { byJ[m.j].append(k) }
-        for k in 0..<n { byJ[k] = byJ[k].enumerated().sorted { (all[$0.element].i, $0.offset) < (all[$1.element].i, $1.offset) }.map(\.element) }
+        for k in 0..<n {
+            byJ[k] = byJ[k].enumerated().sorted { (all[$0.element].i, $0.offset) < (all[$1.element].i, $1.offset) }.map(
+                \.element)
+        }
 
         // optimal[k]: for each sequence length l (insertion order kept), the best (g, pi, match index)
         struct Entry { var l: Int; var g: Double; var pi: Double; var m: Int }
@@ -122,7 +127,8 @@ enum Scoring {
         case .spatial: g = spatialGuesses(m)
         case .repeat: g = m.baseGuesses * m.repeatCount
         case .sequence: g = sequenceGuesses(m)
-        case .regex: g = Double(max(abs(Int(m.token.reduce(0) { $0 * 10 + Int($1 - 48) }) - referenceYear), minYearSpace))
+        case .regex:
+            g = Double(max(abs(Int(m.token.reduce(0) { $0 * 10 + Int($1 - 48) }) - referenceYear), minYearSpace))
         case .date:
             var d = Double(max(abs(m.year - referenceYear), minYearSpace)) * 365
             if m.separator != nil { d *= 4 }

@@ -47,7 +47,8 @@ struct SMSContact: AsyncParsableCommand {
             guard !name.isEmpty, name.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
             var idx = ks.contacts.firstIndex { $0.name.lowercased() == name.lowercased() }
             if let i = idx, !ks.contacts[i].isPending, !ks.contacts[i].isResyncing {
-                throw DossierError("\(ks.contacts[i].name) is already a contact; use `contact resync` to exchange new keys")
+                throw DossierError(
+                    "\(ks.contacts[i].name) is already a contact; use `contact resync` to exchange new keys")
             }
             if idx == nil {
                 ks.contacts.append(Contact(name: name, now: SMS.now()))
@@ -78,7 +79,9 @@ struct SMSContact: AsyncParsableCommand {
             let i = try SMS.wrap { try ks.contactIndex(name) }
             let n = newName.trimmingCharacters(in: .whitespaces)
             guard !n.isEmpty, n.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
-            if ks.contacts.enumerated().contains(where: { $0.offset != i && $0.element.name.lowercased() == n.lowercased() }) {
+            if ks.contacts.enumerated().contains(where: {
+                $0.offset != i && $0.element.name.lowercased() == n.lowercased()
+            }) {
                 throw DossierError("there is already a contact named \(n)")
             }
             ks.contacts[i].name = n
