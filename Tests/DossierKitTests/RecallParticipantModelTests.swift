@@ -20,8 +20,8 @@ struct RecallParticipantModelTests {
         let plainTable = """
               <table>
                 <thead><tr><th>order</th><th>field</th><th>time \
-                (s)</th><th>correct</th><th>re-key</th><th>keystrokes</th><th>backspaces</th><th>median hold \
-                (ms)</th><th>median down-down (ms)</th></tr></thead>
+            (s)</th><th>correct</th><th>re-key</th><th>keystrokes</th><th>backspaces</th><th>median hold \
+            (ms)</th><th>median down-down (ms)</th></tr></thead>
                 <tbody>
             {{{entryRowsHTML}}}</tbody>
               </table>

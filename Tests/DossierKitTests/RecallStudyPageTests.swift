@@ -15,9 +15,9 @@ import Testing
         <div class="table-wrap table-scroll" role="region" tabindex="0" aria-label="Participants">
         <table class="data">
           <thead><tr><th>participant</th><th>source</th><th>status</th><th>session</th><th>entries (n)</th><th>mean \
-          entry (s)</th><th>SD (s)</th><th>strings recalled</th><th>warnings</th></tr></thead>
+        entry (s)</th><th>SD (s)</th><th>strings recalled</th><th>warnings</th></tr></thead>
           <tbody>{{#participants}}<tr><td><a href="{{up}}participants/{{slug}}/index.html">{{participant}}</a> <span \
-          class="muted">{{sourceFile}}</span></td><td>{{source}}</td><td>{{#complete}}complete{{/complete}}{{^complete}}incomplete{{/complete}}</td><td>{{sessionTotal}}</td><td>{{entryN}}</td><td>{{meanEntry}}</td><td>{{sdEntry}}</td><td>{{recalled}}</td><td>{{warnings}}</td></tr>{{/participants}}</tbody>
+        class="muted">{{sourceFile}}</span></td><td>{{source}}</td><td>{{#complete}}complete{{/complete}}{{^complete}}incomplete{{/complete}}</td><td>{{sessionTotal}}</td><td>{{entryN}}</td><td>{{meanEntry}}</td><td>{{sdEntry}}</td><td>{{recalled}}</td><td>{{warnings}}</td></tr>{{/participants}}</tbody>
         </table>
         </div>
         """

@@ -15,20 +15,20 @@ import Testing
         let r = try read("""
         {"encrypted": false, "folders": [{"id": "f1", "name": "Work/Mail"}],
          "items": [{"id": "0f8e1a52-2d4b-4a3e-9c1d-7a0b3c4d5e01", "type": 1, "name": "Mail", "folderId": "f1", \
-         "favorite": true, "reprompt": 1,
+        "favorite": true, "reprompt": 1,
            "notes": "n", "creationDate": "2024-01-02T03:04:05.678Z", "revisionDate": "2024-02-03T04:05:06.789Z",
            "fields": [{"name": "PIN", "value": "bw-hidden", "type": 1}, {"name": "Plan", "value": "gold", "type": 0},
                       {"name": "On", "value": "true", "type": 2}, {"name": "L", "value": null, "type": 3, "linkedId": \
-                      100}],
+        100}],
            "passwordHistory": [{"lastUsedDate": "2024-01-20T00:00:00.000Z", "password": "bw-old-2"},
                                {"lastUsedDate": "2023-01-20T00:00:00.000Z", "password": "bw-old-1"}],
            "attachments": [{"fileName": "scan.pdf"}],
            "login": {"username": "jo", "password": "bw-now", "totp": "otpauth://totp/x?secret=BWTOTP", \
-           "passwordRevisionDate": "2024-01-20T00:00:00.000Z",
+        "passwordRevisionDate": "2024-01-20T00:00:00.000Z",
                      "uris": [{"uri": "https://mail.example.com"}, {"uri": "https://webmail.example.com"}], \
-                     "fido2Credentials": [{"x": 1}]}},
+        "fido2Credentials": [{"x": 1}]}},
           {"id": "0f8e1a52-2d4b-4a3e-9c1d-7a0b3c4d5e02", "type": 2, "name": "Note", "notes": "t", "fields": [{"name": \
-          "k", "value": "v", "type": 0}]}]}
+        "k", "value": "v", "type": 0}]}]}
         """)
         let mail = try #require(r.items.first { $0.title == "Mail" })
         #expect(mail.totp.reveal == "otpauth://totp/x?secret=BWTOTP")

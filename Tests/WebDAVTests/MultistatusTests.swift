@@ -25,7 +25,7 @@ private let apacheStyle = """
  <d:response>
   <d:href>https://dav.example.org/dav/site/sub/</d:href>
   <d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 \
-  OK</d:status></d:propstat>
+OK</d:status></d:propstat>
  </d:response>
  <d:response>
   <d:href>https://dav.example.org/dav/site/sub/x.css</d:href>
