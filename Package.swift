@@ -76,7 +76,7 @@ var targets: [Target] = [
     .target(name: "CMarkArena"),
     // The zxcvbn-style password strength estimator, shared by the vault and the SMS keystore.
     .target(name: "Strength", exclude: ["Resources"], plugins: ["EmbedFolders"]),
-    // Compiles Templates/, Site/ and Strength's Resources/ into the binary (one-file install).
+    // Compiles Templates/, Site/, Help/ and Strength's Resources/ into the binary (one-file install).
     .executableTarget(name: "dossier-embed"),
     .plugin(name: "EmbedFolders", capability: .buildTool(), dependencies: ["dossier-embed"]),
     .target(name: "Render", dependencies: [
@@ -97,7 +97,8 @@ var targets: [Target] = [
         dependencies: ["DossierKit", "StudyStore", "TextBasics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
         exclude: disabled.map { "Commands/\($0.section)Command.swift" } + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
-        swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") }
+        swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
+        plugins: ["EmbedFolders"]   // Help/: the commands' long help (HelpText.swift)
     ),
     // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
     .target(name: "CCurlRuntime", linkerSettings: [.linkedLibrary("dl")]),

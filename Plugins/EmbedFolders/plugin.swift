@@ -8,11 +8,13 @@ import PackagePlugin
 /// generated enum:
 /// - `DossierKit`: `Templates/` and `Site/` as `EmbeddedResources`
 /// - `Strength`: its `Resources/` as `EmbeddedStrengthFiles`
+/// - `dossier`: `Help/` (the commands' long help) as `EmbeddedHelp`
 @main
 struct EmbedFolders: BuildToolPlugin {
     static let plan: [String: (enumName: String, folders: [(label: String, path: String)])] = [
         "DossierKit": ("EmbeddedResources", [("Templates", "Templates"), ("Site", "Site")]),
         "Strength": ("EmbeddedStrengthFiles", [("", "Sources/Strength/Resources")]),
+        "dossier": ("EmbeddedHelp", [("", "Help")]),
     ]
 
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {

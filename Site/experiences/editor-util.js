@@ -3,13 +3,7 @@
   "use strict";
   var R = global.DossierRules, Z = global.DossierZip, P = global.DossierPano;
 
-  function $(id) { return document.getElementById(id); }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
+  var $ = P.byId, el = P.el;
   function button(iconName, label, cls) {
     var b = el("button", cls);
     b.type = "button";

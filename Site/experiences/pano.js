@@ -169,5 +169,16 @@
    * marks U+200E, U+200F, U+061C) so a label cannot display reordered ("‮gnp.exe"). */
   function cleanText(s) { return String(s === undefined || s === null ? "" : s).replace(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g, ""); }
 
-  global.DossierPano = { DEG: DEG, wrapDeg: wrapDeg, icon: icon, GLRenderer: GLRenderer, project: project, unproject: unproject, cleanText: cleanText };
+  /* Small DOM helpers the viewer and the editor share: an element by id, and a new
+   * element with a class and text (text always as textContent, never markup). */
+  function byId(id) { return document.getElementById(id); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  global.DossierPano = { DEG: DEG, wrapDeg: wrapDeg, icon: icon, GLRenderer: GLRenderer, project: project,
+                         unproject: unproject, cleanText: cleanText, byId: byId, el: el };
 })(window);

@@ -11,14 +11,8 @@
 
   // MARK: - Small DOM helpers
 
-  function $(id) { return document.getElementById(id); }
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
   var P = window.DossierPano, icon = P.icon, GLRenderer = P.GLRenderer, wrapDeg = P.wrapDeg, clean = P.cleanText;
+  var $ = P.byId, el = P.el;
   /* Zoom: the horizontal field of view, 100° at the start, limited to 40°…100°. */
   var HFOV = 100 * Math.PI / 180, HFOV_MIN = 40 * Math.PI / 180, ZOOM_STEP = 10 * Math.PI / 180;
   function iconButton(name, label, cls) {

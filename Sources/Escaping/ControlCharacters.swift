@@ -42,7 +42,8 @@ public enum ControlCharacters {
     public static func displayUTF8(_ s: String) -> String {
         // Over the contiguous bytes (a native String always has them): iterating
         // `String.UTF8View` one byte at a time was about 2 % of a 10,000-page build.
-        let found = s.utf8.withContiguousStorageIfAvailable(hasDisplayControlByWords) ?? hasDisplayControl(Array(s.utf8))
+        let found =
+            s.utf8.withContiguousStorageIfAvailable(hasDisplayControlByWords) ?? hasDisplayControl(Array(s.utf8))
         return found ? display(s) : s
     }
 
@@ -103,7 +104,11 @@ public enum ControlCharacters {
         guard s.unicodeScalars.contains(where: { isControl($0) }) else { return s }
         var out = ""
         for u in s.unicodeScalars {
-            if isControl(u) { out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}" } else { out.unicodeScalars.append(u) }
+            if isControl(u) {
+                out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
         }
         return out
     }

@@ -48,8 +48,12 @@ public enum ExperienceCollection {
             let owner = e.owner ?? ""
             counts[owner, default: 0] += 1
             if counts[owner]! > Rules.maxCustomPerOwner {
-                issues.append(.error(e.file, e.lines["kind"] ?? 1,
-                                     "\(owner) already has \(Rules.maxCustomPerOwner) custom experiences; at most \(Rules.maxCustomPerOwner) are allowed"))
+                issues.append(
+                    .error(
+                        e.file, e.lines["kind"] ?? 1,
+                        "\(owner) already has \(Rules.maxCustomPerOwner) custom experiences; at most "
+                            + "\(Rules.maxCustomPerOwner) are allowed"
+                    ))
             }
         }
         return (out, issues)

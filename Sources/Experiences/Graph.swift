@@ -108,14 +108,20 @@ public struct GraphAnalysis: Sendable, Equatable, Codable {
         var out: [ExperienceIssue] = []
         func line(_ id: String) -> Int? { e.panorama(id)?.line }
         for id in unreachable {
-            out.append(.warning(e.file, line(id), "panorama \"\(id)\" cannot be reached from the first panorama \"\(first)\""))
+            out.append(
+                .warning(e.file, line(id), "panorama \"\(id)\" cannot be reached from the first panorama \"\(first)\""))
         }
         for id in deadEnds {
-            out.append(.warning(e.file, line(id), "panorama \"\(id)\" is a dead end: it has no door and is not the final panorama \"\(final)\""))
+            out.append(
+                .warning(
+                    e.file, line(id),
+                    "panorama \"\(id)\" is a dead end: it has no door and is not the final panorama \"\(final)\""))
         }
         if shortestPath == nil, !nodes.isEmpty {
-            out.append(.warning(e.file, e.lines["finalPanorama"] ?? line(final),
-                                "the final panorama \"\(final)\" cannot be reached, so the experience can never be finished"))
+            out.append(
+                .warning(
+                    e.file, e.lines["finalPanorama"] ?? line(final),
+                    "the final panorama \"\(final)\" cannot be reached, so the experience can never be finished"))
         }
         return out
     }

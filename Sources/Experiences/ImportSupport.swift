@@ -34,7 +34,13 @@ public enum TourImporter {
     /// Pitch clamped to −90…90; a changed value is reported through `note`.
     static func clampPitch(_ d: Double, what: String, line: Int?, note: (Int?, String) -> Void) -> Double {
         let c = min(90, max(-90, d))
-        if c != d { note(line, "\(what) pitch \(ExperienceWriter.num(d))° is outside −90…90 and was clamped to \(ExperienceWriter.num(c))°") }
+        if c != d {
+            note(
+                line,
+                "\(what) pitch \(ExperienceWriter.num(d))° is outside −90…90 and was clamped to "
+                    + "\(ExperienceWriter.num(c))°"
+            )
+        }
         return c
     }
 
@@ -54,10 +60,16 @@ public enum TourImporter {
 
     /// A number the tour must give (a hot spot's direction): when it is missing or not a
     /// number, 0 is used and a warning names the value and the guess.
-    static func required(_ n: JNode?, _ name: String, of what: String, line: Int, note: (Int?, String) -> Void) -> Double {
+    static func required(
+        _ n: JNode?, _ name: String, of what: String, line: Int, note: (Int?, String) -> Void
+    ) -> Double {
         if let v = number(n) { return v }
         let given = n.map { $0.stringValue.map { "\"\($0)\"" } ?? $0.typeName } ?? "missing"
-        note(n?.line ?? line, "\(what): \(name) is \(given == "missing" ? "missing" : given + ", not a number"); 0 was used, so check where it sits")
+        note(
+            n?.line ?? line,
+            "\(what): \(name) is \(given == "missing" ? "missing" : given + ", not a number"); 0 was used, so check "
+                + "where it sits"
+        )
         return 0
     }
 
@@ -121,7 +133,9 @@ public enum TourImporter {
     static func chooseTitle(_ t: String?, line: Int?, note: (Int?, String) -> Void) -> String? {
         guard let t, !t.isEmpty else { return nil }
         if Rules.titleLength.contains(t.count) { return t }
-        note(line, "title \"\(t)\" is not 4 to 16 characters; it was left out so the default title applies (or pass --title)")
+        note(
+            line,
+            "title \"\(t)\" is not 4 to 16 characters; it was left out so the default title applies (or pass --title)")
         return nil
     }
 
@@ -133,7 +147,9 @@ public enum TourImporter {
         guard !body.trimmingWhitespaceAndNewlines().isEmpty else {
             note(line, "\(what) has no text and was left out"); return nil
         }
-        let label = limit(title?.isEmpty == false ? title! : body, Rules.labelLength.upperBound, what: "\(what) label", line: line, note: note)
+        let label = limit(
+            title?.isEmpty == false ? title! : body, Rules.labelLength.upperBound, what: "\(what) label", line: line,
+            note: note)
         let full = limit(body, Rules.noteTextMax, what: "\(what) text", line: line, note: note)
         return Trigger(id: id, kind: .note, yaw: yaw, pitch: pitch, label: label, text: full, line: line)
     }

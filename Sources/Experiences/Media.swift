@@ -13,7 +13,9 @@ public enum ImageInfo {
     /// Width and height of a PNG (IHDR) or baseline/progressive JPEG (first SOFn marker).
     public static func dimensions(_ data: Data) -> (width: Int, height: Int)? {
         let b = [UInt8](data)
-        if b.count >= 24, b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), Array(b[12..<16]) == Array("IHDR".utf8) {
+        if b.count >= 24, b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
+            Array(b[12..<16]) == Array("IHDR".utf8)
+        {
             let w = Int(b[16]) << 24 | Int(b[17]) << 16 | Int(b[18]) << 8 | Int(b[19])
             let h = Int(b[20]) << 24 | Int(b[21]) << 16 | Int(b[22]) << 8 | Int(b[23])
             return (w, h)
@@ -94,7 +96,10 @@ public enum WAVAnalyzer {
         switch (format, bits) {
         case (1, 8), (1, 16), (1, 24), (1, 32): isFloat = false
         case (3, 32), (3, 64): isFloat = true
-        default: throw WAVError(message: "unsupported WAV encoding (format \(format), \(bits) bit); only PCM and IEEE float can be measured")
+        default:
+            throw WAVError(
+                message:
+                    "unsupported WAV encoding (format \(format), \(bits) bit); only PCM and IEEE float can be measured")
         }
         let bytesPer = bits / 8
         let count = range.count / bytesPer
@@ -157,25 +162,41 @@ public struct MediaReport: Sendable, Equatable, Codable {
         var warnings: [ExperienceIssue] = []
         var roles: [String: (String, Int)] = [:]
         for p in e.panoramas { if roles[p.image] == nil { roles[p.image] = ("image", p.line) } }
-        for p in e.panoramas { for t in p.triggers { if let m = t.media, roles[m] == nil { roles[m] = (t.kind.rawValue, t.line) } } }
+        for p in e.panoramas {
+            for t in p.triggers { if let m = t.media, roles[m] == nil { roles[m] = (t.kind.rawValue, t.line) } }
+        }
         for path in e.mediaPaths {
             let (role, line) = roles[path] ?? ("image", 1)
-            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else { continue }
+            guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(path).path) else {
+                continue
+            }
             var item = Item(path: path, role: role, bytes: data.count, loudOutlier: false)
             if role == "image", let d = ImageInfo.dimensions(data) {
                 item.width = d.width; item.height = d.height
                 if d.width > Rules.safeTextureWidth {
-                    warnings.append(.warning(e.file, line, "image \"\(path)\" is \(d.width) px wide; above \(Rules.safeTextureWidth) px some devices cannot show it (dossier build gives the viewer a copy fitted to \(Rules.safeTextureWidth) px)"))
+                    warnings.append(
+                        .warning(
+                            e.file, line,
+                            "image \"\(path)\" is \(d.width) px wide; above \(Rules.safeTextureWidth) px some devices "
+                                + "cannot show it (dossier build gives the viewer a copy fitted to "
+                                + "\(Rules.safeTextureWidth) px)"
+                        ))
                 }
                 if d.width != 2 * d.height {
-                    warnings.append(.warning(e.file, line, "image \"\(path)\" is \(d.width)×\(d.height); an equirectangular panorama is twice as wide as high"))
+                    warnings.append(
+                        .warning(
+                            e.file, line,
+                            "image \"\(path)\" is \(d.width)×\(d.height); an equirectangular panorama is twice as wide "
+                                + "as high"
+                        ))
                 }
             }
             if role == "sound" || role == "video" {
                 if MediaSniffer.family(of: data.prefix(16)) == .wav {
                     do { item.level = try WAVAnalyzer.analyze(data) } catch { item.levelNote = error.message }
                 } else {
-                    item.levelNote = role == "video" ? "video sound is not measured" : "only WAV (PCM) sound is measured"
+                    item.levelNote =
+                        role == "video" ? "video sound is not measured" : "only WAV (PCM) sound is measured"
                 }
             }
             items.append(item)
@@ -185,7 +206,9 @@ public struct MediaReport: Sendable, Equatable, Codable {
         if measured.count >= 2 {
             for i in measured {
                 let others = measured.filter { $0 != i }.map { items[$0].level!.rmsDBFS! }.sorted()
-                let median = others.count % 2 == 1 ? others[others.count / 2] : (others[others.count / 2 - 1] + others[others.count / 2]) / 2
+                let median =
+                    others.count % 2 == 1
+                    ? others[others.count / 2] : (others[others.count / 2 - 1] + others[others.count / 2]) / 2
                 let rms = items[i].level!.rmsDBFS!
                 if rms - median > Rules.loudnessOutlierDB {
                     items[i].loudOutlier = true
@@ -198,7 +221,10 @@ public struct MediaReport: Sendable, Equatable, Codable {
         totalBytes = fileBytes + items.reduce(0) { $0 + $1.bytes }
         budgetBytes = budget
         if totalBytes > budgetBytes {
-            warnings.append(.warning(e.file, nil, "the experience uses \(totalBytes) bytes, over the budget of \(budgetBytes) bytes (40 MB)"))
+            warnings.append(
+                .warning(
+                    e.file, nil,
+                    "the experience uses \(totalBytes) bytes, over the budget of \(budgetBytes) bytes (40 MB)"))
         }
         self.warnings = warnings
     }

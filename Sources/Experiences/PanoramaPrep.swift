@@ -45,7 +45,8 @@ public enum PanoramaPrep {
         var out: UnsafeMutableRawPointer?
         var len = 0
         let rc = data.withUnsafeBytes { raw in
-            dossier_vips_fit_jpeg(raw.baseAddress, raw.count, Int32(maxWidth), Int32(maxWidth / 2), quality, &w, &h, &out, &len)
+            dossier_vips_fit_jpeg(
+                raw.baseAddress, raw.count, Int32(maxWidth), Int32(maxWidth / 2), quality, &w, &h, &out, &len)
         }
         guard rc == 0, let out else {
             let m = String(cString: dossier_vips_error()).trimmingWhitespaceAndNewlines()
@@ -56,7 +57,11 @@ public enum PanoramaPrep {
     }
 
     /// The viewer's image of a panorama.
-    public static func viewer(_ data: Data) throws(Failure) -> Output { try fit(data, maxWidth: viewerWidth, quality: viewerQuality) }
+    public static func viewer(_ data: Data) throws(Failure) -> Output {
+        try fit(data, maxWidth: viewerWidth, quality: viewerQuality)
+    }
     /// The home page card's image of a panorama.
-    public static func thumbnail(_ data: Data) throws(Failure) -> Output { try fit(data, maxWidth: thumbWidth, quality: thumbQuality) }
+    public static func thumbnail(_ data: Data) throws(Failure) -> Output {
+        try fit(data, maxWidth: thumbWidth, quality: thumbQuality)
+    }
 }

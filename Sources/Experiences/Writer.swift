@@ -23,14 +23,19 @@ public enum ExperienceWriter {
         if let f = e.explicitFinal { top.append("  \"finalPanorama\": \(str(f))") }
         var ps: [String] = []
         for p in e.panoramas {
-            var q = "    {\n      \"id\": \(str(p.id)),\n      \"title\": \(str(p.title)),\n      \"image\": \(str(p.image)),\n"
+            var q =
+                "    {\n      \"id\": \(str(p.id)),\n      \"title\": \(str(p.title)),\n      \"image\": "
+                    + "\(str(p.image)),\n"
             if p.startYaw != 0 || p.startPitch != 0 {
                 q += "      \"startYaw\": \(num(p.startYaw)),\n      \"startPitch\": \(num(p.startPitch)),\n"
             }
             q += "      \"triggers\": ["
             if p.triggers.isEmpty { q += "]\n    }" } else {
                 q += "\n" + p.triggers.map { t in
-                    var f = ["\"id\": \(str(t.id))", "\"kind\": \(str(t.kind.rawValue))", "\"yaw\": \(num(t.yaw))", "\"pitch\": \(num(t.pitch))"]
+                        var f = [
+                            "\"id\": \(str(t.id))", "\"kind\": \(str(t.kind.rawValue))", "\"yaw\": \(num(t.yaw))",
+                            "\"pitch\": \(num(t.pitch))"
+                        ]
                     if t.size != 1 { f.append("\"size\": \(num(t.size))") }
                     f.append("\"label\": \(str(t.label))")
                     if let m = t.media { f.append("\"media\": \(str(m))") }

@@ -26,10 +26,12 @@ public struct Ledger: Sendable, Hashable {
         public var section: String
         public var published: String
         public init(release: String, epsilonMilli: Int, delta: String, section: String, published: String) {
-            self.release = release; self.epsilonMilli = epsilonMilli; self.delta = delta; self.section = section; self.published = published
+            self.release = release; self.epsilonMilli = epsilonMilli; self.delta = delta; self.section = section;
+            self.published = published
         }
         public var line: String {
-            "release=\(release) epsilon=\(PrivacyNumber.text(milli: epsilonMilli)) delta=\(delta) section=\(section) published=\(published)"
+            "release=\(release) epsilon=\(PrivacyNumber.text(milli: epsilonMilli)) delta=\(delta) section=\(section) "
+                + "published=\(published)"
         }
     }
     public var entries: [Entry] = []
@@ -57,14 +59,18 @@ public struct Ledger: Sendable, Hashable {
             var fields: [String: String] = [:]
             for part in line.split(separator: " ") {
                 let kv = part.split(separator: "=", maxSplits: 1).map(String.init)
-                guard kv.count == 2, fields[kv[0]] == nil else { throw LedgerError(line: i + 1, message: "expected key=value fields, found '\(part)'") }
+                guard kv.count == 2, fields[kv[0]] == nil else {
+                    throw LedgerError(line: i + 1, message: "expected key=value fields, found '\(part)'")
+                }
                 fields[kv[0]] = kv[1]
             }
             for k in ["release", "epsilon", "delta", "section", "published"] where fields[k] == nil {
                 throw LedgerError(line: i + 1, message: "missing field '\(k)'")
             }
             guard let eps = PrivacyNumber.milli(fields["epsilon"]!) else {
-                throw LedgerError(line: i + 1, message: "epsilon '\(fields["epsilon"]!)' is not a non-negative number with at most 3 decimals")
+                throw LedgerError(
+                    line: i + 1,
+                    message: "epsilon '\(fields["epsilon"]!)' is not a non-negative number with at most 3 decimals")
             }
             guard let d = Double(fields["delta"]!), d >= 0, d < 1 else {
                 throw LedgerError(line: i + 1, message: "delta '\(fields["delta"]!)' is not a number in [0, 1)")

@@ -30,7 +30,9 @@ public struct Rational: Sendable, Hashable, CustomStringConvertible {
 
     public static func * (a: Rational, b: Rational) -> Rational { Rational(a.num * b.num, a.den * b.den) }
     public static func / (a: Rational, b: Rational) -> Rational { Rational(a.num * b.den, a.den * b.num) }
-    public static func + (a: Rational, b: Rational) -> Rational { Rational(a.num * b.den + b.num * a.den, a.den * b.den) }
+    public static func + (a: Rational, b: Rational) -> Rational {
+        Rational(a.num * b.den + b.num * a.den, a.den * b.den)
+    }
     public static func <= (a: Rational, b: Rational) -> Bool { a.num * b.den <= b.num * a.den }
     public static func < (a: Rational, b: Rational) -> Bool { a.num * b.den < b.num * a.den }
 }

@@ -37,7 +37,8 @@ extension Walk {
                 h += r.entries[j].dynamics.hold; dd += r.entries[j].dynamics.downDown
                 ud += r.entries[j].dynamics.upDown; uu += r.entries[j].dynamics.upUp
             }
-            r.medianHold = median(h); r.medianDownDown = median(dd); r.medianUpDown = median(ud); r.medianUpUp = median(uu)
+            r.medianHold = median(h); r.medianDownDown = median(dd); r.medianUpDown = median(ud);
+            r.medianUpUp = median(uu)
             allHold += h; allDD += dd; allUD += ud; allUU += uu
             if r.reached && r.entryStart == nil && complete {
                 warn(nil, "string \(r.number): its Entry page was never shown although the session reached Thank You")

@@ -45,12 +45,18 @@ enum CSVLines {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         var i = 0
-        func endField() { fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true) }
+        func endField() {
+            fields.append(String(decoding: field, as: UTF8.self)); field.removeAll(keepingCapacity: true)
+        }
         var recordStart = 0
         while i < bytes.count {
             let c = bytes[i]
             if i - recordStart > maxRecordBytes {
-                throw RecallError(file: file, line: rowLine, "the record is longer than \(maxRecordBytes) bytes (a recall CSV row is a few hundred); the file is damaged or not a recall file")
+                throw RecallError(
+                    file: file, line: rowLine,
+                    "the record is longer than \(maxRecordBytes) bytes (a recall CSV row is a few hundred); the file "
+                        + "is damaged or not a recall file"
+                )
             }
             if inQuotes {
                 if c == 0x22 {
@@ -100,7 +106,8 @@ enum CSVLines {
             guard let bad = UTF8Check.firstInvalid(p, from: from, to: to) else { return }
             var line = firstLine, lineStart = from
             for j in from..<(from + bad) where p[j] == 0x0A { line += 1; lineStart = j + 1 }
-            throw RecallError(file: file, line: line, UTF8Check.notUTF8(byte: p[from + bad], column: from + bad - lineStart + 1))
+            throw RecallError(
+                file: file, line: line, UTF8Check.notUTF8(byte: p[from + bad], column: from + bad - lineStart + 1))
         }
     }
 }

@@ -12,7 +12,10 @@ public enum DynamicsTable {
             "Enter": "Return", "Return": "Return", "⌫": "Back", "Backspace": "Back", "Back": "Back",
         ]
         if let n = names[label] { return n }
-        if !label.isEmpty, label.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }) {
+        if !label.isEmpty,
+            label.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+            )
+        {
             return label
         }
         return label.unicodeScalars.map { "u" + String($0.value, radix: 16, uppercase: true).leftPadded(4) }.joined()
@@ -38,7 +41,9 @@ public enum DynamicsTable {
         guard let keys = mostCommon(string: n, ps.map(\.contribution)) else {
             return (Table(header: header(keys: []), rows: []), 0)
         }
-        let rows = all.filter { $0.1.keys == keys }.map { row($0.1, participant: $0.0.summary.participant, sourceFile: $0.0.sourceFile) }
+        let rows = all.filter { $0.1.keys == keys }.map {
+            row($0.1, participant: $0.0.summary.participant, sourceFile: $0.0.sourceFile)
+        }
         return (Table(header: header(keys: keys), rows: rows), all.count - rows.count)
     }
 

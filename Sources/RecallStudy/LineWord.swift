@@ -28,7 +28,8 @@ enum LineWord {
     /// Whether the value is `word`.
     func isWord(_ word: StaticString) -> Bool {
         switch self {
-        case .bytes(let b): return b.count == word.utf8CodeUnitCount && memcmp(b.baseAddress!, word.utf8Start, b.count) == 0
+        case .bytes(let b):
+            return b.count == word.utf8CodeUnitCount && memcmp(b.baseAddress!, word.utf8Start, b.count) == 0
         case .text(let s): return s == word.description
         }
     }

@@ -61,8 +61,11 @@ public struct ParticipantDetail: Sendable, Hashable {
         for f in r.recall?.fields ?? [] {
             let (dist, nearest) = StudyStats.nearest(f.text, in: strings.strings)
             let lower = f.text.lowercased()
-            recall.append(Recall(field: f.field, textLength: f.text.count, matched: f.matches, editDistance: dist,
-                                 nearest: nearest, caseInsensitive: strings.strings.firstIndex { $0.lowercased() == lower }.map { $0 + 1 }))
+            recall.append(
+                Recall(
+                    field: f.field, textLength: f.text.count, matched: f.matches, editDistance: dist,
+                    nearest: nearest,
+                    caseInsensitive: strings.strings.firstIndex { $0.lowercased() == lower }.map { $0 + 1 }))
         }
     }
 
@@ -76,11 +79,15 @@ public struct ParticipantDetail: Sendable, Hashable {
         w.count(verifyAttempts.count); for v in verifyAttempts { w.int(v) }
         w.count(entries.count)
         for e in entries {
-            for v in [e.string, e.field, e.order, e.start, e.end, e.duration, e.keystrokes, e.backspaces, e.textLength] { w.int(v) }
+            for v in [e.string, e.field, e.order, e.start, e.end, e.duration, e.keystrokes, e.backspaces, e.textLength]
+            { w.int(v) }
             w.bool(e.correct); w.bool(e.rekey); w.bool(e.oneTap)
         }
         w.count(recall.count)
-        for f in recall { w.int(f.field); w.int(f.textLength); w.int(f.matched); w.int(f.editDistance); w.int(f.nearest); w.int(f.caseInsensitive) }
+        for f in recall {
+            w.int(f.field); w.int(f.textLength); w.int(f.matched); w.int(f.editDistance); w.int(f.nearest);
+            w.int(f.caseInsensitive)
+        }
         w.count(timings.count)
         for t in timings {
             w.int(t.string); w.int(t.order)
@@ -101,8 +108,10 @@ public struct ParticipantDetail: Sendable, Hashable {
             var v: [Int] = []
             for _ in 0..<9 { guard let x = r.int() else { return nil }; v.append(x) }
             guard let c = r.bool(), let k = r.bool(), let one = r.bool() else { return nil }
-            entries.append(Entry(string: v[0], field: v[1], order: v[2], start: v[3], end: v[4], duration: v[5],
-                                 keystrokes: v[6], backspaces: v[7], correct: c, textLength: v[8], rekey: k, oneTap: one))
+            entries.append(
+                Entry(
+                    string: v[0], field: v[1], order: v[2], start: v[3], end: v[4], duration: v[5],
+                    keystrokes: v[6], backspaces: v[7], correct: c, textLength: v[8], rekey: k, oneTap: one))
         }
         guard let nr = r.count() else { return nil }
         for _ in 0..<nr {
@@ -122,7 +131,8 @@ public struct ParticipantDetail: Sendable, Hashable {
                 for _ in 0..<n { guard let v = r.int() else { return nil }; l.append(v) }
                 lists.append(l)
             }
-            timings.append(Timing(string: s, order: o, keys: keys, hold: lists[0], downDown: lists[1], upDown: lists[2]))
+            timings.append(
+                Timing(string: s, order: o, keys: keys, hold: lists[0], downDown: lists[1], upDown: lists[2]))
         }
         guard r.atEnd else { return nil }
     }

@@ -181,7 +181,8 @@ struct JSONBytes {
         key("completed"); bool(s.completed)
         key("deletions"); int(s.deletions)
         key("entries"); array(s.entries) { $0.entry($1) }
-        optional("entryDone", s.entryDone); optional("entryStart", s.entryStart); optional("entryTotalMs", s.entryTotalMs)
+        optional("entryDone", s.entryDone); optional("entryStart", s.entryStart);
+        optional("entryTotalMs", s.entryTotalMs)
         key("finalCorrect"); int(s.finalCorrect)
         key("finalEntries"); array(s.finalEntries) { $0.string($1) }
         key("incorrectEntries"); int(s.incorrectEntries)

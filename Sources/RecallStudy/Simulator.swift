@@ -92,7 +92,9 @@ private struct Session {
     }
 
     mutating func add(_ k: EventKind) { events.append(SessionEvent(t: t, line: 0, kind: k)) }
-    mutating func wait(_ median: Double, _ sigma: Double = 0.3) { t += max(1, Int(rng.logNormal(median: median * speed, sigma: sigma))) }
+    mutating func wait(_ median: Double, _ sigma: Double = 0.3) {
+        t += max(1, Int(rng.logNormal(median: median * speed, sigma: sigma)))
+    }
 
     /// Keyboard plane of a character (iOS: letters, 123, #+=); changing plane costs time.
     static func plane(_ c: Character) -> Int {
@@ -128,7 +130,9 @@ private struct Session {
 
     /// Types `target` into `field` starting from `text`; returns the final text. Typos
     /// are usually noticed and fixed with backspace; `slip` forces one unnoticed typo.
-    mutating func type(_ target: String, field: Int?, from start: String, slip: Bool = false, leadingSpace: Bool = false) -> String {
+    mutating func type(
+        _ target: String, field: Int?, from start: String, slip: Bool = false, leadingSpace: Bool = false
+    ) -> String {
         var planned: [(t: Int, label: String, action: KeyAction, edit: String?)] = []  // edit: nil = delete, "" = none
         var clock = t
         var prev: Character? = nil
@@ -171,7 +175,8 @@ private struct Session {
             }
             let action = tapsOnly ? KeyAction.tap : k.action
             // The field was focused just before: the log leaves `field` to the focus event.
-            events.append(SessionEvent(t: k.t, line: 0, kind: .key(label: k.label, action: action, text: after, field: nil)))
+            events.append(
+                SessionEvent(t: k.t, line: 0, kind: .key(label: k.label, action: action, text: after, field: nil)))
         }
         t = max(t, order.last?.t ?? t)
         return text

@@ -51,13 +51,19 @@ public struct StringSet: Sendable, Hashable, Codable {
         if lines.count > 1, lines.last == "" { lines.removeLast() }  // the final newline
         for (i, line) in lines.enumerated() {
             if line.isEmpty {
-                throw RecallError(file: file, line: i + 1, "line \(i + 1) is empty; every one of the 10 lines must hold a string")
+                throw RecallError(
+                    file: file, line: i + 1, "line \(i + 1) is empty; every one of the 10 lines must hold a string")
             }
             if line.count > maxLength {
-                throw RecallError(file: file, line: i + 1, "string \(i + 1) has \(line.count) characters; at most \(maxLength) are allowed")
+                throw RecallError(
+                    file: file, line: i + 1,
+                    "string \(i + 1) has \(line.count) characters; at most \(maxLength) are allowed")
             }
             if line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                throw RecallError(file: file, line: i + 1, "string \(i + 1) contains a control character (tabs and other invisible characters are not allowed)")
+                throw RecallError(
+                    file: file, line: i + 1,
+                    "string \(i + 1) contains a control character (tabs and other invisible characters are not allowed)"
+                )
             }
         }
         if lines.count != count {

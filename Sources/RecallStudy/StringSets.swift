@@ -48,8 +48,11 @@ public struct StringSets: Sendable {
             return sets.first { $0.agrees(with: log.declaredStrings) } ?? defaultSet
         }
         if let s = named(name) { return s }
-        throw RecallError(file: log.file, line: log.stringSetLine,
-                          "the log names string set \"\(name)\", which the project does not define (defined: \(sets.map { "\"\($0.name)\"" }.joined(separator: ", ")))")
+        throw RecallError(
+            file: log.file, line: log.stringSetLine,
+            "the log names string set \"\(name)\", which the project does not define (defined: "
+                + "\(sets.map { "\"\($0.name)\"" }.joined(separator: ", ")))"
+        )
     }
 }
 
@@ -60,7 +63,8 @@ extension StudyTables {
         var rows: [[TableCell]] = []
         for s in sets.sets {
             for p in groups[s.name] ?? [] {
-                rows.append([.text(s.name), .text(s.file), .text(p.participant), .text(p.sourceFile), .bool(p.complete)])
+                rows.append([.text(s.name), .text(s.file), .text(p.participant), .text(p.sourceFile), .bool(p.complete)]
+                )
             }
         }
         return Table(header: ["string_set", "strings_file", "participant", "source_file", "complete"], rows: rows)

@@ -28,31 +28,41 @@ public enum StudyTables {
         var rows: [[TableCell]] = []
         for p in ps {
             for e in p.detail.entries {
-                rows.append([.text(p.summary.participant), .text(p.sourceFile), .int(e.string), .int(e.field), .int(e.order),
-                             .int(e.start), .int(e.end), .int(e.duration), .int(e.keystrokes), .int(e.backspaces),
-                             .bool(e.correct), .bool(e.rekey), .int(e.textLength), .bool(e.oneTap)])
+                rows.append([
+                    .text(p.summary.participant), .text(p.sourceFile), .int(e.string), .int(e.field), .int(e.order),
+                    .int(e.start), .int(e.end), .int(e.duration), .int(e.keystrokes), .int(e.backspaces),
+                    .bool(e.correct), .bool(e.rekey), .int(e.textLength), .bool(e.oneTap)
+                ])
             }
         }
-        return Table(header: ["participant", "source_file", "string", "field", "order", "start_ms", "end_ms", "duration_ms",
-                              "keystrokes", "backspaces", "correct", "rekey", "final_text_length", "one_tap"],
-                     rows: rows)
+        return Table(
+            header: [
+                "participant", "source_file", "string", "field", "order", "start_ms", "end_ms", "duration_ms",
+                "keystrokes", "backspaces", "correct", "rekey", "final_text_length", "one_tap"
+            ],
+            rows: rows)
     }
 
     /// `participants.csv`: one row per participant log.
     public static func participants(_ ps: [StudyParticipant]) -> Table {
         let rows: [[TableCell]] = ps.map { sp in
             let p = sp.summary
-            func sum(_ f: (ParticipantSummary.PerString) -> Int) -> TableCell { .int(p.strings.reduce(0) { $0 + f($1) }) }
+            func sum(_ f: (ParticipantSummary.PerString) -> Int) -> TableCell {
+                .int(p.strings.reduce(0) { $0 + f($1) })
+            }
             return [.text(p.participant), .text(sp.sourceFile), .text(p.source.rawValue), .bool(p.complete),
                     .opt(p.sessionTotalMs), .int(p.lastEventMs), .int(p.warnings),
                     sum(\.entries), sum(\.incorrectEntries), sum(\.rekeys), sum(\.deletions), sum(\.verifyFailures),
                     .int(p.recallFields), recalledCell(p.recalled),
                     .opt(p.medianHold), .opt(p.medianDownDown), .opt(p.medianUpDown), .opt(p.medianUpUp)]
         }
-        return Table(header: ["participant", "source_file", "source", "complete", "session_total_ms", "last_event_ms", "warnings",
-                              "entries", "incorrect_entries", "rekeys", "deletions", "verify_failures",
-                              "recall_fields", "strings_recalled", "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"],
-                     rows: rows)
+        return Table(
+            header: [
+                "participant", "source_file", "source", "complete", "session_total_ms", "last_event_ms", "warnings",
+                "entries", "incorrect_entries", "rekeys", "deletions", "verify_failures",
+                "recall_fields", "strings_recalled", "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"
+            ],
+            rows: rows)
     }
 
     /// `strings_recalled`: the numbers as a JSON array (`[3, 7]`, `[3]`), so a one-number
@@ -87,7 +97,9 @@ public enum StudyTables {
         var reached = Array(repeating: 0, count: count), attempts = reached, notOK = reached, recalled = reached
         var recallers = 0
         for p in ps {
-            for e in p.contribution.entries where e.string >= 1 && e.string <= count { entriesOf[e.string - 1].append(e) }
+            for e in p.contribution.entries where e.string >= 1 && e.string <= count {
+                entriesOf[e.string - 1].append(e)
+            }
             for n in 1...count {
                 if p.summary.strings.contains(where: { $0.n == n && $0.reached }) { reached[n - 1] += 1 }
                 attempts[n - 1] += p.contribution.verifyAttempts[n - 1]
@@ -105,9 +117,12 @@ public enum StudyTables {
             let sorted = d.sorted()
             let incorrect = es.count(where: { !$0.correct }), rekeys = es.count(where: \.rekey)
             func rate(_ a: Int, _ b: Int) -> TableCell { b == 0 ? .empty : .number(Double(a) / Double(b)) }
-            let iqr = StudyStats.quantile(sorted: sorted, 0.75).flatMap { q3 in StudyStats.quantile(sorted: sorted, 0.25).map { q3 - $0 } }
+            let iqr = StudyStats.quantile(sorted: sorted, 0.75).flatMap { q3 in
+                StudyStats.quantile(sorted: sorted, 0.25).map { q3 - $0 }
+            }
             rows.append([.int(n), .text(set[number: n]), .int(set[number: n].count), .int(reached[n - 1]),
-                         .int(es.count), .opt(StudyStats.mean(d)), .opt(StudyStats.sd(d)), .opt(StudyStats.quantile(sorted: sorted, 0.5)),
+                .int(es.count), .opt(StudyStats.mean(d)), .opt(StudyStats.sd(d)),
+                .opt(StudyStats.quantile(sorted: sorted, 0.5)),
                          .opt(iqr),
                          .int(incorrect), rate(incorrect, es.count), .int(rekeys), rate(rekeys, es.count),
                          .int(attempts[n - 1]), .int(notOK[n - 1]), rate(notOK[n - 1], attempts[n - 1]),
@@ -130,7 +145,8 @@ public enum StudyTables {
             [.text(p.summary.participant), .text(p.sourceFile), .bool(p.summary.complete)]
                 + (1...StringSet.count).map { n in .opt(p.summary.strings.first { $0.n == n }?.meanEntrySeconds) }
         }
-        return Table(header: ["participant", "source_file", "complete"] + (1...StringSet.count).map { "s\($0)" }, rows: rows)
+        return Table(
+            header: ["participant", "source_file", "complete"] + (1...StringSet.count).map { "s\($0)" }, rows: rows)
     }
 
     /// `study-strings.csv`: the strings of the study table's columns, with the
@@ -138,7 +154,10 @@ public enum StudyTables {
     public static func studyColumns(_ set: StringSet) -> Table {
         let order = CohortTable.columns(for: set).map(\.order)
         let rows: [[TableCell]] = (1...StringSet.count).map { n in
-            [.text("s\(n)"), .int(n), .text(set[number: n]), .int(set[number: n].count), .int(order.firstIndex(of: n)! + 1)]
+            [
+                .text("s\(n)"), .int(n), .text(set[number: n]), .int(set[number: n].count),
+                .int(order.firstIndex(of: n)! + 1)
+            ]
         }
         return Table(header: ["column", "string", "target", "length", "appendix_b_position"], rows: rows)
     }

@@ -82,6 +82,7 @@ public enum StudyTable {
 
     /// One participant's row: the mean entry time of each column's string.
     public static func row(_ p: ParticipantSummary, columns: [CohortTable.Column]) -> CohortTable.Participant {
-        CohortTable.Participant(id: p.participant, values: columns.map { c in p.strings.first { $0.n == c.order }?.meanEntrySeconds })
+        CohortTable.Participant(
+            id: p.participant, values: columns.map { c in p.strings.first { $0.n == c.order }?.meanEntrySeconds })
     }
 }

@@ -94,11 +94,15 @@ public struct StudyAggregate: Sendable {
             let sorted = d.sorted()
             let entries = s.times.count
             func rate(_ a: Int, _ b: Int) -> TableCell { b == 0 ? .empty : .number(Double(a) / Double(b)) }
-            let iqr = StudyStats.quantile(sorted: sorted, 0.75).flatMap { q3 in StudyStats.quantile(sorted: sorted, 0.25).map { q3 - $0 } }
+            let iqr = StudyStats.quantile(sorted: sorted, 0.75).flatMap { q3 in
+                StudyStats.quantile(sorted: sorted, 0.25).map { q3 - $0 }
+            }
             rows.append([.int(n), .text(set[number: n]), .int(set[number: n].count), .int(s.reached),
-                         .int(entries), .opt(StudyStats.mean(d)), .opt(StudyStats.sd(d)), .opt(StudyStats.quantile(sorted: sorted, 0.5)),
+                .int(entries), .opt(StudyStats.mean(d)), .opt(StudyStats.sd(d)),
+                .opt(StudyStats.quantile(sorted: sorted, 0.5)),
                          .opt(iqr),
-                         .int(s.incorrectEntries), rate(s.incorrectEntries, entries), .int(s.rekeyEntries), rate(s.rekeyEntries, entries),
+                .int(s.incorrectEntries), rate(s.incorrectEntries, entries), .int(s.rekeyEntries),
+                rate(s.rekeyEntries, entries),
                          .int(s.verifyAttempts), .int(s.verifyNotOK), rate(s.verifyNotOK, s.verifyAttempts),
                          .int(recallers), .int(s.recalled), rate(s.recalled, recallers)])
         }

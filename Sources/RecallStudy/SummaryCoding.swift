@@ -40,10 +40,12 @@ extension ParticipantSummary {
                   let entries = r.int(), let incorrect = r.int(), let rekeys = r.int(), let deletions = r.int(),
                   let finalCorrect = r.int(), let views = r.int(), let verifyFailures = r.int(),
                   let entryTotal = r.optionalInt(), let mdd = r.optionalDouble() else { return nil }
-            strings.append(PerString(n: num, reached: reached, completed: completed, meanEntrySeconds: mean, entries: entries,
-                                     incorrectEntries: incorrect, rekeys: rekeys, deletions: deletions, finalCorrect: finalCorrect,
-                                     memorizeViews: views, verifyFailures: verifyFailures, entryTotalMs: entryTotal,
-                                     medianDownDown: mdd))
+            strings.append(
+                PerString(
+                    n: num, reached: reached, completed: completed, meanEntrySeconds: mean, entries: entries,
+                    incorrectEntries: incorrect, rekeys: rekeys, deletions: deletions, finalCorrect: finalCorrect,
+                    memorizeViews: views, verifyFailures: verifyFailures, entryTotalMs: entryTotal,
+                    medianDownDown: mdd))
         }
         guard let reachedRecall = r.bool(), let recallFields = r.int(), let nr = r.count() else { return nil }
         var recalled: [Int] = []

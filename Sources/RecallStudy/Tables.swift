@@ -62,7 +62,9 @@ public enum RawData {
     /// A row names its phase, target and event instead of spelling them
     /// (``RawPhase``, ``RawEvent``, a string number), so the writer can encode each of
     /// them once per file (docs/perf-study.md, round six).
-    public static func forEachRow(log: SessionLog, result: ParticipantResult, strings: StringSet, _ body: (RawRow) -> Void) {
+    public static func forEachRow(
+        log: SessionLog, result: ParticipantResult, strings: StringSet, _ body: (RawRow) -> Void
+    ) {
         let pid = log.participant
         var page: PageKind? = nil
         var string: Int? = nil
@@ -90,7 +92,8 @@ public enum RawData {
             let turn = result.pageTurns[turnIndex]
             turnIndex += 1
             for (i, text) in turn.fields.enumerated() {
-                var r = row(turn.t, phase(p.fieldCount > 1 ? i + 1 : nil), target: targetOrMatch(text), event: .pageTurn)
+                var r = row(
+                    turn.t, phase(p.fieldCount > 1 ? i + 1 : nil), target: targetOrMatch(text), event: .pageTurn)
                 r.entered = text; r.correct = correct(text); r.fields = text
                 body(r)
             }
@@ -233,12 +236,14 @@ public enum RolledUp {
         let pid = TableCell.text(r.participant)
         func row(_ s: StringResult?, _ phase: String, _ item: String, index: Int? = nil, field: Int? = nil,
                  start: Int? = nil, end: Int? = nil, duration: Double? = nil, text: String? = nil, correct: Bool? = nil,
-                 rekey: Bool? = nil, keystrokes: Int? = nil, deletions: Int? = nil, dyn: (Double?, Double?, Double?, Double?)? = nil,
+            rekey: Bool? = nil, keystrokes: Int? = nil, deletions: Int? = nil,
+            dyn: (Double?, Double?, Double?, Double?)? = nil,
                  stringNumber: Int? = nil) {
             let n = stringNumber ?? s?.number
             rows.append([pid, .opt(n), s.map { .text($0.target) } ?? .empty, .opt(s?.length), .text(phase), .text(item),
-                         .opt(index), .opt(field), .opt(start), .opt(end), .opt(duration), text.map { .text($0) } ?? .empty,
-                         correct.map { .bool($0) } ?? .empty, rekey.map { .bool($0) } ?? .empty, .opt(keystrokes), .opt(deletions),
+                .opt(index), .opt(field), .opt(start), .opt(end), .opt(duration), text.map { .text($0) } ?? .empty,
+                correct.map { .bool($0) } ?? .empty, rekey.map { .bool($0) } ?? .empty, .opt(keystrokes),
+                .opt(deletions),
                          .opt(dyn?.0), .opt(dyn?.1), .opt(dyn?.2), .opt(dyn?.3)])
         }
         func d(_ x: Int?) -> Double? { x.map(Double.init) }
@@ -247,7 +252,9 @@ public enum RolledUp {
                 row(s, "Memorize", "view", index: v.view, start: v.start, end: v.end, duration: d(v.durationMs),
                     text: v.textAtTurn, correct: v.textAtTurn == s.target)
                 if let k = v.toLastKeyMs {
-                    row(s, "Memorize", "view_to_last_key", index: v.view, start: v.start, end: v.start + k, duration: d(k))
+                    row(
+                        s, "Memorize", "view_to_last_key", index: v.view, start: v.start, end: v.start + k,
+                        duration: d(k))
                 }
             }
             row(s, "Memorize", "total", index: s.memorizeViews.count, duration: d(s.memorizeTotalMs))
@@ -260,21 +267,33 @@ public enum RolledUp {
                 row(s, "Verify", "attempt", index: i + 1, start: a.t, text: a.text, correct: a.correct)
             }
             for e in s.practice {
-                row(s, e.page.title, "practice_entry", index: e.order, field: e.field, start: e.start, end: e.end,
-                    duration: d(e.durationMs), text: e.text, correct: e.correct, rekey: e.rekey, keystrokes: e.keystrokes,
-                    deletions: e.deletions, dyn: (e.dynamics.medianHold, e.dynamics.medianDownDown, e.dynamics.medianUpDown, e.dynamics.medianUpUp))
+                row(
+                    s, e.page.title, "practice_entry", index: e.order, field: e.field, start: e.start, end: e.end,
+                    duration: d(e.durationMs), text: e.text, correct: e.correct, rekey: e.rekey,
+                    keystrokes: e.keystrokes,
+                    deletions: e.deletions,
+                    dyn: (
+                        e.dynamics.medianHold, e.dynamics.medianDownDown, e.dynamics.medianUpDown, e.dynamics.medianUpUp
+                    ))
             }
             for e in s.entries {
-                row(s, "Entry", "entry", index: e.order, field: e.field, start: e.start, end: e.end,
-                    duration: d(e.durationMs), text: e.text, correct: e.correct, rekey: e.rekey, keystrokes: e.keystrokes,
-                    deletions: e.deletions, dyn: (e.dynamics.medianHold, e.dynamics.medianDownDown, e.dynamics.medianUpDown, e.dynamics.medianUpUp))
+                row(
+                    s, "Entry", "entry", index: e.order, field: e.field, start: e.start, end: e.end,
+                    duration: d(e.durationMs), text: e.text, correct: e.correct, rekey: e.rekey,
+                    keystrokes: e.keystrokes,
+                    deletions: e.deletions,
+                    dyn: (
+                        e.dynamics.medianHold, e.dynamics.medianDownDown, e.dynamics.medianUpDown, e.dynamics.medianUpUp
+                    ))
             }
             for (i, text) in s.finalEntries.enumerated() {
                 row(s, "Entry", "field_at_turn", field: i + 1, text: text, correct: text == s.target)
             }
             if let st = s.entryStart {
                 // A page left without Done ends where its total does: the page turn, or the log's end.
-                row(s, "Entry", "total", start: st, end: s.entryDone ?? s.entryTotalMs.map { st + $0 }, duration: d(s.entryTotalMs),
+                row(
+                    s, "Entry", "total", start: st, end: s.entryDone ?? s.entryTotalMs.map { st + $0 },
+                    duration: d(s.entryTotalMs),
                     text: s.completed ? "done" : "not done")
             }
             if let m = s.meanEntrySeconds {
@@ -291,7 +310,9 @@ public enum RolledUp {
             for f in rc.fields {
                 row(nil, "Recall", "field", field: f.field, text: f.text, correct: f.correct, stringNumber: f.matches)
             }
-            row(nil, "Recall", "strings_recalled", index: rc.stringsRecalled.count, text: rc.stringsRecalled.map(String.init).joined(separator: " "))
+            row(
+                nil, "Recall", "strings_recalled", index: rc.stringsRecalled.count,
+                text: rc.stringsRecalled.map(String.init).joined(separator: " "))
         }
         row(nil, "Multiple", "session_total", start: r.sessionStart, end: r.sessionEnd, duration: d(r.sessionTotalMs),
             text: r.complete ? "complete" : "incomplete")

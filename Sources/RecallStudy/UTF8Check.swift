@@ -63,6 +63,7 @@ enum UTF8Check {
 
     /// The message for a byte that is not UTF-8 (1-based byte column).
     static func notUTF8(byte: UInt8, column: Int) -> String {
-        "byte \(column) of the line (0x\(String(byte, radix: 16, uppercase: true))) is not UTF-8; save the file as UTF-8"
+        "byte \(column) of the line (0x\(String(byte, radix: 16, uppercase: true))) is not UTF-8; save the file as "
+            + "UTF-8"
     }
 }

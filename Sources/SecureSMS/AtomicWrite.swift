@@ -16,9 +16,12 @@ enum AtomicWrite {
     static func write(_ data: Data, to url: URL) throws {
         let dir = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let tmp = dir.appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let fd = Glibc.open(tmp.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw SecureSMSError.keystore("\(dir.path): cannot write here (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else {
+            throw SecureSMSError.keystore("\(dir.path): cannot write here (\(String(cString: strerror(errno))))")
+        }
         var ok = data.withUnsafeBytes { buf -> Bool in
             var off = 0
             while off < buf.count {

@@ -99,7 +99,10 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
     /// cannot agree keys (a low-order point: the shared secret would be all zero) is
     /// refused here, before any number is shown.
     public func safetyNumber(theirs: [UInt8]) throws -> String {
-        guard let own = ownPublicKey else { throw SecureSMSError.contact("no key exchange is open for \(name); run `contact add` or `contact resync` first") }
+        guard let own = ownPublicKey else {
+            throw SecureSMSError.contact(
+                "no key exchange is open for \(name); run `contact add` or `contact resync` first")
+        }
         guard own != theirs else {
             throw SecureSMSError.badKeyMessage("that is your own key message; paste the one the other person sent")
         }
@@ -111,7 +114,10 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
     /// (`confirmed`) equals this one: derives both chains from zero, forgets the own
     /// private key and every old key. A mismatch changes nothing.
     public mutating func complete(theirs: [UInt8], confirmed: String, now: Date) throws {
-        guard let own = ownPrivateKey else { throw SecureSMSError.contact("no key exchange is open for \(name); run `contact add` or `contact resync` first") }
+        guard let own = ownPrivateKey else {
+            throw SecureSMSError.contact(
+                "no key exchange is open for \(name); run `contact add` or `contact resync` first")
+        }
         let number = try safetyNumber(theirs: theirs)
         guard KeyExchange.matches(confirmed, number) else { throw SecureSMSError.safetyNumberMismatch(contact: name) }
         let chains = try KeyExchange.chains(own: own, theirs: theirs)
@@ -129,7 +135,9 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
 
     /// Encrypts one message and moves the sending chain one step (the key is gone after).
     public mutating func encrypt(_ text: String, now: Date) throws -> String {
-        guard var s = send else { throw SecureSMSError.contact("\(name) is waiting for the key exchange; finish it (`contact add`) first") }
+        guard var s = send else {
+            throw SecureSMSError.contact("\(name) is waiting for the key exchange; finish it (`contact add`) first")
+        }
         guard s.next <= SMSProtocol.maxCounter else { throw SecureSMSError.counterExhausted }
         let step = Chain.step(Array(s.chainKey))
         let message = try SMSProtocol.seal(text, counter: s.next, messageKey: step.messageKey)
@@ -145,13 +153,17 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
     /// receiving chain moves past the counter (keeping keys of skipped counters) or the
     /// skipped key used is deleted — so the same message never decrypts twice.
     public mutating func decrypt(_ pasted: String, now: Date) throws -> String {
-        guard var r = receive else { throw SecureSMSError.contact("\(name) is waiting for the key exchange; finish it (`contact add`) first") }
+        guard var r = receive else {
+            throw SecureSMSError.contact("\(name) is waiting for the key exchange; finish it (`contact add`) first")
+        }
         let env = try SMSProtocol.parse(pasted)
         let n = env.counter
         let text: String
         var discarded = 0
         if n < r.next {
-            guard let idx = r.skipped.firstIndex(where: { $0.counter == n }) else { throw SecureSMSError.replayed(counter: n) }
+            guard let idx = r.skipped.firstIndex(where: { $0.counter == n }) else {
+                throw SecureSMSError.replayed(counter: n)
+            }
             text = try SMSProtocol.open(env, messageKey: Array(r.skipped[idx].key))
             r.skipped.remove(at: idx)
         } else {

@@ -85,7 +85,9 @@ public enum GSMAlphabet {
             let b = septets[i]
             guard b < 0x80 else { throw SecureSMSError.malformedPlaintext }
             if b == escape {
-                guard i + 1 < septets.count, let e = extensionTable[septets[i + 1]] else { throw SecureSMSError.malformedPlaintext }
+                guard i + 1 < septets.count, let e = extensionTable[septets[i + 1]] else {
+                    throw SecureSMSError.malformedPlaintext
+                }
                 out.append(e)
                 i += 2
             } else {

@@ -51,13 +51,20 @@ public struct Inventory: Codable, Sendable, Equatable {
                 w.append("a resynchronisation was started but not finished")
             }
             if c.usesLegacyCodes {
-                w.append("keys were agreed with read-aloud contact codes (anyone who heard both can derive them); resynchronise to agree keys with X25519")
+                w.append(
+                    "keys were agreed with read-aloud contact codes (anyone who heard both can derive them); "
+                        + "resynchronise to agree keys with X25519"
+                )
             }
             if backlog >= backlogWarning {
-                w.append("\(backlog) skipped messages have not arrived (lost or late); if they never come, resynchronise")
+                w.append(
+                    "\(backlog) skipped messages have not arrived (lost or late); if they never come, resynchronise")
             }
             if c.discardedKeys > 0 {
-                w.append("\(c.discardedKeys) skipped keys were discarded (over \(Contact.maxStoredSkipped) waiting); those messages can no longer be read — resynchronise")
+                w.append(
+                    "\(c.discardedKeys) skipped keys were discarded (over \(Contact.maxStoredSkipped) waiting); those "
+                        + "messages can no longer be read — resynchronise"
+                )
             }
             return Entry(name: c.name, status: c.isPending ? "pending" : (c.isResyncing ? "resyncing" : "active"),
                          addedAt: c.addedAt, resyncedAt: c.resyncedAt, sent: c.sentCount, received: c.receivedCount,

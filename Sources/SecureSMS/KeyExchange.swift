@@ -72,7 +72,9 @@ public enum KeyExchange {
     /// shared = X25519(own private, their public) (all-zero refused);
     /// CK₀(x → y) = HKDF-SHA256(ikm = shared, salt = "SecureSMS v2 pair",
     ///                          info = "SecureSMS v2 chain" ‖ pub_x ‖ pub_y, 32 bytes).
-    public static func chains(own: Curve25519.KeyAgreement.PrivateKey, theirs: [UInt8]) throws -> (send: [UInt8], receive: [UInt8]) {
+    public static func chains(
+        own: Curve25519.KeyAgreement.PrivateKey, theirs: [UInt8]
+    ) throws -> (send: [UInt8], receive: [UInt8]) {
         let mine = Array(own.publicKey.rawRepresentation)
         guard mine != theirs else {
             throw SecureSMSError.badKeyMessage("that is your own key message; paste the one the other person sent")

@@ -51,11 +51,15 @@ public struct Keystore: Sendable, CustomStringConvertible {
             guard KDFParams.log2nRange.contains(log2n) else { throw out("log2n", log2n, KDFParams.log2nRange) }
             guard KDFParams.rRange.contains(r) else { throw out("r", r, KDFParams.rRange) }
             guard KDFParams.pRange.contains(p) else { throw out("p", p, KDFParams.pRange) }
-            guard KDFParams.saltRange.contains(salt.count) else { throw out("salt length", salt.count, KDFParams.saltRange) }
+            guard KDFParams.saltRange.contains(salt.count) else {
+                throw out("salt length", salt.count, KDFParams.saltRange)
+            }
             guard 128 * r << log2n <= KDFParams.maxMemory else {
                 throw SecureSMSError.keystore("kdf: 128·r·2^log2n bytes exceed the 1 GiB limit")
             }
-            guard p * r << log2n <= KDFParams.maxWork else { throw SecureSMSError.keystore("kdf: p·r·2^log2n exceeds 2^23") }
+            guard p * r << log2n <= KDFParams.maxWork else {
+                throw SecureSMSError.keystore("kdf: p·r·2^log2n exceeds 2^23")
+            }
         }
     }
 
@@ -69,9 +73,15 @@ public struct Keystore: Sendable, CustomStringConvertible {
         public static let lockSecondsRange = 1...604_800
 
         func validate() throws {
-            guard Lockout.maxFailuresRange.contains(maxFailures) else { throw SecureSMSError.keystore("lockout.max_failures is outside 1…100") }
-            guard Lockout.lockSecondsRange.contains(lockSeconds) else { throw SecureSMSError.keystore("lockout.lock_seconds is outside 1…604800") }
-            guard (0..<maxFailures).contains(failures) else { throw SecureSMSError.keystore("lockout.failures is outside 0…max_failures − 1") }
+            guard Lockout.maxFailuresRange.contains(maxFailures) else {
+                throw SecureSMSError.keystore("lockout.max_failures is outside 1…100")
+            }
+            guard Lockout.lockSecondsRange.contains(lockSeconds) else {
+                throw SecureSMSError.keystore("lockout.lock_seconds is outside 1…604800")
+            }
+            guard (0..<maxFailures).contains(failures) else {
+                throw SecureSMSError.keystore("lockout.failures is outside 0…max_failures − 1")
+            }
         }
     }
 
@@ -154,7 +164,9 @@ public struct Keystore: Sendable, CustomStringConvertible {
     /// (tests observe what is on disk while it runs).
     static func open(at url: URL, password: String, now: Date, readOnly: Bool, lockWait: Int?,
                      derive: (String, KDFParams) throws -> (SymmetricKey, Data)) throws -> Keystore {
-        if readOnly && !folderIsWritable(of: url) { return try openUncounted(at: url, password: password, now: now, derive: derive) }
+        if readOnly && !folderIsWritable(of: url) {
+            return try openUncounted(at: url, password: password, now: now, derive: derive)
+        }
         let lock: KeystoreLock?
         if readOnly { lock = try KeystoreLock(for: url, wait: lockWait ?? readOnlyLockWait) }
         else { lock = try lockWait.map { try KeystoreLock(for: url, wait: $0) } }
@@ -197,7 +209,9 @@ public struct Keystore: Sendable, CustomStringConvertible {
         let env = try readEnvelope(url)
         if let until = env.lockout.lockedUntil, until > now { throw SecureSMSError.locked(until: until) }
         let (key, verifier) = try derive(password, env.kdf)
-        guard SMSProtocol.constantTimeEqual(Array(verifier), Array(env.verifier)) else { throw SecureSMSError.wrongPasswordNotCounted }
+        guard SMSProtocol.constantTimeEqual(Array(verifier), Array(env.verifier)) else {
+            throw SecureSMSError.wrongPasswordNotCounted
+        }
         return try unsealed(env, at: url, key: key, verifier: verifier, lock: nil, readOnly: true)
     }
 
@@ -241,8 +255,11 @@ public struct Keystore: Sendable, CustomStringConvertible {
         let prefix = "." + url.lastPathComponent + "."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let middle = name.dropFirst(prefix.count).dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
-            guard middle.count == 2, middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { continue }
+            let middle = name.dropFirst(prefix.count).dropLast(4).split(
+                separator: ".", omittingEmptySubsequences: false)
+            guard middle.count == 2,
+                middle.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+            else { continue }
             unlink(dir.appendingPathComponent(name).path)
         }
     }
@@ -277,12 +294,17 @@ public struct Keystore: Sendable, CustomStringConvertible {
     /// Seals the payload with a fresh nonce and replaces the file atomically.
     public mutating func save() throws {
         guard !readOnly else { throw SecureSMSError.keystore("\(url.path): opened read only; nothing may be saved") }
-        let payload = Payload(account: account, createdAt: createdAt, passwordChangedAt: passwordChangedAt, contacts: contacts)
+        let payload = Payload(
+            account: account, createdAt: createdAt, passwordChangedAt: passwordChangedAt, contacts: contacts)
         let plain = try Keystore.encoder().encode(payload)
-        let box = try AES.GCM.seal(plain, using: key, nonce: AES.GCM.Nonce(), authenticating: Keystore.associatedData(kdf))
-        let env = Envelope(kdf: kdf, verifier: verifier, lockout: Lockout(failures: 0, maxFailures: lockout.maxFailures,
-                                                                              lockSeconds: lockout.lockSeconds, lockedUntil: nil),
-                           payload: box.combined!)
+        let box = try AES.GCM.seal(
+            plain, using: key, nonce: AES.GCM.Nonce(), authenticating: Keystore.associatedData(kdf))
+        let env = Envelope(
+            kdf: kdf, verifier: verifier,
+            lockout: Lockout(
+                failures: 0, maxFailures: lockout.maxFailures,
+                lockSeconds: lockout.lockSeconds, lockedUntil: nil),
+            payload: box.combined!)
         try Keystore.writeEnvelope(env, to: url)
         lockout = env.lockout
     }
@@ -295,7 +317,8 @@ public struct Keystore: Sendable, CustomStringConvertible {
                                               salt: params.salt, outputByteCount: 32, rounds: 1 << params.log2n,
                                               blockSize: params.r, parallelism: params.p)
         func sub(_ info: String) -> SymmetricKey {
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: master, salt: [UInt8](), info: Array(info.utf8), outputByteCount: 32)
+            HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: master, salt: [UInt8](), info: Array(info.utf8), outputByteCount: 32)
         }
         let verifier = sub("SecureSMS keystore verifier").withUnsafeBytes { Data($0) }
         return (sub("SecureSMS keystore key"), verifier)
@@ -336,15 +359,22 @@ public struct Keystore: Sendable, CustomStringConvertible {
         do {
             env = try decoder().decode(Envelope.self, from: data)
         } catch let DecodingError.keyNotFound(key, ctx) {
-            throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore (\(fieldPath(ctx.codingPath + [key])) is missing)")
-        } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx), let DecodingError.dataCorrupted(ctx) {
+            throw SecureSMSError.keystore(
+                "\(url.path): not a SecureSMS keystore (\(fieldPath(ctx.codingPath + [key])) is missing)")
+        } catch let DecodingError.typeMismatch(_, ctx), let DecodingError.valueNotFound(_, ctx), let
+            DecodingError.dataCorrupted(ctx)
+        {
             let field = ctx.codingPath.isEmpty ? "" : " (\(fieldPath(ctx.codingPath)) is not valid)"
             throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore\(field)")
         } catch {
             throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore")
         }
-        guard env.format == "securesms-keystore" else { throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore") }
-        guard env.version == 1 else { throw SecureSMSError.keystore("\(url.path): keystore version \(env.version) is not supported") }
+        guard env.format == "securesms-keystore" else {
+            throw SecureSMSError.keystore("\(url.path): not a SecureSMS keystore")
+        }
+        guard env.version == 1 else {
+            throw SecureSMSError.keystore("\(url.path): keystore version \(env.version) is not supported")
+        }
         do {
             try env.kdf.validate()
             try env.lockout.validate()

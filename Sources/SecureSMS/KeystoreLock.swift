@@ -32,7 +32,8 @@ public final class KeystoreLock: Sendable {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let fd = Glibc.open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw SecureSMSError.keystore("\(url.path): cannot open the lock file (\(String(cString: strerror(errno))))")
+            throw SecureSMSError.keystore(
+                "\(url.path): cannot open the lock file (\(String(cString: strerror(errno))))")
         }
         let deadline = Date().addingTimeInterval(TimeInterval(max(0, wait)))
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {

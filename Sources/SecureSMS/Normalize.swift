@@ -16,8 +16,12 @@ public enum GSMNormalize {
     public static let table: [Unicode.Scalar: String] = {
         var m: [Unicode.Scalar: String] = [:]
         for s in ["\u{2018}", "\u{2019}", "\u{201A}", "\u{201B}", "\u{2032}"] as [Unicode.Scalar] { m[s] = "'" }
-        for s in ["\u{201C}", "\u{201D}", "\u{201E}", "\u{201F}", "\u{2033}", "\u{00AB}", "\u{00BB}"] as [Unicode.Scalar] { m[s] = "\"" }
-        for s in ["\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2015}", "\u{2212}"] as [Unicode.Scalar] { m[s] = "-" }
+        for s in ["\u{201C}", "\u{201D}", "\u{201E}", "\u{201F}", "\u{2033}", "\u{00AB}", "\u{00BB}"]
+            as [Unicode.Scalar]
+        { m[s] = "\"" }
+        for s in ["\u{2010}", "\u{2011}", "\u{2012}", "\u{2013}", "\u{2014}", "\u{2015}", "\u{2212}"]
+            as [Unicode.Scalar]
+        { m[s] = "-" }
         m["\u{2026}"] = "..."
         for s in ["\u{00A0}", "\u{2007}", "\u{2009}", "\u{202F}"] as [Unicode.Scalar] { m[s] = " " }
         return m

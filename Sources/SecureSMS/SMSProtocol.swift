@@ -44,7 +44,9 @@ public enum SMSProtocol {
     /// A plaintext ESC is always followed by an extension code (never 0x00), so a lone
     /// ESC or ESC 0x00 marks the end unambiguously.
     public static func pad(_ septets: [UInt8]) throws -> [UInt8] {
-        guard septets.count <= maxPlainSeptets else { throw SecureSMSError.tooLong(septets: septets.count, limit: maxPlainSeptets) }
+        guard septets.count <= maxPlainSeptets else {
+            throw SecureSMSError.tooLong(septets: septets.count, limit: maxPlainSeptets)
+        }
         var out = septets
         if out.count < maxPlainSeptets {
             out.append(GSMAlphabet.escape)
@@ -116,7 +118,10 @@ public enum SMSProtocol {
     }
 
     static func headerBytes(counter: Int) -> [UInt8] {
-        [UInt8(version), UInt8((counter >> 24) & 0xFF), UInt8((counter >> 16) & 0xFF), UInt8((counter >> 8) & 0xFF), UInt8(counter & 0xFF)]
+        [
+            UInt8(version), UInt8((counter >> 24) & 0xFF), UInt8((counter >> 16) & 0xFF), UInt8((counter >> 8) & 0xFF),
+            UInt8(counter & 0xFF)
+        ]
     }
 
     /// `data` XOR ChaCha20(encKey, nonce = tag ‖ 00 00 00 00, block counter 0).
@@ -169,7 +174,8 @@ public enum SMSProtocol {
     public static func parse(_ pasted: String) throws -> Envelope {
         let cleaned = SafeAlphabet.cleaned(pasted)
         guard cleaned.count == messageLength else {
-            throw SecureSMSError.badMessageFormat("expected \(messageLength) characters (spaces and line breaks ignored), got \(cleaned.count)")
+            throw SecureSMSError.badMessageFormat(
+                "expected \(messageLength) characters (spaces and line breaks ignored), got \(cleaned.count)")
         }
         let parsed = SafeAlphabet.digits(cleaned)
         guard let digits = parsed.digits else {

@@ -146,7 +146,8 @@ struct Matcher: Sendable {
 
     // MARK: Spatial
 
-    static let shifted: Set<UInt32> = Set("~!@#$%^&*()_+QWERTYUIOP{}|ASDFGHJKL:\"ZXCVBNM<>?".unicodeScalars.map(\.value))
+    static let shifted: Set<UInt32> = Set(
+        "~!@#$%^&*()_+QWERTYUIOP{}|ASDFGHJKL:\"ZXCVBNM<>?".unicodeScalars.map(\.value))
 
     func spatialMatch(_ pw: [UInt32]) -> [Match] {
         var out: [Match] = []

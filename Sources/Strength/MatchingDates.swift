@@ -53,7 +53,9 @@ extension Matcher {
                 for j in (i + 5)..<(i + 10) {
                     if j >= n { break }
                     let token = Array(pw[i...j])
-                    guard let (ints, sep) = Self.separatedDate(token), let dmy = Self.mapIntsToDMY(ints) else { continue }
+                    guard let (ints, sep) = Self.separatedDate(token), let dmy = Self.mapIntsToDMY(ints) else {
+                        continue
+                    }
                     var m = Match(.date, i: i, j: j, token: token)
                     m.separator = sep
                     m.year = dmy.year; m.month = dmy.month; m.day = dmy.day

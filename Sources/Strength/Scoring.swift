@@ -34,7 +34,9 @@ enum Scoring {
         return r
     }
 
-    static let factorials: [Double] = (0...170).reduce(into: [Double]()) { t, k in t.append(k == 0 ? 1 : t[k - 1] * Double(k)) }
+    static let factorials: [Double] = (0...170).reduce(into: [Double]()) { t, k in
+        t.append(k == 0 ? 1 : t[k - 1] * Double(k))
+    }
     static func factorial(_ n: Int) -> Double { n <= 170 ? factorials[n] : .infinity }
 
     // MARK: Search
@@ -48,7 +50,10 @@ enum Scoring {
         for k in all.indices { all[k].guesses = estimateGuesses(all[k], passwordLength: n) }
         var byJ = [[Int]](repeating: [], count: n)
         for (k, m) in all.enumerated() { byJ[m.j].append(k) }
-        for k in 0..<n { byJ[k] = byJ[k].enumerated().sorted { (all[$0.element].i, $0.offset) < (all[$1.element].i, $1.offset) }.map(\.element) }
+        for k in 0..<n {
+            byJ[k] = byJ[k].enumerated().sorted { (all[$0.element].i, $0.offset) < (all[$1.element].i, $1.offset) }.map(
+                \.element)
+        }
 
         // optimal[k]: for each sequence length l (insertion order kept), the best (g, pi, match index)
         struct Entry { var l: Int; var g: Double; var pi: Double; var m: Int }
@@ -127,7 +132,8 @@ enum Scoring {
         case .spatial: g = spatialGuesses(m)
         case .repeat: g = m.baseGuesses * m.repeatCount
         case .sequence: g = sequenceGuesses(m)
-        case .regex: g = Double(max(abs(Int(m.token.reduce(0) { $0 * 10 + Int($1 - 48) }) - referenceYear), minYearSpace))
+        case .regex:
+            g = Double(max(abs(Int(m.token.reduce(0) { $0 * 10 + Int($1 - 48) }) - referenceYear), minYearSpace))
         case .date:
             var d = Double(max(abs(m.year - referenceYear), minYearSpace)) * 365
             if m.separator != nil { d *= 4 }
@@ -161,20 +167,21 @@ enum Scoring {
         return v
     }
 
+    /// The ways to spread `a` characters of one kind (substituted, shifted) and `b` of the
+    /// other over a token: Σ C(a + b, i) for i = 1 … min(a, b), or 2 when either is 0.
+    static func twoKindVariations(_ a: Int, _ b: Int) -> Double {
+        guard a > 0, b > 0 else { return 2 }
+        var v = 0.0
+        for i in 1...min(a, b) { v += nCk(a + b, i) }
+        return v
+    }
+
     static func l33tVariations(_ m: Match) -> Double {
         guard m.l33t else { return 1 }
         var variations = 1.0
         let chars = m.token.map(CP.lower)
         for (subbed, unsubbed) in m.sub {
-            let s = chars.filter { $0 == subbed }.count
-            let u = chars.filter { $0 == unsubbed }.count
-            if s == 0 || u == 0 {
-                variations *= 2
-            } else {
-                var p = 0.0
-                for i in 1...min(u, s) { p += nCk(u + s, i) }
-                variations *= p
-            }
+            variations *= twoKindVariations(chars.filter { $0 == subbed }.count, chars.filter { $0 == unsubbed }.count)
         }
         return variations
     }
@@ -210,15 +217,7 @@ enum Scoring {
             }
         }
         if m.shiftedCount > 0 {
-            let sh = m.shiftedCount
-            let un = len - sh
-            if sh == 0 || un == 0 {
-                guesses *= 2
-            } else {
-                var v = 0.0
-                for i in 1...min(sh, un) { v += nCk(sh + un, i) }
-                guesses *= v
-            }
+            guesses *= twoKindVariations(m.shiftedCount, len - m.shiftedCount)
         }
         return guesses
     }

@@ -96,7 +96,8 @@ public enum Strength {
 
     /// zxcvbn's human display ("3 hours", "centuries"); months are 31 days, years 12 months.
     public static func displayTime(_ seconds: Double) -> String {
-        let minute = 60.0, hour = minute * 60, day = hour * 24, month = day * 31, year = month * 12, century = year * 100
+        let minute = 60.0, hour = minute * 60, day = hour * 24, month = day * 31, year = month * 12,
+            century = year * 100
         let (n, unit): (Double?, String)
         if seconds < 1 { (n, unit) = (nil, "less than a second") }
         else if seconds < minute { (n, unit) = (roundHalfEven(seconds), "second") }
@@ -137,19 +138,24 @@ enum FeedbackRules {
         switch m.pattern {
         case .dictionary: return dictionaryFeedback(m, isSoleMatch: isSoleMatch)
         case .spatial:
-            return .init(warning: m.turns == 1 ? "Straight rows of keys are easy to guess." : "Short keyboard patterns are easy to guess.",
-                         suggestions: ["Use a longer keyboard pattern with more turns."])
+            return .init(
+                warning: m.turns == 1
+                    ? "Straight rows of keys are easy to guess." : "Short keyboard patterns are easy to guess.",
+                suggestions: ["Use a longer keyboard pattern with more turns."])
         case .repeat:
             return .init(warning: m.baseToken.count == 1 ? "Repeats like \"aaa\" are easy to guess."
-                                                         : "Repeats like \"abcabcabc\" are only slightly harder to guess than \"abc\".",
+                    : "Repeats like \"abcabcabc\" are only slightly harder to guess than \"abc\".",
                          suggestions: ["Avoid repeated words and characters."])
         case .sequence:
-            return .init(warning: "Sequences like \"abc\" or \"6543\" are easy to guess.", suggestions: ["Avoid sequences."])
+            return .init(
+                warning: "Sequences like \"abc\" or \"6543\" are easy to guess.", suggestions: ["Avoid sequences."])
         case .regex:
             return .init(warning: "Recent years are easy to guess.",
                          suggestions: ["Avoid recent years.", "Avoid years that are associated with you."])
         case .date:
-            return .init(warning: "Dates are often easy to guess.", suggestions: ["Avoid dates and years that are associated with you."])
+            return .init(
+                warning: "Dates are often easy to guess.",
+                suggestions: ["Avoid dates and years that are associated with you."])
         case .bruteforce:
             return nil
         }
@@ -168,7 +174,9 @@ enum FeedbackRules {
         case "english_wikipedia":
             if isSoleMatch { warning = "A word by itself is easy to guess." }
         case "surnames", "male_names", "female_names":
-            warning = isSoleMatch ? "Names and surnames by themselves are easy to guess." : "Common names and surnames are easy to guess."
+            warning =
+                isSoleMatch
+                ? "Names and surnames by themselves are easy to guess." : "Common names and surnames are easy to guess."
         default: break
         }
         var suggestions: [String] = []

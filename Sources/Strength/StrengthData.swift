@@ -80,7 +80,9 @@ struct WordIndex: Sendable {
 /// The frequency lists and keyboard graphs shipped as resources (from zxcvbn, MIT; see
 /// `Sources/Strength/Resources/README.md`), loaded once on first use.
 final class StrengthData: Sendable {
-    static let listNames = ["passwords", "english_wikipedia", "female_names", "surnames", "us_tv_and_film", "male_names"]
+    static let listNames = [
+        "passwords", "english_wikipedia", "female_names", "surnames", "us_tv_and_film", "male_names"
+    ]
     static let graphNames = ["qwerty", "dvorak", "keypad", "mac_keypad"]
 
     static let shared = StrengthData()

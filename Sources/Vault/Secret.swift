@@ -38,7 +38,8 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
 }
 
 /// Raw key bytes (a derived key) with a redacted description.
-public struct SecretBytes: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct SecretBytes: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     public let bytes: Data
     public init(_ bytes: Data) { self.bytes = bytes }
     public var description: String { "SecretBytes(\(bytes.count) bytes, •••)" }

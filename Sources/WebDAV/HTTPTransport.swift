@@ -58,7 +58,8 @@ public final class HTTPTransport: @unchecked Sendable {
     public static func load() throws(Failure) {
         var message = [CChar](repeating: 0, count: 512)
         if dossier_curl_load(&message, message.count) != 0 {
-            throw .unavailable(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .unavailable(
+                String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 
@@ -82,7 +83,9 @@ public final class HTTPTransport: @unchecked Sendable {
         let h = idle.popLast()
         lock.unlock()
         if let h { return h }
-        guard let made = dossier_curl_handle_new() else { throw Failure.transfer(code: 2, message: "libcurl could not start a request") }
+        guard let made = dossier_curl_handle_new() else {
+            throw Failure.transfer(code: 2, message: "libcurl could not start a request")
+        }
         return made
     }
 
@@ -111,10 +114,12 @@ public final class HTTPTransport: @unchecked Sendable {
                         (body ?? Data()).withUnsafeBytes { raw in
                             headerPointers.withUnsafeBufferPointer { hp in
                                 var request = dossier_http_request(
-                                    url: urlPointer, method: methodPointer, headers: hp.baseAddress, header_count: hp.count,
+                                    url: urlPointer, method: methodPointer, headers: hp.baseAddress,
+                                    header_count: hp.count,
                                     body: raw.baseAddress, body_len: file?.size ?? raw.count,
                                     has_body: body == nil && file == nil ? 0 : 1, body_fd: file?.fd ?? -1,
-                                    idle_timeout: max(1, Int(idleTimeout.rounded(.up))), total_timeout: max(1, Int(totalTimeout.rounded(.up))),
+                                    idle_timeout: max(1, Int(idleTimeout.rounded(.up))),
+                                    total_timeout: max(1, Int(totalTimeout.rounded(.up))),
                                     ca_file: caPointer, follow_redirects: 1, https_only_redirects: https ? 1 : 0)
                                 return dossier_http_perform(handle, &request, &response)
                             }
@@ -131,7 +136,10 @@ public final class HTTPTransport: @unchecked Sendable {
             throw Failure.transfer(code: rc, message: message)
         }
         let data = response.body.map { Data(bytes: $0, count: response.body_len) } ?? Data()
-        let block = response.header_block.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: response.header_len), as: UTF8.self) } ?? ""
+        let block =
+            response.header_block.map {
+                String(decoding: UnsafeRawBufferPointer(start: $0, count: response.header_len), as: UTF8.self)
+            } ?? ""
         return Response(status: Int(response.status), headers: HTTPTransport.parseHeaders(block), body: data)
     }
 

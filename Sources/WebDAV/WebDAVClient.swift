@@ -77,18 +77,24 @@ public struct WebDAVClient: Sendable {
             throw WebDAVError.insecure("\(baseURL.absoluteString): not an http(s) URL of a WebDAV folder")
         }
         if url.password != nil {
-            throw WebDAVError.insecure("\(WebDAVClient.redacted(url)): never put a password in the URL (it shows in `ps` and shell history); use the DOSSIER_WEBDAV_PASSWORD variable, a netrc file or the prompt")
+            throw WebDAVError.insecure(
+                "\(WebDAVClient.redacted(url)): never put a password in the URL (it shows in `ps` and shell history); "
+                    + "use the DOSSIER_WEBDAV_PASSWORD variable, a netrc file or the prompt"
+            )
         }
         if credentials != nil, scheme == "http", !WebDAVClient.isLoopback(host) {
-            throw WebDAVError.insecure("\(url.absoluteString): refusing to send a password over plain http to \(host); use https")
+            throw WebDAVError.insecure(
+                "\(url.absoluteString): refusing to send a password over plain http to \(host); use https")
         }
         self.baseURL = url
         self.credentials = credentials
         self.options = options
         self.log = log
-        let caFile = try TrustStore.caFile(option: options.caFile, remembered: options.caFile == nil ? options.rememberedCAFile : nil,
-                                           environment: environment)
-        self.transport = HTTPTransport(caFile: caFile, idleTimeout: options.timeout, totalTimeout: max(options.timeout * 10, 300))
+        let caFile = try TrustStore.caFile(
+            option: options.caFile, remembered: options.caFile == nil ? options.rememberedCAFile : nil,
+            environment: environment)
+        self.transport = HTTPTransport(
+            caFile: caFile, idleTimeout: options.timeout, totalTimeout: max(options.timeout * 10, 300))
     }
 
     static func isLoopback(_ host: String) -> Bool {
@@ -150,11 +156,13 @@ public struct WebDAVClient: Sendable {
     public func propfind(_ path: String, depth: Int = 1) async throws -> [DAVResource] {
         let body = """
         <?xml version="1.0" encoding="utf-8"?>
-        <d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/><d:getlastmodified/><d:getcontentlength/></d:prop></d:propfind>
+        <d:propfind \
+        xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/><d:getlastmodified/><d:getcontentlength/></d:prop></d:propfind>
         """
         let target = url(path, collection: true)
-        let (data, _) = try await send("PROPFIND", target, headers: ["Depth": String(depth), "Content-Type": "application/xml; charset=utf-8"],
-                                       body: Data(body.utf8), accept: [207])
+        let (data, _) = try await send(
+            "PROPFIND", target, headers: ["Depth": String(depth), "Content-Type": "application/xml; charset=utf-8"],
+            body: Data(body.utf8), accept: [207])
         do {
             return try MultistatusParser.parse(data).map { item in
                 DAVResource(path: relativePath(href: item.href), href: item.href.percentDecoded() ?? item.href,
@@ -170,9 +178,12 @@ public struct WebDAVClient: Sendable {
     public func stat(_ path: String) async throws -> DAVResource? {
         do {
             let target = url(path)
-            let (data, _) = try await send("PROPFIND", target, headers: ["Depth": "0", "Content-Type": "application/xml; charset=utf-8"],
-                                           body: Data(#"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/><d:getlastmodified/><d:getcontentlength/></d:prop></d:propfind>"#.utf8),
-                                           accept: [207])
+            let (data, _) = try await send(
+                "PROPFIND", target, headers: ["Depth": "0", "Content-Type": "application/xml; charset=utf-8"],
+                body: Data(
+                    #"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/><d:getlastmodified/><d:getcontentlength/></d:prop></d:propfind>"#
+                        .utf8),
+                accept: [207])
             return try MultistatusParser.parse(data).first.map { item in
                 DAVResource(path: relativePath(href: item.href), href: item.href.percentDecoded() ?? item.href,
                             isCollection: item.resource.isCollection, etag: item.resource.etag,
@@ -215,7 +226,9 @@ public struct WebDAVClient: Sendable {
 
     /// DELETE; returns false when it was already gone (404).
     @discardableResult
-    public func delete(_ path: String, collection: Bool = false, precondition: Precondition = .none) async throws -> Bool {
+    public func delete(
+        _ path: String, collection: Bool = false, precondition: Precondition = .none
+    ) async throws -> Bool {
         var headers: [String: String] = [:]
         if case .ifMatch(let tag) = precondition { headers["If-Match"] = ETag.quoted(tag) }
         do {
@@ -231,7 +244,9 @@ public struct WebDAVClient: Sendable {
     /// `If: <destination URL> (["etag"])` asks the server to replace the destination only
     /// while it has that entity tag (412 otherwise). Not every server honours a tagged
     /// condition on the destination (wsgidav ignores it), so callers check first too.
-    public func move(_ from: String, to: String, overwrite: Bool = true, ifDestinationMatches tag: String? = nil) async throws {
+    public func move(
+        _ from: String, to: String, overwrite: Bool = true, ifDestinationMatches tag: String? = nil
+    ) async throws {
         let destination = url(to).absoluteString
         var headers = ["Destination": destination, "Overwrite": overwrite ? "T" : "F"]
         if let tag { headers["If"] = "<\(destination)> ([\(ETag.quoted(tag))])" }
@@ -322,9 +337,13 @@ public struct WebDAVClient: Sendable {
         case 28:   // OPERATION_TIMEDOUT
             return .timeout(url: url)
         case 35, 51, 53, 54, 58, 59, 60, 64, 66, 80, 82, 83, 90, 91, 98:   // SSL_* / PEER_FAILED_VERIFICATION
-            return .tls(url: url, detail: message + (caFile.map { " — trusted authorities from \($0)" } ?? " — trusted authorities: the system's"))
+            return .tls(
+                url: url,
+                detail: message
+                    + (caFile.map { " — trusted authorities from \($0)" } ?? " — trusted authorities: the system's"))
         case 77:   // SSL_CACERT_BADFILE
-            return .tls(url: url, detail: "the certificate authority file \(caFile ?? "") could not be loaded: \(message)")
+            return .tls(
+                url: url, detail: "the certificate authority file \(caFile ?? "") could not be loaded: \(message)")
         case 6:    // COULDNT_RESOLVE_HOST
             return .unreachable(url: url, detail: "unknown host")
         case 7:    // COULDNT_CONNECT

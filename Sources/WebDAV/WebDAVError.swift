@@ -60,7 +60,10 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
         case .status(let code, let url, let m):
             return "\(url): \(m) failed with HTTP \(code)"
         case .tls(let url, let detail):
-            return "\(url): TLS failure (\(detail)); check the certificate and the host name, and if the server's certificate comes from a private certificate authority, trust it with --ca-file PATH or SSL_CERT_FILE=PATH"
+            return
+                "\(url): TLS failure (\(detail)); check the certificate and the host name, and if the server's "
+                    + "certificate comes from a private certificate authority, trust it with --ca-file PATH or "
+                    + "SSL_CERT_FILE=PATH"
         case .unreachable(let url, let detail):
             return "\(url): cannot reach the server (\(detail))"
         case .timeout(let url):

@@ -9,7 +9,9 @@ enum XMLInput {
         out.reserveCapacity(src.count)
         var i = 0
         if src.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
-        if src.starts(with: [0xFE, 0xFF]) || src.starts(with: [0xFF, 0xFE]) || (src.count >= 2 && (src[0] == 0 || src[1] == 0)) {
+        if src.starts(with: [0xFE, 0xFF]) || src.starts(with: [0xFF, 0xFE])
+            || (src.count >= 2 && (src[0] == 0 || src[1] == 0))
+        {
             throw XMLError(line: 1, column: 1, reason: "the document is UTF-16 or UTF-32; only UTF-8 is read")
         }
         let n = src.count

@@ -10,7 +10,10 @@ enum XMLChars {
         if b < 0x80 { return (UInt32(b), 1) }
         if b < 0xE0 { return (UInt32(b & 0x1F) << 6 | UInt32(s[i + 1] & 0x3F), 2) }
         if b < 0xF0 { return (UInt32(b & 0x0F) << 12 | UInt32(s[i + 1] & 0x3F) << 6 | UInt32(s[i + 2] & 0x3F), 3) }
-        return (UInt32(b & 0x07) << 18 | UInt32(s[i + 1] & 0x3F) << 12 | UInt32(s[i + 2] & 0x3F) << 6 | UInt32(s[i + 3] & 0x3F), 4)
+        return (
+            UInt32(b & 0x07) << 18 | UInt32(s[i + 1] & 0x3F) << 12 | UInt32(s[i + 2] & 0x3F) << 6
+                | UInt32(s[i + 3] & 0x3F), 4
+        )
     }
 
     /// `NameStartChar`.
@@ -46,7 +49,10 @@ enum XMLChars {
         case ..<0x80: out.append(UInt8(c))
         case ..<0x800: out += [UInt8(0xC0 | c >> 6), UInt8(0x80 | c & 0x3F)]
         case ..<0x10000: out += [UInt8(0xE0 | c >> 12), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)]
-        default: out += [UInt8(0xF0 | c >> 18), UInt8(0x80 | c >> 12 & 0x3F), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)]
+        default:
+            out += [
+                UInt8(0xF0 | c >> 18), UInt8(0x80 | c >> 12 & 0x3F), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)
+            ]
         }
     }
 }

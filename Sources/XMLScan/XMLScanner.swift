@@ -78,7 +78,9 @@ public struct XMLScanner {
             guard !open.isEmpty else { throw fail("a CDATA section outside the root element") }
             pos += 9
             let start = pos
-            guard let end = find("]]>") else { throw failAt(s.count, "a CDATA section is not closed: the document is truncated") }
+            guard let end = find("]]>") else {
+                throw failAt(s.count, "a CDATA section is not closed: the document is truncated")
+            }
             pos = end + 3
             return .cdata(String(decoding: s[start..<end], as: UTF8.self))
         }
@@ -104,10 +106,7 @@ public struct XMLScanner {
             guard hadSpace else { throw fail("attributes of <\(qname)> must be separated by white space") }
             let at = pos
             let aname = try name("an attribute name")
-            skipSpace()
-            guard pos < s.count, s[pos] == UInt8(ascii: "=") else { throw fail("attribute '\(aname)' has no '=' and value") }
-            pos += 1
-            skipSpace()
+            try expectEquals(orFail: "attribute '\(aname)' has no '=' and value")
             let value = try attributeValue(aname)
             guard seen.insert(aname).inserted else { throw failAt(at, "attribute '\(aname)' is given twice") }
             raw.append((aname, value, at))
@@ -116,14 +115,22 @@ public struct XMLScanner {
         var declared: [String] = []
         for a in raw {
             let prefix: String
-            if a.qname == "xmlns" { prefix = "" } else if a.qname.hasPrefix("xmlns:") { prefix = String(a.qname.dropFirst(6)) } else { continue }
-            if prefix.isEmpty && a.qname != "xmlns" || prefix.contains(":") { throw failAt(a.at, "'\(a.qname)' is not a valid qualified name") }
+            if a.qname == "xmlns" { prefix = "" }
+            else if a.qname.hasPrefix("xmlns:") { prefix = String(a.qname.dropFirst(6)) }
+            else { continue }
+            if prefix.isEmpty && a.qname != "xmlns" || prefix.contains(":") {
+                throw failAt(a.at, "'\(a.qname)' is not a valid qualified name")
+            }
             if prefix == "xmlns" { throw failAt(a.at, "the prefix 'xmlns' cannot be declared") }
-            if prefix == "xml" && a.value != XMLNamespaces.xml { throw failAt(a.at, "the prefix 'xml' cannot be bound to another namespace") }
+            if prefix == "xml" && a.value != XMLNamespaces.xml {
+                throw failAt(a.at, "the prefix 'xml' cannot be bound to another namespace")
+            }
             if prefix != "xml" && (a.value == XMLNamespaces.xml || a.value == XMLNamespaces.xmlns) {
                 throw failAt(a.at, "the namespace '\(a.value)' is reserved")
             }
-            if !prefix.isEmpty && a.value.isEmpty { throw failAt(a.at, "the prefix '\(prefix)' cannot be bound to an empty namespace") }
+            if !prefix.isEmpty && a.value.isEmpty {
+                throw failAt(a.at, "the prefix '\(prefix)' cannot be bound to an empty namespace")
+            }
             namespaces.push(prefix, a.value)
             declared.append(prefix)
         }
@@ -169,7 +176,9 @@ public struct XMLScanner {
             return XMLName(local: qname, namespace: isElement ? namespaces.uri("") ?? "" : "", qualified: qname)
         case 2 where !parts[0].isEmpty && !parts[1].isEmpty:
             let prefix = String(parts[0])
-            guard let uri = namespaces.uri(prefix) else { throw failAt(at, "the prefix '\(prefix)' of '\(qname)' is not declared") }
+            guard let uri = namespaces.uri(prefix) else {
+                throw failAt(at, "the prefix '\(prefix)' of '\(qname)' is not declared")
+            }
             return XMLName(local: String(parts[1]), namespace: uri, qualified: qname)
         default:
             throw failAt(at, "'\(qname)' is not a valid qualified name")
@@ -180,7 +189,9 @@ public struct XMLScanner {
 
     private mutating func comment() throws(XMLError) {
         pos += 4
-        guard let dashes = find("--") else { throw failAt(s.count, "a comment is not closed: the document is truncated") }
+        guard let dashes = find("--") else {
+            throw failAt(s.count, "a comment is not closed: the document is truncated")
+        }
         guard dashes + 2 < s.count else { throw failAt(s.count, "a comment is not closed: the document is truncated") }
         guard s[dashes + 2] == UInt8(ascii: ">") else { throw failAt(dashes, "'--' inside a comment") }
         pos = dashes + 3
@@ -200,7 +211,9 @@ public struct XMLScanner {
         if has("?>") { pos += 2; return }
         guard pos < s.count else { throw fail("a processing instruction is not closed: the document is truncated") }
         guard skipSpace() else { throw fail("the target of a processing instruction must be followed by white space") }
-        guard let end = find("?>") else { throw failAt(s.count, "a processing instruction is not closed: the document is truncated") }
+        guard let end = find("?>") else {
+            throw failAt(s.count, "a processing instruction is not closed: the document is truncated")
+        }
         pos = end + 2
     }
 
@@ -214,22 +227,24 @@ public struct XMLScanner {
             if has("?>") { pos += 2; break }
             guard spaced else { throw fail("the XML declaration's fields must be separated by white space") }
             let key = try name("an XML declaration field")
-            skipSpace()
-            guard pos < s.count, s[pos] == UInt8(ascii: "=") else { throw fail("XML declaration field '\(key)' has no value") }
-            pos += 1
-            skipSpace()
+            try expectEquals(orFail: "XML declaration field '\(key)' has no value")
             let valueStart = pos
             let value = try attributeValue(key)
-            if s[valueStart..<pos].contains(UInt8(ascii: "&")) { throw failAt(valueStart, "references are not allowed in the XML declaration") }
+            if s[valueStart..<pos].contains(UInt8(ascii: "&")) {
+                throw failAt(valueStart, "references are not allowed in the XML declaration")
+            }
             fields[key] = value
             order.append(key)
         }
-        let allowed = [["version"], ["version", "encoding"], ["version", "standalone"], ["version", "encoding", "standalone"]]
+        let allowed = [
+            ["version"], ["version", "encoding"], ["version", "standalone"], ["version", "encoding", "standalone"]
+        ]
         guard allowed.contains(order) else {
             throw fail("the XML declaration must hold version, then optionally encoding and standalone")
         }
         let version = fields["version"] ?? ""
-        guard version.hasPrefix("1."), version.count > 2, version.dropFirst(2).allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        guard version.hasPrefix("1."), version.count > 2, version.dropFirst(2).allSatisfy({ $0.isASCII && $0.isNumber })
+        else {
             throw fail("XML version '\(version)' is not supported")
         }
         if let enc = fields["encoding"], !["utf-8", "us-ascii", "ascii"].contains(enc.lowercased()) {
@@ -286,7 +301,9 @@ public struct XMLScanner {
                 digits += 1
                 pos += 1
             }
-            guard digits > 0, pos < s.count, s[pos] == UInt8(ascii: ";") else { throw failAt(at, "a malformed character reference") }
+            guard digits > 0, pos < s.count, s[pos] == UInt8(ascii: ";") else {
+                throw failAt(at, "a malformed character reference")
+            }
             pos += 1
             guard XMLChars.isChar(value) else {
                 throw failAt(at, "character reference to U+\(XMLInput.hex(value)), which XML does not allow")
@@ -298,7 +315,9 @@ public struct XMLScanner {
             throw failAt(at, "'&' must start a reference ending in ';' (write &amp;)")
         }
         let entity = try name("an entity name")
-        guard pos < s.count, s[pos] == UInt8(ascii: ";") else { throw failAt(at, "'&' must start a reference ending in ';' (write &amp;)") }
+        guard pos < s.count, s[pos] == UInt8(ascii: ";") else {
+            throw failAt(at, "'&' must start a reference ending in ';' (write &amp;)")
+        }
         pos += 1
         switch entity {
         case "lt": out.append(UInt8(ascii: "<"))
@@ -339,6 +358,15 @@ public struct XMLScanner {
         let start = pos
         while pos < s.count && XMLChars.isSpace(s[pos]) { pos += 1 }
         return pos > start
+    }
+
+    /// `=` between optional white space (an attribute's or a declaration field's), or
+    /// the error `reason` at the character found instead.
+    private mutating func expectEquals(orFail reason: @autoclosure () -> String) throws(XMLError) {
+        skipSpace()
+        guard pos < s.count, s[pos] == UInt8(ascii: "=") else { throw fail(reason()) }
+        pos += 1
+        skipSpace()
     }
 
     private func has(_ literal: StaticString) -> Bool {

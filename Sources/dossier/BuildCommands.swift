@@ -13,21 +13,7 @@ struct LogOptions: ParsableArguments {
 }
 
 struct BuildCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "build",
-        abstract: "Build the project's site.",
-        discussion: """
-        Reads PROJECT/dossier.yml, imports every section's inputs, computes results and \
-        writes the site to the manifest's `output` folder (default _site) plus a manifest \
-        of every file beside it (_site.manifest.json). Only inputs whose content changed \
-        are recomputed; the new site replaces the old one only when the whole build \
-        succeeded, so a failed build leaves the previous site untouched.
-
-        Examples:
-          dossier build                     # the project in the current folder
-          dossier build Examples/demo       # the demo project
-          dossier build my-study --clean    # ignore the cache, rebuild everything
-        """)
+    static let configuration = HelpText.command("build")
 
     @Argument(help: "The project folder (holds dossier.yml).", completion: .directory)
     var project: String = "."
@@ -38,24 +24,15 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
-        let builder = Builder(project: URL(fileURLWithPath: project), options: BuildOptions(clean: clean, drafts: drafts),
-                              log: logging.log)
+        let builder = Builder(
+            project: URL(fileURLWithPath: project), options: BuildOptions(clean: clean, drafts: drafts),
+            log: logging.log)
         _ = try await builder.build()
     }
 }
 
 struct CheckCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check",
-        abstract: "Validate the project completely, writing nothing.",
-        discussion: """
-        Runs every step of a build — manifest, inputs, computations, templates, link \
-        check — in a temporary folder that is removed afterwards. Exit status 0 means \
-        `dossier build` would succeed.
-
-        Example:
-          dossier check Examples/demo
-        """)
+    static let configuration = HelpText.command("check")
 
     @Argument(help: "The project folder.", completion: .directory)
     var project: String = "."
@@ -68,25 +45,15 @@ struct CheckCommand: AsyncParsableCommand {
                               options: BuildOptions(clean: true, drafts: drafts, checkOnly: true), log: logging.log)
         let report = try await builder.build()
         if !logging.quiet {
-            print("ok: \(report.files) files would be written" + (report.warnings.isEmpty ? "" : ", \(report.warnings.count) warnings"))
+            print(
+                "ok: \(report.files) files would be written"
+                    + (report.warnings.isEmpty ? "" : ", \(report.warnings.count) warnings"))
         }
     }
 }
 
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Preview the site on 127.0.0.1 with live reload.",
-        discussion: """
-        Builds the project into .dossier/preview/ (your _site is not touched), serves it \
-        on the loopback address only, watches the project for changes, rebuilds, and \
-        reloads open pages. A failed rebuild keeps serving the last good site and shows \
-        the error in the terminal. Stop with Ctrl-C.
-
-        Examples:
-          dossier serve Examples/demo                 # http://127.0.0.1:8000/
-          dossier serve my-study --port 0             # any free port (printed)
-        """)
+    static let configuration = HelpText.command("serve")
 
     @Argument(help: "The project folder.", completion: .directory)
     var project: String = "."
@@ -101,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let server = PreviewServer(project: URL(fileURLWithPath: project), port: UInt16(port), drafts: drafts, log: logging.log)
+        let server = PreviewServer(
+            project: URL(fileURLWithPath: project), port: UInt16(port), drafts: drafts, log: logging.log)
         try await server.run()
     }
 }

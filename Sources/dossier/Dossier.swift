@@ -28,21 +28,8 @@ struct Dossier: AsyncParsableCommand {
         subs.append(VersionCommand.self)
         return CommandConfiguration(
             commandName: "dossier",
-            abstract: "Turn study, care and vault data into a static site of reports.",
-            discussion: """
-            A project is a folder with a dossier.yml manifest, Markdown pages under content/, \
-            and one block per section naming its input files. `dossier build` writes the site \
-            to _site/ (or the manifest's `output`), with CSV and JSON side outputs and a \
-            manifest of every file.
-
-            Examples:
-              dossier new my-study          # a working skeleton
-              dossier build my-study        # build my-study/_site
-              dossier serve my-study        # preview with live reload on 127.0.0.1
-              dossier check my-study        # validate everything, write nothing
-
-            Exit status: 0 success, 1 bad input (messages say file:line), 2 usage error.
-            """,
+            abstract: HelpText.abstract("dossier"),
+            discussion: HelpText.discussion("dossier"),
             version: DossierVersion.string,
             subcommands: subs
         )

@@ -10,11 +10,8 @@ import Render
 struct MarkdownCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "markdown",
-        abstract: "Render a Markdown file to HTML on standard output (for benchmarks).",
-        discussion: """
-        Example:
-          dossier markdown big.md > big.html
-        """,
+        abstract: HelpText.abstract("markdown"),
+        discussion: HelpText.discussion("markdown"),
         shouldDisplay: false)
 
     @Argument(help: "The Markdown file to render.", completion: .file())
@@ -38,7 +35,9 @@ struct MarkdownCommand: ParsableCommand {
         // through one buffer, as the `cmark-gfm` command does.
         let out = BufferedOutput(fd: 1)
         do {
-            _ = try Markdown.render(fileDescriptor: fd, options: MarkdownOptions(unsafeHTML: unsafe, smartPunctuation: smart)) {
+            _ = try Markdown.render(
+                fileDescriptor: fd, options: MarkdownOptions(unsafeHTML: unsafe, smartPunctuation: smart)
+            ) {
                 out.write($0)
             }
         } catch {

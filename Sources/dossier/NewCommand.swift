@@ -12,35 +12,19 @@ extension Skeleton.Kind: ExpressibleByArgument {}
 
 /// `dossier new PROJECT [--with KIND …]`: a project that builds as it is.
 struct NewCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "new",
-        abstract: "Create a working project skeleton.",
-        discussion: """
-        Writes PROJECT/dossier.yml (the site's keys, and every section as a commented \
-        example saying what it gives and where its docs are), a home page and a methods page \
-        under content/, and a templates/ folder for overrides. Refuses to overwrite an \
-        existing project.
-
-        --with starts the project for one kind of user: the section is written out, with \
-        what it needs to build —
-          recall-kit    the recall study with its test kit: the NIST strings and an empty logs folder
-          experiences   an empty experiences folder; make experiences in the site's editor
-          game          a simulated cohort of 220 players (seed 1), marked as simulated
-          vault         the block; create the vault with `dossier vault init` before building
-          sms           the block; create a keystore with `dossier sms init` before building
-
-        Examples:
-          dossier new my-study && dossier build my-study
-          dossier new my-study --with recall-kit
-          dossier new tours --with experiences
-        """)
+    static let configuration = HelpText.command("new")
 
     @Argument(help: "The folder to create.", completion: .directory)
     var project: String
     @Option(help: "The site title (default: the folder name).")
     var title: String?
-    @Option(name: .customLong("with"), parsing: .singleValue,
-            help: "Start the project for this section: \(Skeleton.Kind.allCases.map(\.rawValue).joined(separator: ", ")) (may be repeated).")
+    @Option(
+        name: .customLong("with"), parsing: .singleValue,
+        help: """
+            Start the project for this section: \(Skeleton.Kind.allCases.map(\.rawValue).joined(separator: ", ")) \
+            (may be repeated).
+            """
+    )
     var with: [Skeleton.Kind] = []
     @OptionGroup var quiet: QuietFlag
 
@@ -74,7 +58,9 @@ struct NewCommand: AsyncParsableCommand {
             }
         }
         try Skeleton.create(at: url, title: title, with: with, files: files, folders: folders)
-        let steps = next.filter { $0.hasPrefix("dossier ") } + ["dossier build \(project)"] + next.filter { !$0.hasPrefix("dossier ") }
+        let steps =
+            next.filter { $0.hasPrefix("dossier ") } + ["dossier build \(project)"]
+            + next.filter { !$0.hasPrefix("dossier ") }
         quiet.note("Created \(project). Next: " + steps.joined(separator: ", then "))
     }
 }

@@ -14,7 +14,9 @@ enum Suggestions {
     /// The subcommand chain named by `args`, and the first word that names no
     /// subcommand where one is required (a command with subcommands, no default and no
     /// arguments of its own): `(path, typo)`.
-    static func walk(_ root: any ParsableCommand.Type, _ args: [String]) -> (path: [any ParsableCommand.Type], typo: String?) {
+    static func walk(
+        _ root: any ParsableCommand.Type, _ args: [String]
+    ) -> (path: [any ParsableCommand.Type], typo: String?) {
         var path: [any ParsableCommand.Type] = [root]
         for arg in args {
             if arg == "--" { break }
@@ -67,7 +69,8 @@ enum Suggestions {
         let command = walk(root, args).path.last!
         let help = root.helpMessage(for: command, columns: 10_000)
         var options: [String] = []
-        for token in help.split(whereSeparator: { " ,=<>[]()|\n".contains($0) }) where token.hasPrefix("--") && token.count > 2 {
+        for token in help.split(whereSeparator: { " ,=<>[]()|\n".contains($0) })
+        where token.hasPrefix("--") && token.count > 2 {
             let name = String(token)
             if !options.contains(name) { options.append(name) }
         }
@@ -103,16 +106,7 @@ enum Suggestions {
 
 /// `dossier version`: prints the same as `dossier --version`.
 struct VersionCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "version",
-        abstract: "Print Dossier's version (the same as `dossier --version`).",
-        discussion: """
-        The version is also recorded in what a build writes (the site manifest, a bag's \
-        bag-info.txt).
-
-        Example:
-          dossier version            # 0.1.0
-        """)
+    static let configuration = HelpText.command("version")
     @OptionGroup var quiet: QuietFlag
 
     func run() throws { print(DossierVersion.string) }

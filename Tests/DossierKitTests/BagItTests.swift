@@ -7,7 +7,8 @@ import Testing
 private func makeSite() throws -> (root: URL, site: URL, manifest: URL) {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("bagit-\(UUID().uuidString)")
     let site = root.appendingPathComponent("_site")
-    try FileManager.default.createDirectory(at: site.appendingPathComponent("recall"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+        at: site.appendingPathComponent("recall"), withIntermediateDirectories: true)
     try Data("<h1>home</h1>\n".utf8).write(to: site.appendingPathComponent("index.html"))
     try Data("a,b\r\n1,2\r\n".utf8).write(to: site.appendingPathComponent("recall/p01.csv"))
     try Data("100%\n".utf8).write(to: site.appendingPathComponent("100%.txt"))
@@ -20,7 +21,8 @@ private func makeSite() throws -> (root: URL, site: URL, manifest: URL) {
     let (root, site, manifest) = try makeSite()
     defer { try? FileManager.default.removeItem(at: root) }
     let bag = root.appendingPathComponent("bag")
-    let (files, bytes) = try BagWriter(site: site, manifestURL: manifest, source: "demo", date: "2026-11-22").write(to: bag)
+    let (files, bytes) = try BagWriter(site: site, manifestURL: manifest, source: "demo", date: "2026-11-22").write(
+        to: bag)
     #expect(files == 4)
     let manifestSize = try Data(contentsOf: manifest).count
     #expect(bytes == Int64(14 + 10 + 5 + manifestSize))
@@ -29,7 +31,8 @@ private func makeSite() throws -> (root: URL, site: URL, manifest: URL) {
     let info = try String(contentsOf: bag.appendingPathComponent("bag-info.txt"), encoding: .utf8)
     #expect(info.contains("Payload-Oxum: \(bytes).4\n"))
     #expect(info.contains("Bagging-Date: 2026-11-22\n"))
-    let lines = try String(contentsOf: bag.appendingPathComponent("manifest-sha256.txt"), encoding: .utf8).split(separator: "\n")
+    let lines = try String(contentsOf: bag.appendingPathComponent("manifest-sha256.txt"), encoding: .utf8).split(
+        separator: "\n")
     #expect(lines.map { String($0.split(separator: " ", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces) }
             == ["data/site.manifest.json", "data/site/100%25.txt", "data/site/index.html", "data/site/recall/p01.csv"])
     // The checksum of index.html is SHA-256 of its bytes, computed here independently.
@@ -74,7 +77,8 @@ private func makeSite() throws -> (root: URL, site: URL, manifest: URL) {
     // A site file edited after the manifest was written is not archived.
     try Data("<h1>changed</h1>\n".utf8).write(to: site.appendingPathComponent("index.html"))
     #expect(throws: DossierError.self) {
-        try BagWriter(site: site, manifestURL: manifest, source: "demo", date: "2026-11-22").write(to: root.appendingPathComponent("bag2"))
+        try BagWriter(site: site, manifestURL: manifest, source: "demo", date: "2026-11-22").write(
+            to: root.appendingPathComponent("bag2"))
     }
     #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("bag2").path))
 }

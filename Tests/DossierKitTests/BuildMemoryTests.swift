@@ -57,7 +57,8 @@ import Testing
         }
         var e = ManifestFile(path: "x", sha256: "ab", size: 1)
         e.sha256 = String(repeating: "cd", count: 32)
-        #expect(e.digest == HexDigest(String(repeating: "cd", count: 32)) && e.sha256 == String(repeating: "cd", count: 32))
+        #expect(
+            e.digest == HexDigest(String(repeating: "cd", count: 32)) && e.sha256 == String(repeating: "cd", count: 32))
     }
 
     // MARK: The output tree's one table
@@ -98,8 +99,12 @@ import Testing
             let tree = p.tree()
             let manifest = try SiteManifest.load(p.root.appendingPathComponent("_site.manifest.json"))
             #expect(manifest.files.map(\.path) == tree.keys.sorted())
-            for f in manifest.files { #expect(f.sha256 == Hashing.sha256(tree[f.path]!) && f.size == Int64(tree[f.path]!.count)) }
-            #expect(tree["files/x.pdf"] != nil && tree["sitemap.xml"] != nil && tree.keys.contains { $0.hasPrefix("assets/") })
+            for f in manifest.files {
+                #expect(f.sha256 == Hashing.sha256(tree[f.path]!) && f.size == Int64(tree[f.path]!.count))
+            }
+            #expect(
+                tree["files/x.pdf"] != nil && tree["sitemap.xml"] != nil
+                    && tree.keys.contains { $0.hasPrefix("assets/") })
         }
         try await p.build(clean: true)
         try check()
@@ -120,7 +125,9 @@ import Testing
         // (Swift's own capacity is not public: a copy that still shares storage would keep it.)
         var original = grown
         let kept = OutputTree.compact(original)
-        original.withUTF8 { a in kept.utf8.withContiguousStorageIfAvailable { b in #expect(a.baseAddress != b.baseAddress) } }
+        original.withUTF8 { a in
+            kept.utf8.withContiguousStorageIfAvailable { b in #expect(a.baseAddress != b.baseAddress) }
+        }
     }
 
     // MARK: Units and links
@@ -130,7 +137,9 @@ import Testing
         let unit = SectionUnit(id: "p-S1", inputs: urls)
         #expect(unit.inputPaths == urls.map(\.path) && unit.inputs == urls)
         for path in ["/x/a.jsonl", "/x/a b%20c.jsonl", "/x/é/ü.csv", "/x//a.csv", "a.csv", "/x/a/", "/"] {
-            #expect(BuildContext.lastPathComponent(path) == URL(filePath: path, directoryHint: .notDirectory).lastPathComponent, "\(path)")
+            #expect(
+                BuildContext.lastPathComponent(path)
+                    == URL(filePath: path, directoryHint: .notDirectory).lastPathComponent, "\(path)")
         }
     }
 

@@ -47,11 +47,14 @@ import Testing
     }
 
     @Test func contentRewriteTurnsFolderLinksIntoIndexLinks() {
-        let page = ContentPage(source: URL(fileURLWithPath: "/p/content/b.md"), relative: "b.md", title: "b", summary: "",
-                               weight: 0, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
-        let html = "<a href=\"../a/\">a</a> <a href=\"#x\">x</a> <a href=\"../a.md\">m</a> <a href=\"https://e.org/\">e</a>"
+        let page = ContentPage(
+            source: URL(fileURLWithPath: "/p/content/b.md"), relative: "b.md", title: "b", summary: "",
+            weight: 0, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
+        let html =
+            "<a href=\"../a/\">a</a> <a href=\"#x\">x</a> <a href=\"../a.md\">m</a> <a href=\"https://e.org/\">e</a>"
             + " <a href=\"it&#x27;s.html\">q</a> <a href=\"../it&#x27;s/?a=1&amp;b=2\">f</a>"
-        let out = ContentLinks.rewrite(html, from: page, map: ["a.md": "a/index.html"], folders: FolderLinks(baseURL: ""))
+        let out = ContentLinks.rewrite(
+            html, from: page, map: ["a.md": "a/index.html"], folders: FolderLinks(baseURL: ""))
         #expect(out == "<a href=\"../a/index.html\">a</a> <a href=\"#x\">x</a> <a href=\"../a/index.html\">m</a> "
                 + "<a href=\"https://e.org/\">e</a> <a href=\"it&#x27;s.html\">q</a> "
                 + "<a href=\"../it&#x27;s/index.html?a=1&amp;b=2\">f</a>")
@@ -59,10 +62,15 @@ import Testing
 
     @Test func theReportGroupsByFileWithCounts() {
         var ds: [Diagnostic] = []
-        for f in 0..<40 { for l in 0..<(f == 0 ? 25 : 1) { ds.append(Diagnostic(file: "content/p\(f).md", line: l + 1, "dangling")) } }
+        for f in 0..<40 {
+            for l in 0..<(f == 0 ? 25 : 1) { ds.append(Diagnostic(file: "content/p\(f).md", line: l + 1, "dangling")) }
+        }
         let out = LinkReport.grouped(ds, perFile: 10, maxFiles: 30)
         #expect(out.filter { $0.file == "content/p0.md" }.count == 11)
-        #expect(out.contains { $0.file == "content/p0.md" && $0.message.contains("15 more bad links in this file (25 in all)") })
+        #expect(
+            out.contains {
+                $0.file == "content/p0.md" && $0.message.contains("15 more bad links in this file (25 in all)")
+            })
         #expect(out.contains { $0.message.contains("10 more bad links in 10 more files") })
         #expect(out.last!.message.hasPrefix("64 bad links in 40 files"))
         #expect(out.count == 10 + 1 + 29 + 1 + 1)

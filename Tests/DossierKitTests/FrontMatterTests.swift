@@ -22,7 +22,8 @@ import Testing
         guard let fast = viaFlat(yaml) else { return false }
         let yams = viaYams(yaml)
         if let e = yams.error {
-            Issue.record("fast path accepted what Yams refuses (\(e)): \(yaml.debugDescription)", sourceLocation: sourceLocation)
+            Issue.record(
+                "fast path accepted what Yams refuses (\(e)): \(yaml.debugDescription)", sourceLocation: sourceLocation)
         } else {
             #expect(fast == yams.node, "\(yaml.debugDescription)", sourceLocation: sourceLocation)
         }
@@ -63,8 +64,10 @@ import Testing
     /// Thousands of random lines over an alphabet of YAML's special characters: the
     /// fast path never disagrees with Yams where it answers.
     @Test func randomHostileInputsNeverDisagreeWithYams() {
-        let pieces = ["title", "summary", "a", "-", ":", ": ", " ", "  ", "\"", "'", "\\", "#", " #", "\n", "\t", "\r",
-                      "null", "~", "x", "1", "[", "]", "{", "}", ",", "&", "*", "!", "|", ">", "%", "@", "é", ".", "/", "(", "+"]
+        let pieces = [
+            "title", "summary", "a", "-", ":", ": ", " ", "  ", "\"", "'", "\\", "#", " #", "\n", "\t", "\r",
+            "null", "~", "x", "1", "[", "]", "{", "}", ",", "&", "*", "!", "|", ">", "%", "@", "é", ".", "/", "(", "+"
+        ]
         var rng = SplitMix(seed: 20)
         var answered = 0
         for _ in 0..<4000 {

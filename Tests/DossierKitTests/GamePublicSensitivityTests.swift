@@ -44,9 +44,14 @@ import Testing
                 let ca = GamePublicRelease.completeCases(a), cb = GamePublicRelease.completeCases(b)
                 #expect(abs(ca.count - cb.count) <= 1)
                 for m in GamePublicRelease.ranges.indices {
-                    #expect(abs(GamePublicRelease.gridSum(ca, measure: m) - GamePublicRelease.gridSum(cb, measure: m)) <= steps)
+                    #expect(
+                        abs(GamePublicRelease.gridSum(ca, measure: m) - GamePublicRelease.gridSum(cb, measure: m))
+                            <= steps)
                     for meanK in [0.0, 37.5, Double(steps)] {
-                        #expect(abs(GamePublicRelease.spread(ca, measure: m, meanK: meanK) - GamePublicRelease.spread(cb, measure: m, meanK: meanK)) <= d2)
+                        #expect(
+                            abs(
+                                GamePublicRelease.spread(ca, measure: m, meanK: meanK)
+                                    - GamePublicRelease.spread(cb, measure: m, meanK: meanK)) <= d2)
                     }
                 }
             }
@@ -58,7 +63,9 @@ import Testing
     static let train = GamePublicModel.training(analysis.players, minimumEncounters: analysis.options.minimumEncounters)
     static let bound = (1 + 2 * GamePublicModel.tolerance) / GamePublicModel.lambda
 
-    func l2(_ a: [Double], _ b: [Double]) -> Double { zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot() }
+    func l2(_ a: [Double], _ b: [Double]) -> Double {
+        zip(a, b).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+    }
 
     /// Removing any one training player leaves the others' rows and labels as they were,
     /// moves the exact minimiser by at most (1 + 2τ)/Λ in L2 and its rounded coefficients
@@ -75,9 +82,12 @@ import Testing
         let floor = GamePublicModel.minimumClass, steps = GamePublicRelease.aucSteps
         func aucGrid(_ t: [GamePublicModel.Player]) -> (Int, Int, Int) {
             let s = GamePublicModel.scores(t, model: fixed)
-            return (PairwiseAUC.grid(twiceU: PairwiseAUC.twiceMannWhitney(positive: s.positive, negative: s.negative),
-                                     nPositive: s.positive.count, nNegative: s.negative.count, floor: floor, steps: steps),
-                    s.positive.count, s.negative.count)
+            return (
+                PairwiseAUC.grid(
+                    twiceU: PairwiseAUC.twiceMannWhitney(positive: s.positive, negative: s.negative),
+                    nPositive: s.positive.count, nNegative: s.negative.count, floor: floor, steps: steps),
+                s.positive.count, s.negative.count
+            )
         }
         let fullAUC = aucGrid(train)
         var largest = 0.0, largestAUC = 0
@@ -108,12 +118,15 @@ import Testing
     @Test func anExtremePlayerAddedToASmallTrainingSetMovesTheModelCloseToTheBound() throws {
         let d = GamePublicModel.dimension
         let few = Array(Self.train.prefix(4))
-        let corner = BoundedLogistic.row(GamePublicModel.features.map(\.upper), ranges: GamePublicModel.features.map { ($0.lower, $0.upper) })
+        let corner = BoundedLogistic.row(
+            GamePublicModel.features.map(\.upper), ranges: GamePublicModel.features.map { ($0.lower, $0.upper) })
         #expect(abs(l2(corner, [Double](repeating: 0, count: d)) - 1) < 1e-12)
         let w = try #require(BoundedLogistic.fit(rows: few.map(\.x), labels: few.map(\.positive), dimension: d,
                                                  lambda: GamePublicModel.lambda, tolerance: GamePublicModel.tolerance))
-        let w2 = try #require(BoundedLogistic.fit(rows: few.map(\.x) + [corner], labels: few.map(\.positive) + [false], dimension: d,
-                                                  lambda: GamePublicModel.lambda, tolerance: GamePublicModel.tolerance))
+        let w2 = try #require(
+            BoundedLogistic.fit(
+                rows: few.map(\.x) + [corner], labels: few.map(\.positive) + [false], dimension: d,
+                lambda: GamePublicModel.lambda, tolerance: GamePublicModel.tolerance))
         let moved = l2(w, w2)
         #expect(moved <= Self.bound && moved > 0.4 * Self.bound, "moved \(moved), bound \(Self.bound)")
     }
@@ -121,7 +134,8 @@ import Testing
     /// The fit meets its stopping rule: ‖∇J‖₂ ≤ τ at the returned coefficients.
     @Test func theFitStopsWithTheGradientBelowTheTolerance() throws {
         let w = try #require(GamePublicModel.exactFit(Self.train))
-        let g = BoundedLogistic.gradient(w, rows: Self.train.map(\.x), labels: Self.train.map(\.positive), lambda: GamePublicModel.lambda)
+        let g = BoundedLogistic.gradient(
+            w, rows: Self.train.map(\.x), labels: Self.train.map(\.positive), lambda: GamePublicModel.lambda)
         #expect(g.reduce(0) { $0 + $1 * $1 }.squareRoot() <= GamePublicModel.tolerance)
     }
     /// The coefficients' noise has the documented size: over 400 streams the 2 400 draws of

@@ -25,7 +25,9 @@ import Testing
 
     @Test func nestedBlocksSuggestToo() throws {
         let md = try loadError("title: x\nmarkdown:\n  unsfae: true\n")
-        #expect(md.line == 3 && md.message.contains("markdown: unknown key 'unsfae'; did you mean 'unsafe'?"), "\(md.message)")
+        #expect(
+            md.line == 3 && md.message.contains("markdown: unknown key 'unsfae'; did you mean 'unsafe'?"),
+            "\(md.message)")
         let csv = try loadError("title: x\ncsv:\n  bmo: false\n")
         #expect(csv.message.contains("did you mean 'bom'?"), "\(csv.message)")
     }
@@ -37,7 +39,10 @@ import Testing
     }
 
     @Test func suggestionRule() {
-        #expect(KeySuggestion.closest(to: "pasword_file", in: ["vault", "password_file", "password_env"]) == ["password_file"])
+        #expect(
+            KeySuggestion.closest(to: "pasword_file", in: ["vault", "password_file", "password_env"]) == [
+                "password_file"
+            ])
         #expect(KeySuggestion.closest(to: "sotre", in: ["store"]) == ["store"])           // a swap costs 1
         #expect(KeySuggestion.closest(to: "out", in: ["output"]) == ["output"])           // a prefix of ≥ 3
         #expect(KeySuggestion.closest(to: "ab", in: ["xy"]).isEmpty)
@@ -45,8 +50,10 @@ import Testing
     }
 
     @Test func sectionTypoIsSuggestedFromTheKeysTheSectionReads() async throws {
-        let p = try TestProject(files: ["dossier.yml": "title: x\nsms:\n  keystores: k.keystore\n  pasword_file: pw.txt\n",
-                                        "k.keystore": "not a keystore", "pw.txt": "pw\n"])
+        let p = try TestProject(files: [
+            "dossier.yml": "title: x\nsms:\n  keystores: k.keystore\n  pasword_file: pw.txt\n",
+            "k.keystore": "not a keystore", "pw.txt": "pw\n"
+        ])
         defer { p.remove() }
         do { try await p.build(); Issue.record("should fail") } catch let e as DossierError {
             let typo = e.diagnostics.first { $0.message.contains("pasword_file") }
@@ -76,7 +83,8 @@ import Testing
         let out = Lines()
         let log = BuildLog(level: .normal, sink: { out.add($0) }, terminal: false)
         for i in 1...400 { log.progress(i, of: 400, label: "recall") }
-        #expect(out.text == ["    recall: 100/400 (25%)\n", "    recall: 200/400 (50%)\n", "    recall: 300/400 (75%)\n"])
+        #expect(
+            out.text == ["    recall: 100/400 (25%)\n", "    recall: 200/400 (50%)\n", "    recall: 300/400 (75%)\n"])
         let small = Lines()
         let few = BuildLog(level: .normal, sink: { small.add($0) }, terminal: false)
         for i in 1...99 { few.progress(i, of: 99, label: "recall") }
@@ -107,11 +115,17 @@ import Testing
 
 @Suite struct PageContentsTests {
     @Test func longTemplatePagesGetContentsAndIds() throws {
-        let html = "<h1>T</h1><h2>Strings</h2><p>x</p><h2 id=\"data\">Data &amp; files</h2><h2>Strings</h2><h2>Last <small>(a)</small></h2>"
+        let html =
+            "<h1>T</h1><h2>Strings</h2><p>x</p><h2 id=\"data\">Data &amp; files</h2><h2>Strings</h2><h2>Last "
+                + "<small>(a)</small></h2>"
         let (out, toc) = try #require(PageContents.add(to: html))
         #expect(toc.map(\.text) == ["Strings", "Data & files", "Strings", "Last (a)"])
         #expect(toc.map(\.anchor) == ["strings", "data", "strings-1", "last-a"])
-        #expect(out == "<h1>T</h1><h2 id=\"strings\">Strings</h2><p>x</p><h2 id=\"data\">Data &amp; files</h2><h2 id=\"strings-1\">Strings</h2><h2 id=\"last-a\">Last <small>(a)</small></h2>")
+        #expect(
+            out
+                == "<h1>T</h1><h2 id=\"strings\">Strings</h2><p>x</p><h2 id=\"data\">Data &amp; files</h2><h2 "
+                    + "id=\"strings-1\">Strings</h2><h2 id=\"last-a\">Last <small>(a)</small></h2>"
+        )
         #expect(PageContents.add(to: "<h2>a</h2><h2>b</h2><h2>c</h2>") == nil)
     }
 }

@@ -11,12 +11,17 @@ import Testing
     }
 
     @Test func outputMustBeAFolderInsideTheProjectAndNotAnInput() throws {
-        for bad in ["/home/me/Documents", "../x", "a/../../b", ".", "data", "Content", "static/x", ".dossier", ".hidden", "~/x", "a\\b", "dossier.yml"] {
+        for bad in [
+            "/home/me/Documents", "../x", "a/../../b", ".", "data", "Content", "static/x", ".dossier", ".hidden", "~/x",
+            "a\\b", "dossier.yml"
+        ] {
             let d = try loadError("title: T\noutput: \"\(bad)\"\n")
             #expect(d?.line == 2, "\(bad)")
             #expect(d?.message.hasPrefix("output:") == true, "\(bad): \(String(describing: d))")
         }
-        for ok in ["_site", "public", "build/site", "_site/"] { #expect(try loadError("title: T\noutput: \(ok)\n") == nil, "\(ok)") }
+        for ok in ["_site", "public", "build/site", "_site/"] {
+            #expect(try loadError("title: T\noutput: \(ok)\n") == nil, "\(ok)")
+        }
     }
 
     @Test func anExistingFolderNotMadeByDossierIsRefusedAndLeftAlone() async throws {
@@ -34,7 +39,10 @@ import Testing
     }
 
     @Test func baseURLMustBeHTTP() throws {
-        for bad in ["javascript:alert(1)", "JAVASCRIPT://x", "file:///etc", "example.org", "https://", "http://a b/", "https://u:p@h/"] {
+        for bad in [
+            "javascript:alert(1)", "JAVASCRIPT://x", "file:///etc", "example.org", "https://", "http://a b/",
+            "https://u:p@h/"
+        ] {
             #expect(try loadError("title: T\nbase_url: \"\(bad)\"\n")?.line == 2, "\(bad)")
         }
         #expect(try loadError("title: T\nbase_url: HTTPS://example.org/a\n") == nil)
@@ -66,8 +74,12 @@ import Testing
         p.executableURL = URL(fileURLWithPath: "/bin/true")
         try p.run(); p.waitUntilExit()
         let dead = p.processIdentifier
-        for name in ["._site.staging-\(dead)", "._site.old-\(dead)", "._site.staging-\(getpid())", "._other.staging-\(dead)", "._site.staging-x"] {
-            try FileManager.default.createDirectory(at: dir.appendingPathComponent(name + "/a"), withIntermediateDirectories: true)
+        for name in [
+            "._site.staging-\(dead)", "._site.old-\(dead)", "._site.staging-\(getpid())", "._other.staging-\(dead)",
+            "._site.staging-x"
+        ] {
+            try FileManager.default.createDirectory(
+                at: dir.appendingPathComponent(name + "/a"), withIntermediateDirectories: true)
         }
         let removed = StagingDebris.sweep(beside: dir.appendingPathComponent("_site"))
         #expect(removed == ["._site.old-\(dead)", "._site.staging-\(dead)"])
@@ -91,7 +103,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let tree = try OutputTree(staging: dir)
         tree.foldHash = { _ in 7 }
-        for p in ["a/One.html", "a/two.html", "b/Three.html", "b/four.html"] { try tree.write(p, to: p, owner: "u-\(p)") }
+        for p in ["a/One.html", "a/two.html", "b/Three.html", "b/four.html"] {
+            try tree.write(p, to: p, owner: "u-\(p)")
+        }
         for p in ["a/one.html", "A/Two.html", "b/THREE.html", "b/Four.html"] {
             #expect(throws: DossierError.self) { try tree.write(p, to: p, owner: "v-\(p)") }
         }
@@ -100,7 +114,11 @@ import Testing
     }
 
     @Test func unsafeSchemesAreFoundAsABrowserReadsThem() {
-        #expect(LinkChecker.unsafe(["javascript:x", " JaVa\tScRiPt:x", "vbscript:x", "file:///etc", "a/b.html", "https://x", "x:y/z", "data:text/html,x"])
+        #expect(
+            LinkChecker.unsafe([
+                "javascript:x", " JaVa\tScRiPt:x", "vbscript:x", "file:///etc", "a/b.html", "https://x", "x:y/z",
+                "data:text/html,x"
+            ])
                 == ["javascript:x", " JaVa\tScRiPt:x", "vbscript:x", "file:///etc", "data:text/html,x"])
     }
 }

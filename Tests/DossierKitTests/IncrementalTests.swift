@@ -11,7 +11,8 @@ import Testing
     }
 
     @Test func unchangedFilesAreNotTouchedRemovedPagesDisappearAndTheResultEqualsACleanBuild() async throws {
-        let p = try TestProject(files: TestProject.basic.merging(["content/notes/c.md": "---\ntitle: C\n---\nC.\n"]) { a, _ in a })
+        let p = try TestProject(
+            files: TestProject.basic.merging(["content/notes/c.md": "---\ntitle: C\n---\nC.\n"]) { a, _ in a })
         defer { p.remove() }
         try await p.build()
         let aInode = inode(p, "a/index.html")
@@ -67,11 +68,12 @@ import Testing
         var s = BuildState(dossier: "0.1.0", output: "/x/_site", units: [:])
         s.units["recall/S1"] = .init(hash: "h", files: [ManifestFile(path: "a/é.html", sha256: "0f", size: 12)],
                                      links: ["a/é.html": ["../b/", "x.css"]], record: .inMemory(Data([0, 1, 2])),
-                                     warnings: [Diagnostic(.warning, file: "data/l.jsonl", line: 3, "odd"), Diagnostic("no place")],
+            warnings: [Diagnostic(.warning, file: "data/l.jsonl", line: 3, "odd"), Diagnostic("no place")],
                                      pages: 1, blurb: nil)
         s.units["#home"] = .init(hash: "k", files: [], links: [:], record: nil, warnings: [], pages: 1, blurb: "b")
         s.site = [ManifestFile(path: "index.html", sha256: "ab", size: 1 << 33)]
-        s.inputs["/x/data/l.jsonl"] = .init(size: 5, mtime: -1, ctime: 2, inode: .max, device: 7, takenAt: 9, sha256: "cd")
+        s.inputs["/x/data/l.jsonl"] = .init(
+            size: 5, mtime: -1, ctime: 2, inode: .max, device: 7, takenAt: 9, sha256: "cd")
         let data = try s.encoded()
         let back = try #require(BuildState.decode(data))
         #expect(try back.encoded() == data)
@@ -88,11 +90,14 @@ import Testing
     @Test func theStateWrittenInPiecesIsTheWholeEncoding() throws {
         var s = BuildState(dossier: "0.1.0", output: "/x/_site", units: [:])
         for i in 0..<50 {
-            s.units["recall/p-S\(i)"] = .init(hash: "h\(i)", files: [ManifestFile(path: "recall/participants/S\(i)/raw.csv", sha256: "0f", size: Int64(i))],
-                                            links: ["p\(i).html": ["../b/"]], record: .inMemory(Data(repeating: UInt8(i), count: i * 37)),
-                                            warnings: [], pages: 1, blurb: nil, blobSize: i % 2 == 0 ? Int64(i) : nil)
+            s.units["recall/p-S\(i)"] = .init(
+                hash: "h\(i)",
+                files: [ManifestFile(path: "recall/participants/S\(i)/raw.csv", sha256: "0f", size: Int64(i))],
+                links: ["p\(i).html": ["../b/"]], record: .inMemory(Data(repeating: UInt8(i), count: i * 37)),
+                warnings: [], pages: 1, blurb: nil, blobSize: i % 2 == 0 ? Int64(i) : nil)
             s.site.append(ManifestFile(path: "f\(i)", sha256: "ab", size: Int64(i)))
-            s.inputs["/x/data/S\(i).jsonl"] = .init(size: 5, mtime: -1, ctime: 2, inode: 3, device: 7, takenAt: 9, sha256: "cd")
+            s.inputs["/x/data/S\(i).jsonl"] = .init(
+                size: 5, mtime: -1, ctime: 2, inode: 3, device: 7, takenAt: 9, sha256: "cd")
         }
         let whole = try s.encoded()
         #expect(BuildState.decode(whole) != nil)
@@ -124,7 +129,8 @@ import Testing
         #expect(back == records)
         var inMemory = BuildState(dossier: "0.1.0", output: "/x/_site", units: [:]), spilled = inMemory
         for i in records.indices {
-            let u = BuildState.Unit(hash: "h\(i)", files: [], links: [:], record: .inMemory(records[i]), warnings: [], pages: 1, blurb: nil)
+            let u = BuildState.Unit(
+                hash: "h\(i)", files: [], links: [:], record: .inMemory(records[i]), warnings: [], pages: 1, blurb: nil)
             inMemory.units["recall/p-\(i)"] = u
             var s = u
             s.record = stored[i]
@@ -152,7 +158,8 @@ import Testing
         // Any field that differs means "read it again".
         let same = try #require(BuildState.InputStamp.current(f))
         var changed = [same, same, same, same, same]
-        changed[0].size += 1; changed[1].mtime += 1; changed[2].ctime += 1; changed[3].inode += 1; changed[4].device += 1
+        changed[0].size += 1; changed[1].mtime += 1; changed[2].ctime += 1; changed[3].inode += 1;
+        changed[4].device += 1
         for c in changed { #expect(!old.stillValid(c)) }
         // Rewriting the file (same size, mtime put back) moves its ctime on.
         try Data("54321".utf8).write(to: URL(fileURLWithPath: f))
@@ -181,7 +188,10 @@ import Testing
             try await p.build()
             Issue.record("the build should fail on the dangling link")
         } catch let e as DossierError {
-            #expect(e.diagnostics.contains { $0.message.contains("dangling link '../files/x.pdf'") && $0.file?.hasSuffix("content/a.md") == true })
+            #expect(
+                e.diagnostics.contains {
+                    $0.message.contains("dangling link '../files/x.pdf'") && $0.file?.hasSuffix("content/a.md") == true
+                })
         }
         #expect(p.tree() == before)
     }

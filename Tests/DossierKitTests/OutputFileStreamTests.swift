@@ -12,7 +12,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let tree = try OutputTree(staging: dir)
         var random = SeededNumbers(state: 29)
-        let sizes = [0, 1, 131_071, 131_072, 131_073, 70_000, 70_000, 300_000, 5] + (0..<60).map { _ in random.next() % 200_000 }
+        let sizes =
+            [0, 1, 131_071, 131_072, 131_073, 70_000, 70_000, 300_000, 5]
+            + (0..<60).map { _ in random.next() % 200_000 }
         let stream = try tree.openStream("t/big.csv", owner: "test")
         var expected: [UInt8] = []
         for (i, n) in sizes.enumerated() {

@@ -9,8 +9,10 @@ import Testing
     /// Random strings mixing ASCII, `%`, C0/C1 controls, DEL, `Â` (C3 82, whose second
     /// byte looks like a C1 lead-in) and other non-ASCII text.
     func randomStrings(seed: UInt64, count: Int) -> [String] {
-        let pieces = ["a", "Z", "/", "%", "%2", "%20", "%C3%A9", "%zz", "#", "?", "\t", "\n", "\r", "\r\n", "\u{0}", "\u{1B}",
-                      "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "Â", "é", "€", "😀", "e\u{301}", ".", "..", " "]
+        let pieces = [
+            "a", "Z", "/", "%", "%2", "%20", "%C3%A9", "%zz", "#", "?", "\t", "\n", "\r", "\r\n", "\u{0}", "\u{1B}",
+            "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}", "Â", "é", "€", "😀", "e\u{301}", ".", "..", " "
+        ]
         var random = SeededNumbers(state: seed)
         return (0..<count).map { _ in random.soup(pieces, fewerThan: 12) }
     }
@@ -35,7 +37,9 @@ import Testing
         for length in 0..<40 {
             for _ in 0..<300 {
                 // Mostly ASCII letters, a few interesting bytes anywhere.
-                let bytes: [UInt8] = (0..<length).map { _ in random.next() % 6 == 0 ? interesting[random.next() % interesting.count] : 0x61 }
+                let bytes: [UInt8] = (0..<length).map { _ in
+                    random.next() % 6 == 0 ? interesting[random.next() % interesting.count] : 0x61
+                }
                 let byWords = bytes.withUnsafeBufferPointer { ControlCharacters.hasDisplayControlByWords($0) }
                 let byBytes = ControlCharacters.hasDisplayControl(bytes)
                 #expect(byWords == byBytes, "\(bytes)")
@@ -78,8 +82,10 @@ import Testing
     /// The memchr-for-`=` link scan against the byte walk it replaced, on random markup
     /// with quotes, entities, look-alike attributes and values that hold `href=`.
     @Test func linkScanByEqualsSignAgreesWithTheByteWalk() {
-        let pieces = [" href=", " src=", "href=", " data-src=", "\nhref=", "\tsrc=", "\"", "'", "a.html", "#top", "data:x",
-                      "mailto:a@b", "x&amp;y", "=", " ", "<a", ">", "</a>", " class=\"c\"", "hsrc=", " hre=", "é", "\r"]
+        let pieces = [
+            " href=", " src=", "href=", " data-src=", "\nhref=", "\tsrc=", "\"", "'", "a.html", "#top", "data:x",
+            "mailto:a@b", "x&amp;y", "=", " ", "<a", ">", "</a>", " class=\"c\"", "hsrc=", " hre=", "é", "\r"
+        ]
         var random = SeededNumbers(state: 5)
         var found = 0
         for _ in 0..<6000 {
@@ -155,8 +161,14 @@ func linksByteWalk(in bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         if (c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D) && i + 5 < n {
             var j = i + 1
             var matched = false
-            if bytes[j] == 0x68, j + 5 < n, bytes[j+1] == 0x72, bytes[j+2] == 0x65, bytes[j+3] == 0x66, bytes[j+4] == 0x3D { j += 5; matched = true }  // href=
-            else if bytes[j] == 0x73, j + 4 < n, bytes[j+1] == 0x72, bytes[j+2] == 0x63, bytes[j+3] == 0x3D { j += 4; matched = true }  // src=
+            if bytes[j] == 0x68, j + 5 < n, bytes[j + 1] == 0x72, bytes[j + 2] == 0x65, bytes[j + 3] == 0x66,
+                bytes[j + 4] == 0x3D
+            {
+                j += 5; matched = true
+            }  // href=
+            else if bytes[j] == 0x73, j + 4 < n, bytes[j + 1] == 0x72, bytes[j + 2] == 0x63, bytes[j + 3] == 0x3D {
+                j += 4; matched = true
+            }  // src=
             if matched, j < n, bytes[j] == 0x22 || bytes[j] == 0x27 {
                 let q = bytes[j]
                 var k = j + 1

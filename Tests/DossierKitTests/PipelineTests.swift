@@ -26,7 +26,9 @@ import Testing
         }
         #expect(manifest.inputs?.contains { $0.path == "content/methods.md" } == true)
         // Links to .md sources became links to the pages.
-        #expect(tree["index.html"].map { String(decoding: $0, as: UTF8.self) }?.contains("href=\"methods/index.html\"") == true)
+        #expect(
+            tree["index.html"].map { String(decoding: $0, as: UTF8.self) }?.contains("href=\"methods/index.html\"")
+                == true)
     }
 
     @Test func twoBuildsOfTheSameProjectGiveIdenticalTrees() async throws {
@@ -91,7 +93,8 @@ import Testing
         }
         #expect(p.tree() == before)
         #expect(p.read("_site.manifest.json") == manifestBefore)
-        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("._site.staging-\(getpid())").path))
+        #expect(
+            !FileManager.default.fileExists(atPath: p.root.appendingPathComponent("._site.staging-\(getpid())").path))
     }
 
     @Test func danglingLinkFailsTheBuildNamingFileLineAndLeavesSiteUntouched() async throws {
@@ -208,13 +211,19 @@ import Testing
 
 @Suite struct LinkCheckerTests {
     @Test func findsHrefAndSrcButNotDataAttributesOrFragments() {
-        let html = "<a href=\"a/index.html\">x</a><img src='i.png' data-src=\"no.png\"><a href=\"#top\">t</a><a href=\"https://x.org\">e</a><a\nhref=\"q?x=1&amp;y=2\">"
+        let html =
+            "<a href=\"a/index.html\">x</a><img src='i.png' data-src=\"no.png\"><a href=\"#top\">t</a><a "
+                + "href=\"https://x.org\">e</a><a\nhref=\"q?x=1&amp;y=2\">"
         #expect(LinkChecker.links(in: html) == ["a/index.html", "i.png", "https://x.org", "q?x=1&y=2"])
     }
 
     @Test func danglingResolvesRelativeToThePage() {
         let files: Set<String> = ["index.html", "a/index.html", "assets/x.css"]
-        #expect(LinkChecker.dangling(["../assets/x.css", "../index.html", "index.html#top", "https://e.org/"], on: "a/index.html", files: files).isEmpty)
+        #expect(
+            LinkChecker.dangling(
+                ["../assets/x.css", "../index.html", "index.html#top", "https://e.org/"], on: "a/index.html",
+                files: files
+            ).isEmpty)
         #expect(LinkChecker.dangling(["../b/", "x.css"], on: "a/index.html", files: files) == ["../b/", "x.css"])
     }
 
@@ -224,24 +233,32 @@ import Testing
         let files: Set<String> = ["index.html", "a/index.html", "assets/x.css"]
         let bad = ["./", ".", "..", "../a/", "../a", "/a/index.html", "/assets/x.css", "../a/?x=1", "../a#top"]
         #expect(LinkChecker.dangling(bad, on: "a/index.html", files: files) == bad)
-        #expect(LinkChecker.dangling(["a/index.html?x=1#top", "assets/x.css", "./a/index.html"], on: "index.html", files: files).isEmpty)
+        #expect(
+            LinkChecker.dangling(
+                ["a/index.html?x=1#top", "assets/x.css", "./a/index.html"], on: "index.html", files: files
+            ).isEmpty)
     }
 }
 
 @Suite struct ContentLinksTests {
     func page(_ relative: String) -> ContentPage {
-        ContentPage(source: URL(fileURLWithPath: "/p/content/" + relative), relative: relative, title: relative, summary: "",
-                    weight: 0, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
+        ContentPage(
+            source: URL(fileURLWithPath: "/p/content/" + relative), relative: relative, title: relative, summary: "",
+            weight: 0, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
     }
 
     @Test func mdLinksBecomePageLinksAndEverythingElseIsKeptByteForByte() {
         let all = [page("index.md"), page("methods.md"), page("a/b.md"), page("a/c.markdown")]
         let map = ContentLinks.map(all)
         let html = "<p><a href=\"../methods.md#part\">m</a> <a href=\"c.markdown\">c</a> "
-            + "<a href=\"https://x.org/readme.md\">ext</a> <a href=\"missing.md\">?</a> <a href=\"/a/b.md\">abs</a> é</p>"
+            + "<a href=\"https://x.org/readme.md\">ext</a> <a href=\"missing.md\">?</a> <a href=\"/a/b.md\">abs</a> "
+            + "é</p>"
         let out = ContentLinks.rewrite(html, from: all[2], map: map)
-        #expect(out == "<p><a href=\"../../methods/index.html#part\">m</a> <a href=\"../../a/c/index.html\">c</a> "
-                + "<a href=\"https://x.org/readme.md\">ext</a> <a href=\"missing.md\">?</a> <a href=\"../../a/b/index.html\">abs</a> é</p>")
+        #expect(
+            out == "<p><a href=\"../../methods/index.html#part\">m</a> <a href=\"../../a/c/index.html\">c</a> "
+                + "<a href=\"https://x.org/readme.md\">ext</a> <a href=\"missing.md\">?</a> <a "
+                + "href=\"../../a/b/index.html\">abs</a> é</p>"
+        )
         let plain = "<p><a href=\"x.html\">x</a> text.md</p>"
         #expect(ContentLinks.rewrite(plain, from: all[0], map: map) == plain)
     }
@@ -268,7 +285,7 @@ import Testing
         #expect(b.line == 3)
         let c = try #require(split("---\n---")!)                                        // empty, closing line last
         #expect(c.yaml == "" && c.body == "" && c.line == 2)
-        #expect(split("----\n---\n") == nil)                                            // four dashes is not a delimiter
+        #expect(split("----\n---\n") == nil)  // four dashes is not a delimiter
     }
 
     @Test func pageLoadUsesTheSplit() throws {

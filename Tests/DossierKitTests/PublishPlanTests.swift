@@ -8,7 +8,9 @@ private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteMan
 }
 
 @Test func firstPublishUploadsEverythingAssetsFirstRootIndexLast() {
-    let local = SiteManifest(files: [e("index.html", "a"), e("assets/site.css", "b"), e("recall/index.html", "c"), e("recall/p01.csv", "d")])
+    let local = SiteManifest(files: [
+        e("index.html", "a"), e("assets/site.css", "b"), e("recall/index.html", "c"), e("recall/p01.csv", "d")
+    ])
     let plan = PublishPlan(local: local, remote: nil)
     #expect(plan.uploads.map(\.entry.path) == ["assets/site.css", "recall/p01.csv", "recall/index.html", "index.html"])
     #expect(plan.uploads.allSatisfy { $0.reason == .new })
@@ -18,8 +20,13 @@ private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteMan
 }
 
 @Test func onlyChangedNewAndRemovedFilesAreActedOn() {
-    let remote = SiteManifest(files: [e("index.html", "a"), e("old/gone.html", "b"), e("old/deeper/x.png", "b"), e("same.css", "c"), e("size.txt", "d", 10)])
-    let local = SiteManifest(files: [e("index.html", "f"), e("same.css", "c"), e("size.txt", "d", 11), e("new/deep/page.html", "e")])
+    let remote = SiteManifest(files: [
+        e("index.html", "a"), e("old/gone.html", "b"), e("old/deeper/x.png", "b"), e("same.css", "c"),
+        e("size.txt", "d", 10)
+    ])
+    let local = SiteManifest(files: [
+        e("index.html", "f"), e("same.css", "c"), e("size.txt", "d", 11), e("new/deep/page.html", "e")
+    ])
     let plan = PublishPlan(local: local, remote: remote)
     #expect(plan.uploads.map(\.entry.path) == ["size.txt", "new/deep/page.html", "index.html"])
     #expect(plan.uploads.map(\.reason) == [.changed, .new, .changed])
@@ -49,10 +56,16 @@ private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteMan
 
 @Test func manifestDecodingRejectsUnsafePaths() {
     for bad in ["../x", "/etc/passwd", "a//b", "a/./b", "a/"] {
-        let json = #"{"dossier":"0.1.0","files":[{"path":"\#(bad)","sha256":"\#(String(repeating: "a", count: 64))","size":1}]}"#
+        let json =
+            // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+            #"{"dossier":"0.1.0","files":[{"path":"\#(bad)","sha256":"\#(String(repeating: "a", count: 64))","size":1}]}"#
+            // END DATA TABLE
         #expect(throws: DossierError.self) { try SiteManifest.decode(Data(json.utf8), shown: "m.json") }
     }
-    let dup = #"{"dossier":"0.1.0","files":[{"path":"a","sha256":"\#(String(repeating: "a", count: 64))","size":1},{"path":"a","sha256":"\#(String(repeating: "b", count: 64))","size":1}]}"#
+    let dup =
+        // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+        #"{"dossier":"0.1.0","files":[{"path":"a","sha256":"\#(String(repeating: "a", count: 64))","size":1},{"path":"a","sha256":"\#(String(repeating: "b", count: 64))","size":1}]}"#
+        // END DATA TABLE
     #expect(throws: DossierError.self) { try SiteManifest.decode(Data(dup.utf8), shown: "m.json") }
     let short = #"{"dossier":"0.1.0","files":[{"path":"a","sha256":"abc","size":1}]}"#
     #expect(throws: DossierError.self) { try SiteManifest.decode(Data(short.utf8), shown: "m.json") }
@@ -66,9 +79,13 @@ private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteMan
 }
 
 @Test func buildManifestBytesEqualTheGenericEncoderAndDecodeBack() throws {
-    let files = [SiteManifest.Entry(path: "b/ü \"q\".html", sha256: String(repeating: "ab", count: 32), size: 3),
-                 SiteManifest.Entry(path: "a\\/x\u{2028}.css", sha256: String(repeating: "0f", count: 32), size: 1 << 40)]
-    for m in [SiteManifest(files: files), SiteManifest(files: files, inputs: [files[0]]), SiteManifest(files: [], inputs: [])] {
+    let files = [
+        SiteManifest.Entry(path: "b/ü \"q\".html", sha256: String(repeating: "ab", count: 32), size: 3),
+        SiteManifest.Entry(path: "a\\/x\u{2028}.css", sha256: String(repeating: "0f", count: 32), size: 1 << 40)
+    ]
+    for m in [
+        SiteManifest(files: files), SiteManifest(files: files, inputs: [files[0]]), SiteManifest(files: [], inputs: [])
+    ] {
         #expect(m.outputJSON() == (try JSONOutput.encode(m)))
         #expect(try JSONDecoder().decode(SiteManifest.self, from: m.outputJSON()) == m)
     }
@@ -76,7 +93,9 @@ private func e(_ path: String, _ fill: Character, _ size: Int64 = 10) -> SiteMan
 
 /// The build writes the manifest in pieces; whatever their size, they are the whole text.
 @Test func theManifestWrittenInPiecesIsTheWholeText() throws {
-    let files = (0..<300).map { SiteManifest.Entry(path: "p/\($0) \"é\".html", sha256: String(repeating: "ab", count: 32), size: Int64($0)) }
+    let files = (0..<300).map {
+        SiteManifest.Entry(path: "p/\($0) \"é\".html", sha256: String(repeating: "ab", count: 32), size: Int64($0))
+    }
     for m in [SiteManifest(files: files, inputs: Array(files.prefix(7))), SiteManifest(files: [], inputs: nil)] {
         let whole = try JSONOutput.encode(m)
         for size in [1, 100, 4096, 1 << 20] {

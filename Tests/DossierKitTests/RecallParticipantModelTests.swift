@@ -20,7 +20,9 @@ struct RecallParticipantModelTests {
     static let roundFiveTemplate: String = {
         let plainTable = """
               <table>
-                <thead><tr><th>order</th><th>field</th><th>time (s)</th><th>correct</th><th>re-key</th><th>keystrokes</th><th>backspaces</th><th>median hold (ms)</th><th>median down-down (ms)</th></tr></thead>
+                <thead><tr><th>order</th><th>field</th><th>time \
+            (s)</th><th>correct</th><th>re-key</th><th>keystrokes</th><th>backspaces</th><th>median hold \
+            (ms)</th><th>median down-down (ms)</th></tr></thead>
                 <tbody>
             {{{entryRowsHTML}}}</tbody>
               </table>
@@ -30,8 +32,11 @@ struct RecallParticipantModelTests {
         precondition(t.contains("  {{{entryTableHTML}}}\n"))
         // Issue #43: the session total says what it runs to, the medians say "not measured".
         let facts = [("(first Memorize display to last Recall keystroke)", "({{sessionSpan}})"),
-                     ("hold {{medianHold}} ms, down-down {{medianDD}} ms, up-down {{medianUD}} ms, up-up {{medianUU}} ms",
-                      "{{medians}}")]
+            (
+                "hold {{medianHold}} ms, down-down {{medianDD}} ms, up-down {{medianUD}} ms, up-up {{medianUU}} ms",
+                "{{medians}}"
+            )
+        ]
         return facts.reduce(t.replacingOccurrences(of: "  {{{entryTableHTML}}}\n", with: plainTable)) {
             precondition($0.contains($1.0))
             return $0.replacingOccurrences(of: $1.0, with: $1.1)
@@ -70,7 +75,8 @@ struct RecallParticipantModelTests {
             for (i, s) in try RecallRenderTests.simulatedSessions(Self.sets, seed: seed, count: 8).enumerated() {
                 let typed = RecallReport.model(s.result, slug: "p\(i)")
                 let page = try templates.render("recall/participant", typed)
-                let reference = try templates.render("reference", Self.dictionary(s.result, slug: "p\(i)", charts: typed))
+                let reference = try templates.render(
+                    "reference", Self.dictionary(s.result, slug: "p\(i)", charts: typed))
                 // Every table of the page is final: the pass only drops the markers.
                 let tables = page.components(separatedBy: "<table").count - 1
                 #expect(page.components(separatedBy: TableMarkup.finalTableTag).count - 1 == tables, "\(s.label)")
@@ -87,13 +93,18 @@ struct RecallParticipantModelTests {
     /// it gives with the dictionary of round four.
     @Test func roundFivesTemplateRendersAsWithTheDictionary() throws {
         let templates = try TemplateSet(builtIn: [
-            .init(name: "plain-tables", text: Self.text("Tests/DossierKitTests/Fixtures/recall/participant-plain-tables.mustache"), file: "plain-tables.mustache"),
+                .init(
+                    name: "plain-tables",
+                    text: Self.text("Tests/DossierKitTests/Fixtures/recall/participant-plain-tables.mustache"),
+                    file: "plain-tables.mustache")
         ], folders: [])
         var sessions = 0
         for (i, s) in try RecallRenderTests.simulatedSessions(Self.sets, seed: 72, count: 4).enumerated() {
             let typed = RecallReport.model(s.result, slug: "p\(i)")
-            #expect(try templates.render("plain-tables", typed) == templates.render("plain-tables", Self.dictionary(s.result, slug: "p\(i)", charts: typed)),
-                    "\(s.label)")
+            #expect(
+                try templates.render("plain-tables", typed)
+                    == templates.render("plain-tables", Self.dictionary(s.result, slug: "p\(i)", charts: typed)),
+                "\(s.label)")
             sessions += 1
         }
         #expect(sessions == 24)
@@ -102,9 +113,11 @@ struct RecallParticipantModelTests {
     /// The individual-entries rows as round five wrote them, for the table pass to mark up.
     static func plainEntryRows(_ entries: [TypedEntry]) -> String {
         entries.map { e in
-            "<tr><td>\(e.order)</td><td>\(e.field)</td><td>\(RecallRender.seconds(e.durationMs))</td><td>\(e.correct ? "True" : "False")</td>"
+            "<tr><td>\(e.order)</td><td>\(e.field)</td><td>\(RecallRender.seconds(e.durationMs))</td>"
+                + "<td>\(e.correct ? "True" : "False")</td>"
                 + "<td>\(e.rekey ? "yes" : "")</td><td>\(e.keystrokes)</td><td>\(e.deletions)</td>"
-                + "<td>\(RecallRender.ms(e.dynamics.medianHold))</td><td>\(RecallRender.ms(e.dynamics.medianDownDown))</td></tr>\n"
+                + "<td>\(RecallRender.ms(e.dynamics.medianHold))</td>"
+                + "<td>\(RecallRender.ms(e.dynamics.medianDownDown))</td></tr>\n"
         }.joined()
     }
 
@@ -119,8 +132,10 @@ struct RecallParticipantModelTests {
                 "memorizeViews": s.memorizeViews.count, "memorizeTotal": RecallRender.seconds(s.memorizeTotalMs),
                 "verifyViews": s.verifyViews.count, "verifyFailures": s.verifyFailures,
                 "verifyTotal": RecallRender.seconds(s.verifyTotalMs),
-                "entries": s.entries.count, "incorrect": s.incorrectEntries, "rekeys": s.rekeys, "deletions": s.deletions,
-                "entryTotal": RecallRender.seconds(s.entryTotalMs), "meanEntry": RecallRender.seconds(s.meanEntrySeconds),
+                "entries": s.entries.count, "incorrect": s.incorrectEntries, "rekeys": s.rekeys,
+                "deletions": s.deletions,
+                "entryTotal": RecallRender.seconds(s.entryTotalMs),
+                "meanEntry": RecallRender.seconds(s.meanEntrySeconds),
                 "sdEntry": RecallRender.seconds(StudyStats.sd(s.entries.map { Double($0.durationMs) / 1000 })),
                 "finalCorrect": s.finalCorrect, "toLastKey": RecallRender.seconds(s.memorizeToLastEntryKeyMs),
                 "done": s.completed,
@@ -132,12 +147,19 @@ struct RecallParticipantModelTests {
             "source": r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log",
             "device": r.device ?? "", "hasDevice": r.device != nil,
             "complete": r.complete,
-            "status": r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
+            "status": r.complete
+                ? "complete"
+                : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
             "practice": reached.flatMap { s in s.practice.map { e -> [String: Any] in
-                ["n": s.number, "page": e.page.title, "order": e.order, "duration": RecallRender.seconds(e.durationMs),
-                 "correct": e.correct, "keystrokes": e.keystrokes, "deletions": e.deletions,
-                 "medianHold": RecallRender.ms(e.dynamics.medianHold), "medianDD": RecallRender.ms(e.dynamics.medianDownDown),
-                 "medianUD": RecallRender.ms(e.dynamics.medianUpDown), "medianUU": RecallRender.ms(e.dynamics.medianUpUp)]
+                    [
+                        "n": s.number, "page": e.page.title, "order": e.order,
+                        "duration": RecallRender.seconds(e.durationMs),
+                        "correct": e.correct, "keystrokes": e.keystrokes, "deletions": e.deletions,
+                        "medianHold": RecallRender.ms(e.dynamics.medianHold),
+                        "medianDD": RecallRender.ms(e.dynamics.medianDownDown),
+                        "medianUD": RecallRender.ms(e.dynamics.medianUpDown),
+                        "medianUU": RecallRender.ms(e.dynamics.medianUpUp)
+                    ]
             } },
             "hasPractice": reached.contains { !$0.practice.isEmpty },
             "sessionTotal": RecallRender.duration(r.sessionTotalMs),
@@ -157,7 +179,10 @@ struct RecallParticipantModelTests {
             m["recall"] = [
                 "total": RecallRender.seconds(rc.totalMs),
                 "fields": rc.fields.map { f -> [String: Any] in
-                    ["field": f.field, "text": f.text, "correct": f.correct, "matches": f.matches.map { "string \($0)" } ?? "no string"]
+                        [
+                            "field": f.field, "text": f.text, "correct": f.correct,
+                            "matches": f.matches.map { "string \($0)" } ?? "no string"
+                        ]
                 },
                 "hasFields": !rc.fields.isEmpty,
                 "recalled": rc.stringsRecalled.count,
@@ -171,7 +196,8 @@ struct RecallParticipantModelTests {
             m["entrySVG"] = charts.entrySVG ?? ""
             m["errorsSVG"] = charts.errorsSVG ?? ""
             let d = entries.map(\.dynamics)
-            if d.contains(where: { !$0.hold.isEmpty || !$0.downDown.isEmpty || !$0.upDown.isEmpty || !$0.upUp.isEmpty }) {
+            if d.contains(where: { !$0.hold.isEmpty || !$0.downDown.isEmpty || !$0.upDown.isEmpty || !$0.upUp.isEmpty })
+            {
                 m["hasDynamics"] = true
                 m["dynamicsSVG"] = charts.dynamicsSVG ?? ""
             }

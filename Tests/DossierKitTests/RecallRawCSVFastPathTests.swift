@@ -32,7 +32,8 @@ struct RecallRawCSVFastPathTests {
             #expect(RawCSVWords.event(e)?.description == e.text)
             #expect(CSVWriter.EncodedField(e.text).bytes == Array(e.text.utf8))
         }
-        #expect(RawCSVWords.event(.touch(target: nil)) == nil && RawCSVWords.event(.button(.done, verifyOK: nil)) == nil)
+        #expect(
+            RawCSVWords.event(.touch(target: nil)) == nil && RawCSVWords.event(.button(.done, verifyOK: nil)) == nil)
     }
 
     /// A session with what the simulator never writes: touches with and without targets
@@ -80,7 +81,9 @@ struct RecallRawCSVFastPathTests {
             "{\"t\":200,\"type\":\"page\",\"page\":\"recall\"}",
             "{\"t\":210,\"type\":\"key\",\"key\":\"q\",\"action\":\"tap\",\"text\":\(q(s2))}",
             "{\"t\":220,\"type\":\"key\",\"key\":\"q\",\"action\":\"tap\",\"text\":\"nope, \\\"x\\\"\",\"field\":2}",
+            // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
             "{\"t\":230,\"type\":\"fields\",\"values\":[\(q(s2)),\"nope\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\(q(s1))]}",
+            // END DATA TABLE
             "{\"t\":240,\"type\":\"page\",\"page\":\"thankyou\"}",
             "{\"t\":250,\"type\":\"close\"}",
             "{\"t\":260,\"type\":\"touch\",\"x\":5,\"y\":6}",
@@ -108,8 +111,12 @@ enum ReferenceRawData {
 
         var cells: [TableCell] {
             func text(_ s: String?) -> TableCell { s.map { .text($0) } ?? .empty }
-            return [.int(time), .text(participant), string.map { .int($0) } ?? .empty, .text(phase), text(key), text(entered),
-                    .text(target), correct.map { .text($0 ? "True" : "False") } ?? .empty, text(touch), text(fields), .text(event)]
+            return [
+                .int(time), .text(participant), string.map { .int($0) } ?? .empty, .text(phase), text(key),
+                text(entered),
+                .text(target), correct.map { .text($0 ? "True" : "False") } ?? .empty, text(touch), text(fields),
+                .text(event)
+            ]
         }
     }
 
@@ -153,7 +160,8 @@ enum ReferenceRawData {
             let turn = result.pageTurns[turnIndex]
             turnIndex += 1
             for (i, text) in turn.fields.enumerated() {
-                var r = row(turn.t, phase(p.fieldCount > 1 ? i + 1 : nil), target: targetOrMatch(text), event: "page-turn")
+                var r = row(
+                    turn.t, phase(p.fieldCount > 1 ? i + 1 : nil), target: targetOrMatch(text), event: "page-turn")
                 r.entered = text; r.correct = correct(text); r.fields = text
                 body(r)
             }

@@ -11,13 +11,17 @@ import Testing
 /// reads with U+2212, as every number a page shows.
 struct RecallRenderTests {
     @Test func secondsFromMillisecondsMatchFormatSeconds() {
-        var values = Array(0...25_000) + [-1, -5, -15, -1234, 999_995, 1_000_005, 86_400_000, 3_600_004, 999_999_999_999,
-                                          999_999_999_995, 999_999_999_875, 1_000_000_000_005, 1_000_000_125, 123_456_789_625]
+        var values =
+            Array(0...25_000) + [
+                -1, -5, -15, -1234, 999_995, 1_000_005, 86_400_000, 3_600_004, 999_999_999_999,
+                999_999_999_995, 999_999_999_875, 1_000_000_000_005, 1_000_000_125, 123_456_789_625
+            ]
         var g = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
             values.append(Int.random(in: 0...10_000_000_000, using: &g))
             values.append(Int.random(in: 0...100_000_000_000, using: &g) * 10 + 5)
-            values.append(Int.random(in: 0...1_000_000_000, using: &g) * 1000 + [125, 375, 625, 875].randomElement(using: &g)!)
+            values.append(
+                Int.random(in: 0...1_000_000_000, using: &g) * 1000 + [125, 375, 625, 875].randomElement(using: &g)!)
         }
         for ms in values {
             // Shown to readers: a negative count with U+2212 (`ValueFormat.minus`).
@@ -70,7 +74,11 @@ struct RecallRenderTests {
                 sim.abandonRate = 0.5
                 for index in 1...count {
                     let log = try NativeLog.parse(Data(sim.log(index: index).utf8), file: "p.jsonl")
-                    out.append(("set \(k), taps \(taps), participant \(index)", log, try Analyzer.analyze(log, strings: strings), strings))
+                    out.append(
+                        (
+                            "set \(k), taps \(taps), participant \(index)", log,
+                            try Analyzer.analyze(log, strings: strings), strings
+                        ))
                 }
             }
         }

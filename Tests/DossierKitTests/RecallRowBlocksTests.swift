@@ -85,7 +85,9 @@ import Testing
         let ps = try Self.participants(9, seed: 21)
         var fold = DynamicsKeyCounts()
         for p in ps { fold.add(p.contribution) }
-        #expect(fold.mostCommon == (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, ps.map(\.contribution)) })
+        #expect(
+            fold.mostCommon
+                == (1...StringSet.count).map { DynamicsTable.mostCommon(string: $0, ps.map(\.contribution)) })
     }
 
     @Test func aByteOrderMarkStartsEachStreamedCSV() throws {
@@ -100,7 +102,9 @@ import Testing
             let b = RecallRowBlocks(p)
             let again = try #require(RecallRowBlocks.decode(b.encoded()))
             #expect(again.csv == b.csv && again.json == b.json)
-            #expect(again.dynamics.map { $0.csv } == b.dynamics.map { $0.csv } && again.dynamics.map { $0.keys } == b.dynamics.map { $0.keys })
+            #expect(
+                again.dynamics.map { $0.csv } == b.dynamics.map { $0.csv }
+                    && again.dynamics.map { $0.keys } == b.dynamics.map { $0.keys })
             let c = p.contribution.compactBytes()
             #expect(c.withUnsafeBytes { StudyContribution(compactBytes: $0) } == p.contribution)
             var cut = b.encoded(); cut.removeLast()

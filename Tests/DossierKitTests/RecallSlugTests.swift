@@ -16,7 +16,9 @@ struct RecallSlugTests {
                      "🙂x", "../up", "A-Z_0.9", "%41", "\u{0}"]
         var g = SystemRandomNumberGenerator()
         let pool = Array("abcXYZ019-_. /%é\u{301}🙂\r\n")
-        for _ in 0..<2000 { names.append(String((0..<Int.random(in: 0...8, using: &g)).map { _ in pool.randomElement(using: &g)! })) }
+        for _ in 0..<2000 {
+            names.append(String((0..<Int.random(in: 0...8, using: &g)).map { _ in pool.randomElement(using: &g)! }))
+        }
         for n in names { #expect(RecallSection.slug(n) == Self.reference(n), "\(n.debugDescription)") }
     }
 }

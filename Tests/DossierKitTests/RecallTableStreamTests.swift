@@ -10,7 +10,10 @@ import Testing
     @Test func streamedCSVAndJSONEqualTheWholeTableWriters() {
         let header = ["participant", "source_file", "n", "x", "ok", "gap", "Zeta", "ä"]
         let rows: [[TableCell]] = [
-            [.text("S1"), .text("logs/a \"b\".jsonl"), .int(3), .number(0.1 + 0.2), .flag(true), .empty, .text("=cmd"), .text("é\n\u{2028}")],
+            [
+                .text("S1"), .text("logs/a \"b\".jsonl"), .int(3), .number(0.1 + 0.2), .flag(true), .empty,
+                .text("=cmd"), .text("é\n\u{2028}")
+            ],
             [.text("S2"), .text("x,y"), .int(-7), .number(1e-7), .flag(false), .number(2.5), .text(""), .text("\t")],
             [.text("S3"), .text("z"), .int(0), .number(123456789.123), .text("true"), .empty, .empty, .empty],
         ]
@@ -20,7 +23,9 @@ import Testing
         s.append([])
         s.append(Array(rows.dropFirst()))
         #expect(s.csvData == RecallRender.csv(whole))
-        #expect(String(decoding: s.jsonData, as: UTF8.self) == String(decoding: RecallStudyFiles.json(whole), as: UTF8.self))
+        #expect(
+            String(decoding: s.jsonData, as: UTF8.self) == String(decoding: RecallStudyFiles.json(whole), as: UTF8.self)
+        )
         let empty = RecallTableStream(header: header)
         #expect(empty.jsonData == RecallStudyFiles.json(RecallStudy.Table(header: header, rows: [])))
         #expect(empty.csvData == RecallRender.csv(RecallStudy.Table(header: header, rows: [])))
@@ -30,8 +35,10 @@ import Testing
     /// byte class it must send to `quote` (controls, `"`, `\`, U+2028/U+2029 and other
     /// `E2` characters), non-ASCII it may copy, at random.
     @Test func quotedTextAsJSONTextQuotes() {
-        let pieces = ["a", "S001", "data/logs/S1.jsonl", "\"", "\\", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", " ", "/", "é",
-                      "\u{2028}", "\u{2029}", "\u{2027}", "\u{2030}", "€", "😀", "\r\n", "=", ",", "True"]
+        let pieces = [
+            "a", "S001", "data/logs/S1.jsonl", "\"", "\\", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", " ", "/", "é",
+            "\u{2028}", "\u{2029}", "\u{2027}", "\u{2030}", "€", "😀", "\r\n", "=", ",", "True"
+        ]
         var texts = [""] + pieces
         var g = SystemRandomNumberGenerator()
         for _ in 0..<5_000 {
@@ -50,7 +57,8 @@ import Testing
         let header = ["participant", "source_file", "n", "x", "ok"]
         let rows: [[TableCell]] = [[.text("S1"), .text("a\u{2028}b"), .int(3), .number(0.125), .flag(true)],
                                    [.text("S2"), .text("x,y"), .int(-7), .number(1.5), .empty]]
-        var with = RecallTableStream(header: header), without = RecallTableStream(.init(header: header), headerRecord: false)
+        var with = RecallTableStream(header: header),
+            without = RecallTableStream(.init(header: header), headerRecord: false)
         var csvOnly = RecallTableStream(.csvOnly, headerRecord: false)
         with.append(rows); without.append(rows); csvOnly.append(rows)
         #expect(without.csvRows == with.csvRows && without.jsonRows == with.jsonRows)

@@ -7,8 +7,10 @@ import Testing
 // state, checked on their own.
 
 @Test func aRemoteManifestLooksCutOnlyWhenItStartsLikeJSONAndIsNotJSON() throws {
-    let whole = try RemoteSite(files: [SiteManifest.Entry(path: "a.html", sha256: String(repeating: "a", count: 64), size: 3)],
-                               etags: [:], dirty: false).encoded()
+    let whole = try RemoteSite(
+        files: [SiteManifest.Entry(path: "a.html", sha256: String(repeating: "a", count: 64), size: 3)],
+        etags: [:], dirty: false
+    ).encoded()
     #expect(!Publisher.looksCut(whole))
     for n in [0, 1, whole.count / 2, whole.count - 2] {
         #expect(Publisher.looksCut(whole.prefix(n)), "cut at \(n)")
@@ -18,8 +20,9 @@ import Testing
 
 @Test func theNavigationListsAtMostEightPagesThenAllPages() {
     func page(_ i: Int) -> ContentPage {
-        ContentPage(source: URL(fileURLWithPath: "/p/content/p\(i).md"), relative: "p\(i).md", title: "P\(i)", summary: "",
-                    weight: -i, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
+        ContentPage(
+            source: URL(fileURLWithPath: "/p/content/p\(i).md"), relative: "p\(i).md", title: "P\(i)", summary: "",
+            weight: -i, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
     }
     let few = Navigation.items(content: (0..<8).map(page), sections: [(key: "recall", title: "Recall")])
     #expect(few.count == 1 + 8 + 1 && !few.contains { $0.kind == "all-pages" })
@@ -39,7 +42,8 @@ import Testing
     defer { try? fm.removeItem(at: base) }
     try Data("x".utf8).write(to: outside.appendingPathComponent("diary.md"))
     try Data("y".utf8).write(to: project.appendingPathComponent("real.md"))
-    let inLink = project.appendingPathComponent("content/in.md"), outLink = project.appendingPathComponent("content/out.md")
+    let inLink = project.appendingPathComponent("content/in.md"),
+        outLink = project.appendingPathComponent("content/out.md")
     try fm.createSymbolicLink(at: inLink, withDestinationURL: project.appendingPathComponent("real.md"))
     try fm.createSymbolicLink(at: outLink, withDestinationURL: outside.appendingPathComponent("diary.md"))
     let strict = Confinement(root: project)

@@ -17,7 +17,9 @@ struct TestProject {
     }
 
     func read(_ path: String) -> String? {
-        FileManager.default.contents(atPath: root.appendingPathComponent(path).path).map { String(decoding: $0, as: UTF8.self) }
+        FileManager.default.contents(atPath: root.appendingPathComponent(path).path).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// Every file under `folder` (relative path → bytes).
@@ -28,7 +30,8 @@ struct TestProject {
         for case let url as URL in e {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue {
-                out[String(url.standardizedFileURL.path.dropFirst(base.standardizedFileURL.path.count + 1))] = FileManager.default.contents(atPath: url.path)
+                out[String(url.standardizedFileURL.path.dropFirst(base.standardizedFileURL.path.count + 1))] =
+                    FileManager.default.contents(atPath: url.path)
             }
         }
         return out

@@ -45,7 +45,10 @@ import JSONLines
     #expect(e?.panoramas[0].triggers[0].line == lineOf("\"Bell\"", in: validJSON))
 }
 
-@Test(arguments: [("Abc", false), ("Abcd", true), ("sixteen chars ok", true), ("seventeen chars!!", false), ("a  b", true), ("   ", true)])
+@Test(arguments: [
+    ("Abc", false), ("Abcd", true), ("sixteen chars ok", true), ("seventeen chars!!", false), ("a  b", true),
+    ("   ", true)
+])
 func titleMustHaveFourToSixteenCharactersSpacesIncluded(title: String, ok: Bool) {
     let json = variant("\"At the dentist\"", "\"\(title)\"")
     let (_, issues) = loadExperience(json, in: validDir())
@@ -125,12 +128,16 @@ func titleMustHaveFourToSixteenCharactersSpacesIncluded(title: String, ok: Bool)
         .replacingOccurrences(of: "{\"id\": \"b\"", with: "{\"id\": \"a\"")
     let (_, issues) = loadExperience(json, in: validDir())
     let e = errors(issues)
-    #expect(e.contains { $0.message.hasPrefix("unknown experience key \"descripton\"") && $0.line == lineOf("descripton", in: json) })
+    #expect(
+        e.contains {
+            $0.message.hasPrefix("unknown experience key \"descripton\"") && $0.line == lineOf("descripton", in: json)
+        })
     #expect(e.contains { $0.message.contains("panorama id \"a\" is used twice") })
 }
 
 @Test func customExperienceNeedsAnOwner() {
-    let (_, issues) = loadExperience(variant("\"description\": \"Three rooms.\",", "\"kind\": \"custom\","), in: validDir())
+    let (_, issues) = loadExperience(
+        variant("\"description\": \"Three rooms.\",", "\"kind\": \"custom\","), in: validDir())
     #expect(errors(issues).map(\.message) == ["a custom experience needs an owner"])
 }
 
@@ -151,7 +158,9 @@ func exp(_ file: String, _ title: String?, kind: ExperienceKind = .custom, owner
 }
 
 @Test func customTitleMayNotRepeatAPremadeTitle() {
-    let (_, issues) = ExperienceCollection.check([exp("p.json", "Haircut", kind: .premade, owner: nil), exp("c.json", "HAIRCUT")])
+    let (_, issues) = ExperienceCollection.check([
+        exp("p.json", "Haircut", kind: .premade, owner: nil), exp("c.json", "HAIRCUT")
+    ])
     #expect(issues.map(\.file) == ["c.json"])
 }
 
@@ -171,7 +180,8 @@ func exp(_ file: String, _ title: String?, kind: ExperienceKind = .custom, owner
                 exp("e.json", nil, owner: "kim")]
     let (out, issues) = ExperienceCollection.check(list)
     #expect(issues.isEmpty)
-    #expect(out.map { $0.title ?? "" } == ["experience 1", "experience 2", "Experience 3", "experience 4", "experience 1"])
+    #expect(
+        out.map { $0.title ?? "" } == ["experience 1", "experience 2", "Experience 3", "experience 4", "experience 1"])
 }
 
 // MARK: - Writer

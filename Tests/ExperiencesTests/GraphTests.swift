@@ -5,12 +5,17 @@ import FoundationXML
 import Testing
 @testable import Experiences
 
-func door(_ to: String) -> Trigger { Trigger(id: "d-\(to)", kind: .door, yaw: 0, pitch: 0, label: "to \(to)", target: to) }
+func door(_ to: String) -> Trigger {
+    Trigger(id: "d-\(to)", kind: .door, yaw: 0, pitch: 0, label: "to \(to)", target: to)
+}
 func sound() -> Trigger { Trigger(id: "s", kind: .sound, yaw: 0, pitch: 0, label: "s", media: "s.wav") }
 func video() -> Trigger { Trigger(id: "v", kind: .video, yaw: 0, pitch: 0, label: "v", media: "v.mp4") }
-func pano(_ id: String, _ t: [Trigger]) -> Panorama { Panorama(id: id, title: id.uppercased(), image: "\(id).jpg", triggers: t, line: 10) }
+func pano(_ id: String, _ t: [Trigger]) -> Panorama {
+    Panorama(id: id, title: id.uppercased(), image: "\(id).jpg", triggers: t, line: 10)
+}
 func graph(_ ps: [Panorama], first: String? = nil, final: String? = nil) -> (Experience, GraphAnalysis) {
-    let e = Experience(file: "g.json", slug: "g", title: "Graph test", panoramas: ps, firstPanorama: first, explicitFinal: final)
+    let e = Experience(
+        file: "g.json", slug: "g", title: "Graph test", panoramas: ps, firstPanorama: first, explicitFinal: final)
     return (e, GraphAnalysis(e))
 }
 

@@ -25,7 +25,10 @@ final class TempDir {
 func jpegHeader(width: Int, height: Int) -> Data {
     var b: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]
     b += Array("JFIF".utf8) + [0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00]
-    b += [0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 0x03]
+    b += [
+        0xFF, 0xC0, 0x00, 0x11, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
+        0x03
+    ]
     b += [0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]
     b += [0xFF, 0xD9]
     return Data(b)
@@ -41,18 +44,24 @@ func wavSine(amplitude: Double, frames: Int = 8000, rate: Int = 8000, bits: Int 
             case 8: samples.append(UInt8(clamping: Int((v * 128).rounded()) + 128))
             case 24:
                 let s = Int32((v * 8_388_607).rounded())
-                samples += [UInt8(truncatingIfNeeded: s), UInt8(truncatingIfNeeded: s >> 8), UInt8(truncatingIfNeeded: s >> 16)]
+                samples += [
+                    UInt8(truncatingIfNeeded: s), UInt8(truncatingIfNeeded: s >> 8), UInt8(truncatingIfNeeded: s >> 16)
+                ]
             default:
                 let s = Int16((v * 32767).rounded())
                 samples += [UInt8(truncatingIfNeeded: s), UInt8(truncatingIfNeeded: s >> 8)]
             }
         }
     }
-    func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+    func le32(_ v: Int) -> [UInt8] {
+        [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)]
+    }
     func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
     let blockAlign = channels * bits / 8
     var b = Array("RIFF".utf8) + le32(36 + samples.count) + Array("WAVE".utf8)
-    b += Array("fmt ".utf8) + le32(16) + le16(1) + le16(channels) + le32(rate) + le32(rate * blockAlign) + le16(blockAlign) + le16(bits)
+    b +=
+        Array("fmt ".utf8) + le32(16) + le16(1) + le16(channels) + le32(rate) + le32(rate * blockAlign)
+        + le16(blockAlign) + le16(bits)
     b += Array("data".utf8) + le32(samples.count) + samples
     return Data(b)
 }

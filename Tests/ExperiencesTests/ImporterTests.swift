@@ -18,8 +18,11 @@ func fixture(_ name: String) throws -> Data {
     let r = try TourImporter.pannellum(Data(src.utf8), file: "tour.json")
     let notes = r.notes
     #expect(notes.allSatisfy { $0.file == "tour.json" && $0.severity == .warning })
-    #expect(notes.contains { $0.message.contains("URL has no Prep equivalent") && $0.message.contains("link was dropped")
-        && $0.line == lineOf("\"URL\"", in: src) })
+    #expect(
+        notes.contains {
+            $0.message.contains("URL has no Prep equivalent") && $0.message.contains("link was dropped")
+                && $0.line == lineOf("\"URL\"", in: src)
+        })
     #expect(notes.contains { $0.message.contains("default.author") && $0.line == lineOf("\"author\"", in: src) })
     #expect(notes.contains { $0.message.contains("default.sceneFadeDuration") })
     #expect(notes.filter { $0.message.contains(": hfov has no Prep equivalent") }.count == 2)
@@ -39,22 +42,34 @@ func fixture(_ name: String) throws -> Data {
 }
 
 /// Runs a Pannellum import of `json` and returns the result.
-func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try TourImporter.pannellum(Data(json.utf8), file: "t.json") }
+func pannellum(_ json: String) throws(ExperienceError) -> ImportResult {
+    try TourImporter.pannellum(Data(json.utf8), file: "t.json")
+}
 
 @Test func pannellumBasePathPrefixesImages() throws {
-    let r = try pannellum(#"{"default": {"firstScene": "a", "basePath": "images"}, "scenes": {"a": {"title": "A", "panorama": "a.jpg"}, "b": {"title": "B", "panorama": "b.jpg", "basePath": "other/"}}}"#)
+    let r = try pannellum(
+        // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+        #"{"default": {"firstScene": "a", "basePath": "images"}, "scenes": {"a": {"title": "A", "panorama": "a.jpg"}, "b": {"title": "B", "panorama": "b.jpg", "basePath": "other/"}}}"#
+        // END DATA TABLE
+    )
     #expect(r.experience.panoramas.map(\.image) == ["images/a.jpg", "other/b.jpg"])
 }
 
 @Test func pannellumReadsNumbersWrittenAsStrings() throws {
-    let r = try pannellum(#"{"scenes": {"a": {"title": "A", "panorama": "a.jpg", "yaw": "30", "pitch": " -5 ", "hotSpots": [{"type": "scene", "sceneId": "a", "yaw": "100.5", "pitch": "12", "targetYaw": "45"}]}}}"#)
+    let r = try pannellum(
+        // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+        #"{"scenes": {"a": {"title": "A", "panorama": "a.jpg", "yaw": "30", "pitch": " -5 ", "hotSpots": [{"type": "scene", "sceneId": "a", "yaw": "100.5", "pitch": "12", "targetYaw": "45"}]}}}"#
+        // END DATA TABLE
+    )
     let p = r.experience.panoramas[0]
     #expect(p.startYaw == 30 && p.startPitch == -5)
     #expect(p.triggers[0].yaw == 100.5 && p.triggers[0].pitch == 12 && p.triggers[0].targetYaw == 45)
 }
 
 @Test func pannellumDoorToMissingSceneIsAWarningAndLeftOut() throws {
-    let src = "{\"scenes\": {\"a\": {\"title\": \"A\", \"panorama\": \"a.jpg\", \"hotSpots\": [\n{\"type\": \"scene\",\n \"sceneId\": \"nowhere\", \"yaw\": 1, \"pitch\": 0}]}}}"
+    let src =
+        "{\"scenes\": {\"a\": {\"title\": \"A\", \"panorama\": \"a.jpg\", \"hotSpots\": [\n{\"type\": \"scene\",\n "
+            + "\"sceneId\": \"nowhere\", \"yaw\": 1, \"pitch\": 0}]}}}"
     let r = try pannellum(src)
     #expect(r.experience.panoramas[0].triggers.isEmpty)
     let n = try #require(r.notes.first { $0.message.contains("\"nowhere\", which is not in the tour") })
@@ -64,13 +79,23 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
 }
 
 @Test func pannellumClampingIsReported() throws {
-    let r = try pannellum("{\"scenes\": {\"a\": {\"title\": \"A\", \"panorama\": \"a.jpg\", \"hotSpots\": [{\"type\": \"scene\", \"sceneId\": \"a\", \"yaw\": 0,\n \"pitch\": 95}]}}}")
+    let r = try pannellum(
+        "{\"scenes\": {\"a\": {\"title\": \"A\", \"panorama\": \"a.jpg\", \"hotSpots\": [{\"type\": \"scene\", "
+            + "\"sceneId\": \"a\", \"yaw\": 0,\n \"pitch\": 95}]}}}"
+    )
     #expect(r.experience.panoramas[0].triggers[0].pitch == 90)
-    #expect(r.notes.contains { $0.line == 2 && $0.message.contains("pitch 95° is outside −90…90 and was clamped to 90°") })
+    #expect(
+        r.notes.contains {
+            $0.line == 2 && $0.message.contains("pitch 95° is outside −90…90 and was clamped to 90°")
+        })
 }
 
 @Test func pannellumSingleSceneConfigurationImports() throws {
-    let r = try pannellum(#"{"type": "equirectangular", "panorama": "room.jpg", "title": "My room", "autoLoad": true, "hotSpots": [{"type": "info", "text": "The window", "yaw": 20, "pitch": 3}]}"#)
+    let r = try pannellum(
+        // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+        #"{"type": "equirectangular", "panorama": "room.jpg", "title": "My room", "autoLoad": true, "hotSpots": [{"type": "info", "text": "The window", "yaw": 20, "pitch": 3}]}"#
+        // END DATA TABLE
+    )
     #expect(r.experience.panoramas.count == 1)
     let p = r.experience.panoramas[0]
     #expect(p.id == "my-room" && p.image == "room.jpg" && p.title == "My room")
@@ -80,7 +105,8 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
 
 @Test func pannellumRemoteImageIsAClearError() {
     for json in [#"{"scenes": {"a": {"title": "A", "panorama": "https://example.org/a.jpg"}}}"#,
-                 #"{"default": {"basePath": "//cdn.example.org/"}, "scenes": {"a": {"title": "A", "panorama": "a.jpg"}}}"#] {
+        #"{"default": {"basePath": "//cdn.example.org/"}, "scenes": {"a": {"title": "A", "panorama": "a.jpg"}}}"#
+    ] {
         do { _ = try pannellum(json); Issue.record("expected an error") } catch {
             #expect(error.issues.count == 1)
             #expect(error.issues[0].message.contains("is a remote address; download it beside the tour file"))
@@ -89,10 +115,16 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
 }
 
 @Test func shortenedLabelsEndAtAWordBoundary() throws {
-    #expect(TourImporter.shorten("Walk along the path to the big old oak tree by the pond", 40) == "Walk along the path to the big old oak…")
+    #expect(
+        TourImporter.shorten("Walk along the path to the big old oak tree by the pond", 40)
+            == "Walk along the path to the big old oak…")
     #expect(TourImporter.shorten(String(repeating: "x", count: 50), 40) == String(repeating: "x", count: 39) + "…")
     #expect(TourImporter.shorten("short", 40) == "short")
-    let r = try pannellum(#"{"scenes": {"a": {"title": "A", "panorama": "a.jpg", "hotSpots": [{"type": "scene", "sceneId": "a", "yaw": 0, "pitch": 0, "text": "Walk along the path to the big old oak tree by the pond"}]}}}"#)
+    let r = try pannellum(
+        // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+        #"{"scenes": {"a": {"title": "A", "panorama": "a.jpg", "hotSpots": [{"type": "scene", "sceneId": "a", "yaw": 0, "pitch": 0, "text": "Walk along the path to the big old oak tree by the pond"}]}}}"#
+        // END DATA TABLE
+    )
     let label = r.experience.panoramas[0].triggers[0].label
     #expect(label == "Walk along the path to the big old oak…" && label.count <= 40)
 }
@@ -111,7 +143,10 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
     #expect(msgs.filter { $0.contains("tiled cube faces") }.count == 2)
     #expect(msgs.contains { $0.contains("rotation has no Prep equivalent") })
     #expect(msgs.contains { $0.contains("scene id \"1-waiting room\" was renamed \"1-waiting-room\"") })
-    #expect(r.experience.panoramas[0].triggers.contains { $0.kind == .note && $0.label == "Reception" && $0.text == "Say hello here" })
+    #expect(
+        r.experience.panoramas[0].triggers.contains {
+            $0.kind == .note && $0.label == "Reception" && $0.text == "Say hello here"
+        })
 }
 
 /// Marzipano's documented convention (RectilinearView.coordinatesToScreen): the ray of
@@ -119,9 +154,13 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
 /// y up and −z forward. Dossier's direction of (yaw°, pitch°) is
 /// (cos p·sin y, sin p, cos p·cos y) with +z forward. The imported angles must give the same ray.
 @Test func marzipanoPitchIsPositiveDownwardAndImportsToTheSameDirection() throws {
-    let cases: [(Double, Double)] = [(1.5707963267948966, -0.2617993877991494), (-0.5, 0.1), (0.3, 0.17), (2.5, 1.2), (-3.0, -0.9)]
+    let cases: [(Double, Double)] = [
+        (1.5707963267948966, -0.2617993877991494), (-0.5, 0.1), (0.3, 0.17), (2.5, 1.2), (-3.0, -0.9)
+    ]
     for (myaw, mpitch) in cases {
-        let js = "var APP_DATA = {\"scenes\": [{\"id\": \"a\", \"name\": \"A\", \"linkHotspots\": [{\"yaw\": \(myaw), \"pitch\": \(mpitch), \"target\": \"a\"}]}]};"
+        let js =
+            "var APP_DATA = {\"scenes\": [{\"id\": \"a\", \"name\": \"A\", \"linkHotspots\": [{\"yaw\": \(myaw), "
+                + "\"pitch\": \(mpitch), \"target\": \"a\"}]}]};"
         let t = try TourImporter.marzipano(Data(js.utf8), file: "d.js").experience.panoramas[0].triggers[0]
         let marzipanoRay = (x: sin(myaw) * cos(mpitch), up: -sin(mpitch), forward: cos(myaw) * cos(mpitch))
         let y = t.yaw * .pi / 180, p = t.pitch * .pi / 180
@@ -154,7 +193,10 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
 
 @Test func notATourIsAnErrorWithLine() {
     #expect(throws: ExperienceError.self) { try TourImporter.pannellum(Data("{\"x\": 1}".utf8), file: "t.json") }
-    do { _ = try TourImporter.marzipano(Data("var APP_DATA = {\n\"scenes\": [,]};".utf8), file: "d.js"); Issue.record("expected error") }
+    do {
+        _ = try TourImporter.marzipano(Data("var APP_DATA = {\n\"scenes\": [,]};".utf8), file: "d.js");
+        Issue.record("expected error")
+    }
     catch { #expect(error.issues.first?.line == 2) }
 }
 
@@ -169,8 +211,17 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
     let r = try pannellum(src)
     let spots = try #require(r.experience.panorama("a")).triggers
     #expect(spots.map(\.yaw) == [0, 30, 40] && spots.map(\.pitch) == [2, 0, 1])
-    #expect(r.notes.contains { $0.line == 2 && $0.message == "hot spot 1 of scene \"a\": yaw is \"abc\", not a number; 0 was used, so check where it sits" })
-    #expect(r.notes.contains { $0.line == 3 && $0.message == "hot spot 2 of scene \"a\": pitch is missing; 0 was used, so check where it sits" })
+    #expect(
+        r.notes.contains {
+            $0.line == 2
+                && $0.message
+                    == "hot spot 1 of scene \"a\": yaw is \"abc\", not a number; 0 was used, so check where it sits"
+        })
+    #expect(
+        r.notes.contains {
+            $0.line == 3
+                && $0.message == "hot spot 2 of scene \"a\": pitch is missing; 0 was used, so check where it sits"
+        })
     #expect(r.notes.contains { $0.line == 1 && $0.message.hasPrefix("scene \"a\": yaw is \"east\", not a number") })
     #expect(r.notes.count == 3, "\(r.notes)")   // nothing about the third hot spot, nothing about a missing scene pitch
 
@@ -180,6 +231,10 @@ func pannellum(_ json: String) throws(ExperienceError) -> ImportResult { try Tou
       "linkHotspots": [], "infoHotspots": [{"pitch": 0.1, "title": "Sign", "text": "Hi"}]}]};
     """
     let m = try TourImporter.marzipano(Data(marz.utf8), file: "data.js")
-    #expect(m.notes.contains { $0.line == 3 && $0.message == "info hot spot 1 of scene \"s\": yaw is missing; 0 was used, so check where it sits" })
+    #expect(
+        m.notes.contains {
+            $0.line == 3
+                && $0.message == "info hot spot 1 of scene \"s\": yaw is missing; 0 was used, so check where it sits"
+        })
     #expect(!m.notes.contains { $0.message.contains("starting: pitch") })   // a starting view may leave pitch out
 }

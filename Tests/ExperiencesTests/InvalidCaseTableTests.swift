@@ -24,11 +24,15 @@ func invalidCaseTable() throws -> (valid: Data, cases: [InvalidCase]) {
 }
 
 /// Every error the loader and the collection rules report for `data`, checked after `others`.
-func validationErrors(_ data: Data, others: [(file: String, title: String, kind: ExperienceKind, owner: String?)]) -> [String] {
+func validationErrors(
+    _ data: Data, others: [(file: String, title: String, kind: ExperienceKind, owner: String?)]
+) -> [String] {
     let (e, issues) = ExperienceLoader().load(data: data, file: "case.json", slug: "case")
     var errs = issues.filter { $0.severity == .error }.map(\.message)
     if let e {
-        let before = others.map { Experience(file: $0.file, slug: $0.file, title: $0.title, kind: $0.kind, owner: $0.owner, panoramas: []) }
+        let before = others.map {
+            Experience(file: $0.file, slug: $0.file, title: $0.title, kind: $0.kind, owner: $0.owner, panoramas: [])
+        }
         let (_, found) = ExperienceCollection.check(before + [e])
         errs += found.filter { $0.severity == .error }.map(\.message)
     }

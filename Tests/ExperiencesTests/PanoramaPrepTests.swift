@@ -44,6 +44,9 @@ func jpegSize(_ d: Data) -> (Int, Int)? {
 }
 
 @Test func undecodableImageIsAFailureWithAMessage() {
-    do { _ = try PanoramaPrep.viewer(jpegHeader(width: 10, height: 5) + Data(repeating: 0, count: 3)); Issue.record("expected a failure") }
+    do {
+        _ = try PanoramaPrep.viewer(jpegHeader(width: 10, height: 5) + Data(repeating: 0, count: 3));
+        Issue.record("expected a failure")
+    }
     catch { #expect(!error.message.isEmpty) }
 }

@@ -19,7 +19,8 @@ import Testing
             var rng = SeededRandom(seed: 99)
             var t = 0.0, o = 0.0, s = 0.0
             for _ in 0..<4000 {
-                let p = Simulator.profile(age: 25, gender: "female", diagnosed: diagnosed, medicated: medicated, rng: &rng)
+                let p = Simulator.profile(
+                    age: 25, gender: "female", diagnosed: diagnosed, medicated: medicated, rng: &rng)
                 t += p.tau; o += p.omission; s += p.sigma
             }
             return (t / 4000, o / 4000, s / 4000)
@@ -100,13 +101,20 @@ import Testing
             return Session(index: 1, start: 0, end: 82_000, score: 0, obstacles: obs, taps: obs.map { $0.t + rt })
         }
         for i in 0..<12 {
-            players.append(Player(id: "c\(i)", survey: Survey(complete: true, diagnosed: false, medicated: nil, age: 20, gender: "female"),
-                                  sessions: [session(rt: 300 + 10 * i)]))
+            players.append(
+                Player(
+                    id: "c\(i)",
+                    survey: Survey(complete: true, diagnosed: false, medicated: nil, age: 20, gender: "female"),
+                    sessions: [session(rt: 300 + 10 * i)]))
         }
-        players.append(Player(id: "x", survey: Survey(complete: true, diagnosed: true, medicated: false, age: 25, gender: "female"),
-                              sessions: [session(rt: 355)]))
-        players.append(Player(id: "y", survey: Survey(complete: true, diagnosed: true, medicated: false, age: 50, gender: "male"),
-                              sessions: [session(rt: 355)]))
+        players.append(
+            Player(
+                id: "x", survey: Survey(complete: true, diagnosed: true, medicated: false, age: 25, gender: "female"),
+                sessions: [session(rt: 355)]))
+        players.append(
+            Player(
+                id: "y", survey: Survey(complete: true, diagnosed: true, medicated: false, age: 50, gender: "male"),
+                sessions: [session(rt: 355)]))
         let a = CohortAnalyzer.analyze(Cohort(players: players))
         let x = try #require(a.players.first { $0.id == "x" }?.norms.first { $0.measure == "hitRTMean" })
         #expect(x.referenceN == 12 && x.small && !x.fallback)

@@ -16,7 +16,8 @@ import Testing
         let path = dir.appendingPathComponent("no/such/x.sqlite").path
         let e = message { _ = try StudyDatabase(path: path) }
         #expect(e?.file == path)
-        #expect(e?.message == "cannot create the database: the folder \(dir.path)/no/such does not exist (create it first)")
+        #expect(
+            e?.message == "cannot create the database: the folder \(dir.path)/no/such does not exist (create it first)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 

@@ -5,7 +5,9 @@ import Testing
 /// Range validation (#14), data-edge decisions and small-cell suppression.
 @Suite struct EdgeTests {
     func session(_ f: (inout Session) -> Void) -> Session {
-        var s = Session(index: 1, start: 0, end: 60_000, score: 10, obstacles: [Obstacle(t: 1000, interval: 1000, kind: "crate")], taps: [1300])
+        var s = Session(
+            index: 1, start: 0, end: 60_000, score: 10, obstacles: [Obstacle(t: 1000, interval: 1000, kind: "crate")],
+            taps: [1300])
         f(&s)
         return s
     }
@@ -17,8 +19,16 @@ import Testing
         #expect(sessionProblem(session { $0.taps = [-5] })?.contains("before the session start") == true)
         #expect(sessionProblem(session { $0.index = Int.max })?.contains("must be 1…") == true)
         // Measures of unvalidated extremes do not trap either.
-        let p = Player(id: "p", survey: nil, sessions: [session { $0.start = Int.min; $0.end = Int.max; $0.score = Int.max },
-                                                        session { $0.index = 2; $0.score = Int.max }])
+        let p = Player(
+            id: "p", survey: nil,
+            sessions: [
+                session {
+                    $0.start = Int.min; $0.end = Int.max; $0.score = Int.max
+                },
+                session {
+                    $0.index = 2; $0.score = Int.max
+                }
+            ])
         let m = Measures.compute(p)
         #expect(m.bestScore == Int.max)
     }

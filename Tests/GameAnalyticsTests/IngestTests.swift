@@ -14,7 +14,8 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
 
     func upload(_ p: Player, signedBy key: Curve25519.Signing.PrivateKey? = nil) throws -> Data {
         let body = Data(TelemetryJSONL.lines(for: p).joined(separator: "\n").utf8)
-        let plain = try SignedUpload.make(body: body, player: p.id, signingKey: key ?? device, resultKey: Data(repeating: 7, count: 32))
+        let plain = try SignedUpload.make(
+            body: body, player: p.id, signingKey: key ?? device, resultKey: Data(repeating: 7, count: 32))
         return try Upload.seal(plain, publicKeyPEM: testKeys.publicPEM)
     }
 
@@ -28,7 +29,9 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = try Upload.privateKey(pem: testKeys.privatePEM)
         let p = cohort.players[0]
-        #expect(Ingest.ingest(try upload(p), name: "u1", key: key, into: db) == .stored(player: p.id, sessions: p.sessions.count))
+        #expect(
+            Ingest.ingest(try upload(p), name: "u1", key: key, into: db)
+                == .stored(player: p.id, sessions: p.sessions.count))
         #expect(try db.readCohort().players == [p])
     }
 
@@ -39,8 +42,10 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         let p = cohort.players[1]
         let first = try upload(p), second = try upload(p)
         #expect(first != second)   // fresh data key each time…
-        #expect(Ingest.ingest(first, name: "a", key: key, into: db) == .stored(player: p.id, sessions: p.sessions.count))
-        #expect(Ingest.ingest(second, name: "b", key: key, into: db) == .duplicate(player: p.id))  // …same content hash
+        #expect(
+            Ingest.ingest(first, name: "a", key: key, into: db) == .stored(player: p.id, sessions: p.sessions.count))
+        // …same content hash
+        #expect(Ingest.ingest(second, name: "b", key: key, into: db) == .duplicate(player: p.id))
         #expect(Ingest.ingest(first, name: "a", key: key, into: db) == .duplicate(player: p.id))
         #expect(try db.uploadCount() == 1)
         #expect(try db.readCohort().players == [p])
@@ -65,7 +70,10 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         }
         guard case .rejected(let r3) = Ingest.ingest(Data("hello".utf8), name: "d", key: key, into: db) else { return }
         #expect(r3.contains("not a RocketMouse upload"))
-        guard case .rejected(let r4) = Ingest.ingest(try upload(cohort.players[1]).prefix(300), name: "e", key: key, into: db) else { return }
+        guard
+            case .rejected(let r4) = Ingest.ingest(
+                try upload(cohort.players[1]).prefix(300), name: "e", key: key, into: db)
+        else { return }
         #expect(r4.contains("truncated") || r4.contains("authentication failed"))
         #expect(try db.readCohort().players == [kept])
         #expect(try db.uploadCount() == 1)
@@ -76,7 +84,8 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         defer { try? FileManager.default.removeItem(at: dir) }
         let other = try Upload.makeKeyPair(bits: 2048)
         let wrong = try Upload.privateKey(pem: other.privatePEM)
-        guard case .rejected(let reason) = Ingest.ingest(try upload(cohort.players[2]), name: "x", key: wrong, into: db) else {
+        guard case .rejected(let reason) = Ingest.ingest(try upload(cohort.players[2]), name: "x", key: wrong, into: db)
+        else {
             Issue.record("opened with the wrong key"); return
         }
         #expect(reason.contains("different study key"))
@@ -87,9 +96,13 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         let (db, dir) = try db()
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = try Upload.privateKey(pem: testKeys.privatePEM)
-        let garbage = try Upload.seal(try SignedUpload.make(body: Data("{\"type\":\"survey\"}\n".utf8), player: "p1", signingKey: device,
-                                                             resultKey: Data(count: 32)), publicKeyPEM: testKeys.publicPEM)
-        guard case .rejected(let r1) = Ingest.ingest(garbage, name: "g", key: key, into: db) else { Issue.record("accepted"); return }
+        let garbage = try Upload.seal(
+            try SignedUpload.make(
+                body: Data("{\"type\":\"survey\"}\n".utf8), player: "p1", signingKey: device,
+                resultKey: Data(count: 32)), publicKeyPEM: testKeys.publicPEM)
+        guard case .rejected(let r1) = Ingest.ingest(garbage, name: "g", key: key, into: db) else {
+            Issue.record("accepted"); return
+        }
         #expect(r1.hasPrefix("malformed content: line 2"))
         let p = cohort.players[0]
         _ = Ingest.ingest(try upload(p), name: "a", key: key, into: db)
@@ -97,7 +110,9 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         var changed = p
         changed.sessions[0].score += 1
         changed.sessions.append(Session(index: 99, start: 0, end: 10, score: 0))
-        guard case .rejected(let r2) = Ingest.ingest(try upload(changed), name: "b", key: key, into: db) else { Issue.record("accepted"); return }
+        guard case .rejected(let r2) = Ingest.ingest(try upload(changed), name: "b", key: key, into: db) else {
+            Issue.record("accepted"); return
+        }
         #expect(r2.contains("different data is already stored"))
         #expect(try db.readCohort().players == [p])
     }
@@ -107,7 +122,10 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = try Upload.privateKey(pem: testKeys.privatePEM)
         let plain = Data(TelemetryJSONL.lines(for: cohort.players[0]).joined(separator: "\n").utf8)
-        guard case .rejected(let r) = Ingest.ingest(try Upload.seal(plain, publicKeyPEM: testKeys.publicPEM), name: "u", key: key, into: db) else {
+        guard
+            case .rejected(let r) = Ingest.ingest(
+                try Upload.seal(plain, publicKeyPEM: testKeys.publicPEM), name: "u", key: key, into: db)
+        else {
             Issue.record("unsigned upload accepted"); return
         }
         #expect(r.contains("unsigned upload"))
@@ -121,8 +139,13 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         var p = cohort.players[0]
         let first = p
         p.sessions = [Session(index: 50, start: 0, end: 1000, score: 1)]
-        #expect(Ingest.ingest(try upload(first), name: "a", key: key, into: db) == .stored(player: p.id, sessions: first.sessions.count))
-        guard case .rejected(let r) = Ingest.ingest(try upload(p, signedBy: Curve25519.Signing.PrivateKey()), name: "f", key: key, into: db) else {
+        #expect(
+            Ingest.ingest(try upload(first), name: "a", key: key, into: db)
+                == .stored(player: p.id, sessions: first.sessions.count))
+        guard
+            case .rejected(let r) = Ingest.ingest(
+                try upload(p, signedBy: Curve25519.Signing.PrivateKey()), name: "f", key: key, into: db)
+        else {
             Issue.record("forged upload accepted"); return
         }
         #expect(r.contains("pinned to another device"))

@@ -16,7 +16,9 @@ import Testing
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
             var taps: [Int] = [], t = 0
-            for _ in 0..<Int.random(in: 0...12, using: &rng) { t += Int.random(in: 0...900, using: &rng); taps.append(t) }
+            for _ in 0..<Int.random(in: 0...12, using: &rng) {
+                t += Int.random(in: 0...900, using: &rng); taps.append(t)
+            }
             let jumps = KitModel.jumps(taps)
             let a = Int.random(in: 0...6000, using: &rng)
             #expect(KitModel.hitTime(a, jumps: jumps) == Self.plainHitTime(a, jumps: jumps), "a \(a), jumps \(jumps)")

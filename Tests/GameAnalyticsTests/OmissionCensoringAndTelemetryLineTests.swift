@@ -10,22 +10,29 @@ import Testing
     @Test func anOmissionCutByTheSessionEndIsCensoredAtDurationPlusOneMinusA() {
         let duration = 60_000
         for a in [duration - 999, duration - 500, duration - 150, duration] {
-            let s = Session(index: 1, start: 0, end: duration, score: 0, obstacles: [Obstacle(t: a, interval: a, kind: "crate")], taps: [])
+            let s = Session(
+                index: 1, start: 0, end: duration, score: 0, obstacles: [Obstacle(t: a, interval: a, kind: "crate")],
+                taps: [])
             let trial = Measures.trials(s).trials[0]
             #expect(trial.rt == nil)
             #expect(trial.window == duration + 1 - a)
             // The longest reaction that window could have seen is a hit at `duration`.
-            let hit = Session(index: 1, start: 0, end: duration, score: 0, obstacles: [Obstacle(t: a, interval: a, kind: "crate")],
-                              taps: [duration])
+            let hit = Session(
+                index: 1, start: 0, end: duration, score: 0, obstacles: [Obstacle(t: a, interval: a, kind: "crate")],
+                taps: [duration])
             let rt = Measures.trials(hit).trials[0].rt
             #expect(rt == nil || rt! < trial.window)
         }
         // A full window stays 1,000 ms; one cut by the next obstacle ends there.
         let full = Session(index: 1, start: 0, end: duration, score: 0,
-                           obstacles: [Obstacle(t: 1000, interval: 1000, kind: "a"), Obstacle(t: 1600, interval: 600, kind: "b"),
-                                       Obstacle(t: 5000, interval: 3400, kind: "c")], taps: [])
+            obstacles: [
+                Obstacle(t: 1000, interval: 1000, kind: "a"), Obstacle(t: 1600, interval: 600, kind: "b"),
+                Obstacle(t: 5000, interval: 3400, kind: "c")
+            ], taps: [])
         #expect(Measures.trials(full).trials.map(\.window) == [600, 1000, 1000])
-        let cut = Session(index: 1, start: 0, end: duration, score: 0, obstacles: [Obstacle(t: duration - 400, interval: 1, kind: "a")], taps: [])
+        let cut = Session(
+            index: 1, start: 0, end: duration, score: 0,
+            obstacles: [Obstacle(t: duration - 400, interval: 1, kind: "a")], taps: [])
         #expect(Measures.censorPoints(Measures.trials(cut).trials) == [Double(401)])
     }
 

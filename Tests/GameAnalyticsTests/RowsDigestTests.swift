@@ -34,10 +34,12 @@ import Testing
         let fewer = try database(dir, "fewer.sqlite", Array(players.dropLast()))
         #expect(try full.rowsDigest() != fewer.rowsDigest())
         let before = try full.rowsDigest()
-        try full.exec("UPDATE events SET t_ms = t_ms + 1 WHERE rowid = (SELECT MIN(rowid) FROM events WHERE kind = 'tap')")
+        try full.exec(
+            "UPDATE events SET t_ms = t_ms + 1 WHERE rowid = (SELECT MIN(rowid) FROM events WHERE kind = 'tap')")
         let tapMoved = try full.rowsDigest()
         #expect(tapMoved != before)
-        try full.exec("UPDATE surveys SET gender = COALESCE(gender, '') || 'x' WHERE player = (SELECT MIN(player) FROM surveys)")
+        try full.exec(
+            "UPDATE surveys SET gender = COALESCE(gender, '') || 'x' WHERE player = (SELECT MIN(player) FROM surveys)")
         #expect(try full.rowsDigest() != tapMoved)
     }
 }

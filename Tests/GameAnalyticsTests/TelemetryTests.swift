@@ -39,9 +39,16 @@ func tempDir() throws -> URL {
 
     @Test func readerNamesTheLineOfABadRecord() {
         let good = #"{"type":"survey","player":"p1","complete":true,"diagnosed":false,"age":30,"gender":"female"}"#
-        let bad = #"{"type":"session","player":"p1","session":1,"start":0,"end":5000,"score":0,"obstacles":[[1000,1000,"crate"],[3000,1500,"bird"]]}"#
+        let bad =
+            // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+            #"{"type":"session","player":"p1","session":1,"start":0,"end":5000,"score":0,"obstacles":[[1000,1000,"crate"],[3000,1500,"bird"]]}"#
+            // END DATA TABLE
         var r = TelemetryJSONL.Reader()
-        #expect(throws: GameError(file: "x.jsonl", line: 3, "session 1 obstacle 2: interval 1500 does not match the time since the previous obstacle (2000)")) {
+        #expect(
+            throws: GameError(
+                file: "x.jsonl", line: 3,
+                "session 1 obstacle 2: interval 1500 does not match the time since the previous obstacle (2000)")
+        ) {
             try r.add(text: good + "\n\n" + bad + "\n", file: "x.jsonl")
         }
     }
@@ -53,9 +60,18 @@ func tempDir() throws -> URL {
             (#"{"type":"survey","player":"p1","complete":true,"diagnosed":false,"age":30,"gender":"f"}"#, "gender"),
             (#"{"type":"survey","player":"p1","complete":true,"age":30,"gender":"male"}"#, "diagnosed"),
             (#"{"type":"survey","player":"p1","complete":"yes"}"#, "'complete' must be true or false"),
-            (#"{"type":"session","player":"p1","session":1,"start":0,"end":100,"score":0,"taps":[50,20]}"#, "goes backwards"),
-            (#"{"type":"session","player":"p1","session":1,"start":0,"end":100,"score":0,"taps":[500]}"#, "after the session end"),
-            (#"{"type":"session","player":"p1","session":1,"start":0,"end":100,"score":0,"taps":[1.5]}"#, "whole number"),
+            (
+                #"{"type":"session","player":"p1","session":1,"start":0,"end":100,"score":0,"taps":[50,20]}"#,
+                "goes backwards"
+            ),
+            (
+                #"{"type":"session","player":"p1","session":1,"start":0,"end":100,"score":0,"taps":[500]}"#,
+                "after the session end"
+            ),
+            (
+                #"{"type":"session","player":"p1","session":1,"start":0,"end":100,"score":0,"taps":[1.5]}"#,
+                "whole number"
+            ),
             (#"{"type":"session","player":"p1","session":1,"start":0,"end":100,"score":0,"extra":1}"#, "unknown field"),
             ("[1,2]", "not a JSON object"),
         ]
@@ -107,7 +123,7 @@ func tempDir() throws -> URL {
 
     @Test func aWindowEndsWhenTheNextObstacleAppears() {
         let s = Session(index: 1, start: 0, end: 5000, score: 0,
-                        obstacles: [Obstacle(t: 1000, interval: 1000, kind: "a"), Obstacle(t: 1500, interval: 500, kind: "a")],
+            obstacles: [Obstacle(t: 1000, interval: 1000, kind: "a"), Obstacle(t: 1500, interval: 500, kind: "a")],
                         taps: [1700])
         let m = Measures.compute(Player(id: "p", survey: nil, sessions: [s]))
         #expect(m.hitRTs == [200])

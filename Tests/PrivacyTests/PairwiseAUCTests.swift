@@ -26,7 +26,8 @@ import Testing
     @Test func withBothClassesAboveTheFloorTheGridIsTheRoundedAUC() {
         var g = SplitMix(state: 99)
         for _ in 0..<50 {
-            let pos = scores(Int.random(in: 20...60, using: &g), &g), neg = scores(Int.random(in: 20...60, using: &g), &g)
+            let pos = scores(Int.random(in: 20...60, using: &g), &g),
+                neg = scores(Int.random(in: 20...60, using: &g), &g)
             let u2 = twiceMannWhitneyByPairs(pos, neg)
             let auc = Double(u2) / Double(2 * pos.count * neg.count)
             let k = PairwiseAUC.grid(twiceU: u2, nPositive: pos.count, nNegative: neg.count, floor: 20, steps: 100_000)
@@ -42,7 +43,8 @@ import Testing
         var g = SplitMix(state: UInt64(m))
         var largest = 0
         for _ in 0..<60 {
-            let pos = scores(Int.random(in: 0...(2 * m), using: &g), &g), neg = scores(Int.random(in: 0...(2 * m), using: &g), &g)
+            let pos = scores(Int.random(in: 0...(2 * m), using: &g), &g),
+                neg = scores(Int.random(in: 0...(2 * m), using: &g), &g)
             func k(_ p: [Double], _ n: [Double]) -> Int {
                 PairwiseAUC.grid(twiceU: PairwiseAUC.twiceMannWhitney(positive: p, negative: n), nPositive: p.count,
                                  nNegative: n.count, floor: m, steps: steps)
@@ -65,8 +67,12 @@ import Testing
     /// more than 1/M: the floor is what bounds the sensitivity.
     @Test func withoutTheFloorOnePersonMovesTheAUCByFarMore() {
         let pos = [1.0], neg = [0.0, 0.0]
-        let k = PairwiseAUC.grid(twiceU: PairwiseAUC.twiceMannWhitney(positive: pos, negative: neg), nPositive: 1, nNegative: 2, floor: 1, steps: 1000)
-        let k2 = PairwiseAUC.grid(twiceU: PairwiseAUC.twiceMannWhitney(positive: pos + [-1], negative: neg), nPositive: 2, nNegative: 2, floor: 1, steps: 1000)
+        let k = PairwiseAUC.grid(
+            twiceU: PairwiseAUC.twiceMannWhitney(positive: pos, negative: neg), nPositive: 1, nNegative: 2, floor: 1,
+            steps: 1000)
+        let k2 = PairwiseAUC.grid(
+            twiceU: PairwiseAUC.twiceMannWhitney(positive: pos + [-1], negative: neg), nPositive: 2, nNegative: 2,
+            floor: 1, steps: 1000)
         #expect(k == 1000 && k2 == 500)
         let floored = PairwiseAUC.grid(twiceU: 4, nPositive: 1, nNegative: 2, floor: 50, steps: 1000)
         let floored2 = PairwiseAUC.grid(twiceU: 4, nPositive: 2, nNegative: 2, floor: 50, steps: 1000)

@@ -74,8 +74,10 @@ struct SplitMix: RandomNumberGenerator {
 @Suite struct LedgerTests {
     @Test func aLedgerRoundTripsAndSumsItsSpends() throws {
         var l = Ledger()
-        l.entries.append(.init(release: "ab12", epsilonMilli: 4000, delta: "0", section: "game", published: "2026-11-27T20:00:00Z"))
-        l.entries.append(.init(release: "cd34", epsilonMilli: 250, delta: "0", section: "game", published: "2026-11-28T08:00:00Z"))
+        l.entries.append(
+            .init(release: "ab12", epsilonMilli: 4000, delta: "0", section: "game", published: "2026-11-27T20:00:00Z"))
+        l.entries.append(
+            .init(release: "cd34", epsilonMilli: 250, delta: "0", section: "game", published: "2026-11-28T08:00:00Z"))
         let back = try Ledger.parse(l.text)
         #expect(back == l)
         #expect(back.spentMilli == 4250)
@@ -83,7 +85,10 @@ struct SplitMix: RandomNumberGenerator {
     }
 
     @Test func aBadLedgerLineIsNamed() {
-        let text = Ledger.header + "\nrelease=ab epsilon=1 delta=0 section=game published=x\nrelease=cd epsilon=-2 delta=0 section=game published=x\n"
+        let text =
+            Ledger.header
+            + "\nrelease=ab epsilon=1 delta=0 section=game published=x\nrelease=cd epsilon=-2 delta=0 section=game "
+            + "published=x\n"
         #expect(throws: LedgerError.self) { try Ledger.parse(text) }
         do { _ = try Ledger.parse(text) } catch { #expect(error.line == 4 && error.message.contains("epsilon")) }
     }
@@ -92,7 +97,8 @@ struct SplitMix: RandomNumberGenerator {
         #expect(PrivacyNumber.milli("4") == 4000)
         #expect(PrivacyNumber.milli("0.25") == 250)
         #expect(PrivacyNumber.milli("1.005") == 1005)
-        #expect(PrivacyNumber.milli("1.0005") == nil && PrivacyNumber.milli("-1") == nil && PrivacyNumber.milli("x") == nil)
+        #expect(
+            PrivacyNumber.milli("1.0005") == nil && PrivacyNumber.milli("-1") == nil && PrivacyNumber.milli("x") == nil)
         #expect(PrivacyNumber.text(milli: 250) == "0.25" && PrivacyNumber.text(milli: 4000) == "4")
     }
 }

@@ -30,7 +30,9 @@ import Testing
             let e = recallError { _ = try parseLog(withParticipant(p), file: "p07.jsonl") }
             #expect(e?.file == "p07.jsonl")
             #expect(e?.line == 1)
-            #expect(e?.message == "the participant number is only white space (it needs at least one other character)", "\(Array(p.unicodeScalars))")
+            #expect(
+                e?.message == "the participant number is only white space (it needs at least one other character)",
+                "\(Array(p.unicodeScalars))")
         }
     }
 
@@ -43,7 +45,9 @@ import Testing
     @Test func aBlankParticipantInDesktopRawDataIsRefusedAtItsRow() {
         // Column B is trimmed of spaces and tabs first (an all-space cell is "empty"); what
         // trimming leaves, such as U+FEFF or U+0085, is then white space alone.
-        let head = "milliseconds,phase & participant number,string number,phase code,key press,character code,what has been typed,target string,target = typed\n"
+        let head =
+            "milliseconds,phase & participant number,string number,phase code,key press,character code,what has been "
+                + "typed,target string,target = typed\n"
         for (cell, says) in [("   ", "is empty"), ("\u{FEFF}", "only white space"), (" \u{85} ", "only white space")] {
             let e = recallError { _ = try DesktopRaw.parse(head + "100,\(cell),1,P,D,A,,abc,False\n", file: "d.csv") }
             #expect(e?.file == "d.csv")

@@ -100,11 +100,15 @@ import Testing
     }
 
     @Test func unknownPhaseCodeAndBackwardsTimeAreErrors() {
-        let head = "milliseconds,phase & participant number,string number,phase code,key press,character code,what has been typed,target string,target = typed\n"
+        let head =
+            "milliseconds,phase & participant number,string number,phase code,key press,character code,what has been "
+                + "typed,target string,target = typed\n"
         let e = recallError { _ = try DesktopRaw.parse(head + "100,2,1,X,D,A,,abc,False\n", file: "d.csv") }
         #expect(e?.line == 2)
         #expect(e?.message.contains("unknown phase code \"X\"") == true)
-        let e2 = recallError { _ = try DesktopRaw.parse(head + "100,2,1,P,D,A,,abc,False\n90,2,1,P,U,A,a,abc,False\n", file: "d.csv") }
+        let e2 = recallError {
+            _ = try DesktopRaw.parse(head + "100,2,1,P,D,A,,abc,False\n90,2,1,P,U,A,a,abc,False\n", file: "d.csv")
+        }
         #expect(e2?.line == 3)
         #expect(DesktopRaw.phase("F7")! == (.entry, 7))
         #expect(DesktopRaw.phase("R3")! == (.recall, 3))

@@ -26,7 +26,8 @@ import Testing
 
     @Test func memorizeViewsAndTotal() throws {
         let s = try result().strings[0]
-        // View 1: 100 → 2100 (last key down at 1200; its up at 1260 does not count); view 2: 3400 → 5400, nothing typed.
+        // View 1: 100 → 2100 (last key down at 1200; its up at 1260 does not count); view 2:
+        // 3400 → 5400, nothing typed.
         #expect(s.memorizeViews.map(\.durationMs) == [2000, 2000])
         #expect(s.memorizeViews.map(\.toLastKeyMs) == [1100, nil])
         #expect(s.memorizeViews.map(\.textAtTurn) == ["ab", ""])
@@ -50,8 +51,9 @@ import Testing
         #expect(s.entries.count == 11)
         #expect(s.entries.map(\.field) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 3])
         #expect(s.entries.map(\.order) == Array(1...11))
-        // Keystroke times are key downs or taps. Field 1: 7000 → 7900; field 2: 8200 → 8900 with x then ⌫; field 3 first keyed
-        // "abc124" (9100 → 9600); fields 4–10 500 ms each; re-key of 3: 17200 → 17400.
+        // Keystroke times are key downs or taps. Field 1: 7000 → 7900; field 2: 8200 → 8900
+        // with x then ⌫; field 3 first keyed "abc124" (9100 → 9600); fields 4–10 500 ms each;
+        // re-key of 3: 17200 → 17400.
         #expect(s.entries.map(\.durationMs) == [900, 700, 500, 500, 500, 500, 500, 500, 500, 500, 200])
         #expect(s.entries[1].keystrokes == 8)
         #expect(s.entries[1].deletions == 1)

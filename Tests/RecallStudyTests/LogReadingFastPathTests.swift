@@ -39,8 +39,10 @@ struct LogReadingFastPathTests {
             bytes.withUnsafeBufferPointer { p in
                 for from in 0...min(p.count, 3) {
                     for to in Set([p.count, max(from, p.count - 1), max(from, p.count - 9), from]) {
-                        #expect(UTF8Check.firstInvalid(p, from: from, to: to) == Self.firstInvalidByteWise(p, from: from, to: to),
-                                "\(bytes) \(from)..<\(to)")
+                        #expect(
+                            UTF8Check.firstInvalid(p, from: from, to: to)
+                                == Self.firstInvalidByteWise(p, from: from, to: to),
+                            "\(bytes) \(from)..<\(to)")
                     }
                 }
             }

@@ -8,7 +8,7 @@ struct LogWordTableTests {
     /// Candidate values: every word, and near misses (prefixes, longer, other case,
     /// empty, non-ASCII).
     static let candidates = ["", "p", "pag", "pages", "Page", "PAGE", "page ", "start_test", "okay", "not_ok",
-                             "é", "ke", "keyx", "session", "fields", "close", "thankyou", "thank you", "up", "down", "tap",
+            "é", "ke", "keyx", "session", "fields", "close", "thankyou", "thank you", "up", "down", "tap",
                              "begin", "next", "verify", "memorize", "start-test", "done", "ok", "not-ok"]
         + PageKind.allCases.map(\.rawValue) + ButtonKind.allCases.map(\.rawValue)
 
@@ -94,15 +94,27 @@ struct LogWordTableTests {
     /// Messages quote an unknown word as its text, escaped or not.
     @Test func unknownWordsAreQuoted() {
         func message(_ line: String) -> String? {
-            recallError { _ = try parseLog(header + "\n{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":1}\n" + line + "\n") }?.message
+            recallError {
+                _ = try parseLog(
+                    header + "\n{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":1}\n" + line + "\n")
+            }?.message
         }
         #expect(message(#"{"t":2,"type":"sw\u0069pe"}"#)?.contains("unknown event type \"swipe\"") == true)
-        #expect(message(#"{"t":2,"type":"page","page":"sett\u0069ngs"}"#)?.contains("unknown page \"settings\"") == true)
+        #expect(
+            message(#"{"t":2,"type":"page","page":"sett\u0069ngs"}"#)?.contains("unknown page \"settings\"") == true)
         #expect(message(#"{"t":2,"type":"button","button":"ex\u0069t"}"#)?.contains("unknown button \"exit\"") == true)
-        #expect(message(#"{"t":2,"type":"key","key":"a","action":"pr\u0065ss","text":"a"}"#)?.contains("unknown key action \"press\"") == true)
-        #expect(message(#"{"t":2,"type":"button","button":"verify","result":"m\u0061ybe"}"#)?.contains("unknown Verify result \"maybe\"") == true)
-        #expect(message(#"{"t":2,"type":"button","button":"verify","result":"OK"}"#)?.contains("unknown Verify result \"OK\"") == true)
-        #expect(recallError { _ = try parseLog(#"{"type":"p\u0061ge","t":1}"#) }?.message.contains("found type \"page\"") == true)
+        #expect(
+            message(#"{"t":2,"type":"key","key":"a","action":"pr\u0065ss","text":"a"}"#)?.contains(
+                "unknown key action \"press\"") == true)
+        #expect(
+            message(#"{"t":2,"type":"button","button":"verify","result":"m\u0061ybe"}"#)?.contains(
+                "unknown Verify result \"maybe\"") == true)
+        #expect(
+            message(#"{"t":2,"type":"button","button":"verify","result":"OK"}"#)?.contains(
+                "unknown Verify result \"OK\"") == true)
+        #expect(
+            recallError { _ = try parseLog(#"{"type":"p\u0061ge","t":1}"#) }?.message.contains("found type \"page\"")
+                == true)
     }
 
     /// `isDeletion` against counting Characters, for every pair of texts from a set of
@@ -114,7 +126,8 @@ struct LogWordTableTests {
         for t in texts { for n in 0...t.count { all.insert(String(t.prefix(n))) } }
         for a in all {
             for b in all {
-                #expect(Analyzer.isDeletion(a, b) == (b.count < a.count), "\(a.debugDescription) → \(b.debugDescription)")
+                #expect(
+                    Analyzer.isDeletion(a, b) == (b.count < a.count), "\(a.debugDescription) → \(b.debugDescription)")
             }
             #expect(Analyzer.asciiCount(a) == (a.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? a.count : nil))
         }

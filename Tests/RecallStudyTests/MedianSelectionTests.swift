@@ -32,7 +32,8 @@ struct MedianSelectionTests {
             for k in 0..<n {
                 var v = (0..<n).map { ($0 * 37 + 11) % (n / 2 + 1) }   // with repeats
                 let sorted = v.sorted()
-                v.withUnsafeMutableBufferPointer { selectOrderStatistic($0, k, maxRounds: (k % 3) * 2) }   // 0 rounds: the fallback sort
+                // 0 rounds: the fallback sort
+                v.withUnsafeMutableBufferPointer { selectOrderStatistic($0, k, maxRounds: (k % 3) * 2) }
                 #expect(v[k] == sorted[k])
                 #expect(v[..<k].allSatisfy { $0 <= sorted[k] } && v[(k + 1)...].allSatisfy { $0 >= sorted[k] })
                 #expect(v.sorted() == sorted)

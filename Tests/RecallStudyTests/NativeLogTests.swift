@@ -4,6 +4,7 @@ import Testing
 
 @Suite struct NativeLogTests {
     @Test func parsesEveryEventKindWithEscapes() throws {
+        // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
         let log = try parseLog(header + "\n" + #"""
         {"t":5,"type":"page","page":"memorize","string":1}
         {"t":6,"type":"touch","x":10.5,"y":-2,"target":"field"}
@@ -14,6 +15,7 @@ import Testing
         {"t":11,"type":"fields","values":["x"]}
         {"t":12,"type":"close"}
         """# + "\n")
+        // END DATA TABLE
         #expect(log.participant == "P1")
         #expect(log.declaredStrings.count == 10)
         #expect(log.events.count == 8)
@@ -33,7 +35,8 @@ import Testing
             .init(t: 4, line: 0, kind: .fields(Array(repeating: "q,\n", count: 10))),
             .init(t: 5, line: 0, kind: .button(.verify, verifyOK: true)),
         ]
-        let text = NativeLogWriter.log(participant: "ä\"1", strings: (1...10).map(String.init), device: nil, events: events)
+        let text = NativeLogWriter.log(
+            participant: "ä\"1", strings: (1...10).map(String.init), device: nil, events: events)
         let log = try parseLog(text)
         #expect(log.participant == "ä\"1")
         #expect(log.events.map(\.kind) == events.map(\.kind))
@@ -41,19 +44,40 @@ import Testing
     }
 
     @Test func timeGoingBackwardsIsAnErrorWithFileAndLine() {
-        let e = recallError { _ = try parseLog(header + "\n{\"t\":50,\"type\":\"page\",\"page\":\"ready\"}\n\n{\"t\":40,\"type\":\"focus\",\"field\":1}\n", file: "p07.jsonl") }
+        let e = recallError {
+            _ = try parseLog(
+                header
+                    // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+                    + "\n{\"t\":50,\"type\":\"page\",\"page\":\"ready\"}\n\n{\"t\":40,\"type\":\"focus\",\"field\":1}\n",
+                    // END DATA TABLE
+                file: "p07.jsonl")
+        }
         #expect(e?.file == "p07.jsonl")
         #expect(e?.line == 4)
         #expect(e?.message == "event time 40 goes backwards (previous 50 on line 2)")
     }
 
     @Test func unknownPageTypeAndStringNumberAreErrors() {
-        #expect(recallError { _ = try parseLog(header + "\n{\"t\":1,\"type\":\"page\",\"page\":\"settings\"}\n") }?.message.contains("unknown page \"settings\"") == true)
-        #expect(recallError { _ = try parseLog(header + "\n{\"t\":1,\"type\":\"swipe\"}\n") }?.message.contains("unknown event type \"swipe\"") == true)
-        let e = recallError { _ = try parseLog(header + "\n{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":11}\n") }
+        #expect(
+            recallError { _ = try parseLog(header + "\n{\"t\":1,\"type\":\"page\",\"page\":\"settings\"}\n") }?.message
+                .contains("unknown page \"settings\"") == true)
+        #expect(
+            recallError { _ = try parseLog(header + "\n{\"t\":1,\"type\":\"swipe\"}\n") }?.message.contains(
+                "unknown event type \"swipe\"") == true)
+        let e = recallError {
+            _ = try parseLog(header + "\n{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":11}\n")
+        }
         #expect(e?.line == 2)
         #expect(e?.message.contains("string number 11 is outside 1–10") == true)
-        #expect(recallError { _ = try parseLog(header + "\n{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":1}\n{\"t\":2,\"type\":\"focus\",\"field\":11}\n") }?.line == 3)
+        #expect(
+            recallError {
+                _ = try parseLog(
+                    header
+                        // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+                        + "\n{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":1}\n{\"t\":2,\"type\":\"focus\",\"field\":11}\n"
+                        // END DATA TABLE
+                )
+            }?.line == 3)
     }
 
     @Test func participantNumberOver12CharactersIsAnError() {
@@ -90,15 +114,24 @@ import Testing
     }
 
     @Test func unknownButtonActionAndResultAreErrors() {
-        #expect(message(#"{"t":1,"type":"button","button":"exit"}"#)?.message.contains("unknown button \"exit\"") == true)
-        #expect(message(#"{"t":1,"type":"key","key":"a","action":"press","text":"a"}"#)?.message.contains("unknown key action \"press\"") == true)
-        #expect(message(#"{"t":1,"type":"button","button":"verify","result":"maybe"}"#)?.message.contains("unknown Verify result") == true)
+        #expect(
+            message(#"{"t":1,"type":"button","button":"exit"}"#)?.message.contains("unknown button \"exit\"") == true)
+        #expect(
+            message(#"{"t":1,"type":"key","key":"a","action":"press","text":"a"}"#)?.message.contains(
+                "unknown key action \"press\"") == true)
+        #expect(
+            message(#"{"t":1,"type":"button","button":"verify","result":"maybe"}"#)?.message.contains(
+                "unknown Verify result") == true)
     }
 
     @Test func missingTimeTextOrFieldsCountAreErrors() {
         #expect(message(#"{"type":"close"}"#)?.message.contains("no time") == true)
         #expect(message(#"{"t":1,"type":"key","key":"a"}"#)?.message.contains("needs \"text\"") == true)
-        let e = message("{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":2}\n{\"t\":2,\"type\":\"fields\",\"values\":[\"a\"]}")
+        let e = message(
+            // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+            "{\"t\":1,\"type\":\"page\",\"page\":\"entry\",\"string\":2}\n{\"t\":2,\"type\":\"fields\",\"values\":[\"a\"]}"
+            // END DATA TABLE
+        )
         #expect(e?.line == 3)
         #expect(e?.message.contains("10 field(s)") == true)
     }
@@ -106,7 +139,9 @@ import Testing
     @Test func notJSONAndSecondHeaderAreErrors() {
         #expect(message("t=1 page=ready")?.line == 2)
         #expect(message(header)?.message.contains("second session header") == true)
-        #expect(recallError { _ = try parseLog(#"{"t":1,"type":"page","page":"ready"}"# + "\n") }?.message.contains("session header") == true)
+        #expect(
+            recallError { _ = try parseLog(#"{"t":1,"type":"page","page":"ready"}"# + "\n") }?.message.contains(
+                "session header") == true)
         #expect(recallError { _ = try parseLog("") }?.message.contains("empty") == true)
     }
 

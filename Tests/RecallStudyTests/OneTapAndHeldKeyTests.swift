@@ -27,7 +27,8 @@ import Testing
     func typed(_ f: Int, _ text: String, from t: Int) -> [String] {
         text.indices.enumerated().map { k, i in
             let so = String(text[...i])
-            return #"{"t":\#(t + 200 * k),"type":"key","key":"\#(text[i])","action":"tap","text":"\#(so)","field":\#(f)}"#
+            return
+                #"{"t":\#(t + 200 * k),"type":"key","key":"\#(text[i])","action":"tap","text":"\#(so)","field":\#(f)}"#
         }
     }
 

@@ -125,7 +125,8 @@ import Testing
 
     @Test func invalidUTF8InALogIsAnErrorWithFileAndLine() {
         var data = Data((header + "\n" + #"{"t":0,"type":"page","page":"entry","string":1}"# + "\n").utf8)
-        data.append(contentsOf: Array(#"{"t":5,"type":"key","key":"x","text":"a"#.utf8) + [0xC3, 0x28] + Array("\"}\n".utf8))
+        data.append(
+            contentsOf: Array(#"{"t":5,"type":"key","key":"x","text":"a"#.utf8) + [0xC3, 0x28] + Array("\"}\n".utf8))
         let e = recallError { _ = try NativeLog.parse(data, file: "bad.jsonl") }
         #expect(e?.file == "bad.jsonl")
         #expect(e?.line == 3)
@@ -144,7 +145,8 @@ import Testing
         var s = Data("abc123\nQx,9!z\n".utf8); s.append(contentsOf: [0x61, 0xFF, 0x0A])
         let e1 = recallError { _ = try StringSet.parse(s, file: "strings.txt") }
         #expect(e1?.line == 3 && e1?.message.contains("not UTF-8") == true)
-        var c = Data("label,s1\nstring,abc\n".utf8); c.append(contentsOf: [0x31, 0x2C, 0xED, 0xA0, 0x80, 0x0A])  // a surrogate
+        var c = Data("label,s1\nstring,abc\n".utf8)
+        c.append(contentsOf: [0x31, 0x2C, 0xED, 0xA0, 0x80, 0x0A])  // a surrogate
         let e2 = recallError { _ = try CSVLines.parse(c, file: "cohort.csv") }
         #expect(e2?.file == "cohort.csv" && e2?.line == 3)
     }

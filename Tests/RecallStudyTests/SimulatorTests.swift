@@ -5,7 +5,8 @@ import Testing
 @Suite struct SimulatorTests {
     @Test func sameSeedSameLogsDifferentSeedDifferentLogs() throws {
         let strings = try studyStrings()
-        let a = Simulator(strings: strings, seed: 7), b = Simulator(strings: strings, seed: 7), c = Simulator(strings: strings, seed: 8)
+        let a = Simulator(strings: strings, seed: 7), b = Simulator(strings: strings, seed: 7),
+            c = Simulator(strings: strings, seed: 8)
         #expect(a.log(index: 3) == b.log(index: 3))
         #expect(a.log(index: 3) != c.log(index: 3))
         #expect(a.log(index: 3) != a.log(index: 4))

@@ -15,7 +15,8 @@ import Testing
     /// A simulated session typing `strings`, its header naming `set` (or none) and
     /// listing no strings, so only the typed entries tie it to a set.
     func log(typing strings: StringSet, set: String?, seed: UInt64 = 11) throws -> SessionLog {
-        var lines = Simulator(strings: strings, seed: seed).log(index: 1).split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = Simulator(strings: strings, seed: seed).log(index: 1).split(
+            separator: "\n", omittingEmptySubsequences: false)
         lines[0] = Substring(#"{"type":"session","format":"dossier-recall/1","participant":"W1""#
             + (set.map { #","set":"# + NativeLogWriter.quote($0) } ?? "") + "}")
         return try NativeLog.parse(Data(lines.joined(separator: "\n").utf8), file: "w.jsonl")
@@ -55,12 +56,14 @@ import Testing
             }, events: [], source: .desktop, file: "d.csv")
         }
         #expect(try sets.resolve(declaring(Self.wave2.strings)).name == "wave2")
-        #expect(try sets.resolve(declaring(Array(Self.wave2.strings.prefix(3)))).name == "wave2")   // only some declared
+        #expect(try sets.resolve(declaring(Array(Self.wave2.strings.prefix(3)))).name == "wave2")  // only some declared
         #expect(try sets.resolve(declaring(sets.defaultSet.strings.strings)).name == "wave1")
-        #expect(try sets.resolve(declaring(["nothing", "like", "either"])).name == "wave1")       // none agrees: the default
+        #expect(try sets.resolve(declaring(["nothing", "like", "either"])).name == "wave1")  // none agrees: the default
         #expect(try sets.resolve(declaring([])).name == "wave1")
         // Both sets agree (the same strings twice): the first in manifest order.
-        let twins = StringSets([.init(name: "a", strings: Self.wave2, file: "a.txt"), .init(name: "b", strings: Self.wave2, file: "b.txt")])
+        let twins = StringSets([
+            .init(name: "a", strings: Self.wave2, file: "a.txt"), .init(name: "b", strings: Self.wave2, file: "b.txt")
+        ])
         #expect(try twins.resolve(declaring(Self.wave2.strings)).name == "a")
     }
 

@@ -24,7 +24,10 @@ import Testing
     }
 
     @Test func cmuTokensAreUniqueAndNamed() {
-        #expect(DynamicsTable.tokens([".", "t", "i", "e", "5", "Shift", "R"]) == ["period", "t", "i", "e", "5", "Shift", "R"])
+        #expect(
+            DynamicsTable.tokens([".", "t", "i", "e", "5", "Shift", "R"]) == [
+                "period", "t", "i", "e", "5", "Shift", "R"
+            ])
         #expect(DynamicsTable.tokens(["5", "5", "$", "⌫", "5"]) == ["5", "5#2", "u0024", "Back", "5#3"])
     }
 
@@ -47,7 +50,9 @@ import Testing
     @Test func dynamicsRowsSatisfyHPlusUDEqualsDD() throws {
         let log = try NativeLog.load(fixture("golden-session.jsonl"), display: "golden.jsonl")
         let r = try Analyzer.analyze(log, strings: try studyStrings())
-        let p = StudyParticipant(summary: ParticipantSummary(r), detail: ParticipantDetail(r, strings: try studyStrings()), sourceFile: "g.jsonl")
+        let p = StudyParticipant(
+            summary: ParticipantSummary(r), detail: ParticipantDetail(r, strings: try studyStrings()),
+            sourceFile: "g.jsonl")
         let (t, _) = DynamicsTable.table(string: 1, [p])
         #expect(Array(t.header.prefix(3)) == ["subject", "sessionIndex", "rep"])
         #expect(t.header.last == "source_file")
@@ -59,8 +64,10 @@ import Testing
 /// the printf reference on halves, near-halves, negatives, tiny and huge values.
 struct FormatSecondsFastPathTests {
     @Test func fastPathEqualsPrintfReference() {
-        var values: [Double] = [0, -0.0, 0.004, -0.004, 0.005, 0.015, 0.125, 0.135, 1.005, 2.675, -2.675, 1.3, 5, 12.345,
-                                9_999_999.994, 9_999_999.996, 1e7, -1e7, 1e300, 0.1 + 0.2, 1e-300]
+        var values: [Double] = [
+            0, -0.0, 0.004, -0.004, 0.005, 0.015, 0.125, 0.135, 1.005, 2.675, -2.675, 1.3, 5, 12.345,
+            9_999_999.994, 9_999_999.996, 1e7, -1e7, 1e300, 0.1 + 0.2, 1e-300
+        ]
         for k in -3000...3000 { values.append(Double(k) / 1000); values.append(Double(k) / 200) }
         var g = SystemRandomNumberGenerator()
         for _ in 0..<50_000 {

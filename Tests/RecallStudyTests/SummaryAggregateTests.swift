@@ -48,8 +48,12 @@ import Testing
         #expect(a.completeCount == ps.filter(\.summary.complete).count)
         for (r, p) in zip(a.rows, ps) {
             let times = p.contribution.entries.map { Double($0.duration) / 1000 }
-            #expect(r.entryCount == times.count && r.meanEntry == StudyStats.mean(times) && r.sdEntry == StudyStats.sd(times))
-            #expect(r.participant == p.summary.participant && r.sourceFile == p.sourceFile && r.complete == p.summary.complete)
+            #expect(
+                r.entryCount == times.count && r.meanEntry == StudyStats.mean(times)
+                    && r.sdEntry == StudyStats.sd(times))
+            #expect(
+                r.participant == p.summary.participant && r.sourceFile == p.sourceFile
+                    && r.complete == p.summary.complete)
         }
         // The page's per-string figures: the first reached PerString of each string.
         for n in 1...StringSet.count {

@@ -19,7 +19,10 @@ func parseLog(_ text: String, file: String = "t.jsonl") throws -> SessionLog {
     try NativeLog.parse(Data(text.utf8), file: file)
 }
 
-let header = #"{"type":"session","format":"dossier-recall/1","participant":"P1","strings":["abc123","Qx,9!z","m3)61fHw","ua7t?C2#","p4d46*3TXY","q80<u?c2mv","d51)u4;X3wrf","6n04%Ei'Hm3V","m#o)fp^2aRf207","4i_55fQ$2Mnh30"]}"#
+let header =
+    // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
+    #"{"type":"session","format":"dossier-recall/1","participant":"P1","strings":["abc123","Qx,9!z","m3)61fHw","ua7t?C2#","p4d46*3TXY","q80<u?c2mv","d51)u4;X3wrf","6n04%Ei'Hm3V","m#o)fp^2aRf207","4i_55fQ$2Mnh30"]}"#
+    // END DATA TABLE
 
 /// Runs `body` and returns the RecallError it throws (nil if none).
 func recallError(_ body: () throws -> Void) -> RecallError? {

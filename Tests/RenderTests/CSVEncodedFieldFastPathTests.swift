@@ -21,8 +21,11 @@ struct CSVEncodedFieldFastPathTests {
     /// raw.csv's fixed words (page names with and without a field number, `True`/`False`,
     /// the empty phase) written by `plainField` as `textField` writes them.
     @Test func plainFieldsAsTextFields() {
-        let words = ["", "Welcome", "Ready", "Memorize", "Verify", "Entry", "Recall", "Thank You", "Entry 3", "Recall 10", "Memorize 1",
-                     "True", "False"]
+        let words = [
+            "", "Welcome", "Ready", "Memorize", "Verify", "Entry", "Recall", "Thank You", "Entry 3", "Recall 10",
+            "Memorize 1",
+            "True", "False"
+        ]
         for w in words {
             var a = CSVWriter(), b = CSVWriter()
             a.plainField(w); a.plainField(w); a.endRecord()
@@ -31,7 +34,9 @@ struct CSVEncodedFieldFastPathTests {
             #expect(CSVWriter.FieldShape(scanning: w, neutraliseFormulas: true).isPlain)
         }
         for notPlain in [" x", "a,b", "=1", "-x", "q\"", "\u{01}"] {
-            #expect(!CSVWriter.FieldShape(scanning: notPlain, neutraliseFormulas: true).isPlain, "\(notPlain.debugDescription)")
+            #expect(
+                !CSVWriter.FieldShape(scanning: notPlain, neutraliseFormulas: true).isPlain,
+                "\(notPlain.debugDescription)")
         }
     }
 }
@@ -46,7 +51,9 @@ struct CSVEncodedFieldFastPathTests {
         return s
     }
     var values: [(Double, Int)] = []
-    for (lo, hi) in [(0.0, 1.0), (-3.3, 7.9), (0, 0.0004), (1e-5, 2e-5), (-1e6, 3e6), (0, 123_456.7), (0.1, 0.3), (-0.0, 0.0), (5, 5)] {
+    for (lo, hi) in [
+        (0.0, 1.0), (-3.3, 7.9), (0, 0.0004), (1e-5, 2e-5), (-1e6, 3e6), (0, 123_456.7), (0.1, 0.3), (-0.0, 0.0), (5, 5)
+    ] {
         for count in [2, 3, 5, 8] {
             let scale = NiceScale(min: lo, max: hi, count: count)
             let d = ChartNumber.decimals(forStep: scale.step)
@@ -54,7 +61,10 @@ struct CSVEncodedFieldFastPathTests {
         }
     }
     for d in 0...6 {
-        for x in [0.0, -0.0, 0.15, 0.125, -0.125, 2.5, -2.5, 0.1 + 0.2, 1.005, 1e15, -1e15, 9e15, 123.456789, -7.0, 0.000_001, -0.000_000_4] {
+        for x in [
+            0.0, -0.0, 0.15, 0.125, -0.125, 2.5, -2.5, 0.1 + 0.2, 1.005, 1e15, -1e15, 9e15, 123.456789, -7.0, 0.000_001,
+            -0.000_000_4
+        ] {
             values.append((x, d))
         }
     }
@@ -67,6 +77,8 @@ struct CSVEncodedFieldFastPathTests {
     }
     for (x, d) in values {
         #expect(ChartNumber.fixed(x, decimals: d) == printf(x, d), "\(x) with \(d) decimals")
-        if let fast = ChartNumber.fixedWhole(x, decimals: d) { #expect(fast == printf(x, d), "\(x) with \(d) decimals") }
+        if let fast = ChartNumber.fixedWhole(x, decimals: d) {
+            #expect(fast == printf(x, d), "\(x) with \(d) decimals")
+        }
     }
 }

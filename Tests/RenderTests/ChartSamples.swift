@@ -15,15 +15,17 @@ enum ChartSamples {
         let bar: String = Charts.bar(categories: ["Session 1", "Session 2", "Session 3", "Session 4"],
                                series: [BarSeries(name: "Accuracy", values: [0.62, 0.71, 0.8, 0.86]),
                                         BarSeries(name: "Recall", values: [0.4, 0.55, nil, 0.77])],
-                               options: ChartOptions(title: "Accuracy and recall by session", description: "Both rise over sessions.",
-                                                     xLabel: "Session", yLabel: "Proportion", showValues: true))
+            options: ChartOptions(
+                title: "Accuracy and recall by session", description: "Both rise over sessions.",
+                xLabel: "Session", yLabel: "Proportion", showValues: true))
         out.append(("bar", bar))
-        let bar_horizontal: String = Charts.bar(categories: ["Weak passwords", "Reused passwords", "Old passwords (over two years)", "Missing TOTP"],
-                                          series: [BarSeries(name: "Entries", values: [12, 7, 23, -3])],
-                                          options: ChartOptions(title: "Vault findings", xLabel: "Entries"), horizontal: true)
+        let bar_horizontal: String = Charts.bar(
+            categories: ["Weak passwords", "Reused passwords", "Old passwords (over two years)", "Missing TOTP"],
+            series: [BarSeries(name: "Entries", values: [12, 7, 23, -3])],
+            options: ChartOptions(title: "Vault findings", xLabel: "Entries"), horizontal: true)
         out.append(("bar-horizontal", bar_horizontal))
         let bar_many: String = Charts.bar(categories: (1...14).map { "Participant P\($0)" },
-                                    series: [BarSeries(name: "Errors", values: (1...14).map { Double(($0 * 37) % 11) })],
+            series: [BarSeries(name: "Errors", values: (1...14).map { Double(($0 * 37) % 11) })],
                                     options: ChartOptions(title: "Errors per participant", yLabel: "Errors"))
         out.append(("bar-many", bar_many))
         var speed: [XYPoint] = [], median: [XYPoint] = []
@@ -32,10 +34,14 @@ enum ChartSamples {
             speed.append(XYPoint(x: x, y: 40 + 3 * x + Double((i * 7) % 5)))
             median.append(XYPoint(x: x, y: i == 6 ? Double.nan : 45 + 2 * x))
         }
-        let line: String = Charts.line(series: [XYSeries(name: "Typing speed", points: speed),
-                                                XYSeries(name: "Cohort median", points: median),
-                                                XYSeries(name: "Target", points: [XYPoint(x: 0, y: 70), XYPoint(x: 11, y: 70)])],
-                                       options: ChartOptions(title: "Typing speed over sessions", xLabel: "Session", yLabel: "Characters per minute"))
+        let line: String = Charts.line(
+            series: [
+                XYSeries(name: "Typing speed", points: speed),
+                XYSeries(name: "Cohort median", points: median),
+                XYSeries(name: "Target", points: [XYPoint(x: 0, y: 70), XYPoint(x: 11, y: 70)])
+            ],
+            options: ChartOptions(
+                title: "Typing speed over sessions", xLabel: "Session", yLabel: "Characters per minute"))
         out.append(("line", line))
         var groupA: [XYPoint] = [], groupB: [XYPoint] = []
         for i in 0..<40 {
@@ -48,9 +54,10 @@ enum ChartSamples {
             let y: Double = Double((i * 29) % 19) * 12 + 300
             groupB.append(XYPoint(x: x, y: y, label: i == 0 ? "player 7" : nil))
         }
-        let scatter: String = Charts.scatter(series: [XYSeries(name: "Group A", points: groupA), XYSeries(name: "Group B", points: groupB)],
-                                             options: ChartOptions(title: "Reaction time vs level", xLabel: "Level", yLabel: "Reaction time (ms)"),
-                                             trend: XYSeries(name: "Least-squares fit", points: [XYPoint(x: 0, y: 330), XYPoint(x: 25, y: 420)]))
+        let scatter: String = Charts.scatter(
+            series: [XYSeries(name: "Group A", points: groupA), XYSeries(name: "Group B", points: groupB)],
+            options: ChartOptions(title: "Reaction time vs level", xLabel: "Level", yLabel: "Reaction time (ms)"),
+            trend: XYSeries(name: "Least-squares fit", points: [XYPoint(x: 0, y: 330), XYPoint(x: 25, y: 420)]))
         out.append(("scatter", scatter))
         var rts: [Double] = []
         for i in 0..<300 {
@@ -63,17 +70,20 @@ enum ChartSamples {
             let density: Double = exp(-z * z / 2) / (98 * (2 * Double.pi).squareRoot())
             curve.append(XYPoint(x: x, y: 300 * 36 * density))
         }
-        let histogram: String = Charts.histogram(values: rts, options: ChartOptions(title: "Reaction times", xLabel: "Reaction time (ms)", yLabel: "Trials"),
-                                                 overlay: XYSeries(name: "Fitted normal", points: curve))
+        let histogram: String = Charts.histogram(
+            values: rts, options: ChartOptions(title: "Reaction times", xLabel: "Reaction time (ms)", yLabel: "Trials"),
+            overlay: XYSeries(name: "Fitted normal", points: curve))
         out.append(("histogram", histogram))
-        let heatmap: String = Charts.heatmap(rows: ["Mon", "Tue", "Wed", "Thu"], columns: ["08h", "10h", "12h", "14h", "16h", "18h"],
-                                       values: [[1, 4, 9, 3, nil, 0], [2, 6, 12, 5, 3, 1], [0, 3, 7, 14, 6, 2], [1, 1, 2, 3, 5, 8]],
-                                       options: ChartOptions(title: "Sessions by weekday and hour", xLabel: "Hour", yLabel: "Day", showValues: true))
+        let heatmap: String = Charts.heatmap(
+            rows: ["Mon", "Tue", "Wed", "Thu"], columns: ["08h", "10h", "12h", "14h", "16h", "18h"],
+            values: [[1, 4, 9, 3, nil, 0], [2, 6, 12, 5, 3, 1], [0, 3, 7, 14, 6, 2], [1, 1, 2, 3, 5, 8]],
+            options: ChartOptions(
+                title: "Sessions by weekday and hour", xLabel: "Hour", yLabel: "Day", showValues: true))
         out.append(("heatmap", heatmap))
         let heatmap_diverging: String = Charts.heatmap(rows: ["a", "b", "c"], columns: ["x", "y", "z"],
                                                  values: [[-0.8, 0.1, 0.5], [0.3, -0.2, 0.9], [0, 0.4, -0.5]],
                                                  options: ChartOptions(title: "Correlation"),
-                                                 cellLabels: [["-.8", ".1", ".5"], [".3", "-.2", ".9"], ["0", ".4", "-.5"]],
+            cellLabels: [["-.8", ".1", ".5"], [".3", "-.2", ".9"], ["0", ".4", "-.5"]],
                                                  scale: .diverging(center: 0))
         out.append(("heatmap-diverging", heatmap_diverging))
         let boxplot: String = Charts.boxPlot(groups: [
@@ -84,11 +94,20 @@ enum ChartSamples {
             ], options: ChartOptions(title: "Reaction time by difficulty", xLabel: "Difficulty", yLabel: "ms"))
         out.append(("boxplot", boxplot))
         let timeline: String = Charts.timeline(lanes: [
-                TimelineLane(name: "Lobby", spans: [TimelineSpan(start: 0, end: 12, label: "Intro", category: "audio"),
-                                                    TimelineSpan(start: 12, end: 12, label: "Door", category: "hotspot")]),
-                TimelineLane(name: "Garden", spans: [TimelineSpan(start: 12, end: 40, label: "Birdsong", category: "audio"),
-                                                     TimelineSpan(start: 20, end: 31, label: "Fountain video", category: "video")]),
-                TimelineLane(name: "Kitchen", spans: [TimelineSpan(start: 40, end: 58, label: "Walkthrough", category: "video")]),
+                TimelineLane(
+                    name: "Lobby",
+                    spans: [
+                        TimelineSpan(start: 0, end: 12, label: "Intro", category: "audio"),
+                        TimelineSpan(start: 12, end: 12, label: "Door", category: "hotspot")
+                    ]),
+                TimelineLane(
+                    name: "Garden",
+                    spans: [
+                        TimelineSpan(start: 12, end: 40, label: "Birdsong", category: "audio"),
+                        TimelineSpan(start: 20, end: 31, label: "Fountain video", category: "video")
+                    ]),
+                TimelineLane(
+                    name: "Kitchen", spans: [TimelineSpan(start: 40, end: 58, label: "Walkthrough", category: "video")])
             ], options: ChartOptions(title: "Experience timeline", xLabel: "Seconds"))
         out.append(("timeline", timeline))
         let no_data: String = Charts.line(series: [], options: ChartOptions(title: "Nothing yet"))

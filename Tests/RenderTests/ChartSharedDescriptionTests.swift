@@ -20,7 +20,8 @@ struct ChartSharedDescriptionTests {
         if let id = idOf(narrow), let wideID = idOf(wide) {
             narrow = replacingAll(narrow, id, with: wideID + "-n")
         }
-        return Charts.frameOpening(width: options.width) + mark(wide, "chart-wide") + mark(narrow, "chart-narrow") + "</div>"
+        return Charts.frameOpening(width: options.width) + mark(wide, "chart-wide") + mark(narrow, "chart-narrow")
+            + "</div>"
     }
 
     // The edits round four made to the finished drawings (the reference).
@@ -95,11 +96,12 @@ struct ChartSharedDescriptionTests {
         let boxValues: [Double] = (0..<50).map { (i: Int) -> Double in Double(i % 17) } + [90]
         let bar: Draw = { o in
             BarChart.render(categories: ["a", evil, "c"],
-                            series: [BarSeries(name: evil, values: [1, nil, 3]), BarSeries(name: "s", values: [2, 2, .nan])],
+                series: [BarSeries(name: evil, values: [1, nil, 3]), BarSeries(name: "s", values: [2, 2, .nan])],
                             options: o, horizontal: false)
         }
         let barH: Draw = { o in
-            BarChart.render(categories: ["a", "b"], series: [BarSeries(name: "s", values: [1, -2])], options: o, horizontal: true)
+            BarChart.render(
+                categories: ["a", "b"], series: [BarSeries(name: "s", values: [1, -2])], options: o, horizontal: true)
         }
         let line: Draw = { o in
             XYChart.render(series: [XYSeries(name: "l", points: pts), XYSeries(name: "empty", points: [])], options: o,
@@ -115,7 +117,8 @@ struct ChartSharedDescriptionTests {
                                 cellLabels: nil, scale: .sequential)
         }
         let box: Draw = { o in
-            BoxPlotChart.render(groups: [BoxGroup(name: evil, values: boxValues), BoxGroup(name: "none", values: [])], options: o)
+            BoxPlotChart.render(
+                groups: [BoxGroup(name: evil, values: boxValues), BoxGroup(name: "none", values: [])], options: o)
         }
         let lanes: [TimelineLane] = [
             TimelineLane(name: evil, spans: [TimelineSpan(start: 0, end: 5, label: "x", category: "A"),

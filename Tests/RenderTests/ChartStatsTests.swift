@@ -107,23 +107,34 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
 }
 
 @Test func nonFiniteValuesAreSkipped() {
-    let bar = wideSVG(Charts.bar(categories: ["a", "b", "c"], series: [BarSeries(name: "s", values: [.nan, 2, .infinity])],
-                                 options: ChartOptions(title: "t")))
+    let bar = wideSVG(
+        Charts.bar(
+            categories: ["a", "b", "c"], series: [BarSeries(name: "s", values: [.nan, 2, .infinity])],
+            options: ChartOptions(title: "t")))
     #expect(occurrences("</title></rect>", in: bar) == 1)  // one bar, with its tooltip
     let line = Charts.line(series: [XYSeries(name: "s", xy: [(0, 1), (1, 2), (2, .nan), (3, 1), (4, 2)])],
                            options: ChartOptions(title: "t"))
     let d = line.components(separatedBy: "<path d=\"").dropFirst().first!.prefix { $0 != "\"" }
     #expect(occurrences("M", in: String(d)) == 2 && occurrences("L", in: String(d)) == 2)
     #expect(!line.contains("nan") && !line.contains("inf"))
-    let scatter = wideSVG(Charts.scatter(series: [XYSeries(name: "s", xy: [(0, 1), (.infinity, 2), (2, 3)])], options: ChartOptions(title: "t")))
+    let scatter = wideSVG(
+        Charts.scatter(
+            series: [XYSeries(name: "s", xy: [(0, 1), (.infinity, 2), (2, 3)])], options: ChartOptions(title: "t")))
     #expect(occurrences("<circle", in: scatter) == 2)
     // beyond the tooltip limit, points on the same rounded pixel are drawn once
     let many = (0..<(XYChart.tooltipLimit + 1)).map { i in XYPoint(x: Double(i % 2), y: 1) }
-    #expect(occurrences("<circle", in: wideSVG(Charts.scatter(series: [XYSeries(name: "s", points: many)], options: ChartOptions(title: "t")))) == 2)
+    #expect(
+        occurrences(
+            "<circle",
+            in: wideSVG(Charts.scatter(series: [XYSeries(name: "s", points: many)], options: ChartOptions(title: "t"))))
+            == 2)
     // every marker shape parses (7 series use all 7 shapes, twice over with 14)
-    let shapes = Charts.scatter(series: (0..<14).map { XYSeries(name: "s\($0)", xy: [(Double($0), 1)]) }, options: ChartOptions(title: "t"))
+    let shapes = Charts.scatter(
+        series: (0..<14).map { XYSeries(name: "s\($0)", xy: [(Double($0), 1)]) }, options: ChartOptions(title: "t"))
     #expect(chartXML(shapes) != nil)
-    let lines = Charts.line(series: (0..<14).map { XYSeries(name: "s\($0)", xy: [(0, Double($0)), (1, 2)]) }, options: ChartOptions(title: "t"))
+    let lines = Charts.line(
+        series: (0..<14).map { XYSeries(name: "s\($0)", xy: [(0, Double($0)), (1, 2)]) },
+        options: ChartOptions(title: "t"))
     #expect(chartXML(lines) != nil)
 }
 
@@ -168,8 +179,17 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
 
 @Test func timelineColoursByCategoryAndMarksInstants() {
     let svg = wideSVG(Charts.timeline(lanes: [
-        TimelineLane(name: "A", spans: [TimelineSpan(start: 0, end: 10, category: "x"), TimelineSpan(start: 10, end: 20, category: "y")]),
-        TimelineLane(name: "B", spans: [TimelineSpan(start: 5, end: 15, category: "x"), TimelineSpan(start: 15, end: 15, label: "now", category: "y")]),
+                TimelineLane(
+                    name: "A",
+                    spans: [
+                        TimelineSpan(start: 0, end: 10, category: "x"), TimelineSpan(start: 10, end: 20, category: "y")
+                    ]),
+                TimelineLane(
+                    name: "B",
+                    spans: [
+                        TimelineSpan(start: 5, end: 15, category: "x"),
+                        TimelineSpan(start: 15, end: 15, label: "now", category: "y")
+                    ])
     ], options: ChartOptions(title: "t")))
     #expect(occurrences("fill=\"\(ChartStyle.color(0))\" stroke", in: svg) == 2)  // the two "x" spans
     #expect(occurrences("fill=\"\(ChartStyle.color(1))\" stroke", in: svg) == 2)  // "y" span and the instant
@@ -216,6 +236,7 @@ private func type7(_ values: [Double], _ p: Double) -> Double {
     let bars = Charts.bar(categories: ["weak", "strong"], series: [BarSeries(name: "Entries", values: [1, 2])],
                           options: ChartOptions(title: "Entries"))
     #expect(!bars.contains(">0.5<") && !bars.contains(">1.5<"))
-    let sessions = Charts.line(series: [XYSeries(name: "s", xy: [(1, 3.2), (2, 4.1)])], options: ChartOptions(title: "Sessions"))
+    let sessions = Charts.line(
+        series: [XYSeries(name: "s", xy: [(1, 3.2), (2, 4.1)])], options: ChartOptions(title: "Sessions"))
     #expect(!sessions.contains(">1.5<"))
 }

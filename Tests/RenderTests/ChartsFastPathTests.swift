@@ -84,19 +84,23 @@ private func referenceMarkerSVG(_ m: Marker, x: Double, y: Double, r: Double, fi
         let d = "M\(c(x)) \(c(y - r * 1.15))L\(c(x + r * 1.1)) \(c(y + r * 0.8))L\(c(x - r * 1.1)) \(c(y + r * 0.8))Z"
         return close("<path d=\"\(d)\"\(extra)")
     case .diamond:
-        let d = "M\(c(x)) \(c(y - r * 1.2))L\(c(x + r * 1.2)) \(c(y))L\(c(x)) \(c(y + r * 1.2))L\(c(x - r * 1.2)) \(c(y))Z"
+        let d =
+            "M\(c(x)) \(c(y - r * 1.2))L\(c(x + r * 1.2)) \(c(y))L\(c(x)) \(c(y + r * 1.2))L\(c(x - r * 1.2)) \(c(y))Z"
         return close("<path d=\"\(d)\"\(extra)")
     case .triangleDown:
         let d = "M\(c(x)) \(c(y + r * 1.15))L\(c(x + r * 1.1)) \(c(y - r * 0.8))L\(c(x - r * 1.1)) \(c(y - r * 0.8))Z"
         return close("<path d=\"\(d)\"\(extra)")
     case .plus:
         let a = r * 1.2, w = r * 0.45
-        let d = "M\(c(x - w)) \(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
+        let d =
+            "M\(c(x - w)) "
+                + "\(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
         return close("<path d=\"\(d)\"\(extra)")
     case .cross:
         let a = r * 1.1
         let d = "M\(c(x - a)) \(c(y - a))L\(c(x + a)) \(c(y + a))M\(c(x - a)) \(c(y + a))L\(c(x + a)) \(c(y - a))"
-        return close("<path d=\"\(d)\" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\"")
+        return close(
+            "<path d=\"\(d)\" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\"")
     }
 }
 
@@ -157,8 +161,12 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
             }
             // the frame with shared tooltips is the frame whose drawings make their own
             let options = ChartOptions(title: "t", description: "d", yMin: 0)
-            let shared = kind == .line ? Charts.line(series: series, options: options) : Charts.scatter(series: series, options: options)
-            let alone = Charts.responsive(options) { XYChart.render(series: series, options: $0, kind: kind, trend: nil) }
+            let shared =
+                kind == .line
+                ? Charts.line(series: series, options: options) : Charts.scatter(series: series, options: options)
+            let alone = Charts.responsive(options) {
+                XYChart.render(series: series, options: $0, kind: kind, trend: nil)
+            }
             #expect(shared == alone)
         }
     }
@@ -168,20 +176,28 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
     var g = SplitMix(state: 3)
     for _ in 0..<300 {
         let lanes = (0..<Int.random(in: 1...6, using: &g)).map { l in
-            TimelineLane(name: l == 2 ? "Lane <\(l)>" : "String \(l)", spans: (0..<Int.random(in: 0...8, using: &g)).map { _ in
-                let a = Double(Int.random(in: 0...900_000, using: &g)) / 1000
-                let b = Int.random(in: 0..<6, using: &g) == 0 ? a : a + Double(Int.random(in: 0...90_000, using: &g)) / 1000
-                let start = Int.random(in: 0..<30, using: &g) == 0 ? Double.infinity : a
-                return TimelineSpan(start: Bool.random(using: &g) ? start : b, end: Bool.random(using: &g) ? b : start,
-                                    label: ["Memorize 1", "Entry", "", "a & b"].randomElement(using: &g)!,
-                                    category: ["Memorize", "Verify", "Entry", ""].randomElement(using: &g)!)
-            })
+            TimelineLane(
+                name: l == 2 ? "Lane <\(l)>" : "String \(l)",
+                spans: (0..<Int.random(in: 0...8, using: &g)).map { _ in
+                    let a = Double(Int.random(in: 0...900_000, using: &g)) / 1000
+                    let b =
+                        Int.random(in: 0..<6, using: &g) == 0
+                        ? a : a + Double(Int.random(in: 0...90_000, using: &g)) / 1000
+                    let start = Int.random(in: 0..<30, using: &g) == 0 ? Double.infinity : a
+                    return TimelineSpan(
+                        start: Bool.random(using: &g) ? start : b, end: Bool.random(using: &g) ? b : start,
+                        label: ["Memorize 1", "Entry", "", "a & b"].randomElement(using: &g)!,
+                        category: ["Memorize", "Verify", "Entry", ""].randomElement(using: &g)!)
+                })
         }
         let options = ChartOptions(title: "Phase timeline", description: "d", height: 200)
         let tips = TimelineChart.tooltips(lanes: lanes)
         for (li, lane) in lanes.enumerated() {
             for (si, s) in lane.spans.enumerated() where s.start.isFinite && s.end.isFinite {
-                #expect(tips[li][si] == SVGText.escape(TimelineChart.tooltip(lane.name, s, min(s.start, s.end), max(s.start, s.end))))
+                #expect(
+                    tips[li][si]
+                        == SVGText.escape(TimelineChart.tooltip(lane.name, s, min(s.start, s.end), max(s.start, s.end)))
+                )
             }
         }
         #expect(Charts.timeline(lanes: lanes, options: options)
@@ -194,8 +210,11 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
         }
         for horizontal in [false, true] {
             let o = ChartOptions(title: "Errors", description: "d", yMin: 0, showValues: horizontal)
-            #expect(Charts.bar(categories: cats, series: series, options: o, horizontal: horizontal)
-                    == Charts.responsive(o) { BarChart.render(categories: cats, series: series, options: $0, horizontal: horizontal) })
+            #expect(
+                Charts.bar(categories: cats, series: series, options: o, horizontal: horizontal)
+                    == Charts.responsive(o) {
+                        BarChart.render(categories: cats, series: series, options: $0, horizontal: horizontal)
+                    })
         }
     }
 }
@@ -249,7 +268,11 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
     }
     let pieces = ["a", "Z", "chart-", "-n", "_", "9", "0", " ", "é", "@", "[", "`", "{", "/", "日", "-", "x1"]
     var g = SplitMix(state: 62)
-    let ids = pieces + (0..<5_000).map { _ in (0..<Int(g.next() % 6)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined() }
+    let ids =
+        pieces
+        + (0..<5_000).map { _ in
+            (0..<Int(g.next() % 6)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined()
+        }
     for id in ids {
         var options = ChartOptions(title: "T")
         options.id = id
@@ -278,9 +301,16 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
         }
         return false
     }
-    let pieces = ["a", "\u{FFFE}", "\u{FFFF}", "\u{FEFF}", "\u{FFFD}", "\u{FFBF}", "\u{EFBF}", "\u{FFBE}", "&", "<", ">", "\"", "'",
-                  "\t", "\n", "\r", "\u{1}", "\u{1F}", "é", "日", "1.5", " "]
+    let pieces = [
+        "a", "\u{FFFE}", "\u{FFFF}", "\u{FEFF}", "\u{FFFD}", "\u{FFBF}", "\u{EFBF}", "\u{FFBE}", "&", "<", ">", "\"",
+        "'",
+        "\t", "\n", "\r", "\u{1}", "\u{1F}", "é", "日", "1.5", " "
+    ]
     var g = SplitMix(state: 63)
-    let strings = pieces + (0..<20_000).map { _ in (0..<Int(g.next() % 5)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined() }
+    let strings =
+        pieces
+        + (0..<20_000).map { _ in
+            (0..<Int(g.next() % 5)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined()
+        }
     for s in strings { #expect(SVGText.needsEscaping(s) == reference(s), "\(s.debugDescription)") }
 }

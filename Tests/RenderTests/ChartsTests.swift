@@ -32,7 +32,8 @@ import Testing
 
 @Test func samplesCanBeWrittenForVisualChecks() throws {
     let env = ProcessInfo.processInfo.environment["DOSSIER_CHART_SAMPLES"]
-    let dir = URL(fileURLWithPath: env ?? NSTemporaryDirectory()).appendingPathComponent(env == nil ? "charts-\(UUID().uuidString)" : "")
+    let dir = URL(fileURLWithPath: env ?? NSTemporaryDirectory()).appendingPathComponent(
+        env == nil ? "charts-\(UUID().uuidString)" : "")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { if env == nil { try? FileManager.default.removeItem(at: dir) } }
     var page = "<!doctype html><meta charset=utf-8><body style=\"margin:0;background:#fff\">"
@@ -49,16 +50,27 @@ import Testing
     let e = ChartSamples.evil
     let opts = ChartOptions(title: e, description: e, xLabel: e, yLabel: e)
     let charts = [
-        Charts.bar(categories: [e, "b"], series: [BarSeries(name: e, values: [1, 2]), BarSeries(name: "s2", values: [2, 1])], options: opts),
+        Charts.bar(
+            categories: [e, "b"], series: [BarSeries(name: e, values: [1, 2]), BarSeries(name: "s2", values: [2, 1])],
+            options: opts),
         Charts.bar(categories: [e], series: [BarSeries(name: e, values: [1])], options: opts, horizontal: true),
-        Charts.line(series: [XYSeries(name: e, points: [XYPoint(x: 0, y: 1, label: e)]), XYSeries(name: "b", xy: [(1, 2)])], options: opts),
+        Charts.line(
+            series: [XYSeries(name: e, points: [XYPoint(x: 0, y: 1, label: e)]), XYSeries(name: "b", xy: [(1, 2)])],
+            options: opts),
         Charts.scatter(series: [XYSeries(name: e, points: [XYPoint(x: 0, y: 1, label: e)])], options: opts,
                        trend: XYSeries(name: e, xy: [(0, 0), (1, 1)])),
         Charts.histogram(values: [1, 2, 3], options: opts, overlay: XYSeries(name: e, xy: [(1, 1), (2, 2)])),
         Charts.heatmap(rows: [e], columns: [e], values: [[1]], options: opts, cellLabels: [[e]]),
         Charts.boxPlot(groups: [BoxGroup(name: e, values: [1, 2, 3, 40])], options: opts),
-        Charts.timeline(lanes: [TimelineLane(name: e, spans: [TimelineSpan(start: 0, end: 100, label: e, category: e),
-                                                               TimelineSpan(start: 5, end: 6, category: "other")])], options: opts),
+        Charts.timeline(
+            lanes: [
+                TimelineLane(
+                    name: e,
+                    spans: [
+                        TimelineSpan(start: 0, end: 100, label: e, category: e),
+                        TimelineSpan(start: 5, end: 6, category: "other")
+                    ])
+            ], options: opts),
         Charts.line(series: [], options: opts),
     ]
     for svg in charts {
@@ -81,17 +93,20 @@ import Testing
 }
 
 @Test func legendOnlyWithMoreThanOneSeries() {
-    let one = Charts.bar(categories: ["a"], series: [BarSeries(name: "only", values: [1])], options: ChartOptions(title: "t"))
-    let two = Charts.bar(categories: ["a"], series: [BarSeries(name: "first", values: [1]), BarSeries(name: "second", values: [2])],
-                         options: ChartOptions(title: "t"))
+    let one = Charts.bar(
+        categories: ["a"], series: [BarSeries(name: "only", values: [1])], options: ChartOptions(title: "t"))
+    let two = Charts.bar(
+        categories: ["a"], series: [BarSeries(name: "first", values: [1]), BarSeries(name: "second", values: [2])],
+        options: ChartOptions(title: "t"))
     #expect(!one.contains("class=\"legend\""))
     #expect(two.contains("class=\"legend\""))
     #expect(two.contains(">first</text>") && two.contains(">second</text>"))
 }
 
 @Test func lineSeriesDifferByDashAndMarkerShape() {
-    let svg = Charts.line(series: [XYSeries(name: "a", xy: [(0, 0), (1, 1)]), XYSeries(name: "b", xy: [(0, 1), (1, 0)])],
-                          options: ChartOptions(title: "t"))
+    let svg = Charts.line(
+        series: [XYSeries(name: "a", xy: [(0, 0), (1, 1)]), XYSeries(name: "b", xy: [(0, 1), (1, 0)])],
+        options: ChartOptions(title: "t"))
     #expect(svg.contains("stroke-dasharray=\"\(ChartStyle.dashes[1])\""))
     #expect(svg.contains("<circle"))   // series 1 markers
     #expect(svg.contains("<rect x="))  // series 2 markers are squares
@@ -177,7 +192,9 @@ import Testing
         #expect([1, 2, 5].contains(mantissa), "step \(s.step)")
         #expect(s.lower <= a + abs(a) * 1e-12 && s.upper >= b - abs(b) * 1e-12)
         // the step is within a factor √2.5 (√(5/2)) of the raw step, plus one interval per end
-        #expect(s.ticks.count >= 2 && Double(s.ticks.count - 1) <= Double(count) * 2.5.squareRoot() + 2, "\(a)…\(b) count \(count): \(s.ticks)")
+        #expect(
+            s.ticks.count >= 2 && Double(s.ticks.count - 1) <= Double(count) * 2.5.squareRoot() + 2,
+            "\(a)…\(b) count \(count): \(s.ticks)")
         let k = s.lower / s.step
         #expect(abs(k - k.rounded()) < 1e-6)
     }

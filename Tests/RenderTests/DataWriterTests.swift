@@ -46,7 +46,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("t.csv")
         try w.data.write(to: file)
-        let script = "import csv,json,sys\nwith open(sys.argv[1], newline='', encoding='utf-8') as f: print(json.dumps(list(csv.reader(f))))"
+        let script =
+            "import csv,json,sys\nwith open(sys.argv[1], newline='', encoding='utf-8') as f: "
+                + "print(json.dumps(list(csv.reader(f))))"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-c", script, file.path]
@@ -141,6 +143,8 @@ import Testing
     }
 
     @Test func scriptSafeJSONCannotCloseTheScriptBlock() {
-        #expect(HTML.scriptSafeJSON("{\"t\":\"</script><b>&\"}") == "{\"t\":\"\\u003c/script\\u003e\\u003cb\\u003e\\u0026\"}")
+        #expect(
+            HTML.scriptSafeJSON("{\"t\":\"</script><b>&\"}")
+                == "{\"t\":\"\\u003c/script\\u003e\\u003cb\\u003e\\u0026\"}")
     }
 }

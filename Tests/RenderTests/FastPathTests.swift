@@ -9,7 +9,9 @@ struct FastPathTests {
     static func samples() -> [Double] {
         var v: [Double] = [0.01, -0.01, 0.009, 0.015, 0.07, 0.1, 0.5, 1.5, -2.25, 9_999_999.99, 10_000_000.5,
                            1e-7, 123.456, 1.0 / 3.0, 487.83351234567, 0.1 + 0.2, 2.675, 1.005, -0.5]
-        for k in stride(from: 1, through: 200_000, by: 7) { v.append(Double(k) / 100); v.append(Double(k) / 1000); v.append(-Double(k) / 100) }
+        for k in stride(from: 1, through: 200_000, by: 7) {
+            v.append(Double(k) / 100); v.append(Double(k) / 1000); v.append(-Double(k) / 100)
+        }
         for k in stride(from: 1, through: 20_000, by: 3) { v.append(Double(k) + 0.5); v.append(Double(k) / 3) }
         var g = SystemRandomNumberGenerator()
         for _ in 0..<20_000 { v.append(Double.random(in: -1e8...1e8, using: &g) / 1000) }
@@ -77,7 +79,8 @@ struct FastPathTests {
         var last: UInt8 = 0
         for b in raw.utf8 {
             if first {
-                neutralise = neutraliseFormulas && (b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D)
+                neutralise =
+                    neutraliseFormulas && (b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D)
                 if b == 0x20 { needsQuotes = true }
                 first = false
             }
@@ -96,20 +99,26 @@ struct FastPathTests {
     }
 
     @Test func csvTextFieldsAsTheThreePassWriter() {
-        let cases = ["", "plain", " lead", "trail ", "a,b", "say \"x\"", "l1\nl2", "cr\r", "=SUM(A1)", "+1", "-x", "@me",
-                     "\tx", "\rx", "bell\u{07}", "del\u{7F}", "c1\u{85}x", "\u{9F}", "é\u{A0}", "Â€", "Ã", "\u{C2}",
-                     "=\u{01}\"", "😀 ,", "Entry 3", "True"]
+        let cases = [
+            "", "plain", " lead", "trail ", "a,b", "say \"x\"", "l1\nl2", "cr\r", "=SUM(A1)", "+1", "-x", "@me",
+            "\tx", "\rx", "bell\u{07}", "del\u{7F}", "c1\u{85}x", "\u{9F}", "é\u{A0}", "Â€", "Ã", "\u{C2}",
+            "=\u{01}\"", "😀 ,", "Entry 3", "True"
+        ]
         for s in cases {
             for neutralise in [true, false] {
-                #expect(CSVWriter(neutraliseFormulas: neutralise).field(s) == Self.referenceField(s, neutraliseFormulas: neutralise),
-                        "\(s.debugDescription)")
+                #expect(
+                    CSVWriter(neutraliseFormulas: neutralise).field(s)
+                        == Self.referenceField(s, neutraliseFormulas: neutralise),
+                    "\(s.debugDescription)")
             }
         }
     }
 
     @Test func csvIntegerFieldsAsFormattedNumbers() {
         var a = CSVWriter(), b = CSVWriter()
-        for i in [0, 7, 9, 10, -3, -10, 99, 100, 12_345, 1_000_000, Int.max, Int.min, Int.min + 1] { a.numberField(i); b.numberField(String(i)) }
+        for i in [0, 7, 9, 10, -3, -10, 99, 100, 12_345, 1_000_000, Int.max, Int.min, Int.min + 1] {
+            a.numberField(i); b.numberField(String(i))
+        }
         a.endRecord(); b.endRecord()
         #expect(a.text == b.text)
     }

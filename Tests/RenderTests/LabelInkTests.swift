@@ -113,7 +113,8 @@ private func labelsOnMarks(_ svg: String) -> [(label: String, ink: String, darkC
     let square = Charts.bar(categories: ["a"], series: [BarSeries(name: "n", values: [1])],
                             options: ChartOptions(title: "ROC", width: 420, height: 380))
     #expect(square.hasPrefix("<div class=\"chart-frame\" style=\"max-width:672px\"><svg"))
-    let wide = Charts.bar(categories: ["a"], series: [BarSeries(name: "n", values: [1])], options: ChartOptions(title: "T"))
+    let wide = Charts.bar(
+        categories: ["a"], series: [BarSeries(name: "n", values: [1])], options: ChartOptions(title: "T"))
     #expect(wide.hasPrefix("<div class=\"chart-frame\"><svg"))
     #expect(14 * Charts.maxScale < 1.728 * 16)      // the drawn title against the h2 (1.728rem at 16 px)
 }

@@ -23,7 +23,8 @@ import Testing
         """
         let out = Markdown.render(md)
         let expected = """
-        <h1 id="results--notes"><a class="anchor" href="#results--notes" aria-hidden="true" tabindex="-1">#</a>Results &amp; notes</h1>
+        <h1 id="results--notes"><a class="anchor" href="#results--notes" aria-hidden="true" \
+        tabindex="-1">#</a>Results &amp; notes</h1>
         <table>
         <thead>
         <tr>
@@ -44,7 +45,8 @@ import Testing
         </ul>
         <!-- raw HTML omitted -->
         <p><del>old</del> see <a href="https://example.org">https://example.org</a></p>
-        <h2 id="results--notes-1"><a class="anchor" href="#results--notes-1" aria-hidden="true" tabindex="-1">#</a>Results &amp; notes</h2>
+        <h2 id="results--notes-1"><a class="anchor" href="#results--notes-1" aria-hidden="true" \
+        tabindex="-1">#</a>Results &amp; notes</h2>
 
         """
         #expect(out.html == expected)
@@ -155,7 +157,8 @@ import Testing
     /// to clear it when done (see Sources/CMarkArena/special_chars.c): under load other
     /// threads then rendered `~~x~~` and bare URLs literally.
     @Test func extensionsWorkWhileOtherThreadsFinishTheirParses() async {
-        let doc = String(repeating: "Some ~~struck~~ text and www.example.org, also https://example.org/x.\n\n", count: 20)
+        let doc = String(
+            repeating: "Some ~~struck~~ text and www.example.org, also https://example.org/x.\n\n", count: 20)
         let expected = Markdown.render(doc).html
         #expect(expected.contains("<del>struck</del>") && expected.contains("<a href=\"http://www.example.org\">"))
         let bad = await withTaskGroup(of: Int.self) { group in
@@ -210,9 +213,12 @@ import Testing
         let unsafe = MarkdownOptions(unsafeHTML: true)
         for s in Self.hostile {
             let html = Markdown.render(MarkdownText.text(s), options: unsafe).html
-            #expect(!html.contains("<script") && !html.contains("<img") && !html.contains("javascript:alert(3)\"") && !html.contains("<em>")
+            #expect(
+                !html.contains("<script") && !html.contains("<img") && !html.contains("javascript:alert(3)\"")
+                    && !html.contains("<em>")
                     && !html.contains("<h1") && !html.contains("<ol") && !html.contains("<ul") && !html.contains("<!--")
-                    && !html.contains("<blockquote") && !html.contains("<del>") && !html.contains("<code>"), "\(s) → \(html)")
+                    && !html.contains("<blockquote") && !html.contains("<del>") && !html.contains("<code>"),
+                "\(s) → \(html)")
             // (A bare https:// URL may become a link through GFM's autolink extension: an
             // http(s) link, shown with the same text.)
             if s.contains("://") { continue }

@@ -8,10 +8,13 @@ import UntypedModels
 // templates with the same models through both and require the same bytes.
 
 /// Renders `templates[name]` through Dossier's renderer and through swift-mustache.
-private func both(_ templates: [String: String], _ name: String, _ model: [String: Any]) throws -> (ours: String, theirs: String) {
+private func both(
+    _ templates: [String: String], _ name: String, _ model: [String: Any]
+) throws -> (ours: String, theirs: String) {
     var library = MustacheLibrary()
     for (n, t) in templates { library.register(try MustacheTemplate(string: t), named: n) }
-    let set = try TemplateSet(builtIn: templates.map { TemplateSet.Source(name: $0.key, text: $0.value, file: $0.key) }, folders: [])
+    let set = try TemplateSet(
+        builtIn: templates.map { TemplateSet.Source(name: $0.key, text: $0.value, file: $0.key) }, folders: [])
     return (try set.render(name, model), library.render(model, withTemplate: name) ?? "<missing>")
 }
 
@@ -81,7 +84,7 @@ private func model(_ names: [String: Bool], variant: Int, depth: Int = 2, textLi
         } else {
             let items: [Any] = textLists ? ["p<", "q'"]
                 : [model(names, variant: 1, depth: depth - 1), model(names, variant: 0, depth: depth - 1)]
-            value = [textLists ? "t" : true, items, "", false][pick]   // (`{{.}}` in a `true` section is the object above)
+            value = [textLists ? "t" : true, items, "", false][pick]  // (`{{.}}` in a `true` section is the object above)
         }
         if parts.count == 1 { m[key] = value } else {
             var inner = m[key] as? [String: Any] ?? [:]
@@ -93,7 +96,8 @@ private func model(_ names: [String: Bool], variant: Int, depth: Int = 2, textLi
 }
 
 @Test func everyBuiltInTemplateRendersLikeSwiftMustache() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Templates").standardized
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Templates")
+        .standardized
     let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
         .compactMap { $0 as? URL }.filter { $0.pathExtension == "mustache" }
     #expect(files.count > 10)
@@ -129,12 +133,15 @@ private func model(_ names: [String: Bool], variant: Int, depth: Int = 2, textLi
             }
         }
     }
-    let set = try TemplateSet(builtIn: [.init(name: "t", text: "{{#items}}{{name}}/{{title}};{{/items}}", file: "t")], folders: [])
+    let set = try TemplateSet(
+        builtIn: [.init(name: "t", text: "{{#items}}{{name}}/{{title}};{{/items}}", file: "t")], folders: [])
     #expect(try set.render("t", Root(items: [Item(name: "a&"), Item(name: "b")])) == "a&amp;/T&lt;;b/T&lt;;")
 }
 
 @Test func parseErrorsNameTheFileAndLine() {
-    for (text, line) in [("ok\n{{#a}}\n{{/b}}\n", 3), ("{{#a}}\n\nx", 3), ("\n{{upper(x)}}", 2), ("{{<parent}}{{/parent}}", 1)] {
+    for (text, line) in [
+        ("ok\n{{#a}}\n{{/b}}\n", 3), ("{{#a}}\n\nx", 3), ("\n{{upper(x)}}", 2), ("{{<parent}}{{/parent}}", 1)
+    ] {
         #expect {
             _ = try TemplateSet(builtIn: [.init(name: "t", text: text, file: "templates/t.mustache")], folders: [])
         } throws: { error in

@@ -8,7 +8,9 @@ struct NumberAndCSVShapeFastPathTests {
     /// printed before it called `dossier_format_g10`.
     static func vaListNumber(_ d: Double) -> String {
         var buf = [CChar](repeating: 0, count: 40)
-        let n = buf.withUnsafeMutableBufferPointer { out in withVaList([d]) { args in vsnprintf(out.baseAddress, 40, "%.10g", args) } }
+        let n = buf.withUnsafeMutableBufferPointer { out in
+            withVaList([d]) { args in vsnprintf(out.baseAddress, 40, "%.10g", args) }
+        }
         var b = buf.prefix(max(0, min(Int(n), 39))).map { UInt8(bitPattern: $0) }
         if b.contains(0x65) { return String(decoding: b, as: UTF8.self) }
         if b.contains(0x2E) {
@@ -20,8 +22,10 @@ struct NumberAndCSVShapeFastPathTests {
     }
 
     @Test func generalNumbersPrintAsThroughWithVaList() {
-        let edge: [Double] = [-0.0, 0.0, 1e-7, -1e-7, 1e15, 1e16, 1.5e300, -2.5e-300, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
-                              0.1 + 0.2, 1.0 / 3.0, -2.0 / 3.0, 123456789.125, 9_999_999_999.5, 100, 1e21]
+        let edge: [Double] = [
+            -0.0, 0.0, 1e-7, -1e-7, 1e15, 1e16, 1.5e300, -2.5e-300, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+            0.1 + 0.2, 1.0 / 3.0, -2.0 / 3.0, 123456789.125, 9_999_999_999.5, 100, 1e21
+        ]
         for d in edge + FastPathTests.samples() {
             #expect(JSONValue.formatNumberPrintf(d) == Self.vaListNumber(d), "\(d)")
         }
@@ -29,14 +33,17 @@ struct NumberAndCSVShapeFastPathTests {
 
     /// Fields over the bytes the CSV shape looks at, at every position.
     static func fields() -> [String] {
-        let pieces = ["a", " ", ",", "\"", "\n", "\r", "\t", "=", "+", "-", "@", "\u{01}", "\u{7F}", "\u{85}", "\u{A0}", "é",
-                      "Â", "😀", "1", "Entry 3", "5c2'Qe", "\u{FEFF}"]
+        let pieces = [
+            "a", " ", ",", "\"", "\n", "\r", "\t", "=", "+", "-", "@", "\u{01}", "\u{7F}", "\u{85}", "\u{A0}", "é",
+            "Â", "😀", "1", "Entry 3", "5c2'Qe", "\u{FEFF}"
+        ]
         var state: UInt64 = 7
         func next(_ n: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int(truncatingIfNeeded: state >> 33) % n
         }
-        return [""] + pieces + (0..<20_000).map { _ in (0..<(1 + next(4))).map { _ in pieces[next(pieces.count)] }.joined() }
+        return [""] + pieces
+            + (0..<20_000).map { _ in (0..<(1 + next(4))).map { _ in pieces[next(pieces.count)] }.joined() }
     }
 
     @Test func csvFieldShapeOfPlainFieldsAsTheFullScan() {
@@ -44,17 +51,23 @@ struct NumberAndCSVShapeFastPathTests {
             for neutralise in [true, false] {
                 let fast = CSVWriter.FieldShape(s, neutraliseFormulas: neutralise)
                 let full = CSVWriter.FieldShape(scanning: s, neutraliseFormulas: neutralise)
-                #expect(fast.needsQuotes == full.needsQuotes && fast.neutralise == full.neutralise && fast.hasControl == full.hasControl,
-                        "\(s.debugDescription)")
-                #expect(CSVWriter(neutraliseFormulas: neutralise).field(s) == FastPathTests.referenceField(s, neutraliseFormulas: neutralise),
-                        "\(s.debugDescription)")
+                #expect(
+                    fast.needsQuotes == full.needsQuotes && fast.neutralise == full.neutralise
+                        && fast.hasControl == full.hasControl,
+                    "\(s.debugDescription)")
+                #expect(
+                    CSVWriter(neutraliseFormulas: neutralise).field(s)
+                        == FastPathTests.referenceField(s, neutraliseFormulas: neutralise),
+                    "\(s.debugDescription)")
             }
         }
     }
 }
 
 @Test func csvWholeDoublesAsTheirFormattedNumbers() {
-    for d in [0.0, -0.0, 1, -1, 4316, 1e15, -9_007_199_254_740_991, 9_007_199_254_740_992, 1e300, 2.5, -0.5, .infinity, .nan] {
+    for d in [
+        0.0, -0.0, 1, -1, 4316, 1e15, -9_007_199_254_740_991, 9_007_199_254_740_992, 1e300, 2.5, -0.5, .infinity, .nan
+    ] {
         var a = CSVWriter(), b = CSVWriter()
         a.numberField(d)
         b.numberField(JSONValue.formatNumber(d))

@@ -18,11 +18,13 @@ struct SVGWriterTests {
     /// (|x · 100| < 9·10¹⁵) on both sides, huge and tiny magnitudes, non-finite values,
     /// and 200,000 random values of chart sizes, wider ranges and arbitrary bit patterns.
     @Test func coordinatesAsChartNumberCoord() {
-        var values: [Double] = [0, -0.0, 0.001, -0.001, 0.004, -0.004, 0.005, -0.005, 0.0049999, 0.015, -0.015, 0.1, 1, -1,
-                                12.345, -12.3, 639.999, 640, 1e7, -1e7, 9e13, -9e13, 8.999_999_999_999e13, 9.000_000_000_001e13,
-                                1e15, -1e15, 1e300, -1e300, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
-                                .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .nan, -.nan, .infinity, -.infinity,
-                                Double(Int64.max), Double(Int64.min)]
+        var values: [Double] = [
+            0, -0.0, 0.001, -0.001, 0.004, -0.004, 0.005, -0.005, 0.0049999, 0.015, -0.015, 0.1, 1, -1,
+            12.345, -12.3, 639.999, 640, 1e7, -1e7, 9e13, -9e13, 8.999_999_999_999e13, 9.000_000_000_001e13,
+            1e15, -1e15, 1e300, -1e300, .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
+            .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .nan, -.nan, .infinity, -.infinity,
+            Double(Int64.max), Double(Int64.min)
+        ]
         for k in -2_000...2_000 { values.append(Double(k) / 100); values.append((Double(k) + 0.5) / 100) }
         var g = SplitMix(state: 71)
         for _ in 0..<50_000 {
@@ -66,8 +68,10 @@ struct SVGWriterTests {
     /// random texts made of pieces: every escaped character, every dropped one (controls,
     /// U+FFFE, U+FFFF), the kept controls, and non-ASCII text whose UTF-8 starts with `EF`.
     @Test func escapedTextAsTheReferencePath() {
-        let pieces = ["a", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{0}", "\u{FFFE}", "\u{FFFF}",
-                      "\u{FFFD}", "\u{EFBF}", "\u{FEFF}", "é", "日", "🙂", "it's", "&amp;"]
+        let pieces = [
+            "a", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{0}", "\u{FFFE}", "\u{FFFF}",
+            "\u{FFFD}", "\u{EFBF}", "\u{FEFF}", "é", "日", "🙂", "it's", "&amp;"
+        ]
         var g = SplitMix(state: 73)
         for _ in 0..<20_000 {
             let s = (0..<Int(g.next() % 8)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined()
@@ -83,7 +87,8 @@ struct SVGWriterTests {
         for _ in 0..<200 {
             let groups = (0..<Int(1 + g.next() % 5)).map { i in
                 BoxGroup(name: i == 1 ? "a <b> & 'c'" : "group \(i)", values: (0..<Int(g.next() % 60)).map { _ in
-                    g.next() % 20 == 0 ? Double(g.next() % 5_000) : Double(g.next() % 400) + (g.next() % 2 == 0 ? 0.25 : 0)
+                        g.next() % 20 == 0
+                            ? Double(g.next() % 5_000) : Double(g.next() % 400) + (g.next() % 2 == 0 ? 0.25 : 0)
                 })
             }
             let options = ChartOptions(title: "Keystroke dynamics", description: "d", yLabel: "ms")

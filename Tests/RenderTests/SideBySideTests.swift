@@ -4,8 +4,12 @@ import Testing
 /// Scatter series on shared whole x values are drawn side by side (docs/charts.md,
 /// "Side by side"): this study's points no longer hide under a cohort's.
 @Suite struct SideBySideTests {
-    let study = XYSeries(name: "this study", points: [XYPoint(x: 6, y: 1, label: "S1"), XYPoint(x: 6, y: 2, label: "S2"),
-                                                      XYPoint(x: 8, y: 3, label: "S1")])
+    let study = XYSeries(
+        name: "this study",
+        points: [
+            XYPoint(x: 6, y: 1, label: "S1"), XYPoint(x: 6, y: 2, label: "S2"),
+            XYPoint(x: 8, y: 3, label: "S1")
+        ])
     let cohort = XYSeries(name: "desktop", points: [XYPoint(x: 6, y: 1, label: "p1")])
 
     @Test func seriesGetTheirOwnBandsAndPointsSpreadInThem() {
@@ -19,7 +23,8 @@ import Testing
     }
 
     @Test func tooltipsAxisAndSummaryKeepTheRealX() {
-        let svg = Charts.scatter(series: Charts.sideBySide([study, cohort]), options: ChartOptions(title: "t", description: "d"))
+        let svg = Charts.scatter(
+            series: Charts.sideBySide([study, cohort]), options: ChartOptions(title: "t", description: "d"))
         #expect(svg.contains("this study: S1 (6, 1)") && svg.contains("desktop: p1 (6, 1)"))
         #expect(svg.contains("x from 6 to 8"))
     }

@@ -5,8 +5,8 @@ import Testing
 /// seconds above and below a minute, true/false in any case, non-ASCII digits and
 /// spaces, text needing escaping, `\r\n`, a combining mark.
 private let edgeCells = ["", " ", "—", "–", "-", "4", " 10.30 ", "1,234.5", "12 %", "12%", "3.5 s", "75 s", "1144.15 s",
-                         "True", "FALSE", "tRuE", " false\r\n", "yes", "é", "−3", "\u{A0}5\u{A0}", "3.", "+5", "-0", "\r\n7\r\n",
-                         "\t8 s", "1e5", "x s", "true s", "nan s", "inf s", "0x1p4 s", "١٢", "日本語", "a&b", "<x>", "\"q\"",
+    "True", "FALSE", "tRuE", " false\r\n", "yes", "é", "−3", "\u{A0}5\u{A0}", "3.", "+5", "-0", "\r\n7\r\n",
+    "\t8 s", "1e5", "x s", "true s", "nan s", "inf s", "0x1p4 s", "١٢", "日本語", "a&b", "<x>", "\"q\"",
                          "5 %", "\u{301}1", "1\u{301}", "Tru\u{301}e", "\u{3000}60 s", "60.5 s", "-61 s", "K"]
 
 private struct Seeded {
@@ -72,7 +72,8 @@ private func randomPage(_ rng: inout Seeded) -> String {
         switch rng.next(4) {
         case 0: page += "<h2>Part \(t) &lt;x&gt;</h2>\n" + table + "\n"
         case 1: page += "<div class=\"table-wrap\">\n" + table + "\n</div>\n"
-        case 2: page += "<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"R\">" + table + "</div>\n"
+        case 2:
+            page += "<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"R\">" + table + "</div>\n"
         default: page += "<p>text ünïcode</p>" + table
         }
     }
@@ -93,15 +94,18 @@ private func randomPage(_ rng: inout Seeded) -> String {
 
 @Test func nestedAndSuccessiveTablesEndWhereTheReferenceEndsThem() {
     // ``TableMarkup/matchingEnd(_:_:)`` jumps between `<table` and `</table>` (round six).
-    for page in ["<table><tr><td><table><tr><td>1</td></tr></table></td><td>2</td></tr></table><p>x</p><table><tr><td>3</td></tr></table>",
-                 "<table><tr><td><table><tr><td><table><tr><td>1</td></tr></table></td></tr></table></td></tr></table>",
-                 "<table><tr><td>1</td></tr>", "<table><tr><td>a</td></tr></table></table><table><tr><td>4.5</td></tr></table>",
-                 "<tablex><table class=\"t\"><tr><td>1</td></tr></table>", "<table><tr><td>&lt;table</td></tr></table>"] {
+    for page in [
+        "<table><tr><td><table><tr><td>1</td></tr></table></td><td>2</td></tr></table><p>x</p><table><tr><td>3</td></tr></table>",
+        "<table><tr><td><table><tr><td><table><tr><td>1</td></tr></table></td></tr></table></td></tr></table>",
+        "<table><tr><td>1</td></tr>", "<table><tr><td>a</td></tr></table></table><table><tr><td>4.5</td></tr></table>",
+        "<tablex><table class=\"t\"><tr><td>1</td></tr></table>", "<table><tr><td>&lt;table</td></tr></table>"
+    ] {
         #expect(TableMarkup.enhance(page) == ReferenceTableMarkup.enhance(page), "\(page)")
         let b = Array(page.utf8)
         var from = 0
         while let start = TableMarkup.find(b, "<table", from: from) {
-            #expect(TableMarkup.matchingEnd(b, start) == ReferenceTableMarkup.matchingEnd(b, start), "\(page) at \(start)")
+            #expect(
+                TableMarkup.matchingEnd(b, start) == ReferenceTableMarkup.matchingEnd(b, start), "\(page) at \(start)")
             from = start + 1
         }
     }
@@ -114,8 +118,9 @@ private func randomPage(_ rng: inout Seeded) -> String {
 /// entities), empty tables, number columns with `—`, negative and large integers.
 @Test func finalTablesFromColumnsReadAsThePassMakesThem() {
     var rng = Seeded(state: 23)
-    let layout = TableMarkup.FinalTable.Layout(beforeHeader: "\n  <thead><tr>", afterHeader: "</tr></thead>\n  <tbody>\n",
-                                               rowOpen: "  <tr>", rowClose: "</tr>\n", afterRows: "  </tbody>\n</table>")
+    let layout = TableMarkup.FinalTable.Layout(
+        beforeHeader: "\n  <thead><tr>", afterHeader: "</tr></thead>\n  <tbody>\n",
+        rowOpen: "  <tr>", rowClose: "</tr>\n", afterRows: "  </tbody>\n</table>")
     let numbers = ["—", "4", "10.3", "0.05", "-2.5", "1,234", "12", "7.125", "0"]
     let integers = [0, 1, -1, 42, 1_000_000, Int.max, Int.min, -907]
     for t in 0..<600 {
@@ -150,24 +155,30 @@ private func randomPage(_ rng: inout Seeded) -> String {
             }
         }
         let final = TableMarkup.FinalTable.html(columns, rows: rows, layout: layout)
-        var table = "<table>\n  <thead><tr>" + columns.map { "<th>\($0.title)</th>" }.joined() + "</tr></thead>\n  <tbody>\n"
+        var table =
+            "<table>\n  <thead><tr>" + columns.map { "<th>\($0.title)</th>" }.joined() + "</tr></thead>\n  <tbody>\n"
         for r in 0..<rows { table += "  <tr>" + plain.map { "<td>\($0[r])</td>" }.joined() + "</tr>\n" }
         table += "  </tbody>\n</table>"
         let region = "<h2>T</h2>\n<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"T\">\n"
         #expect(final.hasPrefix(TableMarkup.finalTableTag))
-        #expect(TableMarkup.enhance(region + final + "\n</div>") == TableMarkup.enhance(region + table + "\n</div>"), "\(table)")
+        #expect(
+            TableMarkup.enhance(region + final + "\n</div>") == TableMarkup.enhance(region + table + "\n</div>"),
+            "\(table)")
         #expect(TableMarkup.enhance("<h2>T</h2>\n" + final) == TableMarkup.enhance("<h2>T</h2>\n" + table), "\(table)")
     }
 }
 
 @Test func asciiEntitiesDecodeAsFoundationsReplacements() {
     // Fragments that build entities, broken entities and entities inside others.
-    let pieces = ["&", "&amp;", "amp;", "lt;", "&lt;", "&gt;", "gt;", "&quot;", "quot;", "&#39;", "#39;", "&#x27;", "x27;",
-                  "&#", ";", "a", "#", "\r\n", " ", "<", "'", "&&", "&amp;amp;"]
+    let pieces = [
+        "&", "&amp;", "amp;", "lt;", "&lt;", "&gt;", "gt;", "&quot;", "quot;", "&#39;", "#39;", "&#x27;", "x27;",
+        "&#", ";", "a", "#", "\r\n", " ", "<", "'", "&&", "&amp;amp;"
+    ]
     var rng = Seeded(state: 31)
     let random = (0..<8_000).map { _ in (0..<rng.next(8)).map { _ in pieces[rng.next(pieces.count)] }.joined() }
     for s in pieces + random {
-        #expect(TableMarkup.decodeASCIIEntities(s) == TableMarkup.decodeEntitiesByFoundation(s), "\(s.debugDescription)")
+        #expect(
+            TableMarkup.decodeASCIIEntities(s) == TableMarkup.decodeEntitiesByFoundation(s), "\(s.debugDescription)")
         #expect(TableMarkup.decodeEntities(s) == TableMarkup.decodeEntitiesByFoundation(s), "\(s.debugDescription)")
     }
     #expect(TableMarkup.decodeASCIIEntities("é&amp;") == nil)
@@ -178,10 +189,14 @@ private func randomPage(_ rng: inout Seeded) -> String {
     // ``TableMarkup/NumberColumn/facts(_:)`` reads printable-ASCII-ended text by its bytes.
     var rng = Seeded(state: 41)
     let extra = ["1\u{301}", "12%\u{301}", "1\u{600}%", "5-", "-", "--", "+", "1.2.3", "1,2", ".5", "3.0 s", "- 1"]
-    let random = (0..<6_000).map { _ in (0..<rng.next(4)).map { _ in (edgeCells + extra)[rng.next(edgeCells.count + extra.count)] }.joined() }
+    let random = (0..<6_000).map { _ in
+        (0..<rng.next(4)).map { _ in (edgeCells + extra)[rng.next(edgeCells.count + extra.count)] }.joined()
+    }
     for text in edgeCells + extra + random {
         let f = TableMarkup.NumberColumn.facts(text)
-        #expect(f.empty == TableMarkup.isEmptyValue(text) && f.decimals == TableMarkup.numberDecimals(text), "\(text.debugDescription)")
+        #expect(
+            f.empty == TableMarkup.isEmptyValue(text) && f.decimals == TableMarkup.numberDecimals(text),
+            "\(text.debugDescription)")
     }
 }
 
@@ -192,17 +207,22 @@ private func randomPage(_ rng: inout Seeded) -> String {
 /// non-ASCII text, and a page that starts with a table.
 @Test func pagesOfFinalTablesAsTheGeneralPassMakesThem() {
     var rng = Seeded(state: 43)
-    let final = TableMarkup.finalTableTag + "<thead><tr><th>n</th></tr></thead><tbody><tr><td class=\"num\">4</td></tr></tbody></table>"
+    let final =
+        TableMarkup.finalTableTag
+        + "<thead><tr><th>n</th></tr></thead><tbody><tr><td class=\"num\">4</td></tr></tbody></table>"
     let nested = TableMarkup.finalTableTag + "<tr><td><table><tr><td>true</td></tr></table></td></tr></table>"
     let region = "<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"é\">"
     let pieces = [region + "\n  " + final + "\n</div>", region + final + "</div>", region + nested + "</div>",
-                  "<div class=\"table-wrap table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"S\">\n" + final + "\n</div>",
-                  "<div class=\"table-scroll\" aria-label=\"" + String(repeating: "x", count: 600) + "\">" + final + "</div>",
+        "<div class=\"table-wrap table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"S\">\n" + final
+            + "\n</div>",
+        "<div class=\"table-scroll\" aria-label=\"" + String(repeating: "x", count: 600) + "\">" + final + "</div>",
                   "<h2>H ü</h2>\n" + final, "<div class=\"table-wrap\">" + final + "</div>", final,
                   "<table><tr><td>TRUE</td></tr></table>", "<p>text &amp; ünïcode</p>\n", "<tablex>", "\n"]
     var fast = 0
     for _ in 0..<1_000 {
-        let page = (0..<(1 + rng.next(6))).map { _ in rng.next(3) == 0 ? pieces[rng.next(pieces.count)] : pieces[rng.next(4)] }.joined()
+        let page = (0..<(1 + rng.next(6))).map { _ in
+            rng.next(3) == 0 ? pieces[rng.next(pieces.count)] : pieces[rng.next(4)]
+        }.joined()
         let b = Array(page.utf8)
         if TableMarkup.droppingFinalMarkers(page, b) != nil { fast += 1 }
         #expect(TableMarkup.enhance(page) == TableMarkup.enhanceEachTable(page, b), "\(page)")

@@ -20,16 +20,20 @@ import Testing
     }
 
     static func plain(_ head: [String], _ rows: [[String]]) -> String {
-        "<div class=\"table-wrap table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"P\">\n<table class=\"data\">\n  <thead><tr>"
+        "<div class=\"table-wrap table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"P\">\n<table "
+            + "class=\"data\">\n  <thead><tr>"
             + head.map { "<th>\($0)</th>" }.joined() + "</tr></thead>\n  <tbody>"
-            + rows.map { "<tr>" + $0.map { "<td>\($0)</td>" }.joined() + "</tr>" }.joined() + "</tbody>\n</table>\n</div>"
+            + rows.map { "<tr>" + $0.map { "<td>\($0)</td>" }.joined() + "</tr>" }.joined()
+            + "</tbody>\n</table>\n</div>"
     }
 
     static func final(_ head: [String], _ rows: [[String]]) -> String {
         var c = TableMarkup.Columns(count: head.count)
         for r in rows { c.add(row: r) }
-        return "<div class=\"table-wrap table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"P\">\n" + TableMarkup.finalTableTag
-            + "\n  <thead>" + c.headerRow(head) + "</thead>\n  <tbody>" + rows.map(c.bodyRow).joined() + "</tbody>\n</table>\n</div>"
+        return "<div class=\"table-wrap table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"P\">\n"
+            + TableMarkup.finalTableTag
+            + "\n  <thead>" + c.headerRow(head) + "</thead>\n  <tbody>" + rows.map(c.bodyRow).joined()
+            + "</tbody>\n</table>\n</div>"
     }
 
     @Test func finalRowsAreWhatTheTablePassWrites() {
@@ -39,12 +43,16 @@ import Testing
             let columns = 1 + rng.next(5), count = 1 + rng.next(round % 3 == 0 ? 40 : 4)
             // Columns drawn from a few cells each, so that whole columns are numeric,
             // empty or durations often enough.
-            let pools = (0..<columns).map { _ in (0..<(1 + rng.next(3))).map { _ in Self.cells[rng.next(Self.cells.count)] } }
+            let pools = (0..<columns).map { _ in
+                (0..<(1 + rng.next(3))).map { _ in Self.cells[rng.next(Self.cells.count)] }
+            }
             let rows = (0..<count).map { _ in pools.map { $0[rng.next($0.count)] } }
             let head = (0..<columns).map { "h\($0)" }
             let theirs = TableMarkup.enhance(Self.plain(head, rows)), ours = TableMarkup.enhance(Self.final(head, rows))
             #expect(ours == theirs, "round \(round)")
-            if theirs.contains("class=\"num\"") || theirs.contains("col-empty") || theirs.contains(" min ") { rules += 1 }
+            if theirs.contains("class=\"num\"") || theirs.contains("col-empty") || theirs.contains(" min ") {
+                rules += 1
+            }
         }
         #expect(rules > 100)   // the rules were exercised, not only tables left as written
     }

@@ -36,7 +36,9 @@ enum ReferenceTableMarkup {
             var before = Array(b[i..<start])
             let table = Array(b[start..<end])
             let wrapped = TableMarkup.isWrapped(before: before, outSoFar: out)
-            let label = TableMarkup.caption(table) ?? TableMarkup.lastHeading(Array(out.suffix(4096)) + before.suffix(4096)) ?? "Table"
+            let label =
+                TableMarkup.caption(table) ?? TableMarkup.lastHeading(Array(out.suffix(4096)) + before.suffix(4096))
+                ?? "Table"
             let rows = TableMarkup.bodyRowCount(table)
             let enhanced = enhanceTable(table)
             if wrapped == .none {
@@ -74,7 +76,8 @@ enum ReferenceTableMarkup {
             while let c = TableMarkup.nextCell(t, from: q, limit: re) {
                 // the text as the general path read it: tags stripped, entities decoded
                 var c = c
-                c.text = TableMarkup.decodeEntitiesByFoundation(TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
+                c.text = TableMarkup.decodeEntitiesByFoundation(
+                    TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
                 cells.append(c)
                 q = c.range.upperBound
             }
@@ -95,7 +98,11 @@ enum ReferenceTableMarkup {
                 if TableMarkup.isEmptyValue(s) { continue }
                 sawValue[k] = true
                 if let v = TableMarkup.seconds(s), v >= 60 { durations[k] = true }
-                if let d = TableMarkup.numberDecimals(s) { decimals[k] = max(decimals[k], d) } else { numeric[k] = false }
+                if let d = TableMarkup.numberDecimals(s) {
+                    decimals[k] = max(decimals[k], d)
+                } else {
+                    numeric[k] = false
+                }
             }
         }
         var edits: [(Int, Int, [UInt8])] = []
@@ -105,8 +112,9 @@ enum ReferenceTableMarkup {
                 if numeric[k] && sawValue[k] { classes.append("num") }
                 if !sawValue[k] { classes.append("col-empty") }
                 if row.body, !cell.isHeader || k > 0 {
-                    if let text = replacementText(cell.text, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
-                                                  durations: durations[k]),
+                    if let text = replacementText(
+                        cell.text, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
+                        durations: durations[k]),
                        TableMarkup.plainContent(t, cell) {
                         edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
                     }
@@ -134,7 +142,9 @@ enum ReferenceTableMarkup {
         if let want = decimals, want > 0, let have = TableMarkup.numberDecimals(trimmed), have < want {
             var num = trimmed
             var suffix = ""
-            for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
+            for unit in [" %", "%", " s"] where num.hasSuffix(unit) {
+                num = String(num.dropLast(unit.count)); suffix = unit; break
+            }
             if have == 0 { num += "." }
             return num + String(repeating: "0", count: want - have) + suffix
         }

@@ -3,16 +3,23 @@ import Testing
 @testable import Render
 
 @Test func aPlainTableIsWrappedInALabelledKeyboardRegion() {
-    let html = "<h2>Players &amp; scores</h2>\n<table><thead><tr><th>Name</th></tr></thead><tbody><tr><td>a</td></tr></tbody></table>"
+    let html =
+        "<h2>Players &amp; "
+            + "scores</h2>\n<table><thead><tr><th>Name</th></tr></thead><tbody><tr><td>a</td></tr></tbody></table>"
     let out = TableMarkup.enhance(html)
-    #expect(out.contains("<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Players &amp; scores\"><table class=\"data\">"))
+    #expect(
+        out.contains(
+            "<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Players &amp; scores\"><table "
+                + "class=\"data\">"
+        ))
     #expect(out.hasSuffix("</table></div>"))
     // idempotent: an already wrapped table is not wrapped again
     #expect(TableMarkup.enhance(out) == out)
 }
 
 @Test func aLegacyTableWrapBecomesTheRegion() {
-    let out = TableMarkup.enhance("<div class=\"table-wrap\">\n<table><caption>Sessions</caption><tr><td>x</td></tr></table>\n</div>")
+    let out = TableMarkup.enhance(
+        "<div class=\"table-wrap\">\n<table><caption>Sessions</caption><tr><td>x</td></tr></table>\n</div>")
     #expect(out.hasPrefix("<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Sessions\">"))
     #expect(!out.contains("table-wrap"))
 }
@@ -24,14 +31,17 @@ import Testing
         + "<tr><td>c</td><td>1,010.11</td><td>True</td><td></td></tr></tbody></table>"
     let out = TableMarkup.enhance(html)
     #expect(out.contains("<th class=\"num\">Score</th>"))
-    #expect(out.contains("<td class=\"num\">4.00</td>") && out.contains("<td class=\"num\">10.30</td>") && out.contains("<td class=\"num\">1,010.11</td>"))
+    #expect(
+        out.contains("<td class=\"num\">4.00</td>") && out.contains("<td class=\"num\">10.30</td>")
+            && out.contains("<td class=\"num\">1,010.11</td>"))
     #expect(!out.contains("<td class=\"num\">x</td>"))        // a mixed column is text
     #expect(out.contains("<td>yes</td>"))
     #expect(out.contains("<th class=\"col-empty\">Empty</th>") && out.contains("<td class=\"col-empty\">—</td>"))
 }
 
 @Test func secondsInCellsReadAsDurations() {
-    let out = TableMarkup.enhance("<table><tr><th>t</th></tr><tr><td>1144.15 s</td></tr><tr><td>42.5 s</td></tr></table>")
+    let out = TableMarkup.enhance(
+        "<table><tr><th>t</th></tr><tr><td>1144.15 s</td></tr><tr><td>42.5 s</td></tr></table>")
     #expect(out.contains(">19 min 04 s<"))
     #expect(out.contains(">42.5 s<"))
 }
@@ -66,8 +76,10 @@ import Testing
 }
 
 @Test func cellTextIsTrimmedOfTheSameWhiteSpaceAsFoundationTrims() {
-    let samples = ["", " ", "x", "  12.5 s \n", "\u{A0}4\u{3000}", "\u{2003}\u{85}yes\u{2028}\u{2029}", "\r\n\t—\u{B}\u{C}",
-                   "a b", " \u{301}x ", "\u{200B}zero-width\u{200B}", "\u{FEFF}bom", "é ", "\u{1680}\u{180E}x\u{202F}\u{205F}"]
+    let samples = [
+        "", " ", "x", "  12.5 s \n", "\u{A0}4\u{3000}", "\u{2003}\u{85}yes\u{2028}\u{2029}", "\r\n\t—\u{B}\u{C}",
+        "a b", " \u{301}x ", "\u{200B}zero-width\u{200B}", "\u{FEFF}bom", "é ", "\u{1680}\u{180E}x\u{202F}\u{205F}"
+    ]
     for s in samples {
         #expect(TableMarkup.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.unicodeScalars.map { $0.value })")
     }
@@ -76,7 +88,9 @@ import Testing
 /// Random cells over the characters the number rule looks at (digits, signs, `.`, `,`,
 /// units, spaces, `\r\n`, `−`, a combining mark).
 private func randomCells(_ count: Int, seed: UInt64) -> [String] {
-    let pieces = ["0", "7", "12", ".", ",", "-", "+", "−", " ", "%", " %", " s", "s", "x", "\r\n", "\u{301}", "1.5", "3.", "e"]
+    let pieces = [
+        "0", "7", "12", ".", ",", "-", "+", "−", " ", "%", " %", " s", "s", "x", "\r\n", "\u{301}", "1.5", "3.", "e"
+    ]
     var state = seed
     func next() -> Int {
         state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -86,9 +100,13 @@ private func randomCells(_ count: Int, seed: UInt64) -> [String] {
 }
 
 @Test func numberDecimalsByteRuleAgreesWithTheCharacterRule() {
-    for cell in randomCells(20_000, seed: 3) + ["12 %", "5%", "3.5 s", "-1,234.56", "+0.10", "3.", "1.2.3", "", "%", " s"] {
+    for cell in randomCells(20_000, seed: 3) + [
+        "12 %", "5%", "3.5 s", "-1,234.56", "+0.10", "3.", "1.2.3", "", "%", " s"
+    ] {
         let t = TableMarkup.trimmed(cell)
-        #expect(TableMarkup.numberDecimals(cell) == TableMarkup.numberDecimalsByCharacter(Substring(t)), "\(cell.debugDescription)")
+        #expect(
+            TableMarkup.numberDecimals(cell) == TableMarkup.numberDecimalsByCharacter(Substring(t)),
+            "\(cell.debugDescription)")
     }
 }
 
@@ -104,10 +122,15 @@ private func randomCells(_ count: Int, seed: UInt64) -> [String] {
 }
 
 @Test func aFinalTableKeepsItsCellsAndLosesOnlyItsMarker() {
-    let cells = "<thead><tr><th>n</th><th>t</th></tr></thead><tbody><tr><td>4</td><td>True</td></tr><tr><td>10.5</td><td>x</td></tr></tbody></table>"
+    let cells =
+        "<thead><tr><th>n</th><th>t</th></tr></thead><tbody><tr><td>4</td><td>True</td></tr><tr><td>10.5</td><td>x</td></tr></tbody></table>"
     // final: the cells as written, the marker replaced by the class the pass gives
     let final = TableMarkup.enhance("<h2>Runs</h2>\n" + TableMarkup.finalTableTag + cells)
-    #expect(final == "<h2>Runs</h2>\n<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Runs\"><table class=\"data\">" + cells + "</div>")
+    #expect(
+        final
+            == "<h2>Runs</h2>\n<div class=\"table-scroll\" role=\"region\" tabindex=\"0\" aria-label=\"Runs\"><table "
+                + "class=\"data\">"
+            + cells + "</div>")
     // a table a template opens with `<table class="data">` is still marked up
     let plain = TableMarkup.enhance("<table class=\"data\">" + cells)
     #expect(plain.contains("<td class=\"num\">4.0</td>") && plain.contains("<td>yes</td>"))

@@ -8,14 +8,16 @@ struct ThousandthsFastPathTests {
     /// Whole thousandths (ms / 1000, the keystroke-dynamics cells) print as `%.10g`
     /// prints them, over every count to 100 s, around and beyond the bounds, at random.
     @Test func thousandthsMatchPrintf() {
-        var values: [Double] = [0.001, -0.001, 0.0009, 0.0015, 0.0005, 1e-4, 9_999_999.999, -9_999_999.999, 9_999_999.9995,
-                                10_000_000.001, 12_345_678.901, -98_765_432.109, 1_234_567_890.123,
-                                1.0 / 3.0, 0.1 + 0.2, 2.675, 1.0005, 0.9999999999999999, 0.00099999999999999]
+        var values: [Double] = [
+            0.001, -0.001, 0.0009, 0.0015, 0.0005, 1e-4, 9_999_999.999, -9_999_999.999, 9_999_999.9995,
+            10_000_000.001, 12_345_678.901, -98_765_432.109, 1_234_567_890.123,
+            1.0 / 3.0, 0.1 + 0.2, 2.675, 1.0005, 0.9999999999999999, 0.00099999999999999
+        ]
         for ms in 1...100_000 { values.append(Double(ms) / 1000); values.append(-Double(ms) / 1000) }
         var g = SystemRandomNumberGenerator()
         for _ in 0..<50_000 {
             values.append(Double(Int.random(in: -10_000_000_000...10_000_000_000, using: &g)) / 1000)
-            values.append(Double(Int.random(in: -1_000_000_000_000...1_000_000_000_000, using: &g)) / 1000)   // beyond 10⁷
+            values.append(Double(Int.random(in: -1_000_000_000_000...1_000_000_000_000, using: &g)) / 1000)  // beyond 10⁷
             values.append(Double.random(in: -1e7...1e7, using: &g))
             values.append(Double.random(in: -1...1, using: &g) / 1000)
         }
@@ -58,9 +60,13 @@ struct ThousandthsFastPathTests {
             let minutes = Int((s / 60).rounded())
             return sign + "\(minutes / 60) h " + String(format: "%02d min", minutes % 60)
         }
-        var values: [Double] = [0, -0.0, 0.04, 0.05, 0.049999, 59.94, 59.95, 59.96, 60, 599.5, 3599.4, 3599.5, 3600, 35_999.9,
-                                86_400, 1e7, -0.05, -59.96, -3600, .infinity, -.infinity, .nan]
-        for k in 0...700 { values.append(Double(k) / 10); values.append(Double(k) / 10 + 0.05); values.append(-Double(k) / 10) }
+        var values: [Double] = [
+            0, -0.0, 0.04, 0.05, 0.049999, 59.94, 59.95, 59.96, 60, 599.5, 3599.4, 3599.5, 3600, 35_999.9,
+            86_400, 1e7, -0.05, -59.96, -3600, .infinity, -.infinity, .nan
+        ]
+        for k in 0...700 {
+            values.append(Double(k) / 10); values.append(Double(k) / 10 + 0.05); values.append(-Double(k) / 10)
+        }
         var g = SystemRandomNumberGenerator()
         for _ in 0..<20_000 {
             values.append(Double.random(in: -100...100, using: &g))

@@ -38,7 +38,8 @@ import Testing
     @Test func charactersOutsideTheAlphabetAreRejectedByPosition() {
         #expect(throws: SecureSMSError.notGSM(position: 3)) { try GSMAlphabet.septets("ab✓c") }
         #expect(throws: SecureSMSError.notGSM(position: 1)) { try GSMAlphabet.septets("\u{1B}") }
-        #expect(throws: SecureSMSError.notGSM(position: 2)) { try GSMAlphabet.septets("a\u{0C}") }  // form feed rejected
+        // a form feed is rejected
+        #expect(throws: SecureSMSError.notGSM(position: 2)) { try GSMAlphabet.septets("a\u{0C}") }
     }
 
     @Test func errorMessagesDoNotEchoTheCharacter() {

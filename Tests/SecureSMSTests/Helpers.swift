@@ -36,7 +36,8 @@ func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix) -> String {
 
 /// A deterministic X25519 private key from a seed.
 func testKey(_ rng: inout SplitMix) -> Curve25519.KeyAgreement.PrivateKey {
-    try! Curve25519.KeyAgreement.PrivateKey(rawRepresentation: (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
+    try! Curve25519.KeyAgreement.PrivateKey(
+        rawRepresentation: (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
 }
 
 /// Completes an open exchange on both sides (they compare the same safety number).
@@ -61,7 +62,8 @@ func makePair(seed: UInt64 = 1) throws -> (alice: Contact, bob: Contact) {
 func snapshot(_ c: Contact) throws -> Data { try Keystore.encoder().encode(c) }
 
 /// The repository root (tests read docs/ from it).
-let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 func tempDir() throws -> URL {
     let u = FileManager.default.temporaryDirectory.appendingPathComponent("sms-test-\(UUID().uuidString)")

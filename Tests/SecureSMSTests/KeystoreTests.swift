@@ -44,9 +44,15 @@ import Testing
     @Test func threeWrongPasswordsLockAndARestartDoesNotReset() throws {
         let dir = try tempDir()
         let ks = try newStore(dir, lockSeconds: 600)
-        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) { try Keystore.open(at: ks.url, password: "a", now: t0) }
-        #expect(throws: SecureSMSError.wrongPassword(remaining: 1)) { try Keystore.open(at: ks.url, password: "b", now: t0) }
-        #expect(throws: SecureSMSError.wrongPassword(remaining: 0)) { try Keystore.open(at: ks.url, password: "c", now: t0) }
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) {
+            try Keystore.open(at: ks.url, password: "a", now: t0)
+        }
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 1)) {
+            try Keystore.open(at: ks.url, password: "b", now: t0)
+        }
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 0)) {
+            try Keystore.open(at: ks.url, password: "c", now: t0)
+        }
         // Every call above re-read the file, as a new process would: the lock is on disk.
         let until = t0.addingTimeInterval(600)
         #expect(try Keystore.lockoutState(at: ks.url).lockedUntil == until)
@@ -60,18 +66,24 @@ import Testing
     @Test func failureCounterSurvivesRestartAndResetsOnSuccess() throws {
         let dir = try tempDir()
         let ks = try newStore(dir)
-        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) { try Keystore.open(at: ks.url, password: "a", now: t0) }
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) {
+            try Keystore.open(at: ks.url, password: "a", now: t0)
+        }
         #expect(try Keystore.lockoutState(at: ks.url).failures == 1)
         _ = try Keystore.open(at: ks.url, password: "correct horse", now: t0)
         #expect(try Keystore.lockoutState(at: ks.url).failures == 0)
-        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) { try Keystore.open(at: ks.url, password: "a", now: t0) }
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) {
+            try Keystore.open(at: ks.url, password: "a", now: t0)
+        }
     }
 
     @Test func passwordChangeTakesEffect() throws {
         let dir = try tempDir()
         var ks = try newStore(dir)
         try ks.changePassword(to: "new one", now: t0)
-        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) { try Keystore.open(at: ks.url, password: "correct horse", now: t0) }
+        #expect(throws: SecureSMSError.wrongPassword(remaining: 2)) {
+            try Keystore.open(at: ks.url, password: "correct horse", now: t0)
+        }
         #expect(try Keystore.open(at: ks.url, password: "new one", now: t0).passwordChangedAt == t0)
     }
 
@@ -103,7 +115,8 @@ import Testing
     let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
     func store(_ dir: URL) throws -> Keystore {
-        try Keystore.create(at: dir.appendingPathComponent("k.keystore"), account: "a", password: "pw", kdf: testKDF(), now: t0)
+        try Keystore.create(
+            at: dir.appendingPathComponent("k.keystore"), account: "a", password: "pw", kdf: testKDF(), now: t0)
     }
 
     /// Rewrites one value of the clear envelope, as a hostile or damaged file would.
@@ -118,8 +131,10 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func outOfRangeKDFParametersAreRefusedBeforeAnyWork() throws {
         let dir = try tempDir()
         let url = try store(dir).url
-        let cases: [(String, Any, String)] = [("p", 9_007_199_254_740_993, "kdf.p"), ("p", 1_000_000, "kdf.p"), ("r", 0, "kdf.r"),
-                                              ("log2n", 40, "kdf.log2n"), ("log2n", 9, "kdf.log2n")]
+        let cases: [(String, Any, String)] = [
+            ("p", 9_007_199_254_740_993, "kdf.p"), ("p", 1_000_000, "kdf.p"), ("r", 0, "kdf.r"),
+            ("log2n", 40, "kdf.log2n"), ("log2n", 9, "kdf.log2n")
+        ]
         for (field, value, named) in cases {
             let saved = try Data(contentsOf: url)
             try edit(url) { env in var k = env["kdf"] as! [String: Any]; k[field] = value; env["kdf"] = k }
@@ -143,14 +158,17 @@ import Testing
         let url = try store(dir).url
         let before = try Data(contentsOf: url)
         for _ in 0..<3 {
-            #expect(throws: SecureSMSError.self) { try Keystore.open(at: url, password: "wrong", now: t0, readOnly: true) }
+            #expect(throws: SecureSMSError.self) {
+                try Keystore.open(at: url, password: "wrong", now: t0, readOnly: true)
+            }
         }
         let locked = try Keystore.lockoutState(at: url)
         #expect(locked.lockedUntil != nil)
         #expect(throws: SecureSMSError.locked(until: locked.lockedUntil!)) {
             try Keystore.open(at: url, password: "pw", now: t0, readOnly: true)
         }
-        var ks = try Keystore.open(at: url, password: "pw", now: locked.lockedUntil!.addingTimeInterval(1), readOnly: true)
+        var ks = try Keystore.open(
+            at: url, password: "pw", now: locked.lockedUntil!.addingTimeInterval(1), readOnly: true)
         #expect(try Data(contentsOf: url) == before)
         #expect(throws: SecureSMSError.self) { try ks.save() }
         #expect(try Data(contentsOf: url) == before)
@@ -171,7 +189,9 @@ import Testing
         let url = try store(dir).url
         do {
             let held = try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0)
-            #expect(throws: SecureSMSError.busy(path: url.path, waited: 0)) { try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0) }
+            #expect(throws: SecureSMSError.busy(path: url.path, waited: 0)) {
+                try Keystore.open(at: url, password: "pw", now: t0, lockWait: 0)
+            }
             withExtendedLifetime(held) {}
         }
         // released with the value: the next command gets it at once
@@ -205,7 +225,8 @@ import Testing
 
     @Test func inventoryCountsAndWarnsButHoldsNoSecrets() throws {
         let dir = try tempDir()
-        var ks = try Keystore.create(at: dir.appendingPathComponent("k"), account: "alice", password: "pw", kdf: testKDF(), now: t0)
+        var ks = try Keystore.create(
+            at: dir.appendingPathComponent("k"), account: "alice", password: "pw", kdf: testKDF(), now: t0)
         var (bob, bobSide) = try makePair()
         var texts: [String] = []
         for i in 0..<15 {

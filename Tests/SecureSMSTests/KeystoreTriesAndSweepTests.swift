@@ -28,7 +28,8 @@ import Testing
         }
         #expect(seen == [1])
         #expect(try Keystore.lockoutState(at: ks.url).failures == 1)
-        _ = try Keystore.open(at: ks.url, password: "correct horse", now: t0, readOnly: readOnly, lockWait: 0, derive: observe)
+        _ = try Keystore.open(
+            at: ks.url, password: "correct horse", now: t0, readOnly: readOnly, lockWait: 0, derive: observe)
         #expect(seen == [1, 2])                                   // counted before the check, then undone
         #expect(try Keystore.lockoutState(at: ks.url).failures == 0)
     }
@@ -46,7 +47,8 @@ import Testing
         #expect(throws: SecureSMSError.locked(until: until)) {
             try Keystore.open(at: ks.url, password: "correct horse", now: t0.addingTimeInterval(10), readOnly: true)
         }
-        let opened = try Keystore.open(at: ks.url, password: "correct horse", now: t0.addingTimeInterval(601), readOnly: true)
+        let opened = try Keystore.open(
+            at: ks.url, password: "correct horse", now: t0.addingTimeInterval(601), readOnly: true)
         #expect(opened.account == "alice")
         #expect(try Keystore.lockoutState(at: ks.url).lockedUntil == nil)
         #expect(try Keystore.lockoutState(at: ks.url).failures == 0)
@@ -59,7 +61,9 @@ import Testing
         let ks = try newStore(dir)
         let fm = FileManager.default
         let stale = [".me.keystore.4242.123456789.tmp", ".me.keystore.1.2.tmp"]
-        let kept = [".me.keystore.notapid.tmp", ".other.keystore.1.2.tmp", "me.keystore.1.2.tmp", ".me.keystore.1.2.tmp.bak"]
+        let kept = [
+            ".me.keystore.notapid.tmp", ".other.keystore.1.2.tmp", "me.keystore.1.2.tmp", ".me.keystore.1.2.tmp.bak"
+        ]
         for n in stale + kept { fm.createFile(atPath: dir.appendingPathComponent(n).path, contents: Data("old".utf8)) }
         _ = try Keystore.open(at: ks.url, password: "correct horse", now: t0, lockWait: 0)
         for n in stale { #expect(!fm.fileExists(atPath: dir.appendingPathComponent(n).path), "\(n)") }
@@ -75,8 +79,10 @@ import Testing
     @Test func aLowOrderKeyIsRefusedBeforeASafetyNumberIsShown() throws {
         let zero = [UInt8](repeating: 0, count: 32)
         var one = zero; one[0] = 1
-        let order8: [UInt8] = [0xe0, 0xeb, 0x7a, 0x7c, 0x3b, 0x41, 0xb8, 0xae, 0x16, 0x56, 0xe3, 0xfa, 0xf1, 0x9f, 0xc4, 0x6a,
-                               0xda, 0x09, 0x8d, 0xeb, 0x9c, 0x32, 0xb1, 0xfd, 0x86, 0x62, 0x05, 0x16, 0x5f, 0x49, 0xb8, 0x00]
+        let order8: [UInt8] = [
+            0xe0, 0xeb, 0x7a, 0x7c, 0x3b, 0x41, 0xb8, 0xae, 0x16, 0x56, 0xe3, 0xfa, 0xf1, 0x9f, 0xc4, 0x6a,
+            0xda, 0x09, 0x8d, 0xeb, 0x9c, 0x32, 0xb1, 0xfd, 0x86, 0x62, 0x05, 0x16, 0x5f, 0x49, 0xb8, 0x00
+        ]
         let c = Contact(name: "X", now: t0)
         for key in [zero, one, order8] {
             #expect(throws: SecureSMSError.self) { _ = try c.safetyNumber(theirs: key) }

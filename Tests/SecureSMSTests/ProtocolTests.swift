@@ -18,7 +18,9 @@ import Testing
         var bad = try SMSProtocol.pad([0x41])
         bad[100] = 1  // non-zero after the terminator
         #expect(throws: SecureSMSError.malformedPlaintext) { try SMSProtocol.unpad(bad) }
-        #expect(throws: SecureSMSError.tooLong(septets: 145, limit: 144)) { try SMSProtocol.pad([UInt8](repeating: 0, count: 145)) }
+        #expect(throws: SecureSMSError.tooLong(septets: 145, limit: 144)) {
+            try SMSProtocol.pad([UInt8](repeating: 0, count: 145))
+        }
     }
 
     @Test func packingIsMSBFirst() {
@@ -234,7 +236,9 @@ import Testing
 
     @Test func lowOrderKeyIsRefused() throws {
         let c = Contact(name: "X", now: now)
-        #expect(throws: SecureSMSError.self) { try KeyExchange.chains(own: c.ownPrivateKey!, theirs: [UInt8](repeating: 0, count: 32)) }
+        #expect(throws: SecureSMSError.self) {
+            try KeyExchange.chains(own: c.ownPrivateKey!, theirs: [UInt8](repeating: 0, count: 32))
+        }
     }
 
     @Test func descriptionsNeverShowSecrets() throws {

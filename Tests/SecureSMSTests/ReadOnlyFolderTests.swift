@@ -23,8 +23,9 @@ import Glibc
 
     func newStore() throws -> (Keystore, URL) {
         let dir = try tempDir()
-        let ks = try Keystore.create(at: dir.appendingPathComponent("me.keystore"), account: "alice", password: "correct horse",
-                                     lockSeconds: 600, kdf: testKDF(), now: t0)
+        let ks = try Keystore.create(
+            at: dir.appendingPathComponent("me.keystore"), account: "alice", password: "correct horse",
+            lockSeconds: 600, kdf: testKDF(), now: t0)
         return (ks, dir)
     }
 
@@ -52,7 +53,9 @@ import Glibc
         #expect(throws: SecureSMSError.locked(until: until)) {
             try Keystore.openUncounted(at: ks.url, password: "correct horse", now: t0, derive: Keystore.derive)
         }
-        #expect(try Keystore.openUncounted(at: ks.url, password: "correct horse", now: until, derive: Keystore.derive).account == "alice")
+        #expect(
+            try Keystore.openUncounted(at: ks.url, password: "correct horse", now: until, derive: Keystore.derive)
+                .account == "alice")
     }
 
     @Test func aWritableFolderKeepsTheCountedOpen() throws {
@@ -73,7 +76,9 @@ import Glibc
         chmod(dir.path, 0o500)
         #expect(!Keystore.folderIsWritable(of: ks.url))
         let before = try snapshot(dir)
-        #expect(throws: SecureSMSError.wrongPasswordNotCounted) { try Keystore.open(at: ks.url, password: "wrong", now: t0, readOnly: true) }
+        #expect(throws: SecureSMSError.wrongPasswordNotCounted) {
+            try Keystore.open(at: ks.url, password: "wrong", now: t0, readOnly: true)
+        }
         #expect(try Keystore.open(at: ks.url, password: "correct horse", now: t0, readOnly: true).account == "alice")
         #expect(try snapshot(dir) == before)
     }

@@ -7,7 +7,10 @@ import Testing
 /// implementation in Tests/e2e/test_sms_support/sms_reference.py) must be reproduced by the Swift code.
 @Suite struct VectorTests {
     struct Vectors: Decodable {
-        struct Key: Decodable { var name: String; var `private`: String; var `public`: String; var key_message: String; var safety_half: String }
+        struct Key: Decodable {
+            var name: String; var `private`: String; var `public`: String; var key_message: String;
+            var safety_half: String
+        }
         struct Step: Decodable { var chain_key: String; var message_key: String; var next_chain_key: String }
         struct Keys: Decodable { var encryption: String; var mac: String }
         struct Message: Decodable {
@@ -106,7 +109,9 @@ import Testing
         for m in fromA.reversed() where seen.insert(m.counter).inserted {
             #expect(try bobsViewOfA.decrypt(m.message, now: t) == m.plaintext)
         }
-        for m in fromA { #expect(throws: SecureSMSError.replayed(counter: m.counter)) { try bobsViewOfA.decrypt(m.message, now: t) } }
+        for m in fromA {
+            #expect(throws: SecureSMSError.replayed(counter: m.counter)) { try bobsViewOfA.decrypt(m.message, now: t) }
+        }
         // the counters never sent (4, 5, 6) are still waiting
         #expect(bobsViewOfA.receive!.skipped.map(\.counter) == [4, 5, 6])
         for m in v.messages where m.from == "B" { #expect(try alicesViewOfB.decrypt(m.message, now: t) == m.plaintext) }

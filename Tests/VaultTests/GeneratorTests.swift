@@ -19,7 +19,8 @@ import Testing
                 mins[c] = m
                 budget -= m
             }
-            let settings = GeneratorSettings(length: length, minimums: mins, excludeLookAlikes: Bool.random(using: &rng))
+            let settings = GeneratorSettings(
+                length: length, minimums: mins, excludeLookAlikes: Bool.random(using: &rng))
             let gen = try PasswordGenerator(settings)
             for pw in gen.generate(count: 5) {
                 let s = pw.reveal
@@ -37,7 +38,9 @@ import Testing
     }
 
     @Test func impossibleSettingsAreErrors() {
-        #expect(throws: VaultError.self) { try PasswordGenerator(GeneratorSettings(length: 5, minimums: [.upper: 3, .digits: 3])) }
+        #expect(throws: VaultError.self) {
+            try PasswordGenerator(GeneratorSettings(length: 5, minimums: [.upper: 3, .digits: 3]))
+        }
         #expect(throws: VaultError.self) { try PasswordGenerator(GeneratorSettings(length: 10, minimums: [:])) }
         #expect(throws: VaultError.self) { try PasswordGenerator(GeneratorSettings(length: 0, minimums: [.lower: 0])) }
         #expect(throws: VaultError.self) { try PasswordGenerator(GeneratorSettings(length: 65, minimums: [.lower: 0])) }
@@ -59,7 +62,8 @@ import Testing
     }
 
     @Test func characterFrequenciesAreUniform() throws {
-        let gen = try PasswordGenerator(GeneratorSettings(length: 16, minimums: [.upper: 0, .lower: 0, .digits: 0, .special: 0]))
+        let gen = try PasswordGenerator(
+            GeneratorSettings(length: 16, minimums: [.upper: 0, .lower: 0, .digits: 0, .special: 0]))
         let alphabet = CharacterClass.allCases.flatMap { $0.characters(excludingLookAlikes: false) }
         var counts: [Character: Int] = [:]
         let n = 4000
@@ -81,7 +85,15 @@ import Testing
         for pw in gen.generate(count: n) {
             let cs = Array(pw.reveal)
             let a = cs[0].isNumber, b = cs[1].isNumber
-            if a && b { dd += 1 } else if a { ds += 1 } else if b { sd += 1 } else { Issue.record("no digit in \(cs.count) chars") }
+            if a && b {
+                dd += 1
+            } else if a {
+                ds += 1
+            } else if b {
+                sd += 1
+            } else {
+                Issue.record("no digit in \(cs.count) chars")
+            }
         }
         let p = [100.0, 280, 280].map { $0 / 660 }
         let obs = [dd, ds, sd].map(Double.init)
@@ -90,7 +102,8 @@ import Testing
     }
 
     @Test func passphrasesUseTheListAndOptions() throws {
-        let gen = try PassphraseGenerator(PassphraseSettings(words: 6, separator: "_", capitalize: true, includeDigit: true))
+        let gen = try PassphraseGenerator(
+            PassphraseSettings(words: 6, separator: "_", capitalize: true, includeDigit: true))
         #expect(gen.wordList.count == 7776)
         #expect(Set(gen.wordList).count == 7776)
         let p = gen.generate().reveal

@@ -9,10 +9,18 @@ import Testing
 
     func items() -> [VaultItem] {
         [
-            .entry(title: "Mail", username: "jo@example.com", password: "Shared-CANARY-pw-1!", website: "https://mail.example.com", at: recent),
-            .entry(title: "Forum", username: "jodoe", password: "Shared-CANARY-pw-1!", website: "http://forum.example.org", at: recent),
-            .entry(title: "Bank", username: "jo@example.com", password: "password1", website: "https://bank.example.com", at: old),
-            .entry(title: "Bank again", username: "JO@example.com", password: "x9$Lq2!vR7#tW4pZ", website: "https://bank.example.com/login", at: recent),
+            .entry(
+                title: "Mail", username: "jo@example.com", password: "Shared-CANARY-pw-1!",
+                website: "https://mail.example.com", at: recent),
+            .entry(
+                title: "Forum", username: "jodoe", password: "Shared-CANARY-pw-1!", website: "http://forum.example.org",
+                at: recent),
+            .entry(
+                title: "Bank", username: "jo@example.com", password: "password1", website: "https://bank.example.com",
+                at: old),
+            .entry(
+                title: "Bank again", username: "JO@example.com", password: "x9$Lq2!vR7#tW4pZ",
+                website: "https://bank.example.com/login", at: recent),
             .note(title: "Note", text: "note-CANARY-text", at: recent),
         ]
     }
@@ -44,7 +52,8 @@ import Testing
         #expect(a.duplicates.map(\.group).allSatisfy { $0.contains("D1") })
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys]
-        let ja = String(decoding: try enc.encode(a), as: UTF8.self), jb = String(decoding: try enc.encode(b), as: UTF8.self)
+        let ja = String(decoding: try enc.encode(a), as: UTF8.self),
+            jb = String(decoding: try enc.encode(b), as: UTF8.self)
         #expect(ja == jb)
         // a second reuse group, first in title order, takes R1
         var more = items()
@@ -85,11 +94,14 @@ import Testing
     }
 
     @Test func websitesLoseCredentialsAndQueries() {
-        #expect(HealthCheck.safeWebsite("https://bob:CANARY-pw@example.com:8443/a/b?token=CANARY-t#x") == "https://example.com:8443/a/b")
+        #expect(
+            HealthCheck.safeWebsite("https://bob:CANARY-pw@example.com:8443/a/b?token=CANARY-t#x")
+                == "https://example.com:8443/a/b")
         #expect(HealthCheck.safeWebsite("http://forum.example.org") == "http://forum.example.org")
         #expect(HealthCheck.safeWebsite("bob:CANARY@example.com/login?k=CANARY") == "example.com/login")
         let e = VaultItem.entry(title: "t", password: "p", website: "https://u:CANARY-pw@h.example.com/?s=CANARY-q")
-        let json = String(decoding: try! JSONEncoder().encode(HealthCheck.report(items: [e], asOf: asOf)), as: UTF8.self)
+        let json = String(
+            decoding: try! JSONEncoder().encode(HealthCheck.report(items: [e], asOf: asOf)), as: UTF8.self)
         #expect(!json.contains("CANARY"))
     }
 
@@ -103,14 +115,17 @@ import Testing
             #expect(!URLRedaction.text("Login " + url + " now").contains("CANARY"), "\(url)")
         }
         #expect(URLRedaction.host("https://u:CANARY@exa mple.com/x") == "exa mple.com")
-        #expect(URLRedaction.text("Mail at https://u:CANARY@mail.example.com/?t=1 (work)") == "Mail at https://mail.example.com/ (work)")
+        #expect(
+            URLRedaction.text("Mail at https://u:CANARY@mail.example.com/?t=1 (work)")
+                == "Mail at https://mail.example.com/ (work)")
         #expect(URLRedaction.text("What? Why #1 / jo@example.com") == "What? Why #1 / jo@example.com")
         // a title holding a URL and an untitled import of an unparsable URL
         let e = VaultItem.entry(title: "see https://u:CANARY-t@h.example.com/?k=CANARY-q#CANARY-f", password: "p",
                                 website: "https://u:CANARY-w@exa mple.com/?CANARY-q")
         let r = HealthCheck.report(items: [e], asOf: asOf)
         #expect(!String(decoding: try JSONEncoder().encode(r), as: UTF8.self).contains("CANARY"))
-        let csv = "name,url,username,password\n,https://u:CANARY-pw@exa mple.com/login?token=CANARY-tok#CANARY-f,jo,pw\n"
+        let csv =
+            "name,url,username,password\n,https://u:CANARY-pw@exa mple.com/login?token=CANARY-tok#CANARY-f,jo,pw\n"
         let imported = try Importer.read(data: Data(csv.utf8)).items
         #expect(imported[0].title == "exa mple.com")
     }

@@ -14,22 +14,30 @@ import Testing
     @Test func bitwardenJSONKeepsEveryField() throws {
         let r = try read("""
         {"encrypted": false, "folders": [{"id": "f1", "name": "Work/Mail"}],
-         "items": [{"id": "0f8e1a52-2d4b-4a3e-9c1d-7a0b3c4d5e01", "type": 1, "name": "Mail", "folderId": "f1", "favorite": true, "reprompt": 1,
+         "items": [{"id": "0f8e1a52-2d4b-4a3e-9c1d-7a0b3c4d5e01", "type": 1, "name": "Mail", "folderId": "f1", \
+        "favorite": true, "reprompt": 1,
            "notes": "n", "creationDate": "2024-01-02T03:04:05.678Z", "revisionDate": "2024-02-03T04:05:06.789Z",
            "fields": [{"name": "PIN", "value": "bw-hidden", "type": 1}, {"name": "Plan", "value": "gold", "type": 0},
-                      {"name": "On", "value": "true", "type": 2}, {"name": "L", "value": null, "type": 3, "linkedId": 100}],
+                      {"name": "On", "value": "true", "type": 2}, {"name": "L", "value": null, "type": 3, "linkedId": \
+        100}],
            "passwordHistory": [{"lastUsedDate": "2024-01-20T00:00:00.000Z", "password": "bw-old-2"},
                                {"lastUsedDate": "2023-01-20T00:00:00.000Z", "password": "bw-old-1"}],
            "attachments": [{"fileName": "scan.pdf"}],
-           "login": {"username": "jo", "password": "bw-now", "totp": "otpauth://totp/x?secret=BWTOTP", "passwordRevisionDate": "2024-01-20T00:00:00.000Z",
-                     "uris": [{"uri": "https://mail.example.com"}, {"uri": "https://webmail.example.com"}], "fido2Credentials": [{"x": 1}]}},
-          {"id": "0f8e1a52-2d4b-4a3e-9c1d-7a0b3c4d5e02", "type": 2, "name": "Note", "notes": "t", "fields": [{"name": "k", "value": "v", "type": 0}]}]}
+           "login": {"username": "jo", "password": "bw-now", "totp": "otpauth://totp/x?secret=BWTOTP", \
+        "passwordRevisionDate": "2024-01-20T00:00:00.000Z",
+                     "uris": [{"uri": "https://mail.example.com"}, {"uri": "https://webmail.example.com"}], \
+        "fido2Credentials": [{"x": 1}]}},
+          {"id": "0f8e1a52-2d4b-4a3e-9c1d-7a0b3c4d5e02", "type": 2, "name": "Note", "notes": "t", "fields": [{"name": \
+        "k", "value": "v", "type": 0}]}]}
         """)
         let mail = try #require(r.items.first { $0.title == "Mail" })
         #expect(mail.totp.reveal == "otpauth://totp/x?secret=BWTOTP")
         #expect(mail.website == "https://mail.example.com" && mail.uris == ["https://webmail.example.com"])
-        #expect(mail.fields == [CustomField(name: "PIN", value: "bw-hidden", hidden: true), CustomField(name: "Plan", value: "gold"),
-                                CustomField(name: "On", value: "true")])
+        #expect(
+            mail.fields == [
+                CustomField(name: "PIN", value: "bw-hidden", hidden: true), CustomField(name: "Plan", value: "gold"),
+                CustomField(name: "On", value: "true")
+            ])
         #expect(mail.history.map(\.password.reveal) == ["bw-old-1", "bw-old-2"])
         #expect(mail.history.map(\.changed) == [iso("2023-01-20T00:00:00Z"), iso("2024-01-20T00:00:00Z")])
         #expect(mail.passwordChanged == iso("2024-01-20T00:00:00Z"))
@@ -47,12 +55,15 @@ import Testing
         ,,note,Wifi,key,,0,,,,
         """)
         let mail = try #require(r.items.first { $0.title == "Mail" })
-        #expect(mail.totp.reveal == "CSVTOTP" && mail.website == "https://a.example.com" && mail.uris == ["https://b.example.com"])
+        #expect(
+            mail.totp.reveal == "CSVTOTP" && mail.website == "https://a.example.com"
+                && mail.uris == ["https://b.example.com"])
         #expect(mail.fields == [CustomField(name: "PIN", value: "1234"), CustomField(name: "Plan", value: "gold")])
         #expect(mail.favorite && mail.reprompt && mail.folder == "Work")
         #expect(try #require(r.items.first { $0.title == "Wifi" }).favorite == false)
     }
 
+    // BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
     static let keepassXML = """
     <?xml version="1.0" encoding="utf-8"?>
     <KeePassFile><Meta><RecycleBinUUID>AAAAAAAAAAAAAAAAAAAAAA==</RecycleBinUUID></Meta><Root>
@@ -88,13 +99,17 @@ import Testing
      </Group>
     </Group></Root></KeePassFile>
     """
+    // END DATA TABLE
 
     @Test func keepassXMLKeepsEveryField() throws {
         let r = try read(Self.keepassXML)
         let vpn = try #require(r.items.first { $0.title == "VPN" })
         #expect(vpn.folder == "Net", "no Root/ prefix")
         #expect(vpn.totp.reveal == "otpauth://totp/v?secret=KXTOTP")
-        #expect(vpn.fields == [CustomField(name: "PIN", value: "kx-hidden", hidden: true), CustomField(name: "Plan", value: "gold")])
+        #expect(
+            vpn.fields == [
+                CustomField(name: "PIN", value: "kx-hidden", hidden: true), CustomField(name: "Plan", value: "gold")
+            ])
         #expect(vpn.uris == ["https://vpn2.example.org", "https://vpn3.example.org"])
         #expect(vpn.tags == ["work", "net", "vpn"])
         #expect(vpn.expires == iso("2030-01-02T03:04:05Z"))
@@ -103,7 +118,8 @@ import Testing
         #expect(vpn.excludeFromReports && vpn.favorite && !vpn.reprompt)
         let legacy = try #require(r.items.first { $0.title == "Legacy TOTP" })
         #expect(legacy.totp.reveal == "KPTOTP" && legacy.fields.isEmpty && legacy.excludeFromReports)
-        #expect(r.notKept == ["attachment": 1, "entry custom data item": 1, "history version (only its password kept)": 3])
+        #expect(
+            r.notKept == ["attachment": 1, "entry custom data item": 1, "history version (only its password kept)": 3])
         #expect(r.attachments == ["VPN / cert.pem"])
     }
 
@@ -124,7 +140,9 @@ import Testing
         Cloud,https://cloud.example.com,jo,op-pw,otpauth://totp/c?secret=OPT,true,false,"home,work",
         """)
         let c = try #require(r.items.first)
-        #expect(c.totp.reveal == "otpauth://totp/c?secret=OPT" && c.tags == ["home", "work"] && c.favorite && c.folder == "")
+        #expect(
+            c.totp.reveal == "otpauth://totp/c?secret=OPT" && c.tags == ["home", "work"] && c.favorite && c.folder == ""
+        )
     }
 
     @Test func lastPassKeepsTOTPAndFavourite() throws {
@@ -144,8 +162,10 @@ import Testing
             "overview": ["title": "Bank", "url": "https://bank.example.com", "tags": ["money", "money", "home"],
                          "urls": [["url": "https://bank.example.com"], ["url": "https://app.bank.example.com"]]],
             "details": [
-                "loginFields": [["designation": "username", "value": "jo"], ["designation": "password", "value": "op-now"],
-                                ["name": "pin", "fieldType": "P", "value": "op-hidden"]],
+                "loginFields": [
+                    ["designation": "username", "value": "jo"], ["designation": "password", "value": "op-now"],
+                    ["name": "pin", "fieldType": "P", "value": "op-hidden"]
+                ],
                 "passwordHistory": [["value": "op-old", "time": 1_650_000_000.0]],
                 "documentAttributes": ["fileName": "statement.pdf"],
                 "sections": [["fields": [["title": "one-time", "value": ["totp": "otpauth://totp/b?secret=OPX"]],
@@ -157,9 +177,16 @@ import Testing
         let bank = try #require(OnePUX.item(raw, folder: "Private", now: Self.now, into: &result))
         #expect(bank.totp.reveal == "otpauth://totp/b?secret=OPX")
         #expect(bank.uris == ["https://app.bank.example.com"] && bank.website == "https://bank.example.com")
-        #expect(bank.fields == [CustomField(name: "pin", value: "op-hidden", hidden: true),
-                                CustomField(name: "answer", value: "op-concealed", hidden: true), CustomField(name: "branch", value: "Main St")])
-        #expect(bank.history == [PasswordHistoryEntry(password: "op-old", changed: Date(timeIntervalSince1970: 1_650_000_000))])
+        #expect(
+            bank.fields == [
+                CustomField(name: "pin", value: "op-hidden", hidden: true),
+                CustomField(name: "answer", value: "op-concealed", hidden: true),
+                CustomField(name: "branch", value: "Main St")
+            ])
+        #expect(
+            bank.history == [
+                PasswordHistoryEntry(password: "op-old", changed: Date(timeIntervalSince1970: 1_650_000_000))
+            ])
         #expect(bank.tags == ["money", "home"] && bank.favorite && bank.folder == "Private")
         #expect(result.attachments == ["Bank / id.png", "Bank / statement.pdf"] && result.notKept == ["attachment": 2])
     }

@@ -11,9 +11,14 @@ import Testing
         var lines = ["format \(r.format.rawValue)"]
         for (k, v) in r.skipped.sorted(by: { $0.key < $1.key }) { lines.append("skipped \(k): \(v)") }
         for i in r.items.sorted(by: { ($0.title, $0.username) < ($1.title, $1.username) }) {
-            lines.append([i.kind.rawValue, i.title, i.username, i.website, i.folder,
-                          "password \(i.password.reveal.unicodeScalars.count)", "details \(i.details.reveal.unicodeScalars.count)", "text \(i.text.reveal.unicodeScalars.count)",
-                          "created \(Int(i.created.timeIntervalSince1970))", "modified \(Int(i.modified.timeIntervalSince1970))"]
+            lines.append(
+                [
+                    i.kind.rawValue, i.title, i.username, i.website, i.folder,
+                    "password \(i.password.reveal.unicodeScalars.count)",
+                    "details \(i.details.reveal.unicodeScalars.count)", "text \(i.text.reveal.unicodeScalars.count)",
+                    "created \(Int(i.created.timeIntervalSince1970))",
+                    "modified \(Int(i.modified.timeIntervalSince1970))"
+                ]
                 .joined(separator: " | "))
         }
         return lines.joined(separator: "\n") + "\n"

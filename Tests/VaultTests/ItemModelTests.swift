@@ -12,8 +12,9 @@ import Testing
     static func rich() -> [VaultItem] { richItems }
 
     static func makeRich() -> [VaultItem] {
-        var e = VaultItem.entry(title: "Mail", username: "jo@example.com", password: "now-Pw-1", website: "https://mail.example.com",
-                                details: "desc", at: t0)
+        var e = VaultItem.entry(
+            title: "Mail", username: "jo@example.com", password: "now-Pw-1", website: "https://mail.example.com",
+            details: "desc", at: t0)
         e.folder = "Work/Mail"
         e.totp = "otpauth://totp/m?secret=RICHTOTP"
         e.fields = [CustomField(name: "PIN", value: "4711", hidden: true), CustomField(name: "Plan", value: "gold"),
@@ -63,14 +64,19 @@ import Testing
             #expect(b == w)
         }
         // … and says so
-        #expect(Exporter.notWritten(Self.rich(), as: .bitwardenJSON) == ["tags": 1, "expiry date": 1, "exclude-from-reports flag": 1])
+        #expect(
+            Exporter.notWritten(Self.rich(), as: .bitwardenJSON) == [
+                "tags": 1, "expiry date": 1, "exclude-from-reports flag": 1
+            ])
         #expect(Exporter.notWritten(Self.rich(), as: .keepassXML).isEmpty)
     }
 
     @Test func itemsWithoutNewDataEncodeAsBefore() throws {
         let plain = VaultItem.entry(title: "A", username: "u", password: "p", at: Self.t0)
         let json = try #require(String(data: try Canonical.encode(plain), encoding: .utf8))
-        for key in ["totp", "fields", "uris", "history", "tags", "expires", "favorite", "reprompt", "excludeFromReports"] {
+        for key in [
+            "totp", "fields", "uris", "history", "tags", "expires", "favorite", "reprompt", "excludeFromReports"
+        ] {
             #expect(!json.contains("\"\(key)\""))
         }
         let rich = try Canonical.decoder().decode(VaultItem.self, from: try Canonical.encode(Self.rich()[0]))
@@ -84,8 +90,12 @@ import Testing
         #expect(v.items.map(\.title).sorted() == ["Legacy import", "Legacy mail", "Legacy note"])
         #expect(v.allItems.count == 4 && v.allItems.filter(\.deleted).count == 1)
         let imported = try v.find("Legacy import")
-        #expect(imported.password.reveal == "legacy-Pass-3" && imported.details.reveal == "legacy details" && imported.folder == "Work")
-        #expect(imported.totp.isEmpty && imported.fields.isEmpty && imported.history.isEmpty && imported.expires == nil && !imported.favorite)
+        #expect(
+            imported.password.reveal == "legacy-Pass-3" && imported.details.reveal == "legacy details"
+                && imported.folder == "Work")
+        #expect(
+            imported.totp.isEmpty && imported.fields.isEmpty && imported.history.isEmpty && imported.expires == nil
+                && !imported.favorite)
         #expect(try v.find("Legacy note").text.reveal == "legacy note text")
         // unchanged items re-encode to the same JSON, and new data saves and reopens
         let before = try v.allItems.map { try Canonical.encode($0) }
@@ -95,8 +105,10 @@ import Testing
         try v.save()
         let again = try Vault.open(url: v.url!, password: pw)
         #expect(try again.find("Legacy import").totp.reveal == "NEWTOTP")
-        #expect(try again.allItems.filter { $0.id != imported.id }.map { try Canonical.encode($0) } == before.enumerated()
-                    .filter { v.allItems[$0.offset].id != imported.id }.map(\.element))
+        #expect(
+            try again.allItems.filter { $0.id != imported.id }.map { try Canonical.encode($0) }
+                == before.enumerated()
+                .filter { v.allItems[$0.offset].id != imported.id }.map(\.element))
     }
 
     @Test func sealedSyncBlobsCarryTheNewFields() throws {
@@ -119,7 +131,8 @@ import Testing
         #expect(h.last?.changed == Self.t0.addingTimeInterval(60))
         try v.delete(e.id, at: Self.t0.addingTimeInterval(120))
         let t = try #require(v.item(e.id))
-        #expect(t.deleted && t.totp.isEmpty && t.fields.isEmpty && t.uris.isEmpty && t.history.isEmpty && t.tags.isEmpty)
+        #expect(
+            t.deleted && t.totp.isEmpty && t.fields.isEmpty && t.uris.isEmpty && t.history.isEmpty && t.tags.isEmpty)
         #expect(t.expires == nil && !t.favorite && !t.reprompt && !t.excludeFromReports)
     }
 }

@@ -18,7 +18,9 @@ struct KeePassExportEscapingTests {
     }
 
     @Test func escapedTextReadsBackAsTheTextLessForbiddenControls() throws {
-        let specials: [Unicode.Scalar] = ["&", "<", ">", "\"", "'", "\r", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀", ";", "#"]
+        let specials: [Unicode.Scalar] = [
+            "&", "<", ">", "\"", "'", "\r", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "é", "😀", ";", "#"
+        ]
         var g = SystemRandomNumberGenerator()
         var samples = ["", "a&b", "]]>", "&amp;", "line1\r\nline2", "\u{0}x"]
         for _ in 0..<2_000 {
@@ -27,9 +29,13 @@ struct KeePassExportEscapingTests {
         }
         for s in samples {
             let escaped = KeePassXMLExport.esc(s)
-            let kept = String(String.UnicodeScalarView(s.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" || $0 == "\r" }))
+            let kept = String(
+                String.UnicodeScalarView(
+                    s.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" || $0 == "\r" }))
             #expect(try Self.readBack(escaped) == kept, "\(s.debugDescription)")
-            #expect(!escaped.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }, "\(s.debugDescription)")
+            #expect(
+                !escaped.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" },
+                "\(s.debugDescription)")
         }
     }
 

@@ -10,8 +10,10 @@ import Testing
     func vault() throws -> Vault {
         var v = try Vault.create(url: nil, password: password, kdf: .weakForTesting(), allowWeakKDF: true)
         v.upsert(.entry(title: "A", username: "u", password: "p", at: Date(timeIntervalSince1970: 1_700_000_000)))
-        v.upsert(.entry(title: String(repeating: "long title ", count: 12), username: "someone@example.org",
-                        password: "a much longer password than the other", at: Date(timeIntervalSince1970: 1_700_000_001)))
+        v.upsert(
+            .entry(
+                title: String(repeating: "long title ", count: 12), username: "someone@example.org",
+                password: "a much longer password than the other", at: Date(timeIntervalSince1970: 1_700_000_001)))
         let gone = VaultItem.note(title: "Gone", text: "x", at: Date(timeIntervalSince1970: 1_700_000_002))
         v.upsert(gone)
         try v.delete(gone.id, at: Date(timeIntervalSince1970: 1_700_000_003))

@@ -7,8 +7,10 @@ import Testing
 
     func small(_ url: URL? = nil) throws -> Vault {
         var v = try Vault.create(url: url, password: password, kdf: .weakForTesting(), allowWeakKDF: true)
-        v.upsert(.entry(title: "Mail", username: "jo@example.com", password: "s3cret-mail", website: "https://mail.example.com",
-                        at: Date(timeIntervalSince1970: 1_700_000_000)))
+        v.upsert(
+            .entry(
+                title: "Mail", username: "jo@example.com", password: "s3cret-mail", website: "https://mail.example.com",
+                at: Date(timeIntervalSince1970: 1_700_000_000)))
         v.upsert(.note(title: "Wifi", text: "wifi-key-42", at: Date(timeIntervalSince1970: 1_700_000_100)))
         return v
     }

@@ -26,7 +26,8 @@ import Testing
         let keys = VaultKeys(master: try kdf.deriveMasterKey(password))
         let len = data[8..<12].reduce(0) { $0 << 8 | Int($1) }
         let aad = data.prefix(12 + len + 32)
-        let plain = try AES.GCM.open(try AES.GCM.SealedBox(combined: data.dropFirst(12 + len + 32)), using: keys.body, authenticating: aad)
+        let plain = try AES.GCM.open(
+            try AES.GCM.SealedBox(combined: data.dropFirst(12 + len + 32)), using: keys.body, authenticating: aad)
         return try JSONSerialization.jsonObject(with: plain) as! [String: Any]
     }
 

@@ -4,9 +4,15 @@ import Testing
 
 @Test func refusesPasswordsOverPlainHTTPToRemoteHosts() {
     let c = Credentials(user: "alice", password: "pw-secret")
-    #expect(throws: WebDAVError.self) { try WebDAVClient(baseURL: URL(string: "http://dav.example.org/site/")!, credentials: c) }
-    #expect(throws: Never.self) { try WebDAVClient(baseURL: URL(string: "https://dav.example.org/site/")!, credentials: c) }
-    #expect(throws: Never.self) { try WebDAVClient(baseURL: URL(string: "http://127.0.0.1:8080/site/")!, credentials: c) }
+    #expect(throws: WebDAVError.self) {
+        try WebDAVClient(baseURL: URL(string: "http://dav.example.org/site/")!, credentials: c)
+    }
+    #expect(throws: Never.self) {
+        try WebDAVClient(baseURL: URL(string: "https://dav.example.org/site/")!, credentials: c)
+    }
+    #expect(throws: Never.self) {
+        try WebDAVClient(baseURL: URL(string: "http://127.0.0.1:8080/site/")!, credentials: c)
+    }
     #expect(throws: Never.self) { try WebDAVClient(baseURL: URL(string: "http://localhost/site/")!, credentials: c) }
     #expect(throws: Never.self) { try WebDAVClient(baseURL: URL(string: "http://[::1]:80/")!, credentials: c) }
 }
@@ -42,8 +48,9 @@ import Testing
 /// retries `maxAttempts` times and then reports the host unreachable.
 @Test func retriesRefusedConnectionsThenReportsUnreachable() async throws {
     let port = try closedLoopbackPort()
-    let client = try WebDAVClient(baseURL: URL(string: "http://127.0.0.1:\(port)/")!, credentials: Credentials(user: "a", password: "b"),
-                                  options: .init(maxAttempts: 3, initialBackoff: 0.01, timeout: 5))
+    let client = try WebDAVClient(
+        baseURL: URL(string: "http://127.0.0.1:\(port)/")!, credentials: Credentials(user: "a", password: "b"),
+        options: .init(maxAttempts: 3, initialBackoff: 0.01, timeout: 5))
     await #expect(throws: WebDAVError.self) { _ = try await client.get("x") }
     #expect(client.stats.count("GET") == 3)
     do { _ = try await client.get("x") } catch let e as WebDAVError {

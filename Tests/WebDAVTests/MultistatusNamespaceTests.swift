@@ -7,11 +7,13 @@ import Testing
     let xml = """
     <multistatus xmlns="DAV:" xmlns:x="urn:other">
      <response><href>/dav/a</href><x:href>/wrong</x:href>
-      <propstat><prop><getetag>"e1"</getetag><x:getetag>"no"</x:getetag></prop><status>HTTP/1.1 200 OK</status></propstat>
+      <propstat><prop><getetag>"e1"</getetag><x:getetag>"no"</x:getetag></prop><status>HTTP/1.1 200 \
+    OK</status></propstat>
      </response>
      <response xmlns="urn:other"><href>/not-dav</href></response>
      <x:response xmlns:x="DAV:"><x:href>/dav/b</x:href>
-      <x:propstat><x:prop><x:getcontentlength>7</x:getcontentlength></x:prop><x:status>HTTP/1.1 200 OK</x:status></x:propstat>
+      <x:propstat><x:prop><x:getcontentlength>7</x:getcontentlength></x:prop><x:status>HTTP/1.1 200 \
+    OK</x:status></x:propstat>
      </x:response>
     </multistatus>
     """

@@ -4,21 +4,28 @@ import Testing
 
 /// A wsgidav-style answer: `ns0:` prefix, a collection, a file with an ETag, and a
 /// property the server lacks listed under a 404 propstat.
+// BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
 private let wsgidavStyle = """
 <?xml version="1.0" encoding="utf-8" ?>
-<ns0:multistatus xmlns:ns0="DAV:"><ns0:response><ns0:href>/dav/site/</ns0:href><ns0:propstat><ns0:prop><ns0:resourcetype><ns0:collection /></ns0:resourcetype><ns0:getlastmodified>Sun, 22 Nov 2026 01:48:51 GMT</ns0:getlastmodified></ns0:prop><ns0:status>HTTP/1.1 200 OK</ns0:status></ns0:propstat></ns0:response>
-<ns0:response><ns0:href>/dav/site/a%20b.html</ns0:href><ns0:propstat><ns0:prop><ns0:resourcetype /><ns0:getcontentlength>1234</ns0:getcontentlength><ns0:getetag>16220707-1795312131-3</ns0:getetag><ns0:getlastmodified>Sun, 06 Nov 1994 08:49:37 GMT</ns0:getlastmodified></ns0:prop><ns0:status>HTTP/1.1 200 OK</ns0:status></ns0:propstat>
-<ns0:propstat><ns0:prop><ns0:quota /></ns0:prop><ns0:status>HTTP/1.1 404 Not Found</ns0:status></ns0:propstat></ns0:response></ns0:multistatus>
+<ns0:multistatus \
+xmlns:ns0="DAV:"><ns0:response><ns0:href>/dav/site/</ns0:href><ns0:propstat><ns0:prop><ns0:resourcetype><ns0:collection /></ns0:resourcetype><ns0:getlastmodified>Sun, 22 Nov 2026 01:48:51 GMT</ns0:getlastmodified></ns0:prop><ns0:status>HTTP/1.1 200 OK</ns0:status></ns0:propstat></ns0:response>
+<ns0:response><ns0:href>/dav/site/a%20b.html</ns0:href><ns0:propstat><ns0:prop><ns0:resourcetype \
+/><ns0:getcontentlength>1234</ns0:getcontentlength><ns0:getetag>16220707-1795312131-3</ns0:getetag><ns0:getlastmodified>Sun, 06 Nov 1994 08:49:37 GMT</ns0:getlastmodified></ns0:prop><ns0:status>HTTP/1.1 200 OK</ns0:status></ns0:propstat>
+<ns0:propstat><ns0:prop><ns0:quota /></ns0:prop><ns0:status>HTTP/1.1 404 Not \
+Found</ns0:status></ns0:propstat></ns0:response></ns0:multistatus>
 """
+// END DATA TABLE
 
 /// An Apache/Nextcloud-style answer: default namespace `d:`, absolute URL hrefs, a weak
 /// quoted ETag, and a 404 propstat that carries a (bogus) getetag which must be ignored.
+// BEGIN DATA TABLE: a fixture kept as the program reads it, one record a line
 private let apacheStyle = """
 <?xml version="1.0"?>
 <d:multistatus xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns">
  <d:response>
   <d:href>https://dav.example.org/dav/site/sub/</d:href>
-  <d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>
+  <d:propstat><d:prop><d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 200 \
+OK</d:status></d:propstat>
  </d:response>
  <d:response>
   <d:href>https://dav.example.org/dav/site/sub/x.css</d:href>
@@ -27,6 +34,7 @@ private let apacheStyle = """
  </d:response>
 </d:multistatus>
 """
+// END DATA TABLE
 
 @Test func parsesPropertiesFromSuccessfulPropstatOnly() throws {
     let items = try MultistatusParser.parse(Data(wsgidavStyle.utf8))

@@ -56,10 +56,16 @@ private let pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\
 @Test func curlFailuresMapToActionableErrors() {
     let u = "https://h/x"
     #expect(WebDAVClient.map(curlCode: 28, message: "t", url: u, caFile: nil) == .timeout(url: u))
-    #expect(WebDAVClient.map(curlCode: 7, message: "m", url: u, caFile: nil) == .unreachable(url: u, detail: "connection refused"))
-    if case .tls(_, let detail) = WebDAVClient.map(curlCode: 60, message: "SSL certificate problem", url: u, caFile: "/ca.pem") {
+    #expect(
+        WebDAVClient.map(curlCode: 7, message: "m", url: u, caFile: nil)
+            == .unreachable(url: u, detail: "connection refused"))
+    if case .tls(_, let detail) = WebDAVClient.map(
+        curlCode: 60, message: "SSL certificate problem", url: u, caFile: "/ca.pem")
+    {
         #expect(detail.contains("/ca.pem"))
-    } else { Issue.record("60 is a TLS failure") }
+    } else {
+        Issue.record("60 is a TLS failure")
+    }
     #expect(WebDAVClient.map(curlCode: 60, message: "x", url: u, caFile: nil).description.contains("--ca-file"))
 }
 

@@ -34,7 +34,8 @@ func failure(bytes: [UInt8]) -> XMLError? {
     @Test func namespacesResolveDefaultPrefixedAndShadowed() throws {
         let xml = """
         <?xml version="1.0" encoding="utf-8"?>
-        <D:multistatus xmlns:D="DAV:" xmlns="urn:outer"><plain/><D:x xmlns:D="urn:inner" xmlns=""><D:y/><z a="1" D:b="2"/></D:x><D:href/></D:multistatus>
+        <D:multistatus xmlns:D="DAV:" xmlns="urn:outer"><plain/><D:x xmlns:D="urn:inner" xmlns=""><D:y/><z a="1" \
+        D:b="2"/></D:x><D:href/></D:multistatus>
         """
         #expect(try events(xml) == [
             "<{DAV:}multistatus>", "<{urn:outer}plain>", "</{urn:outer}plain>",
@@ -154,7 +155,9 @@ extension XMLScanner {
 
     @Test func invalidUTF8AndUTF16AreErrors() {
         #expect(failure(bytes: Array("<a>\n".utf8) + [0xC3, 0x28] + Array("</a>".utf8))?.line == 2)
-        #expect(failure(bytes: Array("<a>".utf8) + [0xED, 0xA0, 0x80] + Array("</a>".utf8))?.reason.contains("U+D800") == true)
+        #expect(
+            failure(bytes: Array("<a>".utf8) + [0xED, 0xA0, 0x80] + Array("</a>".utf8))?.reason.contains("U+D800")
+                == true)
         #expect(failure(bytes: [0xFF, 0xFE, 0x3C, 0x00, 0x61, 0x00])?.reason.contains("UTF-16") == true)
     }
 

@@ -26,7 +26,9 @@ public enum BagVerifier {
         }
         let top = (try? fm.contentsOfDirectory(atPath: tmp.path))?.filter { !$0.hasPrefix("__MACOSX") } ?? []
         guard top.count == 1 else {
-            return ["\(SitePaths.display(url)): a zipped bag must hold exactly one top-level folder (found \(top.count))"]
+            return [
+                "\(SitePaths.display(url)): a zipped bag must hold exactly one top-level folder (found \(top.count))"
+            ]
         }
         return verifyFolder(tmp.appendingPathComponent(top[0]), shown: SitePaths.display(url) + ":" + top[0])
     }
@@ -42,7 +44,9 @@ public enum BagVerifier {
         // bagit.txt
         guard let declaration = read("bagit.txt") else { return ["\(shown)/bagit.txt: missing"] }
         let declLines = declaration.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).map(String.init)
-        if declLines.count != 2 || !declLines[0].hasPrefix("BagIt-Version: ") || !declLines[1].hasPrefix("Tag-File-Character-Encoding: ") {
+        if declLines.count != 2 || !declLines[0].hasPrefix("BagIt-Version: ")
+            || !declLines[1].hasPrefix("Tag-File-Character-Encoding: ")
+        {
             problems.append("\(shown)/bagit.txt: must be two lines, BagIt-Version and Tag-File-Character-Encoding")
         }
         if fm.fileExists(atPath: bag.appendingPathComponent("fetch.txt").path) {
@@ -74,8 +78,12 @@ public enum BagVerifier {
                 if !e.path.hasPrefix("data/") {
                     problems.append("\(shown)/\(name):\(e.line): '\(e.path)' is outside data/"); continue
                 }
-                guard let h = hash(file, alg) else { problems.append("\(shown)/\(e.path): listed in \(name) but missing"); continue }
-                if h != e.hash.lowercased() { problems.append("\(shown)/\(e.path): \(alg) checksum does not match \(name):\(e.line)") }
+                guard let h = hash(file, alg) else {
+                    problems.append("\(shown)/\(e.path): listed in \(name) but missing"); continue
+                }
+                if h != e.hash.lowercased() {
+                    problems.append("\(shown)/\(e.path): \(alg) checksum does not match \(name):\(e.line)")
+                }
             }
             for p in payload.subtracting(listed).sorted() { problems.append("\(shown)/\(p): not listed in \(name)") }
         }
@@ -88,7 +96,9 @@ public enum BagVerifier {
                 guard let h = hash(bag.appendingPathComponent(e.path), alg) else {
                     problems.append("\(shown)/\(e.path): listed in \(name) but missing"); continue
                 }
-                if h != e.hash.lowercased() { problems.append("\(shown)/\(e.path): \(alg) checksum does not match \(name):\(e.line)") }
+                if h != e.hash.lowercased() {
+                    problems.append("\(shown)/\(e.path): \(alg) checksum does not match \(name):\(e.line)")
+                }
             }
         }
         // Payload-Oxum.
@@ -98,10 +108,15 @@ public enum BagVerifier {
                 let parts = value.split(separator: ".")
                 var bytes: Int64 = 0
                 for p in payload {
-                    bytes += Int64((try? fm.attributesOfItem(atPath: bag.appendingPathComponent(p).path)[.size] as? NSNumber)??.int64Value ?? 0)
+                    bytes += Int64(
+                        (try? fm.attributesOfItem(atPath: bag.appendingPathComponent(p).path)[.size] as? NSNumber)??
+                            .int64Value ?? 0)
                 }
                 if parts.count != 2 || Int64(parts[0]) != bytes || Int(parts[1]) != payload.count {
-                    problems.append("\(shown)/bag-info.txt: Payload-Oxum \(value) does not match the payload (\(bytes).\(payload.count))")
+                    problems.append(
+                        "\(shown)/bag-info.txt: Payload-Oxum \(value) does not match the payload "
+                            + "(\(bytes).\(payload.count))"
+                    )
                 }
             }
         }

@@ -9,7 +9,10 @@ public enum Identifier {
     public static func check(_ id: String, what: String, file: String, line: Int?) throws {
         guard let (bad, _) = ControlCharacters.firstControl(in: id) else { return }
         let code = String(bad.value, radix: 16, uppercase: true)
-        throw DossierError(file: file, line: line,
-                           "\(what) '\(ControlCharacters.visible(id))' holds a control character (U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)); ids may not")
+        throw DossierError(
+            file: file, line: line,
+            "\(what) '\(ControlCharacters.visible(id))' holds a control character "
+                + "(U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)); ids may not"
+        )
     }
 }

@@ -16,7 +16,9 @@ public enum AtomicFile {
                              _ body: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let dir = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let tmp = dir.appending(path: ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))", directoryHint: .notDirectory)
+        let tmp = dir.appending(
+            path: ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
+            directoryHint: .notDirectory)
         let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
         guard fd >= 0 else { throw FileSystemErrors.failed(url.path, "cannot write") }
         var ok = true

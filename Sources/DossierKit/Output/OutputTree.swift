@@ -129,8 +129,9 @@ public final class OutputTree: @unchecked Sendable {
         let other = caseFolded.insert(foldHash(folded)).inserted ? nil
             : owners.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
         if let other {
-            throw DossierError("outputs '\(other)' (\(owners[other] ?? "?")) and '\(path)' (\(owner)) differ only in case; "
-                               + "they would overwrite each other on a case-insensitive file system — rename one input")
+            throw DossierError(
+                "outputs '\(other)' (\(owners[other] ?? "?")) and '\(path)' (\(owner)) differ only in case; "
+                    + "they would overwrite each other on a case-insensitive file system — rename one input")
         }
         owners[path] = owner
     }

@@ -10,7 +10,9 @@ extension BuildContext {
     func finish() throws {
         var all = siteFiles()
         // sitemap.xml: every HTML page, sorted.
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        var xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset "
+                + "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
         for f in all where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") && f.path != Self.notFoundPath {
             let path = f.path.hasSuffix("index.html") ? String(f.path.dropLast("index.html".count)) : f.path
             xml += "  <url><loc>\(HTML.escape(project.baseURL + path))</loc></url>\n"
@@ -55,7 +57,9 @@ extension BuildContext {
         // A manifest equal byte for byte to the one on disk is left as it is: no new
         // file, no rename. Only a patch that wrote no file can leave it equal often
         // enough to be worth comparing (its inputs may still have changed).
-        if !fresh, !(tree!.patchTarget != nil && tree!.writtenCount == 0 && manifestOnDisk(equals: manifest, at: manifestURL)) {
+        if !fresh,
+            !(tree!.patchTarget != nil && tree!.writtenCount == 0 && manifestOnDisk(equals: manifest, at: manifestURL))
+        {
             try writeManifest(manifest, to: manifestURL)
         }
         if changing || FileManager.default.fileExists(atPath: marker.path) { unlink(marker.path) }

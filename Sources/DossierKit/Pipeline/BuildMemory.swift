@@ -27,7 +27,7 @@ extension BuildContext {
     func interned(_ links: [String]) -> [String] {
         lock.lock(); defer { lock.unlock() }
         if let known = linkLists.firstIndex(of: links) { return linkLists[known] }
-        let list = links.map { $0.utf8.count > 15 ? linkTexts.insert($0).memberAfterInsert : $0 }   // (shorter ones are stored inline)
+        let list = links.map { $0.utf8.count > 15 ? linkTexts.insert($0).memberAfterInsert : $0 }  // (shorter ones are stored inline)
         linkLists.insert(list)
         return list
     }
@@ -36,7 +36,9 @@ extension BuildContext {
 
     /// The manifest written in pieces (``SiteManifest/writeJSON(pieceSize:_:)``), not as one 2 MB text.
     func writeManifest(_ manifest: SiteManifest, to url: URL) throws {
-        try AtomicFile.write(to: url, sync: false) { write in try manifest.writeJSON { try $0.withUnsafeBytes { try write($0) } } }
+        try AtomicFile.write(to: url, sync: false) { write in
+            try manifest.writeJSON { try $0.withUnsafeBytes { try write($0) } }
+        }
     }
 
     /// Whether the file at `url` holds exactly `manifest`'s bytes: the pieces compared
@@ -75,14 +77,19 @@ extension BuildContext {
     /// does to a whole page), the text after it. Returns the file and the page's links in
     /// page order, as ``LinkChecker/links(in:)`` finds them in the whole page (a piece
     /// never splits an attribute).
-    func writeSpliced(_ html: String, _ splice: PageSplice, to path: String, owner: String) throws -> (ManifestFile, [String]) {
+    func writeSpliced(
+        _ html: String, _ splice: PageSplice, to path: String, owner: String
+    ) throws -> (ManifestFile, [String]) {
         var html = html
         return try html.withUTF8 { page in
             // (``ByteSearch``: the generic `firstRange(of:)` was a sixth of a one-change
             // build of 500 participants.)
             guard let at = ByteSearch.find(PageSplice.marker, in: page, from: 0) else {
                 // A project's own template may leave the part out: the page is then as rendered.
-                return (try tree!.write(bytes: UnsafeRawBufferPointer(page), to: path, owner: owner), LinkChecker.links(in: page))
+                return (
+                    try tree!.write(bytes: UnsafeRawBufferPointer(page), to: path, owner: owner),
+                    LinkChecker.links(in: page)
+                )
             }
             let end = at + PageSplice.marker.utf8.count
             guard ByteSearch.find(PageSplice.marker, in: page, from: end) == nil else {

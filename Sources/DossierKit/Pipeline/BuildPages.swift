@@ -53,7 +53,9 @@ extension BuildContext {
                 })
             let page = Page(path: "index.html", title: home?.title ?? project.title, template: "home", model: model,
                             toc: intro?.toc ?? [], bodyClass: "home")
-            store("#home", try write(UnitResult(pages: [page, notFoundPage()]), hash: hash, owner: "#home"), reused: false)
+            store(
+                "#home", try write(UnitResult(pages: [page, notFoundPage()]), hash: hash, owner: "#home"), reused: false
+            )
         }
     }
 
@@ -88,7 +90,10 @@ extension BuildContext {
     func copyTree(_ folder: URL, prefix: String, owner: String, isInput: Bool = false,
                   include: (String) -> Bool = { _ in true }) throws {
         let fm = FileManager.default
-        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return }
+        guard
+            let e = fm.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return }
         let base = folder.standardizedFileURL.path
         var files: [URL] = []
         for case let url as URL in e {
@@ -102,7 +107,12 @@ extension BuildContext {
             }
             let entry = try tree!.copy(url, to: prefix + rel, owner: owner)
             looseFiles.append(entry)
-            if isInput { lock.lock(); inputs[relativeInputPath(url)] = ManifestFile(path: relativeInputPath(url), digest: entry.digest, size: entry.size); lock.unlock() }
+            if isInput {
+                lock.lock();
+                inputs[relativeInputPath(url)] = ManifestFile(
+                    path: relativeInputPath(url), digest: entry.digest, size: entry.size);
+                lock.unlock()
+            }
             if rel.hasSuffix(".html"), let d = fm.contents(atPath: url.path) {
                 links[prefix + rel] = LinkChecker.links(in: String(decoding: d, as: UTF8.self))
                 freshPages.insert(prefix + rel)
@@ -120,27 +130,38 @@ extension BuildContext {
         // rebuilt pages (and copied HTML) need checking.
         let onlyFresh = tree!.patchTarget != nil && !tree!.removesLiveFiles(except: ["sitemap.xml"])
         let toCheck = onlyFresh ? links.keys.filter { freshPages.contains($0) } : Array(links.keys)
-        if onlyFresh { log.detail("links of \(links.count - toCheck.count) unchanged pages still resolve (no file was removed)") }
+        if onlyFresh {
+            log.detail("links of \(links.count - toCheck.count) unchanged pages still resolve (no file was removed)")
+        }
         // Resolved on every core (90,000 links at 10,000 pages); reported in page order.
         let pages = toCheck.sorted()
         let found = parallelMap(pages) { [links] page in
-            (dangling: LinkChecker.dangling(links[page]!, on: page, files: files), unsafe: LinkChecker.unsafe(links[page]!))
+            (
+                dangling: LinkChecker.dangling(links[page]!, on: page, files: files),
+                unsafe: LinkChecker.unsafe(links[page]!)
+            )
         }
         let bad = zip(pages, found).filter { !$0.1.dangling.isEmpty || !$0.1.unsafe.isEmpty }
         if !bad.isEmpty {
             // One index of content pages by output path, and each page's lines split once:
             // a report of any length costs about one pass over the pages that hold one.
-            let byOutput = Dictionary(content.indices.map { (content[$0].outputPath, $0) }, uniquingKeysWith: { a, _ in a })
+            let byOutput = Dictionary(
+                content.indices.map { (content[$0].outputPath, $0) }, uniquingKeysWith: { a, _ in a })
             for (page, links) in bad {
                 var lines: [Substring]? = nil
                 let source = byOutput[page].map { content[$0] }
                 if let source {
-                    lines = String(decoding: source.raw, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                    lines = String(decoding: source.raw, as: UTF8.self).split(
+                        separator: "\n", omittingEmptySubsequences: false)
                 }
-                for link in links.dangling { errors.append(locate(link: link, page: page, source: source, lines: lines)) }
+                for link in links.dangling {
+                    errors.append(locate(link: link, page: page, source: source, lines: lines))
+                }
                 for link in links.unsafe {
                     var d = locate(link: link, page: page, source: source, lines: lines)
-                    d.message = "link '\(ControlCharacters.visible(link))' on page \(page) has a script or local-file scheme; pages may only link to relative paths and http(s) URLs"
+                    d.message =
+                        "link '\(ControlCharacters.visible(link))' on page \(page) has a script or local-file scheme; "
+                            + "pages may only link to relative paths and http(s) URLs"
                     errors.append(d)
                 }
             }

@@ -23,13 +23,17 @@ extension BuildContext {
                                          file: SitePaths.display(project.manifestURL), line: project.outputLine)
         }
         if !options.checkOnly {
-            for name in StagingDebris.sweep(beside: output) { log.detail("removed \(name), left by a build that was stopped") }
+            for name in StagingDebris.sweep(beside: output) {
+                log.detail("removed \(name), left by a build that was stopped")
+            }
         }
         let staging: URL
         if options.checkOnly {
-            staging = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            staging = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "dossier-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         } else {
-            staging = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).staging-\(getpid())")
+            staging = output.deletingLastPathComponent().appendingPathComponent(
+                ".\(output.lastPathComponent).staging-\(getpid())")
         }
         // Patch the live site in place when the previous build's file list is known
         // and the site is still there (see OutputTree); else build a whole new tree.
@@ -48,7 +52,9 @@ extension BuildContext {
             var list: [PlannedUnit] = []
             list.reserveCapacity(units.count)       // (held for the whole build: no spare room)
             for u in units {
-                guard seen.insert(u.id).inserted else { throw DossierError("section \(key): two units share the id '\(u.id)'") }
+                guard seen.insert(u.id).inserted else {
+                    throw DossierError("section \(key): two units share the id '\(u.id)'")
+                }
             }
             // Inputs are read and hashed once each, on every core (the largest cost of an
             // incremental build of a big study).
@@ -113,7 +119,9 @@ extension BuildContext {
         let digest = Hashing.sha256(data)
         // Stamped only if the file did not change while it was read.
         if var stamp = before, let after = BuildState.InputStamp.current(path),
-           stamp.size == after.size, stamp.mtime == after.mtime, stamp.ctime == after.ctime, stamp.size == Int64(data.count) {
+            stamp.size == after.size, stamp.mtime == after.mtime, stamp.ctime == after.ctime,
+            stamp.size == Int64(data.count)
+        {
             stamp.sha256 = HexDigest(digest)
             lock.lock(); newState.inputs[path] = stamp; lock.unlock()
         }

@@ -79,9 +79,12 @@ extension BuildContext {
             links[file.path] = interned(found)
         }
         for f in result.files {
-            let file = try tree!.write(CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner)
+            let file = try tree!.write(
+                CSVWriter.withBOM(f.data, f.path.hasSuffix(".csv") && project.csvBOM), to: f.path, owner: owner)
             files.append(file)
-            if f.path.hasSuffix(".html") { links[file.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self)) }
+            if f.path.hasSuffix(".html") {
+                links[file.path] = LinkChecker.links(in: String(decoding: f.data, as: UTF8.self))
+            }
         }
         if let streams = result.streams {
             let sink = OutputStreams(tree: tree!, owner: owner, csvBOM: project.csvBOM)
@@ -93,12 +96,14 @@ extension BuildContext {
         if let blob = result.blob {
             // Made on first use: a project whose units leave no blobs gets no folder.
             try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
-            try AtomicFile.write(blob, to: newBlobFolder.appending(path: hash, directoryHint: .notDirectory), sync: false)
+            try AtomicFile.write(
+                blob, to: newBlobFolder.appending(path: hash, directoryHint: .notDirectory), sync: false)
         }
         // Records wait for the summary and the state in a file, not in memory.
         let record = try result.record.map { try recordSpill().keep($0) }
-        return BuildState.Unit(hash: hash, files: files, links: links, record: record, warnings: result.warnings,
-                               pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
+        return BuildState.Unit(
+            hash: hash, files: files, links: links, record: record, warnings: result.warnings,
+            pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
     }
 
     func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {

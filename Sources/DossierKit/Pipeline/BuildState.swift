@@ -164,7 +164,9 @@ struct BuildState {
             var units: [String: Unit] = [:]
             units.reserveCapacity(n)
             for _ in 0..<n {
-                guard let key = r.string(), let hash = r.string(), let files = r.files(), let nl = r.count() else { return nil }
+                guard let key = r.string(), let hash = r.string(), let files = r.files(), let nl = r.count() else {
+                    return nil
+                }
                 var links: [String: [String]] = [:]
                 for _ in 0..<nl {
                     guard let page = r.string(), let nk = r.count() else { return nil }
@@ -176,20 +178,24 @@ struct BuildState {
                 guard let record = r.optionalData(), let nw = r.count() else { return nil }
                 var warnings: [Diagnostic] = []
                 for _ in 0..<nw {
-                    guard let sev = r.string().flatMap(Diagnostic.Severity.init(rawValue:)), let file = r.optionalString(),
+                    guard let sev = r.string().flatMap(Diagnostic.Severity.init(rawValue:)),
+                        let file = r.optionalString(),
                           let line = r.i64(), let message = r.string() else { return nil }
                     warnings.append(Diagnostic(sev, file: file, line: line < 0 ? nil : Int(line), message))
                 }
                 guard let pages = r.i64(), let blurb = r.optionalString(),
                       let blobSize = r.optional({ $0.i64() }) else { return nil }
-                units[key] = Unit(hash: hash, files: files, links: links, record: record.map(StoredRecord.inMemory), warnings: warnings,
-                                  pages: Int(pages), blurb: blurb, blobSize: blobSize)
+                units[key] = Unit(
+                    hash: hash, files: files, links: links, record: record.map(StoredRecord.inMemory),
+                    warnings: warnings,
+                    pages: Int(pages), blurb: blurb, blobSize: blobSize)
             }
             guard let site = r.files(), let ni = r.count() else { return nil }
             var inputs: [String: InputStamp] = [:]
             for _ in 0..<ni {
                 guard let path = r.string(), let size = r.i64(), let mtime = r.i64(), let ctime = r.i64(),
-                      let inode = r.u64(), let device = r.u64(), let taken = r.i64(), let sha = r.string() else { return nil }
+                    let inode = r.u64(), let device = r.u64(), let taken = r.i64(), let sha = r.string()
+                else { return nil }
                 inputs[path] = InputStamp(size: size, mtime: mtime, ctime: ctime, inode: inode, device: device,
                                           takenAt: taken, sha256: HexDigest(sha))
             }
@@ -249,7 +255,12 @@ final class RecordSpill: @unchecked Sendable {
             while done < b.count {
                 let n = pwrite(fd, b.baseAddress! + done, b.count - done, off_t(at) + off_t(done))
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw DossierError("cannot write a unit's record to the build's temporary file: \(String(cString: strerror(errno)))") }
+                guard n > 0 else {
+                    throw DossierError(
+                        "cannot write a unit's record to the build's temporary file: "
+                            + "\(String(cString: strerror(errno)))"
+                    )
+                }
                 done += n
             }
         }
@@ -263,7 +274,9 @@ final class RecordSpill: @unchecked Sendable {
             while done < count {
                 let n = pread(fd, b.baseAddress! + done, count - done, off_t(offset) + off_t(done))
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw DossierError("cannot read a unit's record back from the build's temporary file") }
+                guard n > 0 else {
+                    throw DossierError("cannot read a unit's record back from the build's temporary file")
+                }
                 done += n
             }
         }

@@ -46,17 +46,23 @@ public struct ContentPage: Sendable {
     /// Reads one content file; bad front matter is an error with file and line.
     public static func load(_ url: URL, relative: String, confinement: Confinement? = nil) throws -> ContentPage {
         let shown = SitePaths.display(url)
-        let data = try InputFile.read(url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement)
+        let data = try InputFile.read(
+            url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement)
         guard let text = String(data: data, encoding: .utf8) else { throw DossierError(file: shown, "not UTF-8 text") }
         var body = text
         var bodyLine = 1
         var fields: SectionConfig? = nil
         if let split = splitFrontMatter(data) {
             guard let (yamlRange, bodyStart, closingLine) = split else {
-                throw DossierError(file: shown, line: 1, "front matter starts with --- but never ends (add a closing --- line)")
+                throw DossierError(
+                    file: shown, line: 1, "front matter starts with --- but never ends (add a closing --- line)")
             }
             guard yamlRange.count <= InputLimits.frontMatter else {
-                throw DossierError(file: shown, line: 1, "front matter is \(yamlRange.count) bytes, more than the maximum of \(InputLimits.describe(Int64(InputLimits.frontMatter))) (docs/limits.md)")
+                throw DossierError(
+                    file: shown, line: 1,
+                    "front matter is \(yamlRange.count) bytes, more than the maximum of "
+                        + "\(InputLimits.describe(Int64(InputLimits.frontMatter))) (docs/limits.md)"
+                )
             }
             var node = try FrontMatter.parse(data[yamlRange], file: shown)
             if case .null = node { node = .map([], line: 2) }
@@ -68,10 +74,13 @@ public struct ContentPage: Sendable {
             bodyLine = closingLine + 1
         }
         let fallbackTitle = ContentPage.titleFromName(relative)
-        var page = ContentPage(source: url, relative: relative, title: fallbackTitle, summary: "", weight: 0, draft: false,
-                               toc: nil, body: body, bodyLine: bodyLine, raw: data)
+        var page = ContentPage(
+            source: url, relative: relative, title: fallbackTitle, summary: "", weight: 0, draft: false,
+            toc: nil, body: body, bodyLine: bodyLine, raw: data)
         if let f = fields {
-            func err(_ k: String, _ m: String) -> DossierError { DossierError(file: shown, line: f.line(k), "\(k): \(m)") }
+            func err(_ k: String, _ m: String) -> DossierError {
+                DossierError(file: shown, line: f.line(k), "\(k): \(m)")
+            }
             if let t = try f.string("title") {
                 if t.trimmingWhitespace().isEmpty { throw err("title", "must not be empty") }
                 page.title = ControlCharacters.display(t)
@@ -84,7 +93,9 @@ public struct ContentPage: Sendable {
             page.draft = try boolValue(f, "draft", shown) ?? false
             page.toc = try boolValue(f, "toc", shown)
             if let bad = f.unknownKeys().first {
-                throw DossierError(file: shown, line: bad.keyLine, "front matter: " + KeySuggestion.unknownKey(bad.key, known: frontMatterKeys.sorted()))
+                throw DossierError(
+                    file: shown, line: bad.keyLine,
+                    "front matter: " + KeySuggestion.unknownKey(bad.key, known: frontMatterKeys.sorted()))
             }
         } else if let h = firstHeading(body) {
             page.title = ControlCharacters.display(h)
@@ -160,9 +171,13 @@ public struct ContentPage: Sendable {
     }
 
     /// Every `*.md` / `*.markdown` under `folder`, sorted by path.
-    public static func loadAll(in folder: URL, includeDrafts: Bool, confinement: Confinement? = nil) throws -> [ContentPage] {
+    public static func loadAll(
+        in folder: URL, includeDrafts: Bool, confinement: Confinement? = nil
+    ) throws -> [ContentPage] {
         let fm = FileManager.default
-        guard fm.fileExists(atPath: folder.path), let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return [] }
+        guard fm.fileExists(atPath: folder.path),
+            let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        else { return [] }
         var found: [String] = []
         let base = folder.standardizedFileURL.path
         for case let url as URL in e where ["md", "markdown"].contains(url.pathExtension.lowercased()) {
@@ -174,7 +189,10 @@ public struct ContentPage: Sendable {
         // Read and parse on every core; then check in path order, as before.
         let sorted = found.sorted()
         let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
-            Result { try load(folder.appending(path: rel, directoryHint: .notDirectory), relative: rel, confinement: confinement) }
+            Result {
+                try load(
+                    folder.appending(path: rel, directoryHint: .notDirectory), relative: rel, confinement: confinement)
+            }
         }
         for (rel, result) in zip(sorted, loaded) {
             do {
@@ -185,8 +203,12 @@ public struct ContentPage: Sendable {
                 // case-insensitive file systems and servers.
                 let key = p.outputPath.lowercased()
                 if let other = seen[key] {
-                    errors.append(Diagnostic(file: SitePaths.display(p.source), line: nil,
-                                             "\(rel) and \(other) both become \(p.outputPath)" + (other == rel ? "" : " (names that differ only in case are one file on many systems)")))
+                    errors.append(
+                        Diagnostic(
+                            file: SitePaths.display(p.source), line: nil,
+                            "\(rel) and \(other) both become \(p.outputPath)"
+                                + (other == rel ? "" : " (names that differ only in case are one file on many systems)")
+                        ))
                 }
                 seen[key] = rel
                 pages.append(p)
@@ -211,8 +233,9 @@ extension ContentPage {
     static func checkName(_ rel: String, in folder: URL) throws {
         if let bad = rel.unicodeScalars.first(where: forbidden) {
             let what = ControlCharacters.isControl(bad) ? "a control character" : "'\(bad)'"
-            throw DossierError(file: ControlCharacters.visible(SitePaths.display(folder.appendingPathComponent(rel))),
-                               "content file names may not contain \(what) (the name becomes a link in the site; rename the file)")
+            throw DossierError(
+                file: ControlCharacters.visible(SitePaths.display(folder.appendingPathComponent(rel))),
+                "content file names may not contain \(what) (the name becomes a link in the site; rename the file)")
         }
     }
 }
@@ -226,7 +249,10 @@ extension ConfigNode {
         case .null(let l): return .null(line: l + offset)
         case .list(let items, let l): return .list(items.map { $0.shifted(by: offset) }, line: l + offset)
         case .map(let entries, let l):
-            return .map(entries.map { ConfigEntry(key: $0.key, keyLine: $0.keyLine + offset, value: $0.value.shifted(by: offset)) }, line: l + offset)
+            return .map(
+                entries.map {
+                    ConfigEntry(key: $0.key, keyLine: $0.keyLine + offset, value: $0.value.shifted(by: offset))
+                }, line: l + offset)
         }
     }
 

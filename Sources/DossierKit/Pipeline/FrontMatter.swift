@@ -53,7 +53,8 @@ enum FrontMatter {
                 node = .scalar(String(decoding: quoted, as: UTF8.self), line: line)
             } else if isPlain(value) {
                 let text = String(decoding: value, as: UTF8.self)
-                node = text == "null" || text == "Null" || text == "NULL" ? .null(line: line) : .scalar(text, line: line)
+                node =
+                    text == "null" || text == "Null" || text == "NULL" ? .null(line: line) : .scalar(text, line: line)
             } else {
                 return nil
             }
@@ -76,7 +77,9 @@ enum FrontMatter {
 
     /// Whether `value` is a plain scalar of the restricted alphabet above.
     private static func isPlain(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = value.first, let last = value.last, isLetter(first) || isDigit(first), last != 0x20 else { return false }
+        guard let first = value.first, let last = value.last, isLetter(first) || isDigit(first), last != 0x20 else {
+            return false
+        }
         for b in value {
             switch b {
             case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x20, 0x5F, 0x2E, 0x2C, 0x2F, 0x28, 0x29, 0x2B, 0x2D: continue

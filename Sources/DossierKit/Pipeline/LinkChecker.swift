@@ -78,7 +78,10 @@ public enum LinkChecker {
         for u in link.unicodeScalars {
             if u == ":" { return s.isEmpty ? nil : s.lowercased() }
             if u.value <= 0x20 { continue }
-            guard u.isASCII, u.properties.isAlphabetic || (!s.isEmpty && (u == "+" || u == "-" || u == "." || (u.value >= 0x30 && u.value <= 0x39))) else { return nil }
+            guard u.isASCII,
+                u.properties.isAlphabetic
+                    || (!s.isEmpty && (u == "+" || u == "-" || u == "." || (u.value >= 0x30 && u.value <= 0x39)))
+            else { return nil }
             s.unicodeScalars.append(u)
         }
         return nil

@@ -31,7 +31,8 @@ enum PageContents {
                 guard let tagEnd = ByteSearch.find(">", in: bytes, from: start),
                       let close = ByteSearch.find("</h2>", in: bytes, from: tagEnd) else { continue }
                 let tag = String(decoding: UnsafeBufferPointer(rebasing: bytes[start...tagEnd]), as: UTF8.self)
-                let text = plainText(String(decoding: UnsafeBufferPointer(rebasing: bytes[(tagEnd + 1)..<close]), as: UTF8.self))
+                let text = plainText(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(tagEnd + 1)..<close]), as: UTF8.self))
                 guard !text.isEmpty else { continue }
                 if let r = tag.textRange(of: " id=\"") {
                     let id = String(tag[r.upperBound...].prefix { $0 != "\"" })

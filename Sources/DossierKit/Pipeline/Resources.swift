@@ -58,10 +58,14 @@ public enum Resources {
 
     static func filesOnDisk(_ folder: URL) throws -> [File] {
         let fm = FileManager.default
-        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) else { return [] }
+        guard
+            let e = fm.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return [] }
         let base = folder.standardizedFileURL.path
         var out: [File] = []
-        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        {
             let rel = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             guard let data = fm.contents(atPath: url.path) else { throw DossierError(file: url, "cannot read file") }
             out.append(File(path: rel, data: data, origin: url.path))

@@ -54,7 +54,8 @@ public struct SiteRenderer: Sendable {
         let site = siteModel
         let content: String
         do {
-            content = try templates.render(page.template, PageContext(model: page.model, root: root, site: site, title: page.title))
+            content = try templates.render(
+                page.template, PageContext(model: page.model, root: root, site: site, title: page.title))
         } catch {
             throw DossierError("page \(page.path): \(error)")
         }
@@ -62,7 +63,8 @@ public struct SiteRenderer: Sendable {
         let navModel = nav.map { item in
             let current = item.path == page.path
             let inSection = !current && item.kind != "page" && item.kind == section && page.path.contains("/")
-            return LayoutModel.NavEntry(title: item.title, href: root + item.path, current: current, inSection: inSection)
+            return LayoutModel.NavEntry(
+                title: item.title, href: root + item.path, current: current, inSection: inSection)
         }
         var body = content, toc = page.toc
         if toc.isEmpty, page.template != "page", let added = PageContents.add(to: content) { (body, toc) = added }
@@ -74,7 +76,8 @@ public struct SiteRenderer: Sendable {
         // Display text never carries control characters (docs/json-and-csv.md): one
         // pass over the finished page replaces any a title or label brought in.
         // The layout is its content and some navigation: room for both at once.
-        return ControlCharacters.displayUTF8(try templates.render("layout", layout, capacity: layout.content.utf8.count + 16_384))
+        return ControlCharacters.displayUTF8(
+            try templates.render("layout", layout, capacity: layout.content.utf8.count + 16_384))
     }
 
     /// The trail above a page below the home: Home › section (for a section's unit

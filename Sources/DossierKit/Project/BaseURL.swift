@@ -11,7 +11,9 @@ public enum BaseURL {
         if text.isEmpty { return "" }
         let shown = ControlCharacters.visible(text)
         func refuse() -> DossierError {
-            DossierError(file: file, line: line, "base_url must be an http: or https: URL such as https://example.org/site/, not '\(shown)'")
+            DossierError(
+                file: file, line: line,
+                "base_url must be an http: or https: URL such as https://example.org/site/, not '\(shown)'")
         }
         if text.unicodeScalars.contains(where: { ControlCharacters.isControl($0) || $0 == " " }) { throw refuse() }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",

@@ -48,11 +48,15 @@ public indirect enum ConfigNode: Sendable, Hashable {
         budget -= 1
         let line = node.mark?.line ?? 0
         if budget < 0 {
-            throw DossierError(file: file, line: line, "YAML aliases expand to more than \(maxValues) values (refused: an alias bomb?)")
+            throw DossierError(
+                file: file, line: line, "YAML aliases expand to more than \(maxValues) values (refused: an alias bomb?)"
+            )
         }
         switch node {
         case .scalar(let s):
-            if s.tag.description == "tag:yaml.org,2002:null" || (s.style == .plain && ["", "~", "null", "Null", "NULL"].contains(s.string)) {
+            if s.tag.description == "tag:yaml.org,2002:null"
+                || (s.style == .plain && ["", "~", "null", "Null", "NULL"].contains(s.string))
+            {
                 return .null(line: line)
             }
             return .scalar(s.string, line: line)
@@ -64,7 +68,10 @@ public indirect enum ConfigNode: Sendable, Hashable {
             var entries: [ConfigEntry] = []
             for (k, v) in m {
                 budget -= 1
-                entries.append(ConfigEntry(key: k.string ?? "", keyLine: k.mark?.line ?? line, value: try convert(v, file: file, budget: &budget)))
+                entries.append(
+                    ConfigEntry(
+                        key: k.string ?? "", keyLine: k.mark?.line ?? line,
+                        value: try convert(v, file: file, budget: &budget)))
             }
             return .map(entries, line: line)
         case .alias:
@@ -80,14 +87,17 @@ public indirect enum ConfigNode: Sendable, Hashable {
             return try convert(node, file: file, budget: &budget)
         } catch let error as YamlError {
             switch error {
-            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+                .composer(_, let problem, let mark, _):
                 throw DossierError(file: file, line: mark.line, "invalid YAML: \(problem)")
             case .duplicatedKeysInMapping(let dups, let ctx):
                 // Yams marks the first of the keys; the error belongs to the repeat.
                 let key = dups.first ?? ""
                 let at = KeySuggestion.duplicateLine(in: text, key: key, line: ctx.mark.line, column: ctx.mark.column)
-                throw DossierError(file: file, line: at ?? ctx.mark.line,
-                                   "duplicate key '\(key)' (first at line \(ctx.mark.line))" + (dups.count > 1 ? "; also repeated: \(dups.dropFirst().joined(separator: ", "))" : ""))
+                throw DossierError(
+                    file: file, line: at ?? ctx.mark.line,
+                    "duplicate key '\(key)' (first at line \(ctx.mark.line))"
+                        + (dups.count > 1 ? "; also repeated: \(dups.dropFirst().joined(separator: ", "))" : ""))
             default:
                 throw DossierError(file: file, "invalid YAML: \(error)")
             }

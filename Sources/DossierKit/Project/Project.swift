@@ -37,8 +37,10 @@ public struct Project: Sendable {
     public var outputLine = 1
 
     /// Keys the manifest may hold besides section keys.
-    public static let topLevelKeys: Set<String> = ["title", "description", "base_url", "output", "markdown", "content", "csv", "archive",
-                                                   "allow_outside"]
+    public static let topLevelKeys: Set<String> = [
+        "title", "description", "base_url", "output", "markdown", "content", "csv", "archive",
+        "allow_outside"
+    ]
     /// Paths outside the project that inputs may link to (`allow_outside:`), absolute.
     public var allowOutside: [URL] = []
     /// Which linked inputs may be read (see ``Confinement``).
@@ -57,7 +59,8 @@ public struct Project: Sendable {
             }
             throw DossierError(file: shown, "no dossier.yml in this folder (create one with `dossier new`)")
         }
-        let data = try InputFile.read(manifest, shown: shown, limit: InputLimits.manifest, what: "dossier.yml", confinement: nil)
+        let data = try InputFile.read(
+            manifest, shown: shown, limit: InputLimits.manifest, what: "dossier.yml", confinement: nil)
         guard let text = String(data: data, encoding: .utf8) else {
             throw DossierError(file: shown, "not UTF-8 text")
         }
@@ -77,14 +80,17 @@ public struct Project: Sendable {
         let title = ControlCharacters.display(try str("title") ?? root.lastPathComponent)
         let description = ControlCharacters.display(try str("description") ?? "")
         let baseURL = try BaseURL.check(try str("base_url") ?? "", file: shown, line: top.line("base_url"))
-        let output = try OutputFolder.resolve(try str("output") ?? "_site", root: root, file: shown, line: top.line("output"))
+        let output = try OutputFolder.resolve(
+            try str("output") ?? "_site", root: root, file: shown, line: top.line("output"))
 
         var options = MarkdownOptions()
         if let md = top.block("markdown") {
             options.unsafeHTML = try md.bool("unsafe", default: false)
             options.smartPunctuation = try md.bool("smart", default: false)
             if let bad = md.unknownKeys().first {
-                throw DossierError(file: shown, line: bad.keyLine, "markdown: " + KeySuggestion.unknownKey(bad.key, known: ["unsafe", "smart"]))
+                throw DossierError(
+                    file: shown, line: bad.keyLine,
+                    "markdown: " + KeySuggestion.unknownKey(bad.key, known: ["unsafe", "smart"]))
             }
         }
         _ = top.value("content")
@@ -92,23 +98,28 @@ public struct Project: Sendable {
         if let csv = top.block("csv") {
             csvBOM = try csv.bool("bom", default: true)
             if let bad = csv.unknownKeys().first {
-                throw DossierError(file: shown, line: bad.keyLine, "csv: " + KeySuggestion.unknownKey(bad.key, known: ["bom"]))
+                throw DossierError(
+                    file: shown, line: bad.keyLine, "csv: " + KeySuggestion.unknownKey(bad.key, known: ["bom"]))
             }
         }
 
         var sections: [SectionConfig] = []
         for e in entries where !topLevelKeys.contains(e.key) {
             guard sectionKeys.contains(e.key) else {
-                throw DossierError(file: shown, line: e.keyLine, KeySuggestion.unknownKey(e.key, known: topLevelKeys.union(sectionKeys).sorted()))
+                throw DossierError(
+                    file: shown, line: e.keyLine,
+                    KeySuggestion.unknownKey(e.key, known: topLevelKeys.union(sectionKeys).sorted()))
             }
             sections.append(SectionConfig(key: e.key, file: shown, root: root, node: e.value))
         }
         let allowOutside = try top.strings("allow_outside").map { top.resolve($0).standardizedFileURL }
         let confinement = Confinement(root: root, allowed: allowOutside)
         for s in sections { s.confinement = confinement }
-        try OutputFolder.checkInputs(output, inputs: sections.flatMap { $0.node.scalars }, root: root, file: shown, line: top.line("output"))
-        var project = Project(root: root, manifestURL: manifest, title: title, description: description, baseURL: baseURL,
-                              output: output, markdownOptions: options, sectionConfigs: sections)
+        try OutputFolder.checkInputs(
+            output, inputs: sections.flatMap { $0.node.scalars }, root: root, file: shown, line: top.line("output"))
+        var project = Project(
+            root: root, manifestURL: manifest, title: title, description: description, baseURL: baseURL,
+            output: output, markdownOptions: options, sectionConfigs: sections)
         project.outputLine = top.line("output")
         project.csvBOM = csvBOM
         project.allowOutside = allowOutside
@@ -124,7 +135,9 @@ public struct Project: Sendable {
     /// Cache and build state.
     public var stateFolder: URL { root.appendingPathComponent(".dossier") }
     /// The manifest of every output file, written beside the site.
-    public var outputManifestURL: URL { output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json") }
+    public var outputManifestURL: URL {
+        output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")
+    }
 
     /// A path shown in messages and pages: relative to the project folder when inside it
     /// (so output never depends on where `dossier` was started), else as given.

@@ -68,7 +68,9 @@ public final class SectionConfig: @unchecked Sendable {
     public func int(_ name: String, default def: Int? = nil, range: ClosedRange<Int>? = nil) throws -> Int? {
         guard let s = try string(name) else { return def }
         guard let i = Int(s) else { throw error(name, "expected a whole number, got '\(s)'") }
-        if let range, !range.contains(i) { throw error(name, "\(i) is outside \(range.lowerBound)…\(range.upperBound)") }
+        if let range, !range.contains(i) {
+            throw error(name, "\(i) is outside \(range.lowerBound)…\(range.upperBound)")
+        }
         return i
     }
 
@@ -95,7 +97,9 @@ public final class SectionConfig: @unchecked Sendable {
         case .null: return []
         case .list(let items, _):
             return try items.map {
-                guard case .scalar(let s, _) = $0 else { throw DossierError(file: file, line: $0.line, "\(key).\(name): expected a list of values") }
+                guard case .scalar(let s, _) = $0 else {
+                    throw DossierError(file: file, line: $0.line, "\(key).\(name): expected a list of values")
+                }
                 return s
             }
         case .map: throw error(name, "expected a value or a list of values")
@@ -126,7 +130,11 @@ public final class SectionConfig: @unchecked Sendable {
         for s in try strings(name) {
             let matched = expand(s, extensions: extensions)
             if matched.isEmpty { throw error(name, "no file matches \(s)") }
-            for u in matched { try confinement?.check(u, shown: u.path.hasPrefix(root.path + "/") ? String(u.path.dropFirst(root.path.count + 1)) : u.path) }
+            for u in matched {
+                try confinement?.check(
+                    u, shown: u.path.hasPrefix(root.path + "/") ? String(u.path.dropFirst(root.path.count + 1)) : u.path
+                )
+            }
             out.append(contentsOf: matched)
         }
         return out

@@ -10,7 +10,8 @@ public enum Skeleton {
                               folders: [String] = []) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: folder.appendingPathComponent("dossier.yml").path) {
-            throw DossierError(file: SitePaths.display(folder.appendingPathComponent("dossier.yml")), "a project already exists here")
+            throw DossierError(
+                file: SitePaths.display(folder.appendingPathComponent("dossier.yml")), "a project already exists here")
         }
         let name = title ?? folder.lastPathComponent
         let quoted = "\"" + name.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"") + "\""

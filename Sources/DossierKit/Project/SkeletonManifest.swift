@@ -59,7 +59,8 @@ extension Skeleton {
         ])),
         ("game", Block(about: [
             "Game telemetry → reaction-time measures and cohort norms (docs/game-measures.md).",
-            "`dossier game simulate --players 520 --seed 1 --output data/game/cohort.jsonl` writes a cohort large enough for the model.",
+                    "`dossier game simulate --players 520 --seed 1 --output data/game/cohort.jsonl` writes a cohort "
+                        + "large enough for the model."
         ], keys: [
             "game:",
             "  telemetry: data/game/cohort.jsonl",

@@ -38,8 +38,9 @@ extension Publisher {
             let batch = Array(entries[start..<min(start + Publisher.confirmBatch, entries.count)])
             start += batch.count
             try await lease.renewIfDue()
-            let (placed, conflicts) = try await uploadBatch(batch, total: entries.count, counter: counter, expected: expected,
-                                                            journal: journal, progress: progress)
+            let (placed, conflicts) = try await uploadBatch(
+                batch, total: entries.count, counter: counter, expected: expected,
+                journal: journal, progress: progress)
             outcome.conflicts += conflicts
             outcome.placed.merge(placed, uniquingKeysWith: { a, _ in a })
         }
@@ -47,8 +48,10 @@ extension Publisher {
         return outcome
     }
 
-    private func uploadBatch(_ entries: [SiteManifest.Entry], total: Int, counter: Counter, expected: [String: Expected],
-                             journal: PublishJournal, progress: @escaping @Sendable (String) -> Void) async throws
+    private func uploadBatch(
+        _ entries: [SiteManifest.Entry], total: Int, counter: Counter, expected: [String: Expected],
+        journal: PublishJournal, progress: @escaping @Sendable (String) -> Void
+    ) async throws
         -> (placed: [String: String?], conflicts: [String]) {
         // Children never throw into the group: a thrown error would cancel the others,
         // and a request in flight cannot be cancelled (libcurl runs it to its end or

@@ -54,16 +54,24 @@ public struct PrivacyLedgerHook: Sendable {
         }
         if let text = try? String(contentsOf: ledgerURL, encoding: .utf8) {
             let parsed: Ledger
-            do { parsed = try Ledger.parse(text) } catch { throw DossierError(file: ledgerURL.path, line: error.line, error.message) }
+            do { parsed = try Ledger.parse(text) } catch {
+                throw DossierError(file: ledgerURL.path, line: error.line, error.message)
+            }
             // With a database the text file is a copy; releases only it records (an older
             // project's ledger) are carried into the database on the next record.
             for e in parsed.entries where !ledger.contains(release: e.release) { ledger.entries.append(e) }
         }
-        let entry = Ledger.Entry(release: r.release, epsilonMilli: eps, delta: r.delta, section: r.section, published: "")
+        let entry = Ledger.Entry(
+            release: r.release, epsilonMilli: eps, delta: r.delta, section: r.section, published: "")
         let recorded = ledger.contains(release: r.release)
         if !recorded && ledger.spentMilli + eps > life && !allowOverBudget {
-            throw DossierError(file: shownLedger,
-                "publishing release \(r.release) would spend ε = \(PrivacyNumber.text(milli: eps)) on top of the ε = \(PrivacyNumber.text(milli: ledger.spentMilli)) already spent, past the lifetime budget ε = \(PrivacyNumber.text(milli: life)); nothing was published — pass --exceed-privacy-budget to publish anyway")
+            throw DossierError(
+                file: shownLedger,
+                "publishing release \(r.release) would spend ε = \(PrivacyNumber.text(milli: eps)) on top of the ε = "
+                    + "\(PrivacyNumber.text(milli: ledger.spentMilli)) already spent, past the lifetime budget ε = "
+                    + "\(PrivacyNumber.text(milli: life)); nothing was published — pass --exceed-privacy-budget to "
+                    + "publish anyway"
+            )
         }
         return PrivacyLedgerHook(ledgerURL: ledgerURL, ledger: ledger, entry: entry, alreadyRecorded: recorded,
                                  databasePath: databasePath)
@@ -71,8 +79,11 @@ public struct PrivacyLedgerHook: Sendable {
 
     /// A line for the log.
     public var summary: String {
-        alreadyRecorded ? "privacy: release \(entry.release) is already in the ledger (no new spend; total ε = \(PrivacyNumber.text(milli: ledger.spentMilli)))"
-            : "privacy: recorded release \(entry.release), ε = \(PrivacyNumber.text(milli: entry.epsilonMilli)) (total ε = \(PrivacyNumber.text(milli: ledger.spentMilli + entry.epsilonMilli)))"
+        alreadyRecorded
+            ? "privacy: release \(entry.release) is already in the ledger (no new spend; total ε = "
+                + "\(PrivacyNumber.text(milli: ledger.spentMilli)))"
+            : "privacy: recorded release \(entry.release), ε = \(PrivacyNumber.text(milli: entry.epsilonMilli)) "
+                + "(total ε = \(PrivacyNumber.text(milli: ledger.spentMilli + entry.epsilonMilli)))"
     }
 
     /// Appends the release (written to a temporary file and moved into place).
@@ -82,7 +93,8 @@ public struct PrivacyLedgerHook: Sendable {
         e.published = ISODateText.format(date)
         l.entries.append(e)
         if let databasePath { try Self.appendToDatabase(databasePath, l.entries) }
-        let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent("." + ledgerURL.lastPathComponent + ".tmp")
+        let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent(
+            "." + ledgerURL.lastPathComponent + ".tmp")
         try Data(l.text.utf8).write(to: tmp)
         // rename(2) replaces the old ledger atomically.
         guard rename(tmp.path, ledgerURL.path) == 0 else {

@@ -69,7 +69,9 @@ final class PublishJournal: @unchecked Sendable {
     private func rewrite(carrying carried: [String: Done]) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let text = "base\t\(base ?? "-")\n" + started.sorted().map { "start\t\($0)\n" }.joined()
-            + carried.sorted { $0.key < $1.key }.map { "done\t\($0.key)\t\($0.value.sha256)\t\($0.value.etag ?? "-")\n" }.joined()
+            + carried.sorted { $0.key < $1.key }.map {
+                "done\t\($0.key)\t\($0.value.sha256)\t\($0.value.etag ?? "-")\n"
+            }.joined()
             + owned.sorted().map { "owned\t\($0)\n" }.joined()
         try Data(text.utf8).write(to: url, options: .atomic)
         done = carried
@@ -89,7 +91,8 @@ final class PublishJournal: @unchecked Sendable {
 
     /// Keeps `bytes` (the clean remote manifest just written) as this machine's copy.
     func savePublished(_ bytes: Data) {
-        try? FileManager.default.createDirectory(at: publishedURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            at: publishedURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? bytes.write(to: publishedURL, options: .atomic)
     }
 

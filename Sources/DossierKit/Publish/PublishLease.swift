@@ -114,8 +114,9 @@ final class LeaseKeeper: @unchecked Sendable {
         next.lease = PublishLease.mine(now: now, id: current.lease?.id ?? PublishLease.randomHex(8))
         let name = Publisher.remoteManifestName
         do {
-            let t = try await client.put(name, data: try next.encoded(),
-                                         precondition: old.map { .ifMatch($0) } ?? .none, contentType: "application/json")
+            let t = try await client.put(
+                name, data: try next.encoded(),
+                precondition: old.map { .ifMatch($0) } ?? .none, contentType: "application/json")
             let fresh = t == nil ? try await client.stat(name)?.etag : t
             lock.withLock { marker = next; tag = fresh; renewed = now }
         } catch let e as WebDAVError where e.httpStatus == 412 {

@@ -21,7 +21,8 @@ public struct PublishPlan: Sendable, Equatable {
     public var isEmpty: Bool { uploads.isEmpty && deletes.isEmpty && collectionsToRemove.isEmpty }
 
     public static func == (a: PublishPlan, b: PublishPlan) -> Bool {
-        a.uploads.map { "\($0.entry.path)|\($0.entry.sha256)|\($0.reason)" } == b.uploads.map { "\($0.entry.path)|\($0.entry.sha256)|\($0.reason)" }
+        a.uploads.map { "\($0.entry.path)|\($0.entry.sha256)|\($0.reason)" }
+            == b.uploads.map { "\($0.entry.path)|\($0.entry.sha256)|\($0.reason)" }
             && a.deletes == b.deletes && a.unchanged == b.unchanged
             && a.collectionsToCreate == b.collectionsToCreate && a.collectionsToRemove == b.collectionsToRemove
     }
@@ -45,8 +46,12 @@ public struct PublishPlan: Sendable, Equatable {
         unchanged = same
         let oldDirs = PublishPlan.folders(of: old.keys)
         let newDirs = PublishPlan.folders(of: newPaths)
-        collectionsToCreate = newDirs.subtracting(oldDirs).sorted { ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1) }
-        collectionsToRemove = oldDirs.subtracting(newDirs).sorted { ($0.split(separator: "/").count, $0) > ($1.split(separator: "/").count, $1) }
+        collectionsToCreate = newDirs.subtracting(oldDirs).sorted {
+            ($0.split(separator: "/").count, $0) < ($1.split(separator: "/").count, $1)
+        }
+        collectionsToRemove = oldDirs.subtracting(newDirs).sorted {
+            ($0.split(separator: "/").count, $0) > ($1.split(separator: "/").count, $1)
+        }
     }
 
     /// Sort key: (0 non-HTML | 1 HTML | 2 root index.html, path).

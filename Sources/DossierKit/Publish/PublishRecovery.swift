@@ -30,7 +30,10 @@ extension Publisher {
             return try RemoteSite.decode(data, shown: shown)
         } catch let e as DossierError {
             guard Publisher.looksCut(data) else { throw e }
-            progress("\(shown): the manifest on the server was cut short by an interrupted upload; checking what the server holds")
+            progress(
+                "\(shown): the manifest on the server was cut short by an interrupted upload; checking what the server "
+                    + "holds"
+            )
             if let copy = FileManager.default.contents(atPath: journal.publishedURL.path),
                var last = try? RemoteSite.decode(copy, shown: journal.publishedURL.path) {
                 last.dirty = true
@@ -58,7 +61,9 @@ extension Publisher {
     /// Folders to remove when empty, deepest first: after a scan, every listed folder the
     /// site does not have that held (or would have held) a deletable file — any such
     /// folder with `--verify`; otherwise the plan's.
-    func foldersToRemove(plan: PublishPlan, scan: RemoteScan?, verify: Bool, owned: Set<String>, local: SiteManifest) -> [String] {
+    func foldersToRemove(
+        plan: PublishPlan, scan: RemoteScan?, verify: Bool, owned: Set<String>, local: SiteManifest
+    ) -> [String] {
         guard let scan else { return plan.collectionsToRemove }
         let localDirs = PublishPlan.folders(of: local.files.map(\.path))
         var candidates = scan.folders.subtracting(localDirs)
@@ -88,7 +93,8 @@ extension Publisher {
             if there == bytes {
                 if let tag { return tag }
             } else if Publisher.looksCut(there), let tag {
-                let again = try await client.put(name, data: bytes, precondition: .ifMatch(tag), contentType: "application/json")
+                let again = try await client.put(
+                    name, data: bytes, precondition: .ifMatch(tag), contentType: "application/json")
                 if let again { return again }
             } else {
                 throw e

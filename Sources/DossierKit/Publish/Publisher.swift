@@ -99,7 +99,9 @@ public struct Publisher: Sendable {
         var view = remote
         var scan: RemoteScan? = nil
         if baseExists && (verify || remote?.dirty == true) {
-            if remote?.dirty == true { progress("the last publish to this folder did not finish: checking what the server holds") }
+            if remote?.dirty == true {
+                progress("the last publish to this folder did not finish: checking what the server holds")
+            }
             let s = try await RemoteScan.run(client, known: known(remote: remote, journal: journal, local: local))
             scan = s
             view = s.site
@@ -113,8 +115,9 @@ public struct Publisher: Sendable {
         if let s = scan, !verify {
             // Foreign files are not part of what this publish owns: not in its marker.
             let localPaths = Set(local.files.map(\.path))
-            view = RemoteSite(files: (view?.files ?? []).filter { owned.contains($0.path) || localPaths.contains($0.path) },
-                              etags: s.site.etags, dirty: false)
+            view = RemoteSite(
+                files: (view?.files ?? []).filter { owned.contains($0.path) || localPaths.contains($0.path) },
+                etags: s.site.etags, dirty: false)
         }
         var report = Report(plan: plan, dryRun: dryRun, uploaded: 0, resumed: 0, deleted: 0, seconds: 0, requests: "")
         report.checked = scan?.files.count
@@ -122,8 +125,12 @@ public struct Publisher: Sendable {
         if let remote, let scan, remote.dirty {
             // Files the stopped publish had already put in place.
             let claimed = Dictionary(remote.files.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
-            report.resumed = local.files.filter { scan.files[$0.path]?.entry.sha256 == $0.sha256 && claimed[$0.path] != $0.sha256 }.count
-            if report.resumed > 0 { progress("resuming: \(report.resumed) file(s) already in place from the interrupted publish") }
+            report.resumed =
+                local.files.filter { scan.files[$0.path]?.entry.sha256 == $0.sha256 && claimed[$0.path] != $0.sha256 }
+                .count
+            if report.resumed > 0 {
+                progress("resuming: \(report.resumed) file(s) already in place from the interrupted publish")
+            }
         }
         func finish() -> Report {
             report.seconds = Date().timeIntervalSince(start)
@@ -150,10 +157,12 @@ public struct Publisher: Sendable {
         // What this run (or the unfinished one it takes over) may place beyond the listed
         // files: any later run may delete those when the site no longer has them.
         let listed = Set(marker.files.map(\.path))
-        marker.pending = Array(Set(plan.uploads.map(\.entry.path)).union(owned.filter { scan?.files[$0] != nil }).subtracting(listed))
+        marker.pending = Array(
+            Set(plan.uploads.map(\.entry.path)).union(owned.filter { scan?.files[$0] != nil }).subtracting(listed))
         var tag: String?
         do {
-            tag = try await putManifest(marker, precondition: remote == nil ? .ifNoneMatchAny : (remoteTag.map { .ifMatch($0) } ?? .none))
+            tag = try await putManifest(
+                marker, precondition: remote == nil ? .ifNoneMatchAny : (remoteTag.map { .ifMatch($0) } ?? .none))
         } catch let e as WebDAVError where e.httpStatus == 412 {
             throw await markerRefused()
         }
@@ -216,7 +225,11 @@ public struct Publisher: Sendable {
             _ = try await putManifest(clean, precondition: keeper.tag.map { .ifMatch($0) } ?? .none)
         } catch let e as WebDAVError where e.httpStatus == 412 {
             journal.close()
-            throw DossierError("\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server during this publish (another publish at the same time?); its manifest was not overwritten — run `dossier publish` again")
+            throw DossierError(
+                "\(client.url(Publisher.remoteManifestName).absoluteString): the published site changed on the server "
+                    + "during this publish (another publish at the same time?); its manifest was not overwritten "
+                    + "— run `dossier publish` again"
+            )
         }
         journal.savePublished(try clean.encoded())
         journal.finish()
@@ -228,7 +241,9 @@ public struct Publisher: Sendable {
     func known(remote: RemoteSite?, journal: PublishJournal, local: SiteManifest) -> [String: RemoteScan.Known] {
         var known: [String: RemoteScan.Known] = [:]
         for f in remote?.files ?? [] {
-            if let t = remote?.etags[f.path] { known[f.path] = RemoteScan.Known(sha256: f.sha256, size: f.size, etag: t) }
+            if let t = remote?.etags[f.path] {
+                known[f.path] = RemoteScan.Known(sha256: f.sha256, size: f.size, etag: t)
+            }
         }
         let sizes = Dictionary(local.files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         for (path, d) in journal.done {

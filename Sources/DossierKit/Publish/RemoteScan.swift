@@ -22,7 +22,9 @@ struct RemoteScan: Sendable {
         var queue = [""]
         while let folder = queue.popLast() {
             let listed: [DAVResource]
-            do { listed = try await client.propfind(folder, depth: 1) } catch let e as WebDAVError where e.httpStatus == 404 { continue }
+            do { listed = try await client.propfind(folder, depth: 1) } catch let e as WebDAVError
+                where e.httpStatus == 404
+            { continue }
             for r in listed where r.path != folder && !r.path.isEmpty {
                 if r.isCollection {
                     scan.folders.insert(r.path)
@@ -35,13 +37,18 @@ struct RemoteScan: Sendable {
                     scan.temporaries.append(r.path)
                     continue
                 }
-                if let k = known[r.path], let tag = r.etag, tag == k.etag, r.contentLength == nil || r.contentLength == k.size {
+                if let k = known[r.path], let tag = r.etag, tag == k.etag,
+                    r.contentLength == nil || r.contentLength == k.size
+                {
                     scan.files[r.path] = (SiteManifest.Entry(path: r.path, sha256: k.sha256, size: k.size), tag)
                     continue
                 }
                 guard let (data, tag) = try await client.getIfExists(r.path) else { continue }
                 scan.fetched += 1
-                scan.files[r.path] = (SiteManifest.Entry(path: r.path, sha256: FileHash.sha256(data), size: Int64(data.count)), tag ?? r.etag)
+                scan.files[r.path] = (
+                    SiteManifest.Entry(path: r.path, sha256: FileHash.sha256(data), size: Int64(data.count)),
+                    tag ?? r.etag
+                )
             }
         }
         scan.temporaries.sort()

@@ -26,7 +26,9 @@ public struct RemoteSite: Sendable, Equatable {
     /// In a dirty marker only: the lease of the publish changing the server.
     var lease: PublishLease?
 
-    public init(files: [SiteManifest.Entry], etags: [String: String], dirty: Bool, dossier: String = DossierVersion.string) {
+    public init(
+        files: [SiteManifest.Entry], etags: [String: String], dirty: Bool, dossier: String = DossierVersion.string
+    ) {
         self.files = files.sorted { $0.path < $1.path }
         self.etags = etags
         self.dirty = dirty
@@ -41,7 +43,8 @@ public struct RemoteSite: Sendable, Equatable {
     public static func decode(_ data: Data, shown: String) throws -> RemoteSite {
         let m = try SiteManifest.decode(data, shown: shown)
         let extra = (try? JSONDecoder().decode(Extra.self, from: data)) ?? Extra()
-        var site = RemoteSite(files: m.files, etags: extra.etags ?? [:], dirty: extra.dirty ?? false, dossier: m.dossier)
+        var site = RemoteSite(
+            files: m.files, etags: extra.etags ?? [:], dirty: extra.dirty ?? false, dossier: m.dossier)
         site.pending = (extra.pending ?? []).filter { SiteManifest.pathProblem($0) == nil }
         site.lease = site.dirty ? extra.lease : nil
         return site

@@ -38,8 +38,9 @@ public struct SiteManifest: Codable, Sendable, Equatable {
         enum CodingKeys: String, CodingKey { case path, sha256, size }
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(path: try c.decode(String.self, forKey: .path), sha256: try c.decode(String.self, forKey: .sha256),
-                      size: try c.decode(Int64.self, forKey: .size))
+            self.init(
+                path: try c.decode(String.self, forKey: .path), sha256: try c.decode(String.self, forKey: .sha256),
+                size: try c.decode(Int64.self, forKey: .size))
         }
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -57,7 +58,8 @@ public struct SiteManifest: Codable, Sendable, Equatable {
     public init(dossier: String = DossierVersion.string, files: [Entry], inputs: [Entry]? = nil) {
         self.dossier = dossier
         // (A build's list is sorted already: kept as it is, not copied — 10,000 entries.)
-        self.files = zip(files, files.dropFirst()).allSatisfy { $0.path < $1.path } ? files : files.sorted { $0.path < $1.path }
+        self.files =
+            zip(files, files.dropFirst()).allSatisfy { $0.path < $1.path } ? files : files.sorted { $0.path < $1.path }
         self.inputs = inputs
     }
 
@@ -69,7 +71,11 @@ public struct SiteManifest: Codable, Sendable, Equatable {
             throw DossierError(file: shown, "no site manifest here; build the site first (`dossier build`)")
         }
         if FileManager.default.fileExists(atPath: incompleteMarker(for: url).path) {
-            throw DossierError(file: shown, "the last build of this site did not finish (killed while it replaced files), so this manifest may not describe them; run `dossier build` again")
+            throw DossierError(
+                file: shown,
+                "the last build of this site did not finish (killed while it replaced files), so this manifest may not "
+                    + "describe them; run `dossier build` again"
+            )
         }
         return try decode(data, shown: shown)
     }
@@ -104,7 +110,9 @@ public struct SiteManifest: Codable, Sendable, Equatable {
     /// Why `path` cannot be a site file path, or nil when it is fine.
     static func pathProblem(_ path: String) -> String? {
         if path.isEmpty { return "empty path" }
-        if path.hasPrefix("/") || path.hasSuffix("/") { return "path must be relative, without a leading or trailing /" }
+        if path.hasPrefix("/") || path.hasSuffix("/") {
+            return "path must be relative, without a leading or trailing /"
+        }
         for seg in path.split(separator: "/", omittingEmptySubsequences: false) {
             if seg.isEmpty || seg == "." || seg == ".." { return "path has an empty, '.' or '..' segment" }
         }

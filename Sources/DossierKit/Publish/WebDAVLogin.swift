@@ -15,7 +15,8 @@ public enum WebDAVLogin {
     public static let userVariable = "DOSSIER_WEBDAV_USER"
 
     public static func credentials(for url: URL, user: String?, netrc: String?,
-                                   environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Credentials {
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Credentials {
         let host = url.host ?? ""
         let givenUser = user ?? environment[userVariable].flatMap { $0.isEmpty ? nil : $0 } ?? url.user
         if environment[passwordVariable] != nil || environment[passwordVariable + "_FD"] != nil {
@@ -29,7 +30,9 @@ public enum WebDAVLogin {
             if FileManager.default.fileExists(atPath: p) { netrcPath = p }
         }
         if let netrcPath {
-            guard let data = FileManager.default.contents(atPath: netrcPath), let text = String(data: data, encoding: .utf8) else {
+            guard let data = FileManager.default.contents(atPath: netrcPath),
+                let text = String(data: data, encoding: .utf8)
+            else {
                 throw DossierError(file: netrcPath, "cannot read this netrc file")
             }
             if let c = NetrcFile(text: text).credentials(host: host, user: givenUser) { return c }
@@ -43,6 +46,9 @@ public enum WebDAVLogin {
     }
 
     static func noUser(_ url: URL) -> DossierError {
-        DossierError("no WebDAV user name for \(url.host ?? url.absoluteString): give --user NAME, set \(userVariable), or add a netrc entry")
+        DossierError(
+            "no WebDAV user name for \(url.host ?? url.absoluteString): give --user NAME, set \(userVariable), or add "
+                + "a netrc entry"
+        )
     }
 }

@@ -34,7 +34,8 @@ struct GameKit {
             return nil
         }
         guard let keyPath else {
-            throw config.error("kit", "kit: true needs public_key: the study's public key from `dossier game keygen` (study.pub)")
+            throw config.error(
+                "kit", "kit: true needs public_key: the study's public key from `dossier game keygen` (study.pub)")
         }
         let (spki, bits) = try publicKey(at: keyPath, config: config)
         return GameKit(publicKeySPKI: spki, publicKeyBits: bits, upload: upload)
@@ -46,10 +47,16 @@ struct GameKit {
         guard let data = try? Data(contentsOf: url) else { throw config.error("public_key", "cannot read \(shown)") }
         let text = String(decoding: data, as: UTF8.self)
         if text.contains("PRIVATE KEY") {
-            throw config.error("public_key", "\(shown) holds a private key: give the study's public key (study.pub); the private key must never be in the site")
+            throw config.error(
+                "public_key",
+                "\(shown) holds a private key: give the study's public key (study.pub); the private key must never be "
+                    + "in the site"
+            )
         }
         guard let key = try? _RSA.Encryption.PublicKey(pemRepresentation: text) else {
-            throw config.error("public_key", "\(shown) line 1: not an RSA public key in PEM form (BEGIN PUBLIC KEY, 2048 bits or more)")
+            throw config.error(
+                "public_key", "\(shown) line 1: not an RSA public key in PEM form (BEGIN PUBLIC KEY, 2048 bits or more)"
+            )
         }
         return (key.derRepresentation.base64EncodedString(), key.keySizeInBits)
     }

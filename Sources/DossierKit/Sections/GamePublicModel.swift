@@ -35,7 +35,8 @@ enum GamePublicModel {
     /// L1 sensitivity of the rounded coefficients k (grid units) to adding or removing one
     /// training player: ⌈√(d+1)·(1 + 2τ)/Λ·G⌉ + (d+1).
     static var sensitivity: Int {
-        Int((Double(dimension).squareRoot() * (1 + 2 * tolerance) / lambda * Double(gridSteps)).rounded(.up)) + dimension
+        Int((Double(dimension).squareRoot() * (1 + 2 * tolerance) / lambda * Double(gridSteps)).rounded(.up))
+            + dimension
     }
 
     struct Player: Sendable {
@@ -108,10 +109,14 @@ enum GamePublicModel {
     }
 
     /// The same from scores already computed by ``scores(_:model:)``.
-    static func histograms(_ t: (positive: [Double], negative: [Double]), model: [Int], bins: Int) -> (positive: [Int], negative: [Int]) {
+    static func histograms(
+        _ t: (positive: [Double], negative: [Double]), model: [Int], bins: Int
+    ) -> (positive: [Int], negative: [Int]) {
         let r = scoreRange(model)
-        return (Mechanisms.histogram(t.positive, lower: r.lower, upper: r.upper, bins: bins),
-                Mechanisms.histogram(t.negative, lower: r.lower, upper: r.upper, bins: bins))
+        return (
+            Mechanisms.histogram(t.positive, lower: r.lower, upper: r.upper, bins: bins),
+            Mechanisms.histogram(t.negative, lower: r.lower, upper: r.upper, bins: bins)
+        )
     }
 }
 #endif

@@ -84,14 +84,19 @@ struct GamePublicRelease: Sendable {
         let id = settings.releaseID(inputs: inputs)
         var acc = Accountant(total: Rational.milli(settings.epsilonMilli))
         let eps = Dictionary(uniqueKeysWithValues: shares.map { ($0.label, acc.spend($0.label, share: $0.share)) })
-        func rng(_ label: String) -> KeyedRandom { KeyedRandom(key: settings.key, context: Data((id + "/" + label).utf8) + inputs) }
+        func rng(_ label: String) -> KeyedRandom {
+            KeyedRandom(key: settings.key, context: Data((id + "/" + label).utf8) + inputs)
+        }
         let groups = Group.allCases
         let bands = AgeBand.bands.map(\.label) + ["unknown"], genders = ["female", "male", "other", "unknown"]
 
         // Counts: one histogram over group × band × gender (each player in one cell).
         var r = rng("counts")
         let noisy = Mechanisms.noisyHistogram(countCells(a.players), epsilon: eps["counts"]!, &r)
-        let cells = groups.indices.map { gi in bands.indices.map { bi in genders.indices.map { ki in noisy[(gi * bands.count + bi) * genders.count + ki] } } }
+        let cells = groups.indices.map { gi in
+            bands.indices.map { bi in genders.indices.map { ki in noisy[(gi * bands.count + bi) * genders.count + ki] }
+            }
+        }
         var out = GamePublicRelease(releaseID: id, settings: settings, spends: acc.spent, cells: cells)
 
         // Comparisons, over the group's players with every compared measure: one noisy
@@ -128,13 +133,16 @@ struct GamePublicRelease: Sendable {
         out.publicModel = model
         let scores = GamePublicModel.scores(train, model: model)
         var rn = rng("model-n")
-        let totals = (positive: Mechanisms.laplace(scores.positive.count, sensitivity: 1, epsilon: eps["model-n"]!, &rn),
-                      negative: Mechanisms.laplace(scores.negative.count, sensitivity: 1, epsilon: eps["model-n"]!, &rn))
+        let totals = (
+            positive: Mechanisms.laplace(scores.positive.count, sensitivity: 1, epsilon: eps["model-n"]!, &rn),
+            negative: Mechanisms.laplace(scores.negative.count, sensitivity: 1, epsilon: eps["model-n"]!, &rn)
+        )
         out.classTotals = totals
         out.aucFloor = aucFloor(totals, epsilon: eps["model-n"]!)
         out.aucSensitivity = PairwiseAUC.sensitivity(floor: out.aucFloor, steps: aucSteps)
-        let k = PairwiseAUC.grid(twiceU: PairwiseAUC.twiceMannWhitney(positive: scores.positive, negative: scores.negative),
-                                 nPositive: scores.positive.count, nNegative: scores.negative.count, floor: out.aucFloor, steps: aucSteps)
+        let k = PairwiseAUC.grid(
+            twiceU: PairwiseAUC.twiceMannWhitney(positive: scores.positive, negative: scores.negative),
+            nPositive: scores.positive.count, nNegative: scores.negative.count, floor: out.aucFloor, steps: aucSteps)
         var ra = rng("model-auc")
         out.aucGrid = Mechanisms.laplace(k, sensitivity: out.aucSensitivity, epsilon: eps["model-auc"]!, &ra)
         let h = GamePublicModel.histograms(scores, model: model, bins: scoreBins)
@@ -156,10 +164,12 @@ struct GamePublicRelease: Sendable {
 
     /// Players by group × band × gender, flattened (group-major): one player, one cell.
     static func countCells(_ players: [PlayerResult]) -> [Int] {
-        let groups = Group.allCases, bands = AgeBand.bands.map(\.label) + ["unknown"], genders = ["female", "male", "other", "unknown"]
+        let groups = Group.allCases, bands = AgeBand.bands.map(\.label) + ["unknown"],
+            genders = ["female", "male", "other", "unknown"]
         var exact = [Int](repeating: 0, count: groups.count * bands.count * genders.count)
         for p in players {
-            let gi = groups.firstIndex(of: p.group)!, bi = bands.firstIndex(of: p.ageBand ?? "unknown") ?? bands.count - 1
+            let gi = groups.firstIndex(of: p.group)!,
+                bi = bands.firstIndex(of: p.ageBand ?? "unknown") ?? bands.count - 1
             let ki = genders.firstIndex(of: p.survey?.gender ?? "unknown") ?? genders.count - 1
             exact[(gi * bands.count + bi) * genders.count + ki] += 1
         }
@@ -174,7 +184,8 @@ struct GamePublicRelease: Sendable {
     /// Σ grid value of measure `i` (``ranges``) over complete cases: sensitivity ``steps``.
     static func gridSum(_ complete: [PlayerResult], measure i: Int) -> Int {
         let m = ranges[i]
-        return Mechanisms.gridSum(complete.compactMap { $0.measures.value(m.measure) }, lower: m.lower, upper: m.upper, steps: steps)
+        return Mechanisms.gridSum(
+            complete.compactMap { $0.measures.value(m.measure) }, lower: m.lower, upper: m.upper, steps: steps)
     }
 
     /// Σ min(|k − meanK|, D)², rounded per player: sensitivity D² (``deviationClamp``).
@@ -188,7 +199,9 @@ struct GamePublicRelease: Sendable {
 
     /// The τ histogram of `players` (``tauBins`` over ``tauRange``): one player, one cell.
     static func tauHistogram(_ players: [PlayerResult]) -> [Int] {
-        Mechanisms.histogram(players.compactMap { $0.measures.exGaussian?.params.tau }, lower: tauRange.0, upper: tauRange.1, bins: tauBins)
+        Mechanisms.histogram(
+            players.compactMap { $0.measures.exGaussian?.params.tau }, lower: tauRange.0, upper: tauRange.1,
+            bins: tauBins)
     }
 
     // MARK: Figures derived from the noisy histograms (post-processing)
@@ -224,8 +237,12 @@ struct GamePublicRelease: Sendable {
             let A = min(1, max(0, Double(k) / Double(Self.aucSteps)))
             // Hanley & McNeil (1982) variance from the noisy totals, plus the noise's own.
             let q1 = A / (2 - A), q2 = 2 * A * A / (1 + A)
-            let hm = (A * (1 - A) + Double(nP - 1) * (q1 - A * A) + Double(nN - 1) * (q2 - A * A)) / (Double(nP) * Double(nN))
-            let noise = Mechanisms.laplaceSD(scale: Double(aucSensitivity) / epsilon("model-auc").double) / Double(Self.aucSteps)
+            let hm =
+                (A * (1 - A) + Double(nP - 1) * (q1 - A * A) + Double(nN - 1) * (q2 - A * A))
+                / (Double(nP) * Double(nN))
+            let noise =
+                Mechanisms.laplaceSD(scale: Double(aucSensitivity) / epsilon("model-auc").double)
+                / Double(Self.aucSteps)
             let se = (max(0, hm) + noise * noise).squareRoot()
             auc = A; low = max(0, A - 1.959963984540054 * se); high = min(1, A + 1.959963984540054 * se)
         }
@@ -237,12 +254,18 @@ struct GamePublicRelease: Sendable {
         var cp = 0, cn = 0
         for b in stride(from: bins - 1, through: 0, by: -1) {
             cp += pos[b]; cn += neg[b]
-            roc.append((b == 0 ? 0 : Special.expit(edge(b)), hN > 0 ? Double(cn) / Double(hN) : 0, hP > 0 ? Double(cp) / Double(hP) : 0))
+            roc.append(
+                (
+                    b == 0 ? 0 : Special.expit(edge(b)), hN > 0 ? Double(cn) / Double(hN) : 0,
+                    hP > 0 ? Double(cp) / Double(hP) : 0
+                ))
         }
         let calibration = (0..<bins).map { b -> (Double, Double, Int, Double?, Double) in
             let n = pos[b] + neg[b]
-            return (b == 0 ? 0 : Special.expit(edge(b)), b == bins - 1 ? 1 : Special.expit(edge(b + 1)), n,
-                    n >= Self.minimumGroup ? Double(pos[b]) / Double(n) : nil, Special.expit((edge(b) + edge(b + 1)) / 2))
+            return (
+                b == 0 ? 0 : Special.expit(edge(b)), b == bins - 1 ? 1 : Special.expit(edge(b + 1)), n,
+                n >= Self.minimumGroup ? Double(pos[b]) / Double(n) : nil, Special.expit((edge(b) + edge(b + 1)) / 2)
+            )
         }
         var brier: Double? = nil
         if hP + hN > 0 {

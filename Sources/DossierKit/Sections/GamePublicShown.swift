@@ -44,7 +44,9 @@ extension GamePublicRelease {
     /// sampling variance of ``hedges(_:_:)`` plus, by the delta method, the variance the
     /// noise adds through both means and the pooled variance (docs/game-privacy.md).
     func hedgesWithNoise(_ a: Stat, _ b: Stat, measure i: Int) -> (g: Double, low: Double, high: Double)? {
-        guard let h = Self.hedges(a, b), let ma = a.mean, let mb = b.mean, let sa = a.sd, let sb = b.sd else { return nil }
+        guard let h = Self.hedges(a, b), let ma = a.mean, let mb = b.mean, let sa = a.sd, let sb = b.sd else {
+            return nil
+        }
         let e = comparisonQueryEpsilon.double, m = Self.ranges[i], unit = (m.upper - m.lower) / Double(Self.steps)
         func variance(_ sensitivity: Int) -> Double {
             let sd = Mechanisms.laplaceSD(scale: Double(sensitivity) / e)

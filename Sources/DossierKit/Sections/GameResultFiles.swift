@@ -36,8 +36,9 @@ enum GameResultFiles {
         encoder.outputFormatting = [.sortedKeys]
         var json = try encoder.encode(file)
         guard json.count <= paddedSize else {
-            throw DossierError("game: a player's result takes \(json.count) bytes, more than the fixed size of a result "
-                + "file (\(paddedSize)); this is a bug in dossier, please report it")
+            throw DossierError(
+                "game: a player's result takes \(json.count) bytes, more than the fixed size of a result "
+                    + "file (\(paddedSize)); this is a bug in dossier, please report it")
         }
         json.append(Data(repeating: 0x20, count: paddedSize - json.count))
         return json
@@ -50,12 +51,14 @@ enum GameResultFiles {
         var out = try analysis.players.compactMap { p -> OutputFile? in
             guard let k = keys[p.id], let key = Data(base64Encoded: k) else { return nil }
             let json = try plaintext(p, analysis: analysis, padded: privacy != nil)
-            return OutputFile(path: "game/results/" + ResultBox.name(resultKey: key), data: try ResultBox.seal(json, resultKey: key))
+            return OutputFile(
+                path: "game/results/" + ResultBox.name(resultKey: key), data: try ResultBox.seal(json, resultKey: key))
         }
         guard let privacy else { return out }
         guard out.count <= capacity else {
-            throw DossierError("game.results_capacity: more players have sent a result key than the \(capacity) result files "
-                + "the public site holds; raise results_capacity (every release then has that many files)")
+            throw DossierError(
+                "game.results_capacity: more players have sent a result key than the \(capacity) result files "
+                    + "the public site holds; raise results_capacity (every release then has that many files)")
         }
         for i in 0..<(capacity - out.count) { out.append(decoy(i, key: privacy.key, release: privacy.release)) }
         return out

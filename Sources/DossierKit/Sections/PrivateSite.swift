@@ -12,8 +12,13 @@ public enum PrivateSite {
 
     /// Throws when `site` holds the marker and `force` is false.
     public static func checkPublishable(site: URL, force: Bool) throws {
-        guard !force, FileManager.default.fileExists(atPath: site.appendingPathComponent(markerPath).path) else { return }
-        throw DossierError(file: site.appendingPathComponent(markerPath).path,
-                           "this is a private site (per-player data, `private_site: true`); publishing refused — build it without private_site, or pass --force-private")
+        guard !force, FileManager.default.fileExists(atPath: site.appendingPathComponent(markerPath).path) else {
+            return
+        }
+        throw DossierError(
+            file: site.appendingPathComponent(markerPath).path,
+            "this is a private site (per-player data, `private_site: true`); publishing refused — build it without "
+                + "private_site, or pass --force-private"
+        )
     }
 }

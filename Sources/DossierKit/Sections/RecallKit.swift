@@ -53,7 +53,8 @@ struct RecallKit {
     /// user name, password, query or fragment (the page is public: anything in it is).
     static func uploadURL(_ config: SectionConfig) throws -> URL? {
         guard let s = try config.string("kit_upload"), !s.isEmpty else { return nil }
-        guard let u = URLComponents(string: s), let scheme = u.scheme?.lowercased(), let host = u.host, !host.isEmpty else {
+        guard let u = URLComponents(string: s), let scheme = u.scheme?.lowercased(), let host = u.host, !host.isEmpty
+        else {
             throw config.error("kit_upload", "not a URL: give the WebDAV folder as https://host/folder/")
         }
         let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host.lowercased())
@@ -61,7 +62,11 @@ struct RecallKit {
             throw config.error("kit_upload", "the upload folder must be an https: URL (http: only for 127.0.0.1)")
         }
         guard u.user == nil, u.password == nil, u.query == nil, u.fragment == nil else {
-            throw config.error("kit_upload", "the upload URL must not carry a user name, password, query or fragment: the kit page is readable by every participant")
+            throw config.error(
+                "kit_upload",
+                "the upload URL must not carry a user name, password, query or fragment: the kit page is readable by "
+                    + "every participant"
+            )
         }
         return u.url
     }
@@ -73,14 +78,18 @@ struct RecallKit {
         let css = try read("Site/recall/kit/kit.css")
         let test = try read("Templates/recall/kit.html"), admin = try read("Templates/recall/kit-admin.html")
         func page(_ template: String, mode: String) -> String {
-            var config: [String: JSONValue] = ["strings": .array(strings.strings.map { .string($0) }), "set": .string(setName),
-                                               "mode": .string(mode), "format": .string(NativeLog.format)]
+            var config: [String: JSONValue] = [
+                "strings": .array(strings.strings.map { .string($0) }), "set": .string(setName),
+                "mode": .string(mode), "format": .string(NativeLog.format)
+            ]
             config["upload"] = upload.map { .string($0.absoluteString) } ?? .null
             config["publicKey"] = publicKeySPKI.map { .string($0) } ?? .null
             config["keep"] = .string(keepSealedOnly ? "sealed" : "plain")
             if sets.count > 1 {
                 // Every set's strings, and their order for the administrator's choice.
-                config["sets"] = .object(Dictionary(uniqueKeysWithValues: sets.map { ($0.name, .array($0.strings.strings.map { .string($0) })) }))
+                config["sets"] = .object(
+                    Dictionary(
+                        uniqueKeysWithValues: sets.map { ($0.name, .array($0.strings.strings.map { .string($0) })) }))
                 config["setOrder"] = .array(sets.map { .string($0.name) })
             }
             var html = Self.expandFields(template)

@@ -35,7 +35,9 @@ extension RecallReport {
             .text("Entry page (s)", TableMarkup.TextColumn(reached.map {
                 RecallRender.seconds($0.entryTotalMs) + ($0.completed ? "" : " (not done)")
             })),
-            .numbers("mean entry (s; n = entries)", TableMarkup.NumberColumn(reached.map { RecallRender.seconds($0.meanEntrySeconds) })),
+            .numbers(
+                "mean entry (s; n = entries)",
+                TableMarkup.NumberColumn(reached.map { RecallRender.seconds($0.meanEntrySeconds) })),
             .numbers("SD (s)", TableMarkup.NumberColumn(reached.map {
                 RecallRender.seconds(StudyStats.sd($0.entries.map { Double($0.durationMs) / 1000 }))
             })),
@@ -99,8 +101,11 @@ extension RecallReport {
             Column("re-key", classAttribute: rekey, cells: .html(entries.map { $0.rekey ? "yes" : "" })),
             .integers("keystrokes", entries.map { $0.keystrokes }),
             .integers("backspaces", entries.map { $0.deletions }),
-            .numbers("median hold (ms)", TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianHold) })),
-            .numbers("median down-down (ms)", TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianDownDown) })),
+            .numbers(
+                "median hold (ms)", TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianHold) })),
+            .numbers(
+                "median down-down (ms)",
+                TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianDownDown) }))
         ]
         return TableMarkup.FinalTable.html(columns, rows: entries.count, layout: .init(
             beforeHeader: "\n    <thead><tr>", afterHeader: "</tr></thead>\n    <tbody>\n",

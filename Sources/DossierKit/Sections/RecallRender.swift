@@ -75,7 +75,9 @@ enum RecallRender {
     }
     // Shown numbers (pages and report.md): a negative one with U+2212 (``ValueFormat/minus(_:)``).
     static func seconds(_ s: Double?) -> String { s.map { ValueFormat.minus(formatSeconds($0)) } ?? "—" }
-    static func ms(_ d: Double?) -> String { d.map { ValueFormat.minus(JSONValue.formatNumber(($0 * 10).rounded() / 10)) } ?? "—" }
+    static func ms(_ d: Double?) -> String {
+        d.map { ValueFormat.minus(JSONValue.formatNumber(($0 * 10).rounded() / 10)) } ?? "—"
+    }
     static func yes(_ b: Bool) -> String { b ? "yes" : "no" }
     /// A duration for reading (`19 min 04 s`, docs/design-system.md); CSV/JSON keep ms.
     static func duration(_ ms: Int?) -> String { ms.map { ValueFormat.duration(Double($0) / 1000) } ?? "—" }

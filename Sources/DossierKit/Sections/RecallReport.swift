@@ -15,14 +15,17 @@ enum RecallReport {
             participant: r.participant, slug: slug,
             source: r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log",
             device: r.device, complete: r.complete,
-            status: r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
+            status: r.complete
+                ? "complete"
+                : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)",
             sessionTotal: RecallRender.duration(r.sessionTotalMs), sessionSpan: sessionSpan(r), medians: medians(r),
             reachedCount: reached.count,
             medianHold: RecallRender.ms(r.medianHold), medianDD: RecallRender.ms(r.medianDownDown),
             medianUD: RecallRender.ms(r.medianUpDown), medianUU: RecallRender.ms(r.medianUpUp),
             warnings: r.warnings.map(\.description), strings: rows, stringsTableHTML: stringsTable(reached),
             practiceTableHTML: reached.contains { !$0.practice.isEmpty } ? practiceTable(reached) : nil,
-            practice: reached.flatMap { s in s.practice.map { ParticipantPageModel.PracticeRow(n: s.number, entry: $0) } },
+            practice: reached.flatMap { s in s.practice.map { ParticipantPageModel.PracticeRow(n: s.number, entry: $0) }
+            },
             recall: r.recall.map { rc in
                 ParticipantPageModel.RecallPart(
                     total: RecallRender.seconds(rc.totalMs), typed: rc.fields,
@@ -40,10 +43,14 @@ enum RecallReport {
             }
         }
         if !ok.isEmpty || !bad.isEmpty {
-            m.entrySVG = Charts.scatter(series: [XYSeries(name: "correct", points: ok), XYSeries(name: "incorrect", points: bad)],
-                                        options: ChartOptions(title: "Entry time against string length",
-                                                              description: "Each individual entry on the Entry pages: seconds from the first to the last keystroke against the target's length.",
-                                                              xLabel: "string length (characters)", yLabel: "entry time (s)", yMin: 0))
+            m.entrySVG = Charts.scatter(
+                series: [XYSeries(name: "correct", points: ok), XYSeries(name: "incorrect", points: bad)],
+                options: ChartOptions(
+                    title: "Entry time against string length",
+                    description:
+                        "Each individual entry on the Entry pages: seconds from the first to the last keystroke "
+                            + "against the target's length.",
+                    xLabel: "string length (characters)", yLabel: "entry time (s)", yMin: 0))
             let cats = reached.map { "\($0.number)" }
             m.errorsSVG = Charts.bar(categories: cats, series: [
                 BarSeries(name: "incorrect entries", values: reached.map { Double($0.incorrectEntries) }),
@@ -51,12 +58,16 @@ enum RecallReport {
                 BarSeries(name: "backspaces", values: reached.map { Double($0.deletions) }),
                 BarSeries(name: "Verify Not OK", values: reached.map { Double($0.verifyFailures) }),
             ], options: ChartOptions(title: "Errors and re-keys per string",
-                                     description: "Counts per string: entries not equal to the target, re-keyed fields, keystrokes that deleted characters, and failed Verify attempts.",
+                    description:
+                        "Counts per string: entries not equal to the target, re-keyed fields, keystrokes that deleted "
+                            + "characters, and failed Verify attempts.",
                                      xLabel: "string", yLabel: "count", yMin: 0))
             // Each interval pooled over every entry straight into the box plot's values.
             func pooled(_ intervals: (Dynamics) -> [Int]) -> [Double] {
                 var values: [Double] = []
-                for s in reached { for e in s.entries { values.append(contentsOf: intervals(e.dynamics).lazy.map(Double.init)) } }
+                for s in reached {
+                    for e in s.entries { values.append(contentsOf: intervals(e.dynamics).lazy.map(Double.init)) }
+                }
                 return values
             }
             let groups = [("hold", pooled { $0.hold }), ("down-down", pooled { $0.downDown }),
@@ -66,7 +77,9 @@ enum RecallReport {
             if !groups.isEmpty {
                 m.dynamicsSVG = Charts.boxPlot(groups: groups, options: ChartOptions(
                     title: "Keystroke dynamics (Entry pages)",
-                    description: "Distribution of key hold times and of down-down, up-down and up-up latencies between consecutive keys, in milliseconds, over all entries.",
+                        description:
+                            "Distribution of key hold times and of down-down, up-down and up-up latencies between "
+                                + "consecutive keys, in milliseconds, over all entries.",
                     yLabel: "milliseconds"))
             }
         }
@@ -77,18 +90,39 @@ enum RecallReport {
         var lanes: [TimelineLane] = []
         for s in r.strings where s.reached {
             var spans: [TimelineSpan] = []
-            for v in s.memorizeViews { spans.append(TimelineSpan(start: Double(v.start) / 1000, end: Double(v.end) / 1000, label: "Memorize \(v.view)", category: "Memorize")) }
-            for v in s.verifyViews { spans.append(TimelineSpan(start: Double(v.start) / 1000, end: Double(v.end) / 1000, label: "Verify \(v.view)", category: "Verify")) }
+            for v in s.memorizeViews {
+                spans.append(
+                    TimelineSpan(
+                        start: Double(v.start) / 1000, end: Double(v.end) / 1000, label: "Memorize \(v.view)",
+                        category: "Memorize"))
+            }
+            for v in s.verifyViews {
+                spans.append(
+                    TimelineSpan(
+                        start: Double(v.start) / 1000, end: Double(v.end) / 1000, label: "Verify \(v.view)",
+                        category: "Verify"))
+            }
             if let st = s.entryStart {
-                spans.append(TimelineSpan(start: Double(st) / 1000, end: Double(st + (s.entryTotalMs ?? 0)) / 1000, label: "Entry", category: "Entry"))
+                spans.append(
+                    TimelineSpan(
+                        start: Double(st) / 1000, end: Double(st + (s.entryTotalMs ?? 0)) / 1000, label: "Entry",
+                        category: "Entry"))
             }
             lanes.append(TimelineLane(name: "String \(s.number)", spans: spans))
         }
         if let rc = r.recall {
-            lanes.append(TimelineLane(name: "Recall", spans: [TimelineSpan(start: Double(rc.start) / 1000, end: Double(rc.end) / 1000, label: "Recall", category: "Recall")]))
+            lanes.append(
+                TimelineLane(
+                    name: "Recall",
+                    spans: [
+                        TimelineSpan(
+                            start: Double(rc.start) / 1000, end: Double(rc.end) / 1000, label: "Recall",
+                            category: "Recall")
+                    ]))
         }
         return Charts.timeline(lanes: lanes, options: ChartOptions(
-            title: "Phase timeline", description: "When each page of each string was on screen, in seconds since Begin.",
+                title: "Phase timeline",
+                description: "When each page of each string was on screen, in seconds since Begin.",
             height: Double(max(160, 40 + 26 * lanes.count)), xLabel: "seconds since Begin"))
     }
 
@@ -117,27 +151,42 @@ enum RecallReport {
         func cell(_ s: String) -> String { MarkdownText.text(s) }
         var o = "# Participant \(cell(r.participant))\n\n"
         o += "- Source: \(r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log")\n"
-        o += "- Status: \(r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)")\n"
+        o +=
+            "- Status: "
+                + "\(r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)")\n"
         o += "- Session total (\(sessionSpan(r))): \(RecallRender.seconds(r.sessionTotalMs)) s\n"
         o += "- Keystroke medians on the Entry pages: \(medians(r))\n\n"
         if !r.warnings.isEmpty {
             o += "## Warnings\n\n" + r.warnings.map { "- \(cell($0.description))\n" }.joined() + "\n"
         }
-        o += "## Strings\n\n| # | target | length | Memorize views | Memorize s | Verify Not OK | Verify s | entries | incorrect | re-keys | backspaces | Entry s | mean entry s | correct at Done |\n"
+        o +=
+            "## Strings\n\n| # | target | length | Memorize views | Memorize s | Verify Not OK | Verify s | entries | "
+                + "incorrect | re-keys | backspaces | Entry s | mean entry s | correct at Done |\n"
         o += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         let rows: [[String]] = r.strings.filter(\.reached).map { s in
-            ["\(s.number)", MarkdownText.code(s.target), "\(s.length)", "\(s.memorizeViews.count)", RecallRender.seconds(s.memorizeTotalMs),
-             "\(s.verifyFailures)", RecallRender.seconds(s.verifyTotalMs), "\(s.entries.count)", "\(s.incorrectEntries)", "\(s.rekeys)",
-             "\(s.deletions)", RecallRender.seconds(s.entryTotalMs), RecallRender.seconds(s.meanEntrySeconds), "\(s.finalCorrect)/10"]
+            [
+                "\(s.number)", MarkdownText.code(s.target), "\(s.length)", "\(s.memorizeViews.count)",
+                RecallRender.seconds(s.memorizeTotalMs),
+                "\(s.verifyFailures)", RecallRender.seconds(s.verifyTotalMs), "\(s.entries.count)",
+                "\(s.incorrectEntries)", "\(s.rekeys)",
+                "\(s.deletions)", RecallRender.seconds(s.entryTotalMs), RecallRender.seconds(s.meanEntrySeconds),
+                "\(s.finalCorrect)/10"
+            ]
         }
         // One number of decimals per column, as on the page (``TableMarkup/NumberColumn``).
         let columns = (0..<14).map { c in TableMarkup.NumberColumn(rows.map { $0[c] }).cells }
         for i in rows.indices { o += "| " + columns.map { $0[i] }.joined(separator: " | ") + " |\n" }
         if let rc = r.recall {
-            o += "\n## Recall\n\nTotal: \(RecallRender.seconds(rc.totalMs)) s; strings recalled exactly: \(rc.stringsRecalled.count)\n\n"
+            o +=
+                "\n## Recall\n\nTotal: \(RecallRender.seconds(rc.totalMs)) s; strings recalled exactly: "
+                    + "\(rc.stringsRecalled.count)\n\n"
             if !rc.fields.isEmpty {
                 o += "| field | text | matches |\n|---|---|---|\n"
-                for f in rc.fields { o += "| \(f.field) | \(MarkdownText.code(f.text)) | \(f.matches.map { "string \($0)" } ?? "False") |\n" }
+                for f in rc.fields {
+                    o +=
+                        "| \(f.field) | \(MarkdownText.code(f.text)) | \(f.matches.map { "string \($0)" } ?? "False") "
+                            + "|\n"
+                }
             }
         }
         o += "\nData: raw.csv (one row per event), rolled-up.csv (every measure, one per row), participant.json "

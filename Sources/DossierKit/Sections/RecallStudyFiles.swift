@@ -8,7 +8,8 @@ enum RecallStudyFiles {
     /// The files computed from the participants' aggregates (``StudyAggregate``):
     /// `strings`, `study-strings` and the Appendix B table.
     static func aggregateFiles(strings: StringSet, aggregate: StudyAggregate, dir: String = "recall/") -> [OutputFile] {
-        aggregateFiles(strings: strings, stringsTable: aggregate.stringsTable(strings), appendixB: aggregate.appendixB, dir: dir)
+        aggregateFiles(
+            strings: strings, stringsTable: aggregate.stringsTable(strings), appendixB: aggregate.appendixB, dir: dir)
     }
 
     private static func aggregateFiles(strings: StringSet, stringsTable: RecallStudy.Table, appendixB: CohortTable,
@@ -29,7 +30,8 @@ enum RecallStudyFiles {
     /// must equal byte for byte (`RecallRowBlocksTests`).
     static func files(strings: StringSet, participants ps: [StudyParticipant], appendixB: CohortTable,
                       dir: String = "recall/") -> [OutputFile] {
-        var out = aggregateFiles(strings: strings, stringsTable: StudyTables.strings(strings, ps), appendixB: appendixB, dir: dir)
+        var out = aggregateFiles(
+            strings: strings, stringsTable: StudyTables.strings(strings, ps), appendixB: appendixB, dir: dir)
         for t in RecallRowBlocks.tables {
             let table = t.rows(ps)
             out.append(OutputFile(path: "\(dir)\(t.name).csv", data: RecallRender.csv(table)))

@@ -26,7 +26,10 @@ struct RecallTableStream {
         init(header: [String], json withJSON: Bool = true) {
             self.header = header
             self.withJSON = withJSON
-            order = withJSON ? header.indices.sorted { Array(header[$0].utf8).lexicographicallyPrecedes(Array(header[$1].utf8)) } : []
+            order =
+                withJSON
+                ? header.indices.sorted { Array(header[$0].utf8).lexicographicallyPrecedes(Array(header[$1].utf8)) }
+                : []
             quotedKeys = withJSON ? header.map { Array(JSONText.quote($0).utf8) } : []
         }
 

@@ -78,7 +78,8 @@ public struct UnitRecord: Sendable {
     public var blob: URL? { blobAt.map { $0.folder.appending(path: $0.name, directoryHint: .notDirectory) } }
     let blobAt: (folder: URL, name: String)?
     public init(id: String, data: Data, blob: URL? = nil) {
-        self.init(id: id, stored: .inMemory(data), folder: blob?.deletingLastPathComponent(), name: blob?.lastPathComponent)
+        self.init(
+            id: id, stored: .inMemory(data), folder: blob?.deletingLastPathComponent(), name: blob?.lastPathComponent)
     }
     /// A record whose blob, if any, is the file `name` in `folder`.
     init(id: String, stored: StoredRecord, folder: URL?, name: String?) {

@@ -21,7 +21,9 @@ extension VaultSyncEngine {
         do {
             return try await client.putStrongTag(path, data: blob, precondition: .ifNoneMatchAny) != nil
         } catch let e as WebDAVError where e.httpStatus == 412 {
-            if let (there, _) = try await client.getIfExists(path), FileHash.sha256(there).hasPrefix(rev) { return true }
+            if let (there, _) = try await client.getIfExists(path), FileHash.sha256(there).hasPrefix(rev) {
+                return true
+            }
             return try await client.putStrongTag(path, data: blob) != nil
         }
     }
@@ -99,7 +101,9 @@ extension VaultSyncEngine {
                                                  precondition: tag.map { .ifMatch($0) } ?? .ifNoneMatchAny,
                                                  contentType: "application/json") != nil
         } catch let e as WebDAVError where e.httpStatus == 412 {
-            if let (there, _) = try await client.getIfExists(VaultSyncEngine.manifestName), there == bytes { return true }
+            if let (there, _) = try await client.getIfExists(VaultSyncEngine.manifestName), there == bytes {
+                return true
+            }
             throw e
         }
     }

@@ -11,15 +11,19 @@ public enum VaultServerSettings {
     /// A client for the settings stored in a vault. `caFile` is the `--ca-file` option
     /// (nil: the file `remembered` in the sync state, else `SSL_CERT_FILE`, else the
     /// system's trust store).
-    public static func client(for settings: VaultSettings, caFile: String? = nil, remembered: TrustStore.Remembered? = nil,
-                              log: (@Sendable (String) -> Void)? = nil) throws -> WebDAVClient {
+    public static func client(
+        for settings: VaultSettings, caFile: String? = nil, remembered: TrustStore.Remembered? = nil,
+        log: (@Sendable (String) -> Void)? = nil
+    ) throws -> WebDAVClient {
         guard let url = URL(string: settings.webdavURL), url.scheme != nil else {
-            throw DossierError("the vault's stored server URL is not a URL; run `dossier vault sync FILE --configure URL --user NAME`")
+            throw DossierError(
+                "the vault's stored server URL is not a URL; run `dossier vault sync FILE --configure URL --user NAME`")
         }
         do {
-            return try WebDAVClient(baseURL: url,
-                                    credentials: Credentials(user: settings.webdavUser, password: settings.webdavPassword.reveal),
-                                    options: WebDAVClient.Options(caFile: caFile, rememberedCAFile: remembered), log: log)
+            return try WebDAVClient(
+                baseURL: url,
+                credentials: Credentials(user: settings.webdavUser, password: settings.webdavPassword.reveal),
+                options: WebDAVClient.Options(caFile: caFile, rememberedCAFile: remembered), log: log)
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
@@ -32,7 +36,8 @@ public enum VaultServerSettings {
         do {
             let found = try await client.propfind("", depth: 0)
             if let me = found.first(where: { $0.path.isEmpty }) ?? found.first, !me.isCollection {
-                throw DossierError("\(client.baseURL.absoluteString): is a file, not a WebDAV folder; nothing was saved")
+                throw DossierError(
+                    "\(client.baseURL.absoluteString): is a file, not a WebDAV folder; nothing was saved")
             }
         } catch let e as WebDAVError where e.httpStatus == 404 {
             do { try await client.mkcol("") } catch let e as WebDAVError {
@@ -62,7 +67,13 @@ public enum VaultServerSettings {
         do { try vault.save() } catch let e as VaultError { throw DossierError(e.message) }
         let state = report.state
         try state.save(SyncState.url(forVault: url))
-        var lines = quiet ? [] : ["auto-sync: synced with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"]
+        var lines =
+            quiet
+            ? []
+            : [
+                "auto-sync: synced with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, "
+                    + "\(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"
+            ]
         lines += report.conflicts.map(conflictLine)
         lines += report.skipped.map { "warning: skipped \($0); tried again at the next sync" }
         return lines
@@ -103,9 +114,12 @@ public enum VaultServerSettings {
     public static func conflictLine(_ c: VaultSyncEngine.Conflict) -> String {
         let short = c.id.uuidString.prefix(8).lowercased()
         if let copy = c.copy {
-            return "conflict: item \(short) was edited on both sides; kept the version from \(c.kept), the other is kept as its \"(conflict copy)\" \(copy.uuidString.prefix(8).lowercased())"
+            return
+                "conflict: item \(short) was edited on both sides; kept the version from \(c.kept), the other is kept "
+                    + "as its \"(conflict copy)\" \(copy.uuidString.prefix(8).lowercased())"
         }
-        return "conflict: item \(short) was changed on one side and deleted on the other; kept the version from \(c.kept)"
+        return
+            "conflict: item \(short) was changed on one side and deleted on the other; kept the version from \(c.kept)"
     }
 }
 

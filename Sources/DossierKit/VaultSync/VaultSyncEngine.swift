@@ -8,8 +8,10 @@ import WebDAV
 ///
 /// Server layout (everything but the manifest is immutable once written):
 /// ```
-/// <folder>/vault.header                 the vault's headerData (KDF salt, header MAC) — lets a new device derive the keys
-/// <folder>/items/<UUID>-<rev>.item      one sealed, padded item (Vault.sealedItemForSync); rev = first 16 hex digits of SHA-256(blob)
+/// <folder>/vault.header                 the vault's headerData (KDF salt, header MAC) — lets a new
+///                                       device derive the keys
+/// <folder>/items/<UUID>-<rev>.item      one sealed, padded item (Vault.sealedItemForSync);
+///                                       rev = first 16 hex digits of SHA-256(blob)
 /// <folder>/manifest.json                SyncManifest: {"format":2,"items":{…},"mac":…,"vaultID":…,"version":N}
 /// ```
 /// A round: GET the manifest (authenticated; a version below the one this device last
@@ -109,7 +111,8 @@ public struct VaultSyncEngine: Sendable {
             var blocked = Set<String>()
             // An item the manifest does not name (the server lost it) counts as changed here.
             let localChanged = Set(vault.allItems.filter { item in
-                state.items[item.id.uuidString]?.modified != SyncState.ms(item.modified) || remote.items[item.id.uuidString] == nil
+                    state.items[item.id.uuidString]?.modified != SyncState.ms(item.modified)
+                        || remote.items[item.id.uuidString] == nil
             }.map(\.id))
             var remoteVersions: [UUID: VaultItem] = [:]
             for (key, rev) in remote.items.sorted(by: { $0.key < $1.key }) where state.items[key]?.rev != rev {
@@ -152,7 +155,8 @@ public struct VaultSyncEngine: Sendable {
                     copyID = copy.id
                 }
                 if !handled {
-                    report.conflicts.append(Conflict(id: id, kept: winner == theirs ? "server" : "this device", copy: copyID))
+                    report.conflicts.append(
+                        Conflict(id: id, kept: winner == theirs ? "server" : "this device", copy: copyID))
                 }
             }
 
@@ -197,7 +201,9 @@ public struct VaultSyncEngine: Sendable {
             }
             // Old revisions, and blobs of earlier rounds that lost the race, go.
             let kept = Set(next.items.map { VaultSyncEngine.blobPath($0.key, $0.value) })
-            for path in Set(superseded).union(uploaded).subtracting(kept).sorted() { _ = try? await client.delete(path) }
+            for path in Set(superseded).union(uploaded).subtracting(kept).sorted() {
+                _ = try? await client.delete(path)
+            }
             if wrote && next.version % VaultSyncEngine.sweepEvery == 0 {
                 report.orphansRemoved = await sweepOrphans(keeping: kept, now: now)
             }
@@ -220,7 +226,10 @@ public struct VaultSyncEngine: Sendable {
             report.requests = client.stats.summary
             return report
         }
-        throw DossierError("\(here): the server's vault kept changing during \(VaultSyncEngine.maxRounds) sync rounds (another device syncing constantly?); nothing here was lost — try again")
+        throw DossierError(
+            "\(here): the server's vault kept changing during \(VaultSyncEngine.maxRounds) sync rounds (another device "
+                + "syncing constantly?); nothing here was lost — try again"
+        )
     }
 
     /// Reads the manifest and refuses one that is not authentic or older than what this
@@ -231,17 +240,34 @@ public struct VaultSyncEngine: Sendable {
         do { m = try SyncManifest.decode(data, vault: vault) } catch let e as SyncManifest.ReadError {
             switch e {
             case .notAManifest: throw DossierError("\(shown): not a Dossier vault sync manifest")
-            case .otherVault: throw DossierError("\(client.baseURL.absoluteString): the server holds a different vault (ids differ); sync each vault to its own folder")
-            case .badMAC: throw ManifestMACError(error: DossierError("\(shown): the manifest failed authentication with this vault's key (altered on the server?); nothing was changed"))
-            case .unsupported(let f): throw DossierError("\(shown): manifest format \(f) is not supported by this version of dossier")
+            case .otherVault:
+                throw DossierError(
+                    "\(client.baseURL.absoluteString): the server holds a different vault (ids differ); sync each "
+                        + "vault to its own folder"
+                )
+            case .badMAC:
+                throw ManifestMACError(
+                    error: DossierError(
+                        "\(shown): the manifest failed authentication with this vault's key (altered on the server?); "
+                            + "nothing was changed"
+                    ))
+            case .unsupported(let f):
+                throw DossierError("\(shown): manifest format \(f) is not supported by this version of dossier")
             }
         }
         if let seen = state.version {
             guard m.authenticated else {
-                throw DossierError("\(shown): refusing an unauthenticated (format 1) manifest after this device synced version \(seen) here: the server's copy was replaced by an older one; nothing was changed")
+                throw DossierError(
+                    "\(shown): refusing an unauthenticated (format 1) manifest after this device synced version "
+                        + "\(seen) here: the server's copy was replaced by an older one; nothing was changed"
+                )
             }
             guard m.version >= seen else {
-                throw DossierError("\(shown): the server's vault is version \(m.version), older than version \(seen) this device already synced: the server was rolled back (restored from a backup?), refusing to pull old items; nothing was changed")
+                throw DossierError(
+                    "\(shown): the server's vault is version \(m.version), older than version \(seen) this device "
+                        + "already synced: the server was rolled back (restored from a backup?), refusing to pull old "
+                        + "items; nothing was changed"
+                )
             }
         }
         return m
@@ -255,13 +281,19 @@ public struct VaultSyncEngine: Sendable {
     /// error that says so and what to do; nil when the headers agree (then the manifest
     /// itself was altered).
     func keyMismatch(_ vault: Vault) async throws -> DossierError? {
-        guard let header = try await client.getIfExists(VaultSyncEngine.headerName)?.data, header != vault.headerData else { return nil }
-        return DossierError("\(client.baseURL.absoluteString): the server's copy of this vault is under a different master password "
-            + "(its vault.header is not this file's: `dossier vault passwd` was run here or on another device). Nothing was changed here "
-            + "or on the server. To go on, publish this copy to a new folder (`dossier vault sync FILE --to NEW-URL`); on each other "
-            + "device, sync once more with this folder, then move to the new one with `--to NEW-URL --adopt-server-key` "
-            + "(docs/vault-sync.md, \"After vault passwd\"). To keep this folder instead, run `--adopt-server-key` here with the "
-            + "server's password.")
+        guard let header = try await client.getIfExists(VaultSyncEngine.headerName)?.data, header != vault.headerData
+        else { return nil }
+        return DossierError(
+            "\(client.baseURL.absoluteString): the server's copy of this vault is under a different master password "
+                + "(its vault.header is not this file's: `dossier vault passwd` was run here or on another device). "
+                + "Nothing was changed here "
+                + "or on the server. To go on, publish this copy to a new folder (`dossier vault sync FILE --to "
+                + "NEW-URL`); on each other "
+                + "device, sync once more with this folder, then move to the new one with `--to NEW-URL "
+                + "--adopt-server-key` "
+                + "(docs/vault-sync.md, \"After vault passwd\"). To keep this folder instead, run `--adopt-server-key` "
+                + "here with the "
+                + "server's password.")
     }
 
     /// The copy that keeps the losing side of a conflict: same fields, title
@@ -275,7 +307,9 @@ public struct VaultSyncEngine: Sendable {
         var b = Array(SHA256.hash(data: seed).prefix(16))
         b[6] = (b[6] & 0x0F) | 0x50   // version 5 (name-based, SHA)
         b[8] = (b[8] & 0x3F) | 0x80   // RFC 4122 variant
-        copy.id = UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        copy.id = UUID(
+            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
+        )
         copy.title = loser.title + " (conflict copy)"
         return copy
     }
@@ -286,8 +320,11 @@ public struct VaultSyncEngine: Sendable {
     func sweepOrphans(keeping kept: Set<String>, now: Date) async -> Int {
         guard let listed = try? await client.propfind("items", depth: 1) else { return 0 }
         var removed = 0
-        for r in listed where !r.isCollection && r.path.hasPrefix("items/") && r.path.hasSuffix(".item") && !kept.contains(r.path) {
-            guard let modified = r.lastModified, now.timeIntervalSince(modified) > VaultSyncEngine.orphanAge else { continue }
+        for r in listed
+        where !r.isCollection && r.path.hasPrefix("items/") && r.path.hasSuffix(".item") && !kept.contains(r.path) {
+            guard let modified = r.lastModified, now.timeIntervalSince(modified) > VaultSyncEngine.orphanAge else {
+                continue
+            }
             if (try? await client.delete(r.path)) == true { removed += 1 }
         }
         return removed

@@ -94,20 +94,27 @@ public enum CohortAnalyzer {
             // Normed ages: from the start of the youngest reference player's age band to the end of the oldest's.
             if let age = cohort.players[i].survey?.age, let yo = controlAges.min(), let ol = controlAges.max(),
                let lo = AgeBand.bands.first(where: { $0.range.contains(yo) })?.range.lowerBound,
-               let hi = AgeBand.bands.first(where: { $0.range.contains(ol) })?.range.upperBound, !(lo...hi).contains(age) {
-                norms.append(MeasureCatalog.normed.map { e in
-                    var n = NormEntry(measure: e.name, value: measures[i].value(e.name), z: nil, percentile: nil,
-                                      reference: "not normed: age \(age) is outside the normed ages \(lo)–\(hi)",
-                                      referenceN: 0, small: false, fallback: false)
-                    n.outsideNormedAges = true
-                    return n
-                })
+                let hi = AgeBand.bands.first(where: { $0.range.contains(ol) })?.range.upperBound,
+                !(lo...hi).contains(age)
+            {
+                norms.append(
+                    MeasureCatalog.normed.map { e in
+                        var n = NormEntry(
+                            measure: e.name, value: measures[i].value(e.name), z: nil, percentile: nil,
+                            reference: "not normed: age \(age) is outside the normed ages \(lo)–\(hi)",
+                            referenceN: 0, small: false, fallback: false)
+                        n.outsideNormedAges = true
+                        return n
+                    })
                 continue
             }
             norms.append(MeasureCatalog.normed.map { e in
                 let x = measures[i].value(e.name)
                 let tiers: [(String, [Int])] = [
-                    ("No diagnosis, \(b), \(g)", controls.filter { band($0) == b && cohort.players[$0].survey?.gender == g }),
+                        (
+                            "No diagnosis, \(b), \(g)",
+                            controls.filter { band($0) == b && cohort.players[$0].survey?.gender == g }
+                        ),
                     ("No diagnosis, \(b), any gender", controls.filter { band($0) == b }),
                     ("No diagnosis, all ages and genders", controls),
                 ]
@@ -162,7 +169,9 @@ public enum CohortAnalyzer {
             let v = MeasureCatalog.features.map { measures[i].value($0) }
             return v.contains { $0 == nil } ? nil : v.map { $0! }
         }
-        let train = cohort.players.indices.filter { (groups[$0] == .control || groups[$0] == .adhd) && features($0) != nil }
+        let train = cohort.players.indices.filter {
+            (groups[$0] == .control || groups[$0] == .adhd) && features($0) != nil
+        }
         var report: ModelReport?
         var unavailable: String?
         /// The player-facing reason there is no model (plain words; the rule that decides who counts).
@@ -179,10 +188,14 @@ public enum CohortAnalyzer {
                 + "players who completed the survey, take no ADHD medicine and met at least "
                 + "\(o.minimumEncounters) obstacles; the smaller of its two groups (with and without an ADHD "
                 + "diagnosis) needs at least \(need) such players and has fewer"
-            unavailable = "too few players to fit a model with \(predictors) predictors: \(nPos) with and \(nNeg) without a diagnosis "
+            unavailable =
+                "too few players to fit a model with \(predictors) predictors: \(nPos) with and \(nNeg) without a "
+                    + "diagnosis "
                 + "(unmedicated, complete survey, \(o.minimumEncounters)+ obstacles). The smaller group needs at least "
-                + "\(Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up))) players (\(GameNumber.short(o.minimumEventsPerPredictor)) per predictor) "
-                + "and at least \(o.minimumClass); it has \(smaller) (\(GameNumber.short(Double(smaller) / Double(predictors))) per predictor)"
+                + "\(Int((o.minimumEventsPerPredictor * Double(predictors)).rounded(.up))) players "
+                + "(\(GameNumber.short(o.minimumEventsPerPredictor)) per predictor) "
+                + "and at least \(o.minimumClass); it has \(smaller) "
+                + "(\(GameNumber.short(Double(smaller) / Double(predictors))) per predictor)"
                 + "; at this cohort's make-up that takes about "
                 + "\(Self.playersNeeded(cohort.players.count, smaller: smaller, need: need)) players in all "
                 + "(it has \(cohort.players.count))"
@@ -194,7 +207,8 @@ public enum CohortAnalyzer {
         if let unavailable { warnings.append("no model: " + unavailable) }
         // The ages the model was validated on: the training players' youngest to oldest.
         let trainAges = train.compactMap { cohort.players[$0].survey?.age }
-        let validatedAges: ClosedRange<Int>? = report == nil ? nil : trainAges.min().flatMap { lo in trainAges.max().map { lo...$0 } }
+        let validatedAges: ClosedRange<Int>? =
+            report == nil ? nil : trainAges.min().flatMap { lo in trainAges.max().map { lo...$0 } }
 
         // Per-player likelihood
         var results: [PlayerResult] = []
@@ -202,7 +216,9 @@ public enum CohortAnalyzer {
             let m = measures[i]
             var lk = Likelihood(probability: nil, low: nil, high: nil, unavailable: nil, suggest: false, reason: "")
             if groups[i] == .medicated {
-                lk.unavailable = "Not estimated for medicated players: the model was fitted on unmedicated players, and medication changes these measures."
+                lk.unavailable =
+                    "Not estimated for medicated players: the model was fitted on unmedicated players, and medication "
+                        + "changes these measures."
             } else if groups[i] == .unknown {
                 lk.unavailable = "Not estimated: the survey is incomplete."
             } else if report == nil {
@@ -218,15 +234,19 @@ public enum CohortAnalyzer {
                     // Same interval width on the logit scale, centred on the out-of-fold estimate.
                     let d = Performance.logit(oof) - Performance.logit(p)
                     lk.probability = oof; lk.outOfFold = true
-                    lk.low = Special.expit(Performance.logit(ci.low) + d); lk.high = Special.expit(Performance.logit(ci.high) + d)
+                    lk.low = Special.expit(Performance.logit(ci.low) + d);
+                    lk.high = Special.expit(Performance.logit(ci.high) + d)
                 }
             } else {
-                lk.unavailable = "Not estimated: fewer than \(o.minimumEncounters) obstacles, or a measure could not be computed."
+                lk.unavailable =
+                    "Not estimated: fewer than \(o.minimumEncounters) obstacles, or a measure could not be computed."
             }
             lk.reason = suggestionReason(&lk, group: groups[i], measures: m, options: o)
             if lk.suggest, let age = cohort.players[i].survey?.age, let r = validatedAges, !r.contains(age) {
                 lk.suggest = false
-                lk.reason = "Your age is outside the ages the model was validated on (\(r.lowerBound)–\(r.upperBound)), so no suggestion is made."
+                lk.reason =
+                    "Your age is outside the ages the model was validated on (\(r.lowerBound)–\(r.upperBound)), so no "
+                        + "suggestion is made."
             }
             results.append(PlayerResult(id: cohort.players[i].id, group: groups[i], survey: cohort.players[i].survey,
                                         ageBand: band(i), measures: m, norms: norms[i], likelihood: lk))
@@ -243,12 +263,16 @@ public enum CohortAnalyzer {
     }
 
     /// Applies the documented suggestion rule; sets `suggest` and returns the plain reason.
-    static func suggestionReason(_ lk: inout Likelihood, group: Group, measures m: PlayerMeasures, options o: AnalysisOptions) -> String {
+    static func suggestionReason(
+        _ lk: inout Likelihood, group: Group, measures m: PlayerMeasures, options o: AnalysisOptions
+    ) -> String {
         lk.suggest = false
         guard let p = lk.probability, let low = lk.low else { return "" }
         if group == .adhd { return "You reported a diagnosis, so no suggestion is made." }
         if m.encounters < o.suggestionEncounters || m.sessions < o.suggestionSessions {
-            return "Not enough play yet for a reliable signal (needs \(o.suggestionEncounters) obstacles over \(o.suggestionSessions) sessions)."
+            return
+                "Not enough play yet for a reliable signal (needs \(o.suggestionEncounters) obstacles over "
+                    + "\(o.suggestionSessions) sessions)."
         }
         if p >= o.suggestionProbability && low >= o.suggestionLowerBound {
             lk.suggest = true
@@ -294,7 +318,8 @@ public enum CohortAnalyzer {
         for f in 0..<k {
             let tr = rows.indices.filter { folds[$0] != f }
             let s = Standardizer(fitting: tr.map { rows[$0] })
-            guard let m = LogisticModel.fit(rows: tr.map { s.apply(rows[$0]) }, labels: tr.map { labels[$0] }, C: o.C) else { return nil }
+            guard let m = LogisticModel.fit(rows: tr.map { s.apply(rows[$0]) }, labels: tr.map { labels[$0] }, C: o.C)
+            else { return nil }
             for i in rows.indices where folds[i] == f { oof[i] = m.probability(s.apply(rows[i])) }
         }
         let auc = ROC.auc(scores: oof, labels: labels)
@@ -304,18 +329,23 @@ public enum CohortAnalyzer {
         for b in 0..<nb {
             let lo = Double(b) / Double(nb), hi = Double(b + 1) / Double(nb)
             let members = oof.indices.filter { oof[$0] >= lo && (oof[$0] < hi || (b == nb - 1 && oof[$0] <= hi)) }
-            bins.append(CalibrationBin(low: lo, high: hi, n: members.count,
-                                       meanPredicted: Describe.mean(members.map { oof[$0] }),
-                                       observed: members.isEmpty ? nil : Double(members.filter { labels[$0] }.count) / Double(members.count)))
+            bins.append(
+                CalibrationBin(
+                    low: lo, high: hi, n: members.count,
+                    meanPredicted: Describe.mean(members.map { oof[$0] }),
+                    observed: members.isEmpty
+                        ? nil : Double(members.filter { labels[$0] }.count) / Double(members.count)))
         }
-        let brier = zip(oof, labels).reduce(0) { $0 + ($1.0 - ($1.1 ? 1 : 0)) * ($1.0 - ($1.1 ? 1 : 0)) } / Double(rows.count)
+        let brier =
+            zip(oof, labels).reduce(0) { $0 + ($1.0 - ($1.1 ? 1 : 0)) * ($1.0 - ($1.1 ? 1 : 0)) } / Double(rows.count)
         let trainAUC = ROC.auc(scores: rows.map { full.probability(scaler.apply($0)) }, labels: labels)
         let cal = Performance.calibration(oof: oof, labels: labels)
-        let opt = Performance.optimism(rows: rows, labels: labels, C: o.C, replicates: o.bootstrapReplicates, seed: o.bootstrapSeed)
+        let opt = Performance.optimism(
+            rows: rows, labels: labels, C: o.C, replicates: o.bootstrapReplicates, seed: o.bootstrapSeed)
         let tripod = TripodReport(n: rows.count, calibrationSlope: cal.slope, calibrationIntercept: cal.intercept,
                                   calibrationInTheLarge: cal.citl,
-                                  atThreshold: Performance.atThreshold(o.suggestionProbability, oof: oof, labels: labels),
-                                  apparentAUC: opt.apparent, optimism: opt.optimism, optimismCorrectedAUC: opt.corrected,
+            atThreshold: Performance.atThreshold(o.suggestionProbability, oof: oof, labels: labels),
+            apparentAUC: opt.apparent, optimism: opt.optimism, optimismCorrectedAUC: opt.corrected,
                                   bootstrapReplicates: opt.used)
         return ModelReport(features: MeasureCatalog.features, C: o.C, standardizer: scaler, model: full,
                            nTrain: rows.count, nPositive: labels.filter { $0 }.count, folds: k, cvAUC: auc,

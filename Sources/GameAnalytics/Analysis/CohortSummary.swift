@@ -29,7 +29,9 @@ public struct CohortSummary: Sendable, Hashable, Codable {
 
     public static func of(_ players: [PlayerResult]) -> CohortSummary {
         let both = players.compactMap { p -> (Double, Double)? in
-            guard let c = p.measures.exGaussian?.params.tau, let u = p.measures.exGaussianUncensored?.params.tau else { return nil }
+            guard let c = p.measures.exGaussian?.params.tau, let u = p.measures.exGaussianUncensored?.params.tau else {
+                return nil
+            }
             return (c, u)
         }
         let practice = players.compactMap(\.measures.practiceSlope)
@@ -41,7 +43,8 @@ public struct CohortSummary: Sendable, Hashable, Codable {
                          obstacles: b.reduce(0) { $0 + $1.obstacles }, omissions: b.reduce(0) { $0 + $1.omissions })
         }
         return CohortSummary(
-            tauPlayers: both.count, tauCensoredMean: Describe.mean(both.map(\.0)), tauUncensoredMean: Describe.mean(both.map(\.1)),
+            tauPlayers: both.count, tauCensoredMean: Describe.mean(both.map(\.0)),
+            tauUncensoredMean: Describe.mean(both.map(\.1)),
             tauShiftMean: Describe.mean(both.map { $0.0 - $0.1 }),
             sessions: players.reduce(0) { $0 + $1.measures.sessions },
             invalidSessions: players.reduce(0) { $0 + $1.measures.invalidSessions },

@@ -24,7 +24,9 @@ public struct CountTables: Sendable, Hashable, Codable {
     public var total: Cell
 
     /// Whether a group's size is published (its statistics may then be shown).
-    public func isShown(_ g: Group) -> Bool { groups.firstIndex(of: g).map { groupTotals[$0].status == .shown } ?? false }
+    public func isShown(_ g: Group) -> Bool {
+        groups.firstIndex(of: g).map { groupTotals[$0].status == .shown } ?? false
+    }
 
     public static func build(_ players: [PlayerResult]) -> CountTables {
         let groups = Group.allCases
@@ -32,8 +34,12 @@ public struct CountTables: Sendable, Hashable, Codable {
         let genders = ["female", "male", "other", "unknown"]
         var values: [Int] = []
         func add(_ n: Int) -> Int { values.append(n); return values.count - 1 }
-        let bandIdx = groups.map { g in bands.map { b in add(players.filter { $0.group == g && ($0.ageBand ?? "unknown") == b }.count) } }
-        let genderIdx = groups.map { g in genders.map { k in add(players.filter { $0.group == g && ($0.survey?.gender ?? "unknown") == k }.count) } }
+        let bandIdx = groups.map { g in
+            bands.map { b in add(players.filter { $0.group == g && ($0.ageBand ?? "unknown") == b }.count) }
+        }
+        let genderIdx = groups.map { g in
+            genders.map { k in add(players.filter { $0.group == g && ($0.survey?.gender ?? "unknown") == k }.count) }
+        }
         let gTot = groups.map { g in add(players.filter { $0.group == g }.count) }
         let bTot = bands.map { b in add(players.filter { ($0.ageBand ?? "unknown") == b }.count) }
         let kTot = genders.map { k in add(players.filter { ($0.survey?.gender ?? "unknown") == k }.count) }

@@ -148,7 +148,8 @@ public enum MeasureCatalog {
         Entry(name: "commissionRate", label: "Commissions per minute", unit: "/min", higherIsAtypical: true),
         Entry(name: "anticipatoryRate", label: "Anticipatory responses per obstacle", unit: "", higherIsAtypical: true),
         Entry(name: "dPrime", label: "Detectability d′", unit: "", higherIsAtypical: false),
-        Entry(name: "blockSlope", label: "Hit RT change per block (vigilance)", unit: "ms/block", higherIsAtypical: true),
+        Entry(
+            name: "blockSlope", label: "Hit RT change per block (vigilance)", unit: "ms/block", higherIsAtypical: true),
         Entry(name: "isiSlope", label: "Hit RT change per second of interval", unit: "ms/s", higherIsAtypical: true),
     ]
 
@@ -189,7 +190,8 @@ public enum Measures {
             // The window's length up to its (exclusive) end: cut by the session end it is
             // duration + 1 − a, as a tap at `duration` still counts (docs/game-measures.md).
             let window = max(0, end - o.t)
-            trials.append(Trial(session: s.index, position: i, interval: o.interval, rt: rt, window: window, anticipatory: antic))
+            trials.append(
+                Trial(session: s.index, position: i, interval: o.interval, rt: rt, window: window, anticipatory: antic))
         }
         return (trials, taps.count - used.count, covered)
     }
@@ -200,7 +202,9 @@ public enum Measures {
     public static func invalidReason(_ s: Session, hits: Int) -> String? {
         guard s.obstacles.count >= 10 else { return nil }
         if hits * 4 < s.obstacles.count { return "too few responses (\(hits) of \(s.obstacles.count) obstacles)" }
-        if s.duration > 0 && Double(s.taps.count) / (Double(s.duration) / 60000) > 120 { return "constant responding (more than 120 taps a minute)" }
+        if s.duration > 0 && Double(s.taps.count) / (Double(s.duration) / 60000) > 120 {
+            return "constant responding (more than 120 taps a minute)"
+        }
         return nil
     }
 
@@ -250,7 +254,8 @@ public enum Measures {
         let hitTrials = all.filter { $0.rt != nil }
         let blockSlope = Describe.slope(x: hitTrials.map { Double($0.position / Scoring.blockSize) },
                                         y: hitTrials.map { Double($0.rt!) })
-        let isiSlope = Describe.slope(x: hitTrials.map { Double($0.interval) / 1000 }, y: hitTrials.map { Double($0.rt!) })
+        let isiSlope = Describe.slope(
+            x: hitTrials.map { Double($0.interval) / 1000 }, y: hitTrials.map { Double($0.rt!) })
         // d′ with the log-linear correction (Hautus 1995).
         var hr: Double?, far: Double?, dp: Double?, beta: Double?
         if n > 0 {
@@ -280,11 +285,14 @@ public enum Measures {
             commissionRate: played > 0 ? Double(commissions) / (playedD / 60000) : nil,
             anticipatoryRate: n > 0 ? Double(all.filter(\.anticipatory).count) / Double(n) : nil,
             hitRTMean: mean, hitRTSD: sd, hitRTCV: (mean != nil && sd != nil && mean! > 0) ? sd! / mean! : nil,
-            exGaussian: ExGaussian.fit(rts, censoredAt: censorPoints(all)), exGaussianUncensored: ExGaussian.fit(rts), blockSlope: blockSlope, isiSlope: isiSlope,
+            exGaussian: ExGaussian.fit(rts, censoredAt: censorPoints(all)), exGaussianUncensored: ExGaussian.fit(rts),
+            blockSlope: blockSlope, isiSlope: isiSlope,
             hitRate: hr, falseAlarmRate: far, dPrime: dp, perSession: perSession, hitRTs: rts,
             beta: beta, hitRTSE: sd.map { $0 / Double(hits).squareRoot() },
-            blocks: blockTable(all), practiceSlope: Describe.slope(
-                x: perSession.compactMap { s in s.hitRTMean.map { _ in Double(s.index) } }, y: perSession.compactMap(\.hitRTMean)),
+            blocks: blockTable(all),
+            practiceSlope: Describe.slope(
+                x: perSession.compactMap { s in s.hitRTMean.map { _ in Double(s.index) } },
+                y: perSession.compactMap(\.hitRTMean)),
             invalidSessions: perSession.filter { $0.invalid != nil }.count)
     }
 }

@@ -42,7 +42,8 @@ public enum Performance {
     static func logit(_ p: Double) -> Double { let q = min(max(p, 1e-12), 1 - 1e-12); return log(q / (1 - q)) }
 
     /// Cox recalibration (slope, intercept) and calibration-in-the-large.
-    public static func calibration(oof: [Double], labels: [Bool]) -> (slope: Double?, intercept: Double?, citl: Double?) {
+    public static func calibration(oof: [Double], labels: [Bool]) -> (slope: Double?, intercept: Double?, citl: Double?)
+    {
         let lp = oof.map(logit)
         // Unpenalised (C = 10¹²) logistic fit on the single feature logit(p̂), unstandardised.
         let m = LogisticModel.fit(rows: lp.map { [$0] }, labels: labels, C: 1e12)
@@ -96,7 +97,8 @@ public enum Performance {
             let bs = Standardizer(fitting: idx.map { rows[$0] })
             guard let m = LogisticModel.fit(rows: idx.map { bs.apply(rows[$0]) }, labels: y, C: C),
                   let aBoot = ROC.auc(scores: idx.map { m.probability(bs.apply(rows[$0])) }, labels: y),
-                  let aOrig = ROC.auc(scores: rows.map { m.probability(bs.apply($0)) }, labels: labels) else { continue }
+                let aOrig = ROC.auc(scores: rows.map { m.probability(bs.apply($0)) }, labels: labels)
+            else { continue }
             total += aBoot - aOrig
             used += 1
         }

@@ -100,7 +100,9 @@ public enum Suppression {
         guard let w = a.first?.count else { return 0 }
         var r = 0
         for c in 0..<w where r < a.count {
-            guard let p = (r..<a.count).max(by: { abs(a[$0][c]) < abs(a[$1][c]) }), abs(a[p][c]) > 1e-9 else { continue }
+            guard let p = (r..<a.count).max(by: { abs(a[$0][c]) < abs(a[$1][c]) }), abs(a[p][c]) > 1e-9 else {
+                continue
+            }
             a.swapAt(r, p)
             for i in 0..<a.count where i != r {
                 let f = a[i][c] / a[r][c]

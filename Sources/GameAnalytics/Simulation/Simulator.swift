@@ -24,7 +24,9 @@ public struct Simulator: Sendable {
 
     static let intervals = [1000, 2000, 4000]
     static let kinds = ["crate", "bird", "spike"]
-    static let ageBands: [(ClosedRange<Int>, Double)] = [(6...12, 0.2), (13...17, 0.2), (18...29, 0.3), (30...44, 0.2), (45...70, 0.1)]
+    static let ageBands: [(ClosedRange<Int>, Double)] = [
+        (6...12, 0.2), (13...17, 0.2), (18...29, 0.3), (30...44, 0.2), (45...70, 0.1)
+    ]
 
     public func run() -> Cohort {
         var rng = SeededRandom(seed: seed)
@@ -42,7 +44,9 @@ public struct Simulator: Sendable {
             let incomplete = rng.uniform() < 0.03
             let survey = incomplete
                 ? Survey(complete: false, diagnosed: nil, medicated: nil, age: age, gender: nil)
-                : Survey(complete: true, diagnosed: diagnosed, medicated: diagnosed ? medicated : nil, age: age, gender: gender)
+                : Survey(
+                    complete: true, diagnosed: diagnosed, medicated: diagnosed ? medicated : nil, age: age,
+                    gender: gender)
             // 5 % of players without a diagnosis play like unmedicated ADHD (undiagnosed).
             let undiagnosed = !diagnosed && rng.uniform() < 0.05
             let profile = Self.profile(age: age, gender: gender, diagnosed: diagnosed || undiagnosed,
@@ -61,7 +65,8 @@ public struct Simulator: Sendable {
     }
 
     /// Draws a player's true parameters (see docs for the literature behind each number).
-    static func profile(age: Int, gender: String, diagnosed: Bool, medicated: Bool, rng: inout SeededRandom) -> Profile {
+    static func profile(age: Int, gender: String, diagnosed: Bool, medicated: Bool, rng: inout SeededRandom) -> Profile
+    {
         let ageShift: Double = age <= 12 ? 80 : age <= 17 ? 30 : age <= 29 ? 0 : age <= 44 ? 15 : 45
         let child = age <= 12 ? 20.0 : 0
         var mu = 380 + ageShift + 35 * rng.normal()
@@ -119,7 +124,9 @@ public struct Simulator: Sendable {
         var volume: [VolumeToggle] = []
         if rng.uniform() < 0.2 { volume.append(VolumeToggle(t: rng.below(duration), on: false)) }
         var errors: [ErrorLog] = []
-        if rng.uniform() < 0.02 { errors.append(ErrorLog(t: rng.below(duration), message: "audio session interrupted")) }
+        if rng.uniform() < 0.02 {
+            errors.append(ErrorLog(t: rng.below(duration), message: "audio session interrupted"))
+        }
         let score = 10 * (obstacles.count - collisions.count) + duration / 1000
         return Session(index: index, start: start, end: start + duration, score: score, obstacles: obstacles,
                        taps: taps, jumps: jumps, collisions: collisions, volume: volume, errors: errors)

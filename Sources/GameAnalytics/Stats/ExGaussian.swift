@@ -49,12 +49,13 @@ public enum ExGaussian {
         xs.reduce(0) { $0 + logPDF($1, p) }
     }
 
-    /// log S(c) = log P(X > c) = log[Φ(−z) + exp(−(c − μ)/τ + σ²/(2τ²)) · Φ(z − σ/τ)], z = (c − μ)/σ,
-    /// summed in log space (scipy: `exponnorm.logsf(c, τ/σ, loc=μ, scale=σ)`).
+    /// log S(c) = log P(X > c) = log[Φ(−z) + exp(−(c − μ)/τ + σ²/(2τ²)) · Φ(z − σ/τ)],
+    /// z = (c − μ)/σ, summed in log space (scipy: `exponnorm.logsf(c, τ/σ, loc=μ, scale=σ)`).
     public static func logSurvival(_ c: Double, _ p: ExGaussianParams) -> Double {
         let z = (c - p.mu) / p.sigma
         let a = Special.logNormalCDF(-z)
-        let b = -(c - p.mu) / p.tau + p.sigma * p.sigma / (2 * p.tau * p.tau) + Special.logNormalCDF(z - p.sigma / p.tau)
+        let b =
+            -(c - p.mu) / p.tau + p.sigma * p.sigma / (2 * p.tau * p.tau) + Special.logNormalCDF(z - p.sigma / p.tau)
         let m = max(a, b)
         return m == -.infinity ? m : m + log(exp(a - m) + exp(b - m))
     }

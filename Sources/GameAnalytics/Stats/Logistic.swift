@@ -106,7 +106,8 @@ public struct LogisticModel: Sendable, Hashable, Codable {
         }
         if p >= 1 { for a in 1...p { H[a][a] += lambda } }
         guard let cov = LinearAlgebra.inverse(H) else { return nil }
-        return LogisticModel(intercept: beta[0], coefficients: Array(beta.dropFirst()), covariance: cov, iterations: it, C: C)
+        return LogisticModel(
+            intercept: beta[0], coefficients: Array(beta.dropFirst()), covariance: cov, iterations: it, C: C)
     }
 }
 
@@ -119,7 +120,9 @@ enum LinearAlgebra {
         var M = A
         var v = b
         for c in 0..<n {
-            guard let piv = (c..<n).max(by: { abs(M[$0][c]) < abs(M[$1][c]) }), abs(M[piv][c]) > 1e-300 else { return nil }
+            guard let piv = (c..<n).max(by: { abs(M[$0][c]) < abs(M[$1][c]) }), abs(M[piv][c]) > 1e-300 else {
+                return nil
+            }
             M.swapAt(c, piv); v.swapAt(c, piv)
             for r in (c + 1)..<max(c + 1, n) where r < n {
                 let f = M[r][c] / M[c][c]

@@ -36,7 +36,9 @@ public struct NelderMead: Sendable {
             values = order.map { values[$0] }
             let spread = abs(values[n] - values[0])
             let size = simplex.dropFirst().map { p in zip(p, simplex[0]).map { abs($0 - $1) }.max() ?? 0 }.max() ?? 0
-            if spread <= fTolerance * (abs(values[0]) + fTolerance) && size <= xTolerance * (1 + (simplex[0].map(abs).max() ?? 0)) {
+            if spread <= fTolerance * (abs(values[0]) + fTolerance)
+                && size <= xTolerance * (1 + (simplex[0].map(abs).max() ?? 0))
+            {
                 converged = true
                 break
             }

@@ -39,9 +39,13 @@ func sessionProblem(_ s: Session) -> String? {
         if o.t > d { return "session \(s.index) obstacle \(i + 1): time \(o.t) is after the session end (\(d))" }
         if o.t < prev { return "session \(s.index) obstacle \(i + 1): time \(o.t) goes backwards (previous \(prev))" }
         if o.interval != o.t - prev {
-            return "session \(s.index) obstacle \(i + 1): interval \(o.interval) does not match the time since the previous obstacle (\(o.t - prev))"
+            return
+                "session \(s.index) obstacle \(i + 1): interval \(o.interval) does not match the time since the "
+                    + "previous obstacle (\(o.t - prev))"
         }
-        if o.kind.isEmpty || o.kind.count > 32 { return "session \(s.index) obstacle \(i + 1): kind must be 1–32 characters" }
+        if o.kind.isEmpty || o.kind.count > 32 {
+            return "session \(s.index) obstacle \(i + 1): kind must be 1–32 characters"
+        }
         prev = o.t
     }
     for (name, times) in [("tap", s.taps), ("jump", s.jumps), ("collision", s.collisions),
@@ -65,7 +69,9 @@ func surveyProblem(_ s: Survey) -> String? {
         if s.diagnosed == nil { return "a complete survey needs 'diagnosed'" }
         if s.age == nil { return "a complete survey needs 'age'" }
         if s.gender == nil { return "a complete survey needs 'gender'" }
-        if s.diagnosed == true && s.medicated == nil { return "a complete survey of a diagnosed player needs 'medicated'" }
+        if s.diagnosed == true && s.medicated == nil {
+            return "a complete survey of a diagnosed player needs 'medicated'"
+        }
     }
     if s.diagnosed == false && s.medicated == true { return "'medicated' is true but 'diagnosed' is false" }
     return nil

@@ -18,7 +18,9 @@ enum BarChart {
         }
         var cv = ChartCanvas(options: options, kind: kind)
         if series.count > 1 {
-            cv.legend = series.enumerated().map { LegendItem(name: $0.element.name, key: .swatch(color: ChartStyle.color($0.offset))) }
+            cv.legend = series.enumerated().map {
+                LegendItem(name: $0.element.name, key: .swatch(color: ChartStyle.color($0.offset)))
+            }
         }
         // Value range always includes 0 (bars grow from 0).
         let lo = options.yMin ?? min(0, finite.min()!)
@@ -31,6 +33,10 @@ enum BarChart {
         let tips = given ?? tooltips(categories: categories, series: series)
         let xTitle = options.xLabel.isEmpty ? 0.0 : 20.0
 
+        // The two orientations are two parallel blocks on purpose (`duplicates` pairs them):
+        // each reads as the picture it draws — x along the bands and y along the values, or
+        // the other way round — where one shared block would swap every coordinate through a
+        // flag; their shared steps (ticks, tooltips, marks, summary) are already one code.
         if !horizontal {
             var left = ChartCanvas.leftMargin(labels: tickLabels, yLabel: options.yLabel)
             let band = (cv.width - left - 16) / Double(n)
@@ -44,16 +50,20 @@ enum BarChart {
             cv.body += barMarks(series, count: n, scale: scale, tips: tips) { si, ci, v, vv, base in
                 let x = cv.plotX + Double(ci) * bandW + bandW * 0.1 + Double(si) * barW
                 let y0 = y(base), y1 = y(vv)
-                let rect = "x=\"\(c(x))\" y=\"\(c(min(y0, y1)))\" width=\"\(c(max(0.5, barW - 1)))\" height=\"\(c(abs(y1 - y0)))\""
+                let rect =
+                    "x=\"\(c(x))\" y=\"\(c(min(y0, y1)))\" width=\"\(c(max(0.5, barW - 1)))\" "
+                        + "height=\"\(c(abs(y1 - y0)))\""
                 guard options.showValues else { return (rect, nil) }
                 let ty = v >= 0 ? y1 - 4 : y1 + 12
                 return (rect, "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" "
                             + "fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>")
             }
-            cv.categoryAxisX(categories, centers: (0..<n).map { cv.plotX + (Double($0) + 0.5) * bandW }, rotate: fit.rotate)
+            cv.categoryAxisX(
+                categories, centers: (0..<n).map { cv.plotX + (Double($0) + 0.5) * bandW }, rotate: fit.rotate)
             cv.axisFrame(xTitleOffset: fit.height + 14)
         } else {
-            let left = ChartCanvas.leftMargin(labels: categories.map { SVGText.truncate($0, max: 28) }, yLabel: options.yLabel)
+            let left = ChartCanvas.leftMargin(
+                labels: categories.map { SVGText.truncate($0, max: 28) }, yLabel: options.yLabel)
             cv.layout(left: left, right: 24, bottom: 26 + xTitle)
             let x = LinearMap(d0: scale.lower, d1: scale.upper, r0: cv.plotX, r1: cv.plotX + cv.plotW)
             cv.valueAxisX(scale, x: x.callAsFunction)
@@ -62,11 +72,17 @@ enum BarChart {
             cv.body += barMarks(series, count: n, scale: scale, tips: tips) { si, ci, v, vv, base in
                 let yy = cv.plotY + Double(ci) * bandH + bandH * 0.1 + Double(si) * barH
                 let x0 = x(base), x1 = x(vv)
-                let rect = "x=\"\(c(min(x0, x1)))\" y=\"\(c(yy))\" width=\"\(c(abs(x1 - x0)))\" height=\"\(c(max(0.5, barH - 1)))\""
+                let rect =
+                    "x=\"\(c(min(x0, x1)))\" y=\"\(c(yy))\" width=\"\(c(abs(x1 - x0)))\" "
+                        + "height=\"\(c(max(0.5, barH - 1)))\""
                 guard options.showValues else { return (rect, nil) }
                 let tx = v >= 0 ? x1 + 4 : x1 - 4
-                return (rect, "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" text-anchor=\"\(v >= 0 ? "start" : "end")\" "
-                            + "font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>")
+                return (
+                    rect,
+                    "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" "
+                        + "text-anchor=\"\(v >= 0 ? "start" : "end")\" "
+                        + "font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>"
+                )
             }
             cv.categoryAxisY(categories, centers: (0..<n).map { cv.plotY + (Double($0) + 0.5) * bandH })
             cv.axisFrame(xTitleOffset: 38)
@@ -113,7 +129,9 @@ enum ChartSummary {
     static func stats(_ values: [Double]) -> String {
         let v = values.filter(\.isFinite)
         guard let lo = v.min(), let hi = v.max() else { return "no values" }
-        return "n \(v.count), min \(ChartNumber.shown(lo)), mean \(ChartNumber.shown(v.reduce(0, +) / Double(v.count))), max \(ChartNumber.shown(hi))"
+        return
+            "n \(v.count), min \(ChartNumber.shown(lo)), mean \(ChartNumber.shown(v.reduce(0, +) / Double(v.count))), "
+                + "max \(ChartNumber.shown(hi))"
     }
 }
 

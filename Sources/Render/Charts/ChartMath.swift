@@ -131,7 +131,15 @@ public struct NiceScale: Sendable, Equatable {
         let base = pow(10, exp)
         let f = raw / base
         let m: Double
-        if f < 2.0.squareRoot() { m = 1 } else if f < 10.0.squareRoot() { m = 2 } else if f < 50.0.squareRoot() { m = 5 } else { m = 10 }
+        if f < 2.0.squareRoot() {
+            m = 1
+        } else if f < 10.0.squareRoot() {
+            m = 2
+        } else if f < 50.0.squareRoot() {
+            m = 5
+        } else {
+            m = 10
+        }
         return m * base
     }
 
@@ -318,7 +326,9 @@ enum ChartID {
     static func make(_ options: ChartOptions, kind: String) -> String {
         if let given = options.id {
             // An id already clean (the narrow drawing's, `<wide id>-n`) is kept as it is.
-            if let f = given.utf8.first, isLetter(f), given.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == 0x2D || $0 == 0x5F }) {
+            if let f = given.utf8.first, isLetter(f),
+                given.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == 0x2D || $0 == 0x5F })
+            {
                 return given
             }
             let clean = String(given.unicodeScalars.filter {

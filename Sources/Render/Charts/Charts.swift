@@ -33,7 +33,9 @@ public enum Charts {
     /// Scatter plot: markers by series (colour and shape), optional trend line.
     public static func scatter(series: [XYSeries], options: ChartOptions, trend: XYSeries? = nil) -> String {
         let tips = XYChart.tooltips(series: series, kind: .scatter)
-        return responsive(options) { XYChart.render(series: series, options: $0, kind: .scatter, trend: trend, tips: tips) }
+        return responsive(options) {
+            XYChart.render(series: series, options: $0, kind: .scatter, trend: trend, tips: tips)
+        }
     }
 
     /// Scatter points of several series that sit on the same whole x values (mean entry
@@ -82,7 +84,9 @@ public enum Charts {
     public static func boxPlot(groups: [BoxGroup], options: ChartOptions) -> String {
         let stats = groups.map { BoxStats(values: $0.values) }
         let described = stats.map { $0.map(BoxPlotChart.describe) }
-        return responsive(options) { BoxPlotChart.render(groups: groups, options: $0, stats: stats, described: described) }
+        return responsive(options) {
+            BoxPlotChart.render(groups: groups, options: $0, stats: stats, described: described)
+        }
     }
 
     /// Box plot from `(name, values)` pairs.

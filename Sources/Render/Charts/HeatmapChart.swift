@@ -9,7 +9,9 @@ import TextBasics
 /// Heatmap with a colour legend (see ``Charts/heatmap(rows:columns:values:options:cellLabels:scale:)``).
 enum HeatmapChart {
     /// Reversed viridis, 10 stops: low values light yellow-green, high values dark purple.
-    static let sequentialStops = ["#FDE725", "#B4DE2C", "#6DCD59", "#35B779", "#1F9E89", "#26828E", "#31688E", "#3E4A89", "#482878", "#440154"]
+    static let sequentialStops = [
+        "#FDE725", "#B4DE2C", "#6DCD59", "#35B779", "#1F9E89", "#26828E", "#31688E", "#3E4A89", "#482878", "#440154"
+    ]
     /// Okabe–Ito blue – light grey – vermillion.
     static let divergingStops = ["#0072B2", "#F7F7F7", "#D55E00"]
     /// A cell without a value: the no-data grey, which the page maps to `--chart-nodata`.
@@ -45,7 +47,8 @@ enum HeatmapChart {
 
         let legendScale = NiceScale(min: lo, max: hi, count: 4)
         let legendTicks = legendScale.ticks.filter { $0 >= lo - 1e-9 * abs(hi - lo) && $0 <= hi + 1e-9 * abs(hi - lo) }
-        let legendLabelW = legendTicks.map { ChartStyle.textWidth(ChartNumber.tick($0, step: legendScale.step), size: 11) }.max() ?? 20
+        let legendLabelW =
+            legendTicks.map { ChartStyle.textWidth(ChartNumber.tick($0, step: legendScale.step), size: 11) }.max() ?? 20
         let right = 30 + legendLabelW + 14
         var left = ChartCanvas.leftMargin(labels: rows.map { SVGText.truncate($0, max: 28) }, yLabel: options.yLabel)
         let band = (cv.width - left - right) / Double(columns.count)
@@ -70,9 +73,13 @@ enum HeatmapChart {
                 let label = given ?? (options.showValues ? v.map(valueLabel) : nil)
                 var tip = "\(rows[r]) × \(columns[col]): " + (v.map(ChartNumber.shown) ?? "no value")
                 if let g = given, !g.isEmpty, g != v.map(ChartNumber.shown) { tip += " (\(g))" }
-                marks += "<rect x=\"\(c(x))\" y=\"\(c(y))\" width=\"\(c(cw))\" height=\"\(c(ch))\" fill=\"\(fill)\"><title>\(SVGText.escape(tip))</title></rect>"
+                marks +=
+                    "<rect x=\"\(c(x))\" y=\"\(c(y))\" width=\"\(c(cw))\" height=\"\(c(ch))\" "
+                        + "fill=\"\(fill)\"><title>\(SVGText.escape(tip))</title></rect>"
                 if let l = label, !l.isEmpty, ChartStyle.textWidth(l, size: 11) <= cw - 2, ch >= 13 {
-                    labelsSVG += "<text x=\"\(c(x + cw / 2))\" y=\"\(c(y + ch / 2))\" dy=\"0.35em\"\(LabelInk.attributes(on: fill))>\(SVGText.escape(l))</text>"
+                    labelsSVG +=
+                        "<text x=\"\(c(x + cw / 2))\" y=\"\(c(y + ch / 2))\" "
+                            + "dy=\"0.35em\"\(LabelInk.attributes(on: fill))>\(SVGText.escape(l))</text>"
                 }
             }
         }
@@ -80,33 +87,54 @@ enum HeatmapChart {
         labelsSVG += "</g>"
         cv.body += marks + labelsSVG
         cv.categoryAxisY(rows, centers: rows.indices.map { cv.plotY + (Double($0) + 0.5) * ch })
-        cv.categoryAxisX(columns, centers: columns.indices.map { cv.plotX + (Double($0) + 0.5) * cw }, rotate: fit.rotate)
+        cv.categoryAxisX(
+            columns, centers: columns.indices.map { cv.plotX + (Double($0) + 0.5) * cw }, rotate: fit.rotate)
         cv.axisFrame(xTitleOffset: fit.height + 14, left: false, bottom: false)
 
         // Legend: a vertical gradient bar, high values on top.
         let gx = cv.plotX + cv.plotW + 16, gy = cv.plotY, gh = min(cv.plotH, 200.0), gw = 12.0
         let grad = "\(cv.id)-scale"
-        var g = "<g class=\"color-scale\" font-size=\"11\" fill=\"\(ChartStyle.muted)\"><linearGradient id=\"\(grad)\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">"
+        var g =
+            "<g class=\"color-scale\" font-size=\"11\" fill=\"\(ChartStyle.muted)\"><linearGradient id=\"\(grad)\" "
+                + "x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">"
         for (i, s) in stops.enumerated() {
             g += "<stop offset=\"\(c(Double(i) / Double(stops.count - 1)))\" stop-color=\"\(s)\"/>"
         }
-        g += "</linearGradient><rect x=\"\(c(gx))\" y=\"\(c(gy))\" width=\"\(c(gw))\" height=\"\(c(gh))\" fill=\"url(#\(grad))\" stroke=\"#cccccc\"/>"
+        g +=
+            "</linearGradient><rect x=\"\(c(gx))\" y=\"\(c(gy))\" width=\"\(c(gw))\" height=\"\(c(gh))\" "
+                + "fill=\"url(#\(grad))\" stroke=\"#cccccc\"/>"
         for t in legendTicks {
             let ty = gy + gh - domain(t) * gh
-            g += "<line x1=\"\(c(gx + gw))\" x2=\"\(c(gx + gw + 3))\" y1=\"\(c(ty))\" y2=\"\(c(ty))\" stroke=\"\(ChartStyle.axis)\"/>"
-            g += "<text x=\"\(c(gx + gw + 5))\" y=\"\(c(ty))\" dy=\"0.32em\">\(ChartNumber.drawn(ChartNumber.tick(t, step: legendScale.step)))</text>"
+            g +=
+                "<line x1=\"\(c(gx + gw))\" x2=\"\(c(gx + gw + 3))\" y1=\"\(c(ty))\" y2=\"\(c(ty))\" "
+                    + "stroke=\"\(ChartStyle.axis)\"/>"
+            g +=
+                "<text x=\"\(c(gx + gw + 5))\" y=\"\(c(ty))\" "
+                    + "dy=\"0.32em\">\(ChartNumber.drawn(ChartNumber.tick(t, step: legendScale.step)))</text>"
         }
         if anyMissing, gh + 30 <= cv.plotH {
-            g += "<rect x=\"\(c(gx))\" y=\"\(c(gy + gh + 12))\" width=\"\(c(gw))\" height=\"10\" fill=\"\(missing)\" stroke=\"#cccccc\"/><text x=\"\(c(gx + gw + 5))\" y=\"\(c(gy + gh + 17))\" dy=\"0.32em\">n/a</text>"
+            g +=
+                "<rect x=\"\(c(gx))\" y=\"\(c(gy + gh + 12))\" width=\"\(c(gw))\" height=\"10\" fill=\"\(missing)\" "
+                    + "stroke=\"#cccccc\"/><text x=\"\(c(gx + gw + 5))\" y=\"\(c(gy + gh + 17))\" "
+                    + "dy=\"0.32em\">n/a</text>"
         }
         g += "</g>"
         cv.body += g
 
         if cv.wantsSummary {
-            cv.summary.append("Heatmap of \(rows.count) row\(rows.count == 1 ? "" : "s") by \(columns.count) column\(columns.count == 1 ? "" : "s"); values from \(ChartNumber.shown(dMin)) to \(ChartNumber.shown(dMax)).")
+            cv.summary.append(
+                "Heatmap of \(rows.count) row\(rows.count == 1 ? "" : "s") by \(columns.count) "
+                    + "column\(columns.count == 1 ? "" : "s"); values from \(ChartNumber.shown(dMin)) to "
+                    + "\(ChartNumber.shown(dMax))."
+            )
             if rows.count * columns.count <= 200 {
                 for r in rows.indices {
-                    cv.summary.append(ChartSummary.list(head: rows[r], items: columns.indices.map { "\(columns[$0]) \(value(r, $0).map(ChartNumber.shown) ?? "n/a")" }))
+                    cv.summary.append(
+                        ChartSummary.list(
+                            head: rows[r],
+                            items: columns.indices.map {
+                                "\(columns[$0]) \(value(r, $0).map(ChartNumber.shown) ?? "n/a")"
+                            }))
                 }
             }
         }

@@ -117,7 +117,9 @@ enum SVGText {
         return s.withUTF8 { u in
             for (i, b) in u.enumerated() {
                 if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
-                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF { return true }
+                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF {
+                    return true
+                }
             }
             return false
         }
@@ -133,7 +135,9 @@ enum SVGText {
             for (i, b) in u.enumerated() {
                 if b < 0x20 { if b != 0x09 && b != 0x0A && b != 0x0D { return true } }
                 else if b == 0x26 || b == 0x3C || b == 0x3E || b == 0x22 || b == 0x27 { return true }
-                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF { return true }
+                else if b == 0xEF, i + 2 < u.count, u[i + 1] == 0xBF, u[i + 2] == 0xBE || u[i + 2] == 0xBF {
+                    return true
+                }
             }
             return false
         }

@@ -10,7 +10,9 @@ public enum ByteSearch {
         guard start < haystack.count, let base = haystack.baseAddress else { return nil }
         var needle = needle
         return needle.withUTF8 { n in
-            guard let p = dossier_memmem(base + start, haystack.count - start, n.baseAddress, n.count) else { return nil }
+            guard let p = dossier_memmem(base + start, haystack.count - start, n.baseAddress, n.count) else {
+                return nil
+            }
             return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(p))
         }
     }

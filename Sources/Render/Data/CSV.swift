@@ -196,12 +196,15 @@ public struct CSVWriter: CSVFieldSink, Sendable {
             var last: UInt8 = 0
             for b in s.utf8 {
                 if first {
-                    neutralise = neutraliseFormulas && (b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D)
+                    neutralise =
+                        neutraliseFormulas
+                        && (b == 0x3D || b == 0x2B || b == 0x2D || b == 0x40 || b == 0x09 || b == 0x0D)
                     if b == 0x20 { needsQuotes = true }
                     first = false
                 }
                 if b == 0x2C || b == 0x22 || b == 0x0A || b == 0x0D { needsQuotes = true }
-                if (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F || (afterC2 && b >= 0x80 && b <= 0x9F) {
+                if (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F || (afterC2 && b >= 0x80 && b <= 0x9F)
+                {
                     hasControl = true
                 }
                 afterC2 = b == 0xC2
@@ -229,7 +232,9 @@ public struct CSVWriter: CSVFieldSink, Sendable {
     /// replacing (fixed words such as `True`, page names, `Entry 3`): written as it is,
     /// without the field-shape test. Debug builds check the claim.
     public mutating func plainField(_ word: String) {
-        assert(FieldShape(scanning: word, neutraliseFormulas: true).isPlain, "not a plain CSV field: \(word.debugDescription)")
+        assert(
+            FieldShape(scanning: word, neutraliseFormulas: true).isPlain,
+            "not a plain CSV field: \(word.debugDescription)")
         separate()
         var word = word
         word.withUTF8 { bytes.append(contentsOf: $0) }
@@ -237,7 +242,8 @@ public struct CSVWriter: CSVFieldSink, Sendable {
 
     /// ``plainField(_:)`` for a static word (no string, no reference count).
     public mutating func plainField(_ word: StaticString) {
-        assert(FieldShape(scanning: word.description, neutraliseFormulas: true).isPlain, "not a plain CSV field: \(word)")
+        assert(
+            FieldShape(scanning: word.description, neutraliseFormulas: true).isPlain, "not a plain CSV field: \(word)")
         separate()
         word.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }

@@ -47,7 +47,11 @@ public enum CSVReader {
             if inQuotes {
                 if c == "\"" {
                     if let n = next() {
-                        if n == "\"" { field.unicodeScalars.append("\"") } else { inQuotes = false; afterQuote = true; pending = n }
+                        if n == "\"" {
+                            field.unicodeScalars.append("\"")
+                        } else {
+                            inQuotes = false; afterQuote = true; pending = n
+                        }
                     } else { inQuotes = false; afterQuote = true }
                 } else {
                     if c == "\n" { line += 1 }

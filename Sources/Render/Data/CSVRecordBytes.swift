@@ -78,7 +78,9 @@ extension CSVWriter {
 
         /// ``CSVWriter/plainField(_:)-(StaticString)``.
         public mutating func plainField(_ word: StaticString) {
-            assert(FieldShape(scanning: word.description, neutraliseFormulas: true).isPlain, "not a plain CSV field: \(word)")
+            assert(
+                FieldShape(scanning: word.description, neutraliseFormulas: true).isPlain,
+                "not a plain CSV field: \(word)")
             separate()
             word.withUTF8Buffer { put($0) }
         }

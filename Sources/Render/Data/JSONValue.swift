@@ -107,7 +107,9 @@ public indirect enum JSONValue: Sendable, Hashable, ExpressibleByStringLiteral, 
         case .object(let dict):
             if dict.isEmpty { out += "{}"; return }
             out += "{"
-            for (i, key) in dict.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }).enumerated() {
+            for (i, key) in dict.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+                .enumerated()
+            {
                 if i > 0 { out += "," }
                 if pretty { out += "\n" + String(repeating: " ", count: indent + 2) }
                 JSONValue.writeString(key, into: &out)
@@ -132,7 +134,8 @@ public enum JSONOutput {
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys]
-        enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        enc.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         let raw = try enc.encode(value)
         return try JSONRead.value(Array(raw)).data
     }

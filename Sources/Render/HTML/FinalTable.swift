@@ -49,7 +49,8 @@ extension TableMarkup {
         public struct Layout: Sendable {
             public var beforeHeader, afterHeader, rowOpen, rowClose, afterRows: String
 
-            public init(beforeHeader: String, afterHeader: String, rowOpen: String, rowClose: String, afterRows: String) {
+            public init(beforeHeader: String, afterHeader: String, rowOpen: String, rowClose: String, afterRows: String)
+            {
                 self.beforeHeader = beforeHeader
                 self.afterHeader = afterHeader
                 self.rowOpen = rowOpen

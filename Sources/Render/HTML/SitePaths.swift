@@ -40,7 +40,9 @@ public enum SitePaths {
         var link = link, pagePath = pagePath
         return link.withUTF8 { l -> String?? in
             pagePath.withUTF8 { page -> String?? in
-                guard !l.contains(where: { $0 >= 0x80 || $0 == 0x25 }), !page.contains(where: { $0 >= 0x80 }) else { return nil }
+                guard !l.contains(where: { $0 >= 0x80 || $0 == 0x25 }), !page.contains(where: { $0 >= 0x80 }) else {
+                    return nil
+                }
                 // Query and fragment dropped.
                 let end = l.firstIndex { $0 == 0x23 || $0 == 0x3F } ?? l.count
                 if end == 0 { return .some(nil) }
@@ -72,10 +74,14 @@ public enum SitePaths {
                 out.reserveCapacity(page.count + end + 11)
                 for (n, r) in parts.enumerated() {
                     if n > 0 { out.append(0x2F) }
-                    if r.lowerBound >= shift { out.append(contentsOf: l[(r.lowerBound - shift)..<(r.upperBound - shift)]) }
+                    if r.lowerBound >= shift {
+                        out.append(contentsOf: l[(r.lowerBound - shift)..<(r.upperBound - shift)])
+                    }
                     else { out.append(contentsOf: page[r]) }
                 }
-                if l[end - 1] == 0x2F || out.isEmpty { out.append(contentsOf: (out.isEmpty ? "index.html" : "/index.html").utf8) }
+                if l[end - 1] == 0x2F || out.isEmpty {
+                    out.append(contentsOf: (out.isEmpty ? "index.html" : "/index.html").utf8)
+                }
                 return .some(String(decoding: out, as: UTF8.self))
             }
         }

@@ -160,8 +160,10 @@ extension TableMarkup {
     }
 
     /// The entities ``decodeEntities(_:)`` reads, with their bytes.
-    private static let asciiEntities: [(StaticString, UInt8)] = [("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&#39;", 0x27),
-                                                                 ("&#x27;", 0x27), ("&amp;", 0x26)]
+    private static let asciiEntities: [(StaticString, UInt8)] = [
+        ("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&#39;", 0x27),
+        ("&#x27;", 0x27), ("&amp;", 0x26)
+    ]
 
     /// The reference: Foundation's replacements, one entity after the other.
     static func decodeEntitiesByFoundation(_ s: String) -> String {

@@ -92,7 +92,9 @@ extension TableMarkup {
     static func padded(_ number: String, from have: Int, to want: Int) -> String {
         var num = number
         var suffix = ""
-        for unit in [" %", "%", " s"] where num.hasSuffix(unit) { num = String(num.dropLast(unit.count)); suffix = unit; break }
+        for unit in [" %", "%", " s"] where num.hasSuffix(unit) {
+            num = String(num.dropLast(unit.count)); suffix = unit; break
+        }
         if have == 0 { num += "." }
         return num + String(repeating: "0", count: want - have) + suffix
     }
@@ -128,7 +130,9 @@ extension TableMarkup {
     /// ``withClasses(_:_:_:_:)`` for a bare `<td>` or `<th>` (every generated cell),
     /// written directly; nil for any other tag.
     static func bareCellTag(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> [UInt8]? {
-        guard e - s == 4, t[s] == 0x3C, t[s + 1] == 0x74, t[s + 2] == 0x64 || t[s + 2] == 0x68, t[s + 3] == 0x3E else { return nil }
+        guard e - s == 4, t[s] == 0x3C, t[s + 1] == 0x74, t[s + 2] == 0x64 || t[s + 2] == 0x68, t[s + 3] == 0x3E else {
+            return nil
+        }
         return Array("<t\(t[s + 2] == 0x64 ? "d" : "h") class=\"\(classes.joined(separator: " "))\">".utf8)
     }
 
@@ -169,10 +173,12 @@ extension TableMarkup {
             cells = zip(contents, facts).map { content, f in
                 // Only a cell holding text alone is rewritten (``plainContent(_:_:)``).
                 guard !content.utf8.contains(0x3C),
-                      let text = replacementText(f, padTo: rule.padTo, durations: rule.durations) else { return content }
+                    let text = replacementText(f, padTo: rule.padTo, durations: rule.durations)
+                else { return content }
                 return HTML.escape(text)
             }
-            `class` = contents.isEmpty || rule.classes.isEmpty ? "" : " class=\"\(rule.classes.joined(separator: " "))\""
+            `class` =
+                contents.isEmpty || rule.classes.isEmpty ? "" : " class=\"\(rule.classes.joined(separator: " "))\""
         }
     }
 
@@ -205,7 +211,8 @@ extension TableMarkup {
         static func facts(_ text: String) -> (empty: Bool, decimals: Int?) {
             var text = text
             let fast = text.withUTF8 { b -> (Bool, Int?)? in
-                guard let first = b.first, let last = b.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F else { return nil }
+                guard let first = b.first, let last = b.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F
+                else { return nil }
                 return (b.count == 1 && first == 0x2D, asciiNumberDecimals(b))
             }
             return fast ?? (isEmptyValue(text), numberDecimals(text))

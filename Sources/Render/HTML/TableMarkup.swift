@@ -116,7 +116,8 @@ public enum TableMarkup {
     }
 
     static func openTag(label: String, tall: Bool) -> String {
-        "<div class=\"table-scroll\(tall ? " tall" : "")\" role=\"region\" tabindex=\"0\" aria-label=\"\(HTML.escape(label))\">"
+        "<div class=\"table-scroll\(tall ? " tall" : "")\" role=\"region\" tabindex=\"0\" "
+            + "aria-label=\"\(HTML.escape(label))\">"
     }
 
     enum Wrap { case none, legacy, region }
@@ -160,7 +161,10 @@ public enum TableMarkup {
     static func enhanceTable(_ t: [UInt8]) -> [UInt8] {
         let t = addClass(t, at: 0, "data")
         // nested tables or spans: leave the columns alone
-        if find(t, "<table", from: 1) != nil || find(t, "colspan", from: 0) != nil || find(t, "rowspan", from: 0) != nil { return t }
+        if find(t, "<table", from: 1) != nil || find(t, "colspan", from: 0) != nil || find(t, "rowspan", from: 0) != nil
+        {
+            return t
+        }
         let headEnd = find(t, "</thead>", from: 0)
         var rows: [(cells: [Cell], body: Bool)] = []
         var p = 0
@@ -222,7 +226,10 @@ public enum TableMarkup {
         let t = trimmed(s)
         // ASCII text (nearly every cell): the same rule over bytes, where a Character is
         // a byte; the Character walk stays for the rest (`−`, combining marks).
-        let ascii: Int?? = t.utf8.withContiguousStorageIfAvailable { b in b.allSatisfy { $0 < 0x80 } ? .some(asciiNumberDecimals(b)) : nil } ?? nil
+        let ascii: Int?? =
+            t.utf8.withContiguousStorageIfAvailable { b in
+                b.allSatisfy { $0 < 0x80 } ? .some(asciiNumberDecimals(b)) : nil
+            } ?? nil
         return ascii ?? numberDecimalsByCharacter(Substring(t))
     }
 

@@ -66,7 +66,8 @@ public enum ValueFormat {
         guard day != iso else { return iso }
         let rest = Array(iso.dropFirst(10).utf8)
         // `THH:MM` (or a space) after the date, in UTC (`Z`) — the only form Dossier writes
-        guard rest.count >= 6, rest[0] == UInt8(ascii: "T") || rest[0] == UInt8(ascii: " "), rest[3] == UInt8(ascii: ":"),
+        guard rest.count >= 6, rest[0] == UInt8(ascii: "T") || rest[0] == UInt8(ascii: " "),
+            rest[3] == UInt8(ascii: ":"),
               iso.hasSuffix("Z") else { return day }
         return day + ", " + String(decoding: rest[1...5], as: UTF8.self) + " UTC"
     }

@@ -62,10 +62,13 @@ public enum Markdown {
     }
 
     /// Renders UTF-8 bytes (invalid sequences are replaced by U+FFFD, as cmark does).
-    public static func render(bytes: UnsafeRawBufferPointer, options: MarkdownOptions = MarkdownOptions()) -> RenderedMarkdown {
+    public static func render(
+        bytes: UnsafeRawBufferPointer, options: MarkdownOptions = MarkdownOptions()
+    ) -> RenderedMarkdown {
         withRendered(options: options, feed: { feed in feed(bytes) }) { html, toc in
             func finish(_ html: UnsafeBufferPointer<UInt8>) -> RenderedMarkdown {
-                RenderedMarkdown(html: toc.isEmpty ? String(decoding: html, as: UTF8.self) : addHeadingAnchors(html, toc), toc: toc)
+                RenderedMarkdown(
+                    html: toc.isEmpty ? String(decoding: html, as: UTF8.self) : addHeadingAnchors(html, toc), toc: toc)
             }
             // pages get labelled task checkboxes; `dossier markdown` stays cmark-gfm's output
             if let labelled = TaskListLabels.labelled(html) { return labelled.withUnsafeBufferPointer(finish) }
@@ -112,7 +115,9 @@ public enum Markdown {
         defer { dossier_arena_reset() }
         var mem = cmark_mem(calloc: dossier_arena_calloc, realloc: dossier_arena_realloc, free: dossier_arena_free)
         return withUnsafeMutablePointer(to: &mem) { mem -> R in
-            guard let parser = cmark_parser_new_with_mem(flags, mem) else { return body(UnsafeBufferPointer(start: nil, count: 0), []) }
+            guard let parser = cmark_parser_new_with_mem(flags, mem) else {
+                return body(UnsafeBufferPointer(start: nil, count: 0), [])
+            }
             defer { cmark_parser_free(parser) }   // the tree itself goes with the arena reset
             for name in extensionNames {
                 if let ext = cmark_find_syntax_extension(name) {
@@ -124,7 +129,9 @@ public enum Markdown {
                     cmark_parser_feed(parser, base.assumingMemoryBound(to: CChar.self), bytes.count)
                 }
             }
-            guard let doc = cmark_parser_finish(parser) else { return body(UnsafeBufferPointer(start: nil, count: 0), []) }
+            guard let doc = cmark_parser_finish(parser) else {
+                return body(UnsafeBufferPointer(start: nil, count: 0), [])
+            }
 
             // Headings in document order, with their plain text.
             var toc: [TOCEntry] = []
@@ -132,8 +139,12 @@ public enum Markdown {
             collectHeadings(doc, into: &toc, slugs: &slugs)
 
             let exts = cmark_parser_get_syntax_extensions(parser)
-            guard let raw = cmark_render_html_with_mem(doc, flags, exts, mem) else { return body(UnsafeBufferPointer(start: nil, count: 0), toc) }
-            return body(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)), toc)
+            guard let raw = cmark_render_html_with_mem(doc, flags, exts, mem) else {
+                return body(UnsafeBufferPointer(start: nil, count: 0), toc)
+            }
+            return body(
+                UnsafeBufferPointer(
+                    start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw)), toc)
         }
     }
 
@@ -158,8 +169,10 @@ public enum Markdown {
                 appendPlainText(c, to: &scratch)
                 let text = String(decoding: scratch, as: UTF8.self)
                 let base = Slug.make(asciiBytes: scratch) ?? Slug.make(text)
-                toc.append(TOCEntry(level: Int(cmark_node_get_heading_level(c)), text: text, anchor: slugs.unique(base)))
-            case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM, CMARK_NODE_FOOTNOTE_DEFINITION, CMARK_NODE_CUSTOM_BLOCK:
+                toc.append(
+                    TOCEntry(level: Int(cmark_node_get_heading_level(c)), text: text, anchor: slugs.unique(base)))
+            case CMARK_NODE_BLOCK_QUOTE, CMARK_NODE_LIST, CMARK_NODE_ITEM, CMARK_NODE_FOOTNOTE_DEFINITION,
+                CMARK_NODE_CUSTOM_BLOCK:
                 collectHeadings(c, into: &toc, slugs: &slugs, scratch: &scratch)
             default:
                 break
@@ -197,11 +210,12 @@ public enum Markdown {
     /// cmark's output is a heading (raw HTML is omitted and text is escaped); with raw
     /// HTML allowed, user-written headings may carry their own attributes and are skipped.
     static func addHeadingAnchors(_ src: UnsafeBufferPointer<UInt8>, _ toc: [TOCEntry]) -> String {
-        let extra = toc.reduce(0) { $0 + 2 * $1.anchor.utf8.count + 96 }   // ≥ the tag text added per heading (73 bytes)
+        let extra = toc.reduce(0) { $0 + 2 * $1.anchor.utf8.count + 96 }  // ≥ the tag text added per heading (73 bytes)
         return String(unsafeUninitializedCapacity: src.count + extra) { out in
             var o = 0
             emitWithAnchors(src, toc) { piece in
-                UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: piece.baseAddress!, byteCount: piece.count)
+                UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(
+                    from: piece.baseAddress!, byteCount: piece.count)
                 o += piece.count
             }
             return o
@@ -253,7 +267,9 @@ public enum Markdown {
 public enum Slug {
     public static func make(_ text: String) -> String {
         // ASCII headings (nearly all) take a byte path; anything else the Unicode one.
-        if let ascii = text.utf8.withContiguousStorageIfAvailable({ make(asciiBytes: $0) }) ?? make(asciiBytes: Array(text.utf8)) {
+        if let ascii = text.utf8.withContiguousStorageIfAvailable({ make(asciiBytes: $0) })
+            ?? make(asciiBytes: Array(text.utf8))
+        {
             return ascii
         }
         var s = ""

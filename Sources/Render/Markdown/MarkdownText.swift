@@ -63,7 +63,9 @@ public enum MarkdownText {
         if text.isEmpty { return "` `" }
         // A space on each side when the text begins or ends with a backtick or space
         // (CommonMark strips exactly one from each side).
-        if text.hasPrefix("`") || text.hasSuffix("`") || text.hasPrefix(" ") || text.hasSuffix(" ") { text = " " + text + " " }
+        if text.hasPrefix("`") || text.hasSuffix("`") || text.hasPrefix(" ") || text.hasSuffix(" ") {
+            text = " " + text + " "
+        }
         let fence = String(repeating: "`", count: longest + 1)
         return fence + text + fence
     }

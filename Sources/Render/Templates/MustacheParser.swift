@@ -75,10 +75,12 @@ struct MustacheParser {
 
     /// Parses until the end (`section` nil) or the closing tag of `section`. Returns the
     /// nodes and whether the closing tag stood alone on its line.
-    private mutating func parseBlock(section: String?, newLine startsOnNewLine: Bool) throws(Failure) -> ([MustacheNode], Bool) {
+    private mutating func parseBlock(
+        section: String?, newLine startsOnNewLine: Bool
+    ) throws(Failure) -> ([MustacheNode], Bool) {
         var nodes: [MustacheNode] = []
         var newLine = startsOnNewLine
-        var indent = ""                 // spaces and tabs read at the start of this line
+        var indent = ""  // spaces and tabs read at the start of this line
         while !atEnd {
             if newLine { indent = text(skip(while: Self.isSpace)) }
             let t = readText()
@@ -109,7 +111,12 @@ struct MustacheParser {
                 let at = i
                 i += 1
                 let name = try readName()
-                guard name == section else { i = at; throw fail("closing tag {{/\(name)}} does not match " + (section.map { "{{#\($0)}}" } ?? "any open section")) }
+                guard name == section else {
+                    i = at;
+                    throw fail(
+                        "closing tag {{/\(name)}} does not match "
+                            + (section.map { "{{#\($0)}}" } ?? "any open section"))
+                }
                 alone = standalone(newLine)
                 if !alone { flushIndent() }
                 return (nodes, alone)
@@ -176,9 +183,13 @@ struct MustacheParser {
         _ = skip(while: Self.isWhitespace)
         let r = skip { MustacheParser.nameBytes.contains($0) || (partial && $0 == UInt8(ascii: "/")) }
         _ = skip(while: Self.isWhitespace)
-        if !atEnd, b[i] == UInt8(ascii: "(") || b[i] == UInt8(ascii: ")") { throw fail("transforms (name(value)) are not supported") }
+        if !atEnd, b[i] == UInt8(ascii: "(") || b[i] == UInt8(ascii: ")") {
+            throw fail("transforms (name(value)) are not supported")
+        }
         if partial, text(r).hasPrefix("*") { throw fail("dynamic partials are not supported") }
-        guard starts(close, at: i) else { throw fail("unfinished tag: expected \(String(decoding: close, as: UTF8.self)) after the name") }
+        guard starts(close, at: i) else {
+            throw fail("unfinished tag: expected \(String(decoding: close, as: UTF8.self)) after the name")
+        }
         i += close.count
         return text(r)
     }

@@ -17,7 +17,9 @@ struct MustacheRenderer {
 
     /// Appends `nodes` to `out`. Inside a standalone partial (`indentation` not empty) a
     /// node's non-empty output that starts a new line of this template is indented.
-    private func render(_ nodes: [MustacheNode], _ stack: inout [TemplateValue], indentation: String, into out: inout String) {
+    private func render(
+        _ nodes: [MustacheNode], _ stack: inout [TemplateValue], indentation: String, into out: inout String
+    ) {
         if indentation.isEmpty {
             for node in nodes { render(node, &stack, indentation: indentation, into: &out) }
             return
@@ -32,7 +34,9 @@ struct MustacheRenderer {
         out += mine
     }
 
-    private func render(_ node: MustacheNode, _ stack: inout [TemplateValue], indentation: String, into out: inout String) {
+    private func render(
+        _ node: MustacheNode, _ stack: inout [TemplateValue], indentation: String, into out: inout String
+    ) {
         switch node {
         case .text(let t):
             out += t
@@ -59,7 +63,9 @@ struct MustacheRenderer {
             case let v?: renderWith(v, inner, &stack, indentation, &out)
             }
         case .partial(let name, let indent):
-            if let nodes = templates[name] { render(nodes, &stack, indentation: indentation + (indent ?? ""), into: &out) }
+            if let nodes = templates[name] {
+                render(nodes, &stack, indentation: indentation + (indent ?? ""), into: &out)
+            }
         }
     }
 

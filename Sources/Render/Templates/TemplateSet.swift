@@ -75,7 +75,8 @@ public struct TemplateSet: Sendable {
             do {
                 parsed[name] = try MustacheParser.parse(text)
             } catch {
-                throw Failure.parse(file: file, line: MustacheParser.line(of: error.offset, in: text), message: error.message)
+                throw Failure.parse(
+                    file: file, line: MustacheParser.line(of: error.offset, in: text), message: error.message)
             }
         }
         renderer = MustacheRenderer(templates: parsed)

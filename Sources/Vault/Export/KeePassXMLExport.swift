@@ -28,8 +28,10 @@ enum KeePassXMLExport {
             return x + "\(indent)</Group>\n"
         }
         let body = group("Root", root, "    ")
-        return Data(("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>\n<KeePassFile>\n  <Meta><Generator>Dossier</Generator></Meta>\n  <Root>\n"
-                     + body + "  </Root>\n</KeePassFile>\n").utf8)
+        return Data(
+            ("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>\n<KeePassFile>\n  "
+                + "<Meta><Generator>Dossier</Generator></Meta>\n  <Root>\n"
+                + body + "  </Root>\n</KeePassFile>\n").utf8)
     }
 
     /// The `String` pairs of an item: the five standard ones, the TOTP secret (`otp` for
@@ -42,7 +44,11 @@ enum KeePassXMLExport {
             ("Title", e.title, false), ("UserName", e.username, false), ("Password", e.password.reveal, true),
             ("URL", e.website, false), ("Notes", e.kind == .entry ? e.details.reveal : e.text.reveal, false)]
         if !e.totp.isEmpty {
-            out.append((e.totp.reveal.lowercased().hasPrefix("otpauth://") ? "otp" : "TimeOtp-Secret-Base32", e.totp.reveal, true))
+            out.append(
+                (
+                    e.totp.reveal.lowercased().hasPrefix("otpauth://") ? "otp" : "TimeOtp-Secret-Base32", e.totp.reveal,
+                    true
+                ))
         }
         for (k, u) in e.uris.enumerated() { out.append((k == 0 ? "KP2A_URL" : "KP2A_URL_\(k)", u, false)) }
         var used = Set(out.map(\.key))
@@ -62,23 +68,33 @@ enum KeePassXMLExport {
         var x = "\(indent)<Entry><UUID>\(uuid(e.id))</UUID>\n"
         if !e.tags.isEmpty { x += "\(indent)  <Tags>\(esc(e.tags.joined(separator: ";")))</Tags>\n" }
         if e.excludeFromReports { x += "\(indent)  <QualityCheck>False</QualityCheck>\n" }
-        x += "\(indent)  <Times><CreationTime>\(Exporter.iso(e.created))</CreationTime><LastModificationTime>\(Exporter.iso(e.modified))</LastModificationTime>"
+        x +=
+            "\(indent)  "
+                + "<Times><CreationTime>\(Exporter.iso(e.created))</CreationTime><LastModificationTime>\(Exporter.iso(e.modified))</LastModificationTime>"
         if let exp = e.expires { x += "<ExpiryTime>\(Exporter.iso(exp))</ExpiryTime><Expires>True</Expires>" }
         x += "</Times>\n"
         for s in strings(e) {
-            x += "\(indent)  <String><Key>\(esc(s.key))</Key><Value\(s.protect ? " ProtectInMemory=\"True\"" : "")>\(esc(s.value))</Value></String>\n"
+            x +=
+                "\(indent)  "
+                    + "<String><Key>\(esc(s.key))</Key><Value\(s.protect ? " ProtectInMemory=\"True\"" : "")>\(esc(s.value))</Value></String>\n"
         }
         let flags = [(KeePassXML.favoriteKey, e.favorite), (KeePassXML.repromptKey, e.reprompt)].filter(\.1)
         if !flags.isEmpty {
-            x += "\(indent)  <CustomData>" + flags.map { "<Item><Key>\($0.0)</Key><Value>true</Value></Item>" }.joined() + "</CustomData>\n"
+            x +=
+                "\(indent)  <CustomData>" + flags.map { "<Item><Key>\($0.0)</Key><Value>true</Value></Item>" }.joined()
+                + "</CustomData>\n"
         }
         if !e.history.isEmpty {
             // one version per earlier password, oldest first, as KeePass orders history
             x += "\(indent)  <History>\n"
             for h in e.history {
-                x += "\(indent)    <Entry><UUID>\(uuid(e.id))</UUID><Times><LastModificationTime>\(Exporter.iso(h.changed))</LastModificationTime></Times>"
+                x +=
+                    "\(indent)    "
+                        + "<Entry><UUID>\(uuid(e.id))</UUID><Times><LastModificationTime>\(Exporter.iso(h.changed))</LastModificationTime></Times>"
                 x += "<String><Key>Title</Key><Value>\(esc(e.title))</Value></String>"
-                x += "<String><Key>Password</Key><Value ProtectInMemory=\"True\">\(esc(h.password.reveal))</Value></String></Entry>\n"
+                x +=
+                    "<String><Key>Password</Key><Value "
+                        + "ProtectInMemory=\"True\">\(esc(h.password.reveal))</Value></String></Entry>\n"
             }
             x += "\(indent)  </History>\n"
         }

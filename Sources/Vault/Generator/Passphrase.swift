@@ -29,7 +29,9 @@ public struct PassphraseGenerator: Sendable {
         }
         self.settings = settings
         self.wordList = Self.defaultWordList
-        guard wordList.count == Self.listSize else { throw VaultError(.io, "passphrase word list is missing from the resources") }
+        guard wordList.count == Self.listSize else {
+            throw VaultError(.io, "passphrase word list is missing from the resources")
+        }
     }
 
     static let defaultWordList: [String] = {
@@ -44,7 +46,8 @@ public struct PassphraseGenerator: Sendable {
 
     /// Entropy in bits: words·log₂(7776) (+ log₂(10·words) for the digit).
     public var entropyBits: Double {
-        Double(settings.words) * log2(Double(Self.listSize)) + (settings.includeDigit ? log2(10 * Double(settings.words)) : 0)
+        Double(settings.words) * log2(Double(Self.listSize))
+            + (settings.includeDigit ? log2(10 * Double(settings.words)) : 0)
     }
 
     public func generate() -> Secret {

@@ -49,12 +49,16 @@ public struct GeneratorSettings: Sendable, Codable, Equatable {
         guard (1...Self.maxLength).contains(length) else {
             throw VaultError(.invalidInput, "length \(length) is outside 1…\(Self.maxLength)")
         }
-        guard !minimums.isEmpty else { throw VaultError(.invalidInput, "every character class is off: turn at least one on") }
+        guard !minimums.isEmpty else {
+            throw VaultError(.invalidInput, "every character class is off: turn at least one on")
+        }
         for c in CharacterClass.allCases {
             guard let m = minimums[c] else { continue }
             if m < 0 { throw VaultError(.invalidInput, "minimum for \(c.rawValue) is negative (\(m))") }
             // each minimum is checked alone first, so the sum below cannot overflow
-            if m > length { throw VaultError(.invalidInput, "the minimum for \(c.rawValue) is \(m), more than the length \(length)") }
+            if m > length {
+                throw VaultError(.invalidInput, "the minimum for \(c.rawValue) is \(m), more than the length \(length)")
+            }
         }
         let total = minimums.values.reduce(0, +)
         guard total <= length else {

@@ -40,12 +40,15 @@ public struct CSVTable: Sendable {
             let c = chars[k]
             if inQuotes {
                 if c == "\"" {
-                    if k + 1 < chars.count && chars[k + 1] == "\"" { field.unicodeScalars.append("\""); k += 2; continue }
+                    if k + 1 < chars.count && chars[k + 1] == "\"" {
+                        field.unicodeScalars.append("\""); k += 2; continue
+                    }
                     inQuotes = false
                 } else {
                     if c == "\n" { line += 1 }
                     if c == "\r" && k + 1 < chars.count && chars[k + 1] == "\n" {
-                        field.unicodeScalars.append("\r"); field.unicodeScalars.append("\n"); line += 1; k += 2; continue
+                        field.unicodeScalars.append("\r"); field.unicodeScalars.append("\n"); line += 1; k += 2;
+                        continue
                     }
                     field.unicodeScalars.append(c)
                 }

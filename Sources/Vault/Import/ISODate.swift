@@ -37,7 +37,9 @@ enum ISODate {
                 sec = Double(ss)
                 if take(46) || take(44) {
                     var scale = 0.1, any = false
-                    while i < u.count, (48...57).contains(u[i]) { sec += Double(u[i] - 48) * scale; scale /= 10; i += 1; any = true }
+                    while i < u.count, (48...57).contains(u[i]) {
+                        sec += Double(u[i] - 48) * scale; scale /= 10; i += 1; any = true
+                    }
                     guard any else { return nil }
                 }
             }

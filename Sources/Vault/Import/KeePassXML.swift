@@ -17,7 +17,9 @@ enum KeePassXML {
         var walk = KeePassXMLParser()
         walk.unprotect = unprotect
         var scanner: XMLScanner
-        do { scanner = try XMLScanner(data) } catch { throw VaultError(.invalidInput, "XML error: \(error.reason)", file: file, line: error.line) }
+        do { scanner = try XMLScanner(data) } catch {
+            throw VaultError(.invalidInput, "XML error: \(error.reason)", file: file, line: error.line)
+        }
         do {
             while let event = try scanner.next() {
                 switch event {
@@ -34,7 +36,9 @@ enum KeePassXML {
             throw e
         }
         guard walk.sawRoot else {
-            throw VaultError(.invalidInput, "not a KeePass document: no KeePassFile/Root element", file: file, line: scanner.location().line)
+            throw VaultError(
+                .invalidInput, "not a KeePass document: no KeePassFile/Root element", file: file,
+                line: scanner.location().line)
         }
         var result = ImportResult(format: format, items: [], skipped: [:], warnings: [])
         for e in walk.entries {
@@ -61,8 +65,9 @@ enum KeePassXML {
             guard d.count == 16 else { return nil }
             return d.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }
         }
-        var item = Importer.entry(title: s("Title"), username: s("UserName"), password: s("Password"), website: s("URL"),
-                                  notes: s("Notes"), folder: e.group, created: date(e.created), modified: date(e.modified), now: now, id: id)
+        var item = Importer.entry(
+            title: s("Title"), username: s("UserName"), password: s("Password"), website: s("URL"),
+            notes: s("Notes"), folder: e.group, created: date(e.created), modified: date(e.modified), now: now, id: id)
         let totpKey = totpKeys.first { k in e.strings.contains { $0.key == k && !$0.value.isEmpty } }
         if let totpKey { item.totp = Secret(s(totpKey)) }
         for str in e.strings where !standardKeys.contains(str.key) && str.key != totpKey {
@@ -77,11 +82,14 @@ enum KeePassXML {
         item.excludeFromReports = e.qualityCheck == false || Importer.flag(e.customData[knownBadKey] ?? "")
         item.favorite = Importer.flag(e.customData[favoriteKey] ?? "")
         item.reprompt = Importer.flag(e.customData[repromptKey] ?? "")
-        result.notKeep("entry custom data item", e.customData.keys.filter { ![knownBadKey, favoriteKey, repromptKey].contains($0) }.count)
+        result.notKeep(
+            "entry custom data item",
+            e.customData.keys.filter { ![knownBadKey, favoriteKey, repromptKey].contains($0) }.count)
         // history versions: each distinct earlier password is kept, with the version's time
         var seen: Set<String> = [item.password.reveal]
         for h in e.history where !h.password.isEmpty && seen.insert(h.password).inserted {
-            item.history.append(PasswordHistoryEntry(password: Secret(h.password), changed: date(h.modified) ?? item.modified))
+            item.history.append(
+                PasswordHistoryEntry(password: Secret(h.password), changed: date(h.modified) ?? item.modified))
         }
         item.history.sort { $0.changed < $1.changed }
         result.notKeep("history version (only its password kept)", e.history.count)

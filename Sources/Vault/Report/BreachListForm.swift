@@ -41,11 +41,16 @@ public enum BreachListForm: Sendable, Equatable {
         }
         let hex = line.prefix { isHex($0) }
         let rest = line.dropFirst(hex.count)
-        guard hex.count == digits, rest.first == 58, rest.count > 1, rest.dropFirst().allSatisfy({ (48...57).contains($0) }) else {
+        guard hex.count == digits, rest.first == 58, rest.count > 1,
+            rest.dropFirst().allSatisfy({ (48...57).contains($0) })
+        else {
             if hex.count == digits - 8, rest.first == 58 {
-                return "has \(hex.count) hex digits before ':': an NTLM list, not SHA-1 (use the SHA-1 list ordered by hash)"
+                return
+                    "has \(hex.count) hex digits before ':': an NTLM list, not SHA-1 (use the SHA-1 list ordered by "
+                        + "hash)"
             }
-            return "is not \(digits == 40 ? "HASH" : "SUFFIX"):COUNT (\(digits) hex digits of SHA-1, ':', a decimal count)"
+            return
+                "is not \(digits == 40 ? "HASH" : "SUFFIX"):COUNT (\(digits) hex digits of SHA-1, ':', a decimal count)"
         }
         let count = rest.dropFirst().drop { $0 == 48 }
         let longer = count.count > maxCount.count
@@ -90,8 +95,11 @@ public enum BreachListForm: Sendable, Equatable {
             let h = upper(line.prefix(digits))
             if let previous, !previous.lexicographicallyPrecedes(h) {
                 let n = try number(line)
-                throw VaultError(.invalidInput, "the Pwned Passwords list's line \(n) is not after the line before it: the list is "
-                    + "not ordered by hash (the list ordered by prevalence cannot be searched; use the SHA-1 list ordered by hash)",
+                throw VaultError(
+                    .invalidInput,
+                    "the Pwned Passwords list's line \(n) is not after the line before it: the list is "
+                        + "not ordered by hash (the list ordered by prevalence cannot be searched; use the SHA-1 list "
+                        + "ordered by hash)",
                     file: file, line: n)
             }
             previous = h
@@ -118,7 +126,10 @@ public enum BreachListForm: Sendable, Equatable {
         let headNumbers = Dictionary(uniqueKeysWithValues: head.enumerated().map { ($1.startIndex, $0 + 1) })
         let headNumber = { (line: ArraySlice<UInt8>) in headNumbers[line.startIndex]! }
         guard let headLast = try checkLines(head, digits: 40, file: path, number: headNumber)?.last else {
-            throw VaultError(.invalidInput, "the Pwned Passwords file's first line is over \(checkedBytes) bytes: not a HASH:COUNT list", file: path)
+            throw VaultError(
+                .invalidInput,
+                "the Pwned Passwords file's first line is over \(checkedBytes) bytes: not a HASH:COUNT list", file: path
+            )
         }
         if Int64(headLength) < size {
             let from = max(Int64(headLength), size - Int64(checkedBytes))
@@ -130,7 +141,10 @@ public enum BreachListForm: Sendable, Equatable {
             }
             if let tailFirst = try checkLines(tail, digits: 40, file: path, number: tailNumber)?.first,
                !headLast.lexicographicallyPrecedes(tailFirst) {
-                throw VaultError(.invalidInput, "the Pwned Passwords file's last lines sort before its first: the list is not ordered by hash", file: path)
+                throw VaultError(
+                    .invalidInput,
+                    "the Pwned Passwords file's last lines sort before its first: the list is not ordered by hash",
+                    file: path)
             }
         }
         return .sha1OrderedByHash(lines: try countLines(fd: fd, size: size, path: path))
@@ -147,7 +161,9 @@ public enum BreachListForm: Sendable, Equatable {
             buf.withUnsafeBytes { b in
                 var p = b.baseAddress!
                 let end = p + n
-                while p < end, let hit = memchr(p, 10, p.distance(to: end)) { lines += 1; p = UnsafeRawPointer(hit) + 1 }
+                while p < end, let hit = memchr(p, 10, p.distance(to: end)) {
+                    lines += 1; p = UnsafeRawPointer(hit) + 1
+                }
             }
             last = buf[n - 1]
             offset += Int64(n)
@@ -171,17 +187,27 @@ public enum BreachListForm: Sendable, Equatable {
     static func ofFolder(_ url: URL) throws -> (BreachListForm, [String: String]) {
         let names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { !$0.hasPrefix(".") }.sorted()
         if let other = names.first(where: { !isRangeName($0) }) {
-            throw VaultError(.invalidInput, "the Pwned Passwords folder holds '\(other)': a range folder holds only files named by 5 hex digits (21BD1 or 21BD1.txt)", file: url.path)
+            throw VaultError(
+                .invalidInput,
+                "the Pwned Passwords folder holds '\(other)': a range folder holds only files named by 5 hex digits "
+                    + "(21BD1 or 21BD1.txt)",
+                file: url.path)
         }
         guard let firstName = names.first else {
-            throw VaultError(.invalidInput, "the Pwned Passwords folder holds no range files (files named by 5 hex digits, such as 21BD1 or 21BD1.txt)", file: url.path)
+            throw VaultError(
+                .invalidInput,
+                "the Pwned Passwords folder holds no range files (files named by 5 hex digits, such as 21BD1 or "
+                    + "21BD1.txt)",
+                file: url.path)
         }
         var files: [String: String] = [:]
         for name in names {
             let prefix = rangePrefix(name)!
             if let other = files[prefix] {
-                throw VaultError(.invalidInput, "the Pwned Passwords folder holds '\(other)' and '\(name)' for one prefix: "
-                    + "keep one of them", file: url.path)
+                throw VaultError(
+                    .invalidInput,
+                    "the Pwned Passwords folder holds '\(other)' and '\(name)' for one prefix: "
+                        + "keep one of them", file: url.path)
             }
             files[prefix] = name
         }
@@ -199,7 +225,8 @@ public enum BreachListForm: Sendable, Equatable {
         if lines.last?.isEmpty == true { lines.removeLast() }
         for (k, line) in lines.enumerated() {
             if let p = problem(line, digits: 35) {
-                throw VaultError(.invalidInput, "the Pwned Passwords range file's line \(k + 1) \(p)", file: file, line: k + 1)
+                throw VaultError(
+                    .invalidInput, "the Pwned Passwords range file's line \(k + 1) \(p)", file: file, line: k + 1)
             }
         }
     }

@@ -19,7 +19,9 @@ struct BrowserURL: Equatable {
     /// From the first `/` (or `\`, read as `/`) after the host up to `?` or `#`; `/` when empty.
     var path: String
 
-    static let specialSchemes: [String: String?] = ["http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21", "file": nil]
+    static let specialSchemes: [String: String?] = [
+        "http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21", "file": nil
+    ]
 
     /// nil when the text has no scheme, no host, or a host or port a browser refuses.
     init?(_ input: String) {
@@ -31,7 +33,10 @@ struct BrowserURL: Equatable {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let name = text[..<colon]
         guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
-              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) })
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+            })
         else { return nil }
         scheme = name.lowercased()
         let special = Self.specialSchemes[scheme] != nil
@@ -55,7 +60,9 @@ struct BrowserURL: Equatable {
             guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
             if !digits.isEmpty {
                 let significant = digits.drop { $0 == "0" }
-                guard significant.count <= 5, let n = significant.isEmpty ? 0 : Int(significant), n <= 65_535 else { return nil }
+                guard significant.count <= 5, let n = significant.isEmpty ? 0 : Int(significant), n <= 65_535 else {
+                    return nil
+                }
                 let value = String(n)
                 port = Self.specialSchemes[scheme].map { $0 == value } == true ? nil : value
             }
@@ -63,7 +70,11 @@ struct BrowserURL: Equatable {
         guard let decoded = String(hostText).percentDecoded(), !decoded.isEmpty else { return nil }
         let forbidden = Set(" #%/:<>?@[\\]^|".unicodeScalars)
         let isIPv6 = decoded.hasPrefix("[") && decoded.hasSuffix("]")
-        guard isIPv6 || !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || forbidden.contains($0) })
+        guard
+            isIPv6
+                || !decoded.unicodeScalars.contains(where: {
+                    $0.value < 0x20 || $0.value == 0x7F || forbidden.contains($0)
+                })
         else { return nil }
         host = decoded.lowercased()
         var p = rest[authorityEnd...]

@@ -80,7 +80,8 @@ public enum URLRedaction {
         guard let cut = w.firstIndex(where: { "/?#".contains($0) }) else { return false }
         let host = w[..<cut]
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
+        return labels.count >= 2
+            && labels.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
     }
 
     /// Text after the last `@`, then before the first `?` or `#` (in that order, so a

@@ -63,19 +63,31 @@ public struct KDFParameters: Sendable, Codable, Equatable {
 
     /// Bounds that keep a damaged header from asking for absurd work or memory.
     func checkBounds() throws {
-        guard salt.count >= 16 && salt.count <= 64 else { throw VaultError(.corrupt, "vault header: salt has \(salt.count) bytes") }
+        guard salt.count >= 16 && salt.count <= 64 else {
+            throw VaultError(.corrupt, "vault header: salt has \(salt.count) bytes")
+        }
         switch algorithm {
         case .scrypt:
             // memory 128·N·r ≤ 1 GiB and work N·r·p ≤ 2²⁸ (the default is 128 MiB, 2²⁰)
             guard (10...22).contains(logN), (1...32).contains(r), (1...16).contains(p),
                   (1 << logN) * r <= (1 << 23), (1 << logN) * r * p <= (1 << 28) else {
-                throw VaultError(.corrupt, "vault header: scrypt parameters out of range (log2 N 10…22, r 1…32, p 1…16, 128·N·r ≤ 1 GiB, N·r·p ≤ 2^28)")
+                throw VaultError(
+                    .corrupt,
+                    "vault header: scrypt parameters out of range (log2 N 10…22, r 1…32, p 1…16, 128·N·r ≤ 1 GiB, "
+                        + "N·r·p ≤ 2^28)"
+                )
             }
         case .pbkdf2Sha256:
-            guard (100_000...50_000_000).contains(rounds) else { throw VaultError(.corrupt, "vault header: PBKDF2 rounds out of range") }
+            guard (100_000...50_000_000).contains(rounds) else {
+                throw VaultError(.corrupt, "vault header: PBKDF2 rounds out of range")
+            }
         case .argon2id:
-            guard let m = memoryKiB, let t = iterations, (1...8).contains(p), (8 * p...1_048_576).contains(m), (1...64).contains(t) else {
-                throw VaultError(.corrupt, "vault header: Argon2id parameters out of range (memory 8·p KiB…1 GiB, 1–64 passes, 1–8 lanes)")
+            guard let m = memoryKiB, let t = iterations, (1...8).contains(p), (8 * p...1_048_576).contains(m),
+                (1...64).contains(t)
+            else {
+                throw VaultError(
+                    .corrupt,
+                    "vault header: Argon2id parameters out of range (memory 8·p KiB…1 GiB, 1–64 passes, 1–8 lanes)")
             }
         }
     }
@@ -101,7 +113,9 @@ public struct KDFParameters: Sendable, Codable, Equatable {
                 argon2id_hash_raw(UInt32(iterations ?? 0), UInt32(memoryKiB ?? 0), UInt32(p), bytes, bytes.count,
                                   s.baseAddress, s.count, &out, out.count)
             }
-            guard status == ARGON2_OK.rawValue else { throw VaultError(.invalidInput, "Argon2id failed: \(String(cString: argon2_error_message(status)))") }
+            guard status == ARGON2_OK.rawValue else {
+                throw VaultError(.invalidInput, "Argon2id failed: \(String(cString: argon2_error_message(status)))")
+            }
             return SymmetricKey(data: out)
         }
     }
@@ -115,7 +129,8 @@ struct VaultKeys: Sendable, CustomStringConvertible, CustomReflectable {
 
     init(master: SymmetricKey) {
         func sub(_ label: String) -> SymmetricKey {
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("dossier-vault/\(label)/v1".utf8), outputByteCount: 32)
+            HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: master, info: Data("dossier-vault/\(label)/v1".utf8), outputByteCount: 32)
         }
         header = sub("header")
         body = sub("body")

@@ -35,7 +35,8 @@ extension Vault {
 
     private var syncKeys: (nonce: SymmetricKey, manifest: SymmetricKey) {
         func sub(_ label: String) -> SymmetricKey {
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: keys.item, info: Data("dossier-vault/\(label)/v1".utf8), outputByteCount: 32)
+            HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: keys.item, info: Data("dossier-vault/\(label)/v1".utf8), outputByteCount: 32)
         }
         return (sub("sync-nonce"), sub("sync-manifest"))
     }

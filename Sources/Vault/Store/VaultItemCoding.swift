@@ -40,7 +40,8 @@ public struct PasswordHistoryEntry: Sendable, Codable, Equatable {
 /// an item written before these keys existed decodes with the defaults.
 extension VaultItem {
     enum CodingKeys: String, CodingKey {
-        case id, kind, created, modified, passwordChanged, deleted, title, username, website, password, details, text, folder
+        case id, kind, created, modified, passwordChanged, deleted, title, username, website, password, details, text,
+            folder
         case totp, fields, uris, history, tags, expires, favorite, reprompt, excludeFromReports
     }
 

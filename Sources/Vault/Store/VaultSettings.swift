@@ -12,7 +12,8 @@ public struct VaultSettings: Sendable, Codable, Equatable, CustomStringConvertib
     /// When the settings were last saved (integer ms in the file).
     public var modified: Date
 
-    public init(webdavURL: String, webdavUser: String, webdavPassword: Secret, autoSync: Bool, modified: Date = Date()) {
+    public init(webdavURL: String, webdavUser: String, webdavPassword: Secret, autoSync: Bool, modified: Date = Date())
+    {
         self.webdavURL = webdavURL
         self.webdavUser = webdavUser
         self.webdavPassword = webdavPassword

@@ -4,29 +4,7 @@ import Foundation
 
 /// `dossier archive`: a BagIt bag of the built site, or `--verify` one.
 struct ArchiveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "archive",
-        abstract: "Write a BagIt (RFC 8493) bag of the built site, or verify one.",
-        discussion: """
-        The bag holds every file the site manifest lists (under data/site/) and the \
-        manifest itself (data/site.manifest.json), with SHA-256 manifests, bag-info.txt \
-        (source, date, Dossier version, Bag-Size, Payload-Oxum, and the archive: \
-        block of dossier.yml: Source-Organization, Contact-Name, Contact-Email, \
-        External-Identifier, Bag-Group-Identifier) and a tag manifest; --sha512 (or \
-        archive: sha512: true) adds SHA-512 manifests. Only the built \
-        site goes in: never the project's raw inputs, so the vault section's redacted \
-        pages are all a bag can hold of a vault.
-
-        Examples:
-          dossier build my-study
-          dossier archive my-study                       # my-study/_site-bag/
-          dossier archive my-study --output study-2026.zip
-          dossier archive --verify study-2026.zip   # exit 0 valid, 1 not
-          dossier archive --verify my-study   # the bag `archive my-study` wrote
-
-        Exit status: 0 success (or a valid bag), 1 bad input or an invalid bag, 2 usage error.
-        """
-    )
+    static let configuration = HelpText.command("archive")
 
     @Argument(help: "The project folder (holds dossier.yml).")
     var project: String = "."
@@ -51,7 +29,9 @@ struct ArchiveCommand: AsyncParsableCommand {
 
     @OptionGroup var quiet: QuietFlag
 
-    @Option(name: .customLong("verify"), help: "Check this bag (folder or .zip; a project folder means its default bag) instead of writing one.")
+    @Option(
+        name: .customLong("verify"),
+        help: "Check this bag (folder or .zip; a project folder means its default bag) instead of writing one.")
     var verify: String?
 
     /// `NNNN-NN-NN` with decimal digits (Unicode category Nd, as the regular expression
@@ -88,7 +68,8 @@ struct ArchiveCommand: AsyncParsableCommand {
         var config = BagInfoConfig()
         if let site {
             siteURL = URL(fileURLWithPath: site).standardizedFileURL
-            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
+            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(
+                siteURL.lastPathComponent + ".manifest.json")
             source = siteURL.lastPathComponent
         } else {
             let p = try Project.load(URL(fileURLWithPath: project))
@@ -124,7 +105,9 @@ extension ArchiveCommand {
         let p = try Project.load(url)
         let folder = p.output.deletingLastPathComponent().appendingPathComponent(p.output.lastPathComponent + "-bag")
         let zip = folder.appendingPathExtension("zip")
-        if !FileManager.default.fileExists(atPath: folder.path), FileManager.default.fileExists(atPath: zip.path) { return zip }
+        if !FileManager.default.fileExists(atPath: folder.path), FileManager.default.fileExists(atPath: zip.path) {
+            return zip
+        }
         return folder
     }
 }

@@ -11,15 +11,8 @@ import TextBasics
 struct ExperiencesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "experiences",
-        abstract: "360° experiences: validate experience files, import Pannellum and Marzipano tours.",
-        discussion: """
-        Examples:
-          dossier experiences validate data/experiences/*.json
-          dossier experiences import pannellum tour.json --output park.json
-          dossier experiences import marzipano app-files/data.js --output clinic.json
-
-        Format: docs/experience-format.md. Checks and numbers: docs/experience-analysis.md.
-        """,
+        abstract: HelpText.abstract("experiences"),
+        discussion: HelpText.discussion("experiences"),
         subcommands: [ExperiencesValidate.self, ExperiencesImport.self]
     )
 }
@@ -45,19 +38,7 @@ extension ExperiencesValidate {
 }
 
 struct ExperiencesValidate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "validate",
-        abstract: "Check experience files: every rule, the door graph and the media.",
-        discussion: """
-        All files given are taken as one collection (unique titles, at most 10 custom \
-        experiences per owner). A folder stands for the *.json files directly inside it, \
-        in file-name order, as the build reads it. Errors and warnings are printed as \
-        file:line: message. Exit status 1 when any error is found.
-
-        Example:
-          dossier experiences validate Examples/demo/data/experiences
-        """
-    )
+    static let configuration = HelpText.command("experiences validate")
 
     @Argument(help: "Experience files (JSON), or folders of them.")
     var files: [String]
@@ -114,19 +95,7 @@ struct ExperienceAnalysisOutput: Encodable {
 struct ExperiencesImport: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable { case pannellum, marzipano }
 
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Convert a Pannellum tour JSON or a Marzipano Tool data.js into an experience file.",
-        discussion: """
-        Scene hot spots / link hot spots become doors (Marzipano's radians become degrees). \
-        What has no Prep equivalent (info hot spots, view settings, tiles) is reported on \
-        standard error as file:line: warning: …, never silently dropped.
-
-        Examples:
-          dossier experiences import pannellum tour.json --title Park > park.json
-          dossier experiences import marzipano data.js --output clinic.json
-        """
-    )
+    static let configuration = HelpText.command("experiences import")
 
     @Argument(help: "The tour format: pannellum or marzipano.")
     var format: Format

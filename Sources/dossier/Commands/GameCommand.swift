@@ -14,17 +14,8 @@ import TextBasics
 struct GameCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "game",
-        abstract: "RocketMouse game telemetry: keys, sealed uploads, ingest, simulation, analysis.",
-        discussion: """
-        Example, end to end:
-          dossier game keygen --output study   # study.key (secret) + study.pub
-          dossier game simulate --players 520 --seed 1 --output cohort.jsonl
-          dossier game seal --public study.pub --output uploads cohort.jsonl
-          dossier game ingest --key study.key uploads --db study.sqlite
-          dossier game analyze --db study.sqlite --json > analysis.json
-
-        Formats: docs/game-telemetry.md. Measures and model: docs/game-measures.md.
-        """,
+        abstract: HelpText.abstract("game"),
+        discussion: HelpText.discussion("game"),
         subcommands: [GameKeygen.self, GameSeal.self, GameIngest.self, GameSimulate.self, GameAnalyze.self,
                       GameFitExGaussian.self, GameFitLogistic.self]
     )
@@ -65,14 +56,7 @@ func gamePrintJSON<T: Encodable>(_ value: T) throws {
 // MARK: - keygen
 
 struct GameKeygen: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "keygen",
-        abstract: "Make the study's RSA key pair.",
-        discussion: """
-        Writes PREFIX.key (the private key, PKCS#8 PEM, mode 0600 — keep it secret; it opens \
-        every upload) and PREFIX.pub (the public key the game seals uploads to). \
-        Example: dossier game keygen --output study
-        """)
+    static let configuration = HelpText.command("game keygen")
     @Option(name: [.customLong("output"), .customShort("o")], help: "Path prefix of the two files.") var out: String
     @OptionGroup var quiet: QuietFlag
     @Option(help: "RSA modulus size: 2048, 3072 or 4096.") var bits: Int = 3072
@@ -97,19 +81,7 @@ struct GameKeygen: ParsableCommand {
 // MARK: - seal
 
 struct GameSeal: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "seal",
-        abstract: "Sign and seal telemetry to the study key, one upload per player (as the game does; for tests and demos).",
-        discussion: """
-        Each player's device key lives in DEVICES/<player>.device.json (mode 0600, made at the
-        first seal, reused after, like the game's key store): the Ed25519 signing key and the
-        result key of the latest upload (derived from the signing key and the data, so
-        sealing unchanged data again keeps the key the study's result is encrypted with).
-        The example writes uploads/<player>.rmu, and the device keys in uploads-devices/.
-
-        Example:
-          dossier game seal --public study.pub --output uploads cohort.jsonl
-        """)
+    static let configuration = HelpText.command("game seal")
     @Option(help: "The study's public key (PEM).") var `public`: String
     @Option(name: [.customLong("output"), .customShort("o")], help: "Folder for the sealed uploads.") var out: String
     @Option(help: "Folder of the devices' keys (default: <out>-devices beside the uploads).") var devices: String?
@@ -164,26 +136,7 @@ struct GameSeal: ParsableCommand {
 // MARK: - ingest
 
 struct GameIngest: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "ingest",
-        abstract: "Open, verify, validate and store sealed uploads in the study database.",
-        discussion: """
-        Every upload is checked and stored in its own transaction: the same content twice is \
-        stored once, and a malformed, tampered, unsigned, wrongly signed or wrongly-keyed \
-        upload is rejected with a reason while everything else is kept. A session the game kit \
-        recorded (it carries its obstacle seed) is recomputed from the seed, taps and end, and \
-        one whose obstacles, jumps, collisions, end or score differ is rejected, naming the \
-        field and the first difference. Exit status 1 if any upload was rejected.
-
-        --from URL reads a WebDAV drop folder instead of local files: each *.rmu there is \
-        downloaded, stored, and only then deleted (or moved into --move-to); rejected uploads \
-        stay where they are. Credentials as for `dossier publish` (DOSSIER_WEBDAV_USER, \
-        DOSSIER_WEBDAV_PASSWORD, --netrc).
-
-        Examples:
-          dossier game ingest --key study.key uploads --db study.sqlite
-          dossier game ingest --key study.key --db study.db --from https://dav.example/
-        """)
+    static let configuration = HelpText.command("game ingest")
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
     @Option(help: "The study database: a SQLite file (created if missing) or postgres://… (docs/store.md).")
     var db: String
@@ -289,16 +242,7 @@ struct GameIngest: AsyncParsableCommand {
 // MARK: - simulate
 
 struct GameSimulate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "simulate",
-        abstract: "Write a simulated cohort (assumptions in docs/game-measures.md).",
-        discussion: """
-        About 520 players give the screening model; fewer give none (the warning says
-        how many it takes).
-
-        Example:
-          dossier game simulate --players 520 --seed 1 --output data/game/cohort.jsonl
-        """)
+    static let configuration = HelpText.command("game simulate")
     @Option(help: "Number of players.") var players: Int = 220
     @Option(help: "Random seed: the same seed gives the same bytes.") var seed: UInt64 = 1
     @Option(help: "Obstacles per session.") var obstacles: Int = 80
@@ -331,10 +275,7 @@ struct GameSimulate: ParsableCommand {
 // MARK: - analyze
 
 struct GameAnalyze: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "analyze",
-        abstract: "Print the cohort analysis as JSON (from JSON Lines files or a database).",
-        discussion: "Example: dossier game analyze --db study.sqlite --json")
+    static let configuration = HelpText.command("game analyze")
     @Option(help: "Read the study database (SQLite file or postgres://…) instead of files.") var db: String?
     @Flag(help: "JSON output (the only format).") var json = false
     @Option(name: .customLong("C"), help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0

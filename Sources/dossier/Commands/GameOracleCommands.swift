@@ -13,12 +13,8 @@ import TextBasics
 
 struct GameFitExGaussian: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fit-exgauss", abstract: "Fit an ex-Gaussian to numbers on standard input (oracle tests).",
-        discussion: """
-        Numbers separated by spaces, commas or line breaks; ">c" is a value right-censored at c.
-
-        Example: dossier game fit-exgauss --json < reaction-times.txt
-        """,
+        commandName: "fit-exgauss", abstract: HelpText.abstract("game fit-exgauss"),
+        discussion: HelpText.discussion("game fit-exgauss"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag
@@ -35,28 +31,31 @@ struct GameFitExGaussian: ParsableCommand {
         let text = String(decoding: try gameReadInput(nil), as: UTF8.self)
         var xs: [Double] = [], cs: [Double] = []
         // A value written ">c" is right-censored at c (a response slower than c).
-        for (i, tok) in text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" }).enumerated() {
+        for (i, tok) in text.split(whereSeparator: { $0 == "\n" || $0 == " " || $0 == "," || $0 == "\t" || $0 == "\r" })
+            .enumerated()
+        {
             let censored = tok.hasPrefix(">")
             guard let d = Double(censored ? tok.dropFirst() : tok), d.isFinite else {
                 throw DossierError(file: "<stdin>", "value \(i + 1) is not a number")
             }
             if censored { cs.append(d) } else { xs.append(d) }
         }
-        guard let fit = ExGaussian.fit(xs, censoredAt: cs) else { throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread") }
-        try gamePrintJSON(Output(mu: fit.params.mu, sigma: fit.params.sigma, tau: fit.params.tau,
-                             logLikelihood: fit.logLikelihood, n: fit.n, censored: fit.censored, flags: fit.flags, moments: fit.moments))
+        guard let fit = ExGaussian.fit(xs, censoredAt: cs) else {
+            throw DossierError(file: "<stdin>", "need at least \(ExGaussian.minimumN) values with some spread")
+        }
+        try gamePrintJSON(
+            Output(
+                mu: fit.params.mu, sigma: fit.params.sigma, tau: fit.params.tau,
+                logLikelihood: fit.logLikelihood, n: fit.n, censored: fit.censored, flags: fit.flags,
+                moments: fit.moments))
     }
 }
 
 struct GameFitLogistic: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fit-logistic",
-        abstract: "Fit the L2 logistic regression to a CSV on standard input (oracle tests).",
-        discussion: """
-        CSV with a header; every column is a feature except the last, the 0/1 label. Features are standardised as documented.
-
-        Example: dossier game fit-logistic --json --C 1.0 < features.csv
-        """,
+        abstract: HelpText.abstract("game fit-logistic"),
+        discussion: HelpText.discussion("game fit-logistic"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag
@@ -82,10 +81,14 @@ struct GameFitLogistic: ParsableCommand {
             rows.append(f.dropLast().map { $0! })
             labels.append(y == 1)
         }
-        guard !rows.isEmpty, Set(rows.map(\.count)).count == 1 else { throw DossierError(file: "<stdin>", "no rows, or rows of different lengths") }
+        guard !rows.isEmpty, Set(rows.map(\.count)).count == 1 else {
+            throw DossierError(file: "<stdin>", "no rows, or rows of different lengths")
+        }
         let s = Standardizer(fitting: rows)
         let z = rows.map(s.apply)
-        guard let m = LogisticModel.fit(rows: z, labels: labels, C: C) else { throw DossierError(file: "<stdin>", "the fit failed") }
+        guard let m = LogisticModel.fit(rows: z, labels: labels, C: C) else {
+            throw DossierError(file: "<stdin>", "the fit failed")
+        }
         try gamePrintJSON(Output(intercept: m.intercept, coefficients: m.coefficients,
                              auc: ROC.auc(scores: z.map(m.probability), labels: labels),
                              means: s.means, sds: s.sds, iterations: m.iterations))

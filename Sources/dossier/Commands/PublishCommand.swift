@@ -5,39 +5,7 @@ import WebDAV
 
 /// `dossier publish`: upload the built site to a WebDAV folder, sending only changes.
 struct PublishCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "publish",
-        abstract: "Upload the built site to a WebDAV server, sending only what changed.",
-        discussion: """
-        Compares the site's manifest (written by `dossier build` beside the site) \
-        with the manifest kept on the server (.dossier-manifest.json), uploads new \
-        and changed files to temporary names and moves them into place, deletes \
-        removed files, and writes the server's manifest last. The server's manifest \
-        is marked dirty before the first change: a publish that stopped half-way is \
-        noticed by the next one, which checks what the server really holds and \
-        finishes the job. A file someone else changed on the server since the last \
-        publish is not overwritten (reported, exit status 1); --verify compares every \
-        remote file with the site (size and entity tag, content where the tag is not \
-        known) and repairs every difference (with --dry-run: only reports them).
-
-        A public game site spends privacy budget: its release is recorded in the \
-        ledger, and one past the lifetime budget is refused. A release built from a \
-        study database is checked against the key and ledger kept in that database, \
-        found through the project (with --site: the project argument, "." by default).
-
-        The password never goes on the command line: set DOSSIER_WEBDAV_PASSWORD \
-        (or DOSSIER_WEBDAV_PASSWORD_FD), use a netrc file, or type it at the prompt.
-
-        Examples:
-          dossier build my-study
-          dossier publish my-study --to https://dav.example.org/s/ --dry-run
-          dossier publish my-study --to https://dav.example.org/s/ --user alice
-          dossier publish --site out/_site --to https://dav.example.org/s/ --netrc n.rc
-          dossier publish my-study --to https://dav.example.org/s/ --verify
-
-        Exit status: 0 success, 1 bad input or a server error, 2 usage error.
-        """
-    )
+    static let configuration = HelpText.command("publish")
 
     @Argument(help: "The project folder (holds dossier.yml).")
     var project: String = "."
@@ -59,7 +27,12 @@ struct PublishCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "List what would be uploaded and deleted; change nothing.")
     var dryRun = false
 
-    @Flag(help: "Check every file on the server against the site (size and entity tag, content where needed) and repair differences.")
+    @Flag(
+        help: """
+            Check every file on the server against the site (size and entity tag, content where needed) and repair \
+            differences.
+            """
+    )
     var verify = false
 
     @Option(help: "Parallel uploads (1–16).")
@@ -73,7 +46,9 @@ struct PublishCommand: AsyncParsableCommand {
 
     @OptionGroup var quiet: QuietFlag
 
-    @Flag(name: .customLong("exceed-privacy-budget"), help: "Publish even when the release would take the privacy ledger past its lifetime budget.")
+    @Flag(
+        name: .customLong("exceed-privacy-budget"),
+        help: "Publish even when the release would take the privacy ledger past its lifetime budget.")
     var exceedPrivacyBudget = false
 
     func validate() throws {
@@ -93,7 +68,8 @@ struct PublishCommand: AsyncParsableCommand {
         var loaded: Project? = nil
         if let site {
             siteURL = URL(fileURLWithPath: site).standardizedFileURL
-            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(siteURL.lastPathComponent + ".manifest.json")
+            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(
+                siteURL.lastPathComponent + ".manifest.json")
             stateFolder = siteURL.deletingLastPathComponent().appendingPathComponent(".dossier/publish")
             ledgerURL = siteURL.deletingLastPathComponent().appendingPathComponent(PrivacyLedgerHook.fileName)
             loaded = try? Project.load(URL(fileURLWithPath: project))
@@ -112,13 +88,17 @@ struct PublishCommand: AsyncParsableCommand {
         let credentials = try WebDAVLogin.credentials(for: url, user: user, netrc: netrc)
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil
         let client: WebDAVClient
-        do { client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions, log: log) } catch let e as WebDAVError {
+        do {
+            client = try WebDAVClient(baseURL: url, credentials: credentials, options: trust.clientOptions, log: log)
+        } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
         let publisher = Publisher(client: client, site: siteURL, stateFolder: stateFolder, concurrency: jobs)
         let report: Publisher.Report
         do {
-            report = try await publisher.run(local: local, dryRun: dryRun, verify: verify, progress: { [silent = quiet.quiet] line in if !silent { Console.note(line) } })
+            report = try await publisher.run(
+                local: local, dryRun: dryRun, verify: verify,
+                progress: { [silent = quiet.quiet] line in if !silent { Console.note(line) } })
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
@@ -126,7 +106,10 @@ struct PublishCommand: AsyncParsableCommand {
         let new = plan.uploads.filter { $0.reason == .new }.count
         let changed = plan.uploads.count - new
         if let checked = report.checked, !quiet.quiet || verify {
-            print("checked \(checked) file(s) on the server (\(report.fetched) read to compare contents): \(plan.uploads.count + plan.deletes.count) difference(s)")
+            print(
+                "checked \(checked) file(s) on the server (\(report.fetched) read to compare contents): "
+                    + "\(plan.uploads.count + plan.deletes.count) difference(s)"
+            )
             if verify {
                 for u in plan.uploads.sorted(by: { $0.entry.path < $1.entry.path }) {
                     print("  \(u.reason == .new ? "missing" : "differs") \(u.entry.path)")
@@ -135,14 +118,18 @@ struct PublishCommand: AsyncParsableCommand {
             }
         }
         if report.dryRun {
-            print("dry run: \(plan.uploads.count) to upload (\(new) new, \(changed) changed), \(plan.deletes.count) to delete, \(plan.unchanged) unchanged")
+            print(
+                "dry run: \(plan.uploads.count) to upload (\(new) new, \(changed) changed), \(plan.deletes.count) to "
+                    + "delete, \(plan.unchanged) unchanged"
+            )
             for u in plan.uploads.sorted(by: { $0.entry.path < $1.entry.path }) {
                 print("  \(u.reason == .new ? "new    " : "changed") \(u.entry.path)")
             }
             for d in plan.deletes { print("  delete  \(d)") }
             return
         }
-        var line = "published \(client.baseURL.absoluteString): \(report.uploaded) uploaded (\(new) new, \(changed) changed), "
+        var line =
+            "published \(client.baseURL.absoluteString): \(report.uploaded) uploaded (\(new) new, \(changed) changed), "
             + "\(report.deleted) deleted, \(plan.unchanged) unchanged"
         if report.resumed > 0 { line += ", \(report.resumed) already in place" }
         line += " in \((report.seconds * 100).rounded() / 100) s (requests: \(report.requests))"
@@ -152,11 +139,13 @@ struct PublishCommand: AsyncParsableCommand {
             if !quiet.quiet { print(privacy.summary) }
         }
         if !report.conflicts.isEmpty {
-            throw DossierError("\(report.conflicts.count) file(s) changed on the server since the last publish were not overwritten: "
-                + report.conflicts.joined(separator: ", ")
-                + " — they were left as they are. To replace them with the site's files, run `dossier publish --verify`:"
-                + " it also deletes every file in that folder that the site does not have (a colleague's included);"
-                + " `dossier publish --verify --dry-run` lists those first")
+            throw DossierError(
+                "\(report.conflicts.count) file(s) changed on the server since the last publish were not overwritten: "
+                    + report.conflicts.joined(separator: ", ")
+                    + " — they were left as they are. To replace them with the site's files, run `dossier publish "
+                    + "--verify`:"
+                    + " it also deletes every file in that folder that the site does not have (a colleague's included);"
+                    + " `dossier publish --verify --dry-run` lists those first")
         }
     }
 }

@@ -8,17 +8,8 @@ import TextBasics
 struct RecallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recall",
-        abstract: "Memorization study tools: simulate, import, sealed kit uploads.",
-        discussion: """
-        The recall section of dossier.yml turns session logs into participant reports and a \
-        study summary (see docs/recall-section.md). These tools make inputs for it.
-
-        Examples:
-          dossier recall simulate --participants 30 --seed 7 --out data/recall/logs
-          dossier recall import-desktop raw-p2.csv --out data/recall/logs/p2.jsonl
-          dossier recall keygen --output study
-          dossier recall ingest --key study.key --from https://dav.example/drop/
-        """,
+        abstract: HelpText.abstract("recall"),
+        discussion: HelpText.discussion("recall"),
         subcommands: [Simulate.self, ImportDesktop.self, RecallKeygen.self, RecallSeal.self, RecallIngestCommand.self,
                       Parse.self]
     )
@@ -32,18 +23,7 @@ struct RecallCommand: AsyncParsableCommand {
     }
 
     struct Simulate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Write realistic synthetic session logs (seeded, deterministic).",
-            discussion: """
-            Writes one native JSON Lines log per participant (S001.jsonl, S002.jsonl, …) and, \
-            unless --strings is given, strings.txt with the NIST desktop study's strings. The \
-            typing model has per-key latencies, keyboard-plane changes, typos fixed with \
-            backspace, repeated Memorize views after a failed Verify, re-keyed fields, recall \
-            that falls with length, and abandoned sessions. The same seed writes the same files.
-
-            Example:
-              dossier recall simulate --participants 30 --seed 7 --output data/recall/logs
-            """)
+        static let configuration = HelpText.command("recall simulate")
 
         @Option(help: "How many participants to simulate (1–100000).")
         var participants: Int
@@ -92,17 +72,7 @@ struct RecallCommand: AsyncParsableCommand {
     }
 
     struct ImportDesktop: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "import-desktop",
-            abstract: "Convert a desktop Raw Data CSV (Appendix A) into a native event log.",
-            discussion: """
-            The typed characters come from the change in the text column, not from the .NET \
-            key names. The recall section also reads the CSV directly; converting is useful to \
-            keep one format.
-
-            Example:
-              dossier recall import-desktop raw-p2.csv --output data/recall/logs/p2.jsonl
-            """)
+        static let configuration = HelpText.command("recall import-desktop")
 
         @Argument(help: "The desktop Raw Data CSV file.")
         var file: String
@@ -131,13 +101,8 @@ struct RecallCommand: AsyncParsableCommand {
     /// benchmarks time it as the floor of a study build (docs/benchmarks.md).
     struct Parse: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Read and parse session logs only (for benchmarks).",
-            discussion: """
-            Prints the number of logs and events.
-
-            Example:
-              dossier recall parse data/recall/logs
-            """,
+            abstract: HelpText.abstract("recall parse"),
+            discussion: HelpText.discussion("recall parse"),
             shouldDisplay: false)
 
         @Argument(help: "Log files (*.jsonl native, *.csv desktop Raw Data) or folders of them.")

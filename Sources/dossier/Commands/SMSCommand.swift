@@ -8,18 +8,8 @@ import TextBasics
 struct SMSCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sms",
-        abstract: "Encrypt messages that fit one SMS, and manage the SecureSMS keystore.",
-        discussion: """
-        Two people add each other as contacts (each sends a key message, both compare a safety number), then paste 160-character messages through any messaging app. See docs/securesms-cli.md.
-
-        Example:
-          dossier sms init --account alice
-          dossier sms contact add Bob   # send your key message, paste Bob's, compare
-          echo "See you at 6" | dossier sms encrypt Bob
-          dossier sms decrypt Bob "$PASTED"
-
-        Secrets are never taken from arguments: the password comes from DOSSIER_SMS_PASSWORD, DOSSIER_SMS_PASSWORD_FD or the terminal. The keystore is --keystore, else DOSSIER_SMS_KEYSTORE, else $XDG_DATA_HOME/dossier/sms.keystore when XDG_DATA_HOME is set (and ~/.dossier/sms.keystore does not exist), else $HOME/.dossier/sms.keystore.
-        """,
+        abstract: HelpText.abstract("sms"),
+        discussion: HelpText.discussion("sms"),
         subcommands: [SMSInit.self, SMSPasswd.self, SMSContact.self, SMSEncrypt.self, SMSDecrypt.self,
                       SMSCount.self, SMSAlphabet.self, SMSBench.self]
     )
@@ -50,6 +40,11 @@ struct KeystoreOptions: ParsableArguments {
         let pw = try SecretInput.read(prompt: "Keystore password: ", environment: "DOSSIER_SMS_PASSWORD")
         return try SMS.wrap { try Keystore.open(at: url, password: pw, now: SMS.now(), lockWait: lockWait) }
     }
+}
+
+extension Keystore {
+    /// The index of the contact named `name`; none is a command-line error.
+    func index(of name: String) throws -> Int { try SMS.wrap { try contactIndex(name) } }
 }
 
 enum SMS {
@@ -161,14 +156,7 @@ enum SMS {
 // MARK: - Account
 
 struct SMSInit: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "init", abstract: "Create the local account: a new password-protected keystore.",
-        discussion: """
-        The password comes from DOSSIER_SMS_PASSWORD (or _FD), else it is asked for twice.
-
-        Example:
-          dossier sms init --account alice --keystore alice.keystore
-        """)
+    static let configuration = HelpText.command("sms init")
     @OptionGroup var store: KeystoreOptions
     @Option(help: "The account name shown in reports.") var account: String = "me"
     @Option(help: "Seconds the keystore stays locked after 3 wrong passwords.") var lockSeconds: Int = 300
@@ -201,13 +189,7 @@ struct SMSInit: AsyncParsableCommand {
 }
 
 struct SMSPasswd: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "passwd", abstract: "Change the keystore password.",
-        discussion: """
-        The current password comes from DOSSIER_SMS_PASSWORD(_FD) or the terminal, the new one from DOSSIER_SMS_NEW_PASSWORD(_FD) or the terminal. The scrypt cost stays as it is unless --kdf-log2n is given.
-
-        Example: dossier sms passwd --keystore alice.keystore --kdf-log2n 18
-        """)
+    static let configuration = HelpText.command("sms passwd")
     @OptionGroup var store: KeystoreOptions
     @Option(help: "A new scrypt cost, N = 2^this (10…20); default: keep the keystore's.") var kdfLog2n: Int?
     @Flag(help: "Accept a password the strength estimator scores below 3 of 4.") var allowWeak = false

@@ -9,13 +9,7 @@ import TextBasics
 // MARK: - Messages
 
 struct SMSEncrypt: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "encrypt", abstract: "Encrypt a message for a contact; prints 160 characters to paste.",
-        discussion: """
-        The text is the argument or standard input (one final line end dropped): up to 144 septets of the GSM 7-bit alphabet (€ [ ] { } \\ ^ ~ | count 2).
-
-        Example: echo "Meet at 6" | dossier sms encrypt Bob
-        """)
+    static let configuration = HelpText.command("sms encrypt")
     @OptionGroup var store: KeystoreOptions
     @Argument(help: "The contact.") var contact: String
     @Argument(help: "The message (else standard input).") var text: String?
@@ -30,7 +24,7 @@ struct SMSEncrypt: AsyncParsableCommand {
             throw SMS.error(SecureSMSError.tooLong(septets: used, limit: SMSProtocol.maxPlainSeptets))
         }
         var ks = try store.open()
-        let i = try SMS.wrap { try ks.contactIndex(contact) }
+        let i = try ks.index(of: contact)
         if ks.contacts[i].usesLegacyCodes {
             SMS.warnLegacy(ks.contacts[i].name)
         }
@@ -40,18 +34,15 @@ struct SMSEncrypt: AsyncParsableCommand {
             return m
         }
         SMS.out(msg)
-        quiet.note("\(used) of \(SMSProtocol.maxPlainSeptets) septets used, \(SMSProtocol.maxPlainSeptets - used) left; message #\(ks.contacts[i].send!.next - 1) to \(ks.contacts[i].name).")
+        quiet.note(
+            "\(used) of \(SMSProtocol.maxPlainSeptets) septets used, \(SMSProtocol.maxPlainSeptets - used) left; "
+                + "message #\(ks.contacts[i].send!.next - 1) to \(ks.contacts[i].name)."
+        )
     }
 }
 
 struct SMSDecrypt: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "decrypt", abstract: "Decrypt a pasted message from a contact.",
-        discussion: """
-        The message is the argument or standard input; spaces and line breaks are ignored. A message that does not verify changes nothing and says so.
-
-        Example: dossier sms decrypt Alice "$PASTED"
-        """)
+    static let configuration = HelpText.command("sms decrypt")
     @OptionGroup var store: KeystoreOptions
     @Argument(help: "The contact.") var contact: String
     @Argument(help: "The pasted message (else standard input).") var message: String?
@@ -60,7 +51,7 @@ struct SMSDecrypt: AsyncParsableCommand {
     func run() async throws {
         let pasted = SMS.input(message)
         var ks = try store.open()
-        let i = try SMS.wrap { try ks.contactIndex(contact) }
+        let i = try ks.index(of: contact)
         let text = try SMS.wrap { () throws -> String in
             let t = try ks.contacts[i].decrypt(pasted, now: SMS.now())
             try ks.save()
@@ -71,12 +62,7 @@ struct SMSDecrypt: AsyncParsableCommand {
 }
 
 struct SMSCount: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "count", abstract: "Show septets used and left for a message; no keystore needed.",
-        discussion: """
-        Example:
-          dossier sms count "Price: €5 [approx]"   # 20 septets used, 124 left (of 144)
-        """)
+    static let configuration = HelpText.command("sms count")
     @Argument(help: "The message (else standard input).") var text: String?
     @Flag(help: "Count the message as `encrypt --normalize` would send it.") var normalize = false
     @OptionGroup var quiet: QuietFlag
@@ -95,8 +81,8 @@ struct SMSCount: AsyncParsableCommand {
 /// Hidden: the alphabet tables as JSON, for the cross-check against another GSM 03.38 codec.
 struct SMSAlphabet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "alphabet", abstract: "Print the GSM 03.38 tables and the safe alphabet as JSON.",
-        discussion: "Example: dossier sms alphabet --json > tables.json",
+        commandName: "alphabet", abstract: HelpText.abstract("sms alphabet"),
+        discussion: HelpText.discussion("sms alphabet"),
         shouldDisplay: false)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag
@@ -107,8 +93,8 @@ struct SMSAlphabet: AsyncParsableCommand {
 /// Hidden: times the protocol alone (chain step + seal, parse + open), in process.
 struct SMSBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Time encrypt/decrypt of the protocol alone (no keystore).",
-        discussion: "Example: dossier sms bench --count 10000", shouldDisplay: false)
+        commandName: "bench", abstract: HelpText.abstract("sms bench"),
+        discussion: HelpText.discussion("sms bench"), shouldDisplay: false)
     @Option(help: "Messages to encrypt and decrypt.") var count: Int = 1000
     @OptionGroup var quiet: QuietFlag
 
@@ -121,7 +107,10 @@ struct SMSBench: AsyncParsableCommand {
         var alice = Contact(name: "B", now: t), bob = Contact(name: "A", now: t)
         let a = alice.ownPublicKey!, b = bob.ownPublicKey!
         let number = KeyExchange.safetyNumber(a, b)
-        try SMS.wrap { try alice.complete(theirs: b, confirmed: number, now: t); try bob.complete(theirs: a, confirmed: number, now: t) }
+        try SMS.wrap {
+            try alice.complete(theirs: b, confirmed: number, now: t);
+            try bob.complete(theirs: a, confirmed: number, now: t)
+        }
         let text = String(repeating: "Benchmark €[]. ", count: 8)
         var messages: [String] = []
         messages.reserveCapacity(count)

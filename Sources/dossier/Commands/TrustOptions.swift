@@ -5,8 +5,13 @@ import WebDAV
 /// vault sync, game ingest --from). See docs/publish.md, "Trusting a private
 /// certificate authority".
 struct TrustOptions: ParsableArguments {
-    @Option(name: .customLong("ca-file"),
-            help: "A PEM file of certificate authorities to trust for https instead of the system's (default: $SSL_CERT_FILE, else the system's).")
+    @Option(
+        name: .customLong("ca-file"),
+        help: """
+            A PEM file of certificate authorities to trust for https instead of the system's (default: \
+            $SSL_CERT_FILE, else the system's).
+            """
+    )
     var caFile: String?
 
     /// Client options with this trust choice.

@@ -11,20 +11,8 @@ import Vault
 struct VaultCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vault",
-        abstract: "Password vault: generate, store, import, report, sync.",
-        discussion: """
-        The master password is read from DOSSIER_VAULT_PASSWORD, from the file descriptor in \
-        DOSSIER_VAULT_PASSWORD_FD, or from the terminal without echo — never from an argument.
-
-        Examples:
-          dossier vault generate --length 20 --min-upper 2 --min-digits 3 --count 5
-          dossier vault init my.dvault
-          dossier vault add my.dvault --title Mail --username jo@example.com --generate
-          dossier vault list my.dvault
-          dossier vault show my.dvault Mail --reveal
-          dossier vault import my.dvault bitwarden-export.json
-          dossier vault report my.dvault --json
-        """,
+        abstract: HelpText.abstract("vault"),
+        discussion: HelpText.discussion("vault"),
         subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self, VaultEditCommand.self,
                       VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self, VaultNoteCommand.self,
                       VaultImportCommand.self, VaultExportCommand.self, VaultReportCommand.self, VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self]
@@ -168,16 +156,7 @@ struct GeneratorOptions: ParsableArguments {
 // MARK: - generate
 
 struct VaultGenerateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "generate",
-        abstract: "Generate passwords (uniform over all that meet the settings) with their strength.",
-        discussion: """
-        Examples:
-          dossier vault generate --length 20 --min-upper 2 --min-digits 3
-          dossier vault generate --length 12 --no-special --count 10
-          dossier vault generate --passphrase --words 6 --capitalize --digit
-        A minimum of 0 keeps the class on with no minimum; --no-<class> turns it off.
-        """)
+    static let configuration = HelpText.command("vault generate")
     @OptionGroup var options: GeneratorOptions
     @Option(help: "How many passwords.") var count = 1
     @Flag(help: "JSON lines with score, guesses and crack times.") var json = false
@@ -206,8 +185,7 @@ struct VaultGenerateCommand: ParsableCommand {
 // MARK: - init / add / edit / rm
 
 struct VaultInitCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "init", abstract: "Create an empty vault file.",
-        discussion: "Example: dossier vault init my.dvault   (asks for the master password twice)")
+    static let configuration = HelpText.command("vault init")
     @Argument(help: "The vault file to create.") var file: String
     @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
     @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
@@ -225,12 +203,7 @@ struct VaultInitCommand: ParsableCommand {
 }
 
 struct VaultPasswdCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "passwd", abstract: "Change the master password and key derivation, re-encrypting the vault atomically.",
-        discussion: """
-        The current password comes as for every command (DOSSIER_VAULT_PASSWORD, _FD, or the terminal); the new one from DOSSIER_NEW_VAULT_PASSWORD, its _FD, or the terminal (asked twice). The file is replaced in one rename: a crash leaves either the old or the new vault.
-
-        Example: dossier vault passwd my.dvault --kdf argon2id
-        """)
+    static let configuration = HelpText.command("vault passwd")
     @Argument(help: "The vault file.") var file: String
     @Option(help: "Key derivation for the new file: scrypt, argon2id or pbkdf2 (default: scrypt).") var kdf = "scrypt"
     @Flag(help: "Accept a new master password the estimator scores below 3 of 4.") var allowWeak = false
@@ -260,14 +233,7 @@ struct VaultPasswdCommand: ParsableCommand {
 }
 
 struct VaultAddCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an entry.",
-        discussion: """
-        The entry's password comes from --generate, or DOSSIER_ENTRY_PASSWORD (or _FD), or the terminal.
-
-        Examples:
-          dossier vault add my.dvault --title Mail --username jo@example.com --generate
-          dossier vault add my.dvault --title Bank --website https://bank.example.com
-        """)
+    static let configuration = HelpText.command("vault add")
     @Argument(help: "The vault file.") var file: String
     @Option(help: "The entry's title.") var title: String
     @Option(help: "The user name.") var username = ""
@@ -288,8 +254,7 @@ struct VaultAddCommand: ParsableCommand {
 }
 
 struct VaultEditCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an entry or note.",
-        discussion: "Example: dossier vault edit my.dvault Mail --username jo@example.org --generate")
+    static let configuration = HelpText.command("vault edit")
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
     @Option(help: "A new title.") var title: String?
@@ -337,8 +302,7 @@ struct VaultEditCommand: ParsableCommand {
 }
 
 struct VaultRemoveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete an entry or note (a tombstone syncs the deletion).",
-        discussion: "Example: dossier vault rm my.dvault Mail")
+    static let configuration = HelpText.command("vault rm")
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
     @OptionGroup var quiet: QuietFlag

@@ -12,8 +12,7 @@ import TextBasics
 // MARK: - list / show / note
 
 struct VaultListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries and notes (passwords hidden unless --reveal).",
-        discussion: "Example: dossier vault list my.dvault --json")
+    static let configuration = HelpText.command("vault list")
     @Argument(help: "The vault file.") var file: String
     @Flag(help: "Show passwords, descriptions, note text and URLs as stored.") var reveal = false
     @Flag(help: "A JSON array of items (docs/vault-cli.md).") var json = false
@@ -64,8 +63,7 @@ struct VaultListCommand: ParsableCommand {
 }
 
 struct VaultShowCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one item (secrets hidden unless --reveal).",
-        discussion: "Example: dossier vault show my.dvault Mail --reveal")
+    static let configuration = HelpText.command("vault show")
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
     @Flag(help: "Show the password, description or note text.") var reveal = false
@@ -79,8 +77,7 @@ struct VaultShowCommand: ParsableCommand {
 }
 
 struct VaultNoteCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "note", abstract: "Add a secure note; its text is read from standard input.",
-        discussion: "Example: dossier vault note my.dvault --title Wifi < wifi.txt")
+    static let configuration = HelpText.command("vault note")
     @Argument(help: "The vault file.") var file: String
     @Option(help: "The note's title.") var title: String
     @OptionGroup var quiet: QuietFlag

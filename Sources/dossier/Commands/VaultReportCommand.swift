@@ -12,16 +12,7 @@ import TextBasics
 // MARK: - import / report / score
 
 struct VaultImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "import", abstract: "Import an export or a KeePass database (format detected by content) into a vault.",
-        discussion: """
-        Formats: KeePass KDBX 3.1 and 4, Bitwarden JSON and CSV, KeePass 2.x XML, KeePassXC CSV, 1Password 8 CSV, Chrome CSV, Firefox CSV.
-
-        A KDBX database's password is read from the first line of --import-password-file, from DOSSIER_IMPORT_PASSWORD (or the file descriptor in DOSSIER_IMPORT_PASSWORD_FD), or from the terminal without echo; --key-file adds its key file. An empty password with a key file means the key file alone.
-
-        Examples:
-          dossier vault import my.dvault bitwarden_export.json
-          dossier vault import my.dvault Passwords.kdbx --key-file Passwords.keyx
-        """)
+    static let configuration = HelpText.command("vault import")
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "The export file or KDBX database.") var export: String
     @Option(help: "A file whose first line is the KDBX database's password.") var importPasswordFile: String?
@@ -64,12 +55,7 @@ struct VaultImportCommand: ParsableCommand {
 }
 
 struct VaultExportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "export", abstract: "Export every item UNENCRYPTED as Bitwarden JSON or KeePass 2.x XML, after a confirmation.",
-        discussion: """
-        The export holds every password and note in clear text. It is written to --output (a new file, mode 0600, written atomically) after you confirm on the terminal; --yes confirms without a terminal. Standard output only when asked with --output -.
-
-        Example: dossier vault export my.dvault --format keepass-xml --output export.xml
-        """)
+    static let configuration = HelpText.command("vault export")
     @Argument(help: "The vault file.") var file: String
     @Option(help: "bitwarden-json or keepass-xml.") var format: String
     @Option(help: "The file to write (must not exist), or - for standard output.") var output: String
@@ -96,14 +82,7 @@ struct VaultExportCommand: ParsableCommand {
 }
 
 struct VaultReportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "report", abstract: "The redacted health report of a vault or an export file.",
-        discussion: """
-        An export file needs no password: give --export.
-
-        Examples:
-          dossier vault report my.dvault --json
-          dossier vault report --export bitwarden-export.json
-        """)
+    static let configuration = HelpText.command("vault report")
     @Argument(help: "The vault file (or an export file, with --export).") var file: String
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
@@ -145,12 +124,8 @@ struct VaultReportCommand: ParsableCommand {
 /// Hidden: scores passwords read one per line from standard input (for the zxcvbn
 /// agreement test and the benchmark), printing one JSON object per line.
 struct VaultScoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "score", abstract: "Score passwords from standard input.",
-        discussion: """
-        One line out per line in: the score 0–4, or with --json {"guesses_log10", "score"}.
-
-        Example: dossier vault score --stdin --json < passwords.txt
-        """,
+    static let configuration = CommandConfiguration(commandName: "score", abstract: HelpText.abstract("vault score"),
+        discussion: HelpText.discussion("vault score"),
         shouldDisplay: false)
     @Flag(help: "Read passwords, one per line, from standard input.") var stdin = false
     @Flag(help: "JSON lines: score, guesses_log10.") var json = false
@@ -177,8 +152,8 @@ struct VaultScoreCommand: ParsableCommand {
 
 /// Hidden: the generator + estimator benchmark (Benchmarks/vault/run.sh).
 struct VaultBenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Time generating and scoring passwords.",
-        discussion: "Example: dossier vault bench --count 100000 --length 20 --json",
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: HelpText.abstract("vault bench"),
+        discussion: HelpText.discussion("vault bench"),
         shouldDisplay: false)
     @Option(help: "How many passwords.") var count = 100_000
     @OptionGroup var generator: GeneratorOptions

@@ -7,50 +7,7 @@ import TextBasics
 
 /// `dossier vault sync`: item-by-item sync of a vault with a WebDAV folder.
 struct VaultSyncCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "sync",
-        abstract: "Sync a vault with a WebDAV folder, item by item, keeping every change.",
-        discussion: """
-        Each item is stored on the server as its own encrypted blob, with a manifest. \
-        Changes from both sides are merged by item id and modification time (deletions \
-        included); an item edited on both sides keeps the later version and saves the \
-        other as "<title> (conflict copy)", and you are told. Writes are conditional, \
-        so a change another device made in between is never overwritten.
-
-        The manifest is authenticated with the vault's key and carries a version \
-        that only grows: a server that puts back an older manifest (a rollback) is \
-        refused with a clear message and nothing is changed. The vault file is saved \
-        before the sync state, so a sync stopped at any point (killed, a failed \
-        write) is repaired by the next one without losing an edit. A damaged blob on \
-        the server is skipped with a warning and does not block other items.
-
-        Server settings: --configure URL --user NAME [--auto] first checks them \
-        against the server (an authenticated PROPFIND of the folder, MKCOL if it is \
-        missing; a 401 is "bad credentials" and nothing is saved), then stores the \
-        URL, user name, WebDAV password and the auto-sync choice sealed inside the \
-        encrypted vault, and syncs. Later `dossier vault sync FILE` uses them. With \
-        --auto, every command that unlocks the vault (list, show, add, ...) syncs \
-        first and says so on standard error; if that sync fails, it warns and \
-        carries on with the local copy.
-
-        The WebDAV password comes from DOSSIER_WEBDAV_PASSWORD (or _FD) or the \
-        prompt (with --to, also a netrc file); the master password from \
-        DOSSIER_VAULT_PASSWORD (or _FD) or the prompt. Without stored settings, \
-        --to syncs and remembers the URL and user in <vault>.sync.json. A vault \
-        file that does not exist yet is created from the server's copy.
-
-        A server whose certificate comes from a private certificate authority: give \
-        --ca-file PEM once; a sync that succeeds remembers the file in \
-        <vault>.sync.json, and later syncs and auto-sync at unlock trust it when no \
-        --ca-file is given (before $SSL_CERT_FILE). --ca-file '' forgets it.
-
-        Examples:
-          dossier vault sync a.dvault --configure https://h.example/v/ --user al --auto
-          dossier vault sync my.dvault
-          dossier vault sync my.dvault --to https://dav.example.org/v/ --user al
-          dossier vault sync laptop.dvault --to https://dav.example.org/v/ --user al
-        """
-    )
+    static let configuration = HelpText.command("vault sync")
 
     @Argument(help: "The vault file.") var file: String
     @Option(name: .customLong("to"), help: "The WebDAV folder (first sync, or to change it).") var target: String?

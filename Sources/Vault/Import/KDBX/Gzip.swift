@@ -28,7 +28,9 @@ enum Gzip {
                     }
                     out.append(buf.baseAddress!, count: buf.count - Int(stream.avail_out))
                 }
-                guard out.count <= limit else { throw VaultError(.invalidInput, "the payload inflates to more than \(limit >> 20) MiB") }
+                guard out.count <= limit else {
+                    throw VaultError(.invalidInput, "the payload inflates to more than \(limit >> 20) MiB")
+                }
                 if status == Z_OK && stream.avail_in == 0 && stream.avail_out > 0 {
                     throw VaultError(.truncated, "the compressed payload is truncated")
                 }

@@ -51,7 +51,9 @@ final class InnerStream {
             buffer = []
             for b in 0..<count { buffer += Salsa20.block(state, counter: blocks + b) }
         case .chacha20(let key, let nonce):
-            guard blocks + count <= UInt64(UInt32.max) else { throw VaultError(.invalidInput, "protected values exceed the ChaCha20 stream") }
+            guard blocks + count <= UInt64(UInt32.max) else {
+                throw VaultError(.invalidInput, "protected values exceed the ChaCha20 stream")
+            }
             buffer = Array(try Insecure.ChaCha20CTR.encrypt(Data(count: Int(count) * 64), using: key,
                                                             counter: .init(offset: UInt32(blocks)), nonce: nonce))
         }

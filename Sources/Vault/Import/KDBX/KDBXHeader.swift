@@ -55,13 +55,16 @@ struct KDBXHeader {
         switch try need(2, "cipher").uuidString {
         case "31C1F2E6-BF71-4350-BE58-05216AFC5AFF": cipher = .aes256
         case "D6038A2B-8B6F-4CB5-A524-339A31DBB59A": cipher = .chacha20
-        case "AD68F29F-576F-4BB9-A36A-D47AF965346C": throw VaultError(.unsupported, "Twofish-encrypted databases are not supported (AES-256 and ChaCha20 are)")
+        case "AD68F29F-576F-4BB9-A36A-D47AF965346C":
+            throw VaultError(.unsupported, "Twofish-encrypted databases are not supported (AES-256 and ChaCha20 are)")
         default: throw VaultError(.unsupported, "the database's cipher is not supported (AES-256 and ChaCha20 are)")
         }
         let compression = try need(3, "compression flag", count: 4)
         var c = ByteReader(compression)
         let flag = try c.u32()
-        guard flag <= 1 else { throw VaultError(.unsupported, "compression \(flag) is not supported (none and gzip are)") }
+        guard flag <= 1 else {
+            throw VaultError(.unsupported, "compression \(flag) is not supported (none and gzip are)")
+        }
         let kdf: KDBXKDF
         if major == 4 {
             kdf = try KDBXKDF(variantDictionary: try need(11, "KDF parameters"))
@@ -113,11 +116,15 @@ enum KDBXKDF: Equatable {
         case Self.aesUUID, Self.aesKDBX4UUID:
             self = .aes(rounds: try int("R"), seed: try bytes("S"))
         case let u where u == Self.argon2dUUID || u == Self.argon2idUUID:
-            self = .argon2(id: u == Self.argon2idUUID, salt: try bytes("S"), iterations: try int("I"), memory: try int("M"),
-                           parallelism: UInt32(clamping: try int("P")), version: UInt32(clamping: try int("V")))
-            if d["K"] != nil || d["A"] != nil { throw VaultError(.unsupported, "Argon2 with a secret key or associated data is not supported") }
+            self = .argon2(
+                id: u == Self.argon2idUUID, salt: try bytes("S"), iterations: try int("I"), memory: try int("M"),
+                parallelism: UInt32(clamping: try int("P")), version: UInt32(clamping: try int("V")))
+            if d["K"] != nil || d["A"] != nil {
+                throw VaultError(.unsupported, "Argon2 with a secret key or associated data is not supported")
+            }
         default:
-            throw VaultError(.unsupported, "the database's key derivation is not supported (AES-KDF, Argon2d and Argon2id are)")
+            throw VaultError(
+                .unsupported, "the database's key derivation is not supported (AES-KDF, Argon2d and Argon2id are)")
         }
     }
 
@@ -133,7 +140,9 @@ enum KDBXKDF: Equatable {
         case .argon2(_, let salt, let iterations, let memory, let parallelism, let version):
             guard version == 0x10 || version == 0x13, (1...64).contains(parallelism), (1...1_000).contains(iterations),
                   memory >= 8 * 1024 * UInt64(parallelism), memory <= 2 << 30, (8...64).contains(salt.count) else {
-                throw VaultError(.corrupt, "Argon2 parameters out of range (1…64 lanes, 1…1,000 iterations, ≤ 2 GiB, version 0x10/0x13)")
+                throw VaultError(
+                    .corrupt,
+                    "Argon2 parameters out of range (1…64 lanes, 1…1,000 iterations, ≤ 2 GiB, version 0x10/0x13)")
             }
         }
     }
@@ -147,7 +156,9 @@ enum VariantDictionary {
     static func parse(_ data: Data) throws -> [String: Value] {
         var r = ByteReader(data)
         let version = try r.u16()
-        guard version >> 8 == 1 else { throw VaultError(.unsupported, "KDF parameter dictionary version \(version >> 8) is not supported") }
+        guard version >> 8 == 1 else {
+            throw VaultError(.unsupported, "KDF parameter dictionary version \(version >> 8) is not supported")
+        }
         var out: [String: Value] = [:]
         while true {
             let type = try r.u8()

@@ -56,7 +56,9 @@ enum KDBXKeys {
             return k
         }
         if version.hasPrefix("2.") {
-            guard let k = Data(hex: keyData.filter { !$0.isWhitespace }) else { throw VaultError(.invalidInput, "the key file's key is not hex") }
+            guard let k = Data(hex: keyData.filter { !$0.isWhitespace }) else {
+                throw VaultError(.invalidInput, "the key file's key is not hex")
+            }
             if let h = Data(hex: dataHash), !h.isEmpty, Data(SHA256.hash(data: k).prefix(h.count)) != h {
                 throw VaultError(.invalidInput, "the key file is damaged (its hash does not match)")
             }

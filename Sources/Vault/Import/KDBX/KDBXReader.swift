@@ -19,7 +19,9 @@ public enum KDBXReader {
         }
     }
 
-    public static func read(_ data: Data, credentials: Credentials, file: String? = nil, now: Date = Date()) throws -> ImportResult {
+    public static func read(
+        _ data: Data, credentials: Credentials, file: String? = nil, now: Date = Date()
+    ) throws -> ImportResult {
         do {
             return try decode(data, credentials: credentials, now: now)
         } catch var e as VaultError {
@@ -34,7 +36,8 @@ public enum KDBXReader {
         let composite = try KDBXKeys.composite(password: credentials.password, keyFile: credentials.keyFile)
         let transformed = try KDBXKeys.transform(composite, kdf: header.kdf)
         let cipherKey = Data(SHA256.hash(data: header.masterSeed + transformed))
-        let wrong = VaultError(.wrongPassword, "wrong password or key file for the KeePass database (or its header was altered)")
+        let wrong = VaultError(
+            .wrongPassword, "wrong password or key file for the KeePass database (or its header was altered)")
 
         var xml: Data
         var stream: InnerStream
@@ -45,7 +48,10 @@ public enum KDBXReader {
             }
             let hmacBase = Data(SHA512.hash(data: header.masterSeed + transformed + Data([1])))
             let headerMAC = try reader.bytes(32, what: "header HMAC")
-            guard Data(HMAC<SHA256>.authenticationCode(for: header.bytes, using: blockKey(hmacBase, UInt64.max))) == headerMAC else {
+            guard
+                Data(HMAC<SHA256>.authenticationCode(for: header.bytes, using: blockKey(hmacBase, UInt64.max)))
+                    == headerMAC
+            else {
                 throw wrong
             }
             let cipherText = try hmacBlocks(&reader, base: hmacBase)
@@ -71,11 +77,19 @@ public enum KDBXReader {
             // decrypt them without the rest): a file cut or altered further on, opened with
             // the right password, is then "damaged", never "wrong password".
             let payload = try reader.bytes(reader.remaining, what: "encrypted payload")
-            guard payload.count >= 32 else { throw VaultError(.truncated, "the file is truncated (in the encrypted payload)") }
-            guard try decryptStart(payload, header: header, key: cipherKey) == header.streamStartBytes else { throw wrong }
+            guard payload.count >= 32 else {
+                throw VaultError(.truncated, "the file is truncated (in the encrypted payload)")
+            }
+            guard try decryptStart(payload, header: header, key: cipherKey) == header.streamStartBytes else {
+                throw wrong
+            }
             let plain: Data
             do { plain = try decrypt(payload, header: header, key: cipherKey) } catch {
-                throw VaultError(.corrupt, "the database is damaged (its encrypted payload is cut or altered: the right password's stream start bytes match, the end does not decrypt)")
+                throw VaultError(
+                    .corrupt,
+                    "the database is damaged (its encrypted payload is cut or altered: the right password's stream "
+                        + "start bytes match, the end does not decrypt)"
+                )
             }
             guard plain.prefix(32) == header.streamStartBytes else { throw wrong }
             var blocks = ByteReader(plain.dropFirst(32))
@@ -107,8 +121,11 @@ public enum KDBXReader {
             let size = try r.u32()
             let block = try r.bytes(Int(size), what: "block \(index)")
             let sizeBytes = Data((0..<4).map { UInt8(truncatingIfNeeded: size >> (8 * $0)) })
-            let expected = HMAC<SHA256>.authenticationCode(for: le64(index) + sizeBytes + block, using: blockKey(base, index))
-            guard Data(expected) == mac else { throw VaultError(.corrupt, "the database is damaged (block \(index) fails its HMAC)") }
+            let expected = HMAC<SHA256>.authenticationCode(
+                for: le64(index) + sizeBytes + block, using: blockKey(base, index))
+            guard Data(expected) == mac else {
+                throw VaultError(.corrupt, "the database is damaged (block \(index) fails its HMAC)")
+            }
             if size == 0 { return out }
             out += block
             index += 1
@@ -147,23 +164,30 @@ public enum KDBXReader {
         let head = data.prefix(32)
         switch header.cipher {
         case .aes256:
-            return try AES._CBC.decrypt(head, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: header.encryptionIV), noPadding: true)
+            return try AES._CBC.decrypt(
+                head, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: header.encryptionIV), noPadding: true)
         case .chacha20:
-            return try Insecure.ChaCha20CTR.encrypt(head, using: SymmetricKey(data: key), nonce: .init(data: header.encryptionIV))
+            return try Insecure.ChaCha20CTR.encrypt(
+                head, using: SymmetricKey(data: key), nonce: .init(data: header.encryptionIV))
         }
     }
 
     static func decrypt(_ data: Data, header: KDBXHeader, key: Data) throws -> Data {
         switch header.cipher {
         case .aes256:
-            guard !data.isEmpty, data.count % 16 == 0 else { throw VaultError(.corrupt, "the encrypted payload has a bad length") }
+            guard !data.isEmpty, data.count % 16 == 0 else {
+                throw VaultError(.corrupt, "the encrypted payload has a bad length")
+            }
             do {
-                return try AES._CBC.decrypt(data, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: header.encryptionIV))
+                return try AES._CBC.decrypt(
+                    data, using: SymmetricKey(data: key), iv: AES._CBC.IV(ivBytes: header.encryptionIV))
             } catch {
-                throw VaultError(.wrongPassword, "wrong password or key file for the KeePass database (or it is damaged)")
+                throw VaultError(
+                    .wrongPassword, "wrong password or key file for the KeePass database (or it is damaged)")
             }
         case .chacha20:
-            return try Insecure.ChaCha20CTR.encrypt(data, using: SymmetricKey(data: key), nonce: .init(data: header.encryptionIV))
+            return try Insecure.ChaCha20CTR.encrypt(
+                data, using: SymmetricKey(data: key), nonce: .init(data: header.encryptionIV))
         }
     }
 }
