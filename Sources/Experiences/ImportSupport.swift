@@ -124,7 +124,8 @@ public enum TourImporter {
         func letter(_ c: UInt8) -> Bool { c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z") }
         guard let first = b.first, letter(first) else { return false }
         var i = 1
-        while i < b.count, letter(b[i]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[i]) || "+.-".utf8.contains(b[i]) {
+        while i < b.count,
+              letter(b[i]) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[i]) || "+.-".utf8.contains(b[i]) {
             i += 1
         }
         return i < b.count && b[i] == UInt8(ascii: ":")

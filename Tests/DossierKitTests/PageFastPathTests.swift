@@ -133,7 +133,8 @@ import Testing
         var random = SeededNumbers(state: 10)
         for _ in 0..<20_000 {
             let link = random.soup(pieces, fewerThan: 7)
-            #expect(LinkChecker.opensFromDisk(link) == LinkChecker.opensFromDiskByCharacter(link), "\(link.debugDescription)")
+            #expect(LinkChecker.opensFromDisk(link) == LinkChecker.opensFromDiskByCharacter(link),
+                    "\(link.debugDescription)")
         }
     }
 }

@@ -5,7 +5,9 @@ import Testing
 @testable import DossierKit
 
 @Test func isJSONAgreesWithJSONSerializationOnWholeAndCutManifests() throws {
+    // BEGIN DATA TABLE: one manifest as the publisher reads it
     let whole = #"{"format":1,"files":[{"path":"a b/é.html","sha256":"00ff","size":12}],"note":"\u00e9\n","x":null,"t":true,"n":-1.5e3}"#
+    // END DATA TABLE
     // Not compared: complete texts whose only fault is inside a string or number (`"\x"`, a raw
     // tab, `01`, `1e`, a lone `\ud800`): JSONDecoder checks those only when a value is
     // decoded, so isJSON calls them whole; the manifest decoder then refuses them.

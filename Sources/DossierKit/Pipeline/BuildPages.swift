@@ -167,12 +167,16 @@ extension BuildContext {
             }
         }
         if !errors.isEmpty {
-            if tree!.stoppedWriting { log.detail("a link no later file could satisfy: the pages after it were not written") }
+            if tree!.stoppedWriting {
+                log.detail("a link no later file could satisfy: the pages after it were not written")
+            }
             throw DossierError(LinkReport.grouped(errors))
         }
         // (Cannot happen: writing stops only on a link reported above. Should it, the
         // site is incomplete and must not replace the live one.)
-        if tree!.stoppedWriting { throw DossierError("internal error: files were left unwritten for a link that resolves") }
+        if tree!.stoppedWriting {
+            throw DossierError("internal error: files were left unwritten for a link that resolves")
+        }
         log.detail("\(links.values.reduce(0) { $0 + $1.count }) links on \(links.count) pages, all resolve")
     }
 

@@ -56,9 +56,12 @@ public final class StudyDatabase {
         let parent = (path as NSString).deletingLastPathComponent
         let folder = parent.isEmpty ? "." : parent
         guard fm.fileExists(atPath: folder, isDirectory: &isFolder) else {
-            throw GameError(file: path, "cannot create the database: the folder \(folder) does not exist (create it first)")
+            throw GameError(file: path,
+                            "cannot create the database: the folder \(folder) does not exist (create it first)")
         }
-        guard isFolder.boolValue else { throw GameError(file: path, "cannot create the database: \(folder) is a file, not a folder") }
+        guard isFolder.boolValue else {
+            throw GameError(file: path, "cannot create the database: \(folder) is a file, not a folder")
+        }
         guard fm.isWritableFile(atPath: folder) else {
             throw GameError(file: path, "cannot create the database: the folder \(folder) is not writable")
         }
@@ -152,11 +155,14 @@ public final class StudyDatabase {
         if let s = p.survey {
             if let old = existing?.survey, old.complete {
                 // An incomplete survey after a complete one is a stale draft: kept out, not an error.
-                if s.complete && old != s { throw GameError(file: path, "player \(p.id): a different complete survey is already stored") }
+                if s.complete && old != s {
+                    throw GameError(file: path, "player \(p.id): a different complete survey is already stored")
+                }
             } else {
                 try run("INSERT INTO surveys(player, complete, diagnosed, medicated, age, gender) "
                         + "VALUES($1,$2,$3,$4,$5,$6) ON CONFLICT(player) DO UPDATE SET complete = excluded.complete, "
-                        + "diagnosed = excluded.diagnosed, medicated = excluded.medicated, age = excluded.age, gender = excluded.gender",
+                        + "diagnosed = excluded.diagnosed, medicated = excluded.medicated, age = excluded.age, "
+                        + "gender = excluded.gender",
                         [.text(p.id), StoreValue(s.complete), StoreValue(s.diagnosed), StoreValue(s.medicated),
                          StoreValue(s.age), StoreValue(s.gender)])
             }
@@ -165,7 +171,9 @@ public final class StudyDatabase {
         var events: [[StoreValue]] = []
         for s in p.sessions {
             if let old = existing?.sessions.first(where: { $0.index == s.index }) {
-                if old != s { throw GameError(file: path, "player \(p.id) session \(s.index): different data is already stored") }
+                if old != s {
+                    throw GameError(file: path, "player \(p.id) session \(s.index): different data is already stored")
+                }
                 continue
             }
             try run("INSERT INTO sessions(player, session, start_ms, end_ms, score) VALUES($1,$2,$3,$4,$5)",

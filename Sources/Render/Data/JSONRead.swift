@@ -86,7 +86,9 @@ public enum JSONRead {
             let start = i
             var integral = true
             while i < b.count, "+-0123456789.eE".utf8.contains(b[i]) {
-                if b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") { integral = false }
+                if b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+                    integral = false
+                }
                 i += 1
             }
             let text = String(decoding: b[start..<i], as: UTF8.self)
@@ -114,7 +116,8 @@ public enum JSONRead {
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var u = try hex4()
-                    if (0xD800..<0xDC00).contains(u), i + 1 < b.count, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") {
+                    if (0xD800..<0xDC00).contains(u), i + 1 < b.count,
+                       b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") {
                         i += 2
                         let low = try hex4()
                         u = (0xDC00..<0xE000).contains(low) ? 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD
