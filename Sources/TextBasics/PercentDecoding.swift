@@ -1,7 +1,9 @@
 extension StringProtocol {
     /// `%XX` escapes decoded (hex digits in either case), as Foundation's
     /// `removingPercentEncoding`: nil when a `%` is not followed by two hex digits or the
-    /// decoded bytes are not UTF-8; a leading byte-order mark is dropped.
+    /// decoded bytes are not UTF-8 (where Foundation gives U+FFFD for a lone continuation
+    /// byte such as `%A9`, this gives nil, and callers keep the raw text); a leading
+    /// byte-order mark is dropped.
     public func percentDecoded() -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)

@@ -41,16 +41,17 @@ extension StringProtocol {
     }
 }
 
-/// Whether `u` is in `CharacterSet.whitespaces`: tab or a space separator (Zs).
+/// Whether `u` is in `CharacterSet.whitespaces`: tab, a space separator (Zs), or
+/// U+200B ZERO WIDTH SPACE, which Foundation's set has kept from older Unicode.
 public func isWhitespace(_ u: Unicode.Scalar) -> Bool {
     if u.value < 0x80 { return u == " " || u == "\t" }
-    return u.properties.generalCategory == .spaceSeparator
+    return u.value == 0x200B || u.properties.generalCategory == .spaceSeparator
 }
 
 /// Whether `u` is in `CharacterSet.whitespacesAndNewlines`.
 public func isWhitespaceOrNewline(_ u: Unicode.Scalar) -> Bool {
     if u.value < 0x80 { return u == " " || (0x09...0x0D).contains(u.value) }
-    if u.value == 0x85 { return true }
+    if u.value == 0x85 || u.value == 0x200B { return true }
     switch u.properties.generalCategory {
     case .spaceSeparator, .lineSeparator, .paragraphSeparator: return true
     default: return false
@@ -67,6 +68,10 @@ public func isPunctuation(_ u: Unicode.Scalar) -> Bool {
 }
 
 /// Whether `u` is in `CharacterSet.alphanumerics`: Unicode categories L*, M* and N*.
+/// (Categories come from the Swift standard library's Unicode data. Foundation's sets on
+/// Linux come from older tables: for scalars first assigned after Unicode 8.0 — Tangut,
+/// and recent additions — the two can differ; `TextAgainstFoundationTests` compares every
+/// scalar assigned by Unicode 8.0.)
 public func isAlphanumeric(_ u: Unicode.Scalar) -> Bool {
     switch u.properties.generalCategory {
     case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,

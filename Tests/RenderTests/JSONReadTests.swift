@@ -23,7 +23,7 @@ private func viaSerialization(_ any: Any) -> JSONValue {
     }
 }
 
-private struct Sample: Codable {
+private struct Sample: Codable, Equatable {
     var name: String
     var yaw: Double
     var big: Int64
@@ -45,7 +45,19 @@ private struct Sample: Codable {
                        nested: ["a": doubles.shuffled(using: &g), "b": []])
         let raw = try encoder.encode(s)
         let reference = viaSerialization(try JSONSerialization.jsonObject(with: raw, options: [.fragmentsAllowed]))
-        #expect(try JSONRead.value(Array(raw)).data == reference.data)
+        let ours = try JSONRead.value(Array(raw)).data
+        if ours != reference.data {
+            // Foundation on Linux misreads some large numbers with a fraction (it gave
+            // -1044418591034672 for -1044418591034672.1). Where the two differ, everything
+            // but `yaw` must be equal, and our `yaw` must be the encoded one to the 10
+            // significant digits JSONOutput writes.
+            var back = try JSONDecoder().decode(Sample.self, from: ours)
+            var theirs = try JSONDecoder().decode(Sample.self, from: reference.data)
+            #expect(abs(back.yaw - s.yaw) <= abs(s.yaw) * 1e-9)
+            back.yaw = 0
+            theirs.yaw = 0
+            #expect(back == theirs)
+        }
     }
 }
 

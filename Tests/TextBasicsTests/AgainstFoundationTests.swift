@@ -71,8 +71,12 @@ final class NumberFormattingAgainstFoundationTests: XCTestCase {
 
 final class TextAgainstFoundationTests: XCTestCase {
     func testWhitespaceSetsMatchCharacterSetOnEveryScalar() {
+        // Every scalar assigned by Unicode 8.0: for later ones the standard library's
+        // (newer) Unicode data decides, where Foundation's Linux tables are older (Tangut,
+        // Unicode 9.0, is not alphanumeric there; nor are most letters of 15.1 to 17.0).
         for v in 0...0x10FFFF {
-            guard let u = Unicode.Scalar(v) else { continue }
+            guard let u = Unicode.Scalar(v), let age = u.properties.age,
+                  age.major < 8 || (age.major == 8 && age.minor == 0) else { continue }
             XCTAssertEqual(isWhitespace(u), CharacterSet.whitespaces.contains(u), "U+\(String(v, radix: 16))")
             XCTAssertEqual(isWhitespaceOrNewline(u), CharacterSet.whitespacesAndNewlines.contains(u),
                            "U+\(String(v, radix: 16))")
@@ -110,7 +114,14 @@ final class TextAgainstFoundationTests: XCTestCase {
     func testReplacingAndRangesMatchFoundation() {
         let pairs = [("\r\n", " "), ("\n", "%0A"), ("\r", "%0D"), ("%", "%25"), ("&amp;", "&"), ("&lt;", "<"),
                      ("-", " "), ("--", "—"), ("\\", "\\\\"), ("\"", "\\\""), (" ", "\u{00A0}"), ("é", "e"), ("", "x")]
-        for t in Self.texts + Self.texts.map({ $0 + $0 }) {
+        // Texts with a combining mark are left out: Foundation does not match inside a
+        // grapheme cluster (" " before U+0301) and matches canonically equivalent text ("é"
+        // against "e\u{301}"); these functions match bytes, for Dossier's ASCII and fixed
+        // targets (Sources/TextBasics/Replacing.swift).
+        let plain = (Self.texts + Self.texts.map({ $0 + $0 })).filter { t in
+            !t.unicodeScalars.contains { [.nonspacingMark, .spacingMark, .enclosingMark].contains($0.properties.generalCategory) }
+        }
+        for t in plain {
             for (a, b) in pairs where !a.isEmpty {
                 XCTAssertEqual(t.replacingAll(a, with: b), t.replacingOccurrences(of: a, with: b), "\(t.debugDescription) \(a)")
                 XCTAssertEqual(t.textRange(of: a).map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) },
@@ -131,7 +142,18 @@ final class TextAgainstFoundationTests: XCTestCase {
             let n = Int.random(in: 0...6)
             inputs.append((0..<n).map { _ in ["%", "a", "F", "0", "9", "g", "%C3", "%A9", "%2", "é", "/"].randomElement()! }.joined())
         }
-        for t in inputs { XCTAssertEqual(t.percentDecoded(), t.removingPercentEncoding, t.debugDescription) }
+        // One known, deliberate difference: bytes that are not UTF-8 give nil here always;
+        // Foundation gives nil for some (`%C3` before a non-continuation byte) and U+FFFD
+        // for others (a lone continuation byte such as `%A9`). Every caller keeps the raw
+        // text on nil, so a name is never silently changed into U+FFFD.
+        for t in inputs {
+            let foundation = t.removingPercentEncoding
+            if let ours = t.percentDecoded() {
+                XCTAssertEqual(ours, foundation, t.debugDescription)
+            } else {
+                XCTAssertTrue(foundation == nil || foundation!.unicodeScalars.contains("\u{FFFD}"), t.debugDescription)
+            }
+        }
     }
 
     func testNFCMatchesPrecomposedStringWithCanonicalMapping() {
