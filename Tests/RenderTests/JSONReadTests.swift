@@ -37,7 +37,7 @@ private struct Sample: Codable, Equatable {
     encoder.outputFormatting = [.sortedKeys]
     let doubles: [Double] = [0, -0.0, 1, -1.5, 0.1, 1e-7, 123456.789, 1e15, 1e16, 9_007_199_254_740_993, 1e300, -2.5e-300, 3.14159]
     let names = ["", "plain", "quote \" back \\ slash / solidus", "ctl \u{1}\u{1F}\n\t", "é 🙂 \u{2028}", "<script>&"]
-    var g = JSONSampleRandom(seed: 45)
+    var g = SplitMix(state: 45)   // ChartsFastPathTests.swift
     for _ in 0..<300 {
         let s = Sample(name: names.randomElement(using: &g)!, yaw: doubles.randomElement(using: &g)! * Double.random(in: -2...2, using: &g),
                        big: Int64.random(in: -(1 << 53)...(1 << 53), using: &g), flags: [Bool.random(using: &g), Bool.random(using: &g)],
@@ -67,17 +67,4 @@ private struct Sample: Codable, Equatable {
     }
     #expect(try JSONRead.value(Array("[\"\\ud83d\\ude42\", 1e2, -0, true, null]".utf8))
             == .array([.string("🙂"), .double(100), .int(0), .bool(true), .null]))
-}
-
-/// A seeded generator, so the samples are the same on every run.
-private struct JSONSampleRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

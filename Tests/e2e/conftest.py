@@ -64,6 +64,12 @@ def pg_server():
     """One real PostgreSQL server for the whole session (each worker its own); tests
     take a fresh database from it with `pg_database`. A test that stops the server must
     use `pg_server_own` instead."""
+    yield from _started_pg_server()
+
+
+def _started_pg_server():
+    """A started server (the test is skipped, saying why, where PostgreSQL is missing),
+    closed when the fixture ends."""
     import pg_server as pgs
     reason = pgs.missing_reason()
     if reason:
@@ -82,10 +88,4 @@ def pg_database(pg_server):
 @pytest.fixture
 def pg_server_own():
     """A PostgreSQL server of this test alone (it may stop and restart it)."""
-    import pg_server as pgs
-    reason = pgs.missing_reason()
-    if reason:
-        pytest.skip(reason)
-    server = pgs.PgServer().start()
-    yield server
-    server.close()
+    yield from _started_pg_server()

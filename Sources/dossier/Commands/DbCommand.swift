@@ -9,18 +9,8 @@ import StudyStore
 struct DbCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
-        abstract: "The study database: create or upgrade its schema, copy it between engines.",
-        discussion: """
-        A database is a SQLite file path or a PostgreSQL location: \
-        postgres://USER@HOST/DB, or postgres: alone for the PG* environment variables. \
-        The password comes from PGPASSWORD, ~/.pgpass (PGPASSFILE) or a service file, \
-        never from the command line (docs/store.md).
-
-        Examples:
-          dossier db migrate --database study.sqlite
-          dossier db copy study.sqlite postgres://study@db.example.org/study
-          dossier db import-logs --database study.sqlite data/recall/logs
-        """,
+        abstract: HelpText.abstract("db"),
+        discussion: HelpText.discussion("db"),
         subcommands: [DbMigrate.self, DbCopy.self, DbImportLogs.self])
 }
 
@@ -42,14 +32,8 @@ func openStudyStore(_ location: StoreLocation, create: Bool) throws -> StoreConn
 struct DbMigrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Create the study schema, or upgrade it to this dossier's version.",
-        discussion: """
-        Safe to run again and from several places at once. A database of a newer \
-        schema than this dossier knows is refused, untouched. DB is a SQLite file or \
-        a postgres:// location.
-
-        Example: dossier db migrate --database study.sqlite
-        """)
+        abstract: HelpText.abstract("db migrate"),
+        discussion: HelpText.discussion("db migrate"))
     @Option(help: "A SQLite file (created if missing) or a postgres:// location.") var database: String
     @OptionGroup var quiet: QuietFlag
 
@@ -67,15 +51,8 @@ struct DbMigrate: ParsableCommand {
 struct DbCopy: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
-        abstract: "Copy a whole study (game, recall logs, privacy key and ledger).",
-        discussion: """
-        Reads FROM in one snapshot and writes TO in one transaction: TO holds all of \
-        the study or, after any failure, nothing new. TO must be empty unless --replace.
-
-        Examples:
-          dossier db copy study.sqlite postgres://study@db.example.org/study
-          dossier db copy postgres: backup.sqlite
-        """)
+        abstract: HelpText.abstract("db copy"),
+        discussion: HelpText.discussion("db copy"))
     @Argument(help: "The database to copy from.") var from: String
     @Argument(help: "The database to copy into (a SQLite file is created).") var to: String
     @Flag(help: "Replace what TO holds.") var replace = false
@@ -99,14 +76,8 @@ struct DbCopy: ParsableCommand {
 struct DbImportLogs: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-logs",
-        abstract: "Store recall logs (*.jsonl, *.csv) in a database's recall_logs.",
-        discussion: """
-        Each log is stored once, by the SHA-256 of its bytes, under its file name; a \
-        log already stored is reported and skipped. A recall section with `database:` \
-        builds from the table.
-
-        Example: dossier db import-logs --database study.sqlite data/recall/logs
-        """)
+        abstract: HelpText.abstract("db import-logs"),
+        discussion: HelpText.discussion("db import-logs"))
     @Option(help: "A SQLite file (created if missing) or a postgres:// location.") var database: String
     @Argument(help: "Log files or folders of logs.") var inputs: [String]
     @OptionGroup var quiet: QuietFlag

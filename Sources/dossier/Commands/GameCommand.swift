@@ -57,25 +57,10 @@ func gamePrintJSON<T: Encodable>(_ value: T) throws {
 
 struct GameKeygen: ParsableCommand {
     static let configuration = HelpText.command("game keygen")
-    @Option(name: [.customLong("output"), .customShort("o")], help: "Path prefix of the two files.") var out: String
+    @OptionGroup var files: KeyPairFiles
     @OptionGroup var quiet: QuietFlag
-    @Option(help: "RSA modulus size: 2048, 3072 or 4096.") var bits: Int = 3072
-    @Flag(help: "Replace existing files.") var force = false
 
-    func validate() throws {
-        guard [2048, 3072, 4096].contains(bits) else { throw ValidationError("--bits must be 2048, 3072 or 4096") }
-    }
-
-    func run() throws {
-        let keyURL = URL(fileURLWithPath: out + ".key"), pubURL = URL(fileURLWithPath: out + ".pub")
-        for u in [keyURL, pubURL] where !force && FileManager.default.fileExists(atPath: u.path) {
-            throw DossierError(file: u.path, "already exists (use --force to replace it)")
-        }
-        let pair = try Upload.makeKeyPair(bits: bits)
-        try writeAtomically(Data(pair.privatePEM.utf8), to: keyURL, mode: 0o600)
-        try writeAtomically(Data(pair.publicPEM.utf8), to: pubURL, mode: 0o644)
-        quiet.note("wrote \(keyURL.path) (secret, mode 0600) and \(pubURL.path)")
-    }
+    func run() throws { try files.write(quiet) }
 }
 
 // MARK: - seal

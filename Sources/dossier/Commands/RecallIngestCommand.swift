@@ -13,29 +13,8 @@ import WebDAV
 struct RecallIngestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Open, verify and store the kit's sealed uploads (logs folder or database).",
-        discussion: """
-        Each *.rcu upload in the drop is opened with the study key, its signature and
-        device pin checked, and its log stored in the logs folder under the name the
-        kit's Export gives it, exactly those bytes (written to a hidden temporary file,
-        then put in place). Only then is the upload deleted from the drop (or moved
-        into --move-to). The same log again is not stored twice. A truncated, altered,
-        replayed (copied under another name), wrongly keyed or conflicting upload is
-        refused with the reason and left in the drop. Exit status 1 unless every
-        upload is stored.
-
-        --from is a WebDAV folder URL (credentials as for `dossier publish`:
-        DOSSIER_WEBDAV_USER, DOSSIER_WEBDAV_PASSWORD, --netrc) or a local folder.
-        Logs go to --logs FOLDER, or to --db (the study database's recall_logs
-        table: a SQLite file or postgres://…, docs/store.md), or else to the
-        project's `recall: database:` or `recall: logs:` folder. Several ingests may
-        run at once against one PostgreSQL database: each log is stored once.
-
-        Examples:
-          dossier recall ingest --key study.key --from https://dav.example/drop/
-          dossier recall ingest --key study.key --from drop --logs data/logs
-          dossier recall ingest --key study.key --from drop --db study.sqlite
-        """)
+        abstract: HelpText.abstract("recall ingest"),
+        discussion: HelpText.discussion("recall ingest"))
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
     @Option(help: "The WebDAV drop folder URL, or a local folder, to take uploads from.") var from: String
     @Option(help: "The folder to store logs in (default: the project's recall logs folder).") var logs: String?

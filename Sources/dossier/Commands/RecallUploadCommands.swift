@@ -14,47 +14,19 @@ import WebDAV
 struct RecallKeygen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keygen",
-        abstract: "Make the study's RSA key pair for sealed kit uploads.",
-        discussion: """
-        Writes PREFIX.key (the private key, PKCS#8 PEM, mode 0600 - keep it secret; it
-        opens every upload) and PREFIX.pub (the public key: give it to the kit as
-        `recall: public_key:`). The same pair as `dossier game keygen` makes.
-
-        Example:
-          dossier recall keygen --output study
-        """)
-    @Option(name: [.customLong("output"), .customShort("o")], help: "Path prefix of the two files.") var out: String
-    @Option(help: "RSA modulus size: 2048, 3072 or 4096.") var bits: Int = 3072
-    @Flag(help: "Replace existing files.") var force = false
+        abstract: HelpText.abstract("recall keygen"),
+        discussion: HelpText.discussion("recall keygen"))
+    @OptionGroup var files: KeyPairFiles
     @OptionGroup var quiet: QuietFlag
 
-    func validate() throws {
-        guard [2048, 3072, 4096].contains(bits) else { throw ValidationError("--bits must be 2048, 3072 or 4096") }
-    }
-
-    func run() throws {
-        let keyURL = URL(fileURLWithPath: out + ".key"), pubURL = URL(fileURLWithPath: out + ".pub")
-        for u in [keyURL, pubURL] where !force && FileManager.default.fileExists(atPath: u.path) {
-            throw DossierError(file: u.path, "already exists (use --force to replace it)")
-        }
-        let pair = try Envelope.makeKeyPair(bits: bits)
-        try AtomicFile.write(Data(pair.privatePEM.utf8), to: keyURL, mode: 0o600)
-        try AtomicFile.write(Data(pair.publicPEM.utf8), to: pubURL, mode: 0o644)
-        quiet.note("wrote \(keyURL.path) (secret, mode 0600) and \(pubURL.path)")
-    }
+    func run() throws { try files.write(quiet) }
 }
 
 struct RecallSeal: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seal",
-        abstract: "Sign and seal session logs as the kit does (for tests and demos).",
-        discussion: """
-        One upload per log, named rc-<24 hex digits>.rcu, in the output folder. The
-        device's id and Ed25519 key live in DEVICE (made at the first seal, mode 0600).
-
-        Example:
-          dossier recall seal --public study.pub --output drop S001.jsonl
-        """)
+        abstract: HelpText.abstract("recall seal"),
+        discussion: HelpText.discussion("recall seal"))
     @Option(help: "The study's public key (PEM).") var `public`: String
     @Option(name: [.customLong("output"), .customShort("o")], help: "Folder for the sealed uploads.") var out: String
     @Option(help: "The device's key file (default: <output>-device.json).") var device: String?
