@@ -22,6 +22,7 @@ QUIET_TABLE = {
             "sms contact edit", "sms contact resync", "sms contact rm", "sms passwd", "sms alphabet", "sms bench"],
     "game": ["game keygen", "game simulate", "game seal", "game ingest", "game analyze", "game fit-exgauss",
              "game fit-logistic"],
+    "db": ["db migrate", "db import-logs", "db copy"],
 }
 
 SECRETS = ["quiet master pass phrase", "second quiet master phrase", "plover quartz minnow 7 lantern", PASSWORD]

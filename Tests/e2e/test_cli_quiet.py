@@ -123,6 +123,17 @@ def test_quiet_project_commands(runner, tmp_path):
     r.done("project")
 
 
+def test_quiet_db(runner):
+    r = runner
+    r.silent("recall", "simulate", "--participants", "2", "--seed", "3", "--output", "logs")
+    r.ran = []
+    r.silent("db", "migrate", "--database", "a.sqlite")
+    r.silent("db", "import-logs", "--database", "a.sqlite", "logs")
+    r.silent("db", "copy", "a.sqlite", "b.sqlite")
+    r.fails_the_same("db", "copy", "a.sqlite", "b.sqlite")   # b.sqlite is no longer empty
+    r.done("db")
+
+
 def test_quiet_recall_and_experiences(runner, tmp_path):
     r = runner
     r.silent("recall", "simulate", "--participants", "2", "--seed", "3", "--output", "logs")
