@@ -13,7 +13,8 @@ import Glibc
 /// tests (stops the database server), then creates PATH. The points:
 ///
 /// - `commit`: just before a write transaction commits (one per ingested upload);
-/// - `snapshot`: inside a build's read snapshot, after its first query.
+/// - `snapshot`: inside a build's read snapshot, after its first query;
+/// - `folder-store`: as `recall ingest` starts to store a log into a logs folder.
 ///
 /// In release builds ``reached(_:)`` does nothing.
 public enum PausePoint {

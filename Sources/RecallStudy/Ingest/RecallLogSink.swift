@@ -70,25 +70,42 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
         }
     }
 
-    /// SHA-256 → name of every log in the folder (`*.jsonl`, `*.csv`, not hidden).
-    private func index() throws -> [String: String] {
-        if let digests { return digests }
-        var out: [String: String] = [:]
+    /// SHA-256 → name of every log in the folder (`*.jsonl`, `*.csv`, not hidden), as far
+    /// as this run has read it; ``lookUp(_:)`` reads the folder again on a miss, because
+    /// another ingest may be storing into the same folder at the same time.
+    private var hashed: Set<String> = []
+
+    private func refreshIndex() {
+        var out = digests ?? [:]
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for n in names.sorted() where !n.hasPrefix(".") && (n.hasSuffix(".jsonl") || n.hasSuffix(".csv")) {
+        for n in names.sorted() where !n.hasPrefix(".") && (n.hasSuffix(".jsonl") || n.hasSuffix(".csv"))
+            && !hashed.contains(n) {
             guard let d = FileManager.default.contents(atPath: folder.appendingPathComponent(n).path) else { continue }
             out[RecallUpload.digest(d)] = n
+            hashed.insert(n)
         }
         digests = out
-        return out
     }
 
-    public func contains(sha256: String) throws -> Bool { try index()[sha256] != nil }
+    /// The name of the stored log with this SHA-256, reading logs stored since the last look.
+    private func lookUp(_ sha256: String) -> String? {
+        if digests == nil { refreshIndex() }
+        if let n = digests?[sha256] { return n }
+        refreshIndex()
+        return digests?[sha256]
+    }
+
+    public func contains(sha256: String) throws -> Bool { lookUp(sha256) != nil }
 
     public func store(name: String, bytes: [UInt8], sha256: String) throws -> Bool {
-        if try index()[sha256] != nil { return false }
+        PausePoint.reached("folder-store")
+        if lookUp(sha256) != nil { return false }
         let target = folder.appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: target.path) { throw RecallSinkError.nameTaken(name) }
+        if let d = FileManager.default.contents(atPath: target.path) {
+            // Stored by another ingest since this one looked: the same log, or another.
+            if RecallUpload.digest(d) == sha256 { return false }
+            throw RecallSinkError.nameTaken(name)
+        }
         guard try Self.writeAtomically(bytes, to: target, label: "log \(name)", beforeWrite: beforeWrite) else {
             // Another process stored a file of this name since: the same log or another.
             if let d = FileManager.default.contents(atPath: target.path), RecallUpload.digest(d) == sha256 {
@@ -97,6 +114,7 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
             throw RecallSinkError.nameTaken(name)
         }
         digests?[sha256] = name
+        hashed.insert(name)
         return true
     }
 
