@@ -33,6 +33,7 @@ from typing import Callable
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from conftest import REPO, dossier_path  # noqa: E402  (the binary is found as every e2e test finds it)
+import fuzz_sealed  # noqa: E402
 
 DEMO = REPO / "Examples" / "demo"
 FIXTURES = REPO / "Tests"
@@ -109,6 +110,7 @@ class Target:
     weight: float = 1.0          # relative share of the runs (slow targets — KDFs, strength
                                  # estimation in a debug build — get less)
     slow: float = 1.0            # timeout multiplier (a debug build's scrypt takes seconds)
+    after: Callable[[pathlib.Path, random.Random], None] | None = None   # turns the mutated file into the input
 
 
 def _copy(src: pathlib.Path, dst: pathlib.Path) -> pathlib.Path:
@@ -223,43 +225,8 @@ def t_game_jsonl(d):
     return f, ["game", "analyze", str(f)], {}
 
 
-def _dossier(*args, env=None, cwd=None):
-    return subprocess.run([dossier_path(), *map(str, args)], capture_output=True, env=env, cwd=cwd, timeout=300)
-
-
-_CACHE: dict[str, pathlib.Path] = {}
-
-
-def _game_fixtures() -> pathlib.Path:
-    """A key pair, a small database and one sealed upload, made once per process."""
-    if "game" not in _CACHE:
-        d = pathlib.Path(tempfile.mkdtemp(prefix="dossier-fuzz-game-"))
-        (d / "in.jsonl").write_bytes(_game_lines(2))
-        _dossier("game", "keygen", "--out", d / "study", "--bits", "2048")
-        pub = next(d.glob("study*pub*"), None) or next(p for p in d.glob("study*") if "pem" in p.name and "priv" not in p.name)
-        _dossier("game", "seal", "--public", pub, "--out", d / "up", d / "in.jsonl")
-        key = next(p for p in d.glob("study*") if p != pub)
-        _dossier("game", "ingest", "--key", key, "--db", d / "study.db", d / "up")
-        _CACHE["game"] = d
-    return _CACHE["game"]
-
-
-def _private_key(d: pathlib.Path) -> pathlib.Path:
-    pubs = [p for p in d.glob("study*") if "pub" in p.name]
-    return next(p for p in d.glob("study*") if p not in pubs)
-
-
-def t_sqlite(d):
-    g = _game_fixtures()
-    f = _copy(g / "study.db", d / "study.db")
-    return f, ["game", "analyze", "--db", str(f)], {}
-
-
-def t_sealed_upload(d):
-    g = _game_fixtures()
-    up = sorted((g / "up").glob("*"))[0]
-    f = _copy(up, d / "up" / up.name)
-    return f, ["game", "ingest", "--key", str(_private_key(g)), "--db", str(d / "fresh.db"), str(f)], {}
+t_sqlite, t_sealed_upload = fuzz_sealed.game_targets(_game_lines)
+t_recall_sealed, t_recall_plaintext, after_recall_plaintext = fuzz_sealed.recall_targets()
 
 
 TARGETS = [
@@ -284,6 +251,8 @@ TARGETS = [
     Target("game-jsonl", t_game_jsonl),
     Target("game-sqlite", t_sqlite),
     Target("game-sealed-upload", t_sealed_upload),
+    Target("recall-sealed-upload", t_recall_sealed),
+    Target("recall-upload-plaintext", t_recall_plaintext, after=after_recall_plaintext),
 ]
 
 
@@ -315,6 +284,8 @@ def run_case(target: Target, seed: int, case: int, work: pathlib.Path, save: pat
     file, args, env = target.setup(folder)
     if case >= 0:                      # case -1: the seed as it is, which must pass
         file.write_bytes(mutate(file.read_bytes(), rng))
+    if target.after:
+        target.after(file, rng)
     full_env = {k: v for k, v in os.environ.items() if not k.startswith("DOSSIER_")}
     full_env.update(env)
     cmd = [dossier_path(), *args]
