@@ -202,6 +202,10 @@ final class ISO8601AgainstFormatterTests: XCTestCase {
         var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400),
                      Date(timeIntervalSince1970: 1_700_000_000.9995), Date(timeIntervalSince1970: 4_102_444_800)]
         for _ in 0..<3000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2e9...5e9))) }
+        // Times a half millisecond from a whole one, before and after 1970 (the rounding rule).
+        for _ in 0..<3000 {
+            dates.append(Date(timeIntervalSince1970: (Double.random(in: -2e9...5e9) * 1000).rounded() / 1000 + 0.0005))
+        }
         for d in dates {
             XCTAssertEqual(ISODateText.format(d), plain.string(from: d), "\(d.timeIntervalSince1970)")
             XCTAssertEqual(ISODateText.format(d, fractionalSeconds: true), fractional.string(from: d),
