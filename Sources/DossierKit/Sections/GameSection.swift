@@ -99,7 +99,7 @@ public struct GameSection: Section {
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")" + walSalt() + GameSection.storeSalt(store))]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")" + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store)))]
     }
 
     /// `;wal=<SHA-256 of the database's -wal file>` while that file holds anything: an

@@ -1,6 +1,8 @@
 // Compiled only with the game domain.
 #if DOMAIN_GAME
+import Crypto
 import Foundation
+import GameAnalytics
 import StudyStore
 
 // MARK: - `game: database:` on PostgreSQL (docs/store.md)
@@ -25,13 +27,29 @@ extension GameSection {
         }
     }
 
-    /// A PostgreSQL database is no file whose bytes the build can compare: its cohort unit
-    /// is built every time (`;store=` and a fresh value). Nothing for SQLite or files.
-    static func storeSalt(_ store: StoreLocation?) -> String {
-        guard case .postgres = store else { return "" }
-        var bytes = [UInt8](repeating: 0, count: 8)
-        for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
-        return ";store=" + bytes.map { b in String(b, radix: 16) }.joined()
+    /// A PostgreSQL database is no file whose bytes the build cache can compare: its
+    /// cohort unit's salt ends in `;store=` and the SHA-256 of what the unit reads from it
+    /// — "dossier-store-v1", the rows digest (docs/game-privacy.md, "The data digest"), then
+    /// each player's result key as `player` 0x00 `key` 0x0A in byte order of the players —
+    /// read in one snapshot, so the unit is rebuilt exactly when the data changes. Nothing
+    /// for SQLite (the file is the unit's input) or telemetry files.
+    static func storeSalt(_ store: StoreLocation?) throws -> String {
+        guard let store, case .postgres = store else { return "" }
+        do throws(GameError) {
+            let db = try StudyDatabase(location: store, create: false)
+            let (rows, keys) = try db.read { () throws(GameError) -> (Data, [String: String]) in
+                (try db.rowsDigest(), try db.resultKeys())
+            }
+            var h = SHA256()
+            h.update(data: Data("dossier-store-v1".utf8))
+            h.update(data: rows)
+            for player in keys.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                h.update(data: Data(player.utf8) + [0] + Data(keys[player]!.utf8) + [0x0A])
+            }
+            return ";store=" + h.finalize().map { b in (b < 16 ? "0" : "") + String(b, radix: 16) }.joined()
+        } catch {
+            throw DossierError(file: error.file, line: error.line, column: error.column, error.message)
+        }
     }
 }
 #endif
