@@ -48,6 +48,24 @@ def build_site(root, dossier_bin, experiences):
     return root / "_site"
 
 
+def hall_and_garden(title, second):
+    """A two-panorama tour: the Hall holds a sound ("Hello"), the trigger `second` and a door
+    to the Garden, whose only trigger is a note (so a child can finish there)."""
+    return {
+        "title": title,
+        "panoramas": [
+            {"id": "a", "title": "Hall", "image": "media/hall.jpg", "triggers": [
+                {"id": "s1", "kind": "sound", "yaw": -20, "pitch": 0, "label": "Hello", "media": "media/hello.wav"},
+                second,
+                {"id": "d1", "kind": "door", "yaw": 20, "pitch": 0, "label": "To the garden", "target": "b"},
+            ]},
+            {"id": "b", "title": "Garden", "image": "media/park-pond.jpg", "triggers": [
+                {"id": "n2", "kind": "note", "yaw": 0, "pitch": 0, "label": "Pond", "text": "Ducks live here."},
+            ]},
+        ],
+    }
+
+
 @pytest.fixture(scope="module")
 def editor_site(tmp_path_factory, dossier_bin):
     dentist = json.loads((REPO / "Examples/demo/data/experiences/dentist.json").read_text())
@@ -252,6 +270,17 @@ def test_made_in_the_editor_built_and_viewed_triggers_sit_where_clicked(editor_s
         drv.quit()
 
 
+def new_with_two_panoramas(drv, site):
+    """The editor opened on a new experience of two panoramas (waiting room, hall), the first shown."""
+    drv.get((site / "experiences/editor/index.html").as_uri())
+    wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-editor") == "ready")
+    drv.find_element(By.ID, "xe-new").click()
+    drv.find_element(By.ID, "xe-add-pano").send_keys(f"{MEDIA / 'waiting.jpg'}\n{MEDIA / 'hall.jpg'}")
+    wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".xe-pano")) == 2)
+    drv.find_elements(By.CSS_SELECTOR, ".xe-pano .xe-show")[0].click()
+    wait(drv, lambda d: d.find_element(By.ID, "xe-stage").get_attribute("data-ready") == "true")
+
+
 def retype(text):
     """Select-all-free replacement: backspaces over the 3 characters typed, then `text`."""
     return "\b\b\b" + text
@@ -260,13 +289,7 @@ def retype(text):
 def test_delete_panorama_asks_first_and_removes_doors_to_it(editor_site, tmp_path):
     drv = make_driver(tmp_path)
     try:
-        drv.get((editor_site / "experiences/editor/index.html").as_uri())
-        wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-editor") == "ready")
-        drv.find_element(By.ID, "xe-new").click()
-        drv.find_element(By.ID, "xe-add-pano").send_keys(f"{MEDIA / 'waiting.jpg'}\n{MEDIA / 'hall.jpg'}")
-        wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".xe-pano")) == 2)
-        drv.find_elements(By.CSS_SELECTOR, ".xe-pano .xe-show")[0].click()
-        wait(drv, lambda d: d.find_element(By.ID, "xe-stage").get_attribute("data-ready") == "true")
+        new_with_two_panoramas(drv, editor_site)
         place(drv, False, "door", 0, 0)
         Select(drv.find_element(By.ID, "xe-trigger-target")).select_by_value("p2")
         drv.find_elements(By.CSS_SELECTOR, ".xe-pano .xe-delete")[1].click()

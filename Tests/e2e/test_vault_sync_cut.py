@@ -36,6 +36,15 @@ def two_devices(dossier_bin, a, b, url):
     v(dossier_bin, "sync", b, "--to", url)
 
 
+def sync_an_edit_through_a_cut(dossier_bin, dav, faults, a, username, server_path, offset):
+    """Device `a` sets Mail's user name to `username` and syncs while the server cuts its
+    upload of `server_path` after `offset` bytes: that cut, and only it, happens."""
+    v(dossier_bin, "edit", a, "Mail", "--username", username)
+    rules(faults, cut(server_path, offset=offset))
+    v(dossier_bin, "sync", a)
+    assert [k for _, _, k in dav.faults_fired()] == ["cut"]
+
+
 def test_a_cut_blob_upload_is_checked_and_repaired(dossier_bin, tmp_path):
     """Before: the retried PUT got 412, was taken as "already uploaded", the manifest
     named the partial blob, and the other device printed "skipped … truncated" on every
@@ -45,10 +54,7 @@ def test_a_cut_blob_upload_is_checked_and_repaired(dossier_bin, tmp_path):
     with WebDAVServer(tmp_path / "srv", faults=faults) as dav:
         url = dav.url + "v/"
         two_devices(dossier_bin, a, b, url)
-        v(dossier_bin, "edit", a, "Mail", "--username", "jo-edited")
-        rules(faults, cut("/v/items/", offset=40))
-        v(dossier_bin, "sync", a)
-        assert [k for _, _, k in dav.faults_fired()] == ["cut"]
+        sync_an_edit_through_a_cut(dossier_bin, dav, faults, a, "jo-edited", "/v/items/", 40)
         # Every blob the manifest names is whole: its name carries its hash.
         import hashlib
         m = json.loads((tmp_path / "srv" / "v" / "manifest.json").read_text())
@@ -83,10 +89,7 @@ def test_a_cut_manifest_upload_is_recovered_not_a_permanent_block(dossier_bin, t
     with WebDAVServer(tmp_path / "srv", faults=faults) as dav:
         url = dav.url + "v/"
         two_devices(dossier_bin, a, b, url)
-        v(dossier_bin, "edit", a, "Mail", "--username", "jo-2")
-        rules(faults, cut("/v/manifest.json", offset=30))
-        v(dossier_bin, "sync", a)
-        assert [k for _, _, k in dav.faults_fired()] == ["cut"]
+        sync_an_edit_through_a_cut(dossier_bin, dav, faults, a, "jo-2", "/v/manifest.json", 30)
         v(dossier_bin, "add", b, "--title", "Bank", "--username", "bo")
         v(dossier_bin, "sync", b)
         v(dossier_bin, "sync", a)
