@@ -51,7 +51,8 @@ public enum Rules {
     public static func isSafeRelativePath(_ s: String) -> Bool {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./")
         return !s.isEmpty && !s.hasPrefix("/") && s.allSatisfy { allowed.contains($0) }
-            && !s.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+            && !s.split(separator: "/",
+                        omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
     }
 }
 

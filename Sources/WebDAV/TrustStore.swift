@@ -44,7 +44,9 @@ public enum TrustStore {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw .trust("\(chosen.origin) \(chosen.path): no such file")
         }
-        guard !isFolder else { throw .trust("\(chosen.origin) \(chosen.path): is a folder; give a PEM file of certificates") }
+        guard !isFolder else {
+            throw .trust("\(chosen.origin) \(chosen.path): is a folder; give a PEM file of certificates")
+        }
         guard let handle = PlainFile(forReadingAtPath: path) else {
             throw .trust("\(chosen.origin) \(chosen.path): cannot be read (permission denied?)")
         }

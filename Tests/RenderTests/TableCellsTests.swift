@@ -147,7 +147,8 @@ private func randomPage(_ rng: inout Seeded) -> String {
                     switch shape {
                     case 0: return HTML.escape(text)
                     case 1: return "<code>" + HTML.escape(text) + "</code>"
-                    default: return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                    default: return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<",
+                            with: "&lt;")
                     }
                 }
                 columns.append(.text(title, TableMarkup.TextColumn(contents)))

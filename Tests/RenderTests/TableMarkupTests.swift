@@ -81,7 +81,8 @@ import Testing
         "a b", " \u{301}x ", "\u{200B}zero-width\u{200B}", "\u{FEFF}bom", "é ", "\u{1680}\u{180E}x\u{202F}\u{205F}"
     ]
     for s in samples {
-        #expect(TableMarkup.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.unicodeScalars.map { $0.value })")
+        #expect(TableMarkup.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(s.unicodeScalars.map { $0.value })")
     }
 }
 

@@ -18,7 +18,8 @@ public enum OutputFolder {
     /// (``inputFolders``) or a folder inside one, and `dossier.yml`.
     public static func resolve(_ text: String, root: URL, file: String, line: Int) throws -> URL {
         func refuse(_ why: String) -> DossierError {
-            DossierError(file: file, line: line, "output: \(why) (it must be a folder inside the project, such as _site)")
+            DossierError(file: file, line: line,
+                         "output: \(why) (it must be a folder inside the project, such as _site)")
         }
         let shown = ControlCharacters.visible(text)
         if text.isEmpty { throw refuse("empty") }
@@ -49,7 +50,8 @@ public enum OutputFolder {
             let q = p.hasSuffix("/") ? String(p.dropLast()) : p
             if q == root.standardizedFileURL.path { continue }
             if q == out || q.hasPrefix(out + "/") || out.hasPrefix(q + "/") {
-                throw DossierError(file: file, line: line, "output: the folder overlaps the section input '\(ControlCharacters.visible(raw))'")
+                throw DossierError(file: file, line: line,
+                                   "output: the folder overlaps the section input '\(ControlCharacters.visible(raw))'")
             }
         }
     }
@@ -62,7 +64,8 @@ public enum OutputFolder {
         var isDir = false
         guard fm.fileExists(atPath: output.path, isDirectory: &isDir) else { return }
         guard isDir else {
-            throw DossierError(file: file, line: line, "output: a file is in the way of the output folder; Dossier will not replace it")
+            throw DossierError(file: file, line: line,
+                               "output: a file is in the way of the output folder; Dossier will not replace it")
         }
         if fm.fileExists(atPath: manifest.path) || fm.fileExists(atPath: state.path) { return }
         if let items = try? fm.contentsOfDirectory(atPath: output.path), items.isEmpty { return }

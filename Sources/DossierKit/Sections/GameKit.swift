@@ -71,7 +71,8 @@ struct GameKit {
         config["upload"] = upload.map { .string($0.absoluteString) } ?? .null
         html = RecallKit.section(html, "upload", keep: upload != nil)
         html = html.replacingAll("/*KIT-CSS*/", with: try read("Site/game/play/play.css"))
-        html = html.replacingAll("/*KIT-CONFIG*/", with: RecallKit.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
+        html = html.replacingAll("/*KIT-CONFIG*/",
+                                 with: RecallKit.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
         html = html.replacingAll("/*KIT-JS*/", with: js)
         return [OutputFile(path: "game/play/index.html", text: html)]
     }

@@ -71,7 +71,9 @@ public enum Ingest {
         do { plain = try Upload.open(sealed, privateKey: key) } catch { return .rejected(reason: error.message) }
         let content: SignedUpload.Content
         do { content = try SignedUpload.open(plain) } catch { return .rejected(reason: error.message) }
-        guard let text = String(data: content.body, encoding: .utf8) else { return .rejected(reason: "the content is not UTF-8 text") }
+        guard let text = String(data: content.body, encoding: .utf8) else {
+            return .rejected(reason: "the content is not UTF-8 text")
+        }
         var reader = TelemetryJSONL.Reader()
         do { try reader.add(text: text, file: name) } catch {
             // Line numbers count the device record as line 1.

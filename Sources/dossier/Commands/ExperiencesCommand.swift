@@ -9,12 +9,9 @@ import TextBasics
 
 /// `dossier experiences …`: check experience files and import tours from other viewers.
 struct ExperiencesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "experiences",
-        abstract: HelpText.abstract("experiences"),
-        discussion: HelpText.discussion("experiences"),
-        subcommands: [ExperiencesValidate.self, ExperiencesImport.self]
-    )
+    static let configuration = HelpText.command("experiences", subcommands: [
+        ExperiencesValidate.self, ExperiencesImport.self
+    ])
 }
 
 // MARK: - validate
@@ -69,7 +66,10 @@ struct ExperiencesValidate: ParsableCommand {
         }
         let errors = issues.filter { $0.severity == .error }
         for i in issues { Stdio.writeError(Data((i.description + "\n").utf8)) }
-        if !errors.isEmpty { throw DossierError(file: nil, line: nil, "\(errors.count) error(s) in \(Set(errors.map(\.file)).count) file(s)") }
+        if !errors.isEmpty {
+            throw DossierError(file: nil, line: nil,
+                               "\(errors.count) error(s) in \(Set(errors.map(\.file)).count) file(s)")
+        }
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -115,7 +115,9 @@ struct ExperiencesImport: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else { throw DossierError(file: file, "cannot read the file") }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw DossierError(file: file, "cannot read the file")
+        }
         var result: ImportResult
         do {
             result = format == .pannellum

@@ -9,14 +9,12 @@ import Vault
 
 /// `dossier vault …`: the Vault tools.
 struct VaultCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "vault",
-        abstract: HelpText.abstract("vault"),
-        discussion: HelpText.discussion("vault"),
-        subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self, VaultEditCommand.self,
-                      VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self, VaultNoteCommand.self,
-                      VaultImportCommand.self, VaultExportCommand.self, VaultReportCommand.self, VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self]
-    )
+    static let configuration = HelpText.command("vault", subcommands: [
+        VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self,
+        VaultEditCommand.self, VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self,
+        VaultNoteCommand.self, VaultImportCommand.self, VaultExportCommand.self, VaultReportCommand.self,
+        VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self
+    ])
 }
 
 // MARK: - Shared
@@ -101,7 +99,8 @@ enum VaultCLI {
         for fl in i.fields { lines.append("field:    \(fl.name)\(fl.hidden ? " (hidden)" : ""): \(reveal ? fl.value.reveal : hidden)") }
         if !i.tags.isEmpty { lines.append("tags:     \(i.tags.joined(separator: ", "))") }
         if let e = i.expires { lines.append("expires:  \(ISODateText.format(e))") }
-        let flags = [("favourite", i.favorite), ("re-prompt", i.reprompt), ("excluded from reports", i.excludeFromReports)].filter(\.1).map(\.0)
+        let flags = [("favourite", i.favorite), ("re-prompt", i.reprompt),
+                     ("excluded from reports", i.excludeFromReports)].filter(\.1).map(\.0)
         if !flags.isEmpty { lines.append("flags:    \(flags.joined(separator: ", "))") }
         for h in i.history { lines.append("history:  \(ISODateText.format(h.changed)) \(reveal ? h.password.reveal : hidden)") }
         lines += ["created:  \(ISODateText.format(i.created))", "modified: \(ISODateText.format(i.modified))"]
@@ -130,10 +129,14 @@ struct GeneratorOptions: ParsableArguments {
     /// The settings; a minimum given for a class that is switched off is an error.
     func settings() throws -> GeneratorSettings {
         var m: [CharacterClass: Int] = [:]
-        for (c, off, min, name) in [(CharacterClass.upper, noUpper, minUpper, "upper"), (.lower, noLower, minLower, "lower"),
-                                    (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial, "special")] {
+        for (c, off, min, name) in [(CharacterClass.upper, noUpper, minUpper, "upper"),
+                                    (.lower, noLower, minLower, "lower"),
+                                    (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial,
+                                            "special")] {
             if off {
-                if let min, min != 0 { throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off") }
+                if let min, min != 0 {
+                    throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off")
+                }
             } else {
                 m[c] = min ?? 1
             }
@@ -144,7 +147,8 @@ struct GeneratorOptions: ParsableArguments {
     func make() throws -> () -> Secret {
         try VaultCLI.wrap {
             if passphrase {
-                let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator, capitalize: capitalize, includeDigit: digit))
+                let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator,
+                                                                   capitalize: capitalize, includeDigit: digit))
                 return { g.generate() }
             }
             let g = try PasswordGenerator(try settings())
@@ -193,7 +197,9 @@ struct VaultInitCommand: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw DossierError(file: file, "already exists; not overwritten") }
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw DossierError(file: file, "already exists; not overwritten")
+        }
         let params = try VaultCLI.kdf(kdf)
         let pw = try VaultCLI.masterPassword(confirm: true)
         try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
@@ -244,7 +250,8 @@ struct VaultAddCommand: ParsableCommand {
 
     func run() throws {
         var v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let pw = generate ? try generator.make()() : Secret(try SecretInput.read(prompt: "Entry password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
+        let pw = generate ? try generator.make()() : Secret(try SecretInput.read(prompt: "Entry password: ",
+                environment: "DOSSIER_ENTRY_PASSWORD"))
         let item = VaultItem.entry(title: title, username: username, password: pw, website: website)
         v.upsert(item)
         try VaultCLI.wrap { try v.save() }
@@ -283,7 +290,8 @@ struct VaultEditCommand: ParsableCommand {
         let found = try VaultCLI.wrap { try v.find(item) }
         var pw: Secret? = nil
         if generate { pw = try generator.make()() }
-        else if newPassword { pw = Secret(try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_ENTRY_PASSWORD")) }
+        else if newPassword { pw = Secret(try SecretInput.read(prompt: "New password: ",
+                                                               environment: "DOSSIER_ENTRY_PASSWORD")) }
         try VaultCLI.wrap {
             try v.update(found.id) { i in
                 if let title { i.title = title }
