@@ -9,7 +9,8 @@ import Testing
 // MARK: - What the public cohort page shows of its noisy numbers (docs/game-privacy.md)
 
 @Suite struct GamePublicShownTests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let demo: CohortAnalysis? = {
         let data = repo.appendingPathComponent("Examples/demo/data/game/cohort.jsonl")
         return (try? TelemetryJSONL.read(files: [data])).map { CohortAnalyzer.analyze($0) }

@@ -94,7 +94,8 @@ private func referenceMarkerSVG(_ m: Marker, x: Double, y: Double, r: Double, fi
         let a = r * 1.2, w = r * 0.45
         let d =
             "M\(c(x - w)) "
-                + "\(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
+                + "\(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))"
+                + "V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
         return close("<path d=\"\(d)\"\(extra)")
     case .cross:
         let a = r * 1.1

@@ -123,8 +123,8 @@ private func randomCells(_ count: Int, seed: UInt64) -> [String] {
 }
 
 @Test func aFinalTableKeepsItsCellsAndLosesOnlyItsMarker() {
-    let cells =
-        "<thead><tr><th>n</th><th>t</th></tr></thead><tbody><tr><td>4</td><td>True</td></tr><tr><td>10.5</td><td>x</td></tr></tbody></table>"
+    let cells = "<thead><tr><th>n</th><th>t</th></tr></thead>"
+        + "<tbody><tr><td>4</td><td>True</td></tr><tr><td>10.5</td><td>x</td></tr></tbody></table>"
     // final: the cells as written, the marker replaced by the class the pass gives
     let final = TableMarkup.enhance("<h2>Runs</h2>\n" + TableMarkup.finalTableTag + cells)
     #expect(

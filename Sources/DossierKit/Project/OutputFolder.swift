@@ -46,7 +46,8 @@ public enum OutputFolder {
         for raw in inputs where !raw.isEmpty {
             let cleaned = raw.split(separator: "*", maxSplits: 1).first.map(String.init) ?? raw
             guard !cleaned.isEmpty else { continue }
-            let p = (cleaned.hasPrefix("/") ? URL(fileURLWithPath: cleaned) : root.appendingPathComponent(cleaned)).standardizedFileURL.path
+            let url = cleaned.hasPrefix("/") ? URL(fileURLWithPath: cleaned) : root.appendingPathComponent(cleaned)
+            let p = url.standardizedFileURL.path
             let q = p.hasSuffix("/") ? String(p.dropLast()) : p
             if q == root.standardizedFileURL.path { continue }
             if q == out || q.hasPrefix(out + "/") || out.hasPrefix(q + "/") {
@@ -69,7 +70,7 @@ public enum OutputFolder {
         }
         if fm.fileExists(atPath: manifest.path) || fm.fileExists(atPath: state.path) { return }
         if let items = try? fm.contentsOfDirectory(atPath: output.path), items.isEmpty { return }
-        throw DossierError(file: file, line: line, "output: this folder exists and was not made by Dossier (no \(manifest.lastPathComponent) beside it); "
-                           + "a build would replace everything in it — move it away or choose another output")
+        throw DossierError(file: file, line: line, "output: this folder exists and was not made by Dossier "
+                           + "(no \(manifest.lastPathComponent) beside it); a build would replace everything in it — move it away or choose another output")
     }
 }

@@ -78,5 +78,8 @@ struct GameKit {
     }
 
     /// What the build's cache key must cover: the key and the upload folder.
-    var salt: String { "kit=\(SHA256.hash(data: Data((publicKeySPKI + "|" + (upload?.absoluteString ?? "")).utf8)).hexString.prefix(16))" }
+    var salt: String {
+        let covered = publicKeySPKI + "|" + (upload?.absoluteString ?? "")
+        return "kit=\(SHA256.hash(data: Data(covered.utf8)).hexString.prefix(16))"
+    }
 }

@@ -38,7 +38,8 @@ public enum SignedUpload {
                             resultKey: Data) throws -> Data {
         let rk = resultKey.base64EncodedString()
         let sig = try signingKey.signature(for: message(player: player, resultKey: rk, body: body))
-        let line = "{\"type\":\"device\",\"player\":\(jsonString(player)),\"signing_key\":\"\(signingKey.publicKey.rawRepresentation.base64EncodedString())\","
+        let publicKey = signingKey.publicKey.rawRepresentation.base64EncodedString()
+        let line = "{\"type\":\"device\",\"player\":\(jsonString(player)),\"signing_key\":\"\(publicKey)\","
             + "\"result_key\":\"\(rk)\",\"signature\":\"\(Data(sig).base64EncodedString())\"}\n"
         return Data(line.utf8) + body
     }
@@ -79,7 +80,8 @@ public enum SignedUpload {
         let body = Data(plain[(nl + 1)...])
         guard SignedRecord.verify(signingKey: pkText, signature: sig.base64EncodedString(),
                                   message: message(player: player, resultKey: rk, body: body)) else {
-            throw GameError("the signature does not verify with the upload's signing key: the content was altered or forged")
+            throw GameError("the signature does not verify with the upload's signing key: "
+                            + "the content was altered or forged")
         }
         return Content(player: player, signingKey: pk.base64EncodedString(), resultKey: rkData.base64EncodedString(),
                        body: body)

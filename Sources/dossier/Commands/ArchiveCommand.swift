@@ -15,7 +15,8 @@ struct ArchiveCommand: AsyncParsableCommand {
     @Flag(help: "Write a .zip (same as an --output ending in .zip).")
     var zip = false
 
-    @Option(help: "Archive this site folder instead of the project's output (its manifest is <folder>.manifest.json beside it).")
+    @Option(help: ArgumentHelp("Archive this site folder instead of the project's output (its manifest is "
+                                + "<folder>.manifest.json beside it)."))
     var site: String?
 
     @Option(help: "Bagging-Date (YYYY-MM-DD); default today in UTC, or the day of SOURCE_DATE_EPOCH.")

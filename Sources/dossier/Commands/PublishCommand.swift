@@ -13,7 +13,8 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: "The WebDAV folder URL (https://, or http:// to 127.0.0.1).")
     var target: String
 
-    @Option(help: "Publish this site folder instead of the project's output (its manifest is <folder>.manifest.json beside it).")
+    @Option(help: ArgumentHelp("Publish this site folder instead of the project's output (its manifest is "
+                                + "<folder>.manifest.json beside it)."))
     var site: String?
 
     @Option(help: "WebDAV user name (default: $DOSSIER_WEBDAV_USER or the netrc entry).")

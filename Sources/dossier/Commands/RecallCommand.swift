@@ -87,10 +87,12 @@ struct RecallCommand: AsyncParsableCommand {
             if log.declaredStrings.count == StringSet.count {
                 strings = log.declaredStrings.sorted { $0.number < $1.number }.map(\.text)
             } else {
-                quiet.note("note: the file names \(log.declaredStrings.count) of 10 target strings, so the log's header lists none; the strings file alone decides the targets")
+                quiet.note("note: the file names \(log.declaredStrings.count) of 10 target strings, so the log's header "
+                           + "lists none; the strings file alone decides the targets")
             }
-            let text = NativeLogWriter.log(participant: log.participant, strings: strings,
-                                           device: "desktop Raw Data import of \(URL(fileURLWithPath: file).lastPathComponent)", events: log.events)
+            let device = "desktop Raw Data import of \(URL(fileURLWithPath: file).lastPathComponent)"
+            let text = NativeLogWriter.log(participant: log.participant, strings: strings, device: device,
+                                           events: log.events)
             try writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: out))
             quiet.note("wrote \(log.events.count) events to \(out)")
         }
