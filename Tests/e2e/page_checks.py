@@ -27,9 +27,10 @@ def find_chromium():
     return None
 
 
-def headless_chromium(*extra, window="1280,900"):
+def headless_chromium(*extra, window="1280,900", prefs=None):
     """Chromium (headless, software GL, muted) driven by chromedriver, with `extra`
-    command-line switches; skips the test where either is not installed."""
+    command-line switches and `prefs` (Chromium preferences); skips the test where either
+    is not installed."""
     from selenium import webdriver
     chromium = find_chromium()
     if not chromium or not shutil.which("chromedriver"):
@@ -39,6 +40,8 @@ def headless_chromium(*extra, window="1280,900"):
     for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={window}",
               "--mute-audio", "--enable-unsafe-swiftshader", "--use-angle=swiftshader") + extra:
         opts.add_argument(a)
+    if prefs:
+        opts.add_experimental_option("prefs", prefs)
     return webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
 
 

@@ -21,13 +21,12 @@ import zipfile
 import pytest
 
 selenium = pytest.importorskip("selenium")
-from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from conftest import ARTIFACTS, REPO
-from test_experiences_browser import find_chromium
+from page_checks import headless_chromium
 
 MEDIA = REPO / "Examples" / "demo" / "data" / "experiences" / "media"
 TABLE = REPO / "Tests" / "ExperiencesTests" / "Fixtures" / "invalid-cases.json"
@@ -73,19 +72,9 @@ def editor_site(tmp_path_factory, dossier_bin):
 
 
 def make_driver(download_dir, touch=False):
-    chromium = find_chromium()
-    if not chromium or not shutil.which("chromedriver"):
-        pytest.skip("Debian chromium and chromium-driver are needed")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    size = "768,1024" if touch else "1280,900"
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={size}",
-              "--enable-unsafe-swiftshader", "--use-angle=swiftshader", "--ignore-gpu-blocklist", "--mute-audio",
-              "--hide-scrollbars"):
-        opts.add_argument(a)
-    opts.add_experimental_option("prefs", {"download.default_directory": str(download_dir),
-                                           "download.prompt_for_download": False})
-    drv = webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
+    drv = headless_chromium("--ignore-gpu-blocklist", "--hide-scrollbars", window="768,1024" if touch else "1280,900",
+                            prefs={"download.default_directory": str(download_dir),
+                                   "download.prompt_for_download": False})
     drv.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(download_dir)})
     if touch:
         drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 768, "height": 1024, "deviceScaleFactor": 1, "mobile": True})

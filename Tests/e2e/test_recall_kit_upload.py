@@ -14,15 +14,13 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from recall_kit_driver import start_browser  # noqa: E402
 from test_recall_kit import STRINGS  # noqa: E402
-from webdav_server import anonymous_drop, serving_in_process  # noqa: E402
+from webdav_server import kit_drop_folder  # noqa: E402
 
 
 @pytest.fixture
 def dav(tmp_path):
-    root = tmp_path / "dav"
-    (root / "in").mkdir(parents=True)
-    with serving_in_process(anonymous_drop({"/": root})) as base:
-        yield root / "in", base + "/in/"
+    with kit_drop_folder(tmp_path / "dav", "in") as drop:
+        yield drop
 
 
 def test_send_puts_the_log_into_the_webdav_folder(tmp_path, run_dossier, dav):

@@ -29,7 +29,7 @@ from recall_kit_driver import Player, play_whole_session, start_browser  # noqa:
 from recall_upload_reader import Reader, Refused  # noqa: E402
 from test_recall_kit import STRINGS  # noqa: E402
 from test_recall_sealed_screens import LOG, SEED  # noqa: E402
-from webdav_server import anonymous_drop, serving_in_process, tree  # noqa: E402
+from webdav_server import kit_drop_folder, tree  # noqa: E402
 
 ENV = {"DOSSIER_WEBDAV_USER": "anyone", "DOSSIER_WEBDAV_PASSWORD": "not-checked"}
 
@@ -37,10 +37,8 @@ ENV = {"DOSSIER_WEBDAV_USER": "anyone", "DOSSIER_WEBDAV_PASSWORD": "not-checked"
 @pytest.fixture
 def drop(tmp_path):
     """An anonymous WebDAV folder with CORS, as docs/recall-kit.md asks of a drop."""
-    root = tmp_path / "dav"
-    (root / "drop").mkdir(parents=True)
-    with serving_in_process(anonymous_drop({"/": root})) as base:
-        yield root / "drop", base + "/drop/"
+    with kit_drop_folder(tmp_path / "dav", "drop") as drop:
+        yield drop
 
 
 def project(root: pathlib.Path, extra=""):

@@ -197,6 +197,15 @@ def serving_in_process(app):
         srv.stop()
 
 
+@contextlib.contextmanager
+def kit_drop_folder(root, name):
+    """An anonymous drop (above) served from `root`, its folder `name` made: yields
+    (that folder, its URL)."""
+    (root / name).mkdir(parents=True)
+    with serving_in_process(anonymous_drop({"/": root})) as base:
+        yield root / name, f"{base}/{name}/"
+
+
 _DEMO = {}
 
 
