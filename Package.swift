@@ -38,7 +38,8 @@ let domains: [Domain] = [
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
-    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto),
+    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto,
+           testDependencies: ["TestSupport"]),
     Domain(key: "game", module: "GameAnalytics", section: "Game",
            dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines", "TextBasics"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
@@ -123,13 +124,15 @@ var targets: [Target] = [
     // that both render the same templates to the same bytes.
     // Untyped (dictionary) template models, for the tests' reference twins only.
     .target(name: "UntypedModels", dependencies: ["Render"], path: "Tests/UntypedModels"),
-    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "UntypedModels",
+    // The seeded generator the property tests share.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "UntypedModels", "TestSupport",
                                                     .product(name: "Mustache", package: "swift-mustache")]),
-    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels", "TestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "TextBasicsTests", dependencies: ["TextBasics"]),
-    .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
+    .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "TestSupport"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "StudyStoreTests", dependencies: ["StudyStore"]),
     .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

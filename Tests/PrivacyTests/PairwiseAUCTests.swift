@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Privacy
+import TestSupport
 
 // MARK: - The AUC with a public floor (docs/game-privacy.md, "The AUC")
 

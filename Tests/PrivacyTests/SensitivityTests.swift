@@ -1,20 +1,10 @@
 import Foundation
 import Testing
 @testable import Privacy
+import TestSupport
 
 // MARK: - Sensitivities: adding or removing one person moves a statistic by at most Δ
 
-/// A small deterministic generator for the property tests' data sets.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct SensitivityTests {
     /// Data sets with values well outside the clamp range, and each neighbour that

@@ -1,21 +1,11 @@
 import Foundation
 import Testing
 @testable import Render
+import TestSupport
 
 // Round five, charts (docs/perf-study.md): each fast path against the path it replaces,
 // kept here as the reference, on many seeded random inputs.
 
-/// SplitMix64: the same inputs on every run (also used by `SVGWriterTests`).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 // MARK: - Box statistics: the radix sort of whole numbers
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Render
+import TestSupport
 
 // Round seven, charts (docs/perf-study.md): the byte writer of the per-mark loops
 // against the string formatters it replaces. `SplitMix` is ChartsFastPathTests'.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SecureSMS
+import TestSupport
 
 @Suite struct AlphabetTests {
     @Test func basicTableHas128DistinctCodePoints() {

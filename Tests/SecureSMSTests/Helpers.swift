@@ -1,19 +1,7 @@
 import Crypto
 import Foundation
 @testable import SecureSMS
-
-/// A deterministic generator for property tests (SplitMix64), so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Every character a plaintext may hold: the basic table (no ESC) and the extension characters.
 let plainChars: [Unicode.Scalar] = GSMAlphabet.basic.enumerated().filter { $0.offset != 0x1B }.map(\.element)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SecureSMS
+import TestSupport
 
 @Suite struct ProtocolTests {
     let now = Date(timeIntervalSince1970: 1_700_000_100)
