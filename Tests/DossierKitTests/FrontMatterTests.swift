@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import DossierKit
-import TestSupport
+import SplitMix64
 
 /// The flat front-matter reader (``FrontMatter/flat(_:firstLine:)``) against the Yams
 /// path it short-cuts: wherever it answers, it must give Yams' node (values, nulls and
@@ -69,7 +69,7 @@ import TestSupport
             "title", "summary", "a", "-", ":", ": ", " ", "  ", "\"", "'", "\\", "#", " #", "\n", "\t", "\r",
             "null", "~", "x", "1", "[", "]", "{", "}", ",", "&", "*", "!", "|", ">", "%", "@", "é", ".", "/", "(", "+"
         ]
-        var rng = SplitMix(seed: 20)
+        var rng = SplitMix64(seed: 20)
         var answered = 0
         for _ in 0..<4000 {
             var y = ""

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Privacy
-import TestSupport
+import SplitMix64
 
 // MARK: - Sensitivities: adding or removing one person moves a statistic by at most Δ
 
@@ -10,7 +10,7 @@ import TestSupport
     /// Data sets with values well outside the clamp range, and each neighbour that
     /// removes one element or adds one extreme one.
     func neighbours(_ seed: UInt64) -> [(a: [Double], b: [Double])] {
-        var g = SplitMix(state: seed)
+        var g = SplitMix64(seed: seed)
         let n = Int.random(in: 0...40, using: &g)
         let xs = (0..<n).map { _ in Double.random(in: -500...3000, using: &g) }
         var out: [([Double], [Double])] = []
@@ -42,7 +42,7 @@ import TestSupport
     }
 
     @Test func quantilesOfAnExactHistogramFallInTheRightBin() {
-        var g = SplitMix(state: 9)
+        var g = SplitMix64(seed: 9)
         let xs = (0..<2000).map { _ in Double.random(in: 0...1000, using: &g) }.sorted()
         let h = Mechanisms.histogram(xs, lower: 0, upper: 1000, bins: 50)
         let q = Mechanisms.quantiles(h, lower: 0, upper: 1000, [0.25, 0.5, 0.75])!

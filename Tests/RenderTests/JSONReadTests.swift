@@ -6,7 +6,7 @@
 import Foundation
 import Render
 import Testing
-import TestSupport
+import SplitMix64
 
 /// `JSONSerialization` output as a JSONValue: the conversion `JSONOutput` used before.
 private func viaSerialization(_ any: Any) -> JSONValue {
@@ -39,7 +39,7 @@ private struct Sample: Codable, Equatable {
     let doubles: [Double] = [0, -0.0, 1, -1.5, 0.1, 1e-7, 123456.789, 1e15, 1e16, 9_007_199_254_740_993, 1e300,
                              -2.5e-300, 3.14159]
     let names = ["", "plain", "quote \" back \\ slash / solidus", "ctl \u{1}\u{1F}\n\t", "é 🙂 \u{2028}", "<script>&"]
-    var g = SplitMix(state: 45)   // Tests/TestSupport
+    var g = SplitMix64(seed: 45)
     for _ in 0..<300 {
         let s = Sample(name: names.randomElement(using: &g)!,
                        yaw: doubles.randomElement(using: &g)! * Double.random(in: -2...2, using: &g),

@@ -1,14 +1,14 @@
 import Crypto
 import Foundation
 @testable import SecureSMS
-import TestSupport
+import SplitMix64
 
 /// Every character a plaintext may hold: the basic table (no ESC) and the extension characters.
 let plainChars: [Unicode.Scalar] = GSMAlphabet.basic.enumerated().filter { $0.offset != 0x1B }.map(\.element)
     + Array(GSMAlphabet.extensionTable.values)
 
 /// A random plaintext whose septet count is at most `maxSeptets`.
-func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix) -> String {
+func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix64) -> String {
     let target = Int.random(in: 0...maxSeptets, using: &rng)
     var out = String.UnicodeScalarView()
     var used = 0
@@ -23,7 +23,7 @@ func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix) -> String {
 }
 
 /// A deterministic X25519 private key from a seed.
-func testKey(_ rng: inout SplitMix) -> Curve25519.KeyAgreement.PrivateKey {
+func testKey(_ rng: inout SplitMix64) -> Curve25519.KeyAgreement.PrivateKey {
     try! Curve25519.KeyAgreement.PrivateKey(
         rawRepresentation: (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
 }
@@ -38,7 +38,7 @@ func agree(_ a: inout Contact, _ b: inout Contact, now t: Date) throws {
 
 /// A connected pair of contacts (Alice's view of Bob, Bob's view of Alice).
 func makePair(seed: UInt64 = 1) throws -> (alice: Contact, bob: Contact) {
-    var rng = SplitMix(seed: seed)
+    var rng = SplitMix64(seed: seed)
     let t = Date(timeIntervalSince1970: 1_700_000_000)
     var a = Contact(name: "Bob", ownKey: testKey(&rng), now: t)
     var b = Contact(name: "Alice", ownKey: testKey(&rng), now: t)

@@ -188,11 +188,24 @@ struct VaultGenerateCommand: ParsableCommand {
 
 // MARK: - init / add / edit / rm
 
+/// The choices `init` and `passwd` share for a new master password.
+struct NewMasterPasswordOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 "
+                                + "(SHA-256, 600,000 rounds)."))
+    var kdf = "scrypt"
+    @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
+
+    /// The key derivation asked for; an unknown name is a command-line error.
+    func parameters() throws -> KDFParameters { try VaultCLI.kdf(kdf) }
+
+    /// Refuses a password the estimator scores below 3 of 4, unless --allow-weak.
+    func checkStrength(_ pw: Secret) throws { try VaultCLI.checkStrength(pw, allowWeak: allowWeak) }
+}
+
 struct VaultInitCommand: ParsableCommand {
     static let configuration = HelpText.command("vault init")
     @Argument(help: "The vault file to create.") var file: String
-    @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
-    @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
+    @OptionGroup var newPassword: NewMasterPasswordOptions
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
@@ -200,9 +213,9 @@ struct VaultInitCommand: ParsableCommand {
         guard !FileManager.default.fileExists(atPath: url.path) else {
             throw DossierError(file: file, "already exists; not overwritten")
         }
-        let params = try VaultCLI.kdf(kdf)
+        let params = try newPassword.parameters()
         let pw = try VaultCLI.masterPassword(confirm: true)
-        try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
+        try newPassword.checkStrength(pw)
         try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
         quiet.say("created \(file)")
     }
@@ -211,8 +224,7 @@ struct VaultInitCommand: ParsableCommand {
 struct VaultPasswdCommand: ParsableCommand {
     static let configuration = HelpText.command("vault passwd")
     @Argument(help: "The vault file.") var file: String
-    @Option(help: "Key derivation for the new file: scrypt, argon2id or pbkdf2 (default: scrypt).") var kdf = "scrypt"
-    @Flag(help: "Accept a new master password the estimator scores below 3 of 4.") var allowWeak = false
+    @OptionGroup var newPassword: NewMasterPasswordOptions
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
@@ -225,8 +237,8 @@ struct VaultPasswdCommand: ParsableCommand {
             guard again == new else { throw DossierError("the two new master passwords differ; nothing was changed") }
         }
         let pw = Secret(new)
-        try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
-        let params = try VaultCLI.kdf(kdf)
+        try newPassword.checkStrength(pw)
+        let params = try newPassword.parameters()
         try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
         quiet.say("changed the master password of \(file) (\(params.algorithm.rawValue))")
         let synced = v.settings?.webdavURL ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
@@ -260,10 +272,21 @@ struct VaultAddCommand: ParsableCommand {
     }
 }
 
-struct VaultEditCommand: ParsableCommand {
-    static let configuration = HelpText.command("vault edit")
+/// The vault file and the item in it that `edit`, `rm` and `show` act on.
+struct VaultItemChoice: ParsableArguments {
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
+
+    /// The vault, unlocked, and its live item named by id, id prefix or title.
+    func open(quiet: QuietFlag) throws -> (Vault, VaultItem) {
+        let v = try VaultCLI.open(file, quiet: quiet.quiet)
+        return (v, try VaultCLI.wrap { try v.find(item) })
+    }
+}
+
+struct VaultEditCommand: ParsableCommand {
+    static let configuration = HelpText.command("vault edit")
+    @OptionGroup var choice: VaultItemChoice
     @Option(help: "A new title.") var title: String?
     @Option(help: "A new user name.") var username: String?
     @Option(help: "A new website (URL).") var website: String?
@@ -286,12 +309,13 @@ struct VaultEditCommand: ParsableCommand {
                 expiry = .some(d)
             }
         }
-        var v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let found = try VaultCLI.wrap { try v.find(item) }
+        var (v, found) = try choice.open(quiet: quiet)
         var pw: Secret? = nil
-        if generate { pw = try generator.make()() }
-        else if newPassword { pw = Secret(try SecretInput.read(prompt: "New password: ",
-                                                               environment: "DOSSIER_ENTRY_PASSWORD")) }
+        if generate {
+            pw = try generator.make()()
+        } else if newPassword {
+            pw = Secret(try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
+        }
         try VaultCLI.wrap {
             try v.update(found.id) { i in
                 if let title { i.title = title }
@@ -311,17 +335,15 @@ struct VaultEditCommand: ParsableCommand {
 
 struct VaultRemoveCommand: ParsableCommand {
     static let configuration = HelpText.command("vault rm")
-    @Argument(help: "The vault file.") var file: String
-    @Argument(help: "Id, id prefix or title.") var item: String
+    @OptionGroup var choice: VaultItemChoice
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        var v = try VaultCLI.open(file, quiet: quiet.quiet)
+        var (v, found) = try choice.open(quiet: quiet)
         try VaultCLI.wrap {
-            let found = try v.find(item)
             try v.delete(found.id)
             try v.save()
-            quiet.say("deleted \(found.id.uuidString.lowercased())")
         }
+        quiet.say("deleted \(found.id.uuidString.lowercased())")
     }
 }

@@ -72,15 +72,13 @@ struct VaultListCommand: ParsableCommand {
 
 struct VaultShowCommand: ParsableCommand {
     static let configuration = HelpText.command("vault show")
-    @Argument(help: "The vault file.") var file: String
-    @Argument(help: "Id, id prefix or title.") var item: String
+    @OptionGroup var choice: VaultItemChoice
     @Flag(help: "Show the password, description or note text.") var reveal = false
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        let v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let i = try VaultCLI.wrap { try v.find(item) }
-        print(VaultCLI.describe(i, reveal: reveal))
+        let (_, item) = try choice.open(quiet: quiet)
+        print(VaultCLI.describe(item, reveal: reveal))
     }
 }
 
