@@ -123,8 +123,8 @@ final class TextAgainstFoundationTests: XCTestCase {
         // against "e\u{301}"); these functions match bytes, for Dossier's ASCII and fixed
         // targets (Sources/TextBasics/Replacing.swift).
         let plain = (Self.texts + Self.texts.map({ $0 + $0 })).filter { t in
-            !t.unicodeScalars.contains { [.nonspacingMark, .spacingMark,
-                                          .enclosingMark].contains($0.properties.generalCategory) }
+            let marks: [Unicode.GeneralCategory] = [.nonspacingMark, .spacingMark, .enclosingMark]
+            return !t.unicodeScalars.contains { marks.contains($0.properties.generalCategory) }
         }
         for t in plain {
             for (a, b) in pairs where !a.isEmpty {
@@ -132,10 +132,9 @@ final class TextAgainstFoundationTests: XCTestCase {
                                "\(t.debugDescription) \(a)")
                 XCTAssertEqual(t.textRange(of: a).map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) },
                                t.range(of: a).map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) })
+                let last = t.range(of: a, options: .backwards)
                 XCTAssertEqual(t.lastTextRange(of: a).map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) },
-                               t.range(of: a,
-                                       options: .backwards).map { t.utf8.distance(from: t.startIndex,
-                                               to: $0.lowerBound) })
+                               last.map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) })
             }
         }
         XCTAssertEqual("abc".replacingAll("", with: "x"), "abc")
@@ -149,8 +148,8 @@ final class TextAgainstFoundationTests: XCTestCase {
         var inputs = Self.texts
         for _ in 0..<2000 {
             let n = Int.random(in: 0...6)
-            inputs.append((0..<n).map { _ in ["%", "a", "F", "0", "9", "g", "%C3", "%A9", "%2", "é",
-                                              "/"].randomElement()! }.joined())
+            let pieces = ["%", "a", "F", "0", "9", "g", "%C3", "%A9", "%2", "é", "/"]
+            inputs.append((0..<n).map { _ in pieces.randomElement()! }.joined())
         }
         // One known, deliberate difference: bytes that are not UTF-8 give nil here always;
         // Foundation gives nil for some (`%C3` before a non-continuation byte) and U+FFFD

@@ -65,8 +65,9 @@ public struct ExperiencesSection: Section {
         if !errors.isEmpty { throw DossierError(errors.map(Self.diagnostic)) }
         experiences = checked
         var warnings: [String: [ExperienceIssue]] = [:]
-        for w in issues { if let e = checked.first(where: { $0.file == w.file }) { warnings[e.slug,
-                default: []].append(w) } }
+        for w in issues {
+            if let e = checked.first(where: { $0.file == w.file }) { warnings[e.slug, default: []].append(w) }
+        }
         loadWarnings = warnings
         self.urls = urls
     }

@@ -29,14 +29,14 @@ enum GameCohortPage {
         for (table, cols, cells, totals) in [("age_band", counts.bands, counts.byBand, counts.bandTotals),
                                              ("gender", counts.genders, counts.byGender, counts.genderTotals)] {
             for (gi, g) in counts.groups.enumerated() {
-                for (ci,
-                     c) in cols.enumerated() { countCSV.append([.text(table), .text(g.rawValue), .text(c),
-                                                                .text(cells[gi][ci].text)]) }
+                for (ci, c) in cols.enumerated() {
+                    countCSV.append([.text(table), .text(g.rawValue), .text(c), .text(cells[gi][ci].text)])
+                }
                 countCSV.append([.text(table), .text(g.rawValue), .text("all"), .text(counts.groupTotals[gi].text)])
             }
-            for (ci,
-                 c) in cols.enumerated() { countCSV.append([.text(table), .text("all"), .text(c),
-                                                            .text(totals[ci].text)]) }
+            for (ci, c) in cols.enumerated() {
+                countCSV.append([.text(table), .text("all"), .text(c), .text(totals[ci].text)])
+            }
             countCSV.append([.text(table), .text("all"), .text("all"), .text(counts.total.text)])
         }
         files.append(OutputFile(path: "game/group-counts.csv",

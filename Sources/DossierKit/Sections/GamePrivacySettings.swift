@@ -164,8 +164,9 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     /// Whether the database's ledger or the project's `privacy-ledger.txt` records a release.
     func released() throws -> Bool {
         if let database {
-            do { if try !StudyDatabase(location: database,
-                                       create: false).privacyLedger().isEmpty { return true } } catch {
+            do {
+                if try !StudyDatabase(location: database, create: false).privacyLedger().isEmpty { return true }
+            } catch {
                 throw DossierError(file: databaseShown, error.message)
             }
         }

@@ -152,8 +152,9 @@ enum GamePublicPage {
             ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
-            let calPoints = figures.calibration.compactMap { c in c.3.map { XYPoint(x: c.4, y: $0,
-                    label: "n ≈ \(c.2)") } }
+            let calPoints = figures.calibration.compactMap { c in
+                c.3.map { XYPoint(x: c.4, y: $0, label: "n ≈ \(c.2)") }
+            }
             let calibration = Charts.line(series: [
                 XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration",
                         xy: [(0, 0), (1, 1)]),

@@ -157,9 +157,9 @@ public enum HealthCheck {
 
         // reuse: group by the password in memory only
         var byPassword: [String: [Int]] = [:]
-        for (k,
-             e) in entries.enumerated() where !e.password.isEmpty { byPassword[e.password.reveal,
-                     default: []].append(k) }
+        for (k, e) in entries.enumerated() where !e.password.isEmpty {
+            byPassword[e.password.reveal, default: []].append(k)
+        }
         let reuseGroup = ordinalGroups(Array(byPassword.values), count: entries.count, prefix: "R")
         let groups = Set(reuseGroup.filter { !$0.isEmpty }).count
         // duplicates: same host + username (case-insensitive)
@@ -236,10 +236,12 @@ public enum HealthCheck {
             (Severity(rawValue: $0.element.severity)!.rank, $0.offset) < (Severity(rawValue: $1.element.severity)!.rank,
                     $1.offset)
         }.map(\.element)
-        reused.sort { (groupOrder($0.group, "R"), $0.title.lowercased()) < (groupOrder($1.group, "R"),
-                $1.title.lowercased()) }
-        dups.sort { (groupOrder($0.group, "D"), $0.title.lowercased()) < (groupOrder($1.group, "D"),
-                $1.title.lowercased()) }
+        reused.sort {
+            (groupOrder($0.group, "R"), $0.title.lowercased()) < (groupOrder($1.group, "R"), $1.title.lowercased())
+        }
+        dups.sort {
+            (groupOrder($0.group, "D"), $0.title.lowercased()) < (groupOrder($1.group, "D"), $1.title.lowercased())
+        }
         let hosts = Set(entries.map { host($0.website).lowercased() }.filter { !$0.isEmpty })
         let users = Set(entries.map { $0.username.lowercased() }.filter { !$0.isEmpty })
         let counts = HealthReport.Counts(entries: entries.count, notes: live.filter { $0.kind == .note }.count,

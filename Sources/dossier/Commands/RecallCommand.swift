@@ -47,8 +47,9 @@ struct RecallCommand: AsyncParsableCommand {
         func run() async throws {
             let set: StringSet
             if let strings {
-                do { set = try StringSet.load(URL(fileURLWithPath: strings),
-                                              display: strings) } catch let e as RecallError { throw fail(e) }
+                do {
+                    set = try StringSet.load(URL(fileURLWithPath: strings), display: strings)
+                } catch let e as RecallError { throw fail(e) }
             } else {
                 set = .nistDesktop
             }
@@ -81,8 +82,9 @@ struct RecallCommand: AsyncParsableCommand {
 
         func run() async throws {
             let log: SessionLog
-            do { log = try DesktopRaw.load(URL(fileURLWithPath: file),
-                                           display: file) } catch let e as RecallError { throw fail(e) }
+            do {
+                log = try DesktopRaw.load(URL(fileURLWithPath: file), display: file)
+            } catch let e as RecallError { throw fail(e) }
             var strings: [String]? = nil
             if log.declaredStrings.count == StringSet.count {
                 strings = log.declaredStrings.sorted { $0.number < $1.number }.map(\.text)

@@ -35,8 +35,9 @@ struct VaultListCommand: ParsableCommand {
 
     func run() throws {
         let v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let items = v.items.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(),
-                $1.id.uuidString) }
+        let items = v.items.sorted {
+            ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString)
+        }
         if json {
             try VaultCLI.printJSON(items.map { i in
                 Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue,
