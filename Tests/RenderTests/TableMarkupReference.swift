@@ -66,27 +66,37 @@ enum ReferenceTableMarkup {
         return bytes
     }
 
+    /// Where each row of a table stands: from a `<tr` to the `</tr>` after it.
+    static func rowRanges(_ t: [UInt8]) -> [(start: Int, end: Int)] {
+        var ranges: [(start: Int, end: Int)] = []
+        var from = 0
+        while let r = TableMarkup.find(t, "<tr", from: from), let end = TableMarkup.find(t, "</tr>", from: r) {
+            ranges.append((r, end))
+            from = end + 5
+        }
+        return ranges
+    }
+
+    /// The cells between `start` and `end`, one after another, each with its text as the
+    /// general path read it: tags stripped, entities decoded.
+    static func cells(_ t: [UInt8], from start: Int, to end: Int) -> [TableMarkup.Cell] {
+        var cells: [TableMarkup.Cell] = []
+        while var c = TableMarkup.nextCell(t, from: cells.last?.range.upperBound ?? start, limit: end) {
+            c.text = TableMarkup.decodeEntitiesByFoundation(TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
+            cells.append(c)
+        }
+        return cells
+    }
+
     static func enhanceTable(_ t: [UInt8]) -> [UInt8] {
         var t = TableMarkup.addClass(t, at: 0, "data")
         if TableMarkup.find(t, "<table", from: 1) != nil || TableMarkup.find(t, "colspan", from: 0) != nil
             || TableMarkup.find(t, "rowspan", from: 0) != nil { return t }
-        let headEnd = TableMarkup.find(t, "</thead>", from: 0)
-        var rows: [(cells: [TableMarkup.Cell], body: Bool)] = []
-        var p = 0
-        while let r = TableMarkup.find(t, "<tr", from: p), let re = TableMarkup.find(t, "</tr>", from: r) {
-            var cells: [TableMarkup.Cell] = []
-            var q = r
-            while let c = TableMarkup.nextCell(t, from: q, limit: re) {
-                // the text as the general path read it: tags stripped, entities decoded
-                var c = c
-                c.text = TableMarkup.decodeEntitiesByFoundation(
-                    TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
-                cells.append(c)
-                q = c.range.upperBound
-            }
-            let inHead = headEnd.map { r < $0 } ?? false
-            rows.append((cells, !inHead && !cells.allSatisfy { $0.isHeader }))
-            p = re + 5
+        // a body row: after any <thead>, with a cell that is not a header cell
+        let headEnd = TableMarkup.find(t, "</thead>", from: 0) ?? -1
+        let rows = rowRanges(t).map { r -> (cells: [TableMarkup.Cell], body: Bool) in
+            let found = cells(t, from: r.start, to: r.end)
+            return (found, r.start >= headEnd && found.contains { !$0.isHeader })
         }
         let body = rows.filter { $0.body }
         guard !body.isEmpty else { return t }

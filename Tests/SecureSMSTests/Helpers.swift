@@ -61,3 +61,12 @@ func tempDir() throws -> URL {
 
 /// Cheap scrypt for tests (the cost parameter is stored in the file, so this is the real code path).
 func testKDF() -> Keystore.KDFParams { Keystore.KDFParams(log2n: 10, r: 8, p: 1, salt: Keystore.randomData(16)) }
+
+/// The keystore tests' clock: one fixed moment.
+let testNow = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// Alice's new keystore in `dir`: password "correct horse", the cheap KDF, made at `testNow`.
+func newTestKeystore(in dir: URL, lockSeconds: Int = 300) throws -> Keystore {
+    try Keystore.create(at: dir.appendingPathComponent("me.keystore"), account: "alice", password: "correct horse",
+                        lockSeconds: lockSeconds, kdf: testKDF(), now: testNow)
+}
