@@ -27,7 +27,8 @@ public enum TrustStore {
     /// The PEM file to trust, or nil for the system's store. Throws `WebDAVError.trust`
     /// naming the file and where it came from when it cannot be used.
     public static func caFile(option: String?, remembered: Remembered? = nil,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(WebDAVError) -> String? {
+                              environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(WebDAVError) -> String? {
         let chosen: (path: String, origin: String)?
         if let option, !option.isEmpty {
             chosen = (option, "--ca-file")

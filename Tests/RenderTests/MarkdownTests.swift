@@ -143,7 +143,8 @@ import Testing
 
     @Test func concurrentRendersOnManyThreadsEqualSequentialOnes() async {
         let docs = (0..<64).map { i in
-            Self.doc.replacingOccurrences(of: "Top", with: "Top \(i)") + String(repeating: "\n\nfiller *\(i)*", count: i * 40)
+            let filler = String(repeating: "\n\nfiller *\(i)*", count: i * 40)
+            return Self.doc.replacingOccurrences(of: "Top", with: "Top \(i)") + filler
         }
         let sequential = docs.map { Markdown.render($0) }
         let parallel = await withTaskGroup(of: (Int, RenderedMarkdown).self) { group in

@@ -56,7 +56,8 @@ public struct Confinement: Sendable {
         if Confinement.isWithin(resolved, root) || allowed.contains(where: { Confinement.isWithin(resolved, $0) }) {
             return
         }
-        throw DossierError(file: shown, "links outside the project (to \(resolved)); list that path under allow_outside: in dossier.yml to read it")
+        throw DossierError(file: shown, "links outside the project (to \(resolved)); "
+                           + "list that path under allow_outside: in dossier.yml to read it")
     }
 }
 
@@ -70,7 +71,8 @@ public enum InputFile {
         var st = stat()
         guard stat(url.path, &st) == 0 else { throw DossierError(file: shown, "cannot read file") }
         guard st.st_mode & S_IFMT == S_IFREG else { throw DossierError(file: shown, "not a regular file") }
-        let tooBig = DossierError(file: shown, "\(what) is \(st.st_size) bytes, more than the maximum of \(InputLimits.describe(limit)) (docs/limits.md)")
+        let tooBig = DossierError(file: shown, "\(what) is \(st.st_size) bytes, "
+                                  + "more than the maximum of \(InputLimits.describe(limit)) (docs/limits.md)")
         guard Int64(st.st_size) <= limit else { throw tooBig }
         guard let handle = PlainFile(forReadingAtPath: url.path) else {
             throw DossierError(file: shown, "cannot read file")
@@ -99,7 +101,9 @@ enum ProjectTemplates {
                 try confinement.check(url, shown: shown)
                 var st = stat()
                 if stat(url.path, &st) == 0, Int64(st.st_size) > InputLimits.template {
-                    throw DossierError(file: shown, "a template is \(st.st_size) bytes, more than the maximum of \(InputLimits.describe(InputLimits.template)) (docs/limits.md)")
+                    let most = InputLimits.describe(InputLimits.template)
+                    throw DossierError(file: shown, "a template is \(st.st_size) bytes, "
+                                       + "more than the maximum of \(most) (docs/limits.md)")
                 }
             } catch {
                 errors.append(contentsOf: error.diagnostics)

@@ -71,6 +71,7 @@ public enum OutputFolder {
         if fm.fileExists(atPath: manifest.path) || fm.fileExists(atPath: state.path) { return }
         if let items = try? fm.contentsOfDirectory(atPath: output.path), items.isEmpty { return }
         throw DossierError(file: file, line: line, "output: this folder exists and was not made by Dossier "
-                           + "(no \(manifest.lastPathComponent) beside it); a build would replace everything in it — move it away or choose another output")
+                           + "(no \(manifest.lastPathComponent) beside it); a build would replace everything in it — "
+                           + "move it away or choose another output")
     }
 }

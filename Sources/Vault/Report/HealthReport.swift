@@ -246,14 +246,17 @@ public enum HealthCheck {
         let users = Set(entries.map { $0.username.lowercased() }.filter { !$0.isEmpty })
         let counts = HealthReport.Counts(entries: entries.count, notes: live.filter { $0.kind == .note }.count,
                                          websites: hosts.count, usernames: users.count, weak: weak.count,
-                                         reusedEntries: reused.count, reuseGroups: groups, insecureWebsites: insecure.count,
+                                         reusedEntries: reused.count, reuseGroups: groups,
+                                         insecureWebsites: insecure.count,
                                          stale: stale.count, duplicates: dups.count,
                                          breached: breached.count, expired: expired.count, expiring: expiring.count,
-                                         missingTOTP: noTOTP.count, excluded: excluded, critical: severityCounts[0], high: severityCounts[1], medium: severityCounts[2],
-                                         low: severityCounts[3], ok: severityCounts[4])
+                                         missingTOTP: noTOTP.count, excluded: excluded, critical: severityCounts[0],
+                                         high: severityCounts[1], medium: severityCounts[2], low: severityCounts[3],
+                                         ok: severityCounts[4])
         let avg = entries.isEmpty ? 0 : (Double(totalLength) / Double(entries.count) * 10).rounded() / 10
         return HealthReport(asOf: day(asOf), counts: counts, scoreDistribution: distribution, averageLength: avg,
-                            problems: problems, breached: breached, weak: weak, reused: reused, insecure: insecure, stale: stale,
+                            problems: problems, breached: breached, weak: weak, reused: reused, insecure: insecure,
+                            stale: stale,
                             duplicates: dups, expired: expired, expiring: expiring, missingTOTP: noTOTP, entries: rows,
                             breachList: breaches?.form.summary)
     }

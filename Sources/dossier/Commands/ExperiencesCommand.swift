@@ -27,7 +27,8 @@ extension ExperiencesValidate {
                 .filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             guard !names.isEmpty else {
                 throw DossierError(file: arg, "a folder with no experience file (*.json) directly inside; "
-                    + "give the folder that holds them (the experiences: input: of dossier.yml) or the files themselves")
+                    + "give the folder that holds them (the experiences: input: of dossier.yml) "
+                    + "or the files themselves")
             }
             return names.map { (arg.hasSuffix("/") ? arg : arg + "/") + $0 }
         }
@@ -77,7 +78,8 @@ struct ExperiencesValidate: ParsableCommand {
         } else {
             for r in reports {
                 let path = r.graph.shortestPath?.joined(separator: " → ") ?? "the end cannot be reached"
-                quiet.say("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, \(r.graph.totalClips) clips, \(r.media.totalBytes) bytes; shortest path \(path)")
+                quiet.say("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, \(r.graph.totalClips) clips, "
+                          + "\(r.media.totalBytes) bytes; shortest path \(path)")
             }
         }
     }
@@ -130,7 +132,8 @@ struct ExperiencesImport: ParsableCommand {
         }
         if let description {
             guard description.count <= Rules.descriptionMax else {
-                throw ValidationError("--description has \(description.count) characters; at most \(Rules.descriptionMax) are allowed")
+                throw ValidationError("--description has \(description.count) characters; "
+                                      + "at most \(Rules.descriptionMax) are allowed")
             }
             result.experience.description = description
         }

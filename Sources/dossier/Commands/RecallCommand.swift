@@ -39,7 +39,9 @@ struct RecallCommand: AsyncParsableCommand {
         @OptionGroup var quiet: QuietFlag
 
         func validate() throws {
-            guard (1...100_000).contains(participants) else { throw ValidationError("--participants must be 1–100000") }
+            guard (1...100_000).contains(participants) else {
+                throw ValidationError("--participants must be 1–100000")
+            }
             guard (0...1).contains(abandonRate) else { throw ValidationError("--abandon-rate must be between 0 and 1") }
             guard (1...999_999).contains(first) else { throw ValidationError("--first must be 1–999999") }
         }
@@ -89,8 +91,9 @@ struct RecallCommand: AsyncParsableCommand {
             if log.declaredStrings.count == StringSet.count {
                 strings = log.declaredStrings.sorted { $0.number < $1.number }.map(\.text)
             } else {
-                quiet.note("note: the file names \(log.declaredStrings.count) of 10 target strings, so the log's header "
-                           + "lists none; the strings file alone decides the targets")
+                let named = log.declaredStrings.count
+                quiet.note("note: the file names \(named) of 10 target strings, so the log's header lists none; "
+                           + "the strings file alone decides the targets")
             }
             let device = "desktop Raw Data import of \(URL(fileURLWithPath: file).lastPathComponent)"
             let text = NativeLogWriter.log(participant: log.participant, strings: strings, device: device,

@@ -50,7 +50,8 @@ enum SMS {
     /// (ISO 8601); a release build has no such switch, so it cannot lift a lockout.
     static func now() -> Date {
         #if DEBUG
-        if let s = ProcessInfo.processInfo.environment["DOSSIER_SMS_NOW"], let d = try? Date.ISO8601FormatStyle().parse(s) { return d }
+        if let s = ProcessInfo.processInfo.environment["DOSSIER_SMS_NOW"],
+           let d = try? Date.ISO8601FormatStyle().parse(s) { return d }
         #endif
         return Date()
     }
@@ -104,7 +105,8 @@ enum SMS {
 
     /// Says that a contact's keys come from the contact codes of protocol version 1.
     static func warnLegacy(_ name: String) {
-        Console.note("Warning: the keys for \(name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(name)` to agree new keys with X25519.")
+        Console.note("Warning: the keys for \(name) were agreed with read-aloud contact codes; "
+                     + "run `dossier sms contact resync \(name)` to agree new keys with X25519.")
     }
 
     static func out(_ s: String) { Stdio.writeOutput(Data((s + "\n").utf8)) }
@@ -145,7 +147,8 @@ enum SMS {
         quiet.note("Compare it with the number on \(name)'s phone, by voice or in person — not by SMS.")
         guard let typed = try ask(confirm, prompt: "Type the safety number \(name)'s phone shows: ",
                                   environment: "DOSSIER_SMS_CONFIRM") else {
-            quiet.note("Nothing agreed yet: run this command again with --key MESSAGE --confirm \"NUMBER ON \(name.uppercased())'S PHONE\".")
+            quiet.note("Nothing agreed yet: run this command again with --key MESSAGE "
+                       + "--confirm \"NUMBER ON \(name.uppercased())'S PHONE\".")
             return false
         }
         try wrap { try ks.contacts[i].complete(theirs: theirs, confirmed: typed, now: now()); try ks.save() }

@@ -39,22 +39,19 @@ struct VaultListCommand: ParsableCommand {
             ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString)
         }
         if json {
+            func time(_ d: Date) -> String { ISODateText.format(d, fractionalSeconds: true) }
             try VaultCLI.printJSON(items.map { i in
                 Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue,
                      title: reveal ? i.title : URLRedaction.text(i.title),
                      username: i.username, website: reveal ? i.website : URLRedaction.website(i.website), folder: i.folder,
-                     created: ISODateText.format(i.created,
-                                                 fractionalSeconds: true), modified: ISODateText.format(i.modified,
-                                                         fractionalSeconds: true),
-                     passwordChanged: ISODateText.format(i.passwordChanged, fractionalSeconds: true),
-                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil, text: reveal ? i.text.reveal : nil,
-                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map { ISODateText.format($0, fractionalSeconds: true) },
+                     created: time(i.created), modified: time(i.modified), passwordChanged: time(i.passwordChanged),
+                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil,
+                     text: reveal ? i.text.reveal : nil,
+                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map(time),
                      favorite: i.favorite, reprompt: i.reprompt, excludeFromReports: i.excludeFromReports,
-                     fields: i.fields.map { .init(name: $0.name, hidden: $0.hidden,
-                                                  value: reveal ? $0.value.reveal : nil) },
+                     fields: i.fields.map { .init(name: $0.name, hidden: $0.hidden, value: reveal ? $0.value.reveal : nil) },
                      hasTOTP: !i.totp.isEmpty, totp: reveal && !i.totp.isEmpty ? i.totp.reveal : nil,
-                     history: i.history.map { .init(changed: ISODateText.format($0.changed, fractionalSeconds: true),
-                                                    password: reveal ? $0.password.reveal : nil) })
+                     history: i.history.map { .init(changed: time($0.changed), password: reveal ? $0.password.reveal : nil) })
             })
             return
         }
