@@ -53,11 +53,8 @@ public struct Confinement: Sendable {
         // Named outside the project: the author's explicit path, not a link from inside.
         guard Confinement.isWithin(lexical, named) || Confinement.isWithin(lexical, root) else { return }
         let resolved = Confinement.real(url)
-        if Confinement.isWithin(resolved, root) || allowed.contains(where: { Confinement.isWithin(resolved, $0) }) {
-            return
-        }
-        throw DossierError(file: shown, "links outside the project (to \(resolved)); "
-                           + "list that path under allow_outside: in dossier.yml to read it")
+        if Confinement.isWithin(resolved, root) || allowed.contains(where: { Confinement.isWithin(resolved, $0) }) { return }
+        throw DossierError(file: shown, "links outside the project (to \(resolved)); list that path under allow_outside: in dossier.yml to read it")
     }
 }
 
@@ -65,18 +62,14 @@ public struct Confinement: Sendable {
 public enum InputFile {
     /// The bytes of `url` (shown as `shown` in errors): a regular file (links followed)
     /// of at most `limit` bytes, inside the project unless allowed.
-    public static func read(_ url: URL, shown: String, limit: Int64, what: String,
-                            confinement: Confinement?) throws -> Data {
+    public static func read(_ url: URL, shown: String, limit: Int64, what: String, confinement: Confinement?) throws -> Data {
         if let confinement { try confinement.check(url, shown: shown) }
         var st = stat()
         guard stat(url.path, &st) == 0 else { throw DossierError(file: shown, "cannot read file") }
         guard st.st_mode & S_IFMT == S_IFREG else { throw DossierError(file: shown, "not a regular file") }
-        let tooBig = DossierError(file: shown, "\(what) is \(st.st_size) bytes, "
-                                  + "more than the maximum of \(InputLimits.describe(limit)) (docs/limits.md)")
+        let tooBig = DossierError(file: shown, "\(what) is \(st.st_size) bytes, more than the maximum of \(InputLimits.describe(limit)) (docs/limits.md)")
         guard Int64(st.st_size) <= limit else { throw tooBig }
-        guard let handle = PlainFile(forReadingAtPath: url.path) else {
-            throw DossierError(file: shown, "cannot read file")
-        }
+        guard let handle = PlainFile(forReadingAtPath: url.path) else { throw DossierError(file: shown, "cannot read file") }
         defer { try? handle.close() }
         // Bounded even when the file grows while it is read.
         let data = (try? handle.read(upToCount: Int(limit) + 1)) ?? Data()
@@ -91,9 +84,7 @@ enum ProjectTemplates {
     /// ``InputLimits/template``.
     static func check(_ folder: URL, confinement: Confinement) throws {
         let fm = FileManager.default
-        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else {
-            return
-        }
+        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return }
         var errors: [Diagnostic] = []
         for case let url as URL in e where url.pathExtension == "mustache" {
             let shown = SitePaths.display(url)
@@ -101,9 +92,7 @@ enum ProjectTemplates {
                 try confinement.check(url, shown: shown)
                 var st = stat()
                 if stat(url.path, &st) == 0, Int64(st.st_size) > InputLimits.template {
-                    let most = InputLimits.describe(InputLimits.template)
-                    throw DossierError(file: shown, "a template is \(st.st_size) bytes, "
-                                       + "more than the maximum of \(most) (docs/limits.md)")
+                    throw DossierError(file: shown, "a template is \(st.st_size) bytes, more than the maximum of \(InputLimits.describe(InputLimits.template)) (docs/limits.md)")
                 }
             } catch {
                 errors.append(contentsOf: error.diagnostics)

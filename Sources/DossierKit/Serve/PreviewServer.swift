@@ -97,9 +97,7 @@ public final class PreviewServer: @unchecked Sendable {
         var body: String
         if let page = FileManager.default.contents(atPath: site.appendingPathComponent("404.html").path) {
             body = String(decoding: page, as: UTF8.self)
-            if let head = body.textRange(of: "<head>") {
-                body.insert(contentsOf: "\n<base href=\"/\">", at: head.upperBound)
-            }
+            if let head = body.textRange(of: "<head>") { body.insert(contentsOf: "\n<base href=\"/\">", at: head.upperBound) }
         } else {
             body = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Page not found</title>\n"
@@ -107,14 +105,8 @@ public final class PreviewServer: @unchecked Sendable {
                 + "<main id=\"main\" class=\"page\">\n<h1>Page not found</h1>\n<p>\(HTML.escape(path)) is not part of the site.</p>\n"
                 + "<p><a href=\"index.html\">Go to the home page</a></p>\n</main>\n</body>\n</html>\n"
         }
-        if let r = body.lastTextRange(of: "</body>") {
-            body.insert(contentsOf: reloadScript, at: r.lowerBound)
-        } else {
-            body += reloadScript
-        }
-        return .init(status: 404,
-                     headers: [("Content-Type", "text/html; charset=utf-8"),
-                               ("Cache-Control", "no-store")], body: Data(body.utf8))
+        if let r = body.lastTextRange(of: "</body>") { body.insert(contentsOf: reloadScript, at: r.lowerBound) } else { body += reloadScript }
+        return .init(status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(body.utf8))
     }
 
     static func serveFile(_ rawPath: String, from site: URL, state: ServeState) -> LoopbackHTTPServer.Response {
@@ -138,11 +130,7 @@ public final class PreviewServer: @unchecked Sendable {
             if let e = state.error {
                 html = html.replacingAll("<body", with: "<div style=\"background:#a4161a;color:#fff;padding:1rem;white-space:pre-wrap;font-family:monospace\">Last rebuild failed; showing the previous site.\n\(HTML.escape(e))</div><body")
             }
-            if let r = html.lastTextRange(of: "</body>") {
-                html.insert(contentsOf: reloadScript, at: r.lowerBound)
-            } else {
-                html += reloadScript
-            }
+            if let r = html.lastTextRange(of: "</body>") { html.insert(contentsOf: reloadScript, at: r.lowerBound) } else { html += reloadScript }
             data = Data(html.utf8)
         }
         return .init(status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-store")], body: data)
@@ -156,9 +144,7 @@ enum ProjectWatcher {
         var h = Hashing.Key()
         let fm = FileManager.default
         let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isDirectoryKey]
-        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles]) else {
-            return ""
-        }
+        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles]) else { return "" }
         var items: [String] = []
         for case let url as URL in e {
             let name = url.lastPathComponent
