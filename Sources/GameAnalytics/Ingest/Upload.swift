@@ -18,18 +18,8 @@ public enum Upload {
 
     /// The game's words for why an envelope did not open.
     static func message(_ f: Envelope.Failure) -> String {
-        switch f {
-        case .notSealed: return "not a RocketMouse upload (the first bytes are not RMU1)"
-        case .truncated: return "the upload is truncated"
-        case .wrongKey:
-            return "cannot unwrap the data key: the upload was sealed to a different study key, "
-                + "or its key block was altered"
-        case .badKeyLength: return "the wrapped data key has the wrong length"
-        case .altered: return "authentication failed: the upload was altered or truncated"
-        case .badPublicKey: return "the public key is not an RSA public key in PEM form (2048 bits or more)"
-        case .badPrivateKey: return "the key is not an RSA private key in PEM form (2048 bits or more)"
-        case .sealing: return "sealing failed"
-        }
+        f.message(notSealed: "not a RocketMouse upload (the first bytes are not RMU1)",
+                  truncated: "the upload is truncated")
     }
 
     /// Seals `plaintext` (JSON Lines for one player) to the public key.
