@@ -32,13 +32,15 @@ struct Domain {
 
 let domains: [Domain] = [
     Domain(key: "recall", module: "RecallStudy", section: "Recall",
-           dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore", "JSONLines", "TextBasics"] + crypto,
+           dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore", "JSONLines", "TextBasics",
+                          "SplitMix64"] + crypto,
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
            testResources: [.copy("Fixtures")]),
-    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto),
+    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto,
+           testDependencies: ["SplitMix64"]),
     Domain(key: "game", module: "GameAnalytics", section: "Game",
            dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines", "TextBasics"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
@@ -59,12 +61,16 @@ var targets: [Target] = [
     // Argon2 and gzip for the vault's KDBX import (docs/vault-kdbx.md).
     .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
     .systemLibrary(name: "CGzip", path: "Sources/CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // dlopen once per process, shared by the loaders of libvips, libcurl and libpq.
+    .target(name: "CLibraryLoad", linkerSettings: [.linkedLibrary("dl")]),
     // libvips: experience panoramas resized at build time (Sources/Experiences/PanoramaPrep.swift),
     // loaded at run time on first use (never linked; see the target).
-    .target(name: "CVips", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CVips", dependencies: ["CLibraryLoad"], linkerSettings: [.linkedLibrary("dl")]),
 
     // MARK: Stages
     .target(name: "Escaping"),
+    // The seeded generator of the simulator and the property tests.
+    .target(name: "SplitMix64"),
     // The one JSON scanner every JSON and JSON Lines reader is built on (docs/json-lines.md).
     .target(name: "JSONLines"),
     // String helpers with no ICU behind them (trim, replace, printf-style numbers, hex),
@@ -101,10 +107,10 @@ var targets: [Target] = [
         plugins: ["EmbedFolders"]   // Help/: the commands' long help (HelpText.swift)
     ),
     // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
-    .target(name: "CCurlRuntime", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CCurlRuntime", dependencies: ["CLibraryLoad"], linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "WebDAV", dependencies: ["CCurlRuntime", "XMLScan", "TextBasics"]),
     // libpq, loaded at run time for the PostgreSQL study store (never linked; see the target).
-    .target(name: "CPostgresRuntime", linkerSettings: [.linkedLibrary("dl")]),
+    .target(name: "CPostgresRuntime", dependencies: ["CLibraryLoad"], linkerSettings: [.linkedLibrary("dl")]),
     // The study store: one connection type over SQLite (embedded) and PostgreSQL (shared),
     // versioned schemas, snapshots (docs/store.md).
     .target(name: "StudyStore", dependencies: ["CSQLite", "CPostgresRuntime"]),
@@ -123,13 +129,13 @@ var targets: [Target] = [
     // that both render the same templates to the same bytes.
     // Untyped (dictionary) template models, for the tests' reference twins only.
     .target(name: "UntypedModels", dependencies: ["Render"], path: "Tests/UntypedModels"),
-    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "UntypedModels",
+    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "UntypedModels", "SplitMix64",
                                                     .product(name: "Mustache", package: "swift-mustache")]),
-    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels", "SplitMix64"], resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "TextBasicsTests", dependencies: ["TextBasics"]),
-    .testTarget(name: "PrivacyTests", dependencies: ["Privacy"]),
+    .testTarget(name: "PrivacyTests", dependencies: ["Privacy", "SplitMix64"]),
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "StudyStoreTests", dependencies: ["StudyStore"]),
     .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

@@ -67,6 +67,7 @@ def prepare_peer(root, which="pandas"):
     peer = root / PEERS[which][1]
     if not (peer / "hugo.toml").exists():
         shutil.copytree(HERE / "peers/hugo-study", peer, dirs_exist_ok=True)
+        shutil.copytree(HERE / "peers/hugo-layouts", peer / "layouts", dirs_exist_ok=True)
 
 
 def bench_study(a):

@@ -66,9 +66,11 @@ def main():
     (h / "content/pages").mkdir(parents=True)
     (d / "dossier.yml").write_text("title: Render benchmark\ndescription: Generated pages.\n"
                                    "base_url: https://bench.example.org/\noutput: _site\n")
-    peers = Path(__file__).resolve().parent / "peers/hugo-pages"
-    shutil.copytree(peers / "layouts", h / "layouts")
-    shutil.copy(peers / "hugo.toml", h / "hugo.toml")
+    peers = Path(__file__).resolve().parent / "peers"
+    # The page and base layouts are shared with the study peer; the home page is this one's.
+    shutil.copytree(peers / "hugo-layouts", h / "layouts")
+    shutil.copytree(peers / "hugo-pages/layouts", h / "layouts", dirs_exist_ok=True)
+    shutil.copy(peers / "hugo-pages/hugo.toml", h / "hugo.toml")
     for k in range(1, a.pages + 1):
         text = page(rng, k, a.pages)
         (d / f"content/pages/p{k:05d}.md").write_text(text)

@@ -2,6 +2,7 @@
 // stable ABI values (CURLOPTTYPE_LONG 0, OBJECTPOINT 10000, FUNCTIONPOINT 20000,
 // OFF_T 30000 plus the option's number; CURLINFO_LONG 0x200000 plus the info's number).
 #include "ccurl_runtime.h"
+#include "library_load.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -48,54 +49,37 @@ static struct {
     slist_free_all_fn slist_free_all;
 } curl;
 
-static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static int loaded = 0;
-static char load_error[512];
+static dossier_library curl_library = DOSSIER_LIBRARY_INIT;
+
+static int load_curl(dossier_library *l) {
+    // DOSSIER_LIBCURL names the one library file to load instead (a libcurl installed
+    // somewhere the dynamic loader does not look).
+    const char *names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "libcurl.dylib", NULL};
+    void *lib = dossier_library_open(l, "DOSSIER_LIBCURL", names, "libcurl", "tried libcurl.so.4 and libcurl-gnutls.so.4",
+                                     "install it (Debian/Ubuntu: apt install libcurl4) to publish or sync");
+    if (!lib) return -1;
+    int state = 1;
+#define SYM(field, name) curl.field = (__typeof__(curl.field))dlsym(lib, name); if (!curl.field) { snprintf(l->error, sizeof l->error, "libcurl has no %s (too old?)", name); state = -1; }
+    SYM(global_init, "curl_global_init")
+    SYM(easy_init, "curl_easy_init")
+    SYM(easy_cleanup, "curl_easy_cleanup")
+    SYM(easy_reset, "curl_easy_reset")
+    SYM(easy_setopt, "curl_easy_setopt")
+    SYM(easy_getinfo, "curl_easy_getinfo")
+    SYM(easy_perform, "curl_easy_perform")
+    SYM(easy_strerror, "curl_easy_strerror")
+    SYM(slist_append, "curl_slist_append")
+    SYM(slist_free_all, "curl_slist_free_all")
+#undef SYM
+    if (state == 1 && curl.global_init(GLOBAL_ALL) != 0) {
+        snprintf(l->error, sizeof l->error, "libcurl could not start");
+        state = -1;
+    }
+    return state;
+}
 
 int dossier_curl_load(char *error, size_t error_len) {
-    pthread_mutex_lock(&load_lock);
-    if (!loaded) {
-        // DOSSIER_LIBCURL names the one library file to load instead (a libcurl
-        // installed somewhere the dynamic loader does not look).
-        const char *chosen = getenv("DOSSIER_LIBCURL");
-        const char *names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.4.dylib", "libcurl.dylib"};
-        void *lib = NULL;
-        if (chosen && *chosen) {
-            lib = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-        } else {
-            for (size_t i = 0; i < sizeof names / sizeof names[0] && !lib; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        }
-        if (!lib) {
-            if (chosen && *chosen)
-                snprintf(load_error, sizeof load_error, "libcurl not found: DOSSIER_LIBCURL=%s cannot be loaded", chosen);
-            else
-                snprintf(load_error, sizeof load_error,
-                         "libcurl not found (tried libcurl.so.4 and libcurl-gnutls.so.4); install it (Debian/Ubuntu: apt install libcurl4) to publish or sync");
-            loaded = -1;
-        } else {
-#define SYM(field, name) curl.field = (__typeof__(curl.field))dlsym(lib, name); if (!curl.field) { snprintf(load_error, sizeof load_error, "libcurl has no %s (too old?)", name); loaded = -1; }
-            loaded = 1;
-            SYM(global_init, "curl_global_init")
-            SYM(easy_init, "curl_easy_init")
-            SYM(easy_cleanup, "curl_easy_cleanup")
-            SYM(easy_reset, "curl_easy_reset")
-            SYM(easy_setopt, "curl_easy_setopt")
-            SYM(easy_getinfo, "curl_easy_getinfo")
-            SYM(easy_perform, "curl_easy_perform")
-            SYM(easy_strerror, "curl_easy_strerror")
-            SYM(slist_append, "curl_slist_append")
-            SYM(slist_free_all, "curl_slist_free_all")
-#undef SYM
-            if (loaded == 1 && curl.global_init(GLOBAL_ALL) != 0) {
-                snprintf(load_error, sizeof load_error, "libcurl could not start");
-                loaded = -1;
-            }
-        }
-    }
-    int ok = loaded == 1;
-    pthread_mutex_unlock(&load_lock);
-    if (!ok && error && error_len) snprintf(error, error_len, "%s", load_error);
-    return ok ? 0 : -1;
+    return dossier_library_load(&curl_library, load_curl, error, error_len);
 }
 
 // Typed wrappers: each passes exactly the C type libcurl reads for that option kind.
@@ -158,9 +142,9 @@ static int on_seek(void *user, int64_t offset, int origin) {
     return 0;
 }
 
-void *dossier_curl_handle_new(void) { return loaded == 1 ? curl.easy_init() : NULL; }
-void dossier_curl_handle_free(void *h) { if (h && loaded == 1) curl.easy_cleanup(h); }
-const char *dossier_curl_strerror(int code) { return loaded == 1 ? curl.easy_strerror(code) : "libcurl not loaded"; }
+void *dossier_curl_handle_new(void) { return curl_library.state == 1 ? curl.easy_init() : NULL; }
+void dossier_curl_handle_free(void *h) { if (h && curl_library.state == 1) curl.easy_cleanup(h); }
+const char *dossier_curl_strerror(int code) { return curl_library.state == 1 ? curl.easy_strerror(code) : "libcurl not loaded"; }
 
 int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_response *rs) {
     memset(rs, 0, sizeof *rs);

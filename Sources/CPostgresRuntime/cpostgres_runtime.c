@@ -2,6 +2,7 @@
 // (ConnStatusType CONNECTION_OK = 0; ExecStatusType PGRES_COMMAND_OK = 1,
 // PGRES_TUPLES_OK = 2; PG_DIAG_SQLSTATE 'C', PG_DIAG_MESSAGE_PRIMARY 'M').
 #include "cpostgres_runtime.h"
+#include "library_load.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -43,55 +44,49 @@ static struct {
     notice_fn set_notice_processor;
 } pq;
 
-static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
-static int loaded = 0;
-static char load_error[512];
+static dossier_library pq_library = DOSSIER_LIBRARY_INIT;
 
 static void *need(void *lib, const char *name) {
     void *f = dlsym(lib, name);
-    if (!f && !load_error[0]) snprintf(load_error, sizeof load_error, "libpq lacks %s", name);
+    if (!f && !pq_library.error[0]) snprintf(pq_library.error, sizeof pq_library.error, "libpq lacks %s", name);
     return f;
 }
 
-int dossier_pq_load(char *error, size_t error_len) {
-    pthread_mutex_lock(&load_lock);
-    if (!loaded) {
-        const char *chosen = getenv("DOSSIER_LIBPQ");
-        const char *name = chosen && chosen[0] ? chosen : "libpq.so.5";
-        void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-        if (!lib) {
-            snprintf(load_error, sizeof load_error, "cannot load %s", name);
-            loaded = -1;
-        } else {
-            load_error[0] = 0;
-            pq.connectdb = (connectdb_fn)need(lib, "PQconnectdb");
-            pq.status = (status_fn)need(lib, "PQstatus");
-            pq.error_message = (conn_text_fn)need(lib, "PQerrorMessage");
-            pq.host = (conn_text_fn)need(lib, "PQhost");
-            pq.port = (conn_text_fn)need(lib, "PQport");
-            pq.db = (conn_text_fn)need(lib, "PQdb");
-            pq.user = (conn_text_fn)need(lib, "PQuser");
-            pq.finish = (finish_fn)need(lib, "PQfinish");
-            pq.exec_params = (exec_params_fn)need(lib, "PQexecParams");
-            pq.exec = (exec_fn)need(lib, "PQexec");
-            pq.result_status = (result_status_fn)need(lib, "PQresultStatus");
-            pq.result_error_field = (result_field_fn)need(lib, "PQresultErrorField");
-            pq.ntuples = (result_int_fn)need(lib, "PQntuples");
-            pq.nfields = (result_int_fn)need(lib, "PQnfields");
-            pq.ftype = (ftype_fn)need(lib, "PQftype");
-            pq.getisnull = (cell_int_fn)need(lib, "PQgetisnull");
-            pq.getlength = (cell_int_fn)need(lib, "PQgetlength");
-            pq.getvalue = (cell_text_fn)need(lib, "PQgetvalue");
-            pq.cmd_tuples = (result_text_fn)need(lib, "PQcmdTuples");
-            pq.clear = (clear_fn)need(lib, "PQclear");
-            pq.set_notice_processor = (notice_fn)need(lib, "PQsetNoticeProcessor");
-            loaded = load_error[0] ? -1 : 1;
-        }
+static int load_pq(dossier_library *l) {
+    const char *chosen = getenv("DOSSIER_LIBPQ");
+    const char *name = chosen && chosen[0] ? chosen : "libpq.so.5";
+    void *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(l->error, sizeof l->error, "cannot load %s", name);
+        return -1;
     }
-    int ok = loaded == 1;
-    if (!ok && error && error_len) snprintf(error, error_len, "%s", load_error);
-    pthread_mutex_unlock(&load_lock);
-    return ok ? 0 : -1;
+    l->error[0] = 0;
+    pq.connectdb = (connectdb_fn)need(lib, "PQconnectdb");
+    pq.status = (status_fn)need(lib, "PQstatus");
+    pq.error_message = (conn_text_fn)need(lib, "PQerrorMessage");
+    pq.host = (conn_text_fn)need(lib, "PQhost");
+    pq.port = (conn_text_fn)need(lib, "PQport");
+    pq.db = (conn_text_fn)need(lib, "PQdb");
+    pq.user = (conn_text_fn)need(lib, "PQuser");
+    pq.finish = (finish_fn)need(lib, "PQfinish");
+    pq.exec_params = (exec_params_fn)need(lib, "PQexecParams");
+    pq.exec = (exec_fn)need(lib, "PQexec");
+    pq.result_status = (result_status_fn)need(lib, "PQresultStatus");
+    pq.result_error_field = (result_field_fn)need(lib, "PQresultErrorField");
+    pq.ntuples = (result_int_fn)need(lib, "PQntuples");
+    pq.nfields = (result_int_fn)need(lib, "PQnfields");
+    pq.ftype = (ftype_fn)need(lib, "PQftype");
+    pq.getisnull = (cell_int_fn)need(lib, "PQgetisnull");
+    pq.getlength = (cell_int_fn)need(lib, "PQgetlength");
+    pq.getvalue = (cell_text_fn)need(lib, "PQgetvalue");
+    pq.cmd_tuples = (result_text_fn)need(lib, "PQcmdTuples");
+    pq.clear = (clear_fn)need(lib, "PQclear");
+    pq.set_notice_processor = (notice_fn)need(lib, "PQsetNoticeProcessor");
+    return l->error[0] ? -1 : 1;
+}
+
+int dossier_pq_load(char *error, size_t error_len) {
+    return dossier_library_load(&pq_library, load_pq, error, error_len);
 }
 
 // Server notices ("relation already exists, skipping") are not the user's business.

@@ -2,6 +2,7 @@
 // NULL; they are called here with exactly the C types libvips reads (int for gint,
 // gboolean and the VipsSize enum).
 #include "cvips_runtime.h"
+#include "library_load.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -37,62 +38,44 @@ static struct {
     free_fn gfree;
 } vips;
 
-static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
-static int state = 0;   // 0 not tried, 1 started, -1 failed
-static char start_error[512];
+static dossier_library vips_library = DOSSIER_LIBRARY_INIT;
 
-int dossier_vips_start(void) {
-    pthread_mutex_lock(&start_lock);
-    if (state == 0) {
-        // DOSSIER_LIBVIPS names the one library file to load instead.
-        const char *chosen = getenv("DOSSIER_LIBVIPS");
-        void *lib = NULL;
-        if (chosen && *chosen) {
-            lib = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-        } else {
-            lib = dlopen("libvips.so.42", RTLD_NOW | RTLD_LOCAL);
-            if (!lib) lib = dlopen("libvips.42.dylib", RTLD_NOW | RTLD_LOCAL);
-        }
-        if (!lib) {
-            if (chosen && *chosen)
-                snprintf(start_error, sizeof start_error, "libvips not found: DOSSIER_LIBVIPS=%s cannot be loaded", chosen);
-            else
-                snprintf(start_error, sizeof start_error,
-                         "libvips not found (libvips.so.42); install it (Debian/Ubuntu: apt install libvips42) to prepare panoramas");
+static int start_vips(dossier_library *l) {
+    // DOSSIER_LIBVIPS names the one library file to load instead.
+    const char *names[] = {"libvips.so.42", "libvips.42.dylib", NULL};
+    void *lib = dossier_library_open(l, "DOSSIER_LIBVIPS", names, "libvips", "libvips.so.42",
+                                     "install it (Debian/Ubuntu: apt install libvips42) to prepare panoramas");
+    if (!lib) return -1;
+    int state = 1;
+    // dlsym on libvips' handle also finds g_object_unref and g_free in the GObject and
+    // GLib libraries libvips itself depends on.
+#define SYM(field, name) vips.field = (__typeof__(vips.field))dlsym(lib, name); if (!vips.field && state == 1) { snprintf(l->error, sizeof l->error, "libvips has no %s (too old?)", name); state = -1; }
+    SYM(init, "vips_init")
+    SYM(concurrency_set, "vips_concurrency_set")
+    SYM(error_clear, "vips_error_clear")
+    SYM(error_buffer, "vips_error_buffer")
+    SYM(new_from_buffer, "vips_image_new_from_buffer")
+    SYM(get_width, "vips_image_get_width")
+    SYM(get_height, "vips_image_get_height")
+    SYM(object_unref, "g_object_unref")
+    SYM(thumbnail_buffer, "vips_thumbnail_buffer")
+    SYM(hasalpha, "vips_image_hasalpha")
+    SYM(flatten, "vips_flatten")
+    SYM(jpegsave_buffer, "vips_jpegsave_buffer")
+    SYM(gfree, "g_free")
+#undef SYM
+    if (state == 1) {
+        if (vips.init("dossier")) {
+            snprintf(l->error, sizeof l->error, "libvips could not start: %s", vips.error_buffer());
             state = -1;
         } else {
-            state = 1;
-            // dlsym on libvips' handle also finds g_object_unref and g_free in the
-            // GObject and GLib libraries libvips itself depends on.
-#define SYM(field, name) vips.field = (__typeof__(vips.field))dlsym(lib, name); if (!vips.field && state == 1) { snprintf(start_error, sizeof start_error, "libvips has no %s (too old?)", name); state = -1; }
-            SYM(init, "vips_init")
-            SYM(concurrency_set, "vips_concurrency_set")
-            SYM(error_clear, "vips_error_clear")
-            SYM(error_buffer, "vips_error_buffer")
-            SYM(new_from_buffer, "vips_image_new_from_buffer")
-            SYM(get_width, "vips_image_get_width")
-            SYM(get_height, "vips_image_get_height")
-            SYM(object_unref, "g_object_unref")
-            SYM(thumbnail_buffer, "vips_thumbnail_buffer")
-            SYM(hasalpha, "vips_image_hasalpha")
-            SYM(flatten, "vips_flatten")
-            SYM(jpegsave_buffer, "vips_jpegsave_buffer")
-            SYM(gfree, "g_free")
-#undef SYM
-            if (state == 1) {
-                if (vips.init("dossier")) {
-                    snprintf(start_error, sizeof start_error, "libvips could not start: %s", vips.error_buffer());
-                    state = -1;
-                } else {
-                    vips.concurrency_set(1);
-                }
-            }
+            vips.concurrency_set(1);
         }
     }
-    int ok = state == 1;
-    pthread_mutex_unlock(&start_lock);
-    return ok ? 0 : -1;
+    return state;
 }
+
+int dossier_vips_start(void) { return dossier_library_load(&vips_library, start_vips, NULL, 0); }
 
 int dossier_vips_fit_jpeg(const void *buf, size_t len, int max_width, int max_height, int quality,
                           int *in_width, int *in_height, void **out, size_t *out_len) {
@@ -121,6 +104,6 @@ int dossier_vips_fit_jpeg(const void *buf, size_t len, int max_width, int max_he
 void dossier_vips_free(void *p) { if (p && vips.gfree) vips.gfree(p); }
 
 const char *dossier_vips_error(void) {
-    if (state == -1) return start_error;
-    return state == 1 ? vips.error_buffer() : "";
+    if (vips_library.state == -1) return vips_library.error;
+    return vips_library.state == 1 ? vips.error_buffer() : "";
 }

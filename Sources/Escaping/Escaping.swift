@@ -78,6 +78,8 @@ public enum XMLText {
     /// ``escape(_:)``, and also `\r` written as `&#13;` (a parser would turn a raw one
     /// into `\n`), and the control characters XML 1.0 forbids (below U+0020 other than tab
     /// and line feed) left out, since no reference can carry them.
+    // The same scalar switch as `JSONText.append` on purpose: each format's escapes are
+    // read off one table of cases.
     public static func escapeForXMLDocument(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)

@@ -58,16 +58,23 @@ public struct ExperienceLoader {
         do { root = try JSONReader.document(data, file: file) } catch {
             return (nil, [.syntax(error)])
         }
-        guard let top = root.members else { return (nil, [.error(file, root.line, "expected an object at the top, found \(root.typeName)")]) }
+        guard let top = root.members else {
+            return (nil, [.error(file, root.line, "expected an object at the top, found \(root.typeName)")])
+        }
 
         var lines: [String: Int] = [:]
         for m in top { lines[m.key] = m.keyLine }
-        checkKeys(top, allowed: ["title", "description", "kind", "owner", "firstPanorama", "finalPanorama", "panoramas"], what: "experience", err: err)
+        checkKeys(top,
+                  allowed: ["title", "description", "kind", "owner", "firstPanorama", "finalPanorama",
+                            "panoramas"], what: "experience", err: err)
 
         func text(_ node: JNode?, _ name: String) -> String? {
             guard let node else { return nil }
             if node.isNull { return nil }
-            guard let s = node.stringValue else { err(node.line, "\(name) must be text, found \(node.typeName)"); return nil }
+            guard let s = node.stringValue else {
+                err(node.line, "\(name) must be text, found \(node.typeName)")
+                return nil
+            }
             return s
         }
 
@@ -80,11 +87,16 @@ public struct ExperienceLoader {
         // Description (F17).
         let description = text(root["description"], "description") ?? ""
         if description.count > Rules.descriptionMax {
-            err(root["description"]?.line, "description has \(description.count) characters; at most \(Rules.descriptionMax) are allowed")
+            err(root["description"]?.line,
+                "description has \(description.count) characters; at most \(Rules.descriptionMax) are allowed")
         }
         var kind = ExperienceKind.premade
         if let k = text(root["kind"], "kind") {
-            if let v = ExperienceKind(rawValue: k) { kind = v } else { err(root["kind"]?.line, "kind must be \"premade\" or \"custom\", not \"\(k)\"") }
+            if let v = ExperienceKind(rawValue: k) {
+                kind = v
+            } else {
+                err(root["kind"]?.line, "kind must be \"premade\" or \"custom\", not \"\(k)\"")
+            }
         }
         let owner = text(root["owner"], "owner").flatMap { $0.isEmpty ? nil : $0 }
         if kind == .custom, owner == nil { err(root["kind"]?.line ?? 1, "a custom experience needs an owner") }
@@ -102,8 +114,12 @@ public struct ExperienceLoader {
         if plist.isEmpty { err(pnode.line, "an experience needs at least one panorama") }
         var seenIDs = Set<String>()
         for (i, node) in plist.enumerated() {
-            guard let members = node.members else { err(node.line, "panorama \(i + 1) must be an object, found \(node.typeName)"); continue }
-            checkKeys(members, allowed: ["id", "title", "image", "triggers", "startYaw", "startPitch"], what: "panorama", err: err)
+            guard let members = node.members else {
+                err(node.line, "panorama \(i + 1) must be an object, found \(node.typeName)")
+                continue
+            }
+            checkKeys(members, allowed: ["id", "title", "image", "triggers", "startYaw", "startPitch"],
+                      what: "panorama", err: err)
             let id = text(node["id"], "panorama id") ?? "p\(i + 1)"
             if node["id"] != nil, !Rules.isValidID(id) {
                 err(node["id"]?.line, "panorama id \"\(id)\" may use only \(Self.idCharacters)")
@@ -115,8 +131,15 @@ public struct ExperienceLoader {
                 err(node["title"]?.line ?? node.line, "panorama \"\(id)\" needs a title of 1 to 60 characters")
             }
             var image = ""
-            if let im = text(node["image"], "image") { image = im } else if node["image"] == nil { err(node.line, "panorama \"\(id)\" has no image") }
-            if !image.isEmpty { checkMedia(image, allowed: Rules.imageTypes, what: "image", line: node["image"]?.line ?? node.line, err: err) }
+            if let im = text(node["image"], "image") {
+                image = im
+            } else if node["image"] == nil {
+                err(node.line, "panorama \"\(id)\" has no image")
+            }
+            if !image.isEmpty {
+                checkMedia(image, allowed: Rules.imageTypes, what: "image", line: node["image"]?.line ?? node.line,
+                           err: err)
+            }
 
             var triggers: [Trigger] = []
             if let tnode = node["triggers"] {
@@ -124,7 +147,9 @@ public struct ExperienceLoader {
                     var tids = Set<String>()
                     for (j, t) in tl.enumerated() {
                         if let trig = trigger(t, index: j, panorama: id, err: err) {
-                            if !tids.insert(trig.id).inserted { err(t.line, "trigger id \"\(trig.id)\" is used twice in panorama \"\(id)\"") }
+                            if !tids.insert(trig.id).inserted {
+                                err(t.line, "trigger id \"\(trig.id)\" is used twice in panorama \"\(id)\"")
+                            }
                             triggers.append(trig)
                         }
                     }
@@ -150,11 +175,19 @@ public struct ExperienceLoader {
         }
         var first = panoramas.first?.id
         if let f = text(root["firstPanorama"], "firstPanorama") {
-            if ids.contains(f) { first = f } else { err(root["firstPanorama"]?.line, "firstPanorama \"\(f)\" is not a panorama of this experience") }
+            if ids.contains(f) {
+                first = f
+            } else {
+                err(root["firstPanorama"]?.line, "firstPanorama \"\(f)\" is not a panorama of this experience")
+            }
         }
         var final: String?
         if let f = text(root["finalPanorama"], "finalPanorama") {
-            if ids.contains(f) { final = f } else { err(root["finalPanorama"]?.line, "finalPanorama \"\(f)\" is not a panorama of this experience") }
+            if ids.contains(f) {
+                final = f
+            } else {
+                err(root["finalPanorama"]?.line, "finalPanorama \"\(f)\" is not a panorama of this experience")
+            }
         }
         let exp = Experience(file: file, slug: slug, title: title, description: description, kind: kind, owner: owner,
                              panoramas: panoramas, firstPanorama: first, explicitFinal: final, lines: lines)
@@ -164,22 +197,39 @@ public struct ExperienceLoader {
     // MARK: Parts
 
     private func trigger(_ node: JNode, index j: Int, panorama: String, err: (Int?, String) -> Void) -> Trigger? {
-        guard let members = node.members else { err(node.line, "trigger \(j + 1) of panorama \"\(panorama)\" must be an object, found \(node.typeName)"); return nil }
-        checkKeys(members, allowed: ["id", "kind", "yaw", "pitch", "size", "label", "media", "target", "targetYaw", "targetPitch", "text"],
+        guard let members = node.members else {
+            err(node.line, "trigger \(j + 1) of panorama \"\(panorama)\" must be an object, found \(node.typeName)")
+            return nil
+        }
+        checkKeys(members,
+                  allowed: ["id", "kind", "yaw", "pitch", "size", "label", "media", "target", "targetYaw",
+                            "targetPitch", "text"],
                   what: "trigger", err: err)
         let id = node["id"]?.stringValue ?? "t\(j + 1)"
         if node["id"] != nil, !Rules.isValidID(id) {
             err(node["id"]?.line, "trigger id \"\(id)\" may use only \(Self.idCharacters)")
         }
-        guard let ks = node["kind"]?.stringValue else { err(node["kind"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a kind: sound, video, door or note"); return nil }
-        guard let kind = TriggerKind(rawValue: ks) else { err(node["kind"]?.line, "trigger kind must be sound, video, door or note, not \"\(ks)\""); return nil }
+        guard let ks = node["kind"]?.stringValue else {
+            err(node["kind"]?.line ?? node.line,
+                "trigger \(j + 1) of panorama \"\(panorama)\" needs a kind: sound, video, door or note")
+            return nil
+        }
+        guard let kind = TriggerKind(rawValue: ks) else {
+            err(node["kind"]?.line, "trigger kind must be sound, video, door or note, not \"\(ks)\"")
+            return nil
+        }
         func num(_ key: String, _ range: ClosedRange<Double>, default d: Double?) -> Double {
             guard let n = node[key] else {
                 if d == nil { err(node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs \(key)") }
                 return d ?? 0
             }
-            guard let v = n.numberValue else { err(n.line, "\(key) must be a number, found \(n.typeName)"); return d ?? 0 }
-            if !range.contains(v) { err(n.line, "\(key) \(fmt(v)) is out of range \(fmt(range.lowerBound))…\(fmt(range.upperBound))") }
+            guard let v = n.numberValue else {
+                err(n.line, "\(key) must be a number, found \(n.typeName)")
+                return d ?? 0
+            }
+            if !range.contains(v) {
+                err(n.line, "\(key) \(fmt(v)) is out of range \(fmt(range.lowerBound))…\(fmt(range.upperBound))")
+            }
             return v
         }
         let yaw = num("yaw", Rules.yawRange, default: nil)
@@ -187,7 +237,8 @@ public struct ExperienceLoader {
         let size = num("size", Rules.sizeRange, default: 1)
         let label = node["label"]?.stringValue ?? ""
         if !Rules.labelLength.contains(label.trimmingWhitespace().count) || label.count > Rules.labelLength.upperBound {
-            err(node["label"]?.line ?? node.line, "trigger \(j + 1) of panorama \"\(panorama)\" needs a text label of 1 to 40 characters")
+            err(node["label"]?.line ?? node.line,
+                "trigger \(j + 1) of panorama \"\(panorama)\" needs a text label of 1 to 40 characters")
         }
         var media: String?, target: String?, text: String?
         if kind != .door {
@@ -200,31 +251,47 @@ public struct ExperienceLoader {
             if node["target"] != nil { err(node["target"]?.line, "a note has no target; use text") }
             let t = node["text"]?.stringValue ?? ""
             if t.trimmingWhitespaceAndNewlines().isEmpty || t.count > Rules.noteTextMax {
-                err(node["text"]?.line ?? node.line, "note \"\(label)\" needs a text of 1 to \(Rules.noteTextMax) characters")
+                err(node["text"]?.line ?? node.line,
+                    "note \"\(label)\" needs a text of 1 to \(Rules.noteTextMax) characters")
             }
             text = t
         case .sound, .video:
-            if node["target"] != nil { err(node["target"]?.line, "a \(kind.rawValue) trigger has no target; use media") }
+            if node["target"] != nil {
+                err(node["target"]?.line, "a \(kind.rawValue) trigger has no target; use media")
+            }
             if let m = node["media"]?.stringValue {
                 media = m
-                checkMedia(m, allowed: kind == .sound ? Rules.soundTypes : Rules.videoTypes, what: "\(kind.rawValue) file",
+                checkMedia(m, allowed: kind == .sound ? Rules.soundTypes : Rules.videoTypes,
+                           what: "\(kind.rawValue) file",
                            line: node["media"]?.line ?? node.line, err: err)
             } else { err(node["media"]?.line ?? node.line, "\(kind.rawValue) trigger \"\(label)\" needs a media file") }
         case .door:
             if node["media"] != nil { err(node["media"]?.line, "a door has no media; use target") }
-            if let t = node["target"]?.stringValue { target = t } else { err(node["target"]?.line ?? node.line, "door \"\(label)\" needs a target panorama") }
+            if let t = node["target"]?.stringValue {
+                target = t
+            } else {
+                err(node["target"]?.line ?? node.line, "door \"\(label)\" needs a target panorama")
+            }
         }
         let targetYaw = angle(node["targetYaw"], "targetYaw", Rules.yawRange, err: err)
         let targetPitch = angle(node["targetPitch"], "targetPitch", Rules.pitchRange, err: err)
-        return Trigger(id: id, kind: kind, yaw: yaw, pitch: pitch, size: size, label: label, media: media, target: target,
+        return Trigger(id: id, kind: kind, yaw: yaw, pitch: pitch, size: size, label: label, media: media,
+                       target: target,
                        targetYaw: targetYaw, targetPitch: targetPitch, text: text, line: node.line)
     }
 
     /// An optional angle in degrees: a number in `range`, else an error.
-    private func angle(_ node: JNode?, _ key: String, _ range: ClosedRange<Double>, err: (Int?, String) -> Void) -> Double? {
+    private func angle(_ node: JNode?, _ key: String, _ range: ClosedRange<Double>,
+                       err: (Int?, String) -> Void) -> Double? {
         guard let node, !node.isNull else { return nil }
-        guard let v = node.numberValue else { err(node.line, "\(key) must be a number, found \(node.typeName)"); return nil }
-        if !range.contains(v) { err(node.line, "\(key) \(fmt(v)) is out of range \(fmt(range.lowerBound))…\(fmt(range.upperBound))"); return nil }
+        guard let v = node.numberValue else {
+            err(node.line, "\(key) must be a number, found \(node.typeName)")
+            return nil
+        }
+        if !range.contains(v) {
+            err(node.line, "\(key) \(fmt(v)) is out of range \(fmt(range.lowerBound))…\(fmt(range.upperBound))")
+            return nil
+        }
         return v
     }
 
@@ -240,14 +307,16 @@ public struct ExperienceLoader {
     }
 
     /// Checks a media path: safe, of an allowed type, present, and with matching content.
-    private func checkMedia(_ path: String, allowed: Set<String>, what: String, line: Int, err: (Int?, String) -> Void) {
+    private func checkMedia(_ path: String, allowed: Set<String>, what: String, line: Int,
+                            err: (Int?, String) -> Void) {
         guard Rules.isSafeRelativePath(path) else {
             err(line, "\(what) \"\(path)\" must be a relative path inside the experience's folder, "
                 + "using only ASCII letters (a–z, A–Z), digits, '-', '_', '.' and '/'"); return
         }
         let ext = PathText.pathExtension(path).lowercased()
         guard allowed.contains(ext) else {
-            err(line, "\(what) \"\(path)\" is not a playable type (use \(allowed.sorted().joined(separator: ", ")))"); return
+            err(line,
+                "\(what) \"\(path)\" is not a playable type (use \(allowed.sorted().joined(separator: ", ")))"); return
         }
         guard let root = mediaRoot else { return }
         let url = root.appendingPathComponent(path)
@@ -259,7 +328,8 @@ public struct ExperienceLoader {
         }
         let head = Self.firstBytes(of: url.path, count: 16)
         guard let fam = MediaSniffer.family(of: head), MediaSniffer.expected(forExtension: ext).contains(fam) else {
-            err(line, "\(what) \"\(path)\" is not a playable .\(ext) file (its content does not match its name)"); return
+            err(line,
+                "\(what) \"\(path)\" is not a playable .\(ext) file (its content does not match its name)"); return
         }
     }
 }

@@ -83,7 +83,8 @@ public enum WAVAnalyzer {
             if id == "fmt " {
                 guard size >= 16, body + 16 <= b.count else { throw WAVError(message: "fmt chunk too short") }
                 format = u16(body); channels = u16(body + 2); rate = u32(body + 4); bits = u16(body + 14)
-                if format == 0xFFFE, size >= 40, body + 26 <= b.count { format = u16(body + 24) }  // sub-format GUID's first two bytes
+                // WAVE_FORMAT_EXTENSIBLE: the sub-format GUID's first two bytes
+                if format == 0xFFFE, size >= 40, body + 26 <= b.count { format = u16(body + 24) }
             } else if id == "data" {
                 dataRange = body..<min(b.count, body + size)   // tolerate a truncated last chunk
             }
@@ -213,7 +214,9 @@ public struct MediaReport: Sendable, Equatable, Codable {
                 if rms - median > Rules.loudnessOutlierDB {
                     items[i].loudOutlier = true
                     warnings.append(.warning(e.file, roles[items[i].path]?.1,
-                        "sound \"\(items[i].path)\" is \(cFormat("%.1f", rms - median)) dB louder (RMS \(cFormat("%.1f", rms)) dBFS) than the median of the other clips (\(cFormat("%.1f", median)) dBFS)"))
+                        "sound \"\(items[i].path)\" is \(cFormat("%.1f", rms - median)) dB louder "
+                            + "(RMS \(cFormat("%.1f", rms)) dBFS) than the median of the other clips "
+                            + "(\(cFormat("%.1f", median)) dBFS)"))
                 }
             }
         }

@@ -139,8 +139,12 @@ public struct ExperienceIssue: Sendable, Equatable, CustomStringConvertible, Cod
     public init(_ severity: Severity, file: String, line: Int?, _ message: String) {
         self.severity = severity; self.file = file; self.line = line; self.message = message
     }
-    public static func error(_ file: String, _ line: Int?, _ message: String) -> ExperienceIssue { .init(.error, file: file, line: line, message) }
-    public static func warning(_ file: String, _ line: Int?, _ message: String) -> ExperienceIssue { .init(.warning, file: file, line: line, message) }
+    public static func error(_ file: String, _ line: Int?, _ message: String) -> ExperienceIssue {
+        .init(.error, file: file, line: line, message)
+    }
+    public static func warning(_ file: String, _ line: Int?, _ message: String) -> ExperienceIssue {
+        .init(.warning, file: file, line: line, message)
+    }
     /// The issue of a file that is not JSON: `file:line:column: invalid JSON: …`.
     public static func syntax(_ e: JSONLinesError) -> ExperienceIssue {
         var issue = ExperienceIssue.error(e.file, e.line, "invalid JSON: \(e.message)")

@@ -190,7 +190,8 @@ extension TourImporter {
                                       startYaw: startYaw, startPitch: startPitch, line: s.keyLine))
         }
         if !errors.isEmpty { throw ExperienceError(errors) }
-        let exp = Experience(file: file, slug: ExperienceLoader.slugify(PathText.deletingExtension(file).components(separatedBy: "/").last ?? "tour"),
+        let base = PathText.deletingExtension(file).components(separatedBy: "/").last ?? "tour"
+        let exp = Experience(file: file, slug: ExperienceLoader.slugify(base),
                              title: chooseTitle(title ?? sceneTitles[firstScene], line: root.line, note: note),
                              panoramas: panoramas, firstPanorama: idMap[firstScene])
         return ImportResult(experience: exp, notes: notes)

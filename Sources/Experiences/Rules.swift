@@ -41,7 +41,9 @@ public enum Rules {
     /// Ids of panoramas and triggers: letters, digits, `-` and `_`, starting with a letter or digit.
     public static func isValidID(_ s: String) -> Bool {
         guard let f = s.unicodeScalars.first, s.unicodeScalars.count <= 64 else { return false }
-        func alphanumeric(_ c: Unicode.Scalar) -> Bool { c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c)) }
+        func alphanumeric(_ c: Unicode.Scalar) -> Bool {
+            c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c))
+        }
         func ok(_ c: Unicode.Scalar) -> Bool { alphanumeric(c) || c == "-" || c == "_" }
         return alphanumeric(f) && s.unicodeScalars.allSatisfy(ok)
     }
@@ -51,7 +53,8 @@ public enum Rules {
     public static func isSafeRelativePath(_ s: String) -> Bool {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./")
         return !s.isEmpty && !s.hasPrefix("/") && s.allSatisfy { allowed.contains($0) }
-            && !s.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
+            && !s.split(separator: "/",
+                        omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." || $0.isEmpty }
     }
 }
 
@@ -64,7 +67,10 @@ public enum MediaSniffer {
     /// The family the bytes belong to, or `nil`.
     public static func family(of head: Data) -> Family? {
         let b = [UInt8](head.prefix(12))
-        func at(_ i: Int, _ s: String) -> Bool { let u = Array(s.utf8); return b.count >= i + u.count && Array(b[i..<i + u.count]) == u }
+        func at(_ i: Int, _ s: String) -> Bool {
+            let u = Array(s.utf8)
+            return b.count >= i + u.count && Array(b[i..<i + u.count]) == u
+        }
         if b.count >= 3, b[0] == 0xFF, b[1] == 0xD8, b[2] == 0xFF { return .jpeg }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if at(0, "RIFF"), at(8, "WAVE") { return .wav }

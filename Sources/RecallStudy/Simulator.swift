@@ -4,23 +4,18 @@ import Glibc
 #else
 import Foundation
 #endif
+import SplitMix64
 import TextBasics
 
 // MARK: - Seeded synthetic sessions (docs/recall-events.md, "Simulated logs")
 
-/// A small deterministic generator (SplitMix64): the same seed gives the same numbers
-/// on every platform.
+/// The simulator's random numbers: SplitMix64 (the same seed gives the same numbers on
+/// every platform) and the draws the model needs from it.
 public struct SeededRandom: Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
+    private var bits: SplitMix64
+    public init(seed: UInt64) { bits = SplitMix64(seed: seed) }
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { bits.next() }
     /// Uniform in [0, 1).
     public mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
     public mutating func chance(_ p: Double) -> Bool { uniform() < p }

@@ -30,6 +30,23 @@ public enum Envelope {
         case badPrivateKey
         /// Sealing itself failed.
         case sealing
+
+        /// The words for the failure, the same for every kit but the first two, which name
+        /// what each kit calls its uploads (`notSealed`, `truncated`).
+        public func message(notSealed: String, truncated: String) -> String {
+            switch self {
+            case .notSealed: return notSealed
+            case .truncated: return truncated
+            case .wrongKey:
+                return "cannot unwrap the data key: the upload was sealed to a different study key, "
+                    + "or its key block was altered"
+            case .badKeyLength: return "the wrapped data key has the wrong length"
+            case .altered: return "authentication failed: the upload was altered or truncated"
+            case .badPublicKey: return "the public key is not an RSA public key in PEM form (2048 bits or more)"
+            case .badPrivateKey: return "the key is not an RSA private key in PEM form (2048 bits or more)"
+            case .sealing: return "sealing failed"
+            }
+        }
     }
 
     /// A new study key pair as PEM text (private key: PKCS#8; public key: SubjectPublicKeyInfo).

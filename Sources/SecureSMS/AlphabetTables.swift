@@ -13,8 +13,11 @@ import TextBasics
 public enum AlphabetTables {
     public static func json() -> String {
         func hex(_ s: Unicode.Scalar) -> String { cFormat("U+%04X", s.value) }
-        let basic = GSMAlphabet.basic.enumerated().map { "    {\"code\": \($0.offset), \"scalar\": \"\(hex($0.element))\"}" }
-        let ext = GSMAlphabet.extensionTable.sorted { $0.key < $1.key }.map { "    {\"code\": \($0.key), \"scalar\": \"\(hex($0.value))\"}" }
+        func row(_ code: Int, _ scalar: Unicode.Scalar) -> String {
+            "    {\"code\": \(code), \"scalar\": \"\(hex(scalar))\"}"
+        }
+        let basic = GSMAlphabet.basic.enumerated().map { row($0.offset, $0.element) }
+        let ext = GSMAlphabet.extensionTable.sorted { $0.key < $1.key }.map { row(Int($0.key), $0.value) }
         let safe = SafeAlphabet.characters.map { "\"\(hex($0))\"" }
         return """
         {

@@ -1,4 +1,5 @@
-// Date matching for the strength estimate: digit runs and separated dates read as day, month and year (docs/vault-strength.md).
+// Date matching for the strength estimate: digit runs and separated dates read as day, month and year
+// (docs/vault-strength.md).
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

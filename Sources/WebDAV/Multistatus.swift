@@ -148,7 +148,8 @@ public enum HTTPDate {
         case 4 where words[3] == "gmt" || words[3] == "utc":   // Sunday, 06-Nov-94 08:49:37 GMT
             let dmy = words[1].split(separator: "-", omittingEmptySubsequences: false)
             guard dmy.count == 3, dmy[2].count == 2, let yy = Int(dmy[2]) else { return nil }
-            (day, month, year, clock) = (Int(dmy[0]), months.firstIndex(of: String(dmy[1])), fullYear(yy), hms(words[2]))
+            (day, month, year, clock) = (Int(dmy[0]), months.firstIndex(of: String(dmy[1])), fullYear(yy),
+                                         hms(words[2]))
         case 5:                                                  // Sun Nov  6 08:49:37 1994
             (day, month, year, clock) = (Int(words[2]), months.firstIndex(of: words[1]), Int(words[4]), hms(words[3]))
         default: return nil

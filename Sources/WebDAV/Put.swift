@@ -37,7 +37,8 @@ extension WebDAVClient {
         guard fd >= 0 else { throw WebDAVError.unreachable(url: file.path, detail: "cannot read the file to send") }
         defer { close(fd) }
         let body = HTTPTransport.BodyFile(fd: fd, size: Int(size))
-        guard let raw = try await putRaw(path, data: nil, file: body, precondition: precondition, contentType: contentType),
+        guard let raw = try await putRaw(path, data: nil, file: body, precondition: precondition,
+                                         contentType: contentType),
               !raw.trimmingWhitespace().hasPrefix("W/") else { return nil }
         return ETag.normalize(raw)
     }

@@ -27,7 +27,8 @@ public enum TrustStore {
     /// The PEM file to trust, or nil for the system's store. Throws `WebDAVError.trust`
     /// naming the file and where it came from when it cannot be used.
     public static func caFile(option: String?, remembered: Remembered? = nil,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(WebDAVError) -> String? {
+                              environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(WebDAVError) -> String? {
         let chosen: (path: String, origin: String)?
         if let option, !option.isEmpty {
             chosen = (option, "--ca-file")
@@ -44,7 +45,9 @@ public enum TrustStore {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw .trust("\(chosen.origin) \(chosen.path): no such file")
         }
-        guard !isFolder else { throw .trust("\(chosen.origin) \(chosen.path): is a folder; give a PEM file of certificates") }
+        guard !isFolder else {
+            throw .trust("\(chosen.origin) \(chosen.path): is a folder; give a PEM file of certificates")
+        }
         guard let handle = PlainFile(forReadingAtPath: path) else {
             throw .trust("\(chosen.origin) \(chosen.path): cannot be read (permission denied?)")
         }

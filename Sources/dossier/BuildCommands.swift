@@ -12,21 +12,27 @@ struct LogOptions: ParsableArguments {
     var log: BuildLog { BuildLog(level: quiet ? .quiet : (verbose ? .verbose : .normal)) }
 }
 
+/// The project a building command reads, and whether its drafts count.
+struct ProjectOptions: ParsableArguments {
+    @Argument(help: "The project folder (holds dossier.yml).", completion: .directory)
+    var project: String = "."
+    @Flag(help: "Include content pages marked `draft: true`.")
+    var drafts = false
+
+    var folder: URL { URL(fileURLWithPath: project) }
+}
+
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = HelpText.command("build")
 
-    @Argument(help: "The project folder (holds dossier.yml).", completion: .directory)
-    var project: String = "."
+    @OptionGroup var project: ProjectOptions
     @Flag(help: "Ignore the incremental cache and rebuild every page.")
     var clean = false
-    @Flag(help: "Include content pages marked `draft: true`.")
-    var drafts = false
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
-        let builder = Builder(
-            project: URL(fileURLWithPath: project), options: BuildOptions(clean: clean, drafts: drafts),
-            log: logging.log)
+        let builder = Builder(project: project.folder, options: BuildOptions(clean: clean, drafts: project.drafts),
+                              log: logging.log)
         _ = try await builder.build()
     }
 }
@@ -34,15 +40,13 @@ struct BuildCommand: AsyncParsableCommand {
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = HelpText.command("check")
 
-    @Argument(help: "The project folder.", completion: .directory)
-    var project: String = "."
-    @Flag(help: "Include content pages marked `draft: true`.")
-    var drafts = false
+    @OptionGroup var project: ProjectOptions
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
-        let builder = Builder(project: URL(fileURLWithPath: project),
-                              options: BuildOptions(clean: true, drafts: drafts, checkOnly: true), log: logging.log)
+        let builder = Builder(project: project.folder,
+                              options: BuildOptions(clean: true, drafts: project.drafts, checkOnly: true),
+                              log: logging.log)
         let report = try await builder.build()
         if !logging.quiet {
             print(
@@ -55,12 +59,9 @@ struct CheckCommand: AsyncParsableCommand {
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = HelpText.command("serve")
 
-    @Argument(help: "The project folder.", completion: .directory)
-    var project: String = "."
+    @OptionGroup var project: ProjectOptions
     @Option(help: "The port to listen on (0 picks a free one).")
     var port: Int = 8000
-    @Flag(help: "Include content pages marked `draft: true`.")
-    var drafts = false
     @OptionGroup var logging: LogOptions
 
     func validate() throws {
@@ -68,8 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let server = PreviewServer(
-            project: URL(fileURLWithPath: project), port: UInt16(port), drafts: drafts, log: logging.log)
+        let server = PreviewServer(project: project.folder, port: UInt16(port), drafts: project.drafts,
+                                   log: logging.log)
         try await server.run()
     }
 }

@@ -8,7 +8,8 @@ import TextBasics
 @main
 struct Dossier: AsyncParsableCommand {
     static var configuration: CommandConfiguration {
-        var subs: [any ParsableCommand.Type] = [BuildCommand.self, CheckCommand.self, ServeCommand.self, NewCommand.self]
+        var subs: [any ParsableCommand.Type] = [BuildCommand.self, CheckCommand.self, ServeCommand.self,
+                                                NewCommand.self]
         #if DOMAIN_RECALL
         subs.append(RecallCommand.self)
         #endif
@@ -66,7 +67,8 @@ struct Dossier: AsyncParsableCommand {
             if code == .success { exit(withError: error) }
             // Usage errors exit with 2 (ArgumentParser's default is 64).
             var message = fullMessage(for: error)
-            if !message.contains("Did you mean"), let hint = Suggestions.unknownOption(Dossier.self, args, message: message) {
+            if !message.contains("Did you mean"), let hint = Suggestions.unknownOption(Dossier.self, args,
+                    message: message) {
                 message = message.replacingAll("\nUsage:", with: "\n\(hint)\nUsage:")
                 if !message.contains(hint) { message += "\n" + hint }
             }

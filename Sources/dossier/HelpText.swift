@@ -13,11 +13,14 @@ import Foundation
 /// ``ProseText/unwrap(_:)``; the first paragraph is the command's one-line abstract, the
 /// rest its long help (the discussion), which ArgumentParser wraps to the terminal.
 enum HelpText {
-    /// The configuration of a command that needs nothing but its name and help: the name
-    /// is the last of `command`'s words ("vault sync" → `sync`).
-    static func command(_ command: String) -> CommandConfiguration {
+    /// The configuration of a command: its name is the last of `command`'s words ("vault
+    /// sync" → `sync`), its help the file of ``abstract(_:)``; `hidden` leaves it out of
+    /// the parent's list of commands (oracles and benchmarks for the tests).
+    static func command(_ command: String, subcommands: [any ParsableCommand.Type] = [],
+                        hidden: Bool = false) -> CommandConfiguration {
         CommandConfiguration(commandName: String(command.split(separator: " ").last ?? ""),
-                             abstract: abstract(command), discussion: discussion(command))
+                             abstract: abstract(command), discussion: discussion(command),
+                             shouldDisplay: !hidden, subcommands: subcommands)
     }
 
     /// The one-line abstract of the command named by its words after `dossier` ("vault

@@ -8,11 +8,7 @@ import Render
 /// front matter handling, layout or site. Hidden: it exists so the benchmarks can time
 /// Dossier's Markdown renderer against the `cmark-gfm` command on the same file.
 struct MarkdownCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "markdown",
-        abstract: HelpText.abstract("markdown"),
-        discussion: HelpText.discussion("markdown"),
-        shouldDisplay: false)
+    static let configuration = HelpText.command("markdown", hidden: true)
 
     @Argument(help: "The Markdown file to render.", completion: .file())
     var file: String

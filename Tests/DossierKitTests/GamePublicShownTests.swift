@@ -9,7 +9,8 @@ import Testing
 // MARK: - What the public cohort page shows of its noisy numbers (docs/game-privacy.md)
 
 @Suite struct GamePublicShownTests {
-    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repo = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let demo: CohortAnalysis? = {
         let data = repo.appendingPathComponent("Examples/demo/data/game/cohort.jsonl")
         return (try? TelemetryJSONL.read(files: [data])).map { CohortAnalyzer.analyze($0) }
@@ -31,8 +32,10 @@ import Testing
     @Test func everyShownTableAddsUp() throws {
         let a = try #require(Self.demo)
         for i in 0..<20 {
-            let r = GamePublicRelease.make(a, settings: GamePrivacySettings(key: Self.key(i)), inputs: Data("demo".utf8))
-            let model = try #require(GamePublicPage.build(a, release: r, simulated: true).page.model as? GamePublicPageModel)
+            let r = GamePublicRelease.make(a, settings: GamePrivacySettings(key: Self.key(i)),
+                                           inputs: Data("demo".utf8))
+            let model = try #require(GamePublicPage.build(a, release: r,
+                                                          simulated: true).page.model as? GamePublicPageModel)
             for (name, table) in [("bandTable", model.bandTable), ("genderTable", model.genderTable)] {
                 var columnSums: [Int]? = nil, rowTotals = 0
                 for row in table.rows + [table.totals] {
@@ -63,11 +66,13 @@ import Testing
         a.players.removeAll { $0.group == .medicated && !keep.contains($0.id) }
         var passed = 0, pointPassed = 0
         for i in 0..<100 {
-            let r = GamePublicRelease.make(a, settings: GamePrivacySettings(key: Self.key(i)), inputs: Data("small".utf8))
+            let r = GamePublicRelease.make(a, settings: GamePrivacySettings(key: Self.key(i)),
+                                           inputs: Data("small".utf8))
             #expect(r.shown(.control))
             if (r.stats[.medicated]?.first?.n ?? 0) >= GamePublicRelease.minimumGroup { pointPassed += 1 }
             if r.shown(.medicated) { passed += 1; continue }
-            let model = try #require(GamePublicPage.build(a, release: r, simulated: true).page.model as? GamePublicPageModel)
+            let model = try #require(GamePublicPage.build(a, release: r,
+                                                          simulated: true).page.model as? GamePublicPageModel)
             #expect(!model.tau.contains { $0.group == Group.medicated.label })
             for block in model.comparisons where [block.groupA, block.groupB].contains(Group.medicated.label) {
                 #expect(block.rows.allSatisfy { $0.hedgesG == "–" && $0.interval == "–" })

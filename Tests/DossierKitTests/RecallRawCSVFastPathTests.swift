@@ -93,8 +93,9 @@ struct RecallRawCSVFastPathTests {
     }
 }
 
-/// Round five's `RawData.forEachRow` and `RawRow.cells`: every row's phase, target and
-/// event spelt as strings (the reference for round six's typed rows).
+/// The plain twin of `RawData.forEachRow` and `RawRow.cells` (docs/recall-section.md's
+/// raw.csv read off the log event by event): every row's phase, target and event spelt as
+/// strings, where the fast path keeps typed rows whose repeating fields are encoded once.
 enum ReferenceRawData {
     struct Row {
         var time: Int
@@ -131,76 +132,104 @@ enum ReferenceRawData {
     }
 
     static func forEachRow(log: SessionLog, result: ParticipantResult, strings: StringSet, _ body: (Row) -> Void) {
-        let pid = log.participant
+        var reader = Reader(participant: log.participant, strings: strings, turns: result.pageTurns)
+        var rows: [Row] = []
+        for e in log.events {
+            rows += reader.rows(for: e)
+            if case .close = e.kind { break }      // nothing after Close is a row
+        }
+        rows += reader.leavePage()
+        rows.forEach(body)
+    }
+
+    /// The walk written plainly, as a reader of the log would do it by hand: it remembers
+    /// the open page, its string, the focused field and each field's text, and answers
+    /// each event with the rows it gives (a page turn's rows when a page is left).
+    struct Reader {
+        let participant: String
+        let strings: StringSet
+        let turns: [PageTurn]
         var page: PageKind? = nil
         var string: Int? = nil
         var focused: Int? = nil
-        var turnIndex = 0
         var texts: [Int: String] = [:]
-        let stringSet = Set(strings.strings)
+        var turnsTaken = 0
+
+        /// Column D: the page's title, with the field number on Entry and Recall pages.
         func phase(_ field: Int?) -> String {
-            guard let p = page else { return "" }
-            if (p == .entry || p == .recall), let f = field { return "\(p.title) \(f)" }
-            return p.title
+            guard let page else { return "" }
+            guard page == .entry || page == .recall, let field else { return page.title }
+            return page.title + " " + String(field)
         }
-        func target() -> String { string.map { strings[number: $0] } ?? "" }
-        func targetOrMatch(_ text: String) -> String {
-            page == .recall ? (strings.strings.firstIndex(of: text).map { strings.strings[$0] } ?? "") : target()
+
+        /// Column G: the string the page shows.
+        var target: String { string.map { strings[number: $0] } ?? "" }
+
+        /// Column G on a row with text: on Recall, the string the text is (if any).
+        func target(of text: String) -> String {
+            guard page == .recall else { return target }
+            return strings.strings.contains(text) ? text : ""
         }
+
+        /// Column H: on Recall, whether the text is any of the strings; elsewhere whether
+        /// it is the page's string (none without one).
         func correct(_ text: String) -> Bool? {
-            if page == .recall { return stringSet.contains(text) }
-            if string != nil { return text == target() }
-            return nil
+            if page == .recall { return strings.strings.contains(text) }
+            return string == nil ? nil : text == target
         }
-        func row(_ t: Int, _ phase: String, target: String, event: String) -> Row {
-            Row(time: t, participant: pid, string: string, phase: phase, target: target, event: event)
+
+        func plainRow(_ t: Int, _ phase: String, _ target: String, _ event: String) -> Row {
+            Row(time: t, participant: participant, string: string, phase: phase, target: target, event: event)
         }
-        func emitTurn() {
-            guard turnIndex < result.pageTurns.count, let p = page, p.fieldCount > 0, p != .welcome else { return }
-            let turn = result.pageTurns[turnIndex]
-            turnIndex += 1
+
+        /// The rows of the page being left: one a field of its page turn, if it has fields.
+        mutating func leavePage() -> [Row] {
+            guard let page, page != .welcome, page.fieldCount > 0, turnsTaken < turns.count else { return [] }
+            let turn = turns[turnsTaken]
+            turnsTaken += 1
+            var out: [Row] = []
             for (i, text) in turn.fields.enumerated() {
-                var r = row(
-                    turn.t, phase(p.fieldCount > 1 ? i + 1 : nil), target: targetOrMatch(text), event: "page-turn")
-                r.entered = text; r.correct = correct(text); r.fields = text
-                body(r)
+                let field: Int? = page.fieldCount > 1 ? i + 1 : nil
+                var r = plainRow(turn.t, phase(field), target(of: text), "page-turn")
+                r.entered = text
+                r.correct = correct(text)
+                r.fields = text
+                out.append(r)
             }
+            return out
         }
-        var closed = false
-        for e in log.events where !closed {
+
+        mutating func rows(for e: SessionEvent) -> [Row] {
             switch e.kind {
             case .page(let p, let s):
-                emitTurn()
-                page = p
-                string = s
-                focused = nil
-                texts = [:]
-                body(row(e.t, p.title, target: target(), event: "page"))
+                let left = leavePage()
+                (page, string, focused, texts) = (p, s, nil, [:])
+                return left + [plainRow(e.t, p.title, target, "page")]
             case .focus(let f):
                 focused = f
-                body(row(e.t, phase(f), target: target(), event: "focus"))
+                return [plainRow(e.t, phase(f), target, "focus")]
             case .key(let label, let action, let newText, let field):
                 let f = field ?? focused ?? 1
                 if action != .up { focused = f }
-                let text = newText ?? (texts[f] ?? "")
+                let text = newText ?? texts[f, default: ""]
                 texts[f] = text
-                var r = row(e.t, phase(f), target: targetOrMatch(text), event: action.rawValue)
-                r.key = label; r.entered = text; r.correct = correct(text)
-                body(r)
-            case .touch(let x, let y, let tgt):
-                var r = row(e.t, phase(focused), target: target(), event: "touch" + (tgt.map { " " + $0 } ?? ""))
-                r.touch = "\(fmtCoord(x)),\(fmtCoord(y))"
-                body(r)
+                var r = plainRow(e.t, phase(f), target(of: text), action.rawValue)
+                r.key = label
+                r.entered = text
+                r.correct = correct(text)
+                return [r]
+            case .touch(let x, let y, let on):
+                var r = plainRow(e.t, phase(focused), target, on == nil ? "touch" : "touch " + on!)
+                r.touch = fmtCoord(x) + "," + fmtCoord(y)
+                return [r]
             case .button(let b, let ok):
-                let what = "button " + b.rawValue + (ok.map { $0 ? " OK" : " Not OK" } ?? "")
-                body(row(e.t, phase(focused), target: target(), event: what))
+                let result = ok == nil ? "" : (ok! ? " OK" : " Not OK")
+                return [plainRow(e.t, phase(focused), target, "button " + b.rawValue + result)]
             case .fields:
-                break
+                return []
             case .close:
-                body(row(e.t, phase(nil), target: target(), event: "close"))
-                closed = true
+                return [plainRow(e.t, phase(nil), target, "close")]
             }
         }
-        emitTurn()
     }
 }

@@ -100,8 +100,10 @@ func titleMustHaveFourToSixteenCharactersSpacesIncluded(title: String, ok: Bool)
     d.write("notes.txt", "hello")
     let json = validJSON
         .replacingOccurrences(of: "\"media\": \"v.mp4\"", with: "\"media\": \"missing.mp4\"")
-        .replacingOccurrences(of: "\"label\": \"Bell\", \"media\": \"s.wav\"", with: "\"label\": \"Bell\", \"media\": \"fake.wav\"")
-        .replacingOccurrences(of: "\"label\": \"Drill sound\", \"media\": \"s.wav\"", with: "\"label\": \"Drill sound\", \"media\": \"notes.txt\"")
+        .replacingOccurrences(of: "\"label\": \"Bell\", \"media\": \"s.wav\"",
+                              with: "\"label\": \"Bell\", \"media\": \"fake.wav\"")
+        .replacingOccurrences(of: "\"label\": \"Drill sound\", \"media\": \"s.wav\"",
+                              with: "\"label\": \"Drill sound\", \"media\": \"notes.txt\"")
         .replacingOccurrences(of: "\"image\": \"b.jpg\"", with: "\"image\": \"../b.jpg\"")
         .replacingOccurrences(of: "\"image\": \"c.jpg\"", with: "\"image\": \"my photo#2.jpg\"")
     d.write("my photo#2.jpg", jpegHeader(width: 1024, height: 512))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Privacy
+import SplitMix64
 
 // MARK: - The AUC with a public floor (docs/game-privacy.md, "The AUC")
 
@@ -12,19 +13,19 @@ import Testing
     }
 
     /// Scores on a coarse grid, so that ties between and within the classes are common.
-    func scores(_ n: Int, _ g: inout SplitMix) -> [Double] {
+    func scores(_ n: Int, _ g: inout SplitMix64) -> [Double] {
         (0..<n).map { _ in Double(Int.random(in: 0...12, using: &g)) / 4 }
     }
 
     @Test(arguments: 0..<40) func theSortedCountEqualsTheCountOverEveryPair(seed: UInt64) {
-        var g = SplitMix(state: seed)
+        var g = SplitMix64(seed: seed)
         let pos = scores(Int.random(in: 0...30, using: &g), &g), neg = scores(Int.random(in: 0...30, using: &g), &g)
         #expect(PairwiseAUC.twiceMannWhitney(positive: pos, negative: neg) == twiceMannWhitneyByPairs(pos, neg))
     }
 
     /// With both classes at least the floor, the grid value is the AUC rounded to the grid.
     @Test func withBothClassesAboveTheFloorTheGridIsTheRoundedAUC() {
-        var g = SplitMix(state: 99)
+        var g = SplitMix64(seed: 99)
         for _ in 0..<50 {
             let pos = scores(Int.random(in: 20...60, using: &g), &g),
                 neg = scores(Int.random(in: 20...60, using: &g), &g)
@@ -40,7 +41,7 @@ import Testing
     /// neighbour comes close to it, so a smaller sensitivity would fail here.
     @Test(arguments: [5, 20, 50]) func oneMoreOrLessMovesTheGridByAtMostTheSensitivity(floor m: Int) {
         let steps = 100_000, bound = PairwiseAUC.sensitivity(floor: m, steps: steps)
-        var g = SplitMix(state: UInt64(m))
+        var g = SplitMix64(seed: UInt64(m))
         var largest = 0
         for _ in 0..<60 {
             let pos = scores(Int.random(in: 0...(2 * m), using: &g), &g),

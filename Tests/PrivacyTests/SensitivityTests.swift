@@ -1,26 +1,16 @@
 import Foundation
 import Testing
 @testable import Privacy
+import SplitMix64
 
 // MARK: - Sensitivities: adding or removing one person moves a statistic by at most Δ
 
-/// A small deterministic generator for the property tests' data sets.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct SensitivityTests {
     /// Data sets with values well outside the clamp range, and each neighbour that
     /// removes one element or adds one extreme one.
     func neighbours(_ seed: UInt64) -> [(a: [Double], b: [Double])] {
-        var g = SplitMix(state: seed)
+        var g = SplitMix64(seed: seed)
         let n = Int.random(in: 0...40, using: &g)
         let xs = (0..<n).map { _ in Double.random(in: -500...3000, using: &g) }
         var out: [([Double], [Double])] = []
@@ -52,7 +42,7 @@ struct SplitMix: RandomNumberGenerator {
     }
 
     @Test func quantilesOfAnExactHistogramFallInTheRightBin() {
-        var g = SplitMix(state: 9)
+        var g = SplitMix64(seed: 9)
         let xs = (0..<2000).map { _ in Double.random(in: 0...1000, using: &g) }.sorted()
         let h = Mechanisms.histogram(xs, lower: 0, upper: 1000, bins: 50)
         let q = Mechanisms.quantiles(h, lower: 0, upper: 1000, [0.25, 0.5, 0.75])!

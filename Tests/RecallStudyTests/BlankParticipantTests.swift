@@ -12,7 +12,8 @@ import Testing
 
     func withParticipant(_ p: String) -> String {
         // JSON-escape the way the kit's JSON.stringify would (control characters as \u).
-        let escaped = p.unicodeScalars.map { $0.value < 0x20 ? String(format: "\\u%04x", $0.value) : String($0) }.joined()
+        let escaped = p.unicodeScalars.map { $0.value < 0x20 ? String(format: "\\u%04x",
+                                                                      $0.value) : String($0) }.joined()
         return header.replacingOccurrences(of: "\"P1\"", with: "\"\(escaped)\"") + "\n"
     }
 

@@ -69,7 +69,9 @@ import Testing
 
     @Test func anUnknownSetIsAnErrorAtTheHeaderLine() throws {
         let sets = try sets()
-        var text = "\n" + header.replacingOccurrences(of: #""participant":"P1""#, with: #""participant":"P1","set":"wave3""#) + "\n"
+        let withSet = header.replacingOccurrences(of: #""participant":"P1""#,
+                                                  with: #""participant":"P1","set":"wave3""#)
+        var text = "\n" + withSet + "\n"
         text += #"{"t":5,"type":"page","page":"memorize","string":1}"# + "\n"
         let parsed = try parseLog(text, file: "late.jsonl")
         let e = recallError { _ = try sets.resolve(parsed) }

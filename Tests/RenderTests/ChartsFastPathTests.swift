@@ -1,21 +1,11 @@
 import Foundation
 import Testing
 @testable import Render
+import SplitMix64
 
 // Round five, charts (docs/perf-study.md): each fast path against the path it replaces,
 // kept here as the reference, on many seeded random inputs.
 
-/// SplitMix64: the same inputs on every run (also used by `SVGWriterTests`).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 // MARK: - Box statistics: the radix sort of whole numbers
 
@@ -27,7 +17,7 @@ private func referenceSortedFinite(_ values: [Double]) -> [Double] {
 /// A random list in one of several shapes: small whole numbers (milliseconds), negative
 /// ones, signed zeros, huge whole numbers near 2^52 and beyond, fractions, non-finite
 /// values, constants, sorted and reversed runs.
-private func randomValues(_ g: inout SplitMix) -> [Double] {
+private func randomValues(_ g: inout SplitMix64) -> [Double] {
     let n = Int.random(in: 0...600, using: &g)
     let shape = Int.random(in: 0..<9, using: &g)
     var v: [Double] = (0..<n).map { _ in
@@ -50,7 +40,7 @@ private func randomValues(_ g: inout SplitMix) -> [Double] {
 }
 
 @Test func boxStatsSortMatchesTheStandardSortBitForBit() {
-    var g = SplitMix(state: 20)
+    var g = SplitMix64(seed: 20)
     for _ in 0..<4_000 {
         let v = randomValues(&g)
         let fast = BoxStats.sortedFinite(v), ref = referenceSortedFinite(v)
@@ -94,7 +84,8 @@ private func referenceMarkerSVG(_ m: Marker, x: Double, y: Double, r: Double, fi
         let a = r * 1.2, w = r * 0.45
         let d =
             "M\(c(x - w)) "
-                + "\(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
+                + "\(c(y - a))H\(c(x + w))V\(c(y - w))H\(c(x + a))V\(c(y + w))H\(c(x + w))"
+                + "V\(c(y + a))H\(c(x - w))V\(c(y + w))H\(c(x - a))V\(c(y - w))H\(c(x - w))Z"
         return close("<path d=\"\(d)\"\(extra)")
     case .cross:
         let a = r * 1.1
@@ -105,7 +96,7 @@ private func referenceMarkerSVG(_ m: Marker, x: Double, y: Double, r: Double, fi
 }
 
 @Test func markersMatchRoundFoursStrings() {
-    var g = SplitMix(state: 5)
+    var g = SplitMix64(seed: 5)
     let fills = ["", "#0072B2", "#ffffff"]
     let extras = ["", " stroke=\"#ffffff\" stroke-width=\"1\"", " stroke=\"#222222\" stroke-width=\"1.2\""]
     let tips: [String?] = [nil, "(3, 4.5)", "a <b> & \"c\" 'd'", "", "x\u{1}y"]
@@ -128,7 +119,7 @@ private func referenceMarkerSVG(_ m: Marker, x: Double, y: Double, r: Double, fi
 
 /// Random series: finite and non-finite points, labels or none, sizes around the
 /// line-marker and scatter-tooltip limits, names needing escaping.
-private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
+private func randomSeries(_ g: inout SplitMix64) -> [XYSeries] {
     let names = ["correct", "incorrect", "a <b> & c", "s"]
     return (0..<Int.random(in: 1...3, using: &g)).map { i in
         let n = [0, 5, 60, 61, 200, 499, 501].randomElement(using: &g)!
@@ -144,7 +135,7 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
 }
 
 @Test func sharedTooltipsMatchTheTooltipsOfEachMark() {
-    var g = SplitMix(state: 11)
+    var g = SplitMix64(seed: 11)
     for _ in 0..<300 {
         let series = randomSeries(&g)
         let total = series.flatMap(\.points).count(where: { $0.x.isFinite && $0.y.isFinite })
@@ -173,7 +164,7 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
 }
 
 @Test func sharedTimelineAndBarTooltipsMatchTheirDrawings() {
-    var g = SplitMix(state: 3)
+    var g = SplitMix64(seed: 3)
     for _ in 0..<300 {
         let lanes = (0..<Int.random(in: 1...6, using: &g)).map { l in
             TimelineLane(
@@ -225,7 +216,7 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
 /// five's appending formatter, and ``ChartNumber/coord(_:)`` with it: every sign, zero, one and two decimals, trailing
 /// zeros, the largest magnitude coord takes, and 20,000 random values of chart sizes and beyond.
 @Test func coordinatesAsTheAppendingFormatter() {
-    var g = SplitMix(state: 61)
+    var g = SplitMix64(seed: 61)
     var ks: [Int64] = [0, 1, -1, 5, -5, 10, -10, 50, 99, 100, -100, 101, 110, 1_234, -1_230, 9_000_000_000_000_000 - 1,
                        -(9_000_000_000_000_000 - 1), 8_999_999_999_999_990]
     for _ in 0..<20_000 {
@@ -267,7 +258,7 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
         return "chart-" + clean
     }
     let pieces = ["a", "Z", "chart-", "-n", "_", "9", "0", " ", "é", "@", "[", "`", "{", "/", "日", "-", "x1"]
-    var g = SplitMix(state: 62)
+    var g = SplitMix64(seed: 62)
     let ids =
         pieces
         + (0..<5_000).map { _ in
@@ -306,7 +297,7 @@ private func randomSeries(_ g: inout SplitMix) -> [XYSeries] {
         "'",
         "\t", "\n", "\r", "\u{1}", "\u{1F}", "é", "日", "1.5", " "
     ]
-    var g = SplitMix(state: 63)
+    var g = SplitMix64(seed: 63)
     let strings =
         pieces
         + (0..<20_000).map { _ in

@@ -61,7 +61,8 @@ struct FastPathTests {
 
     @Test func descriptionTrimmedAsFoundation() {
         for s in ["", " a ", "a", "a\n", "\tab", "abc", "é", "x\u{00A0}", "\u{2003}y", ". ", "ok."] {
-            #expect(ChartCanvas.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.debugDescription)")
+            #expect(ChartCanvas.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines),
+                    "\(s.debugDescription)")
         }
     }
     /// The CSV text field as it was written before `FieldShape` (three passes).

@@ -6,6 +6,7 @@
 import Foundation
 import Render
 import Testing
+import SplitMix64
 
 /// `JSONSerialization` output as a JSONValue: the conversion `JSONOutput` used before.
 private func viaSerialization(_ any: Any) -> JSONValue {
@@ -35,12 +36,15 @@ private struct Sample: Codable, Equatable {
 @Test func jsonReadGivesWhatJSONSerializationGaveForEncoderOutput() throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    let doubles: [Double] = [0, -0.0, 1, -1.5, 0.1, 1e-7, 123456.789, 1e15, 1e16, 9_007_199_254_740_993, 1e300, -2.5e-300, 3.14159]
+    let doubles: [Double] = [0, -0.0, 1, -1.5, 0.1, 1e-7, 123456.789, 1e15, 1e16, 9_007_199_254_740_993, 1e300,
+                             -2.5e-300, 3.14159]
     let names = ["", "plain", "quote \" back \\ slash / solidus", "ctl \u{1}\u{1F}\n\t", "é 🙂 \u{2028}", "<script>&"]
-    var g = SplitMix(state: 45)   // ChartsFastPathTests.swift
+    var g = SplitMix64(seed: 45)
     for _ in 0..<300 {
-        let s = Sample(name: names.randomElement(using: &g)!, yaw: doubles.randomElement(using: &g)! * Double.random(in: -2...2, using: &g),
-                       big: Int64.random(in: -(1 << 53)...(1 << 53), using: &g), flags: [Bool.random(using: &g), Bool.random(using: &g)],
+        let s = Sample(name: names.randomElement(using: &g)!,
+                       yaw: doubles.randomElement(using: &g)! * Double.random(in: -2...2, using: &g),
+                       big: Int64.random(in: -(1 << 53)...(1 << 53), using: &g), flags: [Bool.random(using: &g),
+                               Bool.random(using: &g)],
                        maybe: Bool.random(using: &g) ? nil : doubles.randomElement(using: &g)!,
                        nested: ["a": doubles.shuffled(using: &g), "b": []])
         let raw = try encoder.encode(s)

@@ -142,7 +142,10 @@ import Testing
     }
 
     @Test func concurrentRendersOnManyThreadsEqualSequentialOnes() async {
-        let docs = (0..<64).map { i in Self.doc.replacingOccurrences(of: "Top", with: "Top \(i)") + String(repeating: "\n\nfiller *\(i)*", count: i * 40) }
+        let docs = (0..<64).map { i in
+            let filler = String(repeating: "\n\nfiller *\(i)*", count: i * 40)
+            return Self.doc.replacingOccurrences(of: "Top", with: "Top \(i)") + filler
+        }
         let sequential = docs.map { Markdown.render($0) }
         let parallel = await withTaskGroup(of: (Int, RenderedMarkdown).self) { group in
             for (i, d) in docs.enumerated() { group.addTask { (i, Markdown.render(d)) } }

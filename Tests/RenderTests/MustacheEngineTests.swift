@@ -84,7 +84,8 @@ private func model(_ names: [String: Bool], variant: Int, depth: Int = 2, textLi
         } else {
             let items: [Any] = textLists ? ["p<", "q'"]
                 : [model(names, variant: 1, depth: depth - 1), model(names, variant: 0, depth: depth - 1)]
-            value = [textLists ? "t" : true, items, "", false][pick]  // (`{{.}}` in a `true` section is the object above)
+            value = [textLists ? "t" : true, items, "",
+                     false][pick]  // (`{{.}}` in a `true` section is the object above)
         }
         if parts.count == 1 { m[key] = value } else {
             var inner = m[key] as? [String: Any] ?? [:]

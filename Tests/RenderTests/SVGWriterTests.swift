@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import Render
+import SplitMix64
 
 // Round seven, charts (docs/perf-study.md): the byte writer of the per-mark loops
-// against the string formatters it replaces. `SplitMix` is ChartsFastPathTests'.
+// against the string formatters it replaces. `SplitMix64` is the simulator's generator.
 
 struct SVGWriterTests {
     /// The text of `x` as ``SVGWriter/write(coordinate:)`` writes it.
@@ -26,7 +27,7 @@ struct SVGWriterTests {
             Double(Int64.max), Double(Int64.min)
         ]
         for k in -2_000...2_000 { values.append(Double(k) / 100); values.append((Double(k) + 0.5) / 100) }
-        var g = SplitMix(state: 71)
+        var g = SplitMix64(seed: 71)
         for _ in 0..<50_000 {
             values.append(Double.random(in: -50...1_000, using: &g))
             values.append(Double.random(in: -1e9...1e9, using: &g))
@@ -41,7 +42,7 @@ struct SVGWriterTests {
     /// without interpolations, and pieces one after another.
     @Test func markupAsTheInterpolatedString() {
         let c = ChartNumber.coord
-        var g = SplitMix(state: 72)
+        var g = SplitMix64(seed: 72)
         let texts = ["", "#0072B2", "a &amp; b", "é", "日本", "🙂 x", " stroke=\"#ffffff\""]
         var w = SVGWriter()
         var reference = ""
@@ -72,7 +73,7 @@ struct SVGWriterTests {
             "a", " ", "&", "<", ">", "\"", "'", "\t", "\n", "\r", "\u{1}", "\u{1F}", "\u{0}", "\u{FFFE}", "\u{FFFF}",
             "\u{FFFD}", "\u{EFBF}", "\u{FEFF}", "é", "日", "🙂", "it's", "&amp;"
         ]
-        var g = SplitMix(state: 73)
+        var g = SplitMix64(seed: 73)
         for _ in 0..<20_000 {
             let s = (0..<Int(g.next() % 8)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined()
             #expect(SVGText.escape(s) == SVGText.escapeSlow(s), "\(s.debugDescription)")
@@ -83,7 +84,7 @@ struct SVGWriterTests {
     /// equals the frame whose drawings describe the groups themselves: random groups,
     /// empty ones, outliers, names to escape.
     @Test func sharedBoxDescriptionsMatchTheirDrawings() {
-        var g = SplitMix(state: 74)
+        var g = SplitMix64(seed: 74)
         for _ in 0..<200 {
             let groups = (0..<Int(1 + g.next() % 5)).map { i in
                 BoxGroup(name: i == 1 ? "a <b> & 'c'" : "group \(i)", values: (0..<Int(g.next() % 60)).map { _ in

@@ -95,7 +95,8 @@ private func randomPage(_ rng: inout Seeded) -> String {
 @Test func nestedAndSuccessiveTablesEndWhereTheReferenceEndsThem() {
     // ``TableMarkup/matchingEnd(_:_:)`` jumps between `<table` and `</table>` (round six).
     for page in [
-        "<table><tr><td><table><tr><td>1</td></tr></table></td><td>2</td></tr></table><p>x</p><table><tr><td>3</td></tr></table>",
+        "<table><tr><td><table><tr><td>1</td></tr></table></td><td>2</td></tr></table>"
+            + "<p>x</p><table><tr><td>3</td></tr></table>",
         "<table><tr><td><table><tr><td><table><tr><td>1</td></tr></table></td></tr></table></td></tr></table>",
         "<table><tr><td>1</td></tr>", "<table><tr><td>a</td></tr></table></table><table><tr><td>4.5</td></tr></table>",
         "<tablex><table class=\"t\"><tr><td>1</td></tr></table>", "<table><tr><td>&lt;table</td></tr></table>"
@@ -147,7 +148,8 @@ private func randomPage(_ rng: inout Seeded) -> String {
                     switch shape {
                     case 0: return HTML.escape(text)
                     case 1: return "<code>" + HTML.escape(text) + "</code>"
-                    default: return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                    default: return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<",
+                            with: "&lt;")
                     }
                 }
                 columns.append(.text(title, TableMarkup.TextColumn(contents)))

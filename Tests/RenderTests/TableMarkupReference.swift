@@ -1,9 +1,9 @@
 @testable import Render
 
-/// ``TableMarkup/enhance(_:)`` as it was before the per-cell facts and the one-pass edits
-/// (docs/perf-study.md, round four): every rule re-reads the cell's text, the label is
-/// found for every table, and the edits are applied in place from the end. The tests
-/// compare the fast path against it.
+/// The plain twin of ``TableMarkup/enhance(_:)`` (docs/perf-study.md): every rule
+/// re-reads the cell's text, the label is found for every table, a wrapper is handled as
+/// whole byte arrays put together, and the edits are applied in place from the end. The
+/// tests compare the fast path against it.
 enum ReferenceTableMarkup {
     /// The end of the table opened at `start`, walking byte by byte (round five).
     static func matchingEnd(_ b: [UInt8], _ start: Int) -> Int? {
@@ -33,29 +33,22 @@ enum ReferenceTableMarkup {
                 out.append(contentsOf: b[i..<(start + 6)]); i = start + 6; continue
             }
             guard let end = matchingEnd(b, start) else { break }
-            var before = Array(b[i..<start])
+            let before = Array(b[i..<start])
             let table = Array(b[start..<end])
             let wrapped = TableMarkup.isWrapped(before: before, outSoFar: out)
             let label =
                 TableMarkup.caption(table) ?? TableMarkup.lastHeading(Array(out.suffix(4096)) + before.suffix(4096))
                 ?? "Table"
-            let rows = TableMarkup.bodyRowCount(table)
+            let tall = TableMarkup.bodyRowCount(table) > 25
+            let region = Array(TableMarkup.openTag(label: label, tall: tall).utf8)
             let enhanced = enhanceTable(table)
-            if wrapped == .none {
-                out.append(contentsOf: before)
-                out.append(contentsOf: Array(TableMarkup.openTag(label: label, tall: rows > 25).utf8))
-                out.append(contentsOf: enhanced)
-                out.append(contentsOf: Array("</div>".utf8))
-            } else if wrapped == .legacy {
-                if let d = TableMarkup.findLast(before, "<div class=\"table-wrap\">") {
-                    before.replaceSubrange(d..<(d + "<div class=\"table-wrap\">".utf8.count),
-                                           with: Array(TableMarkup.openTag(label: label, tall: rows > 25).utf8))
-                }
-                out.append(contentsOf: before)
-                out.append(contentsOf: enhanced)
-            } else {
-                out.append(contentsOf: before)
-                out.append(contentsOf: enhanced)
+            switch wrapped {
+            case .none:         // a region of its own around the table
+                out += before + region + enhanced + Array("</div>".utf8)
+            case .legacy:       // the old wrapper's opening tag becomes the region's
+                out += replacingLast(Array("<div class=\"table-wrap\">".utf8), in: before, with: region) + enhanced
+            case .region:       // already in a region: the table alone changes
+                out += before + enhanced
             }
             i = end
         }
@@ -63,27 +56,47 @@ enum ReferenceTableMarkup {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `bytes` with the last `old` in it replaced by `new` (unchanged without one).
+    static func replacingLast(_ old: [UInt8], in bytes: [UInt8], with new: [UInt8]) -> [UInt8] {
+        guard bytes.count >= old.count else { return bytes }
+        for k in stride(from: bytes.count - old.count, through: 0, by: -1)
+        where Array(bytes[k..<(k + old.count)]) == old {
+            return Array(bytes[..<k]) + new + Array(bytes[(k + old.count)...])
+        }
+        return bytes
+    }
+
+    /// Where each row of a table stands: from a `<tr` to the `</tr>` after it.
+    static func rowRanges(_ t: [UInt8]) -> [(start: Int, end: Int)] {
+        var ranges: [(start: Int, end: Int)] = []
+        var from = 0
+        while let r = TableMarkup.find(t, "<tr", from: from), let end = TableMarkup.find(t, "</tr>", from: r) {
+            ranges.append((r, end))
+            from = end + 5
+        }
+        return ranges
+    }
+
+    /// The cells between `start` and `end`, one after another, each with its text as the
+    /// general path read it: tags stripped, entities decoded.
+    static func cells(_ t: [UInt8], from start: Int, to end: Int) -> [TableMarkup.Cell] {
+        var cells: [TableMarkup.Cell] = []
+        while var c = TableMarkup.nextCell(t, from: cells.last?.range.upperBound ?? start, limit: end) {
+            c.text = TableMarkup.decodeEntitiesByFoundation(TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
+            cells.append(c)
+        }
+        return cells
+    }
+
     static func enhanceTable(_ t: [UInt8]) -> [UInt8] {
         var t = TableMarkup.addClass(t, at: 0, "data")
         if TableMarkup.find(t, "<table", from: 1) != nil || TableMarkup.find(t, "colspan", from: 0) != nil
             || TableMarkup.find(t, "rowspan", from: 0) != nil { return t }
-        let headEnd = TableMarkup.find(t, "</thead>", from: 0)
-        var rows: [(cells: [TableMarkup.Cell], body: Bool)] = []
-        var p = 0
-        while let r = TableMarkup.find(t, "<tr", from: p), let re = TableMarkup.find(t, "</tr>", from: r) {
-            var cells: [TableMarkup.Cell] = []
-            var q = r
-            while let c = TableMarkup.nextCell(t, from: q, limit: re) {
-                // the text as the general path read it: tags stripped, entities decoded
-                var c = c
-                c.text = TableMarkup.decodeEntitiesByFoundation(
-                    TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
-                cells.append(c)
-                q = c.range.upperBound
-            }
-            let inHead = headEnd.map { r < $0 } ?? false
-            rows.append((cells, !inHead && !cells.allSatisfy { $0.isHeader }))
-            p = re + 5
+        // a body row: after any <thead>, with a cell that is not a header cell
+        let headEnd = TableMarkup.find(t, "</thead>", from: 0) ?? -1
+        let rows = rowRanges(t).map { r -> (cells: [TableMarkup.Cell], body: Bool) in
+            let found = cells(t, from: r.start, to: r.end)
+            return (found, r.start >= headEnd && found.contains { !$0.isHeader })
         }
         let body = rows.filter { $0.body }
         guard !body.isEmpty else { return t }
@@ -140,13 +153,10 @@ enum ReferenceTableMarkup {
             return ValueFormat.duration(v)
         }
         if let want = decimals, want > 0, let have = TableMarkup.numberDecimals(trimmed), have < want {
-            var num = trimmed
-            var suffix = ""
-            for unit in [" %", "%", " s"] where num.hasSuffix(unit) {
-                num = String(num.dropLast(unit.count)); suffix = unit; break
-            }
-            if have == 0 { num += "." }
-            return num + String(repeating: "0", count: want - have) + suffix
+            // the number, a point if it had none, the zeros it lacks, then its unit
+            let unit = [" %", "%", " s"].first { trimmed.hasSuffix($0) } ?? ""
+            let number = String(trimmed.dropLast(unit.count))
+            return number + (have == 0 ? "." : "") + String(repeating: "0", count: want - have) + unit
         }
         return nil
     }

@@ -81,7 +81,8 @@ import Testing
         "a b", " \u{301}x ", "\u{200B}zero-width\u{200B}", "\u{FEFF}bom", "é ", "\u{1680}\u{180E}x\u{202F}\u{205F}"
     ]
     for s in samples {
-        #expect(TableMarkup.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines), "\(s.unicodeScalars.map { $0.value })")
+        #expect(TableMarkup.trimmed(s) == s.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(s.unicodeScalars.map { $0.value })")
     }
 }
 
@@ -122,8 +123,8 @@ private func randomCells(_ count: Int, seed: UInt64) -> [String] {
 }
 
 @Test func aFinalTableKeepsItsCellsAndLosesOnlyItsMarker() {
-    let cells =
-        "<thead><tr><th>n</th><th>t</th></tr></thead><tbody><tr><td>4</td><td>True</td></tr><tr><td>10.5</td><td>x</td></tr></tbody></table>"
+    let cells = "<thead><tr><th>n</th><th>t</th></tr></thead>"
+        + "<tbody><tr><td>4</td><td>True</td></tr><tr><td>10.5</td><td>x</td></tr></tbody></table>"
     // final: the cells as written, the marker replaced by the class the pass gives
     let final = TableMarkup.enhance("<h2>Runs</h2>\n" + TableMarkup.finalTableTag + cells)
     #expect(

@@ -17,7 +17,8 @@ struct ThousandthsFastPathTests {
         var g = SystemRandomNumberGenerator()
         for _ in 0..<50_000 {
             values.append(Double(Int.random(in: -10_000_000_000...10_000_000_000, using: &g)) / 1000)
-            values.append(Double(Int.random(in: -1_000_000_000_000...1_000_000_000_000, using: &g)) / 1000)  // beyond 10⁷
+            values.append(Double(Int.random(in: -1_000_000_000_000...1_000_000_000_000,
+                                            using: &g)) / 1000)  // beyond 10⁷
             values.append(Double.random(in: -1e7...1e7, using: &g))
             values.append(Double.random(in: -1...1, using: &g) / 1000)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SecureSMS
+import SplitMix64
 
 @Suite struct AlphabetTests {
     @Test func basicTableHas128DistinctCodePoints() {
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func randomValuesRoundTrip() {
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let b = (0..<134).map { _ in UInt8.random(in: 0...255, using: &rng) }
             let d = BaseN.encode(b, radix: 118, digits: 156)!

@@ -1,26 +1,14 @@
 import Crypto
 import Foundation
 @testable import SecureSMS
-
-/// A deterministic generator for property tests (SplitMix64), so failures reproduce.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import SplitMix64
 
 /// Every character a plaintext may hold: the basic table (no ESC) and the extension characters.
 let plainChars: [Unicode.Scalar] = GSMAlphabet.basic.enumerated().filter { $0.offset != 0x1B }.map(\.element)
     + Array(GSMAlphabet.extensionTable.values)
 
 /// A random plaintext whose septet count is at most `maxSeptets`.
-func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix) -> String {
+func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix64) -> String {
     let target = Int.random(in: 0...maxSeptets, using: &rng)
     var out = String.UnicodeScalarView()
     var used = 0
@@ -35,7 +23,7 @@ func randomPlaintext(maxSeptets: Int, using rng: inout SplitMix) -> String {
 }
 
 /// A deterministic X25519 private key from a seed.
-func testKey(_ rng: inout SplitMix) -> Curve25519.KeyAgreement.PrivateKey {
+func testKey(_ rng: inout SplitMix64) -> Curve25519.KeyAgreement.PrivateKey {
     try! Curve25519.KeyAgreement.PrivateKey(
         rawRepresentation: (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })
 }
@@ -50,7 +38,7 @@ func agree(_ a: inout Contact, _ b: inout Contact, now t: Date) throws {
 
 /// A connected pair of contacts (Alice's view of Bob, Bob's view of Alice).
 func makePair(seed: UInt64 = 1) throws -> (alice: Contact, bob: Contact) {
-    var rng = SplitMix(seed: seed)
+    var rng = SplitMix64(seed: seed)
     let t = Date(timeIntervalSince1970: 1_700_000_000)
     var a = Contact(name: "Bob", ownKey: testKey(&rng), now: t)
     var b = Contact(name: "Alice", ownKey: testKey(&rng), now: t)
@@ -73,3 +61,12 @@ func tempDir() throws -> URL {
 
 /// Cheap scrypt for tests (the cost parameter is stored in the file, so this is the real code path).
 func testKDF() -> Keystore.KDFParams { Keystore.KDFParams(log2n: 10, r: 8, p: 1, salt: Keystore.randomData(16)) }
+
+/// The keystore tests' clock: one fixed moment.
+let testNow = Date(timeIntervalSince1970: 1_800_000_000)
+
+/// Alice's new keystore in `dir`: password "correct horse", the cheap KDF, made at `testNow`.
+func newTestKeystore(in dir: URL, lockSeconds: Int = 300) throws -> Keystore {
+    try Keystore.create(at: dir.appendingPathComponent("me.keystore"), account: "alice", password: "correct horse",
+                        lockSeconds: lockSeconds, kdf: testKDF(), now: testNow)
+}

@@ -3,11 +3,10 @@ import Testing
 @testable import SecureSMS
 
 @Suite struct KeystoreTests {
-    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    let t0 = testNow
 
     func newStore(_ dir: URL, lockSeconds: Int = 300) throws -> Keystore {
-        try Keystore.create(at: dir.appendingPathComponent("me.keystore"), account: "alice", password: "correct horse",
-                            lockSeconds: lockSeconds, kdf: testKDF(), now: t0)
+        try newTestKeystore(in: dir, lockSeconds: lockSeconds)
     }
 
     @Test func roundTripsContactsAndChainState() throws {

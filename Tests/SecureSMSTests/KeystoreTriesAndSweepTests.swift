@@ -7,11 +7,10 @@ import Testing
 /// cleared by a right read-only open, killed saves' temporary files swept, a low-order key
 /// refused before a safety number is shown, the report's contacts by ordinal.
 @Suite struct KeystoreTriesAndSweepTests {
-    let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+    let t0 = testNow
 
     func newStore(_ dir: URL, lockSeconds: Int = 300) throws -> Keystore {
-        try Keystore.create(at: dir.appendingPathComponent("me.keystore"), account: "alice", password: "correct horse",
-                            lockSeconds: lockSeconds, kdf: testKDF(), now: t0)
+        try newTestKeystore(in: dir, lockSeconds: lockSeconds)
     }
 
     /// While the (slow) key derivation runs, the try is already on disk: a process killed

@@ -58,7 +58,8 @@ final class NumberFormattingAgainstFoundationTests: XCTestCase {
             XCTAssertEqual(uppercaseHex([b]), String(format: "%02X", b))
         }
         let mixed = cFormat("%d passwords of length %d: mean %.3f ms, worst %.3f ms", 12, 16, 0.12345, 2.5)
-        XCTAssertEqual(mixed, String(format: "%d passwords of length %d: mean %.3f ms, worst %.3f ms", 12, 16, 0.12345, 2.5))
+        XCTAssertEqual(mixed,
+                       String(format: "%d passwords of length %d: mean %.3f ms, worst %.3f ms", 12, 16, 0.12345, 2.5))
         XCTAssertEqual(cFormat("%.1f", 1e300).count, String(format: "%.1f", 1e300).count)
     }
 
@@ -80,7 +81,8 @@ final class TextAgainstFoundationTests: XCTestCase {
             XCTAssertEqual(isWhitespace(u), CharacterSet.whitespaces.contains(u), "U+\(String(v, radix: 16))")
             XCTAssertEqual(isWhitespaceOrNewline(u), CharacterSet.whitespacesAndNewlines.contains(u),
                            "U+\(String(v, radix: 16))")
-            XCTAssertEqual(isPunctuation(u), CharacterSet.punctuationCharacters.contains(u), "U+\(String(v, radix: 16))")
+            XCTAssertEqual(isPunctuation(u), CharacterSet.punctuationCharacters.contains(u),
+                           "U+\(String(v, radix: 16))")
             XCTAssertEqual(isAlphanumeric(u), CharacterSet.alphanumerics.contains(u), "U+\(String(v, radix: 16))")
         }
     }
@@ -97,7 +99,8 @@ final class TextAgainstFoundationTests: XCTestCase {
             XCTAssertEqual(t.trimmingWhitespace(), t.trimmingCharacters(in: .whitespaces), t.debugDescription)
             XCTAssertEqual(t.trimmingWhitespaceAndNewlines(), t.trimmingCharacters(in: .whitespacesAndNewlines),
                            t.debugDescription)
-            XCTAssertEqual(t.trimmingPunctuation(), t.trimmingCharacters(in: .punctuationCharacters), t.debugDescription)
+            XCTAssertEqual(t.trimmingPunctuation(), t.trimmingCharacters(in: .punctuationCharacters),
+                           t.debugDescription)
             for set in ["-", ": ", "[]", "\r", "{}"] {
                 XCTAssertEqual(t.trimming(scalarsIn: set), t.trimmingCharacters(in: CharacterSet(charactersIn: set)),
                                t.debugDescription)
@@ -107,7 +110,8 @@ final class TextAgainstFoundationTests: XCTestCase {
 
     func testAlphanumericRunsMatchComponentsSeparatedByInvertedAlphanumerics() {
         for t in Self.texts + ["jo.doe@example.com", "Bank of 🙂 Ünïcode_42", "a--b", "x\u{200D}y"] {
-            XCTAssertEqual(t.alphanumericRuns(), t.components(separatedBy: CharacterSet.alphanumerics.inverted), t.debugDescription)
+            XCTAssertEqual(t.alphanumericRuns(), t.components(separatedBy: CharacterSet.alphanumerics.inverted),
+                           t.debugDescription)
         }
     }
 
@@ -119,28 +123,33 @@ final class TextAgainstFoundationTests: XCTestCase {
         // against "e\u{301}"); these functions match bytes, for Dossier's ASCII and fixed
         // targets (Sources/TextBasics/Replacing.swift).
         let plain = (Self.texts + Self.texts.map({ $0 + $0 })).filter { t in
-            !t.unicodeScalars.contains { [.nonspacingMark, .spacingMark, .enclosingMark].contains($0.properties.generalCategory) }
+            let marks: [Unicode.GeneralCategory] = [.nonspacingMark, .spacingMark, .enclosingMark]
+            return !t.unicodeScalars.contains { marks.contains($0.properties.generalCategory) }
         }
         for t in plain {
             for (a, b) in pairs where !a.isEmpty {
-                XCTAssertEqual(t.replacingAll(a, with: b), t.replacingOccurrences(of: a, with: b), "\(t.debugDescription) \(a)")
+                XCTAssertEqual(t.replacingAll(a, with: b), t.replacingOccurrences(of: a, with: b),
+                               "\(t.debugDescription) \(a)")
                 XCTAssertEqual(t.textRange(of: a).map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) },
                                t.range(of: a).map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) })
+                let last = t.range(of: a, options: .backwards)
                 XCTAssertEqual(t.lastTextRange(of: a).map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) },
-                               t.range(of: a, options: .backwards).map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) })
+                               last.map { t.utf8.distance(from: t.startIndex, to: $0.lowerBound) })
             }
         }
         XCTAssertEqual("abc".replacingAll("", with: "x"), "abc")
         let s = "a{{x}}b{{x}}c"
         let first = s.textRange(of: "{{x}}")!
-        XCTAssertEqual(s.textRange(of: "{{x}}", from: first.upperBound), s.range(of: "{{x}}", range: first.upperBound..<s.endIndex))
+        XCTAssertEqual(s.textRange(of: "{{x}}", from: first.upperBound),
+                       s.range(of: "{{x}}", range: first.upperBound..<s.endIndex))
     }
 
     func testPercentDecodingMatchesRemovingPercentEncoding() {
         var inputs = Self.texts
         for _ in 0..<2000 {
             let n = Int.random(in: 0...6)
-            inputs.append((0..<n).map { _ in ["%", "a", "F", "0", "9", "g", "%C3", "%A9", "%2", "é", "/"].randomElement()! }.joined())
+            let pieces = ["%", "a", "F", "0", "9", "g", "%C3", "%A9", "%2", "é", "/"]
+            inputs.append((0..<n).map { _ in pieces.randomElement()! }.joined())
         }
         // One known, deliberate difference: bytes that are not UTF-8 give nil here always;
         // Foundation gives nil for some (`%C3` before a non-continuation byte) and U+FFFD
@@ -157,17 +166,20 @@ final class TextAgainstFoundationTests: XCTestCase {
     }
 
     func testNFCMatchesPrecomposedStringWithCanonicalMapping() {
-        let pieces = ["e\u{301}", "a\u{30A}", "\u{212B}", "\u{1E9B}\u{323}", "한", "\u{1100}\u{1161}\u{11A8}", "ﬁ", "Å", "q\u{307}\u{323}",
+        let pieces = ["e\u{301}", "a\u{30A}", "\u{212B}", "\u{1E9B}\u{323}", "한", "\u{1100}\u{1161}\u{11A8}", "ﬁ", "Å",
+                      "q\u{307}\u{323}",
                       "\u{0344}", "x", "\u{0958}", "🙂", " "]
         var inputs = pieces
         for _ in 0..<2000 { inputs.append((0..<Int.random(in: 1...5)).map { _ in pieces.randomElement()! }.joined()) }
         for t in inputs {
-            XCTAssertEqual(Array(t.nfc.unicodeScalars), Array(t.precomposedStringWithCanonicalMapping.unicodeScalars), t.debugDescription)
+            XCTAssertEqual(Array(t.nfc.unicodeScalars), Array(t.precomposedStringWithCanonicalMapping.unicodeScalars),
+                           t.debugDescription)
         }
     }
 
     func testEqualsIgnoringCaseMatchesCaseInsensitiveCompare() {
-        let words = ["Content-Type", "content-type", "CONTENT-TYPE", "Straße", "STRASSE", "strasse", "Élan", "élan", "e\u{301}lan",
+        let words = ["Content-Type", "content-type", "CONTENT-TYPE", "Straße", "STRASSE", "strasse", "Élan", "élan",
+                     "e\u{301}lan",
                      "ǅ", "ǆ", "Σ", "ς", "σ", "bank", "Bank ", "İ", "i", "x"]
         for a in words {
             for b in words {
@@ -199,7 +211,8 @@ final class ISO8601AgainstFormatterTests: XCTestCase {
         plain.timeZone = TimeZone(identifier: "UTC")
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400),
+        var dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1),
+                     Date(timeIntervalSince1970: 951_782_400),
                      Date(timeIntervalSince1970: 1_700_000_000.9995), Date(timeIntervalSince1970: 4_102_444_800)]
         for _ in 0..<3000 { dates.append(Date(timeIntervalSince1970: Double.random(in: -2e9...5e9))) }
         // Times a half millisecond from a whole one, before and after 1970 (the rounding rule).
@@ -218,7 +231,8 @@ final class ISO8601AgainstFormatterTests: XCTestCase {
             let text = plain.string(from: d)
             XCTAssertEqual(try? Date.ISO8601FormatStyle().parse(text), plain.date(from: text))
         }
-        for text in ["2026-11-29T08:50:00Z", "2026-11-29T08:50:00+02:00", "2026-11-29 08:50:00Z", "2026-11-29", "garbage", ""] {
+        for text in ["2026-11-29T08:50:00Z", "2026-11-29T08:50:00+02:00", "2026-11-29 08:50:00Z", "2026-11-29",
+                     "garbage", ""] {
             XCTAssertEqual(try? Date.ISO8601FormatStyle().parse(text), ISO8601DateFormatter().date(from: text), text)
         }
     }

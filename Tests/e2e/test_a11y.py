@@ -27,20 +27,10 @@ import subprocess
 import pytest
 
 pytest.importorskip("selenium")
-from selenium import webdriver  # noqa: E402
 
 from conftest import REPO  # noqa: E402
-
-SIZES = [(1280, 900), (390, 844)]
-SCHEMES = ["light", "dark"]
-
-
-def axe_source():
-    try:
-        import axe_playwright_python
-    except ImportError:
-        pytest.skip("axe-playwright-python (for axe.min.js) is not installed")
-    return (pathlib.Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+from page_checks import (SIZES, axe_source, each_view, headless_chromium, look, set_scheme, set_size,  # noqa: E402
+                         shots_folder)
 
 
 @pytest.fixture(scope="module")
@@ -88,15 +78,7 @@ def page_types(site: pathlib.Path):
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not chromium or not shutil.which("chromedriver"):
-        pytest.skip("chromium and chromedriver are needed")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
-              "--hide-scrollbars", "--mute-audio", "--enable-unsafe-swiftshader", "--use-angle=swiftshader"):
-        opts.add_argument(a)
-    drv = webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
+    drv = headless_chromium("--hide-scrollbars")
     yield drv
     drv.quit()
 
@@ -160,26 +142,11 @@ return out;
 """
 
 
-def run_axe(drv):
-    res = drv.execute_async_script("""
-        var done = arguments[arguments.length - 1];
-        axe.run(document, {resultTypes: ['violations']}).then(function (r) {
-          done(r.violations.map(function (v) {
-            return {id: v.id, impact: v.impact, help: v.help,
-                    nodes: v.nodes.slice(0, 3).map(function (n) { return n.target.join(' ') + ' :: ' + n.failureSummary; })};
-          }));
-        }, function (e) { done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]); });
-    """)
-    return [v for v in res if v["impact"] in ("serious", "critical")]
-
-
 def test_every_page_type_is_accessible_and_fits(demo_site, browser, tmp_path_factory):
     drv = browser
     drv.set_script_timeout(60)
     source = axe_source()
-    shots = pathlib.Path(os.environ.get("DOSSIER_SHOTS") or tmp_path_factory.mktemp("shots"))
-    shots.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {shots}")
+    shots = shots_folder(tmp_path_factory.mktemp("shots"))
     pages = page_types(demo_site)
     assert {"home", "content", "recall-index", "vault-index", "sms-index", "game-index", "experiences-index",
             "task-list", "not-found", "recall-kit", "experience-editor", "experience-play"} <= set(pages), pages
@@ -187,38 +154,25 @@ def test_every_page_type_is_accessible_and_fits(demo_site, browser, tmp_path_fac
     checked_labels = {"light": 0, "dark": 0}
     # each page is loaded once; the window size and colour scheme then change in place
     for name, rel in pages.items():
-        drv.execute_cdp_cmd("Emulation.setEmulatedMedia",
-                            {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
-        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+        set_scheme(drv, "light")
+        set_size(drv, *SIZES[0])
         path, _, query = rel.partition("?")
         drv.get((demo_site / path).resolve().as_uri() + (f"?{query}" if query else ""))
         drv.execute_script(source)
-        for scheme in SCHEMES:
-            drv.execute_cdp_cmd("Emulation.setEmulatedMedia",
-                                {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-            for (w, h) in SIZES:
-                drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": w < 600})
-                where = f"{name} {w}px {scheme}"
-                drv.save_screenshot(str(shots / f"{name}-{w}-{scheme}.png"))
-                for v in run_axe(drv):
-                    problems.append(f"{where}: axe {v['impact']} {v['id']} ({v['help']}): {v['nodes']}")
-                if w < 600:
-                    sw, iw = drv.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-                    if sw > iw:
-                        problems.append(f"{where}: page scrolls sideways ({sw} > {iw})")
-                for chart in drv.execute_script(CHART_TEXT):
-                    if chart["min"] < 11 - 1e-6:
-                        problems.append(f"{where}: chart {chart['id']} text {chart['min']:.1f}px ({chart['text']!r})")
-                labels = drv.execute_script(CHART_CONTRAST)
-                checked_labels[scheme] += len(labels)
-                for lab in labels:
-                    if lab["ratio"] < 4.5:
-                        problems.append(f"{where}: chart {lab['chart']} label {lab['text']!r} {lab['fg']} on {lab['bg']}: "
-                                        f"{lab['ratio']:.2f}:1")
-                for t in drv.execute_script(TABLES):
-                    if not t["ok"]:
-                        problems.append(f"{where}: table not in a keyboard-reachable scroll region: {t['label']}")
+        for scheme, w, h in each_view(drv):
+            where = f"{name} {w}px {scheme}"
+            problems += look(drv, shots, name, scheme, w, h)
+            for chart in drv.execute_script(CHART_TEXT):
+                if chart["min"] < 11 - 1e-6:
+                    problems.append(f"{where}: chart {chart['id']} text {chart['min']:.1f}px ({chart['text']!r})")
+            labels = drv.execute_script(CHART_CONTRAST)
+            checked_labels[scheme] += len(labels)
+            for lab in labels:
+                if lab["ratio"] < 4.5:
+                    problems.append(f"{where}: chart {lab['chart']} label {lab['text']!r} {lab['fg']} on {lab['bg']}: "
+                                    f"{lab['ratio']:.2f}:1")
+            for t in drv.execute_script(TABLES):
+                if not t["ok"]:
+                    problems.append(f"{where}: table not in a keyboard-reachable scroll region: {t['label']}")
     assert checked_labels["light"] > 100 and checked_labels["dark"] == checked_labels["light"], checked_labels
     assert not problems, "\n".join(problems[:60]) + f"\n({len(problems)} problems; pages {json.dumps(pages)})"

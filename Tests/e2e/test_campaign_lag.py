@@ -16,7 +16,7 @@ import os
 import random
 
 from test_campaign_publish import lifetime
-from test_campaign_sync import two_devices
+from test_vault_sync_faults import synced_devices
 from test_publish_faults import assert_published, publish, two_versions
 from test_vault_sync_faults import listing, needs_vault_sync, v  # noqa: F401  (fixture)
 from webdav_server import WebDAVServer
@@ -69,7 +69,7 @@ def test_sync_on_a_lagging_dropping_server_never_exits_0_wrong(dossier_bin, tmp_
     outcomes = {}
     with WebDAVServer(tmp_path / "srv", faults=faults, lifetime=lifetime(RUNS)) as dav:
         url = dav.url + "v/"
-        two_devices(dossier_bin, a, b, url)
+        synced_devices(dossier_bin, url, a, b, items=())
         for run in range(RUNS):
             device, other = (a, b) if run % 2 == 0 else (b, a)
             v(dossier_bin, "add", device, "--title", f"Item {run}", "--username", f"u{run}")

@@ -13,18 +13,11 @@ import os
 import random
 
 from test_campaign_publish import lifetime, set_faults
-from test_vault_sync_faults import KILLED, listing, needs_vault_sync, v  # noqa: F401  (fixture)
+from test_vault_sync_faults import KILLED, listing, needs_vault_sync, synced_devices, v  # noqa: F401  (fixture)
 from webdav_server import WebDAVServer
 
 RUNS = int(os.environ.get("DOSSIER_SOAK_RUNS", "5"))
 SEED = int(os.environ.get("DOSSIER_SOAK_SEED", "34"))
-
-
-def two_devices(dossier_bin, a, b, url):
-    """A new vault on device `a`, synced to `url`, and device `b` made from the server."""
-    v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-    v(dossier_bin, "sync", a, "--to", url)
-    v(dossier_bin, "sync", b, "--to", url)
 
 
 def converge(dossier_bin, a, b, run):
@@ -41,7 +34,7 @@ def test_random_kills_and_server_faults_lose_no_acknowledged_edit(dossier_bin, t
     outcomes = {}
     with WebDAVServer(tmp_path / "srv", faults=faults, lifetime=lifetime(RUNS)) as dav:
         url = dav.url + "v/"
-        two_devices(dossier_bin, a, b, url)
+        synced_devices(dossier_bin, url, a, b, items=())
         # Usernames that must stay on both devices: both sides of every conflict.
         kept = set()
         # Items whose latest value is known: title -> username.

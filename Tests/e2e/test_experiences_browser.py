@@ -12,7 +12,6 @@ import time
 import pytest
 
 selenium = pytest.importorskip("selenium")
-from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import NoAlertPresentException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -20,17 +19,10 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from conftest import ARTIFACTS, REPO
+from page_checks import headless_chromium
 
 XSS = "<img src=x onerror=alert(1)>"
 XSS_TITLE = "<b>x</b>&amp;\"'!"  # 16 characters
-
-
-def find_chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        p = shutil.which(name)
-        if p:
-            return p
-    return None
 
 
 @pytest.fixture(scope="session")
@@ -63,17 +55,7 @@ def site(tmp_path_factory, dossier_bin):
 
 @pytest.fixture(scope="session")
 def browser():
-    chromium = find_chromium()
-    if not chromium or not shutil.which("chromedriver"):
-        pytest.skip("Debian chromium and chromium-driver are needed (scripts/deps/experiences.apt)")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
-              "--enable-unsafe-swiftshader", "--use-angle=swiftshader", "--ignore-gpu-blocklist",
-              "--mute-audio", "--autoplay-policy=user-gesture-required"):
-        opts.add_argument(a)
-    service = webdriver.ChromeService(executable_path=shutil.which("chromedriver"))
-    drv = webdriver.Chrome(options=opts, service=service)
+    drv = headless_chromium("--ignore-gpu-blocklist", "--autoplay-policy=user-gesture-required")
     # Record any alert() an injected script might call, before any page script runs.
     drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
         "source": "window.__alerts = []; window.alert = function (m) { window.__alerts.push(String(m)); };"})

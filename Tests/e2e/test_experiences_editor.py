@@ -21,13 +21,12 @@ import zipfile
 import pytest
 
 selenium = pytest.importorskip("selenium")
-from selenium import webdriver  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from conftest import ARTIFACTS, REPO
-from test_experiences_browser import find_chromium
+from page_checks import headless_chromium
 
 MEDIA = REPO / "Examples" / "demo" / "data" / "experiences" / "media"
 TABLE = REPO / "Tests" / "ExperiencesTests" / "Fixtures" / "invalid-cases.json"
@@ -48,6 +47,24 @@ def build_site(root, dossier_bin, experiences):
     return root / "_site"
 
 
+def hall_and_garden(title, second):
+    """A two-panorama tour: the Hall holds a sound ("Hello"), the trigger `second` and a door
+    to the Garden, whose only trigger is a note (so a child can finish there)."""
+    return {
+        "title": title,
+        "panoramas": [
+            {"id": "a", "title": "Hall", "image": "media/hall.jpg", "triggers": [
+                {"id": "s1", "kind": "sound", "yaw": -20, "pitch": 0, "label": "Hello", "media": "media/hello.wav"},
+                second,
+                {"id": "d1", "kind": "door", "yaw": 20, "pitch": 0, "label": "To the garden", "target": "b"},
+            ]},
+            {"id": "b", "title": "Garden", "image": "media/park-pond.jpg", "triggers": [
+                {"id": "n2", "kind": "note", "yaw": 0, "pitch": 0, "label": "Pond", "text": "Ducks live here."},
+            ]},
+        ],
+    }
+
+
 @pytest.fixture(scope="module")
 def editor_site(tmp_path_factory, dossier_bin):
     dentist = json.loads((REPO / "Examples/demo/data/experiences/dentist.json").read_text())
@@ -55,19 +72,9 @@ def editor_site(tmp_path_factory, dossier_bin):
 
 
 def make_driver(download_dir, touch=False):
-    chromium = find_chromium()
-    if not chromium or not shutil.which("chromedriver"):
-        pytest.skip("Debian chromium and chromium-driver are needed")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    size = "768,1024" if touch else "1280,900"
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={size}",
-              "--enable-unsafe-swiftshader", "--use-angle=swiftshader", "--ignore-gpu-blocklist", "--mute-audio",
-              "--hide-scrollbars"):
-        opts.add_argument(a)
-    opts.add_experimental_option("prefs", {"download.default_directory": str(download_dir),
-                                           "download.prompt_for_download": False})
-    drv = webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
+    drv = headless_chromium("--ignore-gpu-blocklist", "--hide-scrollbars", window="768,1024" if touch else "1280,900",
+                            prefs={"download.default_directory": str(download_dir),
+                                   "download.prompt_for_download": False})
     drv.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(download_dir)})
     if touch:
         drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 768, "height": 1024, "deviceScaleFactor": 1, "mobile": True})
@@ -252,6 +259,17 @@ def test_made_in_the_editor_built_and_viewed_triggers_sit_where_clicked(editor_s
         drv.quit()
 
 
+def new_with_two_panoramas(drv, site):
+    """The editor opened on a new experience of two panoramas (waiting room, hall), the first shown."""
+    drv.get((site / "experiences/editor/index.html").as_uri())
+    wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-editor") == "ready")
+    drv.find_element(By.ID, "xe-new").click()
+    drv.find_element(By.ID, "xe-add-pano").send_keys(f"{MEDIA / 'waiting.jpg'}\n{MEDIA / 'hall.jpg'}")
+    wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".xe-pano")) == 2)
+    drv.find_elements(By.CSS_SELECTOR, ".xe-pano .xe-show")[0].click()
+    wait(drv, lambda d: d.find_element(By.ID, "xe-stage").get_attribute("data-ready") == "true")
+
+
 def retype(text):
     """Select-all-free replacement: backspaces over the 3 characters typed, then `text`."""
     return "\b\b\b" + text
@@ -260,13 +278,7 @@ def retype(text):
 def test_delete_panorama_asks_first_and_removes_doors_to_it(editor_site, tmp_path):
     drv = make_driver(tmp_path)
     try:
-        drv.get((editor_site / "experiences/editor/index.html").as_uri())
-        wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-editor") == "ready")
-        drv.find_element(By.ID, "xe-new").click()
-        drv.find_element(By.ID, "xe-add-pano").send_keys(f"{MEDIA / 'waiting.jpg'}\n{MEDIA / 'hall.jpg'}")
-        wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".xe-pano")) == 2)
-        drv.find_elements(By.CSS_SELECTOR, ".xe-pano .xe-show")[0].click()
-        wait(drv, lambda d: d.find_element(By.ID, "xe-stage").get_attribute("data-ready") == "true")
+        new_with_two_panoramas(drv, editor_site)
         place(drv, False, "door", 0, 0)
         Select(drv.find_element(By.ID, "xe-trigger-target")).select_by_value("p2")
         drv.find_elements(By.CSS_SELECTOR, ".xe-pano .xe-delete")[1].click()

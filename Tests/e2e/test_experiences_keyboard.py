@@ -20,21 +20,10 @@ selenium = pytest.importorskip("selenium")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
-from test_experiences_editor import build_site, make_driver, wait  # noqa: E402
+from test_experiences_editor import build_site, hall_and_garden, make_driver, wait  # noqa: E402
 
-TOUR = {
-    "title": "Keyboard tour",
-    "panoramas": [
-        {"id": "a", "title": "Hall", "image": "media/hall.jpg", "triggers": [
-            {"id": "s1", "kind": "sound", "yaw": -20, "pitch": 0, "label": "Hello", "media": "media/hello.wav"},
-            {"id": "n1", "kind": "note", "yaw": 0, "pitch": 10, "label": "Sign", "text": "Please wait here."},
-            {"id": "d1", "kind": "door", "yaw": 20, "pitch": 0, "label": "To the garden", "target": "b"},
-        ]},
-        {"id": "b", "title": "Garden", "image": "media/park-pond.jpg", "triggers": [
-            {"id": "n2", "kind": "note", "yaw": 0, "pitch": 0, "label": "Pond", "text": "Ducks live here."},
-        ]},
-    ],
-}
+TOUR = hall_and_garden("Keyboard tour",
+                       {"id": "n1", "kind": "note", "yaw": 0, "pitch": 10, "label": "Sign", "text": "Please wait here."})
 
 
 @pytest.fixture(scope="module")

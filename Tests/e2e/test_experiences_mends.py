@@ -25,7 +25,7 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
-from test_a11y import axe_source, run_axe  # noqa: E402
+from page_checks import axe_source, run_axe  # noqa: E402
 from test_experiences_editor import MEDIA, build_site, make_driver, place, stage_rect, wait  # noqa: E402
 from test_experiences_play import CHECKS  # noqa: E402
 

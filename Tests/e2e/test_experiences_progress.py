@@ -8,23 +8,12 @@ import pytest
 selenium = pytest.importorskip("selenium")
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from test_experiences_editor import build_site, make_driver, wait  # noqa: E402
+from test_experiences_editor import build_site, hall_and_garden, make_driver, wait  # noqa: E402
 
 # The clips are in the first panorama; the final one has only a note, so playing them all
 # does not leave for the congratulations page (it waits for "I am finished").
-TOUR = {
-    "title": "Two sounds",
-    "panoramas": [
-        {"id": "a", "title": "Hall", "image": "media/hall.jpg", "triggers": [
-            {"id": "s1", "kind": "sound", "yaw": -20, "pitch": 0, "label": "Hello", "media": "media/hello.wav"},
-            {"id": "s2", "kind": "sound", "yaw": 0, "pitch": 0, "label": "Again", "media": "media/hello.wav"},
-            {"id": "d1", "kind": "door", "yaw": 20, "pitch": 0, "label": "To the garden", "target": "b"},
-        ]},
-        {"id": "b", "title": "Garden", "image": "media/park-pond.jpg", "triggers": [
-            {"id": "n2", "kind": "note", "yaw": 0, "pitch": 0, "label": "Pond", "text": "Ducks live here."},
-        ]},
-    ],
-}
+TOUR = hall_and_garden("Two sounds",
+                       {"id": "s2", "kind": "sound", "yaw": 0, "pitch": 0, "label": "Again", "media": "media/hello.wav"})
 QUIET = {
     "title": "Nothing to play",
     "panoramas": [

@@ -19,7 +19,7 @@ import pytest
 selenium = pytest.importorskip("selenium")
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from test_experiences_editor import MEDIA, build_site, make_driver, stage_rect, wait  # noqa: E402
+from test_experiences_editor import MEDIA, build_site, make_driver, new_with_two_panoramas, stage_rect, wait  # noqa: E402
 
 PHONE = (390, 844)
 
@@ -51,16 +51,6 @@ def stage_state(drv):
     s = drv.find_element(By.ID, "xe-stage")
     return (s.get_attribute("data-yaw"), s.get_attribute("data-pitch"), s.get_attribute("data-hfov"),
             drv.execute_script("return Math.round(window.scrollY)"))
-
-
-def new_with_two_panoramas(drv, site):
-    drv.get((site / "experiences/editor/index.html").as_uri())
-    wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-editor") == "ready")
-    drv.find_element(By.ID, "xe-new").click()
-    drv.find_element(By.ID, "xe-add-pano").send_keys(f"{MEDIA / 'waiting.jpg'}\n{MEDIA / 'hall.jpg'}")
-    wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".xe-pano")) == 2)
-    drv.find_elements(By.CSS_SELECTOR, ".xe-pano .xe-show")[0].click()
-    wait(drv, lambda d: d.find_element(By.ID, "xe-stage").get_attribute("data-ready") == "true")
 
 
 @pytest.fixture(scope="module")

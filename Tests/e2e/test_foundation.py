@@ -1,4 +1,5 @@
 """End-to-end tests of the foundation: the built `dossier` binary on real projects."""
+import contextlib
 import hashlib
 import os
 import pathlib
@@ -101,6 +102,19 @@ def wait_for_port(proc, timeout=60):
     raise AssertionError("serve never printed its address: " + buf)
 
 
+@contextlib.contextmanager
+def serving_new_project(dossier_bin, proj):
+    """`dossier new proj`, then `dossier serve proj` on a free port until the block ends
+    (stopped as Ctrl-C would): ``with serving_new_project(bin, proj) as base: ...``."""
+    subprocess.run([dossier_bin, "new", str(proj)], check=True, capture_output=True)
+    proc = subprocess.Popen([dossier_bin, "serve", str(proj), "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        yield f"http://127.0.0.1:{wait_for_port(proc)}/"
+    finally:
+        stop(proc)
+
+
 def fetch(url):
     with urllib.request.urlopen(url, timeout=10) as r:
         return r.read().decode()
@@ -108,12 +122,7 @@ def fetch(url):
 
 def test_serve_previews_and_live_reloads(dossier_bin, tmp_path):
     proj = tmp_path / "p"
-    subprocess.run([dossier_bin, "new", str(proj)], check=True, capture_output=True)
-    proc = subprocess.Popen([dossier_bin, "serve", str(proj), "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        port = wait_for_port(proc)
-        base = f"http://127.0.0.1:{port}/"
+    with serving_new_project(dossier_bin, proj) as base:
         home = fetch(base)
         assert "Welcome." in home
         assert "__dossier/version" in home          # the live-reload script is injected
@@ -129,8 +138,6 @@ def test_serve_previews_and_live_reloads(dossier_bin, tmp_path):
         assert fetch(base + "__dossier/version") != version
         # _site was not touched by serve
         assert not (proj / "_site").exists()
-    finally:
-        stop(proc)
 
 
 def stop(proc: subprocess.Popen) -> None:

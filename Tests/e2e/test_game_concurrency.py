@@ -2,13 +2,12 @@
 (read transactions on a WAL database see one consistent snapshot)."""
 import subprocess
 
+from test_game_release_data import sealed_players
+
 
 def test_analyze_while_ingesting_2000_uploads(run_dossier, dossier_bin, tmp_path):
-    run_dossier("game", "keygen", "--out", tmp_path / "study", "--bits", "2048")
-    cohort = tmp_path / "cohort.jsonl"
-    run_dossier("game", "simulate", "--players", "2000", "--seed", "31", "--obstacles", "3", "--out", cohort)
+    sealed_players(dossier_bin, tmp_path, 2000, 31, obstacles=3)
     up = tmp_path / "up"
-    run_dossier("game", "seal", "--public", tmp_path / "study.pub", "--out", up, cohort)
     db = tmp_path / "s.sqlite"
     run_dossier("game", "simulate", "--players", "5", "--seed", "32", "--obstacles", "3", "--db", db)
     log_out, log_err = open(tmp_path / "ingest.out", "w"), open(tmp_path / "ingest.err", "w")

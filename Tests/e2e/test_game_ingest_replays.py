@@ -9,6 +9,7 @@ import sqlite3
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from test_game_release_data import sealed_players  # noqa: E402
 from webdav_server import PASSWORD, USER, WebDAVServer  # noqa: E402
 
 ENV = {"DOSSIER_WEBDAV_USER": USER, "DOSSIER_WEBDAV_PASSWORD": PASSWORD}
@@ -49,12 +50,9 @@ def test_a_replayed_old_upload_changes_nothing(run_dossier, tmp_path):
     assert state() == before, "a duplicate must change nothing, not even the result key"
 
 
-def test_an_upload_gone_when_fetched_is_skipped_with_a_warning(run_dossier, tmp_path):
-    run_dossier("game", "keygen", "--out", tmp_path / "study", "--bits", "2048")
-    cohort = tmp_path / "cohort.jsonl"
-    run_dossier("game", "simulate", "--players", "3", "--seed", "29", "--obstacles", "10", "--out", cohort)
+def test_an_upload_gone_when_fetched_is_skipped_with_a_warning(run_dossier, dossier_bin, tmp_path):
+    sealed_players(dossier_bin, tmp_path, 3, 29, obstacles=10)
     up = tmp_path / "up"
-    run_dossier("game", "seal", "--public", tmp_path / "study.pub", "--out", up, cohort)
     root = tmp_path / "srv"
     drop = root / "drop"
     drop.mkdir(parents=True)

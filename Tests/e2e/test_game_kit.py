@@ -10,7 +10,6 @@ import json
 import os
 import pathlib
 import shutil
-import threading
 
 import pytest
 
@@ -19,12 +18,12 @@ pytest.importorskip("wsgidav")
 if not (shutil.which("chromedriver") or pathlib.Path("/usr/bin/chromedriver").exists()):
     pytest.skip("chromedriver is not installed", allow_module_level=True)
 
-from cheroot import wsgi  # noqa: E402
 from wsgidav.wsgidav_app import WsgiDAVApp  # noqa: E402
 
 from game_kit_driver import (Player, expected_session, fill_survey, obstacles, open_plaintext, open_upload,  # noqa: E402
                              public_pem, screen, start_browser, wait_for, wait_sent)
 from test_game_signing import seal  # noqa: E402
+from webdav_server import KIT_CORS, anonymous_drop, serving_in_process  # noqa: E402
 
 STAFF, STAFF_PW = "staff", "kit-pw-8Qz"
 SEED = 4100
@@ -39,14 +38,9 @@ def dav(tmp_path):
                       "simple_dc": {"user_mapping": {"/drop": True, "/staff": {STAFF: {"password": STAFF_PW}}}},
                       "http_authenticator": {"domain_controller": None, "accept_basic": True, "accept_digest": False,
                                              "default_to_digest": False},
-                      "cors": {"allow_origin": "*", "allow_methods": "PUT, OPTIONS", "allow_headers": "content-type"},
-                      "verbose": 1, "logging": {"enable": False}})
-    srv = wsgi.Server(("127.0.0.1", 0), app)
-    srv.prepare()
-    threading.Thread(target=srv.serve, daemon=True).start()
-    base = f"http://127.0.0.1:{srv.bind_addr[1]}"
-    yield root, base + "/drop/", base + "/staff/"
-    srv.stop()
+                      "cors": KIT_CORS, "verbose": 1, "logging": {"enable": False}})
+    with serving_in_process(app) as base:
+        yield root, base + "/drop/", base + "/staff/"
 
 
 class FailFirstPut:
@@ -67,15 +61,9 @@ class FailFirstPut:
 def test_a_failed_send_is_retried_with_the_same_bytes_under_the_same_name(tmp_path, run_dossier):
     root = tmp_path / "dav"
     root.mkdir()
-    app = FailFirstPut(WsgiDAVApp({"provider_mapping": {"/drop": str(root)}, "simple_dc": {"user_mapping": {"*": True}},
-                                   "http_authenticator": {"domain_controller": None},
-                                   "cors": {"allow_origin": "*", "allow_methods": "PUT, OPTIONS", "allow_headers": "content-type"},
-                                   "verbose": 1, "logging": {"enable": False}}))
-    srv = wsgi.Server(("127.0.0.1", 0), app)
-    srv.prepare()
-    threading.Thread(target=srv.serve, daemon=True).start()
-    try:
-        study = make_study(tmp_path, run_dossier, f"http://127.0.0.1:{srv.bind_addr[1]}/drop/")
+    app = FailFirstPut(anonymous_drop({"/drop": root}))
+    with serving_in_process(app) as base:
+        study = make_study(tmp_path, run_dossier, base + "/drop/")
         d = start_browser(tmp_path, mobile=False)
         try:
             d.get((study / "_site" / "game" / "play" / "index.html").as_uri())
@@ -87,8 +75,6 @@ def test_a_failed_send_is_retried_with_the_same_bytes_under_the_same_name(tmp_pa
             wait_sent(d, 1)
         finally:
             d.quit()
-    finally:
-        srv.stop()
     path, body = app.failed
     stored = list(root.glob("*.rmu"))
     assert len(stored) == 1 and "/drop/" + stored[0].name == path and stored[0].read_bytes() == body

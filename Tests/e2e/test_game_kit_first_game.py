@@ -5,7 +5,6 @@ makes the database and the next build shows its players. Without `kit: true` a m
 database stays an error naming dossier.yml and the line. `dossier check` agrees with
 `dossier build` in each case."""
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -106,32 +105,22 @@ def test_the_waiting_pages_are_accessible_in_both_schemes_and_sizes(tmp_path, ru
     if not shutil.which("chromedriver") and not pathlib.Path("/usr/bin/chromedriver").exists():
         pytest.skip("chromedriver is not installed")
     from game_kit_driver import start_browser
-    from test_a11y import axe_source, run_axe
+    from page_checks import SIZES, axe_source, each_view, look, set_size, shots_folder
     root = make_study(tmp_path, run_dossier, KIT)
     run_dossier("build", root)
-    shots = pathlib.Path(os.environ.get("DOSSIER_SHOTS") or tmp_path / "shots")
-    shots.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {shots}")
+    shots = shots_folder(tmp_path / "shots")
     source, problems = axe_source(), []
     d = start_browser(tmp_path, mobile=False)
     d.set_script_timeout(60)
     try:
         for name in ("index", "cohort"):
             page = root / "_site" / "game" / ("index.html" if name == "index" else "cohort/index.html")
-            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+            set_size(d, *SIZES[0])
             d.get(page.as_uri())
             assert "No player has sent a game yet." in d.find_element("css selector", "main").text
             d.execute_script(source)
-            for scheme in ("light", "dark"):
-                d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-                for w, h in ((1280, 900), (390, 844)):
-                    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": w < 600})
-                    d.save_screenshot(str(shots / f"game-waiting-{name}-{w}-{scheme}.png"))
-                    for v in run_axe(d):
-                        problems.append(f"{name} {w}px {scheme}: axe {v['impact']} {v['id']} ({v['help']}): {v['nodes']}")
-                    sw, iw = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-                    if sw > iw:
-                        problems.append(f"{name} {w}px {scheme}: scrolls sideways ({sw} > {iw})")
+            for scheme, w, h in each_view(d):
+                problems += look(d, shots, f"game-waiting-{name}", scheme, w, h)
     finally:
         d.quit()
     assert not problems, "\n".join(problems)

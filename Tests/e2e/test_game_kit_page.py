@@ -2,7 +2,6 @@
 axe-clean at 1280×900 and 390×844, light and dark, without sideways scrolling (screenshots
 in `$DOSSIER_SHOTS` or a temporary folder); sound obeys its toggle and reduced motion; the
 page is self-contained; and bad kit keys in dossier.yml are refused with file and line."""
-import os
 import pathlib
 import shutil
 
@@ -16,7 +15,7 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 from game_kit_driver import Player, fill_survey, obstacles, open_upload, screen, start_browser, wait_for  # noqa: E402
-from test_a11y import axe_source, run_axe  # noqa: E402
+from page_checks import SIZES, axe_source, each_view, look, set_size, shots_folder  # noqa: E402
 
 
 def build(tmp_path, run_dossier, extra=""):
@@ -67,9 +66,7 @@ SCREENS = ["survey", "home", "game", "over", "result", "settings", "players"]
 
 def test_every_screen_is_accessible_in_both_schemes_and_sizes(tmp_path, run_dossier):
     root = build(tmp_path, run_dossier)
-    shots = pathlib.Path(os.environ.get("DOSSIER_SHOTS") or tmp_path / "shots")
-    shots.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {shots}")
+    shots = shots_folder(tmp_path / "shots")
     source = axe_source()
     d = start_browser(tmp_path, mobile=False)
     d.set_script_timeout(60)
@@ -82,18 +79,11 @@ def test_every_screen_is_accessible_in_both_schemes_and_sizes(tmp_path, run_doss
 
         def check(name):
             seen.add(name)
-            for scheme in ("light", "dark"):
-                d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-                for w, h in ((1280, 900), (390, 844)):
-                    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": w < 600})
-                    d.execute_script("window.dispatchEvent(new Event('resize')); RM.draw.palette(document.getElementById('game-canvas'));")
-                    d.save_screenshot(str(shots / f"game-kit-{name}-{w}-{scheme}.png"))
-                    for v in run_axe(d):
-                        problems.append(f"{name} {w}px {scheme}: axe {v['impact']} {v['id']} ({v['help']}): {v['nodes']}")
-                    sw, iw = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-                    if sw > iw:
-                        problems.append(f"{name} {w}px {scheme}: scrolls sideways ({sw} > {iw})")
-            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+            for scheme, w, h in each_view(d):
+                d.execute_script("window.dispatchEvent(new Event('resize')); "
+                                 "RM.draw.palette(document.getElementById('game-canvas'));")
+                problems.extend(look(d, shots, f"game-kit-{name}", scheme, w, h))
+            set_size(d, *SIZES[0])
 
         check("survey")
         d.find_element("id", "survey-done").click()                      # nothing answered: the first problem is shown

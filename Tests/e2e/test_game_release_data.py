@@ -43,15 +43,17 @@ def study(tmp_path_factory, dossier_bin):
     return root, uploads
 
 
-def sealed_players(dossier_bin, folder, players, seed):
+def sealed_players(dossier_bin, folder, players, seed, obstacles=None):
     """In `folder`: a study key (`study.key`, `study.pub`), a simulated cohort of
-    `players` and one sealed upload per player (`up/*.rmu`, returned sorted)."""
+    `players` (`cohort.jsonl`, with `obstacles` a session if given) and one sealed upload
+    per player (`up/*.rmu`, returned sorted)."""
     import subprocess
 
     def run(*args):
         subprocess.run([dossier_bin, *map(str, args)], check=True, capture_output=True, text=True)
     run("game", "keygen", "--out", folder / "study", "--bits", "2048")
-    run("game", "simulate", "--players", players, "--seed", seed, "--out", folder / "cohort.jsonl")
+    per_session = ["--obstacles", obstacles] if obstacles else []
+    run("game", "simulate", "--players", players, "--seed", seed, *per_session, "--out", folder / "cohort.jsonl")
     run("game", "seal", "--public", folder / "study.pub", "--out", folder / "up", folder / "cohort.jsonl")
     return sorted((folder / "up").glob("*.rmu"))
 

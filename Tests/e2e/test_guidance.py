@@ -4,13 +4,12 @@ styled 404 page `serve` answers with.
 """
 import json
 import re
-import subprocess
 import urllib.error
 import urllib.request
 
 import pytest
 
-from test_foundation import stop, wait_for_port
+from test_foundation import serving_new_project
 
 
 def test_help_with_a_typo_suggests_and_exits_2(run_dossier):
@@ -82,20 +81,13 @@ def test_archive_verify_finds_the_bag_archive_wrote_and_q_is_silent(run_dossier,
 
 
 def test_serve_answers_a_missing_page_with_the_sites_404(dossier_bin, tmp_path):
-    proj = tmp_path / "p"
-    subprocess.run([dossier_bin, "new", str(proj)], check=True, capture_output=True)
-    proc = subprocess.Popen([dossier_bin, "serve", str(proj), "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        port = wait_for_port(proc)
+    with serving_new_project(dossier_bin, tmp_path / "p") as base:
         with pytest.raises(urllib.error.HTTPError) as e:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/deep/er/missing.html", timeout=10)
+            urllib.request.urlopen(base + "deep/er/missing.html", timeout=10)
         assert e.value.code == 404
         page = e.value.read().decode()
         assert '<html lang="en">' in page and 'name="viewport"' in page and '<base href="/">' in page
         assert "Page not found" in page and 'href="index.html"' in page and "assets/dossier.css" in page
-    finally:
-        stop(proc)
 
 
 def test_vault_import_of_a_kdbx_uses_password_file_and_a_plain_export_refuses_it(run_dossier, tmp_path):

@@ -5,15 +5,14 @@ and must open a file of the site: never a folder (from disk that is a folder lis
 never outside the site. The same walk runs inside the BagIt bag `dossier archive` makes.
 """
 import pathlib
-import shutil
 import subprocess
 import urllib.parse
 
 import pytest
 
 pytest.importorskip("selenium")
-from selenium import webdriver  # noqa: E402
 
+from page_checks import headless_chromium  # noqa: E402
 from webdav_server import built_demo  # noqa: E402
 
 # Pages a build writes that no page links to by design: an experience's congratulations
@@ -32,16 +31,7 @@ return Array.from(document.querySelectorAll(
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not chromium or not shutil.which("chromedriver"):
-        pytest.skip("chromium and chromedriver are needed")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
-              "--mute-audio", "--enable-unsafe-swiftshader", "--use-angle=swiftshader",
-              "--allow-file-access-from-files"):
-        opts.add_argument(a)
-    drv = webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
+    drv = headless_chromium("--allow-file-access-from-files")
     drv.set_page_load_timeout(60)
     yield drv
     drv.quit()

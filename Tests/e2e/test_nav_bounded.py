@@ -2,13 +2,12 @@
 pages than the navigation lists shows 8 of them and "All pages", which leads to the home
 page's list of every page; axe-core clean, no sideways scroll at 390 px, light and dark.
 Screenshots go to $DOSSIER_SHOTS (else a temporary folder it prints)."""
-import os
-import pathlib
 import subprocess
 
 import pytest
 
-from test_a11y import SCHEMES, SIZES, axe_source, browser, run_axe  # noqa: F401  (fixture)
+from page_checks import SIZES, axe_source, each_view, look, set_size, shots_folder
+from test_a11y import browser  # noqa: F401  (fixture)
 
 PAGES = 12
 
@@ -29,29 +28,18 @@ def test_the_navigation_lists_eight_pages_and_all_pages_leads_to_every_page(site
     drv = browser
     drv.set_script_timeout(60)
     source = axe_source()
-    shots = pathlib.Path(os.environ.get("DOSSIER_SHOTS") or tmp_path_factory.mktemp("shots"))
-    shots.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {shots}")
+    shots = shots_folder(tmp_path_factory.mktemp("shots"))
     problems = []
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    set_size(drv, *SIZES[0])
     drv.get((site / "topic-03" / "index.html").resolve().as_uri())
     drv.execute_script(source)
     wide = drv.execute_script("return [...document.querySelectorAll('.site-nav .nav-wide a')].map(a => a.textContent.trim())")
     assert wide[:9] == ["Home"] + [f"Topic {i}" for i in range(8)] and wide[-1] == "All pages", wide
-    for scheme in SCHEMES:
-        drv.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-        for (w, h) in SIZES:
-            drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": w < 600})
-            drv.save_screenshot(str(shots / f"nav-{w}-{scheme}.png"))
-            for v in run_axe(drv):
-                problems.append(f"{w}px {scheme}: axe {v['impact']} {v['id']} ({v['help']}): {v['nodes']}")
-            if w < 600:
-                sw, iw = drv.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-                if sw > iw:
-                    problems.append(f"{w}px {scheme}: page scrolls sideways ({sw} > {iw})")
+    for scheme, w, h in each_view(drv):
+        problems += look(drv, shots, "nav", scheme, w, h)
     assert not problems, "\n".join(problems)
     # "All pages" leads to the home page's list, which names every page.
-    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    set_size(drv, *SIZES[0])
     href = drv.execute_script("return [...document.querySelectorAll('.site-nav .nav-wide a')].pop().href")
     drv.get(href)
     listed = drv.execute_script("return [...document.querySelectorAll('#pages-heading ~ ul a')].map(a => a.textContent.trim())")

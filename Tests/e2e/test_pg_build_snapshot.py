@@ -58,14 +58,22 @@ def study(tmp_path_factory, dossier_bin):
     return {"root": root, "base": base, "held": held, "key": key, "r0": r0 / "_site", "r1": r1 / "_site"}
 
 
+def client_env(pg):
+    """A scrubbed environment (store_campaign) with the server's PGPASSFILE and friends."""
+    env = scrub_environment()
+    env.update(pg.client_env())
+    return env
+
+
 def postgres_study(pg, run_dossier, study, folder):
-    """A PostgreSQL study holding the base uploads and the reference sites' privacy key."""
+    """A PostgreSQL study holding the base uploads and the reference sites' privacy key:
+    (database, project, environment for the client commands)."""
     db = pg.create_database()
     env = pg.client_env()
     run_dossier("game", "ingest", "--key", study["root"] / "study.key", *study["base"], "--db", pg.url(db), env=env)
     k = study["key"]
     pg.psql(db, f"insert into privacy_key(id, key, database_id, lifetime_milli) values (1, '{k[0]}', '{k[1]}', {k[2]})")
-    return db, game_project(folder, pg.url(db))
+    return db, game_project(folder, pg.url(db)), client_env(pg)
 
 
 def held(argv, env, label, folder):
@@ -94,9 +102,7 @@ def let_go(proc, release):
 def test_a_build_during_a_held_commit_sees_none_of_the_upload_then_all(
         study, pg_database, run_dossier, dossier_bin, tmp_path):
     pg, _ = pg_database
-    db, proj = postgres_study(pg, run_dossier, study, tmp_path / "p")
-    env = scrub_environment()
-    env.update(pg.client_env())
+    db, proj, env = postgres_study(pg, run_dossier, study, tmp_path / "p")
     ingest, release = held([dossier_bin, "game", "ingest", "--key", str(study["root"] / "study.key"),
                             str(study["held"]), "--db", pg.url(db)], env, "commit:1", tmp_path)
     # Held at its commit: an open transaction that has written into every game table,
@@ -117,9 +123,7 @@ def test_a_build_during_a_held_commit_sees_none_of_the_upload_then_all(
 def test_a_build_held_inside_its_snapshot_does_not_see_an_upload_committed_meanwhile(
         study, pg_database, run_dossier, dossier_bin, tmp_path):
     pg, _ = pg_database
-    db, proj = postgres_study(pg, run_dossier, study, tmp_path / "p")
-    env = scrub_environment()
-    env.update(pg.client_env())
+    db, proj, env = postgres_study(pg, run_dossier, study, tmp_path / "p")
     build, release = held([dossier_bin, "build", "--clean", str(proj)], env, "snapshot:1", tmp_path)
     ingest = run_dossier("game", "ingest", "--key", study["root"] / "study.key", study["held"], "--db", pg.url(db),
                          env=env)
@@ -156,8 +160,7 @@ def test_a_recall_build_sees_a_log_stored_meanwhile_entirely_or_not_at_all(
         held_side, pg_database, run_dossier, dossier_bin, tmp_path):
     from test_store_postgres import recall_project
     pg, db = pg_database
-    env = scrub_environment()
-    env.update(pg.client_env())
+    env = client_env(pg)
     logs, refs = recall_references(tmp_path, run_dossier)
     run_dossier("db", "import-logs", "--database", pg.url(db), *logs[:5], env=env)
     proj = recall_project(tmp_path / "p", f"database: {pg.url(db)}")

@@ -7,7 +7,7 @@ import json
 import shutil
 
 from fault_dav import KINDS  # noqa: F401  (the middleware the server loads)
-from test_publish_faults import KILLED, assert_published, publish, two_versions
+from test_publish_faults import KILLED, assert_published, publish, published, two_versions
 from webdav_server import WebDAVServer, make_site, tree, write_manifest
 
 MANIFEST = ".dossier-manifest.json"
@@ -50,9 +50,7 @@ def test_a_cut_manifest_left_on_the_server_does_not_block_publishing(dossier_bin
     v1, v2 = two_versions(tmp_path)
     srv = tmp_path / "srv"
     work = tmp_path / "proj"
-    with WebDAVServer(srv) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, as_site(v1, work), url)
+    with published(dossier_bin, as_site(v1, work), srv) as (dav, url):
         whole = (srv / "s" / MANIFEST).read_bytes()
         (srv / "s" / MANIFEST).write_bytes(whole[:len(whole) // 3])
         site = as_site(v2, work)
@@ -67,9 +65,7 @@ def test_an_interrupted_publish_never_deletes_a_file_it_did_not_publish(dossier_
     folder and said only "N deleted". Now it stays, and every deletion is named."""
     v1, v2 = two_versions(tmp_path)
     srv = tmp_path / "srv"
-    with WebDAVServer(srv) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+    with published(dossier_bin, v1, srv) as (dav, url):
         (srv / "s" / "theirs.html").write_text("<p>a colleague's page</p>\n")
         p = publish(dossier_bin, v2, url, fault=(3, "kill"), check=False)
         assert p.returncode == KILLED, p.stderr
@@ -145,9 +141,7 @@ def test_a_lost_answer_to_a_manifest_put_is_not_taken_for_another_publish(dossie
     stopped with "another publish at the same time?"."""
     v1, v2 = two_versions(tmp_path)
     faults = rules(tmp_path / "f.json")
-    with WebDAVServer(tmp_path / "srv", faults=faults) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+    with published(dossier_bin, v1, tmp_path / "srv", faults=faults) as (dav, url):
         for after in (0, 1):    # the dirty marker, then the clean manifest
             rules(faults, {"method": "PUT", "path": "/s/" + MANIFEST, "fault": "lose", "after": after, "times": 1})
             site = v2 if after == 0 else v1
@@ -187,9 +181,7 @@ def test_a_failed_look_at_a_folder_to_remove_is_not_taken_as_done(dossier_bin, t
     v1, v2 = two_versions(tmp_path)
     faults = rules(tmp_path / "f.json")
     srv = tmp_path / "srv"
-    with WebDAVServer(srv, faults=faults) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+    with published(dossier_bin, v1, srv, faults=faults) as (dav, url):
         for kind in ("500", "drop", "lose"):
             # after the look at each file before its DELETE, every attempt (the client
             # retries up to 4 times) at the look at the folder

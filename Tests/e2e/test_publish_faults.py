@@ -5,6 +5,7 @@ FaultPoint.swift): the Nth write (PUT, MKCOL, MOVE, DELETE) kills the process (`
 or fails (`fail`). After each, the next publish must leave the server equal to the local
 site file by file — also when the site was reverted in between.
 """
+import contextlib
 import json
 import os
 import pathlib
@@ -26,6 +27,16 @@ def publish(dossier_bin, site, url, *extra, fault=None, check=True):
     if check and p.returncode != 0:
         raise AssertionError(f"publish exited {p.returncode}\n{p.stdout}\n{p.stderr}")
     return p
+
+
+@contextlib.contextmanager
+def published(dossier_bin, site, srv, faults=None):
+    """A WebDAV server on `srv` (with the fault rules `faults`) with `site` published
+    into its folder s/: yields (server, url of s/)."""
+    with WebDAVServer(srv, faults=faults) as dav:
+        url = dav.url + "s/"
+        publish(dossier_bin, site, url)
+        yield dav, url
 
 
 def two_versions(tmp_path):
@@ -56,9 +67,7 @@ def test_a_fault_at_every_write_point_then_the_next_publish_converges(dossier_bi
     v1, v2 = two_versions(tmp_path)
     root = tmp_path / "srv"
     base = tmp_path / "base"
-    with WebDAVServer(root) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+    with published(dossier_bin, v1, root) as (dav, url):
         shutil.copytree(root / "s", base)
         hits = {}
         for mode in ("kill", "fail"):
@@ -91,9 +100,7 @@ def test_a_fault_at_every_write_point_then_the_next_publish_converges(dossier_bi
 def test_someone_elses_edit_is_not_overwritten_and_verify_repairs(dossier_bin, tmp_path):
     v1, v2 = two_versions(tmp_path)
     root = tmp_path / "srv"
-    with WebDAVServer(root) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+    with published(dossier_bin, v1, root) as (dav, url):
         remote = root / "s"
         # Someone edits a page on the server that v2 also changes.
         theirs = "<h1>edited on the server</h1>\n"
@@ -115,9 +122,7 @@ def test_someone_elses_edit_is_not_overwritten_and_verify_repairs(dossier_bin, t
 def test_verify_finds_and_repairs_what_a_plain_publish_cannot_see(dossier_bin, tmp_path):
     site = make_site(tmp_path, pages=3)
     root = tmp_path / "srv"
-    with WebDAVServer(root) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, site, url)
+    with published(dossier_bin, site, root) as (dav, url):
         remote = root / "s"
         (remote / "recall" / "p01" / "data.csv").write_text("tampered\n")
         (remote / "recall" / "p02" / "index.html").unlink()

@@ -8,7 +8,7 @@ import json
 import shutil
 
 from test_publish_cut import rules, verify_finds_nothing
-from test_publish_faults import assert_published, publish
+from test_publish_faults import assert_published, publish, published
 from webdav_server import WebDAVServer, make_site, write_manifest
 
 ODD = "odd;name.html"     # a name publish PUTs straight to (a MOVE would mangle it)
@@ -36,9 +36,7 @@ def test_a_cut_direct_put_answered_412_on_its_retry_completes(dossier_bin, tmp_p
     v1, v2 = sites(tmp_path)
     faults = rules(tmp_path / "f.json")
     srv = tmp_path / "srv"
-    with WebDAVServer(srv, faults=faults) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+    with published(dossier_bin, v1, srv, faults=faults) as (dav, url):
         rules(faults, {"method": "PUT", "path": ODD, "fault": "cut", "offset": 200, "times": 1})
         p = publish(dossier_bin, v2, url, check=False)
         assert [k for _, _, k in dav.faults_fired()] == ["cut"]
@@ -86,9 +84,7 @@ def publish_v2_with(dossier_bin, tmp_path, rule):
     v1, v2 = sites(tmp_path, same_size=True)
     faults = rules(tmp_path / "f.json")
     srv = tmp_path / "srv"
-    with WebDAVServer(srv, faults=faults) as dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, v1, url)
+    with published(dossier_bin, v1, srv, faults=faults) as (dav, url):
         rules(faults, rule)
         dav.clear_log()
         publish(dossier_bin, v2, url)

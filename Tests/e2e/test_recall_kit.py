@@ -8,6 +8,7 @@ compares every time in rolled-up.csv with the same measures built from the ideal
 the script. Chromium takes `event.timeStamp` from the protocol's `timestamp`, so the
 comparison does not depend on machine load.
 """
+import contextlib
 import csv
 import io
 import json
@@ -26,15 +27,31 @@ STRINGS = ["ab1", "Qz2", "k9w", "m3p", "x7yv", "p4d", "c8n", "t5e", "w2r", "h6gj
 TIME_COLUMNS = ["start_ms", "end_ms", "duration_ms", "median_hold_ms", "median_dd_ms", "median_ud_ms", "median_uu_ms"]
 
 
-def kit_project(root: pathlib.Path, run_dossier):
+def kit_project(root: pathlib.Path, run_dossier, strings=None, title="Kit e2e"):
+    """A project of `strings` (STRINGS unless given) with the kit on, built; its kit folder."""
     (root / "data" / "logs").mkdir(parents=True)
-    (root / "data" / "strings.txt").write_text("\n".join(STRINGS) + "\n", encoding="utf-8")
-    (root / "dossier.yml").write_text("title: Kit e2e\nrecall:\n  strings: data/strings.txt\n  logs: data/logs\n  kit: true\n",
-                                      encoding="utf-8")
+    (root / "data" / "strings.txt").write_text("\n".join(strings or STRINGS) + "\n", encoding="utf-8")
+    (root / "dossier.yml").write_text(f"title: {title}\nrecall:\n  strings: data/strings.txt\n  logs: data/logs\n"
+                                      "  kit: true\n", encoding="utf-8")
     run_dossier("build", root)
     kit = root / "_site" / "recall" / "kit"
     assert (kit / "index.html").exists() and (kit / "admin.html").exists()
     return kit
+
+
+@contextlib.contextmanager
+def kit_in_browser(tmp_path, run_dossier, mobile, strings=None, size=(390, 844), title="Kit e2e"):
+    """The kit of `kit_project` (in tmp_path/kit) open in Chromium, a phone if `mobile`
+    (of `size`): yields (kit folder, driver, downloads folder); the browser quits after."""
+    kit = kit_project(tmp_path / "kit", run_dossier, strings, title)
+    downloads = tmp_path / "downloads"
+    downloads.mkdir(exist_ok=True)
+    d = start_browser(downloads, mobile, size)
+    try:
+        d.get((kit / "index.html").as_uri())
+        yield kit, d, downloads
+    finally:
+        d.quit()
 
 
 def rolled(path: pathlib.Path):
@@ -83,18 +100,11 @@ def compare_rolled_up(kit_csv: pathlib.Path, ideal_csv: pathlib.Path, min_compar
 
 @pytest.mark.parametrize("mobile", [False, True], ids=["desktop", "mobile"])
 def test_kit_times_match_the_script_within_2ms(tmp_path, run_dossier, mobile):
-    kit = kit_project(tmp_path / "kit", run_dossier)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    d = start_browser(downloads, mobile)
-    try:
-        d.get((kit / "index.html").as_uri())
+    with kit_in_browser(tmp_path, run_dossier, mobile) as (kit, d, downloads):
         p = Player(d, mobile, "P-0" + ("2" if mobile else "1"), STRINGS)
         play_whole_session(p)
         assert d.find_element("css selector", 'section[data-page="thankyou"]').is_displayed()
         exported = export_log(d, (kit / "admin.html").as_uri(), downloads)
-    finally:
-        d.quit()
     lines = [json.loads(l) for l in exported.read_text(encoding="utf-8").splitlines()]
     assert lines[0]["type"] == "session" and lines[0]["participant"] == p.participant and lines[0]["strings"] == STRINGS
     kinds = {e.get("action") for e in lines[1:] if e["type"] == "key"}
@@ -110,12 +120,7 @@ def test_kit_times_match_the_script_within_2ms(tmp_path, run_dossier, mobile):
 
 
 def test_reload_mid_entry_resumes_with_nothing_lost(tmp_path, run_dossier):
-    kit = kit_project(tmp_path / "kit", run_dossier)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    d = start_browser(downloads, False)
-    try:
-        d.get((kit / "index.html").as_uri())
+    with kit_in_browser(tmp_path, run_dossier, False) as (kit, d, downloads):
         p = Player(d, False, "R1", STRINGS)
         p.begin()
         t = p.click_button("#memorize-next", 2000)
@@ -151,8 +156,6 @@ def test_reload_mid_entry_resumes_with_nothing_lost(tmp_path, run_dossier):
         p.turn("done", t); p.show("memorize", 2, t)
         p.ensure_ideal_times_are_ints()
         exported = export_log(d, (kit / "admin.html").as_uri(), downloads)
-    finally:
-        d.quit()
     ideal = tmp_path / "ideal.jsonl"
     p.ideal[0]["participant"] += "-ideal"     # two participant numbers: no duplicate warning
     write_jsonl(ideal, p.ideal)

@@ -26,39 +26,25 @@ if not (shutil.which("chromedriver") or pathlib.Path("/usr/bin/chromedriver").ex
     pytest.skip("chromedriver is not installed", allow_module_level=True)
 
 from recall_kit_devices import METHODS, DevicePlayer  # noqa: E402
-from recall_kit_driver import export_log, play_whole_session, start_browser, write_jsonl  # noqa: E402
+from recall_kit_driver import export_log, play_whole_session, write_jsonl  # noqa: E402
 import test_recall_kit as base  # noqa: E402
+from test_recall_kit import kit_in_browser  # noqa: E402
 
 # String 4: 8 emoji, 16 UTF-16 units — more than a UTF-16 `maxlength` of 14 would let through.
 STRINGS = ["Ab1", "Qz 2", "k9Wm", "😀🎉👋🌟🍎🚀🐱🎈", "m👍🏽Pa", "Mö3d", "c8Nq", "t5 E", "W2r👋", "h6gJ"]
+TITLE = "Kit devices"
 TOUCH_TARGETS = {"next", "verify", "memorize", "start-test", "done", "page"} | {f"field {n}" for n in range(1, 11)}
-
-
-def kit_project(root: pathlib.Path, run_dossier, strings=STRINGS):
-    (root / "data" / "logs").mkdir(parents=True)
-    (root / "data" / "strings.txt").write_text("\n".join(strings) + "\n", encoding="utf-8")
-    (root / "dossier.yml").write_text("title: Kit devices\nrecall:\n  strings: data/strings.txt\n  logs: data/logs\n  kit: true\n",
-                                      encoding="utf-8")
-    run_dossier("build", root)
-    return root / "_site" / "recall" / "kit"
 
 
 @pytest.mark.parametrize("size", [(390, 844), (820, 1180)], ids=["phone", "tablet"])
 def test_every_input_path_gives_the_scripted_keys_and_times(tmp_path, run_dossier, monkeypatch, size):
     monkeypatch.setattr(base, "STRINGS", STRINGS)
-    kit = kit_project(tmp_path / "kit", run_dossier)
-    downloads = tmp_path / "downloads"
-    downloads.mkdir()
-    d = start_browser(downloads, True, size)
-    try:
-        d.get((kit / "index.html").as_uri())
+    with kit_in_browser(tmp_path, run_dossier, True, STRINGS, size, TITLE) as (kit, d, downloads):
         p = DevicePlayer(d, True, "D-%d" % size[0], STRINGS)
         play_whole_session(p)
         where = d.execute_script("var s = document.querySelector('section[data-page]:not([hidden])'); return s && s.getAttribute('data-page')")
         assert where == "thankyou", (where, p.used, p.ideal[-6:])
         exported = export_log(d, (kit / "admin.html").as_uri(), downloads)
-    finally:
-        d.quit()
     assert all(p.used[m] >= 2 for m in METHODS), p.used
     lines = [json.loads(l) for l in exported.read_text(encoding="utf-8").splitlines()]
     keys = [e for e in lines[1:] if e["type"] == "key"]
@@ -80,10 +66,7 @@ def test_welcome_and_verify_count_characters_not_utf16_units(tmp_path, run_dossi
     """12 emoji are a participant number (13 are not, a lone space is not); a reload on
     Verify writes nothing; after Not OK the field has the focus and typing goes on there."""
     emoji = STRINGS[3]
-    kit = kit_project(tmp_path / "kit", run_dossier, [emoji] + STRINGS[:3] + STRINGS[4:])
-    d = start_browser(tmp_path, True)
-    try:
-        d.get((kit / "index.html").as_uri())
+    with kit_in_browser(tmp_path, run_dossier, True, [emoji] + STRINGS[:3] + STRINGS[4:], title=TITLE) as (kit, d, _):
         field = d.find_element("id", "participant")
         done = d.find_element("id", "welcome-done")
 
@@ -115,5 +98,3 @@ def test_welcome_and_verify_count_characters_not_utf16_units(tmp_path, run_dossi
         meta = d.execute_script("var k = localStorage.getItem('dossier-recall-kit:current');"
                                 "return JSON.parse(localStorage.getItem('dossier-recall-kit:s:' + JSON.parse(k) + ':meta'))")
         assert meta["participant"] == "🙂" * 12
-    finally:
-        d.quit()

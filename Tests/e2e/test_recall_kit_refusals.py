@@ -17,7 +17,8 @@ if not (shutil.which("chromedriver") or pathlib.Path("/usr/bin/chromedriver").ex
     pytest.skip("chromedriver is not installed", allow_module_level=True)
 
 from recall_kit_driver import start_browser  # noqa: E402
-from test_recall_kit_devices import kit_project  # noqa: E402
+from test_recall_kit import kit_in_browser  # noqa: E402
+from test_recall_kit_devices import TITLE  # noqa: E402
 
 NIST = ["5c2'Qe", "m#o)fp^2aRf207", "m3)61fHw", "d51)u4;X3wrf", "p4d46*3TXY",
         "q80<u?c2mv", "6n04%Ei'Hm3V", "4i_55fQ$2Mnh30", "3.bH1o", "ua7t?C2#"]
@@ -79,10 +80,7 @@ def field(d, n):
 
 
 def test_whole_strings_into_entry_fields_are_refused_calmly(tmp_path, run_dossier):
-    kit = kit_project(tmp_path / "kit", run_dossier, NIST)
-    d = start_browser(tmp_path, True)
-    try:
-        d.get((kit / "index.html").as_uri())
+    with kit_in_browser(tmp_path, run_dossier, True, NIST, title=TITLE) as (kit, d, _):
         to_entry(d, NIST[0])
         message = d.find_element("id", "entry-message")
         assert message.text == ""
@@ -130,8 +128,6 @@ def test_whole_strings_into_entry_fields_are_refused_calmly(tmp_path, run_dossie
         done = d.execute_script("var b = document.getElementById('entry-done').getBoundingClientRect();"
                                 "return [b.top, b.bottom, window.innerHeight]")
         assert 0 <= done[0] and done[1] <= done[2], done
-    finally:
-        d.quit()
 
 
 def one_line(d, width, text=None):
@@ -150,10 +146,7 @@ def one_line(d, width, text=None):
 
 
 def test_memorize_shows_each_string_on_one_line_with_its_spaces_marked(tmp_path, run_dossier):
-    kit = kit_project(tmp_path / "kit", run_dossier, SHORT)
-    d = start_browser(tmp_path, True)
-    try:
-        d.get((kit / "index.html").as_uri())
+    with kit_in_browser(tmp_path, run_dossier, True, SHORT, title=TITLE) as (kit, d, _):
         d.find_element("id", "participant").click()
         d.execute_cdp_cmd("Input.insertText", {"text": "R2"})
         click(d, "welcome-done")
@@ -166,15 +159,10 @@ def test_memorize_shows_each_string_on_one_line_with_its_spaces_marked(tmp_path,
         for width in (390, 320):
             for s in NIST:
                 assert one_line(d, width, s) == [1, 0, 0], (width, s)
-    finally:
-        d.quit()
 
 
 def test_the_administrators_buttons_are_in_view_on_a_phone(tmp_path, run_dossier):
-    kit = kit_project(tmp_path / "kit", run_dossier, NIST)
-    d = start_browser(tmp_path, True)
-    try:
-        d.get((kit / "index.html").as_uri())
+    with kit_in_browser(tmp_path, run_dossier, True, NIST, title=TITLE) as (kit, d, _):
         to_entry(d, NIST[0])
         d.get((kit / "admin.html").as_uri())
         buttons = d.execute_script(
@@ -183,5 +171,3 @@ def test_the_administrators_buttons_are_in_view_on_a_phone(tmp_path, run_dossier
         assert [b[0] for b in buttons] == ["Export R1", "Delete R1"]
         assert all(0 <= left and right <= 390 for _, left, right in buttons), buttons
         assert d.execute_script("return document.documentElement.scrollWidth") <= 390
-    finally:
-        d.quit()

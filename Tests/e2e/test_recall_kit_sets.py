@@ -82,7 +82,7 @@ def test_the_administrator_chooses_the_set_and_each_session_keeps_its_own(tmp_pa
         assert [r[:2] for r in rows] == [["W2-01", "wave2"], ["W1-01", "wave1"]], rows
         # the choice and the new column keep the page accessible (axe-core, both schemes)
         try:
-            from test_a11y import axe_source, run_axe
+            from page_checks import axe_source, run_axe
             source = axe_source()
         except pytest.skip.Exception:
             source = None

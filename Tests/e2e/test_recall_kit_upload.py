@@ -2,7 +2,6 @@
 127.0.0.1, anonymous PUT with CORS, as docs/recall-kit.md describes)."""
 import pathlib
 import shutil
-import threading
 
 import pytest
 
@@ -11,28 +10,17 @@ pytest.importorskip("wsgidav")
 if not (shutil.which("chromedriver") or pathlib.Path("/usr/bin/chromedriver").exists()):
     pytest.skip("chromedriver is not installed", allow_module_level=True)
 
-from cheroot import wsgi  # noqa: E402
-from wsgidav.wsgidav_app import WsgiDAVApp  # noqa: E402
-
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from recall_kit_driver import start_browser  # noqa: E402
 from test_recall_kit import STRINGS  # noqa: E402
+from webdav_server import kit_drop_folder  # noqa: E402
 
 
 @pytest.fixture
 def dav(tmp_path):
-    root = tmp_path / "dav"
-    (root / "in").mkdir(parents=True)
-    app = WsgiDAVApp({"provider_mapping": {"/": str(root)}, "simple_dc": {"user_mapping": {"*": True}},
-                      "http_authenticator": {"domain_controller": None},
-                      "cors": {"allow_origin": "*", "allow_methods": "PUT, OPTIONS", "allow_headers": "content-type"},
-                      "verbose": 1, "logging": {"enable": False}})
-    srv = wsgi.Server(("127.0.0.1", 0), app)
-    srv.prepare()
-    threading.Thread(target=srv.serve, daemon=True).start()
-    yield root / "in", f"http://127.0.0.1:{srv.bind_addr[1]}/in/"
-    srv.stop()
+    with kit_drop_folder(tmp_path / "dav", "in") as drop:
+        yield drop
 
 
 def test_send_puts_the_log_into_the_webdav_folder(tmp_path, run_dossier, dav):

@@ -5,7 +5,6 @@ critical violation, nothing scrolls sideways at 390 px, and a screenshot of each
 ($DOSSIER_SHOTS, else a temporary folder). The drop is unreachable (port 9 on loopback),
 so the page shows its real "waiting" states."""
 import json
-import os
 import pathlib
 import shutil
 
@@ -18,7 +17,7 @@ if not (shutil.which("chromedriver") or pathlib.Path("/usr/bin/chromedriver").ex
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from recall_kit_driver import start_browser  # noqa: E402
-from test_a11y import axe_source, run_axe  # noqa: E402
+from page_checks import axe_source, each_view, look, shots_folder  # noqa: E402
 from test_recall_kit import STRINGS  # noqa: E402
 
 LOG = ['{"type":"session","format":"dossier-recall/1","participant":"P7","device":"test","strings":%s}',
@@ -48,9 +47,7 @@ def test_sealed_kit_screens_are_accessible(tmp_path, run_dossier):
         encoding="utf-8")
     run_dossier("build", root)
     kit = root / "_site" / "recall" / "kit"
-    shots = pathlib.Path(os.environ.get("DOSSIER_SHOTS") or tmp_path / "shots")
-    shots.mkdir(parents=True, exist_ok=True)
-    print(f"\nscreenshots: {shots}")
+    shots = shots_folder(tmp_path / "shots")
     d = start_browser(tmp_path, False)
     problems = []
     try:
@@ -80,15 +77,5 @@ def test_sealed_kit_screens_are_accessible(tmp_path, run_dossier):
 
 def check(d, name, shots, problems):
     d.execute_script(axe_source())
-    for scheme in ("light", "dark"):
-        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-        for w, h in ((1280, 900), (390, 844)):
-            d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                              {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": w < 600})
-            d.save_screenshot(str(shots / f"{name}-{w}-{scheme}.png"))
-            for v in run_axe(d):
-                problems.append(f"{name} {w}px {scheme}: axe {v['impact']} {v['id']} ({v['help']}): {v['nodes']}")
-            if w < 600:
-                sw, iw = d.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
-                if sw > iw:
-                    problems.append(f"{name} {w}px {scheme}: scrolls sideways ({sw} > {iw})")
+    for scheme, w, h in each_view(d):
+        problems += look(d, shots, name, scheme, w, h)

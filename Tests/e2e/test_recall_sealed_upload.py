@@ -23,15 +23,13 @@ pytest.importorskip("cryptography")
 if not (shutil.which("chromedriver") or pathlib.Path("/usr/bin/chromedriver").exists()):
     pytest.skip("chromedriver is not installed", allow_module_level=True)
 
-from cheroot import wsgi  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-from wsgidav.wsgidav_app import WsgiDAVApp  # noqa: E402
 
 from recall_kit_driver import Player, play_whole_session, start_browser  # noqa: E402
 from recall_upload_reader import Reader, Refused  # noqa: E402
 from test_recall_kit import STRINGS  # noqa: E402
 from test_recall_sealed_screens import LOG, SEED  # noqa: E402
-from webdav_server import tree  # noqa: E402
+from webdav_server import kit_drop_folder, tree  # noqa: E402
 
 ENV = {"DOSSIER_WEBDAV_USER": "anyone", "DOSSIER_WEBDAV_PASSWORD": "not-checked"}
 
@@ -39,17 +37,8 @@ ENV = {"DOSSIER_WEBDAV_USER": "anyone", "DOSSIER_WEBDAV_PASSWORD": "not-checked"
 @pytest.fixture
 def drop(tmp_path):
     """An anonymous WebDAV folder with CORS, as docs/recall-kit.md asks of a drop."""
-    root = tmp_path / "dav"
-    (root / "drop").mkdir(parents=True)
-    app = WsgiDAVApp({"provider_mapping": {"/": str(root)}, "simple_dc": {"user_mapping": {"*": True}},
-                      "http_authenticator": {"domain_controller": None},
-                      "cors": {"allow_origin": "*", "allow_methods": "PUT, OPTIONS", "allow_headers": "content-type"},
-                      "verbose": 1, "logging": {"enable": False}})
-    srv = wsgi.Server(("127.0.0.1", 0), app)
-    srv.prepare()
-    threading.Thread(target=srv.serve, daemon=True).start()
-    yield root / "drop", f"http://127.0.0.1:{srv.bind_addr[1]}/drop/"
-    srv.stop()
+    with kit_drop_folder(tmp_path / "dav", "drop") as drop:
+        yield drop
 
 
 def project(root: pathlib.Path, extra=""):

@@ -10,14 +10,20 @@ import subprocess
 import pytest
 
 
+def simulated(dossier_bin, root, seed):
+    """Three simulated participants' logs in root/data/logs, their strings file beside
+    (root/data/strings.txt): (logs folder, the ten strings)."""
+    logs = root / "data" / "logs"
+    subprocess.run([dossier_bin, "recall", "simulate", "--participants", "3", "--seed", str(seed), "--out", str(logs)],
+                   check=True, capture_output=True)
+    shutil.move(str(logs / "strings.txt"), root / "data" / "strings.txt")
+    return logs, (root / "data" / "strings.txt").read_text(encoding="utf-8").splitlines()
+
+
 @pytest.fixture(scope="module")
 def study(tmp_path_factory, dossier_bin):
     root = tmp_path_factory.mktemp("textvalues")
-    logs = root / "data" / "logs"
-    subprocess.run([dossier_bin, "recall", "simulate", "--participants", "3", "--seed", "11", "--out", str(logs)],
-                   check=True, capture_output=True)
-    shutil.move(str(logs / "strings.txt"), root / "data" / "strings.txt")
-    strings = (root / "data" / "strings.txt").read_text(encoding="utf-8").splitlines()
+    logs, strings = simulated(dossier_bin, root, 11)
     # String 10 becomes the text `False`, in the list and in every log's header.
     old_tenth = strings[9]
     strings[9] = "False"
@@ -90,11 +96,7 @@ def test_strings_recalled_is_text_to_pandas_when_nobody_recalled_two(tmp_path, d
     """Issue #43: with every participant recalling at most one string, pandas still reads
     `strings_recalled` as text (a JSON array per cell), not int64."""
     pd = pytest.importorskip("pandas")
-    logs = tmp_path / "data" / "logs"
-    subprocess.run([dossier_bin, "recall", "simulate", "--participants", "3", "--seed", "5", "--out", str(logs)],
-                   check=True, capture_output=True)
-    shutil.move(str(logs / "strings.txt"), tmp_path / "data" / "strings.txt")
-    strings = (tmp_path / "data" / "strings.txt").read_text(encoding="utf-8").splitlines()
+    logs, strings = simulated(dossier_bin, tmp_path, 5)
     for k, log in enumerate(sorted(logs.glob("*.jsonl"))):
         events = [json.loads(l) for l in log.read_text(encoding="utf-8").splitlines()]
         recall_at = max(i for i, e in enumerate(events) if e.get("type") == "page" and e.get("page") == "recall")

@@ -19,9 +19,8 @@ from test_store_postgres import game_project, tree
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory, dossier_bin):
-    root = tmp_path_factory.mktemp("pgfaults")
-    uploads = sealed_players(dossier_bin, root, players=8, seed=41)
-    return root, uploads
+    root = tmp_path_factory.mktemp("pgfaults")       # (root, its sealed uploads)
+    return root, sealed_players(dossier_bin, root, players=8, seed=41)
 
 
 def no_secret(proc, secret):

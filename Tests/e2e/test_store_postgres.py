@@ -49,9 +49,8 @@ def sqlite_rows(path):
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory, dossier_bin):
-    root = tmp_path_factory.mktemp("pgstudy")
-    uploads = sealed_players(dossier_bin, root, players=24, seed=31)
-    return root, uploads
+    root = tmp_path_factory.mktemp("pgstudy")        # (root, its sealed uploads)
+    return root, sealed_players(dossier_bin, root, players=24, seed=31)
 
 
 def game_project(folder, database):

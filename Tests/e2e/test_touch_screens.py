@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("selenium")
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from test_a11y import axe_source, run_axe  # noqa: E402
+from page_checks import axe_source, run_axe  # noqa: E402
 from test_experiences_editor import MEDIA, build_site, make_driver, wait  # noqa: E402
 from test_experiences_keyboard import TOUR  # noqa: E402
 

@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 import pytest
-from vault_helpers import sha1, skip_without_vault  # noqa: E402
+from vault_helpers import range_folder, sha1, skip_without_vault  # noqa: E402
 
 LINES = 10_000_000
 STEP = 429          # prefixes i·429 < 2^32 stay sorted as 8 hex digits
@@ -80,11 +80,8 @@ def test_breached_passwords_found_in_a_10_million_line_file(run_dossier, tmp_pat
 
 
 def test_breached_passwords_found_in_a_range_folder(run_dossier, tmp_path):
-    folder = tmp_path / "ranges"
-    folder.mkdir()
-    for pw, count in PLANTED.items():
-        h = sha1(pw)
-        (folder / f"{h[:5]}.txt").write_text(f"{'0' * 35}:3\r\n{h[5:]}:{count}\r\n", encoding="ascii")
+    folder = range_folder(tmp_path / "ranges", PLANTED,
+                          lambda h, count: (f"{h[:5]}.txt", f"{'0' * 35}:3\r\n{h[5:]}:{count}\r\n"))
     r = run_dossier("vault", "report", export(tmp_path, ["hunter2", "fresh-unlisted-pw-7&"]), "--export",
                     "--pwned", folder, "--as-of", "2025-01-01", "--json")
     report = json.loads(r.stdout)

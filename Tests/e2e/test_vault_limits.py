@@ -11,7 +11,7 @@ import sys
 import zipfile
 
 import pytest
-from vault_helpers import sha1, skip_without_vault  # noqa: E402
+from vault_helpers import range_folder, sha1, skip_without_vault  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 MASTER = {"DOSSIER_VAULT_PASSWORD": "e2e limits master phrase"}
@@ -51,13 +51,10 @@ def breached(rep):
 
 @pytest.mark.parametrize("name", ["{P}.TXT", "{p}.txt", "{M}.TxT", "{M}", "{P}"])
 def test_range_files_are_read_whatever_the_case_of_their_names(run_dossier, tmp_path, name):
-    folder = tmp_path / "ranges"
-    folder.mkdir()
-    for pw, count in PLANTED.items():
-        h = sha1(pw)
+    def entry(h, count):
         mixed = "".join(c.lower() if k % 2 else c for k, c in enumerate(h[:5]))
-        stem = name.format(P=h[:5], p=h[:5].lower(), M=mixed)
-        (folder / stem).write_text(f"{'0' * 35}:3\n{h[5:].lower()}:{count}\n", encoding="ascii")
+        return name.format(P=h[:5], p=h[:5].lower(), M=mixed), f"{'0' * 35}:3\n{h[5:].lower()}:{count}\n"
+    folder = range_folder(tmp_path / "ranges", PLANTED, entry)
     rep = json.loads(report(run_dossier, tmp_path, list(PLANTED) + ["fresh-unlisted-pw-7&"], folder).stdout)
     assert rep["counts"]["breached"] == len(PLANTED)
     assert breached(rep) == {f"Site {k}": f"breached (seen {c} times)" for k, c in enumerate(PLANTED.values())}

@@ -9,7 +9,7 @@ import subprocess
 import urllib.parse
 
 import pytest
-from vault_helpers import sha1, skip_without_vault  # noqa: E402
+from vault_helpers import range_folder, sha1, skip_without_vault  # noqa: E402
 
 MASTER = {"DOSSIER_VAULT_PASSWORD": "e2e master pass phrase"}
 PLANTED = {"hunter2": 17043, "Tr0ub4dor&3": 9}
@@ -89,16 +89,11 @@ def test_range_folders_are_recognised_exactly(run_dossier, tmp_path):
     empty.mkdir()
     r = report(run_dossier, tmp_path, empty, check=False)
     assert r.returncode == 1 and "no range files" in r.stderr, r.stderr
-    ntlm = tmp_path / "ntlm-ranges"
-    ntlm.mkdir()
-    for p, c in PLANTED.items():
-        (ntlm / f"{ntlm_like(p)[:5]}.txt").write_text(f"{ntlm_like(p)[5:]}:{c}\n", encoding="ascii")
+    ntlm = range_folder(tmp_path / "ntlm-ranges", PLANTED, lambda h, c: (f"{h[:5]}.txt", f"{h[5:]}:{c}\n"),
+                        digest=ntlm_like)
     r = report(run_dossier, tmp_path, ntlm, check=False)
     assert r.returncode == 1 and "NTLM" in r.stderr, r.stderr
-    good = tmp_path / "ranges"
-    good.mkdir()
-    for p, c in PLANTED.items():
-        (good / f"{sha1(p)[:5]}").write_text(f"{'0' * 35}:3\n{sha1(p)[5:]}:{c}\n", encoding="ascii")
+    good = range_folder(tmp_path / "ranges", PLANTED, lambda h, c: (h[:5], f"{'0' * 35}:3\n{h[5:]}:{c}\n"))
     rep = json.loads(report(run_dossier, tmp_path, good).stdout)
     assert rep["counts"]["breached"] == len(PLANTED)
     assert rep["breachList"] == f"SHA-1 range folder, {len(PLANTED)} range files"
@@ -184,17 +179,9 @@ BROWSER_CASES = [
 
 def test_hosts_agree_with_a_real_browser(run_dossier, tmp_path):
     """The host shown for each tricky URL is the hostname Chromium's `new URL()` gives."""
-    import shutil
     pytest.importorskip("selenium")
-    from selenium import webdriver
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not chromium or not shutil.which("chromedriver"):
-        pytest.skip("chromium and chromedriver are needed")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = chromium
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
-        opts.add_argument(a)
-    drv = webdriver.Chrome(options=opts, service=webdriver.ChromeService(executable_path=shutil.which("chromedriver")))
+    from page_checks import headless_chromium
+    drv = headless_chromium()
     try:
         expected = [drv.execute_script("return new URL(arguments[0]).hostname", u) for u in BROWSER_CASES]
     finally:

@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from test_vault_sync_faults import ENV, listing, needs_vault_sync, v  # noqa: F401  (fixture)
+from test_vault_sync_faults import ENV, listing, needs_vault_sync, synced_devices, v  # noqa: F401  (fixture)
 from webdav_server import WebDAVServer
 
 
@@ -28,12 +28,13 @@ def cut(path_part, offset=None, times=1):
     return r
 
 
-def two_devices(dossier_bin, a, b, url):
-    """Device a with one entry (Mail, jo) synced to `url`, and device b made from it."""
-    v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-    v(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
-    v(dossier_bin, "sync", a, "--to", url)
-    v(dossier_bin, "sync", b, "--to", url)
+def sync_an_edit_through_a_cut(dossier_bin, dav, faults, a, username, server_path, offset):
+    """Device `a` sets Mail's user name to `username` and syncs while the server cuts its
+    upload of `server_path` after `offset` bytes: that cut, and only it, happens."""
+    v(dossier_bin, "edit", a, "Mail", "--username", username)
+    rules(faults, cut(server_path, offset=offset))
+    v(dossier_bin, "sync", a)
+    assert [k for _, _, k in dav.faults_fired()] == ["cut"]
 
 
 def test_a_cut_blob_upload_is_checked_and_repaired(dossier_bin, tmp_path):
@@ -44,11 +45,8 @@ def test_a_cut_blob_upload_is_checked_and_repaired(dossier_bin, tmp_path):
     faults = rules(tmp_path / "faults.json")
     with WebDAVServer(tmp_path / "srv", faults=faults) as dav:
         url = dav.url + "v/"
-        two_devices(dossier_bin, a, b, url)
-        v(dossier_bin, "edit", a, "Mail", "--username", "jo-edited")
-        rules(faults, cut("/v/items/", offset=40))
-        v(dossier_bin, "sync", a)
-        assert [k for _, _, k in dav.faults_fired()] == ["cut"]
+        synced_devices(dossier_bin, url, a, b)
+        sync_an_edit_through_a_cut(dossier_bin, dav, faults, a, "jo-edited", "/v/items/", 40)
         # Every blob the manifest names is whole: its name carries its hash.
         import hashlib
         m = json.loads((tmp_path / "srv" / "v" / "manifest.json").read_text())
@@ -67,9 +65,7 @@ def test_a_cut_header_upload_is_replaced_so_a_new_device_can_join(dossier_bin, t
     faults = rules(tmp_path / "faults.json", cut("/v/vault.header", offset=20))
     with WebDAVServer(tmp_path / "srv", faults=faults) as dav:
         url = dav.url + "v/"
-        v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-        v(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
-        v(dossier_bin, "sync", a, "--to", url)
+        synced_devices(dossier_bin, url, a)
         assert [k for _, _, k in dav.faults_fired()] == ["cut"]
         v(dossier_bin, "sync", c, "--to", url)
         assert listing(dossier_bin, c) == [("Mail", "jo")]
@@ -82,11 +78,8 @@ def test_a_cut_manifest_upload_is_recovered_not_a_permanent_block(dossier_bin, t
     faults = rules(tmp_path / "faults.json")
     with WebDAVServer(tmp_path / "srv", faults=faults) as dav:
         url = dav.url + "v/"
-        two_devices(dossier_bin, a, b, url)
-        v(dossier_bin, "edit", a, "Mail", "--username", "jo-2")
-        rules(faults, cut("/v/manifest.json", offset=30))
-        v(dossier_bin, "sync", a)
-        assert [k for _, _, k in dav.faults_fired()] == ["cut"]
+        synced_devices(dossier_bin, url, a, b)
+        sync_an_edit_through_a_cut(dossier_bin, dav, faults, a, "jo-2", "/v/manifest.json", 30)
         v(dossier_bin, "add", b, "--title", "Bank", "--username", "bo")
         v(dossier_bin, "sync", b)
         v(dossier_bin, "sync", a)
@@ -103,7 +96,7 @@ def test_a_partial_manifest_left_by_a_dead_sync_is_rebuilt_from_the_devices(doss
     srv = tmp_path / "srv"
     with WebDAVServer(srv) as dav:
         url = dav.url + "v/"
-        two_devices(dossier_bin, a, b, url)
+        synced_devices(dossier_bin, url, a, b)
         v(dossier_bin, "add", b, "--title", "Bank", "--username", "bo")
         v(dossier_bin, "sync", b)
         whole = (srv / "v" / "manifest.json").read_bytes()

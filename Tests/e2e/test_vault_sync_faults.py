@@ -46,6 +46,17 @@ def listing(dossier_bin, path):
                   if len(f) >= 4)
 
 
+def synced_devices(dossier_bin, url, first, *others, items=(("Mail", "jo"),)):
+    """A new vault on device `first` holding `items` ((title, user name) entries), synced
+    to `url`; then each of `others` made from the server."""
+    v(dossier_bin, "init", "--kdf", "pbkdf2", first)
+    for title, user in items:
+        v(dossier_bin, "add", first, "--title", title, "--username", user)
+    v(dossier_bin, "sync", first, "--to", url)
+    for device in others:
+        v(dossier_bin, "sync", device, "--to", url)
+
+
 def server_consistent(folder: pathlib.Path, old_blobs=frozenset()):
     """Every blob the manifest names is there; anything else in items/ is an old
     revision that was there before (a crash before the DELETEs leaves those for the
@@ -74,11 +85,7 @@ def test_a_fault_at_every_write_point_of_a_sync_loses_nothing(dossier_bin, tmp_p
     root = tmp_path / "srv"
     with WebDAVServer(root) as dav:
         url = dav.url + "v/"
-        v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-        for title, user in (("Mail", "jo"), ("Bank", "bo"), ("Shop", "sh"), ("Old", "ol")):
-            v(dossier_bin, "add", a, "--title", title, "--username", user)
-        v(dossier_bin, "sync", a, "--to", url)
-        v(dossier_bin, "sync", b, "--to", url)
+        synced_devices(dossier_bin, url, a, b, items=(("Mail", "jo"), ("Bank", "bo"), ("Shop", "sh"), ("Old", "ol")))
         v(dossier_bin, "edit", a, "Mail", "--username", "jo-from-a")
         v(dossier_bin, "sync", a)
         v(dossier_bin, "edit", b, "Bank", "--username", "bo-from-b")
@@ -121,10 +128,7 @@ def test_server_rollback_is_refused(dossier_bin, tmp_path):
     root = tmp_path / "srv"
     with WebDAVServer(root) as dav:
         url = dav.url + "v/"
-        v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-        v(dossier_bin, "add", a, "--title", "Mail", "--username", "old-user")
-        v(dossier_bin, "sync", a, "--to", url)
-        v(dossier_bin, "sync", b, "--to", url)
+        synced_devices(dossier_bin, url, a, b, items=(("Mail", "old-user"),))
         old = tmp_path / "old-v"
         shutil.copytree(root / "v", old)
         v(dossier_bin, "edit", a, "Mail", "--username", "new-user")
@@ -164,11 +168,7 @@ def test_damaged_blob_does_not_block_later_syncs_and_orphans_are_swept(dossier_b
     root = tmp_path / "srv"
     with WebDAVServer(root) as dav:
         url = dav.url + "v/"
-        v(dossier_bin, "init", "--kdf", "pbkdf2", a)
-        v(dossier_bin, "add", a, "--title", "Mail", "--username", "jo")
-        v(dossier_bin, "add", a, "--title", "Bank", "--username", "bo")
-        v(dossier_bin, "sync", a, "--to", url)
-        v(dossier_bin, "sync", b, "--to", url)
+        synced_devices(dossier_bin, url, a, b, items=(("Mail", "jo"), ("Bank", "bo")))
         v(dossier_bin, "edit", a, "Mail", "--username", "jo2")
         v(dossier_bin, "edit", a, "Bank", "--username", "bo2")
         v(dossier_bin, "sync", a)

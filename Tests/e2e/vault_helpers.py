@@ -17,3 +17,13 @@ def skip_without_vault(dossier_bin):
 def sha1(pw):
     """The upper-case hex SHA-1 of a password, as Pwned Passwords lists write it."""
     return hashlib.sha1(pw.encode()).hexdigest().upper()
+
+
+def range_folder(folder, planted, entry, digest=sha1):
+    """A breach list in HIBP's range form: `folder` made, one file a planted password,
+    named and filled as `entry(digest of the password, its count)` -> (file name, text) says."""
+    folder.mkdir()
+    for pw, count in planted.items():
+        name, text = entry(digest(pw), count)
+        (folder / name).write_text(text, encoding="ascii")
+    return folder

@@ -13,6 +13,7 @@ Used from Python, ``WebDAVServer(root, ...)`` is a context manager that starts i
 subprocess and reads the request log.
 """
 import argparse
+import contextlib
 import os
 import pathlib
 import subprocess
@@ -166,6 +167,43 @@ def tree(folder: pathlib.Path, skip=(".dossier-manifest.json",)):
     """{relative path: bytes} of every file under folder (minus `skip`)."""
     return {p.relative_to(folder).as_posix(): p.read_bytes()
             for p in folder.rglob("*") if p.is_file() and p.relative_to(folder).as_posix() not in skip}
+
+
+# The kits PUT from a page (file:// or another origin), so their drops answer CORS.
+KIT_CORS = {"allow_origin": "*", "allow_methods": "PUT, OPTIONS", "allow_headers": "content-type"}
+
+
+def anonymous_drop(mapping):
+    """A wsgidav app serving `mapping` ({"/url-prefix": folder}) to anyone, with the kits'
+    CORS answer: the drop a kit's page sends its uploads to (docs/recall-kit.md)."""
+    from wsgidav.wsgidav_app import WsgiDAVApp
+    return WsgiDAVApp({"provider_mapping": {k: str(v) for k, v in mapping.items()},
+                       "simple_dc": {"user_mapping": {"*": True}},
+                       "http_authenticator": {"domain_controller": None},
+                       "cors": KIT_CORS, "verbose": 1, "logging": {"enable": False}})
+
+
+@contextlib.contextmanager
+def serving_in_process(app):
+    """Serves a WSGI app on a free 127.0.0.1 port in a thread of this process:
+    ``with serving_in_process(app) as base: ...`` (base is ``http://127.0.0.1:PORT``)."""
+    from cheroot import wsgi
+    srv = wsgi.Server(("127.0.0.1", 0), app)
+    srv.prepare()
+    threading.Thread(target=srv.serve, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{srv.bind_addr[1]}"
+    finally:
+        srv.stop()
+
+
+@contextlib.contextmanager
+def kit_drop_folder(root, name):
+    """An anonymous drop (above) served from `root`, its folder `name` made: yields
+    (that folder, its URL)."""
+    (root / name).mkdir(parents=True)
+    with serving_in_process(anonymous_drop({"/": root})) as base:
+        yield root / name, f"{base}/{name}/"
 
 
 _DEMO = {}

@@ -66,7 +66,8 @@ public enum KeySuggestion {
             return bare || (rest.hasPrefix(key) && rest.dropFirst(key.count).drop { $0 == " " }.hasPrefix(":"))
         }
         let first = lines[line - 1]
-        if let r = first.textRange(of: key + ":", from: first.index(first.startIndex, offsetBy: min(first.count, column))),
+        if let r = first.textRange(of: key + ":",
+                                   from: first.index(first.startIndex, offsetBy: min(first.count, column))),
            r.lowerBound > first.startIndex {
             return line
         }

@@ -18,7 +18,8 @@ public enum OutputFolder {
     /// (``inputFolders``) or a folder inside one, and `dossier.yml`.
     public static func resolve(_ text: String, root: URL, file: String, line: Int) throws -> URL {
         func refuse(_ why: String) -> DossierError {
-            DossierError(file: file, line: line, "output: \(why) (it must be a folder inside the project, such as _site)")
+            DossierError(file: file, line: line,
+                         "output: \(why) (it must be a folder inside the project, such as _site)")
         }
         let shown = ControlCharacters.visible(text)
         if text.isEmpty { throw refuse("empty") }
@@ -45,11 +46,13 @@ public enum OutputFolder {
         for raw in inputs where !raw.isEmpty {
             let cleaned = raw.split(separator: "*", maxSplits: 1).first.map(String.init) ?? raw
             guard !cleaned.isEmpty else { continue }
-            let p = (cleaned.hasPrefix("/") ? URL(fileURLWithPath: cleaned) : root.appendingPathComponent(cleaned)).standardizedFileURL.path
+            let url = cleaned.hasPrefix("/") ? URL(fileURLWithPath: cleaned) : root.appendingPathComponent(cleaned)
+            let p = url.standardizedFileURL.path
             let q = p.hasSuffix("/") ? String(p.dropLast()) : p
             if q == root.standardizedFileURL.path { continue }
             if q == out || q.hasPrefix(out + "/") || out.hasPrefix(q + "/") {
-                throw DossierError(file: file, line: line, "output: the folder overlaps the section input '\(ControlCharacters.visible(raw))'")
+                throw DossierError(file: file, line: line,
+                                   "output: the folder overlaps the section input '\(ControlCharacters.visible(raw))'")
             }
         }
     }
@@ -62,11 +65,13 @@ public enum OutputFolder {
         var isDir = false
         guard fm.fileExists(atPath: output.path, isDirectory: &isDir) else { return }
         guard isDir else {
-            throw DossierError(file: file, line: line, "output: a file is in the way of the output folder; Dossier will not replace it")
+            throw DossierError(file: file, line: line,
+                               "output: a file is in the way of the output folder; Dossier will not replace it")
         }
         if fm.fileExists(atPath: manifest.path) || fm.fileExists(atPath: state.path) { return }
         if let items = try? fm.contentsOfDirectory(atPath: output.path), items.isEmpty { return }
-        throw DossierError(file: file, line: line, "output: this folder exists and was not made by Dossier (no \(manifest.lastPathComponent) beside it); "
-                           + "a build would replace everything in it — move it away or choose another output")
+        throw DossierError(file: file, line: line, "output: this folder exists and was not made by Dossier "
+                           + "(no \(manifest.lastPathComponent) beside it); a build would replace everything in it — "
+                           + "move it away or choose another output")
     }
 }

@@ -65,7 +65,9 @@ public struct ExperiencesSection: Section {
         if !errors.isEmpty { throw DossierError(errors.map(Self.diagnostic)) }
         experiences = checked
         var warnings: [String: [ExperienceIssue]] = [:]
-        for w in issues { if let e = checked.first(where: { $0.file == w.file }) { warnings[e.slug, default: []].append(w) } }
+        for w in issues {
+            if let e = checked.first(where: { $0.file == w.file }) { warnings[e.slug, default: []].append(w) }
+        }
         loadWarnings = warnings
         self.urls = urls
     }
@@ -77,7 +79,8 @@ public struct ExperiencesSection: Section {
     public func units() throws -> [SectionUnit] {
         experiences.map { e in
             let media = e.mediaPaths.map { folder.appendingPathComponent($0) }
-            return SectionUnit(id: e.slug, inputs: [fileURL(e)] + media.filter { FileManager.default.fileExists(atPath: $0.path) },
+            return SectionUnit(id: e.slug, inputs: [fileURL(e)]
+                               + media.filter { FileManager.default.fileExists(atPath: $0.path) },
                                salt: "title=\(e.title ?? "");v3")
         }
     }
@@ -99,7 +102,9 @@ public struct ExperiencesSection: Section {
         var files: [OutputFile] = []
         var bytes: [String: Data] = [:]
         for path in e.mediaPaths {
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else { continue }
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else {
+                continue
+            }
             bytes[path] = data
             files.append(OutputFile(path: base + "files/" + path, data: data))
         }
@@ -138,7 +143,8 @@ public struct ExperiencesSection: Section {
                                 startYaw: p.startYaw, startPitch: p.startPitch,
                                 scene: sceneImages[p.id] == nil ? nil : "scenes/\(p.id).js",
                                 triggers: p.triggers.map { t in
-                                    ViewerData.Trig(id: t.id, kind: t.kind.rawValue, yaw: t.yaw, pitch: t.pitch, size: t.size,
+                                    ViewerData.Trig(id: t.id, kind: t.kind.rawValue, yaw: t.yaw, pitch: t.pitch,
+                                                    size: t.size,
                                                     label: t.label, media: t.media.map { "files/" + $0 }, target: t.target,
                                                     targetYaw: t.targetYaw, targetPitch: t.targetPitch, text: t.text)
                                 })
@@ -153,7 +159,8 @@ public struct ExperiencesSection: Section {
                             firstScene: sceneImages[e.firstPanorama] == nil
                                 ? nil : .init(src: "scenes/\(e.firstPanorama).js", id: e.firstPanorama),
                             totalClips: graph.totalClips),
-                          styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js", "assets/experiences/viewer-look.js",
+                          styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js",
+                                  "assets/experiences/viewer-look.js",
                                                                              "assets/experiences/viewer-dialogs.js", "assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
 
         // Overview: graph, media checks, warnings.
@@ -187,18 +194,21 @@ public struct ExperiencesSection: Section {
                 note: notes.isEmpty ? "—" : notes.joined(separator: "; "))
         }
         let path = graph.shortestPath ?? []
-        pages.append(Page(path: base + "overview/index.html", title: "\(title): overview", template: "experiences/overview",
+        pages.append(Page(path: base + "overview/index.html", title: "\(title): overview",
+                          template: "experiences/overview",
                           model: ExperienceOverviewModel(
             title: title, description: e.description, file: e.file, kindLabel: e.kind == .premade ? "premade" : "custom",
             owner: e.owner, graphSVG: svg, firstTitle: firstTitle, finalTitle: titles[graph.final] ?? graph.final,
-            finalClipsLabel: Self.count(graph.finalClips, "clip"), totalClipsLabel: Self.count(graph.totalClips, "clip"),
+            finalClipsLabel: Self.count(graph.finalClips, "clip"), totalClipsLabel: Self.count(graph.totalClips,
+                    "clip"),
             shortestPath: path.enumerated().map { .init(title: titles[$1] ?? $1, first: $0 == 0) },
             panoramas: panoramaRows, media: mediaRows,
             totalSize: Self.size(media.totalBytes), budget: Self.size(media.budgetBytes), overBudget: media.overBudget,
             warnings: issues.map { "\($0.line.map { "line \($0): " } ?? "")\($0.message)" }),
                           styles: ["assets/experiences/viewer.css"]))
 
-        pages.append(Page(path: base + "congratulations/index.html", title: "Well done", template: "experiences/congratulations",
+        pages.append(Page(path: base + "congratulations/index.html", title: "Well done",
+                          template: "experiences/congratulations",
                           model: ExperienceCongratulationsModel(title: title), styles: ["assets/experiences/viewer.css"]))
 
         let record = ExperienceRecord(slug: e.slug, title: title, description: e.description, kind: e.kind.rawValue,
@@ -241,7 +251,8 @@ public struct ExperiencesSection: Section {
         return Page(path: "experiences/editor/index.html", title: "Experience editor", template: "experiences/editor",
                     model: ExperienceEditorModel(json: HTML.scriptSafeJSON(json)),
                     styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
-                    scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js", "assets/experiences/zip.js", "assets/experiences/pano.js",
+                    scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js",
+                              "assets/experiences/zip.js", "assets/experiences/pano.js",
                               "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js", "assets/experiences/editor-util.js",
                               "assets/experiences/editor-problems.js", "assets/experiences/editor-trigger.js", "assets/experiences/editor.js"],
                     bodyClass: "experience-editor")

@@ -22,19 +22,25 @@ enum GameCohortPage {
             totals: row("All players", counts.bandTotals, counts.total))
         let genderTable = GameCountTable(
             columns: counts.genders,
-            rows: counts.groups.indices.map { row(counts.groups[$0].label, counts.byGender[$0], counts.groupTotals[$0]) },
+            rows: counts.groups.indices.map { row(counts.groups[$0].label, counts.byGender[$0],
+                                                  counts.groupTotals[$0]) },
             totals: row("All players", counts.genderTotals, counts.total))
         var countCSV: [[CSVWriter.Cell]] = []
         for (table, cols, cells, totals) in [("age_band", counts.bands, counts.byBand, counts.bandTotals),
                                              ("gender", counts.genders, counts.byGender, counts.genderTotals)] {
             for (gi, g) in counts.groups.enumerated() {
-                for (ci, c) in cols.enumerated() { countCSV.append([.text(table), .text(g.rawValue), .text(c), .text(cells[gi][ci].text)]) }
+                for (ci, c) in cols.enumerated() {
+                    countCSV.append([.text(table), .text(g.rawValue), .text(c), .text(cells[gi][ci].text)])
+                }
                 countCSV.append([.text(table), .text(g.rawValue), .text("all"), .text(counts.groupTotals[gi].text)])
             }
-            for (ci, c) in cols.enumerated() { countCSV.append([.text(table), .text("all"), .text(c), .text(totals[ci].text)]) }
+            for (ci, c) in cols.enumerated() {
+                countCSV.append([.text(table), .text("all"), .text(c), .text(totals[ci].text)])
+            }
             countCSV.append([.text(table), .text("all"), .text("all"), .text(counts.total.text)])
         }
-        files.append(OutputFile(path: "game/group-counts.csv", data: GameFormat.csv(["table", "group", "column", "n"], countCSV)))
+        files.append(OutputFile(path: "game/group-counts.csv",
+                                data: GameFormat.csv(["table", "group", "column", "n"], countCSV)))
         let shown = Set(counts.groups.filter(counts.isShown))
 
         // Comparisons: a group's statistics only when its size is published and n ≥ 5.
@@ -63,9 +69,11 @@ enum GameCohortPage {
             comparisonBlocks.append(GameComparisonBlock(groupA: groupA.label, groupB: groupB.label, rows: rows))
         }
         files.append(OutputFile(path: "game/comparisons.csv", data: GameFormat.csv(
-            ["measure", "group_a", "group_b", "n_a", "mean_a", "sd_a", "n_b", "mean_b", "sd_b", "hedges_g", "g_low", "g_high"],
+            ["measure", "group_a", "group_b", "n_a", "mean_a", "sd_a", "n_b", "mean_b", "sd_b", "hedges_g", "g_low",
+             "g_high"],
             comparisons.map { c -> [CSVWriter.Cell] in
-                [.text(c.measure), .text(c.groupA.rawValue), .text(c.groupB.rawValue), GameCohortPage.nCell(c.a.n), CSVWriter.number(c.a.mean),
+                [.text(c.measure), .text(c.groupA.rawValue), .text(c.groupB.rawValue), GameCohortPage.nCell(c.a.n),
+                 CSVWriter.number(c.a.mean),
                  CSVWriter.number(c.a.sd), GameCohortPage.nCell(c.b.n), CSVWriter.number(c.b.mean), CSVWriter.number(c.b.sd),
                  CSVWriter.number(c.g), CSVWriter.number(c.gLow), CSVWriter.number(c.gHigh)]
             })))
@@ -74,8 +82,10 @@ enum GameCohortPage {
         let present = Group.allCases.filter { g in shown.contains(g)
             && analysis.players.filter({ $0.group == g && $0.measures.exGaussian != nil }).count >= Suppression.threshold }
         let box = Charts.boxPlot(groups: present.map { g in
-            (name: g.label, values: analysis.players.filter { $0.group == g }.compactMap { $0.measures.exGaussian?.params.tau })
-        }, options: ChartOptions(title: "Ex-Gaussian τ by group", description: "Distribution of each player's fitted τ (ms) by group",
+            (name: g.label,
+             values: analysis.players.filter { $0.group == g }.compactMap { $0.measures.exGaussian?.params.tau })
+        }, options: ChartOptions(title: "Ex-Gaussian τ by group",
+                                 description: "Distribution of each player's fitted τ (ms) by group",
                                  yLabel: "τ (ms)", dataSummary: false))
 
         let summary = CohortSummary.of(analysis.players)
@@ -87,23 +97,27 @@ enum GameCohortPage {
         }
         let summaryModel = GameCohortModel.Summary(
             tauPlayers: summary.tauPlayers, tauCensored: GameFormat.num(summary.tauCensoredMean, 0),
-            tauUncensored: GameFormat.num(summary.tauUncensoredMean, 0), tauShift: GameFormat.num(summary.tauShiftMean, 0),
+            tauUncensored: GameFormat.num(summary.tauUncensoredMean, 0), tauShift: GameFormat.num(summary.tauShiftMean,
+                    0),
             sessions: summary.sessions, invalid: summary.invalidSessions, practicePlayers: summary.practicePlayers,
             practice: GameFormat.num(summary.practiceSlopeMean, 1), blocks: blockRows)
         var model = GameCohortModel(
             summary: summaryModel, groups: groupRows, bandTable: bandTable, genderTable: genderTable,
             simulated: simulated, comparisons: comparisonBlocks, box: box, players: counts.total.text,
-            wording: GamePlayerPage.wording, unavailable: analysis.modelUnavailable ?? "", options: options(analysis.options))
+            wording: GamePlayerPage.wording, unavailable: analysis.modelUnavailable
+                ?? "", options: options(analysis.options))
         if let result = analysis.model {
             let roc = Charts.line(series: [
                 XYSeries(name: "model (out-of-fold)", xy: result.roc.map { ($0.fpr, $0.tpr) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "ROC curve (cross-validated)", description: "True against false positive rate of the out-of-fold probabilities",
+            ], options: ChartOptions(title: "ROC curve (cross-validated)",
+                                     description: "True against false positive rate of the out-of-fold probabilities",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             // Bins under 5 players are suppressed (their share would describe a handful of people).
             let binStatus = Suppression.apply(values: result.calibration.map(\.n) + [result.nTrain],
-                                              equations: [.init(parts: Array(result.calibration.indices), total: result.calibration.count)])
+                                              equations: [.init(parts: Array(result.calibration.indices),
+                                                                total: result.calibration.count)])
             let bins = zip(result.calibration, binStatus).map { bin, status -> CalibrationBin in
                 status == .shown
                     ? bin : CalibrationBin(low: bin.low, high: bin.high, n: -1, meanPredicted: nil, observed: nil)
@@ -111,13 +125,16 @@ enum GameCohortPage {
             let binText = result.calibration.indices.map { Suppression.text(result.calibration[$0].n, binStatus[$0]) }
             let filled = bins.filter { $0.n > 0 }
             let calibration = Charts.line(series: [
-                XYSeries(name: "observed", points: filled.map { XYPoint(x: $0.meanPredicted ?? 0, y: $0.observed ?? 0, label: "n = \($0.n)") }),
+                XYSeries(name: "observed",
+                         points: filled.map { XYPoint(x: $0.meanPredicted ?? 0, y: $0.observed ?? 0,
+                                                      label: "n = \($0.n)") }),
                 XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "Calibration (cross-validated)", description: "Observed share with a diagnosis against the mean predicted probability, per bin",
                                      width: 420, height: 380, xLabel: "mean predicted probability", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             let coefficientRows = zip(result.features, result.model.coefficients).map { feature, coefficient in
-                GameCohortModel.Coefficient(label: MeasureCatalog.label(feature), methods: GameMethodsPage.link(feature),
+                GameCohortModel.Coefficient(label: MeasureCatalog.label(feature),
+                                            methods: GameMethodsPage.link(feature),
                                             coefficient: GameFormat.num(coefficient, 3))
             }
             let tripod = result.tripod, atThreshold = tripod.atThreshold
@@ -131,7 +148,8 @@ enum GameCohortPage {
                 threshold: GameFormat.percent(atThreshold.threshold),
                 sensitivity: rate(atThreshold.sensitivity, atThreshold.tp, atThreshold.tp + atThreshold.fn),
                 specificity: rate(atThreshold.specificity, atThreshold.tn, atThreshold.tn + atThreshold.fp),
-                ppv: rate(atThreshold.ppv, atThreshold.tp, atThreshold.tp + atThreshold.fp), npv: rate(atThreshold.npv, atThreshold.tn, atThreshold.tn + atThreshold.fn),
+                ppv: rate(atThreshold.ppv, atThreshold.tp, atThreshold.tp + atThreshold.fp), npv: rate(atThreshold.npv,
+                        atThreshold.tn, atThreshold.tn + atThreshold.fn),
                 apparent: GameFormat.num(tripod.apparentAUC, 3), optimism: GameFormat.num(tripod.optimism, 3),
                 corrected: GameFormat.num(tripod.optimismCorrectedAUC, 3), replicates: tripod.bootstrapReplicates,
                 prevalence: GameFormat.percent(Double(result.nPositive) / Double(max(1, result.nTrain))))
@@ -147,16 +165,20 @@ enum GameCohortPage {
                                                count: binText[index], predicted: GameFormat.num(bin.meanPredicted, 2),
                                                observed: GameFormat.num(bin.observed, 2))
                 })
-            files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "mean_predicted", "observed"],
-                bins.indices.map { i in [CSVWriter.number(bins[i].low), CSVWriter.number(bins[i].high), .text(binText[i]),
+            files.append(OutputFile(path: "game/calibration.csv",
+                                    data: GameFormat.csv(["bin_low", "bin_high", "n", "mean_predicted", "observed"],
+                bins.indices.map { i in [CSVWriter.number(bins[i].low), CSVWriter.number(bins[i].high),
+                                         .text(binText[i]),
                                          CSVWriter.number(bins[i].meanPredicted), CSVWriter.number(bins[i].observed)] })))
             files.append(OutputFile(path: "game/roc.csv", data: GameFormat.csv(["threshold", "fpr", "tpr"],
-                result.roc.map { [CSVWriter.number($0.threshold), CSVWriter.number($0.fpr), CSVWriter.number($0.tpr)] })))
+                result.roc.map { [CSVWriter.number($0.threshold), CSVWriter.number($0.fpr),
+                                  CSVWriter.number($0.tpr)] })))
             if let j = try? GameFormat.json(result.roc) { files.append(OutputFile(path: "game/roc.json", data: j)) }
             files.append(OutputFile(path: "game/model-coefficients.csv", data: GameFormat.csv(
                 ["term", "coefficient_standardised", "feature_mean", "feature_sd"],
                 [[.text("(intercept)"), CSVWriter.number(result.model.intercept), .empty, .empty]]
-                    + result.features.indices.map { [.text(result.features[$0]), CSVWriter.number(result.model.coefficients[$0]),
+                    + result.features.indices.map { [.text(result.features[$0]),
+                                                     CSVWriter.number(result.model.coefficients[$0]),
                                                 CSVWriter.number(result.standardizer.means[$0]), CSVWriter.number(result.standardizer.sds[$0])] })))
             struct ModelJSON: Encodable {
                 var features: [String]; var C: Double; var intercept: Double; var coefficients: [Double]
@@ -164,7 +186,8 @@ enum GameCohortPage {
                 var cvAUC: Double?; var cvAUCLow: Double?; var cvAUCHigh: Double?; var cvAUCSE: Double?
                 var trainAUC: Double?; var brier: Double?; var options: AnalysisOptions; var tripod: TripodReport
             }
-            if let j = try? GameFormat.json(ModelJSON(features: result.features, C: result.C, intercept: result.model.intercept,
+            if let j = try? GameFormat.json(ModelJSON(features: result.features, C: result.C,
+                                                      intercept: result.model.intercept,
                                                        coefficients: result.model.coefficients, standardizer: result.standardizer,
                                                        nTrain: result.nTrain, nPositive: result.nPositive, folds: result.folds, cvAUC: result.cvAUC,
                                                        cvAUCLow: result.cvAUCLow, cvAUCHigh: result.cvAUCHigh, cvAUCSE: result.cvAUCSE,

@@ -71,11 +71,15 @@ struct GameKit {
         config["upload"] = upload.map { .string($0.absoluteString) } ?? .null
         html = RecallKit.section(html, "upload", keep: upload != nil)
         html = html.replacingAll("/*KIT-CSS*/", with: try read("Site/game/play/play.css"))
-        html = html.replacingAll("/*KIT-CONFIG*/", with: RecallKit.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
+        html = html.replacingAll("/*KIT-CONFIG*/",
+                                 with: RecallKit.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
         html = html.replacingAll("/*KIT-JS*/", with: js)
         return [OutputFile(path: "game/play/index.html", text: html)]
     }
 
     /// What the build's cache key must cover: the key and the upload folder.
-    var salt: String { "kit=\(SHA256.hash(data: Data((publicKeySPKI + "|" + (upload?.absoluteString ?? "")).utf8)).hexString.prefix(16))" }
+    var salt: String {
+        let covered = publicKeySPKI + "|" + (upload?.absoluteString ?? "")
+        return "kit=\(SHA256.hash(data: Data(covered.utf8)).hexString.prefix(16))"
+    }
 }

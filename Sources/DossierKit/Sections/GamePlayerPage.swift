@@ -17,16 +17,19 @@ enum GamePlayerPage {
         var normRows: [GamePlayerModel.NormRow] = []
         var normCSV: [[CSVWriter.Cell]] = []
         let entries = player.norms.isEmpty
-            ? MeasureCatalog.normed.map { NormEntry(measure: $0.name, value: measures.value($0.name), z: nil, percentile: nil,
+            ? MeasureCatalog.normed.map { NormEntry(measure: $0.name, value: measures.value($0.name), z: nil,
+                                                    percentile: nil,
                                                     reference: "no norms (survey incomplete)", referenceN: 0, small: false, fallback: false) }
             : player.norms
         for norm in entries {
-            normRows.append(.init(label: MeasureCatalog.label(norm.measure), methods: GameMethodsPage.link(norm.measure),
+            normRows.append(.init(label: MeasureCatalog.label(norm.measure),
+                                  methods: GameMethodsPage.link(norm.measure),
                                   value: GameFormat.value(norm.value, measure: norm.measure),
                                   z: GameFormat.num(norm.z, 2), percentile: GameFormat.num(norm.percentile, 0),
                                   bar: GameFormat.percentileBar(norm.percentile), reference: norm.reference,
                                   referenceCount: norm.referenceN, small: norm.small, fallback: norm.fallback))
-            normCSV.append([.text(norm.measure), CSVWriter.number(norm.value), CSVWriter.number(norm.z), CSVWriter.number(norm.percentile),
+            normCSV.append([.text(norm.measure), CSVWriter.number(norm.value), CSVWriter.number(norm.z),
+                            CSVWriter.number(norm.percentile),
                             .text(norm.reference), CSVWriter.number(norm.referenceN), .text(norm.small ? "yes" : "no"), .text(norm.fallback ? "yes" : "no")])
         }
         // Histogram with the fitted curve (in count units: pdf × n × bin width)
@@ -51,9 +54,12 @@ enum GamePlayerPage {
         var trend = ""
         if measures.perSession.count >= 2 {
             trend = Charts.line(series: [
-                XYSeries(name: "hit RT mean (ms)", xy: measures.perSession.compactMap { s in s.hitRTMean.map { (Double(s.index), $0) } }),
-                XYSeries(name: "hit RT SD (ms)", xy: measures.perSession.compactMap { s in s.hitRTSD.map { (Double(s.index), $0) } }),
-            ], options: ChartOptions(title: "Reaction time across sessions", description: "Mean and SD of hit reaction times per session",
+                XYSeries(name: "hit RT mean (ms)",
+                         xy: measures.perSession.compactMap { s in s.hitRTMean.map { (Double(s.index), $0) } }),
+                XYSeries(name: "hit RT SD (ms)",
+                         xy: measures.perSession.compactMap { s in s.hitRTSD.map { (Double(s.index), $0) } }),
+            ], options: ChartOptions(title: "Reaction time across sessions",
+                                     description: "Mean and SD of hit reaction times per session",
                                      xLabel: "session", yLabel: "ms", dataSummary: false))
         }
         let sessions = measures.perSession.map {
@@ -63,14 +69,17 @@ enum GamePlayerPage {
                                        reactionTimeSD: GameFormat.num($0.hitRTSD, 0), score: $0.score)
         }
         let sessionCSV: [[CSVWriter.Cell]] = measures.perSession.map {
-            [CSVWriter.number($0.index), CSVWriter.number($0.durationMs), CSVWriter.number($0.obstacles), CSVWriter.number($0.hits),
+            [CSVWriter.number($0.index), CSVWriter.number($0.durationMs), CSVWriter.number($0.obstacles),
+             CSVWriter.number($0.hits),
              CSVWriter.number($0.omissions), CSVWriter.number($0.commissions), CSVWriter.number($0.hitRTMean),
              CSVWriter.number($0.hitRTSD), CSVWriter.number($0.score)]
         }
         let likelihood = player.likelihood
         let model = GamePlayerModel(
-            id: player.id, group: player.group.label, ageBand: player.ageBand ?? "–", gender: player.survey?.gender ?? "–",
-            bestScore: measures.bestScore.map(String.init) ?? "–", lastScore: measures.lastScore.map(String.init) ?? "–",
+            id: player.id, group: player.group.label, ageBand: player.ageBand ?? "–", gender: player.survey?.gender
+                ?? "–",
+            bestScore: measures.bestScore.map(String.init) ?? "–", lastScore: measures.lastScore.map(String.init)
+                ?? "–",
             meanScore: GameFormat.num(measures.meanScore, 0), sessions: measures.sessions,
             playedMinutes: GameFormat.num(Double(measures.playedMs) / 60000, 1),
             meanSessionMinutes: GameFormat.num(measures.meanSessionMs.map { $0 / 60000 }, 1),
@@ -85,8 +94,10 @@ enum GamePlayerPage {
                 GamePlayerModel.Fit(mu: GameFormat.num(fit.params.mu, 0), sigma: GameFormat.num(fit.params.sigma, 0),
                                     tau: GameFormat.num(fit.params.tau, 0), count: fit.n, flags: fit.flags)
             })
-        let normHeader = ["measure", "value", "z", "percentile", "reference_group", "reference_n", "small_group", "fallback"]
-        let sessionHeader = ["session", "duration_ms", "obstacles", "hits", "omissions", "commissions", "hit_rt_mean_ms", "hit_rt_sd_ms", "score"]
+        let normHeader = ["measure", "value", "z", "percentile", "reference_group", "reference_n", "small_group",
+                          "fallback"]
+        let sessionHeader = ["session", "duration_ms", "obstacles", "hits", "omissions", "commissions",
+                             "hit_rt_mean_ms", "hit_rt_sd_ms", "score"]
         struct PlayerJSON: Encodable {
             var id: String; var group: Group; var ageBand: String?; var survey: Survey?
             var measures: PlayerMeasures; var norms: [NormEntry]; var likelihood: Likelihood
@@ -95,11 +106,13 @@ enum GamePlayerPage {
             OutputFile(path: "\(dir)/norms.csv", data: GameFormat.csv(normHeader, normCSV)),
             OutputFile(path: "\(dir)/sessions.csv", data: GameFormat.csv(sessionHeader, sessionCSV)),
         ]
-        if let j = try? GameFormat.json(PlayerJSON(id: player.id, group: player.group, ageBand: player.ageBand, survey: player.survey,
+        if let j = try? GameFormat.json(PlayerJSON(id: player.id, group: player.group, ageBand: player.ageBand,
+                                                   survey: player.survey,
                                                    measures: measures, norms: player.norms, likelihood: likelihood)) {
             files.append(OutputFile(path: "\(dir)/player.json", data: j))
         }
-        return (Page(path: "\(dir)/index.html", title: "Player \(player.id)", template: "game/player", model: model), files)
+        return (Page(path: "\(dir)/index.html", title: "Player \(player.id)", template: "game/player", model: model),
+                files)
     }
 }
 #endif

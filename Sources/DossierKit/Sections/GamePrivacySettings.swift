@@ -45,7 +45,9 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     init(config: SectionConfig, project: Project, database: StoreLocation? = nil) throws {
         var keyPath = project.stateFolder.appendingPathComponent("privacy.key")
         if let node = config.value("privacy") {
-            guard case .map(let entries, _) = node else { throw config.error("privacy", "expected keys epsilon, delta, lifetime_epsilon, key_file") }
+            guard case .map(let entries, _) = node else {
+                throw config.error("privacy", "expected keys epsilon, delta, lifetime_epsilon, key_file")
+            }
             let sub = SectionConfig(key: "game.privacy", file: config.file, root: config.root, node: node)
             for e in entries where !Self.keys.contains(e.key) {
                 throw DossierError(file: config.file, line: e.keyLine, "game.privacy: unknown key '\(e.key)' (known: epsilon, delta, lifetime_epsilon, key_file)")
@@ -61,11 +63,14 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             // Without a lifetime budget: three releases at this ε (18 at the default 6).
             lifetimeMilli = try eps("lifetime_epsilon", 3 * epsilonMilli)
             if let d = try sub.string("delta") {
-                guard let v = Double(d), v >= 0, v < 1 else { throw sub.error("delta", "expected a number in [0, 1), got '\(d)'") }
+                guard let v = Double(d), v >= 0, v < 1 else {
+                    throw sub.error("delta", "expected a number in [0, 1), got '\(d)'")
+                }
                 delta = d
             }
             if lifetimeMilli < epsilonMilli {
-                throw sub.error("lifetime_epsilon", "is smaller than one release's epsilon (\(PrivacyNumber.text(milli: epsilonMilli)))")
+                throw sub.error("lifetime_epsilon",
+                                "is smaller than one release's epsilon (\(PrivacyNumber.text(milli: epsilonMilli)))")
             }
             if let k = try sub.string("key_file") { keyPath = sub.resolve(k) }
         }
@@ -111,7 +116,11 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
         var s = self
         let fm = FileManager.default
         guard let database else {
-            if checkOnly && !fm.fileExists(atPath: keyURL.path) { s.key = Self.freshKey() } else { s.key = try Self.loadKey(keyURL, shown: keyShown) }
+            if checkOnly && !fm.fileExists(atPath: keyURL.path) {
+                s.key = Self.freshKey()
+            } else {
+                s.key = try Self.loadKey(keyURL, shown: keyShown)
+            }
             return (s, [])
         }
         if let rec = try Self.storedKey(database, shown: databaseShown) {
@@ -126,7 +135,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             s.key = try Self.loadKey(keyURL, shown: keyShown)
         } else {
             if try released() {
-                throw DossierError(file: databaseShown, "the database holds no privacy key, but its data was already released "
+                throw DossierError(file: databaseShown,
+                                   "the database holds no privacy key, but its data was already released "
                     + "(see the privacy ledger): a new key would draw fresh noise over released data. Restore the database "
                     + "from a backup that has its privacy_key table (docs/game-privacy.md)")
             }
@@ -154,7 +164,9 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     /// Whether the database's ledger or the project's `privacy-ledger.txt` records a release.
     func released() throws -> Bool {
         if let database {
-            do { if try !StudyDatabase(location: database, create: false).privacyLedger().isEmpty { return true } } catch {
+            do {
+                if try !StudyDatabase(location: database, create: false).privacyLedger().isEmpty { return true }
+            } catch {
                 throw DossierError(file: databaseShown, error.message)
             }
         }
@@ -172,12 +184,15 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             let text = freshKey().hexString + "\n"
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let tmp = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".tmp")
-            guard fm.createFile(atPath: tmp.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            guard fm.createFile(atPath: tmp.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+                else {
                 throw DossierError(file: shown, "cannot create the privacy key file")
             }
             try fm.moveItem(at: tmp, to: url)
         }
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { throw DossierError(file: shown, "cannot read the privacy key file") }
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw DossierError(file: shown, "cannot read the privacy key file")
+        }
         return try parseKey(text, shown: shown, line: 1)
     }
 
@@ -196,7 +211,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             i = j
         }
         guard Set(out).count >= minimumDistinctBytes else {
-            throw DossierError(file: shown, line: line, "the privacy key is weak (it repeats a few byte values, like an "
+            throw DossierError(file: shown, line: line,
+                               "the privacy key is weak (it repeats a few byte values, like an "
                 + "all-zero key): remove it so that the build draws a random one, or write 64 random hexadecimal digits")
         }
         return out
@@ -212,13 +228,15 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
 
     /// A value that changes with the key without revealing it (for the build cache).
     var cacheTag: String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("dossier-privacy-cache".utf8), using: SymmetricKey(data: key))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("dossier-privacy-cache".utf8),
+                                                  using: SymmetricKey(data: key))
         return mac.prefix(8).hexString
     }
 
     /// The release's name: keyed by the secret, over the digest of its inputs.
     func releaseID(inputs: Data) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("dossier-release".utf8) + inputs, using: SymmetricKey(data: key))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("dossier-release".utf8) + inputs,
+                                                  using: SymmetricKey(data: key))
         return mac.prefix(8).hexString
     }
 }

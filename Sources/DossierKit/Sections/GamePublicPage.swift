@@ -23,7 +23,8 @@ enum GamePublicPage {
         var seal: String?
     }
 
-    static func build(_ analysis: CohortAnalysis, release rel: GamePublicRelease, simulated: Bool) -> (page: Page, files: [OutputFile]) {
+    static func build(_ analysis: CohortAnalysis, release rel: GamePublicRelease, simulated: Bool) -> (page: Page,
+            files: [OutputFile]) {
         var files: [OutputFile] = []
         let settings = rel.settings
         // Counts
@@ -53,7 +54,8 @@ enum GamePublicPage {
                 }
             }
         }
-        files.append(OutputFile(path: "game/group-counts.csv", data: GameFormat.csv(["group", "age_band", "gender", "n_noisy"], countCSV)))
+        files.append(OutputFile(path: "game/group-counts.csv",
+                                data: GameFormat.csv(["group", "age_band", "gender", "n_noisy"], countCSV)))
         let total = rel.groups.reduce(0) { $0 + rel.groupSize($1) }
 
         // Comparisons
@@ -77,13 +79,15 @@ enum GamePublicPage {
                             CSVWriter.number(hedges?.g), CSVWriter.number(hedges?.low), CSVWriter.number(hedges?.high)])
                 return GameComparisonBlock.Row(
                     label: MeasureCatalog.label(measures[i]), methods: nil,
-                    statsA: text(statsA, measures[i]), statsB: text(statsB, measures[i]), hedgesG: GameFormat.num(hedges?.g, 2),
+                    statsA: text(statsA, measures[i]), statsB: text(statsB,
+                                                                    measures[i]), hedgesG: GameFormat.num(hedges?.g, 2),
                     interval: hedges.map { "\(GameFormat.num($0.low, 2)) to \(GameFormat.num($0.high, 2))" } ?? "–")
             }
             blocks.append(GameComparisonBlock(groupA: ga.label, groupB: gb.label, rows: rows))
         }
         files.append(OutputFile(path: "game/comparisons.csv", data: GameFormat.csv(
-            ["measure", "group_a", "group_b", "n_a", "mean_a", "sd_a", "n_b", "mean_b", "sd_b", "hedges_g", "g_low", "g_high"], csv)))
+            ["measure", "group_a", "group_b", "n_a", "mean_a", "sd_a", "n_b", "mean_b", "sd_b", "hedges_g", "g_low",
+             "g_high"], csv)))
 
         let tauRows = rel.groups.filter(rel.shown).compactMap { group -> GamePublicPageModel.TauRow? in
             guard let quartiles = rel.tauQuartiles[group] else { return nil }
@@ -94,7 +98,8 @@ enum GamePublicPage {
             rel.groups.filter(rel.shown).compactMap { g in rel.tauQuartiles[g].map { q in [.text(g.rawValue)] + q.map { CSVWriter.number($0) } } })))
 
         // Privacy: the split and the expected error of each kind of number.
-        func sd(_ sensitivity: Int, _ e: Rational) -> Double { Mechanisms.laplaceSD(scale: Double(sensitivity) / e.double) }
+        func sd(_ sensitivity: Int,
+                _ e: Rational) -> Double { Mechanisms.laplaceSD(scale: Double(sensitivity) / e.double) }
         let perQuery = rel.comparisonQueryEpsilon
         let spendRows = rel.spends.map { spend in
             let what: String
@@ -107,14 +112,18 @@ enum GamePublicPage {
             case "model-auc": what = "the public model's AUC, released on its own: ± \(GameFormat.num(sd(rel.aucSensitivity, spend.epsilon) / Double(GamePublicRelease.aucSteps), 3)) (noise SD) with \(rel.aucFloor) or more players in each class"
             default: what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins), for the ROC and calibration curves: ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players per bin"
             }
-            return GamePublicPageModel.Spend(label: spend.label, epsilon: GameFormat.num(spend.epsilon.double, 3), what: what)
+            return GamePublicPageModel.Spend(label: spend.label, epsilon: GameFormat.num(spend.epsilon.double, 3),
+                                             what: what)
         }
-        var release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: settings.epsilonMilli), delta: settings.delta,
+        var release = ReleaseFile(release: rel.releaseID, epsilon: PrivacyNumber.text(milli: settings.epsilonMilli),
+                                  delta: settings.delta,
                                   lifetimeEpsilon: PrivacyNumber.text(milli: settings.lifetimeMilli),
-                                  spends: rel.spends.map { ["part": $0.label, "epsilon": cFormat("%.6g", $0.epsilon.double)] })
+                                  spends: rel.spends.map { ["part": $0.label,
+                                                            "epsilon": cFormat("%.6g", $0.epsilon.double)] })
         if let id = settings.databaseID {
             release.database = id
-            release.seal = ReleaseSeal.seal(key: settings.key, release: release.release, section: release.section, epsilon: release.epsilon,
+            release.seal = ReleaseSeal.seal(key: settings.key, release: release.release, section: release.section,
+                                            epsilon: release.epsilon,
                                             delta: release.delta, lifetimeEpsilon: release.lifetimeEpsilon, database: id)
         }
         if let j = try? GameFormat.json(release) { files.append(OutputFile(path: "game/privacy.json", data: j)) }
@@ -143,9 +152,12 @@ enum GamePublicPage {
             ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
                                      width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
-            let calPoints = figures.calibration.compactMap { c in c.3.map { XYPoint(x: c.4, y: $0, label: "n ≈ \(c.2)") } }
+            let calPoints = figures.calibration.compactMap { c in
+                c.3.map { XYPoint(x: c.4, y: $0, label: "n ≈ \(c.2)") }
+            }
             let calibration = Charts.line(series: [
-                XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
+                XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration",
+                        xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "Calibration (noisy bins)", description: "Observed share with a diagnosis against the probability at the bin's middle, from the noisy histograms",
                                      width: 420, height: 380, xLabel: "predicted probability (bin middle)", yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
@@ -158,20 +170,26 @@ enum GamePublicPage {
                         + "\(unit.isEmpty ? "" : " " + unit))"
                 }.joined(separator: ", "),
                 lambda: GameFormat.num(GamePublicModel.lambda, 0),
-                auc: GameFormat.num(figures.auc, 2), aucLow: GameFormat.num(figures.aucLow, 2), aucHigh: GameFormat.num(figures.aucHigh, 2),
+                auc: GameFormat.num(figures.auc, 2), aucLow: GameFormat.num(figures.aucLow,
+                        2), aucHigh: GameFormat.num(figures.aucHigh, 2),
                 brier: GameFormat.num(figures.brier, 2), roc: roc, calibration: calibration,
                 bins: figures.calibration.map {
                     .init(range: "\(GameFormat.num($0.0, 2))–\(GameFormat.num($0.1, 2))", count: "\($0.2)",
                           observed: GameFormat.num($0.3, 2))
                 })
-            files.append(OutputFile(path: "game/score-histogram.csv", data: GameFormat.csv(["bin_low", "bin_high", "with_diagnosis_noisy", "without_noisy"],
+            files.append(OutputFile(path: "game/score-histogram.csv",
+                                    data: GameFormat.csv(["bin_low", "bin_high", "with_diagnosis_noisy",
+                                                          "without_noisy"],
                 rel.scorePositive!.indices.map { b in
-                    [CSVWriter.number(figures.calibration[b].0), CSVWriter.number(figures.calibration[b].1), CSVWriter.number(rel.scorePositive![b]), CSVWriter.number(rel.scoreNegative![b])]
+                    [CSVWriter.number(figures.calibration[b].0), CSVWriter.number(figures.calibration[b].1),
+                     CSVWriter.number(rel.scorePositive![b]), CSVWriter.number(rel.scoreNegative![b])]
                 })))
             files.append(OutputFile(path: "game/roc.csv", data: GameFormat.csv(["threshold", "fpr", "tpr"],
                 figures.roc.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2)] })))
-            files.append(OutputFile(path: "game/calibration.csv", data: GameFormat.csv(["bin_low", "bin_high", "n", "predicted", "observed"],
-                figures.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2), CSVWriter.number($0.4), CSVWriter.number($0.3)] })))
+            files.append(OutputFile(path: "game/calibration.csv",
+                                    data: GameFormat.csv(["bin_low", "bin_high", "n", "predicted", "observed"],
+                figures.calibration.map { [CSVWriter.number($0.0), CSVWriter.number($0.1), CSVWriter.number($0.2),
+                                           CSVWriter.number($0.4), CSVWriter.number($0.3)] })))
             struct ModelJSON: Encodable {
                 struct Feature: Encodable { var measure: String; var lower: Double; var upper: Double }
                 var features: [Feature]; var lambda: Double; var noisyCoefficients: [Double]
@@ -188,7 +206,8 @@ enum GamePublicPage {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }
         }
-        return (Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/cohort-public", model: model,
+        return (Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/cohort-public",
+                     model: model,
                      styles: ["assets/game/game.css"]), files)
     }
 }

@@ -76,8 +76,12 @@ public struct GameSection: Section {
         }
         let hasTelemetry = config.value("telemetry") != nil
         store = pg ?? db.map { .sqlite(path: $0.path) }
-        if store != nil && hasTelemetry { throw config.error("database", "give either telemetry or database, not both") }
-        if store == nil && !hasTelemetry { throw config.error(nil, "missing required key 'telemetry' (JSON Lines files) or 'database'") }
+        if store != nil && hasTelemetry {
+            throw config.error("database", "give either telemetry or database, not both")
+        }
+        if store == nil && !hasTelemetry {
+            throw config.error(nil, "missing required key 'telemetry' (JSON Lines files) or 'database'")
+        }
         files = hasTelemetry ? try config.paths("telemetry", extensions: ["jsonl"]) : []
         database = db
         var o = AnalysisOptions()
@@ -88,18 +92,21 @@ public struct GameSection: Section {
         o.folds = try config.int("folds", default: 5, range: 2...20) ?? 5
         options = o
         privateSite = try config.bool("private_site", default: false)
-        resultsCapacity = try config.int("results_capacity", default: GameResultFiles.defaultCapacity, range: 1...100_000)
+        resultsCapacity = try config.int("results_capacity", default: GameResultFiles.defaultCapacity,
+                                         range: 1...100_000)
             ?? GameResultFiles.defaultCapacity
         simulated = try config.bool("simulated", default: false)
         if privateSite { _ = config.value("privacy"); privacy = nil } else {
-            privacy = try GamePrivacySettings(config: config, project: project, database: awaitingFirstGame ? nil : store)
+            privacy = try GamePrivacySettings(config: config, project: project,
+                                              database: awaitingFirstGame ? nil : store)
         }
     }
 
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")" + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store)))]
+                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")"
+                            + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store)))]
     }
 
     /// `;wal=<SHA-256 of the database's -wal file>` while that file holds anything: an
@@ -130,8 +137,10 @@ public struct GameSection: Section {
             let page = Page(path: "game/cohort/index.html", title: "Cohort summary", template: "game/awaiting",
                             model: GameAwaitingModel(),
                             styles: ["assets/game/game.css"])
-            let record = GameRecord(players: [], count: 0, privateSite: privateSite, encryptedResults: 0, cvAUC: nil, cvAUCLow: nil, cvAUCHigh: nil)
-            let marker = privateSite ? [OutputFile(path: PrivateSite.markerPath, text: PrivateSite.markerText(section: Self.key))] : []
+            let record = GameRecord(players: [], count: 0, privateSite: privateSite, encryptedResults: 0, cvAUC: nil,
+                                    cvAUCLow: nil, cvAUCHigh: nil)
+            let marker = privateSite ? [OutputFile(path: PrivateSite.markerPath,
+                                                   text: PrivateSite.markerText(section: Self.key))] : []
             return UnitResult(pages: [page], files: try kit.files() + marker, record: try JSONEncoder().encode(record))
         }
         let snapshot = try readCohort()
@@ -162,7 +171,8 @@ public struct GameSection: Section {
             let c = GameCohortPage.build(analysis, simulated: simulated)
             pages.append(c.page); files += c.files
         }
-        let results = try GameResultFiles.files(analysis, keys: snapshot.resultKeys, capacity: resultsCapacity, privacy: decoys)
+        let results = try GameResultFiles.files(analysis, keys: snapshot.resultKeys, capacity: resultsCapacity,
+                                                privacy: decoys)
         files += results
         let figures = release?.shownModelFigures()
         if let kit { files += try kit.files() }
@@ -174,7 +184,8 @@ public struct GameSection: Section {
             GameRecord.Row(id: $0.id, group: $0.group.label, sessions: $0.measures.sessions,
                            bestScore: $0.measures.bestScore, probability: $0.likelihood.probability,
                            suggest: $0.likelihood.suggest)
-        } : [], count: release.map { r in max(0, r.groups.reduce(0) { $0 + r.groupSize($1) }) } ?? analysis.players.count,
+        } : [], count: release.map { r in max(0, r.groups.reduce(0) { $0 + r.groupSize($1) }) }
+            ?? analysis.players.count,
             privateSite: privateSite, encryptedResults: results.count,
             cvAUC: release == nil ? analysis.model?.cvAUC : figures?.auc, cvAUCLow: release == nil ? analysis.model?.cvAUCLow : figures?.aucLow,
             cvAUCHigh: release == nil ? analysis.model?.cvAUCHigh : figures?.aucHigh)
@@ -199,7 +210,8 @@ public struct GameSection: Section {
 
     public func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult {
         let rec = try records.first.map { try JSONDecoder().decode(GameRecord.self, from: $0.data) }
-            ?? GameRecord(players: [], count: 0, privateSite: privateSite, encryptedResults: 0, cvAUC: nil, cvAUCLow: nil, cvAUCHigh: nil)
+            ?? GameRecord(players: [], count: 0, privateSite: privateSite, encryptedResults: 0, cvAUC: nil,
+                          cvAUCLow: nil, cvAUCHigh: nil)
         let rows = rec.players.map {
             GameIndexModel.Player(id: $0.id, group: $0.group, sessions: $0.sessions,
                                   score: $0.bestScore.map(String.init) ?? "–",

@@ -37,7 +37,8 @@ public struct SMSSection: Section {
         if keystores.isEmpty { throw config.error(nil, "missing required key 'keystores'") }
         passwordFile = try config.path("password_file", required: false)
         passwordEnv = try config.string("password_env") ?? "DOSSIER_SMS_PASSWORD"
-        backlogWarning = try config.int("backlog_warning", default: Inventory.defaultBacklogWarning, range: 1...Contact.maxStoredSkipped)!
+        backlogWarning = try config.int("backlog_warning", default: Inventory.defaultBacklogWarning,
+                                        range: 1...Contact.maxStoredSkipped)!
         identifyContacts = try config.bool("identify_contacts", default: false)
         manifest = config.file
         root = project.root
@@ -117,7 +118,8 @@ public struct SMSSection: Section {
         decoder.dateDecodingStrategy = .iso8601
         let keystoreRecords = try records.map { try decoder.decode(Record.self, from: $0.data) }
 
-        var csv = CSVWriter(header: ["keystore", "account", "contact", "status", "added_at", "resynced_at", "sent", "received",
+        var csv = CSVWriter(header: ["keystore", "account", "contact", "status", "added_at", "resynced_at", "sent",
+                                     "received",
                                      "next_send_counter", "next_receive_counter", "skipped_backlog", "discarded_keys",
                                      "last_sent_at", "last_received_at", "warnings"])
         var json: [JSONValue] = []
@@ -139,7 +141,8 @@ public struct SMSSection: Section {
             for contact in inventory.contacts {
                 contactsTotal += 1
                 if !contact.warnings.isEmpty { flagged += 1 }
-                csv.append([.text(record.id), .text(inventory.account), .text(contact.name), .text(contact.status), .text(d(contact.addedAt)), .text(d(contact.resyncedAt)),
+                csv.append([.text(record.id), .text(inventory.account), .text(contact.name), .text(contact.status),
+                            .text(d(contact.addedAt)), .text(d(contact.resyncedAt)),
                             CSVWriter.number(contact.sent), CSVWriter.number(contact.received), CSVWriter.number(contact.nextSendCounter),
                             CSVWriter.number(contact.nextReceiveCounter), CSVWriter.number(contact.skippedBacklog), CSVWriter.number(contact.discardedKeys),
                             .text(d(contact.lastSentAt)), .text(d(contact.lastReceivedAt)), .text(contact.warnings.joined(separator: "; "))])

@@ -63,16 +63,20 @@ public struct VaultSection: Section {
         manifestFile = config.file
         passwordEnv = try config.string("password_env") ?? "DOSSIER_VAULT_PASSWORD"
         if let s = try config.string("as_of") {
-            guard let d = CalendarDay.parse(s) else { throw config.error("as_of", "expected a real day YYYY-MM-DD, got '\(s)'") }
+            guard let d = CalendarDay.parse(s) else {
+                throw config.error("as_of", "expected a real day YYYY-MM-DD, got '\(s)'")
+            }
             asOf = d
         } else {
             asOf = nil
         }
         pwned = try config.path("pwned_passwords", required: false)
-        staleDays = try config.int("stale_days", default: HealthCheck.staleDays, range: 1...36_500) ?? HealthCheck.staleDays
+        staleDays = try config.int("stale_days", default: HealthCheck.staleDays, range: 1...36_500)
+            ?? HealthCheck.staleDays
         options = HealthCheck.Options(
             staleDays: staleDays,
-            expiringDays: try config.int("expiring_days", default: HealthCheck.expiringDays, range: 0...3650) ?? HealthCheck.expiringDays,
+            expiringDays: try config.int("expiring_days", default: HealthCheck.expiringDays, range: 0...3650)
+                ?? HealthCheck.expiringDays,
             missingTOTP: try config.bool("missing_totp", default: true))
         let rootPath = project.root.standardizedFileURL.path + "/"
         let full = source.standardizedFileURL.path
@@ -119,7 +123,8 @@ public struct VaultSection: Section {
                     throw DossierError(file: manifestFile, line: passwordFileLine,
                                        "vault.password_file: \(display) is an unencrypted export with no password to use; remove password_file (only a vault file or a KeePass .kdbx database needs one)")
                 }
-                let r = try Importer.read(url: source, now: asOf ?? Date(timeIntervalSince1970: 0), credentials: credentials)
+                let r = try Importer.read(url: source, now: asOf ?? Date(timeIntervalSince1970: 0),
+                                          credentials: credentials)
                 return (r.items, r.format.rawValue, r.skipped, r.notKept)
             }
             let v = try Vault.open(url: source, password: Secret(try password(for: display)))
@@ -150,7 +155,8 @@ public struct VaultSection: Section {
         let (items, format, skipped, notKept) = try unlocked.take() ?? loadItems()
         let date = asOf ?? items.map(\.modified).max() ?? Date(timeIntervalSince1970: 0)
         let breaches = try pwned.map { url in try wrapped { try BreachList(url: url) } }
-        let report = try wrapped { try HealthCheck.report(items: items, asOf: date, options: options, breaches: breaches) }
+        let report = try wrapped { try HealthCheck.report(items: items, asOf: date, options: options,
+                                                          breaches: breaches) }
         var csv = CSVWriter(header: HealthReport.csvColumns)
         for r in report.entries {
             csv.append([.text(r.title), .text(r.website), .text(r.username), CSVWriter.number(r.score),
@@ -159,7 +165,8 @@ public struct VaultSection: Section {
         let json = try Self.encoder().encode(report)
         var warnings: [Diagnostic] = []
         for (type, n) in skipped.sorted(by: { $0.key < $1.key }) {
-            warnings.append(.warning(file: display, "\(n) \(type) item(s) not imported: \(ImportResult.skipReason(type))"))
+            warnings.append(.warning(file: display,
+                                     "\(n) \(type) item(s) not imported: \(ImportResult.skipReason(type))"))
         }
         for (kind, n) in notKept.sorted(by: { $0.key < $1.key }) {
             warnings.append(.warning(file: display, "not kept: \(n) \(kind) (docs/vault-import.md)"))
@@ -183,8 +190,10 @@ public struct VaultSection: Section {
         guard let data = try records.first?.data else { return UnitResult() }
         let record = try JSONDecoder().decode(Record.self, from: data)
         let report = record.report
-        let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable", "4 very unguessable"]
-        let chart = Charts.bar(categories: labels, series: [BarSeries(name: "Entries", values: report.scoreDistribution.map(Double.init))],
+        let labels = ["0 too guessable", "1 very guessable", "2 somewhat guessable", "3 safely unguessable",
+                      "4 very unguessable"]
+        let chart = Charts.bar(categories: labels,
+                               series: [BarSeries(name: "Entries", values: report.scoreDistribution.map(Double.init))],
                                options: ChartOptions(title: "Password strength",
                                                      description: "Number of entries at each zxcvbn strength score, 0 (weakest) to 4."))
         let counts = report.counts
@@ -193,7 +202,8 @@ public struct VaultSection: Section {
             breachList: pwned == nil ? nil : report.breachList ?? "",
             averageLength: cFormat("%.1f", report.averageLength),
             chart: chart,
-            distribution: report.scoreDistribution.enumerated().map { .init(label: labels[$0.offset], count: $0.element) },
+            distribution: report.scoreDistribution.enumerated().map { .init(label: labels[$0.offset],
+                    count: $0.element) },
             problems: report.problems.map(VaultPageModel.Row.init),
             expiry: (report.expired + report.expiring).map(VaultPageModel.Row.init),
             reused: report.reused.map(VaultPageModel.Row.init),

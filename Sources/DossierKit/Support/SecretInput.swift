@@ -25,7 +25,8 @@ public enum SecretInput {
         }
         let tty = open("/dev/tty", O_RDWR)
         guard tty >= 0 else {
-            throw DossierError("no terminal to ask for the \(prompt.lowercased().trimming(scalarsIn: ": ")); set \(environment) or \(environment)_FD")
+            let what = prompt.lowercased().trimming(scalarsIn: ": ")
+            throw DossierError("no terminal to ask for the \(what); set \(environment) or \(environment)_FD")
         }
         defer { close(tty) }
         var old = termios()

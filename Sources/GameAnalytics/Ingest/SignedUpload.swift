@@ -38,7 +38,8 @@ public enum SignedUpload {
                             resultKey: Data) throws -> Data {
         let rk = resultKey.base64EncodedString()
         let sig = try signingKey.signature(for: message(player: player, resultKey: rk, body: body))
-        let line = "{\"type\":\"device\",\"player\":\(jsonString(player)),\"signing_key\":\"\(signingKey.publicKey.rawRepresentation.base64EncodedString())\","
+        let publicKey = signingKey.publicKey.rawRepresentation.base64EncodedString()
+        let line = "{\"type\":\"device\",\"player\":\(jsonString(player)),\"signing_key\":\"\(publicKey)\","
             + "\"result_key\":\"\(rk)\",\"signature\":\"\(Data(sig).base64EncodedString())\"}\n"
         return Data(line.utf8) + body
     }
@@ -79,9 +80,11 @@ public enum SignedUpload {
         let body = Data(plain[(nl + 1)...])
         guard SignedRecord.verify(signingKey: pkText, signature: sig.base64EncodedString(),
                                   message: message(player: player, resultKey: rk, body: body)) else {
-            throw GameError("the signature does not verify with the upload's signing key: the content was altered or forged")
+            throw GameError("the signature does not verify with the upload's signing key: "
+                            + "the content was altered or forged")
         }
-        return Content(player: player, signingKey: pk.base64EncodedString(), resultKey: rkData.base64EncodedString(), body: body)
+        return Content(player: player, signingKey: pk.base64EncodedString(), resultKey: rkData.base64EncodedString(),
+                       body: body)
     }
 }
 
@@ -98,7 +101,8 @@ public enum ResultBox {
     public static let magic = Data("RMR1".utf8)
 
     public static func name(resultKey: Data) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result name v1".utf8), using: SymmetricKey(data: resultKey))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("RocketMouse result name v1".utf8),
+                                                  using: SymmetricKey(data: resultKey))
         return Data(mac).prefix(16).hexString + ".rmr"
     }
 
@@ -110,7 +114,8 @@ public enum ResultBox {
     public static func seal(_ plaintext: Data, resultKey: Data) throws -> Data {
         let ek = encryptionKey(resultKey)
         let nonceBytes = Data(HMAC<SHA256>.authenticationCode(for: plaintext, using: ek)).prefix(12)
-        let box = try AES.GCM.seal(plaintext, using: ek, nonce: try AES.GCM.Nonce(data: nonceBytes), authenticating: magic)
+        let box = try AES.GCM.seal(plaintext, using: ek, nonce: try AES.GCM.Nonce(data: nonceBytes),
+                                   authenticating: magic)
         return magic + nonceBytes + box.ciphertext + box.tag
     }
 
@@ -118,7 +123,8 @@ public enum ResultBox {
         let ek = encryptionKey(resultKey)
         let b = [UInt8](data)
         guard b.count >= 32, Data(b[0..<4]) == magic else { throw GameError("not a result file") }
-        let box = try AES.GCM.SealedBox(nonce: try AES.GCM.Nonce(data: Data(b[4..<16])), ciphertext: Data(b[16..<(b.count - 16)]),
+        let box = try AES.GCM.SealedBox(nonce: try AES.GCM.Nonce(data: Data(b[4..<16])),
+                                        ciphertext: Data(b[16..<(b.count - 16)]),
                                         tag: Data(b[(b.count - 16)...]))
         return try AES.GCM.open(box, using: ek, authenticating: magic)
     }

@@ -18,16 +18,8 @@ public enum Upload {
 
     /// The game's words for why an envelope did not open.
     static func message(_ f: Envelope.Failure) -> String {
-        switch f {
-        case .notSealed: return "not a RocketMouse upload (the first bytes are not RMU1)"
-        case .truncated: return "the upload is truncated"
-        case .wrongKey: return "cannot unwrap the data key: the upload was sealed to a different study key, or its key block was altered"
-        case .badKeyLength: return "the wrapped data key has the wrong length"
-        case .altered: return "authentication failed: the upload was altered or truncated"
-        case .badPublicKey: return "the public key is not an RSA public key in PEM form (2048 bits or more)"
-        case .badPrivateKey: return "the key is not an RSA private key in PEM form (2048 bits or more)"
-        case .sealing: return "sealing failed"
-        }
+        f.message(notSealed: "not a RocketMouse upload (the first bytes are not RMU1)",
+                  truncated: "the upload is truncated")
     }
 
     /// Seals `plaintext` (JSON Lines for one player) to the public key.
@@ -71,7 +63,9 @@ public enum Ingest {
         do { plain = try Upload.open(sealed, privateKey: key) } catch { return .rejected(reason: error.message) }
         let content: SignedUpload.Content
         do { content = try SignedUpload.open(plain) } catch { return .rejected(reason: error.message) }
-        guard let text = String(data: content.body, encoding: .utf8) else { return .rejected(reason: "the content is not UTF-8 text") }
+        guard let text = String(data: content.body, encoding: .utf8) else {
+            return .rejected(reason: "the content is not UTF-8 text")
+        }
         var reader = TelemetryJSONL.Reader()
         do { try reader.add(text: text, file: name) } catch {
             // Line numbers count the device record as line 1.
@@ -80,7 +74,8 @@ public enum Ingest {
         }
         let players = reader.cohort().players
         guard players.count == 1, let p = players.first else {
-            return .rejected(reason: players.isEmpty ? "the upload holds no records" : "the upload holds records for \(players.count) players (expected 1)")
+            return .rejected(reason: players.isEmpty ? "the upload holds no records"
+                                : "the upload holds records for \(players.count) players (expected 1)")
         }
         guard p.id == content.player else {
             return .rejected(reason: "the records are for player \(p.id) but the device record names \(content.player)")
@@ -96,7 +91,8 @@ public enum Ingest {
             return try db.transaction { () throws(GameError) -> IngestOutcome in
                 // Trust on first use: the first signed upload pins the player's device key.
                 if let pinned = try db.pinnedKey(p.id), pinned != content.signingKey {
-                    return .rejected(reason: "player \(p.id) is pinned to another device's signing key (trust on first use): this upload is signed by a different key")
+                    return .rejected(reason: "player \(p.id) is pinned to another device's signing key "
+                                     + "(trust on first use): this upload is signed by a different key")
                 }
                 // The content hash is claimed first (INSERT … ON CONFLICT DO NOTHING): of two
                 // processes storing the same upload at once, one stores it, the other finds

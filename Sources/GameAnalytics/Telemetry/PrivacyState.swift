@@ -28,7 +28,8 @@ public struct PrivacyKeyRecord: Sendable, Equatable {
 public struct PrivacyLedgerRow: Sendable, Equatable {
     public var release: String, epsilon: String, delta: String, section: String, published: String
     public init(release: String, epsilon: String, delta: String, section: String, published: String) {
-        self.release = release; self.epsilon = epsilon; self.delta = delta; self.section = section; self.published = published
+        self.release = release; self.epsilon = epsilon; self.delta = delta
+        self.section = section; self.published = published
     }
 }
 

@@ -44,7 +44,8 @@ extension StudyDatabase {
              [.text, .int, .int, .int, .int, .text]),
             (UInt8(ascii: "T"), "SELECT player, session, start_ms, end_ms, score FROM sessions ORDER BY \(p), session",
              [.text, .int, .int, .int, .int]),
-            (UInt8(ascii: "E"), "SELECT player, session, kind, seq, t_ms, interval_ms, obstacle_kind, volume_on, message"
+            (UInt8(ascii: "E"),
+             "SELECT player, session, kind, seq, t_ms, interval_ms, obstacle_kind, volume_on, message"
                 + " FROM events ORDER BY \(p), session, \(k), seq",
              [.text, .int, .text, .int, .int, .int, .text, .int, .text]),
         ]
@@ -104,26 +105,34 @@ extension StudyDatabase {
         let filter = only == nil ? "" : " WHERE player = $1"
         let args: [StoreValue] = only.map { [.text($0)] } ?? []
         var surveys: [String: Survey] = [:]
-        try query("SELECT player, complete, diagnosed, medicated, age, gender FROM surveys" + filter, args) { (s) throws(GameError) in
+        try query("SELECT player, complete, diagnosed, medicated, age, gender FROM surveys" + filter,
+                  args) { (s) throws(GameError) in
             let id = s.text(0) ?? ""
-            let sv = Survey(complete: s.int(1) == 1, diagnosed: s.int(2).map { $0 == 1 }, medicated: s.int(3).map { $0 == 1 },
+            let sv = Survey(complete: s.int(1) == 1, diagnosed: s.int(2).map { $0 == 1 },
+                            medicated: s.int(3).map { $0 == 1 },
                             age: s.int(4), gender: s.text(5))
             if let p = surveyProblem(sv) { throw GameError(file: self.path, "player \(id): \(p)") }
             surveys[id] = sv
         }
         var sessions: [String: [Int: Session]] = [:]
-        try query("SELECT player, session, start_ms, end_ms, score FROM sessions" + filter, args) { (s) throws(GameError) in
+        try query("SELECT player, session, start_ms, end_ms, score FROM sessions" + filter,
+                  args) { (s) throws(GameError) in
             let id = s.text(0) ?? ""
             let idx = s.int(1) ?? 0
-            sessions[id, default: [:]][idx] = Session(index: idx, start: s.int(2) ?? 0, end: s.int(3) ?? 0, score: s.int(4) ?? 0)
+            sessions[id, default: [:]][idx] = Session(index: idx, start: s.int(2) ?? 0, end: s.int(3) ?? 0,
+                                                      score: s.int(4) ?? 0)
         }
-        let sql = "SELECT player, session, kind, t_ms, interval_ms, obstacle_kind, volume_on, message FROM events" + filter
+        let sql = "SELECT player, session, kind, t_ms, interval_ms, obstacle_kind, volume_on, message FROM events"
+            + filter
             + " ORDER BY player, session, kind, seq"
         try query(sql, args) { (s) throws(GameError) in
             let id = s.text(0) ?? "", idx = s.int(1) ?? 0, t = s.int(3) ?? 0
-            guard sessions[id]?[idx] != nil else { throw GameError(file: self.path, "player \(id): events for session \(idx), which is not stored") }
+            guard sessions[id]?[idx] != nil else {
+                throw GameError(file: self.path, "player \(id): events for session \(idx), which is not stored")
+            }
             switch s.text(2) ?? "" {
-            case "obstacle": sessions[id]![idx]!.obstacles.append(Obstacle(t: t, interval: s.int(4) ?? 0, kind: s.text(5) ?? ""))
+            case "obstacle": sessions[id]![idx]!.obstacles.append(Obstacle(t: t, interval: s.int(4) ?? 0,
+                    kind: s.text(5) ?? ""))
             case "tap": sessions[id]![idx]!.taps.append(t)
             case "jump": sessions[id]![idx]!.jumps.append(t)
             case "collision": sessions[id]![idx]!.collisions.append(t)

@@ -15,18 +15,8 @@ public enum RecallIngestOutcome: Sendable, Hashable {
 public enum RecallIngest {
     /// The recall kit's words for why an envelope did not open.
     public static func message(_ f: Envelope.Failure) -> String {
-        switch f {
-        case .notSealed: return "not a sealed upload (the first bytes are not RMU1)"
-        case .truncated: return "the upload is truncated (shorter than its header, nonce and tag)"
-        case .wrongKey:
-            return "cannot unwrap the data key: the upload was sealed to a different study key, "
-                + "or its key block was altered"
-        case .badKeyLength: return "the wrapped data key has the wrong length"
-        case .altered: return "authentication failed: the upload was altered or truncated"
-        case .badPublicKey: return "the public key is not an RSA public key in PEM form (2048 bits or more)"
-        case .badPrivateKey: return "the key is not an RSA private key in PEM form (2048 bits or more)"
-        case .sealing: return "sealing failed"
-        }
+        f.message(notSealed: "not a sealed upload (the first bytes are not RMU1)",
+                  truncated: "the upload is truncated (shorter than its header, nonce and tag)")
     }
 
     /// Checks `sealed` (the drop's file `name`) and stores its log. Nothing is written

@@ -85,7 +85,8 @@ public struct HealthReport: Sendable, Codable, Equatable {
     public var breachList: String? = nil
 
     /// Fields of a row, in CSV column order.
-    public static let csvColumns = ["title", "website", "username", "score", "severity", "reason", "group", "changed", "expires"]
+    public static let csvColumns = ["title", "website", "username", "score", "severity", "reason", "group", "changed",
+                                    "expires"]
 }
 
 /// How urgent a finding is: critical (breached, reused), high (weak or empty, expired),
@@ -114,7 +115,8 @@ public enum HealthCheck {
         public var expiringDays: Int
         /// Whether entries with a username and a website but no TOTP are flagged.
         public var missingTOTP: Bool
-        public init(staleDays: Int = HealthCheck.staleDays, expiringDays: Int = HealthCheck.expiringDays, missingTOTP: Bool = true) {
+        public init(staleDays: Int = HealthCheck.staleDays, expiringDays: Int = HealthCheck.expiringDays,
+                    missingTOTP: Bool = true) {
             self.staleDays = staleDays
             self.expiringDays = expiringDays
             self.missingTOTP = missingTOTP
@@ -137,21 +139,27 @@ public enum HealthCheck {
         (try? report(items: items, asOf: asOf, options: options, breaches: nil))!
     }
 
-    public static func report(items: [VaultItem], asOf: Date, staleDays: Int = staleDays, breaches: BreachList?) throws -> HealthReport {
+    public static func report(items: [VaultItem], asOf: Date, staleDays: Int = staleDays,
+                              breaches: BreachList?) throws -> HealthReport {
         try report(items: items, asOf: asOf, options: Options(staleDays: staleDays), breaches: breaches)
     }
 
     /// Entries flagged ``VaultItem/excludeFromReports`` are removed before any check: they
     /// take part in no reuse or duplicate group and are counted only in `counts.excluded`.
-    public static func report(items: [VaultItem], asOf: Date, options: Options, breaches: BreachList?) throws -> HealthReport {
+    public static func report(items: [VaultItem], asOf: Date, options: Options,
+                              breaches: BreachList?) throws -> HealthReport {
         let staleDays = options.staleDays
         let excluded = items.filter { !$0.deleted && $0.excludeFromReports }.count
         let live = items.filter { !$0.deleted && !$0.excludeFromReports }
-        let entries = live.filter { $0.kind == .entry }.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
+        let entries = live.filter { $0.kind == .entry }.sorted { ($0.title.lowercased(),
+                                                                  $0.id.uuidString) < ($1.title.lowercased(),
+                                                                          $1.id.uuidString) }
 
         // reuse: group by the password in memory only
         var byPassword: [String: [Int]] = [:]
-        for (k, e) in entries.enumerated() where !e.password.isEmpty { byPassword[e.password.reveal, default: []].append(k) }
+        for (k, e) in entries.enumerated() where !e.password.isEmpty {
+            byPassword[e.password.reveal, default: []].append(k)
+        }
         let reuseGroup = ordinalGroups(Array(byPassword.values), count: entries.count, prefix: "R")
         let groups = Set(reuseGroup.filter { !$0.isEmpty }).count
         // duplicates: same host + username (case-insensitive)
@@ -208,7 +216,8 @@ public enum HealthCheck {
             let row = HealthReport.Row(title: URLRedaction.text(e.title), website: URLRedaction.website(e.website),
                                        username: mask(e.username), score: est.score,
                                        reason: reasons.joined(separator: ", "), severity: severity.rawValue,
-                                       group: [reuseGroup[k], dupGroup[k]].filter { !$0.isEmpty }.joined(separator: " "),
+                                       group: [reuseGroup[k],
+                                               dupGroup[k]].filter { !$0.isEmpty }.joined(separator: " "),
                                        changed: day(e.passwordChanged), expires: e.expires.map(day) ?? "")
             rows.append(row)
             if seen > 0 { breached.append(row) }
@@ -224,22 +233,30 @@ public enum HealthCheck {
         }
         // most severe first; within a severity the title order (a stable sort keeps it)
         problems = problems.enumerated().sorted {
-            (Severity(rawValue: $0.element.severity)!.rank, $0.offset) < (Severity(rawValue: $1.element.severity)!.rank, $1.offset)
+            (Severity(rawValue: $0.element.severity)!.rank, $0.offset) < (Severity(rawValue: $1.element.severity)!.rank,
+                    $1.offset)
         }.map(\.element)
-        reused.sort { (groupOrder($0.group, "R"), $0.title.lowercased()) < (groupOrder($1.group, "R"), $1.title.lowercased()) }
-        dups.sort { (groupOrder($0.group, "D"), $0.title.lowercased()) < (groupOrder($1.group, "D"), $1.title.lowercased()) }
+        reused.sort {
+            (groupOrder($0.group, "R"), $0.title.lowercased()) < (groupOrder($1.group, "R"), $1.title.lowercased())
+        }
+        dups.sort {
+            (groupOrder($0.group, "D"), $0.title.lowercased()) < (groupOrder($1.group, "D"), $1.title.lowercased())
+        }
         let hosts = Set(entries.map { host($0.website).lowercased() }.filter { !$0.isEmpty })
         let users = Set(entries.map { $0.username.lowercased() }.filter { !$0.isEmpty })
         let counts = HealthReport.Counts(entries: entries.count, notes: live.filter { $0.kind == .note }.count,
                                          websites: hosts.count, usernames: users.count, weak: weak.count,
-                                         reusedEntries: reused.count, reuseGroups: groups, insecureWebsites: insecure.count,
+                                         reusedEntries: reused.count, reuseGroups: groups,
+                                         insecureWebsites: insecure.count,
                                          stale: stale.count, duplicates: dups.count,
                                          breached: breached.count, expired: expired.count, expiring: expiring.count,
-                                         missingTOTP: noTOTP.count, excluded: excluded, critical: severityCounts[0], high: severityCounts[1], medium: severityCounts[2],
-                                         low: severityCounts[3], ok: severityCounts[4])
+                                         missingTOTP: noTOTP.count, excluded: excluded, critical: severityCounts[0],
+                                         high: severityCounts[1], medium: severityCounts[2], low: severityCounts[3],
+                                         ok: severityCounts[4])
         let avg = entries.isEmpty ? 0 : (Double(totalLength) / Double(entries.count) * 10).rounded() / 10
         return HealthReport(asOf: day(asOf), counts: counts, scoreDistribution: distribution, averageLength: avg,
-                            problems: problems, breached: breached, weak: weak, reused: reused, insecure: insecure, stale: stale,
+                            problems: problems, breached: breached, weak: weak, reused: reused, insecure: insecure,
+                            stale: stale,
                             duplicates: dups, expired: expired, expiring: expiring, missingTOTP: noTOTP, entries: rows,
                             breachList: breaches?.form.summary)
     }
@@ -256,7 +273,8 @@ public enum HealthCheck {
 
     /// Sort key of a row's group list for the group with `prefix` (its ordinal number).
     static func groupOrder(_ group: String, _ prefix: String) -> Int {
-        group.split(separator: " ").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) } ?? Int.max
+        group.split(separator: " ").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+            ?? Int.max
     }
 
     /// Words an attacker would try for this entry: title words, username parts, host labels.

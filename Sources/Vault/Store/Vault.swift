@@ -48,7 +48,8 @@ public struct Vault: Sendable, CustomStringConvertible {
     // MARK: Create and open
 
     /// A new, empty vault. `kdf` must meet OWASP's minimums unless `allowWeakKDF` (tests).
-    public static func create(url: URL?, password: Secret, kdf: KDFParameters = .standard(), allowWeakKDF: Bool = false) throws -> Vault {
+    public static func create(url: URL?, password: Secret, kdf: KDFParameters = .standard(),
+                              allowWeakKDF: Bool = false) throws -> Vault {
         guard !password.isEmpty else { throw VaultError(.invalidInput, "the master password is empty") }
         guard kdf.meetsMinimum || allowWeakKDF else {
             throw VaultError(.invalidInput, "key-derivation parameters are below OWASP's minimums")
@@ -150,7 +151,9 @@ public struct Vault: Sendable, CustomStringConvertible {
     private static func parseHeader(_ data: Data) throws -> (Header, Data, Data) {
         let data = Data(data)   // zero-based indices
         guard data.count >= magic.count + 4 else {
-            if data.count < magic.count && magic.starts(with: data) { throw VaultError(.truncated, "the vault file is truncated") }
+            if data.count < magic.count && magic.starts(with: data) {
+                throw VaultError(.truncated, "the vault file is truncated")
+            }
             if data.starts(with: magic) { throw VaultError(.truncated, "the vault file is truncated") }
             throw VaultError(.corrupt, "not a Dossier vault file")
         }
@@ -164,8 +167,12 @@ public struct Vault: Sendable, CustomStringConvertible {
         do { header = try Canonical.decoder().decode(Header.self, from: json) } catch {
             throw VaultError(.corrupt, "the vault header cannot be read")
         }
-        guard header.format == formatVersion else { throw VaultError(.unsupported, "vault format \(header.format) is not supported") }
-        guard header.cipher == "AES-256-GCM" else { throw VaultError(.unsupported, "vault cipher \(header.cipher) is not supported") }
+        guard header.format == formatVersion else {
+            throw VaultError(.unsupported, "vault format \(header.format) is not supported")
+        }
+        guard header.cipher == "AES-256-GCM" else {
+            throw VaultError(.unsupported, "vault cipher \(header.cipher) is not supported")
+        }
         return (header, Data(data.prefix(12 + len)), Data(data.dropFirst(12 + len)))
     }
 
@@ -229,7 +236,8 @@ public struct Vault: Sendable, CustomStringConvertible {
     /// Live items (no tombstones), sorted by kind, title, id.
     public var items: [VaultItem] {
         storage.values.filter { !$0.deleted }.sorted {
-            ($0.kind.rawValue, $0.title.lowercased(), $0.id.uuidString) < ($1.kind.rawValue, $1.title.lowercased(), $1.id.uuidString)
+            ($0.kind.rawValue, $0.title.lowercased(), $0.id.uuidString) < ($1.kind.rawValue, $1.title.lowercased(),
+                    $1.id.uuidString)
         }
     }
     /// Every item including tombstones, sorted by id (what sync compares).
@@ -245,8 +253,11 @@ public struct Vault: Sendable, CustomStringConvertible {
     /// Changes an item, stamping `modified` (and, if the password changed, `passwordChanged`,
     /// with the replaced password appended to ``VaultItem/history``).
     @discardableResult
-    public mutating func update(_ id: UUID, at date: Date = Date(), _ change: (inout VaultItem) -> Void) throws -> VaultItem {
-        guard var item = storage[id], !item.deleted else { throw VaultError(.invalidInput, "no item with id \(id.uuidString)") }
+    public mutating func update(_ id: UUID, at date: Date = Date(),
+                                _ change: (inout VaultItem) -> Void) throws -> VaultItem {
+        guard var item = storage[id], !item.deleted else {
+            throw VaultError(.invalidInput, "no item with id \(id.uuidString)")
+        }
         let old = item.password
         change(&item)
         item.id = id
@@ -262,7 +273,9 @@ public struct Vault: Sendable, CustomStringConvertible {
 
     /// Deletes an item, leaving a tombstone so the deletion syncs.
     public mutating func delete(_ id: UUID, at date: Date = Date()) throws {
-        guard let item = storage[id], !item.deleted else { throw VaultError(.invalidInput, "no item with id \(id.uuidString)") }
+        guard let item = storage[id], !item.deleted else {
+            throw VaultError(.invalidInput, "no item with id \(id.uuidString)")
+        }
         storage[id] = item.tombstone(at: date)
     }
 
@@ -334,10 +347,13 @@ public struct Vault: Sendable, CustomStringConvertible {
         let data = Data(data)
         guard data.count >= 40 + 28 else { throw VaultError(.truncated, "sealed item is truncated") }
         guard data.prefix(8) == Self.itemMagic else { throw VaultError(.corrupt, "not a sealed vault item") }
-        guard data[8..<24] == Self.bytes(header.vaultID) else { throw VaultError(.invalidInput, "sealed item belongs to another vault") }
+        guard data[8..<24] == Self.bytes(header.vaultID) else {
+            throw VaultError(.invalidInput, "sealed item belongs to another vault")
+        }
         let plain: Data
         do {
-            plain = try AES.GCM.open(try AES.GCM.SealedBox(combined: data[40...]), using: keys.item, authenticating: data.prefix(40))
+            plain = try AES.GCM.open(try AES.GCM.SealedBox(combined: data[40...]), using: keys.item,
+                                     authenticating: data.prefix(40))
         } catch {
             throw VaultError(.corrupt, "sealed item is damaged or was altered (authentication failed)")
         }

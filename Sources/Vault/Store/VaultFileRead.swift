@@ -4,7 +4,10 @@ import TextBasics
 extension Vault {
     /// The bytes of a vault file, refused before reading when bigger than ``maxFileSize``.
     static func readBounded(_ url: URL) throws -> Data {
-        let tooBig = { (n: Int) in VaultError(.invalidInput, "the vault file is \(n) bytes, more than the maximum of \(maxFileSize >> 20) MiB", file: url.path) }
+        let tooBig = { (n: Int) in
+            VaultError(.invalidInput, "the vault file is \(n) bytes, more than the maximum of \(maxFileSize >> 20) MiB",
+                       file: url.path)
+        }
         guard let handle = PlainFile(forReadingAtPath: url.path) else {
             throw VaultError(.io, "cannot read the vault file", file: url.path)
         }

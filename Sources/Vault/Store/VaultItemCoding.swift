@@ -45,6 +45,8 @@ extension VaultItem {
         case totp, fields, uris, history, tags, expires, favorite, reprompt, excludeFromReports
     }
 
+    // One line a key, in both directions: the same shape on purpose (each key's default
+    // and presence rule is read off its own line; synthesised Codable has neither).
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(UUID.self, forKey: .id)

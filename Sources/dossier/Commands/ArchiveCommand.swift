@@ -15,8 +15,7 @@ struct ArchiveCommand: AsyncParsableCommand {
     @Flag(help: "Write a .zip (same as an --output ending in .zip).")
     var zip = false
 
-    @Option(help: "Archive this site folder instead of the project's output (its manifest is <folder>.manifest.json beside it).")
-    var site: String?
+    @OptionGroup var site: SiteFolderOption
 
     @Option(help: "Bagging-Date (YYYY-MM-DD); default today in UTC, or the day of SOURCE_DATE_EPOCH.")
     var date: String?
@@ -66,10 +65,9 @@ struct ArchiveCommand: AsyncParsableCommand {
         var source: String
         var title: String? = nil
         var config = BagInfoConfig()
-        if let site {
-            siteURL = URL(fileURLWithPath: site).standardizedFileURL
-            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(
-                siteURL.lastPathComponent + ".manifest.json")
+        if let given = site.given {
+            siteURL = given.folder
+            manifestURL = given.manifest
             source = siteURL.lastPathComponent
         } else {
             let p = try Project.load(URL(fileURLWithPath: project))

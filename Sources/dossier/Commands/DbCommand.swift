@@ -7,11 +7,7 @@ import StudyStore
 /// `dossier db …`: the study database itself — its schema and moving it between
 /// SQLite and PostgreSQL (docs/store.md).
 struct DbCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "db",
-        abstract: HelpText.abstract("db"),
-        discussion: HelpText.discussion("db"),
-        subcommands: [DbMigrate.self, DbCopy.self, DbImportLogs.self])
+    static let configuration = HelpText.command("db", subcommands: [DbMigrate.self, DbCopy.self, DbImportLogs.self])
 }
 
 /// Reads a database argument; a password in it is refused.
@@ -30,10 +26,7 @@ func openStudyStore(_ location: StoreLocation, create: Bool) throws -> StoreConn
 }
 
 struct DbMigrate: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "migrate",
-        abstract: HelpText.abstract("db migrate"),
-        discussion: HelpText.discussion("db migrate"))
+    static let configuration = HelpText.command("db migrate")
     @Option(help: "A SQLite file (created if missing) or a postgres:// location.") var database: String
     @OptionGroup var quiet: QuietFlag
 
@@ -49,10 +42,7 @@ struct DbMigrate: ParsableCommand {
 }
 
 struct DbCopy: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "copy",
-        abstract: HelpText.abstract("db copy"),
-        discussion: HelpText.discussion("db copy"))
+    static let configuration = HelpText.command("db copy")
     @Argument(help: "The database to copy from.") var from: String
     @Argument(help: "The database to copy into (a SQLite file is created).") var to: String
     @Flag(help: "Replace what TO holds.") var replace = false
@@ -74,10 +64,7 @@ struct DbCopy: ParsableCommand {
 }
 
 struct DbImportLogs: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "import-logs",
-        abstract: HelpText.abstract("db import-logs"),
-        discussion: HelpText.discussion("db import-logs"))
+    static let configuration = HelpText.command("db import-logs")
     @Option(help: "A SQLite file (created if missing) or a postgres:// location.") var database: String
     @Argument(help: "Log files or folders of logs.") var inputs: [String]
     @OptionGroup var quiet: QuietFlag

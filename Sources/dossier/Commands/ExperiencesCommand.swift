@@ -9,12 +9,9 @@ import TextBasics
 
 /// `dossier experiences …`: check experience files and import tours from other viewers.
 struct ExperiencesCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "experiences",
-        abstract: HelpText.abstract("experiences"),
-        discussion: HelpText.discussion("experiences"),
-        subcommands: [ExperiencesValidate.self, ExperiencesImport.self]
-    )
+    static let configuration = HelpText.command("experiences", subcommands: [
+        ExperiencesValidate.self, ExperiencesImport.self
+    ])
 }
 
 // MARK: - validate
@@ -30,7 +27,8 @@ extension ExperiencesValidate {
                 .filter { $0.lowercased().hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
             guard !names.isEmpty else {
                 throw DossierError(file: arg, "a folder with no experience file (*.json) directly inside; "
-                    + "give the folder that holds them (the experiences: input: of dossier.yml) or the files themselves")
+                    + "give the folder that holds them (the experiences: input: of dossier.yml) "
+                    + "or the files themselves")
             }
             return names.map { (arg.hasSuffix("/") ? arg : arg + "/") + $0 }
         }
@@ -69,7 +67,10 @@ struct ExperiencesValidate: ParsableCommand {
         }
         let errors = issues.filter { $0.severity == .error }
         for i in issues { Stdio.writeError(Data((i.description + "\n").utf8)) }
-        if !errors.isEmpty { throw DossierError(file: nil, line: nil, "\(errors.count) error(s) in \(Set(errors.map(\.file)).count) file(s)") }
+        if !errors.isEmpty {
+            throw DossierError(file: nil, line: nil,
+                               "\(errors.count) error(s) in \(Set(errors.map(\.file)).count) file(s)")
+        }
         if json {
             let enc = JSONEncoder()
             enc.outputFormatting = [.sortedKeys, .prettyPrinted]
@@ -77,7 +78,8 @@ struct ExperiencesValidate: ParsableCommand {
         } else {
             for r in reports {
                 let path = r.graph.shortestPath?.joined(separator: " → ") ?? "the end cannot be reached"
-                quiet.say("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, \(r.graph.totalClips) clips, \(r.media.totalBytes) bytes; shortest path \(path)")
+                quiet.say("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, \(r.graph.totalClips) clips, "
+                          + "\(r.media.totalBytes) bytes; shortest path \(path)")
             }
         }
     }
@@ -115,7 +117,9 @@ struct ExperiencesImport: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else { throw DossierError(file: file, "cannot read the file") }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw DossierError(file: file, "cannot read the file")
+        }
         var result: ImportResult
         do {
             result = format == .pannellum
@@ -128,7 +132,8 @@ struct ExperiencesImport: ParsableCommand {
         }
         if let description {
             guard description.count <= Rules.descriptionMax else {
-                throw ValidationError("--description has \(description.count) characters; at most \(Rules.descriptionMax) are allowed")
+                throw ValidationError("--description has \(description.count) characters; "
+                                      + "at most \(Rules.descriptionMax) are allowed")
             }
             result.experience.description = description
         }

@@ -12,13 +12,10 @@ import TextBasics
 
 /// `dossier game …`: the GameAnalytics tools (RocketMouse telemetry).
 struct GameCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "game",
-        abstract: HelpText.abstract("game"),
-        discussion: HelpText.discussion("game"),
-        subcommands: [GameKeygen.self, GameSeal.self, GameIngest.self, GameSimulate.self, GameAnalyze.self,
-                      GameFitExGaussian.self, GameFitLogistic.self]
-    )
+    static let configuration = HelpText.command("game", subcommands: [
+        GameKeygen.self, GameSeal.self, GameIngest.self, GameSimulate.self, GameAnalyze.self, GameFitExGaussian.self,
+        GameFitLogistic.self
+    ])
 }
 
 // MARK: - Helpers
@@ -40,7 +37,9 @@ fileprivate func writeAtomically(_ data: Data, to url: URL, mode: mode_t) throws
 /// The bytes of `path`, or of standard input when it is nil or `-` (also GameOracleCommands.swift).
 func gameReadInput(_ path: String?) throws -> Data {
     if let path, path != "-" {
-        guard let d = FileManager.default.contents(atPath: path) else { throw DossierError(file: path, "cannot read the file") }
+        guard let d = FileManager.default.contents(atPath: path) else {
+            throw DossierError(file: path, "cannot read the file")
+        }
         return d
     }
     return Stdio.readInputToEnd()
@@ -94,12 +93,14 @@ struct GameSeal: ParsableCommand {
         }
         let cohort = reader.cohort()
         let keyDir = URL(fileURLWithPath: devices ?? (out.hasSuffix("/") ? String(out.dropLast()) : out) + "-devices")
-        try FileManager.default.createDirectory(at: keyDir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(at: keyDir, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         for p in cohort.players {
             let keyURL = keyDir.appendingPathComponent("\(p.id).device.json")
             var signing = Curve25519.Signing.PrivateKey()
             if let d = FileManager.default.contents(atPath: keyURL.path) {
-                guard let f = try? JSONDecoder().decode(DeviceFile.self, from: d), let raw = Data(base64Encoded: f.signing_key),
+                guard let f = try? JSONDecoder().decode(DeviceFile.self,
+                                                        from: d), let raw = Data(base64Encoded: f.signing_key),
                       let k = try? Curve25519.Signing.PrivateKey(rawRepresentation: raw) else {
                     throw DossierError(file: keyURL.path, "not a device key file")
                 }
@@ -110,9 +111,11 @@ struct GameSeal: ParsableCommand {
             let resultKey = Self.resultKey(signing: signing, body: body)
             let plain = try SignedUpload.make(body: body, player: p.id, signingKey: signing, resultKey: resultKey)
             let sealed = try game { try Upload.seal(plain, publicKeyPEM: pem) }
-            let file = DeviceFile(signing_key: signing.rawRepresentation.base64EncodedString(), result_key: resultKey.base64EncodedString())
+            let file = DeviceFile(signing_key: signing.rawRepresentation.base64EncodedString(),
+                                  result_key: resultKey.base64EncodedString())
             try writeAtomically(try JSONEncoder().encode(file), to: keyURL, mode: 0o600)
-            try writeAtomically(sealed, to: URL(fileURLWithPath: out).appendingPathComponent("\(p.id).rmu"), mode: 0o644)
+            try writeAtomically(sealed, to: URL(fileURLWithPath: out).appendingPathComponent("\(p.id).rmu"),
+                                mode: 0o644)
         }
         quiet.note("sealed \(cohort.players.count) uploads into \(out) (device keys in \(keyDir.path))")
     }
@@ -134,7 +137,9 @@ struct GameIngest: AsyncParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
-        guard (from == nil) != inputs.isEmpty else { throw ValidationError("give either --from URL or upload files/folders") }
+        guard (from == nil) != inputs.isEmpty else {
+            throw ValidationError("give either --from URL or upload files/folders")
+        }
         if moveTo != nil && from == nil { throw ValidationError("--move-to needs --from") }
     }
 
@@ -176,7 +181,9 @@ struct GameIngest: AsyncParsableCommand {
             var files: [URL] = []
             for i in inputs {
                 var isDir = false
-                guard FileManager.default.fileExists(atPath: i, isDirectory: &isDir) else { throw DossierError(file: i, "not found") }
+                guard FileManager.default.fileExists(atPath: i, isDirectory: &isDir) else {
+                    throw DossierError(file: i, "not found")
+                }
                 if isDir {
                     let names = try FileManager.default.contentsOfDirectory(atPath: i).filter { $0.hasSuffix(".rmu") }.sorted()
                     files += names.map { URL(fileURLWithPath: i).appendingPathComponent($0) }
@@ -186,16 +193,19 @@ struct GameIngest: AsyncParsableCommand {
                 guard let data = FileManager.default.contents(atPath: f.path) else {
                     Console.note("\(f.path): rejected: cannot read the file"); tally.rejected += 1; continue
                 }
-                _ = try tally.report(f.path, Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database))
+                _ = try tally.report(f.path,
+                                     Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database))
             }
         }
-        quiet.say("\(tally.stored) stored, \(tally.dup) duplicates, \(tally.rejected) rejected" + (tally.gone > 0 ? ", \(tally.gone) gone" : ""))
+        quiet.say("\(tally.stored) stored, \(tally.dup) duplicates, \(tally.rejected) rejected"
+                  + (tally.gone > 0 ? ", \(tally.gone) gone" : ""))
         if tally.rejected > 0 { throw ExitCode(1) }
     }
 
     /// Pulls every *.rmu of the drop folder; removes each only after it is committed, so a
     /// kill at any point loses nothing (a re-run finds it again and reports a duplicate).
-    func pull(_ from: String, key: _RSA.Encryption.PrivateKey, database: StudyDatabase, tally: inout Tally) async throws {
+    func pull(_ from: String, key: _RSA.Encryption.PrivateKey, database: StudyDatabase,
+              tally: inout Tally) async throws {
         guard let url = URL(string: from.hasSuffix("/") ? from : from + "/"), url.scheme != nil else {
             throw ValidationError("--from must be a URL such as https://dav.example.org/drop/")
         }
@@ -214,7 +224,9 @@ struct GameIngest: AsyncParsableCommand {
                     tally.gone += 1
                     continue
                 }
-                guard try tally.report(name, Ingest.ingest(data, name: name, key: key, into: database)) else { continue }
+                guard try tally.report(name, Ingest.ingest(data, name: name, key: key, into: database)) else {
+                    continue
+                }
                 if let moveTo { try await client.move(name, to: moveTo + "/" + name, overwrite: true) }
                 else { try await client.delete(name) }
             }
@@ -231,7 +243,8 @@ struct GameSimulate: ParsableCommand {
     @Option(help: "Number of players.") var players: Int = 220
     @Option(help: "Random seed: the same seed gives the same bytes.") var seed: UInt64 = 1
     @Option(help: "Obstacles per session.") var obstacles: Int = 80
-    @Option(name: [.customLong("output"), .customShort("o")], help: "JSON Lines output file (default: standard output).") var out: String?
+    @Option(name: [.customLong("output"), .customShort("o")],
+            help: "JSON Lines output file (default: standard output).") var out: String?
     @Option(help: "Also (or instead) store the cohort in this study database (SQLite file or postgres://…).")
     var db: String?
     @OptionGroup var quiet: QuietFlag

@@ -12,10 +12,7 @@ import TextBasics
 // MARK: - Oracle helpers (hidden)
 
 struct GameFitExGaussian: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fit-exgauss", abstract: HelpText.abstract("game fit-exgauss"),
-        discussion: HelpText.discussion("game fit-exgauss"),
-        shouldDisplay: false)
+    static let configuration = HelpText.command("game fit-exgauss", hidden: true)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag
 
@@ -52,11 +49,7 @@ struct GameFitExGaussian: ParsableCommand {
 }
 
 struct GameFitLogistic: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fit-logistic",
-        abstract: HelpText.abstract("game fit-logistic"),
-        discussion: HelpText.discussion("game fit-logistic"),
-        shouldDisplay: false)
+    static let configuration = HelpText.command("game fit-logistic", hidden: true)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag
     @Option(name: .customLong("C"), help: "Inverse L2 penalty, as scikit-learn's C.") var C: Double = 1.0

@@ -13,8 +13,7 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: "The WebDAV folder URL (https://, or http:// to 127.0.0.1).")
     var target: String
 
-    @Option(help: "Publish this site folder instead of the project's output (its manifest is <folder>.manifest.json beside it).")
-    var site: String?
+    @OptionGroup var site: SiteFolderOption
 
     @Option(help: "WebDAV user name (default: $DOSSIER_WEBDAV_USER or the netrc entry).")
     var user: String?
@@ -66,10 +65,9 @@ struct PublishCommand: AsyncParsableCommand {
         // A release built from a study database is checked against that database's ledger,
         // found through the project (with --site: the project argument, "." by default).
         var loaded: Project? = nil
-        if let site {
-            siteURL = URL(fileURLWithPath: site).standardizedFileURL
-            manifestURL = siteURL.deletingLastPathComponent().appendingPathComponent(
-                siteURL.lastPathComponent + ".manifest.json")
+        if let given = site.given {
+            siteURL = given.folder
+            manifestURL = given.manifest
             stateFolder = siteURL.deletingLastPathComponent().appendingPathComponent(".dossier/publish")
             ledgerURL = siteURL.deletingLastPathComponent().appendingPathComponent(PrivacyLedgerHook.fileName)
             loaded = try? Project.load(URL(fileURLWithPath: project))

@@ -6,13 +6,9 @@ import TextBasics
 
 /// `dossier recall …`: the RecallStudy tools.
 struct RecallCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "recall",
-        abstract: HelpText.abstract("recall"),
-        discussion: HelpText.discussion("recall"),
-        subcommands: [Simulate.self, ImportDesktop.self, RecallKeygen.self, RecallSeal.self, RecallIngestCommand.self,
-                      Parse.self]
-    )
+    static let configuration = HelpText.command("recall", subcommands: [
+        Simulate.self, ImportDesktop.self, RecallKeygen.self, RecallSeal.self, RecallIngestCommand.self, Parse.self
+    ])
 
     static func fail(_ e: RecallError) -> DossierError {
         DossierError(file: e.file, line: e.line, column: e.column, e.message)
@@ -29,7 +25,8 @@ struct RecallCommand: AsyncParsableCommand {
         var participants: Int
         @Option(help: "Seed of the random generator (a whole number ≥ 0).")
         var seed: UInt64 = 1
-        @Option(name: [.customLong("output"), .customShort("o")], help: "Folder to write the logs into (created if missing).")
+        @Option(name: [.customLong("output"), .customShort("o")],
+                help: "Folder to write the logs into (created if missing).")
         var out: String
         @Option(help: "A strings file to use instead of the NIST desktop strings.")
         var strings: String?
@@ -42,7 +39,9 @@ struct RecallCommand: AsyncParsableCommand {
         @OptionGroup var quiet: QuietFlag
 
         func validate() throws {
-            guard (1...100_000).contains(participants) else { throw ValidationError("--participants must be 1–100000") }
+            guard (1...100_000).contains(participants) else {
+                throw ValidationError("--participants must be 1–100000")
+            }
             guard (0...1).contains(abandonRate) else { throw ValidationError("--abandon-rate must be between 0 and 1") }
             guard (1...999_999).contains(first) else { throw ValidationError("--first must be 1–999999") }
         }
@@ -50,7 +49,9 @@ struct RecallCommand: AsyncParsableCommand {
         func run() async throws {
             let set: StringSet
             if let strings {
-                do { set = try StringSet.load(URL(fileURLWithPath: strings), display: strings) } catch let e as RecallError { throw fail(e) }
+                do {
+                    set = try StringSet.load(URL(fileURLWithPath: strings), display: strings)
+                } catch let e as RecallError { throw fail(e) }
             } else {
                 set = .nistDesktop
             }
@@ -62,7 +63,8 @@ struct RecallCommand: AsyncParsableCommand {
             sim.abandonRate = abandonRate
             sim.tapsOnly = taps
             for i in first..<(first + participants) {
-                try writeAtomically(Data(sim.log(index: i).utf8), to: dir.appendingPathComponent("\(Simulator.participantID(i)).jsonl"))
+                try writeAtomically(Data(sim.log(index: i).utf8),
+                                    to: dir.appendingPathComponent("\(Simulator.participantID(i)).jsonl"))
             }
             if strings == nil {
                 try writeAtomically(Data(set.fileText.utf8), to: dir.appendingPathComponent("strings.txt"))
@@ -82,15 +84,20 @@ struct RecallCommand: AsyncParsableCommand {
 
         func run() async throws {
             let log: SessionLog
-            do { log = try DesktopRaw.load(URL(fileURLWithPath: file), display: file) } catch let e as RecallError { throw fail(e) }
+            do {
+                log = try DesktopRaw.load(URL(fileURLWithPath: file), display: file)
+            } catch let e as RecallError { throw fail(e) }
             var strings: [String]? = nil
             if log.declaredStrings.count == StringSet.count {
                 strings = log.declaredStrings.sorted { $0.number < $1.number }.map(\.text)
             } else {
-                quiet.note("note: the file names \(log.declaredStrings.count) of 10 target strings, so the log's header lists none; the strings file alone decides the targets")
+                let named = log.declaredStrings.count
+                quiet.note("note: the file names \(named) of 10 target strings, so the log's header lists none; "
+                           + "the strings file alone decides the targets")
             }
-            let text = NativeLogWriter.log(participant: log.participant, strings: strings,
-                                           device: "desktop Raw Data import of \(URL(fileURLWithPath: file).lastPathComponent)", events: log.events)
+            let device = "desktop Raw Data import of \(URL(fileURLWithPath: file).lastPathComponent)"
+            let text = NativeLogWriter.log(participant: log.participant, strings: strings, device: device,
+                                           events: log.events)
             try writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: out))
             quiet.note("wrote \(log.events.count) events to \(out)")
         }
@@ -100,10 +107,7 @@ struct RecallCommand: AsyncParsableCommand {
     /// core, as a build does, and does nothing else — no analysis, no output files. The
     /// benchmarks time it as the floor of a study build (docs/benchmarks.md).
     struct Parse: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: HelpText.abstract("recall parse"),
-            discussion: HelpText.discussion("recall parse"),
-            shouldDisplay: false)
+        static let configuration = HelpText.command("recall parse", hidden: true)
 
         @Argument(help: "Log files (*.jsonl native, *.csv desktop Raw Data) or folders of them.")
         var paths: [String]

@@ -11,10 +11,7 @@ import WebDAV
 /// `dossier recall ingest`: opens the kit's sealed uploads from a drop and stores each log
 /// in the study's logs folder (docs/recall-upload.md, "Ingest").
 struct RecallIngestCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "ingest",
-        abstract: HelpText.abstract("recall ingest"),
-        discussion: HelpText.discussion("recall ingest"))
+    static let configuration = HelpText.command("recall ingest")
     @Option(help: "The study's private key file (PEM). Its contents are never printed.") var key: String
     @Option(help: "The WebDAV drop folder URL, or a local folder, to take uploads from.") var from: String
     @Option(help: "The folder to store logs in (default: the project's recall logs folder).") var logs: String?

@@ -12,10 +12,7 @@ import WebDAV
 // (docs/recall-upload.md).
 
 struct RecallKeygen: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "keygen",
-        abstract: HelpText.abstract("recall keygen"),
-        discussion: HelpText.discussion("recall keygen"))
+    static let configuration = HelpText.command("recall keygen")
     @OptionGroup var files: KeyPairFiles
     @OptionGroup var quiet: QuietFlag
 
@@ -23,10 +20,7 @@ struct RecallKeygen: ParsableCommand {
 }
 
 struct RecallSeal: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "seal",
-        abstract: HelpText.abstract("recall seal"),
-        discussion: HelpText.discussion("recall seal"))
+    static let configuration = HelpText.command("recall seal")
     @Option(help: "The study's public key (PEM).") var `public`: String
     @Option(name: [.customLong("output"), .customShort("o")], help: "Folder for the sealed uploads.") var out: String
     @Option(help: "The device's key file (default: <output>-device.json).") var device: String?

@@ -6,19 +6,17 @@ import TextBasics
 
 /// `dossier sms …`: the SecureSMS tools (keystore, contacts, encrypt, decrypt, count).
 struct SMSCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "sms",
-        abstract: HelpText.abstract("sms"),
-        discussion: HelpText.discussion("sms"),
-        subcommands: [SMSInit.self, SMSPasswd.self, SMSContact.self, SMSEncrypt.self, SMSDecrypt.self,
-                      SMSCount.self, SMSAlphabet.self, SMSBench.self]
-    )
+    static let configuration = HelpText.command("sms", subcommands: [
+        SMSInit.self, SMSPasswd.self, SMSContact.self, SMSEncrypt.self, SMSDecrypt.self, SMSCount.self,
+        SMSAlphabet.self, SMSBench.self
+    ])
 }
 
 // MARK: - Shared options and helpers
 
 struct KeystoreOptions: ParsableArguments {
-    @Option(name: .long, help: "The keystore file (default: $DOSSIER_SMS_KEYSTORE, else under $XDG_DATA_HOME or $HOME).")
+    @Option(name: .long,
+            help: "The keystore file (default: $DOSSIER_SMS_KEYSTORE, else under $XDG_DATA_HOME or $HOME).")
     var keystore: String?
 
     @Option(help: "Seconds to wait while another `dossier sms` command holds the keystore (0…600).")
@@ -52,7 +50,8 @@ enum SMS {
     /// (ISO 8601); a release build has no such switch, so it cannot lift a lockout.
     static func now() -> Date {
         #if DEBUG
-        if let s = ProcessInfo.processInfo.environment["DOSSIER_SMS_NOW"], let d = try? Date.ISO8601FormatStyle().parse(s) { return d }
+        if let s = ProcessInfo.processInfo.environment["DOSSIER_SMS_NOW"],
+           let d = try? Date.ISO8601FormatStyle().parse(s) { return d }
         #endif
         return Date()
     }
@@ -84,7 +83,8 @@ enum SMS {
         let (result, changes) = GSMNormalize.apply(text)
         let n = changes.reduce(0) { $0 + $1.count }
         quiet.note(n == 0 ? "--normalize changed nothing."
-                     : "--normalize changed \(n) character\(n == 1 ? "" : "s"): " + changes.map(\.summary).joined(separator: ", "))
+                     : "--normalize changed \(n) character\(n == 1 ? "" : "s"): "
+                         + changes.map(\.summary).joined(separator: ", "))
         return result
     }
 
@@ -105,7 +105,8 @@ enum SMS {
 
     /// Says that a contact's keys come from the contact codes of protocol version 1.
     static func warnLegacy(_ name: String) {
-        Console.note("Warning: the keys for \(name) were agreed with read-aloud contact codes; run `dossier sms contact resync \(name)` to agree new keys with X25519.")
+        Console.note("Warning: the keys for \(name) were agreed with read-aloud contact codes; "
+                     + "run `dossier sms contact resync \(name)` to agree new keys with X25519.")
     }
 
     static func out(_ s: String) { Stdio.writeOutput(Data((s + "\n").utf8)) }
@@ -144,8 +145,10 @@ enum SMS {
         let number = try wrap { try ks.contacts[i].safetyNumber(theirs: theirs) }
         out("Safety number: \(number)")
         quiet.note("Compare it with the number on \(name)'s phone, by voice or in person — not by SMS.")
-        guard let typed = try ask(confirm, prompt: "Type the safety number \(name)'s phone shows: ", environment: "DOSSIER_SMS_CONFIRM") else {
-            quiet.note("Nothing agreed yet: run this command again with --key MESSAGE --confirm \"NUMBER ON \(name.uppercased())'S PHONE\".")
+        guard let typed = try ask(confirm, prompt: "Type the safety number \(name)'s phone shows: ",
+                                  environment: "DOSSIER_SMS_CONFIRM") else {
+            quiet.note("Nothing agreed yet: run this command again with --key MESSAGE "
+                       + "--confirm \"NUMBER ON \(name.uppercased())'S PHONE\".")
             return false
         }
         try wrap { try ks.contacts[i].complete(theirs: theirs, confirmed: typed, now: now()); try ks.save() }
@@ -167,7 +170,9 @@ struct SMSInit: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...86_400 * 7).contains(lockSeconds) else { throw ValidationError("--lock-seconds must be 1…604800") }
-        guard Keystore.KDFParams.log2nRange.contains(kdfLog2n) else { throw ValidationError("--kdf-log2n must be 10…20") }
+        guard Keystore.KDFParams.log2nRange.contains(kdfLog2n) else {
+            throw ValidationError("--kdf-log2n must be 10…20")
+        }
     }
 
     func run() async throws {
@@ -178,10 +183,12 @@ struct SMSInit: AsyncParsableCommand {
             let again = try SecretInput.read(prompt: "Repeat the password: ", environment: "DOSSIER_SMS_PASSWORD")
             guard again == pw else { throw DossierError("the passwords differ; nothing was created") }
         }
-        let kdf = Keystore.KDFParams(log2n: kdfLog2n, r: 8, p: 1, salt: Data((0..<16).map { _ in UInt8.random(in: 0...255) }))
+        let kdf = Keystore.KDFParams(log2n: kdfLog2n, r: 8, p: 1,
+                                     salt: Data((0..<16).map { _ in UInt8.random(in: 0...255) }))
         let url = store.url
         _ = try SMS.wrap {
-            try Keystore.create(at: url, account: account, password: pw, lockSeconds: lockSeconds, kdf: kdf, now: SMS.now(),
+            try Keystore.create(at: url, account: account, password: pw, lockSeconds: lockSeconds, kdf: kdf,
+                                now: SMS.now(),
                                 lockWait: store.lockWait)
         }
         quiet.note("Created keystore \(url.path) for account \(account).")
@@ -196,7 +203,9 @@ struct SMSPasswd: AsyncParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
-        if let n = kdfLog2n, !Keystore.KDFParams.log2nRange.contains(n) { throw ValidationError("--kdf-log2n must be 10…20") }
+        if let n = kdfLog2n, !Keystore.KDFParams.log2nRange.contains(n) {
+            throw ValidationError("--kdf-log2n must be 10…20")
+        }
     }
 
     func run() async throws {

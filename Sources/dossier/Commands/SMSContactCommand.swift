@@ -9,10 +9,9 @@ import TextBasics
 // MARK: - Contacts
 
 struct SMSContact: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "contact", abstract: HelpText.abstract("sms contact"),
-        discussion: HelpText.discussion("sms contact"),
-        subcommands: [Add.self, Edit.self, Remove.self, Resync.self, List.self])
+    static let configuration = HelpText.command("sms contact", subcommands: [
+        Add.self, Edit.self, Remove.self, Resync.self, List.self
+    ])
 
     /// Options of the key exchange shared by `add` and `resync`.
     struct ExchangeOptions: ParsableArguments {
@@ -32,6 +31,18 @@ struct SMSContact: AsyncParsableCommand {
             }
             let agreed = try SMS.exchange(&ks, i, key: key, confirm: confirm, later: later, quiet: quiet)
             quiet.note(agreed ? done : waiting)
+        }
+    }
+
+    /// The keystore and the contact that `edit`, `rm` and `resync` act on.
+    struct ContactChoice: ParsableArguments {
+        @OptionGroup var store: KeystoreOptions
+        @Argument(help: "The contact's name.") var name: String
+
+        /// The keystore, opened (its lock held), and the index of the contact named.
+        func open() throws -> (Keystore, Int) {
+            let ks = try store.open()
+            return (ks, try ks.index(of: name))
         }
     }
 
@@ -70,14 +81,12 @@ struct SMSContact: AsyncParsableCommand {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = HelpText.command("sms contact edit")
-        @OptionGroup var store: KeystoreOptions
-        @Argument(help: "The contact's name.") var name: String
+        @OptionGroup var contact: ContactChoice
         @Option(name: .customLong("name"), help: "The new name.") var newName: String
         @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
-            var ks = try store.open()
-            let i = try SMS.wrap { try ks.contactIndex(name) }
+            var (ks, i) = try contact.open()
             let n = newName.trimmingWhitespace()
             guard !n.isEmpty, n.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
             if ks.contacts.enumerated().contains(where: {
@@ -93,13 +102,11 @@ struct SMSContact: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = HelpText.command("sms contact rm")
-        @OptionGroup var store: KeystoreOptions
-        @Argument(help: "The contact's name.") var name: String
+        @OptionGroup var contact: ContactChoice
         @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
-            var ks = try store.open()
-            let i = try ks.index(of: name)
+            var (ks, i) = try contact.open()
             let removed = ks.contacts.remove(at: i)
             try SMS.wrap { try ks.save() }
             quiet.note("Removed \(removed.name) and every key kept for them.")
@@ -108,14 +115,12 @@ struct SMSContact: AsyncParsableCommand {
 
     struct Resync: AsyncParsableCommand {
         static let configuration = HelpText.command("sms contact resync")
-        @OptionGroup var store: KeystoreOptions
-        @Argument(help: "The contact's name.") var name: String
+        @OptionGroup var contact: ContactChoice
         @OptionGroup var exchange: ExchangeOptions
         @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
-            var ks = try store.open()
-            let i = try ks.index(of: name)
+            var (ks, i) = try contact.open()
             let shown = ks.contacts[i].name
             try exchange.run(&ks, i, quiet: quiet, done: "Resynchronised with \(shown).",
                              waiting: "Resynchronisation with \(shown) started; the old keys work until it completes.")

@@ -80,10 +80,7 @@ struct SMSCount: AsyncParsableCommand {
 
 /// Hidden: the alphabet tables as JSON, for the cross-check against another GSM 03.38 codec.
 struct SMSAlphabet: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "alphabet", abstract: HelpText.abstract("sms alphabet"),
-        discussion: HelpText.discussion("sms alphabet"),
-        shouldDisplay: false)
+    static let configuration = HelpText.command("sms alphabet", hidden: true)
     @Flag(help: "JSON output (the only format).") var json = false
     @OptionGroup var quiet: QuietFlag
 
@@ -92,9 +89,7 @@ struct SMSAlphabet: AsyncParsableCommand {
 
 /// Hidden: times the protocol alone (chain step + seal, parse + open), in process.
 struct SMSBench: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: HelpText.abstract("sms bench"),
-        discussion: HelpText.discussion("sms bench"), shouldDisplay: false)
+    static let configuration = HelpText.command("sms bench", hidden: true)
     @Option(help: "Messages to encrypt and decrypt.") var count: Int = 1000
     @OptionGroup var quiet: QuietFlag
 

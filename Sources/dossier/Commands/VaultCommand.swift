@@ -9,14 +9,12 @@ import Vault
 
 /// `dossier vault …`: the Vault tools.
 struct VaultCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "vault",
-        abstract: HelpText.abstract("vault"),
-        discussion: HelpText.discussion("vault"),
-        subcommands: [VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self, VaultEditCommand.self,
-                      VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self, VaultNoteCommand.self,
-                      VaultImportCommand.self, VaultExportCommand.self, VaultReportCommand.self, VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self]
-    )
+    static let configuration = HelpText.command("vault", subcommands: [
+        VaultGenerateCommand.self, VaultInitCommand.self, VaultPasswdCommand.self, VaultAddCommand.self,
+        VaultEditCommand.self, VaultRemoveCommand.self, VaultListCommand.self, VaultShowCommand.self,
+        VaultNoteCommand.self, VaultImportCommand.self, VaultExportCommand.self, VaultReportCommand.self,
+        VaultScoreCommand.self, VaultBenchCommand.self, VaultSyncCommand.self
+    ])
 }
 
 // MARK: - Shared
@@ -101,7 +99,8 @@ enum VaultCLI {
         for fl in i.fields { lines.append("field:    \(fl.name)\(fl.hidden ? " (hidden)" : ""): \(reveal ? fl.value.reveal : hidden)") }
         if !i.tags.isEmpty { lines.append("tags:     \(i.tags.joined(separator: ", "))") }
         if let e = i.expires { lines.append("expires:  \(ISODateText.format(e))") }
-        let flags = [("favourite", i.favorite), ("re-prompt", i.reprompt), ("excluded from reports", i.excludeFromReports)].filter(\.1).map(\.0)
+        let flags = [("favourite", i.favorite), ("re-prompt", i.reprompt),
+                     ("excluded from reports", i.excludeFromReports)].filter(\.1).map(\.0)
         if !flags.isEmpty { lines.append("flags:    \(flags.joined(separator: ", "))") }
         for h in i.history { lines.append("history:  \(ISODateText.format(h.changed)) \(reveal ? h.password.reveal : hidden)") }
         lines += ["created:  \(ISODateText.format(i.created))", "modified: \(ISODateText.format(i.modified))"]
@@ -130,10 +129,14 @@ struct GeneratorOptions: ParsableArguments {
     /// The settings; a minimum given for a class that is switched off is an error.
     func settings() throws -> GeneratorSettings {
         var m: [CharacterClass: Int] = [:]
-        for (c, off, min, name) in [(CharacterClass.upper, noUpper, minUpper, "upper"), (.lower, noLower, minLower, "lower"),
-                                    (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial, "special")] {
+        for (c, off, min, name) in [(CharacterClass.upper, noUpper, minUpper, "upper"),
+                                    (.lower, noLower, minLower, "lower"),
+                                    (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial,
+                                            "special")] {
             if off {
-                if let min, min != 0 { throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off") }
+                if let min, min != 0 {
+                    throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off")
+                }
             } else {
                 m[c] = min ?? 1
             }
@@ -144,7 +147,8 @@ struct GeneratorOptions: ParsableArguments {
     func make() throws -> () -> Secret {
         try VaultCLI.wrap {
             if passphrase {
-                let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator, capitalize: capitalize, includeDigit: digit))
+                let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator,
+                                                                   capitalize: capitalize, includeDigit: digit))
                 return { g.generate() }
             }
             let g = try PasswordGenerator(try settings())
@@ -184,19 +188,34 @@ struct VaultGenerateCommand: ParsableCommand {
 
 // MARK: - init / add / edit / rm
 
+/// The choices `init` and `passwd` share for a new master password.
+struct NewMasterPasswordOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 "
+                                + "(SHA-256, 600,000 rounds)."))
+    var kdf = "scrypt"
+    @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
+
+    /// The key derivation asked for; an unknown name is a command-line error.
+    func parameters() throws -> KDFParameters { try VaultCLI.kdf(kdf) }
+
+    /// Refuses a password the estimator scores below 3 of 4, unless --allow-weak.
+    func checkStrength(_ pw: Secret) throws { try VaultCLI.checkStrength(pw, allowWeak: allowWeak) }
+}
+
 struct VaultInitCommand: ParsableCommand {
     static let configuration = HelpText.command("vault init")
     @Argument(help: "The vault file to create.") var file: String
-    @Option(help: "Key derivation: scrypt (N=2^17, r=8, p=1), argon2id (64 MiB, t=3, p=1) or pbkdf2 (SHA-256, 600,000 rounds).") var kdf = "scrypt"
-    @Flag(help: "Accept a master password the estimator scores below 3 of 4.") var allowWeak = false
+    @OptionGroup var newPassword: NewMasterPasswordOptions
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
         let url = URL(fileURLWithPath: file)
-        guard !FileManager.default.fileExists(atPath: url.path) else { throw DossierError(file: file, "already exists; not overwritten") }
-        let params = try VaultCLI.kdf(kdf)
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            throw DossierError(file: file, "already exists; not overwritten")
+        }
+        let params = try newPassword.parameters()
         let pw = try VaultCLI.masterPassword(confirm: true)
-        try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
+        try newPassword.checkStrength(pw)
         try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
         quiet.say("created \(file)")
     }
@@ -205,8 +224,7 @@ struct VaultInitCommand: ParsableCommand {
 struct VaultPasswdCommand: ParsableCommand {
     static let configuration = HelpText.command("vault passwd")
     @Argument(help: "The vault file.") var file: String
-    @Option(help: "Key derivation for the new file: scrypt, argon2id or pbkdf2 (default: scrypt).") var kdf = "scrypt"
-    @Flag(help: "Accept a new master password the estimator scores below 3 of 4.") var allowWeak = false
+    @OptionGroup var newPassword: NewMasterPasswordOptions
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
@@ -219,8 +237,8 @@ struct VaultPasswdCommand: ParsableCommand {
             guard again == new else { throw DossierError("the two new master passwords differ; nothing was changed") }
         }
         let pw = Secret(new)
-        try VaultCLI.checkStrength(pw, allowWeak: allowWeak)
-        let params = try VaultCLI.kdf(kdf)
+        try newPassword.checkStrength(pw)
+        let params = try newPassword.parameters()
         try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
         quiet.say("changed the master password of \(file) (\(params.algorithm.rawValue))")
         let synced = v.settings?.webdavURL ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
@@ -244,7 +262,8 @@ struct VaultAddCommand: ParsableCommand {
 
     func run() throws {
         var v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let pw = generate ? try generator.make()() : Secret(try SecretInput.read(prompt: "Entry password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
+        let pw = generate ? try generator.make()() : Secret(try SecretInput.read(prompt: "Entry password: ",
+                environment: "DOSSIER_ENTRY_PASSWORD"))
         let item = VaultItem.entry(title: title, username: username, password: pw, website: website)
         v.upsert(item)
         try VaultCLI.wrap { try v.save() }
@@ -253,10 +272,21 @@ struct VaultAddCommand: ParsableCommand {
     }
 }
 
-struct VaultEditCommand: ParsableCommand {
-    static let configuration = HelpText.command("vault edit")
+/// The vault file and the item in it that `edit`, `rm` and `show` act on.
+struct VaultItemChoice: ParsableArguments {
     @Argument(help: "The vault file.") var file: String
     @Argument(help: "Id, id prefix or title.") var item: String
+
+    /// The vault, unlocked, and its live item named by id, id prefix or title.
+    func open(quiet: QuietFlag) throws -> (Vault, VaultItem) {
+        let v = try VaultCLI.open(file, quiet: quiet.quiet)
+        return (v, try VaultCLI.wrap { try v.find(item) })
+    }
+}
+
+struct VaultEditCommand: ParsableCommand {
+    static let configuration = HelpText.command("vault edit")
+    @OptionGroup var choice: VaultItemChoice
     @Option(help: "A new title.") var title: String?
     @Option(help: "A new user name.") var username: String?
     @Option(help: "A new website (URL).") var website: String?
@@ -279,11 +309,13 @@ struct VaultEditCommand: ParsableCommand {
                 expiry = .some(d)
             }
         }
-        var v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let found = try VaultCLI.wrap { try v.find(item) }
+        var (v, found) = try choice.open(quiet: quiet)
         var pw: Secret? = nil
-        if generate { pw = try generator.make()() }
-        else if newPassword { pw = Secret(try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_ENTRY_PASSWORD")) }
+        if generate {
+            pw = try generator.make()()
+        } else if newPassword {
+            pw = Secret(try SecretInput.read(prompt: "New password: ", environment: "DOSSIER_ENTRY_PASSWORD"))
+        }
         try VaultCLI.wrap {
             try v.update(found.id) { i in
                 if let title { i.title = title }
@@ -303,17 +335,15 @@ struct VaultEditCommand: ParsableCommand {
 
 struct VaultRemoveCommand: ParsableCommand {
     static let configuration = HelpText.command("vault rm")
-    @Argument(help: "The vault file.") var file: String
-    @Argument(help: "Id, id prefix or title.") var item: String
+    @OptionGroup var choice: VaultItemChoice
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        var v = try VaultCLI.open(file, quiet: quiet.quiet)
+        var (v, found) = try choice.open(quiet: quiet)
         try VaultCLI.wrap {
-            let found = try v.find(item)
             try v.delete(found.id)
             try v.save()
-            quiet.say("deleted \(found.id.uuidString.lowercased())")
         }
+        quiet.say("deleted \(found.id.uuidString.lowercased())")
     }
 }

@@ -35,27 +35,33 @@ struct VaultListCommand: ParsableCommand {
 
     func run() throws {
         let v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let items = v.items.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
+        let items = v.items.sorted {
+            ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString)
+        }
         if json {
+            func time(_ d: Date) -> String { ISODateText.format(d, fractionalSeconds: true) }
             try VaultCLI.printJSON(items.map { i in
-                Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue, title: reveal ? i.title : URLRedaction.text(i.title),
+                Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue,
+                     title: reveal ? i.title : URLRedaction.text(i.title),
                      username: i.username, website: reveal ? i.website : URLRedaction.website(i.website), folder: i.folder,
-                     created: ISODateText.format(i.created, fractionalSeconds: true), modified: ISODateText.format(i.modified, fractionalSeconds: true),
-                     passwordChanged: ISODateText.format(i.passwordChanged, fractionalSeconds: true),
-                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil, text: reveal ? i.text.reveal : nil,
-                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map { ISODateText.format($0, fractionalSeconds: true) },
+                     created: time(i.created), modified: time(i.modified), passwordChanged: time(i.passwordChanged),
+                     password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil,
+                     text: reveal ? i.text.reveal : nil,
+                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map(time),
                      favorite: i.favorite, reprompt: i.reprompt, excludeFromReports: i.excludeFromReports,
                      fields: i.fields.map { .init(name: $0.name, hidden: $0.hidden, value: reveal ? $0.value.reveal : nil) },
                      hasTOTP: !i.totp.isEmpty, totp: reveal && !i.totp.isEmpty ? i.totp.reveal : nil,
-                     history: i.history.map { .init(changed: ISODateText.format($0.changed, fractionalSeconds: true), password: reveal ? $0.password.reveal : nil) })
+                     history: i.history.map { .init(changed: time($0.changed), password: reveal ? $0.password.reveal : nil) })
             })
             return
         }
         for i in items {
             // without --reveal, URLs lose user-info, query and fragment (credentials, tokens)
-            var cols = [String(i.id.uuidString.lowercased().prefix(8)), i.kind.rawValue, reveal ? i.title : URLRedaction.text(i.title)]
+            var cols = [String(i.id.uuidString.lowercased().prefix(8)), i.kind.rawValue,
+                        reveal ? i.title : URLRedaction.text(i.title)]
             if i.kind == .entry {
-                cols += [i.username, reveal ? i.website : URLRedaction.website(i.website)] + (reveal ? [i.password.reveal] : [])
+                cols += [i.username, reveal ? i.website : URLRedaction.website(i.website)]
+                    + (reveal ? [i.password.reveal] : [])
             }
             print(cols.joined(separator: "\t"))
         }
@@ -64,15 +70,13 @@ struct VaultListCommand: ParsableCommand {
 
 struct VaultShowCommand: ParsableCommand {
     static let configuration = HelpText.command("vault show")
-    @Argument(help: "The vault file.") var file: String
-    @Argument(help: "Id, id prefix or title.") var item: String
+    @OptionGroup var choice: VaultItemChoice
     @Flag(help: "Show the password, description or note text.") var reveal = false
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        let v = try VaultCLI.open(file, quiet: quiet.quiet)
-        let i = try VaultCLI.wrap { try v.find(item) }
-        print(VaultCLI.describe(i, reveal: reveal))
+        let (_, item) = try choice.open(quiet: quiet)
+        print(VaultCLI.describe(item, reveal: reveal))
     }
 }
 

@@ -27,14 +27,19 @@ struct VaultImportCommand: ParsableCommand {
             }
             password = String(text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first ?? "")
         } else {
-            password = try SecretInput.read(prompt: "Password of \(URL(fileURLWithPath: export).lastPathComponent): ", environment: "DOSSIER_IMPORT_PASSWORD")
+            password = try SecretInput.read(prompt: "Password of \(URL(fileURLWithPath: export).lastPathComponent): ",
+                                            environment: "DOSSIER_IMPORT_PASSWORD")
         }
         var key: Data? = nil
         if let keyFile {
-            guard let d = FileManager.default.contents(atPath: keyFile) else { throw DossierError(file: keyFile, "cannot read the key file") }
+            guard let d = FileManager.default.contents(atPath: keyFile) else {
+                throw DossierError(file: keyFile, "cannot read the key file")
+            }
             key = d
         }
-        if password.isEmpty && key == nil { throw DossierError(file: export, "the KeePass database's password is empty and no --key-file is given") }
+        if password.isEmpty && key == nil {
+            throw DossierError(file: export, "the KeePass database's password is empty and no --key-file is given")
+        }
         return KDBXReader.Credentials(password: password.isEmpty && key != nil ? nil : Secret(password), keyFile: key)
     }
 
@@ -63,13 +68,19 @@ struct VaultExportCommand: ParsableCommand {
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        guard let fmt = Exporter.Format(rawValue: format) else { throw ValidationError("--format must be bitwarden-json or keepass-xml") }
-        if output != "-" && FileManager.default.fileExists(atPath: output) { throw DossierError(file: output, "already exists; not overwritten") }
+        guard let fmt = Exporter.Format(rawValue: format) else {
+            throw ValidationError("--format must be bitwarden-json or keepass-xml")
+        }
+        if output != "-" && FileManager.default.fileExists(atPath: output) {
+            throw DossierError(file: output, "already exists; not overwritten")
+        }
         let v = try VaultCLI.open(file, quiet: quiet.quiet)
         if !yes {
             let where_ = output == "-" ? "standard output" : output
             let answer = try VaultCLI.askTerminal("Write \(v.items.count) items UNENCRYPTED to \(where_)? Type yes: ")
-            guard answer.trimmingWhitespace().lowercased() == "yes" else { throw DossierError("export cancelled; nothing written") }
+            guard answer.trimmingWhitespace().lowercased() == "yes" else {
+                throw DossierError("export cancelled; nothing written")
+            }
         }
         let data = try VaultCLI.wrap { try Exporter.export(v.items, as: fmt) }
         for (kind, n) in Exporter.notWritten(v.items, as: fmt).sorted(by: { $0.key < $1.key }) {
@@ -100,11 +111,14 @@ struct VaultReportCommand: ParsableCommand {
         let options = HealthCheck.Options(staleDays: staleDays, expiringDays: expiringDays, missingTOTP: !noMissingTotp)
         var date = Date()
         if let asOf {
-            guard let d = CalendarDay.parse(asOf) else { throw DossierError("--as-of must be a real day YYYY-MM-DD, got '\(asOf)'") }
+            guard let d = CalendarDay.parse(asOf) else {
+                throw DossierError("--as-of must be a real day YYYY-MM-DD, got '\(asOf)'")
+            }
             date = d
         }
         let breaches = try pwned.map { p in try VaultCLI.wrap { try BreachList(url: URL(fileURLWithPath: p)) } }
-        let r = try VaultCLI.wrap { try HealthCheck.report(items: items, asOf: date, options: options, breaches: breaches) }
+        let r = try VaultCLI.wrap { try HealthCheck.report(items: items, asOf: date, options: options,
+                                                           breaches: breaches) }
         if let b = breaches, !quiet.quiet {
             // the cost of the offline check, on stderr (no hash, no password)
             let ms = Double(b.lookupTime.components.seconds) * 1000 + Double(b.lookupTime.components.attoseconds) / 1e15
@@ -124,9 +138,7 @@ struct VaultReportCommand: ParsableCommand {
 /// Hidden: scores passwords read one per line from standard input (for the zxcvbn
 /// agreement test and the benchmark), printing one JSON object per line.
 struct VaultScoreCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "score", abstract: HelpText.abstract("vault score"),
-        discussion: HelpText.discussion("vault score"),
-        shouldDisplay: false)
+    static let configuration = HelpText.command("vault score", hidden: true)
     @Flag(help: "Read passwords, one per line, from standard input.") var stdin = false
     @Flag(help: "JSON lines: score, guesses_log10.") var json = false
     @OptionGroup var quiet: QuietFlag
@@ -140,7 +152,8 @@ struct VaultScoreCommand: ParsableCommand {
         while let line = readLine(strippingNewline: true) {
             let e = Strength.estimate(line)
             if json {
-                out += String(decoding: try enc.encode(Line(score: e.score, guesses_log10: e.guessesLog10)), as: UTF8.self) + "\n"
+                out += String(decoding: try enc.encode(Line(score: e.score, guesses_log10: e.guessesLog10)),
+                              as: UTF8.self) + "\n"
             } else {
                 out += "\(e.score)\n"
             }
@@ -152,9 +165,7 @@ struct VaultScoreCommand: ParsableCommand {
 
 /// Hidden: the generator + estimator benchmark (Benchmarks/vault/run.sh).
 struct VaultBenchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: HelpText.abstract("vault bench"),
-        discussion: HelpText.discussion("vault bench"),
-        shouldDisplay: false)
+    static let configuration = HelpText.command("vault bench", hidden: true)
     @Option(help: "How many passwords.") var count = 100_000
     @OptionGroup var generator: GeneratorOptions
     @Flag(help: "JSON summary.") var json = false
@@ -180,7 +191,8 @@ struct VaultBenchCommand: ParsableCommand {
         let mean = ms(total) / Double(max(count, 1))
         if json {
             struct Out: Encodable { let count: Int; let length: Int; let meanMs: Double; let worstMs: Double; let scores: [Int] }
-            try VaultCLI.printJSON(Out(count: count, length: generator.length, meanMs: mean, worstMs: ms(worst), scores: scores))
+            try VaultCLI.printJSON(Out(count: count, length: generator.length, meanMs: mean, worstMs: ms(worst),
+                                       scores: scores))
         } else {
             print(cFormat("%d passwords of length %d: mean %.3f ms, worst %.3f ms per password (generate + score)",
                          count, generator.length, mean, ms(worst)))

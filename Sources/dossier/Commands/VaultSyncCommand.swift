@@ -14,7 +14,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
     @Option(help: "WebDAV user name (default: remembered, $DOSSIER_WEBDAV_USER, or the netrc entry).") var user: String?
     @Option(help: "A netrc-style file with the WebDAV password.") var netrc: String?
     @Option(help: "Check and store server settings (WebDAV folder URL) sealed in the vault, then sync.") var configure: String?
-    @Flag(inversion: .prefixedNo, help: "With --configure: sync automatically whenever the vault is unlocked (UC7).") var auto: Bool?
+    @Flag(inversion: .prefixedNo,
+          help: "With --configure: sync automatically whenever the vault is unlocked (UC7).") var auto: Bool?
     @Flag(help: "Log every request (never credentials) on standard error.") var verbose = false
     @Flag(help: "The server's copy is under another master password (vault passwd): merge this vault into it; afterwards this file opens with the server's password (DOSSIER_SERVER_VAULT_PASSWORD, _FD, or the prompt).") var adoptServerKey = false
     @OptionGroup var trust: TrustOptions
@@ -22,7 +23,9 @@ struct VaultSyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         if configure != nil && target != nil { throw ValidationError("give either --configure or --to, not both") }
-        if configure == nil && auto != nil { throw ValidationError("--auto/--no-auto go with --configure URL --user NAME") }
+        if configure == nil && auto != nil {
+            throw ValidationError("--auto/--no-auto go with --configure URL --user NAME")
+        }
         if configure != nil && netrc != nil { throw ValidationError("--configure reads the WebDAV password from DOSSIER_WEBDAV_PASSWORD or the prompt, not a netrc file") }
     }
 
@@ -35,7 +38,11 @@ struct VaultSyncCommand: AsyncParsableCommand {
         // A CA file an earlier `--ca-file` named is trusted when none is given now.
         let rememberedCA = SyncState.rememberedCAFile(forVault: vaultURL)
         let vault: Vault?
-        if exists { vault = try VaultCLI.wrap { try Vault.open(url: vaultURL, password: password) } } else { vault = nil }
+        if exists {
+            vault = try VaultCLI.wrap { try Vault.open(url: vaultURL, password: password) }
+        } else {
+            vault = nil
+        }
 
         // Which server, which credentials.
         let client: WebDAVClient
@@ -43,26 +50,31 @@ struct VaultSyncCommand: AsyncParsableCommand {
         var newSettings: VaultSettings?
         do {
             if let configure {
-                guard let url = URL(string: configure), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()), url.host != nil else {
+                guard let url = URL(string: configure), let scheme = url.scheme, ["http",
+                        "https"].contains(scheme.lowercased()), url.host != nil else {
                     throw ValidationError("--configure needs a WebDAV folder URL like https://host/folder/")
                 }
                 guard url.user == nil && url.password == nil else {
                     throw ValidationError("put no user name or password in the URL: use --user and DOSSIER_WEBDAV_PASSWORD or the prompt")
                 }
                 let env = ProcessInfo.processInfo.environment
-                guard let u = user ?? env[WebDAVLogin.userVariable].flatMap({ $0.isEmpty ? nil : $0 }) ?? vault?.settings?.webdavUser else {
+                guard let u = user ?? env[WebDAVLogin.userVariable].flatMap({ $0.isEmpty ? nil : $0 })
+                    ?? vault?.settings?.webdavUser else {
                     throw ValidationError("--configure needs --user NAME")
                 }
-                let pw = try SecretInput.read(prompt: "WebDAV password for \(u) at \(url.host ?? configure): ", environment: WebDAVLogin.passwordVariable)
+                let pw = try SecretInput.read(prompt: "WebDAV password for \(u) at \(url.host ?? configure): ",
+                                              environment: WebDAVLogin.passwordVariable)
                 let settings = VaultSettings(webdavURL: url.absoluteString, webdavUser: u, webdavPassword: Secret(pw),
                                              autoSync: auto ?? vault?.settings?.autoSync ?? false)
-                client = try VaultServerSettings.client(for: settings, caFile: trust.caFile, remembered: rememberedCA, log: log)
+                client = try VaultServerSettings.client(for: settings, caFile: trust.caFile, remembered: rememberedCA,
+                                                        log: log)
                 // UC3: check the settings against the server before anything is saved.
                 try await VaultServerSettings.validate(client)
                 newSettings = settings
                 syncUser = u
             } else if target == nil, let stored = vault?.settings {
-                client = try VaultServerSettings.client(for: stored, caFile: trust.caFile, remembered: rememberedCA, log: log)
+                client = try VaultServerSettings.client(for: stored, caFile: trust.caFile, remembered: rememberedCA,
+                                                        log: log)
                 syncUser = stored.webdavUser
             } else {
                 let remembered = SyncState.load(stateURL)
@@ -98,7 +110,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
                     throw DossierError("\(client.baseURL.absoluteString): the server has no vault whose key could be adopted")
                 }
                 if header != v.headerData {
-                    let serverPassword = try SecretInput.read(prompt: "Master password of the server's copy: ", environment: "DOSSIER_SERVER_VAULT_PASSWORD")
+                    let serverPassword = try SecretInput.read(prompt: "Master password of the server's copy: ",
+                                                              environment: "DOSSIER_SERVER_VAULT_PASSWORD")
                     v = try VaultCLI.wrap { try v.adopting(header: header, password: Secret(serverPassword)) }
                     quiet.say("adopting the server's master password and key derivation for \(file)")
                 }
@@ -122,14 +135,18 @@ struct VaultSyncCommand: AsyncParsableCommand {
             }
             try state.save(stateURL)
             var line = "synced \(file) with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"
-            if report.rounds > 1 { line += "; the server changed during the sync, merged again (\(report.rounds) rounds)" }
+            if report.rounds > 1 {
+                line += "; the server changed during the sync, merged again (\(report.rounds) rounds)"
+            }
             line += " (requests: \(report.requests))"
             quiet.say(line)
             for c in report.conflicts { quiet.keep(VaultServerSettings.conflictLine(c)) }
             for s in report.skipped {   // a warning: on standard error, as auto-sync writes it
                 Stdio.writeError(Data("warning: skipped \(s); its item was left as it is on both sides and is tried again at the next sync\n".utf8))
             }
-            if report.orphansRemoved > 0 { quiet.say("removed \(report.orphansRemoved) orphan blob(s) left by interrupted syncs") }
+            if report.orphansRemoved > 0 {
+                quiet.say("removed \(report.orphansRemoved) orphan blob(s) left by interrupted syncs")
+            }
         } catch let e as WebDAVError {
             throw DossierError(e.description)
         }
