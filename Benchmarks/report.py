@@ -67,8 +67,16 @@ def goal_study(s):
         if key in s:
             o = s[key]
             r = d["cpu_median_s"] / o["cpu_median_s"] if cpu else d["median_s"] / o["median_s"]
+            met, note = r <= goal, f"cpu {d['cpu_median_s'] / o['cpu_median_s']:.2f}×"
+            if key == "tuned":
+                # the peer's outputs of the timed runs compared with Dossier's (bench_study.peer_agreement)
+                ag = s.get("tuned_agreement")
+                note = (f"agreement: {ag['files'] - ag['differing']} of {ag['files']} CSV files" if ag
+                        else "agreement not checked at this size")
+                met = met and ag is not None and ag["differing"] == 0
             rows.append(f"| 2. study ({n} participants) ÷ {what} | {timing(d)} | {timing(o, name)} "
-                        f"| {shown.format(r)} | ≤ {goal:g}{'' if cpu else '×'} | {verdict(r <= goal)} | {o['runs']} | |")
+                        f"| {shown.format(r)} | ≤ {goal:g}{'' if cpu else '×'} | {verdict(met)} | {o['runs']} "
+                        f"| {note} |")
     if "incremental" in s:
         inc = s["incremental"]["median_s"] / d["median_s"]
         rows.append(f"| 3. incremental: one log changed ({s['changed_file']}) | {s['incremental']['median_s']:.3f} s "
