@@ -13,7 +13,8 @@ struct LineFieldsFastPathTests {
         let words = [f.type, f.page, f.action, f.button, f.result].map { $0.map { "<\($0.string)>" } ?? "nil" }
         let numbers: [String] = [f.t.map { "\($0)" }, f.string.map { "\($0)" }, f.field.map { "\($0)" },
                                  f.x.map { "\($0.bitPattern)" }, f.y.map { "\($0.bitPattern)" }].map { $0 ?? "nil" }
-        let texts = [f.key, f.text, f.target, f.participant, f.format, f.device, f.set].map { $0.map { "<\($0)>" } ?? "nil" }
+        let texts = [f.key, f.text, f.target, f.participant, f.format, f.device, f.set]
+            .map { $0.map { "<\($0)>" } ?? "nil" }
         let lists = [f.values, f.strings].map { $0.map { "\($0)" } ?? "nil" }
         return (words + numbers + texts + lists).joined(separator: "|")
     }
