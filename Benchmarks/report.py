@@ -184,7 +184,7 @@ def build_block(results):
     study_all = [json.loads(p.read_text()) for p in studies]
     full = [r for r in study_all if "peer" in r]           # with the pandas peer and incremental runs
     study = full[-1] if full else None
-    any_r = next((r for r in (pages, md, mem, agree, startup, inc, study) if r), None)
+    any_r = next((r for r in (pages, md, mem, agree, startup, inc, study, *study_all) if r), None)
     if not any_r:
         return "\n".join(lines + ["No results yet: run `bash Benchmarks/run.sh`.", "", END])
     m = any_r["machine"]
