@@ -185,7 +185,18 @@ def agree(n, seed=3, quiet=False, which="pandas"):
     subprocess.run([dossier_bin(), "build", "--quiet", str(root)], check=True)
     prepare_peer(root, which)
     subprocess.run(peer_cmd(root, which), shell=True, check=True, executable="/bin/bash")
-    site, peer = root / "_site/recall", root / PEERS[which][1] / "csv"
+    files, diffs = compare_peer_outputs(root / "_site/recall", root / PEERS[which][1] / "csv")
+    if not quiet:
+        print(f"agreement of the {which} peer on {n} participants: {files} files compared, {len(diffs)} differ")
+        for k, v in diffs.items():
+            print(f"  {k}: " + "; ".join(v))
+    return files, diffs
+
+
+def compare_peer_outputs(site, peer):
+    """A peer's CSV files (`peer`) against Dossier's (`site`, its `recall/` folder): the
+    study table byte for byte, each participant's rows within Dossier's rolled-up.csv.
+    Returns the number of files compared and {file: first differences}."""
     diffs = {}
     pairs = [("study-table.csv", site / "study-table-appendix-b.csv", peer / "study-table.csv")]
     for f in sorted((peer / "participants").glob("*.csv")):
@@ -194,10 +205,6 @@ def agree(n, seed=3, quiet=False, which="pandas"):
         d = compare_rolled(ours, theirs) if name.startswith("participants/") else compare_csv(ours, theirs)
         if d:
             diffs[name] = d[:5]
-    if not quiet:
-        print(f"agreement of the {which} peer on {n} participants: {len(pairs)} files compared, {len(diffs)} differ")
-        for k, v in diffs.items():
-            print(f"  {k}: " + "; ".join(v))
     return len(pairs), diffs
 
 

@@ -111,7 +111,8 @@ def bench_study(a):
         rm(trash)
         data = {"participants": a.participants, "events": events, "log_mb": mb, "caches_dropped": settled,
                 "dossier": summary(res["dossier"]), "floor": summary(res["parse floor"]),
-                "tuned": summary(res["polars+hugo"])}
+                "tuned": summary(res["polars+hugo"]),
+                "tuned_agreement": peer_agreement(root, "polars")}
         if a.tuned_only:
             save(f"study-{a.participants}", data)      # against the tuned peer and the floor only
             return
@@ -130,6 +131,19 @@ def bench_study(a):
     data["noop"] = summary(noop)
     data["changed_file"] = victim
     save(f"study-{a.participants}", data)
+
+
+def peer_agreement(root, which):
+    """The agreement check of `bench.py agree` on the benchmark's own study: the outputs
+    of the last timed runs (Dossier's site and the peer's CSV files, left in place after
+    the runs) compared as `agree` compares them. Returns the number of files compared and
+    of those that differ, with the first differences."""
+    from bench import compare_peer_outputs   # bench.py imports this module
+    n, diffs = compare_peer_outputs(root / "_site/recall", root / PEERS[which][1] / "csv")
+    print(f"agreement of the {which} peer on the benchmark's {n} files: {len(diffs)} differ")
+    for k, v in list(diffs.items())[:5]:
+        print(f"  {k}: " + "; ".join(v))
+    return {"files": n, "differing": len(diffs), "first": {k: v for k, v in list(diffs.items())[:5]}}
 
 
 def incremental_runs(root, d, runs, fresh=False):

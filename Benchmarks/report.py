@@ -67,8 +67,16 @@ def goal_study(s):
         if key in s:
             o = s[key]
             r = d["cpu_median_s"] / o["cpu_median_s"] if cpu else d["median_s"] / o["median_s"]
+            met, note = r <= goal, f"cpu {d['cpu_median_s'] / o['cpu_median_s']:.2f}×"
+            if key == "tuned":
+                # the peer's outputs of the timed runs compared with Dossier's (bench_study.peer_agreement)
+                ag = s.get("tuned_agreement")
+                note = (f"agreement: {ag['files'] - ag['differing']} of {ag['files']} CSV files" if ag
+                        else "agreement not checked at this size")
+                met = met and ag is not None and ag["differing"] == 0
             rows.append(f"| 2. study ({n} participants) ÷ {what} | {timing(d)} | {timing(o, name)} "
-                        f"| {shown.format(r)} | ≤ {goal:g}{'' if cpu else '×'} | {verdict(r <= goal)} | {o['runs']} | |")
+                        f"| {shown.format(r)} | ≤ {goal:g}{'' if cpu else '×'} | {verdict(met)} | {o['runs']} "
+                        f"| {note} |")
     if "incremental" in s:
         inc = s["incremental"]["median_s"] / d["median_s"]
         rows.append(f"| 3. incremental: one log changed ({s['changed_file']}) | {s['incremental']['median_s']:.3f} s "
@@ -176,7 +184,7 @@ def build_block(results):
     study_all = [json.loads(p.read_text()) for p in studies]
     full = [r for r in study_all if "peer" in r]           # with the pandas peer and incremental runs
     study = full[-1] if full else None
-    any_r = next((r for r in (pages, md, mem, agree, startup, inc, study) if r), None)
+    any_r = next((r for r in (pages, md, mem, agree, startup, inc, study, *study_all) if r), None)
     if not any_r:
         return "\n".join(lines + ["No results yet: run `bash Benchmarks/run.sh`.", "", END])
     m = any_r["machine"]

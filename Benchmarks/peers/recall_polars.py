@@ -3,7 +3,13 @@
 would compute it with Polars — one lazy scan of every log, column expressions and window
 functions (`over`), no row loops in the measures, Polars' own thread pool.
 
-    python3 Benchmarks/peers/recall_polars.py --strings strings.txt --logs LOGDIR --out PEER
+    python3 Benchmarks/peers/recall_polars.py --strings strings.txt --logs LOGDIR --out PEER [--batch N]
+
+Participants are analysed in batches of `--batch` (default 1,000) logs, one lazy frame
+each: every measure is computed within one participant, so a batch needs nothing from
+another, and the peak memory is that of one batch (about 1 GB per 500 participants
+unbatched) instead of growing with the study (10,000 participants would need about
+20 GB at once).
 
 The same measures as the pandas peer (recall_rollup.py, docs/recall-measures.md): typing
 segments, CMU keystroke dynamics with FIFO down/up pairing, medians; the same outputs
@@ -137,13 +143,16 @@ def people_of(n, seg, string_meds, pid_meds, session, rec_key):
 
 
 def main():
-    a, strings, paths = arguments(__doc__)
+    a, strings, paths = arguments(__doc__, batch=1000)
     who = []
     for p in paths:
         with p.open("rb") as f:
             who.append((p.stem, str(json.loads(f.readline())["participant"])))
-    result = analyze(scan(paths), strings)
-    write_outputs(a.out, strings, who, people_of(len(paths), *result))
+    people = []
+    for lo in range(0, len(paths), a.batch):
+        batch = paths[lo:lo + a.batch]
+        people += people_of(len(batch), *analyze(scan(batch), strings))
+    write_outputs(a.out, strings, who, people)
 
 
 if __name__ == "__main__":

@@ -150,12 +150,15 @@ def read_strings(path):
     return [line.rstrip("\r") for line in text.split("\n")][:10]
 
 
-def arguments(doc):
-    """Both peers' command line: `--strings FILE --logs FOLDER --out FOLDER`; returns the
+def arguments(doc, batch=None):
+    """Both peers' command line: `--strings FILE --logs FOLDER --out FOLDER` (and
+    `--batch N`, participants per batch, when `batch` gives its default); returns the
     arguments, the ten strings and the logs (`*.jsonl`, by name)."""
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--strings", type=Path, required=True)
     ap.add_argument("--logs", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
+    if batch is not None:
+        ap.add_argument("--batch", type=int, default=batch, help="participants analysed at once")
     a = ap.parse_args()
     return a, read_strings(a.strings), sorted(a.logs.glob("*.jsonl"))

@@ -46,7 +46,17 @@ struct JSONLineScanner {
 
     /// Reads the line's object into `f` (a fresh ``LineFields``). The fields are filled
     /// in place: returning them copied a struct of nineteen optionals per line.
+    /// A line as the apps write it is read by the fast path ``readCompactLine(into:)``;
+    /// any other, and every refusal, by ``scanPlain(into:)``.
     mutating func scan(into f: inout LineFields) throws(JSONScanProblem) {
+        if readCompactLine(into: &f) { return }
+        f = LineFields()
+        try scanPlain(into: &f)
+    }
+
+    /// The plain reader of a line: the shared scanner, key by key (the twin of
+    /// ``readCompactLine(into:)``, and what reads every line that one leaves).
+    mutating func scanPlain(into f: inout LineFields) throws(JSONScanProblem) {
         if s.end - s.i > JSONLimits.lineBytes {
             throw JSONScanProblem(at: s.i, "the line is longer than \(JSONLimits.lineBytes >> 20) MiB")
         }

@@ -115,6 +115,22 @@ def test_tuned_polars_peer_agrees_with_dossier_on_a_small_study(dossier_bin, tmp
     assert any(row[5] == "dynamics" and row[17] for row in rows)     # keystroke medians, not blanks
 
 
+@needs_tools
+def test_study_benchmark_checks_the_tuned_peer_on_its_own_outputs(dossier_bin, tmp_path):
+    """`bench.py study` compares the tuned peer's outputs of its timed runs with Dossier's
+    (the same check as `agree`, on the benchmark's study), and the report's tuned-peer row
+    says how many files agreed."""
+    pytest.importorskip("polars")
+    if not has_recall(dossier_bin):
+        pytest.skip("this dossier was built without the recall domain")
+    bench(dossier_bin, tmp_path, "study", "--participants", "6", "--runs", "1", "--tuned-only")
+    r = result(tmp_path, "study-6")
+    assert r["tuned_agreement"]["files"] == 7 and r["tuned_agreement"]["differing"] == 0
+    bench(dossier_bin, tmp_path, "report", "--out", str(tmp_path / "RESULTS.md"))
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert "tuned peer" in text and "agreement: 7 of 7 CSV files" in text
+
+
 def test_agreement_check_notices_a_different_number(tmp_path):
     sys.path.insert(0, str(BENCH))
     try:
