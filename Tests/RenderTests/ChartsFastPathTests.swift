@@ -55,7 +55,7 @@ private func randomValues(_ g: inout SplitMix64) -> [Double] {
 
 // MARK: - Markers written into the marks
 
-/// Round four's `Marker.svg`: each element built as its own string and closed by a
+/// The plain twin of `Marker.svg`: each element built as its own string and closed by a
 /// local function.
 private func referenceMarkerSVG(_ m: Marker, x: Double, y: Double, r: Double, fill: String, extra: String = "",
                                 tooltip: String? = nil) -> String {
@@ -95,7 +95,7 @@ private func referenceMarkerSVG(_ m: Marker, x: Double, y: Double, r: Double, fi
     }
 }
 
-@Test func markersMatchRoundFoursStrings() {
+@Test func markersWrittenIntoTheMarksMatchTheirPlainStringTwin() {
     var g = SplitMix64(seed: 5)
     let fills = ["", "#0072B2", "#ffffff"]
     let extras = ["", " stroke=\"#ffffff\" stroke-width=\"1\"", " stroke=\"#222222\" stroke-width=\"1.2\""]
