@@ -1,7 +1,7 @@
 import Foundation
 import Crypto
 import Render
-import ZIPFoundation
+import ZipArchive
 import TextBasics
 
 /// Checks a BagIt bag (folder or `.zip`) as RFC 8493 §3 asks: `bagit.txt` is well
@@ -21,8 +21,11 @@ public enum BagVerifier {
         // A zip: unpack into a temporary folder; the bag is its single top-level folder.
         let tmp = fm.temporaryDirectory.appendingPathComponent("dossier-bag-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: tmp) }
-        do { try fm.unzipItem(at: url, to: tmp) } catch {
-            return ["\(SitePaths.display(url)): not a readable zip, or damaged (\(error.localizedDescription))"]
+        do {
+            guard let bytes = fm.contents(atPath: url.path) else { throw ZipError("cannot be read") }
+            try ZipReader([UInt8](bytes)).unpack(to: tmp)
+        } catch {
+            return ["\(SitePaths.display(url)): not a readable zip, or damaged (\(error))"]
         }
         let top = (try? fm.contentsOfDirectory(atPath: tmp.path))?.filter { !$0.hasPrefix("__MACOSX") } ?? []
         guard top.count == 1 else {
