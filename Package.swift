@@ -37,7 +37,7 @@ let domains: [Domain] = [
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", "ZipArchive", "JSONLines"] + crypto,
-           testResources: [.copy("Fixtures")]),
+           testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto),
     Domain(key: "game", module: "GameAnalytics", section: "Game",
            dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines", "TextBasics"] + crypto,

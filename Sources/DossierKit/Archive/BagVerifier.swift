@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Crypto
 import Render
 import ZipArchive
@@ -58,12 +63,10 @@ public enum BagVerifier {
         // Payload files present.
         let data = bag.appendingPathComponent("data")
         var payload = Set<String>()
-        if let walker = fm.enumerator(atPath: data.path) {
-            while let rel = walker.nextObject() as? String {
-                var d = false
-                if fm.fileExists(atPath: data.appendingPathComponent(rel).path, isDirectory: &d), !d {
-                    payload.insert("data/" + rel)
-                }
+        if let walked = FolderWalk.entries(under: data.path, skipHidden: false) {
+            for rel in walked.filter({ !$0.isFolderFollowingLinks }).map(\.path)
+            where fm.fileExists(atPath: data.appendingPathComponent(rel).path) {
+                payload.insert("data/" + rel)
             }
         } else {
             problems.append("\(shown)/data: missing payload folder")
@@ -112,8 +115,7 @@ public enum BagVerifier {
                 var bytes: Int64 = 0
                 for p in payload {
                     bytes += Int64(
-                        (try? fm.attributesOfItem(atPath: bag.appendingPathComponent(p).path)[.size] as? NSNumber)??
-                            .int64Value ?? 0)
+                        FolderWalk.size(atPath: bag.appendingPathComponent(p).path) ?? 0)
                 }
                 if parts.count != 2 || Int64(parts[0]) != bytes || Int(parts[1]) != payload.count {
                     problems.append(

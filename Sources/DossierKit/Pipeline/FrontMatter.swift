@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A content page's YAML front matter, parsed into the same ``ConfigNode`` that
 /// `ConfigNode.parse` (libyaml + YAMLComposer) gives.
