@@ -30,10 +30,14 @@ extension JNode {
         }
     }
 
-    /// `NSNumber as? Double`: any number; `true` 1, `false` 0.
+    /// `NSNumber as? Double`: any double; an integer a double holds exactly; `true` 1,
+    /// `false` 0.
     var looseDouble: Double? {
-        if case .bool(let b, _) = self { return b ? 1 : 0 }
-        return numberValue
+        switch self {
+        case .bool(let b, _): return b ? 1 : 0
+        case .integer(let n, _): return Double(exactly: n)
+        default: return numberValue
+        }
     }
 
     /// `NSNumber as? Bool`: `true`, `false`, and the numbers 1 and 0.
