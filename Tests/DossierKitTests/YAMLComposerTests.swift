@@ -20,7 +20,8 @@ import Testing
         #expect(block == .map([
             ConfigEntry(key: "a", keyLine: 1, value: .scalar("1", line: 1)),
             ConfigEntry(key: "b", keyLine: 2, value: .list([.scalar("x", line: 3), .scalar("y", line: 4)], line: 3)),
-            ConfigEntry(key: "c", keyLine: 5, value: .map([ConfigEntry(key: "d", keyLine: 6, value: .scalar("e", line: 6))],
+            ConfigEntry(key: "c", keyLine: 5,
+                        value: .map([ConfigEntry(key: "d", keyLine: 6, value: .scalar("e", line: 6))],
                                                         line: 6)),
         ], line: 1))
         let flow = try parse("{a: 1, b: [x, y], c: {d: e}}\n")

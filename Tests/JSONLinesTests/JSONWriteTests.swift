@@ -50,7 +50,8 @@ import Testing
             guard JSONSerialization.isValidJSONObject(theirs) else { continue }
             for pretty in [false, true] {
                 let options: JSONSerialization.WritingOptions =
-                    pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+                    pretty
+                    ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
                 let reference = try JSONSerialization.data(withJSONObject: theirs, options: options)
                 #expect(ours.written(pretty: pretty) == [UInt8](reference), "\(theirs)")
             }
@@ -68,6 +69,7 @@ import Testing
     @Test func readValuesWriteBackTheirText() throws {
         let text = #"{"b":[1,2.5,-0,1e2,true,null,"x\u0001"],"a":{}}"#
         let node = try JSONReader.document(text, file: "t", integers: true)
-        #expect(String(decoding: JSONOut(node).written(), as: UTF8.self) == #"{"a":{},"b":[1,2.5,0,100,true,null,"x\u0001"]}"#)
+        #expect(String(decoding: JSONOut(node).written(), as: UTF8.self)
+                == #"{"a":{},"b":[1,2.5,0,100,true,null,"x\u0001"]}"#)
     }
 }

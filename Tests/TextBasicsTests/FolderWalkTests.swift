@@ -19,7 +19,8 @@ final class FolderWalkTests: XCTestCase {
                      "z/eight", "a/b/.nine"] {
             try Data(file.utf8).write(to: root.appendingPathComponent(file))
         }
-        try fm.createSymbolicLink(atPath: root.appendingPathComponent("link-file").path, withDestinationPath: "a/one.md")
+        try fm.createSymbolicLink(atPath: root.appendingPathComponent("link-file").path,
+                                  withDestinationPath: "a/one.md")
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("link-dir").path, withDestinationPath: "a/b")
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("dangling").path, withDestinationPath: "nowhere")
     }
@@ -36,7 +37,9 @@ final class FolderWalkTests: XCTestCase {
         var all = Set<String>(), regular = Set<String>()
         for case let url as URL in e {
             all.insert(relative(url))
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { regular.insert(relative(url)) }
+            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                regular.insert(relative(url))
+            }
         }
         let walked = try XCTUnwrap(FolderWalk.entries(under: root.path, skipHidden: true))
         XCTAssertEqual(Set(walked.map(\.path)), all)
@@ -57,7 +60,9 @@ final class FolderWalkTests: XCTestCase {
         }
         let walked = try XCTUnwrap(FolderWalk.entries(under: root.path, skipHidden: false))
         XCTAssertEqual(Set(walked.map(\.path)), all)
-        let existing = walked.filter { $0.kind != .link || fm.fileExists(atPath: root.appendingPathComponent($0.path).path) }
+        let existing = walked.filter {
+            $0.kind != .link || fm.fileExists(atPath: root.appendingPathComponent($0.path).path)
+        }
         XCTAssertEqual(Set(existing.filter { !$0.isFolderFollowingLinks }.map(\.path)), notFolders)
     }
 

@@ -23,7 +23,8 @@ import Testing
     }
 
     @Test func listsOfObjectsOnlyAndMissingFields() throws {
-        let node = try JSONReader.document(#"{"a":[{"x":"1"},{"x":2}],"b":[{"x":1},3],"c":"s"}"#, file: "t", integers: true)
+        let node = try JSONReader.document(#"{"a":[{"x":"1"},{"x":2}],"b":[{"x":1},3],"c":"s"}"#, file: "t",
+                                           integers: true)
         #expect(node.objects("a").count == 2)
         #expect(node.objects("b").isEmpty)
         #expect(node.objects("c").isEmpty && node.objects("zz").isEmpty)
