@@ -152,7 +152,9 @@ extension JSONScanner {
             i += 1
             var first = true
             var items: [JNode] = []
-            while try nextItem(first: &first) { items.append(try tree(depth: depth + 1, firstLine: firstLine, integers: integers)) }
+            while try nextItem(first: &first) {
+                items.append(try tree(depth: depth + 1, firstLine: firstLine, integers: integers))
+            }
             return .array(items, line: line)
         case 0x22: return .string(try checked(try string()), line: line)
         case 0x74, 0x66, 0x6E:

@@ -95,7 +95,8 @@ extension JSONOut {
     /// A value read by ``JSONReader`` (lines dropped; an object's members are unique).
     public init(_ node: JNode) {
         switch node {
-        case .object(let m, _): self = .object(Dictionary(m.map { ($0.key, JSONOut($0.value)) }, uniquingKeysWith: { a, _ in a }))
+        case .object(let m, _):
+            self = .object(Dictionary(m.map { ($0.key, JSONOut($0.value)) }, uniquingKeysWith: { a, _ in a }))
         case .array(let a, _): self = .array(a.map(JSONOut.init))
         case .string(let s, _): self = .string(s)
         case .number(let d, _): self = .double(d)

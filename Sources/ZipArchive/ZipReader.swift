@@ -126,7 +126,9 @@ public struct ZipReader {
         var total: UInt64 = 0
         for _ in 0..<count {
             let e = try centralEntry(&r, raw: raw, dataLimit: cdStart)
-            guard isSafe(e.name) else { throw ZipError("entry '\(e.name)': its path leaves the folder or is not a path") }
+            guard isSafe(e.name) else {
+                throw ZipError("entry '\(e.name)': its path leaves the folder or is not a path")
+            }
             guard names.insert(e.name).inserted else { throw ZipError("entry '\(e.name)' appears twice") }
             guard e.size <= limits.entrySize else {
                 throw ZipError("entry '\(e.name)': \(e.size) bytes unpacked, over the limit of \(limits.entrySize)")

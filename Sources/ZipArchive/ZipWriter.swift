@@ -52,7 +52,8 @@ public final class ZipWriter {
         let entry = Written(
             name: nameBytes, method: deflate ? 8 : 0, crc: crc, compressed: UInt64(data.count),
             size: UInt64(contents.count), offset: offset)
-        let big = zip64Always || entry.size >= UInt64(ZipMark.inExtra32) || entry.compressed >= UInt64(ZipMark.inExtra32)
+        let big = zip64Always || entry.size >= UInt64(ZipMark.inExtra32)
+            || entry.compressed >= UInt64(ZipMark.inExtra32)
         var h = LittleEndianOut()
         h.u32(ZipMark.local)
         h.u16(big ? 45 : 20)
