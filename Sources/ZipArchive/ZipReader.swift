@@ -68,7 +68,8 @@ public struct ZipReader {
     }
 
     /// Whether `name` is a safe relative path: not empty, not absolute, no `\`, NUL,
-    /// drive letter, `.` or `..` part, no empty part but a folder's final `/`.
+    /// drive letter (a first part whose second character is `:`), `.` or `..` part, no
+    /// empty part but a folder's final `/`.
     public static func isSafe(_ name: String) -> Bool {
         guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\\"), !name.contains("\0") else { return false }
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
@@ -77,7 +78,8 @@ public struct ZipReader {
             if p == "." || p == ".." { return false }
         }
         if parts.count == 1 && name.hasSuffix("/") { return false }
-        if let first = parts.first, first.count == 2, first.last == ":" { return false }
+        // A drive letter (`C:` starting the first part).
+        if let first = parts.first, first.count >= 2, first.dropFirst().first == ":" { return false }
         return true
     }
 
@@ -104,7 +106,7 @@ public struct ZipReader {
         var cdLimit = UInt64(endAt)
         var locator = LittleEndianIn(raw, at: endAt - 20)
         if endAt >= 20, try locator.u32() == ZipMark.locator64 {
-            var loc = LittleEndianIn(raw, at: endAt - 16)
+            var loc = LittleEndianIn(raw, at: endAt - 12)   // after the signature and the disk
             let at64 = try loc.u64()
             guard at64 <= UInt64(endAt - 20) else { throw ZipError("the ZIP64 end record is out of place") }
             var e64 = LittleEndianIn(raw, at: Int(at64))
