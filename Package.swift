@@ -37,8 +37,8 @@ let domains: [Domain] = [
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", .product(name: "ZIPFoundation", package: "ZIPFoundation")] + crypto,
-           testResources: [.copy("Fixtures")]),
+    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", "ZipArchive", "JSONLines"] + crypto,
+           testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto,
            testDependencies: ["SplitMix64"]),
     Domain(key: "game", module: "GameAnalytics", section: "Game",
@@ -60,6 +60,9 @@ var targets: [Target] = [
                    providers: [.apt(["libsqlite3-dev"])]),
     // Argon2 and gzip for the vault's KDBX import (docs/vault-kdbx.md).
     .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+    // libyaml: the YAML event parser under dossier.yml and front matter (YAMLComposer).
+    .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
+                   providers: [.apt(["libyaml-dev"])]),
     .systemLibrary(name: "CGzip", path: "Sources/CGzip", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
     // dlopen once per process, shared by the loaders of libvips, libcurl and libpq.
     .target(name: "CLibraryLoad", linkerSettings: [.linkedLibrary("dl")]),
@@ -86,13 +89,12 @@ var targets: [Target] = [
     .executableTarget(name: "dossier-embed"),
     .plugin(name: "EmbedFolders", capability: .buildTool(), dependencies: ["dossier-embed"]),
     .target(name: "Render", dependencies: [
-        "CCmarkGFM", "CMarkArena", "Escaping", "TextBasics",
+        "CCmarkGFM", "CMarkArena", "Escaping", "TextBasics", "JSONLines",
     ]),
     .target(
         name: "DossierKit",
-        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "StudyStore", "TextBasics",
-                       .product(name: "Yams", package: "Yams"),
-                       .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "StudyStore", "TextBasics", "CLibYAML",
+                       "ZipArchive"]
             + crypto + enabled.map { .target(name: $0.module) },
         exclude: disabled.map { "Sections/\($0.section)Section.swift" },
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
@@ -106,6 +108,8 @@ var targets: [Target] = [
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
         plugins: ["EmbedFolders"]   // Help/: the commands' long help (HelpText.swift)
     ),
+    // Zip files read and written over zlib, refusing hostile ones (docs/archive.md).
+    .target(name: "ZipArchive", dependencies: ["CGzip"]),
     // libcurl, loaded at run time for WebDAV's HTTP transport (never linked; see the target).
     .target(name: "CCurlRuntime", dependencies: ["CLibraryLoad"], linkerSettings: [.linkedLibrary("dl")]),
     .target(name: "WebDAV", dependencies: ["CCurlRuntime", "XMLScan", "TextBasics"]),
@@ -139,6 +143,7 @@ var targets: [Target] = [
     .testTarget(name: "SealingTests", dependencies: ["Sealing"]),
     .testTarget(name: "StudyStoreTests", dependencies: ["StudyStore"]),
     .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
+    .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"]),
 ]
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests
@@ -157,10 +162,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: targets
 )

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // MARK: - JSON values with line numbers, read by the one scanner (docs/json-lines.md)
 
@@ -9,13 +13,19 @@ public indirect enum JNode: Sendable, Equatable {
     case array([JNode], line: Int)
     case string(String, line: Int)
     case number(Double, line: Int)
+    /// A number written as a whole number (no fraction, no exponent) that fits an `Int`;
+    /// only read when asked for (``JSONReader/document(_:file:integers:)``), else such a
+    /// number is a ``number(_:line:)`` too.
+    case integer(Int, line: Int)
     case bool(Bool, line: Int)
     case null(line: Int)
 
     /// The line the value starts on.
     public var line: Int {
         switch self {
-        case .object(_, let l), .array(_, let l), .string(_, let l), .number(_, let l), .bool(_, let l): return l
+        case .object(_, let l), .array(_, let l), .string(_, let l), .number(_, let l), .bool(_, let l),
+            .integer(_, let l):
+            return l
         case .null(let l): return l
         }
     }
@@ -30,7 +40,13 @@ public indirect enum JNode: Sendable, Equatable {
     public var members: [JMember]? { if case .object(let m, _) = self { return m } else { return nil } }
     public var items: [JNode]? { if case .array(let a, _) = self { return a } else { return nil } }
     public var stringValue: String? { if case .string(let s, _) = self { return s } else { return nil } }
-    public var numberValue: Double? { if case .number(let d, _) = self { return d } else { return nil } }
+    public var numberValue: Double? {
+        switch self {
+        case .number(let d, _): return d
+        case .integer(let n, _): return Double(n)
+        default: return nil
+        }
+    }
     public var boolValue: Bool? { if case .bool(let b, _) = self { return b } else { return nil } }
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
@@ -40,7 +56,7 @@ public indirect enum JNode: Sendable, Equatable {
         case .object: return "an object"
         case .array: return "a list"
         case .string: return "text"
-        case .number: return "a number"
+        case .number, .integer: return "a number"
         case .bool: return "true/false"
         case .null: return "null"
         }
@@ -63,7 +79,8 @@ public struct JMember: Sendable, Equatable {
 /// Whole JSON texts and JSON Lines records as ``JNode`` trees.
 public enum JSONReader {
     /// `data` as one JSON value (a file: a UTF-8 byte-order mark at its start is skipped).
-    public static func document(_ data: Data, file: String) throws(JSONLinesError) -> JNode {
+    /// With `integers`, a whole number that fits an `Int` is an ``JNode/integer(_:line:)``.
+    public static func document(_ data: Data, file: String, integers: Bool = false) throws(JSONLinesError) -> JNode {
         let bytes = [UInt8](data)
         return try JSONLinesFile.withBytes(bytes) { p throws(JSONLinesError) -> JNode in
             let start = p.count >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0
@@ -71,7 +88,7 @@ public enum JSONReader {
             do throws(JSONScanProblem) {
                 s.skipSpace()
                 guard s.i < s.end else { throw s.fail("the file holds no JSON value") }
-                let v = try s.tree(depth: 0, firstLine: 1)
+                let v = try s.tree(depth: 0, firstLine: 1, integers: integers)
                 try s.finish()
                 return v
             } catch {
@@ -81,8 +98,8 @@ public enum JSONReader {
     }
 
     /// `text` as one JSON value.
-    public static func document(_ text: String, file: String) throws(JSONLinesError) -> JNode {
-        try document(Data(text.utf8), file: file)
+    public static func document(_ text: String, file: String, integers: Bool = false) throws(JSONLinesError) -> JNode {
+        try document(Data(text.utf8), file: file, integers: integers)
     }
 
     /// One JSON Lines record: the bytes `from..<to` of `p` (one line, no line break)
@@ -107,7 +124,7 @@ public enum JSONReader {
 
 extension JSONScanner {
     /// The value at `i` as a tree; `depth` counts the arrays and objects already open.
-    mutating func tree(depth: Int, firstLine: Int) throws(JSONScanProblem) -> JNode {
+    mutating func tree(depth: Int, firstLine: Int, integers: Bool = false) throws(JSONScanProblem) -> JNode {
         let line = firstLine + lineBreaks
         guard i < end else { throw fail("a value is missing") }
         switch p[i] {
@@ -126,7 +143,7 @@ extension JSONScanner {
                     if !keys.insert(key).inserted { throw duplicate(key, at: keyStart) }
                 }
                 let keyLine = firstLine + keyLineBreaks
-                let value = try tree(depth: depth + 1, firstLine: firstLine)
+                let value = try tree(depth: depth + 1, firstLine: firstLine, integers: integers)
                 members.append(JMember(key: key, keyLine: keyLine, value: value))
             }
             return .object(members, line: line)
@@ -135,13 +152,25 @@ extension JSONScanner {
             i += 1
             var first = true
             var items: [JNode] = []
-            while try nextItem(first: &first) { items.append(try tree(depth: depth + 1, firstLine: firstLine)) }
+            while try nextItem(first: &first) {
+                items.append(try tree(depth: depth + 1, firstLine: firstLine, integers: integers))
+            }
             return .array(items, line: line)
         case 0x22: return .string(try checked(try string()), line: line)
         case 0x74, 0x66, 0x6E:
             if let b = try word() { return .bool(b, line: line) }
             return .null(line: line)
-        case 0x2D, 0x30...0x39: return .number(try double(""), line: line)
+        case 0x2D, 0x30...0x39:
+            if integers {
+                let at = i
+                let n = try number()
+                if n.whole, let v = Int(String(decoding: UnsafeBufferPointer(rebasing: p[n.start..<n.end]),
+                                               as: UTF8.self)) {
+                    return .integer(v, line: line)
+                }
+                i = at
+            }
+            return .number(try double(""), line: line)
         default: throw fail("not JSON: \(Self.describe(p[i])) cannot start a value")
         }
     }

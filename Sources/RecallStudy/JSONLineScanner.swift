@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import JSONLines
 
 // MARK: - The fields of one recall log line, read with the one JSON scanner

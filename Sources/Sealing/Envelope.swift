@@ -1,6 +1,11 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The sealed envelope both kits send (docs/game-telemetry.md, "Encrypted uploads";
 /// docs/recall-upload.md): hybrid RSA-OAEP-SHA-256 + AES-256-GCM to the study's public key.

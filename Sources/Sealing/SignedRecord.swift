@@ -1,5 +1,10 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import JSONLines
 
 /// The signed first line both kits put before the body of an upload's plaintext

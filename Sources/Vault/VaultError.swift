@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Errors from the Vault core. They carry a file and line where one applies and never
 /// contain a secret (no password, note text or key is ever put in a message).

@@ -1,6 +1,11 @@
 import ArgumentParser
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import TextBasics
 
 /// `dossier`: argument parsing and nothing else. Every command's work lives in
@@ -44,13 +49,13 @@ struct Dossier: AsyncParsableCommand {
         if args.count == 2, args[0] == "markdown", !args[1].hasPrefix("-") {
             do { try MarkdownCommand.render(file: args[1]) } catch {
                 Console.error(error as? DossierError ?? DossierError(file: args[1], "\(error)"))
-                Foundation.exit(1)
+                Glibc.exit(1)
             }
             return
         }
         if let message = Suggestions.unknownCommand(Dossier.self, args) {
             Stdio.writeError(Data((message + "\n").utf8))
-            Foundation.exit(2)
+            Glibc.exit(2)
         }
         do {
             var command = try parseAsRoot(args)
@@ -61,7 +66,7 @@ struct Dossier: AsyncParsableCommand {
             }
         } catch let error as DossierError {
             Console.error(error)
-            Foundation.exit(1)
+            Glibc.exit(1)
         } catch {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }
@@ -74,14 +79,14 @@ struct Dossier: AsyncParsableCommand {
             }
             if code == .validationFailure {
                 Stdio.writeError(Data((message + "\n").utf8))
-                Foundation.exit(2)
+                Glibc.exit(2)
             }
             if code.rawValue == 1 || error is ExitCode {
                 if !message.isEmpty { Stdio.writeError(Data((message + "\n").utf8)) }
-                Foundation.exit(code.rawValue)
+                Glibc.exit(code.rawValue)
             }
             Console.error(DossierError(error.diagnostics))
-            Foundation.exit(1)
+            Glibc.exit(1)
         }
     }
 }

@@ -1,6 +1,11 @@
 import ArgumentParser
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 
 /// `dossier markdown FILE`: renders one Markdown file to HTML on standard output exactly
@@ -37,7 +42,7 @@ struct MarkdownCommand: ParsableCommand {
                 out.write($0)
             }
         } catch {
-            throw DossierError(file: file, "cannot read file: \(error.localizedDescription)")
+            throw DossierError(file: file, "cannot read file: \(error)")
         }
         try out.flush()
     }

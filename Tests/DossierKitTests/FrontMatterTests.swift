@@ -3,12 +3,12 @@ import Testing
 @testable import DossierKit
 import SplitMix64
 
-/// The flat front-matter reader (``FrontMatter/flat(_:firstLine:)``) against the Yams
-/// path it short-cuts: wherever it answers, it must give Yams' node (values, nulls and
-/// every line number); wherever Yams would fail, it must not answer.
+/// The flat front-matter reader (``FrontMatter/flat(_:firstLine:)``) against the libyaml
+/// path it short-cuts: wherever it answers, it must give the composer's node (values, nulls and
+/// every line number); wherever the composer would fail, it must not answer.
 @Suite struct FrontMatterFastPathTests {
-    /// What Yams makes of `yaml` as front matter (first line = line 2), or the error text.
-    func viaYams(_ yaml: String) -> (node: ConfigNode?, error: String?) {
+    /// What the composer makes of `yaml` as front matter (first line = line 2), or the error text.
+    func viaComposer(_ yaml: String) -> (node: ConfigNode?, error: String?) {
         do { return (try ConfigNode.parse(yaml, file: "p.md", lineOffset: 1), nil) }
         catch { return (nil, "\(error)") }
     }
@@ -18,20 +18,20 @@ import SplitMix64
         return bytes.withUnsafeMutableBufferPointer { FrontMatter.flat(UnsafeBufferPointer($0), firstLine: 2) }
     }
 
-    /// Checks one input: the fast path answers only where Yams succeeds, with its node.
+    /// Checks one input: the fast path answers only where the composer succeeds, with its node.
     func agree(_ yaml: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         guard let fast = viaFlat(yaml) else { return false }
-        let yams = viaYams(yaml)
-        if let e = yams.error {
+        let composed = viaComposer(yaml)
+        if let e = composed.error {
             Issue.record(
-                "fast path accepted what Yams refuses (\(e)): \(yaml.debugDescription)", sourceLocation: sourceLocation)
+                "fast path accepted what the composer refuses (\(e)): \(yaml.debugDescription)", sourceLocation: sourceLocation)
         } else {
-            #expect(fast == yams.node, "\(yaml.debugDescription)", sourceLocation: sourceLocation)
+            #expect(fast == composed.node, "\(yaml.debugDescription)", sourceLocation: sourceLocation)
         }
         return true
     }
 
-    @Test func commonFlatFrontMatterTakesTheFastPathWithYamsNodesAndLines() {
+    @Test func commonFlatFrontMatterTakesTheFastPathWithComposedNodesAndLines() {
         let accepted = [
             "title: \"Page 09964: flight digraph\"\nsummary: \"Generated page 9964 for the render benchmark.\"\n",
             "title: Methods\nsummary: How the study was run.\nweight: 10\ndraft: false\ntoc: true\n",
@@ -43,7 +43,7 @@ import SplitMix64
         for y in accepted { #expect(agree(y), "fast path declined \(y.debugDescription)") }
     }
 
-    @Test func anythingElseIsLeftToYams() {
+    @Test func anythingElseIsLeftToTheComposer() {
         let declined = [
             "", "\n", "title: x", "title:\n", "title: \n", "title: x \n", "title:\tx\n", "title: x\r\n",
             "title: x # note\n", "# c\ntitle: x\n", "title: 'x'\n", "title: \"a\\\"b\"\n", "title: \"a\" \n",
@@ -63,8 +63,8 @@ import SplitMix64
     }
 
     /// Thousands of random lines over an alphabet of YAML's special characters: the
-    /// fast path never disagrees with Yams where it answers.
-    @Test func randomHostileInputsNeverDisagreeWithYams() {
+    /// fast path never disagrees with the composer where it answers.
+    @Test func randomHostileInputsNeverDisagreeWithTheComposer() {
         let pieces = [
             "title", "summary", "a", "-", ":", ": ", " ", "  ", "\"", "'", "\\", "#", " #", "\n", "\t", "\r",
             "null", "~", "x", "1", "[", "]", "{", "}", ",", "&", "*", "!", "|", ">", "%", "@", "é", ".", "/", "(", "+"
@@ -95,7 +95,7 @@ import SplitMix64
                 return "\(p.title)|\(p.summary)|\(p.weight)|\(p.draft)|\(String(describing: p.toc))"
             } catch { return "error: \(error)" }
         }
-        // Each fast-path page beside the same page forced onto Yams by a comment line.
+        // Each fast-path page beside the same page forced onto the composer by a comment line.
         for fm in ["title: A\nweight: x\n", "title: A\nweight: 3\ndraft: maybe\n", "title: A\ncolour: red\n",
                    "title: \"\"\n", "title: null\nsummary: S\n", "title: T\ntoc: false\ndraft: yes\n"] {
             let fast = load("---\n" + fm + "---\n# H\n")

@@ -1,8 +1,8 @@
-// JSONRead (Dossier's own JSON reader, which replaced Foundation's JSONSerialization so
-// the binary carries no ICU) gives the JSONValue the JSONSerialization path gave: the
+// JSONValue.read (the one JSON reader, JSONLines' JSONReader, which replaced Foundation's
+// JSONSerialization so the binary carries no ICU) gives the JSONValue the JSONSerialization path gave: the
 // reference below is that path, kept here as the plain twin. Compared by the bytes
 // JSONOutput writes. (Integers beyond ±2^53 are not compared: JSONSerialization typed
-// some of them, such as -2^62, as doubles; JSONRead keeps every integer that fits an Int.)
+// some of them, such as -2^62, as doubles; JSONValue.read keeps every integer that fits an Int.)
 import Foundation
 import Render
 import Testing
@@ -49,7 +49,7 @@ private struct Sample: Codable, Equatable {
                        nested: ["a": doubles.shuffled(using: &g), "b": []])
         let raw = try encoder.encode(s)
         let reference = viaSerialization(try JSONSerialization.jsonObject(with: raw, options: [.fragmentsAllowed]))
-        let ours = try JSONRead.value(Array(raw)).data
+        let ours = try JSONValue.read(raw).data
         if ours != reference.data {
             // Foundation on Linux misreads some large numbers with a fraction (it gave
             // -1044418591034672 for -1044418591034672.1). Where the two differ, everything
@@ -67,8 +67,8 @@ private struct Sample: Codable, Equatable {
 
 @Test func jsonReadRefusesBrokenText() throws {
     for bad in ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"open", "1 2", "{\"a\":1,}", "nan"] {
-        #expect(throws: JSONRead.Failure.self) { try JSONRead.value(Array(bad.utf8)) }
+        #expect(throws: (any Error).self) { try JSONValue.read(Data(bad.utf8)) }
     }
-    #expect(try JSONRead.value(Array("[\"\\ud83d\\ude42\", 1e2, -0, true, null]".utf8))
+    #expect(try JSONValue.read(Data("[\"\\ud83d\\ude42\", 1e2, -0, true, null]".utf8))
             == .array([.string("🙂"), .double(100), .int(0), .bool(true), .null]))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONLines
 import Testing
 @testable import Vault
 
@@ -174,7 +175,8 @@ import Testing
                                          ["title": "scan", "value": ["file": ["fileName": "id.png"]]]]]],
             ] as [String: Any],
         ]
-        let bank = try #require(OnePUX.item(raw, folder: "Private", now: Self.now, into: &result))
+        let node = try JSONReader.document(JSONSerialization.data(withJSONObject: raw), file: "t", integers: true)
+        let bank = try #require(OnePUX.item(node, folder: "Private", now: Self.now, into: &result))
         #expect(bank.totp.reveal == "otpauth://totp/b?secret=OPX")
         #expect(bank.uris == ["https://app.bank.example.com"] && bank.website == "https://bank.example.com")
         #expect(

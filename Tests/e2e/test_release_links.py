@@ -132,10 +132,6 @@ def test_the_icu_check_finds_icu_where_it_is_and_only_there(tmp_path):
     assert icu_carried(plain) == []
 
 
-@pytest.mark.xfail(strict=True, reason="still linked through corelibs Foundation by Yams (NSRegularExpression, "
-                   "DateFormatter), ZIPFoundation (NSString, Progress), Vault's JSON import and export "
-                   "(JSONSerialization) and DossierKit's folder walks (FileManager.enumerator, URLResourceValues): "
-                   "docs/benchmarks.md, \"5. Start-up\". Remove this mark when they are gone.")
 def test_the_shipped_release_binary_carries_no_icu():
     """The static release binary holds no ICU data (`icudt<NN>_dat`): nothing in it calls
     corelibs Foundation, so neither FoundationInternationalization nor ICU is linked and

@@ -1,7 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Crypto
 import Render
-import ZIPFoundation
+import ZipArchive
 import TextBasics
 
 /// Checks a BagIt bag (folder or `.zip`) as RFC 8493 §3 asks: `bagit.txt` is well
@@ -21,8 +26,11 @@ public enum BagVerifier {
         // A zip: unpack into a temporary folder; the bag is its single top-level folder.
         let tmp = fm.temporaryDirectory.appendingPathComponent("dossier-bag-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: tmp) }
-        do { try fm.unzipItem(at: url, to: tmp) } catch {
-            return ["\(SitePaths.display(url)): not a readable zip, or damaged (\(error.localizedDescription))"]
+        do {
+            guard let bytes = fm.contents(atPath: url.path) else { throw ZipError("cannot be read") }
+            try ZipReader([UInt8](bytes)).unpack(to: tmp)
+        } catch {
+            return ["\(SitePaths.display(url)): not a readable zip, or damaged (\(error))"]
         }
         let top = (try? fm.contentsOfDirectory(atPath: tmp.path))?.filter { !$0.hasPrefix("__MACOSX") } ?? []
         guard top.count == 1 else {
@@ -55,12 +63,10 @@ public enum BagVerifier {
         // Payload files present.
         let data = bag.appendingPathComponent("data")
         var payload = Set<String>()
-        if let walker = fm.enumerator(atPath: data.path) {
-            while let rel = walker.nextObject() as? String {
-                var d = false
-                if fm.fileExists(atPath: data.appendingPathComponent(rel).path, isDirectory: &d), !d {
-                    payload.insert("data/" + rel)
-                }
+        if let walked = FolderWalk.entries(under: data.path, skipHidden: false) {
+            for rel in walked.filter({ !$0.isFolderFollowingLinks }).map(\.path)
+            where fm.fileExists(atPath: data.appendingPathComponent(rel).path) {
+                payload.insert("data/" + rel)
             }
         } else {
             problems.append("\(shown)/data: missing payload folder")
@@ -109,8 +115,7 @@ public enum BagVerifier {
                 var bytes: Int64 = 0
                 for p in payload {
                     bytes += Int64(
-                        (try? fm.attributesOfItem(atPath: bag.appendingPathComponent(p).path)[.size] as? NSNumber)??
-                            .int64Value ?? 0)
+                        FolderWalk.size(atPath: bag.appendingPathComponent(p).path) ?? 0)
                 }
                 if parts.count != 2 || Int64(parts[0]) != bytes || Int(parts[1]) != payload.count {
                     problems.append(

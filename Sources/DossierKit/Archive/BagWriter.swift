@@ -1,8 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Crypto
 import Render
 import WebDAV
-import ZIPFoundation
+import ZipArchive
 import TextBasics
 
 /// Writes a BagIt bag (RFC 8493, BagIt 1.0) of a built site: a folder, or a `.zip` of
@@ -129,10 +134,12 @@ public struct BagWriter: Sendable {
         // Into place: swapped with the old bag, never removing it first.
         if zip {
             let tmpZip = work.appendingPathComponent(bagName + ".zip")
+            let names = lines.map(\.path) + tags.map(\.0) + ["tagmanifest-sha256.txt"]
+                + (config.sha512 ? ["tagmanifest-sha512.txt"] : [])
             do {
-                try fm.zipItem(at: bag, to: tmpZip, shouldKeepParent: true, compressionMethod: .deflate)
+                try BagWriter.zip(bag, names: names, as: bagName, to: tmpZip, day: date)
             } catch {
-                throw DossierError(file: SitePaths.display(destination), "cannot write the zip (\(error.localizedDescription))")
+                throw DossierError(file: SitePaths.display(destination), "cannot write the zip (\(error))")
             }
             try BagSwap.replace(destination, with: tmpZip)
         } else {
@@ -140,6 +147,19 @@ public struct BagWriter: Sendable {
         }
         try FaultPoint.hit("archive: remove the work folder")
         return (lines.count, octets)
+    }
+
+    /// Zips the bag's files `names` (relative to `bag`) as `<top>/<name>`, in byte order
+    /// of the names (docs/archive.md, "The zip's bytes").
+    static func zip(_ bag: URL, names: [String], as top: String, to zip: URL, day: String) throws {
+        let writer = try ZipWriter(path: zip.path, day: day)
+        for name in names.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            guard let data = FileManager.default.contents(atPath: bag.appendingPathComponent(name).path) else {
+                throw ZipError("\(name) cannot be read back")
+            }
+            try writer.add(name: top + "/" + name, contents: [UInt8](data))
+        }
+        try writer.finish()
     }
 
     /// Lower-case hex SHA-512.

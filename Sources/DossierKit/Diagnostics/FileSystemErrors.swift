@@ -1,20 +1,22 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Plain-language messages for file-system errors (docs/limits.md, "File-system
 /// errors"): instead of `Error Domain=NSCocoaErrorDomain Code=513 …`, the path and what
 /// to do. Used for any error that reaches the command line without a message of its own.
 public enum FileSystemErrors {
-    /// The POSIX error behind `error` (a `POSIXError`, an `NSError` of that domain, or a
-    /// Cocoa file error whose underlying error is one) and the path it names, if any.
+    /// The POSIX error behind `error` (a `POSIXError`, or a Cocoa file error — which
+    /// FoundationEssentials' file calls throw — whose underlying error is one) and the path
+    /// it names, if any.
     static func cause(_ error: Error) -> (errno: Int32?, cocoa: Int?, path: String?) {
-        let ns = error as NSError
-        var path = ns.userInfo[NSFilePathErrorKey] as? String ?? (ns.userInfo[NSURLErrorKey] as? URL)?.path
-        var code: Int32? = ns.domain == NSPOSIXErrorDomain ? Int32(ns.code) : nil
-        if let under = ns.userInfo[NSUnderlyingErrorKey] as? NSError {
-            if under.domain == NSPOSIXErrorDomain, code == nil { code = Int32(under.code) }
-            if path == nil { path = under.userInfo[NSFilePathErrorKey] as? String }
-        }
-        return (code, ns.domain == NSCocoaErrorDomain ? ns.code : nil, path)
+        if let posix = error as? POSIXError { return (posix.code.rawValue, nil, nil) }
+        guard let cocoa = error as? CocoaError else { return (nil, nil, nil) }
+        let code = (cocoa.underlying as? POSIXError)?.code.rawValue
+        return (code, cocoa.code.rawValue, cocoa.filePath ?? cocoa.url?.path)
     }
 
     /// A readable error for `error`, or nil when it is not a file-system error.

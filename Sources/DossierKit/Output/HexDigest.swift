@@ -1,5 +1,10 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A SHA-256 as manifests and the build state write it — 64 lower-case hex digits —
 /// held as its 32 bytes. As text each was 112 bytes of heap, and a build holds one per

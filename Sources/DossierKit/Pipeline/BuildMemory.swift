@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 
 // What the build keeps out of memory, or keeps once, so that a clean build's peak does
@@ -53,7 +58,7 @@ extension BuildContext {
             disk = [UInt8](repeating: 0, count: count)
             var got = 0
             while got < count {
-                let n = disk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + got, count - got) }
+                let n = disk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, count - got) }
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return false }
                 got += n
@@ -67,7 +72,7 @@ extension BuildContext {
             }
         } catch { return false }
         var byte: UInt8 = 0
-        return Foundation.read(fd, &byte, 1) == 0          // and nothing after the last piece
+        return Glibc.read(fd, &byte, 1) == 0          // and nothing after the last piece
     }
 
     // MARK: Pages written piece by piece (PageSplice)

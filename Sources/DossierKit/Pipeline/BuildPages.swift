@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 import TextBasics
 
@@ -90,15 +95,9 @@ extension BuildContext {
     func copyTree(_ folder: URL, prefix: String, owner: String, isInput: Bool = false,
                   include: (String) -> Bool = { _ in true }) throws {
         let fm = FileManager.default
-        guard
-            let e = fm.enumerator(
-                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else { return }
+        guard let found = FolderWalk.regularFiles(under: folder.path, skipHidden: true) else { return }
         let base = folder.standardizedFileURL.path
-        var files: [URL] = []
-        for case let url as URL in e {
-            if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { files.append(url) }
-        }
+        let files = found.map { folder.appendingPathComponent($0) }
         for url in files.sorted(by: { $0.path < $1.path }) {
             let rel = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             if rel.contains("/"), !include(String(rel.split(separator: "/")[0])) { continue }

@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 
 /// Build step 4: planning the units (what is rebuilt, what is reused) and digesting inputs.

@@ -1,5 +1,10 @@
 import CompactBinary
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif

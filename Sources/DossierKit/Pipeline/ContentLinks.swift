@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 
 /// Lets authors link content pages by their source file: `[Methods](methods.md)` or

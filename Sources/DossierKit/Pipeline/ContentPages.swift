@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 import TextBasics
 
@@ -176,13 +181,9 @@ public struct ContentPage: Sendable {
     ) throws -> [ContentPage] {
         let fm = FileManager.default
         guard fm.fileExists(atPath: folder.path),
-            let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+            let walked = FolderWalk.entries(under: folder.path, skipHidden: true)
         else { return [] }
-        var found: [String] = []
-        let base = folder.standardizedFileURL.path
-        for case let url as URL in e where ["md", "markdown"].contains(url.pathExtension.lowercased()) {
-            found.append(String(url.standardizedFileURL.path.dropFirst(base.count + 1)))
-        }
+        let found = walked.map(\.path).filter { ["md", "markdown"].contains(PathText.pathExtension($0).lowercased()) }
         var pages: [ContentPage] = []
         var errors: [Diagnostic] = []
         var seen: [String: String] = [:]

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 import TextBasics
 
@@ -91,15 +96,7 @@ struct FolderLinks: Sendable {
     /// The site paths of the extensionless regular files under `folder` (the project's
     /// `static/`), hidden files skipped as the copy skips them.
     static func extensionlessFiles(under folder: URL) -> Set<String> {
-        let fm = FileManager.default
-        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
-                                    options: [.skipsHiddenFiles]) else { return [] }
-        let base = folder.standardizedFileURL.path
-        var out: Set<String> = []
-        for case let url as URL in e where !url.lastPathComponent.contains(".") {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            out.insert(String(url.standardizedFileURL.path.dropFirst(base.count + 1)))
-        }
-        return out
+        guard let files = FolderWalk.regularFiles(under: folder.path, skipHidden: true) else { return [] }
+        return Set(files.filter { !PathText.lastComponent($0).contains(".") })
     }
 }

@@ -1,15 +1,20 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A content page's YAML front matter, parsed into the same ``ConfigNode`` that
-/// `ConfigNode.parse` (Yams) gives.
+/// `ConfigNode.parse` (libyaml + YAMLComposer) gives.
 ///
 /// Why a second path: almost every page's front matter is a few flat `key: value`
 /// lines, and composing them through Yams (a libyaml event stream, tag resolution, a
 /// node tree) was about 4 % of a 10,000-page build. ``flat(_:firstLine:)`` reads exactly
 /// that shape and answers nil for anything else — comments, quotes other than simple
 /// double quotes, escapes, empty values, tabs, `\r`, non-ASCII, nesting, repeated keys —
-/// which then goes through Yams as before, so values, lines and error messages are
-/// Yams' own. `FrontMatterFastPathTests` checks the two paths against each other.
+/// which then goes through ConfigNode.parse, so values, lines and error messages are
+/// its own. `FrontMatterFastPathTests` checks the two paths against each other.
 enum FrontMatter {
     /// Parses the front matter `yaml` (the bytes between the `---` lines) of `file`,
     /// whose first line is line 2 of the file.
@@ -18,7 +23,7 @@ enum FrontMatter {
         return try ConfigNode.parse(String(decoding: yaml, as: UTF8.self), file: file, lineOffset: 1)
     }
 
-    /// The node Yams composes for `yaml` when every line is `key: value\n` with
+    /// The node ConfigNode.parse composes for `yaml` when every line is `key: value\n` with
     /// - a key of ASCII letters, digits, `_` and `-`, starting with a letter;
     /// - `:` and one or more spaces;
     /// - a value that is either a double-quoted string of printable ASCII without `"`

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// How the link check reports dangling and unsafe links: grouped by the file that wrote
 /// them, at most ``perFile`` lines per file and ``maxFiles`` files, each cut with a count,

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The site navigation model (docs/templates.md, "Navigation"): the home page, each
 /// section, and the top-level content pages up to ``maxPages`` — lowest `weight` first,

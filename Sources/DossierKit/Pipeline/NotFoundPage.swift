@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 
 /// `404.html`: the page a server shows for a path that is not in the site (docs/serve.md,

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+import Dispatch
+#else
 import Foundation
+#endif
 
 /// Runs `body` over `items` on every core and returns the results in input order: the
 /// synchronous sibling of ``concurrentMap(_:limit:_:)`` for CPU- and file-bound work

@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
+import TextBasics
 
 /// Dossier's built-in templates (`Templates/`) and site assets (`Site/`).
 ///
@@ -58,15 +64,10 @@ public enum Resources {
 
     static func filesOnDisk(_ folder: URL) throws -> [File] {
         let fm = FileManager.default
-        guard
-            let e = fm.enumerator(
-                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else { return [] }
-        let base = folder.standardizedFileURL.path
+        guard let files = FolderWalk.regularFiles(under: folder.path, skipHidden: true) else { return [] }
         var out: [File] = []
-        for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
-        {
-            let rel = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
+        for rel in files {
+            let url = folder.appendingPathComponent(rel)
             guard let data = fm.contents(atPath: url.path) else { throw DossierError(file: url, "cannot read file") }
             out.append(File(path: rel, data: data, origin: url.path))
         }

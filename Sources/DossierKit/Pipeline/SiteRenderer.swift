@@ -1,6 +1,12 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
+import TextBasics
 
 /// An entry of the site navigation.
 public struct NavItem: Sendable, Hashable {
@@ -38,7 +44,7 @@ public struct SiteRenderer: Sendable {
     static let binaryIdentity: String = {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         guard let a = try? FileManager.default.attributesOfItem(atPath: exe.path) else { return "unknown" }
-        let size = (a[.size] as? NSNumber)?.int64Value ?? 0
+        let size = FolderWalk.size(atPath: exe.path) ?? 0
         let mtime = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         return "\(exe.path)|\(size)|\(mtime)"
     }()

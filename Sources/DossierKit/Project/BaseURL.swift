@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The manifest's `base_url`: empty, or an absolute `http:`/`https:` URL with a host
 /// (docs/manifest.md). Anything else — `javascript:`, `file:`, `data:`, a relative path,

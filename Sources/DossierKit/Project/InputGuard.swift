@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 import TextBasics
 
@@ -83,10 +88,9 @@ enum ProjectTemplates {
     /// Every `*.mustache` under `folder`: inside the project (or allowed) and within
     /// ``InputLimits/template``.
     static func check(_ folder: URL, confinement: Confinement) throws {
-        let fm = FileManager.default
-        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles]) else { return }
+        guard let walked = FolderWalk.entries(under: folder.path, skipHidden: true) else { return }
         var errors: [Diagnostic] = []
-        for case let url as URL in e where url.pathExtension == "mustache" {
+        for url in walked.map({ folder.appendingPathComponent($0.path) }) where url.pathExtension == "mustache" {
             let shown = SitePaths.display(url)
             do {
                 try confinement.check(url, shown: shown)

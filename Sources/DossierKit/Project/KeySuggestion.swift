@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// "Did you mean …?" for a misspelt key of `dossier.yml` or of a page's front matter,
 /// at every level (docs/manifest.md, "Mistyped keys").

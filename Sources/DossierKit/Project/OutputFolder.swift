@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import TextBasics
 
 /// The rules for the manifest's `output:` folder, which a full build replaces wholesale

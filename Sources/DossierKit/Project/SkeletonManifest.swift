@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // The `dossier.yml` that `dossier new` writes (docs/manifest.md, "A new project"): the
 // site's keys, then every section as a commented example, with the sections asked for by

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import WebDAV
 
 /// Sending the files of a publish: each to a temporary name, then MOVE into place only

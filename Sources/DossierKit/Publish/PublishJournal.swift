@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import TextBasics
 
 /// A local, append-only record of a publish in progress, so an interrupted publish

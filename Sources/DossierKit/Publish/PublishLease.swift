@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import WebDAV
 import TextBasics
 
@@ -69,7 +74,7 @@ struct PublishLease: Codable, Sendable, Equatable {
 enum MachineID {
     static let current: String = {
         let home = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".dossier/machine-id")
-        let temp = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("dossier-machine-id-\(getuid())")
+        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-machine-id-\(getuid())")
         for file in [home, temp] {
             if let id = read(file) { return id }
             let id = PublishLease.randomHex(16)

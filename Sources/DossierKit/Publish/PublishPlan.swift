@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// What a publish must do to turn the server's copy (its manifest) into the local site:
 /// a pure function of the two manifests, so it is unit-tested without a server.

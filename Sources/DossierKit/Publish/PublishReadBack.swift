@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import WebDAV
 
 /// Deciding by content, never by size (docs/publish.md, "Read-back"): what the server

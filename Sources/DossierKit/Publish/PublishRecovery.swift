@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import WebDAV
 
 /// Recovering from what an interrupted publish leaves on a server that keeps cut

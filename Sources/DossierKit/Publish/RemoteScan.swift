@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import WebDAV
 
 /// What the server really holds under the publish folder, found by walking it with

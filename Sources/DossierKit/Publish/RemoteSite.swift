@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import WebDAV
 
 /// The manifest publish keeps on the server (`.dossier-manifest.json`): the site

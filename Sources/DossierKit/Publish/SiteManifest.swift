@@ -1,5 +1,10 @@
 import Escaping
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Crypto
 import Render
 import TextBasics
@@ -190,13 +195,12 @@ public struct SiteManifest: Codable, Sendable, Equatable {
     public static func scan(_ folder: URL) throws -> SiteManifest {
         var entries: [Entry] = []
         let base = folder.standardizedFileURL.resolvingSymlinksInPath().path
-        guard let walker = FileManager.default.enumerator(atPath: base) else {
+        guard let walked = FolderWalk.entries(under: base, skipHidden: false) else {
             throw DossierError(file: SitePaths.display(folder), "cannot read this folder")
         }
-        while let rel = walker.nextObject() as? String {
+        for rel in walked.filter({ !$0.isFolderFollowingLinks }).map(\.path) {
             let full = base + "/" + rel
-            var isDir = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDir), !isDir else { continue }
+            guard FileManager.default.fileExists(atPath: full) else { continue }
             let (hash, size) = try FileHash.sha256(URL(fileURLWithPath: full))
             entries.append(Entry(path: rel, sha256: hash, size: size))
         }

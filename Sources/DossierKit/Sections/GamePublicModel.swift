@@ -1,6 +1,11 @@
 // Compiled only with the game domain.
 #if DOMAIN_GAME
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import GameAnalytics
 import Privacy
 

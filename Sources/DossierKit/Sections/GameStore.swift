@@ -1,7 +1,12 @@
 // Compiled only with the game domain.
 #if DOMAIN_GAME
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import GameAnalytics
 import StudyStore
 

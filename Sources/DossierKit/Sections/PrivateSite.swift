@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The marker a section leaves in a site that must never be published (per-player
 /// data): `dossier publish` refuses a site holding it unless `--force-private` is given.

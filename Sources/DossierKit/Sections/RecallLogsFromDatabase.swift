@@ -1,7 +1,12 @@
 // Compiled only with the recall domain.
 #if DOMAIN_RECALL
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import StudyStore
 
 // MARK: - `recall: database:` — participant logs read from the study database (docs/store.md)

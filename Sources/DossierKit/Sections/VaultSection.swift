@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 import Vault
 import TextBasics
@@ -88,7 +93,7 @@ public struct VaultSection: Section {
     var pwnedStamp: String {
         guard let pwned else { return "" }
         let a = try? FileManager.default.attributesOfItem(atPath: pwned.path)
-        let size = (a?[.size] as? NSNumber)?.int64Value ?? -1
+        let size = a == nil ? -1 : FolderWalk.size(atPath: pwned.path) ?? -1
         let mtime = (a?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
         return "\(pwned.path)|\(size)|\(mtime)"
     }

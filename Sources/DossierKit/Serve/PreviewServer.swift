@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Render
 import TextBasics
 
@@ -142,16 +147,12 @@ public final class PreviewServer: @unchecked Sendable {
 enum ProjectWatcher {
     static func fingerprint(_ folder: URL) -> String {
         var h = Hashing.Key()
-        let fm = FileManager.default
-        let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isDirectoryKey]
-        guard let e = fm.enumerator(at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles]) else { return "" }
+        let outside = { (rel: String) in PathText.lastComponent(rel).hasPrefix("_site") }
+        guard let walked = FolderWalk.entries(under: folder.path, skipHidden: true, descend: { !outside($0) })
+        else { return "" }
         var items: [String] = []
-        for case let url as URL in e {
-            let name = url.lastPathComponent
-            if name.hasPrefix("_site") { e.skipDescendants(); continue }
-            guard let v = try? url.resourceValues(forKeys: Set(keys)) else { continue }
-            if v.isDirectory == true { continue }
-            items.append("\(url.path)|\(v.fileSize ?? 0)|\(v.contentModificationDate?.timeIntervalSince1970 ?? 0)")
+        for w in walked where !outside(w.path) && w.kind != .folder {
+            items.append("\(folder.path)/\(w.path)|\(w.size)|\(w.modified)")
         }
         for i in items.sorted() { h.add(i) }
         return h.finalize()

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Runs `body` over `items` in a task group of at most `limit` tasks (default: the
 /// number of active cores), returning results in input order.

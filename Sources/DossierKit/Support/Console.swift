@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import TextBasics
 
 /// Where Dossier talks to people: progress and notes to standard error, never secrets.

@@ -1,5 +1,10 @@
 #if DOMAIN_VAULT
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Vault
 import WebDAV
 

@@ -1,5 +1,11 @@
 #if DOMAIN_VAULT
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+import Dispatch
+#else
 import Foundation
+#endif
 import Vault
 import WebDAV
 import TextBasics

@@ -1,6 +1,11 @@
 #if DOMAIN_VAULT
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Vault
 import WebDAV
 

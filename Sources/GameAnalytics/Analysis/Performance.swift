@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - TRIPOD performance figures (docs/game-measures.md, "Model performance (TRIPOD)")
 

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - Special functions (docs/game-measures.md, "Numerics")
 
@@ -12,13 +17,13 @@ public enum Special {
     /// evaluated bottom-up with 120 terms (relative error < 1e-15 for x ≥ 3).
     public static func logErfc(_ x: Double) -> Double {
         if x.isNaN { return .nan }
-        if x < 3 { return Foundation.log(Foundation.erfc(x)) }
-        return Foundation.log(erfcx(x)) - x * x
+        if x < 3 { return Glibc.log(Glibc.erfc(x)) }
+        return Glibc.log(erfcx(x)) - x * x
     }
 
     /// exp(x²)·erfc(x) for x ≥ 3 (continued fraction); for x < 3 computed directly.
     public static func erfcx(_ x: Double) -> Double {
-        if x < 3 { return Foundation.exp(x * x) * Foundation.erfc(x) }
+        if x < 3 { return Glibc.exp(x * x) * Glibc.erfc(x) }
         if x > 1e8 { return 1 / (x * Double.pi.squareRoot()) }
         var t = x
         for k in stride(from: 120, through: 1, by: -1) {
@@ -29,11 +34,11 @@ public enum Special {
 
     /// log Φ(z), the log of the standard normal CDF: log(½·erfc(−z/√2)).
     public static func logNormalCDF(_ z: Double) -> Double {
-        Foundation.log(0.5) + logErfc(-z / 2.0.squareRoot())
+        Glibc.log(0.5) + logErfc(-z / 2.0.squareRoot())
     }
 
     /// Φ(z).
-    public static func normalCDF(_ z: Double) -> Double { 0.5 * Foundation.erfc(-z / 2.0.squareRoot()) }
+    public static func normalCDF(_ z: Double) -> Double { 0.5 * Glibc.erfc(-z / 2.0.squareRoot()) }
 
     /// Φ⁻¹(p) for 0 < p < 1: Acklam's rational approximation refined by one Halley step
     /// (absolute error ~1e-15).
@@ -49,25 +54,25 @@ public enum Special {
         let pl = 0.02425
         var x: Double
         if p < pl {
-            let q = (-2 * Foundation.log(p)).squareRoot()
+            let q = (-2 * Glibc.log(p)).squareRoot()
             x = (((((c[0]*q+c[1])*q+c[2])*q+c[3])*q+c[4])*q+c[5]) / ((((d[0]*q+d[1])*q+d[2])*q+d[3])*q+1)
         } else if p <= 1 - pl {
             let q = p - 0.5, r = q * q
             x = (((((a[0]*r+a[1])*r+a[2])*r+a[3])*r+a[4])*r+a[5])*q / (((((b[0]*r+b[1])*r+b[2])*r+b[3])*r+b[4])*r+1)
         } else {
-            let q = (-2 * Foundation.log(1 - p)).squareRoot()
+            let q = (-2 * Glibc.log(1 - p)).squareRoot()
             x = -(((((c[0]*q+c[1])*q+c[2])*q+c[3])*q+c[4])*q+c[5]) / ((((d[0]*q+d[1])*q+d[2])*q+d[3])*q+1)
         }
         // One Halley refinement step.
         let e = normalCDF(x) - p
-        let u = e * (2 * Double.pi).squareRoot() * Foundation.exp(x * x / 2)
+        let u = e * (2 * Double.pi).squareRoot() * Glibc.exp(x * x / 2)
         x = x - u / (1 + x * u / 2)
         return x
     }
 
     /// The logistic function 1/(1+e^(−x)), without overflow.
     public static func expit(_ x: Double) -> Double {
-        x >= 0 ? 1 / (1 + Foundation.exp(-x)) : Foundation.exp(x) / (1 + Foundation.exp(x))
+        x >= 0 ? 1 / (1 + Glibc.exp(-x)) : Glibc.exp(x) / (1 + Glibc.exp(x))
     }
 }
 

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 // MARK: - The public site's privacy key and ledger, kept in the study database
 // (docs/game-privacy.md, "One key and one ledger per database")

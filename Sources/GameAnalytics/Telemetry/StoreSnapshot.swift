@@ -1,5 +1,10 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import StudyStore
 
 // MARK: - One consistent read of the study database (docs/game-privacy.md, "The data digest")

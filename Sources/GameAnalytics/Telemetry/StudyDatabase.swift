@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import StudyStore
+import TextBasics
 
 // MARK: - The study database (docs/game-telemetry.md, "The study database"; docs/store.md)
 
@@ -48,18 +54,18 @@ public final class StudyDatabase {
     /// written. A missing folder is named, not made — it is most likely a mistyped path.
     static func checkPlace(for path: String) throws(GameError) {
         let fm = FileManager.default
-        var isFolder: ObjCBool = false
+        var isFolder = false
         if fm.fileExists(atPath: path, isDirectory: &isFolder) {
-            if isFolder.boolValue { throw GameError(file: path, "is a folder, not a database file") }
+            if isFolder { throw GameError(file: path, "is a folder, not a database file") }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.deletingLastComponent(path)
         let folder = parent.isEmpty ? "." : parent
         guard fm.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw GameError(file: path,
                             "cannot create the database: the folder \(folder) does not exist (create it first)")
         }
-        guard isFolder.boolValue else {
+        guard isFolder else {
             throw GameError(file: path, "cannot create the database: \(folder) is a file, not a folder")
         }
         guard fm.isWritableFile(atPath: folder) else {

@@ -1,6 +1,11 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Sealing
 
 public enum RecallIngestOutcome: Sendable, Hashable {

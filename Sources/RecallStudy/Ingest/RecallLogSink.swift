@@ -1,5 +1,10 @@
 import StudyStore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,8 +52,8 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
     public init(folder: URL, beforeWrite: @escaping (String) throws -> Void = { _ in }) throws {
         self.folder = folder
         self.beforeWrite = beforeWrite
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir.boolValue else {
+        var isDir = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir), isDir else {
             throw RecallSinkError.io("\(folder.path): the logs folder does not exist (create it first)")
         }
         sweep(folder)

@@ -1,5 +1,10 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import Sealing
 
 /// A sealed recall upload (docs/recall-upload.md): the envelope both kits use (`RMU1`,

@@ -137,6 +137,6 @@ public enum JSONOutput {
         enc.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         let raw = try enc.encode(value)
-        return try JSONRead.value(Array(raw)).data
+        return try JSONValue.read(raw).data
     }
 }

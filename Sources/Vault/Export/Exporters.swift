@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import JSONLines
 import TextBasics
 
 /// Unencrypted exports other managers import (docs/vault-import.md, "Export"): every live
@@ -41,32 +46,41 @@ public enum Exporter {
     static func bitwarden(_ items: [VaultItem]) throws -> Data {
         let folderNames = Array(Set(items.map(\.folder).filter { !$0.isEmpty })).sorted()
         let folderID = Dictionary(uniqueKeysWithValues: folderNames.enumerated().map { ($1, cFormat("00000000-0000-4000-8000-%012d", $0 + 1)) })
-        let out: [String: Any] = [
-            "encrypted": false,
-            "folders": folderNames.map { ["id": folderID[$0]!, "name": $0] },
-            "items": items.map { i -> [String: Any] in
-                var o: [String: Any] = ["id": i.id.uuidString.lowercased(), "organizationId": NSNull(), "collectionIds": NSNull(),
-                                        "folderId": folderID[i.folder].map { $0 as Any } ?? NSNull(), "name": i.title,
-                                        "favorite": i.favorite, "reprompt": i.reprompt ? 1 : 0,
-                                        "fields": i.fields.map { ["name": $0.name, "value": $0.value.reveal, "type": $0.hidden ? 1 : 0, "linkedId": NSNull()] as [String: Any] },
-                                        "creationDate": iso(i.created), "revisionDate": iso(i.modified)]
+        let out: JSONOut = .object([
+            "encrypted": .bool(false),
+            "folders": .array(folderNames.map { .object(["id": .string(folderID[$0]!), "name": .string($0)]) }),
+            "items": .array(items.map { i -> JSONOut in
+                var o: [String: JSONOut] = [
+                    "id": .string(i.id.uuidString.lowercased()), "organizationId": .null, "collectionIds": .null,
+                    "folderId": folderID[i.folder].map { .string($0) } ?? .null, "name": .string(i.title),
+                    "favorite": .bool(i.favorite), "reprompt": .int(i.reprompt ? 1 : 0),
+                    "fields": .array(i.fields.map {
+                        .object(["name": .string($0.name), "value": .string($0.value.reveal),
+                                 "type": .int($0.hidden ? 1 : 0), "linkedId": .null])
+                    }),
+                    "creationDate": .string(iso(i.created)), "revisionDate": .string(iso(i.modified))]
                 if i.kind == .entry {
-                    o["type"] = 1
-                    o["notes"] = i.details.isEmpty ? NSNull() : i.details.reveal
+                    o["type"] = .int(1)
+                    o["notes"] = i.details.isEmpty ? .null : .string(i.details.reveal)
                     let uris = ([i.website] + i.uris).filter { !$0.isEmpty }
-                    o["login"] = ["username": i.username, "password": i.password.reveal,
-                                  "totp": i.totp.isEmpty ? NSNull() : i.totp.reveal as Any,
-                                  "passwordRevisionDate": iso(i.passwordChanged),
-                                  "uris": uris.map { ["match": NSNull(), "uri": $0] }] as [String: Any]
-                    o["passwordHistory"] = i.history.isEmpty ? NSNull() : i.history.reversed().map { ["lastUsedDate": iso($0.changed), "password": $0.password.reveal] } as Any
+                    o["login"] = .object([
+                        "username": .string(i.username), "password": .string(i.password.reveal),
+                        "totp": i.totp.isEmpty ? .null : .string(i.totp.reveal),
+                        "passwordRevisionDate": .string(iso(i.passwordChanged)),
+                        "uris": .array(uris.map { .object(["match": .null, "uri": .string($0)]) })])
+                    o["passwordHistory"] = i.history.isEmpty ? .null : .array(i.history.reversed().map {
+                        .object(["lastUsedDate": .string(iso($0.changed)), "password": .string($0.password.reveal)])
+                    })
                 } else {
-                    o["type"] = 2
-                    o["notes"] = i.text.reveal
-                    o["secureNote"] = ["type": 0]
+                    o["type"] = .int(2)
+                    o["notes"] = .string(i.text.reveal)
+                    o["secureNote"] = .object(["type": .int(0)])
                 }
-                return o
-            },
-        ]
-        return try JSONSerialization.data(withJSONObject: out, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                return .object(o)
+            }),
+        ])
+        // The bytes JSONSerialization wrote (.prettyPrinted, .sortedKeys,
+        // .withoutEscapingSlashes): every key here is ASCII, so byte order is its order.
+        return Data(out.written(pretty: true))
     }
 }

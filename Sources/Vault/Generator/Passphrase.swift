@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Passphrase settings: `words` words (3–20) joined by `separator`, optionally each
 /// capitalised, optionally with one random digit appended to one random word.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A fast, allocation-free reader of the ISO 8601 / RFC 3339 timestamps exports carry:
 /// `YYYY-MM-DD`, then optionally `T` or a space, `HH:MM[:SS[.fraction]]`, then optionally

@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
+import JSONLines
 import TextBasics
 
 // MARK: - Import result
@@ -94,13 +100,15 @@ public enum Importer {
     public static func detect(_ text: String, file: String? = nil) throws -> ImportFormat {
         let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
         if trimmed.hasPrefix("{") {
-            guard let obj = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
+            guard let obj = try? JSONReader.document(String(trimmed), file: file ?? "JSON", integers: true),
+                obj.members != nil
+            else {
                 throw VaultError(.invalidInput, "JSON that cannot be read", file: file)
             }
-            if obj["encrypted"] as? Bool == true {
+            if obj["encrypted"]?.looseBool == true {
                 throw VaultError(.unsupported, "an encrypted Bitwarden export: export it unencrypted (JSON) instead", file: file)
             }
-            if obj["items"] is [Any] { return .bitwardenJSON }
+            if obj["items"]?.items != nil { return .bitwardenJSON }
             throw VaultError(.unsupported, "JSON without an 'items' list is not a supported export", file: file)
         }
         if trimmed.hasPrefix("<") {

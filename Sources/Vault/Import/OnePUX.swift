@@ -1,5 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import ZIPFoundation
+#endif
+import JSONLines
+import ZipArchive
 
 /// 1Password's 1PUX export: a zip holding `export.data`, JSON of
 /// `accounts[].vaults[].items[]` (docs/vault-import.md, "1Password 1PUX").
@@ -18,10 +23,11 @@ enum OnePUX {
     ]
 
     static func read(_ data: Data, file: String?, now: Date) throws -> ImportResult {
-        guard let zip = try? Archive(data: data, accessMode: .read, pathEncoding: nil) else {
+        let zip: ZipReader
+        do { zip = try ZipReader([UInt8](data)) } catch {
             throw VaultError(
                 .corrupt,
-                "a zip file that cannot be opened (damaged or cut short): export it from 1Password again "
+                "a zip file that cannot be opened (\(error)): export it from 1Password again "
                     + "(File › Export, format 1PUX)", file: file)
         }
         guard let entry = zip["export.data"] else {
@@ -32,24 +38,24 @@ enum OnePUX {
                     + "and re-zipped",
                 file: file)
         }
-        guard entry.uncompressedSize <= 1 << 30 else {
+        guard entry.size <= 1 << 30 else {
             throw VaultError(.invalidInput, "export.data is over 1 GiB", file: file)
         }
-        var json = Data()
-        do { _ = try zip.extract(entry, skipCRC32: false) { json.append($0) } } catch {
+        let json: Data
+        do { json = Data(try zip.contents(of: entry)) } catch {
             throw VaultError(.corrupt, "the 1PUX zip is damaged (export.data cannot be extracted)", file: file)
         }
-        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any],
-            let accounts = root["accounts"] as? [[String: Any]]
+        guard let root = try? JSONReader.document(json, file: "export.data", integers: true),
+            root["accounts"]?.items?.allSatisfy({ $0.members != nil }) == true
         else {
             throw VaultError(.invalidInput, "export.data is not 1PUX JSON (no accounts list)", file: file)
         }
         var result = ImportResult(format: .onePUX, items: [], skipped: [:], warnings: [])
-        for account in accounts {
-            for vault in account["vaults"] as? [[String: Any]] ?? [] {
-                let folder = (vault["attrs"] as? [String: Any])?["name"] as? String ?? ""
-                for raw in vault["items"] as? [[String: Any]] ?? [] {
-                    let state = raw["state"] as? String ?? "active"
+        for account in root.objects("accounts") {
+            for vault in account.objects("vaults") {
+                let folder = vault.object("attrs")?.text("name") ?? ""
+                for raw in vault.objects("items") {
+                    let state = raw.text("state") ?? "active"
                     if state != "active" { result.skipped[state, default: 0] += 1; continue }
                     guard let item = item(raw, folder: folder, now: now, into: &result) else { continue }
                     result.items.append(item)
@@ -60,41 +66,41 @@ enum OnePUX {
     }
 
     /// One active item; nil (counted as skipped) for categories the vault cannot hold.
-    static func item(_ raw: [String: Any], folder: String, now: Date, into result: inout ImportResult) -> VaultItem? {
-        let category = raw["categoryUuid"] as? String ?? ""
-        let overview = raw["overview"] as? [String: Any] ?? [:]
-        let details = raw["details"] as? [String: Any] ?? [:]
-        let title = overview["title"] as? String ?? ""
-        let notes = details["notesPlain"] as? String ?? ""
-        let created = (raw["createdAt"] as? Double).flatMap(unixDate)
-        let modified = (raw["updatedAt"] as? Double).flatMap(unixDate)
+    static func item(_ raw: JNode, folder: String, now: Date, into result: inout ImportResult) -> VaultItem? {
+        let category = raw.text("categoryUuid") ?? ""
+        let none = JNode.object([], line: 0)
+        let overview = raw.object("overview") ?? none
+        let details = raw.object("details") ?? none
+        let title = overview.text("title") ?? ""
+        let notes = details.text("notesPlain") ?? ""
+        let created = raw["createdAt"]?.looseDouble.flatMap(unixDate)
+        let modified = raw["updatedAt"]?.looseDouble.flatMap(unixDate)
         var item: VaultItem
         var fields: [CustomField] = []
         switch category {
         case "001", "005":
-            var user = "", pass = details["password"] as? String ?? ""
-            for f in details["loginFields"] as? [[String: Any]] ?? [] {
-                let value = f["value"] as? String ?? ""
-                switch f["designation"] as? String {
+            var user = "", pass = details.text("password") ?? ""
+            for f in details.objects("loginFields") {
+                let value = f.text("value") ?? ""
+                switch f.text("designation") {
                 case "username": user = value
                 case "password": pass = value
                 default:
                     // web-form fields: type "P" is a password field
-                    let name = (f["name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? (f["id"] as? String ?? "")
+                    let name = f.text("name").flatMap { $0.isEmpty ? nil : $0 } ?? (f.text("id") ?? "")
                     fields.append(
-                        CustomField(name: name, value: Secret(value), hidden: f["fieldType"] as? String == "P"))
+                        CustomField(name: name, value: Secret(value), hidden: f.text("fieldType") == "P"))
                 }
             }
             let urls = Importer.unique(
-                [overview["url"] as? String ?? ""]
-                    + (overview["urls"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String })
+                [overview.text("url") ?? ""] + overview.objects("urls").compactMap { $0.text("url") })
             item = Importer.entry(title: title, username: user, password: pass, website: urls.first ?? "", notes: notes,
                                   folder: folder, created: created, modified: modified, now: now)
             item.uris = Array(urls.dropFirst())
-            item.history = (details["passwordHistory"] as? [[String: Any]] ?? []).compactMap { h in
-                guard let p = h["value"] as? String, !p.isEmpty else { return nil }
+            item.history = details.objects("passwordHistory").compactMap { h in
+                guard let p = h.text("value"), !p.isEmpty else { return nil }
                 return PasswordHistoryEntry(
-                    password: Secret(p), changed: (h["time"] as? Double).flatMap(unixDate) ?? item.modified)
+                    password: Secret(p), changed: h["time"]?.looseDouble.flatMap(unixDate) ?? item.modified)
             }
             item.history.sort { $0.changed < $1.changed }
         case "003":
@@ -104,15 +110,15 @@ enum OnePUX {
             result.skipped[categories[category] ?? "category \(category)", default: 0] += 1
             return nil
         }
-        for section in details["sections"] as? [[String: Any]] ?? [] {
-            for field in section["fields"] as? [[String: Any]] ?? [] {
-                let name = field["title"] as? String ?? ""
-                guard let (kind, v) = (field["value"] as? [String: Any])?.first else { continue }
+        for section in details.objects("sections") {
+            for field in section.objects("fields") {
+                let name = field.text("title") ?? ""
+                guard let first = field.object("value")?.members?.first else { continue }
+                let (kind, v) = (first.key, first.value)
                 switch kind {
                 case "totp" where item.totp.isEmpty && item.kind == .entry: item.totp = Secret(text(v))
                 case "file":
-                    let file = v as? [String: Any] ?? [:]
-                    result.attachment(file["fileName"] as? String ?? "", of: title)
+                    result.attachment(v.text("fileName") ?? "", of: title)
                 default:
                     fields.append(
                         CustomField(name: name, value: Secret(text(v)), hidden: kind == "concealed" || kind == "totp"))
@@ -120,27 +126,24 @@ enum OnePUX {
             }
         }
         item.fields = fields
-        item.tags = Importer.unique(overview["tags"] as? [String] ?? [])
-        item.favorite = (raw["favIndex"] as? Int ?? 0) > 0
-        if let doc = details["documentAttributes"] as? [String: Any] {
-            result.attachment(doc["fileName"] as? String ?? "", of: title)
+        let tags = overview["tags"]?.items ?? []
+        item.tags = Importer.unique(tags.allSatisfy { $0.stringValue != nil } ? tags.compactMap(\.stringValue) : [])
+        item.favorite = (raw["favIndex"]?.looseInt ?? 0) > 0
+        if let doc = details.object("documentAttributes") {
+            result.attachment(doc.text("fileName") ?? "", of: title)
         }
         result.notKeep("passkey", details["passkey"] != nil ? 1 : 0)
         return item
     }
 
-    /// A section field's value as text: strings as they are, numbers in decimal, anything
-    /// structured (addresses, month-year, …) as compact JSON with sorted keys.
-    static func text(_ v: Any) -> String {
-        switch v {
-        case let s as String: return s
-        case let n as NSNumber: return n.stringValue
-        default:
-            guard JSONSerialization.isValidJSONObject(v),
-                let d = try? JSONSerialization.data(withJSONObject: v, options: [.sortedKeys, .withoutEscapingSlashes])
-            else { return "" }
-            return String(decoding: d, as: UTF8.self)
-        }
+    /// A section field's value as text: strings as they are, numbers and booleans as
+    /// ``JNode/numberText``, anything structured (addresses, month-year, …) as compact
+    /// JSON with keys in byte order (``JSONOut``), null as nothing.
+    static func text(_ v: JNode) -> String {
+        if let s = v.stringValue { return s }
+        if let n = v.numberText { return n }
+        if v.members != nil || v.items != nil { return String(decoding: JSONOut(v).written(), as: UTF8.self) }
+        return ""
     }
 
     /// Seconds since 1970; NaN, infinite or beyond year 9999 is not a date.

@@ -1,5 +1,10 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import TextBasics
 
 /// An offline copy of Have I Been Pwned's Pwned Passwords (docs/vault-report.md,

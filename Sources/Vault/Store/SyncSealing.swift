@@ -1,5 +1,10 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Sealing for item-by-item sync (docs/vault-sync.md, "Blobs" and "Manifest").
 ///

@@ -1,5 +1,10 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import TextBasics
 
 // MARK: - Vault
@@ -376,12 +381,12 @@ public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
         let dir = url.deletingLastPathComponent()
         let tmp = dir.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let fd = Foundation.open(tmp.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let fd = Glibc.open(tmp.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard fd >= 0 else { throw VaultError(.io, "cannot create a temporary file", file: dir.path) }
         var ok = data.withUnsafeBytes { buf -> Bool in
             var off = 0
             while off < buf.count {
-                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
+                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
                 if n <= 0 { return false }
                 off += n
             }
@@ -393,7 +398,7 @@ public enum AtomicFile {
             unlink(tmp.path)
             throw VaultError(.io, "cannot write the file", file: url.path)
         }
-        let dfd = Foundation.open(dir.path, O_RDONLY)
+        let dfd = Glibc.open(dir.path, O_RDONLY)
         if dfd >= 0 { fsync(dfd); close(dfd) }
     }
 }

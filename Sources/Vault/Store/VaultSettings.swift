@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Per-vault server settings (WebDAV sync), stored sealed inside the vault body next to
 /// the items but never as an item (docs/vault-format.md, payload format 2).

@@ -1,6 +1,11 @@
 import ArgumentParser
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// `dossier archive`: a BagIt bag of the built site, or `--verify` one.
 struct ArchiveCommand: AsyncParsableCommand {

@@ -1,7 +1,12 @@
 import ArgumentParser
 import Crypto
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import StudyStore
 
 /// `dossier db …`: the study database itself — its schema and moving it between
@@ -73,11 +78,11 @@ struct DbImportLogs: ParsableCommand {
         let location = try storeLocation(database, option: "--database")
         var files: [String] = []
         for i in inputs {
-            var dir: ObjCBool = false
+            var dir = false
             guard FileManager.default.fileExists(atPath: i, isDirectory: &dir) else {
                 throw DossierError(file: i, "not found")
             }
-            if dir.boolValue {
+            if dir {
                 let names = try FileManager.default.contentsOfDirectory(atPath: i).sorted()
                 files += names.filter { !$0.hasPrefix(".") && ($0.hasSuffix(".jsonl") || $0.hasSuffix(".csv")) }
                     .map { (i.hasSuffix("/") ? i : i + "/") + $0 }

@@ -2,7 +2,12 @@
 #if DOMAIN_GAME
 import ArgumentParser
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import GameAnalytics
 import TextBasics
 

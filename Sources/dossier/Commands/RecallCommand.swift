@@ -1,6 +1,12 @@
 import ArgumentParser
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+import Dispatch
+#else
 import Foundation
+#endif
 import RecallStudy
 import TextBasics
 
@@ -57,7 +63,7 @@ struct RecallCommand: AsyncParsableCommand {
             }
             let dir = URL(fileURLWithPath: out)
             do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
-                throw DossierError(file: out, "cannot create the folder: \(error.localizedDescription)")
+                throw DossierError(file: out, "cannot create the folder: \(error)")
             }
             var sim = Simulator(strings: set, seed: seed)
             sim.abandonRate = abandonRate

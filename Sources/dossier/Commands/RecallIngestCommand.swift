@@ -2,7 +2,12 @@
 import ArgumentParser
 import _CryptoExtras
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import RecallStudy
 import Sealing
 import StudyStore
@@ -104,8 +109,8 @@ struct RecallIngestCommand: AsyncParsableCommand {
     /// Every *.rcu of a local folder, by name; each removed (or moved) once stored.
     func takeLocal(_ dir: String, key: _RSA.Encryption.PrivateKey, sink: any RecallLogSink & RecallDevicePins,
                    tally: inout Tally) throws {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+        var isDir = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir else {
             throw DossierError(file: dir, "not a folder or an http(s) URL")
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: dir)

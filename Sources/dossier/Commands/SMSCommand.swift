@@ -1,6 +1,11 @@
 import ArgumentParser
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import SecureSMS
 import TextBasics
 

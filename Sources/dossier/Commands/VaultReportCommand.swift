@@ -2,7 +2,12 @@
 #if DOMAIN_VAULT
 import ArgumentParser
 import DossierKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,10 @@
 import CGzip
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// gzip (RFC 1952) inflation through the system zlib, with an output limit so a
 /// hostile file cannot expand without bound.

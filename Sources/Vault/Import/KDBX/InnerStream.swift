@@ -1,6 +1,11 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The KDBX "inner random stream" that hides protected values (passwords, protected
 /// strings) inside the decrypted XML: one keystream, consumed in document order by every

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The outer header of a KDBX 3.1 or 4.x file (docs/vault-kdbx.md): signatures, version,
 /// then type-length-value fields up to the end-of-header field.

@@ -1,7 +1,12 @@
 import CArgon2
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 import XMLScan
 import TextBasics
 

@@ -1,6 +1,11 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Reads a KeePass KDBX 3.1 or 4.x database into vault items (docs/vault-kdbx.md).
 ///
