@@ -89,6 +89,21 @@ import Testing
         }
     }
 
+    /// A path shown in messages with the current folder given and without a second,
+    /// standardized URL when the path has no `.` components or `//`: as before.
+    @Test func displayWithTheFolderGivenAgreesWithDisplay() {
+        let pieces = ["a", "b.md", "/", ".", "..", "./", "../", "//", ".x", "x.", " ", "é"]
+        let cwd = FileManager.default.currentDirectoryPath
+        var random = SeededNumbers(state: 17)
+        for _ in 0..<3000 {
+            let tail = random.soup(pieces, fewerThan: 8)
+            for base in [cwd + "/", "/elsewhere/", cwd + "/../", cwd] {
+                let url = URL(fileURLWithPath: base + tail)
+                #expect(SitePaths.display(url, cwd: cwd) == SitePaths.display(url), "\(base + tail)")
+            }
+        }
+    }
+
     /// The bounded read gives the file's bytes, and one byte past the limit for a file
     /// larger than it, whatever the size `stat` reported (a file that grew or shrank).
     @Test func boundedReadGivesTheFileUpToOnePastTheLimit() throws {

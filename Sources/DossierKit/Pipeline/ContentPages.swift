@@ -45,15 +45,17 @@ public struct ContentPage: Sendable {
 
     /// Reads one content file; bad front matter is an error with file and line.
     public static func load(_ url: URL, relative: String, confinement: Confinement? = nil) throws -> ContentPage {
-        try load(url, relative: relative, confinement: confinement, realFolder: nil)
+        try load(url, relative: relative, confinement: confinement, realFolder: nil,
+                 cwd: FileManager.default.currentDirectoryPath)
     }
 
     /// ``load(_:relative:confinement:)`` with the real path of the file's folder, when
-    /// known (``InputFile/read(_:shown:limit:what:confinement:realFolder:)``).
+    /// known (``InputFile/read(_:shown:limit:what:confinement:realFolder:)``), and the
+    /// current folder (``SitePaths/display(_:cwd:)``).
     static func load(
-        _ url: URL, relative: String, confinement: Confinement?, realFolder: String?
+        _ url: URL, relative: String, confinement: Confinement?, realFolder: String?, cwd: String
     ) throws -> ContentPage {
-        let shown = SitePaths.display(url)
+        let shown = SitePaths.display(url, cwd: cwd)
         let data = try InputFile.read(
             url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement,
             realFolder: realFolder)
@@ -214,11 +216,12 @@ public struct ContentPage: Sendable {
                 }
             }
         }
+        let cwd = FileManager.default.currentDirectoryPath
         let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
             Result {
                 try load(
                     folder.appending(path: rel, directoryHint: .notDirectory), relative: rel, confinement: confinement,
-                    realFolder: realFolders[parentOf(rel)])
+                    realFolder: realFolders[parentOf(rel)], cwd: cwd)
             }
         }
         for (rel, result) in zip(sorted, loaded) {
