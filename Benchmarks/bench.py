@@ -56,7 +56,7 @@ def bench_pages(a):
     print(f"1. render throughput: {a.pages} pages, {a.runs} alternating runs (Dossier, Hugo, the C floor)")
     res = alternate(a.runs, [("dossier", [d, "build", "--clean", "--quiet", str(dproj)]),
                              ("hugo", ["hugo", "--quiet", "-s", str(hproj), "-d", str(hproj / "public")]),
-                             ("floor", floor_contender(dproj, root / "floor-out"))],
+                             ("floor", floor_contender(dproj, root / "floor-out", trash))],
                     prepare)
     rm(trash)
     dn = sum(1 for _ in (dproj / "_site").rglob("*.html"))

@@ -24,7 +24,8 @@ import SplitMix64
         let composed = viaComposer(yaml)
         if let e = composed.error {
             Issue.record(
-                "fast path accepted what the composer refuses (\(e)): \(yaml.debugDescription)", sourceLocation: sourceLocation)
+                "fast path accepted what the composer refuses (\(e)): \(yaml.debugDescription)",
+                sourceLocation: sourceLocation)
         } else {
             #expect(fast == composed.node, "\(yaml.debugDescription)", sourceLocation: sourceLocation)
         }

@@ -50,9 +50,20 @@ public struct ContentPage: Sendable {
 
     /// Reads one content file; bad front matter is an error with file and line.
     public static func load(_ url: URL, relative: String, confinement: Confinement? = nil) throws -> ContentPage {
-        let shown = SitePaths.display(url)
+        try load(url, relative: relative, confinement: confinement, realFolder: nil,
+                 cwd: FileManager.default.currentDirectoryPath)
+    }
+
+    /// ``load(_:relative:confinement:)`` with the real path of the file's folder, when
+    /// known (``InputFile/read(_:shown:limit:what:confinement:realFolder:)``), and the
+    /// current folder (``SitePaths/display(_:cwd:)``).
+    static func load(
+        _ url: URL, relative: String, confinement: Confinement?, realFolder: String?, cwd: String
+    ) throws -> ContentPage {
+        let shown = SitePaths.display(url, cwd: cwd)
         let data = try InputFile.read(
-            url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement)
+            url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement,
+            realFolder: realFolder)
         guard let text = String(data: data, encoding: .utf8) else { throw DossierError(file: shown, "not UTF-8 text") }
         var body = text
         var bodyLine = 1
@@ -78,10 +89,12 @@ public struct ContentPage: Sendable {
             body = String(decoding: data[bodyStart...], as: UTF8.self)
             bodyLine = closingLine + 1
         }
-        let fallbackTitle = ContentPage.titleFromName(relative)
+        // The title from the file's name is made only when neither the front matter nor
+        // a heading gives one (below).
         var page = ContentPage(
-            source: url, relative: relative, title: fallbackTitle, summary: "", weight: 0, draft: false,
+            source: url, relative: relative, title: "", summary: "", weight: 0, draft: false,
             toc: nil, body: body, bodyLine: bodyLine, raw: data)
+        var titled = false
         if let f = fields {
             func err(_ k: String, _ m: String) -> DossierError {
                 DossierError(file: shown, line: f.line(k), "\(k): \(m)")
@@ -89,7 +102,8 @@ public struct ContentPage: Sendable {
             if let t = try f.string("title") {
                 if t.trimmingWhitespace().isEmpty { throw err("title", "must not be empty") }
                 page.title = ControlCharacters.display(t)
-            } else if let h = firstHeading(body) { page.title = ControlCharacters.display(h) }
+                titled = true
+            } else if let h = firstHeading(body) { page.title = ControlCharacters.display(h); titled = true }
             page.summary = ControlCharacters.display(try f.string("summary") ?? "")
             if let w = try f.string("weight") {
                 guard let i = Int(w) else { throw err("weight", "expected a whole number, got '\(w)'") }
@@ -104,7 +118,9 @@ public struct ContentPage: Sendable {
             }
         } else if let h = firstHeading(body) {
             page.title = ControlCharacters.display(h)
+            titled = true
         }
+        if !titled { page.title = ContentPage.titleFromName(relative) }
         return page
     }
 
@@ -189,10 +205,24 @@ public struct ContentPage: Sendable {
         var seen: [String: String] = [:]
         // Read and parse on every core; then check in path order, as before.
         let sorted = found.sorted()
+        // Each folder resolved once (not each file: a `realpath` through Foundation's
+        // URL per page was 5 % of a page build).
+        var realFolders: [Substring: String] = [:]
+        if confinement != nil {
+            for rel in sorted {
+                let dir = parentOf(rel)
+                if realFolders[dir] == nil {
+                    realFolders[dir] = Confinement.real(
+                        dir.isEmpty ? folder : folder.appending(path: String(dir), directoryHint: .isDirectory))
+                }
+            }
+        }
+        let cwd = FileManager.default.currentDirectoryPath
         let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
             Result {
                 try load(
-                    folder.appending(path: rel, directoryHint: .notDirectory), relative: rel, confinement: confinement)
+                    folder.appending(path: rel, directoryHint: .notDirectory), relative: rel, confinement: confinement,
+                    realFolder: realFolders[parentOf(rel)], cwd: cwd)
             }
         }
         for (rel, result) in zip(sorted, loaded) {
@@ -223,6 +253,12 @@ public struct ContentPage: Sendable {
 }
 
 extension ContentPage {
+    /// The folder part of a path relative to `content/` (empty for a file at its top).
+    static func parentOf(_ rel: String) -> Substring {
+        guard let slash = rel.utf8.lastIndex(of: 0x2F) else { return "" }
+        return rel[..<slash]
+    }
+
     /// Characters a content file's path may not hold, because the path becomes a link:
     /// `:` (`javascript:x.md` would be read as a URL scheme), `?` `#` `%` (they end or
     /// re-encode a URL path), `\\`, and control characters.

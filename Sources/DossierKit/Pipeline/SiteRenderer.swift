@@ -74,11 +74,13 @@ public struct SiteRenderer: Sendable {
         }
         var body = content, toc = page.toc
         if toc.isEmpty, page.template != "page", let added = PageContents.add(to: content) { (body, toc) = added }
+        let enhanced = TableMarkup.enhance(body)
         let layout = LayoutModel(
             title: page.title, isHome: page.path == "index.html", site: site, root: root,
-            content: TableMarkup.enhance(body), nav: navModel, crumbs: breadcrumbs(page, root: root),
+            content: enhanced, nav: navModel, crumbs: breadcrumbs(page, root: root),
             toc: toc.filter { $0.level >= 2 && $0.level <= 3 }.map(LayoutModel.TOCLine.init),
-            styles: page.styles.map { root + $0 }, scripts: page.scripts.map { root + $0 }, bodyClass: page.bodyClass)
+            styles: page.styles.map { root + $0 }, scripts: page.scripts.map { root + $0 }, bodyClass: page.bodyClass,
+            headAndBody: TitleSplit.split(enhanced))
         // Display text never carries control characters (docs/json-and-csv.md): one
         // pass over the finished page replaces any a title or label brought in.
         // The layout is its content and some navigation: room for both at once.

@@ -17,8 +17,15 @@ public enum SitePaths {
 
     /// A path for messages: relative to the current folder when inside it.
     public static func display(_ url: URL) -> String {
-        let cwd = FileManager.default.currentDirectoryPath
-        let p = url.standardizedFileURL.path
+        display(url, cwd: FileManager.default.currentDirectoryPath)
+    }
+
+    /// ``display(_:)`` with the current folder given (read once for many files: it is a
+    /// `getcwd` each time). A path without `.` components or `//` is its own
+    /// standardized form, so it needs no second URL (`PageReadFastPathTests`).
+    public static func display(_ url: URL, cwd: String) -> String {
+        let given = url.path
+        let p = given.contains("/.") || given.contains("//") ? url.standardizedFileURL.path : given
         if p.hasPrefix(cwd + "/") { return String(p.dropFirst(cwd.count + 1)) }
         return p
     }
@@ -47,7 +54,9 @@ public enum SitePaths {
                 let end = l.firstIndex { $0 == 0x23 || $0 == 0x3F } ?? l.count
                 if end == 0 { return .some(nil) }
                 if end >= 2, l[0] == 0x2F, l[1] == 0x2F { return .some(nil) }                  // "//"
-                if let colon = l[..<end].firstIndex(of: 0x3A), !l[..<colon].contains(0x2F) { return .some(nil) }  // scheme
+                if let colon = l[..<end].firstIndex(of: 0x3A), !l[..<colon].contains(0x2F) {  // scheme
+                    return .some(nil)
+                }
                 var parts: [Range<Int>] = []          // ranges into `page` or (offset by page.count) `l`
                 if l[0] != 0x2F {
                     var s = 0

@@ -136,6 +136,51 @@ extension TableMarkup {
         return Array("<t\(t[s + 2] == 0x64 ? "d" : "h") class=\"\(classes.joined(separator: " "))\">".utf8)
     }
 
+    /// The tag `t[s..<e]` with `classes` added, as bytes: ``bareCellTag(_:_:_:_:)``,
+    /// else ``withClassesASCII(_:_:_:_:)``, else ``withClasses(_:_:_:_:)`` (the walk over
+    /// Characters, for a tag with non-ASCII bytes).
+    static func tagWithClasses(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> [UInt8] {
+        bareCellTag(t, s, e, classes) ?? withClassesASCII(t, s, e, classes) ?? Array(withClasses(t, s, e, classes).utf8)
+    }
+
+    static let classAttribute: [UInt8] = Array("class=\"".utf8)
+
+    /// ``withClasses(_:_:_:_:)`` over the bytes of an all-ASCII tag (nil for any other),
+    /// where each byte is one Character but for `\r\n`, which none of the bytes looked
+    /// for (`"`, space, `>`, `/`) is part of: the same bytes, without a String, a
+    /// Character walk and a class list per tag (`<td align="right">`, every cell of a
+    /// right-aligned Markdown column; `TableMarkupTests` compares the two).
+    static func withClassesASCII(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> [UInt8]? {
+        for k in s..<e where t[k] >= 0x80 { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(e - s + 40)
+        let attr = classAttribute
+        var at: Int? = nil
+        var k = s
+        while k + attr.count <= e {
+            if t[k] == 0x63, t[k..<(k + attr.count)].elementsEqual(attr) { at = k; break }
+            k += 1
+        }
+        if let at {
+            let value = at + attr.count
+            var close = value
+            while close < e && t[close] != 0x22 { close += 1 }
+            let existing = t[value..<close].split(separator: 0x20)
+            let add = classes.filter { c in !existing.contains { $0.elementsEqual(c.utf8) } }
+            out.append(contentsOf: t[s..<value])
+            if !add.isEmpty { out.append(contentsOf: (add.joined(separator: " ") + " ").utf8) }
+            out.append(contentsOf: t[value..<e])
+        } else {
+            var nameEnd = s + 1
+            while nameEnd < e && t[nameEnd] != 0x20 && t[nameEnd] != 0x3E && t[nameEnd] != 0x2F { nameEnd += 1 }
+            if s == e { nameEnd = e }
+            out.append(contentsOf: t[s..<nameEnd])
+            out.append(contentsOf: " class=\"\(classes.joined(separator: " "))\"".utf8)
+            out.append(contentsOf: t[nameEnd..<e])
+        }
+        return out
+    }
+
     /// What the column rules (numbers, empty columns, durations) decide for one column,
     /// from the facts of its body cells: shared by the pass and ``TextColumn``.
     struct ColumnRule {

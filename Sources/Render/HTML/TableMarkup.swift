@@ -200,8 +200,7 @@ public enum TableMarkup {
                 }
                 if !classes.isEmpty {
                     let s = cell.range.lowerBound
-                    edits.append((s, cell.openEnd, bareCellTag(t, s, cell.openEnd, classes)
-                                  ?? Array(withClasses(t, s, cell.openEnd, classes).utf8)))
+                    edits.append((s, cell.openEnd, tagWithClasses(t, s, cell.openEnd, classes)))
                 }
             }
         }
@@ -324,7 +323,7 @@ public enum TableMarkup {
     static func addClass(_ t: [UInt8], at s: Int, _ cls: String) -> [UInt8] {
         guard let gt = firstIndex(t, of: 0x3E, from: s) else { return t }
         var out = t
-        out.replaceSubrange(s..<(gt + 1), with: Array(withClasses(t, s, gt + 1, [cls]).utf8))
+        out.replaceSubrange(s..<(gt + 1), with: tagWithClasses(t, s, gt + 1, [cls]))
         return out
     }
 

@@ -18,7 +18,10 @@ public protocol TemplateRecord: TemplateModel, SendableMetatype {
 }
 
 extension TemplateRecord {
-    @inline(__always)
+    /// (Inlinable, so each model's conformance in another module reads its table through
+    /// code specialised for it: unspecialised, every field read made the closure's type
+    /// metadata again, a third of a page's template rendering.)
+    @inlinable @inline(__always)
     public func value(_ name: String) -> TemplateValue? { Self.fields.value(name, of: self) }
 
     /// The fields' names and kinds, for ``TemplateFieldCheck``.
@@ -27,7 +30,7 @@ extension TemplateRecord {
 
 /// The field table of one model type.
 public struct TemplateFields<Model>: Sendable {
-    private let readers: [String: @Sendable (Model) -> TemplateValue?]
+    @usableFromInline let readers: [String: @Sendable (Model) -> TemplateValue?]
     public let schema: TemplateSchema
 
     /// `fields` in the order a reader expects them; two fields of one name are a
@@ -44,7 +47,7 @@ public struct TemplateFields<Model>: Sendable {
         })
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func value(_ name: String, of model: Model) -> TemplateValue? { readers[name]?(model) }
 }
 

@@ -1,0 +1,125 @@
+@testable import DossierKit
+import Foundation
+@testable import Render
+import Testing
+
+/// The page build's short cuts for reading content pages and marking up table cells,
+/// each against the plain code it skips, on generated input.
+@Suite struct PageReadFastPathTests {
+    /// `withClassesASCII` (bytes) against `withClasses` (a String and its Characters)
+    /// on random tags: attributes, `class="…"` with and without the classes already
+    /// there, quotes, `/`, `\r\n`, empty and one-byte tags. Non-ASCII tags must be
+    /// refused (they take the Character walk).
+    @Test func classesAddedByBytesAgreeWithTheCharacterWalk() {
+        let pieces = ["<td", "<th", "<table", " ", "align=\"right\"", "class=\"", "num", "data", "col-empty", "x",
+                      "\"", ">", "/", "\r\n", "\n", "=", "-", "é", "class=\"num ", "  ", "\t"]
+        let classSets = [["num"], ["col-empty"], ["data"], ["num", "col-empty"], ["x", "num"]]
+        var random = SeededNumbers(state: 11)
+        var compared = 0, withAttribute = 0
+        for _ in 0..<20_000 {
+            let tag = Array(random.soup(pieces, fewerThan: 9).utf8)
+            let classes = classSets[random.next() % classSets.count]
+            let ascii = TableMarkup.withClassesASCII(tag, 0, tag.count, classes)
+            let reference = Array(TableMarkup.withClasses(tag, 0, tag.count, classes).utf8)
+            if tag.contains(where: { $0 >= 0x80 }) {
+                #expect(ascii == nil)
+                continue
+            }
+            #expect(ascii == reference, "\(String(decoding: tag, as: UTF8.self).debugDescription) \(classes)")
+            compared += 1
+            if String(decoding: tag, as: UTF8.self).contains("class=\"") { withAttribute += 1 }
+        }
+        // Inside a larger buffer (the cell's offsets), too.
+        let page = Array("<tr><td align=\"right\">1</td></tr>".utf8)
+        #expect(TableMarkup.tagWithClasses(page, 4, 22, ["num"]) == Array("<td class=\"num\" align=\"right\">".utf8))
+        #expect(compared > 10_000 && withAttribute > 1_000)
+    }
+
+    /// A file of a folder whose real path is known is allowed by one `lstat` exactly
+    /// when the full check (resolving every link) allows it; links, linked folders and
+    /// files outside the project are left to the full check, which the read then runs.
+    @Test func folderResolvedOnceAgreesWithTheFullCheck() throws {
+        let fm = FileManager.default
+        let top = fm.temporaryDirectory.appendingPathComponent("confine-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: top) }
+        let project = top.appendingPathComponent("project"), outside = top.appendingPathComponent("outside")
+        let content = project.appendingPathComponent("content")
+        for dir in [content.appendingPathComponent("a/b"), outside.appendingPathComponent("more")] {
+            try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+        }
+        for file in [content.appendingPathComponent("a.md"), content.appendingPathComponent("a/b/c.md"),
+                     outside.appendingPathComponent("o.md"), outside.appendingPathComponent("more/m.md")] {
+            try Data("# x\n".utf8).write(to: file)
+        }
+        try fm.createSymbolicLink(atPath: content.appendingPathComponent("in.md").path, withDestinationPath: "a.md")
+        try fm.createSymbolicLink(
+            atPath: content.appendingPathComponent("out.md").path, withDestinationPath: outside.path + "/o.md")
+        try fm.createSymbolicLink(atPath: content.appendingPathComponent("linked").path, withDestinationPath: "a/b")
+        try fm.createSymbolicLink(
+            atPath: content.appendingPathComponent("away").path, withDestinationPath: outside.path + "/more")
+        let files = ["a.md", "in.md", "out.md", "a/b/c.md", "linked/c.md", "away/m.md", "missing.md", "a/b"]
+        for allowed in [[], [outside]] {
+            let confinement = Confinement(root: project, allowed: allowed)
+            for rel in files {
+                let url = content.appendingPathComponent(rel)
+                let folder = url.deletingLastPathComponent()
+                let realFolder = Confinement.real(folder)
+                var st = stat()
+                let quick = confinement.allowsPlainFile(url.path, realFolder: realFolder, stat: &st)
+                let full = (try? confinement.check(url, shown: rel)) != nil
+                // The short cut only ever allows what the full check allows …
+                if quick { #expect(full, "\(rel) \(allowed)") }
+                // … and a plain file in the project is always allowed by it.
+                if ["a.md", "a/b/c.md"].contains(rel) { #expect(quick, "\(rel)") }
+                // The resolved path it relies on is the full check's.
+                if quick { #expect(Confinement.real(url) == realFolder + "/" + url.lastPathComponent) }
+                // The read gives the same answer either way.
+                func read(_ known: String?) -> Result<Data, Error> {
+                    Result {
+                        try InputFile.read(url, shown: rel, limit: 100, what: "a page", confinement: confinement,
+                                           realFolder: known)
+                    }
+                }
+                switch (read(realFolder), read(nil)) {
+                case (.success(let a), .success(let b)): #expect(a == b)
+                case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)", "\(rel)")
+                default: Issue.record("\(rel) \(allowed): one read failed, the other did not")
+                }
+            }
+        }
+    }
+
+    /// A path shown in messages with the current folder given and without a second,
+    /// standardized URL when the path has no `.` components or `//`: as before.
+    @Test func displayWithTheFolderGivenAgreesWithDisplay() {
+        let pieces = ["a", "b.md", "/", ".", "..", "./", "../", "//", ".x", "x.", " ", "é"]
+        let cwd = FileManager.default.currentDirectoryPath
+        var random = SeededNumbers(state: 17)
+        for _ in 0..<3000 {
+            let tail = random.soup(pieces, fewerThan: 8)
+            for base in [cwd + "/", "/elsewhere/", cwd + "/../", cwd] {
+                let url = URL(fileURLWithPath: base + tail)
+                #expect(SitePaths.display(url, cwd: cwd) == SitePaths.display(url), "\(base + tail)")
+            }
+        }
+    }
+
+    /// The bounded read gives the file's bytes, and one byte past the limit for a file
+    /// larger than it, whatever the size `stat` reported (a file that grew or shrank).
+    @Test func boundedReadGivesTheFileUpToOnePastTheLimit() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bounded-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var random = SeededNumbers(state: 5)
+        for size in [0, 1, 2, 100, 4095, 4096, 4097, 70_000] {
+            let bytes = Data((0..<size).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+            try bytes.write(to: url)
+            for limit in [0, 1, 99, 100, 5000, 100_000] {
+                for expected in [0, size / 2, size, size * 2 + 1] {
+                    let got = InputFile.readBounded(url.path, expected: expected, limit: limit)
+                    #expect(got == bytes.prefix(limit + 1), "size \(size) limit \(limit) expected \(expected)")
+                }
+            }
+        }
+        #expect(InputFile.readBounded(url.path + "-missing", expected: 0, limit: 10) == nil)
+    }
+}
