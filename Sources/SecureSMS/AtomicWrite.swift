@@ -7,6 +7,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TextBasics
 
 // MARK: - Atomic writes
 
@@ -16,28 +17,13 @@ enum AtomicWrite {
     static func write(_ data: Data, to url: URL) throws {
         let dir = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let tmp = dir.appendingPathComponent(
-            ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = Glibc.open(tmp.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else {
-            throw SecureSMSError.keystore("\(dir.path): cannot write here (\(String(cString: strerror(errno))))")
+        let temp = ".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        switch DurableReplace.write(data, to: url.path, tempName: temp) {
+        case nil: return
+        case .create(let e):
+            throw SecureSMSError.keystore("\(dir.path): cannot write here (\(String(cString: strerror(e))))")
+        case .write(let e):
+            throw SecureSMSError.keystore("\(url.path): could not save (\(String(cString: strerror(e))))")
         }
-        var ok = data.withUnsafeBytes { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 { return false }
-                off += n
-            }
-            return true
-        }
-        ok = ok && fsync(fd) == 0
-        Glibc.close(fd)
-        guard ok, rename(tmp.path, url.path) == 0 else {
-            unlink(tmp.path)
-            throw SecureSMSError.keystore("\(url.path): could not save (\(String(cString: strerror(errno))))")
-        }
-        let dfd = Glibc.open(dir.path, O_RDONLY)
-        if dfd >= 0 { fsync(dfd); Glibc.close(dfd) }
     }
 }
