@@ -54,9 +54,11 @@ def open_kit(drv, site):
 
 
 def open_editor(drv, site):
-    drv.get((site / "experiences/editor/index.html").as_uri())
+    # The drafts are cleared from another page: the editor writes its draft again as it
+    # is left, a refresh too, so a draft from an earlier test would come back.
+    drv.get((site / "index.html").as_uri())
     drv.execute_script("localStorage.clear()")
-    drv.refresh()
+    drv.get((site / "experiences/editor/index.html").as_uri())
     wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-editor") == "ready")
     drv.find_element(By.ID, "xe-new").click()
     drv.find_element(By.ID, "xe-add-pano").send_keys(f"{MEDIA / 'hall.jpg'}")
