@@ -59,15 +59,17 @@ let alwaysBuilt: Set<String> = ["recall"]
 let enabled = domains.filter { d in alwaysBuilt.contains(d.key) || (only?.contains(d.key) ?? true) }
 let disabled = domains.filter { d in !enabled.contains { $0.key == d.key } }
 
-/// The files of a stage's folder that import a left-out domain's module, as the target's
-/// `exclude` names them (`Sections/VaultSection.swift`): they cannot compile without it.
-func filesOfDisabledDomains(_ target: String, _ folder: String) -> [String] {
-    let dir = Context.packageDirectory + "/Sources/" + target + "/" + folder
+/// The Swift files of a target's folder that import a left-out domain's module, as the
+/// target's `exclude` names them (`Sections/VaultSection.swift`): they cannot compile
+/// without it.
+func filesOfDisabledDomains(_ target: String, _ folder: String = "") -> [String] {
+    let dir = Context.packageDirectory + "/" + target + (folder.isEmpty ? "" : "/" + folder)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
     return names.filter { name in
-        guard let text = try? String(contentsOfFile: dir + "/" + name, encoding: .utf8) else { return false }
-        return disabled.contains { text.contains("\nimport \($0.module)\n") }
-    }.sorted().map { folder + "/" + $0 }
+        guard name.hasSuffix(".swift"),
+              let text = try? String(contentsOfFile: dir + "/" + name, encoding: .utf8) else { return false }
+        return disabled.contains { text.contains("\nimport \($0.module)\n") || text.hasPrefix("import \($0.module)\n") }
+    }.sorted().map { folder.isEmpty ? $0 : folder + "/" + $0 }
 }
 
 var targets: [Target] = [
@@ -114,7 +116,7 @@ var targets: [Target] = [
         dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "StudyStore", "TextBasics", "CLibYAML",
                        "ZipArchive"]
             + crypto + enabled.map { .target(name: $0.module) },
-        exclude: filesOfDisabledDomains("DossierKit", "Sections"),
+        exclude: filesOfDisabledDomains("Sources/DossierKit", "Sections"),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
         plugins: ["EmbedFolders"]
     ),
@@ -122,7 +124,7 @@ var targets: [Target] = [
         name: "dossier",
         dependencies: ["DossierKit", "StudyStore", "TextBasics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
-        exclude: filesOfDisabledDomains("dossier", "Commands"),
+        exclude: filesOfDisabledDomains("Sources/dossier", "Commands"),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
         plugins: ["EmbedFolders"]   // Help/: the commands' long help (HelpText.swift)
     ),
@@ -153,7 +155,8 @@ var targets: [Target] = [
     .target(name: "UntypedModels", dependencies: ["Render"], path: "Tests/UntypedModels"),
     .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "UntypedModels", "SplitMix64",
                                                     .product(name: "Mustache", package: "swift-mustache")]),
-    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels", "SplitMix64"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels", "SplitMix64"],
+                exclude: filesOfDisabledDomains("Tests/DossierKitTests"), resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "TextBasicsTests", dependencies: ["TextBasics"]),
