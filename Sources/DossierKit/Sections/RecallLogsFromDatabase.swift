@@ -15,9 +15,10 @@ import StudyStore
 /// snapshot (SQLite read transaction, PostgreSQL REPEATABLE READ READ ONLY). Each log's
 /// bytes are kept under `.dossier/recall-logs/<sha256>.<jsonl|csv>` (written once, checked
 /// against their hash; `dossier check` keeps them in a temporary folder instead), so the
-/// build reads them as it reads logs in a folder, and an unchanged log is not rebuilt. A log is named `recall_logs/<name>` in messages and in
-/// the study tables' source-file column — as a log `<name>` in a folder `recall_logs`
-/// of the project would be, so the two sites are the same bytes.
+/// build reads them as it reads logs in a folder, and an unchanged log is not rebuilt. A
+/// log is named `recall_logs/<name>` in messages and in the study tables' source-file
+/// column — as a log `<name>` in a folder `recall_logs` of the project would be, so the
+/// two sites are the same bytes.
 enum RecallLogsFromDatabase {
     struct Log { var name: String; var path: String; var shown: String }
 
