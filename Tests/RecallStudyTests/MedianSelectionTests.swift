@@ -48,6 +48,44 @@ struct MedianSelectionTests {
             }
         }
     }
+
+    /// The counting path on its own and through `median`: spans around the 4 × count and
+    /// 65,536 bounds (nil beyond them), gaps so the two middle values sit in buckets
+    /// apart, negatives, the extremes of `Int` (a span that overflows), keystroke-like
+    /// pools of milliseconds.
+    @Test func countingAsSorting() {
+        var rng = MedianTestRandom(seed: 45)
+        var inputs: [[Int]] = [[Int.min, Int.max], [Int.max, Int.max - 1, Int.min], [-5], [3, 1], [0, 0, 9, 9]]
+        for n in [1, 2, 3, 63, 64, 65, 100, 101, 1_000, 1_001, 20_000] {
+            for span in [0, 1, 2, 5, n / 2, 4 * n - 1, 4 * n, 70_000] where span >= 0 {
+                inputs.append((0..<n).map { _ in rng.int(span + 1) - span / 3 })
+            }
+            // two clusters far apart: the middle two values in different buckets
+            inputs.append((0..<n).map { $0 < n / 2 ? rng.int(3) : 50 + rng.int(3) })
+            inputs.append((0..<n).map { _ in 80 + rng.int(400) + (rng.int(20) == 0 ? rng.int(3_000) : 0) })
+        }
+        for v in inputs {
+            let sorted = medianBySorting(v)
+            #expect(median(v) == sorted, "\(v.prefix(12)) (\(v.count))")
+            if let m = countingMedian(v) { #expect(m == sorted, "\(v.prefix(12)) (\(v.count))") }
+            let lo = v.min() ?? 0, hi = v.max() ?? 0
+            let (span, o) = hi.subtractingReportingOverflow(lo)
+            #expect((countingMedian(v) != nil) == (!v.isEmpty && !o && span < 4 * v.count && span < 65_536))
+        }
+    }
+}
+
+/// A small seeded generator for the counting test.
+struct MedianTestRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func int(_ n: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(max(n, 1)))
+    }
 }
 
 /// The median through a full sort: the reference ``median(_:)`` is compared with.

@@ -74,3 +74,26 @@ struct NumberAndCSVShapeFastPathTests {
         #expect(a.text == b.text, "\(d)")
     }
 }
+
+/// `numberField(Double)` writes whole hundredths and thousandths from their digits; its
+/// plain twin is `numberField(JSONValue.formatNumber(d))` (text and plain-number check).
+@Test func numberFieldOfDoublesAsThroughFormattedText() {
+    var rng = SystemRandomNumberGenerator()
+    var values: [Double] = [0.001, -0.001, 0.01, -0.01, 0.005, 0.0049, 9_999_999.999, -9_999_999.999, 1e7 - 0.5,
+                            1e7 + 0.25, 0.0009, 1.5, -2.25, 0.1 + 0.2, 1.0 / 3, 123.456, -0.125, 5e-324, 1e-7]
+    for ms in -3_000...30_000 { values.append(Double(ms) / 1000) }      // the dynamics tables' cells
+    for ms in stride(from: -2_000, through: 2_000, by: 1) { values.append(Double(ms) / 100) }
+    for _ in 0..<100_000 {
+        let k = Int64.random(in: -20_000_000_000...20_000_000_000, using: &rng)
+        values.append(Double(k) / 1000)
+        values.append(Double(k) / 100)
+        values.append(Double.random(in: -1e8...1e8, using: &rng))
+        values.append(Double(bitPattern: UInt64.random(in: .min ... .max, using: &rng)))
+    }
+    for d in values {
+        var a = CSVWriter(), b = CSVWriter()
+        a.numberField(d); a.numberField(d)
+        b.numberField(JSONValue.formatNumber(d)); b.numberField(JSONValue.formatNumber(d))
+        #expect(a.text == b.text, "\(d)")
+    }
+}

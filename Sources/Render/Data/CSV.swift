@@ -300,7 +300,18 @@ public struct CSVWriter: CSVFieldSink, Sendable {
         // the integer it is, which is what formatNumber gives, without the plain-number
         // check of its text.
         if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return numberField(Int(d)) }
+        // Whole hundredths or thousandths (ms / 1000: every cell of the keystroke-dynamics
+        // tables) have formatNumber's digits written straight in: no string and no
+        // plain-number check, as such digits always are one (`numberFieldOfDoubles…` test).
+        if let k = DecimalText.exactHundredths(d) { return fixedField(k, places: 2) }
+        if let k = DecimalText.exactThousandths(d) { return fixedField(k, places: 3) }
         numberField(JSONValue.formatNumber(d))
+    }
+
+    /// The digits of `DecimalText.fixed(k, places:)` as a field (`k` ≠ 0).
+    private mutating func fixedField(_ k: Int64, places: Int) {
+        separate()
+        DecimalText.withFixed(k, places: places) { bytes.append(contentsOf: $0) }
     }
 
     public mutating func emptyField() { separate() }
