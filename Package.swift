@@ -35,9 +35,12 @@ let domains: [Domain] = [
            dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore", "JSONLines", "TextBasics",
                           "SplitMix64"] + crypto,
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
+    Domain(key: "experiences", module: "Experiences", section: "Experiences",
+           dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "vault", module: "Vault", section: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", "ZipArchive", "JSONLines"] + crypto,
+    Domain(key: "vault", module: "Vault", section: "Vault",
+           dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", "ZipArchive",
+                          "JSONLines"] + crypto,
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto,
            testDependencies: ["SplitMix64"]),
@@ -59,7 +62,8 @@ var targets: [Target] = [
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                    providers: [.apt(["libsqlite3-dev"])]),
     // Argon2 and gzip for the vault's KDBX import (docs/vault-kdbx.md).
-    .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+    .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2",
+                   providers: [.apt(["libargon2-dev"])]),
     // libyaml: the YAML event parser under dossier.yml and front matter (YAMLComposer).
     .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
                    providers: [.apt(["libyaml-dev"])]),
@@ -102,9 +106,11 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "dossier",
-        dependencies: ["DossierKit", "StudyStore", "TextBasics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        dependencies: ["DossierKit", "StudyStore", "TextBasics",
+                       .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
-        exclude: disabled.map { "Commands/\($0.section)Command.swift" } + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
+        exclude: disabled.map { "Commands/\($0.section)Command.swift" }
+            + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
         plugins: ["EmbedFolders"]   // Help/: the commands' long help (HelpText.swift)
     ),
@@ -135,7 +141,8 @@ var targets: [Target] = [
     .target(name: "UntypedModels", dependencies: ["Render"], path: "Tests/UntypedModels"),
     .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "UntypedModels", "SplitMix64",
                                                     .product(name: "Mustache", package: "swift-mustache")]),
-    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels", "SplitMix64"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels", "SplitMix64"],
+                resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "TextBasicsTests", dependencies: ["TextBasics"]),
@@ -148,7 +155,8 @@ var targets: [Target] = [
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests
 for d in enabled {
-    targets.append(.target(name: d.module, dependencies: d.dependencies, resources: d.resources, swiftSettings: d.swiftSettings))
+    targets.append(.target(name: d.module, dependencies: d.dependencies, resources: d.resources,
+                           swiftSettings: d.swiftSettings))
     targets.append(.testTarget(name: "\(d.module)Tests", dependencies: [.target(name: d.module)] + d.testDependencies,
                                resources: d.testResources))
 }
