@@ -32,8 +32,7 @@ extension BuildContext {
     func interned(_ links: [String]) -> [String] {
         lock.lock(); defer { lock.unlock() }
         if let known = linkLists.firstIndex(of: links) { return linkLists[known] }
-        // (links of 15 bytes or fewer are stored inline)
-        let list = links.map { $0.utf8.count > 15 ? linkTexts.insert($0).memberAfterInsert : $0 }
+        let list = links.map { $0.utf8.count > 15 ? linkTexts.insert($0).memberAfterInsert : $0 }  // (shorter ones are stored inline)
         linkLists.insert(list)
         return list
     }
