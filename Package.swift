@@ -9,6 +9,11 @@
 // `DOSSIER_ONLY=recall,vault swift test` builds only those domains (and the stages),
 // so work on one domain is not blocked by another's unfinished code.
 import PackageDescription
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 let crypto: [Target.Dependency] = [
     .product(name: "Crypto", package: "swift-crypto"),
@@ -20,7 +25,6 @@ let crypto: [Target.Dependency] = [
 struct Domain {
     let key: String
     let module: String
-    let section: String
     var dependencies: [Target.Dependency] = []
     var resources: [Resource]? = nil
     var testResources: [Resource]? = nil
@@ -31,20 +35,19 @@ struct Domain {
 }
 
 let domains: [Domain] = [
-    Domain(key: "recall", module: "RecallStudy", section: "Recall",
+    Domain(key: "recall", module: "RecallStudy",
            dependencies: ["Escaping", "CompactBinary", "Sealing", "StudyStore", "JSONLines", "TextBasics",
                           "SplitMix64"] + crypto,
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "experiences", module: "Experiences", section: "Experiences",
-           dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
+    Domain(key: "experiences", module: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "vault", module: "Vault", section: "Vault",
+    Domain(key: "vault", module: "Vault",
            dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", "ZipArchive",
                           "JSONLines"] + crypto,
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "sms", module: "SecureSMS", section: "SMS", dependencies: ["Strength", "TextBasics"] + crypto,
+    Domain(key: "sms", module: "SecureSMS", dependencies: ["Strength", "TextBasics"] + crypto,
            testDependencies: ["SplitMix64"]),
-    Domain(key: "game", module: "GameAnalytics", section: "Game",
+    Domain(key: "game", module: "GameAnalytics",
            dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines", "TextBasics"] + crypto,
            swiftSettings: [.unsafeFlags(["-O"])]),
 ]
@@ -52,8 +55,24 @@ let domains: [Domain] = [
 let only: Set<String>? = Context.environment["DOSSIER_ONLY"].map {
     Set($0.split(separator: ",").map { String($0).filter { $0 != " " } })
 }
-let enabled = domains.filter { only?.contains($0.key) ?? true }
-let disabled = domains.filter { d in only.map { !$0.contains(d.key) } ?? false }
+/// The recall domain is always built: both kits (the game's too) share its kit code, and
+/// the table of page templates names its page models.
+let alwaysBuilt: Set<String> = ["recall"]
+let enabled = domains.filter { d in alwaysBuilt.contains(d.key) || (only?.contains(d.key) ?? true) }
+let disabled = domains.filter { d in !enabled.contains { $0.key == d.key } }
+
+/// The Swift files of a target's folder that import a left-out domain's module, as the
+/// target's `exclude` names them (`Sections/VaultSection.swift`): they cannot compile
+/// without it.
+func filesOfDisabledDomains(_ target: String, _ folder: String = "") -> [String] {
+    let dir = Context.packageDirectory + "/" + target + (folder.isEmpty ? "" : "/" + folder)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    return names.filter { name in
+        guard name.hasSuffix(".swift"),
+              let text = try? String(contentsOfFile: dir + "/" + name, encoding: .utf8) else { return false }
+        return disabled.contains { text.contains("\nimport \($0.module)\n") || text.hasPrefix("import \($0.module)\n") }
+    }.sorted().map { folder.isEmpty ? $0 : folder + "/" + $0 }
+}
 
 var targets: [Target] = [
     // MARK: System libraries
@@ -100,7 +119,7 @@ var targets: [Target] = [
         dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "StudyStore", "TextBasics", "CLibYAML",
                        "ZipArchive"]
             + crypto + enabled.map { .target(name: $0.module) },
-        exclude: disabled.map { "Sections/\($0.section)Section.swift" },
+        exclude: filesOfDisabledDomains("Sources/DossierKit", "Sections"),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
         plugins: ["EmbedFolders"]
     ),
@@ -109,8 +128,7 @@ var targets: [Target] = [
         dependencies: ["DossierKit", "StudyStore", "TextBasics",
                        .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
-        exclude: disabled.map { "Commands/\($0.section)Command.swift" }
-            + (enabled.contains { $0.key == "vault" } ? [] : ["Commands/VaultSyncCommand.swift"]),
+        exclude: filesOfDisabledDomains("Sources/dossier", "Commands"),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
         plugins: ["EmbedFolders"]   // Help/: the commands' long help (HelpText.swift)
     ),
@@ -139,10 +157,10 @@ var targets: [Target] = [
     // that both render the same templates to the same bytes.
     // Untyped (dictionary) template models, for the tests' reference twins only.
     .target(name: "UntypedModels", dependencies: ["Render"], path: "Tests/UntypedModels"),
-    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "UntypedModels", "SplitMix64",
+    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "Escaping", "UntypedModels", "SplitMix64",
                                                     .product(name: "Mustache", package: "swift-mustache")]),
     .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels", "SplitMix64"],
-                resources: [.copy("Fixtures")]),
+                exclude: filesOfDisabledDomains("Tests/DossierKitTests"), resources: [.copy("Fixtures")]),
     .testTarget(name: "WebDAVTests", dependencies: ["WebDAV"]),
     .testTarget(name: "XMLScanTests", dependencies: ["XMLScan"]),
     .testTarget(name: "TextBasicsTests", dependencies: ["TextBasics"]),

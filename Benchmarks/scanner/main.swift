@@ -11,6 +11,7 @@ let names = try FileManager.default.contentsOfDirectory(atPath: dir)
 let files = try names.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + $0))) }
 var total = 0
 for _ in 0..<reps {
-    for b in files { total &+= which == "old" ? oldScanAll(b) : newScanAll(b, plain: which == "plain") }
+    for b in files { total &+= which == "old" ? OldReader.scanAll(b, plain: false)
+        : NewReader.scanAll(b, plain: which == "plain") }
 }
 print(which, total)

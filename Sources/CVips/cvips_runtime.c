@@ -38,6 +38,8 @@ static struct {
     free_fn gfree;
 } vips;
 
+// The loader opens as ccurl_runtime.c's does (`duplicates` pairs them): what the loaders
+// share is CLibraryLoad; the names, symbols and messages are each library's own.
 static dossier_library vips_library = DOSSIER_LIBRARY_INIT;
 
 static int start_vips(dossier_library *l) {

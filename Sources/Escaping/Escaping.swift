@@ -22,14 +22,18 @@ public enum JSONText {
             case "\t": out += "\\t"
             default:
                 if u.value < 0x20 || u == "\u{2028}" || u == "\u{2029}" {
-                    out += "\\u"
-                    let hex = String(u.value, radix: 16)
-                    out += String(repeating: "0", count: 4 - hex.count) + hex
+                    appendHexEscape(u, to: &out)
                 } else {
                     out.unicodeScalars.append(u)
                 }
             }
         }
+    }
+
+    /// Appends `u` (a scalar below U+10000) as JSON's `\u` escape: four lowercase hex digits.
+    public static func appendHexEscape(_ u: Unicode.Scalar, to out: inout String) {
+        let hex = String(u.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
 
@@ -78,23 +82,19 @@ public enum XMLText {
     /// ``escape(_:)``, and also `\r` written as `&#13;` (a parser would turn a raw one
     /// into `\n`), and the control characters XML 1.0 forbids (below U+0020 other than tab
     /// and line feed) left out, since no reference can carry them.
-    // The same scalar switch as `JSONText.append` on purpose: each format's escapes are
-    // read off one table of cases.
     public static func escapeForXMLDocument(_ s: String) -> String {
-        var out = ""
+        var out = "", run = String.UnicodeScalarView()
         out.reserveCapacity(s.utf8.count)
         for ch in s.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\r": out += "&#13;"
-            case "\n", "\t": out.unicodeScalars.append(ch)
-            default: if ch.value >= 0x20 { out.unicodeScalars.append(ch) }
+            if ch == "\r" {
+                append(String(run), to: &out)
+                run = String.UnicodeScalarView()
+                out += "&#13;"
+            } else if ch.value >= 0x20 || ch == "\n" || ch == "\t" {
+                run.append(ch)
             }
         }
+        append(String(run), to: &out)
         return out
     }
 }

@@ -91,13 +91,26 @@ public indirect enum JSONOut: Sendable, Equatable {
     }
 }
 
-extension JSONOut {
+/// A JSON value made from the tree ``JSONReader`` reads, by ``init(_:)``: this module's
+/// ``JSONOut`` and the renderer's `JSONValue`, whose seven cases are the requirements.
+public protocol JSONTreeValue {
+    static var null: Self { get }
+    static func bool(_ b: Bool) -> Self
+    static func int(_ n: Int) -> Self
+    static func double(_ d: Double) -> Self
+    static func string(_ s: String) -> Self
+    static func array(_ items: [Self]) -> Self
+    static func object(_ members: [String: Self]) -> Self
+}
+
+extension JSONTreeValue {
     /// A value read by ``JSONReader`` (lines dropped; an object's members are unique).
+    @inlinable
     public init(_ node: JNode) {
         switch node {
         case .object(let m, _):
-            self = .object(Dictionary(m.map { ($0.key, JSONOut($0.value)) }, uniquingKeysWith: { a, _ in a }))
-        case .array(let a, _): self = .array(a.map(JSONOut.init))
+            self = .object(Dictionary(m.map { ($0.key, Self($0.value)) }, uniquingKeysWith: { a, _ in a }))
+        case .array(let a, _): self = .array(a.map(Self.init))
         case .string(let s, _): self = .string(s)
         case .number(let d, _): self = .double(d)
         case .integer(let n, _): self = .int(n)
@@ -106,3 +119,5 @@ extension JSONOut {
         }
     }
 }
+
+extension JSONOut: JSONTreeValue {}

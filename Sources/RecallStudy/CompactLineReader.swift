@@ -125,22 +125,38 @@ extension JSONLineScanner {
         return true
     }
 
-    /// A whole number of 1…`digits` digits (`-`? then no leading zero), followed by
-    /// `,` or `}`; nil otherwise.
+    /// An optional `-` and the digits after it, from `p[j]` (`j` before the end): the digits
+    /// appended to `v` as ``compactDigits(_:_:_:into:)`` appends them; whether there was a
+    /// `-`, and where the digits start.
     @inline(__always)
-    static func compactInt(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, digits most: Int) -> Int? {
-        var j = i
-        guard j < end else { return nil }
+    static func compactSignedDigits(_ p: UnsafePointer<UInt8>, _ j: inout Int, _ end: Int,
+                                    into v: inout Int) -> (negative: Bool, first: Int) {
         let negative = p[j] == 0x2D
         if negative { j += 1 }
         let first = j
-        var v = 0
+        compactDigits(p, &j, end, into: &v)
+        return (negative, first)
+    }
+
+    /// The digits from `p[j]` on, appended to `v` (`v` × 10 + digit each, wrapping: the
+    /// callers allow at most 18 digits); `j` ends on the first byte that is not a digit.
+    @inline(__always)
+    static func compactDigits(_ p: UnsafePointer<UInt8>, _ j: inout Int, _ end: Int, into v: inout Int) {
         while j < end {
             let d = p[j] &- 0x30
             if d >= 10 { break }
             v = v &* 10 &+ Int(d)
             j += 1
         }
+    }
+
+    /// A whole number of 1…`digits` digits (`-`? then no leading zero), followed by
+    /// `,` or `}`; nil otherwise.
+    @inline(__always)
+    static func compactInt(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int, digits most: Int) -> Int? {
+        guard i < end else { return nil }
+        var j = i, v = 0
+        let (negative, first) = compactSignedDigits(p, &j, end, into: &v)
         let n = j - first
         guard n >= 1, n <= most, n == 1 || p[first] != 0x30, j < end,
               p[j] == 0x2C || p[j] == 0x7D else { return nil }
@@ -155,20 +171,16 @@ extension JSONLineScanner {
     /// rounded value (Clinger's fast path); `-0` is negative zero. Nil otherwise.
     @inline(__always)
     static func compactDecimal(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ end: Int) -> Double? {
-        var j = i
-        guard j < end else { return nil }
-        let negative = p[j] == 0x2D
-        if negative { j += 1 }
-        let first = j
-        var m = 0
-        while j < end, p[j] &- 0x30 < 10 { m = m &* 10 &+ Int(p[j] &- 0x30); j += 1 }
+        guard i < end else { return nil }
+        var j = i, m = 0
+        let (negative, first) = compactSignedDigits(p, &j, end, into: &m)
         let whole = j - first
         guard whole >= 1, whole == 1 || p[first] != 0x30 else { return nil }
         var fraction = 0
         if j < end, p[j] == 0x2E {
             j += 1
             let f = j
-            while j < end, p[j] &- 0x30 < 10 { m = m &* 10 &+ Int(p[j] &- 0x30); j += 1 }
+            compactDigits(p, &j, end, into: &m)
             fraction = j - f
             guard fraction >= 1 else { return nil }
         }

@@ -36,17 +36,15 @@ public struct RecallError: Error, Sendable, Hashable, LocatedMessage {
     public var column: Int?
     public var message: String
 
-    public init(file: String, line: Int? = nil, _ message: String) {
+    public init(file: String, line: Int? = nil, column: Int? = nil, _ message: String) {
         self.file = file
         self.line = line
+        self.column = column
         self.message = message
     }
 
     /// A log line that is not the JSON the reader accepts, at `file:line:column`.
-    public init(_ e: JSONLinesError) {
-        self.init(file: e.file, line: e.line, e.message)
-        column = e.column
-    }
+    public init(_ e: JSONLinesError) { self.init(file: e.file, line: e.line, column: e.column, e.message) }
 }
 
 /// A problem that leaves the data usable: shown on the participant's report.

@@ -72,11 +72,6 @@ public struct SessionEvent: Sendable, Hashable {
     /// 1-based line of the source file (for messages).
     public var line: Int
     public var kind: EventKind
-    public init(t: Int, line: Int, kind: EventKind) {
-        self.t = t
-        self.line = line
-        self.kind = kind
-    }
 }
 
 /// Where a session log came from.
@@ -126,9 +121,4 @@ public struct DeclaredString: Sendable, Hashable {
     public var number: Int
     public var text: String
     public var line: Int
-    public init(number: Int, text: String, line: Int) {
-        self.number = number
-        self.text = text
-        self.line = line
-    }
 }

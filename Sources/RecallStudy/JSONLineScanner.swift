@@ -18,21 +18,16 @@ import JSONLines
 /// round seven).
 struct LineFields {
     var t: Int?
-    var type: LineWord?
-    var page: LineWord?
-    var string: Int?
-    var field: Int?
+    var type, page: LineWord?
+    var string, field: Int?
     var key: String?
     var action: LineWord?
     var text: String?
-    var x: Double?
-    var y: Double?
+    var x, y: Double?
     var target: String?
-    var button: LineWord?
-    var result: LineWord?
+    var button, result: LineWord?
     var values: [String]?
-    var participant: String?
-    var format: String?
+    var participant, format: String?
     var strings: [String]?
     var device: String?
     /// The header's string set name (`set`).

@@ -43,4 +43,15 @@ public enum ISODateText {
         let m = mp < 10 ? mp + 3 : mp - 9
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (month 1–12), the inverse of
+    /// ``civil(_:)`` (H. Hinnant's algorithm): read by the vault's and WebDAV's date parsers.
+    public static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
 }

@@ -155,7 +155,7 @@ public enum HTTPDate {
         default: return nil
         }
         guard let day, let month, let year, let clock, (1...31).contains(day) else { return nil }
-        let days = daysFromCivil(year: year, month: month + 1, day: day)
+        let days = ISODateText.days(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]))
     }
 
@@ -173,15 +173,5 @@ public enum HTTPDate {
         guard p.count == 3, let h = p[0], let m = p[1], let sec = p[2], (0..<24).contains(h), (0..<60).contains(m),
               (0...60).contains(sec) else { return nil }
         return [h, m, sec]
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }

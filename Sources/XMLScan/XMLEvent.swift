@@ -48,8 +48,7 @@ extension [XMLAttribute] {
 /// A well-formedness error (or a refused construct), with its 1-based line and column
 /// (column counted in characters from the start of the line).
 public struct XMLError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
+    public var line, column: Int
     public var reason: String
 
     public init(line: Int, column: Int, reason: String) {

@@ -14,9 +14,7 @@ public final class ZipWriter {
         var name: [UInt8]
         var method: UInt16
         var crc: UInt32
-        var compressed: UInt64
-        var size: UInt64
-        var offset: UInt64
+        var compressed, size, offset: UInt64
     }
 
     private var fd: Int32

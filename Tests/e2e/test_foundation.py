@@ -76,6 +76,21 @@ def test_check_validates_and_writes_nothing(run_dossier, tmp_path):
     assert not (proj / ".dossier").exists()
 
 
+def test_a_check_leaves_no_temporary_files_whether_it_passes_or_fails(run_dossier, demo_copy, tmp_path):
+    """What a check would keep (the units of the demo's sections) goes to a temporary folder
+    removed however the check ends — a check that finds a broken link included."""
+    proj = demo_copy
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {"TMPDIR": str(scratch)}
+    assert run_dossier("check", proj, env=env).returncode == 0
+    (proj / "content" / "broken.md").write_text("# Broken\n\n[gone](nowhere.md)\n")
+    failed = run_dossier("check", proj, env=env, check=False)
+    assert failed.returncode == 1 and "nowhere.md" in failed.stderr
+    assert list(scratch.iterdir()) == []
+    assert not (proj / ".dossier").exists()
+
+
 def test_rebuild_after_changing_one_file_renders_one_page(run_dossier, tmp_path):
     proj = tmp_path / "p"
     run_dossier("new", proj)

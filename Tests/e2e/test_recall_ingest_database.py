@@ -118,3 +118,25 @@ def test_the_projects_database_is_the_default_and_a_pin_is_kept(run_dossier, tmp
     both = run_dossier("recall", "ingest", "--key", key, "--from", tmp_path / "d2", "--logs", tmp_path,
                        "--db", project / "study.sqlite", check=False)
     assert both.returncode != 0 and "--logs or --db" in both.stderr
+
+
+def test_a_check_of_a_database_study_writes_nothing_in_the_project(run_dossier, tmp_path):
+    """`dossier check` reads the logs from the database as a build does, but keeps their
+    copies in a temporary folder: the project is the same file for file afterwards, and
+    the build that follows still finds and keeps every log."""
+    key, uploads, logs = seal_study(run_dossier, tmp_path, participants=2)
+    project = recall_project(tmp_path / "p", "database: study.sqlite")
+    run_dossier("recall", "ingest", "--key", key, "--from", drop_with(tmp_path / "d", uploads),
+                "--project", project)
+
+    def files():
+        return {p.relative_to(project): p.read_bytes() for p in project.rglob("*") if p.is_file()}
+
+    before = files()
+    checked = run_dossier("check", project)
+    assert "checked (nothing written)" in checked.stderr + checked.stdout
+    assert files() == before
+    assert not (project / ".dossier" / "recall-logs").exists()
+    run_dossier("build", project)
+    kept = sorted((project / ".dossier" / "recall-logs").iterdir())
+    assert sorted(p.read_bytes() for p in kept) == sorted(logs.values())

@@ -87,3 +87,15 @@ public struct HexDigest: Hashable, Sendable, CustomStringConvertible, Expressibl
         return w
     }
 }
+
+/// Coded as its text (``hex``), as manifests write a SHA-256.
+extension HexDigest: Codable {
+    public init(from decoder: Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(hex)
+    }
+}

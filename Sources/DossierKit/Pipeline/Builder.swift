@@ -65,7 +65,12 @@ public final class Builder: @unchecked Sendable {
 
     public func build() async throws -> BuildReport {
         let start = Date()
-        let project = try Project.load(folder)
+        var project = try Project.load(folder)
+        if options.checkOnly {   // a check writes nothing in the project
+            project.scratchFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "dossier-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        }
+        defer { if let s = project.scratchFolder { try? FileManager.default.removeItem(at: s) } }
         let ctx = BuildContext(project: project, options: options, log: log)
 
         var steps: [Step] = [
@@ -178,10 +183,8 @@ final class BuildContext: @unchecked Sendable {
         self.outputPath = output.path
         self.statePath = project.stateFolder.appendingPathComponent("state-\(output.lastPathComponent).bin")
         self.blobFolder = project.stateFolder.appendingPathComponent("units-\(output.lastPathComponent)")
-        self.newBlobFolder = options.checkOnly
-            ? FileManager.default.temporaryDirectory
-                .appendingPathComponent("dossier-check-units-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-            : blobFolder
+        // A check keeps its units in the scratch folder, removed however the check ends.
+        self.newBlobFolder = project.scratchFolder?.appendingPathComponent("units") ?? blobFolder
         self.newState = BuildState(dossier: DossierVersion.string, output: output.path, units: [:])
         self.report = BuildReport(output: output, manifest: project.outputManifestURL)
         // Section types are known from the manifest before any step runs.

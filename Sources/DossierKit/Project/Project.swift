@@ -139,6 +139,12 @@ public struct Project: Sendable {
     public var staticFolder: URL { root.appendingPathComponent("static") }
     /// Cache and build state.
     public var stateFolder: URL { root.appendingPathComponent(".dossier") }
+    /// Set for a run that must write nothing in the project (`dossier check`): a temporary
+    /// folder, removed when the run ends, for what a build keeps in the state folder.
+    public var scratchFolder: URL?
+    /// Where copies of inputs read from elsewhere are kept (a database's recall logs): the
+    /// state folder, or the scratch folder of a run that writes nothing.
+    public var cacheFolder: URL { scratchFolder ?? stateFolder }
     /// The manifest of every output file, written beside the site.
     public var outputManifestURL: URL {
         output.deletingLastPathComponent().appendingPathComponent(output.lastPathComponent + ".manifest.json")

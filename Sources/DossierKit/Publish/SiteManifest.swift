@@ -39,20 +39,9 @@ public struct SiteManifest: Codable, Sendable, Equatable {
             self.size = size
         }
 
-        // The JSON is `{"path", "sha256" (the text), "size"}`, as when `sha256` was stored.
-        enum CodingKeys: String, CodingKey { case path, sha256, size }
-        public init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(
-                path: try c.decode(String.self, forKey: .path), sha256: try c.decode(String.self, forKey: .sha256),
-                size: try c.decode(Int64.self, forKey: .size))
-        }
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(path, forKey: .path)
-            try c.encode(sha256, forKey: .sha256)
-            try c.encode(size, forKey: .size)
-        }
+        // The JSON is `{"path", "sha256" (the text), "size"}`, as when `sha256` was stored
+        // (a ``HexDigest`` is coded as its text).
+        enum CodingKeys: String, CodingKey { case path, digest = "sha256", size }
     }
 
     public var dossier: String

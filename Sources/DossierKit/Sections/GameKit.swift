@@ -69,7 +69,7 @@ struct GameKit {
     /// The page.
     func files() throws -> [OutputFile] {
         func read(_ rel: String) throws -> String { String(decoding: try Resources.data(rel), as: UTF8.self) }
-        var html = try read("Templates/game/play.html")
+        var html = try RecallKit.withSharedHead(read("Templates/game/play.html"))
         let js = try Self.scripts.map { "/* \($0) */\n" + (try read("Site/" + $0)) }.joined(separator: "\n")
         var config: [String: JSONValue] = ["publicKey": .string(publicKeySPKI), "publicKeyBits": .int(publicKeyBits),
                                            "results": .string("../results/")]
@@ -77,7 +77,7 @@ struct GameKit {
         html = RecallKit.section(html, "upload", keep: upload != nil)
         html = html.replacingAll("/*KIT-CSS*/", with: try read("Site/game/play/play.css"))
         html = html.replacingAll("/*KIT-CONFIG*/",
-                                 with: RecallKit.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
+                                 with: HTML.scriptSafeJSON(JSONValue.object(config).serialized(pretty: false)))
         html = html.replacingAll("/*KIT-JS*/", with: js)
         return [OutputFile(path: "game/play/index.html", text: html)]
     }

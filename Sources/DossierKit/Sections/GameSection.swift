@@ -44,6 +44,8 @@ public struct GameSection: Section {
     public static let key = "game"
     public static let title = "Game analytics"
 
+    // The declarations open as RecallSection's do (`duplicates` pairs them): the Section
+    // protocol's key and title, then each section's own settings.
     let files: [URL]
     let database: URL?
     /// Where the study database is (a SQLite `database` above, or PostgreSQL), nil for telemetry files.
@@ -109,7 +111,8 @@ public struct GameSection: Section {
 
     public func units() throws -> [SectionUnit] {
         [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
-                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
+                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);"
+                        + "\(kit?.salt ?? "");"
                         + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")"
                             + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store)))]
     }
@@ -192,7 +195,8 @@ public struct GameSection: Section {
         } : [], count: release.map { r in max(0, r.groups.reduce(0) { $0 + r.groupSize($1) }) }
             ?? analysis.players.count,
             privateSite: privateSite, encryptedResults: results.count,
-            cvAUC: release == nil ? analysis.model?.cvAUC : figures?.auc, cvAUCLow: release == nil ? analysis.model?.cvAUCLow : figures?.aucLow,
+            cvAUC: release == nil ? analysis.model?.cvAUC : figures?.auc,
+            cvAUCLow: release == nil ? analysis.model?.cvAUCLow : figures?.aucLow,
             cvAUCHigh: release == nil ? analysis.model?.cvAUCHigh : figures?.aucHigh)
         return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record), warnings: warnings)
     }
@@ -222,14 +226,20 @@ public struct GameSection: Section {
                                   score: $0.bestScore.map(String.init) ?? "–",
                                   probability: GameFormat.percent($0.probability), suggest: $0.suggest)
         }
-        let auc = rec.cvAUC.map { "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))" }
+        let auc = rec.cvAUC.map {
+            "\(GameFormat.num($0, 2)) (95 % CI \(GameFormat.num(rec.cvAUCLow, 2))–\(GameFormat.num(rec.cvAUCHigh, 2)))"
+        }
         let model = GameIndexModel(players: rows, count: rec.count, auc: auc ?? "not available",
                                    privateSite: rec.privateSite, results: rec.encryptedResults > 0,
                                    hasKit: kit != nil, awaitingFirstGame: awaitingFirstGame)
         let page = Page(path: "game/index.html", title: Self.title, template: "game/index", model: model)
         let blurb = awaitingFirstGame ? "The RocketMouse game: no player has sent a game yet."
-            : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a screening model"
-                + (auc.map { rec.privateSite ? " (cross-validated AUC \($0))." : " (AUC of the public (differentially private) model \($0))." } ?? ".")
+            : "Reaction-time telemetry of \(rec.count) RocketMouse players: CPT-like measures, norms and a "
+                + "screening model"
+                + (auc.map {
+                    rec.privateSite
+                        ? " (cross-validated AUC \($0))." : " (AUC of the public (differentially private) model \($0))."
+                } ?? ".")
         return UnitResult(pages: [page, GameMethodsPage.page()], blurb: blurb)
     }
 }
@@ -243,7 +253,8 @@ struct PlayerResultFile: Encodable {
     var norms: [NormEntry]
     var likelihood: Likelihood
     init(_ p: PlayerResult, analysis: CohortAnalysis) {
-        player = p.id; group = p.group; ageBand = p.ageBand; measures = p.measures; norms = p.norms; likelihood = p.likelihood
+        player = p.id; group = p.group; ageBand = p.ageBand
+        measures = p.measures; norms = p.norms; likelihood = p.likelihood
     }
 }
 
@@ -295,7 +306,8 @@ enum GameFormat {
     static func percentileBar(_ pct: Double?) -> String {
         guard let pct else { return "" }
         let w = max(0, min(100, pct))
-        return "<svg class=\"pbar\" width=\"104\" height=\"12\" viewBox=\"0 0 104 12\" role=\"img\" aria-label=\"percentile \(num(pct, 0))\">"
+        return "<svg class=\"pbar\" width=\"104\" height=\"12\" viewBox=\"0 0 104 12\" role=\"img\" "
+            + "aria-label=\"percentile \(num(pct, 0))\">"
             + "<title>percentile \(num(pct, 0))</title>"
             + "<rect x=\"2\" y=\"2\" width=\"100\" height=\"8\" fill=\"#e5e7eb\"/>"
             + "<rect x=\"2\" y=\"2\" width=\"\(num(w, 1))\" height=\"8\" fill=\"#4f6fb0\"/>"

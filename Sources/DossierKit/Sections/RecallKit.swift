@@ -45,7 +45,8 @@ struct RecallKit {
             throw config.error("kit_keep", "kit_keep must be plain or sealed")
         }
         if keep == "sealed" && publicKeySPKI == nil {
-            throw config.error("kit_keep", "kit_keep: sealed needs public_key: the study's public key from `dossier recall keygen`")
+            throw config.error(
+                "kit_keep", "kit_keep: sealed needs public_key: the study's public key from `dossier recall keygen`")
         }
         keepSealedOnly = keep == "sealed"
     }
@@ -81,7 +82,8 @@ struct RecallKit {
         func read(_ rel: String) throws -> String { String(decoding: try Resources.data(rel), as: UTF8.self) }
         let js = try Self.scripts.map { "/* \($0) */\n" + (try read("Site/" + $0)) }.joined(separator: "\n")
         let css = try read("Site/recall/kit/kit.css")
-        let test = try read("Templates/recall/kit.html"), admin = try read("Templates/recall/kit-admin.html")
+        let test = try Self.withSharedHead(read("Templates/recall/kit.html"))
+        let admin = try Self.withSharedHead(read("Templates/recall/kit-admin.html"))
         func page(_ template: String, mode: String) -> String {
             var config: [String: JSONValue] = [
                 "strings": .array(strings.strings.map { .string($0) }), "set": .string(setName),
@@ -103,7 +105,8 @@ struct RecallKit {
             html = Self.section(html, "sealed", keep: publicKeySPKI != nil)
             html = Self.section(html, "keepSealed", keep: keepSealedOnly)
             html = html.replacingAll("/*KIT-CSS*/", with: css)
-            html = html.replacingAll("/*KIT-CONFIG*/", with: Self.scriptSafe(JSONValue.object(config).serialized(pretty: false)))
+            html = html.replacingAll(
+                "/*KIT-CONFIG*/", with: HTML.scriptSafeJSON(JSONValue.object(config).serialized(pretty: false)))
             html = html.replacingAll("/*KIT-JS*/", with: js)
             return html
         }
@@ -111,11 +114,11 @@ struct RecallKit {
                 OutputFile(path: "recall/kit/admin.html", text: page(admin, mode: "admin"))]
     }
 
-    /// JSON placed inside `<script>`: `<`, `>` and `&` (which JSON only has inside
-    /// strings) as `\u003c`, `\u003e`, `\u0026`, so no text can close the element.
-    static func scriptSafe(_ json: String) -> String {
-        json.replacingAll("<", with: "\\u003c").replacingAll(">", with: "\\u003e")
-            .replacingAll("&", with: "\\u0026")
+    /// `page` with the start the kit pages share (`Templates/kit-head.html`: doctype,
+    /// language, head, charset) in place of the `<!--KIT-HEAD-->` line each page begins with.
+    static func withSharedHead(_ page: String) throws -> String {
+        let head = String(decoding: try Resources.data("Templates/kit-head.html"), as: UTF8.self)
+        return page.replacingAll("<!--KIT-HEAD-->\n", with: head)
     }
 
     /// Repeats each `{{#fields}}…{{/fields}}` block for fields 1–10 (`{{n}}`).
@@ -133,7 +136,8 @@ struct RecallKit {
     /// Keeps or drops the text of `{{#name}}…{{/name}}`.
     static func section(_ s: String, _ name: String, keep: Bool) -> String {
         var out = "", rest = Substring(s)
-        while let a = rest.textRange(of: "{{#\(name)}}"), let b = rest.textRange(of: "{{/\(name)}}", from: a.upperBound) {
+        while let a = rest.textRange(of: "{{#\(name)}}"),
+              let b = rest.textRange(of: "{{/\(name)}}", from: a.upperBound) {
             out += rest[..<a.lowerBound]
             if keep { out += rest[a.upperBound..<b.lowerBound] }
             rest = rest[b.upperBound...]

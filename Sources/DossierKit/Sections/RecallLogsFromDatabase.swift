@@ -14,10 +14,11 @@ import StudyStore
 /// The logs of a recall study kept in a database's `recall_logs` table, read in one
 /// snapshot (SQLite read transaction, PostgreSQL REPEATABLE READ READ ONLY). Each log's
 /// bytes are kept under `.dossier/recall-logs/<sha256>.<jsonl|csv>` (written once, checked
-/// against their hash), so the build reads them as it reads logs in a folder, and an
-/// unchanged log is not rebuilt. A log is named `recall_logs/<name>` in messages and in
-/// the study tables' source-file column — as a log `<name>` in a folder `recall_logs`
-/// of the project would be, so the two sites are the same bytes.
+/// against their hash; `dossier check` keeps them in a temporary folder instead), so the
+/// build reads them as it reads logs in a folder, and an unchanged log is not rebuilt. A
+/// log is named `recall_logs/<name>` in messages and in the study tables' source-file
+/// column — as a log `<name>` in a folder `recall_logs` of the project would be, so the
+/// two sites are the same bytes.
 enum RecallLogsFromDatabase {
     struct Log { var name: String; var path: String; var shown: String }
 
@@ -32,7 +33,7 @@ enum RecallLogsFromDatabase {
 
     /// Every `.jsonl` and `.csv` log of the table, in byte order of the names.
     static func read(_ location: StoreLocation, project: Project, shown: String) throws -> [Log] {
-        let folder = project.stateFolder.appendingPathComponent("recall-logs")
+        let folder = project.cacheFolder.appendingPathComponent("recall-logs")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
             let table = try RecallLogTable(location, create: false)

@@ -34,8 +34,7 @@ public struct VaultSection: Section {
     let passwordFile: URL?
     /// Where `password_file:` is in dossier.yml (for the error when an export has no password).
     let passwordFileLine: Int
-    let manifestFile: String
-    let passwordEnv: String
+    let manifestFile, passwordEnv: String
     let asOf: Date?
     let staleDays: Int
     /// `expiring_days:` and `missing_totp:` with `staleDays` (docs/vault-report.md).
@@ -101,7 +100,8 @@ public struct VaultSection: Section {
     public func units() throws -> [SectionUnit] {
         if !isImport { unlocked.set(try loadItems()) }
         return [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
-                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|\(options.expiringDays)|\(options.missingTOTP)|\(pwnedStamp)")]
+                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|"
+                                + "\(options.expiringDays)|\(options.missingTOTP)|\(pwnedStamp)")]
     }
 
     // MARK: Build
@@ -123,10 +123,13 @@ public struct VaultSection: Section {
                 let data = (try? Data(contentsOf: source)) ?? Data()
                 var credentials: KDBXReader.Credentials? = nil
                 if Importer.isKDBX(data) {
-                    credentials = KDBXReader.Credentials(password: Secret(try password(for: "the KeePass database \(display)")))
+                    credentials = KDBXReader.Credentials(
+                        password: Secret(try password(for: "the KeePass database \(display)")))
                 } else if passwordFile != nil {
                     throw DossierError(file: manifestFile, line: passwordFileLine,
-                                       "vault.password_file: \(display) is an unencrypted export with no password to use; remove password_file (only a vault file or a KeePass .kdbx database needs one)")
+                                       "vault.password_file: \(display) is an unencrypted export with no password to "
+                                        + "use; remove password_file (only a vault file or a KeePass .kdbx database "
+                                        + "needs one)")
                 }
                 let r = try Importer.read(url: source, now: asOf ?? Date(timeIntervalSince1970: 0),
                                           credentials: credentials)
@@ -200,7 +203,8 @@ public struct VaultSection: Section {
         let chart = Charts.bar(categories: labels,
                                series: [BarSeries(name: "Entries", values: report.scoreDistribution.map(Double.init))],
                                options: ChartOptions(title: "Password strength",
-                                                     description: "Number of entries at each zxcvbn strength score, 0 (weakest) to 4."))
+                                                     description: "Number of entries at each zxcvbn strength "
+                                                        + "score, 0 (weakest) to 4."))
         let counts = report.counts
         let model = VaultPageModel(
             asOf: ValueFormat.date(report.asOf), source: record.source, format: record.format, counts: counts,
@@ -218,7 +222,8 @@ public struct VaultSection: Section {
                 .init(type: $0.key, count: $0.value, reason: ImportResult.skipReason($0.key))
             })
         let page = Page(path: "vault/index.html", title: "Vault health", template: "vault/index", model: model)
-        let blurb = "\(counts.entries) entries and \(counts.notes) notes: \(counts.critical) critical, \(counts.high) high, \(counts.medium) medium, \(counts.low) low."
+        let blurb = "\(counts.entries) entries and \(counts.notes) notes: \(counts.critical) critical, "
+            + "\(counts.high) high, \(counts.medium) medium, \(counts.low) low."
         return UnitResult(pages: [page], blurb: blurb)
     }
 }

@@ -124,8 +124,7 @@ public struct ModelReport: Sendable, Hashable, Codable {
 
 public struct GroupCount: Sendable, Hashable, Codable {
     public var group: Group
-    public var ageBand: String
-    public var gender: String
+    public var ageBand, gender: String
     public var n: Int
 }
 

@@ -13,17 +13,7 @@ extension JSONValue {
     public static func read(_ data: Data) throws -> JSONValue {
         JSONValue(try JSONReader.document(data, file: "JSON", integers: true))
     }
-
-    init(_ node: JNode) {
-        switch node {
-        case .object(let m, _):
-            self = .object(Dictionary(m.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { a, _ in a }))
-        case .array(let a, _): self = .array(a.map(JSONValue.init))
-        case .string(let s, _): self = .string(s)
-        case .number(let d, _): self = .double(d)
-        case .integer(let n, _): self = .int(n)
-        case .bool(let b, _): self = .bool(b)
-        case .null: self = .null
-        }
-    }
 }
+
+/// Made from a ``JNode`` by ``JSONTreeValue/init(_:)``, as ``JSONOut`` is.
+extension JSONValue: JSONTreeValue {}

@@ -33,11 +33,7 @@ public enum HTML {
         out.reserveCapacity(json.utf8.count)
         for ch in json.unicodeScalars {
             switch ch {
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
+            case "<", ">", "&", "\u{2028}", "\u{2029}": JSONText.appendHexEscape(ch, to: &out)
             default: out.unicodeScalars.append(ch)
             }
         }

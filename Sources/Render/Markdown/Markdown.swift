@@ -26,8 +26,7 @@ public struct MarkdownOptions: Sendable, Hashable {
 /// One heading for a table of contents.
 public struct TOCEntry: Sendable, Hashable, Codable {
     public var level: Int
-    public var text: String
-    public var anchor: String
+    public var text, anchor: String
     public init(level: Int, text: String, anchor: String) {
         self.level = level
         self.text = text

@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 
 /// A fast, allocation-free reader of the ISO 8601 / RFC 3339 timestamps exports carry:
 /// `YYYY-MM-DD`, then optionally `T` or a space, `HH:MM[:SS[.fraction]]`, then optionally
@@ -32,7 +33,7 @@ enum ISODate {
         }
         guard let y = digits(4), take(45), let mo = digits(2), take(45), let d = digits(2),
               (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), y >= 1 else { return nil }
-        var secs = Double(daysFromCivil(y, mo, d)) * 86400
+        var secs = Double(ISODateText.days(year: y, month: mo, day: d)) * 86400
         if i < u.count {
             guard take(84) || take(116) || take(32) else { return nil }   // T t space
             guard let h = digits(2), take(58), let mi = digits(2), h < 24, mi < 60 else { return nil }
@@ -69,16 +70,6 @@ enum ISODate {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
 

@@ -7,6 +7,9 @@ import Glibc
 import Foundation
 #endif
 
+// Its declarations read like `publish`'s (`duplicates` pairs them): the same project
+// argument and SiteFolderOption, then options of its own.
+
 /// `dossier archive`: a BagIt bag of the built site, or `--verify` one.
 struct ArchiveCommand: AsyncParsableCommand {
     static let configuration = HelpText.command("archive")

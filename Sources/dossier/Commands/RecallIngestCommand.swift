@@ -13,6 +13,9 @@ import Sealing
 import StudyStore
 import WebDAV
 
+// Its option declarations look like `vault import`'s (`duplicates` pairs them): each
+// command's own options, with nothing to share but ArgumentParser's form.
+
 /// `dossier recall ingest`: opens the kit's sealed uploads from a drop and stores each log
 /// in the study's logs folder (docs/recall-upload.md, "Ingest").
 struct RecallIngestCommand: AsyncParsableCommand {

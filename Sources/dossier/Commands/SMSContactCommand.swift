@@ -105,6 +105,9 @@ struct SMSContact: AsyncParsableCommand {
         }
     }
 
+    // `rm` and `resync` declare the same contact and quiet options and open the contact
+    // alike (`duplicates` pairs them); what they share is already ContactChoice and
+    // ExchangeOptions, and the rest is each one's own work.
     struct Remove: AsyncParsableCommand {
         static let configuration = HelpText.command("sms contact rm")
         @OptionGroup var contact: ContactChoice

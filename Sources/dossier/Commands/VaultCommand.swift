@@ -63,7 +63,10 @@ enum VaultCLI {
     static func checkStrength(_ pw: Secret, allowWeak: Bool) throws {
         let e = Strength.estimate(pw.reveal)
         guard e.score >= 3 || allowWeak else {
-            throw DossierError("the master password is too guessable (strength \(e.score)/4, at least 3 needed; about \(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) offline): choose a longer one, or pass --allow-weak")
+            throw DossierError(
+                "the master password is too guessable (strength \(e.score)/4, at least 3 needed; about "
+                    + "\(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) offline): choose a longer one, or pass "
+                    + "--allow-weak")
         }
     }
 
@@ -101,13 +104,17 @@ enum VaultCLI {
         if !i.totp.isEmpty { lines.append("totp:     \(reveal ? i.totp.reveal : hidden)") }
         for u in i.uris { lines.append("uri:      \(reveal ? u : URLRedaction.website(u))") }
         // a field's value, hidden or not, is shown only with --reveal (it may be a secret)
-        for fl in i.fields { lines.append("field:    \(fl.name)\(fl.hidden ? " (hidden)" : ""): \(reveal ? fl.value.reveal : hidden)") }
+        for fl in i.fields {
+            lines.append("field:    \(fl.name)\(fl.hidden ? " (hidden)" : ""): \(reveal ? fl.value.reveal : hidden)")
+        }
         if !i.tags.isEmpty { lines.append("tags:     \(i.tags.joined(separator: ", "))") }
         if let e = i.expires { lines.append("expires:  \(ISODateText.format(e))") }
         let flags = [("favourite", i.favorite), ("re-prompt", i.reprompt),
                      ("excluded from reports", i.excludeFromReports)].filter(\.1).map(\.0)
         if !flags.isEmpty { lines.append("flags:    \(flags.joined(separator: ", "))") }
-        for h in i.history { lines.append("history:  \(ISODateText.format(h.changed)) \(reveal ? h.password.reveal : hidden)") }
+        for h in i.history {
+            lines.append("history:  \(ISODateText.format(h.changed)) \(reveal ? h.password.reveal : hidden)")
+        }
         lines += ["created:  \(ISODateText.format(i.created))", "modified: \(ISODateText.format(i.modified))"]
         return lines.joined(separator: "\n")
     }
@@ -178,14 +185,17 @@ struct VaultGenerateCommand: ParsableCommand {
             let pw = next()
             let e = Strength.estimate(pw.reveal)
             if json {
-                struct Line: Encodable { let password: String; let score: Int; let guessesLog10: Double; let crackTimeOfflineSlow: String }
+                struct Line: Encodable {
+                    let password: String, score: Int, guessesLog10: Double, crackTimeOfflineSlow: String
+                }
                 let l = Line(password: pw.reveal, score: e.score, guessesLog10: (e.guessesLog10 * 100).rounded() / 100,
                              crackTimeOfflineSlow: e.crackTimesDisplay.offlineSlowHashing1e4PerSecond)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 print(String(decoding: try enc.encode(l), as: UTF8.self))
             } else {
-                print("\(pw.reveal)\tscore \(e.score)/4\t\(e.crackTimesDisplay.offlineSlowHashing1e4PerSecond) (offline, slow hash)")
+                let time = e.crackTimesDisplay.offlineSlowHashing1e4PerSecond
+                print("\(pw.reveal)\tscore \(e.score)/4\t\(time) (offline, slow hash)")
             }
         }
     }
@@ -226,6 +236,8 @@ struct VaultInitCommand: ParsableCommand {
     }
 }
 
+// `init` and `passwd` declare the same file, new-password and quiet options
+// (`duplicates` pairs them); the password rules they share are NewMasterPasswordOptions.
 struct VaultPasswdCommand: ParsableCommand {
     static let configuration = HelpText.command("vault passwd")
     @Argument(help: "The vault file.") var file: String
@@ -246,11 +258,13 @@ struct VaultPasswdCommand: ParsableCommand {
         let params = try newPassword.parameters()
         try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
         quiet.say("changed the master password of \(file) (\(params.algorithm.rawValue))")
-        let synced = v.settings?.webdavURL ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
+        let synced = v.settings?.webdavURL
+            ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
         if let synced {
-            quiet.keep("note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the old password: "
-                  + "publish this one to a new folder (`dossier vault sync \(file) --to NEW-URL`) and move the other devices there "
-                  + "with `--adopt-server-key` (docs/vault-sync.md, \"After vault passwd\")")
+            quiet.keep("note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the "
+                  + "old password: publish this one to a new folder (`dossier vault sync \(file) --to NEW-URL`) "
+                  + "and move the other devices there with `--adopt-server-key` (docs/vault-sync.md, "
+                  + "\"After vault passwd\")")
         }
     }
 }

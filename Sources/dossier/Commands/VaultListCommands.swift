@@ -8,9 +8,6 @@ import Glibc
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import Vault
 import TextBasics
 
@@ -48,15 +45,21 @@ struct VaultListCommand: ParsableCommand {
             try VaultCLI.printJSON(items.map { i in
                 Line(id: i.id.uuidString.lowercased(), kind: i.kind.rawValue,
                      title: reveal ? i.title : URLRedaction.text(i.title),
-                     username: i.username, website: reveal ? i.website : URLRedaction.website(i.website), folder: i.folder,
+                     username: i.username, website: reveal ? i.website : URLRedaction.website(i.website),
+                     folder: i.folder,
                      created: time(i.created), modified: time(i.modified), passwordChanged: time(i.passwordChanged),
                      password: reveal ? i.password.reveal : nil, details: reveal ? i.details.reveal : nil,
                      text: reveal ? i.text.reveal : nil,
-                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags, expires: i.expires.map(time),
+                     uris: reveal ? i.uris : i.uris.map(URLRedaction.website), tags: i.tags,
+                     expires: i.expires.map(time),
                      favorite: i.favorite, reprompt: i.reprompt, excludeFromReports: i.excludeFromReports,
-                     fields: i.fields.map { .init(name: $0.name, hidden: $0.hidden, value: reveal ? $0.value.reveal : nil) },
+                     fields: i.fields.map {
+                         .init(name: $0.name, hidden: $0.hidden, value: reveal ? $0.value.reveal : nil)
+                     },
                      hasTOTP: !i.totp.isEmpty, totp: reveal && !i.totp.isEmpty ? i.totp.reveal : nil,
-                     history: i.history.map { .init(changed: time($0.changed), password: reveal ? $0.password.reveal : nil) })
+                     history: i.history.map {
+                         .init(changed: time($0.changed), password: reveal ? $0.password.reveal : nil)
+                     })
             })
             return
         }

@@ -8,9 +8,6 @@ import Glibc
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 import Vault
 import TextBasics
 
@@ -57,7 +54,9 @@ struct VaultImportCommand: ParsableCommand {
         let report = v.merge(items: r.items)
         try VaultCLI.wrap { try v.save() }
         quiet.say("\(r.format.rawValue): imported \(report.added.count) new, \(report.updated.count) updated")
-        for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) { quiet.keep("skipped \(n) \(type) item(s): \(ImportResult.skipReason(type))") }
+        for (type, n) in r.skipped.sorted(by: { $0.key < $1.key }) {
+            quiet.keep("skipped \(n) \(type) item(s): \(ImportResult.skipReason(type))")
+        }
         for (kind, n) in r.notKept.sorted(by: { $0.key < $1.key }) { quiet.keep("not kept: \(n) \(kind)") }
         for a in r.attachments { quiet.keep("attachment not kept: \(a)") }
         for w in r.warnings { Stdio.writeError(Data("warning: \(w.description)\n".utf8)) }
@@ -103,14 +102,18 @@ struct VaultReportCommand: ParsableCommand {
     @Flag(help: "The file is an export (Bitwarden, KeePass, …), not a vault.") var export = false
     @Option(help: "Report date YYYY-MM-DD (default: today).") var asOf: String?
     @Option(help: "A password older than this many days is stale (1–36500).") var staleDays = HealthCheck.staleDays
-    @Option(help: "An entry expiring within this many days is \"expiring\" (0–3650).") var expiringDays = HealthCheck.expiringDays
+    @Option(help: "An entry expiring within this many days is \"expiring\" (0–3650).")
+    var expiringDays = HealthCheck.expiringDays
     @Flag(help: "Do not flag logins (username and website) that have no TOTP.") var noMissingTotp = false
-    @Option(help: "An offline Pwned Passwords file (SHA-1 HASH:COUNT lines ordered by hash) or range folder.") var pwned: String?
+    @Option(help: "An offline Pwned Passwords file (SHA-1 HASH:COUNT lines ordered by hash) or range folder.")
+    var pwned: String?
     @Flag(help: "JSON instead of a summary.") var json = false
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
-        let items = export ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items } : try VaultCLI.open(file, quiet: quiet.quiet).items
+        let items = export
+            ? try VaultCLI.wrap { try Importer.read(url: URL(fileURLWithPath: file)).items }
+            : try VaultCLI.open(file, quiet: quiet.quiet).items
         guard (1...36_500).contains(staleDays) else { throw ValidationError("--stale-days must be 1…36500") }
         guard (0...3650).contains(expiringDays) else { throw ValidationError("--expiring-days must be 0…3650") }
         let options = HealthCheck.Options(staleDays: staleDays, expiringDays: expiringDays, missingTOTP: !noMissingTotp)
@@ -131,12 +134,17 @@ struct VaultReportCommand: ParsableCommand {
                                                        b.lookups, b.pagesRead, ms).utf8))
         }
         if json { try VaultCLI.printJSON(r); return }
-        print("entries \(r.counts.entries), notes \(r.counts.notes), websites \(r.counts.websites), usernames \(r.counts.usernames)")
-        print("weak \(r.counts.weak), reused \(r.counts.reusedEntries) in \(r.counts.reuseGroups) groups, http \(r.counts.insecureWebsites), stale \(r.counts.stale), duplicates \(r.counts.duplicates)")
-        print("expired \(r.counts.expired), expiring \(r.counts.expiring), without TOTP \(r.counts.missingTOTP)\(r.counts.excluded > 0 ? ", \(r.counts.excluded) excluded from reports" : "")")
+        let c = r.counts
+        print("entries \(c.entries), notes \(c.notes), websites \(c.websites), usernames \(c.usernames)")
+        print("weak \(c.weak), reused \(c.reusedEntries) in \(c.reuseGroups) groups, http \(c.insecureWebsites), "
+            + "stale \(c.stale), duplicates \(c.duplicates)")
+        print("expired \(c.expired), expiring \(c.expiring), without TOTP \(c.missingTOTP)"
+            + (c.excluded > 0 ? ", \(c.excluded) excluded from reports" : ""))
         if let b = breaches { print("breached \(r.counts.breached) (offline Pwned Passwords list: \(b.form.summary))") }
-        print("critical \(r.counts.critical), high \(r.counts.high), medium \(r.counts.medium), low \(r.counts.low), ok \(r.counts.ok)")
-        for row in r.problems { print("\(row.severity)\t\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)") }
+        print("critical \(c.critical), high \(c.high), medium \(c.medium), low \(c.low), ok \(c.ok)")
+        for row in r.problems {
+            print("\(row.severity)\t\(row.title)\t\(row.website)\t\(row.username)\tscore \(row.score)\t\(row.reason)")
+        }
     }
 }
 
@@ -192,10 +200,14 @@ struct VaultBenchCommand: ParsableCommand {
             worst = max(worst, dt)
             scores[e.score] += 1
         }
-        func ms(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+        func ms(_ d: Duration) -> Double {
+            Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        }
         let mean = ms(total) / Double(max(count, 1))
         if json {
-            struct Out: Encodable { let count: Int; let length: Int; let meanMs: Double; let worstMs: Double; let scores: [Int] }
+            struct Out: Encodable {
+                let count: Int, length: Int, meanMs: Double, worstMs: Double, scores: [Int]
+            }
             try VaultCLI.printJSON(Out(count: count, length: generator.length, meanMs: mean, worstMs: ms(worst),
                                        scores: scores))
         } else {
