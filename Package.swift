@@ -41,7 +41,9 @@ let domains: [Domain] = [
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "experiences", module: "Experiences", dependencies: ["Escaping", "CVips", "JSONLines", "TextBasics"],
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "vault", module: "Vault", dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", "ZipArchive", "JSONLines"] + crypto,
+    Domain(key: "vault", module: "Vault",
+           dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", "ZipArchive",
+                          "JSONLines"] + crypto,
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
     Domain(key: "sms", module: "SecureSMS", dependencies: ["Strength", "TextBasics"] + crypto,
            testDependencies: ["SplitMix64"]),
@@ -79,7 +81,8 @@ var targets: [Target] = [
     .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                    providers: [.apt(["libsqlite3-dev"])]),
     // Argon2 and gzip for the vault's KDBX import (docs/vault-kdbx.md).
-    .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+    .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2",
+                   providers: [.apt(["libargon2-dev"])]),
     // libyaml: the YAML event parser under dossier.yml and front matter (YAMLComposer).
     .systemLibrary(name: "CLibYAML", path: "Sources/CLibYAML", pkgConfig: "yaml-0.1",
                    providers: [.apt(["libyaml-dev"])]),
@@ -122,7 +125,8 @@ var targets: [Target] = [
     ),
     .executableTarget(
         name: "dossier",
-        dependencies: ["DossierKit", "StudyStore", "TextBasics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        dependencies: ["DossierKit", "StudyStore", "TextBasics",
+                       .product(name: "ArgumentParser", package: "swift-argument-parser")]
             + enabled.map { .target(name: $0.module) },
         exclude: filesOfDisabledDomains("Sources/dossier", "Commands"),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },
@@ -169,7 +173,8 @@ var targets: [Target] = [
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests
 for d in enabled {
-    targets.append(.target(name: d.module, dependencies: d.dependencies, resources: d.resources, swiftSettings: d.swiftSettings))
+    targets.append(.target(name: d.module, dependencies: d.dependencies, resources: d.resources,
+                           swiftSettings: d.swiftSettings))
     targets.append(.testTarget(name: "\(d.module)Tests", dependencies: [.target(name: d.module)] + d.testDependencies,
                                resources: d.testResources))
 }

@@ -25,8 +25,10 @@ struct EmbedFolders: BuildToolPlugin {
         for (label, path) in plan.folders {
             let folder = context.package.directoryURL.appending(path: path)
             specs.append("\(label)=\(folder.path)")
-            if let e = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles]) {
-                for case let url as URL in e where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            if let e = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey],
+                                     options: [.skipsHiddenFiles]) {
+                for case let url as URL in e
+                where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
                     inputs.append(url)
                 }
             }

@@ -18,7 +18,8 @@ public enum Analyzer {
             }
             if d.text != strings[number: d.number] {
                 throw RecallError(file: log.file, line: d.line,
-                                  "string \(d.number) in the log is \"\(d.text)\" but the strings file has \"\(strings[number: d.number])\"")
+                                  "string \(d.number) in the log is \"\(d.text)\" "
+                                    + "but the strings file has \"\(strings[number: d.number])\"")
             }
         }
         var a = Walk(log: log, strings: strings)
@@ -185,7 +186,8 @@ struct Walk {
             focused = f
         case .key(let label, let action, let newText, let field):
             guard let p = page, p.fieldCount > 0, p != .welcome else {
-                warn(e.line, "a key on \(page.map { "the \($0.title) page" } ?? "no page") (no field to type in); ignored")
+                let place = page.map { "the \($0.title) page" } ?? "no page"
+                warn(e.line, "a key on \(place) (no field to type in); ignored")
                 return
             }
             let f = field ?? focused ?? 1
@@ -232,7 +234,9 @@ struct Walk {
                 let text = fieldText.first ?? ""
                 let correct = text == strings[number: n]
                 if let ok, ok != correct {
-                    warn(e.line, "the app showed \(ok ? "OK" : "Not OK") for string \(n) but the text \(correct ? "matches" : "does not match") the target; the core's judgement is used")
+                    warn(e.line, "the app showed \(ok ? "OK" : "Not OK") for string \(n) "
+                         + "but the text \(correct ? "matches" : "does not match") the target; "
+                         + "the core's judgement is used")
                 }
                 results[n - 1].verifyAttempts.append(VerifyAttempt(t: e.t, text: text, correct: correct, appResult: ok))
                 if !correct { results[n - 1].verifyFailures += 1 }
@@ -256,7 +260,8 @@ struct Walk {
         case .fields(let values):
             if let p = page, values.count == fieldText.count {
                 for (i, v) in values.enumerated() where v != fieldText[i] && p != .welcome {
-                    warn(e.line, "field \(i + 1) at the page turn differs from the text after its last key; the page-turn contents are used")
+                    warn(e.line, "field \(i + 1) at the page turn differs from the text after its last key; "
+                         + "the page-turn contents are used")
                 }
             }
             turnFields = values
@@ -297,7 +302,8 @@ struct Walk {
             if recall != nil {
                 warn(line, "the Recall page is shown again; the later display replaces the earlier")
             }
-            recall = RecallResult(start: t, end: t, lastKey: nil, totalMs: nil, fields: [], stringsRecalled: [], entries: [])
+            recall = RecallResult(start: t, end: t, lastKey: nil, totalMs: nil, fields: [], stringsRecalled: [],
+                                  entries: [])
         case .thankyou:
             complete = true
         case .welcome, .ready:
@@ -306,7 +312,8 @@ struct Walk {
     }
 
     mutating func closeSegment() {
-        guard let seg = segment, seg.keys.contains(where: { $0.action != .up }), let p = page else { segment = nil; return }
+        guard let seg = segment, seg.keys.contains(where: { $0.action != .up }), let p = page
+        else { segment = nil; return }
         segment = nil
         // Keystroke times are key downs (or taps); ups only matter for the dynamics.
         let pressed = seg.keys.lazy.filter { $0.action != .up }
@@ -328,9 +335,9 @@ struct Walk {
         case .entry:
             let n = pageString!
             if let line = seg.oneTapLine {
-                warn(line, "string \(n), field \(seg.field): one key press entered several characters at once (a paste, "
-                     + "a drop or dictation): this entry is left out of the entry times (docs/recall-measures.md, "
-                     + "\"One-tap entries\")")
+                warn(line, "string \(n), field \(seg.field): one key press entered several characters at once "
+                     + "(a paste, a drop or dictation): this entry is left out of the entry times "
+                     + "(docs/recall-measures.md, \"One-tap entries\")")
             }
             entry.order = results[n - 1].entries.count + 1
             results[n - 1].entries.append(entry)
@@ -380,7 +387,8 @@ struct Walk {
             rc.lastKey = lastKeyOnPage
             rc.totalMs = lastKeyOnPage.map { $0 - rc.start }
             rc.fields = fields.enumerated().compactMap { i, text in
-                text.isEmpty ? nil : RecallField(field: i + 1, text: text, matches: strings.strings.firstIndex(of: text).map { $0 + 1 })
+                text.isEmpty ? nil : RecallField(field: i + 1, text: text,
+                                                 matches: strings.strings.firstIndex(of: text).map { $0 + 1 })
             }
             rc.stringsRecalled = Array(Set(rc.fields.compactMap(\.matches))).sorted()
             recall = rc

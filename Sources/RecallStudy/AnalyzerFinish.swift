@@ -1,4 +1,5 @@
-// The end of the walk over a session's events: per-string totals, medians and the participant's result (docs/recall-measures.md).
+// The end of the walk over a session's events: per-string totals, medians and the participant's
+// result (docs/recall-measures.md).
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

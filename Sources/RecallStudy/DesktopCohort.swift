@@ -115,7 +115,9 @@ public enum DesktopCohort {
         var seen: Set<String> = []
         for r in rows.dropFirst() {
             var f = r.fields
-            guard f.count <= n + 1 else { throw RecallError(file: file, line: r.line, "\(f.count) columns; the header has \(n + 1)") }
+            guard f.count <= n + 1 else {
+                throw RecallError(file: file, line: r.line, "\(f.count) columns; the header has \(n + 1)")
+            }
             while f.count < n + 1 { f.append("") }
             let label = f[0].trimmingWhitespace()
             let cells = Array(f.dropFirst())
@@ -132,7 +134,8 @@ public enum DesktopCohort {
             case "string length":
                 lengths = try cells.map { c in
                     guard let v = Int(c.trimmingWhitespace()), v >= 1 else {
-                        throw RecallError(file: file, line: r.line, "string length must be whole numbers ≥ 1, got \"\(c)\"")
+                        throw RecallError(file: file, line: r.line,
+                                          "string length must be whole numbers ≥ 1, got \"\(c)\"")
                     }
                     return v
                 }
@@ -142,20 +145,28 @@ public enum DesktopCohort {
                     switch s {
                     case "complete": inIncomplete = false
                     case "incomplete": inIncomplete = true
-                    default: throw RecallError(file: file, line: r.line, "section must be complete or incomplete, got \"\(cells.first ?? "")\"")
+                    default:
+                        throw RecallError(file: file, line: r.line,
+                                          "section must be complete or incomplete, got \"\(cells.first ?? "")\"")
                     }
                 }
             case "incomplete":
                 inIncomplete = true
             default:
-                guard !label.isEmpty else { throw RecallError(file: file, line: r.line, "a participant row needs a participant number in the first column") }
-                if seen.contains(label) { throw RecallError(file: file, line: r.line, "participant \(label) appears twice") }
+                guard !label.isEmpty else {
+                    throw RecallError(file: file, line: r.line,
+                                      "a participant row needs a participant number in the first column")
+                }
+                if seen.contains(label) {
+                    throw RecallError(file: file, line: r.line, "participant \(label) appears twice")
+                }
                 seen.insert(label)
                 let values: [Double?] = try cells.map { c in
                     let t = c.trimmingWhitespace()
                     if t.isEmpty { return nil }
                     guard let v = Double(t), v.isFinite, v >= 0 else {
-                        throw RecallError(file: file, line: r.line, "participant \(label): \"\(c)\" is not a time in seconds")
+                        throw RecallError(file: file, line: r.line,
+                                          "participant \(label): \"\(c)\" is not a time in seconds")
                     }
                     return v
                 }

@@ -77,11 +77,13 @@ public enum DesktopRaw {
             while f.count < 9 { f.append("") }
             guard let t = Int(f[0].trimmingWhitespace()) else {
                 if idx == 0 { continue }   // header
-                throw RecallError(file: file, line: r.line, "column A must be the time in milliseconds, got \"\(f[0])\"")
+                throw RecallError(file: file, line: r.line,
+                                  "column A must be the time in milliseconds, got \"\(f[0])\"")
             }
             if t < 0 { throw RecallError(file: file, line: r.line, "time \(t) is negative") }
             if t < lastT {
-                throw RecallError(file: file, line: r.line, "event time \(t) goes backwards (previous \(lastT) on line \(lastLine))")
+                throw RecallError(file: file, line: r.line,
+                                  "event time \(t) goes backwards (previous \(lastT) on line \(lastLine))")
             }
             lastT = t
             lastLine = r.line
@@ -91,13 +93,15 @@ public enum DesktopRaw {
                 continue
             }
             guard let n = Int(f[2].trimmingWhitespace()) else {
-                throw RecallError(file: file, line: r.line, "column C must be the string number (1–10), got \"\(f[2])\"")
+                throw RecallError(file: file, line: r.line,
+                                  "column C must be the string number (1–10), got \"\(f[2])\"")
             }
             guard (1...10).contains(n) else {
                 throw RecallError(file: file, line: r.line, "string number \(n) is outside 1–10")
             }
             guard let (page, field) = phase(f[3]) else {
-                throw RecallError(file: file, line: r.line, "unknown phase code \"\(f[3])\" (expected P, M, V, F1–F10 or R1–R10)")
+                throw RecallError(file: file, line: r.line,
+                                  "unknown phase code \"\(f[3])\" (expected P, M, V, F1–F10 or R1–R10)")
             }
             let action: KeyAction
             switch f[4].trimmingWhitespace().uppercased() {
@@ -108,7 +112,9 @@ public enum DesktopRaw {
             let p = f[1].trimmingWhitespace()
             try NativeLog.checkParticipant(p, file: file, line: r.line)
             if let old = participant, old != p {
-                throw RecallError(file: file, line: r.line, "participant \(p) differs from \(old) earlier in the file (one file holds one participant)")
+                throw RecallError(file: file, line: r.line,
+                                  "participant \(p) differs from \(old) earlier in the file (one file holds one "
+                                  + "participant)")
             }
             participant = p
             let target = f[7]
@@ -138,7 +144,8 @@ public enum DesktopRaw {
                     line = markers[markerIndex].line
                     markerIndex += 1
                 }
-                events.append(SessionEvent(t: t, line: line, kind: .page(r.page, string: r.page == .recall ? nil : r.string)))
+                events.append(SessionEvent(t: t, line: line,
+                                           kind: .page(r.page, string: r.page == .recall ? nil : r.string)))
                 curPage = (r.page, r.string)
                 curField = 0
             }
@@ -151,7 +158,8 @@ public enum DesktopRaw {
                 let n = rows[i + 1]
                 if n.page == r.page, n.string == r.string, n.field == r.field { after = n.before }
             }
-            events.append(SessionEvent(t: r.t, line: r.line, kind: .key(label: r.key, action: r.action, text: after, field: r.field)))
+            events.append(SessionEvent(t: r.t, line: r.line,
+                                       kind: .key(label: r.key, action: r.action, text: after, field: r.field)))
         }
         // A Recall phase marker implies a complete flow only when a Thank You marker follows; the
         // desktop file has none, so the session is complete only if it contains Recall keys.

@@ -114,10 +114,12 @@ public enum NativeLog {
             if let bad = UTF8Check.firstInvalid(p, from: lineStart, to: e) {
                 if !hasNewline && header != nil {
                     warnings.append(RecallWarning(file: file, line: lineNo,
-                        "the last line is cut off (it ends inside a character); it was ignored — the app was probably closed while writing"))
+                        "the last line is cut off (it ends inside a character); it was ignored — "
+                            + "the app was probably closed while writing"))
                     break
                 }
-                throw RecallError(file: file, line: lineNo, UTF8Check.notUTF8(byte: p[lineStart + bad], column: bad + 1))
+                throw RecallError(file: file, line: lineNo,
+                                  UTF8Check.notUTF8(byte: p[lineStart + bad], column: bad + 1))
             }
             var scanner = JSONLineScanner(p, from: lineStart, to: e)
             var f = LineFields()
@@ -138,17 +140,21 @@ public enum NativeLog {
             let lineType = type.named(in: LineType.words)
             if header == nil {
                 guard lineType == .session else {
-                    throw RecallError(file: file, line: lineNo, "the first line must be the session header ({\"type\":\"session\",…}), found type \"\(type.string)\"")
+                    throw RecallError(file: file, line: lineNo,
+                                      "the first line must be the session header ({\"type\":\"session\",…}), found "
+                                      + "type \"\(type.string)\"")
                 }
                 if let fmt = f.format, fmt != format {
-                    throw RecallError(file: file, line: lineNo, "unsupported log format \"\(fmt)\" (this version reads \"\(format)\")")
+                    throw RecallError(file: file, line: lineNo,
+                                      "unsupported log format \"\(fmt)\" (this version reads \"\(format)\")")
                 }
                 guard let participant = f.participant else {
                     throw RecallError(file: file, line: lineNo, "the session header has no \"participant\"")
                 }
                 try checkParticipant(participant, file: file, line: lineNo)
                 if let s = f.strings, s.count != StringSet.count {
-                    throw RecallError(file: file, line: lineNo, "the session header lists \(s.count) strings; it must list \(StringSet.count)")
+                    throw RecallError(file: file, line: lineNo,
+                                      "the session header lists \(s.count) strings; it must list \(StringSet.count)")
                 }
                 header = f
                 headerLine = lineNo
@@ -161,23 +167,32 @@ public enum NativeLog {
                 throw RecallError(file: file, line: lineNo, "the event has no time \"t\" (milliseconds since Begin)")
             }
             if t < 0 {
-                throw RecallError(file: file, line: lineNo, "event time \(t) is negative (times are milliseconds since Begin)")
+                throw RecallError(file: file, line: lineNo,
+                                  "event time \(t) is negative (times are milliseconds since Begin)")
             }
             if t < lastT {
-                throw RecallError(file: file, line: lineNo, "event time \(t) goes backwards (previous \(lastT) on line \(lastLine))")
+                throw RecallError(file: file, line: lineNo,
+                                  "event time \(t) goes backwards (previous \(lastT) on line \(lastLine))")
             }
             lastT = t
             lastLine = lineNo
             let kind: EventKind
             switch lineType {
             case .page?:
-                guard let name = f.page else { throw RecallError(file: file, line: lineNo, "a page event needs \"page\"") }
+                guard let name = f.page else {
+                    throw RecallError(file: file, line: lineNo, "a page event needs \"page\"")
+                }
                 guard let pk = name.named(in: PageKind.words) else {
-                    throw RecallError(file: file, line: lineNo, "unknown page \"\(name.string)\" (expected one of \(PageKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw RecallError(file: file, line: lineNo,
+                                      "unknown page \"\(name.string)\" (expected one of "
+                                      + "\(PageKind.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 var s: Int? = nil
                 if pk.hasString {
-                    guard let n = f.string else { throw RecallError(file: file, line: lineNo, "a \(pk.rawValue) page event needs \"string\" (1–10)") }
+                    guard let n = f.string else {
+                        throw RecallError(file: file, line: lineNo,
+                                          "a \(pk.rawValue) page event needs \"string\" (1–10)")
+                    }
                     guard (1...StringSet.count).contains(n) else {
                         throw RecallError(file: file, line: lineNo, "string number \(n) is outside 1–10")
                     }
@@ -186,31 +201,44 @@ public enum NativeLog {
                 page = pk
                 kind = .page(pk, string: s)
             case .focus?:
-                guard let field = f.field else { throw RecallError(file: file, line: lineNo, "a focus event needs \"field\"") }
+                guard let field = f.field else {
+                    throw RecallError(file: file, line: lineNo, "a focus event needs \"field\"")
+                }
                 try checkField(field, page: page, file: file, line: lineNo)
                 kind = .focus(field: field)
             case .key?:
-                guard let label = f.key else { throw RecallError(file: file, line: lineNo, "a key event needs \"key\" (the key as shown on the keyboard)") }
+                guard let label = f.key else {
+                    throw RecallError(file: file, line: lineNo,
+                                      "a key event needs \"key\" (the key as shown on the keyboard)")
+                }
                 var action = KeyAction.tap
                 if let a = f.action {
                     guard let ka = a.named(in: KeyAction.words) else {
-                        throw RecallError(file: file, line: lineNo, "unknown key action \"\(a.string)\" (expected down, up or tap)")
+                        throw RecallError(file: file, line: lineNo,
+                                          "unknown key action \"\(a.string)\" (expected down, up or tap)")
                     }
                     action = ka
                 }
                 let text = f.text
                 if text == nil && action != .up {
-                    throw RecallError(file: file, line: lineNo, "a key \(action.rawValue) event needs \"text\" (the field's text after the key)")
+                    throw RecallError(file: file, line: lineNo,
+                                      "a key \(action.rawValue) event needs \"text\" (the field's text after the key)")
                 }
                 if let field = f.field { try checkField(field, page: page, file: file, line: lineNo) }
                 kind = .key(label: label, action: action, text: text, field: f.field)
             case .touch?:
-                guard let x = f.x, let y = f.y else { throw RecallError(file: file, line: lineNo, "a touch event needs \"x\" and \"y\"") }
+                guard let x = f.x, let y = f.y else {
+                    throw RecallError(file: file, line: lineNo, "a touch event needs \"x\" and \"y\"")
+                }
                 kind = .touch(x: x, y: y, target: f.target)
             case .button?:
-                guard let name = f.button else { throw RecallError(file: file, line: lineNo, "a button event needs \"button\"") }
+                guard let name = f.button else {
+                    throw RecallError(file: file, line: lineNo, "a button event needs \"button\"")
+                }
                 guard let b = name.named(in: ButtonKind.words) else {
-                    throw RecallError(file: file, line: lineNo, "unknown button \"\(name.string)\" (expected one of \(ButtonKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    throw RecallError(file: file, line: lineNo,
+                                      "unknown button \"\(name.string)\" (expected one of "
+                                      + "\(ButtonKind.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 var ok: Bool? = nil
                 if b == .verify, let r = f.result {
@@ -219,31 +247,43 @@ public enum NativeLog {
                     } else if r.isWord("not-ok") {
                         ok = false
                     } else {
-                        throw RecallError(file: file, line: lineNo, "unknown Verify result \"\(r.string)\" (expected ok or not-ok)")
+                        throw RecallError(file: file, line: lineNo,
+                                          "unknown Verify result \"\(r.string)\" (expected ok or not-ok)")
                     }
                 }
                 kind = .button(b, verifyOK: ok)
             case .fields?:
-                guard let values = f.values else { throw RecallError(file: file, line: lineNo, "a fields event needs \"values\"") }
+                guard let values = f.values else {
+                    throw RecallError(file: file, line: lineNo, "a fields event needs \"values\"")
+                }
                 if let page, values.count != page.fieldCount {
-                    throw RecallError(file: file, line: lineNo, "the \(page.title) page has \(page.fieldCount) field(s) but the fields event lists \(values.count)")
+                    throw RecallError(file: file, line: lineNo,
+                                      "the \(page.title) page has \(page.fieldCount) field(s) but the fields event "
+                                      + "lists \(values.count)")
                 }
                 kind = .fields(values)
             case .close?:
                 kind = .close
             case .session?, nil:
-                throw RecallError(file: file, line: lineNo, "unknown event type \"\(type.string)\" (expected page, focus, key, touch, button, fields or close)")
+                throw RecallError(file: file, line: lineNo,
+                                  "unknown event type \"\(type.string)\" (expected page, focus, key, touch, button, "
+                                  + "fields or close)")
             }
             events.append(SessionEvent(t: t, line: lineNo, kind: kind))
         }
         guard let h = header, let participant = h.participant else {
             throw RecallError(file: file, line: nil, "the log is empty (no session header)")
         }
-        let declared = (h.strings ?? []).enumerated().map { DeclaredString(number: $0.offset + 1, text: $0.element, line: headerLine) }
+        let declared = (h.strings ?? []).enumerated().map {
+            DeclaredString(number: $0.offset + 1, text: $0.element, line: headerLine)
+        }
         var log = SessionLog(participant: participant, declaredStrings: declared, events: events,
                              source: .native, file: file, warnings: warnings, device: h.device)
         if let name = h.set {
-            if name.isEmpty { throw RecallError(file: file, line: headerLine, "the session header's \"set\" is empty (name a string set or leave the key out)") }
+            if name.isEmpty {
+                throw RecallError(file: file, line: headerLine,
+                                  "the session header's \"set\" is empty (name a string set or leave the key out)")
+            }
             log.stringSet = name
             log.stringSetLine = headerLine
         }
@@ -257,12 +297,17 @@ public enum NativeLog {
     }
 
     static func checkParticipant(_ p: String, file: String, line: Int?) throws {
-        if p.isEmpty { throw RecallError(file: file, line: line, "the participant number is empty (it must be 1–12 characters)") }
+        if p.isEmpty {
+            throw RecallError(file: file, line: line, "the participant number is empty (it must be 1–12 characters)")
+        }
         if isBlank(p) {
-            throw RecallError(file: file, line: line, "the participant number is only white space (it needs at least one other character)")
+            throw RecallError(file: file, line: line,
+                              "the participant number is only white space (it needs at least one other character)")
         }
         if p.count > SessionLog.maxParticipantLength {
-            throw RecallError(file: file, line: line, "participant number has \(p.count) characters; at most \(SessionLog.maxParticipantLength) are allowed")
+            throw RecallError(file: file, line: line,
+                              "participant number has \(p.count) characters; at most "
+                              + "\(SessionLog.maxParticipantLength) are allowed")
         }
     }
 
@@ -276,7 +321,8 @@ public enum NativeLog {
         let n = page?.fieldCount ?? 10
         guard n > 0 else { throw RecallError(file: file, line: line, "the \(page!.title) page has no fields") }
         guard (1...n).contains(field) else {
-            throw RecallError(file: file, line: line, "field \(field) is outside 1–\(n)\(page.map { " on the \($0.title) page" } ?? "")")
+            throw RecallError(file: file, line: line,
+                              "field \(field) is outside 1–\(n)\(page.map { " on the \($0.title) page" } ?? "")")
         }
     }
 }

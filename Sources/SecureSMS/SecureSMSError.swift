@@ -45,28 +45,38 @@ public enum SecureSMSError: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .notGSM(let p):
-            return "character \(p) is not in the GSM 7-bit alphabet (basic table or its extension table € [ ] { } \\ ^ ~ |)"
+            return "character \(p) is not in the GSM 7-bit alphabet "
+                + "(basic table or its extension table € [ ] { } \\ ^ ~ |)"
         case .tooLong(let s, let l):
-            return "the message needs \(s) septets but at most \(l) fit (extension characters € [ ] { } \\ ^ ~ | count 2)"
+            return "the message needs \(s) septets but at most \(l) fit "
+                + "(extension characters € [ ] { } \\ ^ ~ | count 2)"
         case .badMessageFormat(let why): return "not a SecureSMS message: \(why)"
         case .unsupportedVersion(let v):
             return "message format version \(v) is not supported (this program speaks version \(SMSProtocol.version))"
                 + (v < SMSProtocol.version ? "; the sender runs an older dossier and must update" : "")
         case .verificationFailed: return "not from this contact, or damaged (verification failed; nothing was changed)"
-        case .replayed(let n): return "message #\(n) was already decrypted or its key was discarded; a replayed message is rejected"
+        case .replayed(let n):
+            return "message #\(n) was already decrypted or its key was discarded; a replayed message is rejected"
         case .tooFarAhead(let n, let e, let l):
-            return "message #\(n) is \(n - e) ahead of the next expected #\(e); at most \(l) missing messages are tolerated — resynchronise with this contact"
+            return "message #\(n) is \(n - e) ahead of the next expected #\(e); "
+                + "at most \(l) missing messages are tolerated — resynchronise with this contact"
         case .malformedPlaintext: return "the decrypted message has malformed padding (sender bug)"
         case .counterExhausted: return "this contact's message counter is exhausted; resynchronise"
         case .badKeyMessage(let why): return "not a usable SecureSMS key message: \(why)"
         case .safetyNumberMismatch(let name):
-            return "the safety numbers differ: a key may have been substituted on the way; nothing was agreed and \(name) stays as before. Exchange key messages again (best in person) and compare again"
+            return "the safety numbers differ: a key may have been substituted on the way; "
+                + "nothing was agreed and \(name) stays as before. "
+                + "Exchange key messages again (best in person) and compare again"
         case .busy(let path, let waited):
-            return "\(path) is in use by another `dossier sms` command (waited \(waited) s); try again when it has finished"
+            return "\(path) is in use by another `dossier sms` command (waited \(waited) s); "
+                + "try again when it has finished"
         case .wrongPassword(let r):
-            return r > 0 ? "wrong password (\(r) more \(r == 1 ? "try" : "tries") before the keystore locks)" : "wrong password; the keystore is now locked"
+            return r > 0
+                ? "wrong password (\(r) more \(r == 1 ? "try" : "tries") before the keystore locks)"
+                : "wrong password; the keystore is now locked"
         case .wrongPasswordNotCounted:
-            return "wrong password (not counted: the keystore's folder cannot be written, so tries are not recorded there)"
+            return "wrong password (not counted: the keystore's folder cannot be written, "
+                + "so tries are not recorded there)"
         case .locked(let until):
             return "the keystore is locked after too many wrong passwords until \(SMSDates.format(until))"
         case .keystore(let m): return m

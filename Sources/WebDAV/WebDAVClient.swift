@@ -113,13 +113,16 @@ public struct WebDAVClient: Sendable {
 
     /// Characters kept as they are in a path segment (RFC 3986 pchar minus a few that
     /// some servers mishandle).
-    private static let segmentAllowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,=:@".utf8)
+    private static let segmentAllowed = Set(
+        ("abcdefghijklmnopqrstuvwxyz" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ" + "0123456789" + "-._~!$&'()*+,=:@").utf8)
 
     /// Percent-encodes each segment of a relative path.
     public static func encode(path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: true)
             .map { segment in
-                segment.utf8.map { segmentAllowed.contains($0) ? String(UnicodeScalar($0)) : "%" + [$0].upperHexString }.joined()
+                segment.utf8.map {
+                    segmentAllowed.contains($0) ? String(UnicodeScalar($0)) : "%" + [$0].upperHexString
+                }.joined()
             }
             .joined(separator: "/")
     }
@@ -157,7 +160,8 @@ public struct WebDAVClient: Sendable {
         let body = """
         <?xml version="1.0" encoding="utf-8"?>
         <d:propfind \
-        xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/><d:getlastmodified/><d:getcontentlength/></d:prop></d:propfind>
+        xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/>\
+        <d:getlastmodified/><d:getcontentlength/></d:prop></d:propfind>
         """
         let target = url(path, collection: true)
         let (data, _) = try await send(
@@ -178,11 +182,12 @@ public struct WebDAVClient: Sendable {
     public func stat(_ path: String) async throws -> DAVResource? {
         do {
             let target = url(path)
+            let body = #"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:">"#
+                + #"<d:prop><d:resourcetype/><d:getetag/><d:getlastmodified/><d:getcontentlength/>"#
+                + #"</d:prop></d:propfind>"#
             let (data, _) = try await send(
                 "PROPFIND", target, headers: ["Depth": "0", "Content-Type": "application/xml; charset=utf-8"],
-                body: Data(
-                    #"<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getetag/><d:getlastmodified/><d:getcontentlength/></d:prop></d:propfind>"#
-                        .utf8),
+                body: Data(body.utf8),
                 accept: [207])
             return try MultistatusParser.parse(data).first.map { item in
                 DAVResource(path: relativePath(href: item.href), href: item.href.percentDecoded() ?? item.href,
@@ -340,7 +345,8 @@ public struct WebDAVClient: Sendable {
             return .tls(
                 url: url,
                 detail: message
-                    + (caFile.map { " — trusted authorities from \($0)" } ?? " — trusted authorities: the system's"))
+                    + (caFile.map { " — trusted authorities from \($0)" }
+                        ?? " — trusted authorities: the system's"))
         case 77:   // SSL_CACERT_BADFILE
             return .tls(
                 url: url, detail: "the certificate authority file \(caFile ?? "") could not be loaded: \(message)")

@@ -30,14 +30,20 @@ enum BagSwap {
         let exists = fm.fileExists(atPath: destination.path, isDirectory: &isDir)
         try FaultPoint.hit("archive: put the bag in place")
         if !exists || !isDir {
-            guard rename(new.path, destination.path) == 0 else { throw posixError("cannot move the bag into place", destination) }
+            guard rename(new.path, destination.path) == 0 else {
+                throw posixError("cannot move the bag into place", destination)
+            }
             return
         }
         if exchange(new.path, destination.path) { return }
         let aside = URL(fileURLWithPath: new.path + ".old")
-        guard rename(destination.path, aside.path) == 0 else { throw posixError("cannot move the old bag aside", destination) }
+        guard rename(destination.path, aside.path) == 0 else {
+            throw posixError("cannot move the old bag aside", destination)
+        }
         try FaultPoint.hit("archive: old bag moved aside")
-        guard rename(new.path, destination.path) == 0 else { throw posixError("cannot move the bag into place", destination) }
+        guard rename(new.path, destination.path) == 0 else {
+            throw posixError("cannot move the bag into place", destination)
+        }
         try? fm.removeItem(at: aside)
     }
 

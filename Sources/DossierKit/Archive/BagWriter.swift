@@ -16,7 +16,8 @@ import TextBasics
 ///
 /// ```
 /// <bag>/bagit.txt                 BagIt-Version: 1.0, Tag-File-Character-Encoding: UTF-8
-/// <bag>/bag-info.txt              Bag-Software-Agent, Bagging-Date, dossier.yml's archive fields, Bag-Size, Payload-Oxum
+/// <bag>/bag-info.txt              Bag-Software-Agent, Bagging-Date, dossier.yml's archive fields,
+///                                 Bag-Size, Payload-Oxum
 /// <bag>/manifest-sha256.txt       <hex>  data/<path>, one per payload file, sorted
 /// <bag>/manifest-sha512.txt       the same with SHA-512 (archive.sha512 or --sha512)
 /// <bag>/tagmanifest-sha256.txt    the same for the tag files above (and tagmanifest-sha512.txt)
@@ -51,7 +52,8 @@ public struct BagWriter: Sendable {
 
     /// Today's date (UTC), or the day of `SOURCE_DATE_EPOCH` when set (reproducible bags).
     public static func today(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let date = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0) } ?? Date()
+        let date = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init)
+            .map { Date(timeIntervalSince1970: $0) } ?? Date()
         return String(ISODateText.format(date).prefix(10))   // yyyy-MM-dd in UTC
     }
 
@@ -83,11 +85,13 @@ public struct BagWriter: Sendable {
         for e in manifest.files {
             let src = site.appendingPathComponent(e.path)
             guard let data = fm.contents(atPath: src.path) else {
-                throw DossierError(file: SitePaths.display(src), "listed in the site manifest but missing; rebuild the site")
+                throw DossierError(file: SitePaths.display(src),
+                                   "listed in the site manifest but missing; rebuild the site")
             }
             let hex = FileHash.sha256(data)
             guard hex == e.sha256, Int64(data.count) == e.size else {
-                throw DossierError(file: SitePaths.display(src), "changed since the site manifest was written; rebuild the site")
+                throw DossierError(file: SitePaths.display(src),
+                                   "changed since the site manifest was written; rebuild the site")
             }
             let rel = "data/site/" + e.path
             let dst = bag.appendingPathComponent(rel)
@@ -98,7 +102,8 @@ public struct BagWriter: Sendable {
             octets += Int64(data.count)
         }
         try manifestData.write(to: bag.appendingPathComponent("data/site.manifest.json"))
-        lines.append(("data/site.manifest.json", FileHash.sha256(manifestData), config.sha512 ? BagWriter.sha512(manifestData) : ""))
+        lines.append(("data/site.manifest.json", FileHash.sha256(manifestData),
+                      config.sha512 ? BagWriter.sha512(manifestData) : ""))
         octets += Int64(manifestData.count)
         lines.sort { $0.path < $1.path }
 

@@ -110,10 +110,12 @@ public final class Builder: @unchecked Sendable {
         var report = ctx.report
         report.seconds = Date().timeIntervalSince(start)
         let shown = project.display(report.output)
-        log.info("Done: \(report.pagesRendered) page\(report.pagesRendered == 1 ? "" : "s") rendered, \(report.pagesReused) unchanged; \(report.files) files"
+        let warnings = report.warnings.count
+        log.info("Done: \(report.pagesRendered) page\(report.pagesRendered == 1 ? "" : "s") rendered, "
+                 + "\(report.pagesReused) unchanged; \(report.files) files"
                  + (options.checkOnly ? " checked (nothing written)" : " in \(shown)")
                  + cFormat(" (%.2f s)", report.seconds)
-                 + (report.warnings.isEmpty ? "" : "; \(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s")"))
+                 + (warnings == 0 ? "" : "; \(warnings) warning\(warnings == 1 ? "" : "s")"))
         return report
     }
 }
@@ -197,7 +199,8 @@ final class BuildContext: @unchecked Sendable {
             do {
                 let s = try type.init(config: cfg, project: project)
                 for bad in cfg.unknownKeys() {
-                    errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): " + KeySuggestion.unknownKey(bad.key, known: cfg.knownKeys())))
+                    let message = KeySuggestion.unknownKey(bad.key, known: cfg.knownKeys())
+                    errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): " + message))
                 }
                 sections.append(s)
             } catch {
@@ -206,7 +209,8 @@ final class BuildContext: @unchecked Sendable {
                 if !files.isEmpty { inputFailures.append((cfg.key, files.sorted())) }
                 // a misspelt key is often why the block failed (a `pasword_file:`)
                 for bad in cfg.unknownKeys() where !KeySuggestion.closest(to: bad.key, in: cfg.knownKeys()).isEmpty {
-                    errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): " + KeySuggestion.unknownKey(bad.key, known: cfg.knownKeys())))
+                    let message = KeySuggestion.unknownKey(bad.key, known: cfg.knownKeys())
+                    errors.append(Diagnostic(file: cfg.file, line: bad.keyLine, "\(cfg.key): " + message))
                 }
             }
         }
@@ -239,7 +243,8 @@ final class BuildContext: @unchecked Sendable {
     // MARK: 3. Content
 
     func loadContent() throws {
-        content = try ContentPage.loadAll(in: project.contentFolder, includeDrafts: options.drafts, confinement: project.confinement)
+        content = try ContentPage.loadAll(in: project.contentFolder, includeDrafts: options.drafts,
+                                          confinement: project.confinement)
         contentMap = ContentLinks.map(content)
         let nav = Navigation.items(content: content, sections: sectionTypes.map { (key: $0.key, title: $0.title) })
         renderer = SiteRenderer(templates: templates, project: project, nav: nav)

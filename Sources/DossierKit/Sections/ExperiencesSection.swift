@@ -58,7 +58,8 @@ public struct ExperiencesSection: Section {
             issues += found
             guard let e else { continue }
             if let other = slugs[e.slug] {
-                issues.append(.error(e.file, nil, "its site folder experiences/\(e.slug)/ is already used by \(other); rename the file"))
+                issues.append(.error(e.file, nil, "its site folder experiences/\(e.slug)/ is already used by "
+                                     + "\(other); rename the file"))
             }
             slugs[e.slug] = e.file
             urls[e.slug] = url
@@ -123,12 +124,14 @@ public struct ExperiencesSection: Section {
             guard let original = bytes[p.image] else { continue }
             let jpeg: Data
             do { jpeg = try PanoramaPrep.viewer(original).jpeg } catch {
-                prepWarnings.append(.warning(e.file, p.line, "image \"\(p.image)\" could not be prepared (\(error.message)); it is used as it is"))
+                prepWarnings.append(.warning(e.file, p.line, "image \"\(p.image)\" could not be prepared "
+                                             + "(\(error.message)); it is used as it is"))
                 jpeg = original
             }
             let image = base + "prepared/\(p.id).jpg"
             files.append(OutputFile(path: image, data: jpeg))
-            let url = "data:\(jpeg == original ? Self.mime(p.image) : "image/jpeg");base64,\(jpeg.base64EncodedString())"
+            let mime = jpeg == original ? Self.mime(p.image) : "image/jpeg"
+            let url = "data:\(mime);base64,\(jpeg.base64EncodedString())"
             files.append(OutputFile(path: base + "scenes/\(p.id).js",
                                     data: Data(Self.sceneScript(id: p.id, url: url).utf8)))
             sceneImages[p.id] = "prepared/\(p.id).jpg"
@@ -149,8 +152,8 @@ public struct ExperiencesSection: Section {
                                 scene: sceneImages[p.id] == nil ? nil : "scenes/\(p.id).js",
                                 triggers: p.triggers.map { t in
                                     ViewerData.Trig(id: t.id, kind: t.kind.rawValue, yaw: t.yaw, pitch: t.pitch,
-                                                    size: t.size,
-                                                    label: t.label, media: t.media.map { "files/" + $0 }, target: t.target,
+                                                    size: t.size, label: t.label,
+                                                    media: t.media.map { "files/" + $0 }, target: t.target,
                                                     targetYaw: t.targetYaw, targetPitch: t.targetPitch, text: t.text)
                                 })
             })
@@ -164,9 +167,10 @@ public struct ExperiencesSection: Section {
                             firstScene: sceneImages[e.firstPanorama] == nil
                                 ? nil : .init(src: "scenes/\(e.firstPanorama).js", id: e.firstPanorama),
                             totalClips: graph.totalClips),
-                          styles: ["assets/experiences/viewer.css"], scripts: ["assets/experiences/pano.js",
-                                  "assets/experiences/viewer-look.js",
-                                                                             "assets/experiences/viewer-dialogs.js", "assets/experiences/viewer.js"], bodyClass: "experience-viewer"))
+                          styles: ["assets/experiences/viewer.css"],
+                          scripts: ["assets/experiences/pano.js", "assets/experiences/viewer-look.js",
+                                    "assets/experiences/viewer-dialogs.js", "assets/experiences/viewer.js"],
+                          bodyClass: "experience-viewer"))
 
         // Overview: graph, media checks, warnings.
         let svg = GraphSVG.render(e, graph) { "../files/" + $0.image }
@@ -202,7 +206,8 @@ public struct ExperiencesSection: Section {
         pages.append(Page(path: base + "overview/index.html", title: "\(title): overview",
                           template: "experiences/overview",
                           model: ExperienceOverviewModel(
-            title: title, description: e.description, file: e.file, kindLabel: e.kind == .premade ? "premade" : "custom",
+            title: title, description: e.description, file: e.file,
+            kindLabel: e.kind == .premade ? "premade" : "custom",
             owner: e.owner, graphSVG: svg, firstTitle: firstTitle, finalTitle: titles[graph.final] ?? graph.final,
             finalClipsLabel: Self.count(graph.finalClips, "clip"), totalClipsLabel: Self.count(graph.totalClips,
                     "clip"),
@@ -214,7 +219,8 @@ public struct ExperiencesSection: Section {
 
         pages.append(Page(path: base + "congratulations/index.html", title: "Well done",
                           template: "experiences/congratulations",
-                          model: ExperienceCongratulationsModel(title: title), styles: ["assets/experiences/viewer.css"]))
+                          model: ExperienceCongratulationsModel(title: title),
+                          styles: ["assets/experiences/viewer.css"]))
 
         let record = ExperienceRecord(slug: e.slug, title: title, description: e.description, kind: e.kind.rawValue,
                                       thumb: thumb,
@@ -237,7 +243,9 @@ public struct ExperiencesSection: Section {
         let page = Page(path: "experiences/index.html", title: "Experiences", template: "experiences/home",
                         model: ExperiencesHomeModel(experiences: items, warningCount: warningCount),
                         styles: ["assets/experiences/viewer.css"], bodyClass: "experience-home")
-        let blurb = "\(rows.count) experience\(rows.count == 1 ? "" : "s") to preview in the browser: \(rows.reduce(0) { $0 + $1.panoramas }) places, \(rows.reduce(0) { $0 + $1.clips }) clips."
+        let places = rows.reduce(0) { $0 + $1.panoramas }, clips = rows.reduce(0) { $0 + $1.clips }
+        let blurb = "\(rows.count) experience\(rows.count == 1 ? "" : "s") to preview in the browser: "
+            + "\(places) places, \(clips) clips."
         return UnitResult(pages: [page, editorPage()], blurb: blurb)
     }
 
@@ -248,7 +256,8 @@ public struct ExperiencesSection: Section {
     func editorPage() -> Page {
         let items = experiences.map { e -> String in
             let file = fileURL(e).lastPathComponent
-            return "{\"file\":\(JSONText.quote(file)),\"slug\":\(JSONText.quote(e.slug)),\"title\":\(JSONText.quote(e.title ?? e.slug)),"
+            return "{\"file\":\(JSONText.quote(file)),\"slug\":\(JSONText.quote(e.slug)),"
+                + "\"title\":\(JSONText.quote(e.title ?? e.slug)),"
                 + "\"kind\":\(JSONText.quote(e.kind.rawValue)),\"owner\":\(e.owner.map(JSONText.quote) ?? "null"),"
                 + "\"base\":\(JSONText.quote("../\(e.slug)/files/")),\"experience\":\(ExperienceWriter.json(e))}"
         }
@@ -258,8 +267,9 @@ public struct ExperiencesSection: Section {
                     styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
                     scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js",
                               "assets/experiences/zip.js", "assets/experiences/pano.js",
-                              "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js", "assets/experiences/editor-util.js",
-                              "assets/experiences/editor-problems.js", "assets/experiences/editor-trigger.js", "assets/experiences/editor.js"],
+                              "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js",
+                              "assets/experiences/editor-util.js", "assets/experiences/editor-problems.js",
+                              "assets/experiences/editor-trigger.js", "assets/experiences/editor.js"],
                     bodyClass: "experience-editor")
     }
 

@@ -78,14 +78,17 @@ enum GameCohortPage {
              "g_high"],
             comparisons.map { c -> [CSVWriter.Cell] in
                 [.text(c.measure), .text(c.groupA.rawValue), .text(c.groupB.rawValue), GameCohortPage.nCell(c.a.n),
-                 CSVWriter.number(c.a.mean),
-                 CSVWriter.number(c.a.sd), GameCohortPage.nCell(c.b.n), CSVWriter.number(c.b.mean), CSVWriter.number(c.b.sd),
+                 CSVWriter.number(c.a.mean), CSVWriter.number(c.a.sd),
+                 GameCohortPage.nCell(c.b.n), CSVWriter.number(c.b.mean), CSVWriter.number(c.b.sd),
                  CSVWriter.number(c.g), CSVWriter.number(c.gLow), CSVWriter.number(c.gHigh)]
             })))
 
         // τ and variability by group
-        let present = Group.allCases.filter { g in shown.contains(g)
-            && analysis.players.filter({ $0.group == g && $0.measures.exGaussian != nil }).count >= Suppression.threshold }
+        let present = Group.allCases.filter { g in
+            shown.contains(g)
+                && analysis.players.filter({ $0.group == g && $0.measures.exGaussian != nil }).count
+                    >= Suppression.threshold
+        }
         let box = Charts.boxPlot(groups: present.map { g in
             (name: g.label,
              values: analysis.players.filter { $0.group == g }.compactMap { $0.measures.exGaussian?.params.tau })
@@ -117,7 +120,8 @@ enum GameCohortPage {
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
             ], options: ChartOptions(title: "ROC curve (cross-validated)",
                                      description: "True against false positive rate of the out-of-fold probabilities",
-                                     width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
+                                     width: 420, height: 380, xLabel: "false positive rate",
+                                     yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             // Bins under 5 players are suppressed (their share would describe a handful of people).
             let binStatus = Suppression.apply(values: result.calibration.map(\.n) + [result.nTrain],
@@ -134,8 +138,11 @@ enum GameCohortPage {
                          points: filled.map { XYPoint(x: $0.meanPredicted ?? 0, y: $0.observed ?? 0,
                                                       label: "n = \($0.n)") }),
                 XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "Calibration (cross-validated)", description: "Observed share with a diagnosis against the mean predicted probability, per bin",
-                                     width: 420, height: 380, xLabel: "mean predicted probability", yLabel: "observed share",
+            ], options: ChartOptions(title: "Calibration (cross-validated)",
+                                     description: "Observed share with a diagnosis against the mean predicted "
+                                        + "probability, per bin",
+                                     width: 420, height: 380, xLabel: "mean predicted probability",
+                                     yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             let coefficientRows = zip(result.features, result.model.coefficients).map { feature, coefficient in
                 GameCohortModel.Coefficient(label: MeasureCatalog.label(feature),
@@ -174,7 +181,8 @@ enum GameCohortPage {
                                     data: GameFormat.csv(["bin_low", "bin_high", "n", "mean_predicted", "observed"],
                 bins.indices.map { i in [CSVWriter.number(bins[i].low), CSVWriter.number(bins[i].high),
                                          .text(binText[i]),
-                                         CSVWriter.number(bins[i].meanPredicted), CSVWriter.number(bins[i].observed)] })))
+                                         CSVWriter.number(bins[i].meanPredicted),
+                                         CSVWriter.number(bins[i].observed)] })))
             files.append(OutputFile(path: "game/roc.csv", data: GameFormat.csv(["threshold", "fpr", "tpr"],
                 result.roc.map { [CSVWriter.number($0.threshold), CSVWriter.number($0.fpr),
                                   CSVWriter.number($0.tpr)] })))
@@ -184,7 +192,8 @@ enum GameCohortPage {
                 [[.text("(intercept)"), CSVWriter.number(result.model.intercept), .empty, .empty]]
                     + result.features.indices.map { [.text(result.features[$0]),
                                                      CSVWriter.number(result.model.coefficients[$0]),
-                                                CSVWriter.number(result.standardizer.means[$0]), CSVWriter.number(result.standardizer.sds[$0])] })))
+                                                     CSVWriter.number(result.standardizer.means[$0]),
+                                                     CSVWriter.number(result.standardizer.sds[$0])] })))
             struct ModelJSON: Encodable {
                 var features: [String]; var C: Double; var intercept: Double; var coefficients: [Double]
                 var standardizer: Standardizer; var nTrain: Int; var nPositive: Int; var folds: Int
@@ -193,10 +202,14 @@ enum GameCohortPage {
             }
             if let j = try? GameFormat.json(ModelJSON(features: result.features, C: result.C,
                                                       intercept: result.model.intercept,
-                                                       coefficients: result.model.coefficients, standardizer: result.standardizer,
-                                                       nTrain: result.nTrain, nPositive: result.nPositive, folds: result.folds, cvAUC: result.cvAUC,
-                                                       cvAUCLow: result.cvAUCLow, cvAUCHigh: result.cvAUCHigh, cvAUCSE: result.cvAUCSE,
-                                                       trainAUC: result.trainAUC, brier: result.brier, options: analysis.options, tripod: result.tripod)) {
+                                                      coefficients: result.model.coefficients,
+                                                      standardizer: result.standardizer,
+                                                      nTrain: result.nTrain, nPositive: result.nPositive,
+                                                      folds: result.folds, cvAUC: result.cvAUC,
+                                                      cvAUCLow: result.cvAUCLow, cvAUCHigh: result.cvAUCHigh,
+                                                      cvAUCSE: result.cvAUCSE, trainAUC: result.trainAUC,
+                                                      brier: result.brier, options: analysis.options,
+                                                      tripod: result.tripod)) {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }
         }
@@ -214,7 +227,9 @@ enum GameCohortPage {
 
     /// "mean ± SD (n)" or "<5" / "suppressed" when the group may not be shown.
     static func stats(_ g: GroupStats, _ measure: String) -> String {
-        g.n < 0 ? "not shown (small group)" : "\(GameFormat.value(g.mean, measure: measure)) ± \(GameFormat.value(g.sd, measure: measure)) (n \(g.n))"
+        g.n < 0
+            ? "not shown (small group)"
+            : "\(GameFormat.value(g.mean, measure: measure)) ± \(GameFormat.value(g.sd, measure: measure)) (n \(g.n))"
     }
 
     static func nCell(_ n: Int) -> CSVWriter.Cell { n < 0 ? .text("suppressed") : CSVWriter.number(n) }
@@ -228,15 +243,21 @@ enum GameCohortPage {
                 + ["probability", "probability_low", "probability_high", "suggestion"],
             analysis.players.map { p in
                 [.text(p.id), .text(p.group.rawValue), .text(p.ageBand ?? ""), .text(p.survey?.gender ?? ""),
-                 CSVWriter.number(p.measures.sessions), CSVWriter.number(p.measures.encounters), CSVWriter.number(p.measures.bestScore)]
+                 CSVWriter.number(p.measures.sessions), CSVWriter.number(p.measures.encounters),
+                 CSVWriter.number(p.measures.bestScore)]
                     + features.map { CSVWriter.number(p.measures.value($0)) }
                     + [CSVWriter.number(p.likelihood.probability), CSVWriter.number(p.likelihood.low),
                        CSVWriter.number(p.likelihood.high), .text(p.likelihood.suggest ? "yes" : "no")]
             })))
-        struct PlayerRow: Encodable { var id: String; var group: Group; var ageBand: String?; var measures: [String: Double]; var likelihood: Likelihood }
+        struct PlayerRow: Encodable {
+            var id: String; var group: Group; var ageBand: String?; var measures: [String: Double]
+            var likelihood: Likelihood
+        }
         if let j = try? GameFormat.json(analysis.players.map { p in
             PlayerRow(id: p.id, group: p.group, ageBand: p.ageBand,
-                      measures: Dictionary(uniqueKeysWithValues: features.compactMap { f in p.measures.value(f).map { (f, $0) } }),
+                      measures: Dictionary(uniqueKeysWithValues: features.compactMap { f in
+                          p.measures.value(f).map { (f, $0) }
+                      }),
                       likelihood: p.likelihood)
         }) { files.append(OutputFile(path: "game/players.json", data: j)) }
         return files

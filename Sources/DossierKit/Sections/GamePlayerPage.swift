@@ -12,7 +12,8 @@ import Render
 // MARK: - Player page
 
 enum GamePlayerPage {
-    static let wording = "This is a screening signal from a game, not a diagnosis. Only a qualified professional can assess ADHD."
+    static let wording = "This is a screening signal from a game, not a diagnosis. "
+        + "Only a qualified professional can assess ADHD."
 
     static func build(_ player: PlayerResult, analysis: CohortAnalysis,
                       simulated: Bool) -> (page: Page, files: [OutputFile]) {
@@ -23,8 +24,8 @@ enum GamePlayerPage {
         var normCSV: [[CSVWriter.Cell]] = []
         let entries = player.norms.isEmpty
             ? MeasureCatalog.normed.map { NormEntry(measure: $0.name, value: measures.value($0.name), z: nil,
-                                                    percentile: nil,
-                                                    reference: "no norms (survey incomplete)", referenceN: 0, small: false, fallback: false) }
+                                                    percentile: nil, reference: "no norms (survey incomplete)",
+                                                    referenceN: 0, small: false, fallback: false) }
             : player.norms
         for norm in entries {
             normRows.append(.init(label: MeasureCatalog.label(norm.measure),
@@ -35,7 +36,8 @@ enum GamePlayerPage {
                                   referenceCount: norm.referenceN, small: norm.small, fallback: norm.fallback))
             normCSV.append([.text(norm.measure), CSVWriter.number(norm.value), CSVWriter.number(norm.z),
                             CSVWriter.number(norm.percentile),
-                            .text(norm.reference), CSVWriter.number(norm.referenceN), .text(norm.small ? "yes" : "no"), .text(norm.fallback ? "yes" : "no")])
+                            .text(norm.reference), CSVWriter.number(norm.referenceN),
+                            .text(norm.small ? "yes" : "no"), .text(norm.fallback ? "yes" : "no")])
         }
         // Histogram with the fitted curve (in count units: pdf × n × bin width)
         var histogram = ""
@@ -52,7 +54,9 @@ enum GamePlayerPage {
                 overlay = XYSeries(name: "fitted ex-Gaussian", xy: pts)
             }
             histogram = Charts.histogram(values: measures.hitRTs, options: ChartOptions(
-                title: "Hit reaction times", description: "Histogram of \(measures.hitRTs.count) hit reaction times with the fitted ex-Gaussian density",
+                title: "Hit reaction times",
+                description: "Histogram of \(measures.hitRTs.count) hit reaction times "
+                    + "with the fitted ex-Gaussian density",
                 xLabel: "reaction time (ms)", yLabel: "hits", dataSummary: false), bins: binCount, overlay: overlay)
         }
         // Trends across sessions
@@ -88,7 +92,8 @@ enum GamePlayerPage {
             meanScore: GameFormat.num(measures.meanScore, 0), sessions: measures.sessions,
             playedMinutes: GameFormat.num(Double(measures.playedMs) / 60000, 1),
             meanSessionMinutes: GameFormat.num(measures.meanSessionMs.map { $0 / 60000 }, 1),
-            encounters: measures.encounters, hits: measures.hits, omissions: measures.omissions, collisions: measures.collisions,
+            encounters: measures.encounters, hits: measures.hits, omissions: measures.omissions,
+            collisions: measures.collisions,
             commissions: measures.commissions, anticipatory: measures.anticipatory,
             reactionTime: GameFormat.num(measures.hitRTMean, 0), norms: normRows, histogram: histogram, trend: trend,
             sessionRows: sessions, wording: wording, suggest: likelihood.suggest, reason: likelihood.reason,

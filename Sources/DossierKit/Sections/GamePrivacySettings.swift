@@ -43,7 +43,9 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     /// The database's public name (``PrivacyKeyRecord/databaseID``), once its key is loaded.
     private(set) var databaseID: String?
 
-    var description: String { "GamePrivacySettings(epsilon: \(PrivacyNumber.text(milli: epsilonMilli)), key: <redacted>)" }
+    var description: String {
+        "GamePrivacySettings(epsilon: \(PrivacyNumber.text(milli: epsilonMilli)), key: <redacted>)"
+    }
 
     static let keys: Set<String> = ["epsilon", "delta", "lifetime_epsilon", "key_file"]
 
@@ -55,7 +57,9 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             }
             let sub = SectionConfig(key: "game.privacy", file: config.file, root: config.root, node: node)
             for e in entries where !Self.keys.contains(e.key) {
-                throw DossierError(file: config.file, line: e.keyLine, "game.privacy: unknown key '\(e.key)' (known: epsilon, delta, lifetime_epsilon, key_file)")
+                throw DossierError(file: config.file, line: e.keyLine,
+                                   "game.privacy: unknown key '\(e.key)' "
+                                    + "(known: epsilon, delta, lifetime_epsilon, key_file)")
             }
             func eps(_ name: String, _ def: Int) throws -> Int {
                 guard let s = try sub.string(name) else { return def }
@@ -142,8 +146,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
             if try released() {
                 throw DossierError(file: databaseShown,
                                    "the database holds no privacy key, but its data was already released "
-                    + "(see the privacy ledger): a new key would draw fresh noise over released data. Restore the database "
-                    + "from a backup that has its privacy_key table (docs/game-privacy.md)")
+                    + "(see the privacy ledger): a new key would draw fresh noise over released data. "
+                    + "Restore the database from a backup that has its privacy_key table (docs/game-privacy.md)")
             }
             s.key = Self.freshKey()
         }
@@ -218,7 +222,8 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
         guard Set(out).count >= minimumDistinctBytes else {
             throw DossierError(file: shown, line: line,
                                "the privacy key is weak (it repeats a few byte values, like an "
-                + "all-zero key): remove it so that the build draws a random one, or write 64 random hexadecimal digits")
+                + "all-zero key): remove it so that the build draws a random one, "
+                + "or write 64 random hexadecimal digits")
         }
         return out
     }

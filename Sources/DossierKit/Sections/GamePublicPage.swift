@@ -71,7 +71,8 @@ enum GamePublicPage {
         }
         func text(_ st: GamePublicRelease.Stat?, _ m: String) -> String {
             guard let st else { return "not shown (small group)" }
-            return "\(GameFormat.value(st.mean, measure: m)) ± \(GameFormat.value(st.sd, measure: m)) (n ≈ \(max(0, st.n)))"
+            return "\(GameFormat.value(st.mean, measure: m)) ± \(GameFormat.value(st.sd, measure: m))"
+                + " (n ≈ \(max(0, st.n)))"
         }
         var blocks: [GameComparisonBlock] = [], csv: [[CSVWriter.Cell]] = []
         for (ga, gb) in [(Group.adhd, Group.control), (.medicated, .control), (.medicated, .adhd)] {
@@ -79,8 +80,10 @@ enum GamePublicPage {
                 let statsA = stat(ga, i), statsB = stat(gb, i)
                 let hedges = statsA.flatMap { first in statsB.flatMap { rel.hedgesWithNoise(first, $0, measure: i) } }
                 csv.append([.text(measures[i]), .text(ga.rawValue), .text(gb.rawValue),
-                            statsA.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(statsA?.mean), CSVWriter.number(statsA?.sd),
-                            statsB.map { CSVWriter.number($0.n) } ?? .text("not shown"), CSVWriter.number(statsB?.mean), CSVWriter.number(statsB?.sd),
+                            statsA.map { CSVWriter.number($0.n) } ?? .text("not shown"),
+                            CSVWriter.number(statsA?.mean), CSVWriter.number(statsA?.sd),
+                            statsB.map { CSVWriter.number($0.n) } ?? .text("not shown"),
+                            CSVWriter.number(statsB?.mean), CSVWriter.number(statsB?.sd),
                             CSVWriter.number(hedges?.g), CSVWriter.number(hedges?.low), CSVWriter.number(hedges?.high)])
                 return GameComparisonBlock.Row(
                     label: MeasureCatalog.label(measures[i]), methods: nil,
@@ -100,7 +103,9 @@ enum GamePublicPage {
                          median: GameFormat.num(quartiles[1], 0), upperQuartile: GameFormat.num(quartiles[2], 0))
         }
         files.append(OutputFile(path: "game/tau-quartiles.csv", data: GameFormat.csv(["group", "q1", "median", "q3"],
-            rel.groups.filter(rel.shown).compactMap { g in rel.tauQuartiles[g].map { q in [.text(g.rawValue)] + q.map { CSVWriter.number($0) } } })))
+            rel.groups.filter(rel.shown).compactMap { g in
+                rel.tauQuartiles[g].map { q in [.text(g.rawValue)] + q.map { CSVWriter.number($0) } }
+            })))
 
         // Privacy: the split and the expected error of each kind of number.
         func sd(_ sensitivity: Int,
@@ -108,14 +113,31 @@ enum GamePublicPage {
         let perQuery = rel.comparisonQueryEpsilon
         let spendRows = rel.spends.map { spend in
             let what: String
+            let perUnit = GameFormat.num(sd(1, spend.epsilon), 1)   // players, SD of the noise on one count
             switch spend.label {
-            case "counts": what = "every count in the tables above: ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players (SD of the noise per cell)"
-            case "comparisons": what = "per group a count, and per measure a clamped sum and a clamped spread (ε \(GameFormat.num(perQuery.double, 3)) each); in a group of 100 players a mean's noise SD is about \(GameFormat.num(sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps), 1)) % of the measure's range, half that with 200 (ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
-            case "tau": what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players per bin"
-            case "model-fit": what = "the public model's \(GamePublicModel.dimension) coefficients: ± \(GameFormat.num(sd(GamePublicModel.sensitivity, spend.epsilon) / Double(GamePublicModel.gridSteps), 2)) per coefficient"
-            case "model-n": what = "the public model's training players with and without a diagnosis: ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players each"
-            case "model-auc": what = "the public model's AUC, released on its own: ± \(GameFormat.num(sd(rel.aucSensitivity, spend.epsilon) / Double(GamePublicRelease.aucSteps), 3)) (noise SD) with \(rel.aucFloor) or more players in each class"
-            default: what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins), for the ROC and calibration curves: ± \(GameFormat.num(sd(1, spend.epsilon), 1)) players per bin"
+            case "counts":
+                what = "every count in the tables above: ± \(perUnit) players (SD of the noise per cell)"
+            case "comparisons":
+                let meanNoise = sd(GamePublicRelease.steps, perQuery) / Double(GamePublicRelease.steps)
+                what = "per group a count, and per measure a clamped sum and a clamped spread "
+                    + "(ε \(GameFormat.num(perQuery.double, 3)) each); in a group of 100 players a mean's noise SD "
+                    + "is about \(GameFormat.num(meanNoise, 1)) % of the measure's range, half that with 200 "
+                    + "(ranges: hit RT SD 0–250 ms, τ 0–400 ms, omission rate 0–40 %)"
+            case "tau":
+                what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(perUnit) players per bin"
+            case "model-fit":
+                let noise = sd(GamePublicModel.sensitivity, spend.epsilon) / Double(GamePublicModel.gridSteps)
+                what = "the public model's \(GamePublicModel.dimension) coefficients: "
+                    + "± \(GameFormat.num(noise, 2)) per coefficient"
+            case "model-n":
+                what = "the public model's training players with and without a diagnosis: ± \(perUnit) players each"
+            case "model-auc":
+                let noise = sd(rel.aucSensitivity, spend.epsilon) / Double(GamePublicRelease.aucSteps)
+                what = "the public model's AUC, released on its own: ± \(GameFormat.num(noise, 3)) (noise SD) "
+                    + "with \(rel.aucFloor) or more players in each class"
+            default:
+                what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins), "
+                    + "for the ROC and calibration curves: ± \(perUnit) players per bin"
             }
             return GamePublicPageModel.Spend(label: spend.label, epsilon: GameFormat.num(spend.epsilon.double, 3),
                                              what: what)
@@ -128,8 +150,8 @@ enum GamePublicPage {
         if let id = settings.databaseID {
             release.database = id
             release.seal = ReleaseSeal.seal(key: settings.key, release: release.release, section: release.section,
-                                            epsilon: release.epsilon,
-                                            delta: release.delta, lifetimeEpsilon: release.lifetimeEpsilon, database: id)
+                                            epsilon: release.epsilon, delta: release.delta,
+                                            lifetimeEpsilon: release.lifetimeEpsilon, database: id)
         }
         if let j = try? GameFormat.json(release) { files.append(OutputFile(path: "game/privacy.json", data: j)) }
 
@@ -154,8 +176,11 @@ enum GamePublicPage {
             let roc = Charts.line(series: [
                 XYSeries(name: "public model (in-sample, noisy bins)", xy: figures.roc.map { ($0.1, $0.2) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "ROC curve (noisy bins)", description: "True against false positive rate at each bin edge of the noisy score histograms",
-                                     width: 420, height: 380, xLabel: "false positive rate", yLabel: "true positive rate",
+            ], options: ChartOptions(title: "ROC curve (noisy bins)",
+                                     description: "True against false positive rate at each bin edge "
+                                        + "of the noisy score histograms",
+                                     width: 420, height: 380, xLabel: "false positive rate",
+                                     yLabel: "true positive rate",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             let calPoints = figures.calibration.compactMap { c in
                 c.3.map { XYPoint(x: c.4, y: $0, label: "n ≈ \(c.2)") }
@@ -163,8 +188,11 @@ enum GamePublicPage {
             let calibration = Charts.line(series: [
                 XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration",
                         xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "Calibration (noisy bins)", description: "Observed share with a diagnosis against the probability at the bin's middle, from the noisy histograms",
-                                     width: 420, height: 380, xLabel: "predicted probability (bin middle)", yLabel: "observed share",
+            ], options: ChartOptions(title: "Calibration (noisy bins)",
+                                     description: "Observed share with a diagnosis against the probability "
+                                        + "at the bin's middle, from the noisy histograms",
+                                     width: 420, height: 380, xLabel: "predicted probability (bin middle)",
+                                     yLabel: "observed share",
                                      dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
             model.card = GamePublicPageModel.ModelCard(
                 nPositive: figures.nPositive, nNegative: figures.nNegative,
@@ -199,15 +227,24 @@ enum GamePublicPage {
                 struct Feature: Encodable { var measure: String; var lower: Double; var upper: Double }
                 var features: [Feature]; var lambda: Double; var noisyCoefficients: [Double]
                 var nTrain: Int; var nPositive: Int; var scoreRange: [Double]
-                var auc: Double?; var aucLow: Double?; var aucHigh: Double?; var brier: Double?; var privacyRelease: String
+                var auc: Double?; var aucLow: Double?; var aucHigh: Double?; var brier: Double?
+                var privacyRelease: String
             }
             let coefficients = (rel.publicModel ?? []).map { Double($0) / Double(GamePublicModel.gridSteps) }
-            if let j = try? GameFormat.json(ModelJSON(features: GamePublicModel.features.map { ModelJSON.Feature(measure: $0.measure, lower: $0.lower, upper: $0.upper) },
+            let features = GamePublicModel.features.map {
+                ModelJSON.Feature(measure: $0.measure, lower: $0.lower, upper: $0.upper)
+            }
+            let scoreRange: [Double] = rel.publicModel.map { m in
+                let r = GamePublicModel.scoreRange(m)
+                return [r.lower, r.upper]
+            } ?? []
+            if let j = try? GameFormat.json(ModelJSON(features: features,
                                                        lambda: GamePublicModel.lambda, noisyCoefficients: coefficients,
-                                                       nTrain: figures.nPositive + figures.nNegative, nPositive: figures.nPositive,
-                                                       scoreRange: rel.publicModel.map { m in let r = GamePublicModel.scoreRange(m); return [r.lower, r.upper] } ?? [],
-                                                       auc: figures.auc,
-                                                       aucLow: figures.aucLow, aucHigh: figures.aucHigh, brier: figures.brier, privacyRelease: rel.releaseID)) {
+                                                       nTrain: figures.nPositive + figures.nNegative,
+                                                       nPositive: figures.nPositive, scoreRange: scoreRange,
+                                                       auc: figures.auc, aucLow: figures.aucLow,
+                                                       aucHigh: figures.aucHigh, brier: figures.brier,
+                                                       privacyRelease: rel.releaseID)) {
                 files.append(OutputFile(path: "game/model.json", data: j))
             }
         }

@@ -156,9 +156,10 @@ enum RecallReport {
         func cell(_ s: String) -> String { MarkdownText.text(s) }
         var o = "# Participant \(cell(r.participant))\n\n"
         o += "- Source: \(r.source == .desktop ? "desktop Raw Data (imported)" : "mobile event log")\n"
-        o +=
-            "- Status: "
-                + "\(r.complete ? "complete" : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)")\n"
+        let status = r.complete
+            ? "complete"
+            : "incomplete (the log ends at \(RecallRender.seconds(r.lastEventMs)) s without the Thank You page)"
+        o += "- Status: \(status)\n"
         o += "- Session total (\(sessionSpan(r))): \(RecallRender.seconds(r.sessionTotalMs)) s\n"
         o += "- Keystroke medians on the Entry pages: \(medians(r))\n\n"
         if !r.warnings.isEmpty {

@@ -25,8 +25,11 @@ enum RecallSets {
         var out: [Entry] = []
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
         for item in items {
-            func fail(_ m: String) -> DossierError { DossierError(file: config.file, line: item.keyLine, "recall.strings.\(item.key): \(m)") }
-            guard !item.key.isEmpty, item.key.count <= 40, item.key.allSatisfy(allowed.contains), !item.key.hasPrefix(".") else {
+            func fail(_ m: String) -> DossierError {
+                DossierError(file: config.file, line: item.keyLine, "recall.strings.\(item.key): \(m)")
+            }
+            guard !item.key.isEmpty, item.key.count <= 40, item.key.allSatisfy(allowed.contains),
+                  !item.key.hasPrefix(".") else {
                 throw fail("a set name is 1–40 letters, digits, '.', '_' or '-' (not starting with '.')")
             }
             guard case .scalar(let path, _) = item.value else { throw fail("expected the path of a strings file") }

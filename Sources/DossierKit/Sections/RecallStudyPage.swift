@@ -24,7 +24,10 @@ enum RecallStudyPage {
                                  columns: columnLabels(t),
                                  values: shown.map { $0.0.values },
                                  options: ChartOptions(title: title,
-                                                       description: "Mean entry time in seconds per participant (rows; complete first, then incomplete) and string (columns, ordered by length; labelled order (length)). Blank cells: no value.",
+                                                       description: "Mean entry time in seconds per participant "
+                                                        + "(rows; complete first, then incomplete) and string "
+                                                        + "(columns, ordered by length; labelled order (length)). "
+                                                        + "Blank cells: no value.",
                                                        height: Double(80 + 18 * max(1, shown.count)),
                                                        xLabel: "string: order (length)", yLabel: "participant"),
                                  cellLabels: shown.map { $0.0.values.map { $0.map(cellSeconds) ?? "" } })
@@ -69,19 +72,26 @@ enum RecallStudyPage {
                 sdEntry: RecallRender.seconds(StudyStats.sd(times)),
                 medianEntry: RecallRender.seconds(StudyStats.quantile(times, 0.5)),
                 recallRate: percent(recallRate), incorrectRate: percent(incorrectRate),
-                rekeysPer: recallRate == nil && rekeyRate == nil ? "—" : (rekeyRate.map { formatSeconds($0) } ?? "—"),
+                rekeysPer: recallRate == nil && rekeyRate == nil
+                    ? "—" : (rekeyRate.map { formatSeconds($0) } ?? "—"),
                 verifyPer: verifyRate.map { formatSeconds($0) } ?? "—"))
         }
-        model.recallSVG = Charts.bar(categories: categories, series: [BarSeries(name: "recalled", values: recallRates.map { $0.map { $0 * 100 } })],
+        let recalled = BarSeries(name: "recalled", values: recallRates.map { $0.map { $0 * 100 } })
+        model.recallSVG = Charts.bar(categories: categories, series: [recalled],
                                     options: ChartOptions(title: "Recall rate per string",
-                                                          description: "Share (%) of the participants who reached the Recall page who typed the string exactly (spaces count).",
-                                                          xLabel: "string: order (length)", yLabel: "% recalled", yMin: 0, yMax: 100))
+                                                          description: "Share (%) of the participants who reached "
+                                                            + "the Recall page who typed the string exactly "
+                                                            + "(spaces count).",
+                                                          xLabel: "string: order (length)", yLabel: "% recalled",
+                                                          yMin: 0, yMax: 100))
         model.errorsSVG = Charts.bar(categories: categories, series: [
             BarSeries(name: "incorrect entries (%)", values: incorrectRates.map { $0.map { $0 * 100 } }),
             BarSeries(name: "re-keys per participant", values: rekeyRates),
             BarSeries(name: "Verify Not OK per participant", values: verifyRates),
         ], options: ChartOptions(title: "Error rates per string",
-                                 description: "Per string: the share of individual entries not equal to the target, and re-keyed fields and failed Verify attempts per participant who reached the string.",
+                                 description: "Per string: the share of individual entries not equal to the target, "
+                                    + "and re-keyed fields and failed Verify attempts per participant "
+                                    + "who reached the string.",
                                  xLabel: "string: order (length)", yLabel: "rate", yMin: 0))
         // The participant table (a row per participant) is written into the page as
         // it is made (``participantsSplice(_:up:)``): the model holds its place.
@@ -99,11 +109,15 @@ enum RecallStudyPage {
     /// cohort; box plots per length and source when there are too many points to draw.
     static func lengthChart(_ study: CohortTable, cohorts: [(slug: String, table: CohortTable)]) -> String {
         var series = [XYSeries(name: "this study", points: study.complete.flatMap { p in
-            zip(study.columns, p.values).compactMap { c, v in v.map { XYPoint(x: Double(c.length), y: $0, label: p.id) } }
+            zip(study.columns, p.values).compactMap { c, v in
+                v.map { XYPoint(x: Double(c.length), y: $0, label: p.id) }
+            }
         })]
         for c in cohorts {
             series.append(XYSeries(name: "desktop: \(c.table.name)", points: c.table.complete.flatMap { p in
-                zip(c.table.columns, p.values).compactMap { col, v in v.map { XYPoint(x: Double(col.length), y: $0, label: p.id) } }
+                zip(c.table.columns, p.values).compactMap { col, v in
+                    v.map { XYPoint(x: Double(col.length), y: $0, label: p.id) }
+                }
             }))
         }
         let pointCount = series.reduce(0) { $0 + $1.points.count }
@@ -111,8 +125,9 @@ enum RecallStudyPage {
             // Side by side around each length: this study's points left, the cohorts' right.
             return Charts.scatter(series: Charts.sideBySide(series), options: ChartOptions(
                 title: "Entry time against string length",
-                description: "Mean entry time (s) of each complete participant for each string, against the string's length; "
-                    + "desktop cohorts alongside. At each length the sources are drawn side by side (this study first), "
+                description: "Mean entry time (s) of each complete participant for each string, "
+                    + "against the string's length; desktop cohorts alongside. "
+                    + "At each length the sources are drawn side by side (this study first), "
                     + "each point spread within its source's band, so none hides another.",
                 xLabel: "string length (characters)", yLabel: "mean entry time (s)", yMin: 0))
         }
@@ -127,7 +142,8 @@ enum RecallStudyPage {
         }
         return Charts.boxPlot(groups: groups, options: ChartOptions(
             title: "Entry time against string length",
-            description: "Distribution of the complete participants' mean entry time (s) per string, grouped by string length (characters) and by study or desktop cohort.",
+            description: "Distribution of the complete participants' mean entry time (s) per string, "
+                + "grouped by string length (characters) and by study or desktop cohort.",
             height: 360, xLabel: "length · source", yLabel: "mean entry time (s)"))
     }
 
@@ -139,7 +155,8 @@ enum RecallStudyPage {
     /// A participant's cells as the page writes them (HTML, escaped).
     static func participantCells(_ r: StudyAggregate.Row, up: String) -> [String] {
         let e = HTML.escape
-        return ["<a href=\"\(e(up))participants/\(e(r.slug))/index.html\">\(e(r.participant))</a> <span class=\"muted\">\(e(r.sourceFile))</span>",
+        return ["<a href=\"\(e(up))participants/\(e(r.slug))/index.html\">\(e(r.participant))</a>"
+                    + " <span class=\"muted\">\(e(r.sourceFile))</span>",
                 r.desktop ? "desktop" : "mobile", r.complete ? "complete" : "incomplete",
                 e(RecallRender.duration(r.sessionTotalMs)), String(r.entryCount),
                 e(RecallRender.seconds(r.meanEntry)), e(RecallRender.seconds(r.sdEntry)),
@@ -167,22 +184,31 @@ enum RecallStudyPage {
 
     static func percent(_ d: Double?) -> String { d.map { formatSeconds($0 * 100) + " %" } ?? "—" }
 
-    static func markdown(strings: StringSet, study: CohortTable, cohorts: [(slug: String, table: CohortTable)]) -> String {
+    static func markdown(strings: StringSet, study: CohortTable,
+                         cohorts: [(slug: String, table: CohortTable)]) -> String {
         func cell(_ s: String) -> String { MarkdownText.text(s) }
         func table(_ t: CohortTable) -> String {
             // Order and length stand in each column's header, so a column holds one quantity;
             // every time has two decimals, as the page's heatmap labels (``cellSeconds(_:)``).
-            var o = "| participant | " + t.columns.map { "\(MarkdownText.code($0.string)) (order \($0.order), length \($0.length))" }.joined(separator: " | ") + " |\n"
+            var o = "| participant | " + t.columns.map {
+                "\(MarkdownText.code($0.string)) (order \($0.order), length \($0.length))"
+            }.joined(separator: " | ") + " |\n"
             o += "|---|" + t.columns.map { _ in "---:|" }.joined() + "\n"
-            for p in t.complete { o += "| \(cell(p.id)) | " + p.values.map { $0.map(cellSeconds) ?? "" }.joined(separator: " | ") + " |\n" }
+            for p in t.complete {
+                o += "| \(cell(p.id)) | " + p.values.map { $0.map(cellSeconds) ?? "" }.joined(separator: " | ") + " |\n"
+            }
             if !t.incomplete.isEmpty {
                 o += "| **incomplete** |" + t.columns.map { _ in " |" }.joined() + "\n"
-                for p in t.incomplete { o += "| \(cell(p.id)) | " + p.values.map { $0.map(cellSeconds) ?? "" }.joined(separator: " | ") + " |\n" }
+                for p in t.incomplete {
+                    o += "| \(cell(p.id)) | " + p.values.map { $0.map(cellSeconds) ?? "" }.joined(separator: " | ")
+                        + " |\n"
+                }
             }
             return o
         }
         // (The Appendix B table has every participant: complete ones, then incomplete ones.)
-        var o = "# Memorization study\n\n\(study.complete.count + study.incomplete.count) participants, \(study.complete.count) complete.\n\n"
+        var o = "# Memorization study\n\n\(study.complete.count + study.incomplete.count) participants, "
+            + "\(study.complete.count) complete.\n\n"
         o += "## Mean entry time per participant and string (s)\n\n" + table(study)
         for c in cohorts { o += "\n## Desktop cohort \(cell(c.table.name))\n\n" + table(c.table) }
         return o

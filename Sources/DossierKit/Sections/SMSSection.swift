@@ -61,7 +61,8 @@ public struct SMSSection: Section {
     func password() throws -> String {
         if let f = passwordFile {
             guard let text = try? String(contentsOf: f, encoding: .utf8),
-                  let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map({ String($0).trimming(scalarsIn: "\r") }),
+                  let line = text.split(separator: "\n", omittingEmptySubsequences: false).first
+                    .map({ String($0).trimming(scalarsIn: "\r") }),
                   !line.isEmpty else {
                 throw DossierError(file: display(f), line: 1, "sms: the password file is empty or unreadable")
             }
@@ -148,21 +149,28 @@ public struct SMSSection: Section {
                 if !contact.warnings.isEmpty { flagged += 1 }
                 csv.append([.text(record.id), .text(inventory.account), .text(contact.name), .text(contact.status),
                             .text(d(contact.addedAt)), .text(d(contact.resyncedAt)),
-                            CSVWriter.number(contact.sent), CSVWriter.number(contact.received), CSVWriter.number(contact.nextSendCounter),
-                            CSVWriter.number(contact.nextReceiveCounter), CSVWriter.number(contact.skippedBacklog), CSVWriter.number(contact.discardedKeys),
-                            .text(d(contact.lastSentAt)), .text(d(contact.lastReceivedAt)), .text(contact.warnings.joined(separator: "; "))])
+                            CSVWriter.number(contact.sent), CSVWriter.number(contact.received),
+                            CSVWriter.number(contact.nextSendCounter), CSVWriter.number(contact.nextReceiveCounter),
+                            CSVWriter.number(contact.skippedBacklog), CSVWriter.number(contact.discardedKeys),
+                            .text(d(contact.lastSentAt)), .text(d(contact.lastReceivedAt)),
+                            .text(contact.warnings.joined(separator: "; "))])
                 jcontacts.append(.object([
-                    "name": .string(contact.name), "status": .string(contact.status), "added_at": jd(contact.addedAt), "resynced_at": jd(contact.resyncedAt),
-                    "sent": .int(contact.sent), "received": .int(contact.received), "next_send_counter": .int(contact.nextSendCounter),
-                    "next_receive_counter": .int(contact.nextReceiveCounter), "skipped_backlog": .int(contact.skippedBacklog),
-                    "discarded_keys": .int(contact.discardedKeys), "last_sent_at": jd(contact.lastSentAt), "last_received_at": jd(contact.lastReceivedAt),
+                    "name": .string(contact.name), "status": .string(contact.status),
+                    "added_at": jd(contact.addedAt), "resynced_at": jd(contact.resyncedAt),
+                    "sent": .int(contact.sent), "received": .int(contact.received),
+                    "next_send_counter": .int(contact.nextSendCounter),
+                    "next_receive_counter": .int(contact.nextReceiveCounter),
+                    "skipped_backlog": .int(contact.skippedBacklog), "discarded_keys": .int(contact.discardedKeys),
+                    "last_sent_at": jd(contact.lastSentAt), "last_received_at": jd(contact.lastReceivedAt),
                     "warnings": .array(contact.warnings.map { .string($0) }),
                 ]))
                 rows.append(SMSPageModel.Contact(
-                    name: contact.name, status: contact.status, added: cell(contact.addedAt), resynced: cell(contact.resyncedAt),
-                    sent: contact.sent, received: contact.received, nextSend: contact.nextSendCounter, nextReceive: contact.nextReceiveCounter,
+                    name: contact.name, status: contact.status, added: cell(contact.addedAt),
+                    resynced: cell(contact.resyncedAt), sent: contact.sent, received: contact.received,
+                    nextSend: contact.nextSendCounter, nextReceive: contact.nextReceiveCounter,
                     backlog: contact.skippedBacklog, discarded: contact.discardedKeys,
-                    lastSent: cell(contact.lastSentAt), lastReceived: cell(contact.lastReceivedAt), warnings: contact.warnings))
+                    lastSent: cell(contact.lastSentAt), lastReceived: cell(contact.lastReceivedAt),
+                    warnings: contact.warnings))
             }
             json.append(.object([
                 "keystore": .string(record.id), "file": .string(record.file), "account": .string(inventory.account),
@@ -183,7 +191,8 @@ public struct SMSSection: Section {
                         model: SMSPageModel(keystores: keystores, identifiesContacts: identifyContacts,
                                             contactCount: contactsTotal, flagged: flagged,
                                             backlogWarning: backlogWarning, maxSkip: Contact.maxSkip))
-        let blurb = "\(keystoreRecords.count) keystore\(keystoreRecords.count == 1 ? "" : "s"), \(contactsTotal) contact\(contactsTotal == 1 ? "" : "s")"
+        let blurb = "\(keystoreRecords.count) keystore\(keystoreRecords.count == 1 ? "" : "s"), "
+            + "\(contactsTotal) contact\(contactsTotal == 1 ? "" : "s")"
             + (flagged > 0 ? ", \(flagged) flagged as possibly out of sync." : ", all in sync.")
         return UnitResult(pages: [page],
                           files: [OutputFile(path: "sms/contacts.csv", data: csv.data),

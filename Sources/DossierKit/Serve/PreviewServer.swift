@@ -69,7 +69,8 @@ public final class PreviewServer: @unchecked Sendable {
                 return PreviewServer.serveFile(path, from: site, state: state)
             }
         } catch {
-            throw DossierError("cannot listen on 127.0.0.1:\(port): \(error); choose another --port (0 picks a free one)")
+            throw DossierError("cannot listen on 127.0.0.1:\(port): \(error); "
+                               + "choose another --port (0 picks a free one)")
         }
         // A first build must succeed to have something to serve.
         let first = Builder(project: folder, options: BuildOptions(drafts: drafts, output: siteFolder), log: log)
@@ -88,12 +89,16 @@ public final class PreviewServer: @unchecked Sendable {
             }
         }
         defer { watcher.cancel() }
-        Stdio.writeOutput(Data("Serving \(SitePaths.display(folder)) at http://127.0.0.1:\(server.port)/ (Ctrl-C to stop)\n".utf8))
+        let address = "http://127.0.0.1:\(server.port)/"
+        Stdio.writeOutput(Data("Serving \(SitePaths.display(folder)) at \(address) (Ctrl-C to stop)\n".utf8))
         await server.run()
     }
 
     static let reloadScript = """
-    <script>/* dossier serve: live reload */(function(){var v=null;function poll(){fetch('/__dossier/version',{cache:'no-store'}).then(function(r){return r.text()}).then(function(t){if(v!==null&&t!==v){location.reload();return}v=t;setTimeout(poll,500)}).catch(function(){setTimeout(poll,1000)})}poll()})();</script>
+    <script>/* dossier serve: live reload */(function(){var v=null;function poll(){\
+    fetch('/__dossier/version',{cache:'no-store'}).then(function(r){return r.text()})\
+    .then(function(t){if(v!==null&&t!==v){location.reload();return}v=t;setTimeout(poll,500)})\
+    .catch(function(){setTimeout(poll,1000)})}poll()})();</script>
     """
 
     /// The site's own `404.html` (its links are relative to the root, so it gets
@@ -102,16 +107,26 @@ public final class PreviewServer: @unchecked Sendable {
         var body: String
         if let page = FileManager.default.contents(atPath: site.appendingPathComponent("404.html").path) {
             body = String(decoding: page, as: UTF8.self)
-            if let head = body.textRange(of: "<head>") { body.insert(contentsOf: "\n<base href=\"/\">", at: head.upperBound) }
+            if let head = body.textRange(of: "<head>") {
+                body.insert(contentsOf: "\n<base href=\"/\">", at: head.upperBound)
+            }
         } else {
             body = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>Page not found</title>\n"
+                + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                + "<title>Page not found</title>\n"
                 + "<base href=\"/\">\n<link rel=\"stylesheet\" href=\"assets/dossier.css\">\n</head>\n<body>\n"
-                + "<main id=\"main\" class=\"page\">\n<h1>Page not found</h1>\n<p>\(HTML.escape(path)) is not part of the site.</p>\n"
+                + "<main id=\"main\" class=\"page\">\n<h1>Page not found</h1>\n"
+                + "<p>\(HTML.escape(path)) is not part of the site.</p>\n"
                 + "<p><a href=\"index.html\">Go to the home page</a></p>\n</main>\n</body>\n</html>\n"
         }
-        if let r = body.lastTextRange(of: "</body>") { body.insert(contentsOf: reloadScript, at: r.lowerBound) } else { body += reloadScript }
-        return .init(status: 404, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")], body: Data(body.utf8))
+        if let r = body.lastTextRange(of: "</body>") {
+            body.insert(contentsOf: reloadScript, at: r.lowerBound)
+        } else {
+            body += reloadScript
+        }
+        return .init(status: 404,
+                     headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
+                     body: Data(body.utf8))
     }
 
     static func serveFile(_ rawPath: String, from site: URL, state: ServeState) -> LoopbackHTTPServer.Response {
@@ -133,9 +148,17 @@ public final class PreviewServer: @unchecked Sendable {
         if url.pathExtension == "html" {
             var html = String(decoding: data, as: UTF8.self)
             if let e = state.error {
-                html = html.replacingAll("<body", with: "<div style=\"background:#a4161a;color:#fff;padding:1rem;white-space:pre-wrap;font-family:monospace\">Last rebuild failed; showing the previous site.\n\(HTML.escape(e))</div><body")
+                html = html.replacingAll(
+                    "<body",
+                    with: "<div style=\"background:#a4161a;color:#fff;padding:1rem;white-space:pre-wrap;"
+                        + "font-family:monospace\">Last rebuild failed; showing the previous site.\n"
+                        + "\(HTML.escape(e))</div><body")
             }
-            if let r = html.lastTextRange(of: "</body>") { html.insert(contentsOf: reloadScript, at: r.lowerBound) } else { html += reloadScript }
+            if let r = html.lastTextRange(of: "</body>") {
+                html.insert(contentsOf: reloadScript, at: r.lowerBound)
+            } else {
+                html += reloadScript
+            }
             data = Data(html.utf8)
         }
         return .init(status: 200, headers: [("Content-Type", type), ("Cache-Control", "no-store")], body: data)

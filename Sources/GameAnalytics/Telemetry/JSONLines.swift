@@ -60,7 +60,9 @@ public enum TelemetryJSONL {
             let r = Record(obj, fail: fail)
             let type = try r.string("type")
             let player = try r.string("player")
-            guard isValidPlayerID(player) else { throw fail("player id must be 1–64 characters from A–Z a–z 0–9 _ -") }
+            guard isValidPlayerID(player) else {
+                throw fail("player id must be 1–64 characters from A–Z a–z 0–9 _ -")
+            }
             switch type {
             case "survey":
                 try r.only(["type", "player", "complete", "diagnosed", "medicated", "age", "gender"])
@@ -72,7 +74,8 @@ public enum TelemetryJSONL {
                     // A stale incomplete draft arriving after the complete survey is ignored.
                     if !s.complete { return }
                     if old != s {
-                        throw fail("a second, different survey for player \(player) (the first is at \(oldFile):\(oldLine))")
+                        throw fail("a second, different survey for player \(player) "
+                                   + "(the first is at \(oldFile):\(oldLine))")
                     }
                     return
                 }
@@ -109,7 +112,8 @@ public enum TelemetryJSONL {
                 if let p = sessionProblem(s) { throw fail(p) }
                 if let (old, oldFile, oldLine) = sessions[player]?[s.index] {
                     if old == s { return }   // the same session delivered twice is stored once
-                    throw fail("player \(player) session \(s.index) appears twice with different data (first at \(oldFile):\(oldLine))")
+                    throw fail("player \(player) session \(s.index) appears twice with different data "
+                               + "(first at \(oldFile):\(oldLine))")
                 }
                 sessions[player, default: [:]][s.index] = (s, file, lineNo)
                 if let seed { seeds[player, default: [:]][s.index] = (seed, lineNo) }
@@ -129,7 +133,8 @@ public enum TelemetryJSONL {
     }
 
     /// Reads files (in the given order) into a cohort.
-    public static func read(files: [URL], displayName: (URL) -> String = { $0.lastPathComponent }) throws(GameError) -> Cohort {
+    public static func read(files: [URL],
+                            displayName: (URL) -> String = { $0.lastPathComponent }) throws(GameError) -> Cohort {
         var reader = Reader()
         for f in files {
             let text: String
@@ -160,10 +165,12 @@ public enum TelemetryJSONL {
             let vol = s.volume.map { "[\($0.t),\($0.on ? 1 : 0)]" }.joined(separator: ",")
             let err = s.errors.map { "[\($0.t),\(jsonString($0.message))]" }.joined(separator: ",")
             func ints(_ a: [Int]) -> String { a.map(String.init).joined(separator: ",") }
-            out.append("{\"type\":\"session\",\"player\":\(jsonString(p.id)),\"session\":\(s.index),\"start\":\(s.start),"
+            out.append("{\"type\":\"session\",\"player\":\(jsonString(p.id)),"
+                + "\"session\":\(s.index),\"start\":\(s.start),"
                 + "\"end\":\(s.end),\"score\":\(s.score)," + (seeds[s.index].map { "\"seed\":\($0)," } ?? "")
                 + "\"obstacles\":[\(obs)],\"taps\":[\(ints(s.taps))],"
-                + "\"jumps\":[\(ints(s.jumps))],\"collisions\":[\(ints(s.collisions))],\"volume\":[\(vol)],\"errors\":[\(err)]}")
+                + "\"jumps\":[\(ints(s.jumps))],\"collisions\":[\(ints(s.collisions))],"
+                + "\"volume\":[\(vol)],\"errors\":[\(err)]}")
         }
         return out
     }

@@ -22,7 +22,8 @@ enum BoxPlotChart {
         let lo = options.yMin ?? present.map(\.min).min()!
         let hi = options.yMax ?? present.map(\.max).max()!
         let scale = NiceScale(min: lo, max: hi, count: max(2, Int((cv.height - 110) / 45)))
-        var left = ChartCanvas.leftMargin(labels: scale.ticks.map { ChartNumber.tick($0, step: scale.step) }, yLabel: options.yLabel)
+        var left = ChartCanvas.leftMargin(labels: scale.ticks.map { ChartNumber.tick($0, step: scale.step) },
+                                          yLabel: options.yLabel)
         let names = groups.map(\.name)
         let band0 = (cv.width - left - 16) / Double(groups.count)
         let fit = ChartCanvas.categoryLabelFit(names, band: band0)
@@ -36,39 +37,51 @@ enum BoxPlotChart {
         let meanStroke = " stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.2\""
 
         let clip = "\(cv.id)-clip"
-        cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY - 6))\" width=\"\(c(cv.plotW))\" height=\"\(c(cv.plotH + 12))\"/></clipPath>"
+        cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY - 6))\""
+        cv.body += " width=\"\(c(cv.plotW))\" height=\"\(c(cv.plotH + 12))\"/></clipPath>"
         var marks = SVGWriter(capacity: 8_192)
         marks.write("<g class=\"boxes\" clip-path=\"url(#\(clip))\">")
         for (i, st) in stats.enumerated() {
             let cx = cv.plotX + (Double(i) + 0.5) * band
             guard let s = st, let text = described[i] else {
-                marks.write("<text x=\"\(cx)\" y=\"\(cv.plotY + cv.plotH / 2)\" text-anchor=\"middle\" font-size=\"11\" fill=\"\(ChartStyle.muted)\">no data</text>")
+                marks.write("<text x=\"\(cx)\" y=\"\(cv.plotY + cv.plotH / 2)\" text-anchor=\"middle\"")
+                marks.write(" font-size=\"11\" fill=\"\(ChartStyle.muted)\">no data</text>")
                 continue
             }
             let x0 = cx - boxW / 2
             let name = SVGText.escape(groups[i].name)
             marks.write("<g class=\"box\"><title>\(SVGText.escape(groups[i].name + ": " + text))</title>")
             // whiskers
-            marks.write("<path d=\"M\(cx) \(y(s.upperWhisker))V\(y(s.q3))M\(cx) \(y(s.q1))V\(y(s.lowerWhisker))M\(cx - boxW / 4) \(y(s.upperWhisker))H\(cx + boxW / 4)M\(cx - boxW / 4) \(y(s.lowerWhisker))H\(cx + boxW / 4)\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.2\" fill=\"none\"/>")
+            marks.write("<path d=\"M\(cx) \(y(s.upperWhisker))V\(y(s.q3))M\(cx) \(y(s.q1))V\(y(s.lowerWhisker))")
+            marks.write("M\(cx - boxW / 4) \(y(s.upperWhisker))H\(cx + boxW / 4)")
+            marks.write("M\(cx - boxW / 4) \(y(s.lowerWhisker))H\(cx + boxW / 4)\"")
+            marks.write(" stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.2\" fill=\"none\"/>")
             // box Q1–Q3
-            marks.write("<rect x=\"\(x0)\" y=\"\(y(s.q3))\" width=\"\(boxW)\" height=\"\(max(0.5, y(s.q1) - y(s.q3)))\" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\" stroke-width=\"1.5\"/>")
+            marks.write("<rect x=\"\(x0)\" y=\"\(y(s.q3))\" width=\"\(boxW)\"")
+            marks.write(" height=\"\(max(0.5, y(s.q1) - y(s.q3)))\"")
+            marks.write(" fill=\"\(color)\" fill-opacity=\"0.25\" stroke=\"\(color)\" stroke-width=\"1.5\"/>")
             // median
-            marks.write("<line x1=\"\(x0)\" x2=\"\(x0 + boxW)\" y1=\"\(y(s.median))\" y2=\"\(y(s.median))\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"2.5\"/>")
+            marks.write("<line x1=\"\(x0)\" x2=\"\(x0 + boxW)\" y1=\"\(y(s.median))\" y2=\"\(y(s.median))\"")
+            marks.write(" stroke=\"\(ChartStyle.ink)\" stroke-width=\"2.5\"/>")
             // mean
             Marker.diamond.draw(into: &marks, x: cx, y: y(s.mean), r: 3.2, fill: "#ffffff", extra: meanStroke)
             // outliers
             for o in s.outliers {
-                marks.write("<circle cx=\"\(cx)\" cy=\"\(y(o))\" r=\"3\" fill=\"none\" stroke=\"\(outlierColor)\" stroke-width=\"1.5\"><title>\(name) outlier: \(ChartNumber.shown(o))</title></circle>")
+                marks.write("<circle cx=\"\(cx)\" cy=\"\(y(o))\" r=\"3\" fill=\"none\" stroke=\"\(outlierColor)\"")
+                marks.write(" stroke-width=\"1.5\"><title>\(name) outlier: \(ChartNumber.shown(o))</title></circle>")
             }
             marks.write("</g>")
         }
         marks.write("</g>")
         cv.body += marks.string
-        cv.categoryAxisX(names, centers: groups.indices.map { cv.plotX + (Double($0) + 0.5) * band }, rotate: fit.rotate)
+        cv.categoryAxisX(names, centers: groups.indices.map { cv.plotX + (Double($0) + 0.5) * band },
+                         rotate: fit.rotate)
         cv.axisFrame(xTitleOffset: fit.height + 14)
 
         if cv.wantsSummary {
-            cv.summary.append("Box plot of \(groups.count) group\(groups.count == 1 ? "" : "s"): boxes from the first to the third quartile (linear interpolation), median line, mean diamond, whiskers to the furthest value within 1.5 IQR, outliers as circles.")
+            cv.summary.append("Box plot of \(groups.count) group\(groups.count == 1 ? "" : "s"): "
+                              + "boxes from the first to the third quartile (linear interpolation), median line, "
+                              + "mean diamond, whiskers to the furthest value within 1.5 IQR, outliers as circles.")
             for i in groups.indices {
                 cv.summary.append("\(groups[i].name): " + (described[i] ?? "no data") + ".")
             }
@@ -78,10 +91,12 @@ enum BoxPlotChart {
 
     static func describe(_ s: BoxStats) -> String {
         let v = ChartNumber.shown
-        var t = "n \(s.count), median \(v(s.median)), Q1 \(v(s.q1)), Q3 \(v(s.q3)), mean \(v(s.mean)), whiskers \(v(s.lowerWhisker)) to \(v(s.upperWhisker))"
+        var t = "n \(s.count), median \(v(s.median)), Q1 \(v(s.q1)), Q3 \(v(s.q3)), mean \(v(s.mean)), "
+            + "whiskers \(v(s.lowerWhisker)) to \(v(s.upperWhisker))"
         if !s.outliers.isEmpty {
             let shown = s.outliers.prefix(10).map(v).joined(separator: ", ")
-            t += ", \(s.outliers.count) outlier\(s.outliers.count == 1 ? "" : "s") (\(shown)\(s.outliers.count > 10 ? ", …" : ""))"
+            let more = s.outliers.count > 10 ? ", …" : ""
+            t += ", \(s.outliers.count) outlier\(s.outliers.count == 1 ? "" : "s") (\(shown)\(more))"
         }
         return t
     }

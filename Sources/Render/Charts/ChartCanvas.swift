@@ -49,7 +49,8 @@ enum Marker: CaseIterable {
     /// already escaped: a chart makes its tooltips once for both drawings, and writes the
     /// element straight into its marks (docs/perf-study.md, "Round five, charts" and
     /// "Round seven, charts").
-    func draw(into o: inout SVGWriter, x: Double, y: Double, r: Double, fill: String, extra: String = "", title: String? = nil) {
+    func draw(into o: inout SVGWriter, x: Double, y: Double, r: Double, fill: String, extra: String = "",
+              title: String? = nil) {
         switch self {
         case .circle:
             o.write("<circle cx=\"\(x)\" cy=\"\(y)\" r=\"\(r)\"")
@@ -64,10 +65,12 @@ enum Marker: CaseIterable {
             o.write("<path d=\"M\(x) \(y + r * 1.15)L\(x + r * 1.1) \(y - r * 0.8)L\(x - r * 1.1) \(y - r * 0.8)Z\"")
         case .plus:
             let a = r * 1.2, w = r * 0.45
-            o.write("<path d=\"M\(x - w) \(y - a)H\(x + w)V\(y - w)H\(x + a)V\(y + w)H\(x + w)V\(y + a)H\(x - w)V\(y + w)H\(x - a)V\(y - w)H\(x - w)Z\"")
+            o.write("<path d=\"M\(x - w) \(y - a)H\(x + w)V\(y - w)H\(x + a)V\(y + w)H\(x + w)V\(y + a)")
+            o.write("H\(x - w)V\(y + w)H\(x - a)V\(y - w)H\(x - w)Z\"")
         case .cross:  // stroked, so it ignores `extra` (which may carry its own stroke)
             let a = r * 1.1
-            o.write("<path d=\"M\(x - a) \(y - a)L\(x + a) \(y + a)M\(x - a) \(y + a)L\(x + a) \(y - a)\" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\"")
+            o.write("<path d=\"M\(x - a) \(y - a)L\(x + a) \(y + a)M\(x - a) \(y + a)L\(x + a) \(y - a)\"")
+            o.write(" fill=\"none\" stroke=\"\(fill.isEmpty ? "currentColor" : fill)\" stroke-width=\"2\"")
         }
         if self != .cross {
             if !fill.isEmpty { o.write(" fill=\"\(fill)\"") }
@@ -171,8 +174,11 @@ struct ChartCanvas {
         g.write("<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"end\">")
         for t in scale.ticks {
             let yy = y(t)
-            g.write("<line x1=\"\(plotX)\" x2=\"\(plotX + plotW)\" y1=\"\(yy)\" y2=\"\(yy)\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>")
-            g.write("<text x=\"\(plotX - 6)\" y=\"\(yy)\" dy=\"0.32em\">\(ChartNumber.drawn(ChartNumber.tick(t, step: scale.step)))</text>")
+            let stroke = t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid
+            g.write("<line x1=\"\(plotX)\" x2=\"\(plotX + plotW)\" y1=\"\(yy)\" y2=\"\(yy)\"")
+            g.write(" stroke=\"\(stroke)\" stroke-width=\"1\"/>")
+            g.write("<text x=\"\(plotX - 6)\" y=\"\(yy)\" dy=\"0.32em\">")
+            g.write("\(ChartNumber.drawn(ChartNumber.tick(t, step: scale.step)))</text>")
         }
         g.write("</g>")
         body += g.string
@@ -185,10 +191,14 @@ struct ChartCanvas {
         for t in scale.ticks {
             let xx = x(t)
             if grid {
-                g.write("<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(plotY)\" y2=\"\(plotY + plotH)\" stroke=\"\(t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid)\" stroke-width=\"1\"/>")
+                let stroke = t == 0 && scale.lower < 0 ? ChartStyle.axis : ChartStyle.grid
+                g.write("<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(plotY)\" y2=\"\(plotY + plotH)\"")
+                g.write(" stroke=\"\(stroke)\" stroke-width=\"1\"/>")
             }
-            g.write("<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(plotY + plotH)\" y2=\"\(plotY + plotH + 4)\" stroke=\"\(ChartStyle.axis)\"/>")
-            g.write("<text x=\"\(xx)\" y=\"\(plotY + plotH + 16)\">\(ChartNumber.drawn(ChartNumber.tick(t, step: scale.step)))</text>")
+            g.write("<line x1=\"\(xx)\" x2=\"\(xx)\" y1=\"\(plotY + plotH)\" y2=\"\(plotY + plotH + 4)\"")
+            g.write(" stroke=\"\(ChartStyle.axis)\"/>")
+            g.write("<text x=\"\(xx)\" y=\"\(plotY + plotH + 16)\">")
+            g.write("\(ChartNumber.drawn(ChartNumber.tick(t, step: scale.step)))</text>")
         }
         g.write("</g>")
         body += g.string
@@ -206,7 +216,8 @@ struct ChartCanvas {
 
     /// Category labels under bands centred at `centers`; rotated 35° when `rotate`.
     mutating func categoryAxisX(_ names: [String], centers: [Double], rotate: Bool) {
-        var g = "<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"\(rotate ? "end" : "middle")\">"
+        var g = "<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\""
+            + " text-anchor=\"\(rotate ? "end" : "middle")\">"
         // rotated 35°, neighbours are spacing·sin 35° apart across the text: keep ≥ 12px
         let every = rotate ? ChartCanvas.labelEvery(centers, minSpacing: 21) : 1
         for (i, n) in names.enumerated() where i < centers.count && i % every == 0 {
@@ -214,7 +225,8 @@ struct ChartCanvas {
             let x = c(centers[i]), y = c(plotY + plotH + (rotate ? 12 : 16))
             let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
             if rotate {
-                g += "<text x=\"\(x)\" y=\"\(y)\" transform=\"rotate(-35 \(x) \(y))\">\(full)\(SVGText.escape(l))</text>"
+                g += "<text x=\"\(x)\" y=\"\(y)\" transform=\"rotate(-35 \(x) \(y))\">"
+                g += "\(full)\(SVGText.escape(l))</text>"
             } else {
                 g += "<text x=\"\(x)\" y=\"\(y)\">\(full)\(SVGText.escape(l))</text>"
             }
@@ -252,17 +264,24 @@ struct ChartCanvas {
     /// The axis frame lines (left and bottom) and the axis titles.
     mutating func axisFrame(xTitleOffset: Double = 34, left: Bool = true, bottom: Bool = true) {
         if bottom {
-            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX + plotW))\" y1=\"\(c(plotY + plotH))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
+            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX + plotW))\""
+            body += " y1=\"\(c(plotY + plotH))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
         }
         if left {
-            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX))\" y1=\"\(c(plotY))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
+            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX))\""
+            body += " y1=\"\(c(plotY))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
         }
         if !options.xLabel.isEmpty {
-            body += "<text class=\"axis-title\" x=\"\(c(plotX + plotW / 2))\" y=\"\(c(min(height - 6, plotY + plotH + xTitleOffset)))\" text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\">\(SVGText.escape(options.xLabel))</text>"
+            let y = min(height - 6, plotY + plotH + xTitleOffset)
+            body += "<text class=\"axis-title\" x=\"\(c(plotX + plotW / 2))\" y=\"\(c(y))\""
+            body += " text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\">"
+            body += "\(SVGText.escape(options.xLabel))</text>"
         }
         if !options.yLabel.isEmpty {
             let x = 14.0, y = plotY + plotH / 2
-            body += "<text class=\"axis-title\" x=\"\(c(x))\" y=\"\(c(y))\" text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(c(x)) \(c(y)))\">\(SVGText.escape(options.yLabel))</text>"
+            body += "<text class=\"axis-title\" x=\"\(c(x))\" y=\"\(c(y))\" text-anchor=\"middle\" font-size=\"12\""
+            body += " fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(c(x)) \(c(y)))\">"
+            body += "\(SVGText.escape(options.yLabel))</text>"
         }
     }
 
@@ -272,8 +291,10 @@ struct ChartCanvas {
     static func noData(options: ChartOptions, kind: String) -> String {
         var cv = ChartCanvas(options: options, kind: kind)
         cv.layout(left: 16, right: 16, bottom: 16)
-        cv.body += "<rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW))\" height=\"\(c(cv.plotH))\" fill=\"#f6f6f6\" stroke=\"#bbbbbb\" stroke-dasharray=\"4 4\"/>"
-        cv.body += "<text x=\"\(c(cv.plotX + cv.plotW / 2))\" y=\"\(c(cv.plotY + cv.plotH / 2))\" dy=\"0.32em\" text-anchor=\"middle\" font-size=\"16\" fill=\"\(ChartStyle.muted)\">No data</text>"
+        cv.body += "<rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW))\" height=\"\(c(cv.plotH))\""
+        cv.body += " fill=\"#f6f6f6\" stroke=\"#bbbbbb\" stroke-dasharray=\"4 4\"/>"
+        cv.body += "<text x=\"\(c(cv.plotX + cv.plotW / 2))\" y=\"\(c(cv.plotY + cv.plotH / 2))\" dy=\"0.32em\""
+        cv.body += " text-anchor=\"middle\" font-size=\"16\" fill=\"\(ChartStyle.muted)\">No data</text>"
         cv.summary = ["No data."]
         return cv.finish()
     }
@@ -283,13 +304,18 @@ struct ChartCanvas {
     /// The complete `<svg>` element.
     func finish() -> String {
         let w = c(width), h = c(height)
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart \(options.drawingClass.map { $0 + " " } ?? "")dossier-chart-\(kind)\" id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\" style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\" font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
+        let drawingClass = options.drawingClass.map { $0 + " " } ?? ""
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart \(drawingClass)dossier-chart-\(kind)\""
+        s += " id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\""
+        s += " style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\""
+        s += " font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
         s += "<title id=\"\(id)-title\">\(SVGText.escape(options.title))</title>"
         s += "<desc id=\"\(id)-desc\">\(options.sharedDescription ?? SVGText.escape(description()))</desc>"
         s += "<rect class=\"chart-background\" width=\"\(w)\" height=\"\(h)\" fill=\"\(ChartStyle.background)\"/>"
         if options.showTitle, !options.title.isEmpty {
             let t = SVGText.truncate(options.title, max: max(10, Int((width - 24) / (14 * 0.6))))
-            s += "<text class=\"chart-title\" x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"600\" fill=\"\(ChartStyle.ink)\" aria-hidden=\"true\">\(SVGText.escape(t))</text>"
+            s += "<text class=\"chart-title\" x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"600\""
+            s += " fill=\"\(ChartStyle.ink)\" aria-hidden=\"true\">\(SVGText.escape(t))</text>"
         }
         s += legendSVG()
         s += body
@@ -326,12 +352,14 @@ struct ChartCanvas {
                 case let .swatch(color):
                     s.write("<rect x=\"\(x)\" y=\"\(y - 5)\" width=\"18\" height=\"10\" fill=\"\(color)\"/>")
                 case let .line(color, dash, marker):
-                    s.write("<line x1=\"\(x)\" x2=\"\(x + 18)\" y1=\"\(y)\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>")
+                    s.write("<line x1=\"\(x)\" x2=\"\(x + 18)\" y1=\"\(y)\" y2=\"\(y)\" stroke=\"\(color)\"")
+                    s.write(" stroke-width=\"2\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>")
                     marker?.draw(into: &s, x: x + 9, y: y, r: 3.5, fill: color)
                 case let .marker(color, marker):
                     marker.draw(into: &s, x: x + 9, y: y, r: 4, fill: color)
                 }
-                s.write("<text x=\"\(x + 24)\" y=\"\(y)\" dy=\"0.32em\">\(SVGText.escape(SVGText.truncate(item.name, max: 40)))</text>")
+                s.write("<text x=\"\(x + 24)\" y=\"\(y)\" dy=\"0.32em\">")
+                s.write("\(SVGText.escape(SVGText.truncate(item.name, max: 40)))</text>")
                 x += w
             }
             y += 18

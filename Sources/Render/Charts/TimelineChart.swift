@@ -20,27 +20,32 @@ enum TimelineChart {
         for s in spans where !categories.contains(s.category) { categories.append(s.category) }
         func colorOf(_ cat: String) -> String { ChartStyle.color(categories.firstIndex(of: cat) ?? 0) }
         if categories.count > 1 {
-            cv.legend = categories.map { LegendItem(name: $0.isEmpty ? "(none)" : $0, key: .swatch(color: colorOf($0))) }
+            cv.legend = categories.map {
+                LegendItem(name: $0.isEmpty ? "(none)" : $0, key: .swatch(color: colorOf($0)))
+            }
         }
 
         let lo = options.xMin ?? spans.map { min($0.start, $0.end) }.min()!
         let hi = options.xMax ?? spans.map { max($0.start, $0.end) }.max()!
         let xScale = NiceScale(min: lo, max: hi, count: max(2, Int((cv.width - 140) / 90)))
-        let left = ChartCanvas.leftMargin(labels: lanes.map { SVGText.truncate($0.name, max: 28) }, yLabel: options.yLabel)
+        let left = ChartCanvas.leftMargin(labels: lanes.map { SVGText.truncate($0.name, max: 28) },
+                                          yLabel: options.yLabel)
         cv.layout(left: left, right: 20, bottom: 26 + (options.xLabel.isEmpty ? 0 : 20))
         let x = LinearMap(d0: xScale.lower, d1: xScale.upper, r0: cv.plotX, r1: cv.plotX + cv.plotW)
         let laneH = cv.plotH / Double(lanes.count)
 
         var bands = "<g class=\"lanes\" fill=\"#f4f4f4\">"
         for i in lanes.indices where i % 2 == 1 {
-            bands += "<rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY + Double(i) * laneH))\" width=\"\(c(cv.plotW))\" height=\"\(c(laneH))\"/>"
+            bands += "<rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY + Double(i) * laneH))\""
+            bands += " width=\"\(c(cv.plotW))\" height=\"\(c(laneH))\"/>"
         }
         bands += "</g>"
         cv.body += bands
         cv.valueAxisX(xScale, x: x.callAsFunction)
 
         let clip = "\(cv.id)-clip"
-        cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 8))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW + 16))\" height=\"\(c(cv.plotH))\"/></clipPath>"
+        cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 8))\" y=\"\(c(cv.plotY))\""
+        cv.body += " width=\"\(c(cv.plotW + 16))\" height=\"\(c(cv.plotH))\"/></clipPath>"
         var marks = SVGWriter(capacity: 8_192), labels = SVGWriter(capacity: 1_024)
         marks.write("<g class=\"spans\" clip-path=\"url(#\(clip))\">")
         labels.write("<g class=\"span-labels\" font-size=\"11\" clip-path=\"url(#\(clip))\">")
@@ -60,9 +65,11 @@ enum TimelineChart {
                                         extra: " stroke=\"#ffffff\" stroke-width=\"1\"", title: tip)
                     continue
                 }
-                marks.write("<rect x=\"\(x0)\" y=\"\(cy - barH / 2)\" width=\"\(x1 - x0)\" height=\"\(barH)\" rx=\"2\" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>")
+                marks.write("<rect x=\"\(x0)\" y=\"\(cy - barH / 2)\" width=\"\(x1 - x0)\" height=\"\(barH)\" rx=\"2\"")
+                marks.write(" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>")
                 if !s.label.isEmpty, barH >= 10, ChartStyle.textWidth(s.label, size: 10) <= x1 - x0 - 6 {
-                    labels.write("<text x=\"\(x0 + 3)\" y=\"\(cy)\" dy=\"0.35em\"\(LabelInk.attributes(on: fill))>\(SVGText.escape(s.label))</text>")
+                    labels.write("<text x=\"\(x0 + 3)\" y=\"\(cy)\" dy=\"0.35em\"\(LabelInk.attributes(on: fill))>")
+                    labels.write("\(SVGText.escape(s.label))</text>")
                 }
             }
         }
@@ -74,15 +81,19 @@ enum TimelineChart {
         cv.axisFrame()
 
         if cv.wantsSummary {
-            cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") from \(ChartNumber.shown(lo)) to \(ChartNumber.shown(hi)).")
+            cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") "
+                              + "from \(ChartNumber.shown(lo)) to \(ChartNumber.shown(hi)).")
             for lane in lanes {
                 let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map { s -> String in
                     let a = min(s.start, s.end), b = max(s.start, s.end)
                     let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
-                    let when = a == b ? "at \(ChartNumber.shown(a))" : "\(ChartNumber.shown(a))–\(ChartNumber.shown(b))"
+                    let when = a == b
+                        ? "at \(ChartNumber.shown(a))" : "\(ChartNumber.shown(a))–\(ChartNumber.shown(b))"
                     return name.isEmpty ? when : "\(name) \(when)"
                 }
-                cv.summary.append(items.isEmpty ? "\(lane.name): no spans." : ChartSummary.list(head: lane.name, items: items, limit: 30))
+                cv.summary.append(items.isEmpty
+                                  ? "\(lane.name): no spans."
+                                  : ChartSummary.list(head: lane.name, items: items, limit: 30))
             }
         }
         return cv.finish()

@@ -28,18 +28,23 @@ enum XYChart {
         var cv = ChartCanvas(options: options, kind: kindName)
         var legend: [LegendItem] = series.enumerated().map { i, s in
             LegendItem(name: s.name, key: kind == .line
-                ? .line(color: ChartStyle.color(i), dash: ChartStyle.dash(i), marker: s.points.count <= lineMarkerLimit ? ChartStyle.marker(i) : nil)
+                ? .line(color: ChartStyle.color(i), dash: ChartStyle.dash(i),
+                        marker: s.points.count <= lineMarkerLimit ? ChartStyle.marker(i) : nil)
                 : .marker(color: ChartStyle.color(i), marker: ChartStyle.marker(i)))
         }
-        if let t = trend { legend.append(LegendItem(name: t.name, key: .line(color: ChartStyle.ink, dash: "6 3", marker: nil))) }
+        if let t = trend {
+            legend.append(LegendItem(name: t.name, key: .line(color: ChartStyle.ink, dash: "6 3", marker: nil)))
+        }
         if legend.count > 1 { cv.legend = legend }
 
         let xs = all.map(\.x), ys = all.map(\.y)
         let xScale = NiceScale(min: options.xMin ?? xs.min()!, max: options.xMax ?? xs.max()!,
-                               count: max(2, Int((cv.width - 100) / 90)), integer: allWhole(all.map { $0.xValue ?? $0.x }))
+                               count: max(2, Int((cv.width - 100) / 90)),
+                               integer: allWhole(all.map { $0.xValue ?? $0.x }))
         let yScale = NiceScale(min: options.yMin ?? ys.min()!, max: options.yMax ?? ys.max()!,
                                count: max(2, Int((cv.height - 110) / 45)), integer: allWhole(ys))
-        let left = ChartCanvas.leftMargin(labels: yScale.ticks.map { ChartNumber.tick($0, step: yScale.step) }, yLabel: options.yLabel)
+        let left = ChartCanvas.leftMargin(labels: yScale.ticks.map { ChartNumber.tick($0, step: yScale.step) },
+                                          yLabel: options.yLabel)
         let lastTick = ChartNumber.tick(xScale.upper, step: xScale.step)
         cv.layout(left: left, right: max(16, ChartStyle.textWidth(lastTick, size: 11) / 2 + 4),
                   bottom: 26 + (options.xLabel.isEmpty ? 0 : 20))
@@ -51,7 +56,8 @@ enum XYChart {
 
         // Marks are clipped to the plot (a forced axis range may cut data).
         let clip = "\(cv.id)-clip"
-        cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 6))\" y=\"\(c(cv.plotY - 6))\" width=\"\(c(cv.plotW + 12))\" height=\"\(c(cv.plotH + 12))\"/></clipPath>"
+        cv.body += "<clipPath id=\"\(clip)\"><rect x=\"\(c(cv.plotX - 6))\" y=\"\(c(cv.plotY - 6))\""
+        cv.body += " width=\"\(c(cv.plotW + 12))\" height=\"\(c(cv.plotH + 12))\"/></clipPath>"
         var marks = SVGWriter(capacity: 16_384)
         marks.write("<g class=\"marks\" clip-path=\"url(#\(clip))\">")
         let tips = given ?? tooltips(series: series, kind: kind)
@@ -62,7 +68,9 @@ enum XYChart {
                 let d = path(s.points, x: x, y: y)
                 if !d.isEmpty {
                     let dash = ChartStyle.dash(i)
-                    marks.write("<path d=\"\(d)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>")
+                    marks.write("<path d=\"\(d)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"")
+                    marks.write(" stroke-linejoin=\"round\" stroke-linecap=\"round\"")
+                    marks.write("\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>")
                 }
                 if s.points.count <= lineMarkerLimit {
                     for (k, p) in s.points.enumerated() where p.x.isFinite && p.y.isFinite {
@@ -73,7 +81,8 @@ enum XYChart {
             } else {
                 // Colour and outline on the group; a point without tooltip that lands on the
                 // same rounded pixel position as an earlier one of its series is drawn once.
-                marks.write("<g color=\"\(color)\" fill=\"\(color)\" fill-opacity=\"0.8\" stroke=\"#ffffff\" stroke-width=\"0.5\">")
+                marks.write("<g color=\"\(color)\" fill=\"\(color)\"")
+                marks.write(" fill-opacity=\"0.8\" stroke=\"#ffffff\" stroke-width=\"0.5\">")
                 var seen = Set<String>()
                 for (k, p) in s.points.enumerated() where p.x.isFinite && p.y.isFinite {
                     let tip = tips[i][k]
@@ -88,7 +97,9 @@ enum XYChart {
         if let t = trend {
             let d = path(t.points, x: x, y: y)
             if !d.isEmpty {
-                marks.write("<path class=\"trend\" d=\"\(d)\" fill=\"none\" stroke=\"\(ChartStyle.ink)\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"><title>\(SVGText.escape(t.name))</title></path>")
+                marks.write("<path class=\"trend\" d=\"\(d)\" fill=\"none\" stroke=\"\(ChartStyle.ink)\"")
+                marks.write(" stroke-width=\"1.5\" stroke-dasharray=\"6 3\">")
+                marks.write("<title>\(SVGText.escape(t.name))</title></path>")
             }
         }
         marks.write("</g>")
@@ -103,7 +114,9 @@ enum XYChart {
                     cv.summary.append("\(s.name): no points.")
                     continue
                 }
-                cv.summary.append("\(s.name): \(pts.count) point\(pts.count == 1 ? "" : "s"), x from \(ChartNumber.shown(x0)) to \(ChartNumber.shown(x1)), y \(ChartSummary.stats(pts.map(\.y))).")
+                cv.summary.append("\(s.name): \(pts.count) point\(pts.count == 1 ? "" : "s"), "
+                                  + "x from \(ChartNumber.shown(x0)) to \(ChartNumber.shown(x1)), "
+                                  + "y \(ChartSummary.stats(pts.map(\.y))).")
             }
             if let t = trend { cv.summary.append("Trend line: \(t.name).") }
         }
@@ -130,7 +143,8 @@ enum XYChart {
         return series.map { s in
             s.points.map { p -> String? in
                 guard p.x.isFinite, p.y.isFinite else { return nil }
-                let shown = kind == .line ? s.points.count <= lineMarkerLimit : p.label != nil || totalPoints <= tooltipLimit
+                let shown = kind == .line
+                    ? s.points.count <= lineMarkerLimit : p.label != nil || totalPoints <= tooltipLimit
                 return shown ? SVGText.escape(tooltip(p, series: s.name, many: series.count > 1)) : nil
             }
         }

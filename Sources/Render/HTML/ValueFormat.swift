@@ -8,11 +8,11 @@ import Foundation
 /// Values written for people (docs/design-system.md, "Values"). Side outputs (CSV,
 /// JSON) keep raw numbers; pages use these.
 public enum ValueFormat {
-    /// A duration in seconds for reading: under 60 s (after rounding to one decimal) with one decimal (`42.5 s`, `0.8 s`);
-    /// under an hour as `M min SS s` (`19 min 04 s`); from an hour as `H h MM min`
-    /// (`2 h 05 min`). Seconds are rounded half away from zero to whole seconds (to
-    /// whole minutes from an hour on) before splitting. Negative values get a leading
-    /// `−`; non-finite values read `—`.
+    /// A duration in seconds for reading: under 60 s (after rounding to one decimal) with one
+    /// decimal (`42.5 s`, `0.8 s`); under an hour as `M min SS s` (`19 min 04 s`); from an
+    /// hour as `H h MM min` (`2 h 05 min`). Seconds are rounded half away from zero to whole
+    /// seconds (to whole minutes from an hour on) before splitting. Negative values get a
+    /// leading `−`; non-finite values read `—`.
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "—" }
         let sign = seconds < 0 ? "−" : ""

@@ -9,7 +9,9 @@ import TextBasics
 /// Unencrypted exports other managers import (docs/vault-import.md, "Export"): every live
 /// item, secrets in clear text — callers confirm first and never print them by default.
 public enum Exporter {
-    public enum Format: String, Sendable, CaseIterable { case bitwardenJSON = "bitwarden-json", keepassXML = "keepass-xml" }
+    public enum Format: String, Sendable, CaseIterable {
+        case bitwardenJSON = "bitwarden-json", keepassXML = "keepass-xml"
+    }
 
     public static func export(_ items: [VaultItem], as format: Format) throws -> Data {
         let live = sorted(items)
@@ -34,7 +36,9 @@ public enum Exporter {
     }
 
     static func sorted(_ items: [VaultItem]) -> [VaultItem] {
-        items.filter { !$0.deleted }.sorted { ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString) }
+        items.filter { !$0.deleted }.sorted {
+            ($0.title.lowercased(), $0.id.uuidString) < ($1.title.lowercased(), $1.id.uuidString)
+        }
     }
 
     static func iso(_ d: Date) -> String {
@@ -45,7 +49,9 @@ public enum Exporter {
     /// type 1 (login) and 2 (secure note).
     static func bitwarden(_ items: [VaultItem]) throws -> Data {
         let folderNames = Array(Set(items.map(\.folder).filter { !$0.isEmpty })).sorted()
-        let folderID = Dictionary(uniqueKeysWithValues: folderNames.enumerated().map { ($1, cFormat("00000000-0000-4000-8000-%012d", $0 + 1)) })
+        let folderID = Dictionary(uniqueKeysWithValues: folderNames.enumerated().map {
+            ($1, cFormat("00000000-0000-4000-8000-%012d", $0 + 1))
+        })
         let out: JSONOut = .object([
             "encrypted": .bool(false),
             "folders": .array(folderNames.map { .object(["id": .string(folderID[$0]!), "name": .string($0)]) }),

@@ -75,13 +75,15 @@ enum KeePassXMLExport {
         if e.excludeFromReports { x += "\(indent)  <QualityCheck>False</QualityCheck>\n" }
         x +=
             "\(indent)  "
-                + "<Times><CreationTime>\(Exporter.iso(e.created))</CreationTime><LastModificationTime>\(Exporter.iso(e.modified))</LastModificationTime>"
+                + "<Times><CreationTime>\(Exporter.iso(e.created))</CreationTime>"
+                + "<LastModificationTime>\(Exporter.iso(e.modified))</LastModificationTime>"
         if let exp = e.expires { x += "<ExpiryTime>\(Exporter.iso(exp))</ExpiryTime><Expires>True</Expires>" }
         x += "</Times>\n"
         for s in strings(e) {
             x +=
                 "\(indent)  "
-                    + "<String><Key>\(esc(s.key))</Key><Value\(s.protect ? " ProtectInMemory=\"True\"" : "")>\(esc(s.value))</Value></String>\n"
+                    + "<String><Key>\(esc(s.key))</Key><Value\(s.protect ? " ProtectInMemory=\"True\"" : "")>"
+                    + "\(esc(s.value))</Value></String>\n"
         }
         let flags = [(KeePassXML.favoriteKey, e.favorite), (KeePassXML.repromptKey, e.reprompt)].filter(\.1)
         if !flags.isEmpty {
@@ -95,7 +97,8 @@ enum KeePassXMLExport {
             for h in e.history {
                 x +=
                     "\(indent)    "
-                        + "<Entry><UUID>\(uuid(e.id))</UUID><Times><LastModificationTime>\(Exporter.iso(h.changed))</LastModificationTime></Times>"
+                        + "<Entry><UUID>\(uuid(e.id))</UUID><Times>"
+                        + "<LastModificationTime>\(Exporter.iso(h.changed))</LastModificationTime></Times>"
                 x += "<String><Key>Title</Key><Value>\(esc(e.title))</Value></String>"
                 x +=
                     "<String><Key>Password</Key><Value "

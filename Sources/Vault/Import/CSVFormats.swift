@@ -18,7 +18,8 @@ enum CSVImport {
         var result = ImportResult(format: format, items: [], skipped: [:], warnings: [])
         for row in table.rows.dropFirst() {
             if row.fields.count != head.fields.count {
-                throw VaultError(.invalidInput, "row has \(row.fields.count) fields, the header has \(head.fields.count)", file: file, line: row.line)
+                let message = "row has \(row.fields.count) fields, the header has \(head.fields.count)"
+                throw VaultError(.invalidInput, message, file: file, line: row.line)
             }
             func f(_ name: String) -> String { col[name].map { row.fields[$0] } ?? "" }
             switch format {
@@ -27,12 +28,15 @@ enum CSVImport {
                 var item: VaultItem
                 switch f("type").lowercased() {
                 case "login":
-                    item = Importer.entry(title: f("name"), username: f("login_username"), password: f("login_password"),
-                                          website: uris.first ?? "", notes: f("notes"), folder: f("folder"), created: nil, modified: nil, now: now)
+                    item = Importer.entry(title: f("name"), username: f("login_username"),
+                                          password: f("login_password"), website: uris.first ?? "",
+                                          notes: f("notes"), folder: f("folder"),
+                                          created: nil, modified: nil, now: now)
                     item.uris = Array(uris.dropFirst())
                     item.totp = Secret(f("login_totp"))
                 case "note":
-                    item = Importer.note(title: f("name"), text: f("notes"), folder: f("folder"), created: nil, modified: nil, now: now)
+                    item = Importer.note(title: f("name"), text: f("notes"), folder: f("folder"),
+                                         created: nil, modified: nil, now: now)
                 case let t:
                     result.skipped[t.isEmpty ? "unknown" : t, default: 0] += 1
                     continue
@@ -45,9 +49,11 @@ enum CSVImport {
                 // the first segment is the root group (the database's name), not a folder
                 let segments = f("group").split(separator: "/", omittingEmptySubsequences: false).map(String.init)
                 if segments.contains("Recycle Bin") { result.skipped["recycle bin", default: 0] += 1; continue }
-                var item = Importer.entry(title: f("title"), username: f("username"), password: f("password"), website: f("url"),
-                                          notes: f("notes"), folder: segments.dropFirst().joined(separator: "/"),
-                                          created: Importer.date(f("created")), modified: Importer.date(f("last modified")), now: now)
+                var item = Importer.entry(title: f("title"), username: f("username"), password: f("password"),
+                                          website: f("url"), notes: f("notes"),
+                                          folder: segments.dropFirst().joined(separator: "/"),
+                                          created: Importer.date(f("created")),
+                                          modified: Importer.date(f("last modified")), now: now)
                 item.totp = Secret(f("totp"))
                 item.tags = Importer.tags(f("tags"))
                 result.items.append(item)
@@ -55,10 +61,12 @@ enum CSVImport {
                 if f("archived").lowercased() == "true" { result.skipped["archived", default: 0] += 1; continue }
                 var item: VaultItem
                 if f("username").isEmpty && f("password").isEmpty && f("url").isEmpty && f("otpauth").isEmpty {
-                    item = Importer.note(title: f("title"), text: f("notes"), folder: "", created: nil, modified: nil, now: now)
+                    item = Importer.note(title: f("title"), text: f("notes"), folder: "",
+                                         created: nil, modified: nil, now: now)
                 } else {
-                    item = Importer.entry(title: f("title"), username: f("username"), password: f("password"), website: f("url"),
-                                          notes: f("notes"), folder: "", created: nil, modified: nil, now: now)
+                    item = Importer.entry(title: f("title"), username: f("username"), password: f("password"),
+                                          website: f("url"), notes: f("notes"), folder: "",
+                                          created: nil, modified: nil, now: now)
                     item.totp = Secret(f("otpauth"))
                 }
                 item.tags = Importer.tags(f("tags"))
@@ -69,23 +77,28 @@ enum CSVImport {
                 let folder = f("grouping").replacingAll("\\", with: "/")
                 var item: VaultItem
                 if f("url").lowercased() == "http://sn" {
-                    item = Importer.note(title: f("name"), text: f("extra"), folder: folder, created: nil, modified: nil, now: now)
+                    item = Importer.note(title: f("name"), text: f("extra"), folder: folder,
+                                         created: nil, modified: nil, now: now)
                 } else {
-                    item = Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
-                                          notes: f("extra"), folder: folder, created: nil, modified: nil, now: now)
+                    item = Importer.entry(title: f("name"), username: f("username"), password: f("password"),
+                                          website: f("url"), notes: f("extra"), folder: folder,
+                                          created: nil, modified: nil, now: now)
                     item.totp = Secret(f("totp"))
                 }
                 item.favorite = f("fav") == "1"
                 result.items.append(item)
             case .chromeCSV:
-                result.items.append(Importer.entry(title: f("name"), username: f("username"), password: f("password"), website: f("url"),
-                                                   notes: f("note"), folder: "", created: nil, modified: nil, now: now))
+                result.items.append(Importer.entry(title: f("name"), username: f("username"),
+                                                   password: f("password"), website: f("url"), notes: f("note"),
+                                                   folder: "", created: nil, modified: nil, now: now))
             case .firefoxCSV:
                 func ms(_ s: String) throws -> Date? { try Importer.epochMilliseconds(s, file: file, line: row.line) }
                 let guid = f("guid").trimming(scalarsIn: "{}")
-                result.items.append(Importer.entry(title: Importer.host(f("url")), username: f("username"), password: f("password"),
-                                                   website: f("url"), notes: "", folder: "", created: try ms(f("timecreated")),
-                                                   modified: try ms(f("timepasswordchanged")), now: now, id: UUID(uuidString: guid)))
+                result.items.append(Importer.entry(title: Importer.host(f("url")), username: f("username"),
+                                                   password: f("password"), website: f("url"), notes: "",
+                                                   folder: "", created: try ms(f("timecreated")),
+                                                   modified: try ms(f("timepasswordchanged")), now: now,
+                                                   id: UUID(uuidString: guid)))
             case .bitwardenJSON, .keepassXML, .kdbx, .onePUX:
                 break
             }

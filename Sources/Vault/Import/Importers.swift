@@ -69,10 +69,15 @@ public struct ImportResult: Sendable {
 public enum Importer {
     /// Reads an export file, detecting its format from its content. A KDBX database
     /// needs `credentials` (its password and/or key file).
-    public static func read(url: URL, now: Date = Date(), credentials: KDBXReader.Credentials? = nil) throws -> ImportResult {
-        guard let data = try? Data(contentsOf: url) else { throw VaultError(.io, "cannot read the file", file: url.path) }
+    public static func read(url: URL, now: Date = Date(),
+                            credentials: KDBXReader.Credentials? = nil) throws -> ImportResult {
+        guard let data = try? Data(contentsOf: url) else {
+            throw VaultError(.io, "cannot read the file", file: url.path)
+        }
         if KDBXHeader.isKDBX(data) {
-            guard let credentials else { throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: url.path) }
+            guard let credentials else {
+                throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: url.path)
+            }
             return try KDBXReader.read(data, credentials: credentials, file: url.path, now: now)
         }
         return try read(data: data, file: url.path, now: now)
@@ -83,7 +88,9 @@ public enum Importer {
 
     /// Reads export bytes; `file` names the input in errors; `now` stamps items without dates.
     public static func read(data: Data, file: String? = nil, now: Date = Date()) throws -> ImportResult {
-        if KDBXHeader.isKDBX(data) { throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: file) }
+        if KDBXHeader.isKDBX(data) {
+            throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: file)
+        }
         if OnePUX.isZip(data) { return try OnePUX.read(data, file: file, now: now) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw VaultError(.invalidInput, "the file is not UTF-8 text", file: file)
@@ -106,7 +113,8 @@ public enum Importer {
                 throw VaultError(.invalidInput, "JSON that cannot be read", file: file)
             }
             if obj["encrypted"]?.looseBool == true {
-                throw VaultError(.unsupported, "an encrypted Bitwarden export: export it unencrypted (JSON) instead", file: file)
+                throw VaultError(.unsupported, "an encrypted Bitwarden export: export it unencrypted (JSON) instead",
+                                 file: file)
             }
             if obj["items"]?.items != nil { return .bitwardenJSON }
             throw VaultError(.unsupported, "JSON without an 'items' list is not a supported export", file: file)
@@ -117,14 +125,17 @@ public enum Importer {
         }
         let firstLine = (try? CSVTable(text: headerRow(text), file: file))?.rows.first?.fields ?? []
         let header = Set(firstLine.map { $0.trimmingWhitespace().lowercased() })
-        if header.isSuperset(of: ["login_uri", "login_username", "login_password", "type", "name"]) { return .bitwardenCSV }
+        if header.isSuperset(of: ["login_uri", "login_username", "login_password", "type", "name"]) {
+            return .bitwardenCSV
+        }
         // before Chrome: LastPass's header also holds name, url, username, password
         if header.isSuperset(of: ["url", "username", "password", "extra", "name", "grouping"]) { return .lastPassCSV }
         if header.isSuperset(of: ["guid", "timepasswordchanged", "url", "username", "password"]) { return .firefoxCSV }
         if header.isSuperset(of: ["group", "title", "username", "password", "url", "notes"]) { return .keepassxcCSV }
         if header.isSuperset(of: ["title", "url", "username", "password", "otpauth"]) { return .onePasswordCSV }
         if header.isSuperset(of: ["name", "url", "username", "password"]) { return .chromeCSV }
-        throw VaultError(.unsupported, "unrecognised export: the header row matches none of Bitwarden, LastPass, KeePassXC, 1Password, Chrome or Firefox CSV", file: file, line: 1)
+        throw VaultError(.unsupported, "unrecognised export: the header row matches none of Bitwarden, LastPass, "
+                         + "KeePassXC, 1Password, Chrome or Firefox CSV", file: file, line: 1)
     }
 
     // MARK: Shared helpers
@@ -153,7 +164,8 @@ public enum Importer {
         let t = s.trimmingWhitespace()
         guard !t.isEmpty else { return nil }
         guard let v = Double(t), v.isFinite, abs(v) <= 253_402_300_799_000 else {
-            throw VaultError(.invalidInput, "'\(t.prefix(40))' is not a date in milliseconds since 1970 (NaN, infinite or out of range)", file: file, line: line)
+            throw VaultError(.invalidInput, "'\(t.prefix(40))' is not a date in milliseconds since 1970 "
+                             + "(NaN, infinite or out of range)", file: file, line: line)
         }
         return Date(timeIntervalSince1970: v / 1000)
     }
@@ -192,7 +204,8 @@ public enum Importer {
         ["true", "1", "yes"].contains(s.trimmingWhitespace().lowercased())
     }
 
-    static func note(title: String, text: String, folder: String, created: Date?, modified: Date?, now: Date, id: UUID? = nil) -> VaultItem {
+    static func note(title: String, text: String, folder: String, created: Date?, modified: Date?, now: Date,
+                     id: UUID? = nil) -> VaultItem {
         let c = created ?? modified ?? now
         return VaultItem(id: id ?? UUID(), kind: .note, title: title.isEmpty ? "(untitled)" : title, text: Secret(text),
                          folder: folder, created: c, modified: modified ?? c)

@@ -83,8 +83,8 @@ struct ExperiencesValidate: ParsableCommand {
         } else {
             for r in reports {
                 let path = r.graph.shortestPath?.joined(separator: " → ") ?? "the end cannot be reached"
-                quiet.say("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, \(r.graph.totalClips) clips, "
-                          + "\(r.media.totalBytes) bytes; shortest path \(path)")
+                quiet.say("\(r.file): ok: \"\(r.title)\": \(r.graph.nodes.count) panoramas, "
+                          + "\(r.graph.totalClips) clips, \(r.media.totalBytes) bytes; shortest path \(path)")
             }
         }
     }

@@ -134,7 +134,12 @@ struct GameIngest: AsyncParsableCommand {
     @Option(help: "The study database: a SQLite file (created if missing) or postgres://… (docs/store.md).")
     var db: String
     @Option(help: "A WebDAV drop folder URL to pull uploads from.") var from: String?
-    @Option(name: .customLong("move-to"), help: "With --from: move stored uploads into this folder (relative to the drop folder) instead of deleting them.") var moveTo: String?
+    @Option(name: .customLong("move-to"),
+            help: """
+                With --from: move stored uploads into this folder (relative to the drop folder) \
+                instead of deleting them.
+                """)
+    var moveTo: String?
     @Option(help: "WebDAV user name (with --from).") var user: String?
     @Option(help: "A netrc-style file with the WebDAV password (with --from).") var netrc: String?
     @OptionGroup var trust: TrustOptions
@@ -190,7 +195,8 @@ struct GameIngest: AsyncParsableCommand {
                     throw DossierError(file: i, "not found")
                 }
                 if isDir {
-                    let names = try FileManager.default.contentsOfDirectory(atPath: i).filter { $0.hasSuffix(".rmu") }.sorted()
+                    let names = try FileManager.default.contentsOfDirectory(atPath: i)
+                        .filter { $0.hasSuffix(".rmu") }.sorted()
                     files += names.map { URL(fileURLWithPath: i).appendingPathComponent($0) }
                 } else { files.append(URL(fileURLWithPath: i)) }
             }
@@ -225,7 +231,8 @@ struct GameIngest: AsyncParsableCommand {
                 let data: Data
                 do { data = try await client.get(name).data } catch WebDAVError.notFound(let where_) {
                     // Gone since the listing (another ingest took it): skipped, the run goes on.
-                    Stdio.writeError(Data("warning: \(name): skipped: gone from the drop folder since it was listed (\(where_), HTTP 404)\n".utf8))
+                    Stdio.writeError(Data(("warning: \(name): skipped: gone from the drop folder since it was listed "
+                                           + "(\(where_), HTTP 404)\n").utf8))
                     tally.gone += 1
                     continue
                 }
@@ -270,7 +277,8 @@ struct GameSimulate: ParsableCommand {
         if let out { try writeAtomically(Data(text.utf8), to: URL(fileURLWithPath: out), mode: 0o644) }
         else if db == nil { Stdio.writeOutput(Data(text.utf8)) }
         let sessions = cohort.players.reduce(0) { $0 + $1.sessions.count }
-        let what = "\(cohort.players.count) player\(cohort.players.count == 1 ? "" : "s"), \(sessions) session\(sessions == 1 ? "" : "s") (seed \(seed))"
+        let what = "\(cohort.players.count) player\(cohort.players.count == 1 ? "" : "s"), "
+            + "\(sessions) session\(sessions == 1 ? "" : "s") (seed \(seed))"
         for path in [out, db].compactMap({ $0 }) { quiet.note("wrote \(path): \(what)") }
     }
 }

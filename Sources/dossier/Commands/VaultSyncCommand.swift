@@ -18,11 +18,17 @@ struct VaultSyncCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: "The WebDAV folder (first sync, or to change it).") var target: String?
     @Option(help: "WebDAV user name (default: remembered, $DOSSIER_WEBDAV_USER, or the netrc entry).") var user: String?
     @Option(help: "A netrc-style file with the WebDAV password.") var netrc: String?
-    @Option(help: "Check and store server settings (WebDAV folder URL) sealed in the vault, then sync.") var configure: String?
+    @Option(help: "Check and store server settings (WebDAV folder URL) sealed in the vault, then sync.")
+    var configure: String?
     @Flag(inversion: .prefixedNo,
           help: "With --configure: sync automatically whenever the vault is unlocked (UC7).") var auto: Bool?
     @Flag(help: "Log every request (never credentials) on standard error.") var verbose = false
-    @Flag(help: "The server's copy is under another master password (vault passwd): merge this vault into it; afterwards this file opens with the server's password (DOSSIER_SERVER_VAULT_PASSWORD, _FD, or the prompt).") var adoptServerKey = false
+    @Flag(help: """
+        The server's copy is under another master password (vault passwd): merge this vault into it; \
+        afterwards this file opens with the server's password \
+        (DOSSIER_SERVER_VAULT_PASSWORD, _FD, or the prompt).
+        """)
+    var adoptServerKey = false
     @OptionGroup var trust: TrustOptions
     @OptionGroup var quiet: QuietFlag
 
@@ -31,7 +37,10 @@ struct VaultSyncCommand: AsyncParsableCommand {
         if configure == nil && auto != nil {
             throw ValidationError("--auto/--no-auto go with --configure URL --user NAME")
         }
-        if configure != nil && netrc != nil { throw ValidationError("--configure reads the WebDAV password from DOSSIER_WEBDAV_PASSWORD or the prompt, not a netrc file") }
+        if configure != nil && netrc != nil {
+            throw ValidationError("--configure reads the WebDAV password from DOSSIER_WEBDAV_PASSWORD or the prompt, "
+                                  + "not a netrc file")
+        }
     }
 
     func run() async throws {
@@ -60,7 +69,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
                     throw ValidationError("--configure needs a WebDAV folder URL like https://host/folder/")
                 }
                 guard url.user == nil && url.password == nil else {
-                    throw ValidationError("put no user name or password in the URL: use --user and DOSSIER_WEBDAV_PASSWORD or the prompt")
+                    throw ValidationError("put no user name or password in the URL: "
+                                          + "use --user and DOSSIER_WEBDAV_PASSWORD or the prompt")
                 }
                 let env = ProcessInfo.processInfo.environment
                 guard let u = user ?? env[WebDAVLogin.userVariable].flatMap({ $0.isEmpty ? nil : $0 })
@@ -84,9 +94,11 @@ struct VaultSyncCommand: AsyncParsableCommand {
             } else {
                 let remembered = SyncState.load(stateURL)
                 guard let urlText = target ?? remembered?.url, let url = URL(string: urlText), url.scheme != nil else {
-                    throw ValidationError("no server yet for this vault: give --configure URL --user NAME (stored in the vault) or --to URL")
+                    throw ValidationError("no server yet for this vault: "
+                                          + "give --configure URL --user NAME (stored in the vault) or --to URL")
                 }
-                let givenUser = user ?? (ProcessInfo.processInfo.environment[WebDAVLogin.userVariable] == nil ? remembered?.user : nil)
+                let userFromEnvironment = ProcessInfo.processInfo.environment[WebDAVLogin.userVariable]
+                let givenUser = user ?? (userFromEnvironment == nil ? remembered?.user : nil)
                 let credentials = try WebDAVLogin.credentials(for: url, user: givenUser, netrc: netrc)
                 var options = trust.clientOptions
                 options.rememberedCAFile = rememberedCA
@@ -112,7 +124,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 // every item (tombstones too) moves under the server's keys as this device's
                 // version; the round below merges them with the server's like any sync
                 guard let header = try await engine.fetchHeader() else {
-                    throw DossierError("\(client.baseURL.absoluteString): the server has no vault whose key could be adopted")
+                    throw DossierError(
+                        "\(client.baseURL.absoluteString): the server has no vault whose key could be adopted")
                 }
                 if header != v.headerData {
                     let serverPassword = try SecretInput.read(prompt: "Master password of the server's copy: ",
@@ -125,7 +138,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 v.settings = newSettings
                 try FaultPoint.hit("vault file")
                 try VaultCLI.wrap { try v.save() }
-                quiet.say("saved the server settings for \(file) in the vault (\(newSettings.webdavURL), user \(newSettings.webdavUser), auto-sync \(newSettings.autoSync ? "on" : "off"))")
+                quiet.say("saved the server settings for \(file) in the vault (\(newSettings.webdavURL), "
+                          + "user \(newSettings.webdavUser), auto-sync \(newSettings.autoSync ? "on" : "off"))")
             }
             let report = try await engine.sync(&v)
             // Commit order: the vault first, then the state that describes it (a crash
@@ -139,7 +153,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
                 state.caFile = given.isEmpty ? nil : URL(fileURLWithPath: given).standardizedFileURL.path
             }
             try state.save(stateURL)
-            var line = "synced \(file) with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, \(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"
+            var line = "synced \(file) with \(client.baseURL.absoluteString): \(report.pulled.count) pulled, "
+                + "\(report.pushed.count) pushed, \(report.conflicts.count) conflict(s)"
             if report.rounds > 1 {
                 line += "; the server changed during the sync, merged again (\(report.rounds) rounds)"
             }
@@ -147,7 +162,8 @@ struct VaultSyncCommand: AsyncParsableCommand {
             quiet.say(line)
             for c in report.conflicts { quiet.keep(VaultServerSettings.conflictLine(c)) }
             for s in report.skipped {   // a warning: on standard error, as auto-sync writes it
-                Stdio.writeError(Data("warning: skipped \(s); its item was left as it is on both sides and is tried again at the next sync\n".utf8))
+                Stdio.writeError(Data(("warning: skipped \(s); its item was left as it is on both sides "
+                                       + "and is tried again at the next sync\n").utf8))
             }
             if report.orphansRemoved > 0 {
                 quiet.say("removed \(report.orphansRemoved) orphan blob(s) left by interrupted syncs")
