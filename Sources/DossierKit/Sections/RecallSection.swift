@@ -68,7 +68,8 @@ public struct RecallSection: Section {
         } else {
             do {
                 logs = try config.paths("logs", extensions: ["jsonl", "csv"])
-            } catch where wantsKit && (try? config.strings("logs"))?.allSatisfy({ Self.isFolder(config.resolve($0)) }) == true {
+            } catch where wantsKit
+                        && (try? config.strings("logs"))?.allSatisfy({ Self.isFolder(config.resolve($0)) }) == true {
                 logs = []   // a kit study that has no logs yet
             }
         }
@@ -93,7 +94,8 @@ public struct RecallSection: Section {
             for (i, url) in urls.enumerated() {
                 let fromDB = prefix == "p-" && !dbShown.isEmpty
                 let shown = fromDB ? dbShown[i] : project.display(url)
-                let stem = fromDB ? RecallLogsFromDatabase.stem(dbShown[i]) : url.deletingPathExtension().lastPathComponent
+                let stem = fromDB
+                    ? RecallLogsFromDatabase.stem(dbShown[i]) : url.deletingPathExtension().lastPathComponent
                 let id = prefix + Self.slug(stem)
                 if let other = seen[id] {
                     throw config.error(prefix == "p-" ? (fromDB ? "database" : "logs") : "desktop_cohorts",
@@ -133,7 +135,8 @@ public struct RecallSection: Section {
     }
 
     static func isSlugByte(_ b: UInt8) -> Bool {
-        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x5F || b == 0x2E
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
+            || b == 0x2D || b == 0x5F || b == 0x2E
     }
 
     public func units() throws -> [SectionUnit] {
@@ -186,7 +189,8 @@ public struct RecallSection: Section {
         // `CSVWriter.withBOM` finds it and does not copy them to add it.
         let bom = project.csvBOM
         var files = [
-            OutputFile(path: base + "raw.csv", data: RecallRender.rawCSV(log: log, result: result, strings: strings, bom: bom)),
+            OutputFile(path: base + "raw.csv",
+                       data: RecallRender.rawCSV(log: log, result: result, strings: strings, bom: bom)),
             OutputFile(path: base + "rolled-up.csv", data: RecallRender.csv(rolled, bom: bom)),
             OutputFile(path: base + "participant.json", data: Data(result.jsonBytes())),
         ]
@@ -194,13 +198,14 @@ public struct RecallSection: Section {
         let page = Page(path: base + "index.html", title: "Participant \(result.participant)",
                         template: "recall/participant", model: RecallReport.model(result, slug: slug),
                         styles: ["assets/recall/recall.css"], bodyClass: "recall")
-        let study = StudyParticipant(summary: ParticipantSummary(result), detail: ParticipantDetail(result, strings: strings),
-                                     sourceFile: shown)
+        let study = StudyParticipant(summary: ParticipantSummary(result),
+                                     detail: ParticipantDetail(result, strings: strings), sourceFile: shown)
         let warnings = result.warnings.map { Diagnostic.warning(file: $0.file, line: $0.line, $0.message) }
         // The record (kept in the build state) holds what the aggregates need; the rows
         // of the study-wide files go to the blob, on disk until the summary streams them.
         return UnitResult(pages: [page], files: files,
-                          record: RecallRecord.participantData(slug: slug, set: set.name, study.summary, study.contribution),
+                          record: RecallRecord.participantData(slug: slug, set: set.name, study.summary,
+                                                               study.contribution),
                           warnings: warnings, blob: RecallRowBlocks(study).encoded())
     }
 
@@ -245,7 +250,8 @@ public struct RecallSection: Section {
                 if let p = rec.participant {
                     let group = sets.isSingle ? "" : (rec.set ?? sets.defaultSet.name)
                     guard let set = sets.isSingle ? sets.defaultSet : sets.named(group) else {
-                        throw DossierError("recall: the build state holds a participant of string set \"\(group)\", which the manifest no longer defines; run with --clean")
+                        throw DossierError("recall: the build state holds a participant of string set \"\(group)\", "
+                                           + "which the manifest no longer defines; run with --clean")
                     }
                     let c = rec.contribution ?? StudyContribution()
                     keyCounts[group, default: DynamicsKeyCounts()].add(c)
@@ -255,7 +261,8 @@ public struct RecallSection: Section {
                         .add(slug: rec.slug, p, c, sourceFile: shown ?? rec.slug)
                     members[group, default: []].append(start + k)
                     if let other = firstFile[p.participant] {
-                        warnings.append(.warning(file: shown, "participant number \(p.participant) also appears in \(other); both are listed"))
+                        let message = "participant number \(p.participant) also appears in \(other); both are listed"
+                        warnings.append(.warning(file: shown, message))
                     } else {
                         firstFile[p.participant] = shown ?? rec.slug
                     }
@@ -284,7 +291,8 @@ public struct RecallSection: Section {
                                                cohorts: cohorts, setName: set.name)
                 pages.append(page); files += out
                 rows[set.name] = a.rows
-                streamed.append(("recall/sets/\(set.name)/", members[set.name] ?? [], keyCounts[set.name] ?? DynamicsKeyCounts()))
+                streamed.append(("recall/sets/\(set.name)/", members[set.name] ?? [],
+                                 keyCounts[set.name] ?? DynamicsKeyCounts()))
             }
             let table = StudyTables.sets(sets, rows)
             files.append(OutputFile(path: "recall/sets.csv", data: RecallRender.csv(table)))
@@ -328,66 +336,21 @@ public struct RecallSection: Section {
                       cohorts: [(slug: String, table: CohortTable)], setName: String?) -> (Page, [OutputFile]) {
         let strings = set.strings
         var files = RecallStudyFiles.aggregateFiles(strings: strings, aggregate: aggregate, dir: dir)
-        var model = RecallStudyPage.model(strings: strings, aggregate: aggregate, cohorts: cohorts, heatmapRows: heatmapRows)
+        var model = RecallStudyPage.model(strings: strings, aggregate: aggregate, cohorts: cohorts,
+                                          heatmapRows: heatmapRows)
         model.hasKit = kit != nil
         if let setName {
             model.setName = setName
             model.up = "../../"
         }
-        files.append(OutputFile(path: dir + "summary.md", text: RecallStudyPage.markdown(strings: strings, study: aggregate.appendixB, cohorts: cohorts)))
+        let markdown = RecallStudyPage.markdown(strings: strings, study: aggregate.appendixB, cohorts: cohorts)
+        files.append(OutputFile(path: dir + "summary.md", text: markdown))
         var page = Page(path: dir + "index.html", title: setName.map { "\(Self.title): set \($0)" } ?? Self.title,
-                        template: "recall/summary", model: model, styles: ["assets/recall/recall.css"], bodyClass: "recall")
+                        template: "recall/summary", model: model, styles: ["assets/recall/recall.css"],
+                        bodyClass: "recall")
         if !aggregate.rows.isEmpty {
             page.splice = RecallStudyPage.participantsSplice(aggregate.rows, up: setName == nil ? "" : "../../")
         }
         return (page, files)
-    }
-}
-
-/// What a unit leaves for the summary. A participant's is binary (byte 0x04, the slug,
-/// the string set, the summary, the contribution: thousands are read by every summary);
-/// a desktop cohort's (a handful) is JSON.
-struct RecallRecord: Codable {
-    var kind: String
-    var id: String
-    var slug: String
-    var participant: ParticipantSummary?
-    var cohort: CohortTable?
-    /// What the study aggregates need of the participant (binary records only).
-    var contribution: StudyContribution?
-    /// The participant's string set (binary records).
-    var set: String?
-
-    enum CodingKeys: String, CodingKey { case kind, id, slug, participant, cohort }
-
-    /// Byte 0x04, the slug, the string set's name, the summary (u32 length + bytes), then
-    /// the contribution. (0x01–0x03, written before, carried the participant's rows.)
-    static func participantData(slug: String, set: String, _ summary: ParticipantSummary,
-                                _ contribution: StudyContribution) -> Data {
-        var w = CompactWriter()
-        w.u8(0x04)
-        w.string(slug)
-        w.string(set)
-        w.data(Data(summary.compactBytes()))
-        w.raw(contribution.compactBytes())
-        return Data(w.bytes)
-    }
-
-    static func decode(_ data: Data) throws -> RecallRecord {
-        guard let version = data.first, version <= 0x04 else {
-            return try JSONDecoder().decode(RecallRecord.self, from: data)
-        }
-        if version != 0x04 { throw DossierError("recall: the build state holds participant records of an older Dossier; run with --clean") }
-        let rec: RecallRecord? = data.withUnsafeBytes { b in
-            var r = CompactReader(b)
-            _ = r.u8()
-            guard let slug = r.string(), let set = r.string(), let n = r.count(), let sb = r.take(n),
-                  let summary = ParticipantSummary(compactBytes: sb),
-                  let contribution = StudyContribution(compactBytes: UnsafeRawBufferPointer(rebasing: b[r.position...])) else { return nil }
-            return RecallRecord(kind: "participant", id: "p-" + slug, slug: slug, participant: summary, cohort: nil,
-                                contribution: contribution, set: set)
-        }
-        guard let rec else { throw DossierError("recall: a participant record in the build state is damaged; run with --clean") }
-        return rec
     }
 }
