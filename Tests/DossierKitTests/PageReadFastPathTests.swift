@@ -78,6 +78,31 @@ import Testing
         #expect(compared > 1_000)
     }
 
+    /// The byte answers for paths (`holdsDotOrEmptyComponent`, `components(asciiPath:)`
+    /// and `root(from:)`) against the searches and splits over Characters they replace,
+    /// on random paths of `/`, `.`, letters, combining marks and non-ASCII letters.
+    @Test func pathBytesAgreeWithCharacterSearches() {
+        let pieces = ["/", "/", ".", "..", "a", "bc", "index.html", "é", "\u{301}", "//", "/.", "-"]
+        var random = SeededNumbers(state: 14)
+        var ascii = 0
+        for _ in 0..<20_000 {
+            let path = random.soup(pieces, fewerThan: 10)
+            #expect(SitePaths.holdsDotOrEmptyComponent(path) == (path.contains("/.") || path.contains("//")),
+                    "\(path.debugDescription)")
+            let split = path.split(separator: "/")
+            #expect(SitePaths.root(from: path)
+                    == String(repeating: "../", count: max(0, SitePaths.rootByCharacter(path) - 1)))
+            guard let parts = SitePaths.components(asciiPath: path) else {
+                #expect(path.utf8.contains { $0 >= 0x80 })
+                continue
+            }
+            ascii += 1
+            #expect(parts.count == split.count && parts.first == split.first.map(String.init) ?? "",
+                    "\(path.debugDescription)")
+        }
+        #expect(ascii > 2_000)
+    }
+
     /// A file of a folder whose real path is known is allowed by one `lstat` exactly
     /// when the full check (resolving every link) allows it; links, linked folders and
     /// files outside the project are left to the full check, which the read then runs.

@@ -278,7 +278,7 @@ extension ContentPage {
         guard !folderPath.isEmpty, folderPath.utf8.last != 0x2F, !rel.isEmpty, rel.utf8.last != 0x2F,
               rel.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x25 }) else { return nil }
         let path = folderPath + "/" + rel
-        guard !path.contains("/."), !path.contains("//") else { return nil }
+        guard !SitePaths.holdsDotOrEmptyComponent(path) else { return nil }
         return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
     }
 

@@ -352,7 +352,28 @@ public enum TableMarkup {
         return text.isEmpty ? nil : text
     }
 
+    /// The rows after the first, or 0 for a table without a `<td`: both counted in one
+    /// pass from `<` to `<` (neither `<td` nor `<tr` can overlap itself, so this counts
+    /// what a search for each from the end of the last finds: ``bodyRowCountBySearch(_:)``,
+    /// compared in `TableMarkupTests`).
     static func bodyRowCount(_ t: [UInt8]) -> Int {
+        var cells = 0, rows = 0
+        t.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            var k = 0
+            while k + 3 <= b.count, let lt = memchr(base + k, 0x3C, b.count - k) {
+                k = base.distance(to: lt.assumingMemoryBound(to: UInt8.self))
+                if k + 3 <= b.count, b[k + 1] == 0x74 {                             // "<t"
+                    if b[k + 2] == 0x64 { cells += 1 } else if b[k + 2] == 0x72 { rows += 1 }   // "d", "r"
+                }
+                k += 1
+            }
+        }
+        return cells == 0 ? 0 : rows - 1
+    }
+
+    /// ``bodyRowCount(_:)`` by repeated searches (its plain twin).
+    static func bodyRowCountBySearch(_ t: [UInt8]) -> Int {
         var n = 0, p = 0
         while let r = find(t, "<td", from: p) { p = r + 3; n += 1 }
         var rows = 0
