@@ -103,6 +103,17 @@ import Testing
         #expect(ascii > 2_000)
     }
 
+    /// Which files are content pages, read over bytes, against `PathText`'s extension.
+    @Test func markdownNamesByBytesAgreeWithThePathExtension() {
+        let pieces = ["a", "/", ".", "md", "MD", "Markdown", "markdow", "mdx", "m", "é", "-", ".md", "..", "x.MD"]
+        var random = SeededNumbers(state: 15)
+        for _ in 0..<20_000 {
+            let path = random.soup(pieces, fewerThan: 8)
+            #expect(ContentPage.isMarkdownName(path) == ContentPage.isMarkdownNameByText(path),
+                    "\(path.debugDescription)")
+        }
+    }
+
     /// A file of a folder whose real path is known is allowed by one `lstat` exactly
     /// when the full check (resolving every link) allows it; links, linked folders and
     /// files outside the project are left to the full check, which the read then runs.
