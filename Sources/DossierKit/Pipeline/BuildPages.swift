@@ -56,7 +56,9 @@ extension BuildContext {
                 // (Their positions sorted, not the pages: a page is a large value, and
                 // moving 10,000 of them about was 0.5 % of a pages build. The sort is stable
                 // either way, so ties keep their order.)
-                pages: pages.indices.sorted { a, b in (pages[a].weight, pages[a].title) < (pages[b].weight, pages[b].title) }
+                pages: pages.indices.sorted { a, b in
+                    (pages[a].weight, pages[a].title) < (pages[b].weight, pages[b].title)
+                }
                     .map { k in
                         HomeModel.PageLink(title: pages[k].title, href: pages[k].outputPath, summary: pages[k].summary)
                     })

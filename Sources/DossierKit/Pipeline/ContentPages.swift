@@ -228,7 +228,8 @@ public struct ContentPage: Sendable {
         // build), and each page's path for messages from the folder's path (``shownPath``).
         var parents: [Substring: URL] = [:]
         for rel in sorted where parents[parentOf(rel)] == nil {
-            parents[parentOf(rel)] = folder.appending(path: rel, directoryHint: .notDirectory).deletingLastPathComponent()
+            parents[parentOf(rel)] =
+                folder.appending(path: rel, directoryHint: .notDirectory).deletingLastPathComponent()
         }
         let folderPath = folder.path
         let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
