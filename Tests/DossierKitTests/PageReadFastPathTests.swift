@@ -35,6 +35,85 @@ import Testing
         #expect(compared > 10_000 && withAttribute > 1_000)
     }
 
+    /// `appendTag` (the table pass's cell tags, written straight into the table) against
+    /// `tagWithClasses` on random tags inside a larger buffer: the same bytes for every
+    /// tag, ASCII or not, with or without a class attribute.
+    @Test func cellTagsWrittenInPlaceAgreeWithTagWithClasses() {
+        let pieces = ["<td", "<th", " ", "align=\"right\"", "class=\"", "num", "x", "\"", ">", "/", "\r\n", "=",
+                      "é", "class=\"num ", "\t", "c", "cl"]
+        let classSets = [["num"], ["col-empty"], ["num", "col-empty"], ["x", "num"]]
+        var random = SeededNumbers(state: 12)
+        for _ in 0..<20_000 {
+            let tag = Array(random.soup(pieces, fewerThan: 9).utf8)
+            let page = Array("<tr>".utf8) + tag + Array("1</td>".utf8)
+            let classes = classSets[random.next() % classSets.count]
+            var out = Array("x".utf8)
+            TableMarkup.appendTag(page, 4, 4 + tag.count, classes,
+                                  joined: Array(classes.joined(separator: " ").utf8), to: &out)
+            let reference = Array("x".utf8) + TableMarkup.tagWithClasses(page, 4, 4 + tag.count, classes)
+            #expect(out == reference, "\(String(decoding: tag, as: UTF8.self).debugDescription) \(classes)")
+        }
+    }
+
+    /// A content page's path for messages made from its folder's path and its name
+    /// (`shownPath`) against `SitePaths.display` of the page's URL, for folders inside
+    /// and outside the current folder, names with `.`, `..`, `//`, spaces, `%`, non-ASCII
+    /// (refused: nil) and the current folder itself.
+    @Test func pagePathForMessagesAgreesWithDisplay() {
+        let cwd = "/work/site"
+        let folders = ["/work/site/content", "/work/site", "/work/other/content", "/work/site/a b/content",
+                       "/work/site/./content", "/work/site/", "/w", "/work/sitex/content"]
+        let pieces = ["a", "b.md", "/", ".", "..", " ", "%41", "é", "-", "index.md", "x_y"]
+        var random = SeededNumbers(state: 13)
+        var compared = 0
+        for _ in 0..<5_000 {
+            let folderPath = folders[random.next() % folders.count]
+            let rel = random.soup(pieces, fewerThan: 6)
+            let folder = URL(fileURLWithPath: folderPath, isDirectory: true)
+            guard let fast = ContentPage.shownPath(folderPath: folder.path, relative: rel, cwd: cwd) else { continue }
+            let url = folder.appending(path: rel, directoryHint: .notDirectory)
+            #expect(fast == SitePaths.display(url, cwd: cwd), "\(folderPath) + \(rel.debugDescription)")
+            compared += 1
+        }
+        #expect(compared > 1_000)
+    }
+
+    /// The byte answers for paths (`holdsDotOrEmptyComponent`, `components(asciiPath:)`
+    /// and `root(from:)`) against the searches and splits over Characters they replace,
+    /// on random paths of `/`, `.`, letters, combining marks and non-ASCII letters.
+    @Test func pathBytesAgreeWithCharacterSearches() {
+        let pieces = ["/", "/", ".", "..", "a", "bc", "index.html", "é", "\u{301}", "//", "/.", "-"]
+        var random = SeededNumbers(state: 14)
+        var ascii = 0
+        for _ in 0..<20_000 {
+            let path = random.soup(pieces, fewerThan: 10)
+            #expect(SitePaths.holdsDotOrEmptyComponent(path) == (path.contains("/.") || path.contains("//")),
+                    "\(path.debugDescription)")
+            let split = path.split(separator: "/")
+            #expect(SitePaths.root(from: path)
+                    == String(repeating: "../", count: max(0, SitePaths.rootByCharacter(path) - 1)))
+            guard let parts = SitePaths.components(asciiPath: path) else {
+                #expect(path.utf8.contains { $0 >= 0x80 })
+                continue
+            }
+            ascii += 1
+            #expect(parts.count == split.count && parts.first == split.first.map(String.init) ?? "",
+                    "\(path.debugDescription)")
+        }
+        #expect(ascii > 2_000)
+    }
+
+    /// Which files are content pages, read over bytes, against `PathText`'s extension.
+    @Test func markdownNamesByBytesAgreeWithThePathExtension() {
+        let pieces = ["a", "/", ".", "md", "MD", "Markdown", "markdow", "mdx", "m", "é", "-", ".md", "..", "x.MD"]
+        var random = SeededNumbers(state: 15)
+        for _ in 0..<20_000 {
+            let path = random.soup(pieces, fewerThan: 8)
+            #expect(ContentPage.isMarkdownName(path) == ContentPage.isMarkdownNameByText(path),
+                    "\(path.debugDescription)")
+        }
+    }
+
     /// A file of a folder whose real path is known is allowed by one `lstat` exactly
     /// when the full check (resolving every link) allows it; links, linked folders and
     /// files outside the project are left to the full check, which the read then runs.

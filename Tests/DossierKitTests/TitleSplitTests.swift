@@ -36,7 +36,9 @@ import Testing
                       "<script>", "</script>", "<style>", "</style>", "<SCRIPT>", "</Script>", "<!doctype html>",
                       "<", ">", "/", "-", "!", "<a-b>", "</a-b>", "<é>", "<scriptä>", "<h1é>", "<//p>", "< p>",
                       "text", " ", "\n", "\r\n", "é", "e\u{301}", "\u{301}", "\u{200D}", "\u{600}", "\u{0E33}",
-                      "👍🏽", "🇫🇷", "日本"]
+                      "👍🏽", "🇫🇷", "日本", "<HR>", "<Col span=\"2\">", "<wbr>", "<input>", "<META>", "<source>",
+                      "<link>", "<area>", "<Base>", "<embed>", "<track>", "<brx>", "<hr-x>", "<STYLE>", "<sCrIpT>",
+                      "<scripts>", "<styl>"]
         var random = SeededNumbers(state: 45)
         var byBytes = 0
         for _ in 0..<6000 {

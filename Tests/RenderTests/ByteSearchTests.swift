@@ -1,3 +1,4 @@
+import CMarkArena
 import Testing
 @testable import Render
 
@@ -22,6 +23,32 @@ import Testing
                 }
                 let got = bytes.withUnsafeBufferPointer { ByteSearch.find(needle, in: $0, from: from) }
                 #expect(got == expected, "\(needle) in \(bytes) from \(from)")
+            }
+        }
+    }
+
+    /// `dossier_memmem` (memchr to the needle's first byte, then glibc's memmem after 16
+    /// false starts) against glibc's memmem itself, on texts long enough to pass the
+    /// hand-over, where the first byte is frequent and near-matches are common.
+    @Test func firstByteSearchAgreesWithGlibcMemmem() {
+        var rng = SystemRandomNumberGenerator()
+        for needle in ["<h", "</td>", "<tr", "rowspan", "aab", "a", "abab", "<!--x-->"] {
+            let n = Array(needle.utf8)
+            let alphabet = Array(Set(n)) + [UInt8(ascii: "z"), UInt8(ascii: "<")]
+            for _ in 0..<600 {
+                let count = Int.random(in: 0...400, using: &rng)
+                var bytes = (0..<count).map { _ in alphabet.randomElement(using: &rng)! }
+                if count > n.count, Bool.random(using: &rng) {      // a match somewhere, maybe late
+                    let at = Int.random(in: 0...(count - n.count), using: &rng)
+                    bytes.replaceSubrange(at..<(at + n.count), with: n)
+                }
+                let start = Int.random(in: 0...count, using: &rng)
+                bytes.withUnsafeBufferPointer { b in
+                    let hay = b.baseAddress.map { $0 + start }, len = count - start
+                    let got = dossier_memmem(hay, len, n, n.count)
+                    let want = dossier_memmem_libc(hay, len, n, n.count)
+                    #expect(got == want, "\(needle) in \(bytes) from \(start)")
+                }
             }
         }
     }

@@ -136,3 +136,16 @@ private func randomCells(_ count: Int, seed: UInt64) -> [String] {
     let plain = TableMarkup.enhance("<table class=\"data\">" + cells)
     #expect(plain.contains("<td class=\"num\">4.0</td>") && plain.contains("<td>yes</td>"))
 }
+
+/// The row count of the region's `tall` rule, counted in one pass, against repeated
+/// searches for `<td` and `<tr`, on random soups of cell and row tags and look-alikes.
+@Test func rowCountInOnePassAgreesWithRepeatedSearches() {
+    let pieces = ["<td>", "<tr>", "</tr>", "<th>", "<t", "<", "t", "d", "r", "<tdx", "<<tr", "x", " ", "<table>"]
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<5_000 {
+        let n = Int.random(in: 0...30, using: &rng)
+        let t = Array((0..<n).map { _ in pieces.randomElement(using: &rng)! }.joined().utf8)
+        #expect(TableMarkup.bodyRowCount(t) == TableMarkup.bodyRowCountBySearch(t),
+                "\(String(decoding: t, as: UTF8.self))")
+    }
+}

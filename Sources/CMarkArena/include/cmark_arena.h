@@ -21,8 +21,12 @@ size_t dossier_arena_used(void);
 /// documents: see arena.c), since the thread started (for tests).
 size_t dossier_arena_spares_taken(void);
 
-/// memmem(3): the first occurrence of `needle` in `haystack`, or NULL.
+/// memmem(3): the first occurrence of `needle` in `haystack`, or NULL. Looks at the
+/// first bytes with memchr before handing over to glibc's memmem (see search.c).
 const void *dossier_memmem(const void *haystack, size_t n, const void *needle, size_t m);
+
+/// glibc's memmem(3) itself: the plain twin of dossier_memmem, for its tests.
+const void *dossier_memmem_libc(const void *haystack, size_t n, const void *needle, size_t m);
 
 /// snprintf(out, size, "%.10g", value): the digits of JSONValue.formatNumber's general
 /// path (Sources/CMarkArena/number.c). A plain C call: Swift reaches printf only through

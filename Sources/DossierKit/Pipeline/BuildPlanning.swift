@@ -161,7 +161,7 @@ extension BuildContext {
     func relativeInputPath(_ url: URL) -> String {
         // (A path without `.` or empty segments is its standardized form: no second URL.)
         let given = url.path
-        let p = given.contains("/.") || given.contains("//") ? url.standardizedFileURL.path : given
+        let p = SitePaths.holdsDotOrEmptyComponent(given) ? url.standardizedFileURL.path : given
         let r = project.root.path
         return p.hasPrefix(r + "/") ? String(p.dropFirst(r.count + 1)) : p
     }

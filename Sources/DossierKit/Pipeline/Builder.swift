@@ -158,8 +158,10 @@ final class BuildContext: @unchecked Sendable {
     /// This build's record spill file (``recordSpill()``) and the link texts and lists seen
     /// so far (``interned(_:)``): see BuildMemory.swift.
     var spill: RecordSpill?
-    var linkTexts = Set<String>()
-    var linkLists = Set<[String]>()
+    /// (By hash value, computed before the lock is taken; equal hashes are told apart by
+    /// comparing the texts and lists.)
+    var linkTexts: [Int: [String]] = [:]
+    var linkLists: [Int: [[String]]] = [:]
     var planned: [[PlannedUnit]] = []
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]

@@ -57,10 +57,14 @@ public struct ContentPage: Sendable {
     /// ``load(_:relative:confinement:)`` with the real path of the file's folder, when
     /// known (``InputFile/read(_:shown:limit:what:confinement:realFolder:)``), and the
     /// current folder (``SitePaths/display(_:cwd:)``).
+    /// `shown` and `parent`, when given, are `SitePaths.display(url, cwd: cwd)` and
+    /// `url.deletingLastPathComponent()`, made by ``loadAll(in:includeDrafts:confinement:)``
+    /// without Foundation's URL arithmetic per page.
     static func load(
-        _ url: URL, relative: String, confinement: Confinement?, realFolder: String?, cwd: String
+        _ url: URL, relative: String, confinement: Confinement?, realFolder: String?, cwd: String,
+        shown given: String? = nil, parent: URL? = nil
     ) throws -> ContentPage {
-        let shown = SitePaths.display(url, cwd: cwd)
+        let shown = given ?? SitePaths.display(url, cwd: cwd)
         let data = try InputFile.read(
             url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement,
             realFolder: realFolder)
@@ -85,7 +89,8 @@ public struct ContentPage: Sendable {
             guard case .map = node else {
                 throw DossierError(file: shown, line: 2, "front matter must be key: value lines")
             }
-            fields = SectionConfig(key: "front matter", file: shown, root: url.deletingLastPathComponent(), node: node)
+            fields = SectionConfig(
+                key: "front matter", file: shown, root: parent ?? url.deletingLastPathComponent(), node: node)
             body = String(decoding: data[bodyStart...], as: UTF8.self)
             bodyLine = closingLine + 1
         }
@@ -100,7 +105,8 @@ public struct ContentPage: Sendable {
                 DossierError(file: shown, line: f.line(k), "\(k): \(m)")
             }
             if let t = try f.string("title") {
-                if t.trimmingWhitespace().isEmpty { throw err("title", "must not be empty") }
+                // (`trimmingWhitespace().isEmpty`, without making the trimmed copy)
+                if t.unicodeScalars.allSatisfy(isWhitespace) { throw err("title", "must not be empty") }
                 page.title = ControlCharacters.display(t)
                 titled = true
             } else if let h = firstHeading(body) { page.title = ControlCharacters.display(h); titled = true }
@@ -199,7 +205,7 @@ public struct ContentPage: Sendable {
         guard fm.fileExists(atPath: folder.path),
             let walked = FolderWalk.entries(under: folder.path, skipHidden: true)
         else { return [] }
-        let found = walked.map(\.path).filter { ["md", "markdown"].contains(PathText.pathExtension($0).lowercased()) }
+        let found = walked.map(\.path).filter(isMarkdownName)
         var pages: [ContentPage] = []
         var errors: [Diagnostic] = []
         var seen: [String: String] = [:]
@@ -218,11 +224,20 @@ public struct ContentPage: Sendable {
             }
         }
         let cwd = FileManager.default.currentDirectoryPath
+        // Each folder's URL once (a page's `deletingLastPathComponent()` was 1 % of a page
+        // build), and each page's path for messages from the folder's path (``shownPath``).
+        var parents: [Substring: URL] = [:]
+        for rel in sorted where parents[parentOf(rel)] == nil {
+            parents[parentOf(rel)] =
+                folder.appending(path: rel, directoryHint: .notDirectory).deletingLastPathComponent()
+        }
+        let folderPath = folder.path
         let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
             Result {
-                try load(
-                    folder.appending(path: rel, directoryHint: .notDirectory), relative: rel, confinement: confinement,
-                    realFolder: realFolders[parentOf(rel)], cwd: cwd)
+                let url = folder.appending(path: rel, directoryHint: .notDirectory)
+                return try load(
+                    url, relative: rel, confinement: confinement, realFolder: realFolders[parentOf(rel)], cwd: cwd,
+                    shown: shownPath(folderPath: folderPath, relative: rel, cwd: cwd), parent: parents[parentOf(rel)])
             }
         }
         for (rel, result) in zip(sorted, loaded) {
@@ -253,6 +268,49 @@ public struct ContentPage: Sendable {
 }
 
 extension ContentPage {
+    /// Whether `path` names a content page: its extension is `md` or `markdown` in any
+    /// case. An ASCII path not ending in `/` is read as bytes; any other asks
+    /// ``isMarkdownNameByText(_:)``, its twin (`PageReadFastPathTests`), which took
+    /// 15,000 instructions a file through `PathText`.
+    static func isMarkdownName(_ path: String) -> Bool {
+        var text = path
+        let fast: Bool? = text.withUTF8 { b in
+            guard let lastByte = b.last, lastByte != 0x2F, !b.contains(where: { $0 >= 0x80 }) else { return nil }
+            var start = b.count
+            while start > 0 && b[start - 1] != 0x2F { start -= 1 }
+            var dot = b.count - 1
+            while dot > start && b[dot] != 0x2E { dot -= 1 }
+            guard dot > start else { return false }                 // no dot, or only a leading one
+            let ext = UnsafeBufferPointer(rebasing: b[(dot + 1)...])
+            func reads(_ w: StaticString) -> Bool {
+                guard ext.count == w.utf8CodeUnitCount else { return false }
+                for k in 0..<ext.count where ext[k] | 0x20 != w.utf8Start[k] { return false }
+                return true
+            }
+            return reads("md") || reads("markdown")
+        }
+        return fast ?? isMarkdownNameByText(path)
+    }
+
+    static func isMarkdownNameByText(_ path: String) -> Bool {
+        ["md", "markdown"].contains(PathText.pathExtension(path).lowercased())
+    }
+
+    /// `SitePaths.display(folder.appending(path: rel), cwd: cwd)` for `folderPath` =
+    /// `folder.path`, made from the two strings: when the folder's path ends in no `/`,
+    /// `rel` is ASCII without `%`, and the two joined hold no `/.` or `//` (nothing to
+    /// standardize), the file's URL path is the folder's path, `/`, `rel`
+    /// (`PageReadFastPathTests` compares the two). nil otherwise (the caller asks
+    /// ``SitePaths/display(_:cwd:)``). Computing the URL's path was 3 % of a page build,
+    /// for messages that are rarely shown.
+    static func shownPath(folderPath: String, relative rel: String, cwd: String) -> String? {
+        guard !folderPath.isEmpty, folderPath.utf8.last != 0x2F, !rel.isEmpty, rel.utf8.last != 0x2F,
+              rel.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x25 }) else { return nil }
+        let path = folderPath + "/" + rel
+        guard !SitePaths.holdsDotOrEmptyComponent(path) else { return nil }
+        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+    }
+
     /// The folder part of a path relative to `content/` (empty for a file at its top).
     static func parentOf(_ rel: String) -> Substring {
         guard let slash = rel.utf8.lastIndex(of: 0x2F) else { return "" }

@@ -30,7 +30,8 @@ struct EarlyLinkCheck: Sendable {
     func certainlyDangling(_ link: String, on page: String, tree: OutputTree) -> Bool {
         guard let target = SitePaths.resolve(link, from: page) else { return false }
         if !LinkChecker.opensFromDisk(link) { return true }
-        if tree.contains(target) || later.contains(target) || target.hasPrefix("assets/") { return false }
+        // (The tree last: it takes a lock, and most links go to pages still to come.)
+        if later.contains(target) || target.hasPrefix("assets/") || tree.contains(target) { return false }
         if access(staticFolder + "/" + target, F_OK) == 0 { return false }
         return errno == ENOENT || errno == ENOTDIR
     }

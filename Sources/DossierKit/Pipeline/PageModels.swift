@@ -124,6 +124,14 @@ struct PageContext: TemplateModel {
         }
     }
 
+    func value(id: Int, name: String) -> TemplateValue? {
+        switch name {
+        case "root": .text(root)
+        case "site": .object(site)
+        default: model.value(id: id, name: name) ?? (name == "title" ? .text(title) : nil)
+        }
+    }
+
     /// The fields every page template sees besides its model's (for ``TemplateFieldCheck``).
     static let frame = TemplateSchema(type: "page", fields: [
         .init(name: "root", kind: .text),

@@ -65,10 +65,13 @@ public struct SiteRenderer: Sendable {
         } catch {
             throw DossierError("page \(page.path): \(error)")
         }
-        let section = page.path.split(separator: "/").first.map(String.init) ?? ""
+        // (Over bytes for an ASCII path: ``SitePaths/components(asciiPath:)``.)
+        let parts = SitePaths.components(asciiPath: page.path)
+        let section = parts?.first ?? page.path.split(separator: "/").first.map(String.init) ?? ""
+        let nested = parts.map { _ in page.path.utf8.contains(0x2F) } ?? page.path.contains("/")
         let navModel = nav.map { item in
             let current = item.path == page.path
-            let inSection = !current && item.kind != "page" && item.kind == section && page.path.contains("/")
+            let inSection = !current && item.kind != "page" && item.kind == section && nested
             return LayoutModel.NavEntry(
                 title: item.title, href: root + item.path, current: current, inSection: inSection)
         }
@@ -93,7 +96,8 @@ public struct SiteRenderer: Sendable {
     func breadcrumbs(_ page: Page, root: String) -> [LayoutModel.Crumb] {
         guard page.path != "index.html" else { return [] }
         var trail = [LayoutModel.Crumb(title: "Home", href: root + "index.html")]
-        let first = page.path.split(separator: "/").first.map(String.init) ?? ""
+        let first = SitePaths.components(asciiPath: page.path)?.first
+            ?? page.path.split(separator: "/").first.map(String.init) ?? ""
         if let sectionItem = nav.first(where: { $0.kind != "page" && $0.kind != "home" && $0.kind == first }),
            sectionItem.path != page.path {
             trail.append(LayoutModel.Crumb(title: sectionItem.title, href: root + sectionItem.path))

@@ -73,19 +73,39 @@ enum TitleSplit {
             i = close + 1
             if e == s { continue }                                                // <!doctype …>, a stray <
             if closing { depth -= 1; continue }
-            let name = String(unsafeUninitializedCapacity: e - s) { out in
-                for k in s..<e { out[k - s] = b[k] | (b[k] >= 0x41 && b[k] <= 0x5A ? 0x20 : 0) }
-                return e - s
-            }
-            if name == "script" || name == "style" {                             // raw text up to its end tag
-                let end = name == "script" ? find("</script>", from: i) : find("</style>", from: i)
+            // The name, lower-cased, compared as bytes (a String per tag and a Set look-up
+            // were half of this walk).
+            let name = UnsafeBufferPointer(rebasing: b[s..<e])
+            let script = isName(name, "script")
+            if script || isName(name, "style") {                                 // raw text up to its end tag
+                let end = script ? find("</script>", from: i) : find("</style>", from: i)
                 guard let end else { return .some(nil) }
-                i = end + name.utf8.count + 3
+                i = end + name.count + 3
                 continue
             }
-            if !void.contains(name) && !selfClosing { depth += 1 }
+            if !isVoid(name) && !selfClosing { depth += 1 }
         }
         return depth == 0 && i >= titleEnd ? .some(n) : .some(nil)
+    }
+
+    /// Whether the tag name `name` (ASCII letters, digits, `-`) is `word` (lower case) in
+    /// any case: for these bytes, setting bit 0x20 is lower-casing.
+    static func isName(_ name: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard name.count == word.utf8CodeUnitCount else { return false }
+        for k in 0..<name.count where name[k] | 0x20 != word.utf8Start[k] { return false }
+        return true
+    }
+
+    /// Whether the tag name `name` is one of ``void`` in any case.
+    static func isVoid(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch name.count {
+        case 2: return isName(name, "br") || isName(name, "hr")
+        case 3: return isName(name, "col") || isName(name, "img") || isName(name, "wbr")
+        case 4: return isName(name, "area") || isName(name, "base") || isName(name, "link") || isName(name, "meta")
+        case 5: return isName(name, "embed") || isName(name, "input") || isName(name, "track")
+        case 6: return isName(name, "source")
+        default: return false
+        }
     }
 
     /// ASCII letters and digits and `-`: what `Character.isLetter || isNumber || "-"`

@@ -145,6 +145,29 @@ extension TableMarkup {
 
     static let classAttribute: [UInt8] = Array("class=\"".utf8)
 
+    /// Appends ``tagWithClasses(_:_:_:_:)`` of `t[s..<e]` to `out`, where `joined` is
+    /// `classes` joined by spaces: an ASCII tag without a class attribute (every cell
+    /// cmark writes: `<td>`, `<td align="right">`) gets ` class="…"` after its name
+    /// written straight into `out`, with no array per tag; any other tag takes
+    /// ``tagWithClasses(_:_:_:_:)`` (`TableMarkupTests` compares the two).
+    static func appendTag(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String], joined: [UInt8],
+                          to out: inout [UInt8]) {
+        var nameEnd = s + 1, hasClass = false
+        for k in s..<e {
+            let c = t[k]
+            if c >= 0x80 || (c == 0x63 && k + 7 <= e && t[k..<(k + 7)].elementsEqual(classAttribute)) {
+                hasClass = true; break
+            }
+        }
+        guard !hasClass, s < e else { out.append(contentsOf: tagWithClasses(t, s, e, classes)); return }
+        while nameEnd < e && t[nameEnd] != 0x20 && t[nameEnd] != 0x3E && t[nameEnd] != 0x2F { nameEnd += 1 }
+        out.append(contentsOf: t[s..<nameEnd])
+        out.append(contentsOf: " class=\"".utf8)
+        out.append(contentsOf: joined)
+        out.append(0x22)
+        out.append(contentsOf: t[nameEnd..<e])
+    }
+
     /// ``withClasses(_:_:_:_:)`` over the bytes of an all-ASCII tag (nil for any other),
     /// where each byte is one Character but for `\r\n`, which none of the bytes looked
     /// for (`"`, space, `>`, `/`) is part of: the same bytes, without a String, a

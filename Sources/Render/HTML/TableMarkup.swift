@@ -170,6 +170,7 @@ public enum TableMarkup {
         var p = 0
         while let r = find(t, "<tr", from: p), let re = find(t, "</tr>", from: r) {
             var cells: [Cell] = []
+            cells.reserveCapacity(rows.last?.cells.count ?? 8)
             var q = r
             while let c = nextCell(t, from: q, limit: re) {
                 cells.append(c)
@@ -186,25 +187,33 @@ public enum TableMarkup {
         for row in body {
             for (k, cell) in row.cells.enumerated() { rules[k].add(cell.facts) }
         }
-        // edits, applied from the end so earlier offsets stay valid
+        // The edits of each cell (its opening tag, then its text) come in the order of
+        // the table, so the new table is written in one pass forward (``applying(_:to:)``
+        // of the same edits gives the same bytes).
         let classesOf = rules.map(\.classes)
-        var edits: [(Int, Int, [UInt8])] = []   // (start, end, replacement)
+        let joinedOf = classesOf.map { Array($0.joined(separator: " ").utf8) }
+        var out: [UInt8] = []
+        out.reserveCapacity(t.count + 16 * rows.count * columns)
+        var at = 0
         for row in rows {
             for (k, cell) in row.cells.enumerated() where k < columns {
-                let classes = classesOf[k]
-                if row.body, !cell.isHeader || k > 0 {
-                    if let text = replacementText(cell.facts, padTo: rules[k].padTo, durations: rules[k].durations),
-                       plainContent(t, cell) {
-                        edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
-                    }
-                }
-                if !classes.isEmpty {
+                if !classesOf[k].isEmpty {
                     let s = cell.range.lowerBound
-                    edits.append((s, cell.openEnd, tagWithClasses(t, s, cell.openEnd, classes)))
+                    out.append(contentsOf: t[at..<s])
+                    appendTag(t, s, cell.openEnd, classesOf[k], joined: joinedOf[k], to: &out)
+                    at = cell.openEnd
+                }
+                if row.body, !cell.isHeader || k > 0,
+                   let text = replacementText(cell.facts, padTo: rules[k].padTo, durations: rules[k].durations),
+                   plainContent(t, cell) {
+                    out.append(contentsOf: t[at..<cell.openEnd])
+                    out.append(contentsOf: HTML.escape(text).utf8)
+                    at = cell.contentEnd
                 }
             }
         }
-        return applying(edits, to: t)
+        out.append(contentsOf: t[at...])
+        return out
     }
 
     /// The seconds of a `<number> s` cell.
@@ -343,7 +352,28 @@ public enum TableMarkup {
         return text.isEmpty ? nil : text
     }
 
+    /// The rows after the first, or 0 for a table without a `<td`: both counted in one
+    /// pass from `<` to `<` (neither `<td` nor `<tr` can overlap itself, so this counts
+    /// what a search for each from the end of the last finds: ``bodyRowCountBySearch(_:)``,
+    /// compared in `TableMarkupTests`).
     static func bodyRowCount(_ t: [UInt8]) -> Int {
+        var cells = 0, rows = 0
+        t.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            var k = 0
+            while k + 3 <= b.count, let lt = memchr(base + k, 0x3C, b.count - k) {
+                k = base.distance(to: lt.assumingMemoryBound(to: UInt8.self))
+                if k + 3 <= b.count, b[k + 1] == 0x74 {                             // "<t"
+                    if b[k + 2] == 0x64 { cells += 1 } else if b[k + 2] == 0x72 { rows += 1 }   // "d", "r"
+                }
+                k += 1
+            }
+        }
+        return cells == 0 ? 0 : rows - 1
+    }
+
+    /// ``bodyRowCount(_:)`` by repeated searches (its plain twin).
+    static func bodyRowCountBySearch(_ t: [UInt8]) -> Int {
         var n = 0, p = 0
         while let r = find(t, "<td", from: p) { p = r + 3; n += 1 }
         var rows = 0

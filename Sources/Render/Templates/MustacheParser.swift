@@ -13,10 +13,13 @@ indirect enum MustacheNode: Sendable {
 /// contexts, then `b` and `c` inside it) or `.a.b` (only in the current value).
 struct MustacheName: Sendable {
     let parts: [String]
+    /// Each part's number (``TemplateNames``), at the same index.
+    let ids: [Int]
     let current: Bool
 
     init(_ text: String) {
         parts = text.split(separator: ".").map(String.init)
+        ids = parts.map(TemplateNames.id)
         current = text.first == "."
     }
 }

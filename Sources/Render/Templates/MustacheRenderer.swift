@@ -80,15 +80,16 @@ struct MustacheRenderer {
     /// then `b` inside it; `.a` looks only in the current value.
     private func lookup(_ name: MustacheName, _ stack: [TemplateValue]) -> TemplateValue? {
         guard let first = name.parts.first else { return stack.last }
+        let id = name.ids[0]
         var value: TemplateValue?
         if name.current {
-            value = stack.last?.field(first)
+            value = stack.last?.field(id: id, first)
         } else {
             for context in stack.reversed() {
-                if let v = context.field(first) { value = v; break }
+                if let v = context.field(id: id, first) { value = v; break }
             }
         }
-        for part in name.parts.dropFirst() { value = value?.field(part) }
+        for k in name.parts.indices.dropFirst() { value = value?.field(id: name.ids[k], name.parts[k]) }
         return value
     }
 }

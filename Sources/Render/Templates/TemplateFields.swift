@@ -24,6 +24,10 @@ extension TemplateRecord {
     @inlinable @inline(__always)
     public func value(_ name: String) -> TemplateValue? { Self.fields.value(name, of: self) }
 
+    /// ``value(_:)`` by the name's number (``TemplateNames``).
+    @inlinable @inline(__always)
+    public func value(id: Int, name: String) -> TemplateValue? { Self.fields.value(id: id, of: self) }
+
     /// The fields' names and kinds, for ``TemplateFieldCheck``.
     public static var schema: TemplateSchema { fields.schema }
 }
@@ -31,6 +35,9 @@ extension TemplateRecord {
 /// The field table of one model type.
 public struct TemplateFields<Model>: Sendable {
     @usableFromInline let readers: [String: @Sendable (Model) -> TemplateValue?]
+    /// The fields' numbers (``TemplateNames``) and, at the same index, their readers.
+    @usableFromInline let ids: [Int]
+    @usableFromInline let readersInOrder: [@Sendable (Model) -> TemplateValue?]
     public let schema: TemplateSchema
 
     /// `fields` in the order a reader expects them; two fields of one name are a
@@ -42,6 +49,8 @@ public struct TemplateFields<Model>: Sendable {
             readers[field.name] = field.read
         }
         self.readers = readers
+        ids = fields.map { TemplateNames.id($0.name) }
+        readersInOrder = fields.map(\.read)
         schema = TemplateSchema(type: String(reflecting: Model.self), fields: fields.map {
             TemplateSchema.Field(name: $0.name, kind: $0.kind, forOwnTemplates: $0.keptForOwnTemplates)
         })
@@ -49,6 +58,13 @@ public struct TemplateFields<Model>: Sendable {
 
     @inlinable @inline(__always)
     func value(_ name: String, of model: Model) -> TemplateValue? { readers[name]?(model) }
+
+    /// The field numbered `id`: a scan of a few small numbers.
+    @inlinable @inline(__always)
+    func value(id: Int, of model: Model) -> TemplateValue? {
+        for k in ids.indices where ids[k] == id { return readersInOrder[k](model) }
+        return nil
+    }
 }
 
 /// What a field gives a template: `{{x}}` writes a text (`.text`); `{{#x}}` renders once

@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 
 /// What a template sees: text, a flag, a list or an object with named fields.
 ///
@@ -28,6 +29,13 @@ public enum TemplateValue {
         if case .object(let model) = self { return model.value(name) }
         return nil
     }
+
+    /// ``field(_:)`` of the name numbered `id` (``TemplateNames``), which is `name`.
+    @inline(__always)
+    func field(id: Int, _ name: String) -> TemplateValue? {
+        if case .object(let model) = self { return model.value(id: id, name: name) }
+        return nil
+    }
 }
 
 /// What the renderer reads a name from. A page's model is a ``TemplateRecord``, whose
@@ -37,6 +45,37 @@ public protocol TemplateModel {
     /// The field `name`, or nil when this model has no such field (the renderer then
     /// looks in the enclosing contexts, as Mustache does).
     func value(_ name: String) -> TemplateValue?
+
+    /// ``value(_:)`` of `name`, numbered `id` by ``TemplateNames``: a model with a field
+    /// table finds the field by its number (no hashing of the name); any other reads
+    /// `value(name)`.
+    func value(id: Int, name: String) -> TemplateValue?
+}
+
+extension TemplateModel {
+    public func value(id: Int, name: String) -> TemplateValue? { value(name) }
+}
+
+/// Every name a template reads or a field table lists, numbered once per process: the
+/// parser gives each name of a tag its number, each ``TemplateFields`` table each of its
+/// fields', so the renderer finds a field by comparing small numbers, where it hashed
+/// the name into a dictionary per tag and context level (most of a page's template
+/// rendering, docs/perf-pages.md).
+public enum TemplateNames {
+    private final class Table: @unchecked Sendable {
+        let lock = PlainLock()
+        var ids: [String: Int] = [:]
+    }
+    private static let table = Table()
+
+    /// The number of `name` (the same for the same name, different for different names).
+    public static func id(_ name: String) -> Int {
+        table.lock.lock(); defer { table.lock.unlock() }
+        if let id = table.ids[name] { return id }
+        let id = table.ids.count
+        table.ids[name] = id
+        return id
+    }
 }
 
 extension TemplateValue {
