@@ -114,6 +114,11 @@ enum GamePublicPage {
         let spendRows = rel.spends.map { spend in
             let what: String
             let perUnit = GameFormat.num(sd(1, spend.epsilon), 1)   // players, SD of the noise on one count
+            /// The noise SD of a value released on a grid of `steps` steps (the model's
+            /// coefficients, its AUC), with `digits` decimals.
+            func gridNoise(_ sensitivity: Int, steps: Int, digits: Int) -> String {
+                GameFormat.num(sd(sensitivity, spend.epsilon) / Double(steps), digits)
+            }
             switch spend.label {
             case "counts":
                 what = "every count in the tables above: ± \(perUnit) players (SD of the noise per cell)"
@@ -126,14 +131,13 @@ enum GamePublicPage {
             case "tau":
                 what = "τ histograms per group (\(GamePublicRelease.tauBins) bins): ± \(perUnit) players per bin"
             case "model-fit":
-                let noise = sd(GamePublicModel.sensitivity, spend.epsilon) / Double(GamePublicModel.gridSteps)
-                what = "the public model's \(GamePublicModel.dimension) coefficients: "
-                    + "± \(GameFormat.num(noise, 2)) per coefficient"
+                let noise = gridNoise(GamePublicModel.sensitivity, steps: GamePublicModel.gridSteps, digits: 2)
+                what = "the public model's \(GamePublicModel.dimension) coefficients: ± \(noise) per coefficient"
             case "model-n":
                 what = "the public model's training players with and without a diagnosis: ± \(perUnit) players each"
             case "model-auc":
-                let noise = sd(rel.aucSensitivity, spend.epsilon) / Double(GamePublicRelease.aucSteps)
-                what = "the public model's AUC, released on its own: ± \(GameFormat.num(noise, 3)) (noise SD) "
+                let noise = gridNoise(rel.aucSensitivity, steps: GamePublicRelease.aucSteps, digits: 3)
+                what = "the public model's AUC, released on its own: ± \(noise) (noise SD) "
                     + "with \(rel.aucFloor) or more players in each class"
             default:
                 what = "histograms of the public model's scores by diagnosis (\(GamePublicRelease.scoreBins) bins), "

@@ -10,9 +10,7 @@ import RecallStudy
 /// the string set, the summary, the contribution: thousands are read by every summary);
 /// a desktop cohort's (a handful) is JSON.
 struct RecallRecord: Codable {
-    var kind: String
-    var id: String
-    var slug: String
+    var kind, id, slug: String
     var participant: ParticipantSummary?
     var cohort: CohortTable?
     /// What the study aggregates need of the participant (binary records only).
