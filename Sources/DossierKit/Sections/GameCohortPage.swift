@@ -118,11 +118,10 @@ enum GameCohortPage {
             let roc = Charts.line(series: [
                 XYSeries(name: "model (out-of-fold)", xy: result.roc.map { ($0.fpr, $0.tpr) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "ROC curve (cross-validated)",
-                                     description: "True against false positive rate of the out-of-fold probabilities",
-                                     width: 420, height: 380, xLabel: "false positive rate",
-                                     yLabel: "true positive rate",
-                                     dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
+            ], options: GameFormat.unitSquare(
+                title: "ROC curve (cross-validated)",
+                description: "True against false positive rate of the out-of-fold probabilities",
+                xLabel: "false positive rate", yLabel: "true positive rate"))
             // Bins under 5 players are suppressed (their share would describe a handful of people).
             let binStatus = Suppression.apply(values: result.calibration.map(\.n) + [result.nTrain],
                                               equations: [.init(parts: Array(result.calibration.indices),
@@ -138,12 +137,10 @@ enum GameCohortPage {
                          points: filled.map { XYPoint(x: $0.meanPredicted ?? 0, y: $0.observed ?? 0,
                                                       label: "n = \($0.n)") }),
                 XYSeries(name: "perfect calibration", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "Calibration (cross-validated)",
-                                     description: "Observed share with a diagnosis against the mean predicted "
-                                        + "probability, per bin",
-                                     width: 420, height: 380, xLabel: "mean predicted probability",
-                                     yLabel: "observed share",
-                                     dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
+            ], options: GameFormat.unitSquare(
+                title: "Calibration (cross-validated)",
+                description: "Observed share with a diagnosis against the mean predicted probability, per bin",
+                xLabel: "mean predicted probability", yLabel: "observed share"))
             let coefficientRows = zip(result.features, result.model.coefficients).map { feature, coefficient in
                 GameCohortModel.Coefficient(label: MeasureCatalog.label(feature),
                                             methods: GameMethodsPage.link(feature),

@@ -180,24 +180,21 @@ enum GamePublicPage {
             let roc = Charts.line(series: [
                 XYSeries(name: "public model (in-sample, noisy bins)", xy: figures.roc.map { ($0.1, $0.2) }),
                 XYSeries(name: "chance", xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "ROC curve (noisy bins)",
-                                     description: "True against false positive rate at each bin edge "
-                                        + "of the noisy score histograms",
-                                     width: 420, height: 380, xLabel: "false positive rate",
-                                     yLabel: "true positive rate",
-                                     dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
+            ], options: GameFormat.unitSquare(
+                title: "ROC curve (noisy bins)",
+                description: "True against false positive rate at each bin edge of the noisy score histograms",
+                xLabel: "false positive rate", yLabel: "true positive rate"))
             let calPoints = figures.calibration.compactMap { c in
                 c.3.map { XYPoint(x: c.4, y: $0, label: "n ≈ \(c.2)") }
             }
             let calibration = Charts.line(series: [
                 XYSeries(name: "observed", points: calPoints), XYSeries(name: "perfect calibration",
                         xy: [(0, 0), (1, 1)]),
-            ], options: ChartOptions(title: "Calibration (noisy bins)",
-                                     description: "Observed share with a diagnosis against the probability "
-                                        + "at the bin's middle, from the noisy histograms",
-                                     width: 420, height: 380, xLabel: "predicted probability (bin middle)",
-                                     yLabel: "observed share",
-                                     dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1))
+            ], options: GameFormat.unitSquare(
+                title: "Calibration (noisy bins)",
+                description: "Observed share with a diagnosis against the probability at the bin's middle, "
+                    + "from the noisy histograms",
+                xLabel: "predicted probability (bin middle)", yLabel: "observed share"))
             model.card = GamePublicPageModel.ModelCard(
                 nPositive: figures.nPositive, nNegative: figures.nNegative,
                 features: GamePublicModel.features.map { feature in

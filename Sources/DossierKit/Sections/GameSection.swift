@@ -280,6 +280,13 @@ struct GameRecord: Codable {
 // MARK: - Formatting
 
 enum GameFormat {
+    /// The options of a model chart whose axes are rates or probabilities, both 0 to 1
+    /// (the ROC and calibration curves of the cohort and public pages), 420 × 380.
+    static func unitSquare(title: String, description: String, xLabel: String, yLabel: String) -> ChartOptions {
+        ChartOptions(title: title, description: description, width: 420, height: 380, xLabel: xLabel,
+                     yLabel: yLabel, dataSummary: false, yMin: 0, yMax: 1, xMin: 0, xMax: 1)
+    }
+
     /// `x` with `digits` decimals as a page shows it: never `-0`, a negative value with
     /// U+2212 (`−0.62`, ``ValueFormat/minus(_:)``); missing or non-finite reads `–`.
     static func num(_ x: Double?, _ digits: Int = 1) -> String {
