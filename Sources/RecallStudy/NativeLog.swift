@@ -179,14 +179,7 @@ public enum NativeLog {
             let kind: EventKind
             switch lineType {
             case .page?:
-                guard let name = f.page else {
-                    throw RecallError(file: file, line: lineNo, "a page event needs \"page\"")
-                }
-                guard let pk = name.named(in: PageKind.words) else {
-                    throw RecallError(file: file, line: lineNo,
-                                      "unknown page \"\(name.string)\" (expected one of "
-                                      + "\(PageKind.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
+                let pk = try named(f.page, in: PageKind.words, event: "page", file: file, line: lineNo)
                 var s: Int? = nil
                 if pk.hasString {
                     guard let n = f.string else {
@@ -232,14 +225,7 @@ public enum NativeLog {
                 }
                 kind = .touch(x: x, y: y, target: f.target)
             case .button?:
-                guard let name = f.button else {
-                    throw RecallError(file: file, line: lineNo, "a button event needs \"button\"")
-                }
-                guard let b = name.named(in: ButtonKind.words) else {
-                    throw RecallError(file: file, line: lineNo,
-                                      "unknown button \"\(name.string)\" (expected one of "
-                                      + "\(ButtonKind.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
+                let b = try named(f.button, in: ButtonKind.words, event: "button", file: file, line: lineNo)
                 var ok: Bool? = nil
                 if b == .verify, let r = f.result {
                     if r.isWord("ok") {
@@ -315,6 +301,18 @@ public enum NativeLog {
     /// property, or U+FEFF — what the test kit's `trim()` removes (docs/recall-events.md).
     static func isBlank(_ p: String) -> Bool {
         p.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{FEFF}" }
+    }
+
+    /// The page or button a `page` or `button` event names in its field of the same name;
+    /// an error says that the field is missing, or which words it may be.
+    static func named<E: CaseIterable>(_ word: LineWord?, in table: WordTable<E>, event: String,
+                                       file: String, line: Int) throws -> E {
+        guard let word else { throw RecallError(file: file, line: line, "a \(event) event needs \"\(event)\"") }
+        guard let value = word.named(in: table) else {
+            throw RecallError(file: file, line: line, "unknown \(event) \"\(word.string)\" (expected one of "
+                              + "\(E.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return value
     }
 
     static func checkField(_ field: Int, page: PageKind?, file: String, line: Int) throws {
