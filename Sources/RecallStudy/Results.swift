@@ -53,8 +53,9 @@ public struct Dynamics: Sendable, Hashable, Codable {
 
     // participant.json keeps the medians and counts, not every latency or key label
     // (raw.csv has the events they come from): this keeps the file small for large studies.
-    enum CodingKeys: String, CodingKey {
-        case medianHold, medianDownDown, medianUpDown, medianUpUp, holdCount, pairCount
+    private struct Kept: Codable {
+        var medianHold, medianDownDown, medianUpDown, medianUpUp: Double?
+        var holdCount, pairCount: Int?
     }
     public init(keys: [String], hold: [Int], downDown: [Int], upDown: [Int], upUp: [Int],
                 medianHold: Double?, medianDownDown: Double?, medianUpDown: Double?, medianUpUp: Double?) {
@@ -63,21 +64,13 @@ public struct Dynamics: Sendable, Hashable, Codable {
         self.medianUpDown = medianUpDown; self.medianUpUp = medianUpUp
     }
     public init(from d: Decoder) throws {
-        let c = try d.container(keyedBy: CodingKeys.self)
-        self.init(keys: [], hold: [], downDown: [], upDown: [], upUp: [],
-                  medianHold: try c.decodeIfPresent(Double.self, forKey: .medianHold),
-                  medianDownDown: try c.decodeIfPresent(Double.self, forKey: .medianDownDown),
-                  medianUpDown: try c.decodeIfPresent(Double.self, forKey: .medianUpDown),
-                  medianUpUp: try c.decodeIfPresent(Double.self, forKey: .medianUpUp))
+        let k = try Kept(from: d)
+        self.init(keys: [], hold: [], downDown: [], upDown: [], upUp: [], medianHold: k.medianHold,
+                  medianDownDown: k.medianDownDown, medianUpDown: k.medianUpDown, medianUpUp: k.medianUpUp)
     }
     public func encode(to e: Encoder) throws {
-        var c = e.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(medianHold, forKey: .medianHold)
-        try c.encodeIfPresent(medianDownDown, forKey: .medianDownDown)
-        try c.encodeIfPresent(medianUpDown, forKey: .medianUpDown)
-        try c.encodeIfPresent(medianUpUp, forKey: .medianUpUp)
-        try c.encode(hold.count, forKey: .holdCount)
-        try c.encode(downDown.count, forKey: .pairCount)
+        try Kept(medianHold: medianHold, medianDownDown: medianDownDown, medianUpDown: medianUpDown,
+                 medianUpUp: medianUpUp, holdCount: hold.count, pairCount: downDown.count).encode(to: e)
     }
 }
 
@@ -162,24 +155,24 @@ public struct RecallField: Sendable, Hashable, Codable {
     public var matches: Int?
     public var correct: Bool { matches != nil }
 
-    enum CodingKeys: String, CodingKey { case field, text, matches, correct }
     public init(field: Int, text: String, matches: Int?) {
         self.field = field
         self.text = text
         self.matches = matches
     }
+    /// The field as coded: `correct` is written for readers and ignored when read.
+    private struct Coded: Codable {
+        var field: Int
+        var text: String
+        var matches: Int?
+        var correct: Bool?
+    }
     public init(from d: Decoder) throws {
-        let c = try d.container(keyedBy: CodingKeys.self)
-        field = try c.decode(Int.self, forKey: .field)
-        text = try c.decode(String.self, forKey: .text)
-        matches = try c.decodeIfPresent(Int.self, forKey: .matches)
+        let c = try Coded(from: d)
+        self.init(field: c.field, text: c.text, matches: c.matches)
     }
     public func encode(to e: Encoder) throws {
-        var c = e.container(keyedBy: CodingKeys.self)
-        try c.encode(field, forKey: .field)
-        try c.encode(text, forKey: .text)
-        try c.encodeIfPresent(matches, forKey: .matches)
-        try c.encode(correct, forKey: .correct)
+        try Coded(field: field, text: text, matches: matches, correct: correct).encode(to: e)
     }
 }
 
