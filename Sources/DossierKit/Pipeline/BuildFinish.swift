@@ -28,9 +28,8 @@ extension BuildContext {
         // 10,000 paths at 2,000 participants).
         all.insert(sitemap, at: all.firstIndex { !($0.path < sitemap.path) } ?? all.count)
         report.files = all.count
-        if options.checkOnly {
+        if options.checkOnly {   // its units are in the scratch folder, which Builder.build removes
             tree!.discard()
-            try? FileManager.default.removeItem(at: newBlobFolder)
             return
         }
         recordInput(project.manifestURL)
