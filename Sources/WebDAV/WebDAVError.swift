@@ -1,10 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
-
 /// What went wrong talking to a WebDAV server, phrased so a person can act on it.
 ///
 /// Messages name the URL (never with credentials) and the HTTP status; they never

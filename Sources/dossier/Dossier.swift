@@ -1,11 +1,5 @@
 import ArgumentParser
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 import TextBasics
 
 /// `dossier`: argument parsing and nothing else. Every command's work lives in

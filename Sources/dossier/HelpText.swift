@@ -1,10 +1,5 @@
 import ArgumentParser
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The prose of the commands' help: one text file per command in `Help/` at the top of the
 /// repository (`Help/vault/sync.txt` for `dossier vault sync`, `Help/dossier.txt` for

@@ -33,10 +33,9 @@ enum BarChart {
         let tips = given ?? tooltips(categories: categories, series: series)
         let xTitle = options.xLabel.isEmpty ? 0.0 : 20.0
 
-        // The two orientations are two parallel blocks on purpose (`duplicates` pairs them):
-        // each reads as the picture it draws — x along the bands and y along the values, or
-        // the other way round — where one shared block would swap every coordinate through a
-        // flag; their shared steps (ticks, tooltips, marks, summary) are already one code.
+        // The two orientations are two blocks, each read as the picture it draws: x along the
+        // bands and y along the values, or the other way round. What they share (the bands'
+        // arithmetic, the rect's attributes, ticks, tooltips, marks, summary) is one code.
         if !horizontal {
             var left = ChartCanvas.leftMargin(labels: tickLabels, yLabel: options.yLabel)
             let band = (cv.width - left - 16) / Double(n)
@@ -45,21 +44,16 @@ enum BarChart {
             cv.layout(left: left, right: 16, bottom: fit.height + xTitle + 6)
             let y = LinearMap(d0: scale.lower, d1: scale.upper, r0: cv.plotY + cv.plotH, r1: cv.plotY)
             cv.valueAxisY(scale, y: y.callAsFunction)
-            let bandW = cv.plotW / Double(n)
-            let barW = bandW * 0.8 / Double(s)
+            let bands = BarBands(start: cv.plotX, length: cv.plotW, count: n, series: s)
             cv.body += barMarks(series, count: n, scale: scale, tips: tips) { si, ci, v, vv, base in
-                let x = cv.plotX + Double(ci) * bandW + bandW * 0.1 + Double(si) * barW
-                let y0 = y(base), y1 = y(vv)
-                let rect =
-                    "x=\"\(c(x))\" y=\"\(c(min(y0, y1)))\" width=\"\(c(max(0.5, barW - 1)))\" "
-                        + "height=\"\(c(abs(y1 - y0)))\""
+                let x = bands.barStart(category: ci, series: si), y0 = y(base), y1 = y(vv)
+                let rect = rectPosition(x: x, y: min(y0, y1), width: max(0.5, bands.bar - 1), height: abs(y1 - y0))
                 guard options.showValues else { return (rect, nil) }
                 let ty = v >= 0 ? y1 - 4 : y1 + 12
-                return (rect, "<text x=\"\(c(x + barW / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" font-size=\"11\" "
-                            + "fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>")
+                return (rect, "<text x=\"\(c(x + bands.bar / 2))\" y=\"\(c(ty))\" text-anchor=\"middle\" "
+                            + "font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>")
             }
-            cv.categoryAxisX(
-                categories, centers: (0..<n).map { cv.plotX + (Double($0) + 0.5) * bandW }, rotate: fit.rotate)
+            cv.categoryAxisX(categories, centers: bands.centers, rotate: fit.rotate)
             cv.axisFrame(xTitleOffset: fit.height + 14)
         } else {
             let left = ChartCanvas.leftMargin(
@@ -67,24 +61,20 @@ enum BarChart {
             cv.layout(left: left, right: 24, bottom: 26 + xTitle)
             let x = LinearMap(d0: scale.lower, d1: scale.upper, r0: cv.plotX, r1: cv.plotX + cv.plotW)
             cv.valueAxisX(scale, x: x.callAsFunction)
-            let bandH = cv.plotH / Double(n)
-            let barH = bandH * 0.8 / Double(s)
+            let bands = BarBands(start: cv.plotY, length: cv.plotH, count: n, series: s)
             cv.body += barMarks(series, count: n, scale: scale, tips: tips) { si, ci, v, vv, base in
-                let yy = cv.plotY + Double(ci) * bandH + bandH * 0.1 + Double(si) * barH
-                let x0 = x(base), x1 = x(vv)
-                let rect =
-                    "x=\"\(c(min(x0, x1)))\" y=\"\(c(yy))\" width=\"\(c(abs(x1 - x0)))\" "
-                        + "height=\"\(c(max(0.5, barH - 1)))\""
+                let yy = bands.barStart(category: ci, series: si), x0 = x(base), x1 = x(vv)
+                let rect = rectPosition(x: min(x0, x1), y: yy, width: abs(x1 - x0), height: max(0.5, bands.bar - 1))
                 guard options.showValues else { return (rect, nil) }
                 let tx = v >= 0 ? x1 + 4 : x1 - 4
                 return (
                     rect,
-                    "<text x=\"\(c(tx))\" y=\"\(c(yy + barH / 2))\" dy=\"0.32em\" "
+                    "<text x=\"\(c(tx))\" y=\"\(c(yy + bands.bar / 2))\" dy=\"0.32em\" "
                         + "text-anchor=\"\(v >= 0 ? "start" : "end")\" "
                         + "font-size=\"11\" fill=\"\(ChartStyle.ink)\">\(ChartNumber.shown(v))</text>"
                 )
             }
-            cv.categoryAxisY(categories, centers: (0..<n).map { cv.plotY + (Double($0) + 0.5) * bandH })
+            cv.categoryAxisY(categories, centers: bands.centers)
             cv.axisFrame(xTitleOffset: 38)
         }
         if cv.wantsSummary {
@@ -135,7 +125,33 @@ enum ChartSummary {
     }
 }
 
+/// The category axis of a bar chart: `count` equal bands from `start` over `length`, each
+/// holding one bar per series side by side in its middle 80 %.
+struct BarBands {
+    let start: Double, band: Double, bar: Double, count: Int
+
+    init(start: Double, length: Double, count: Int, series: Int) {
+        self.start = start
+        self.count = count
+        band = length / Double(count)
+        bar = band * 0.8 / Double(series)
+    }
+
+    /// Where series `si`'s bar in category `ci` begins along the category axis.
+    func barStart(category ci: Int, series si: Int) -> Double {
+        start + Double(ci) * band + band * 0.1 + Double(si) * bar
+    }
+
+    /// The middle of each band: where its category label stands.
+    var centers: [Double] { (0..<count).map { start + (Double($0) + 0.5) * band } }
+}
+
 extension BarChart {
+    /// A `<rect>`'s position and size attributes, each number written by ``c(_:)``.
+    static func rectPosition(x: Double, y: Double, width: Double, height: Double) -> String {
+        "x=\"\(c(x))\" y=\"\(c(y))\" width=\"\(c(width))\" height=\"\(c(height))\""
+    }
+
     /// The bars of every series, one `<g>` per series: `bar` gets the series and category,
     /// the value, the value clamped to the scale and the clamped base (0), and returns the
     /// `<rect>`'s position attributes and the value label, if shown; the tooltip is added here.

@@ -1,14 +1,5 @@
 import ArgumentParser
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
-
-// Its declarations read like `publish`'s (`duplicates` pairs them): the same project
-// argument and SiteFolderOption, then options of its own.
 
 /// `dossier archive`: a BagIt bag of the built site, or `--verify` one.
 struct ArchiveCommand: AsyncParsableCommand {

@@ -1,12 +1,6 @@
 import ArgumentParser
 import Crypto
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 import StudyStore
 
 /// `dossier db …`: the study database itself — its schema and moving it between

@@ -1,12 +1,6 @@
 import ArgumentParser
 import DossierKit
 import Experiences
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #endif

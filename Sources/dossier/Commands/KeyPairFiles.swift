@@ -1,11 +1,5 @@
 import ArgumentParser
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 import Sealing
 
 /// The options and the work of `dossier game keygen` and `dossier recall keygen`: one

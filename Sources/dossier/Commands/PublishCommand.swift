@@ -1,11 +1,5 @@
 import ArgumentParser
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 import WebDAV
 
 /// `dossier publish`: upload the built site to a WebDAV folder, sending only changes.

@@ -1,11 +1,7 @@
 import ArgumentParser
 import DossierKit
 #if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
 import Dispatch
-#else
-import Foundation
 #endif
 import RecallStudy
 import TextBasics

@@ -2,12 +2,6 @@
 import ArgumentParser
 import _CryptoExtras
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 import RecallStudy
 import Sealing
 import StudyStore

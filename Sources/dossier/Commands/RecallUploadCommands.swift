@@ -3,12 +3,6 @@ import ArgumentParser
 import Crypto
 import _CryptoExtras
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 import RecallStudy
 import Sealing
 import WebDAV

@@ -1,9 +1,4 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// `--site FOLDER`, shared by the commands that read a built site (archive, publish): a
 /// site folder given instead of the project's output, its manifest beside it

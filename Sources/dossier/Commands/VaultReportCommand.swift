@@ -2,12 +2,6 @@
 #if DOMAIN_VAULT
 import ArgumentParser
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 import Vault
 import TextBasics
 

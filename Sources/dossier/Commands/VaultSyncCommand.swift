@@ -1,11 +1,5 @@
 import ArgumentParser
 import DossierKit
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-import Glibc
-#else
-import Foundation
-#endif
 import Vault
 import WebDAV
 import TextBasics
