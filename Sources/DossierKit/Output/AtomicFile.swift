@@ -9,7 +9,9 @@ import Glibc
 #endif
 
 /// Writes files so a reader never sees half of one: temp file in the same folder,
-/// flushed to disk, then renamed over the target.
+/// flushed to disk, then renamed over the target. With `sync` (the default) the file is
+/// flushed before the rename and its folder after it, so a crash or power cut leaves the
+/// old file or the whole new one, and the new name survives once `write` returns.
 public enum AtomicFile {
     public static func write(_ data: Data, to url: URL, sync: Bool = true, mode: mode_t = 0o644) throws {
         try write(to: url, sync: sync, mode: mode) { write in try data.withUnsafeBytes { try write($0) } }
@@ -42,12 +44,22 @@ public enum AtomicFile {
             unlink(tmp.path)
             throw error
         }
-        if sync { fsync(fd) }
+        if ok && sync && fsync(fd) != 0 { ok = false }
         close(fd)
         guard ok else { unlink(tmp.path); throw DossierError(file: url, "cannot write: disk full or not writable") }
         guard rename(tmp.path, url.path) == 0 else {
             unlink(tmp.path)
             throw FileSystemErrors.failed(url.path, "cannot replace")
         }
+        if sync { syncFolder(dir.path) }
+    }
+
+    /// Flushes a folder's entries (the rename just made) to disk. A folder that cannot be
+    /// opened for reading is left to the system's own write-back: the file is in place.
+    static func syncFolder(_ path: String) {
+        let dfd = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY)
+        guard dfd >= 0 else { return }
+        fsync(dfd)
+        close(dfd)
     }
 }
