@@ -116,8 +116,8 @@ var targets: [Target] = [
     ]),
     .target(
         name: "DossierKit",
-        dependencies: ["Render", "WebDAV", "CompactBinary", "Privacy", "StudyStore", "TextBasics", "CLibYAML",
-                       "ZipArchive"]
+        dependencies: ["Render", "Escaping", "WebDAV", "CompactBinary", "Privacy", "StudyStore", "TextBasics",
+                       "CLibYAML", "ZipArchive"]
             + crypto + enabled.map { .target(name: $0.module) },
         exclude: filesOfDisabledDomains("Sources/DossierKit", "Sections"),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },

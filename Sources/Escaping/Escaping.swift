@@ -56,9 +56,22 @@ public enum XMLText {
         return out
     }
 
+    /// ``escape(_:)`` with `'` written `&#x27;`, as cmark-gfm writes it in the attribute
+    /// values of the pages it renders (a link Dossier rewrites there keeps cmark's spelling).
+    public static func escapeAsCmarkAttribute(_ s: String) -> String {
+        guard needsEscape(s) else { return s }
+        var out = ""
+        append(s, to: &out, apostrophe: "&#x27;")
+        return out
+    }
+
     /// Appends `s` escaped as ``escape(_:)`` escapes it; text with none of the five
     /// characters (most text) is appended as it is after one byte scan.
     public static func append(_ s: String, to out: inout String) {
+        append(s, to: &out, apostrophe: "&#39;")
+    }
+
+    static func append(_ s: String, to out: inout String, apostrophe: StaticString) {
         guard needsEscape(s) else {
             out += s
             return
@@ -71,7 +84,7 @@ public enum XMLText {
             case 0x3E: bytes += "&gt;".utf8
             case 0x26: bytes += "&amp;".utf8
             case 0x22: bytes += "&quot;".utf8
-            case 0x27: bytes += "&#39;".utf8
+            case 0x27: bytes += UnsafeBufferPointer(start: apostrophe.utf8Start, count: apostrophe.utf8CodeUnitCount)
             default: bytes.append(c)
             }
         }

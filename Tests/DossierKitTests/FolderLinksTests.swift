@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Escaping
 @testable import DossierKit
 
 /// Issue #45: folder links in content become links to the folder's index.html; site-absolute
@@ -58,6 +59,19 @@ import Testing
         #expect(out == "<a href=\"../a/index.html\">a</a> <a href=\"#x\">x</a> <a href=\"../a/index.html\">m</a> "
                 + "<a href=\"https://e.org/\">e</a> <a href=\"it&#x27;s.html\">q</a> "
                 + "<a href=\"../it&#x27;s/index.html?a=1&amp;b=2\">f</a>")
+    }
+
+    /// A rewritten href goes through the one escaper, in cmark's spelling of `'`: every
+    /// string of the five special characters and a letter, up to four long, against the
+    /// shared `escape` with `&#39;` respelt.
+    @Test func rewrittenHrefsAreEscapedByTheSharedEscaperInCmarkSpelling() {
+        let parts = ["&", "<", ">", "\"", "'", "a"]
+        var texts = [""]
+        for _ in 0..<4 { texts += texts.flatMap { t in parts.map { t + $0 } } }
+        for t in Set(texts) {
+            let twin = XMLText.escape(t).replacingOccurrences(of: "&#39;", with: "&#x27;")
+            #expect(XMLText.escapeAsCmarkAttribute(t) == twin, "\(t)")
+        }
     }
 
     @Test func theReportGroupsByFileWithCounts() {

@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import Escaping
 import Render
 import TextBasics
 
@@ -75,9 +76,7 @@ struct FolderLinks: Sendable {
         }
         var value = LinkChecker.decodeAttribute(String(decoding: raw, as: UTF8.self))
         guard value.withUTF8({ Self.mayBeFolder($0) }), let t = target(value, on: page) else { return nil }
-        return t.replacingAll("&", with: "&amp;").replacingAll("'", with: "&#x27;")
-            .replacingAll("\"", with: "&quot;").replacingAll("<", with: "&lt;")
-            .replacingAll(">", with: "&gt;")
+        return XMLText.escapeAsCmarkAttribute(t)
     }
 
     /// Whether the bytes of an `href` value may be a folder or site-absolute link
