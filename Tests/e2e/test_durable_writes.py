@@ -1,4 +1,4 @@
-"""Files that cannot be rebuilt are written durably: flushed, renamed into place, and the
+"""Files that cannot be rebuilt (key files, the game's privacy key) are written durably: flushed, renamed into place, and the
 folder flushed after the rename, so the new name survives a power cut.
 
 The order of the system calls is read from `strace` of the real binary: nothing else
@@ -48,19 +48,37 @@ def assert_durable(calls, target, folder):
 
 
 def test_key_pair_files_are_flushed_with_their_folder_after_the_rename(tmp_path):
-    strace = shutil.which("strace")
-    assert strace, "strace is missing (scripts/deps/core.apt installs it)"
     keys = tmp_path / "keys"
     keys.mkdir()
-    log = tmp_path / "trace.log"
-    proc = subprocess.run([strace, "-f", "-qq", "-o", str(log), "-e",
-                           "trace=open,openat,fsync,rename,renameat,renameat2",
-                           dossier_path(), "recall", "keygen", "--output", str(keys / "study"), "--bits", "2048"],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    calls = traced_calls(log.read_text())
+    calls = trace(tmp_path, "recall", "keygen", "--output", keys / "study", "--bits", "2048")
     for name in ("study.key", "study.pub"):
         assert_durable(calls, str(keys / name), str(keys))
+
+
+def trace(tmp_path, *args):
+    strace = shutil.which("strace")
+    assert strace, "strace is missing (scripts/deps/core.apt installs it)"
+    log = tmp_path / "trace.log"
+    proc = subprocess.run([strace, "-f", "-qq", "-o", str(log), "-e",
+                           "trace=open,openat,fsync,rename,renameat,renameat2", dossier_path(), *map(str, args)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return traced_calls(log.read_text())
+
+
+def test_the_game_privacy_key_is_flushed_with_its_folder_when_a_build_makes_it(tmp_path):
+    """A key lost in a crash after a release was built would mean fresh noise over the
+    same data (docs/game-privacy.md)."""
+    data = tmp_path / "cohort.jsonl"
+    subprocess.run([dossier_path(), "game", "simulate", "--players", "30", "--seed", "3", "--out", str(data)],
+                   check=True, capture_output=True, timeout=300)
+    proj = tmp_path / "p"
+    proj.mkdir()
+    (proj / "dossier.yml").write_text(f"title: Game\noutput: _site\ngame:\n  telemetry: {data}\n")
+    calls = trace(tmp_path, "build", "--quiet", proj)
+    key = proj / ".dossier" / "privacy.key"
+    assert len(key.read_text().strip()) == 64
+    assert_durable(calls, str(key), str(key.parent))
 
 
 @pytest.mark.parametrize("fsync_dir", [True, False])

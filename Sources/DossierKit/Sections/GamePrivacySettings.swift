@@ -190,14 +190,12 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
     static func loadKey(_ url: URL, shown: String) throws -> Data {
         let fm = FileManager.default
         if !fm.fileExists(atPath: url.path) {
+            // Flushed with its folder: a key lost in a crash after a release was built
+            // would mean fresh noise over the same data.
             let text = freshKey().hexString + "\n"
-            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let tmp = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".tmp")
-            guard fm.createFile(atPath: tmp.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-                else {
+            do { try AtomicFile.write(Data(text.utf8), to: url, sync: true, mode: 0o600) } catch {
                 throw DossierError(file: shown, "cannot create the privacy key file")
             }
-            try fm.moveItem(at: tmp, to: url)
         }
         guard let text = try? String(contentsOf: url, encoding: .utf8) else {
             throw DossierError(file: shown, "cannot read the privacy key file")
