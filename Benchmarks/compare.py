@@ -42,6 +42,16 @@ def pair(o, argv):
     return [("base", argv(o.base)), ("head", argv(o.head))]
 
 
+def timed_pairs(o, runs, contenders, prepare=None, quiet=False):
+    """`o.warmup` untimed pairs (base, head), then `runs` timed ones: the first runs after
+    `settle` pay for what it dropped, and would always be base's. `prepare` is told the
+    number of the run counting the warm-up runs (0, 1, …), so a change it makes alternates
+    across them too."""
+    alternate(o.warmup, contenders, prepare, quiet=True)
+    shifted = (lambda name, i: prepare(name, i + o.warmup)) if prepare else None
+    return alternate(runs, contenders, shifted, quiet)
+
+
 def settled(o, *inputs):
     """`settle` before a row's timed runs, with both binaries read back in; notes whether
     the caches could be dropped."""
@@ -58,7 +68,7 @@ def retire_outputs(project):
 def row_startup(o):
     path = one_line_markdown()
     print(f"start-up: `dossier markdown` of a one-line file, {o.startup_runs} alternating runs")
-    res = alternate(o.startup_runs, pair(o, lambda d: [d, "markdown", str(path)]), quiet=True)
+    res = timed_pairs(o, o.startup_runs, pair(o, lambda d: [d, "markdown", str(path)]), quiet=True)
     return "start-up: `dossier markdown` of a one-line file", res
 
 
@@ -66,7 +76,7 @@ def row_markdown(o):
     path = big_markdown(o.mb)
     settled(o, path)
     print(f"Markdown: {path.stat().st_size / 1e6:.1f} MB, {o.markdown_runs} alternating runs")
-    res = alternate(o.markdown_runs, pair(o, lambda d: [d, "markdown", str(path)]))
+    res = timed_pairs(o, o.markdown_runs, pair(o, lambda d: [d, "markdown", str(path)]))
     return f"Markdown, `dossier markdown` of a {path.stat().st_size / 1e6:.1f} MB document", res
 
 
@@ -74,7 +84,7 @@ def row_pages(o):
     project = make_pages(o.pages) / "dossier"
     settled(o, project / "content")
     print(f"pages: {o.pages} pages, {o.pages_runs} alternating runs")
-    res = alternate(o.pages_runs, pair(o, lambda d: [d, "build", "--clean", "--quiet", str(project)]),
+    res = timed_pairs(o, o.pages_runs, pair(o, lambda d: [d, "build", "--clean", "--quiet", str(project)]),
                     lambda name, i: retire_outputs(project))
     return f"pages: `dossier build --clean` of {o.pages:,} pages", res
 
@@ -86,7 +96,7 @@ def row_failing(o):
 
     def build(d):     # must fail: exit 1 (dangling links)
         return lambda: timed_status([d, "build", "--clean", "--quiet", str(project)], 1)
-    res = alternate(o.pages_runs, pair(o, build), lambda name, i: retire_outputs(project))
+    res = timed_pairs(o, o.pages_runs, pair(o, build), lambda name, i: retire_outputs(project))
     return f"failing build: {o.pages:,} pages, {(o.pages + 9) // 10:,} dangling links (exit 1)", res
 
 
@@ -94,7 +104,7 @@ def row_study(o):
     project = make_study(o.participants)
     settled(o, project / "data")
     print(f"study: {o.participants} participants, {o.study_runs} alternating runs")
-    res = alternate(o.study_runs, pair(o, lambda d: [d, "build", "--clean", "--quiet", str(project)]),
+    res = timed_pairs(o, o.study_runs, pair(o, lambda d: [d, "build", "--clean", "--quiet", str(project)]),
                     lambda name, i: retire_outputs(project))
     return f"study: `dossier build --clean`, {o.participants:,} participants", res
 
@@ -123,10 +133,10 @@ def row_incremental(o):
         timed([d, "build", "--quiet", str(projects[name])])          # the full build before, untimed
     settled(o, *(p / x for p in projects.values() for x in ("data", ".dossier", "_site", "_site.manifest.json")))
 
-    def change(name, i):   # the other session, then the original again, alternately
+    def change(name, i):   # the other session, then the original again, alternately: each build sees one change
         (projects[name] / "data/logs" / victim.name).write_bytes(changed if i % 2 == 0 else original)
     print(f"incremental: change {victim.name} of {o.participants}, {o.incremental_runs} alternating runs")
-    res = alternate(o.incremental_runs, [(name, [d, "build", "--quiet", str(projects[name])])
+    res = timed_pairs(o, o.incremental_runs, [(name, [d, "build", "--quiet", str(projects[name])])
                                          for name, d in (("base", o.base), ("head", o.head))], change)
     for p in projects.values():
         retire(p, TRASH)
@@ -190,7 +200,8 @@ def header(data):
     lines += [f"- machine: {os.cpu_count()} cores; load average {data['load_at_start']} at the start, "
               f"{data['load_at_end']} at the end; caches dropped before the timed runs: {data['caches_dropped']}; "
               f"peak RSS of the harness itself (the least a child's can read): {data['harness_rss_mb']} MB",
-              f"- runs alternate base, head, base, head, …; verdict on the CPU (user + system) medians "
+              f"- after {data['warmup']} untimed pair(s), runs alternate base, head, base, head, …; "
+              f"verdict on the CPU (user + system) medians "
               f"(peak RSS for the memory row): regression when head ÷ base > {compare_rule.LIMIT} and the "
               f"interquartile spreads do not overlap (docs/benchmarks.md, \"Comparing two binaries\")", ""]
     return "\n".join(lines)
@@ -205,6 +216,7 @@ def options(argv=None):
     ap.add_argument("--quick", action="store_true", help="tiny sizes, 2 runs (3 for start-up): the harness works")
     ap.add_argument("--rows", default=",".join(ROWS), help=f"comma-separated, of {', '.join(ROWS)}")
     ap.add_argument("--out", help="also write the Markdown report to this file")
+    ap.add_argument("--warmup", type=int, default=1, help="untimed pairs before each row's timed runs (default 1)")
     for k, v in FULL.items():
         ap.add_argument("--" + k.replace("_", "-"), type=int, help=f"default {v:,}; --quick {QUICK[k]}")
     o = ap.parse_args(argv)
@@ -222,7 +234,8 @@ def main(argv=None):
     o = options(argv)
     data = {"base": binary(o.base, o.base_label), "head": binary(o.head, o.head_label),
             "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load_at_start": round(os.getloadavg()[0], 2),
-            "limit": compare_rule.LIMIT, "sizes": {k: getattr(o, k) for k in FULL}, "quick": o.quick}
+            "limit": compare_rule.LIMIT, "sizes": {k: getattr(o, k) for k in FULL}, "quick": o.quick,
+            "warmup": o.warmup}
     o.base, o.head = data["base"]["path"], data["head"]["path"]
     os.environ["DOSSIER_BENCH_BIN"] = o.base      # the generated inputs are made by the base binary
     o.caches_dropped = None
