@@ -131,7 +131,7 @@ def test_quick_comparison_of_a_binary_with_itself_gives_every_row_a_ratio(dossie
     check_rows_follow_the_rule(data, table)
     assert data["base"]["sha256"] == data["head"]["sha256"]
     assert "the two binaries are the same bytes" in table and table in stdout
-    assert data["quick"] and data["sizes"]["pages"] == 100
+    assert data["quick"] and data["sizes"]["pages"] == 100 and data["warmup"] == 1
 
 
 def burner(tmp_path, real):
@@ -160,7 +160,7 @@ def test_a_head_that_burns_more_cpu_and_memory_is_a_regression_on_every_row(doss
     if not has_recall(dossier_bin):
         pytest.skip("this dossier was built without the recall domain")
     slow = burner(tmp_path, Path(dossier_bin).resolve())
-    data, table, _ = compare(tmp_path, dossier_bin, slow, "--head-label", "slow")
+    data, table, _ = compare(tmp_path, dossier_bin, slow, "--head-label", "slow", "--warmup", "0")
     rows = check_rows_follow_the_rule(data, table)
     for key, r in rows.items():
         judged = r["judged"]
