@@ -26,7 +26,7 @@ fi
 
 rev=${1:?usage: build_rev.sh <revision> | --working-tree}
 commit=$(git rev-parse --verify --quiet "$rev^{commit}") || { echo "build_rev: no commit '$rev'" >&2; exit 1; }
-work=${BENCH_WORK:-$repo/Benchmarks/work}
+work=$repo/Benchmarks/work     # not $BENCH_WORK: binaries are kept apart from benchmark data
 bin=$work/bins/$commit/dossier
 if [[ -x "$bin" ]]; then
   echo "build_rev: reusing $bin" >&2
