@@ -69,15 +69,16 @@ def row(key, what, base, head, judged="cpu_s"):
 
 # MARK: - The table
 
-def amount(x, key):
+def amount(x, key, like=None):
+    """x in MB, or in ms below 0.1 s (of `like`, when given: one unit for a whole cell)."""
     if key == "rss_mb":
         return f"{x:.1f} MB"
-    return f"{x * 1000:.1f} ms" if x < 0.1 else f"{x:.3f} s"
+    return f"{x * 1000:.1f} ms" if (x if like is None else like) < 0.1 else f"{x:.3f} s"
 
 
 def cell(s, key):
-    q1, q3 = s[key]["spread"]
-    return f"{amount(s[key]['median'], key)} ({amount(q1, key)}–{amount(q3, key)})"
+    m, (q1, q3) = s[key]["median"], s[key]["spread"]
+    return f"{amount(m, key)} ({amount(q1, key, m)}–{amount(q3, key, m)})"
 
 
 def times(r):
