@@ -9,7 +9,7 @@ PYTEST ?= python3 -m pytest
 PREFIX ?= /usr/local
 CONFIG ?= release
 
-.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick clean serve-demo privacy-utility soak
+.PHONY: all deps build release install demo test test-swift test-e2e fuzz bench bench-quick bench-compare clean serve-demo privacy-utility soak
 
 all: build
 
@@ -69,6 +69,17 @@ bench: build
 ## bench-quick: a few seconds of each benchmark, to keep the harness working
 bench-quick: build
 	bash Benchmarks/run.sh --quick
+
+## bench-compare: BASE=<rev> [HEAD=<rev>]: each benchmark row, head against base, run alternately (docs/benchmarks.md)
+# Builds each side's static release binary (Benchmarks/build_rev.sh; one build at a time,
+# cached in Benchmarks/work/bins/<commit>/); no HEAD: the working tree's .build-release.
+# COMPARE_ARGS: more options of Benchmarks/compare.py (e.g. --quick, --rows pages,study).
+bench-compare:
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<rev> [HEAD=<rev>] [COMPARE_ARGS=...]" >&2; exit 2; }
+	base=$$(bash Benchmarks/build_rev.sh "$(BASE)") && \
+	head=$$(bash Benchmarks/build_rev.sh $(if $(HEAD),"$(HEAD)",--working-tree)) && \
+	python3 Benchmarks/compare.py --base "$$base" --head "$$head" --base-label "$(BASE)" \
+		--head-label "$(or $(HEAD),working tree)" --out Benchmarks/work/compare.md $(COMPARE_ARGS)
 
 ## soak: the long campaigns (SOAK_RUNS runs each, default 150): publish and two-device vault sync on a faulty and on a lagging server; two publishers at every pair of steps; a 3 GB static file; every byte of a KDBX 3.1 file's last 64 flipped; two game and two recall ingests from two drops into one PostgreSQL, killed at random points
 SOAK_RUNS ?= 150

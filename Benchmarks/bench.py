@@ -31,11 +31,17 @@ from bench_study import PEERS, RECALL_YML, bench_incremental, bench_study, make_
 
 # MARK: - 1. Pages
 
+def make_pages(n, regen=False):
+    """WORK/pages-N/{dossier,hugo}: the same N generated Markdown pages for both (gen_pages.py)."""
+    root = WORK / f"pages-{n}"
+    if not (root / "dossier/content").exists() or regen:
+        print(f"generating {n} pages in {root}")
+        subprocess.run([sys.executable, str(HERE / "gen_pages.py"), "--pages", str(n), "--out", str(root)], check=True)
+    return root
+
+
 def bench_pages(a):
-    root = WORK / f"pages-{a.pages}"
-    if not (root / "dossier/content").exists() or a.regen:
-        print(f"generating {a.pages} pages in {root}")
-        subprocess.run([sys.executable, str(HERE / "gen_pages.py"), "--pages", str(a.pages), "--out", str(root)], check=True)
+    root = make_pages(a.pages, a.regen)
     d = dossier_bin()
     dproj, hproj = root / "dossier", root / "hugo"
 
@@ -86,11 +92,17 @@ def make_big_markdown(path, mb):
     path.write_text("\n".join(out))
 
 
-def bench_markdown(a):
-    path = WORK / f"big-{a.mb}mb.md"
-    if not path.exists() or a.regen:
+def big_markdown(mb, regen=False):
+    """WORK/big-MBmb.md, made by `make_big_markdown` unless it is there already."""
+    path = WORK / f"big-{mb}mb.md"
+    if not path.exists() or regen:
         print(f"generating {path}")
-        make_big_markdown(path, a.mb)
+        make_big_markdown(path, mb)
+    return path
+
+
+def bench_markdown(a):
+    path = big_markdown(a.mb, a.regen)
     d = dossier_bin()
     exts = []
     for e in ("table", "strikethrough", "autolink", "tagfilter", "tasklist"):
@@ -103,11 +115,16 @@ def bench_markdown(a):
 
 # MARK: - 6. Start-up
 
+def one_line_markdown():
+    path = WORK / "one-line.md"
+    path.write_text("Hello, *world*.\n")
+    return path
+
+
 def bench_startup(a):
     """`dossier markdown` of a one-line file against `cmark-gfm` on the same file,
     alternately, many runs: the median is the start-up cost."""
-    path = WORK / "one-line.md"
-    path.write_text("Hello, *world*.\n")
+    path = one_line_markdown()
     d = dossier_bin()
     print(f"6. start-up: `dossier markdown` of a one-line file, {a.runs} alternating runs")
     out = {"dossier": [], "cmark-gfm": []}

@@ -41,8 +41,9 @@ def timed(cmd, cwd=None, env=None, stdout=subprocess.DEVNULL):
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
-def alternate(runs, contenders, prepare=None):
-    """contenders: [(name, cmd-or-callable)]; returns {name: [(wall, cpu, rss)]}."""
+def alternate(runs, contenders, prepare=None, quiet=False):
+    """contenders: [(name, cmd-or-callable)]; returns {name: [(wall, cpu, rss)]}.
+    `quiet`: no line per run (for the many short runs of a start-up benchmark)."""
     out = {name: [] for name, _ in contenders}
     for i in range(runs):
         for name, cmd in contenders:
@@ -50,7 +51,8 @@ def alternate(runs, contenders, prepare=None):
                 prepare(name, i)
             out[name].append(cmd() if callable(cmd) else timed(cmd))
             w, c, r = out[name][-1]
-            print(f"  run {i + 1}/{runs} {name:>14}: {w:7.3f} s wall, {c:7.3f} s cpu, {r:7.1f} MB", flush=True)
+            if not quiet:
+                print(f"  run {i + 1}/{runs} {name:>14}: {w:7.3f} s wall, {c:7.3f} s cpu, {r:7.1f} MB", flush=True)
     return out
 
 
@@ -87,7 +89,8 @@ def pandas_version():
 def save(name, data):
     RESULTS.mkdir(parents=True, exist_ok=True)
     data["machine"] = machine()
-    data["command"] = "python3 Benchmarks/bench.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    data["command"] = (f"python3 Benchmarks/{Path(sys.argv[0]).name} "
+                       + " ".join(shlex.quote(a) for a in sys.argv[1:]))
     (RESULTS / f"{name}.json").write_text(json.dumps(data, indent=2, sort_keys=True))
 
 

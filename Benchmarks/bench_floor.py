@@ -67,19 +67,26 @@ def timed_status(cmd, want):
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
-def bench_failing(a):
-    """A clean build of the pages corpus against the same corpus with a dangling link on
-    every tenth page (it must fail, exit 1), alternately."""
-    src = WORK / f"pages-{a.pages}" / "dossier"
+def make_failing(pages):
+    """The pages corpus's Dossier project (made if missing) and WORK/failing-N: a copy of
+    it with a dangling link added to every tenth page. Returns (passing, failing)."""
+    src = WORK / f"pages-{pages}" / "dossier"
     if not (src / "content").exists():
-        subprocess.run([sys.executable, str(HERE / "gen_pages.py"), "--pages", str(a.pages), "--out", str(src.parent)],
+        subprocess.run([sys.executable, str(HERE / "gen_pages.py"), "--pages", str(pages), "--out", str(src.parent)],
                        check=True)
-    bad = WORK / f"failing-{a.pages}"
+    bad = WORK / f"failing-{pages}"
     rm(bad)              # made afresh: the corpus may have been regenerated
     shutil.copytree(src, bad, ignore=shutil.ignore_patterns("_site", "_site.*", ".dossier", "floor-*"))
     for i, f in enumerate(sorted((bad / "content" / "pages").glob("*.md"))):
         if i % 10 == 0:
             f.write_text(f.read_text() + f"\nSee [the missing page](../gone-{i}/index.html).\n")
+    return src, bad
+
+
+def bench_failing(a):
+    """A clean build of the pages corpus against the same corpus with a dangling link on
+    every tenth page (it must fail, exit 1), alternately."""
+    src, bad = make_failing(a.pages)
     d = dossier_bin()
 
     def prepare(name, i):

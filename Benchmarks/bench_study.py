@@ -146,20 +146,27 @@ def peer_agreement(root, which):
     return {"files": n, "differing": len(diffs), "first": {k: v for k, v in list(diffs.items())[:5]}}
 
 
+def changed_log(root, d):
+    """The log an incremental run changes (the middle file of the study) with its original
+    bytes and those of a different simulated session of the same participant (seed 99):
+    (path, original, changed)."""
+    logs = sorted((root / "data/logs").glob("*.jsonl"))
+    victim = logs[len(logs) // 2]
+    alt_dir = WORK / "study-alt"
+    rm(alt_dir)
+    idx = int(victim.stem.lstrip("S"))
+    subprocess.run([d, "recall", "simulate", "--participants", "1", "--first", str(idx), "--seed", "99",
+                    "--out", str(alt_dir)], check=True, stdout=subprocess.DEVNULL)
+    return victim, victim.read_bytes(), (alt_dir / victim.name).read_bytes()
+
+
 def incremental_runs(root, d, runs, fresh=False):
     """3. A full build, then `runs` builds that each change one participant's log (the
     middle file: a different simulated session of the same participant, seed 99, then the
     original again, alternately), then builds with no change. Returns the timings of both
     and the changed file's name."""
     logs = sorted((root / "data/logs").glob("*.jsonl"))
-    victim = logs[len(logs) // 2]
-    original = victim.read_bytes()
-    alt_dir = WORK / "study-alt"
-    rm(alt_dir)
-    idx = int(victim.stem.lstrip("S"))
-    subprocess.run([d, "recall", "simulate", "--participants", "1", "--first", str(idx), "--seed", "99",
-                    "--out", str(alt_dir)], check=True, stdout=subprocess.DEVNULL)
-    changed = (alt_dir / victim.name).read_bytes()
+    victim, original, changed = changed_log(root, d)
     trash = root / ".bench-trash-incremental"
     if not fresh:   # else the caller has just built the site from nothing
         rm(trash)
