@@ -100,12 +100,26 @@ def row_failing(o):
     return f"failing build: {o.pages:,} pages, {(o.pages + 9) // 10:,} dangling links (exit 1)", res
 
 
+def with_own_peak(argv):
+    """A contender for `alternate` that runs `argv` under `/usr/bin/time`, whose own small
+    process starts it: its peak RSS is then the command's own, not at least this harness's
+    (a child's `ru_maxrss` starts from its parent's peak). Wall and CPU still come from
+    `wait4` (they include `time`'s own few hundred microseconds)."""
+    peak = WORK / ".compare-peak-rss"
+
+    def run():
+        wall, cpu, _ = timed(["/usr/bin/time", "-f", "%M", "-o", str(peak), *argv])
+        return wall, cpu, int(peak.read_text().split()[-1]) / 1024.0
+    return run
+
+
 def row_study(o):
     project = make_study(o.participants)
     settled(o, project / "data")
     print(f"study: {o.participants} participants, {o.study_runs} alternating runs")
-    res = timed_pairs(o, o.study_runs, pair(o, lambda d: [d, "build", "--clean", "--quiet", str(project)]),
-                    lambda name, i: retire_outputs(project))
+    res = timed_pairs(o, o.study_runs,
+                      pair(o, lambda d: with_own_peak([d, "build", "--clean", "--quiet", str(project)])),
+                      lambda name, i: retire_outputs(project))
     return f"study: `dossier build --clean`, {o.participants:,} participants", res
 
 
