@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench_common import HERE, WORK, alternate, dossier_bin, retire, rm, save, summary
+from bench_common import HERE, WORK, alternate, dossier_bin, retire, rm, save, settle, summary
 
 FLOOR_SRC = HERE / "floor" / "pages_floor.c"
 
@@ -88,15 +88,22 @@ def bench_failing(a):
     every tenth page (it must fail, exit 1), alternately."""
     src, bad = make_failing(a.pages)
     d = dossier_bin()
+    trash = WORK / ".failing-trash"
+    rm(trash)
+    settle(src / "content", bad / "content", d)
 
     def prepare(name, i):
+        # Moved aside, not deleted, until all runs are done (see `retire`): deleting the
+        # passing build's 10,000 files before each run made the next one pay for them
+        # (its CPU grew from 2 s to 12 s over three runs, docs/benchmarks.md).
         for p in (src / "_site", src / ".dossier", bad / "_site", bad / ".dossier"):
-            rm(p)
+            retire(p, trash)
 
     print(f"failing build: {a.pages} pages, 10 % with a dangling link, {a.runs} alternating runs")
     res = alternate(a.runs, [("passing", lambda: timed_status([d, "build", "--clean", "--quiet", str(src)], 0)),
                              ("failing", lambda: timed_status([d, "build", "--clean", "--quiet", str(bad)], 1))],
                     prepare)
+    rm(trash)
     save("failing", {"pages": a.pages, "dangling": (a.pages + 9) // 10, "dossier": summary(res["failing"]),
                      "peer": summary(res["passing"])})
 
