@@ -51,8 +51,9 @@ public enum ControlCharacters {
     /// other than TAB, LF and CR, no DEL and no 0xC2 (the lead byte of every C1 control)
     /// cannot hold a control to replace, and is skipped whole; any other word goes through
     /// the byte rule. Whole pages (120 MB for 10,000 pages) are mostly such words; the byte
-    /// loop alone was 2 % of a pages build. Each test is exact per byte (``byteMask``), so
-    /// the words holding a newline (one in five of a page) are skipped too.
+    /// loop alone was 2 % of a pages build. A word with a byte below 0x20 is tested again
+    /// byte by byte in the word (``mayHoldDisplayControl(_:)``), so the words holding a
+    /// newline (one in five of a page) are skipped too.
     static func hasDisplayControlByWords(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         var i = 0
@@ -60,9 +61,7 @@ public enum ControlCharacters {
         var afterC2 = false
         while i + 8 <= n {
             let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-            let c0 = byteMask(w, below: 0x20) & ~byteMask(w, equalTo: 0x09) & ~byteMask(w, equalTo: 0x0A)
-                & ~byteMask(w, equalTo: 0x0D)
-            if c0 | byteMask(w, equalTo: 0x7F) | byteMask(w, equalTo: 0xC2) != 0 || afterC2 {
+            if mayHoldDisplayControl(w) || afterC2 {
                 for k in i..<(i + 8) {
                     let b = base[k]
                     if isDisplayControl(b, afterC2: afterC2) { return true }
@@ -79,6 +78,21 @@ public enum ControlCharacters {
             i += 1
         }
         return false
+    }
+
+    /// Whether the word `w` holds a C0 control other than TAB, LF and CR, a DEL or a 0xC2.
+    /// First the classic tests (exact for the whole word, a few instructions: most words
+    /// hold no byte below 0x20 at all), then, for a word with one, the exact tests of
+    /// each byte, which tell a newline from a control to replace.
+    @inline(__always)
+    static func mayHoldDisplayControl(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        if hasZeroByte(w ^ 0x7F7F_7F7F_7F7F_7F7F) || hasZeroByte(w ^ 0xC2C2_C2C2_C2C2_C2C2) { return true }
+        guard (w &- 0x2020_2020_2020_2020) & ~w & highs != 0 else { return false }
+        let c0 = byteMask(w, below: 0x20) & ~byteMask(w, equalTo: 0x09) & ~byteMask(w, equalTo: 0x0A)
+            & ~byteMask(w, equalTo: 0x0D)
+        return c0 != 0
     }
 
     /// The high bit of each byte of `w` that is below `limit` (at most 0x80), every other
