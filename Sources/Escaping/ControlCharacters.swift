@@ -47,23 +47,21 @@ public enum ControlCharacters {
         return found ? display(s) : s
     }
 
-    /// ``hasDisplayControl(_:)`` eight bytes at a time: a word holding no byte below
-    /// 0x20, no DEL and no 0xC2 (the lead byte of every C1 control) cannot hold a
-    /// control to replace, and is skipped whole; any other word goes through the byte
-    /// rule. Whole pages (120 MB for 10,000 pages) are mostly such words; the byte loop
-    /// alone was 2 % of a pages build.
+    /// ``hasDisplayControl(_:)`` eight bytes at a time: a word holding no C0 control
+    /// other than TAB, LF and CR, no DEL and no 0xC2 (the lead byte of every C1 control)
+    /// cannot hold a control to replace, and is skipped whole; any other word goes through
+    /// the byte rule. Whole pages (120 MB for 10,000 pages) are mostly such words; the byte
+    /// loop alone was 2 % of a pages build. A word with a byte below 0x20 is tested again
+    /// byte by byte in the word (``mayHoldDisplayControl(_:)``), so the words holding a
+    /// newline (one in five of a page) are skipped too.
     static func hasDisplayControlByWords(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        /// Whether some byte of `x` is zero (exact: the classic "has zero byte" test).
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
         var i = 0
         let n = bytes.count
         var afterC2 = false
         while i + 8 <= n {
             let w = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-            let below20 = (w &- 0x2020_2020_2020_2020) & ~w & highs != 0
-            if below20 || hasZeroByte(w ^ 0x7F7F_7F7F_7F7F_7F7F) || hasZeroByte(w ^ 0xC2C2_C2C2_C2C2_C2C2) || afterC2 {
+            if mayHoldDisplayControl(w) || afterC2 {
                 for k in i..<(i + 8) {
                     let b = base[k]
                     if isDisplayControl(b, afterC2: afterC2) { return true }
@@ -80,6 +78,37 @@ public enum ControlCharacters {
             i += 1
         }
         return false
+    }
+
+    /// Whether the word `w` holds a C0 control other than TAB, LF and CR, a DEL or a 0xC2.
+    /// First the classic tests (exact for the whole word, a few instructions: most words
+    /// hold no byte below 0x20 at all), then, for a word with one, the exact tests of
+    /// each byte, which tell a newline from a control to replace.
+    @inline(__always)
+    static func mayHoldDisplayControl(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        if hasZeroByte(w ^ 0x7F7F_7F7F_7F7F_7F7F) || hasZeroByte(w ^ 0xC2C2_C2C2_C2C2_C2C2) { return true }
+        guard (w &- 0x2020_2020_2020_2020) & ~w & highs != 0 else { return false }
+        let c0 = byteMask(w, below: 0x20) & ~byteMask(w, equalTo: 0x09) & ~byteMask(w, equalTo: 0x0A)
+            & ~byteMask(w, equalTo: 0x0D)
+        return c0 != 0
+    }
+
+    /// The high bit of each byte of `w` that is below `limit` (at most 0x80), every other
+    /// bit clear. Exact for each byte: `(b & 0x7F) + (0x80 - limit)` never carries into
+    /// the next byte (the classic "has a zero byte" test is exact only for the first).
+    @inline(__always)
+    static func byteMask(_ w: UInt64, below limit: UInt8) -> UInt64 {
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F, highs: UInt64 = 0x8080_8080_8080_8080
+        return ~(((w & low7) &+ UInt64(0x80 - limit) &* 0x0101_0101_0101_0101) | w) & highs
+    }
+
+    /// The high bit of each byte of `w` equal to `byte`, every other bit clear (exact per
+    /// byte: ``byteMask(_:below:)`` of the bytes XORed with `byte`, below 1).
+    @inline(__always)
+    static func byteMask(_ w: UInt64, equalTo byte: UInt8) -> UInt64 {
+        byteMask(w ^ (UInt64(byte) &* 0x0101_0101_0101_0101), below: 1)
     }
 
     /// The byte rule: a C0 control other than TAB, LF and CR, DEL, or the second byte of

@@ -47,6 +47,27 @@ import Escaping
         }
     }
 
+    /// The same on generated links: schemes, `//`, colons after a `/`, queries, fragments
+    /// and non-ASCII text (where only the Character walk of ``FolderLinks/target(_:on:)``
+    /// decides), with and without a `base_url`.
+    @Test func theBytePrefilterKeepsEveryGeneratedLinkTargetWouldRewrite() {
+        let pieces = ["/", "//", ".", "..", "a", "b.html", "#", "?", ":", "x:", "https:", "e.org", "é", ":\u{301}",
+                      "/\u{301}", "\r\n", "mailto:"]
+        let folders = [FolderLinks(baseURL: ""), FolderLinks(baseURL: "https://e.org/")]
+        var random = SeededNumbers(state: 45)
+        var rewritten = 0
+        for _ in 0..<20_000 {
+            let link = random.soup(pieces, fewerThan: 7)
+            var l = link
+            let may = l.withUTF8 { FolderLinks.mayBeFolder($0) }
+            for f in folders where f.target(link, on: "p/index.html") != nil {
+                rewritten += 1
+                #expect(may, "\(link.debugDescription)")
+            }
+        }
+        #expect(rewritten > 2_000)
+    }
+
     @Test func contentRewriteTurnsFolderLinksIntoIndexLinks() {
         let page = ContentPage(
             source: URL(fileURLWithPath: "/p/content/b.md"), relative: "b.md", title: "b", summary: "",

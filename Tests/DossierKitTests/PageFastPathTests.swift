@@ -30,8 +30,8 @@ import Testing
     /// byte (C0, TAB/LF/CR, DEL, 0xC2 and the bytes around the C1 range) at every
     /// position of a word and across word boundaries.
     @Test func wordScanForControlsAgreesWithTheByteRule() {
-        let interesting: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x41, 0x7E, 0x7F, 0x80, 0x85, 0x9F, 0xA0,
-                                    0xC2, 0xC3, 0xFF]
+        let interesting: [UInt8] = [0x00, 0x01, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1F, 0x20, 0x41, 0x42, 0x7E, 0x7F, 0x80,
+                                    0x85, 0x89, 0x8A, 0x8D, 0x9F, 0xA0, 0xBF, 0xC2, 0xC3, 0xFF]
         var random = SeededNumbers(state: 3)
         var checked = 0, found = 0
         for length in 0..<40 {
@@ -51,6 +51,29 @@ import Testing
         let split: [UInt8] = [UInt8](repeating: 0x61, count: 7) + [0xC2, 0x85] + [UInt8](repeating: 0x61, count: 7)
         #expect(split.withUnsafeBufferPointer { ControlCharacters.hasDisplayControlByWords($0) })
         #expect(found > checked / 10 && found < checked)   // both answers were exercised
+    }
+
+    /// The word scan's per-byte masks against a test of each byte, on random words with
+    /// the bytes next to each limit (a borrow or carry between bytes would show here).
+    @Test func wordMasksAreExactForEveryByte() {
+        let near: [UInt8] = [0x00, 0x01, 0x08, 0x09, 0x0A, 0x0D, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0x81, 0x89, 0x8A,
+                             0xA0, 0xC1, 0xC2, 0xC3, 0xFF]
+        var random = SeededNumbers(state: 12)
+        for _ in 0..<20_000 {
+            let bytes = (0..<8).map { _ in
+                random.next() % 3 == 0 ? UInt8(random.next() % 256) : near[random.next() % near.count]
+            }
+            let w = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+            func expected(_ test: (UInt8) -> Bool) -> UInt64 {
+                bytes.enumerated().reduce(UInt64(0)) { $0 | (test($1.element) ? 0x80 << (8 * UInt64($1.offset)) : 0) }
+            }
+            for limit: UInt8 in [0x01, 0x20] {
+                #expect(ControlCharacters.byteMask(w, below: limit) == expected { $0 < limit }, "\(bytes)")
+            }
+            for byte: UInt8 in [0x09, 0x0A, 0x0D, 0x7F, 0xC2] {
+                #expect(ControlCharacters.byteMask(w, equalTo: byte) == expected { $0 == byte }, "\(bytes)")
+            }
+        }
     }
 
     /// `lastHeading` with one backward pass for `</hN>` against the pass per level it
@@ -111,11 +134,14 @@ import Testing
     @Test func linkResolvingByBytesAgreesWithTheCharacterWalk() {
         let pieces = ["/", "//", ".", "..", "../", "./", "a", "b.html", "index.html", "#", "?", ":", "x:", "http:",
                       "%20", "é", "\r\n", " ", "p01/", "e\u{301}"]
-        let pages = ["index.html", "a/index.html", "a/b/index.html", "pages/p00001/index.html", "x.html"]
+        // (Pages with empty components and a trailing `/` too: the byte walk writes the
+        // answer in place and cuts back at each `..`, the Character walk keeps a list.)
+        let pages = ["index.html", "a/index.html", "a/b/index.html", "pages/p00001/index.html", "x.html",
+                     "a//b/index.html", "/a/x.html", "a/b/", "a/b/c/d/e/index.html"]
         var random = SeededNumbers(state: 9)
         var decided = 0
         for _ in 0..<20_000 {
-            let link = random.soup(pieces, fewerThan: 6)
+            let link = random.soup(pieces, fewerThan: 9)
             let page = pages[random.next() % pages.count]
             if let fast = SitePaths.resolveASCII(link, from: page) {
                 decided += 1

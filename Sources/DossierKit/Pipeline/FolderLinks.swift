@@ -82,14 +82,30 @@ struct FolderLinks: Sendable {
     /// Whether the bytes of an `href` value may be a folder or site-absolute link
     /// (so ``target(_:on:)`` is worth asking): not `#…`, and its path (before `?`/`#`)
     /// starts with `/`, ends with `/`, or its last segment is all dots or has no dot.
+    /// An ASCII value with a scheme or starting `//` is not asked either (``isExternalASCII(_:end:)``):
+    /// every page's external links (`https://e.org/996`) took the walk over Characters.
     static func mayBeFolder(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         let end = value.firstIndex { $0 == 0x23 || $0 == 0x3F } ?? value.count
-        guard end > 0 else { return false }
+        guard end > 0, !isExternalASCII(value, end: end) else { return false }
         if value[0] == 0x2F || value[end - 1] == 0x2F { return true }
         var k = end
         var dots = 0
         while k > 0 && value[k - 1] != 0x2F { if value[k - 1] == 0x2E { dots += 1 }; k -= 1 }
         return dots == 0 || dots == end - k
+    }
+
+    /// Whether an ASCII `value` whose path ends at `end` is one ``target(_:on:)`` leaves
+    /// alone before looking at it: its path starts with `//` or has a `:` with no `/`
+    /// before it (a scheme). False for any other, and for a non-ASCII value (a `:` or `/`
+    /// may there begin a larger Character, and only the Character walk decides).
+    static func isExternalASCII(_ value: UnsafeBufferPointer<UInt8>, end: Int) -> Bool {
+        guard !value.contains(where: { $0 >= 0x80 }) else { return false }
+        if end >= 2 && value[0] == 0x2F && value[1] == 0x2F { return true }               // "//"
+        for k in 0..<end {
+            if value[k] == 0x2F { return false }                                          // "/"
+            if value[k] == 0x3A { return true }                                           // ":"
+        }
+        return false
     }
 
     /// The site paths of the extensionless regular files under `folder` (the project's

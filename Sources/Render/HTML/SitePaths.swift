@@ -106,41 +106,44 @@ public enum SitePaths {
                 if let colon = l[..<end].firstIndex(of: 0x3A), !l[..<colon].contains(0x2F) {  // scheme
                     return .some(nil)
                 }
-                var parts: [Range<Int>] = []          // ranges into `page` or (offset by page.count) `l`
-                if l[0] != 0x2F {
+                // The answer is written straight into the String's storage: each component
+                // goes after a `/`, and `..` cuts back to the last `/` (no list of components,
+                // no second array: three allocations per link were most of the link checks).
+                let capacity = page.count + end + 12
+                var escaped = false
+                let text = String(unsafeUninitializedCapacity: capacity) { out -> Int in
+                    var n = 0
+                    func push(_ from: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) {
+                        if n > 0 { out[n] = 0x2F; n += 1 }
+                        for k in r { out[n] = from[k]; n += 1 }
+                    }
+                    func pop() { while n > 0 { n -= 1; if out[n] == 0x2F { return } } }
+                    if l[0] != 0x2F {
+                        var s = 0
+                        for k in 0...page.count where k == page.count || page[k] == 0x2F {
+                            if k > s { push(page, s..<k) }
+                            s = k + 1
+                        }
+                        pop()
+                    }
                     var s = 0
-                    for k in 0...page.count where k == page.count || page[k] == 0x2F {
-                        if k > s { parts.append(s..<k) }
+                    for k in 0...end where k == end || l[k] == 0x2F {
+                        let len = k - s
+                        if len == 1 && l[s] == 0x2E {
+                        } else if len == 2 && l[s] == 0x2E && l[s + 1] == 0x2E {
+                            if n == 0 { escaped = true; return 0 }
+                            pop()
+                        } else if len > 0 {
+                            push(l, s..<k)
+                        }
                         s = k + 1
                     }
-                    parts.removeLast()
-                }
-                let shift = page.count
-                var s = 0
-                for k in 0...end where k == end || l[k] == 0x2F {
-                    let len = k - s
-                    if len == 1 && l[s] == 0x2E {
-                    } else if len == 2 && l[s] == 0x2E && l[s + 1] == 0x2E {
-                        if parts.isEmpty { return .some("../") }
-                        parts.removeLast()
-                    } else if len > 0 {
-                        parts.append((s + shift)..<(k + shift))
+                    if l[end - 1] == 0x2F || n == 0 {
+                        for b in (n == 0 ? "index.html" : "/index.html").utf8 { out[n] = b; n += 1 }
                     }
-                    s = k + 1
+                    return n
                 }
-                var out: [UInt8] = []
-                out.reserveCapacity(page.count + end + 11)
-                for (n, r) in parts.enumerated() {
-                    if n > 0 { out.append(0x2F) }
-                    if r.lowerBound >= shift {
-                        out.append(contentsOf: l[(r.lowerBound - shift)..<(r.upperBound - shift)])
-                    }
-                    else { out.append(contentsOf: page[r]) }
-                }
-                if l[end - 1] == 0x2F || out.isEmpty {
-                    out.append(contentsOf: (out.isEmpty ? "index.html" : "/index.html").utf8)
-                }
-                return .some(String(decoding: out, as: UTF8.self))
+                return .some(escaped ? "../" : text)
             }
         }
     }
