@@ -32,13 +32,16 @@ extension BuildContext {
     ///
     /// The hashes are computed before the build's lock is taken (hashed under it, every
     /// page's links kept the other cores waiting: 1 % of a pages build).
+    ///
+    /// Each text is hashed once: the list's hash is made from its texts' hashes (equal
+    /// lists have equal texts, so equal hashes; lists are still told apart by comparing).
     func interned(_ links: [String]) -> [String] {
-        let listHash = links.hashValue
-        // (Shorter texts are stored inline: nothing to share.)
-        let textHashes = links.map { $0.utf8.count > 15 ? $0.hashValue : 0 }
+        let textHashes = links.map(\.hashValue)
+        let listHash = textHashes.hashValue
         lock.lock(); defer { lock.unlock() }
         if let known = linkLists[listHash]?.first(where: { $0 == links }) { return known }
         var list = links
+        // (Shorter texts are stored inline: nothing to share.)
         for (k, text) in links.enumerated() where text.utf8.count > 15 {
             if let same = linkTexts[textHashes[k]]?.first(where: { $0 == text }) {
                 list[k] = same

@@ -140,9 +140,9 @@ extension BuildContext {
         }
         // Resolved on every core (90,000 links at 10,000 pages); reported in page order.
         let pages = toCheck.sorted()
-        let found = parallelMap(pages) { [links] page in
+        let found = parallelMap(pages) { [links, linksLeft] page in
             (
-                dangling: LinkChecker.dangling(links[page]!, on: page, files: files),
+                dangling: LinkChecker.dangling(linksLeft[page] ?? links[page]!, on: page, files: files),
                 unsafe: LinkChecker.unsafe(links[page]!)
             )
         }

@@ -77,11 +77,12 @@ extension BuildContext {
                 continue
             }
             let found = LinkChecker.links(in: html)
-            stopWritingIfCertainToFail(found, on: page.path)
+            let left = linksLeftAfterEarlyCheck(found, on: page.path)
             // (Keyed by the entry's path: the tree keeps it in storage of its own size.)
             let file = try tree!.write(html, to: page.path, owner: owner)
             files.append(file)
             links[file.path] = interned(found)
+            if let left { lock.lock(); linksLeft[file.path] = left; lock.unlock() }
         }
         for f in result.files {
             let file = try tree!.write(

@@ -165,6 +165,9 @@ final class BuildContext: @unchecked Sendable {
     var planned: [[PlannedUnit]] = []
     var blurbs: [String: String] = [:]
     var links: [String: [String]] = [:]
+    /// The links of a content page the early check left to the link check (not every one:
+    /// ``linksLeftAfterEarlyCheck(_:on:)``); a page not here has all its links checked.
+    var linksLeft: [String: [String]] = [:]
     var inputs: [String: ManifestFile] = [:]
     /// Files written outside any unit (assets, static files, the sitemap): with every
     /// unit's file list, the site's files (the output tree keeps only their owners).

@@ -22,26 +22,60 @@ struct EarlyLinkCheck: Sendable {
     /// The project's `static/` folder: its files are copied into the site after the pages.
     let staticFolder: String
 
-    /// Whether the link check will report `link` on `page` whatever is written after
-    /// this point: it leaves the site's files in a way no file can satisfy (a folder or a
-    /// site-absolute path), or it resolves to a path that is not a file of the site now,
-    /// not a page still to come, not under `assets/` (copied later), and not a file or
-    /// folder under `static/` (copied later). False whenever in doubt.
-    func certainlyDangling(_ link: String, on page: String, tree: OutputTree) -> Bool {
-        guard let target = SitePaths.resolve(link, from: page) else { return false }
-        if !LinkChecker.opensFromDisk(link) { return true }
+    /// What the link check will make of a link, as far as this point of the build can tell.
+    enum Verdict: Equatable {
+        /// The link check cannot report it: it leaves the site's files through a scheme
+        /// or `//` (``SitePaths/resolve(_:from:)`` gives nil), or it opens a file that is in
+        /// the tree now or a page still to come (every such page is a file of the site by
+        /// the time the link check runs, or the build has failed before it).
+        case fine
+        /// The link check will report it whatever is written after this point.
+        case dangling
+        /// Only the link check can tell (`assets/` and `static/` are copied later).
+        case inDoubt
+    }
+
+    /// The verdict on `link` (found on `page`): ``Verdict/dangling`` when it leaves the
+    /// site's files in a way no file can satisfy (a folder or a site-absolute path), or
+    /// resolves to a path that is not a file of the site now, not a page still to come,
+    /// not under `assets/` and not a file or folder under `static/`; in doubt whenever
+    /// the file system cannot say.
+    func verdict(_ link: String, on page: String, tree: OutputTree) -> Verdict {
+        guard let target = SitePaths.resolve(link, from: page) else { return .fine }
+        if !LinkChecker.opensFromDisk(link) { return .dangling }
         // (The tree last: it takes a lock, and most links go to pages still to come.)
-        if later.contains(target) || target.hasPrefix("assets/") || tree.contains(target) { return false }
-        if access(staticFolder + "/" + target, F_OK) == 0 { return false }
-        return errno == ENOENT || errno == ENOTDIR
+        if later.contains(target) || tree.contains(target) { return .fine }
+        if target.hasPrefix("assets/") { return .inDoubt }
+        if access(staticFolder + "/" + target, F_OK) == 0 { return .inDoubt }
+        return errno == ENOENT || errno == ENOTDIR ? .dangling : .inDoubt
+    }
+
+    /// Whether the link check will report `link` on `page` whatever is written after
+    /// this point (``verdict(_:on:tree:)`` is ``Verdict/dangling``). False whenever in doubt.
+    func certainlyDangling(_ link: String, on page: String, tree: OutputTree) -> Bool {
+        verdict(link, on: page, tree: tree) == .dangling
     }
 }
 
 extension BuildContext {
-    /// Stops the writing of files when `links` (found on `page`) hold one the link check
-    /// is certain to report; a no-op outside content pages or once stopped.
-    func stopWritingIfCertainToFail(_ links: [String], on page: String) {
-        guard let early = earlyLinkCheck, let tree, !tree.stoppedWriting else { return }
-        if links.contains(where: { early.certainlyDangling($0, on: page, tree: tree) }) { tree.stopWriting() }
+    /// Looks at the links found on `page` while content pages are written: stops the
+    /// writing of files when one is certain to be reported, and returns the links the link
+    /// check must still resolve (those not ``EarlyLinkCheck/Verdict/fine``, in page order),
+    /// so each link of a content page is resolved once when it opens a page of the site.
+    /// Nil outside content pages or once writing has stopped: then the link check takes
+    /// every link of the page.
+    func linksLeftAfterEarlyCheck(_ links: [String], on page: String) -> [String]? {
+        guard let early = earlyLinkCheck, let tree, !tree.stoppedWriting else { return nil }
+        var left: [String] = []
+        var certain = false
+        for link in links {
+            switch early.verdict(link, on: page, tree: tree) {
+            case .fine: continue
+            case .dangling: certain = true; left.append(link)
+            case .inDoubt: left.append(link)
+            }
+        }
+        if certain { tree.stopWriting() }
+        return left
     }
 }
