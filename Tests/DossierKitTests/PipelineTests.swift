@@ -247,6 +247,19 @@ import Testing
             weight: 0, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
     }
 
+    /// The output path is made once, from `relative`, and made again when it changes.
+    @Test func outputPathFollowsTheRelativePath() {
+        let cases = ["index.md": "index.html", "methods.md": "methods/index.html", "a/index.md": "a/index.html",
+                     "a/b.markdown": "a/b/index.html", "index.markdown": "index.html", "x/index.markdown": "x/index.html"]
+        for (relative, output) in cases {
+            var p = page("first.md")
+            #expect(p.outputPath == "first/index.html")
+            p.relative = relative
+            #expect(p.outputPath == output, "\(relative)")
+            #expect(page(relative).outputPath == output && p.isHome == (output == "index.html"))
+        }
+    }
+
     @Test func mdLinksBecomePageLinksAndEverythingElseIsKeptByteForByte() {
         let all = [page("index.md"), page("methods.md"), page("a/b.md"), page("a/c.markdown")]
         let map = ContentLinks.map(all)

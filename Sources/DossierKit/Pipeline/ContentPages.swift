@@ -25,7 +25,7 @@ import TextBasics
 public struct ContentPage: Sendable {
     public var source: URL
     /// Path relative to `content/`, e.g. `methods.md`.
-    public var relative: String
+    public var relative: String { didSet { outputPath = Self.outputPath(of: relative) } }
     public var title: String
     public var summary: String
     public var weight: Int
@@ -36,8 +36,21 @@ public struct ContentPage: Sendable {
     public var bodyLine: Int
     public var raw: Data
 
-    /// The page's output path in the site.
-    public var outputPath: String {
+    /// The page's output path in the site (``outputPath(of:)`` of `relative`, made once:
+    /// a build asks for it about ten times a page).
+    public private(set) var outputPath: String
+
+    public init(source: URL, relative: String, title: String, summary: String, weight: Int, draft: Bool,
+                toc: Bool?, body: String, bodyLine: Int, raw: Data) {
+        self.source = source; self.relative = relative; self.title = title; self.summary = summary
+        self.weight = weight; self.draft = draft; self.toc = toc; self.body = body; self.bodyLine = bodyLine
+        self.raw = raw
+        self.outputPath = Self.outputPath(of: relative)
+    }
+
+    /// The output path of the content file at `relative`: `methods.md` → `methods/index.html`,
+    /// `a/index.md` → `a/index.html`, `index.md` → `index.html`.
+    static func outputPath(of relative: String) -> String {
         var base = String(relative.dropLast(relative.hasSuffix(".markdown") ? 9 : 3))
         if base == "index" { return "index.html" }
         if base.hasSuffix("/index") { base = String(base.dropLast(6)) }
