@@ -26,10 +26,11 @@ struct Dossier: AsyncParsableCommand {
         #endif
         subs.append(contentsOf: extraCommands)
         subs.append(VersionCommand.self)
+        let help = HelpText.parts("dossier")
         return CommandConfiguration(
             commandName: "dossier",
-            abstract: HelpText.abstract("dossier"),
-            discussion: HelpText.discussion("dossier"),
+            abstract: help.abstract,
+            discussion: help.discussion,
             version: DossierVersion.string,
             subcommands: subs
         )

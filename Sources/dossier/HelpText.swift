@@ -13,9 +13,10 @@ enum HelpText {
     /// the parent's list of commands (oracles and benchmarks for the tests).
     static func command(_ command: String, subcommands: [any ParsableCommand.Type] = [],
                         hidden: Bool = false) -> CommandConfiguration {
-        CommandConfiguration(commandName: String(command.split(separator: " ").last ?? ""),
-                             abstract: abstract(command), discussion: discussion(command),
-                             shouldDisplay: !hidden, subcommands: subcommands)
+        let help = parts(command)     // (read once: every command's is read at every start)
+        return CommandConfiguration(commandName: String(command.split(separator: " ").last ?? ""),
+                                    abstract: help.abstract, discussion: help.discussion,
+                                    shouldDisplay: !hidden, subcommands: subcommands)
     }
 
     /// The one-line abstract of the command named by its words after `dossier` ("vault

@@ -159,6 +159,7 @@ def test_issue_20_benchmarks_run_and_report_every_goal(dossier_bin, tmp_path):
     bench(dossier_bin, tmp_path, "startup", "--runs", "2")
     st = result(tmp_path, "startup")
     assert st["dossier"]["runs"] == 2 and st["peer"]["median_s"] > 0
+    assert st["parsed"]["runs"] == 2 and st["parsed"]["median_s"] > 0     # `dossier version`
     bench(dossier_bin, tmp_path, "incremental", "--participants", "3,5", "--runs", "1", "--memory")
     rows = result(tmp_path, "incremental")["rows"]
     assert [r["participants"] for r in rows] == [3, 5]
@@ -167,6 +168,7 @@ def test_issue_20_benchmarks_run_and_report_every_goal(dossier_bin, tmp_path):
     bench(dossier_bin, tmp_path, "report", "--out", str(tmp_path / "RESULTS.md"))
     text = (tmp_path / "RESULTS.md").read_text()
     assert "5. start-up" in text and "three study sizes" in text and "Peak resident memory" in text
+    assert "`dossier version` (through the argument parser)" in text
     assert text.count("**met**") + text.count("**not met**") >= 4
 
 

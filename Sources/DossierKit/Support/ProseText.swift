@@ -17,7 +17,54 @@ import Foundation
 /// - spaces at the end of a line, and empty lines at the end of the file, are dropped.
 public enum ProseText {
     /// The text of a prose file with its paragraphs joined (see the type's rules).
+    ///
+    /// An ASCII text without `\r\n` (nearly every help file) is unwrapped over its bytes
+    /// (``unwrapASCII(_:)``): there every byte is a Character. Every command's help is
+    /// unwrapped when any command starts (ArgumentParser reads every configuration), and
+    /// over Characters that was two thirds of `dossier version`'s instructions.
     public static func unwrap(_ text: String) -> String {
+        var text = text
+        return text.withUTF8(unwrapASCII) ?? unwrapByCharacter(text)
+    }
+
+    /// ``unwrap(_:)`` over bytes; nil when `bytes` holds a byte of 0x80 or more or a
+    /// `\r\n` (one Character, so not a line break for the Character walk).
+    static func unwrapASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var previous: UInt8 = 0
+        for b in bytes {
+            if b >= 0x80 || (previous == 0x0D && b == 0x0A) { return nil }
+            previous = b
+        }
+        var out: [[UInt8]] = []
+        var joinable = false
+        var start = 0
+        for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0A {
+            var end = i
+            while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D) {
+                end -= 1
+            }
+            let line = bytes[start..<end]
+            start = i + 1
+            if line.isEmpty {
+                out.append([])
+                joinable = false
+            } else if line.first == 0x20 {
+                out.append(Array(line))
+                joinable = false
+            } else if joinable {
+                out[out.count - 1].append(0x20)
+                out[out.count - 1] += line
+            } else {
+                out.append(Array(line))
+                joinable = true
+            }
+        }
+        while out.last?.isEmpty == true { out.removeLast() }
+        return String(decoding: Array(out.joined(separator: [0x0A])), as: UTF8.self)
+    }
+
+    /// ``unwrap(_:)`` over Characters, for any text.
+    static func unwrapByCharacter(_ text: String) -> String {
         var out: [String] = []
         var joinable = false   // the last line out is a paragraph that the next line continues
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
