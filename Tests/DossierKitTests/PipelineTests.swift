@@ -250,7 +250,8 @@ import Testing
     /// The output path is made once, from `relative`, and made again when it changes.
     @Test func outputPathFollowsTheRelativePath() {
         let cases = ["index.md": "index.html", "methods.md": "methods/index.html", "a/index.md": "a/index.html",
-                     "a/b.markdown": "a/b/index.html", "index.markdown": "index.html", "x/index.markdown": "x/index.html"]
+                     "a/b.markdown": "a/b/index.html", "index.markdown": "index.html",
+                     "x/index.markdown": "x/index.html"]
         for (relative, output) in cases {
             var p = page("first.md")
             #expect(p.outputPath == "first/index.html")
@@ -312,5 +313,24 @@ import Testing
         #expect(p.summary == "s")
         #expect(p.bodyLine == 4)
         #expect(p.body.hasPrefix("\r\n# Heading"))
+    }
+}
+
+@Suite struct NavigationTests {
+    /// The byte count of path components against the split over Characters, on generated
+    /// paths with empty components, leading and trailing `/`, and non-ASCII text (a `/`
+    /// followed by a combining mark is no separator for the Character split).
+    @Test func topLevelByBytesAgreesWithTheCharacterSplit() {
+        let pieces = ["a", "index.html", "/", "/", "//", "é", "\u{301}", "x.y", "-"]
+        var random = SeededNumbers(state: 31)
+        var top = 0
+        for _ in 0..<20_000 {
+            let path = random.soup(pieces, fewerThan: 8)
+            let reference = Navigation.isTopLevelByCharacter(path)
+            #expect(Navigation.isTopLevel(path) == reference, "\(path.debugDescription)")
+            if reference { top += 1 }
+        }
+        #expect(top > 1_000 && top < 19_000)   // both answers were exercised
+        #expect(!Navigation.isTopLevel("a/\u{301}b") && Navigation.isTopLevel("methods/index.html"))
     }
 }
