@@ -10,6 +10,25 @@ import Testing
     /// on random tags: attributes, `class="…"` with and without the classes already
     /// there, quotes, `/`, `\r\n`, empty and one-byte tags. Non-ASCII tags must be
     /// refused (they take the Character walk).
+    /// An input's path relative to the project over bytes against the Character twin, on
+    /// generated paths and roots: the root itself, a longer name beginning like it
+    /// (`/p/ab` under `/p/a`), a root with and without its `/`, non-ASCII names, and a
+    /// combining mark right after the root's `/` (no prefix for Characters).
+    @Test func inputPathRelativeByBytesAgreesWithTheCharacterWalk() {
+        let pieces = ["/", "p", "a", "ab", "content", "x.md", "é", "e\u{301}", "\u{301}", "-"]
+        var random = SeededNumbers(state: 41)
+        var cut = 0
+        for _ in 0..<20_000 {
+            let root = "/" + random.soup(["p", "a", "/", "é", "ab"], fewerThan: 4)
+            let path = [root + "/", root, ""][random.next() % 3] + random.soup(pieces, fewerThan: 7)
+            let reference = BuildContext.pathRelativeByCharacter(path, to: root)
+            #expect(BuildContext.path(path, relativeTo: root) == reference, "\(path.debugDescription) \(root)")
+            if reference != path { cut += 1 }
+        }
+        #expect(cut > 2_000 && cut < 18_000)   // both answers were exercised
+        #expect(BuildContext.path("/p/a/\u{301}x", relativeTo: "/p/a") == "/p/a/\u{301}x")
+    }
+
     @Test func classesAddedByBytesAgreeWithTheCharacterWalk() {
         let pieces = ["<td", "<th", "<table", " ", "align=\"right\"", "class=\"", "num", "data", "col-empty", "x",
                       "\"", ">", "/", "\r\n", "\n", "=", "-", "é", "class=\"num ", "  ", "\t"]

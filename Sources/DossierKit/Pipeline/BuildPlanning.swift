@@ -162,8 +162,29 @@ extension BuildContext {
         // (A path without `.` or empty segments is its standardized form: no second URL.)
         let given = url.path
         let p = SitePaths.holdsDotOrEmptyComponent(given) ? url.standardizedFileURL.path : given
-        let r = project.root.path
-        return p.hasPrefix(r + "/") ? String(p.dropFirst(r.count + 1)) : p
+        return Self.path(p, relativeTo: rootPath)
+    }
+
+    /// `p` without its leading `root/`, or `p` when it does not start so. For an ASCII
+    /// path and root (every input of a usual project; each content page is one) the bytes
+    /// are compared; any other pair takes ``pathRelativeByCharacter(_:to:)``, its twin in
+    /// PageReadFastPathTests.
+    static func path(_ p: String, relativeTo root: String) -> String {
+        var p = p, root = root
+        let cut: Int? = p.withUTF8 { path in
+            root.withUTF8 { r in
+                guard !path.contains(where: { $0 >= 0x80 }), !r.contains(where: { $0 >= 0x80 }) else { return nil }
+                guard path.count > r.count, path[r.count] == 0x2F,
+                      memcmp(path.baseAddress!, r.baseAddress ?? path.baseAddress!, r.count) == 0 else { return 0 }
+                return r.count + 1
+            }
+        }
+        guard let cut else { return pathRelativeByCharacter(p, to: root) }
+        return cut == 0 ? p : String(decoding: p.utf8.dropFirst(cut), as: UTF8.self)
+    }
+
+    static func pathRelativeByCharacter(_ p: String, to root: String) -> String {
+        p.hasPrefix(root + "/") ? String(p.dropFirst(root.count + 1)) : p
     }
 
     /// `URL(filePath: path).lastPathComponent` of a file's path, without making the URL.

@@ -178,9 +178,12 @@ final class BuildContext: @unchecked Sendable {
     var digested: [String: String] = [:]
     var report: BuildReport
     let lock = PlainLock()
+    /// `project.root.path`, made once (``relativeInputPath(_:)`` needs it for every input).
+    let rootPath: String
 
     init(project: Project, options: BuildOptions, log: BuildLog) {
         self.project = project
+        self.rootPath = project.root.path
         self.options = options
         self.log = log
         let output = options.output ?? project.output
