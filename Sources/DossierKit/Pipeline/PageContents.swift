@@ -16,10 +16,13 @@ enum PageContents {
     static let minimumSections = 4
 
     /// `html` with every `<h2>` given an id, and the contents; nil when the page has
-    /// fewer than ``minimumSections`` of them (the page is then used as it is).
+    /// fewer than ``minimumSections`` of them (the page is then used as it is). When
+    /// every heading already has its id (a study's participant page: 130 KB, mostly
+    /// charts), `html` itself is returned, not a copy of it decoded again (≈ 2 % of a
+    /// study build; docs/perf-study.md). `addCopying` in the tests is the plain twin.
     static func add(to html: String) -> (html: String, toc: [TOCEntry])? {
         var html = html
-        return html.withUTF8 { bytes -> (String, [TOCEntry])? in
+        let added = html.withUTF8 { bytes -> (String?, [TOCEntry])? in
             var opens: [Int] = []
             var at = 0
             while let i = ByteSearch.find("<h2", in: bytes, from: at) {
@@ -52,9 +55,13 @@ enum PageContents {
                 toc.append(TOCEntry(level: 2, text: text, anchor: id))
             }
             guard toc.count >= minimumSections else { return nil }
+            // Nothing inserted: the page is kept as it is.
+            if copied == 0 { return (nil, toc) }
             out += String(decoding: UnsafeBufferPointer(rebasing: bytes[copied...]), as: UTF8.self)
             return (out, toc)
         }
+        guard let added else { return nil }
+        return (added.0 ?? html, added.1)
     }
 
     /// The text of a heading's HTML: tags dropped, the five escapes undone, spaces joined.
