@@ -31,9 +31,14 @@ public enum Analyzer {
     /// key press: two ASCII texts are compared by their byte counts, as counting their
     /// Characters (grapheme breaking) was 0.6 % of a study build (docs/perf-study.md,
     /// round seven).
-    static func isDeletion(_ before: String, _ after: String) -> Bool {
-        if let a = asciiCount(after), let b = asciiCount(before) { return a < b }
-        return after.count < before.count
+    static func isDeletion(_ before: String, _ after: String) -> Bool { lengthChange(before, after) < 0 }
+
+    /// `after.count − before.count`, from the byte counts when both texts are ASCII (the
+    /// question under ``isDeletion(_:_:)`` and ``addsSeveral(_:_:)``, which a key press
+    /// asks once for both).
+    static func lengthChange(_ before: String, _ after: String) -> Int {
+        if let a = asciiCount(after), let b = asciiCount(before) { return a - b }
+        return after.count - before.count
     }
 
     /// Whether `after` is `before` with the held key `label` typed once more (auto-repeat:
@@ -45,10 +50,7 @@ public enum Analyzer {
 
     /// Whether one key press made the text two or more characters longer (a paste, a drop,
     /// dictation: docs/recall-measures.md, "One-tap entries").
-    static func addsSeveral(_ before: String, _ after: String) -> Bool {
-        if let a = asciiCount(after), let b = asciiCount(before) { return a - b >= 2 }
-        return after.count - before.count >= 2
-    }
+    static func addsSeveral(_ before: String, _ after: String) -> Bool { lengthChange(before, after) >= 2 }
 
     /// The number of Characters of an ASCII text without a CR (CR LF is one Character):
     /// its byte count. Nil for any other text.
@@ -177,9 +179,11 @@ struct Walk {
                 fieldText[f - 1] = text
                 return
             }
-            if action != .up, Analyzer.isDeletion(fieldText[f - 1], text) { segment!.deletions += 1 }
-            if action != .up, segment!.oneTapLine == nil, Analyzer.addsSeveral(fieldText[f - 1], text) {
-                segment!.oneTapLine = e.line
+            if action != .up {
+                // isDeletion and addsSeveral from one count
+                let change = Analyzer.lengthChange(fieldText[f - 1], text)
+                if change < 0 { segment!.deletions += 1 }
+                if change >= 2, segment!.oneTapLine == nil { segment!.oneTapLine = e.line }
             }
             segment!.keys.append((label, action, e.t))
             segment!.text = text

@@ -52,3 +52,27 @@ private func digits(_ i: Int, prefix: Int, capacity: Int, oneByOne: Bool) -> (by
 }
 
 private func pow10(_ p: Int) -> UInt64 { (0..<p).reduce(1) { r, _ in r * 10 } }
+
+/// `CSVWriter.RecordBytes.copy` (word loads and stores up to 16 bytes) against
+/// `update(from:count:)`, its plain twin: every length 0–40 from every offset 0–7 of the
+/// source into every offset 0–7 of the target, the bytes around the copy left alone.
+@Test func recordCopyAsUpdateFrom() {
+    var g = SplitMix64(seed: 16)
+    let source = (0..<64).map { _ in UInt8.random(in: 0...255, using: &g) }
+    for n in 0...40 {
+        for from in 0..<8 {
+            for to in 0..<8 {
+                var fast = [UInt8](repeating: 0xAA, count: 64), plain = fast
+                source.withUnsafeBufferPointer { s in
+                    fast.withUnsafeMutableBufferPointer { f in
+                        CSVWriter.RecordBytes.copy(s.baseAddress! + from, to: f.baseAddress! + to, count: n)
+                    }
+                    plain.withUnsafeMutableBufferPointer { p in
+                        (p.baseAddress! + to).update(from: s.baseAddress! + from, count: n)
+                    }
+                }
+                #expect(fast == plain, "\(n) bytes from \(from) to \(to)")
+            }
+        }
+    }
+}
