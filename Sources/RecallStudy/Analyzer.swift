@@ -22,60 +22,23 @@ public enum Analyzer {
                                     + "but the strings file has \"\(strings[number: d.number])\"")
             }
         }
-        var a = Walk(log: log, strings: strings)
-        for e in log.events { a.step(e) }
+        var a = Walk(log: log, strings: strings)   // each event to `step` in place, not copied as `for e in` does
+        log.events.withUnsafeBufferPointer { events in for i in events.indices { a.step(events[i]) } }
         return a.finish()
-    }
-
-    /// Keystroke dynamics of a run of key events (CMU style). Downs are paired with the
-    /// earliest unreleased down of the same label; taps have a down time only.
-    public static func dynamics(_ keys: [(label: String, action: KeyAction, t: Int)]) -> Dynamics {
-        var strokes: [(label: String, down: Int, up: Int?)] = []
-        strokes.reserveCapacity(keys.count)
-        // Keys pressed and not yet released, in press order: a release ends the first
-        // pressed key of its label (first in, first out per label). Rarely more than
-        // two at once, so a list beats a dictionary of lists (2.9 % of a study build).
-        var open: [(label: String, stroke: Int)] = []
-        for k in keys {
-            switch k.action {
-            case .down:
-                open.append((k.label, strokes.count))
-                strokes.append((k.label, k.t, nil))
-            case .tap:
-                strokes.append((k.label, k.t, nil))
-            case .up:
-                if let i = open.firstIndex(where: { $0.label == k.label }) {
-                    strokes[open[i].stroke].up = k.t
-                    open.remove(at: i)
-                }
-            }
-        }
-        var hold: [Int] = [], dd: [Int] = [], ud: [Int] = [], uu: [Int] = []
-        hold.reserveCapacity(strokes.count); dd.reserveCapacity(strokes.count)
-        ud.reserveCapacity(strokes.count); uu.reserveCapacity(strokes.count)
-        for (i, s) in strokes.enumerated() {
-            if let u = s.up { hold.append(u - s.down) }
-            if i + 1 < strokes.count {
-                let n = strokes[i + 1]
-                dd.append(n.down - s.down)
-                if let u = s.up {
-                    ud.append(n.down - u)
-                    if let nu = n.up { uu.append(nu - u) }
-                }
-            }
-        }
-        return Dynamics(keys: strokes.map(\.label), hold: hold, downDown: dd, upDown: ud, upUp: uu,
-                        medianHold: median(hold), medianDownDown: median(dd),
-                        medianUpDown: median(ud), medianUpUp: median(uu))
     }
 
     /// Whether a text change removed characters (`before` → `after`). Asked for every
     /// key press: two ASCII texts are compared by their byte counts, as counting their
     /// Characters (grapheme breaking) was 0.6 % of a study build (docs/perf-study.md,
     /// round seven).
-    static func isDeletion(_ before: String, _ after: String) -> Bool {
-        if let a = asciiCount(after), let b = asciiCount(before) { return a < b }
-        return after.count < before.count
+    static func isDeletion(_ before: String, _ after: String) -> Bool { lengthChange(before, after) < 0 }
+
+    /// `after.count − before.count`, from the byte counts when both texts are ASCII (the
+    /// question under ``isDeletion(_:_:)`` and ``addsSeveral(_:_:)``, which a key press
+    /// asks once for both).
+    static func lengthChange(_ before: String, _ after: String) -> Int {
+        if let a = asciiCount(after), let b = asciiCount(before) { return a - b }
+        return after.count - before.count
     }
 
     /// Whether `after` is `before` with the held key `label` typed once more (auto-repeat:
@@ -87,10 +50,7 @@ public enum Analyzer {
 
     /// Whether one key press made the text two or more characters longer (a paste, a drop,
     /// dictation: docs/recall-measures.md, "One-tap entries").
-    static func addsSeveral(_ before: String, _ after: String) -> Bool {
-        if let a = asciiCount(after), let b = asciiCount(before) { return a - b >= 2 }
-        return after.count - before.count >= 2
-    }
+    static func addsSeveral(_ before: String, _ after: String) -> Bool { lengthChange(before, after) >= 2 }
 
     /// The number of Characters of an ASCII text without a CR (CR LF is one Character):
     /// its byte count. Nil for any other text.
@@ -105,7 +65,13 @@ public enum Analyzer {
 
 struct Segment {
     var field: Int
-    var keys: [(label: String, action: KeyAction, t: Int)] = []
+    /// Room for 64 keys from the start: an entry has a few dozen, and growing the list
+    /// by doubling was 0.5 % of a study build's instructions (docs/perf-study.md).
+    var keys: [(label: String, action: KeyAction, t: Int)] = {
+        var k: [(label: String, action: KeyAction, t: Int)] = []
+        k.reserveCapacity(64)
+        return k
+    }()
     var deletions = 0
     var text: String
     /// The log line of the first key press that added two or more characters at once.
@@ -213,9 +179,11 @@ struct Walk {
                 fieldText[f - 1] = text
                 return
             }
-            if action != .up, Analyzer.isDeletion(fieldText[f - 1], text) { segment!.deletions += 1 }
-            if action != .up, segment!.oneTapLine == nil, Analyzer.addsSeveral(fieldText[f - 1], text) {
-                segment!.oneTapLine = e.line
+            if action != .up {
+                // isDeletion and addsSeveral from one count
+                let change = Analyzer.lengthChange(fieldText[f - 1], text)
+                if change < 0 { segment!.deletions += 1 }
+                if change >= 2, segment!.oneTapLine == nil { segment!.oneTapLine = e.line }
             }
             segment!.keys.append((label, action, e.t))
             segment!.text = text

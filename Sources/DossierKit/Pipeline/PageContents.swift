@@ -17,9 +17,16 @@ enum PageContents {
 
     /// `html` with every `<h2>` given an id, and the contents; nil when the page has
     /// fewer than ``minimumSections`` of them (the page is then used as it is).
+    ///
+    /// The headings are found in the page's bytes; the page is then put together from
+    /// slices of `html` itself between the places where an id goes in (a copy of valid
+    /// text, not bytes decoded and checked again: that was ≈ 2 % of a study build, whose
+    /// participant pages are 130 KB of charts with eight headings; docs/perf-study.md).
+    /// A page whose headings all have ids is `html` itself. `addCopying` in the tests
+    /// is the plain twin.
     static func add(to html: String) -> (html: String, toc: [TOCEntry])? {
         var html = html
-        return html.withUTF8 { bytes -> (String, [TOCEntry])? in
+        let found = html.withUTF8 { bytes -> (inserts: [(at: Int, id: String)], toc: [TOCEntry])? in
             var opens: [Int] = []
             var at = 0
             while let i = ByteSearch.find("<h2", in: bytes, from: at) {
@@ -28,10 +35,8 @@ enum PageContents {
             }
             guard opens.count >= minimumSections else { return nil }
             var slugs = Slug.Registry()
-            var out = ""
-            out.reserveCapacity(bytes.count + 40 * opens.count)
+            var inserts: [(at: Int, id: String)] = []
             var toc: [TOCEntry] = []
-            var copied = 0
             for start in opens {
                 guard let tagEnd = ByteSearch.find(">", in: bytes, from: start),
                       let close = ByteSearch.find("</h2>", in: bytes, from: tagEnd) else { continue }
@@ -46,15 +51,27 @@ enum PageContents {
                     continue
                 }
                 let id = slugs.unique(Slug.make(text))
-                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[copied..<(start + 3)]), as: UTF8.self)
-                out += " id=\"\(HTML.escape(id))\""
-                copied = start + 3
+                inserts.append((start + 3, id))
                 toc.append(TOCEntry(level: 2, text: text, anchor: id))
             }
             guard toc.count >= minimumSections else { return nil }
-            out += String(decoding: UnsafeBufferPointer(rebasing: bytes[copied...]), as: UTF8.self)
-            return (out, toc)
+            return (inserts, toc)
         }
+        guard let found else { return nil }
+        guard !found.inserts.isEmpty else { return (html, found.toc) }
+        // Every place an id goes in is just after `<h2`: ASCII, a character boundary.
+        var out = ""
+        out.reserveCapacity(html.utf8.count + 40 * found.inserts.count)
+        let utf8 = html.utf8
+        var copied = utf8.startIndex
+        for insert in found.inserts {
+            let at = utf8.index(utf8.startIndex, offsetBy: insert.at)
+            out += html[copied..<at]
+            out += " id=\"\(HTML.escape(insert.id))\""
+            copied = at
+        }
+        out += html[copied...]
+        return (out, found.toc)
     }
 
     /// The text of a heading's HTML: tags dropped, the five escapes undone, spaces joined.

@@ -226,15 +226,24 @@ public struct BoxStats: Sendable, Equatable {
     /// (keystroke intervals in milliseconds: the participant page's box plot), a stable
     /// radix sort on `value − min` does it in a few linear passes; the merge sort was a
     /// fifth of the page's charts (docs/perf-study.md, "Round five, charts").
+    ///
+    /// When the whole numbers also lie close together (less than 4 × their count and
+    /// 65,536 apart, as a participant's keystroke intervals do) and none is −0, they are
+    /// sorted by counting (``sortedByCounting(_:lo:hi:)``). Whether a value is whole is
+    /// asked of its conversion to `Int64`, not of `rounded()` (a call into the C library
+    /// per value).
     static func sortedFinite(_ values: [Double]) -> [Double] {
         let v = values.filter { $0.isFinite }
         guard v.count > 1 else { return v }
         var lo = v[0], hi = v[0]
+        var negativeZero = false
         for x in v {
-            guard x == x.rounded(), abs(x) < 0x1p52 else { return v.sorted() }
+            guard abs(x) < 0x1p52, Double(Int64(x)) == x else { return v.sorted() }
             lo = Swift.min(lo, x)
             hi = Swift.max(hi, x)
+            if x == 0, x.sign == .minus { negativeZero = true }
         }
+        if !negativeZero, let counted = sortedByCounting(v, lo: lo, hi: hi) { return counted }
         // x − lo is exact (whole numbers below 2^53) and a key below 2^53.
         let bits = UInt64.bitWidth - UInt64(hi - lo).leadingZeroBitCount
         var from = v
@@ -254,6 +263,30 @@ public struct BoxStats: Sendable, Equatable {
             shift += 8
         }
         return from
+    }
+
+    /// `v` (whole numbers from `lo` to `hi`, below 2^52 in magnitude, no −0: equal values
+    /// are equal bit for bit) ascending by counting each value; nil when `hi − lo` is
+    /// 4 × the count or more, or 65,536 or more (the walk over the buckets would cost more).
+    static func sortedByCounting(_ v: [Double], lo: Double, hi: Double) -> [Double]? {
+        let n = v.count
+        let span = Int(hi - lo)
+        guard span < 4 * n, span < 65_536 else { return nil }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: span + 1) { counts in
+            counts.initialize(repeating: 0)
+            for x in v { counts[Int(x - lo)] += 1 }
+            return [Double](unsafeUninitializedCapacity: n) { out, written in
+                var k = 0
+                for i in 0...span where counts[i] > 0 {
+                    let x = lo + Double(i)
+                    for _ in 0..<counts[i] {
+                        out[k] = x
+                        k += 1
+                    }
+                }
+                written = k
+            }
+        }
     }
 
     /// Quantile by linear interpolation between order statistics (Hyndman & Fan type 7,

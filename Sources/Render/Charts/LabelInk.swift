@@ -48,10 +48,16 @@ enum LabelInk {
     static let paletteInks = ChartStyle.palette.map(inkByContrast)
     static let darkPaletteInks = darkPalette.map(inkByContrast)
 
-    /// ``ink(on:)`` worked out from the WCAG 2 contrast ratios.
+    /// ``ink(on:)`` worked out from the WCAG 2 contrast ratios: `fill`'s luminance once,
+    /// black's and white's from constants (each contrast worked out from the colours' text
+    /// was four luminances per label: `inkByContrastOfTexts` in the tests).
     static func inkByContrast(on fill: String) -> String {
-        contrast(fill, black) >= contrast(fill, white) ? black : white
+        let l = luminance(fill)
+        return contrast(luminances: l, blackLuminance) >= contrast(luminances: l, whiteLuminance) ? black : white
     }
+
+    static let blackLuminance = luminance(black)
+    static let whiteLuminance = luminance(white)
 
     /// WCAG 2 relative luminance of `#rrggbb`.
     static func luminance(_ hex: String) -> Double {
@@ -64,7 +70,10 @@ enum LabelInk {
 
     /// WCAG 2 contrast ratio of two `#rrggbb` colours, (L1 + 0.05) / (L2 + 0.05) ≥ 1.
     static func contrast(_ a: String, _ b: String) -> Double {
-        let la = luminance(a), lb = luminance(b)
-        return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+        contrast(luminances: luminance(a), luminance(b))
+    }
+
+    static func contrast(luminances la: Double, _ lb: Double) -> Double {
+        (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
     }
 }

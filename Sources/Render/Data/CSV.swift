@@ -299,7 +299,9 @@ public struct CSVWriter: CSVFieldSink, Sendable {
         // A whole number (most of raw.csv's and rolled-up.csv's durations) is written as
         // the integer it is, which is what formatNumber gives, without the plain-number
         // check of its text.
-        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return numberField(Int(d)) }
+        // (Whole: its conversion to Int64 and back gives it again; `rounded()` is a call
+        // into the C library.)
+        if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d { return numberField(Int(d)) }
         // Whole hundredths or thousandths (ms / 1000: every cell of the keystroke-dynamics
         // tables) have formatNumber's digits written straight in: no string and no
         // plain-number check, as such digits always are one (`numberFieldOfDoubles…` test).

@@ -34,8 +34,35 @@ extension CSVWriter {
 
         private mutating func put(_ b: UnsafeBufferPointer<UInt8>) {
             guard b.count <= buf.count - count else { fits = false; return }
-            if let base = b.baseAddress { (buf.baseAddress! + count).update(from: base, count: b.count) }
+            if let base = b.baseAddress { Self.copy(base, to: buf.baseAddress! + count, count: b.count) }
             count += b.count
+        }
+
+        /// `to.update(from:count:)`, but a field of up to 16 bytes (nearly every field of
+        /// raw.csv: a page's title, a key, a word, a participant) as two overlapping word
+        /// loads and stores instead of a call to `memmove` (`recordCopyAsUpdateFrom`).
+        static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int) {
+            let src = UnsafeRawPointer(from), dst = UnsafeMutableRawPointer(to)
+            switch n {
+            case 8...16:
+                let head = src.loadUnaligned(as: UInt64.self)
+                let tail = src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                dst.storeBytes(of: head, as: UInt64.self)
+                dst.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+            case 4...7:
+                let head = src.loadUnaligned(as: UInt32.self)
+                let tail = src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+                dst.storeBytes(of: head, as: UInt32.self)
+                dst.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+            case 1...3:
+                to[0] = from[0]
+                to[n / 2] = from[n / 2]
+                to[n - 1] = from[n - 1]
+            case 0:
+                break
+            default:
+                to.update(from: from, count: n)
+            }
         }
 
         private mutating func separate() {
@@ -52,8 +79,34 @@ extension CSVWriter {
             appendDigits(i)
         }
 
-        /// ``CSVWriter/appendDigits(_:)``.
+        /// ``CSVWriter/appendDigits(_:)``: with room for any `Int` (21 bytes), its digits
+        /// are written last one first and turned around, with no check per digit
+        /// (`appendDigitsOneByOne` is the plain twin, and the path of a nearly full buffer).
         public mutating func appendDigits(_ i: Int) {
+            guard buf.count - count >= 21 else { return appendDigitsOneByOne(i) }
+            if i < 0 { buf[count] = 0x2D; count += 1 }
+            let out = buf.baseAddress! + count
+            var v = i.magnitude
+            var n = 0
+            repeat {
+                out[n] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+                v /= 10
+                n += 1
+            } while v > 0
+            var a = 0, b = n - 1
+            while a < b {
+                let t = out[a]
+                out[a] = out[b]
+                out[b] = t
+                a += 1
+                b -= 1
+            }
+            count += n
+        }
+
+        /// ``appendDigits(_:)`` a digit at a time, each checked against the buffer's end
+        /// (the path of a nearly full buffer; the tests' twin of the fast one).
+        mutating func appendDigitsOneByOne(_ i: Int) {
             if i < 0 { put(0x2D) }
             var v = i.magnitude
             let start = count

@@ -24,9 +24,9 @@ public enum DecimalText {
     private static func exactMultiple(_ d: Double, of scale: Double) -> Int64? {
         let a = abs(d)
         guard a >= 1 / scale, a < 1e7 else { return nil }
-        let k = d * scale
-        let r = k.rounded()
-        return r == k ? Int64(r) : nil
+        let k = d * scale   // |k| < 10¹⁰: whole when its conversion to Int64 gives it back
+        let r = Int64(k)
+        return Double(r) == k ? r : nil
     }
 
     /// `k` thousandths as text: `-1.23` for -1230, `0.005` for 5, `7` for 7000 — no
