@@ -1,5 +1,5 @@
 import Foundation
-import Escaping
+@testable import Escaping
 import Render
 import Testing
 @testable import DossierKit
@@ -51,8 +51,15 @@ import Testing
         let templates = try PageTemplateFieldsTests.builtIn()
         var r = SeededNumbers(state: 4545)
         var shapes: Set<String> = []
-        for _ in 0..<4000 {
-            let m = Self.model(&r)
+        for k in 0..<4000 {
+            var m = Self.model(&r)
+            // Every combination of the shapes below, in turn: k picks which are empty.
+            if k % 3 < 2 { m.toc = Array(m.toc.prefix(k % 3)) }
+            if k / 3 % 2 == 0 { m.nav = [] }
+            if k / 6 % 2 == 0 { m.crumbs = [] }
+            m.isHome = k / 12 % 2 == 0
+            if k / 24 % 2 == 0 { m.site.description = "" }
+            if k / 48 % 2 == 0 { m.styles = [] }
             let mustache = try templates.render("layout", m), compiled = CompiledLayout.render(m)
             // (Bytes, not `==`: Strings compare by canonical equivalence.)
             #expect(Array(compiled.utf8) == Array(mustache.utf8),
@@ -73,6 +80,29 @@ import Testing
                 "page", PageContext(model: model, root: "../", site: Self.site(&r), title: Self.text(&r)))
             #expect(Array(CompiledLayout.contentPage(content).utf8) == Array(mustache.utf8))
         }
+    }
+
+    static func home(_ r: inout SeededNumbers, intro: String?) -> HomeModel {
+        HomeModel(intro: intro, description: r.next() % 3 == 0 ? "" : text(&r),
+                  sections: (0..<(r.next() % 4)).map { _ in .init(title: text(&r), href: text(&r), blurb: text(&r)) },
+                  pages: (0..<(r.next() % 5)).map { _ in .init(title: text(&r), href: text(&r), summary: text(&r)) })
+    }
+
+    @Test func compiledHomeWritesWhatTheHomeTemplateWrites() throws {
+        let templates = try PageTemplateFieldsTests.builtIn()
+        var r = SeededNumbers(state: 49)
+        var shapes: Set<String> = []
+        for _ in 0..<2000 {
+            let model = Self.home(&r, intro: r.next() % 2 == 0 ? nil : r.soup(Self.html, fewerThan: 8))
+            let root = ["", "../"][r.next() % 2], site = Self.site(&r)
+            let mustache = try templates.render(
+                "home", PageContext(model: model, root: root, site: site, title: Self.text(&r)))
+            let compiled = CompiledLayout.home(model, root: root, site: site)
+            #expect(Array(compiled.utf8) == Array(mustache.utf8),
+                    "\(compiled.debugDescription)\n\(mustache.debugDescription)")
+            shapes.insert("\(model.intro == nil) \(model.sections.isEmpty) \(model.pages.isEmpty)")
+        }
+        #expect(shapes.count == 8)
     }
 
     /// Whole pages through ``SiteRenderer/render(_:)``, once compiled and once through
@@ -96,15 +126,16 @@ import Testing
                         kind: ["home", "page", "recall", "methods", "b"][r.next() % 5])
             }
             let compiled = SiteRenderer(templates: templates, project: project, nav: nav)
-            #expect(compiled.compiledLayout && compiled.compiledContentPage)
+            #expect(compiled.compiledLayout && compiled.compiledContentPage && compiled.compiledHome)
             var mustache = compiled
             mustache.compiledLayout = false
             mustache.compiledContentPage = false
+            mustache.compiledHome = false
             for _ in 0..<10 {
                 let content = r.soup(Self.html, fewerThan: 14)
                 let page: Page
                 if r.next() % 3 == 0 {
-                    let home = HomeModel(intro: content, description: Self.text(&r), sections: [], pages: [])
+                    let home = Self.home(&r, intro: r.next() % 4 == 0 ? nil : content)
                     page = Page(path: paths[r.next() % paths.count], title: Self.text(&r), template: "home",
                                 model: home, toc: Self.toc(&r), bodyClass: "home")
                 } else {
@@ -122,6 +153,31 @@ import Testing
         #expect(compared == 3000)
     }
 
+    /// The escaper's byte mask (``XMLText/isEscaped(_:)``) against the five bytes it
+    /// stands for, for every byte; and ``XMLText/escape(_:)`` against the byte-by-byte
+    /// replacement on generated texts.
+    @Test func escapedBytesAreTheFiveMustacheEscapes() {
+        for c in 0...255 {
+            #expect(XMLText.isEscaped(UInt8(c)) == [0x22, 0x26, 0x27, 0x3C, 0x3E].contains(c), "\(c)")
+        }
+        var r = SeededNumbers(state: 48)
+        for _ in 0..<2000 {
+            let t = r.soup(Self.texts + ["<", ">", "&", "\"", "'", "@", "\u{3C}\u{301}"], fewerThan: 12)
+            var plain = ""
+            for u in t.unicodeScalars {
+                switch u {
+                case "<": plain += "&lt;"
+                case ">": plain += "&gt;"
+                case "&": plain += "&amp;"
+                case "\"": plain += "&quot;"
+                case "'": plain += "&#39;"
+                default: plain.unicodeScalars.append(u)
+                }
+            }
+            #expect(Array(XMLText.escape(t).utf8) == Array(plain.utf8), "\(t.debugDescription)")
+        }
+    }
+
     /// A project's own `layout.mustache` (and `page.mustache`) renders through Mustache:
     /// the override's text is in the page. The same text as the built-in one keeps the
     /// compiled layout.
@@ -135,7 +191,7 @@ import Testing
         let project = try Project.load(folder.root)
         let own = try PageTemplateFieldsTests.builtIn(overrides: folder.root.appendingPathComponent("templates"))
         let renderer = SiteRenderer(templates: own, project: project, nav: [])
-        #expect(!renderer.compiledLayout && !renderer.compiledContentPage)
+        #expect(!renderer.compiledLayout && !renderer.compiledContentPage && renderer.compiledHome)
         let page = Page(path: "a.html", title: "A & B", template: "page",
                         model: ContentPageModel(content: "<p>x</p>", summary: "", source: "a.md"))
         #expect(try renderer.render(page)

@@ -1,22 +1,22 @@
 import Escaping
 import Render
 
-/// The built-in `Templates/layout.mustache` and `Templates/page.mustache` written by code:
-/// each piece of the template's text appended as it stands, each `{{x}}` through the
-/// escaper Mustache uses (``XMLText/append(_:to:)``) straight from ``LayoutModel``'s
-/// fields, each `{{{x}}}` appended as it is, into one String reserved at the page's size.
-/// No ``TemplateValue``s, no field look-ups by name, no copy of the content or of its
-/// head and body (the Mustache render was about a tenth of a page build's instructions,
+/// The built-in `Templates/layout.mustache`, `page.mustache` and `home.mustache` written
+/// by code: each piece of the template's text appended as it stands, each `{{x}}` through
+/// the escaper Mustache uses (``XMLText/append(_:to:)``) straight from the model's fields,
+/// each `{{{x}}}` appended as it is, into one String reserved at the page's size. No
+/// ``TemplateValue``s, no field look-ups by name, no copy of the content or of its head
+/// and body (the Mustache render was about a tenth of a page build's instructions,
 /// docs/perf-pages.md).
 ///
 /// **Keep it in step with the templates.** ``SiteRenderer`` uses this code only while the
-/// `layout` (`page`) template is byte for byte the built-in one (no project override, no
-/// `$DOSSIER_RESOURCES` change); any other text goes through Mustache. What keeps this
-/// code equal to the template text is `CompiledLayoutTests`: it renders generated models
-/// through both this code and the Mustache engine with the built-in templates and
-/// requires the same bytes. Changing `layout.mustache` or `page.mustache` without
+/// template (`layout`, `page`, `home`) is byte for byte the built-in one (no project
+/// override, no `$DOSSIER_RESOURCES` change); any other text goes through Mustache. What
+/// keeps this code equal to the template text is `CompiledLayoutTests`: it renders
+/// generated models through both this code and the Mustache engine with the built-in
+/// templates and requires the same bytes. Changing one of the three templates without
 /// changing this code (or the other way round) fails that test; `TemplateFieldCheck`
-/// still checks the template's names against ``LayoutModel``.
+/// still checks the templates' names against their models.
 enum CompiledLayout {
     /// `Templates/page.mustache` with a content page's HTML.
     static func contentPage(_ content: String) -> String {
@@ -25,6 +25,57 @@ enum CompiledLayout {
         out += "<article class=\"content-page\">\n"
         out += content
         out += "\n</article>\n"
+        return out
+    }
+
+    /// `Templates/home.mustache` with the home page's model, inside the page context
+    /// (`root`, `site`) every page template sees. (`{{#description}}`, `{{#blurb}}` and
+    /// `{{#summary}}` render for any text, an empty one too.)
+    static func home(_ m: HomeModel, root: String, site: SiteModel) -> String {
+        var out = ""
+        out.reserveCapacity((m.intro?.utf8.count ?? 0) + 512 + 160 * (m.sections.count + m.pages.count))
+        out += "<section class=\"home-intro\">\n"
+        if let intro = m.intro {
+            out += intro
+            out += "\n\n"
+        } else {
+            out += "\n<h1>"
+            XMLText.append(site.title, to: &out)
+            out += "</h1>\n<p class=\"lead\">"
+            XMLText.append(m.description, to: &out)
+            out += "</p>\n"
+        }
+        out += "</section>\n"
+        if !m.sections.isEmpty {
+            out += "<section aria-labelledby=\"sections-heading\">\n  <h2 id=\"sections-heading\">Sections</h2>\n"
+            out += "  <ul class=\"cards\">\n"
+            for card in m.sections {
+                out += "    <li class=\"card\"><h3><a href=\""
+                XMLText.append(root, to: &out)
+                XMLText.append(card.href, to: &out)
+                out += "\">"
+                XMLText.append(card.title, to: &out)
+                out += "</a></h3><p>"
+                XMLText.append(card.blurb, to: &out)
+                out += "</p></li>\n"
+            }
+            out += "  </ul>\n</section>\n"
+        }
+        if !m.pages.isEmpty {
+            out += "<section aria-labelledby=\"pages-heading\">\n  <h2 id=\"pages-heading\">Pages</h2>\n"
+            out += "  <ul class=\"page-list\">\n"
+            for link in m.pages {
+                out += "    <li><a href=\""
+                XMLText.append(root, to: &out)
+                XMLText.append(link.href, to: &out)
+                out += "\">"
+                XMLText.append(link.title, to: &out)
+                out += "</a> — "
+                XMLText.append(link.summary, to: &out)
+                out += "</li>\n"
+            }
+            out += "  </ul>\n</section>\n"
+        }
         return out
     }
 

@@ -23,11 +23,12 @@ public struct SiteRenderer: Sendable {
     public let templates: TemplateSet
     public let project: Project
     public let nav: [NavItem]
-    /// Whether `layout` (`page`) is the built-in template, written by ``CompiledLayout``;
+    /// Whether `layout` (`page`, `home`) is the built-in template, written by ``CompiledLayout``;
     /// a project's override (or a changed `$DOSSIER_RESOURCES` copy) renders through Mustache.
     /// (Variables for `CompiledLayoutTests`, which renders each page both ways.)
     var compiledLayout: Bool
     var compiledContentPage: Bool
+    var compiledHome: Bool
 
     public init(templates: TemplateSet, project: Project, nav: [NavItem]) {
         self.templates = templates
@@ -35,6 +36,7 @@ public struct SiteRenderer: Sendable {
         self.nav = nav
         compiledLayout = Self.isBuiltIn("layout", in: templates)
         compiledContentPage = Self.isBuiltIn("page", in: templates)
+        compiledHome = Self.isBuiltIn("home", in: templates)
     }
 
     /// Whether the template `name` of `templates` has the text of the built-in one compiled
@@ -83,6 +85,8 @@ public struct SiteRenderer: Sendable {
         let content: String
         if compiledContentPage, page.template == "page", let model = page.model as? ContentPageModel {
             content = CompiledLayout.contentPage(model.content)
+        } else if compiledHome, page.template == "home", let model = page.model as? HomeModel {
+            content = CompiledLayout.home(model, root: root, site: site)
         } else {
             do {
                 content = try templates.render(
