@@ -88,6 +88,22 @@ public enum XMLText {
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(s.utf8.count + 16)
+        appendEscaped(s, to: &bytes, apostrophe: apostrophe)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``append(_:to:)`` into UTF-8 bytes (the compiled page layout gathers its ASCII
+    /// text as bytes).
+    public static func append(_ s: String, to bytes: inout [UInt8]) {
+        guard needsEscape(s) else {
+            bytes.append(contentsOf: s.utf8)
+            return
+        }
+        appendEscaped(s, to: &bytes, apostrophe: "&#39;")
+    }
+
+    /// The bytes of `s`, each of `& < > " '` replaced, appended to `bytes`.
+    static func appendEscaped(_ s: String, to bytes: inout [UInt8], apostrophe: StaticString) {
         for c in s.utf8 {
             switch c {
             case 0x3C: bytes += "&lt;".utf8
@@ -98,7 +114,6 @@ public enum XMLText {
             default: bytes.append(c)
             }
         }
-        out += String(decoding: bytes, as: UTF8.self)
     }
 
     /// Text for an XML 1.0 document that other programs read (the KeePass export):

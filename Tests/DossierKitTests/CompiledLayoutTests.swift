@@ -175,6 +175,9 @@ import Testing
                 }
             }
             #expect(Array(XMLText.escape(t).utf8) == Array(plain.utf8), "\(t.debugDescription)")
+            var bytes: [UInt8] = [0x41]
+            XMLText.append(t, to: &bytes)
+            #expect(bytes == [0x41] + Array(plain.utf8), "\(t.debugDescription)")
         }
     }
 

@@ -81,106 +81,167 @@ enum CompiledLayout {
 
     /// `Templates/layout.mustache` with `m`, as the Mustache render of that template gives it.
     static func render(_ m: LayoutModel) -> String {
-        var out = ""
-        out.reserveCapacity(m.content.utf8.count + 4_096 + 256 * (m.nav.count * 2 + m.toc.count + m.crumbs.count))
+        var w = PageWriter(capacity: m.content.utf8.count + 4_096
+                           + 256 * (m.nav.count * 2 + m.toc.count + m.crumbs.count))
         let hasTOC = m.toc.count >= 2
-        out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+        w.text("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        w.text("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
         if m.isHome {
-            XMLText.append(m.site.title, to: &out)
+            w.escaped(m.site.title)
         } else {
-            XMLText.append(m.title, to: &out)
-            out += " · "
-            XMLText.append(m.site.title, to: &out)
+            w.escaped(m.title)
+            w.raw(" · ")
+            w.escaped(m.site.title)
         }
         // (`{{#site.description}}` renders for any text, an empty one too.)
-        out += "</title>\n<meta name=\"description\" content=\""
-        XMLText.append(m.site.description, to: &out)
-        out += "\">\n<meta name=\"generator\" content=\"Dossier "
-        XMLText.append(m.site.version, to: &out)
-        out += "\">\n<link rel=\"stylesheet\" href=\""
-        XMLText.append(m.root, to: &out)
-        out += "assets/dossier.css\">\n"
+        w.text("</title>\n<meta name=\"description\" content=\"")
+        w.escaped(m.site.description)
+        w.text("\">\n<meta name=\"generator\" content=\"Dossier ")
+        w.escaped(m.site.version)
+        w.text("\">\n<link rel=\"stylesheet\" href=\"")
+        w.escaped(m.root)
+        w.text("assets/dossier.css\">\n")
         for href in m.styles {
-            out += "<link rel=\"stylesheet\" href=\""
-            XMLText.append(href, to: &out)
-            out += "\">\n"
+            w.text("<link rel=\"stylesheet\" href=\"")
+            w.escaped(href)
+            w.text("\">\n")
         }
-        out += "</head>\n<body class=\""
-        XMLText.append(m.bodyClass, to: &out)
-        out += "\">\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"site-header\">\n"
-        out += "  <a class=\"site-title\" href=\""
-        XMLText.append(m.root, to: &out)
-        out += "index.html\">"
-        XMLText.append(m.site.title, to: &out)
-        out += "</a>\n  <nav class=\"site-nav\" aria-label=\"Site\">\n    <ul class=\"nav-wide\">\n"
-        for entry in m.nav { appendNavEntry(entry, indent: "      ", to: &out) }
-        out += "    </ul>\n    <details class=\"nav-menu\">\n      <summary>Menu</summary>\n      <ul>\n"
-        for entry in m.nav { appendNavEntry(entry, indent: "        ", to: &out) }
-        out += "      </ul>\n    </details>\n  </nav>\n</header>\n<div class=\"page\">\n<main id=\"main\""
-        out += hasTOC ? " class=\"with-toc\">\n<div class=\"page-top\">\n" : ">\n"
+        w.text("</head>\n<body class=\"")
+        w.escaped(m.bodyClass)
+        w.text("\">\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"site-header\">\n")
+        w.text("  <a class=\"site-title\" href=\"")
+        w.escaped(m.root)
+        w.text("index.html\">")
+        w.escaped(m.site.title)
+        w.text("</a>\n  <nav class=\"site-nav\" aria-label=\"Site\">\n    <ul class=\"nav-wide\">\n")
+        for entry in m.nav { writeNavEntry(entry, indent: "      ", to: &w) }
+        w.text("    </ul>\n    <details class=\"nav-menu\">\n      <summary>Menu</summary>\n      <ul>\n")
+        for entry in m.nav { writeNavEntry(entry, indent: "        ", to: &w) }
+        w.text("      </ul>\n    </details>\n  </nav>\n</header>\n<div class=\"page\">\n<main id=\"main\"")
+        w.text(hasTOC ? " class=\"with-toc\">\n<div class=\"page-top\">\n" : ">\n")
         if !m.crumbs.isEmpty {
-            out += "<nav class=\"breadcrumbs\" aria-label=\"Breadcrumb\"><ol>\n"
+            w.text("<nav class=\"breadcrumbs\" aria-label=\"Breadcrumb\"><ol>\n")
             for crumb in m.crumbs {
                 if let href = crumb.href {
-                    out += "<li><a href=\""
-                    XMLText.append(href, to: &out)
-                    out += "\">"
-                    XMLText.append(crumb.title, to: &out)
-                    out += "</a></li>\n"
+                    w.text("<li><a href=\"")
+                    w.escaped(href)
+                    w.text("\">")
+                    w.escaped(crumb.title)
+                    w.text("</a></li>\n")
                 } else {
-                    out += "<li><span aria-current=\"page\">"
-                    XMLText.append(crumb.title, to: &out)
-                    out += "</span></li>\n"
+                    w.text("<li><span aria-current=\"page\">")
+                    w.escaped(crumb.title)
+                    w.text("</span></li>\n")
                 }
             }
-            out += "</ol></nav>\n"
+            w.text("</ol></nav>\n")
         }
         if hasTOC {
-            out += m.headAndBody.head
-            out += "\n</div>\n<nav class=\"toc\" aria-label=\"On this page\">\n"
-            out += "  <p class=\"toc-title\">On this page</p>\n  <ul>\n"
+            w.raw(m.headAndBody.head)
+            w.text("\n</div>\n<nav class=\"toc\" aria-label=\"On this page\">\n")
+            w.text("  <p class=\"toc-title\">On this page</p>\n  <ul>\n")
             for line in m.toc {
-                out += "    <li class=\"level-"
-                XMLText.append(String(line.entry.level), to: &out)
-                out += "\"><a href=\"#"
-                XMLText.append(line.entry.anchor, to: &out)
-                out += "\">"
-                XMLText.append(line.entry.text, to: &out)
-                out += "</a></li>\n"
+                w.text("    <li class=\"level-")
+                w.escaped(String(line.entry.level))
+                w.text("\"><a href=\"#")
+                w.escaped(line.entry.anchor)
+                w.text("\">")
+                w.escaped(line.entry.text)
+                w.text("</a></li>\n")
             }
-            out += "  </ul>\n</nav>\n<div class=\"page-body\">\n"
-            out += m.headAndBody.body
-            out += "\n</div>\n"
+            w.text("  </ul>\n</nav>\n<div class=\"page-body\">\n")
+            w.raw(m.headAndBody.body)
+            w.text("\n</div>\n")
         } else {
-            out += m.content
-            out += "\n"
+            w.raw(m.content[...])
+            w.text("\n")
         }
-        out += "</main>\n</div>\n<footer class=\"site-footer\">\n  <p>Built with Dossier "
-        XMLText.append(m.site.version, to: &out)
-        out += ".</p>\n</footer>\n<script src=\""
-        XMLText.append(m.root, to: &out)
-        out += "assets/tables.js\" defer></script>\n"
+        w.text("</main>\n</div>\n<footer class=\"site-footer\">\n  <p>Built with Dossier ")
+        w.escaped(m.site.version)
+        w.text(".</p>\n</footer>\n<script src=\"")
+        w.escaped(m.root)
+        w.text("assets/tables.js\" defer></script>\n")
         for src in m.scripts {
-            out += "<script src=\""
-            XMLText.append(src, to: &out)
-            out += "\"></script>\n"
+            w.text("<script src=\"")
+            w.escaped(src)
+            w.text("\"></script>\n")
         }
-        out += "</body>\n</html>\n"
-        return out
+        w.text("</body>\n</html>\n")
+        return w.finish()
     }
 
     /// A line of `{{#nav}}…{{/nav}}`.
     @inline(__always)
-    static func appendNavEntry(_ entry: LayoutModel.NavEntry, indent: String, to out: inout String) {
-        out += indent
-        out += "<li><a href=\""
-        XMLText.append(entry.href, to: &out)
-        out += "\""
-        if entry.current { out += " aria-current=\"page\"" }
-        if entry.inSection { out += " class=\"current-section\"" }
-        out += ">"
-        XMLText.append(entry.title, to: &out)
-        out += "</a></li>\n"
+    static func writeNavEntry(_ entry: LayoutModel.NavEntry, indent: StaticString, to w: inout PageWriter) {
+        w.text(indent)
+        w.text("<li><a href=\"")
+        w.escaped(entry.href)
+        w.text("\"")
+        if entry.current { w.text(" aria-current=\"page\"") }
+        if entry.inSection { w.text(" class=\"current-section\"") }
+        w.text(">")
+        w.escaped(entry.title)
+        w.text("</a></li>\n")
+    }
+}
+
+/// The page the compiled layout writes: runs of ASCII text (the template's own text and
+/// the escaped values that are ASCII) gathered as bytes and appended to the page as one
+/// String each, when a non-ASCII or a large piece (the content) comes or at the end. A
+/// String append costs about 340 instructions whatever its length, and the layout has
+/// some 80 pieces; a run of ASCII bytes is made a String by one word-at-a-time check.
+/// (The whole page as bytes would be checked as UTF-8 at about 9 instructions a byte once
+/// it holds one non-ASCII character: every page's title holds a `·`.)
+struct PageWriter {
+    private var out = ""
+    private var run: [UInt8] = []
+
+    init(capacity: Int) {
+        out.reserveCapacity(capacity)
+        run.reserveCapacity(2_048)
+    }
+
+    /// ASCII template text.
+    @inline(__always)
+    mutating func text(_ s: StaticString) {
+        assert(s.isASCII)
+        run.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// `{{x}}`: `s` through ``XMLText/append(_:to:)`` (the escaper Mustache uses).
+    @inline(__always)
+    mutating func escaped(_ s: String) {
+        if Self.isASCII(s) {
+            XMLText.append(s, to: &run)
+        } else {
+            flush()
+            XMLText.append(s, to: &out)
+        }
+    }
+
+    /// `{{{x}}}`, and template text that is not ASCII: appended as it is.
+    mutating func raw(_ s: Substring) {
+        flush()
+        out += s
+    }
+
+    mutating func raw(_ s: String) {
+        flush()
+        out += s
+    }
+
+    mutating func finish() -> String {
+        flush()
+        return out
+    }
+
+    private mutating func flush() {
+        guard !run.isEmpty else { return }
+        out += String(decoding: run, as: UTF8.self)
+        run.removeAll(keepingCapacity: true)
+    }
+
+    static func isASCII(_ s: String) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? s.utf8.allSatisfy { $0 < 0x80 }
     }
 }
