@@ -96,7 +96,10 @@ public enum XMLText {
     /// text as bytes).
     public static func append(_ s: String, to bytes: inout [UInt8]) {
         guard needsEscape(s) else {
-            bytes.append(contentsOf: s.utf8)
+            // (From the contiguous bytes at once: `append(contentsOf: s.utf8)` copies one by one.)
+            if s.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+                bytes.append(contentsOf: s.utf8)
+            }
             return
         }
         appendEscaped(s, to: &bytes, apostrophe: "&#39;")
