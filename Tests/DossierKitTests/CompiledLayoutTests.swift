@@ -4,14 +4,14 @@ import Render
 import Testing
 @testable import DossierKit
 
-/// The built-in layout and content-page templates are written by code (``CompiledLayout``)
+/// The built-in layout, content-page and home templates are written by code (``CompiledLayout``)
 /// while a project leaves them alone; these tests hold that code to the Mustache render of
 /// the same templates (the twin, kept for overridden templates), byte for byte, on
 /// generated models: empty and full navigation with current and in-section entries,
 /// breadcrumbs with and without links, contents lists of every length, styles and
 /// scripts, the home page, texts with `<>&"'`, control characters and non-ASCII, an
-/// empty description. A change to `Templates/layout.mustache` or `page.mustache` that the
-/// code does not follow (or the other way round) fails here.
+/// empty description. A change to `Templates/layout.mustache`, `page.mustache` or
+/// `home.mustache` that the code does not follow (or the other way round) fails here.
 @Suite struct CompiledLayoutTests {
     static let texts = ["", "Plain", "Site & co", "<b>", "a > b", "\"q\"", "'s", "&amp;", "\u{1}", "\u{7F}",
                         "\u{85}", "\u{9F}", "\t", "\n", "\r\n", "é", "e\u{301}", "日本", "👍🏽", " ", "·", "{{x}}",
