@@ -23,6 +23,30 @@ public struct SiteRenderer: Sendable {
     public let templates: TemplateSet
     public let project: Project
     public let nav: [NavItem]
+    /// Whether `layout` (`page`, `home`) is the built-in template, written by ``CompiledLayout``;
+    /// a project's override (or a changed `$DOSSIER_RESOURCES` copy) renders through Mustache.
+    /// (Variables for `CompiledLayoutTests`, which renders each page both ways.)
+    var compiledLayout: Bool
+    var compiledContentPage: Bool
+    var compiledHome: Bool
+
+    public init(templates: TemplateSet, project: Project, nav: [NavItem]) {
+        self.templates = templates
+        self.project = project
+        self.nav = nav
+        compiledLayout = Self.isBuiltIn("layout", in: templates)
+        compiledContentPage = Self.isBuiltIn("page", in: templates)
+        compiledHome = Self.isBuiltIn("home", in: templates)
+    }
+
+    /// Whether the template `name` of `templates` has the text of the built-in one compiled
+    /// into the binary (the text ``CompiledLayout`` is kept equal to).
+    static func isBuiltIn(_ name: String, in templates: TemplateSet) -> Bool {
+        guard let text = templates.text(of: name),
+              let encoded = EmbeddedResources.files["Templates/\(name).mustache"],
+              let data = Data(base64Encoded: encoded) else { return false }
+        return text.utf8.elementsEqual(data)
+    }
 
     /// A fingerprint of everything that shapes every page (templates, navigation,
     /// site settings), mixed into every unit's cache key.
@@ -59,11 +83,17 @@ public struct SiteRenderer: Sendable {
         let root = SitePaths.root(from: page.path)
         let site = siteModel
         let content: String
-        do {
-            content = try templates.render(
-                page.template, PageContext(model: page.model, root: root, site: site, title: page.title))
-        } catch {
-            throw DossierError("page \(page.path): \(error)")
+        if compiledContentPage, page.template == "page", let model = page.model as? ContentPageModel {
+            content = CompiledLayout.contentPage(model.content)
+        } else if compiledHome, page.template == "home", let model = page.model as? HomeModel {
+            content = CompiledLayout.home(model, root: root, site: site)
+        } else {
+            do {
+                content = try templates.render(
+                    page.template, PageContext(model: page.model, root: root, site: site, title: page.title))
+            } catch {
+                throw DossierError("page \(page.path): \(error)")
+            }
         }
         // (Over bytes for an ASCII path: ``SitePaths/components(asciiPath:)``.)
         let parts = SitePaths.components(asciiPath: page.path)
@@ -78,14 +108,20 @@ public struct SiteRenderer: Sendable {
         var body = content, toc = page.toc
         if toc.isEmpty, page.template != "page", let added = PageContents.add(to: content) { (body, toc) = added }
         let enhanced = TableMarkup.enhance(body)
+        let tocLines = toc.filter { $0.level >= 2 && $0.level <= 3 }.map(LayoutModel.TOCLine.init)
+        // The compiled layout reads the title split only when it shows the contents
+        // (`hasTOC`); a project's layout may read `contentHead` on any page.
+        let whole = (head: enhanced[enhanced.startIndex..<enhanced.startIndex], body: enhanced[...])
+        let headAndBody = !compiledLayout || tocLines.count >= 2 ? TitleSplit.split(enhanced) : whole
         let layout = LayoutModel(
             title: page.title, isHome: page.path == "index.html", site: site, root: root,
             content: enhanced, nav: navModel, crumbs: breadcrumbs(page, root: root),
-            toc: toc.filter { $0.level >= 2 && $0.level <= 3 }.map(LayoutModel.TOCLine.init),
+            toc: tocLines,
             styles: page.styles.map { root + $0 }, scripts: page.scripts.map { root + $0 }, bodyClass: page.bodyClass,
-            headAndBody: TitleSplit.split(enhanced))
+            headAndBody: headAndBody)
         // Display text never carries control characters (docs/json-and-csv.md): one
         // pass over the finished page replaces any a title or label brought in.
+        guard !compiledLayout else { return ControlCharacters.displayUTF8(CompiledLayout.render(layout)) }
         // The layout is its content and some navigation: room for both at once.
         return ControlCharacters.displayUTF8(
             try templates.render("layout", layout, capacity: layout.content.utf8.count + 16_384))

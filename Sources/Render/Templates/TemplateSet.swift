@@ -20,6 +20,9 @@ public struct TemplateSet: Sendable {
     public let names: Set<String>
     /// Names that came from the project.
     public let overridden: Set<String>
+    /// Each template's text by name (the page renderer writes the built-in `layout` and
+    /// `page` by compiled code only while their texts are the built-in ones).
+    private let texts: [String: String]
 
     public enum Failure: Error, CustomStringConvertible {
         case parse(file: String, line: Int, message: String)
@@ -83,6 +86,7 @@ public struct TemplateSet: Sendable {
         fingerprint = fp.hex
         names = Set(texts.keys)
         overridden = fromLast
+        self.texts = texts.mapValues(\.0)
     }
 
     /// Renders the template `name` with `model`. `capacity`: the bytes the page is
@@ -94,6 +98,9 @@ public struct TemplateSet: Sendable {
     }
 
     public func has(_ name: String) -> Bool { names.contains(name) }
+
+    /// The text of the template `name` as loaded (after any override), or nil.
+    public func text(of name: String) -> String? { texts[name] }
 
     /// The parsed template `name` (for ``TemplateFieldCheck``).
     func parsed(_ name: String) -> [MustacheNode]? { renderer.templates[name] }
