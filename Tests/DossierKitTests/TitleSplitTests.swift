@@ -61,4 +61,37 @@ import Testing
         #expect(plain.withUTF8 { TitleSplit.cutByBytes($0) } == .some(21))
         #expect(cut(plain) == ["<div><h1>T</h1></div>", "<p>x</p>"])
     }
+
+    /// A Markdown page in the built-in page template is cut inside its article: the title
+    /// first, then (in the layout) "On this page", then the article with the rest; a page
+    /// without a title, or not in that article, is cut as before.
+    @Test func aMarkdownPageIsCutInsideItsArticle() {
+        let open = "<article class=\"content-page\">\n", close = "\n</article>\n"
+        let inner = "<h1 id=\"m\">Methods</h1>\n<p>Text.</p>\n<h2 id=\"a\">A</h2>"
+        let s = TitleSplit.splitInsideArticle(open + inner + close)
+        #expect(s.map { [String($0.head), String($0.body)] }
+                == ["<h1 id=\"m\">Methods</h1>", open + "\n<p>Text.</p>\n<h2 id=\"a\">A</h2>" + close])
+        #expect(TitleSplit.splitInsideArticle(open + "<p>no title</p>" + close) == nil)
+        #expect(TitleSplit.splitInsideArticle("<div>" + inner + "</div>") == nil)
+        #expect(TitleSplit.splitInsideArticle(open + inner) == nil)
+        // The plain split would put the whole article first.
+        #expect(cut(open + inner + close)[1] == "\n")
+        // Generated pages: the head and body are the plain split of the article's content.
+        let pieces = ["<h1>T</h1>", "<p>x</p>", "\n", "<div>", "</div>", "<h2>A</h2>", "é", "<!-- c -->", "<br>"]
+        var random = SeededNumbers(state: 53)
+        var cutInside = 0
+        for _ in 0..<5_000 {
+            let content = random.soup(pieces, fewerThan: 9)
+            let plain = TitleSplit.split(content)
+            let inside = TitleSplit.splitInsideArticle(open + content + close)
+            if plain.head.isEmpty {
+                #expect(inside == nil, "\(content)")
+            } else {
+                #expect(inside.map { [String($0.head), String($0.body)] }
+                        == [String(plain.head), open + plain.body + close], "\(content)")
+                cutInside += 1
+            }
+        }
+        #expect(cutInside > 1_000)
+    }
 }

@@ -29,6 +29,9 @@ public struct SiteRenderer: Sendable {
     var compiledLayout: Bool
     var compiledContentPage: Bool
     var compiledHome: Bool
+    /// Whether the `page` template is the built-in one (its title split is made inside its
+    /// article: ``TitleSplit/splitInsideArticle(_:)``), compiled or not.
+    let builtInContentPage: Bool
 
     public init(templates: TemplateSet, project: Project, nav: [NavItem]) {
         self.templates = templates
@@ -36,6 +39,7 @@ public struct SiteRenderer: Sendable {
         self.nav = nav
         compiledLayout = Self.isBuiltIn("layout", in: templates)
         compiledContentPage = Self.isBuiltIn("page", in: templates)
+        builtInContentPage = compiledContentPage
         compiledHome = Self.isBuiltIn("home", in: templates)
     }
 
@@ -112,7 +116,11 @@ public struct SiteRenderer: Sendable {
         // The compiled layout reads the title split only when it shows the contents
         // (`hasTOC`); a project's layout may read `contentHead` on any page.
         let whole = (head: enhanced[enhanced.startIndex..<enhanced.startIndex], body: enhanced[...])
-        let headAndBody = !compiledLayout || tocLines.count >= 2 ? TitleSplit.split(enhanced) : whole
+        // A Markdown page in the built-in page template is split inside its article.
+        let headAndBody = !compiledLayout || tocLines.count >= 2
+            ? (builtInContentPage && page.template == "page" ? TitleSplit.splitInsideArticle(enhanced) : nil)
+                ?? TitleSplit.split(enhanced)
+            : whole
         let layout = LayoutModel(
             title: page.title, isHome: page.path == "index.html", site: site, root: root,
             content: enhanced, nav: navModel, crumbs: breadcrumbs(page, root: root),

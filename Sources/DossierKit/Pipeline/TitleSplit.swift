@@ -21,6 +21,25 @@ enum TitleSplit {
     /// its twin for `TitleSplitTests`) takes that walk. Every content page's whole HTML
     /// passes through here, twice: over Characters it was 69 % of a page build's
     /// instructions (docs/perf-pages.md).
+    /// The title split of a Markdown page in the built-in `page` template (`<article
+    /// class="content-page">`, the Markdown, `</article>`): its `<h1>` sits inside the
+    /// article, so ``split(_:)`` would cut after the whole article and "On this page"
+    /// would come after the page on a phone. The cut is made inside it: the head is the
+    /// Markdown up to its title (``split(_:)`` of the article's content), the body the
+    /// article holding the rest. Nil when `html` is not such an article or its content
+    /// has no title (then ``split(_:)`` gives the same as before: all of it the body).
+    static func splitInsideArticle(_ html: String) -> (head: Substring, body: Substring)? {
+        let open = "<article class=\"content-page\">\n", close = "\n</article>\n"
+        let bytes = html.utf8, o = open.utf8.count, c = close.utf8.count
+        guard bytes.count >= o + c, bytes.starts(with: open.utf8), bytes.suffix(c).elementsEqual(close.utf8)
+        else { return nil }
+        let inner = String(decoding: bytes.dropFirst(o).dropLast(c), as: UTF8.self)
+        let (head, rest) = split(inner)
+        guard !head.isEmpty else { return nil }
+        let body = open + rest + close
+        return (head, body[...])
+    }
+
     static func split(_ html: String) -> (head: Substring, body: Substring) {
         var text = html
         let cut: Int?? = text.withUTF8 { cutByBytes($0) }
