@@ -62,7 +62,8 @@ import Testing
         var rng = PageSeed(state: unsafe ? 61 : 67)
         var labelsFromThePage = 0
         for _ in 0..<400 {
-            let html = Markdown.render(Self.page(&rng, unsafe: unsafe), options: MarkdownOptions(unsafeHTML: unsafe)).html
+            let markdown = Self.page(&rng, unsafe: unsafe)
+            let html = Markdown.render(markdown, options: MarkdownOptions(unsafeHTML: unsafe)).html
             #expect(TableMarkup.enhance(html) == ReferenceTableMarkup.enhance(html), "\(html)")
             var h = html
             if h.withUTF8({ TableMarkup.plan($0).labelFromPage }) { labelsFromThePage += 1 }

@@ -165,7 +165,7 @@ public enum TableMarkup {
     }
 
     /// The rows after the first, or 0 for a table without a `<td`: both counted in one
-    /// pass from `<` to `<` (neither `<td` nor `<tr` can overlap itself, so this counts
+    /// pass from `<t` to `<t` (neither `<td` nor `<tr` can overlap itself, so this counts
     /// what a search for each from the end of the last finds: ``bodyRowCountBySearch(_:)``,
     /// compared in `TableMarkupTests`).
     static func bodyRowCount(_ t: [UInt8]) -> Int { t.withUnsafeBufferPointer { bodyRowCount($0) } }
@@ -174,7 +174,7 @@ public enum TableMarkup {
         var cells = 0, rows = 0
         guard let base = b.baseAddress else { return 0 }
         var k = 0
-        while k + 3 <= b.count, let lt = memchr(base + k, 0x3C, b.count - k) {
+        while k + 3 <= b.count, let lt = dossier_find_pair(base + k, b.count - k, 0x3C, 0x74) {   // "<t"
             k = base.distance(to: lt.assumingMemoryBound(to: UInt8.self))
             if k + 3 <= b.count, b[k + 1] == 0x74 {                                 // "<t"
                 if b[k + 2] == 0x64 { cells += 1 } else if b[k + 2] == 0x72 { rows += 1 }   // "d", "r"

@@ -18,6 +18,9 @@ extension TableMarkup {
     /// text. Offsets are into the table's bytes.
     struct CellSpot {
         var start = 0, openEnd = 0, contentEnd = 0, end = 0
+        /// Where the tag's name ends, when a class attribute may be written there (an
+        /// ASCII tag without one: every cell cmark writes); 0 for any other tag.
+        var nameEnd = 0
         var column = 0
         var isHeader = false
         /// In a body row (after any `<thead>`, with a cell that is not a header cell).
@@ -236,11 +239,24 @@ extension TableMarkup {
                 guard let ce = search(t, header ? "</th>" : "</td>", from: gt), ce < limit else { return nil }
                 var c = CellSpot()
                 c.start = k; c.openEnd = gt + 1; c.contentEnd = ce; c.end = ce + 5; c.isHeader = header
+                c.nameEnd = nameEnd(t, k, gt + 1)
                 return c
             }
             k += 1
         }
         return nil
+    }
+
+    /// The end of the tag name of `t[s..<e]` for ``putTag(_:_:_:_:_:into:)``'s direct way
+    /// (an ASCII tag without `class="`), or 0.
+    static func nameEnd(_ t: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Int {
+        for k in s..<e {
+            let c = t[k]
+            if c >= 0x80 || (c == 0x63 && k + 7 <= e && memcmp(t.baseAddress! + k, classAttribute, 7) == 0) { return 0 }
+        }
+        var n = s + 1
+        while n < e && t[n] != 0x20 && t[n] != 0x3E && t[n] != 0x2F { n += 1 }
+        return n
     }
 
     /// The facts of a body cell: over its bytes when its content is ASCII text alone (as

@@ -146,7 +146,13 @@ extension TableMarkup {
                 let c = plan.cells[k]
                 guard c.column < columns else { continue }
                 let rule = plan.rules[table.rules.lowerBound + c.column]
-                if let joined = rule.joinedClasses {
+                if let attribute = rule.classAttribute, c.nameEnd > 0 {
+                    // ``putTag(_:_:_:_:_:into:)``'s direct way: the rest of the tag goes
+                    // with the bytes up to the next edit.
+                    out.put(t, at..<c.nameEnd)
+                    out.put(attribute)
+                    at = c.nameEnd
+                } else if let joined = rule.joinedClasses {
                     out.put(t, at..<c.start)
                     let bytes = UnsafeBufferPointer(start: joined.utf8Start, count: joined.utf8CodeUnitCount)
                     putTag(t, c.start, c.openEnd, bytes, rule.classes, into: &out)
@@ -229,4 +235,9 @@ extension TableMarkup.ColumnRule {
 
     /// ``classes`` joined by spaces, or nil for none.
     var joinedClasses: StaticString? { numeric && sawValue ? "num" : sawValue ? nil : "col-empty" }
+
+    /// ` class="…"` of ``joinedClasses``, or nil.
+    var classAttribute: StaticString? {
+        numeric && sawValue ? " class=\"num\"" : sawValue ? nil : " class=\"col-empty\""
+    }
 }
