@@ -41,7 +41,37 @@ public enum TableMarkup {
     /// written once (``enhancedPage(_:)``).
     public static func enhance(_ html: String) -> String {
         var html = html
-        return html.withUTF8 { b in search(b, "<table", from: 0, pivot: 3) == nil ? nil : enhancedPage(b) } ?? html
+        var finalOnly: PagePlan? = nil
+        let written = html.withUTF8 { b -> String? in
+            guard search(b, "<table", from: 0, pivot: 3) != nil else { return nil }
+            let plan = plan(b)
+            if plan.finalInRegionsOnly { finalOnly = plan; return nil }
+            return enhancedPage(b, plan)
+        }
+        if let written { return written }
+        if let finalOnly { return droppingFinalMarkers(html, finalOnly) }
+        return html
+    }
+
+    /// ``enhance(_:)`` of a page whose every table is final (``finalTableTag``) and
+    /// already directly inside its region (the study's participant page, with thousands
+    /// of cells): the markers become `<table class="data">` and the rest of the page is
+    /// appended as slices of itself, which a String need not check as UTF-8 again.
+    /// `TableCellsTests` compares it with the plain twin.
+    static func droppingFinalMarkers(_ html: String, _ plan: PagePlan) -> String {
+        let utf8 = html.utf8
+        func at(_ k: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: k) }
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        var i = 0
+        for table in plan.tables {
+            out += html[at(i)..<at(table.start)]
+            out += "<table class=\"data\">"
+            out += html[at(table.start + finalTableTag.utf8.count)..<at(table.end)]
+            i = table.end
+        }
+        out += html[at(i)...]
+        return out
     }
 
     static func openTag(label: String, tall: Bool) -> String {

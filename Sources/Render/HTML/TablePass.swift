@@ -73,11 +73,16 @@ extension TableMarkup {
         var cells: [CellSpot] = []
         var rules: [ColumnRule] = []
         var labelFromPage = false
+
+        /// Every table is final and directly in its region: only the markers change
+        /// (``droppingFinalMarkers(_:_:)``).
+        var finalInRegionsOnly: Bool {
+            tables.allSatisfy { !$0.skip && $0.isFinal && $0.wrap == .region }
+        }
     }
 
-    /// ``enhance(_:)`` of the page `b` holding a `<table`.
-    static func enhancedPage(_ b: UnsafeBufferPointer<UInt8>) -> String {
-        let plan = plan(b)
+    /// ``enhance(_:)`` of the page `b` holding a `<table`, read into `plan`.
+    static func enhancedPage(_ b: UnsafeBufferPointer<UInt8>, _ plan: PagePlan) -> String {
         if plan.labelFromPage {
             var sink = ArraySink(capacity: b.count + 512)
             write(b, plan, into: &sink)
