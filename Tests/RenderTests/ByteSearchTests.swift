@@ -52,4 +52,27 @@ import Testing
             }
         }
     }
+
+    /// `dossier_find_pair` (16 places at once) against the plain walk, on texts of 0–400
+    /// bytes made mostly of the pair's own bytes (so near misses, `aa…b` runs and a pair
+    /// across the 16-byte steps are common), from every start offset's parity.
+    @Test func pairSearchAgreesWithThePlainWalk() {
+        var rng = SystemRandomNumberGenerator()
+        for (a, b) in [(UInt8(ascii: "<"), UInt8(ascii: "h")), (0x3C, 0x3C), (0x00, 0xFF), (0x61, 0x62)] {
+            let alphabet = [a, b, UInt8(ascii: "z"), a, b]
+            for _ in 0..<3_000 {
+                let count = Int.random(in: 0...400, using: &rng)
+                var bytes = (0..<count).map { _ in alphabet.randomElement(using: &rng)! }
+                if count > 40, Bool.random(using: &rng) {         // no pair until late, or none
+                    for k in 0..<(count - Int.random(in: 0...40, using: &rng)) where bytes[k] == a { bytes[k] = 0x7A }
+                }
+                let start = Int.random(in: 0...count, using: &rng)
+                bytes.withUnsafeBufferPointer { buf in
+                    let hay = buf.baseAddress.map { $0 + start }, len = count - start
+                    #expect(dossier_find_pair(hay, len, a, b) == dossier_find_pair_plain(hay, len, a, b),
+                            "\(a) \(b) in \(bytes) from \(start)")
+                }
+            }
+        }
+    }
 }

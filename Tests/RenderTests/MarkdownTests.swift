@@ -77,6 +77,38 @@ import Testing
         #expect(r.unique("a-1") == "a-1-1")
         #expect(r.unique("a") == "a-2")
     }
+
+    /// The registry's list of a few anchors (moving to a dictionary past 16) against the
+    /// plain dictionary registry, on random pages of up to 60 headings whose slugs collide
+    /// with each other and with the suffixed forms (`a`, `a-1`, `a-1-1`, `a-2`).
+    @Test func slugRegistryAgreesWithADictionary() {
+        let pieces = ["a", "b", "-1", "-2", "-1-1", "section", "x-3"]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var fast = Slug.Registry(), plain = DictionaryRegistry()
+            for _ in 0..<Int.random(in: 0...60, using: &rng) {
+                let second = Bool.random(using: &rng) ? "" : pieces.randomElement(using: &rng)!
+                let base = pieces.randomElement(using: &rng)! + second
+                #expect(fast.unique(base) == plain.unique(base), "\(base)")
+            }
+        }
+    }
+}
+
+/// The registry as it was: every anchor hashed into a dictionary.
+private struct DictionaryRegistry {
+    var seen: [String: Int] = [:]
+    mutating func unique(_ base: String) -> String {
+        if let n = seen.updateValue(0, forKey: base) {
+            var k = n + 1
+            var candidate = base + "-" + String(k)
+            while seen[candidate] != nil { k += 1; candidate = base + "-" + String(k) }
+            seen[base] = k
+            seen[candidate] = 0
+            return candidate
+        }
+        return base
+    }
 }
 
 /// The renderer allocates from a per-thread arena (Sources/CMarkArena) and walks only

@@ -35,13 +35,15 @@ enum ReferenceTableMarkup {
             guard let end = matchingEnd(b, start) else { break }
             let before = Array(b[i..<start])
             let table = Array(b[start..<end])
-            let wrapped = TableMarkup.isWrapped(before: before, outSoFar: out)
+            let wrapped = isWrapped(before: before, outSoFar: out)
             let label =
                 TableMarkup.caption(table) ?? TableMarkup.lastHeading(Array(out.suffix(4096)) + before.suffix(4096))
                 ?? "Table"
             let tall = TableMarkup.bodyRowCount(table) > 25
             let region = Array(TableMarkup.openTag(label: label, tall: tall).utf8)
-            let enhanced = enhanceTable(table)
+            let final = Array(TableMarkup.finalTableTag.utf8)
+            let enhanced = table.starts(with: final)
+                ? Array("<table class=\"data\">".utf8) + table[final.count...] : enhanceTable(table)
             switch wrapped {
             case .none:         // a region of its own around the table
                 out += before + region + enhanced + Array("</div>".utf8)
@@ -79,9 +81,9 @@ enum ReferenceTableMarkup {
 
     /// The cells between `start` and `end`, one after another, each with its text as the
     /// general path read it: tags stripped, entities decoded.
-    static func cells(_ t: [UInt8], from start: Int, to end: Int) -> [TableMarkup.Cell] {
-        var cells: [TableMarkup.Cell] = []
-        while var c = TableMarkup.nextCell(t, from: cells.last?.range.upperBound ?? start, limit: end) {
+    static func cells(_ t: [UInt8], from start: Int, to end: Int) -> [Cell] {
+        var cells: [Cell] = []
+        while var c = nextCell(t, from: cells.last?.range.upperBound ?? start, limit: end) {
             c.text = TableMarkup.decodeEntitiesByFoundation(TableMarkup.stripTags(Array(t[c.openEnd..<c.contentEnd])))
             cells.append(c)
         }
@@ -89,12 +91,12 @@ enum ReferenceTableMarkup {
     }
 
     static func enhanceTable(_ t: [UInt8]) -> [UInt8] {
-        var t = TableMarkup.addClass(t, at: 0, "data")
+        var t = addClass(t, at: 0, "data")
         if TableMarkup.find(t, "<table", from: 1) != nil || TableMarkup.find(t, "colspan", from: 0) != nil
             || TableMarkup.find(t, "rowspan", from: 0) != nil { return t }
         // a body row: after any <thead>, with a cell that is not a header cell
         let headEnd = TableMarkup.find(t, "</thead>", from: 0) ?? -1
-        let rows = rowRanges(t).map { r -> (cells: [TableMarkup.Cell], body: Bool) in
+        let rows = rowRanges(t).map { r -> (cells: [Cell], body: Bool) in
             let found = cells(t, from: r.start, to: r.end)
             return (found, r.start >= headEnd && found.contains { !$0.isHeader })
         }
@@ -128,7 +130,7 @@ enum ReferenceTableMarkup {
                     if let text = replacementText(
                         cell.text, padTo: numeric[k] && sawValue[k] && !durations[k] ? decimals[k] : nil,
                         durations: durations[k]),
-                       TableMarkup.plainContent(t, cell) {
+                       plainContent(t, cell) {
                         edits.append((cell.openEnd, cell.contentEnd, Array(HTML.escape(text).utf8)))
                     }
                 }
@@ -157,6 +159,58 @@ enum ReferenceTableMarkup {
             let unit = [" %", "%", " s"].first { trimmed.hasSuffix($0) } ?? ""
             let number = String(trimmed.dropLast(unit.count))
             return number + (have == 0 ? "." : "") + String(repeating: "0", count: want - have) + unit
+        }
+        return nil
+    }
+
+    /// Whether the last element opened before the table (only white space between) is a
+    /// `table-scroll` region (`.region`) or a legacy `table-wrap` div (`.legacy`); with
+    /// nothing before the table, the page written so far is read.
+    static func isWrapped(before: [UInt8], outSoFar: [UInt8]) -> TableMarkup.Wrap {
+        let buf = before.isEmpty ? outSoFar : before
+        var j = buf.count - 1
+        while j >= 0, buf[j] == 0x20 || buf[j] == 0x0A || buf[j] == 0x09 || buf[j] == 0x0D { j -= 1 }
+        guard j >= 0, buf[j] == 0x3E else { return .none }
+        guard let lt = TableMarkup.lastIndex(buf, of: 0x3C, before: j) else { return .none }
+        let tag = Array(buf[lt...j])
+        guard tag.starts(with: "<div".utf8) else { return .none }
+        if TableMarkup.find(tag, "table-scroll", from: 0) != nil { return .region }
+        if TableMarkup.find(tag, "\"table-wrap\"", from: 0) != nil { return .legacy }
+        return .none
+    }
+
+    static func addClass(_ t: [UInt8], at s: Int, _ cls: String) -> [UInt8] {
+        guard let gt = TableMarkup.firstIndex(t, of: 0x3E, from: s) else { return t }
+        var out = t
+        out.replaceSubrange(s..<(gt + 1), with: Array(TableMarkup.withClasses(t, s, gt + 1, [cls]).utf8))
+        return out
+    }
+
+    struct Cell {
+        var range: Range<Int>        // the whole `<td …>…</td>`
+        var openEnd: Int             // index after the opening tag's `>`
+        var contentEnd: Int          // index of `</td>`
+        var isHeader: Bool
+        var text: String
+    }
+
+    /// Whether the cell holds text only (no child elements), so its text may be replaced.
+    static func plainContent(_ t: [UInt8], _ c: Cell) -> Bool {
+        !t[c.openEnd..<c.contentEnd].contains(0x3C)
+    }
+
+    /// The next cell: a `<td`/`<th` followed by `>` or a space, to the next close tag of its kind.
+    static func nextCell(_ t: [UInt8], from: Int, limit: Int) -> Cell? {
+        var k = from
+        while k < limit {
+            if t[k] == 0x3C, k + 3 < limit, t[k + 1] == 0x74, t[k + 2] == 0x64 || t[k + 2] == 0x68,
+               t[k + 3] == 0x3E || t[k + 3] == 0x20 {
+                let header = t[k + 2] == 0x68
+                guard let gt = TableMarkup.firstIndex(t, of: 0x3E, from: k) else { return nil }
+                guard let ce = TableMarkup.find(t, header ? "</th>" : "</td>", from: gt), ce < limit else { return nil }
+                return Cell(range: k..<(ce + 5), openEnd: gt + 1, contentEnd: ce, isHeader: header, text: "")
+            }
+            k += 1
         }
         return nil
     }

@@ -21,9 +21,16 @@ size_t dossier_arena_used(void);
 /// documents: see arena.c), since the thread started (for tests).
 size_t dossier_arena_spares_taken(void);
 
-/// memmem(3): the first occurrence of `needle` in `haystack`, or NULL. Looks at the
-/// first bytes with memchr before handing over to glibc's memmem (see search.c).
+/// memmem(3): the first occurrence of `needle` in `haystack`, or NULL. Looks for the
+/// first two bytes with dossier_find_pair before handing over to glibc's memmem (see search.c).
 const void *dossier_memmem(const void *haystack, size_t n, const void *needle, size_t m);
+
+/// The first place in `haystack` (n bytes) holding byte `a` followed by byte `b`, or NULL:
+/// 16 places tested at once (see search.c).
+const void *dossier_find_pair(const void *haystack, size_t n, unsigned char a, unsigned char b);
+
+/// dossier_find_pair one place after the other: its plain twin, for its tests.
+const void *dossier_find_pair_plain(const void *haystack, size_t n, unsigned char a, unsigned char b);
 
 /// glibc's memmem(3) itself: the plain twin of dossier_memmem, for its tests.
 const void *dossier_memmem_libc(const void *haystack, size_t n, const void *needle, size_t m);

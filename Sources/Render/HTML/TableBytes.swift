@@ -1,3 +1,4 @@
+import CMarkArena
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc
@@ -15,14 +16,19 @@ extension TableMarkup {
     /// nested `<table` openings. Jumps from one `<table` or `</table>` to the next by
     /// `memmem` (a byte-by-byte walk tested every `<` of the page's charts and cells).
     static func matchingEnd(_ b: [UInt8], _ start: Int) -> Int? {
+        b.withUnsafeBufferPointer { matchingEnd($0, start) }
+    }
+
+    static func matchingEnd(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+        // An opening before the next close is looked for only up to that close (a search
+        // to the page's end from every table was most of this); neither tag can overlap
+        // the other, so this is the same test as comparing the next of each.
         var depth = 0
         var k = start
-        var nextOpen = find(b, "<table", from: k)
-        while let close = find(b, "</table>", from: k) {
-            if let open = nextOpen, open < close {
+        while let close = search(b, "</table>", from: k, pivot: 4) {
+            if let open = search(UnsafeBufferPointer(rebasing: b[..<close]), "<table", from: k, pivot: 3) {
                 depth += 1
                 k = open + 6
-                nextOpen = find(b, "<table", from: k)
                 continue
             }
             depth -= 1
@@ -56,9 +62,57 @@ extension TableMarkup {
         b.withUnsafeBufferPointer { ByteSearch.find(s, in: $0, from: from) }
     }
 
+    /// The first index ≥ `from` where `needle` occurs in `b` (``dossier_memmem``).
+    @inline(__always)
+    static func search(_ b: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int) -> Int? {
+        guard from < b.count, let base = b.baseAddress,
+              let p = dossier_memmem(base + from, b.count - from, needle.utf8Start, needle.utf8CodeUnitCount)
+        else { return nil }
+        return UnsafeRawPointer(base).distance(to: p)
+    }
+
+    /// ``search(_:_:from:)`` going from one place holding `needle[pivot]` and the byte after
+    /// it to the next (``dossier_find_pair``): for a needle whose first bytes are common in
+    /// a table (`<t`, `</`) and whose pair at `pivot` is not (`bl` of `</table>`).
+    static func search(_ b: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int, pivot: Int) -> Int? {
+        let n = needle.utf8CodeUnitCount, nd = needle.utf8Start
+        guard from >= 0, let base = b.baseAddress else { return nil }
+        var k = from + pivot            // where the pair may stand
+        while k + n - pivot <= b.count,
+              let p = dossier_find_pair(base + k, b.count - k, nd[pivot], nd[pivot + 1]) {
+            let at = UnsafeRawPointer(base).distance(to: p) - pivot
+            guard at + n <= b.count else { return nil }
+            if memcmp(base + at, nd, n) == 0 { return at }
+            k = at + pivot + 1
+        }
+        return nil
+    }
+
+    /// The last index in `from..<to` where `needle` starts and ends by `to`.
+    static func lastSearch(_ b: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int, to: Int) -> Int? {
+        let n = needle.utf8CodeUnitCount
+        var k = to - n
+        while k >= from {
+            if b[k] == needle.utf8Start[0] && memcmp(b.baseAddress! + k, needle.utf8Start, n) == 0 { return k }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// The first index of `c` in `from..<before` (`memchr`).
+    static func firstIndex(_ b: UnsafeBufferPointer<UInt8>, of c: UInt8, from: Int, before: Int? = nil) -> Int? {
+        let end = before ?? b.count
+        guard from < end, let base = b.baseAddress, let p = memchr(base + from, Int32(c), end - from) else {
+            return nil
+        }
+        return UnsafeRawPointer(base).distance(to: p)
+    }
+
+    static func lastClosingHeading(_ b: [UInt8]) -> (Int, Int)? { b.withUnsafeBufferPointer { lastClosingHeading($0) } }
+
     /// The position and level of the last `</hN>` (N = 1…6) in `b`: one backward pass
     /// (a pass per level, each over 8 KB before every table, was 1 % of a pages build).
-    static func lastClosingHeading(_ b: [UInt8]) -> (Int, Int)? {
+    static func lastClosingHeading(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int)? {
         var k = b.count - 5
         while k >= 0 {
             if b[k] == 0x3C, b[k + 1] == 0x2F, b[k + 2] == 0x68, b[k + 3] >= 0x31, b[k + 3] <= 0x36, b[k + 4] == 0x3E {

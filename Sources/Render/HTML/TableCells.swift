@@ -112,21 +112,6 @@ extension TableMarkup {
         return decodeEntities(stripTags(Array(content)))
     }
 
-    /// `t` with each edit (start, end, replacement) applied; edits never overlap. One pass
-    /// forward: replacing in place from the end moved the table's tail once per edit.
-    static func applying(_ edits: [(Int, Int, [UInt8])], to t: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(t.count + edits.count * 16)
-        var at = 0
-        for (s, e, rep) in edits.sorted(by: { $0.0 < $1.0 }) {
-            out.append(contentsOf: t[at..<s])
-            out.append(contentsOf: rep)
-            at = e
-        }
-        out.append(contentsOf: t[at...])
-        return out
-    }
-
     /// ``withClasses(_:_:_:_:)`` for a bare `<td>` or `<th>` (every generated cell),
     /// written directly; nil for any other tag.
     static func bareCellTag(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String]) -> [UInt8]? {
@@ -152,20 +137,12 @@ extension TableMarkup {
     /// ``tagWithClasses(_:_:_:_:)`` (`TableMarkupTests` compares the two).
     static func appendTag(_ t: [UInt8], _ s: Int, _ e: Int, _ classes: [String], joined: [UInt8],
                           to out: inout [UInt8]) {
-        var nameEnd = s + 1, hasClass = false
-        for k in s..<e {
-            let c = t[k]
-            if c >= 0x80 || (c == 0x63 && k + 7 <= e && t[k..<(k + 7)].elementsEqual(classAttribute)) {
-                hasClass = true; break
-            }
+        var sink = ArraySink(capacity: 0)
+        swap(&sink.bytes, &out)
+        t.withUnsafeBufferPointer { t in
+            joined.withUnsafeBufferPointer { joined in putTag(t, s, e, joined, classes, into: &sink) }
         }
-        guard !hasClass, s < e else { out.append(contentsOf: tagWithClasses(t, s, e, classes)); return }
-        while nameEnd < e && t[nameEnd] != 0x20 && t[nameEnd] != 0x3E && t[nameEnd] != 0x2F { nameEnd += 1 }
-        out.append(contentsOf: t[s..<nameEnd])
-        out.append(contentsOf: " class=\"".utf8)
-        out.append(contentsOf: joined)
-        out.append(0x22)
-        out.append(contentsOf: t[nameEnd..<e])
+        swap(&sink.bytes, &out)
     }
 
     /// ``withClasses(_:_:_:_:)`` over the bytes of an all-ASCII tag (nil for any other),

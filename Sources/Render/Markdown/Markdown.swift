@@ -48,9 +48,11 @@ public struct RenderedMarkdown: Sendable, Hashable {
 public enum Markdown {
     static let extensionNames = ["table", "strikethrough", "autolink", "tagfilter", "tasklist"]
 
-    private static let registered: Bool = {
+    /// The extensions, looked up once per process (a lookup per render made a C string of
+    /// each name). Registered extensions live as long as the process and are only read.
+    nonisolated(unsafe) private static let extensions = {
         cmark_gfm_core_extensions_ensure_registered()
-        return true
+        return extensionNames.compactMap { cmark_find_syntax_extension($0) }
     }()
 
     /// Renders `text`. Thread-safe: every call has its own parser and allocates from
@@ -104,7 +106,7 @@ public enum Markdown {
     static func withRendered<R>(options: MarkdownOptions,
                                 feed: ((UnsafeRawBufferPointer) -> Void) -> Void,
                                 body: (UnsafeBufferPointer<UInt8>, [TOCEntry]) -> R) -> R {
-        _ = registered
+        let extensions = Markdown.extensions
         var flags: Int32 = CMARK_OPT_DEFAULT | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_GITHUB_PRE_LANG
         if options.unsafeHTML { flags |= CMARK_OPT_UNSAFE }
         if options.smartPunctuation { flags |= CMARK_OPT_SMART }
@@ -118,11 +120,7 @@ public enum Markdown {
                 return body(UnsafeBufferPointer(start: nil, count: 0), [])
             }
             defer { cmark_parser_free(parser) }   // the tree itself goes with the arena reset
-            for name in extensionNames {
-                if let ext = cmark_find_syntax_extension(name) {
-                    cmark_parser_attach_syntax_extension(parser, ext)
-                }
-            }
+            for ext in extensions { cmark_parser_attach_syntax_extension(parser, ext) }
             feed { bytes in
                 if let base = bytes.baseAddress, bytes.count > 0 {
                     cmark_parser_feed(parser, base.assumingMemoryBound(to: CChar.self), bytes.count)
@@ -134,6 +132,7 @@ public enum Markdown {
 
             // Headings in document order, with their plain text.
             var toc: [TOCEntry] = []
+            toc.reserveCapacity(8)
             var slugs = Slug.Registry()
             collectHeadings(doc, into: &toc, slugs: &slugs)
 
@@ -223,7 +222,7 @@ public enum Markdown {
 
     /// Passes `src` to `emit` in pieces, with the n-th `<hK>` opening tag given the n-th
     /// anchor: `<hK id="A"><a class="anchor" href="#A" aria-hidden="true">#</a>`. Scans
-    /// the bytes with memmem for `<h` and hands over the runs between headings whole.
+    /// the bytes for `<h` (``dossier_find_pair``) and hands over the runs between headings whole.
     static func emitWithAnchors(_ src: UnsafeBufferPointer<UInt8>, _ toc: [TOCEntry],
                                 _ emit: (UnsafeRawBufferPointer) -> Void) {
         guard let base = src.baseAddress else { return }
@@ -233,22 +232,26 @@ public enum Markdown {
         }
         var i = 0, copied = 0, index = 0
         var tag: [UInt8] = []
-        // memmem for "<h": one call per heading-like tag, not one per tag.
-        while index < toc.count, i < n, let hit = dossier_memmem(base + i, n - i, "<h", 2) {
+        func append(_ s: StaticString) {
+            tag.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
+        // The next `<hK>` of the next entry's level K: a search for the pair `<h` (16 bytes
+        // at a time), then a look at the two bytes after it.
+        while index < toc.count, i + 3 < n, let hit = dossier_find_pair(base + i, n - i, 0x3C, 0x68) {
             i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             guard i + 3 < n else { break }
-            let d = src[i + 2]
-            guard d >= 0x31, d <= 0x36, src[i + 3] == 0x3E else { i += 2; continue }  // 1–6, ">"
-            guard toc[index].level == Int(d - 0x30) else { i += 2; continue }
+            guard src[i + 2] == UInt8(0x30 + toc[index].level), src[i + 3] == 0x3E else { i += 2; continue }
             put(base + copied, i - copied)
-            let anchor = toc[index].anchor
+            var anchor = toc[index].anchor
             tag.removeAll(keepingCapacity: true)
             tag.append(contentsOf: UnsafeBufferPointer(start: base + i, count: 3))   // "<hK"
-            tag.append(contentsOf: " id=\"".utf8)
-            tag.append(contentsOf: anchor.utf8)
-            tag.append(contentsOf: "\"><a class=\"anchor\" href=\"#".utf8)
-            tag.append(contentsOf: anchor.utf8)
-            tag.append(contentsOf: "\" aria-hidden=\"true\" tabindex=\"-1\">#</a>".utf8)
+            anchor.withUTF8 { a in
+                append(" id=\"")
+                tag.append(contentsOf: a)
+                append("\"><a class=\"anchor\" href=\"#")
+                tag.append(contentsOf: a)
+                append("\" aria-hidden=\"true\" tabindex=\"-1\">#</a>")
+            }
             tag.withUnsafeBufferPointer { put($0.baseAddress!, $0.count) }
             i += 4
             copied = i
@@ -303,17 +306,46 @@ public enum Slug {
         return ok ? s : nil
     }
 
-    /// Keeps anchors unique within one page.
+    /// Keeps anchors unique within one page. A page has a few headings: up to 16 anchors
+    /// are kept in a list compared in order (hashing each into a dictionary cost more);
+    /// past that they move to a dictionary. `MarkdownTests` compares it with a dictionary
+    /// alone.
     public struct Registry {
+        var few: [(anchor: String, count: Int)] = []
         var seen: [String: Int] = [:]
         public init() {}
+
+        func count(_ anchor: String) -> Int? {
+            if seen.isEmpty { return few.first { $0.anchor == anchor }?.count }
+            return seen[anchor]
+        }
+
+        /// Sets `anchor`'s count and returns the one it had.
+        @discardableResult
+        mutating func set(_ anchor: String, _ n: Int) -> Int? {
+            guard seen.isEmpty else { return seen.updateValue(n, forKey: anchor) }
+            if let k = few.firstIndex(where: { $0.anchor == anchor }) {
+                defer { few[k].count = n }
+                return few[k].count
+            }
+            if few.count < 16 {
+                if few.isEmpty { few.reserveCapacity(8) }
+                few.append((anchor, n))
+            } else {
+                seen = Dictionary(uniqueKeysWithValues: few.map { ($0.anchor, $0.count) })
+                seen[anchor] = n
+                few = []
+            }
+            return nil
+        }
+
         public mutating func unique(_ base: String) -> String {
-            if let n = seen.updateValue(0, forKey: base) {
+            if let n = set(base, 0) {
                 var k = n + 1
                 var candidate = base + "-" + String(k)
-                while seen[candidate] != nil { k += 1; candidate = base + "-" + String(k) }
-                seen[base] = k
-                seen[candidate] = 0
+                while count(candidate) != nil { k += 1; candidate = base + "-" + String(k) }
+                set(base, k)
+                set(candidate, 0)
                 return candidate
             }
             return base
