@@ -63,6 +63,22 @@ import Testing
     #expect(ValueFormat.duration(.nan) == "—")
 }
 
+/// A duration too long to count in whole minutes reads as hours alone, and a table holding
+/// one is enhanced (it stopped the build with an illegal instruction: the minutes were
+/// converted to `Int`).
+@Test func durationsBeyondCountableMinutesReadAsHours() {
+    #expect(ValueFormat.duration(1e300) == "2.777777777777778e+296 h")
+    #expect(ValueFormat.duration(-1e300) == "−2.777777777777778e+296 h")
+    #expect(ValueFormat.duration(3.6e15) == "1000000000000.0 h")
+    #expect(ValueFormat.duration(.greatestFiniteMagnitude).hasSuffix("e+304 h"))
+    #expect(ValueFormat.duration(9.99e14) == "\(Int((9.99e14 / 60).rounded()) / 60) h 00 min")
+    let html = "<table><thead><tr><th>Time</th></tr></thead><tbody><tr><td>61 s</td></tr><tr><td>1e300 s</td></tr>"
+        + "<tr><td>-1e308 s</td></tr></tbody></table>"
+    let out = TableMarkup.enhance(html)
+    #expect(out.contains(">1 min 01 s<") && out.contains(">2.777777777777778e+296 h<"), "\(out)")
+    #expect(out.contains(">−2.777777777777778e+304 h<"), "\(out)")
+}
+
 @Test func categoriesSortInTheirNaturalOrder() {
     let bands = ["30–44", "3–12", "45+", "13–17", "18–29"]
     #expect(bands.sorted(by: ValueFormat.naturalLess) == ["3–12", "13–17", "18–29", "30–44", "45+"])

@@ -12,11 +12,15 @@ public enum ValueFormat {
     /// decimal (`42.5 s`, `0.8 s`); under an hour as `M min SS s` (`19 min 04 s`); from an
     /// hour as `H h MM min` (`2 h 05 min`). Seconds are rounded half away from zero to whole
     /// seconds (to whole minutes from an hour on) before splitting. Negative values get a
-    /// leading `−`; non-finite values read `—`.
+    /// leading `−`; non-finite values read `—`. From ``hoursOnlyFrom`` seconds on (about
+    /// 31.7 million years; whole minutes would not fit the integers a page counts in) the
+    /// hours are written alone as the shortest decimal that reads back as the same double
+    /// (`description`, as Python's `repr` writes it): `1e300` → `2.777777777777778e+296 h`.
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "—" }
         let sign = seconds < 0 ? "−" : ""
         let s = abs(seconds)
+        if s >= hoursOnlyFrom { return sign + (s / 3600).description + " h" }
         let tenths = (s * 10).rounded()
         if tenths < 600 {
             // `%.1f` of k / 10 (k < 600 whole) prints k's digits with a point before the
@@ -34,6 +38,9 @@ public enum ValueFormat {
         let minutes = Int((s / 60).rounded())
         return sign + "\(minutes / 60) h " + twoDigits(minutes % 60) + " min"
     }
+
+    /// Where ``duration(_:)`` stops counting minutes: 10¹⁵ s.
+    public static let hoursOnlyFrom = 1e15
 
     /// `%02d` of 0…99.
     static func twoDigits(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
