@@ -28,6 +28,17 @@ enum CompiledLayout {
         return out
     }
 
+    /// A home page list (`{{#sections}}`, `{{#pages}}`): a section titled by its `h2`
+    /// holding a `ul` of `items`, each written by `item`; nothing when there are none.
+    private static func list<T>(_ items: [T], id: String, heading: String, listClass: String, into out: inout String,
+                                item: (T, inout String) -> Void) {
+        guard !items.isEmpty else { return }
+        out += "<section aria-labelledby=\"\(id)\">\n  <h2 id=\"\(id)\">\(heading)</h2>\n"
+        out += "  <ul class=\"\(listClass)\">\n"
+        for x in items { item(x, &out) }
+        out += "  </ul>\n</section>\n"
+    }
+
     /// `Templates/home.mustache` with the home page's model, inside the page context
     /// (`root`, `site`) every page template sees. (`{{#description}}`, `{{#blurb}}` and
     /// `{{#summary}}` render for any text, an empty one too.)
@@ -46,35 +57,25 @@ enum CompiledLayout {
             out += "</p>\n"
         }
         out += "</section>\n"
-        if !m.sections.isEmpty {
-            out += "<section aria-labelledby=\"sections-heading\">\n  <h2 id=\"sections-heading\">Sections</h2>\n"
-            out += "  <ul class=\"cards\">\n"
-            for card in m.sections {
-                out += "    <li class=\"card\"><h3><a href=\""
-                XMLText.append(root, to: &out)
-                XMLText.append(card.href, to: &out)
-                out += "\">"
-                XMLText.append(card.title, to: &out)
-                out += "</a></h3><p>"
-                XMLText.append(card.blurb, to: &out)
-                out += "</p></li>\n"
-            }
-            out += "  </ul>\n</section>\n"
+        list(m.sections, id: "sections-heading", heading: "Sections", listClass: "cards", into: &out) { card, out in
+            out += "    <li class=\"card\"><h3><a href=\""
+            XMLText.append(root, to: &out)
+            XMLText.append(card.href, to: &out)
+            out += "\">"
+            XMLText.append(card.title, to: &out)
+            out += "</a></h3><p>"
+            XMLText.append(card.blurb, to: &out)
+            out += "</p></li>\n"
         }
-        if !m.pages.isEmpty {
-            out += "<section aria-labelledby=\"pages-heading\">\n  <h2 id=\"pages-heading\">Pages</h2>\n"
-            out += "  <ul class=\"page-list\">\n"
-            for link in m.pages {
-                out += "    <li><a href=\""
-                XMLText.append(root, to: &out)
-                XMLText.append(link.href, to: &out)
-                out += "\">"
-                XMLText.append(link.title, to: &out)
-                out += "</a> — "
-                XMLText.append(link.summary, to: &out)
-                out += "</li>\n"
-            }
-            out += "  </ul>\n</section>\n"
+        list(m.pages, id: "pages-heading", heading: "Pages", listClass: "page-list", into: &out) { link, out in
+            out += "    <li><a href=\""
+            XMLText.append(root, to: &out)
+            XMLText.append(link.href, to: &out)
+            out += "\">"
+            XMLText.append(link.title, to: &out)
+            out += "</a> — "
+            XMLText.append(link.summary, to: &out)
+            out += "</li>\n"
         }
         return out
     }
