@@ -39,6 +39,19 @@ enum CompiledLayout {
         out += "  </ul>\n</section>\n"
     }
 
+    /// One item of a home page list: `markup[0]`, the escaped `href`, `">`, the escaped
+    /// `title`, `markup[1]`, the escaped `text`, `markup[2]`.
+    private static func item(_ markup: [StaticString], _ href: String, _ title: String, _ text: String,
+                             into out: inout String) {
+        out += markup[0].description
+        XMLText.append(href, to: &out)
+        out += "\">"
+        XMLText.append(title, to: &out)
+        out += markup[1].description
+        XMLText.append(text, to: &out)
+        out += markup[2].description
+    }
+
     /// `Templates/home.mustache` with the home page's model, inside the page context
     /// (`root`, `site`) every page template sees. (`{{#description}}`, `{{#blurb}}` and
     /// `{{#summary}}` render for any text, an empty one too.)
@@ -58,24 +71,11 @@ enum CompiledLayout {
         }
         out += "</section>\n"
         list(m.sections, id: "sections-heading", heading: "Sections", listClass: "cards", into: &out) { card, out in
-            out += "    <li class=\"card\"><h3><a href=\""
-            XMLText.append(root, to: &out)
-            XMLText.append(card.href, to: &out)
-            out += "\">"
-            XMLText.append(card.title, to: &out)
-            out += "</a></h3><p>"
-            XMLText.append(card.blurb, to: &out)
-            out += "</p></li>\n"
+            item(["    <li class=\"card\"><h3><a href=\"", "</a></h3><p>", "</p></li>\n"],
+                 root + card.href, card.title, card.blurb, into: &out)
         }
         list(m.pages, id: "pages-heading", heading: "Pages", listClass: "page-list", into: &out) { link, out in
-            out += "    <li><a href=\""
-            XMLText.append(root, to: &out)
-            XMLText.append(link.href, to: &out)
-            out += "\">"
-            XMLText.append(link.title, to: &out)
-            out += "</a> — "
-            XMLText.append(link.summary, to: &out)
-            out += "</li>\n"
+            item(["    <li><a href=\"", "</a> — ", "</li>\n"], root + link.href, link.title, link.summary, into: &out)
         }
         return out
     }
