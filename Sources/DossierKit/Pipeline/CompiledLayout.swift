@@ -102,11 +102,7 @@ enum CompiledLayout {
         w.text("\">\n<link rel=\"stylesheet\" href=\"")
         w.escaped(m.root)
         w.text("assets/dossier.css\">\n")
-        for href in m.styles {
-            w.text("<link rel=\"stylesheet\" href=\"")
-            w.escaped(href)
-            w.text("\">\n")
-        }
+        w.each(m.styles, "<link rel=\"stylesheet\" href=\"", "\">\n")
         w.text("</head>\n<body class=\"")
         w.escaped(m.bodyClass)
         w.text("\">\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n<header class=\"site-header\">\n")
@@ -162,11 +158,7 @@ enum CompiledLayout {
         w.text(".</p>\n</footer>\n<script src=\"")
         w.escaped(m.root)
         w.text("assets/tables.js\" defer></script>\n")
-        for src in m.scripts {
-            w.text("<script src=\"")
-            w.escaped(src)
-            w.text("\"></script>\n")
-        }
+        w.each(m.scripts, "<script src=\"", "\"></script>\n")
         w.text("</body>\n</html>\n")
         return w.finish()
     }
@@ -211,6 +203,15 @@ struct PageWriter {
 
     /// `{{x}}`: `s` through ``XMLText/append(_:to:)`` (the escaper Mustache uses).
     @inline(__always)
+    /// `before`, the escaped value, `after`, for each of `values` (`{{#styles}}`, `{{#scripts}}`).
+    mutating func each(_ values: [String], _ before: StaticString, _ after: StaticString) {
+        for v in values {
+            text(before)
+            escaped(v)
+            text(after)
+        }
+    }
+
     mutating func escaped(_ s: String) {
         if Self.isASCII(s) {
             XMLText.append(s, to: &run)
