@@ -9,7 +9,7 @@ import DossierKit
 /// rest its long help (the discussion), which ArgumentParser wraps to the terminal.
 enum HelpText {
     /// The configuration of a command: its name is the last of `command`'s words ("vault
-    /// sync" → `sync`), its help the file of ``abstract(_:)``; `hidden` leaves it out of
+    /// sync" → `sync`), its help the file of ``parts(_:)``; `hidden` leaves it out of
     /// the parent's list of commands (oracles and benchmarks for the tests).
     static func command(_ command: String, subcommands: [any ParsableCommand.Type] = [],
                         hidden: Bool = false) -> CommandConfiguration {
@@ -19,13 +19,8 @@ enum HelpText {
                                     shouldDisplay: !hidden, subcommands: subcommands)
     }
 
-    /// The one-line abstract of the command named by its words after `dossier` ("vault
-    /// sync"), or of `dossier` itself for "dossier".
-    static func abstract(_ command: String) -> String { parts(command).abstract }
-
-    /// The long help (discussion) of the command named as for ``abstract(_:)``.
-    static func discussion(_ command: String) -> String { parts(command).discussion }
-
+    /// The one-line abstract and the long help (discussion) of the command named by its
+    /// words after `dossier` ("vault sync"), or of `dossier` itself for "dossier".
     static func parts(_ command: String) -> (abstract: String, discussion: String) {
         let path = command.split(separator: " ").joined(separator: "/") + ".txt"
         guard let b64 = EmbeddedHelp.files[path], let data = Data(base64Encoded: b64) else {
