@@ -152,6 +152,11 @@ public struct Page: @unchecked Sendable {
     /// A part of the page written piece by piece once the rest is rendered (a table of
     /// thousands of rows), or nil: see ``PageSplice``.
     public var splice: PageSplice?
+    /// Whether the layout may give a long page without ``toc`` an "On this page" list of
+    /// its `<h2>` headings (docs/design-system.md, "Contents on long pages"). False for an
+    /// app page that shows its sections one at a time (the experience editor): most of
+    /// its headings are hidden, and the list would point into nothing.
+    public var listsContents = true
 
     public init(path: String, title: String, template: String, model: any TemplateRecord,
                 styles: [String] = [], scripts: [String] = [], toc: [TOCEntry] = [], bodyClass: String = "") {
