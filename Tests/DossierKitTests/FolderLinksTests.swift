@@ -71,7 +71,7 @@ import Escaping
     @Test func contentRewriteTurnsFolderLinksIntoIndexLinks() {
         let page = ContentPage(
             source: URL(fileURLWithPath: "/p/content/b.md"), relative: "b.md", title: "b", summary: "",
-            weight: 0, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
+            weight: 0, draft: false, toc: nil, raw: Data())
         let html =
             "<a href=\"../a/\">a</a> <a href=\"#x\">x</a> <a href=\"../a.md\">m</a> <a href=\"https://e.org/\">e</a>"
             + " <a href=\"it&#x27;s.html\">q</a> <a href=\"../it&#x27;s/?a=1&amp;b=2\">f</a>"

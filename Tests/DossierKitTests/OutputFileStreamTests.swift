@@ -28,4 +28,33 @@ import Testing
         #expect(entry.size == Int64(expected.count))
         #expect(entry.sha256 == Hashing.sha256(Data(expected)))
     }
+
+    /// The tree makes its files through a descriptor of the staging folder (``OutputTree``'s
+    /// `openat`/`mkdirat`): files land at their paths, and the descriptor is closed when the
+    /// tree goes — also the one each build of a project made (`dossier serve` builds again
+    /// and again in one process).
+    @Test func theStagingFolderIsOpenOnlyWhileItsTreeLives() async throws {
+        func openDescriptors(under path: String) -> Int {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            return fds.filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?
+                    .hasPrefix(path) == true
+            }.count
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("staging-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            let tree = try OutputTree(staging: dir)
+            try tree.write(Data("a".utf8), to: "x/y/z.html", owner: "t")
+            try tree.write(Data("b".utf8), to: "top.txt", owner: "t")
+            #expect(FileManager.default.contents(atPath: dir.path + "/x/y/z.html") == Data("a".utf8))
+            #expect(FileManager.default.contents(atPath: dir.path + "/top.txt") == Data("b".utf8))
+            #expect(openDescriptors(under: dir.path) == 1)
+        }
+        #expect(openDescriptors(under: dir.path) == 0)
+        let p = try TestProject(files: TestProject.basic)
+        defer { p.remove() }
+        for _ in 0..<3 { try await p.build(clean: true) }
+        #expect(openDescriptors(under: p.root.path) == 0)
+    }
 }

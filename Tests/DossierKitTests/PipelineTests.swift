@@ -244,7 +244,7 @@ import Testing
     func page(_ relative: String) -> ContentPage {
         ContentPage(
             source: URL(fileURLWithPath: "/p/content/" + relative), relative: relative, title: relative, summary: "",
-            weight: 0, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
+            weight: 0, draft: false, toc: nil, raw: Data())
     }
 
     /// The output path is made once, from `relative`, and made again when it changes.
@@ -313,6 +313,28 @@ import Testing
         #expect(p.summary == "s")
         #expect(p.bodyLine == 4)
         #expect(p.body.hasPrefix("\r\n# Heading"))
+    }
+
+    /// The body is kept as a part of the file's bytes: it is the text after the front
+    /// matter, or the whole text less a leading byte order mark (which the text drops).
+    @Test func theBodyIsThePartOfTheFileAfterTheFrontMatterOrTheMark() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cases: [(file: [UInt8], body: String, title: String)] = [
+            ([0xEF, 0xBB, 0xBF] + Array("# Marked\n\nText é.\n".utf8), "# Marked\n\nText é.\n", "Marked"),
+            (Array("# Plain\n".utf8), "# Plain\n", "Plain"),
+            (Array("---\ntitle: T\n---\n\u{301}é\n".utf8), "\u{301}é\n", "T"),
+            ([0xEF, 0xBB, 0xBF] + Array("---\ntitle: x\n---\n".utf8), "---\ntitle: x\n---\n", "P"),
+        ]
+        for (k, c) in cases.enumerated() {
+            let url = dir.appendingPathComponent("p\(k).md")
+            try Data(c.file).write(to: url)
+            let p = try ContentPage.load(url, relative: "p.md")
+            #expect(p.body == c.body && p.title == c.title, "case \(k)")
+            #expect(p.withBodyBytes { Array($0) } == Array(c.body.utf8), "case \(k)")
+            #expect(p.raw == Data(c.file), "case \(k)")
+        }
     }
 }
 

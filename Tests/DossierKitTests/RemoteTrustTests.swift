@@ -22,7 +22,7 @@ import Testing
     func page(_ i: Int) -> ContentPage {
         ContentPage(
             source: URL(fileURLWithPath: "/p/content/p\(i).md"), relative: "p\(i).md", title: "P\(i)", summary: "",
-            weight: -i, draft: false, toc: nil, body: "", bodyLine: 1, raw: Data())
+            weight: -i, draft: false, toc: nil, raw: Data())
     }
     let few = Navigation.items(content: (0..<8).map(page), sections: [(key: "recall", title: "Recall")])
     #expect(few.count == 1 + 8 + 1 && !few.contains { $0.kind == "all-pages" })

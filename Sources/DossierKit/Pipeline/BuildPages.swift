@@ -71,7 +71,7 @@ extension BuildContext {
     }
 
     func contentPage(_ page: ContentPage) -> Page {
-        let md = Markdown.render(page.body, options: project.markdownOptions)
+        let md = page.withBodyBytes { Markdown.render(bytes: $0, options: project.markdownOptions) }
         let html = ContentLinks.rewrite(md.html, from: page, map: contentMap, folders: folderLinks)
         let showTOC = page.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
         return Page(path: page.outputPath, title: page.title, template: "page",

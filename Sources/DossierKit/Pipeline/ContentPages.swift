@@ -31,19 +31,32 @@ public struct ContentPage: Sendable {
     public var weight: Int
     public var draft: Bool
     public var toc: Bool?
-    /// The Markdown body (after the front matter) and the line it starts on.
-    public var body: String
-    public var bodyLine: Int
+    /// The file's bytes, read once and kept once: the body is the part of them from
+    /// ``bodyStart`` on (holding it again as a String was 17 MB at 10,000 pages).
     public var raw: Data
+    /// Where the Markdown body (after the front matter) starts in ``raw``, and its line.
+    public var bodyStart: Int
+    public var bodyLine: Int
+
+    /// The Markdown body as text (made when asked for; a build renders
+    /// ``withBodyBytes(_:)`` without making it).
+    public var body: String { withBodyBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// Calls `use` with the body's UTF-8 bytes, in place in ``raw``.
+    public func withBodyBytes<R>(_ use: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try raw.withUnsafeBytes { all in
+            try use(UnsafeRawBufferPointer(rebasing: all[min(bodyStart, all.count)...]))
+        }
+    }
 
     /// The page's output path in the site (``outputPath(of:)`` of `relative`, made once:
     /// a build asks for it about ten times a page).
     public private(set) var outputPath: String
 
     public init(source: URL, relative: String, title: String, summary: String, weight: Int, draft: Bool,
-                toc: Bool?, body: String, bodyLine: Int, raw: Data) {
+                toc: Bool?, raw: Data, bodyStart: Int = 0, bodyLine: Int = 1) {
         self.source = source; self.relative = relative; self.title = title; self.summary = summary
-        self.weight = weight; self.draft = draft; self.toc = toc; self.body = body; self.bodyLine = bodyLine
+        self.weight = weight; self.draft = draft; self.toc = toc; self.bodyStart = bodyStart; self.bodyLine = bodyLine
         self.raw = raw
         self.outputPath = Self.outputPath(of: relative)
     }
@@ -82,11 +95,13 @@ public struct ContentPage: Sendable {
             url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement,
             realFolder: realFolder)
         guard let text = String(data: data, encoding: .utf8) else { throw DossierError(file: shown, "not UTF-8 text") }
-        var body = text
-        var bodyLine = 1
+        var body = text.utf8[...]
+        // (The text is the file's bytes less a leading byte order mark, which
+        // `String(data:encoding:)` drops; a file that has one has no front matter.)
+        var bodyStart = data.count - text.utf8.count, bodyLine = 1
         var fields: SectionConfig? = nil
         if let split = splitFrontMatter(data) {
-            guard let (yamlRange, bodyStart, closingLine) = split else {
+            guard let (yamlRange, start, closingLine) = split else {
                 throw DossierError(
                     file: shown, line: 1, "front matter starts with --- but never ends (add a closing --- line)")
             }
@@ -104,14 +119,16 @@ public struct ContentPage: Sendable {
             }
             fields = SectionConfig(
                 key: "front matter", file: shown, root: parent ?? url.deletingLastPathComponent(), node: node)
-            body = String(decoding: data[bodyStart...], as: UTF8.self)
+            // (The text holds the file's bytes: the body is the same bytes from `start`.)
+            body = text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: start)...]
+            bodyStart = start
             bodyLine = closingLine + 1
         }
         // The title from the file's name is made only when neither the front matter nor
         // a heading gives one (below).
         var page = ContentPage(
             source: url, relative: relative, title: "", summary: "", weight: 0, draft: false,
-            toc: nil, body: body, bodyLine: bodyLine, raw: data)
+            toc: nil, raw: data, bodyStart: bodyStart, bodyLine: bodyLine)
         var titled = false
         if let f = fields {
             func err(_ k: String, _ m: String) -> DossierError {
@@ -190,9 +207,9 @@ public struct ContentPage: Sendable {
     }
 
     /// The text of the first `# ` line among the body's first 40 lines.
-    static func firstHeading(_ body: String) -> String? {
+    static func firstHeading(_ body: Substring.UTF8View) -> String? {
         var count = 0
-        for line in body.utf8.split(separator: 0x0A, maxSplits: 40, omittingEmptySubsequences: true) {
+        for line in body.split(separator: 0x0A, maxSplits: 40, omittingEmptySubsequences: true) {
             count += 1
             if count > 40 { break }
             if line.starts(with: [0x23, 0x20]) {
