@@ -74,3 +74,79 @@ const void *dossier_memmem(const void *haystack, size_t n, const void *needle, s
 const void *dossier_memmem_libc(const void *haystack, size_t n, const void *needle, size_t m) {
     return memmem(haystack, n, needle, m);
 }
+
+// The control-character rule of every finished page (Escaping's ControlCharacters:
+// a C0 control other than TAB, LF and CR, DEL, or a C1 control — 0xC2 followed by
+// 0x80…0x9F). 16 bytes are tested at once for a byte below 0x20 that is not a layout
+// byte, a DEL or a 0xC2; only a block holding one is looked at byte by byte.
+static int is_display_control(const unsigned char *h, size_t i) {
+    unsigned char b = h[i];
+    if (b < 0x20) return b != 0x09 && b != 0x0A && b != 0x0D;
+    if (b == 0x7F) return 1;
+    return i > 0 && h[i - 1] == 0xC2 && b >= 0x80 && b <= 0x9F;
+}
+
+int dossier_has_display_control(const void *haystack, size_t n) {
+    const unsigned char *h = haystack;
+    size_t i = 0;
+#ifdef PAIR_VECTORS
+    bytes16 below, tab, lf, cr, del, c2;
+    memset(&below, 0x20, 16);
+    memset(&tab, 0x09, 16);
+    memset(&lf, 0x0A, 16);
+    memset(&cr, 0x0D, 16);
+    memset(&del, 0x7F, 16);
+    memset(&c2, 0xC2, 16);
+    for (; n - i >= 16; i += 16) {
+        bytes16 x;
+        memcpy(&x, h + i, 16);
+        bytes16 hit = (bytes16)(((x < below) & ~((x == tab) | (x == lf) | (x == cr))) | (x == del) | (x == c2));
+        uint64_t lo, hi;
+        memcpy(&lo, &hit, 8);
+        memcpy(&hi, (const char *)&hit + 8, 8);
+        if (!(lo | hi)) continue;
+        // A C2 as the block's last byte makes the next byte (in the next block) count.
+        size_t stop = i + 17 <= n ? i + 17 : n;
+        for (size_t k = i; k < stop; k++)
+            if (is_display_control(h, k)) return 1;
+    }
+#endif
+    for (; i < n; i++)
+        if (is_display_control(h, i)) return 1;
+    return 0;
+}
+
+const void *dossier_find_link_equals(const void *haystack, size_t n) {
+    // The link scan of every finished page (LinkChecker.links) looks at each `=` whose
+    // byte before is `f` or `c` (` href=`, ` src=`); a page has a hundred other `=`
+    // (class, id, align), which a memchr each went to one by one.
+    const unsigned char *h = haystack;
+    size_t p = 1;
+#ifdef PAIR_VECTORS
+    bytes16 eq, f, c;
+    memset(&eq, '=', 16);
+    memset(&f, 'f', 16);
+    memset(&c, 'c', 16);
+    for (; n >= 16 && p <= n - 16; p += 16) {
+        bytes16 x, y;
+        memcpy(&x, h + p, 16);
+        memcpy(&y, h + p - 1, 16);
+        bytes16 hit = (bytes16)((x == eq) & ((y == f) | (y == c)));
+        uint64_t lo, hi;
+        memcpy(&lo, &hit, 8);
+        memcpy(&hi, (const char *)&hit + 8, 8);
+        if (lo) return h + p + (__builtin_ctzll(lo) >> 3);
+        if (hi) return h + p + 8 + (__builtin_ctzll(hi) >> 3);
+    }
+#endif
+    for (; p < n; p++)
+        if (h[p] == '=' && (h[p - 1] == 'f' || h[p - 1] == 'c')) return h + p;
+    return NULL;
+}
+
+const void *dossier_find_link_equals_plain(const void *haystack, size_t n) {
+    const unsigned char *h = haystack;
+    for (size_t p = 1; p < n; p++)
+        if (h[p] == '=' && (h[p - 1] == 'f' || h[p - 1] == 'c')) return h + p;
+    return NULL;
+}
