@@ -155,4 +155,23 @@ import Testing
         #expect(first.withUnsafeBufferPointer { $0.baseAddress } == second.withUnsafeBufferPointer { $0.baseAddress })
         #expect(first.withUnsafeBufferPointer { $0.baseAddress } != other.withUnsafeBufferPointer { $0.baseAddress })
     }
+
+    /// Lists with texts repeated in a row (which take the text before them) and elsewhere
+    /// come back equal to what was given, in order, on generated lists.
+    @Test func listsWithRepeatedLinksComeBackAsGiven() throws {
+        let p = try TestProject(files: ["dossier.yml": "title: T\n"])
+        defer { p.remove() }
+        let ctx = BuildContext(project: try Project.load(p.root), options: BuildOptions(), log: BuildLog())
+        let texts = ["../../index.html", "../../assets/dossier.css", "a.csv", "../p00103/index.html", "x",
+                     "https://example.org/a-long-address"]
+        var random = SeededNumbers(state: 5)
+        for _ in 0..<2_000 {
+            var list: [String] = []
+            for _ in 0..<(random.next() % 10) {
+                let text = texts[random.next() % texts.count]
+                for _ in 0...(random.next() % 3) { list.append(String(text.utf8.map { Character(.init($0)) })) }
+            }
+            #expect(ctx.interned(list) == list, "\(list)")
+        }
+    }
 }

@@ -13,7 +13,7 @@ import Testing
     @Test func vectorScanAgreesWithTheByteRule() {
         var rng = SystemRandomNumberGenerator()
         var checked = 0, found = 0
-        for length in 0...80 {
+        for length in 0...100 {
             for _ in 0..<250 {
                 // Mostly letters and newlines, a few interesting bytes anywhere; now and then
                 // only layout bytes and 0xC2 pairs that are not C1 controls.
@@ -35,9 +35,12 @@ import Testing
                 if plain { found += 1 }
             }
         }
-        // A C1 control across two blocks: C2 as byte 15, 85 as byte 16.
-        let split = [UInt8](repeating: 0x61, count: 15) + [0xC2, 0x85] + [UInt8](repeating: 0x61, count: 20)
-        #expect(split.withUnsafeBufferPointer { PageControls.hasDisplayControl($0) })
+        // A C1 control across two steps of the scan (32 bytes): C2 as byte 31, 85 as byte 32;
+        // and C2 last with a byte that is no C1 control after it.
+        for (second, expected) in [(UInt8(0x85), true), (0xB7, false)] {
+            let split = [UInt8](repeating: 0x61, count: 31) + [0xC2, second] + [UInt8](repeating: 0x61, count: 40)
+            #expect(split.withUnsafeBufferPointer { PageControls.hasDisplayControl($0) } == expected)
+        }
         #expect(found > checked / 10 && found < checked * 9 / 10)   // both answers were exercised
     }
 

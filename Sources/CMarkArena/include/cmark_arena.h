@@ -37,7 +37,7 @@ const void *dossier_memmem_libc(const void *haystack, size_t n, const void *need
 
 /// Whether UTF-8 `haystack` (n bytes) holds a control character display text may not
 /// keep: a C0 control other than TAB, LF and CR, DEL, or a C1 control (0xC2 then
-/// 0x80…0x9F); 16 bytes tested at once (see search.c). Its plain twin is Escaping's
+/// 0x80…0x9F); 32 bytes tested at a step (see search.c). Its plain twin is Escaping's
 /// `ControlCharacters.hasDisplayControl`, compared in RenderTests.
 int dossier_has_display_control(const void *haystack, size_t n);
 

@@ -2,7 +2,7 @@ import CMarkArena
 import Escaping
 
 /// The control-character rule (``ControlCharacters/display(_:)``) for whole finished
-/// pages, with the scan made 16 bytes at a time in C (`dossier_has_display_control`).
+/// pages, with the scan made 32 bytes at a time in C (`dossier_has_display_control`).
 /// The word scan of ``ControlCharacters/displayUTF8(_:)`` it replaces for pages was about
 /// five instructions a byte, 2 % of a pages build's instructions; its plain twin, the byte
 /// rule ``ControlCharacters`` keeps, is compared with it in `PageControlsTests`.
