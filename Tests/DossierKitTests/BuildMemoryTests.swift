@@ -174,4 +174,25 @@ import Testing
             #expect(ctx.interned(list) == list, "\(list)")
         }
     }
+
+    /// A digest's hex written from its bytes against the generic walk, and a cache key's
+    /// parts hashed from the String's bytes against a SHA-256 of their length-prefixed
+    /// `Data` (the form the key had), on generated texts.
+    @Test func keysAndHexFromBytesAgreeWithTheDataForms() {
+        var random = SeededNumbers(state: 21)
+        for _ in 0..<500 {
+            let pieces = ["a", "é", "\u{0}", "content/x.md", "🙂"]
+            let parts = (0..<(random.next() % 5)).map { _ in random.soup(pieces, fewerThan: 9) }
+            var key = Hashing.Key(), plain = SHA256()
+            for p in parts {
+                key.add(p)
+                var n = UInt64(p.utf8.count).littleEndian
+                withUnsafeBytes(of: &n) { plain.update(bufferPointer: $0) }
+                plain.update(data: Data(p.utf8))
+            }
+            let digest = plain.finalize()
+            #expect(key.finalize() == Hashing.hex(Array(digest)), "\(parts)")
+            #expect(Hashing.hex(digest) == digest.map { String(format: "%02x", $0) }.joined())
+        }
+    }
 }
