@@ -260,7 +260,8 @@ import Testing
             let from = text.isEmpty ? 0 : random.next() % (text.count + 1)
             text.withUnsafeBufferPointer { b in
                 guard b.baseAddress != nil else { return }
-                let fast = ContentLinks.nextHref(in: b, from: from), plain = ContentLinks.nextHrefByMemchr(in: b, from: from)
+                let fast = ContentLinks.nextHref(in: b, from: from)
+                let plain = ContentLinks.nextHrefByMemchr(in: b, from: from)
                 #expect(fast == plain, "\(String(decoding: text, as: UTF8.self)) from \(from)")
                 if plain != nil { found += 1 }
             }

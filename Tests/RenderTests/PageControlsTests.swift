@@ -45,8 +45,8 @@ import Testing
     }
 
     @Test func pagesComeBackAsTheRuleMakesThem() {
-        for text in ["", "plain", "a\u{7}b", "tab\tnew\nline\r", "\u{85}", "Page · Site", String(repeating: "x", count: 40)
-                     + "\u{1B}[0m" + String(repeating: "y", count: 40), "\u{9F}\u{A0}"] {
+        let long = String(repeating: "x", count: 40) + "\u{1B}[0m" + String(repeating: "y", count: 40)
+        for text in ["", "plain", "a\u{7}b", "tab\tnew\nline\r", "\u{85}", "Page · Site", long, "\u{9F}\u{A0}"] {
             #expect(PageControls.displayUTF8(text) == ControlCharacters.display(text), "\(text.debugDescription)")
         }
     }

@@ -29,8 +29,8 @@ enum Sitemap {
         for path in paths {
             var text = path
             let done: Bool = text.withUTF8 { b in
-                guard !b.isEmpty, !b.contains(where: { $0 >= 0x80 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22
-                    || $0 == 0x27 }) else { return false }
+                guard !b.isEmpty, !b.contains(where: { $0 >= 0x80 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E
+                    || $0 == 0x22 || $0 == 0x27 }) else { return false }
                 guard ends(b, ".html"), !(b.count >= 7 && memcmp(b.baseAddress!, "assets/", 7) == 0),
                       !b.elementsEqual(notFound.utf8) else { return true }
                 put("  <url><loc>")
