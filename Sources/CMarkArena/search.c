@@ -3,6 +3,9 @@
 #include <stdint.h>
 #include <string.h>
 #include "cmark_arena.h"
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 // After this many false starts (the first two bytes found, the rest not matching) the
 // search hands the remaining text to glibc's memmem, whose cost does not depend on
@@ -73,4 +76,70 @@ const void *dossier_memmem(const void *haystack, size_t n, const void *needle, s
 
 const void *dossier_memmem_libc(const void *haystack, size_t n, const void *needle, size_t m) {
     return memmem(haystack, n, needle, m);
+}
+
+// The control-character rule of every finished page (Escaping's ControlCharacters:
+// a C0 control other than TAB, LF and CR, DEL, or a C1 control — 0xC2 followed by
+// 0x80…0x9F). 32 bytes are tested at a step for a byte below 0x20 that is not a layout
+// byte, a DEL or a 0xC2; only a block holding one is looked at byte by byte.
+static int is_display_control(const unsigned char *h, size_t i) {
+    unsigned char b = h[i];
+    if (b < 0x20) return b != 0x09 && b != 0x0A && b != 0x0D;
+    if (b == 0x7F) return 1;
+    return i > 0 && h[i - 1] == 0xC2 && b >= 0x80 && b <= 0x9F;
+}
+
+int dossier_has_display_control(const void *haystack, size_t n) {
+    const unsigned char *h = haystack;
+    size_t i = 0;
+#ifdef __SSE2__
+    // 32 bytes a step: a byte at most 0x1F (its minimum with 0x1F is itself) that is not
+    // TAB, LF or CR, a DEL or a 0xC2, in either half; one movemask for both.
+    const __m128i top = _mm_set1_epi8(0x1F), tab = _mm_set1_epi8(0x09), lf = _mm_set1_epi8(0x0A),
+                  cr = _mm_set1_epi8(0x0D), del = _mm_set1_epi8(0x7F), c2 = _mm_set1_epi8((char)0xC2);
+#define DISPLAY_HITS(x)                                                                                  \
+    _mm_or_si128(_mm_andnot_si128(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, tab), _mm_cmpeq_epi8(x, lf)), \
+                                               _mm_cmpeq_epi8(x, cr)),                                   \
+                                  _mm_cmpeq_epi8(_mm_min_epu8(x, top), x)),                              \
+                 _mm_or_si128(_mm_cmpeq_epi8(x, del), _mm_cmpeq_epi8(x, c2)))
+    for (; n - i >= 32; i += 32) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(h + i)), b = _mm_loadu_si128((const __m128i *)(h + i + 16));
+        if (!_mm_movemask_epi8(_mm_or_si128(DISPLAY_HITS(a), DISPLAY_HITS(b)))) continue;
+        // A C2 as the step's last byte makes the next byte (in the next step) count.
+        size_t stop = i + 33 <= n ? i + 33 : n;
+        for (size_t k = i; k < stop; k++)
+            if (is_display_control(h, k)) return 1;
+    }
+#undef DISPLAY_HITS
+#endif
+    for (; i < n; i++)
+        if (is_display_control(h, i)) return 1;
+    return 0;
+}
+
+const void *dossier_find_link_equals(const void *haystack, size_t n) {
+    // The link scan of every finished page (LinkChecker.links) looks at each `=` whose
+    // byte before is `f` or `c` (` href=`, ` src=`); a page has a hundred other `=`
+    // (class, id, align), which a memchr each went to one by one.
+    const unsigned char *h = haystack;
+    size_t p = 1;
+#ifdef __SSE2__
+    const __m128i eq = _mm_set1_epi8('='), f = _mm_set1_epi8('f'), c = _mm_set1_epi8('c');
+    for (; n >= 16 && p <= n - 16; p += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(h + p)), y = _mm_loadu_si128((const __m128i *)(h + p - 1));
+        int hit = _mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(x, eq), _mm_or_si128(_mm_cmpeq_epi8(y, f), _mm_cmpeq_epi8(y, c))));
+        if (hit) return h + p + __builtin_ctz((unsigned)hit);
+    }
+#endif
+    for (; p < n; p++)
+        if (h[p] == '=' && (h[p - 1] == 'f' || h[p - 1] == 'c')) return h + p;
+    return NULL;
+}
+
+const void *dossier_find_link_equals_plain(const void *haystack, size_t n) {
+    const unsigned char *h = haystack;
+    for (size_t p = 1; p < n; p++)
+        if (h[p] == '=' && (h[p - 1] == 'f' || h[p - 1] == 'c')) return h + p;
+    return NULL;
 }

@@ -155,4 +155,44 @@ import Testing
         #expect(first.withUnsafeBufferPointer { $0.baseAddress } == second.withUnsafeBufferPointer { $0.baseAddress })
         #expect(first.withUnsafeBufferPointer { $0.baseAddress } != other.withUnsafeBufferPointer { $0.baseAddress })
     }
+
+    /// Lists with texts repeated in a row (which take the text before them) and elsewhere
+    /// come back equal to what was given, in order, on generated lists.
+    @Test func listsWithRepeatedLinksComeBackAsGiven() throws {
+        let p = try TestProject(files: ["dossier.yml": "title: T\n"])
+        defer { p.remove() }
+        let ctx = BuildContext(project: try Project.load(p.root), options: BuildOptions(), log: BuildLog())
+        let texts = ["../../index.html", "../../assets/dossier.css", "a.csv", "../p00103/index.html", "x",
+                     "https://example.org/a-long-address"]
+        var random = SeededNumbers(state: 5)
+        for _ in 0..<2_000 {
+            var list: [String] = []
+            for _ in 0..<(random.next() % 10) {
+                let text = texts[random.next() % texts.count]
+                for _ in 0...(random.next() % 3) { list.append(String(text.utf8.map { Character(.init($0)) })) }
+            }
+            #expect(ctx.interned(list) == list, "\(list)")
+        }
+    }
+
+    /// A digest's hex written from its bytes against the generic walk, and a cache key's
+    /// parts hashed from the String's bytes against a SHA-256 of their length-prefixed
+    /// `Data` (the form the key had), on generated texts.
+    @Test func keysAndHexFromBytesAgreeWithTheDataForms() {
+        var random = SeededNumbers(state: 21)
+        for _ in 0..<500 {
+            let pieces = ["a", "é", "\u{0}", "content/x.md", "🙂"]
+            let parts = (0..<(random.next() % 5)).map { _ in random.soup(pieces, fewerThan: 9) }
+            var key = Hashing.Key(), plain = SHA256()
+            for p in parts {
+                key.add(p)
+                var n = UInt64(p.utf8.count).littleEndian
+                withUnsafeBytes(of: &n) { plain.update(bufferPointer: $0) }
+                plain.update(data: Data(p.utf8))
+            }
+            let digest = plain.finalize()
+            #expect(key.finalize() == Hashing.hex(Array(digest)), "\(parts)")
+            #expect(Hashing.hex(digest) == digest.map { String(format: "%02x", $0) }.joined())
+        }
+    }
 }

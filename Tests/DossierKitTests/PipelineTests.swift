@@ -247,6 +247,28 @@ import Testing
             weight: 0, draft: false, toc: nil, raw: Data())
     }
 
+    /// The search for the next `href="` (from one `=` after `f` or `c` to the next)
+    /// against its memchr twin, on generated markup of `href`, `src`, `=`, quotes and
+    /// near misses, from every start.
+    @Test func hrefSearchAgreesWithTheMemchrWalk() {
+        let pieces = ["href=\"", "href='", "hre", "f=\"", "h", "ref=\"", "src=\"", "=", "\"", "x", "<a ", "f", "c=",
+                      "hhref=\""]
+        var random = SeededNumbers(state: 88)
+        var found = 0
+        for _ in 0..<8_000 {
+            let text = Array(random.soup(pieces, fewerThan: 12).utf8)
+            let from = text.isEmpty ? 0 : random.next() % (text.count + 1)
+            text.withUnsafeBufferPointer { b in
+                guard b.baseAddress != nil else { return }
+                let fast = ContentLinks.nextHref(in: b, from: from)
+                let plain = ContentLinks.nextHrefByMemchr(in: b, from: from)
+                #expect(fast == plain, "\(String(decoding: text, as: UTF8.self)) from \(from)")
+                if plain != nil { found += 1 }
+            }
+        }
+        #expect(found > 1_500)
+    }
+
     /// The output path is made once, from `relative`, and made again when it changes.
     @Test func outputPathFollowsTheRelativePath() {
         let cases = ["index.md": "index.html", "methods.md": "methods/index.html", "a/index.md": "a/index.html",

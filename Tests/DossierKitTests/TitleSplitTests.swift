@@ -94,4 +94,25 @@ import Testing
         }
         #expect(cutInside > 1_000)
     }
+
+    /// The cut inside the article made where the content lies in the page (no copy of
+    /// it) against the cut of a copy (`splitInsideArticleByCharacter`), on generated
+    /// articles, pages that are not the article, and contents the byte walk leaves to the
+    /// Character walk (a combining mark after a tag's `>`).
+    @Test func cutInPlaceAgreesWithTheCutOfACopy() {
+        let open = "<article class=\"content-page\">\n", close = "\n</article>\n"
+        let pieces = ["<h1>T</h1>", "<h1 id=\"x\">é</h1>", "<p>x</p>", "\n", "<div>", "</div>", "<h2>A</h2>", "é",
+                      "\u{301}", "<!-- c -->", "<br>", "<article class=\"content-page\">"]
+        var random = SeededNumbers(state: 71)
+        var inside = 0
+        for _ in 0..<6_000 {
+            let content = random.soup(pieces, fewerThan: 10)
+            let page = [open + content + close, content, open + content, content + close][random.next() % 4]
+            let fast = TitleSplit.splitInsideArticle(page), plain = TitleSplit.splitInsideArticleByCharacter(page)
+            #expect(fast.map { [String($0.head), String($0.body)] } == plain.map { [String($0.head), String($0.body)] },
+                    "\(page.debugDescription)")
+            if fast != nil { inside += 1 }
+        }
+        #expect(inside > 500)
+    }
 }

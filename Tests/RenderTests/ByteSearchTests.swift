@@ -75,4 +75,29 @@ import Testing
             }
         }
     }
+
+    /// `dossier_find_link_equals` (16 places at once) against its plain walk, on texts of
+    /// `=`, `f`, `c` and others, hits at every place of a block and across blocks.
+    @Test func linkEqualsSearchAgreesWithThePlainWalk() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = Array("=fcz=\" h".utf8)
+        var hits = 0
+        for _ in 0..<6_000 {
+            let count = Int.random(in: 0...120, using: &rng)
+            var bytes = (0..<count).map { _ in alphabet.randomElement(using: &rng)! }
+            if count > 40, Bool.random(using: &rng) {          // none until late, or none at all
+                for k in 0..<(count - Int.random(in: 0...40, using: &rng)) where bytes[k] == 0x3D { bytes[k] = 0x7A }
+            }
+            let start = Int.random(in: 0...count, using: &rng)
+            bytes.withUnsafeBufferPointer { buf in
+                let hay = buf.baseAddress.map { $0 + start }, len = count - start
+                let fast = dossier_find_link_equals(hay, len), plain = dossier_find_link_equals_plain(hay, len)
+                #expect(fast == plain, "\(bytes) from \(start)")
+                if plain != nil { hits += 1 }
+                let offset = buf.isEmpty ? nil : ByteSearch.nextLinkEquals(in: buf, from: start)
+                #expect(offset == plain.map { UnsafeRawPointer(buf.baseAddress!).distance(to: $0) }, "\(bytes)")
+            }
+        }
+        #expect(hits > 1_000)
+    }
 }

@@ -35,6 +35,19 @@ const void *dossier_find_pair_plain(const void *haystack, size_t n, unsigned cha
 /// glibc's memmem(3) itself: the plain twin of dossier_memmem, for its tests.
 const void *dossier_memmem_libc(const void *haystack, size_t n, const void *needle, size_t m);
 
+/// Whether UTF-8 `haystack` (n bytes) holds a control character display text may not
+/// keep: a C0 control other than TAB, LF and CR, DEL, or a C1 control (0xC2 then
+/// 0x80…0x9F); 32 bytes tested at a step (see search.c). Its plain twin is Escaping's
+/// `ControlCharacters.hasDisplayControl`, compared in RenderTests.
+int dossier_has_display_control(const void *haystack, size_t n);
+
+/// The first `=` at offset 1 or later of `haystack` (n bytes) whose byte before is `f`
+/// or `c` (the end of ` href` and ` src`), or NULL: 16 places tested at once (search.c).
+const void *dossier_find_link_equals(const void *haystack, size_t n);
+
+/// dossier_find_link_equals one place after the other: its plain twin, for its tests.
+const void *dossier_find_link_equals_plain(const void *haystack, size_t n);
+
 /// snprintf(out, size, "%.10g", value): the digits of JSONValue.formatNumber's general
 /// path (Sources/CMarkArena/number.c). A plain C call: Swift reaches printf only through
 /// `withVaList`, which built and cast an argument list for every number.

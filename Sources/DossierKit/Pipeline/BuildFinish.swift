@@ -15,15 +15,8 @@ extension BuildContext {
     func finish() throws {
         var all = siteFiles()
         // sitemap.xml: every HTML page, sorted.
-        var xml =
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset "
-                + "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for f in all where f.path.hasSuffix(".html") && !f.path.hasPrefix("assets/") && f.path != Self.notFoundPath {
-            let path = f.path.hasSuffix("index.html") ? String(f.path.dropLast("index.html".count)) : f.path
-            xml += "  <url><loc>\(HTML.escape(project.baseURL + path))</loc></url>\n"
-        }
-        xml += "</urlset>\n"
-        let sitemap = try tree!.write(Data(xml.utf8), to: "sitemap.xml", owner: "sitemap")
+        let xml = Sitemap.xml(paths: all.map(\.path), baseURL: project.baseURL, notFound: Self.notFoundPath)
+        let sitemap = try xml.withUnsafeBytes { try tree!.write(bytes: $0, to: "sitemap.xml", owner: "sitemap") }
         // The sorted list once more with the sitemap in its place (not sorted again:
         // 10,000 paths at 2,000 participants).
         all.insert(sitemap, at: all.firstIndex { !($0.path < sitemap.path) } ?? all.count)

@@ -35,15 +35,25 @@ extension BuildContext {
     ///
     /// Each text is hashed once: the list's hash is made from its texts' hashes (equal
     /// lists have equal texts, so equal hashes; lists are still told apart by comparing).
+    ///
+    /// A text equal to the one before it (the layout writes the home page's link three or
+    /// four times in a row) takes that one's hash and shared storage without a lookup.
     func interned(_ links: [String]) -> [String] {
-        let textHashes = links.map(\.hashValue)
+        var textHashes: [Int] = [], repeated: [Bool] = []
+        textHashes.reserveCapacity(links.count); repeated.reserveCapacity(links.count)
+        for k in links.indices {
+            repeated.append(k > 0 && links[k] == links[k - 1])
+            textHashes.append(repeated[k] ? textHashes[k - 1] : links[k].hashValue)
+        }
         let listHash = textHashes.hashValue
         lock.lock(); defer { lock.unlock() }
         if let known = linkLists[listHash]?.first(where: { $0 == links }) { return known }
         var list = links
         // (Shorter texts are stored inline: nothing to share.)
         for (k, text) in links.enumerated() where text.utf8.count > 15 {
-            if let same = linkTexts[textHashes[k]]?.first(where: { $0 == text }) {
+            if repeated[k] {
+                list[k] = list[k - 1]
+            } else if let same = linkTexts[textHashes[k]]?.first(where: { $0 == text }) {
                 list[k] = same
             } else {
                 linkTexts[textHashes[k], default: []].append(text)

@@ -23,7 +23,10 @@ extension BuildContext {
         defer { earlyLinkCheck = nil }
         let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self] page in
             var h = Hashing.Key()
-            h.add(fp); h.add(folderKey); h.add(page.relative); h.add(page.raw)
+            h.add(fp); h.add(folderKey); h.add(page.relative)
+            // (The digest loading took for the manifest stands for the bytes: hashing them
+            // again was a second SHA-256 of every content file.)
+            if page.rawDigest.isEmpty { h.add(page.raw) } else { h.add("sha256 " + page.rawDigest) }
             let key = "content/\(page.relative)"
             let hash = h.finalize()
             if let prev = reusable(key, hash) {

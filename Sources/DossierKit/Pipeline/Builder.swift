@@ -258,7 +258,12 @@ final class BuildContext: @unchecked Sendable {
         renderer = SiteRenderer(templates: templates, project: project, nav: nav)
         // Hashed on every core (the pages were read in parallel; 40 MB at 10,000 pages);
         // recordInput takes the lock.
-        _ = parallelMap(content) { [self] p in recordInput(p.source, data: p.raw) }
+        let digests = parallelMap(content) { [self] p -> String in
+            let digest = Hashing.sha256(p.raw)
+            recordInput(p.source, sha256: digest, size: p.raw.count)
+            return digest
+        }
+        for k in content.indices { content[k].rawDigest = digests[k] }
         log.detail("\(content.count) content page\(content.count == 1 ? "" : "s")")
     }
 }

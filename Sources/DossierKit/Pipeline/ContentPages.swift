@@ -48,6 +48,10 @@ public struct ContentPage: Sendable {
             try use(UnsafeRawBufferPointer(rebasing: all[min(bodyStart, all.count)...]))
         }
     }
+    /// The hex SHA-256 of `raw` once the build has hashed it for the manifest's inputs
+    /// (`BuildContext.loadContent`), else empty: the page's cache key hashes it instead of
+    /// hashing `raw` a second time.
+    public var rawDigest = ""
 
     /// The page's output path in the site (``outputPath(of:)`` of `relative`, made once:
     /// a build asks for it about ten times a page).

@@ -68,8 +68,15 @@ extension BuildContext {
         guard let early = earlyLinkCheck, let tree, !tree.stoppedWriting else { return nil }
         var left: [String] = []
         var certain = false
+        // A link equal to the one before it (the layout writes the home page's link three
+        // or four times in a row) takes that one's verdict: a verdict can only move from
+        // in doubt to fine as files are written, and an in-doubt link is checked again.
+        var previous: (link: String, verdict: EarlyLinkCheck.Verdict)? = nil
         for link in links {
-            switch early.verdict(link, on: page, tree: tree) {
+            let verdict = previous.flatMap { $0.link == link ? $0.verdict : nil }
+                ?? early.verdict(link, on: page, tree: tree)
+            previous = (link, verdict)
+            switch verdict {
             case .fine: continue
             case .dangling: certain = true; left.append(link)
             case .inDoubt: left.append(link)

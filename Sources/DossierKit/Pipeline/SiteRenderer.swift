@@ -129,9 +129,9 @@ public struct SiteRenderer: Sendable {
             headAndBody: headAndBody)
         // Display text never carries control characters (docs/json-and-csv.md): one
         // pass over the finished page replaces any a title or label brought in.
-        guard !compiledLayout else { return ControlCharacters.displayUTF8(CompiledLayout.render(layout)) }
+        guard !compiledLayout else { return PageControls.displayUTF8(CompiledLayout.render(layout)) }
         // The layout is its content and some navigation: room for both at once.
-        return ControlCharacters.displayUTF8(
+        return PageControls.displayUTF8(
             try templates.render("layout", layout, capacity: layout.content.utf8.count + 16_384))
     }
 

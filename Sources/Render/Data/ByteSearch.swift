@@ -16,4 +16,13 @@ public enum ByteSearch {
             return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(p))
         }
     }
+
+    /// The offset of the first `=` at `from + 1` or later in `page` whose byte before is
+    /// `f` or `c` (where ` href=` and ` src=` end), 16 bytes tested at once
+    /// (`dossier_find_link_equals`; `ByteSearchTests` holds it to its plain twin).
+    public static func nextLinkEquals(in page: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard from < page.count, let base = page.baseAddress,
+              let p = dossier_find_link_equals(base + from, page.count - from) else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(p))
+    }
 }

@@ -92,39 +92,60 @@ public enum SitePaths {
 
     /// ``resolve(_:from:)`` over UTF-8 bytes: `.some(answer)` when `link` and
     /// `pagePath` are ASCII and `link` holds no `%`, else nil (not decided).
+    ///
+    /// One pass over the link finds its end (`#`, `?`), a scheme and any byte that stops
+    /// the walk; the answer is written straight into the String's storage: the page's
+    /// folder copied whole when the page's path has no empty component (every generated
+    /// page), else component by component, then each component of the link after a `/`,
+    /// `..` cutting back to the last `/` (no list of components, no second array).
     static func resolveASCII(_ link: String, from pagePath: String) -> String?? {
         var link = link, pagePath = pagePath
         return link.withUTF8 { l -> String?? in
             pagePath.withUTF8 { page -> String?? in
-                guard !l.contains(where: { $0 >= 0x80 || $0 == 0x25 }), !page.contains(where: { $0 >= 0x80 }) else {
-                    return nil
+                var end = -1, colon = -1, slash = -1
+                for k in l.indices {
+                    let b = l[k]
+                    if b >= 0x80 || b == 0x25 { return nil }                                 // non-ASCII, "%"
+                    if end < 0 {
+                        if b == 0x23 || b == 0x3F { end = k }                                // "#" "?"
+                        else if b == 0x2F { if slash < 0 { slash = k } }
+                        else if b == 0x3A, colon < 0, slash < 0 { colon = k }                // ":" before any "/"
+                    }
                 }
-                // Query and fragment dropped.
-                let end = l.firstIndex { $0 == 0x23 || $0 == 0x3F } ?? l.count
+                // The page: ASCII; its folder ends at its last `/`; plain when it has no
+                // empty component (no `/` first or last, no `//`).
+                var lastSlash = -1, plainPage = page.count > 0 && page[0] != 0x2F && page[page.count - 1] != 0x2F
+                for k in page.indices {
+                    let b = page[k]
+                    if b >= 0x80 { return nil }
+                    if b == 0x2F { if lastSlash == k - 1 { plainPage = false }; lastSlash = k }
+                }
+                if end < 0 { end = l.count }
                 if end == 0 { return .some(nil) }
                 if end >= 2, l[0] == 0x2F, l[1] == 0x2F { return .some(nil) }                  // "//"
-                if let colon = l[..<end].firstIndex(of: 0x3A), !l[..<colon].contains(0x2F) {  // scheme
-                    return .some(nil)
-                }
-                // The answer is written straight into the String's storage: each component
-                // goes after a `/`, and `..` cuts back to the last `/` (no list of components,
-                // no second array: three allocations per link were most of the link checks).
+                if colon >= 0 && colon < end { return .some(nil) }                           // scheme
                 let capacity = page.count + end + 12
                 var escaped = false
                 let text = String(unsafeUninitializedCapacity: capacity) { out -> Int in
+                    guard let o = out.baseAddress else { return 0 }
                     var n = 0
                     func push(_ from: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) {
-                        if n > 0 { out[n] = 0x2F; n += 1 }
-                        for k in r { out[n] = from[k]; n += 1 }
+                        if n > 0 { o[n] = 0x2F; n += 1 }
+                        (o + n).update(from: from.baseAddress! + r.lowerBound, count: r.count)
+                        n += r.count
                     }
-                    func pop() { while n > 0 { n -= 1; if out[n] == 0x2F { return } } }
+                    func pop() { while n > 0 { n -= 1; if o[n] == 0x2F { return } } }
                     if l[0] != 0x2F {
-                        var s = 0
-                        for k in 0...page.count where k == page.count || page[k] == 0x2F {
-                            if k > s { push(page, s..<k) }
-                            s = k + 1
+                        if plainPage {
+                            if lastSlash > 0 { o.update(from: page.baseAddress!, count: lastSlash); n = lastSlash }
+                        } else {
+                            var s = 0
+                            for k in 0...page.count where k == page.count || page[k] == 0x2F {
+                                if k > s { push(page, s..<k) }
+                                s = k + 1
+                            }
+                            pop()
                         }
-                        pop()
                     }
                     var s = 0
                     for k in 0...end where k == end || l[k] == 0x2F {
@@ -139,7 +160,7 @@ public enum SitePaths {
                         s = k + 1
                     }
                     if l[end - 1] == 0x2F || n == 0 {
-                        for b in (n == 0 ? "index.html" : "/index.html").utf8 { out[n] = b; n += 1 }
+                        for b in (n == 0 ? "index.html" : "/index.html").utf8 { o[n] = b; n += 1 }
                     }
                     return n
                 }
