@@ -110,7 +110,9 @@ public struct SiteRenderer: Sendable {
                 title: item.title, href: root + item.path, current: current, inSection: inSection)
         }
         var body = content, toc = page.toc
-        if toc.isEmpty, page.template != "page", page.listsContents, let added = PageContents.add(to: content) { (body, toc) = added }
+        if toc.isEmpty, page.template != "page", page.listsContents, let added = PageContents.add(to: content) {
+            (body, toc) = added
+        }
         let enhanced = TableMarkup.enhance(body)
         let tocLines = toc.filter { $0.level >= 2 && $0.level <= 3 }.map(LayoutModel.TOCLine.init)
         // The compiled layout reads the title split only when it shows the contents

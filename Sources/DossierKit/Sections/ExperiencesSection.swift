@@ -262,15 +262,16 @@ public struct ExperiencesSection: Section {
                 + "\"base\":\(JSONText.quote("../\(e.slug)/files/")),\"experience\":\(ExperienceWriter.json(e))}"
         }
         let json = "{\"experiences\":[" + items.joined(separator: ",") + "]}"
-        var page = Page(path: "experiences/editor/index.html", title: "Experience editor", template: "experiences/editor",
-                    model: ExperienceEditorModel(json: HTML.scriptSafeJSON(json)),
-                    styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
-                    scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js",
-                              "assets/experiences/zip.js", "assets/experiences/pano.js",
-                              "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js",
-                              "assets/experiences/editor-util.js", "assets/experiences/editor-problems.js",
-                              "assets/experiences/editor-trigger.js", "assets/experiences/editor.js"],
-                    bodyClass: "experience-editor")
+        var page = Page(path: "experiences/editor/index.html", title: "Experience editor",
+                        template: "experiences/editor",
+                        model: ExperienceEditorModel(json: HTML.scriptSafeJSON(json)),
+                        styles: ["assets/experiences/viewer.css", "assets/experiences/editor.css"],
+                        scripts: ["assets/experiences/rules.js", "assets/experiences/checks.js",
+                                  "assets/experiences/zip.js", "assets/experiences/pano.js",
+                                  "assets/experiences/editor-stage.js", "assets/experiences/editor-history.js",
+                                  "assets/experiences/editor-util.js", "assets/experiences/editor-problems.js",
+                                  "assets/experiences/editor-trigger.js", "assets/experiences/editor.js"],
+                        bodyClass: "experience-editor")
         // An app: its sections appear one at a time, so no "On this page" (it came after
         // the whole editor on a phone, and four of its five links led into hidden sections).
         page.listsContents = false
