@@ -66,7 +66,11 @@ enum TimelineChart {
                     continue
                 }
                 marks.write("<rect x=\"\(x0)\" y=\"\(cy - barH / 2)\" width=\"\(x1 - x0)\" height=\"\(barH)\" rx=\"2\"")
-                marks.write(" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>")
+                marks.write(literal: " fill=\"")
+                marks.write(raw: fill)
+                marks.write(literal: "\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>")
+                marks.write(raw: tip)
+                marks.write(literal: "</title></rect>")
                 if !s.label.isEmpty, barH >= 10, ChartStyle.textWidth(s.label, size: 10) <= x1 - x0 - 6 {
                     labels.write("<text x=\"\(x0 + 3)\" y=\"\(cy)\" dy=\"0.35em\"\(LabelInk.attributes(on: fill))>")
                     labels.write("\(SVGText.escape(s.label))</text>")

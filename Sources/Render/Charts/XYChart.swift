@@ -150,10 +150,14 @@ enum XYChart {
         }
     }
 
+    /// `series: ` when there are several, the label and a space, then `(x, y)`: appended
+    /// to one string (the pieces were joined through three intermediate strings).
     static func tooltip(_ p: XYPoint, series: String, many: Bool) -> String {
-        let xy = "(\(ChartNumber.shown(p.xValue ?? p.x)), \(ChartNumber.shown(p.y)))"
-        let head = many ? series + ": " : ""
-        if let l = p.label, !l.isEmpty { return head + l + " " + xy }
-        return head + xy
+        var t = ""
+        t.reserveCapacity(64)
+        if many { t += series; t += ": " }
+        if let l = p.label, !l.isEmpty { t += l; t += " " }
+        t += "("; t += ChartNumber.shown(p.xValue ?? p.x); t += ", "; t += ChartNumber.shown(p.y); t += ")"
+        return t
     }
 }
