@@ -5,7 +5,7 @@ import SplitMix64
 
 // The bar chart's marks written as bytes (`BarChart.barMarksWritten`) against its plain
 // twin (`BarChart.barMarks`, the `String` appends it replaced): docs/perf-study.md,
-// "Issue #45, the study build: charts and tooltips written once".
+// "Issue #45, the study build: charts written as bytes".
 
 struct BarMarksTwinTests {
     /// 3,000 random bar sets: one to six series of one to twelve categories, values

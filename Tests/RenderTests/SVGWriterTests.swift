@@ -118,4 +118,19 @@ struct SVGWriterBufferTests {
                     "run \(run)")
         }
     }
+
+    /// A copy of a writer that goes on writing has bytes of its own: neither sees the
+    /// other's later pieces, with room to spare in the shared buffer or without.
+    @Test func copiesWriteOnTheirOwn() {
+        for capacity in [0, 6, 64, 4_096] {
+            var a = SVGWriter(capacity: capacity)
+            a.write(literal: "abc")
+            var b = a
+            b.write(literal: "XYZ")
+            a.write(literal: "def")
+            b.write(raw: "é")
+            #expect(a.string == "abcdef", "capacity \(capacity)")
+            #expect(b.string == "abcXYZé", "capacity \(capacity)")
+        }
+    }
 }

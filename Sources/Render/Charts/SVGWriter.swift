@@ -18,29 +18,43 @@ import Foundation
 /// study build (docs/perf-study.md, "Round seven, charts"). Here the literal pieces are
 /// copied from the binary and a coordinate's digits from a stack buffer.
 struct SVGWriter {
-    /// The buffer: ``count`` bytes of markup, then zeros not yet written over.
-    private var storage: [UInt8]
+    /// The bytes: ``count`` of markup, then room not yet written (``capacity`` in all);
+    /// nil before the first write of a writer made without room.
+    private var buffer: ManagedBuffer<Void, UInt8>?
+    private var capacity = 0
     /// Bytes of markup written so far.
     private(set) var count = 0
 
     /// `capacity`: bytes to make room for at once (0: none until the first write).
-    init(capacity: Int = 0) { storage = capacity > 0 ? [UInt8](repeating: 0, count: capacity) : [] }
+    init(capacity: Int = 0) {
+        if capacity > 0 { buffer = Self.room(capacity); self.capacity = capacity }
+    }
+
+    /// Room for `n` bytes, not set first: zeroing the 2–16 KB a chart reserves, or
+    /// making an array of that size without setting it (a call into the standard
+    /// library's unspecialised code), cost more than the appends it serves.
+    private static func room(_ n: Int) -> ManagedBuffer<Void, UInt8> {
+        ManagedBuffer<Void, UInt8>.create(minimumCapacity: n) { _ in () }
+    }
 
     /// The markup so far.
-    var bytes: [UInt8] { Array(storage[..<count]) }
+    var bytes: [UInt8] { withBytes { Array($0) } }
 
     /// The markup as a string.
-    var string: String {
-        storage.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[..<count]), as: UTF8.self) }
+    var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// `body` of the markup's bytes.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let buffer else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let used = count
+        return buffer.withUnsafeMutablePointerToElements { body(UnsafeBufferPointer(start: $0, count: used)) }
     }
 
     /// Appends `markup`: its literal text, its `Double`s as coordinates, its `String`s as
     /// they are.
     mutating func write(_ markup: SVGMarkup) {
         if let literal = markup.literal { return write(literal: literal) }
-        markup.written.storage.withUnsafeBufferPointer {
-            appendBytes(UnsafeBufferPointer(rebasing: $0[..<markup.written.count]))
-        }
+        markup.written.withBytes { appendBytes($0) }
     }
 
     /// Appends `text` as it is (already escaped, or an attribute such as a colour).
@@ -64,18 +78,19 @@ struct SVGWriter {
         DecimalText.withFixed(Int64(hundredths), places: 2) { appendBytes($0) }
     }
 
-    /// Copies `piece` after the markup: into the buffer's zeros, which grow (doubling) when
-    /// they run out. A chart writes hundreds of thousands of short pieces; through
+    /// Copies `piece` after the markup: into the buffer's room, which grows (doubling) when
+    /// it runs out. A chart writes hundreds of thousands of short pieces; through
     /// `Array.append(contentsOf:)` each cost 100–160 instructions, here a few dozen
     /// (`SVGWriterTests.piecesAsAppendedToAnArray` compares with ``appendedPlainly(_:)``).
     @inline(__always)
     private mutating func appendBytes(_ piece: UnsafeBufferPointer<UInt8>) {
         let n = piece.count
         guard n > 0, let from = piece.baseAddress else { return }
-        if storage.count - count < n { grow(by: n) }
+        // (A copy of a writer that writes on gets bytes of its own.)
+        if capacity - count < n || !isKnownUniquelyReferenced(&buffer) { grow(by: n) }
         let at = count
-        storage.withUnsafeMutableBufferPointer { b in
-            let to = b.baseAddress! + at
+        buffer.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in
+            let to = elements + at
             if n <= 16 {
                 for i in 0..<n { to[i] = from[i] }
             } else {
@@ -85,9 +100,19 @@ struct SVGWriter {
         count = at + n
     }
 
-    /// Room for at least `n` more bytes: the buffer doubled (or more, for a long piece).
+    /// Room for at least `n` more bytes: the buffer doubled (or more, for a long piece),
+    /// its markup copied over.
     private mutating func grow(by n: Int) {
-        storage.append(contentsOf: repeatElement(0, count: Swift.max(storage.count, n, 64)))
+        let size = Swift.max(2 * capacity, count + n, 64)
+        let bigger = Self.room(size)
+        if let old = buffer, count > 0 {
+            let used = count
+            bigger.withUnsafeMutablePointerToElements { to in
+                old.withUnsafeMutablePointerToElements { to.update(from: $0, count: used) }
+            }
+        }
+        buffer = bigger
+        capacity = size
     }
 
     /// The plain twin of the byte writer, kept for the tests: `pieces` appended one after
@@ -132,9 +157,9 @@ struct SVGMarkup: ExpressibleByStringInterpolation {
         fileprivate var writer: SVGWriter
 
         init(literalCapacity: Int, interpolationCount: Int) {
-            // 24 bytes a value: a coordinate takes up to 8, a colour 7, a tooltip more
-            // (8 made a piece with a tooltip grow and copy its buffer once or twice).
-            writer = SVGWriter(capacity: literalCapacity + 24 * interpolationCount)
+            // 16 bytes a value: a coordinate takes up to 8, a colour 7, a title more
+            // (tooltips are written as pieces of their own: ``Marker/draw``).
+            writer = SVGWriter(capacity: literalCapacity + 16 * interpolationCount)
         }
 
         mutating func appendLiteral(_ literal: StaticString) { writer.write(literal: literal) }

@@ -142,7 +142,27 @@ enum TimelineChart {
         }
     }
 
+    /// `lane: label (category) a–b` (or `at a`), written as bytes and made a string once
+    /// (``tooltipByStrings``, its plain twin, appended strings; `ChartTooltipTwinTests`).
     static func tooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {
+        var t = SVGWriter(capacity: 96)
+        t.write(raw: lane)
+        t.write(literal: ": ")
+        if !s.label.isEmpty { t.write(raw: s.label); t.write(literal: " ") }
+        if !s.category.isEmpty { t.write(literal: "("); t.write(raw: s.category); t.write(literal: ") ") }
+        if a == b {
+            t.write(literal: "at ")
+            t.write(raw: ChartNumber.shown(a))
+        } else {
+            t.write(raw: ChartNumber.shown(a))
+            t.write(literal: "–")
+            t.write(raw: ChartNumber.shown(b))
+        }
+        return t.string
+    }
+
+    /// ``tooltip(_:_:_:_:)`` as appended strings: its plain twin, kept for the tests.
+    static func tooltipByStrings(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {
         var t = lane + ": "
         if !s.label.isEmpty { t += s.label + " " }
         if !s.category.isEmpty { t += "(\(s.category)) " }
