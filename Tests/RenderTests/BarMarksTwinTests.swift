@@ -49,7 +49,8 @@ struct BarMarksTwinTests {
                 let key = "\(si),\(ci)"
                 if let d = drawn[key] { return (rect: d.0, label: d.1) }
                 let r = BarRect(x: coordinate(), y: coordinate(), width: coordinate(), height: coordinate())
-                let label = labels ? "<text x=\"\(ChartNumber.coord(coordinate()))\">\(ChartNumber.shown(v))</text>" : nil
+                let x = ChartNumber.coord(coordinate())
+                let label = labels ? "<text x=\"\(x)\">\(ChartNumber.shown(v))</text>" : nil
                 drawn[key] = (r, label)
                 return (rect: r, label: label)
             }
