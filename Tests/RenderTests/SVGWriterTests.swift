@@ -98,3 +98,39 @@ struct SVGWriterTests {
         }
     }
 }
+
+// MARK: - The byte buffer
+
+struct SVGWriterBufferTests {
+    /// 2,000 runs of random pieces (empty, 1–16 bytes copied byte by byte, longer ones
+    /// copied at once, some longer than the whole buffer) written from starting
+    /// capacities of 0, 1, 63, 64 and random ones, so that every run grows its buffer
+    /// at different points: the bytes equal the pieces appended to an array.
+    @Test func piecesAsAppendedToAnArray() {
+        var g = SplitMix64(seed: 4_545)
+        for run in 0..<2_000 {
+            let pieces: [[UInt8]] = (0..<Int(g.next() % 60)).map { _ in
+                let n = [0, 1, 2, 15, 16, 17, 31, 64, 65, 200, 5_000][Int(g.next() % 11)]
+                return (0..<n).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+            }
+            let capacity = [0, 1, 63, 64, Int(g.next() % 3_000)][run % 5]
+            #expect(SVGWriter.appendedByWriter(pieces, capacity: capacity) == SVGWriter.appendedPlainly(pieces),
+                    "run \(run)")
+        }
+    }
+
+    /// A copy of a writer that goes on writing has bytes of its own: neither sees the
+    /// other's later pieces, with room to spare in the shared buffer or without.
+    @Test func copiesWriteOnTheirOwn() {
+        for capacity in [0, 6, 64, 4_096] {
+            var a = SVGWriter(capacity: capacity)
+            a.write(literal: "abc")
+            var b = a
+            b.write(literal: "XYZ")
+            a.write(literal: "def")
+            b.write(raw: "é")
+            #expect(a.string == "abcdef", "capacity \(capacity)")
+            #expect(b.string == "abcXYZé", "capacity \(capacity)")
+        }
+    }
+}

@@ -68,7 +68,11 @@ enum BoxPlotChart {
             // outliers
             for o in s.outliers {
                 marks.write("<circle cx=\"\(cx)\" cy=\"\(y(o))\" r=\"3\" fill=\"none\" stroke=\"\(outlierColor)\"")
-                marks.write(" stroke-width=\"1.5\"><title>\(name) outlier: \(ChartNumber.shown(o))</title></circle>")
+                marks.write(literal: " stroke-width=\"1.5\"><title>")
+                marks.write(raw: name)
+                marks.write(literal: " outlier: ")
+                marks.write(raw: ChartNumber.shown(o))
+                marks.write(literal: "</title></circle>")
             }
             marks.write("</g>")
         }

@@ -133,7 +133,11 @@ public enum Charts {
             n.id = text(in: b, after: " id=\"", upTo: "\"").map { $0 + "-n" }
             n.sharedDescription = text(in: b, after: "-desc\">", upTo: "</desc>")
         }
-        return open + wide + draw(n) + "</div>"
+        let narrow = draw(n)
+        var frame = ""
+        frame.reserveCapacity(open.utf8.count + wide.utf8.count + narrow.utf8.count + 6)
+        frame += open; frame += wide; frame += narrow; frame += "</div>"
+        return frame
     }
 
     /// The most a drawing is scaled up: 1.6 × its drawn size (a 640-wide chart fills the

@@ -18,39 +18,117 @@ import Foundation
 /// study build (docs/perf-study.md, "Round seven, charts"). Here the literal pieces are
 /// copied from the binary and a coordinate's digits from a stack buffer.
 struct SVGWriter {
-    /// The markup so far.
-    private(set) var bytes: [UInt8] = []
+    /// The bytes: ``count`` of markup, then room not yet written (``capacity`` in all);
+    /// nil before the first write of a writer made without room.
+    private var buffer: ManagedBuffer<Void, UInt8>?
+    private var capacity = 0
+    /// Bytes of markup written so far.
+    private(set) var count = 0
 
-    init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    /// `capacity`: bytes to make room for at once (0: none until the first write).
+    init(capacity: Int = 0) {
+        if capacity > 0 { buffer = Self.room(capacity); self.capacity = capacity }
+    }
+
+    /// Room for `n` bytes, not set first: zeroing the 2–16 KB a chart reserves, or
+    /// making an array of that size without setting it (a call into the standard
+    /// library's unspecialised code), cost more than the appends it serves.
+    private static func room(_ n: Int) -> ManagedBuffer<Void, UInt8> {
+        ManagedBuffer<Void, UInt8>.create(minimumCapacity: n) { _ in () }
+    }
+
+    /// The markup so far.
+    var bytes: [UInt8] { withBytes { Array($0) } }
 
     /// The markup as a string.
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+
+    /// `body` of the markup's bytes.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard let buffer else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let used = count
+        return buffer.withUnsafeMutablePointerToElements { body(UnsafeBufferPointer(start: $0, count: used)) }
+    }
 
     /// Appends `markup`: its literal text, its `Double`s as coordinates, its `String`s as
     /// they are.
     mutating func write(_ markup: SVGMarkup) {
-        if let literal = markup.literal { write(literal: literal) } else { bytes.append(contentsOf: markup.written) }
+        if let literal = markup.literal { return write(literal: literal) }
+        markup.written.withBytes { appendBytes($0) }
     }
 
     /// Appends `text` as it is (already escaped, or an attribute such as a colour).
     mutating func write(raw text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { appendBytes($0) }
     }
 
     /// Appends literal text.
     mutating func write(literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        literal.withUTF8Buffer { appendBytes($0) }
     }
 
     /// Appends the text of ``ChartNumber/coord(_:)`` for `x`: the rounded hundredths'
     /// digits go from the stack into the bytes (`SVGWriterTests.coordinatesAsChartNumberCoord`
     /// compares the two).
     mutating func write(coordinate x: Double) {
-        guard x.isFinite else { bytes.append(0x30); return }                  // "0"
+        guard x.isFinite else { return write(literal: "0") }
         let hundredths = (x * 100).rounded()
         guard abs(hundredths) < 9e15 else { write(raw: ChartNumber.coord(x)); return }
-        DecimalText.withFixed(Int64(hundredths), places: 2) { bytes.append(contentsOf: $0) }
+        DecimalText.withFixed(Int64(hundredths), places: 2) { appendBytes($0) }
+    }
+
+    /// Copies `piece` after the markup: into the buffer's room, which grows (doubling) when
+    /// it runs out. A chart writes hundreds of thousands of short pieces; through
+    /// `Array.append(contentsOf:)` each cost 100–160 instructions, here a few dozen
+    /// (`SVGWriterTests.piecesAsAppendedToAnArray` compares with ``appendedPlainly(_:)``).
+    @inline(__always)
+    private mutating func appendBytes(_ piece: UnsafeBufferPointer<UInt8>) {
+        let n = piece.count
+        guard n > 0, let from = piece.baseAddress else { return }
+        // (A copy of a writer that writes on gets bytes of its own.)
+        if capacity - count < n || !isKnownUniquelyReferenced(&buffer) { grow(by: n) }
+        let at = count
+        buffer.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in
+            let to = elements + at
+            if n <= 16 {
+                for i in 0..<n { to[i] = from[i] }
+            } else {
+                to.update(from: from, count: n)
+            }
+        }
+        count = at + n
+    }
+
+    /// Room for at least `n` more bytes: the buffer doubled (or more, for a long piece),
+    /// its markup copied over.
+    private mutating func grow(by n: Int) {
+        let size = Swift.max(2 * capacity, count + n, 64)
+        let bigger = Self.room(size)
+        if let old = buffer, count > 0 {
+            let used = count
+            bigger.withUnsafeMutablePointerToElements { to in
+                old.withUnsafeMutablePointerToElements { to.update(from: $0, count: used) }
+            }
+        }
+        buffer = bigger
+        capacity = size
+    }
+
+    /// The plain twin of the byte writer, kept for the tests: `pieces` appended one after
+    /// the other to an array.
+    static func appendedPlainly(_ pieces: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        for p in pieces { out.append(contentsOf: p) }
+        return out
+    }
+
+    /// `pieces` written one after the other through the byte writer (the tests'
+    /// counterpart of ``appendedPlainly(_:)``).
+    static func appendedByWriter(_ pieces: [[UInt8]], capacity: Int) -> [UInt8] {
+        var w = SVGWriter(capacity: capacity)
+        for p in pieces { p.withUnsafeBufferPointer { w.appendBytes($0) } }
+        return w.bytes
     }
 }
 
@@ -63,23 +141,25 @@ struct SVGMarkup: ExpressibleByStringInterpolation {
     /// The text of a literal without interpolations (no bytes are copied for it).
     fileprivate let literal: StaticString?
     /// The text of an interpolated literal.
-    fileprivate let written: [UInt8]
+    fileprivate let written: SVGWriter
 
     init(stringLiteral literal: StaticString) {
         self.literal = literal
-        written = []
+        written = SVGWriter(capacity: 0)
     }
 
     init(stringInterpolation: StringInterpolation) {
         literal = nil
-        written = stringInterpolation.writer.bytes
+        written = stringInterpolation.writer
     }
 
     struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var writer: SVGWriter
 
         init(literalCapacity: Int, interpolationCount: Int) {
-            writer = SVGWriter(capacity: literalCapacity + 8 * interpolationCount)
+            // 16 bytes a value: a coordinate takes up to 8, a colour 7, a title more
+            // (tooltips are written as pieces of their own: ``Marker/draw``).
+            writer = SVGWriter(capacity: literalCapacity + 16 * interpolationCount)
         }
 
         mutating func appendLiteral(_ literal: StaticString) { writer.write(literal: literal) }

@@ -66,7 +66,11 @@ enum TimelineChart {
                     continue
                 }
                 marks.write("<rect x=\"\(x0)\" y=\"\(cy - barH / 2)\" width=\"\(x1 - x0)\" height=\"\(barH)\" rx=\"2\"")
-                marks.write(" fill=\"\(fill)\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>\(tip)</title></rect>")
+                marks.write(literal: " fill=\"")
+                marks.write(raw: fill)
+                marks.write(literal: "\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>")
+                marks.write(raw: tip)
+                marks.write(literal: "</title></rect>")
                 if !s.label.isEmpty, barH >= 10, ChartStyle.textWidth(s.label, size: 10) <= x1 - x0 - 6 {
                     labels.write("<text x=\"\(x0 + 3)\" y=\"\(cy)\" dy=\"0.35em\"\(LabelInk.attributes(on: fill))>")
                     labels.write("\(SVGText.escape(s.label))</text>")
@@ -138,7 +142,27 @@ enum TimelineChart {
         }
     }
 
+    /// `lane: label (category) a–b` (or `at a`), written as bytes and made a string once
+    /// (``tooltipByStrings``, its plain twin, appended strings; `ChartTooltipTwinTests`).
     static func tooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {
+        var t = SVGWriter(capacity: 96)
+        t.write(raw: lane)
+        t.write(literal: ": ")
+        if !s.label.isEmpty { t.write(raw: s.label); t.write(literal: " ") }
+        if !s.category.isEmpty { t.write(literal: "("); t.write(raw: s.category); t.write(literal: ") ") }
+        if a == b {
+            t.write(literal: "at ")
+            t.write(raw: ChartNumber.shown(a))
+        } else {
+            t.write(raw: ChartNumber.shown(a))
+            t.write(literal: "–")
+            t.write(raw: ChartNumber.shown(b))
+        }
+        return t.string
+    }
+
+    /// ``tooltip(_:_:_:_:)`` as appended strings: its plain twin, kept for the tests.
+    static func tooltipByStrings(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {
         var t = lane + ": "
         if !s.label.isEmpty { t += s.label + " " }
         if !s.category.isEmpty { t += "(\(s.category)) " }
