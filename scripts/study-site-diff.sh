@@ -4,7 +4,8 @@
 #
 #   scripts/study-site-diff.sh REFERENCE_BIN NEW_BIN PROJECT_DIR
 #
-# The project is copied (its files hard-linked) into two temporary folders so its own
+# The project is copied (its files hard-linked, or copied when the temporary folder is on
+# another file system, e.g. a project on a tmpfs) into two temporary folders so its own
 # _site and build state are left alone. Prints each binary's wall and CPU time; exits 1
 # when the sites differ.
 set -euo pipefail
@@ -13,7 +14,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for side in ref new; do
     mkdir "$work/$side"
-    cp -al "$project"/. "$work/$side/"
+    if ! cp -al "$project"/. "$work/$side/" 2>/dev/null; then
+        # Links cannot cross file systems: drop the links made so far, then copy.
+        rm -rf "$work/$side" && mkdir "$work/$side" && cp -a "$project"/. "$work/$side/"
+    fi
     rm -rf "$work/$side/_site" "$work/$side/.dossier" "$work/$side/_site.manifest.json"
 done
 /usr/bin/time -f "reference: %e s wall, %U s user, %S s sys, %M KB" "$ref" build --clean --quiet "$work/ref"
