@@ -63,9 +63,21 @@ struct SVGWriter {
         text.withUTF8 { appendBytes($0) }
     }
 
+    /// Appends the markup of `other` (bytes copied as they are: no `String` made of them
+    /// and no UTF-8 check, which every `+= writer.string` cost).
+    mutating func write(_ other: SVGWriter) {
+        other.withBytes { appendBytes($0) }
+    }
+
     /// Appends literal text.
     mutating func write(literal: StaticString) {
         literal.withUTF8Buffer { appendBytes($0) }
+    }
+
+    /// Appends `String(v)`: its digits from the stack (``DecimalText/withFixed(_:places:_:)``
+    /// with no places).
+    mutating func write(whole v: Int) {
+        DecimalText.withFixed(Int64(v), places: 0) { appendBytes($0) }
     }
 
     /// Appends the text of ``ChartNumber/coord(_:)`` for `x`: the rounded hundredths'
@@ -130,6 +142,13 @@ struct SVGWriter {
         for p in pieces { p.withUnsafeBufferPointer { w.appendBytes($0) } }
         return w.bytes
     }
+}
+
+/// A chart's body is written as it was a `String`: `cv.body += text` appends text as it
+/// is, `cv.body += marks` another writer's bytes.
+extension SVGWriter {
+    static func += (lhs: inout SVGWriter, rhs: String) { lhs.write(raw: rhs) }
+    static func += (lhs: inout SVGWriter, rhs: SVGWriter) { lhs.write(rhs) }
 }
 
 // MARK: - Markup
