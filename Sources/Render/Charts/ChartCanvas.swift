@@ -221,24 +221,35 @@ struct ChartCanvas {
     }
 
     /// Category labels under bands centred at `centers`; rotated 35° when `rotate`.
+    /// Written into ``body`` piece by piece (coordinates as ``ChartNumber/coord(_:)``
+    /// writes them), where each label was a `String` of `String`s
+    /// (`ChartAxesTwinTests` keeps that twin).
     mutating func categoryAxisX(_ names: [String], centers: [Double], rotate: Bool) {
-        var g = "<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\""
-            + " text-anchor=\"\(rotate ? "end" : "middle")\">"
+        body.write("<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\"")
+        body.write(literal: rotate ? " text-anchor=\"end\">" : " text-anchor=\"middle\">")
         // rotated 35°, neighbours are spacing·sin 35° apart across the text: keep ≥ 12px
         let every = rotate ? ChartCanvas.labelEvery(centers, minSpacing: 21) : 1
         for (i, n) in names.enumerated() where i < centers.count && i % every == 0 {
-            let l = SVGText.truncate(n, max: 28)
-            let x = c(centers[i]), y = c(plotY + plotH + (rotate ? 12 : 16))
-            let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
-            if rotate {
-                g += "<text x=\"\(x)\" y=\"\(y)\" transform=\"rotate(-35 \(x) \(y))\">"
-                g += "\(full)\(SVGText.escape(l))</text>"
-            } else {
-                g += "<text x=\"\(x)\" y=\"\(y)\">\(full)\(SVGText.escape(l))</text>"
-            }
+            let x = centers[i], y = plotY + plotH + (rotate ? 12 : 16)
+            body.write("<text x=\"\(x)\" y=\"\(y)\"")
+            if rotate { body.write(" transform=\"rotate(-35 \(x) \(y))\"") }
+            body.write(literal: ">")
+            writeLabel(n)
         }
-        g += "</g>"
-        body += g
+        body.write(literal: "</g>")
+    }
+
+    /// A category label's text up to 28 characters (`<title>` of the whole when it is
+    /// cut), then `</text>`.
+    private mutating func writeLabel(_ n: String) {
+        let l = SVGText.truncate(n, max: 28)
+        if n != l {
+            body.write(literal: "<title>")
+            body.write(raw: SVGText.escape(n))
+            body.write(literal: "</title>")
+        }
+        body.write(raw: SVGText.escape(l))
+        body.write(literal: "</text>")
     }
 
     /// Show every k-th label so labels stay at least `minSpacing` apart along the axis.
@@ -248,17 +259,17 @@ struct ChartCanvas {
         return spacing >= minSpacing ? 1 : Int(ceil(minSpacing / max(spacing, 0.01)))
     }
 
-    /// Category labels left of horizontal bands (right-aligned).
+    /// Category labels left of horizontal bands (right-aligned), written as
+    /// ``categoryAxisX(_:centers:rotate:)`` is.
     mutating func categoryAxisY(_ names: [String], centers: [Double]) {
-        var g = "<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"end\">"
+        body.write("<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\"")
+        body.write(literal: " text-anchor=\"end\">")
         let every = ChartCanvas.labelEvery(centers)
         for (i, n) in names.enumerated() where i < centers.count && i % every == 0 {
-            let l = SVGText.truncate(n, max: 28)
-            let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
-            g += "<text x=\"\(c(plotX - 6))\" y=\"\(c(centers[i]))\" dy=\"0.32em\">\(full)\(SVGText.escape(l))</text>"
+            body.write("<text x=\"\(plotX - 6)\" y=\"\(centers[i])\" dy=\"0.32em\">")
+            writeLabel(n)
         }
-        g += "</g>"
-        body += g
+        body.write(literal: "</g>")
     }
 
     /// Width a vertical axis needs for these tick/category labels, plus the axis title.
@@ -267,27 +278,29 @@ struct ChartCanvas {
         return min(220, w) + 12 + (yLabel.isEmpty ? 0 : 20)
     }
 
-    /// The axis frame lines (left and bottom) and the axis titles.
+    /// The axis frame lines (left and bottom) and the axis titles, written into ``body``.
     mutating func axisFrame(xTitleOffset: Double = 34, left: Bool = true, bottom: Bool = true) {
         if bottom {
-            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX + plotW))\""
-            body += " y1=\"\(c(plotY + plotH))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
+            body.write("<line x1=\"\(plotX)\" x2=\"\(plotX + plotW)\"")
+            body.write(" y1=\"\(plotY + plotH)\" y2=\"\(plotY + plotH)\" stroke=\"\(ChartStyle.axis)\"/>")
         }
         if left {
-            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX))\""
-            body += " y1=\"\(c(plotY))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
+            body.write("<line x1=\"\(plotX)\" x2=\"\(plotX)\"")
+            body.write(" y1=\"\(plotY)\" y2=\"\(plotY + plotH)\" stroke=\"\(ChartStyle.axis)\"/>")
         }
         if !options.xLabel.isEmpty {
             let y = min(height - 6, plotY + plotH + xTitleOffset)
-            body += "<text class=\"axis-title\" x=\"\(c(plotX + plotW / 2))\" y=\"\(c(y))\""
-            body += " text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\">"
-            body += "\(SVGText.escape(options.xLabel))</text>"
+            body.write("<text class=\"axis-title\" x=\"\(plotX + plotW / 2)\" y=\"\(y)\"")
+            body.write(" text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\">")
+            body.write(raw: SVGText.escape(options.xLabel))
+            body.write(literal: "</text>")
         }
         if !options.yLabel.isEmpty {
             let x = 14.0, y = plotY + plotH / 2
-            body += "<text class=\"axis-title\" x=\"\(c(x))\" y=\"\(c(y))\" text-anchor=\"middle\" font-size=\"12\""
-            body += " fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(c(x)) \(c(y)))\">"
-            body += "\(SVGText.escape(options.yLabel))</text>"
+            body.write("<text class=\"axis-title\" x=\"\(x)\" y=\"\(y)\" text-anchor=\"middle\" font-size=\"12\"")
+            body.write(" fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(x) \(y))\">")
+            body.write(raw: SVGText.escape(options.yLabel))
+            body.write(literal: "</text>")
         }
     }
 }

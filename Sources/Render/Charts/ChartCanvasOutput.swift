@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 
 // MARK: - A finished drawing
 
@@ -101,6 +102,14 @@ extension ChartCanvas {
             desc += (desc.isEmpty ? "" : " ") + summary.joined(separator: " ")
         }
         return desc.isEmpty ? options.title : desc
+    }
+
+    /// `s` without leading and trailing whitespace and newlines; Foundation's
+    /// `trimmingCharacters` (UTF-16 on Linux) only when an end byte might be one.
+    static func trimmed(_ s: String) -> String {
+        func plain(_ b: UInt8?) -> Bool { b.map { $0 > 0x20 && $0 < 0x7F } ?? true }
+        if plain(s.utf8.first) && plain(s.utf8.last) { return s }
+        return s.trimmingWhitespaceAndNewlines()
     }
 
     private func legendWriter() -> SVGWriter {
