@@ -84,7 +84,11 @@ extension ChartCanvas {
         cv.layout(left: abs(coordinate()).truncatingRemainder(dividingBy: 300), right: 16, bottom: 40)
         if Bool.random(using: &g) { cv.plotX = coordinate(); cv.plotY = coordinate(); cv.plotH = coordinate() }
         let names = (0..<Int.random(in: 0...14, using: &g)).map { _ in words.randomElement(using: &g)! }
-        var centers = (0..<Int.random(in: 0...14, using: &g)).map { _ in coordinate() }
+        // (The first two centres are finite, as a chart's bands are: their spacing
+        // decides how many labels to skip.)
+        var centers = (0..<Int.random(in: 0...14, using: &g)).map { k in
+            k < 2 ? Double(Int.random(in: -20_000...20_000, using: &g)) / 7 : coordinate()
+        }
         if Bool.random(using: &g) {
             let step = Double(Int.random(in: 1...40, using: &g))
             centers = names.indices.map { Double($0) * step }
