@@ -8,7 +8,7 @@ import Foundation
 /// Grouped bar chart (see ``Charts/bar(categories:series:options:horizontal:)``).
 enum BarChart {
     /// `tips`: ``tooltips(categories:series:)`` when the caller has them already (both
-    /// drawings of ``Charts/responsive(_:_:)`` share them).
+    /// drawings of ``Charts/responsiveWritten(_:_:)`` share them).
     static func canvas(categories: [String], series: [BarSeries], options: ChartOptions, horizontal: Bool,
                        tips given: [[String?]]? = nil) -> ChartCanvas {
         let kind = "bar"

@@ -8,7 +8,7 @@ import Foundation
 /// Box plot (see ``Charts/boxPlot(groups:options:)``); numbers from ``BoxStats``.
 enum BoxPlotChart {
     /// `stats`: the groups' ``BoxStats`` when the caller has them already (both
-    /// drawings of ``Charts/responsive(_:_:)`` share one computation: sorting every
+    /// drawings of ``Charts/responsiveWritten(_:_:)`` share one computation: sorting every
     /// value was most of a box plot). `described`: ``describe(_:)`` of each, shared
     /// the same way.
     static func canvas(groups: [BoxGroup], options: ChartOptions, stats given: [BoxStats?]? = nil,

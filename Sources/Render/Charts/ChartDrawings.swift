@@ -1,4 +1,5 @@
-/// Each chart's drawing as its `<svg>` element: the chart's canvas finished. A frame
+/// Each chart's drawing as its `<svg>` element: the chart's canvas (`canvas(…)`: its
+/// marks, axes and legend drawn, not yet finished) finished. A frame
 /// (``Charts/responsiveWritten(_:_:)``) writes the canvases straight into its own bytes;
 /// these are for one drawing alone and for the tests, which compare the two.
 extension BarChart {

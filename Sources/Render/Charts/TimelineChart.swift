@@ -8,7 +8,7 @@ import Foundation
 /// Timeline of lanes with spans (see ``Charts/timeline(lanes:options:)``).
 enum TimelineChart {
     /// `tips`: ``tooltips(lanes:)`` when the caller has them already (both drawings of
-    /// ``Charts/responsive(_:_:)`` share them).
+    /// ``Charts/responsiveWritten(_:_:)`` share them).
     static func canvas(lanes: [TimelineLane], options: ChartOptions, tips given: [[String]]? = nil) -> ChartCanvas {
         let kind = "timeline"
         let spans = lanes.flatMap(\.spans).filter { $0.start.isFinite && $0.end.isFinite }

@@ -17,7 +17,7 @@ enum XYChart {
     static let tooltipLimit = 500
 
     /// `tips`: ``tooltips(series:kind:)`` when the caller has them already (both
-    /// drawings of ``Charts/responsive(_:_:)`` share them).
+    /// drawings of ``Charts/responsiveWritten(_:_:)`` share them).
     static func canvas(series: [XYSeries], options: ChartOptions, kind: Kind, trend: XYSeries?,
                        tips given: [[String?]]? = nil) -> ChartCanvas {
         let kindName = kind == .line ? "line" : "scatter"
