@@ -25,6 +25,8 @@ public typealias ManifestFile = SiteManifest.Entry
 ///   proportional to what changed, not to the size of the site.
 public final class OutputTree: @unchecked Sendable {
     public let staging: URL
+    /// `staging.path`, made once (a `URL.path` per file written was 4,500 instructions).
+    let stagingPath: String
     /// The live site to patch in place, or nil for a swap.
     public let patchTarget: URL?
     /// The live site's files (patch mode): a write whose bytes equal the live file's
@@ -60,6 +62,7 @@ public final class OutputTree: @unchecked Sendable {
 
     public init(staging: URL, patching target: URL? = nil, liveFiles: [ManifestFile] = []) throws {
         self.staging = staging
+        self.stagingPath = staging.path
         self.patchTarget = target
         self.live = target == nil ? [:] : Dictionary(liveFiles.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         try? FileManager.default.removeItem(at: staging)
@@ -113,6 +116,13 @@ public final class OutputTree: @unchecked Sendable {
         }
     }
 
+    /// `path.lowercased()`, without a new string for a path of ASCII bytes none of which is
+    /// an upper-case letter (every path a usual site writes), which is its own lower-cased
+    /// form. Its twin, `lowercased()`, is compared in `OutputTreeTests`.
+    static func caseFolded(_ path: String) -> String {
+        path.utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) ? path : path.lowercased()
+    }
+
     /// Validates a site path: relative, no `..`, no empty components.
     static func check(_ path: String, owner: String) throws {
         // One pass over the bytes: a component is bad when it is empty or "..".
@@ -138,7 +148,7 @@ public final class OutputTree: @unchecked Sendable {
         }
         // Paths that differ only in case are one file on case-insensitive file systems
         // and servers (docs/output-manifest.md): refused.
-        let folded = path.lowercased()
+        let folded = OutputTree.caseFolded(path)
         let other = caseFolded.insert(foldHash(folded)).inserted ? nil
             : owners.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
         if let other {
@@ -162,7 +172,7 @@ public final class OutputTree: @unchecked Sendable {
         if known { return }
         if let slash = dir.utf8.lastIndex(of: 0x2F) { try ensureFolder(dir[..<slash]) }
         if mkdirat(stagingFolder, String(dir), 0o755) != 0, case let code = errno, code != EEXIST {
-            throw FileSystemErrors.failed(staging.path + "/" + dir, "cannot create folder", errno: code)
+            throw FileSystemErrors.failed(stagingPath + "/" + dir, "cannot create folder", errno: code)
         }
         lock.lock(); createdDirs.insert(dir); lock.unlock()
     }
@@ -197,9 +207,9 @@ public final class OutputTree: @unchecked Sendable {
         let fd = openat(stagingFolder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
-            throw FileSystemErrors.failed(staging.path + "/" + path, "cannot write output file", errno: code)
+            throw FileSystemErrors.failed(stagingPath + "/" + path, "cannot write output file", errno: code)
         }
-        let full = staging.path + "/" + path
+        let full = stagingPath + "/" + path
         do {
             try OutputFileStream.writeAll(fd, bytes, path: full)
         } catch {
@@ -220,7 +230,7 @@ public final class OutputTree: @unchecked Sendable {
         try claim(path, owner: owner)
         lock.lock(); openStreams.insert(path); lock.unlock()
         try ensureDir(path)
-        return try OutputFileStream(path: path, full: staging.path + "/" + path)
+        return try OutputFileStream(path: path, full: stagingPath + "/" + path)
     }
 
     /// Closes `stream` and returns its file's entry (see ``openStream(_:owner:)``).

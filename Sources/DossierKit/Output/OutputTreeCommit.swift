@@ -65,12 +65,12 @@ extension OutputTree {
         for path in staged.sorted() {
             if let slash = path.lastIndex(of: "/") { try ensureLive(path[..<slash]) }
             let dst = root + "/" + path
-            if rename(staging.path + "/" + path, dst) != 0 {
+            if rename(stagingPath + "/" + path, dst) != 0 {
                 // A folder where a file now goes (or the reverse) cannot be renamed over.
                 var st = stat()
                 if stat(dst, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
                     try? FileManager.default.removeItem(atPath: dst)
-                    if rename(staging.path + "/" + path, dst) == 0 { continue }
+                    if rename(stagingPath + "/" + path, dst) == 0 { continue }
                 }
                 throw FileSystemErrors.failed(dst, "cannot update the site")
             }
@@ -97,7 +97,7 @@ extension OutputTree {
         let files = Array(owners.keys)
         let folders = createdDirs.sorted { $0.utf8.count > $1.utf8.count }
         lock.unlock()
-        let root = staging.path
+        let root = stagingPath
         for path in files { unlink(root + "/" + path) }
         for dir in folders { rmdir(root + "/" + dir) }
         if rmdir(root) != 0 && errno != ENOENT { try? FileManager.default.removeItem(at: staging) }

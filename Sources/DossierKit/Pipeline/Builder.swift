@@ -143,7 +143,11 @@ final class BuildContext: @unchecked Sendable {
     /// Sections whose input files (not their dossier.yml block) failed step 1, with those files.
     var inputFailures: [(section: String, files: [String])] = []
     var templates: TemplateSet!
-    var renderer: SiteRenderer!
+    /// The renderer, set with the content (``loadContent()``), held in a class so that each
+    /// page's render reads it in place: read from a `var` of this class, the whole value
+    /// was copied for every page written (``BuildContext/write(_:hash:owner:)``).
+    var sharedRenderer: SharedRenderer?
+    var renderer: SiteRenderer { sharedRenderer!.renderer }
     var content: [ContentPage] = []
     /// ``ContentLinks/map(_:)`` of `content`, set with it.
     var contentMap: [String: String] = [:]
@@ -255,17 +259,25 @@ final class BuildContext: @unchecked Sendable {
                                           confinement: project.confinement)
         contentMap = ContentLinks.map(content)
         let nav = Navigation.items(content: content, sections: sectionTypes.map { (key: $0.key, title: $0.title) })
-        renderer = SiteRenderer(templates: templates, project: project, nav: nav)
+        sharedRenderer = SharedRenderer(SiteRenderer(templates: templates, project: project, nav: nav))
         // Hashed on every core (the pages were read in parallel; 40 MB at 10,000 pages);
-        // recordInput takes the lock.
-        let digests = parallelMap(content) { [self] p -> String in
-            let digest = Hashing.sha256(p.raw)
-            recordInput(p.source, sha256: digest, size: p.raw.count)
-            return digest
+        // recordInput takes the lock. Each page read in place, by its position.
+        let digests = withContentPages { pages in
+            parallelMap(Array(pages.indices)) { [self] k -> String in
+                let digest = Hashing.sha256(pages[k].raw)
+                recordInput(pages[k], sha256: digest)
+                return digest
+            }
         }
         for k in content.indices { content[k].rawDigest = digests[k] }
         log.detail("\(content.count) content page\(content.count == 1 ? "" : "s")")
     }
+}
+
+/// The build's ``SiteRenderer``, shared by reference (see ``BuildContext/sharedRenderer``).
+final class SharedRenderer: Sendable {
+    let renderer: SiteRenderer
+    init(_ renderer: SiteRenderer) { self.renderer = renderer }
 }
 
 /// A thread-safe counter for progress.

@@ -48,20 +48,27 @@ extension ContentPage {
         let folderPath = folder.path
         let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
             Result {
+                let realFolder = realFolders[parentOf(rel)], parent = parents[parentOf(rel)]
+                // A plain path is the folder's path and the name (``plainSourcePath``): no URL.
+                if let path = plainSourcePath(folderPath: folderPath, relative: rel) {
+                    return try load(
+                        path: path, url: nil, relative: rel, confinement: confinement, realFolder: realFolder,
+                        cwd: cwd, shown: shown(plainPath: path, cwd: cwd), parent: parent)
+                }
                 let url = folder.appending(path: rel, directoryHint: .notDirectory)
                 return try load(
-                    url, relative: rel, confinement: confinement, realFolder: realFolders[parentOf(rel)], cwd: cwd,
-                    shown: shownPath(folderPath: folderPath, relative: rel, cwd: cwd), parent: parents[parentOf(rel)])
+                    path: url.path, url: url, relative: rel, confinement: confinement, realFolder: realFolder,
+                    cwd: cwd, parent: parent)
             }
         }
-        for (rel, result) in zip(sorted, loaded) {
+        for (k, rel) in sorted.enumerated() {
             do {
                 try checkName(rel, in: folder)
-                let p = try result.get()
+                let p = try loaded[k].get()
                 if p.draft && !includeDrafts { continue }
                 // Lower-cased: `Notes.md` and `notes.md` overwrite each other on
                 // case-insensitive file systems and servers.
-                let key = p.outputPath.lowercased()
+                let key = OutputTree.caseFolded(p.outputPath)
                 if let other = seen[key] {
                     errors.append(
                         Diagnostic(
@@ -111,18 +118,31 @@ extension ContentPage {
     }
 
     /// `SitePaths.display(folder.appending(path: rel), cwd: cwd)` for `folderPath` =
+    /// `folder.path`, made from the two strings when ``plainSourcePath(folderPath:relative:)``
+    /// gives the file's path (`PageReadFastPathTests` compares the two). nil otherwise (the
+    /// caller asks ``SitePaths/display(_:cwd:)``). Computing the URL's path was 3 % of a
+    /// page build, for messages that are rarely shown.
+    static func shownPath(folderPath: String, relative rel: String, cwd: String) -> String? {
+        plainSourcePath(folderPath: folderPath, relative: rel).map { shown(plainPath: $0, cwd: cwd) }
+    }
+
+    /// `folder.appending(path: rel, directoryHint: .notDirectory).path` for `folderPath` =
     /// `folder.path`, made from the two strings: when the folder's path ends in no `/`,
     /// `rel` is ASCII without `%`, and the two joined hold no `/.` or `//` (nothing to
-    /// standardize), the file's URL path is the folder's path, `/`, `rel`
-    /// (`PageReadFastPathTests` compares the two). nil otherwise (the caller asks
-    /// ``SitePaths/display(_:cwd:)``). Computing the URL's path was 3 % of a page build,
-    /// for messages that are rarely shown.
-    static func shownPath(folderPath: String, relative rel: String, cwd: String) -> String? {
+    /// standardize), the file's URL path is the folder's path, `/`, `rel`. nil otherwise
+    /// (the caller makes the URL). Its twin, the URL's path, is compared in
+    /// `PageReadFastPathTests`.
+    static func plainSourcePath(folderPath: String, relative rel: String) -> String? {
         guard !folderPath.isEmpty, folderPath.utf8.last != 0x2F, !rel.isEmpty, rel.utf8.last != 0x2F,
               rel.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x25 }) else { return nil }
         let path = folderPath + "/" + rel
-        guard !SitePaths.holdsDotOrEmptyComponent(path) else { return nil }
-        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
+        return SitePaths.holdsDotOrEmptyComponent(path) ? nil : path
+    }
+
+    /// A plain path (one without `.` components or `//`) as ``SitePaths/display(_:cwd:)``
+    /// shows it: relative to `cwd` when inside it.
+    static func shown(plainPath path: String, cwd: String) -> String {
+        path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
     }
 
     /// The folder part of a path relative to `content/` (empty for a file at its top).

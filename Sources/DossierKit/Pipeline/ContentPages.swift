@@ -23,7 +23,16 @@ import TextBasics
 /// `content/methods.md` becomes `methods/index.html`; `content/a/index.md` becomes
 /// `a/index.html`; `content/index.md` is the home page's introduction.
 public struct ContentPage: Sendable {
-    public var source: URL
+    /// The file. Made from ``sourcePath`` when asked for (messages), unless the page was
+    /// made with a URL: loading builds no URL per page (`URL.appending(path:)` and `path`
+    /// were 17,000 instructions a page).
+    public var source: URL {
+        get { sourceURL ?? URL(filePath: sourcePath, directoryHint: .notDirectory) }
+        set { sourceURL = newValue; sourcePath = newValue.path }
+    }
+    /// `source.path`, kept as text.
+    public private(set) var sourcePath: String
+    private var sourceURL: URL?
     /// Path relative to `content/`, e.g. `methods.md`.
     public var relative: String { didSet { outputPath = Self.outputPath(of: relative) } }
     public var title: String
@@ -59,7 +68,15 @@ public struct ContentPage: Sendable {
 
     public init(source: URL, relative: String, title: String, summary: String, weight: Int, draft: Bool,
                 toc: Bool?, raw: Data, bodyStart: Int = 0, bodyLine: Int = 1) {
-        self.source = source; self.relative = relative; self.title = title; self.summary = summary
+        self.init(sourcePath: source.path, sourceURL: source, relative: relative, title: title, summary: summary,
+                  weight: weight, draft: draft, toc: toc, raw: raw, bodyStart: bodyStart, bodyLine: bodyLine)
+    }
+
+    /// A page whose file is at `sourcePath` (`sourceURL.path` when a URL is given).
+    init(sourcePath: String, sourceURL: URL?, relative: String, title: String, summary: String, weight: Int,
+         draft: Bool, toc: Bool?, raw: Data, bodyStart: Int = 0, bodyLine: Int = 1) {
+        self.sourcePath = sourcePath; self.sourceURL = sourceURL
+        self.relative = relative; self.title = title; self.summary = summary
         self.weight = weight; self.draft = draft; self.toc = toc; self.bodyStart = bodyStart; self.bodyLine = bodyLine
         self.raw = raw
         self.outputPath = Self.outputPath(of: relative)
@@ -80,24 +97,26 @@ public struct ContentPage: Sendable {
 
     /// Reads one content file; bad front matter is an error with file and line.
     public static func load(_ url: URL, relative: String, confinement: Confinement? = nil) throws -> ContentPage {
-        try load(url, relative: relative, confinement: confinement, realFolder: nil,
+        try load(path: url.path, url: url, relative: relative, confinement: confinement, realFolder: nil,
                  cwd: FileManager.default.currentDirectoryPath)
     }
 
-    /// ``load(_:relative:confinement:)`` with the real path of the file's folder, when
-    /// known (``InputFile/read(_:shown:limit:what:confinement:realFolder:)``), and the
-    /// current folder (``SitePaths/display(_:cwd:)``).
+    /// ``load(_:relative:confinement:)`` of the file at `path` (`url.path` when a URL is
+    /// given; else no URL is made unless a message or a link needs one), with the real path
+    /// of the file's folder, when known (``InputFile/read(path:url:shown:limit:what:confinement:realFolder:)``),
+    /// and the current folder (``SitePaths/display(_:cwd:)``).
     /// `shown` and `parent`, when given, are `SitePaths.display(url, cwd: cwd)` and
     /// `url.deletingLastPathComponent()`, made by ``loadAll(in:includeDrafts:confinement:)``
     /// without Foundation's URL arithmetic per page.
     static func load(
-        _ url: URL, relative: String, confinement: Confinement?, realFolder: String?, cwd: String,
-        shown given: String? = nil, parent: URL? = nil
+        path: String, url given: URL?, relative: String, confinement: Confinement?, realFolder: String?, cwd: String,
+        shown givenShown: String? = nil, parent: URL? = nil
     ) throws -> ContentPage {
-        let shown = given ?? SitePaths.display(url, cwd: cwd)
+        func fileURL() -> URL { given ?? URL(filePath: path, directoryHint: .notDirectory) }
+        let shown = givenShown ?? SitePaths.display(fileURL(), cwd: cwd)
         let data = try InputFile.read(
-            url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement,
-            realFolder: realFolder)
+            path: path, url: fileURL, shown: shown, limit: InputLimits.contentPage, what: "a content page",
+            confinement: confinement, realFolder: realFolder)
         guard let text = String(data: data, encoding: .utf8) else { throw DossierError(file: shown, "not UTF-8 text") }
         var body = text.utf8[...]
         // (The text is the file's bytes less a leading byte order mark, which
@@ -122,7 +141,7 @@ public struct ContentPage: Sendable {
                 throw DossierError(file: shown, line: 2, "front matter must be key: value lines")
             }
             fields = SectionConfig(
-                key: "front matter", file: shown, root: parent ?? url.deletingLastPathComponent(), node: node)
+                key: "front matter", file: shown, root: parent ?? fileURL().deletingLastPathComponent(), node: node)
             // (The text holds the file's bytes: the body is the same bytes from `start`.)
             body = text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: start)...]
             bodyStart = start
@@ -131,7 +150,7 @@ public struct ContentPage: Sendable {
         // The title from the file's name is made only when neither the front matter nor
         // a heading gives one (below).
         var page = ContentPage(
-            source: url, relative: relative, title: "", summary: "", weight: 0, draft: false,
+            sourcePath: path, sourceURL: given, relative: relative, title: "", summary: "", weight: 0, draft: false,
             toc: nil, raw: data, bodyStart: bodyStart, bodyLine: bodyLine)
         var titled = false
         if let f = fields {
