@@ -27,7 +27,9 @@ extension BuildContext {
                                         staticFolder: project.staticFolder.path)
         defer { earlyLinkCheck = nil }
         let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self, all] k in
-            try all.withUnsafeBufferPointer { b in try contentUnit(b[k], fingerprint: fp, folderKey: folderKey) }
+            try all.withUnsafeBufferPointer {
+                try contentUnit($0.baseAddress! + k, fingerprint: fp, folderKey: folderKey)
+            }
         }
         for (k, u, reused) in results { store(k, u, reused: reused) }
 
@@ -70,16 +72,18 @@ extension BuildContext {
         try content.withUnsafeBufferPointer(use)
     }
 
-    /// The unit of one content page: reused when its key is unchanged, else rendered and written.
+    /// The unit of the content page at `page`: reused when its key is unchanged, else
+    /// rendered and written. The page is read field by field where it lies (passed as a
+    /// value, it was copied out of the array for each page: a dozen reference counts).
     func contentUnit(
-        _ page: borrowing ContentPage, fingerprint fp: String, folderKey: String
+        _ page: UnsafePointer<ContentPage>, fingerprint fp: String, folderKey: String
     ) throws -> (String, BuildState.Unit, Bool) {
         var h = Hashing.Key()
-        h.add(fp); h.add(folderKey); h.add(page.relative)
+        h.add(fp); h.add(folderKey); h.add(page.pointee.relative)
         // (The digest loading took for the manifest stands for the bytes: hashing them
         // again was a second SHA-256 of every content file.)
-        if page.rawDigest.isEmpty { h.add(page.raw) } else { h.add("sha256 " + page.rawDigest) }
-        let key = "content/\(page.relative)"
+        if page.pointee.rawDigest.isEmpty { h.add(page.pointee.raw) } else { h.add("sha256 " + page.pointee.rawDigest) }
+        let key = "content/\(page.pointee.relative)"
         let hash = h.finalize()
         if let prev = reusable(key, hash) {
             try reuse(prev, owner: key)
@@ -88,12 +92,19 @@ extension BuildContext {
         return (key, try write(UnitResult(pages: [contentPage(page)]), hash: hash, owner: key), false)
     }
 
-    func contentPage(_ page: borrowing ContentPage) -> Page {
-        let md = page.withBodyBytes { Markdown.render(bytes: $0, options: project.markdownOptions) }
-        let html = ContentLinks.rewrite(md.html, from: page, map: contentMap, folders: folderLinks)
-        let showTOC = page.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
-        return Page(path: page.outputPath, title: page.title, template: "page",
-                    model: ContentPageModel(content: html, summary: page.summary, source: page.relative),
+    /// The page of the content page at `page`, read field by field
+    /// (see ``contentUnit(_:fingerprint:folderKey:)``).
+    func contentPage(_ page: UnsafePointer<ContentPage>) -> Page {
+        let start = page.pointee.bodyStart
+        let md = page.pointee.raw.withUnsafeBytes { all in
+            Markdown.render(bytes: UnsafeRawBufferPointer(rebasing: all[min(start, all.count)...]),
+                            options: project.markdownOptions)
+        }
+        let html = ContentLinks.rewrite(md.html, relative: page.pointee.relative, outputPath: page.pointee.outputPath,
+                                        map: contentMap, folders: folderLinks)
+        let showTOC = page.pointee.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
+        let model = ContentPageModel(content: html, summary: page.pointee.summary, source: page.pointee.relative)
+        return Page(path: page.pointee.outputPath, title: page.pointee.title, template: "page", model: model,
                     toc: showTOC ? md.toc : [], bodyClass: "content")
     }
 

@@ -69,7 +69,7 @@ extension BuildContext {
         files.reserveCapacity(result.pages.count + result.files.count)   // (kept in the state: no spare room)
         var links: [String: [String]] = [:]
         for page in result.pages {
-            let html = try sharedRenderer!.renderer.render(page)
+            let html = try renderer.render(page)
             if let splice = page.splice {
                 let (file, found) = try writeSpliced(html, splice, to: page.path, owner: owner)
                 files.append(file)

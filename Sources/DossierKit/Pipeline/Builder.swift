@@ -143,11 +143,7 @@ final class BuildContext: @unchecked Sendable {
     /// Sections whose input files (not their dossier.yml block) failed step 1, with those files.
     var inputFailures: [(section: String, files: [String])] = []
     var templates: TemplateSet!
-    /// The renderer, set with the content (``loadContent()``), held in a class so that each
-    /// page's render reads it in place: read from a `var` of this class, the whole value
-    /// was copied for every page written (``BuildContext/write(_:hash:owner:)``).
-    var sharedRenderer: SharedRenderer?
-    var renderer: SiteRenderer { sharedRenderer!.renderer }
+    var renderer: SiteRenderer!
     var content: [ContentPage] = []
     /// ``ContentLinks/map(_:)`` of `content`, set with it.
     var contentMap: [String: String] = [:]
@@ -259,7 +255,7 @@ final class BuildContext: @unchecked Sendable {
                                           confinement: project.confinement)
         contentMap = ContentLinks.map(content)
         let nav = Navigation.items(content: content, sections: sectionTypes.map { (key: $0.key, title: $0.title) })
-        sharedRenderer = SharedRenderer(SiteRenderer(templates: templates, project: project, nav: nav))
+        renderer = SiteRenderer(templates: templates, project: project, nav: nav)
         // Hashed on every core (the pages were read in parallel; 40 MB at 10,000 pages);
         // recordInput takes the lock. Each page read in place, by its position.
         let digests = withContentPages { pages in
@@ -272,12 +268,6 @@ final class BuildContext: @unchecked Sendable {
         for k in content.indices { content[k].rawDigest = digests[k] }
         log.detail("\(content.count) content page\(content.count == 1 ? "" : "s")")
     }
-}
-
-/// The build's ``SiteRenderer``, shared by reference (see ``BuildContext/sharedRenderer``).
-final class SharedRenderer: Sendable {
-    let renderer: SiteRenderer
-    init(_ renderer: SiteRenderer) { self.renderer = renderer }
 }
 
 /// A thread-safe counter for progress.
