@@ -3,8 +3,9 @@ import Foundation
 import Testing
 
 /// The page build's short cuts around content pages — paths kept as text instead of URLs,
-/// results moved out of their slots instead of copied, a case fold without a new string —
-/// each against the plain code it skips, on generated input.
+/// results moved out of their slots instead of copied, a case fold without a new string,
+/// the build's tables left for the process's exit to free — each against the plain code
+/// it skips, on generated input.
 @Suite struct ContentLoadingFastPathTests {
     static let folders = ["/work/site/content", "/work/site", "/work/other/content", "/work/site/a b/content",
                           "/work/site/./content", "/work/site/", "/w", "/work/sitex/content", "/wörk/content"]
@@ -82,6 +83,24 @@ import Testing
             if folded.utf8.elementsEqual(path.utf8) { same += 1 }
         }
         #expect(same > 100)
+    }
+
+    /// A build that leaves its tables for the exit to free (`dossier build`) writes the
+    /// same site, manifest and report as one that frees them (the preview server, tests).
+    @Test func buildLeavingMemoryToExitWritesTheSameSite() async throws {
+        var files = TestProject.basic
+        for k in 0..<40 { files["content/p\(k).md"] = "# P \(k)\n\n[next](p\((k + 1) % 40).md) [home](../)\n" }
+        let plain = try TestProject(files: files), leaving = try TestProject(files: files)
+        defer { plain.remove(); leaving.remove() }
+        let log = BuildLog(level: .quiet, sink: { _ in })
+        var options = BuildOptions(clean: true)
+        let a = try await Builder(project: plain.root, options: options, log: log).build()
+        options.leaveMemoryToExit = true
+        let b = try await Builder(project: leaving.root, options: options, log: log).build()
+        #expect(plain.tree().count > 40)
+        #expect(plain.tree() == leaving.tree())
+        #expect(plain.read("_site.manifest.json") == leaving.read("_site.manifest.json"))
+        #expect((a.pagesRendered, a.files, a.warnings.count) == (b.pagesRendered, b.files, b.warnings.count))
     }
 
     final class Counted: Sendable {
