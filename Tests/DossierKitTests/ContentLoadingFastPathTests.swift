@@ -85,6 +85,19 @@ import Testing
         #expect(same > 100)
     }
 
+    /// A content file's digest taken as words and written as hex (`HexDigest(sha256:)`,
+    /// `hex`) against the hex text `Hashing.sha256` gives and the words parsed from it,
+    /// for files of 0 to 300 bytes.
+    @Test func digestWordsAndHexAgreeWithTheHexText() {
+        var random = SeededNumbers(state: 31)
+        for count in 0..<300 {
+            let data = Data((0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+            let digest = data.withUnsafeBytes { HexDigest(sha256: $0) }
+            #expect(digest.hex == Hashing.sha256(data))
+            #expect(digest == HexDigest(Hashing.sha256(data)))
+        }
+    }
+
     /// A build that leaves its tables for the exit to free (`dossier build`) writes the
     /// same site, manifest and report as one that frees them (the preview server, tests).
     @Test func buildLeavingMemoryToExitWritesTheSameSite() async throws {

@@ -158,11 +158,11 @@ extension BuildContext {
         lock.lock(); inputs[rel] = entry; lock.unlock()
     }
 
-    /// ``recordInput(_:sha256:size:)`` of a content page's file, from its path as text:
+    /// ``recordInput(_:sha256:size:)`` of a content page's file with its SHA-256, from its path as text:
     /// ``relativeInputPath(path:)`` of `page.sourcePath`, which is `page.source.path`.
-    func recordInput(_ page: borrowing ContentPage, sha256: String) {
+    func recordInput(_ page: borrowing ContentPage, digest: HexDigest) {
         let rel = relativeInputPath(path: page.sourcePath)
-        let entry = ManifestFile(path: rel, sha256: sha256, size: Int64(page.raw.count))
+        let entry = ManifestFile(path: rel, digest: digest, size: Int64(page.raw.count))
         lock.lock(); inputs[rel] = entry; lock.unlock()
     }
 
