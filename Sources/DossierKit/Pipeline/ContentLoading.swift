@@ -131,7 +131,7 @@ extension ContentPage {
     /// `rel` is ASCII without `%`, and the two joined hold no `/.` or `//` (nothing to
     /// standardize), the file's URL path is the folder's path, `/`, `rel`. nil otherwise
     /// (the caller makes the URL). Its twin, the URL's path, is compared in
-    /// `PageReadFastPathTests`.
+    /// `ContentLoadingFastPathTests`.
     static func plainSourcePath(folderPath: String, relative rel: String) -> String? {
         guard !folderPath.isEmpty, folderPath.utf8.last != 0x2F, !rel.isEmpty, rel.utf8.last != 0x2F,
               rel.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x25 }) else { return nil }
