@@ -175,6 +175,21 @@ import Testing
         }
     }
 
+    /// Canonically equivalent links that are different bytes (different file names on
+    /// disk) each come back as their own bytes: `==` holds them equal, sharing must not.
+    @Test func equivalentButDifferentLinksKeepTheirOwnBytes() throws {
+        let p = try TestProject(files: ["dossier.yml": "title: T\n"])
+        defer { p.remove() }
+        let ctx = BuildContext(project: try Project.load(p.root), options: BuildOptions(), log: BuildLog())
+        let composed = "../notes/caf\u{E9}-menu-of-the-day.html", decomposed = "../notes/cafe\u{301}-menu-of-the-day.html"
+        #expect(composed == decomposed)   // why bytes must be compared
+        let bytes = { (list: [String]) in list.map { Array($0.utf8) } }
+        for lists in [[[composed], [decomposed]], [[decomposed, "x"], [composed, "x"]],
+                      [["a-long-enough-link.html", composed, decomposed]]] {
+            for list in lists { #expect(bytes(ctx.interned(list)) == bytes(list), "\(list)") }
+        }
+    }
+
     /// A digest's hex written from its bytes against the generic walk, and a cache key's
     /// parts hashed from the String's bytes against a SHA-256 of their length-prefixed
     /// `Data` (the form the key had), on generated texts.

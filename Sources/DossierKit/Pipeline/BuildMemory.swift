@@ -42,18 +42,18 @@ extension BuildContext {
         var textHashes: [Int] = [], repeated: [Bool] = []
         textHashes.reserveCapacity(links.count); repeated.reserveCapacity(links.count)
         for k in links.indices {
-            repeated.append(k > 0 && links[k] == links[k - 1])
+            repeated.append(k > 0 && Self.sameBytes(links[k], links[k - 1]))
             textHashes.append(repeated[k] ? textHashes[k - 1] : links[k].hashValue)
         }
         let listHash = textHashes.hashValue
         lock.lock(); defer { lock.unlock() }
-        if let known = linkLists[listHash]?.first(where: { $0 == links }) { return known }
+        if let known = linkLists[listHash]?.first(where: { Self.sameBytes($0, links) }) { return known }
         var list = links
         // (Shorter texts are stored inline: nothing to share.)
         for (k, text) in links.enumerated() where text.utf8.count > 15 {
             if repeated[k] {
                 list[k] = list[k - 1]
-            } else if let same = linkTexts[textHashes[k]]?.first(where: { $0 == text }) {
+            } else if let same = linkTexts[textHashes[k]]?.first(where: { Self.sameBytes($0, text) }) {
                 list[k] = same
             } else {
                 linkTexts[textHashes[k], default: []].append(text)
@@ -61,6 +61,18 @@ extension BuildContext {
         }
         linkLists[listHash, default: []].append(list)
         return list
+    }
+
+    /// Whether two texts are the same bytes. `==` is not enough here: it holds canonically
+    /// equivalent texts equal ("é" as one scalar and as "e" + U+0301), and a link is a file
+    /// name, where those are two different files.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// ``sameBytes(_:_:)`` for every text of two lists, in order.
+    static func sameBytes(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { sameBytes($0, $1) }
     }
 
     // MARK: The manifest
