@@ -1,5 +1,5 @@
 import Foundation
-import RecallStudy
+@testable import RecallStudy
 @testable import Render
 import SplitMix64
 import Testing
