@@ -10,8 +10,8 @@ import Render
 // raw.csv written straight from the log's events (docs/perf-study.md, "Issue #45, the
 // study's data path written from bytes"): the walk of `RawData.forEachRow`, but each row's
 // fields go from the event, read in place, into the CSV record as they are found — no
-// `RawRow` built and destroyed per row (its texts retained and released), no closure per
-// row, the open page's target text looked up once per page instead of once per key.
+// `RawRow` built and destroyed per row (its texts retained and released), no callback
+// per row, the open page's target text looked up once per page instead of once per key.
 // The plain twin is `RecallRender.rawCSVByRows` (the row walk of RecallStudy), and the
 // tests' `ReferenceRawData` (RecallRawCSVFastPathTests, RawCSVDirectTwinTests).
 
