@@ -166,17 +166,19 @@ extension CSVWriter {
         /// ``CSVWriter/textField(_:)`` for a field written as it is (no quotes, no
         /// `'`, nothing replaced: ``FieldShape/plain(_:neutraliseFormulas:)``); any
         /// other text gives up the record (`fits` false).
+        /// The text's bytes are read where they are (`utf8.withContiguousStorageIfAvailable`:
+        /// no copy of the `String`, so no retain and release of it per field); a text
+        /// without such storage gives up the record too.
         public mutating func textField(_ raw: String) {
             separate()
-            var raw = raw
             let neutralise = neutraliseFormulas
-            let written = raw.withUTF8 { b -> Bool in
+            let written = raw.utf8.withContiguousStorageIfAvailable { b -> Bool in
                 guard let shape = FieldShape.plain(b, neutraliseFormulas: neutralise),
                       !shape.needsQuotes && !shape.neutralise else { return false }
                 put(b)
                 return true
             }
-            if !written { fits = false }
+            if written != true { fits = false }
         }
 
         /// ``CSVWriter/endRecord()``.
