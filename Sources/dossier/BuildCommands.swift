@@ -30,9 +30,9 @@ struct BuildCommand: AsyncParsableCommand {
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
-        let builder = Builder(project: project.folder, options: BuildOptions(clean: clean, drafts: project.drafts),
-                              log: logging.log)
-        _ = try await builder.build()
+        var options = BuildOptions(clean: clean, drafts: project.drafts)
+        options.leaveMemoryToExit = true            // (the process ends with the build)
+        _ = try await Builder(project: project.folder, options: options, log: logging.log).build()
     }
 }
 
@@ -43,9 +43,9 @@ struct CheckCommand: AsyncParsableCommand {
     @OptionGroup var logging: LogOptions
 
     func run() async throws {
-        let builder = Builder(project: project.folder,
-                              options: BuildOptions(clean: true, drafts: project.drafts, checkOnly: true),
-                              log: logging.log)
+        var options = BuildOptions(clean: true, drafts: project.drafts, checkOnly: true)
+        options.leaveMemoryToExit = true            // (the process ends with the check)
+        let builder = Builder(project: project.folder, options: options, log: logging.log)
         let report = try await builder.build()
         if !logging.quiet {
             print(

@@ -38,7 +38,7 @@ import TextBasics
         for start in opens {
             guard let tagEnd = find(">", from: start), let close = find("</h2>", from: tagEnd) else { continue }
             let tag = text(start..<(tagEnd + 1))
-            let heading = PageContents.plainText(text((tagEnd + 1)..<close))
+            let heading = PageContents.plainTextByCharacters(text((tagEnd + 1)..<close))
             guard !heading.isEmpty else { continue }
             if let r = tag.textRange(of: " id=\"") {
                 let id = String(tag[r.upperBound...].prefix { $0 != "\"" })
@@ -97,6 +97,23 @@ import TextBasics
         }
         // Every kind of page was met: kept as it is, given ids, and without contents.
         #expect(kept > 100 && inserted > 100 && none > 100)
+    }
+
+    /// A heading's text kept as it is when it is plain ASCII words (``PageContents/plainText(_:)``)
+    /// against the Character walk, on random headings of plain words, spaces at the ends
+    /// and doubled, tabs, newlines, tags, escapes, a lone `>`, controls and non-ASCII.
+    @Test func headingTextAsItsCharacterTwin() {
+        var rng = SplitMix64(seed: 8)
+        let pieces = ["Strings", "Recall", "(x)", "re-keys", " ", "  ", "\t", "\n", "\r\n", "<b>", "</b>", "&amp;",
+                      "&lt;", ">", "a&b", "é", "\u{301}", "x\u{1}", "\u{7F}", "~", "'", "\"", ""]
+        var kept = 0
+        for _ in 0..<30_000 {
+            let text = (0..<Int(rng.next() % 6)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+            #expect(PageContents.plainText(text) == PageContents.plainTextByCharacters(text),
+                    "\(text.debugDescription)")
+            if PageContents.isPlainASCIIHeading(text) { kept += 1 }
+        }
+        #expect(kept > 1_000)
     }
 
     @Test func pageWithEveryIdIsKept() throws {

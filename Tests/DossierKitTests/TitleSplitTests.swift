@@ -52,6 +52,27 @@ import Testing
         #expect(byBytes > 1500)
     }
 
+    /// The scan for an ASCII byte joined to its neighbour, with each scalar's answers
+    /// remembered (``TitleSplit/asciiJoinsNeighbour(_:)``), against its twin that looks
+    /// them up for every run: random text of repeated dashes, marks, joiners, prepended
+    /// and format characters, emoji and modifiers, next to ASCII or not.
+    @Test func rememberedScalarAnswersAsLookedUpEveryTime() {
+        let pieces = ["a", "<p>", " ", "–", "·", "…", "é", "e\u{301}", "\u{301}", "\u{200D}", "\u{200C}",
+                      "\u{600}", "\u{0E33}", "\u{0D4E}", "\u{AD}", "👍🏽", "🏽", "🇫🇷", "日本", "\u{111C2}", "\u{903}",
+                      "–x", "x–"]
+        var random = SeededNumbers(state: 9)
+        var joined = 0
+        for _ in 0..<20_000 {
+            var html = random.soup(pieces, fewerThan: 30)
+            let (fast, plain) = html.withUTF8 {
+                (TitleSplit.asciiJoinsNeighbour($0), TitleSplit.asciiJoinsNeighbourScalarByScalar($0))
+            }
+            #expect(fast == plain, "\(html.debugDescription)")
+            if plain { joined += 1 }
+        }
+        #expect(joined > 2_000 && joined < 18_000)
+    }
+
     /// A page whose `>` is followed by a combining mark takes the Character walk, which
     /// reads `>\u{301}` as one Character and so no end of a tag there.
     @Test func aMarkJoinedToADelimiterTakesTheCharacterWalk() {

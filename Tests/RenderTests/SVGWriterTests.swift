@@ -119,6 +119,36 @@ struct SVGWriterBufferTests {
         }
     }
 
+    /// ``SVGWriter/stringInPieces(_:)`` against `String(decoding:as:)` of the whole: texts
+    /// of ASCII runs of every length around the 64-byte cut and the 8-byte step, with
+    /// non-ASCII characters (dashes, combining marks, emoji) at the start, the end and in
+    /// between, all-ASCII and empty texts, and random bytes (broken UTF-8 too).
+    @Test func stringInPiecesAsDecodedWhole() {
+        var g = SplitMix64(seed: 64)
+        let wide = ["–", "é", "\u{301}", "😀", "日本", "·…"].map { Array($0.utf8) }
+        var split = 0
+        for run in 0..<20_000 {
+            var bytes: [UInt8] = []
+            if run % 10 == 9 {
+                bytes = (0..<Int(g.next() % 300)).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+            } else {
+                for _ in 0..<Int(g.next() % 12) {
+                    if g.next() % 3 == 0 {
+                        bytes += wide[Int(g.next() % UInt64(wide.count))]
+                    } else {
+                        let n = [0, 1, 7, 8, 9, 62, 63, 64, 65, 100, 300][Int(g.next() % 11)]
+                        bytes += (0..<n).map { _ in UInt8(0x20 + g.next() % 95) }
+                    }
+                }
+            }
+            let fast = bytes.withUnsafeBufferPointer { SVGWriter.stringInPieces($0) }
+            let whole = String(decoding: bytes, as: UTF8.self)
+            #expect(fast.utf8.elementsEqual(whole.utf8), "run \(run): \(bytes)")
+            if bytes.count >= 64, bytes.contains(where: { $0 >= 0x80 }) { split += 1 }
+        }
+        #expect(split > 3_000)
+    }
+
     /// A copy of a writer that goes on writing has bytes of its own: neither sees the
     /// other's later pieces, with room to spare in the shared buffer or without.
     @Test func copiesWriteOnTheirOwn() {

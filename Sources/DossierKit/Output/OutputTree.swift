@@ -25,17 +25,19 @@ public typealias ManifestFile = SiteManifest.Entry
 ///   proportional to what changed, not to the size of the site.
 public final class OutputTree: @unchecked Sendable {
     public let staging: URL
+    /// `staging.path`, made once (a `URL.path` per file written was 4,500 instructions).
+    let stagingPath: String
     /// The live site to patch in place, or nil for a swap.
     public let patchTarget: URL?
     /// The live site's files (patch mode): a write whose bytes equal the live file's
     /// is recorded and not written.
-    private let live: [String: ManifestFile]
-    private let lock = PlainLock()
+    let live: [String: ManifestFile]
+    let lock = PlainLock()
     /// Every path claimed in this build → its owner. The files' digests and sizes are not
     /// kept here but by whoever wrote them — a unit's file list, or the build's list of
     /// files outside units — which together make the manifest (a second table of every
     /// file was 0.4 KB a study participant; docs/incremental.md, "Round seven: memory").
-    private var owners: [String: String] = [:]
+    private(set) var owners: [String: String] = [:]
     /// Streams opened and not yet finished: their paths are claimed but not yet files.
     private var openStreams: Set<String> = []
     /// Hashes of the lower-cased paths claimed so far (no lower-cased copy of every path
@@ -46,10 +48,10 @@ public final class OutputTree: @unchecked Sendable {
     var foldHash: (String) -> Int = { $0.hashValue }
     /// Folders made so far, as slices of the paths claimed (which the tree keeps anyway),
     /// not copies of them.
-    private var createdDirs: Set<Substring> = []
+    private(set) var createdDirs: Set<Substring> = []
     /// Paths written into the staging folder (patch mode: the changed files).
     /// (Patch mode only: a swap needs no list of them, and a full build writes 10,000.)
-    private var staged: [String] = []
+    private(set) var staged: [String] = []
     private var stagedCount = 0
     /// Set by ``stopWriting()``: the build is certain to fail.
     private var stopped = false
@@ -60,6 +62,7 @@ public final class OutputTree: @unchecked Sendable {
 
     public init(staging: URL, patching target: URL? = nil, liveFiles: [ManifestFile] = []) throws {
         self.staging = staging
+        self.stagingPath = staging.path
         self.patchTarget = target
         self.live = target == nil ? [:] : Dictionary(liveFiles.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         try? FileManager.default.removeItem(at: staging)
@@ -78,7 +81,7 @@ public final class OutputTree: @unchecked Sendable {
 
     /// Whether `path` is a file of this build (claimed, and not a stream still open).
     /// The caller holds the lock.
-    private func isRecorded(_ path: String) -> Bool { owners[path] != nil && !openStreams.contains(path) }
+    func isRecorded(_ path: String) -> Bool { owners[path] != nil && !openStreams.contains(path) }
 
     /// Counts a file written into the staging folder (and lists it, in patch mode).
     /// The caller holds the lock.
@@ -113,6 +116,13 @@ public final class OutputTree: @unchecked Sendable {
         }
     }
 
+    /// `path.lowercased()`, without a new string for a path of ASCII bytes none of which is
+    /// an upper-case letter (every path a usual site writes), which is its own lower-cased
+    /// form. Its twin, `lowercased()`, is compared in `OutputTreeTests`.
+    static func caseFolded(_ path: String) -> String {
+        path.utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) ? path : path.lowercased()
+    }
+
     /// Validates a site path: relative, no `..`, no empty components.
     static func check(_ path: String, owner: String) throws {
         // One pass over the bytes: a component is bad when it is empty or "..".
@@ -138,7 +148,7 @@ public final class OutputTree: @unchecked Sendable {
         }
         // Paths that differ only in case are one file on case-insensitive file systems
         // and servers (docs/output-manifest.md): refused.
-        let folded = path.lowercased()
+        let folded = OutputTree.caseFolded(path)
         let other = caseFolded.insert(foldHash(folded)).inserted ? nil
             : owners.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
         if let other {
@@ -162,7 +172,7 @@ public final class OutputTree: @unchecked Sendable {
         if known { return }
         if let slash = dir.utf8.lastIndex(of: 0x2F) { try ensureFolder(dir[..<slash]) }
         if mkdirat(stagingFolder, String(dir), 0o755) != 0, case let code = errno, code != EEXIST {
-            throw FileSystemErrors.failed(staging.path + "/" + dir, "cannot create folder", errno: code)
+            throw FileSystemErrors.failed(stagingPath + "/" + dir, "cannot create folder", errno: code)
         }
         lock.lock(); createdDirs.insert(dir); lock.unlock()
     }
@@ -197,9 +207,9 @@ public final class OutputTree: @unchecked Sendable {
         let fd = openat(stagingFolder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
-            throw FileSystemErrors.failed(staging.path + "/" + path, "cannot write output file", errno: code)
+            throw FileSystemErrors.failed(stagingPath + "/" + path, "cannot write output file", errno: code)
         }
-        let full = staging.path + "/" + path
+        let full = stagingPath + "/" + path
         do {
             try OutputFileStream.writeAll(fd, bytes, path: full)
         } catch {
@@ -220,7 +230,7 @@ public final class OutputTree: @unchecked Sendable {
         try claim(path, owner: owner)
         lock.lock(); openStreams.insert(path); lock.unlock()
         try ensureDir(path)
-        return try OutputFileStream(path: path, full: staging.path + "/" + path)
+        return try OutputFileStream(path: path, full: stagingPath + "/" + path)
     }
 
     /// Closes `stream` and returns its file's entry (see ``openStream(_:owner:)``).
@@ -283,112 +293,5 @@ public final class OutputTree: @unchecked Sendable {
     public var paths: Set<String> {
         lock.lock(); defer { lock.unlock() }
         return Set(owners.keys.lazy.filter { !self.openStreams.contains($0) })
-    }
-
-    /// Swaps the staging folder into `output`: the old site is kept intact until the new
-    /// one is complete, then exchanged in one `renameat2(RENAME_EXCHANGE)` where the
-    /// kernel supports it (else two renames) and removed.
-    public func commit(to output: URL) throws {
-        if patchTarget != nil { return try patch(output) }
-        let fm = FileManager.default
-        let parent = output.deletingLastPathComponent()
-        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        if fm.fileExists(atPath: output.path) {
-            if exchange(staging.path, output.path) {
-                try? fm.removeItem(at: staging)
-                return
-            }
-            let old = parent.appendingPathComponent(".\(output.lastPathComponent).old-\(getpid())")
-            try? fm.removeItem(at: old)
-            guard rename(output.path, old.path) == 0 else {
-                throw FileSystemErrors.failed(output.path, "cannot move the previous site aside")
-            }
-            guard rename(staging.path, output.path) == 0 else {
-                _ = rename(old.path, output.path)
-                throw FileSystemErrors.failed(output.path, "cannot move the new site into place")
-            }
-            try? fm.removeItem(at: old)
-        } else {
-            guard rename(staging.path, output.path) == 0 else {
-                throw FileSystemErrors.failed(output.path, "cannot move the new site into place")
-            }
-        }
-    }
-
-    /// Patch mode: moves each changed file over its live copy, then removes the live
-    /// files this build did not produce (and folders left empty), then the staging folder.
-    private func patch(_ output: URL) throws {
-        let root = output.path
-        var made: Set<String> = []
-        func ensureLive(_ dir: Substring) throws {
-            if dir.isEmpty || made.contains(String(dir)) { return }
-            if let slash = dir.lastIndex(of: "/") { try ensureLive(dir[..<slash]) }
-            let full = root + "/" + dir
-            if mkdir(full, 0o755) != 0 {
-                var st = stat()
-                let isFile = errno == EEXIST && stat(full, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR
-                // A file of the old site where a folder now goes: the new build cannot
-                // also produce that file, so it goes.
-                guard isFile, unlink(full) == 0, mkdir(full, 0o755) == 0 || errno == EEXIST else {
-                    if errno == EEXIST { made.insert(String(dir)); return }
-                    throw FileSystemErrors.failed(full, "cannot create folder")
-                }
-            }
-            made.insert(String(dir))
-        }
-        for path in staged.sorted() {
-            if let slash = path.lastIndex(of: "/") { try ensureLive(path[..<slash]) }
-            let dst = root + "/" + path
-            if rename(staging.path + "/" + path, dst) != 0 {
-                // A folder where a file now goes (or the reverse) cannot be renamed over.
-                var st = stat()
-                if stat(dst, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-                    try? FileManager.default.removeItem(atPath: dst)
-                    if rename(staging.path + "/" + path, dst) == 0 { continue }
-                }
-                throw FileSystemErrors.failed(dst, "cannot update the site")
-            }
-        }
-        var emptied: Set<String> = []
-        for path in live.keys.sorted() where !isRecorded(path) {
-            if unlink(root + "/" + path) == 0 || errno == ENOENT {
-                var p = Substring(path)
-                while let slash = p.lastIndex(of: "/") { p = p[..<slash]; emptied.insert(String(p)) }
-            }
-        }
-        // Deepest first; rmdir fails (harmlessly) on folders that still hold something.
-        for dir in emptied.sorted(by: { $0.count > $1.count }) { _ = rmdir(root + "/" + dir) }
-        try? FileManager.default.removeItem(at: staging)
-    }
-
-    /// Removes the staging folder (after a failed or check-only build): each file this
-    /// tree claimed and each folder it made, by name, deepest first, then the folder
-    /// itself — no listing and no `stat` of every entry, which made a failed build of
-    /// 10,000 pages cost 1.7 times a passing one. Should anything else be left inside
-    /// (nothing writes there but this tree), the folder goes the slow way.
-    public func discard() {
-        lock.lock()
-        let files = Array(owners.keys)
-        let folders = createdDirs.sorted { $0.utf8.count > $1.utf8.count }
-        lock.unlock()
-        let root = staging.path
-        for path in files { unlink(root + "/" + path) }
-        for dir in folders { rmdir(root + "/" + dir) }
-        if rmdir(root) != 0 && errno != ENOENT { try? FileManager.default.removeItem(at: staging) }
-    }
-
-    /// Atomically exchanges two paths with `renameat2(RENAME_EXCHANGE)` (Linux ≥ 3.15),
-    /// looked up at run time; `false` where unavailable.
-    private func exchange(_ a: String, _ b: String) -> Bool {
-        #if os(Linux)
-        typealias Fn = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
-        guard let sym = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "renameat2") else { return false }
-        let fn = unsafeBitCast(sym, to: Fn.self)
-        let AT_FDCWD: Int32 = -100
-        let RENAME_EXCHANGE: UInt32 = 2
-        return a.withCString { pa in b.withCString { pb in fn(AT_FDCWD, pa, AT_FDCWD, pb, RENAME_EXCHANGE) } } == 0
-        #else
-        return false
-        #endif
     }
 }

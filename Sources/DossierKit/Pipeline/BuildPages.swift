@@ -17,23 +17,19 @@ extension BuildContext {
         folderLinks = FolderLinks(baseURL: project.baseURL,
                                   extensionlessFiles: FolderLinks.extensionlessFiles(under: project.staticFolder))
         let folderKey = folderLinks.extensionlessFiles.sorted().joined(separator: "\n")
-        let pages = content.filter { !$0.isHome }
-        earlyLinkCheck = EarlyLinkCheck(later: Set(content.map(\.outputPath) + ["index.html", Self.notFoundPath]),
+        // The pages are read in place by their positions in `content` (``withContentPages(_:)``):
+        // a filtered copy of them, each task's copy and the loop's were a whole-value copy of
+        // a page each (a dozen reference counts, on every core at once).
+        let all = content
+        let pages: [Int] = withContentPages { b in b.indices.filter { !b[$0].isHome } }
+        earlyLinkCheck = EarlyLinkCheck(later: Set(withContentPages { $0.map(\.outputPath) }
+                                                   + ["index.html", Self.notFoundPath]),
                                         staticFolder: project.staticFolder.path)
         defer { earlyLinkCheck = nil }
-        let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self] page in
-            var h = Hashing.Key()
-            h.add(fp); h.add(folderKey); h.add(page.relative)
-            // (The digest loading took for the manifest stands for the bytes: hashing them
-            // again was a second SHA-256 of every content file.)
-            if page.rawDigest.isEmpty { h.add(page.raw) } else { h.add("sha256 " + page.rawDigest) }
-            let key = "content/\(page.relative)"
-            let hash = h.finalize()
-            if let prev = reusable(key, hash) {
-                try reuse(prev, owner: key)
-                return (key, prev, true)
+        let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self, all] k in
+            try all.withUnsafeBufferPointer {
+                try contentUnit($0.baseAddress! + k, fingerprint: fp, folderKey: folderKey)
             }
-            return (key, try write(UnitResult(pages: [contentPage(page)]), hash: hash, owner: key), false)
         }
         for (k, u, reused) in results { store(k, u, reused: reused) }
 
@@ -42,7 +38,7 @@ extension BuildContext {
         var h = Hashing.Key()
         h.add(fp); h.add(folderKey); h.add(home?.raw ?? Data())
         for s in sectionTypes { h.add(s.key); h.add(blurbs[s.key] ?? "") }
-        for p in pages { h.add(p.outputPath); h.add(p.title); h.add(p.summary) }
+        withContentPages { b in for k in pages { h.add(b[k].outputPath); h.add(b[k].title); h.add(b[k].summary) } }
         h.add(Self.notFoundPath)
         let hash = h.finalize()
         if let prev = reusable("#home", hash) {
@@ -59,12 +55,10 @@ extension BuildContext {
                 // (Their positions sorted, not the pages: a page is a large value, and
                 // moving 10,000 of them about was 0.5 % of a pages build. The sort is stable
                 // either way, so ties keep their order.)
-                pages: pages.indices.sorted { a, b in
-                    (pages[a].weight, pages[a].title) < (pages[b].weight, pages[b].title)
-                }
-                    .map { k in
-                        HomeModel.PageLink(title: pages[k].title, href: pages[k].outputPath, summary: pages[k].summary)
-                    })
+                pages: withContentPages { c in
+                    pages.sorted { a, b in (c[a].weight, c[a].title) < (c[b].weight, c[b].title) }
+                        .map { HomeModel.PageLink(title: c[$0].title, href: c[$0].outputPath, summary: c[$0].summary) }
+                })
             let page = Page(path: "index.html", title: home?.title ?? project.title, template: "home", model: model,
                             toc: intro?.toc ?? [], bodyClass: "home")
             store(
@@ -73,12 +67,44 @@ extension BuildContext {
         }
     }
 
-    func contentPage(_ page: ContentPage) -> Page {
-        let md = page.withBodyBytes { Markdown.render(bytes: $0, options: project.markdownOptions) }
-        let html = ContentLinks.rewrite(md.html, from: page, map: contentMap, folders: folderLinks)
-        let showTOC = page.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
-        return Page(path: page.outputPath, title: page.title, template: "page",
-                    model: ContentPageModel(content: html, summary: page.summary, source: page.relative),
+    /// Calls `use` with the content pages in place (no copy of any page: see renderContent).
+    func withContentPages<R>(_ use: (UnsafeBufferPointer<ContentPage>) throws -> R) rethrows -> R {
+        try content.withUnsafeBufferPointer(use)
+    }
+
+    /// The unit of the content page at `page`: reused when its key is unchanged, else
+    /// rendered and written. The page is read field by field where it lies (passed as a
+    /// value, it was copied out of the array for each page: a dozen reference counts).
+    func contentUnit(
+        _ page: UnsafePointer<ContentPage>, fingerprint fp: String, folderKey: String
+    ) throws -> (String, BuildState.Unit, Bool) {
+        var h = Hashing.Key()
+        h.add(fp); h.add(folderKey); h.add(page.pointee.relative)
+        // (The digest loading took for the manifest stands for the bytes: hashing them
+        // again was a second SHA-256 of every content file.)
+        if page.pointee.rawDigest.isEmpty { h.add(page.pointee.raw) } else { h.add("sha256 " + page.pointee.rawDigest) }
+        let key = "content/\(page.pointee.relative)"
+        let hash = h.finalize()
+        if let prev = reusable(key, hash) {
+            try reuse(prev, owner: key)
+            return (key, prev, true)
+        }
+        return (key, try write(UnitResult(pages: [contentPage(page)]), hash: hash, owner: key), false)
+    }
+
+    /// The page of the content page at `page`, read field by field
+    /// (see ``contentUnit(_:fingerprint:folderKey:)``).
+    func contentPage(_ page: UnsafePointer<ContentPage>) -> Page {
+        let start = page.pointee.bodyStart
+        let md = page.pointee.raw.withUnsafeBytes { all in
+            Markdown.render(bytes: UnsafeRawBufferPointer(rebasing: all[min(start, all.count)...]),
+                            options: project.markdownOptions)
+        }
+        let html = ContentLinks.rewrite(md.html, relative: page.pointee.relative, outputPath: page.pointee.outputPath,
+                                        map: contentMap, folders: folderLinks)
+        let showTOC = page.pointee.toc ?? (md.toc.filter { $0.level >= 2 }.count >= 2)
+        let model = ContentPageModel(content: html, summary: page.pointee.summary, source: page.pointee.relative)
+        return Page(path: page.pointee.outputPath, title: page.pointee.title, template: "page", model: model,
                     toc: showTOC ? md.toc : [], bodyClass: "content")
     }
 

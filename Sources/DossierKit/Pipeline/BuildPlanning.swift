@@ -158,11 +158,34 @@ extension BuildContext {
         lock.lock(); inputs[rel] = entry; lock.unlock()
     }
 
-    func relativeInputPath(_ url: URL) -> String {
+    /// ``recordInput(_:sha256:size:)`` of a content page's file with its SHA-256, from its path as text:
+    /// ``relativeInputPath(path:)`` of `page.sourcePath`, which is `page.source.path`.
+    func recordInput(_ page: borrowing ContentPage, digest: HexDigest) {
+        let rel = relativeInputPath(path: page.sourcePath)
+        let entry = ManifestFile(path: rel, digest: digest, size: Int64(page.raw.count))
+        lock.lock(); inputs[rel] = entry; lock.unlock()
+    }
+
+    func relativeInputPath(path given: String) -> String { Self.inputPath(given, root: rootPath) }
+
+    func relativeInputPath(_ url: URL) -> String { Self.inputPath(url, root: rootPath) }
+
+    /// ``inputPath(_:root:)-(URL,_)`` of a file URL whose `path` is `given`, without the URL
+    /// unless the path needs standardizing (`ContentLoadingFastPathTests` compares the two).
+    static func inputPath(_ given: String, root: String) -> String {
+        if SitePaths.holdsDotOrEmptyComponent(given) {
+            return inputPath(URL(filePath: given, directoryHint: .notDirectory), root: root)
+        }
+        return path(given, relativeTo: root)
+    }
+
+    /// The input's path in the manifest: its standardized path relative to the project's
+    /// folder `root`.
+    static func inputPath(_ url: URL, root: String) -> String {
         // (A path without `.` or empty segments is its standardized form: no second URL.)
         let given = url.path
         let p = SitePaths.holdsDotOrEmptyComponent(given) ? url.standardizedFileURL.path : given
-        return Self.path(p, relativeTo: rootPath)
+        return path(p, relativeTo: root)
     }
 
     /// `p` without its leading `root/`, or `p` when it does not start so. For an ASCII

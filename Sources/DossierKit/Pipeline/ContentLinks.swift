@@ -18,6 +18,13 @@ enum ContentLinks {
 
     static func rewrite(_ html: String, from page: ContentPage, map byRelative: [String: String],
                         folders: FolderLinks? = nil) -> String {
+        rewrite(html, relative: page.relative, outputPath: page.outputPath, map: byRelative, folders: folders)
+    }
+
+    /// ``rewrite(_:from:map:folders:)`` of the page whose source is `relative` and output
+    /// `outputPath` (a build passes the two fields, not a copy of the page).
+    static func rewrite(_ html: String, relative: String, outputPath: String, map byRelative: [String: String],
+                        folders: FolderLinks? = nil) -> String {
         // A byte scan for `href="…"` values ending in `.md`/`.markdown` (before any `#`)
         // or naming a folder; pages without one are returned as they are, without a copy.
         var html = html
@@ -39,11 +46,12 @@ enum ContentLinks {
                 let t: String
                 if endsWith(path, ".md") || endsWith(path, ".markdown") {
                     let value = String(decoding: bytes[start..<end], as: UTF8.self)
-                    guard let md = target(value, page: page, map: byRelative) else { continue }
+                    guard let md = target(value, relative: relative, outputPath: outputPath, map: byRelative)
+                    else { continue }
                     t = md
                 } else if let folders,
                           let folder = folders.target(escaped: UnsafeBufferPointer(rebasing: bytes[start..<end]),
-                                                      on: page.outputPath) {
+                                                      on: outputPath) {
                     t = folder
                 } else { continue }
                 if out.isEmpty { out.reserveCapacity(n + 256) }
@@ -93,12 +101,16 @@ enum ContentLinks {
     }
 
     static func target(_ link: String, page: ContentPage, map: [String: String]) -> String? {
+        target(link, relative: page.relative, outputPath: page.outputPath, map: map)
+    }
+
+    static func target(_ link: String, relative: String, outputPath: String, map: [String: String]) -> String? {
         var path = link
         var fragment = ""
         if let i = path.firstIndex(of: "#") { fragment = String(path[i...]); path = String(path[..<i]) }
         guard path.hasSuffix(".md") || path.hasSuffix(".markdown"), !path.contains(":") else { return nil }
         // Resolve the link relative to the source file inside content/.
-        var parts = page.relative.split(separator: "/").map(String.init)
+        var parts = relative.split(separator: "/").map(String.init)
         parts.removeLast()
         if path.hasPrefix("/") { parts = [] }
         for comp in path.split(separator: "/") {
@@ -107,6 +119,6 @@ enum ContentLinks {
             parts.append(String(comp))
         }
         guard let out = map[parts.joined(separator: "/")] else { return nil }
-        return SitePaths.root(from: page.outputPath) + out + fragment
+        return SitePaths.root(from: outputPath) + out + fragment
     }
 }

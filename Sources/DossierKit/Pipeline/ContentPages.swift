@@ -23,7 +23,16 @@ import TextBasics
 /// `content/methods.md` becomes `methods/index.html`; `content/a/index.md` becomes
 /// `a/index.html`; `content/index.md` is the home page's introduction.
 public struct ContentPage: Sendable {
-    public var source: URL
+    /// The file. Made from ``sourcePath`` when asked for (messages), unless the page was
+    /// made with a URL: loading builds no URL per page (`URL.appending(path:)` and `path`
+    /// were 17,000 instructions a page).
+    public var source: URL {
+        get { sourceURL ?? URL(filePath: sourcePath, directoryHint: .notDirectory) }
+        set { sourceURL = newValue; sourcePath = newValue.path }
+    }
+    /// `source.path`, kept as text.
+    public private(set) var sourcePath: String
+    private var sourceURL: URL?
     /// Path relative to `content/`, e.g. `methods.md`.
     public var relative: String { didSet { outputPath = Self.outputPath(of: relative) } }
     public var title: String
@@ -59,7 +68,15 @@ public struct ContentPage: Sendable {
 
     public init(source: URL, relative: String, title: String, summary: String, weight: Int, draft: Bool,
                 toc: Bool?, raw: Data, bodyStart: Int = 0, bodyLine: Int = 1) {
-        self.source = source; self.relative = relative; self.title = title; self.summary = summary
+        self.init(sourcePath: source.path, sourceURL: source, relative: relative, title: title, summary: summary,
+                  weight: weight, draft: draft, toc: toc, raw: raw, bodyStart: bodyStart, bodyLine: bodyLine)
+    }
+
+    /// A page whose file is at `sourcePath` (`sourceURL.path` when a URL is given).
+    init(sourcePath: String, sourceURL: URL?, relative: String, title: String, summary: String, weight: Int,
+         draft: Bool, toc: Bool?, raw: Data, bodyStart: Int = 0, bodyLine: Int = 1) {
+        self.sourcePath = sourcePath; self.sourceURL = sourceURL
+        self.relative = relative; self.title = title; self.summary = summary
         self.weight = weight; self.draft = draft; self.toc = toc; self.bodyStart = bodyStart; self.bodyLine = bodyLine
         self.raw = raw
         self.outputPath = Self.outputPath(of: relative)
@@ -80,24 +97,26 @@ public struct ContentPage: Sendable {
 
     /// Reads one content file; bad front matter is an error with file and line.
     public static func load(_ url: URL, relative: String, confinement: Confinement? = nil) throws -> ContentPage {
-        try load(url, relative: relative, confinement: confinement, realFolder: nil,
+        try load(path: url.path, url: url, relative: relative, confinement: confinement, realFolder: nil,
                  cwd: FileManager.default.currentDirectoryPath)
     }
 
-    /// ``load(_:relative:confinement:)`` with the real path of the file's folder, when
-    /// known (``InputFile/read(_:shown:limit:what:confinement:realFolder:)``), and the
-    /// current folder (``SitePaths/display(_:cwd:)``).
+    /// ``load(_:relative:confinement:)`` of the file at `path` (`url.path` when a URL is
+    /// given; else no URL is made unless a message or a link needs one), with the real path
+    /// of the file's folder, when known (``InputFile/read(path:url:shown:limit:what:confinement:realFolder:)``),
+    /// and the current folder (``SitePaths/display(_:cwd:)``).
     /// `shown` and `parent`, when given, are `SitePaths.display(url, cwd: cwd)` and
     /// `url.deletingLastPathComponent()`, made by ``loadAll(in:includeDrafts:confinement:)``
     /// without Foundation's URL arithmetic per page.
     static func load(
-        _ url: URL, relative: String, confinement: Confinement?, realFolder: String?, cwd: String,
-        shown given: String? = nil, parent: URL? = nil
+        path: String, url given: URL?, relative: String, confinement: Confinement?, realFolder: String?, cwd: String,
+        shown givenShown: String? = nil, parent: URL? = nil
     ) throws -> ContentPage {
-        let shown = given ?? SitePaths.display(url, cwd: cwd)
+        func fileURL() -> URL { given ?? URL(filePath: path, directoryHint: .notDirectory) }
+        let shown = givenShown ?? SitePaths.display(fileURL(), cwd: cwd)
         let data = try InputFile.read(
-            url, shown: shown, limit: InputLimits.contentPage, what: "a content page", confinement: confinement,
-            realFolder: realFolder)
+            path: path, url: fileURL, shown: shown, limit: InputLimits.contentPage, what: "a content page",
+            confinement: confinement, realFolder: realFolder)
         guard let text = String(data: data, encoding: .utf8) else { throw DossierError(file: shown, "not UTF-8 text") }
         var body = text.utf8[...]
         // (The text is the file's bytes less a leading byte order mark, which
@@ -122,7 +141,7 @@ public struct ContentPage: Sendable {
                 throw DossierError(file: shown, line: 2, "front matter must be key: value lines")
             }
             fields = SectionConfig(
-                key: "front matter", file: shown, root: parent ?? url.deletingLastPathComponent(), node: node)
+                key: "front matter", file: shown, root: parent ?? fileURL().deletingLastPathComponent(), node: node)
             // (The text holds the file's bytes: the body is the same bytes from `start`.)
             body = text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: start)...]
             bodyStart = start
@@ -131,7 +150,7 @@ public struct ContentPage: Sendable {
         // The title from the file's name is made only when neither the front matter nor
         // a heading gives one (below).
         var page = ContentPage(
-            source: url, relative: relative, title: "", summary: "", weight: 0, draft: false,
+            sourcePath: path, sourceURL: given, relative: relative, title: "", summary: "", weight: 0, draft: false,
             toc: nil, raw: data, bodyStart: bodyStart, bodyLine: bodyLine)
         var titled = false
         if let f = fields {
@@ -229,143 +248,6 @@ public struct ContentPage: Sendable {
         name = PathText.lastComponent(name)
         let words = name.replacingAll("-", with: " ").replacingAll("_", with: " ")
         return words.prefix(1).uppercased() + words.dropFirst()
-    }
-
-    /// Every `*.md` / `*.markdown` under `folder`, sorted by path.
-    public static func loadAll(
-        in folder: URL, includeDrafts: Bool, confinement: Confinement? = nil
-    ) throws -> [ContentPage] {
-        let fm = FileManager.default
-        guard fm.fileExists(atPath: folder.path),
-            let walked = FolderWalk.entries(under: folder.path, skipHidden: true)
-        else { return [] }
-        let found = walked.map(\.path).filter(isMarkdownName)
-        var pages: [ContentPage] = []
-        var errors: [Diagnostic] = []
-        var seen: [String: String] = [:]
-        // Read and parse on every core; then check in path order, as before.
-        let sorted = found.sorted()
-        // Each folder resolved once (not each file: a `realpath` through Foundation's
-        // URL per page was 5 % of a page build).
-        var realFolders: [Substring: String] = [:]
-        if confinement != nil {
-            for rel in sorted {
-                let dir = parentOf(rel)
-                if realFolders[dir] == nil {
-                    realFolders[dir] = Confinement.real(
-                        dir.isEmpty ? folder : folder.appending(path: String(dir), directoryHint: .isDirectory))
-                }
-            }
-        }
-        let cwd = FileManager.default.currentDirectoryPath
-        // Each folder's URL once (a page's `deletingLastPathComponent()` was 1 % of a page
-        // build), and each page's path for messages from the folder's path (``shownPath``).
-        var parents: [Substring: URL] = [:]
-        for rel in sorted where parents[parentOf(rel)] == nil {
-            parents[parentOf(rel)] =
-                folder.appending(path: rel, directoryHint: .notDirectory).deletingLastPathComponent()
-        }
-        let folderPath = folder.path
-        let loaded: [Result<ContentPage, Error>] = parallelMap(sorted) { rel in
-            Result {
-                let url = folder.appending(path: rel, directoryHint: .notDirectory)
-                return try load(
-                    url, relative: rel, confinement: confinement, realFolder: realFolders[parentOf(rel)], cwd: cwd,
-                    shown: shownPath(folderPath: folderPath, relative: rel, cwd: cwd), parent: parents[parentOf(rel)])
-            }
-        }
-        for (rel, result) in zip(sorted, loaded) {
-            do {
-                try checkName(rel, in: folder)
-                let p = try result.get()
-                if p.draft && !includeDrafts { continue }
-                // Lower-cased: `Notes.md` and `notes.md` overwrite each other on
-                // case-insensitive file systems and servers.
-                let key = p.outputPath.lowercased()
-                if let other = seen[key] {
-                    errors.append(
-                        Diagnostic(
-                            file: SitePaths.display(p.source), line: nil,
-                            "\(rel) and \(other) both become \(p.outputPath)"
-                                + (other == rel ? "" : " (names that differ only in case are one file on many systems)")
-                        ))
-                }
-                seen[key] = rel
-                pages.append(p)
-            } catch {
-                errors.append(contentsOf: error.diagnostics)
-            }
-        }
-        if !errors.isEmpty { throw DossierError(errors) }
-        return pages
-    }
-}
-
-extension ContentPage {
-    /// Whether `path` names a content page: its extension is `md` or `markdown` in any
-    /// case. An ASCII path not ending in `/` is read as bytes; any other asks
-    /// ``isMarkdownNameByText(_:)``, its twin (`PageReadFastPathTests`), which took
-    /// 15,000 instructions a file through `PathText`.
-    static func isMarkdownName(_ path: String) -> Bool {
-        var text = path
-        let fast: Bool? = text.withUTF8 { b in
-            guard let lastByte = b.last, lastByte != 0x2F, !b.contains(where: { $0 >= 0x80 }) else { return nil }
-            var start = b.count
-            while start > 0 && b[start - 1] != 0x2F { start -= 1 }
-            var dot = b.count - 1
-            while dot > start && b[dot] != 0x2E { dot -= 1 }
-            guard dot > start else { return false }                 // no dot, or only a leading one
-            let ext = UnsafeBufferPointer(rebasing: b[(dot + 1)...])
-            func reads(_ w: StaticString) -> Bool {
-                guard ext.count == w.utf8CodeUnitCount else { return false }
-                for k in 0..<ext.count where ext[k] | 0x20 != w.utf8Start[k] { return false }
-                return true
-            }
-            return reads("md") || reads("markdown")
-        }
-        return fast ?? isMarkdownNameByText(path)
-    }
-
-    static func isMarkdownNameByText(_ path: String) -> Bool {
-        ["md", "markdown"].contains(PathText.pathExtension(path).lowercased())
-    }
-
-    /// `SitePaths.display(folder.appending(path: rel), cwd: cwd)` for `folderPath` =
-    /// `folder.path`, made from the two strings: when the folder's path ends in no `/`,
-    /// `rel` is ASCII without `%`, and the two joined hold no `/.` or `//` (nothing to
-    /// standardize), the file's URL path is the folder's path, `/`, `rel`
-    /// (`PageReadFastPathTests` compares the two). nil otherwise (the caller asks
-    /// ``SitePaths/display(_:cwd:)``). Computing the URL's path was 3 % of a page build,
-    /// for messages that are rarely shown.
-    static func shownPath(folderPath: String, relative rel: String, cwd: String) -> String? {
-        guard !folderPath.isEmpty, folderPath.utf8.last != 0x2F, !rel.isEmpty, rel.utf8.last != 0x2F,
-              rel.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x25 }) else { return nil }
-        let path = folderPath + "/" + rel
-        guard !SitePaths.holdsDotOrEmptyComponent(path) else { return nil }
-        return path.hasPrefix(cwd + "/") ? String(path.dropFirst(cwd.count + 1)) : path
-    }
-
-    /// The folder part of a path relative to `content/` (empty for a file at its top).
-    static func parentOf(_ rel: String) -> Substring {
-        guard let slash = rel.utf8.lastIndex(of: 0x2F) else { return "" }
-        return rel[..<slash]
-    }
-
-    /// Characters a content file's path may not hold, because the path becomes a link:
-    /// `:` (`javascript:x.md` would be read as a URL scheme), `?` `#` `%` (they end or
-    /// re-encode a URL path), `\\`, and control characters.
-    static func forbidden(_ u: Unicode.Scalar) -> Bool {
-        u == ":" || u == "?" || u == "#" || u == "%" || u == "\\" || ControlCharacters.isControl(u)
-    }
-
-    /// Refuses a content path whose page path would not be a plain relative link.
-    static func checkName(_ rel: String, in folder: URL) throws {
-        if let bad = rel.unicodeScalars.first(where: forbidden) {
-            let what = ControlCharacters.isControl(bad) ? "a control character" : "'\(bad)'"
-            throw DossierError(
-                file: ControlCharacters.visible(SitePaths.display(folder.appendingPathComponent(rel))),
-                "content file names may not contain \(what) (the name becomes a link in the site; rename the file)")
-        }
     }
 }
 

@@ -27,17 +27,28 @@ func parallelMap<T, R>(_ items: [T], _ body: (T) -> R) -> [R] {
 private final class ResultsBox<R>: @unchecked Sendable {
     private let slots: UnsafeMutablePointer<R?>
     private let count: Int
+    /// Set by ``values()``, which moves every result out of its slot.
+    private var taken = false
     init(count: Int) {
         self.count = count
         slots = .allocate(capacity: count)
         slots.initialize(repeating: nil, count: count)
     }
     deinit {
-        slots.deinitialize(count: count)
+        if !taken { slots.deinitialize(count: count) }
         slots.deallocate()
     }
     func set(_ i: Int, _ r: R) { slots[i] = r }
-    func values() -> [R] { (0..<count).map { slots[$0]! } }
+    /// The results, moved out of their slots (not copied: a copy of a content page and the
+    /// slot's release were a dozen reference counts a page); call once.
+    func values() -> [R] {
+        precondition(!taken)
+        taken = true
+        return [R](unsafeUninitializedCapacity: count) { out, made in
+            for i in 0..<count { (out.baseAddress! + i).initialize(to: (slots + i).move()!) }
+            made = count
+        }
+    }
 }
 
 private struct UncheckedSendable<V>: @unchecked Sendable {

@@ -18,29 +18,36 @@ public struct NavItem: Sendable, Hashable {
 }
 
 /// Renders pages through their template and the site layout. Safe to share between
-/// tasks: it holds only immutable values.
-public struct SiteRenderer: Sendable {
+/// tasks: it holds only immutable values. A class: every page rendered calls it, and a
+/// value this size (the project, the templates, the navigation) was copied for each call
+/// made through a build's variable (a few dozen reference counts a page).
+public final class SiteRenderer: Sendable {
     public let templates: TemplateSet
     public let project: Project
     public let nav: [NavItem]
     /// Whether `layout` (`page`, `home`) is the built-in template, written by ``CompiledLayout``;
     /// a project's override (or a changed `$DOSSIER_RESOURCES` copy) renders through Mustache.
-    /// (Variables for `CompiledLayoutTests`, which renders each page both ways.)
-    var compiledLayout: Bool
-    var compiledContentPage: Bool
-    var compiledHome: Bool
+    let compiledLayout: Bool
+    let compiledContentPage: Bool
+    let compiledHome: Bool
     /// Whether the `page` template is the built-in one (its title split is made inside its
     /// article: ``TitleSplit/splitInsideArticle(_:)``), compiled or not.
     let builtInContentPage: Bool
 
-    public init(templates: TemplateSet, project: Project, nav: [NavItem]) {
+    public convenience init(templates: TemplateSet, project: Project, nav: [NavItem]) {
+        self.init(templates: templates, project: project, nav: nav, compiling: true)
+    }
+
+    /// With `compiling` false, every page renders through Mustache even where a template
+    /// is the built-in one (`CompiledLayoutTests` renders each page both ways).
+    init(templates: TemplateSet, project: Project, nav: [NavItem], compiling: Bool) {
         self.templates = templates
         self.project = project
         self.nav = nav
-        compiledLayout = Self.isBuiltIn("layout", in: templates)
-        compiledContentPage = Self.isBuiltIn("page", in: templates)
-        builtInContentPage = compiledContentPage
-        compiledHome = Self.isBuiltIn("home", in: templates)
+        builtInContentPage = SiteRenderer.isBuiltIn("page", in: templates)
+        compiledLayout = compiling && SiteRenderer.isBuiltIn("layout", in: templates)
+        compiledContentPage = compiling && builtInContentPage
+        compiledHome = compiling && SiteRenderer.isBuiltIn("home", in: templates)
     }
 
     /// Whether the template `name` of `templates` has the text of the built-in one compiled

@@ -168,9 +168,16 @@ enum TitleSplit {
     /// width joiner, an emoji modifier, or Thai/Lao AM), or preceded by a scalar that
     /// joins the one after it (Unicode's Prepend characters). `\r\n` is one Character
     /// too, but neither byte is one the walk reads.
+    ///
+    /// A scalar's two answers are remembered from its last run: a page repeats a few
+    /// scalars thousands of times (the en dash of every timeline tooltip, `·`, `…`), and
+    /// each answer is a look-up of Unicode properties (26 M instructions for 50
+    /// participant pages). `TitleSplitTests` compares it with
+    /// ``asciiJoinsNeighbourScalarByScalar(_:)``.
     static func asciiJoinsNeighbour(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = b.count
         var i = 0
+        var knownFirst: UInt32 = 0, knownLast: UInt32 = 0   // 0: none yet (never a scalar ≥ 0x80)
         while i < n {
             // Eight ASCII bytes at a time (a page is mostly ASCII).
             if i + 8 <= n,
@@ -181,12 +188,23 @@ enum TitleSplit {
             if b[i] < 0x80 { i += 1; continue }
             let start = i
             while i < n && b[i] >= 0x80 { i += 1 }
-            // a run of non-ASCII bytes b[start..<i]: its first and its last scalar
-            if start > 0, extendsPrevious(scalar(b, at: start)) { return true }
+            // a run of non-ASCII bytes b[start..<i]: its first and its last scalar (one
+            // that answered "no" before answers "no" again)
+            if start > 0 {
+                let first = scalar(b, at: start)
+                if first != knownFirst {
+                    if extendsPrevious(first) { return true }
+                    knownFirst = first
+                }
+            }
             if i < n {
-                var last = i - 1
-                while last > start && b[last] & 0xC0 == 0x80 { last -= 1 }
-                if joinsNext(scalar(b, at: last)) { return true }
+                var at = i - 1
+                while at > start && b[at] & 0xC0 == 0x80 { at -= 1 }
+                let last = scalar(b, at: at)
+                if last != knownLast {
+                    if joinsNext(last) { return true }
+                    knownLast = last
+                }
             }
         }
         return false
@@ -261,5 +279,33 @@ extension TitleSplit {
             i = text.index(after: i)
         }
         return nil
+    }
+}
+
+extension TitleSplit {
+    /// The plain twin of ``asciiJoinsNeighbour(_:)``, kept for the tests: both answers
+    /// looked up for every run.
+    static func asciiJoinsNeighbourScalarByScalar(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        var i = 0
+        while i < n {
+            // Eight ASCII bytes at a time (a page is mostly ASCII).
+            if i + 8 <= n,
+               UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                continue
+            }
+            if b[i] < 0x80 { i += 1; continue }
+            let start = i
+            while i < n && b[i] >= 0x80 { i += 1 }
+            // a run of non-ASCII bytes b[start..<i]: its first and its last scalar
+            if start > 0, extendsPrevious(scalar(b, at: start)) { return true }
+            if i < n {
+                var last = i - 1
+                while last > start && b[last] & 0xC0 == 0x80 { last -= 1 }
+                if joinsNext(scalar(b, at: last)) { return true }
+            }
+        }
+        return false
     }
 }

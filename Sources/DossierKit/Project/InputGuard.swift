@@ -96,13 +96,20 @@ public enum InputFile {
     /// outside, takes ``Confinement/check(_:shown:)`` as before (`ConfinementTests`).
     static func read(_ url: URL, shown: String, limit: Int64, what: String, confinement: Confinement?,
                      realFolder: String?) throws -> Data {
-        let path = url.path
+        try read(path: url.path, url: { url }, shown: shown, limit: limit, what: what, confinement: confinement,
+                 realFolder: realFolder)
+    }
+
+    /// ``read(_:shown:limit:what:confinement:realFolder:)`` of the file at `path`; `url`
+    /// gives its URL (`path` its `path`) when the full confinement check needs one.
+    static func read(path: String, url: () -> URL, shown: String, limit: Int64, what: String,
+                     confinement: Confinement?, realFolder: String?) throws -> Data {
         var st = stat()
         if let confinement {
             if let realFolder, confinement.allowsPlainFile(path, realFolder: realFolder, stat: &st) {
                 // (`st` is the file's own: it is no link, so lstat and stat agree.)
             } else {
-                try confinement.check(url, shown: shown)
+                try confinement.check(url(), shown: shown)
                 guard stat(path, &st) == 0 else { throw DossierError(file: shown, "cannot read file") }
             }
         } else {

@@ -27,6 +27,15 @@ public func concurrentMap<T: Sendable, R: Sendable>(
                 group.addTask { (j, try await body(items[j])) }
             }
         }
-        return results.map { $0! }
+        // Each result moved out of its slot, not copied (a copy of a content page's result
+        // and the slot's release were a dozen reference counts a page).
+        var out: [R] = []
+        out.reserveCapacity(results.count)
+        for i in results.indices {
+            var slot: R? = nil
+            swap(&slot, &results[i])
+            out.append(slot!)
+        }
+        return out
     }
 }

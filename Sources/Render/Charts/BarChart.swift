@@ -8,13 +8,13 @@ import Foundation
 /// Grouped bar chart (see ``Charts/bar(categories:series:options:horizontal:)``).
 enum BarChart {
     /// `tips`: ``tooltips(categories:series:)`` when the caller has them already (both
-    /// drawings of ``Charts/responsive(_:_:)`` share them).
-    static func render(categories: [String], series: [BarSeries], options: ChartOptions, horizontal: Bool,
-                       tips given: [[String?]]? = nil) -> String {
+    /// drawings of ``Charts/responsiveWritten(_:_:)`` share them).
+    static func canvas(categories: [String], series: [BarSeries], options: ChartOptions, horizontal: Bool,
+                       tips given: [[String?]]? = nil) -> ChartCanvas {
         let kind = "bar"
         let finite = series.flatMap { $0.values.prefix(categories.count).compactMap { $0 }.filter(\.isFinite) }
         guard !categories.isEmpty, !series.isEmpty, !finite.isEmpty else {
-            return ChartCanvas.noData(options: options, kind: kind)
+            return ChartCanvas.noDataCanvas(options: options, kind: kind)
         }
         var cv = ChartCanvas(options: options, kind: kind)
         if series.count > 1 {
@@ -87,7 +87,7 @@ enum BarChart {
                 cv.summary.append(ChartSummary.list(head: s > 1 ? ser.name : "Values", items: pairs))
             }
         }
-        return cv.finish()
+        return cv
     }
 
     /// Each bar's tooltip, escaped, by series and category index; nil where the bar is

@@ -8,16 +8,16 @@ import Foundation
 /// Box plot (see ``Charts/boxPlot(groups:options:)``); numbers from ``BoxStats``.
 enum BoxPlotChart {
     /// `stats`: the groups' ``BoxStats`` when the caller has them already (both
-    /// drawings of ``Charts/responsive(_:_:)`` share one computation: sorting every
+    /// drawings of ``Charts/responsiveWritten(_:_:)`` share one computation: sorting every
     /// value was most of a box plot). `described`: ``describe(_:)`` of each, shared
     /// the same way.
-    static func render(groups: [BoxGroup], options: ChartOptions, stats given: [BoxStats?]? = nil,
-                       described givenText: [String?]? = nil) -> String {
+    static func canvas(groups: [BoxGroup], options: ChartOptions, stats given: [BoxStats?]? = nil,
+                       described givenText: [String?]? = nil) -> ChartCanvas {
         let kind = "boxplot"
         let stats = given ?? groups.map { BoxStats(values: $0.values) }
         let described = givenText ?? stats.map { $0.map(describe) }
         let present = stats.compactMap { $0 }
-        guard !present.isEmpty else { return ChartCanvas.noData(options: options, kind: kind) }
+        guard !present.isEmpty else { return ChartCanvas.noDataCanvas(options: options, kind: kind) }
         var cv = ChartCanvas(options: options, kind: kind)
         let lo = options.yMin ?? present.map(\.min).min()!
         let hi = options.yMax ?? present.map(\.max).max()!
@@ -77,7 +77,7 @@ enum BoxPlotChart {
             marks.write("</g>")
         }
         marks.write("</g>")
-        cv.body += marks.string
+        cv.body += marks
         cv.categoryAxisX(names, centers: groups.indices.map { cv.plotX + (Double($0) + 0.5) * band },
                          rotate: fit.rotate)
         cv.axisFrame(xTitleOffset: fit.height + 14)
@@ -90,7 +90,7 @@ enum BoxPlotChart {
                 cv.summary.append("\(groups[i].name): " + (described[i] ?? "no data") + ".")
             }
         }
-        return cv.finish()
+        return cv
     }
 
     static func describe(_ s: BoxStats) -> String {

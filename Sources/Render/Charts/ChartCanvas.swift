@@ -116,7 +116,9 @@ struct ChartCanvas {
     let options: ChartOptions
     let kind: String
     let id: String
-    var body = ""
+    /// The marks, axes and labels, in the order they are drawn (bytes: the pieces are
+    /// copied from the writers that made them, with no `String` and no UTF-8 check).
+    var body = SVGWriter(capacity: 4_096)
     /// Sentences appended to `<desc>` when `options.dataSummary` is on.
     var summary: [String] = []
     var legend: [LegendItem] = []
@@ -124,7 +126,7 @@ struct ChartCanvas {
     var plotX = 0.0, plotY = 0.0, plotW = 0.0, plotH = 0.0
     /// Height used by the title and legend above the plot.
     private(set) var headerHeight = 0.0
-    private var legendRows: [[(LegendItem, Double)]] = []
+    private(set) var legendRows: [[(LegendItem, Double)]] = []
 
     var width: Double { max(80, options.width.isFinite ? options.width : 640) }
     /// Whether the chart must write its data summary: it is on, and not already known
@@ -185,7 +187,7 @@ struct ChartCanvas {
             g.write("\(ChartNumber.drawn(ChartNumber.tick(t, step: scale.step)))</text>")
         }
         g.write("</g>")
-        body += g.string
+        body += g
     }
 
     /// Vertical gridlines and tick labels of a horizontal numeric axis.
@@ -205,7 +207,7 @@ struct ChartCanvas {
             g.write("\(ChartNumber.drawn(ChartNumber.tick(t, step: scale.step)))</text>")
         }
         g.write("</g>")
-        body += g.string
+        body += g
     }
 
     /// Whether category labels under bands of width `band` must rotate, and the height
@@ -219,24 +221,35 @@ struct ChartCanvas {
     }
 
     /// Category labels under bands centred at `centers`; rotated 35° when `rotate`.
+    /// Written into ``body`` piece by piece (coordinates as ``ChartNumber/coord(_:)``
+    /// writes them), where each label was a `String` of `String`s
+    /// (`ChartAxesTwinTests` keeps that twin).
     mutating func categoryAxisX(_ names: [String], centers: [Double], rotate: Bool) {
-        var g = "<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\""
-            + " text-anchor=\"\(rotate ? "end" : "middle")\">"
+        body.write("<g class=\"axis axis-x\" font-size=\"11\" fill=\"\(ChartStyle.muted)\"")
+        body.write(literal: rotate ? " text-anchor=\"end\">" : " text-anchor=\"middle\">")
         // rotated 35°, neighbours are spacing·sin 35° apart across the text: keep ≥ 12px
         let every = rotate ? ChartCanvas.labelEvery(centers, minSpacing: 21) : 1
         for (i, n) in names.enumerated() where i < centers.count && i % every == 0 {
-            let l = SVGText.truncate(n, max: 28)
-            let x = c(centers[i]), y = c(plotY + plotH + (rotate ? 12 : 16))
-            let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
-            if rotate {
-                g += "<text x=\"\(x)\" y=\"\(y)\" transform=\"rotate(-35 \(x) \(y))\">"
-                g += "\(full)\(SVGText.escape(l))</text>"
-            } else {
-                g += "<text x=\"\(x)\" y=\"\(y)\">\(full)\(SVGText.escape(l))</text>"
-            }
+            let x = centers[i], y = plotY + plotH + (rotate ? 12 : 16)
+            body.write("<text x=\"\(x)\" y=\"\(y)\"")
+            if rotate { body.write(" transform=\"rotate(-35 \(x) \(y))\"") }
+            body.write(literal: ">")
+            writeLabel(n)
         }
-        g += "</g>"
-        body += g
+        body.write(literal: "</g>")
+    }
+
+    /// A category label's text up to 28 characters (`<title>` of the whole when it is
+    /// cut), then `</text>`.
+    private mutating func writeLabel(_ n: String) {
+        let l = SVGText.truncate(n, max: 28)
+        if n != l {
+            body.write(literal: "<title>")
+            body.write(raw: SVGText.escape(n))
+            body.write(literal: "</title>")
+        }
+        body.write(raw: SVGText.escape(l))
+        body.write(literal: "</text>")
     }
 
     /// Show every k-th label so labels stay at least `minSpacing` apart along the axis.
@@ -246,17 +259,17 @@ struct ChartCanvas {
         return spacing >= minSpacing ? 1 : Int(ceil(minSpacing / max(spacing, 0.01)))
     }
 
-    /// Category labels left of horizontal bands (right-aligned).
+    /// Category labels left of horizontal bands (right-aligned), written as
+    /// ``categoryAxisX(_:centers:rotate:)`` is.
     mutating func categoryAxisY(_ names: [String], centers: [Double]) {
-        var g = "<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\" text-anchor=\"end\">"
+        body.write("<g class=\"axis axis-y\" font-size=\"11\" fill=\"\(ChartStyle.muted)\"")
+        body.write(literal: " text-anchor=\"end\">")
         let every = ChartCanvas.labelEvery(centers)
         for (i, n) in names.enumerated() where i < centers.count && i % every == 0 {
-            let l = SVGText.truncate(n, max: 28)
-            let full = n == l ? "" : "<title>\(SVGText.escape(n))</title>"
-            g += "<text x=\"\(c(plotX - 6))\" y=\"\(c(centers[i]))\" dy=\"0.32em\">\(full)\(SVGText.escape(l))</text>"
+            body.write("<text x=\"\(plotX - 6)\" y=\"\(centers[i])\" dy=\"0.32em\">")
+            writeLabel(n)
         }
-        g += "</g>"
-        body += g
+        body.write(literal: "</g>")
     }
 
     /// Width a vertical axis needs for these tick/category labels, plus the axis title.
@@ -265,113 +278,30 @@ struct ChartCanvas {
         return min(220, w) + 12 + (yLabel.isEmpty ? 0 : 20)
     }
 
-    /// The axis frame lines (left and bottom) and the axis titles.
+    /// The axis frame lines (left and bottom) and the axis titles, written into ``body``.
     mutating func axisFrame(xTitleOffset: Double = 34, left: Bool = true, bottom: Bool = true) {
         if bottom {
-            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX + plotW))\""
-            body += " y1=\"\(c(plotY + plotH))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
+            body.write("<line x1=\"\(plotX)\" x2=\"\(plotX + plotW)\"")
+            body.write(" y1=\"\(plotY + plotH)\" y2=\"\(plotY + plotH)\" stroke=\"\(ChartStyle.axis)\"/>")
         }
         if left {
-            body += "<line x1=\"\(c(plotX))\" x2=\"\(c(plotX))\""
-            body += " y1=\"\(c(plotY))\" y2=\"\(c(plotY + plotH))\" stroke=\"\(ChartStyle.axis)\"/>"
+            body.write("<line x1=\"\(plotX)\" x2=\"\(plotX)\"")
+            body.write(" y1=\"\(plotY)\" y2=\"\(plotY + plotH)\" stroke=\"\(ChartStyle.axis)\"/>")
         }
         if !options.xLabel.isEmpty {
             let y = min(height - 6, plotY + plotH + xTitleOffset)
-            body += "<text class=\"axis-title\" x=\"\(c(plotX + plotW / 2))\" y=\"\(c(y))\""
-            body += " text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\">"
-            body += "\(SVGText.escape(options.xLabel))</text>"
+            body.write("<text class=\"axis-title\" x=\"\(plotX + plotW / 2)\" y=\"\(y)\"")
+            body.write(" text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartStyle.ink)\">")
+            body.write(raw: SVGText.escape(options.xLabel))
+            body.write(literal: "</text>")
         }
         if !options.yLabel.isEmpty {
             let x = 14.0, y = plotY + plotH / 2
-            body += "<text class=\"axis-title\" x=\"\(c(x))\" y=\"\(c(y))\" text-anchor=\"middle\" font-size=\"12\""
-            body += " fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(c(x)) \(c(y)))\">"
-            body += "\(SVGText.escape(options.yLabel))</text>"
+            body.write("<text class=\"axis-title\" x=\"\(x)\" y=\"\(y)\" text-anchor=\"middle\" font-size=\"12\"")
+            body.write(" fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(x) \(y))\">")
+            body.write(raw: SVGText.escape(options.yLabel))
+            body.write(literal: "</text>")
         }
-    }
-
-    // MARK: No data
-
-    /// A chart that says "No data": the frame, a dashed plot outline, centred text.
-    static func noData(options: ChartOptions, kind: String) -> String {
-        var cv = ChartCanvas(options: options, kind: kind)
-        cv.layout(left: 16, right: 16, bottom: 16)
-        cv.body += "<rect x=\"\(c(cv.plotX))\" y=\"\(c(cv.plotY))\" width=\"\(c(cv.plotW))\" height=\"\(c(cv.plotH))\""
-        cv.body += " fill=\"#f6f6f6\" stroke=\"#bbbbbb\" stroke-dasharray=\"4 4\"/>"
-        cv.body += "<text x=\"\(c(cv.plotX + cv.plotW / 2))\" y=\"\(c(cv.plotY + cv.plotH / 2))\" dy=\"0.32em\""
-        cv.body += " text-anchor=\"middle\" font-size=\"16\" fill=\"\(ChartStyle.muted)\">No data</text>"
-        cv.summary = ["No data."]
-        return cv.finish()
-    }
-
-    // MARK: Output
-
-    /// The complete `<svg>` element.
-    func finish() -> String {
-        let w = c(width), h = c(height)
-        let drawingClass = options.drawingClass.map { $0 + " " } ?? ""
-        var s = ""
-        s.reserveCapacity(body.utf8.count + 2_048)   // one allocation: the marks are most of it
-        s += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"dossier-chart \(drawingClass)dossier-chart-\(kind)\""
-        s += " id=\"\(id)\" viewBox=\"0 0 \(w) \(h)\" width=\"100%\" preserveAspectRatio=\"xMidYMid meet\""
-        s += " style=\"height:auto\" role=\"img\" aria-labelledby=\"\(id)-title \(id)-desc\""
-        s += " font-family=\"\(ChartStyle.fontFamily)\" font-size=\"12\">"
-        s += "<title id=\"\(id)-title\">\(SVGText.escape(options.title))</title>"
-        s += "<desc id=\"\(id)-desc\">\(options.sharedDescription ?? SVGText.escape(description()))</desc>"
-        s += "<rect class=\"chart-background\" width=\"\(w)\" height=\"\(h)\" fill=\"\(ChartStyle.background)\"/>"
-        if options.showTitle, !options.title.isEmpty {
-            let t = SVGText.truncate(options.title, max: max(10, Int((width - 24) / (14 * 0.6))))
-            s += "<text class=\"chart-title\" x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"600\""
-            s += " fill=\"\(ChartStyle.ink)\" aria-hidden=\"true\">\(SVGText.escape(t))</text>"
-        }
-        s += legendSVG()
-        s += body
-        s += "</svg>"
-        return s
-    }
-
-    /// The `<desc>` text: the description, then the data summary, else the title.
-    private func description() -> String {
-        var desc = ChartCanvas.trimmed(options.description)
-        if options.dataSummary || summary == ["No data."], !summary.isEmpty {
-            desc += (desc.isEmpty ? "" : " ") + summary.joined(separator: " ")
-        }
-        return desc.isEmpty ? options.title : desc
-    }
-
-    /// `s` without leading and trailing whitespace and newlines; Foundation's
-    /// `trimmingCharacters` (UTF-16 on Linux) only when an end byte might be one.
-    static func trimmed(_ s: String) -> String {
-        func plain(_ b: UInt8?) -> Bool { b.map { $0 > 0x20 && $0 < 0x7F } ?? true }
-        if plain(s.utf8.first) && plain(s.utf8.last) { return s }
-        return s.trimmingWhitespaceAndNewlines()
-    }
-
-    private func legendSVG() -> String {
-        guard !legendRows.isEmpty else { return "" }
-        var s = SVGWriter(capacity: 1_024)
-        s.write("<g class=\"legend\" font-size=\"11\" fill=\"\(ChartStyle.ink)\" aria-hidden=\"true\">")
-        var y = (options.showTitle && !options.title.isEmpty ? 30.0 : 8.0) + 9
-        for row in legendRows {
-            var x = 12.0
-            for (item, w) in row {
-                switch item.key {
-                case let .swatch(color):
-                    s.write("<rect x=\"\(x)\" y=\"\(y - 5)\" width=\"18\" height=\"10\" fill=\"\(color)\"/>")
-                case let .line(color, dash, marker):
-                    s.write("<line x1=\"\(x)\" x2=\"\(x + 18)\" y1=\"\(y)\" y2=\"\(y)\" stroke=\"\(color)\"")
-                    s.write(" stroke-width=\"2\"\(dash.isEmpty ? "" : " stroke-dasharray=\"\(dash)\"")/>")
-                    marker?.draw(into: &s, x: x + 9, y: y, r: 3.5, fill: color)
-                case let .marker(color, marker):
-                    marker.draw(into: &s, x: x + 9, y: y, r: 4, fill: color)
-                }
-                s.write("<text x=\"\(x + 24)\" y=\"\(y)\" dy=\"0.32em\">")
-                s.write("\(SVGText.escape(SVGText.truncate(item.name, max: 40)))</text>")
-                x += w
-            }
-            y += 18
-        }
-        s.write("</g>")
-        return s.string
     }
 }
 

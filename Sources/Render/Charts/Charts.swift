@@ -18,8 +18,8 @@ public enum Charts {
     public static func bar(categories: [String], series: [BarSeries], options: ChartOptions,
                            horizontal: Bool = false) -> String {
         let tips = BarChart.tooltips(categories: categories, series: series)
-        return responsive(options) {
-            BarChart.render(categories: categories, series: series, options: $0, horizontal: horizontal, tips: tips)
+        return responsiveWritten(options) {
+            BarChart.canvas(categories: categories, series: series, options: $0, horizontal: horizontal, tips: tips)
         }
     }
 
@@ -27,14 +27,16 @@ public enum Charts {
     /// a non-finite point breaks the line.
     public static func line(series: [XYSeries], options: ChartOptions) -> String {
         let tips = XYChart.tooltips(series: series, kind: .line)
-        return responsive(options) { XYChart.render(series: series, options: $0, kind: .line, trend: nil, tips: tips) }
+        return responsiveWritten(options) {
+            XYChart.canvas(series: series, options: $0, kind: .line, trend: nil, tips: tips)
+        }
     }
 
     /// Scatter plot: markers by series (colour and shape), optional trend line.
     public static func scatter(series: [XYSeries], options: ChartOptions, trend: XYSeries? = nil) -> String {
         let tips = XYChart.tooltips(series: series, kind: .scatter)
-        return responsive(options) {
-            XYChart.render(series: series, options: $0, kind: .scatter, trend: trend, tips: tips)
+        return responsiveWritten(options) {
+            XYChart.canvas(series: series, options: $0, kind: .scatter, trend: trend, tips: tips)
         }
     }
 
@@ -66,15 +68,15 @@ public enum Charts {
     /// IQR is 0); `overlay` is a curve in count units (e.g. a fitted density × n × width).
     public static func histogram(values: [Double], options: ChartOptions, bins: Int? = nil,
                                  overlay: XYSeries? = nil) -> String {
-        responsive(options) { HistogramChart.render(values: values, options: $0, bins: bins, overlay: overlay) }
+        responsiveWritten(options) { HistogramChart.canvas(values: values, options: $0, bins: bins, overlay: overlay) }
     }
 
     /// Heatmap: `values[r][c]` for row `rows[r]` and column `columns[c]`, with a colour
     /// legend; `cellLabels[r][c]` is written in each cell when given.
     public static func heatmap(rows: [String], columns: [String], values: [[Double?]], options: ChartOptions,
                                cellLabels: [[String]]? = nil, scale: HeatmapScale = .sequential) -> String {
-        responsive(options) {
-            HeatmapChart.render(rows: rows, columns: columns, values: values, options: $0,
+        responsiveWritten(options) {
+            HeatmapChart.canvas(rows: rows, columns: columns, values: values, options: $0,
                                 cellLabels: cellLabels, scale: scale)
         }
     }
@@ -84,8 +86,8 @@ public enum Charts {
     public static func boxPlot(groups: [BoxGroup], options: ChartOptions) -> String {
         let stats = groups.map { BoxStats(values: $0.values) }
         let described = stats.map { $0.map(BoxPlotChart.describe) }
-        return responsive(options) {
-            BoxPlotChart.render(groups: groups, options: $0, stats: stats, described: described)
+        return responsiveWritten(options) {
+            BoxPlotChart.canvas(groups: groups, options: $0, stats: stats, described: described)
         }
     }
 
@@ -97,7 +99,7 @@ public enum Charts {
     /// Timeline: one lane per row, spans as bars coloured by category, instants as diamonds.
     public static func timeline(lanes: [TimelineLane], options: ChartOptions) -> String {
         let tips = TimelineChart.tooltips(lanes: lanes)
-        return responsive(options) { TimelineChart.render(lanes: lanes, options: $0, tips: tips) }
+        return responsiveWritten(options) { TimelineChart.canvas(lanes: lanes, options: $0, tips: tips) }
     }
 
     /// Width in user units of the narrow drawing.
@@ -138,6 +140,38 @@ public enum Charts {
         frame.reserveCapacity(open.utf8.count + wide.utf8.count + narrow.utf8.count + 6)
         frame += open; frame += wide; frame += narrow; frame += "</div>"
         return frame
+    }
+
+    /// ``responsive(_:_:)`` written as bytes: the frame's opening, each drawing's canvas
+    /// finished straight into the frame (``ChartCanvas/finish(into:)``), the close, and
+    /// one `String` of it all. The frame was three `String`s — each drawing's, its bytes
+    /// checked as UTF-8, then the frame they were copied into — a copy and a check of
+    /// every byte of a participant page's eight drawings more (docs/perf-study.md, "the
+    /// study's pages kept as bytes"). `ChartFrameTwinTests` compares the two.
+    static func responsiveWritten(_ options: ChartOptions, _ draw: (ChartOptions) -> ChartCanvas) -> String {
+        var w = options
+        w.drawingClass = "chart-wide"
+        let wide = draw(w)
+        let open = frameOpening(width: options.width)
+        var frame = SVGWriter(capacity: open.utf8.count + 2 * (wide.body.count + 2_048))
+        frame.write(raw: open)
+        let wideStart = frame.count
+        wide.finish(into: &frame)
+        guard options.width > narrowWidth else {
+            frame.write(literal: "</div>")
+            return frame.string
+        }
+        var n = options
+        n.width = narrowWidth
+        n.drawingClass = "chart-narrow"
+        frame.withBytes { all in
+            let b = UnsafeBufferPointer(rebasing: all[wideStart...])
+            n.id = text(in: b, after: " id=\"", upTo: "\"").map { $0 + "-n" }
+            n.sharedDescription = text(in: b, after: "-desc\">", upTo: "</desc>")
+        }
+        draw(n).finish(into: &frame)
+        frame.write(literal: "</div>")
+        return frame.string
     }
 
     /// The most a drawing is scaled up: 1.6 × its drawn size (a 640-wide chart fills the

@@ -17,8 +17,8 @@ enum HeatmapChart {
     /// A cell without a value: the no-data grey, which the page maps to `--chart-nodata`.
     static let missing = "#f6f6f6"
 
-    static func render(rows: [String], columns: [String], values: [[Double?]], options: ChartOptions,
-                       cellLabels: [[String]]?, scale: HeatmapScale) -> String {
+    static func canvas(rows: [String], columns: [String], values: [[Double?]], options: ChartOptions,
+                       cellLabels: [[String]]?, scale: HeatmapScale) -> ChartCanvas {
         let kind = "heatmap"
         func value(_ r: Int, _ col: Int) -> Double? {
             guard r < values.count, col < values[r].count, let v = values[r][col], v.isFinite else { return nil }
@@ -26,7 +26,7 @@ enum HeatmapChart {
         }
         let finite = rows.indices.flatMap { r in columns.indices.compactMap { value(r, $0) } }
         guard !rows.isEmpty, !columns.isEmpty, let dMin = finite.min(), let dMax = finite.max() else {
-            return ChartCanvas.noData(options: options, kind: kind)
+            return ChartCanvas.noDataCanvas(options: options, kind: kind)
         }
         var cv = ChartCanvas(options: options, kind: kind)
 
@@ -138,7 +138,7 @@ enum HeatmapChart {
                 }
             }
         }
-        return cv.finish()
+        return cv
     }
 
     /// Colour at position t ∈ [0, 1] along `stops`, interpolated in sRGB, as `#rrggbb`.

@@ -8,10 +8,10 @@ import Foundation
 /// Histogram (see ``Charts/histogram(values:options:bins:overlay:)``); bins from
 /// ``HistogramBins``.
 enum HistogramChart {
-    static func render(values: [Double], options: ChartOptions, bins: Int?, overlay: XYSeries?) -> String {
+    static func canvas(values: [Double], options: ChartOptions, bins: Int?, overlay: XYSeries?) -> ChartCanvas {
         let kind = "histogram"
         guard let h = HistogramBins(values: values, bins: bins) else {
-            return ChartCanvas.noData(options: options, kind: kind)
+            return ChartCanvas.noDataCanvas(options: options, kind: kind)
         }
         var cv = ChartCanvas(options: options, kind: kind)
         let n = h.counts.reduce(0, +)
@@ -74,7 +74,7 @@ enum HistogramChart {
                     limit: 50))
             if let o = overlay { cv.summary.append("Overlay: \(o.name).") }
         }
-        return cv.finish()
+        return cv
     }
 
     /// "[a, b)" (the last bin "[a, b]"), numbers with enough decimals for the bin width.

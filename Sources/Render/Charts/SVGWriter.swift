@@ -40,8 +40,64 @@ struct SVGWriter {
     /// The markup so far.
     var bytes: [UInt8] { withBytes { Array($0) } }
 
-    /// The markup as a string.
-    var string: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    /// The markup as a string (``stringInPieces(_:)``).
+    var string: String { withBytes { Self.stringInPieces($0) } }
+
+    /// `String(decoding: b, as: UTF8.self)`, its long ASCII runs made strings of their own.
+    /// Making a `String` checks its bytes as UTF-8: eight bytes at a step when all are
+    /// ASCII, but byte by byte (≈ 10 instructions each) over the whole text when any is
+    /// not — and a chart frame holds a few non-ASCII characters among 20 KB (the en dash
+    /// of each timeline tooltip). So runs of 64 or more ASCII bytes are made strings
+    /// alone (the quick check) and the rest between them byte by byte; the pieces are
+    /// appended (a copy of checked text). Pieces end only where an ASCII byte meets a
+    /// non-ASCII one, so even broken UTF-8 is repaired as in one piece.
+    /// `SVGWriterBufferTests.stringInPiecesAsDecodedWhole` compares the two.
+    static func stringInPieces(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        let n = b.count
+        guard var wide = nextNonASCII(b, from: 0) else { return String(decoding: b, as: UTF8.self) }
+        var out = ""
+        out.reserveCapacity(n)
+        func add(_ from: Int, _ to: Int) {
+            out += String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self)
+        }
+        var start = 0, i = 0
+        while true {
+            // b[i..<wide] is ASCII: a long run is a piece of its own, after the text before it.
+            if wide - i >= 64 {
+                if i > start { add(start, i) }
+                add(i, wide)
+                start = wide
+            }
+            var e = wide
+            while e < n && b[e] >= 0x80 { e += 1 }
+            i = e
+            guard let next = nextNonASCII(b, from: e) else { break }
+            wide = next
+        }
+        if n - i >= 64 {
+            if i > start { add(start, i) }
+            add(i, n)
+        } else if n > start {
+            add(start, n)
+        }
+        return out
+    }
+
+    /// The index of the first byte at or after `from` that is not ASCII, eight at a step.
+    static func nextNonASCII(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = b.baseAddress else { return nil }
+        var i = from
+        let n = b.count
+        while i + 8 <= n {
+            if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            i += 8
+        }
+        while i < n {
+            if base[i] >= 0x80 { return i }
+            i += 1
+        }
+        return nil
+    }
 
     /// `body` of the markup's bytes.
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
@@ -63,9 +119,21 @@ struct SVGWriter {
         text.withUTF8 { appendBytes($0) }
     }
 
+    /// Appends the markup of `other` (bytes copied as they are: no `String` made of them
+    /// and no UTF-8 check, which every `+= writer.string` cost).
+    mutating func write(_ other: SVGWriter) {
+        other.withBytes { appendBytes($0) }
+    }
+
     /// Appends literal text.
     mutating func write(literal: StaticString) {
         literal.withUTF8Buffer { appendBytes($0) }
+    }
+
+    /// Appends `String(v)`: its digits from the stack (``DecimalText/withFixed(_:places:_:)``
+    /// with no places).
+    mutating func write(whole v: Int) {
+        DecimalText.withFixed(Int64(v), places: 0) { appendBytes($0) }
     }
 
     /// Appends the text of ``ChartNumber/coord(_:)`` for `x`: the rounded hundredths'
@@ -130,6 +198,13 @@ struct SVGWriter {
         for p in pieces { p.withUnsafeBufferPointer { w.appendBytes($0) } }
         return w.bytes
     }
+}
+
+/// A chart's body is written as it was a `String`: `cv.body += text` appends text as it
+/// is, `cv.body += marks` another writer's bytes.
+extension SVGWriter {
+    static func += (lhs: inout SVGWriter, rhs: String) { lhs.write(raw: rhs) }
+    static func += (lhs: inout SVGWriter, rhs: SVGWriter) { lhs.write(rhs) }
 }
 
 // MARK: - Markup

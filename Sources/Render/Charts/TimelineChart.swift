@@ -8,11 +8,11 @@ import Foundation
 /// Timeline of lanes with spans (see ``Charts/timeline(lanes:options:)``).
 enum TimelineChart {
     /// `tips`: ``tooltips(lanes:)`` when the caller has them already (both drawings of
-    /// ``Charts/responsive(_:_:)`` share them).
-    static func render(lanes: [TimelineLane], options: ChartOptions, tips given: [[String]]? = nil) -> String {
+    /// ``Charts/responsiveWritten(_:_:)`` share them).
+    static func canvas(lanes: [TimelineLane], options: ChartOptions, tips given: [[String]]? = nil) -> ChartCanvas {
         let kind = "timeline"
         let spans = lanes.flatMap(\.spans).filter { $0.start.isFinite && $0.end.isFinite }
-        guard !lanes.isEmpty, !spans.isEmpty else { return ChartCanvas.noData(options: options, kind: kind) }
+        guard !lanes.isEmpty, !spans.isEmpty else { return ChartCanvas.noDataCanvas(options: options, kind: kind) }
         var cv = ChartCanvas(options: options, kind: kind)
 
         // Categories in order of first appearance → colours.
@@ -79,8 +79,8 @@ enum TimelineChart {
         }
         marks.write("</g>")
         labels.write("</g>")
-        cv.body += marks.string
-        cv.body += labels.string
+        cv.body += marks
+        cv.body += labels
         cv.categoryAxisY(lanes.map(\.name), centers: lanes.indices.map { cv.plotY + (Double($0) + 0.5) * laneH })
         cv.axisFrame()
 
@@ -100,7 +100,7 @@ enum TimelineChart {
                                   : ChartSummary.list(head: lane.name, items: items, limit: 30))
             }
         }
-        return cv.finish()
+        return cv
     }
 
     /// Greedy interval packing so overlapping spans of one lane do not hide each other:

@@ -17,13 +17,13 @@ enum XYChart {
     static let tooltipLimit = 500
 
     /// `tips`: ``tooltips(series:kind:)`` when the caller has them already (both
-    /// drawings of ``Charts/responsive(_:_:)`` share them).
-    static func render(series: [XYSeries], options: ChartOptions, kind: Kind, trend: XYSeries?,
-                       tips given: [[String?]]? = nil) -> String {
+    /// drawings of ``Charts/responsiveWritten(_:_:)`` share them).
+    static func canvas(series: [XYSeries], options: ChartOptions, kind: Kind, trend: XYSeries?,
+                       tips given: [[String?]]? = nil) -> ChartCanvas {
         let kindName = kind == .line ? "line" : "scatter"
         let all = (series + (trend.map { [$0] } ?? [])).flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
         let dataPoints = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
-        guard !dataPoints.isEmpty else { return ChartCanvas.noData(options: options, kind: kindName) }
+        guard !dataPoints.isEmpty else { return ChartCanvas.noDataCanvas(options: options, kind: kindName) }
 
         var cv = ChartCanvas(options: options, kind: kindName)
         var legend: [LegendItem] = series.enumerated().map { i, s in
@@ -103,7 +103,7 @@ enum XYChart {
             }
         }
         marks.write("</g>")
-        cv.body += marks.string
+        cv.body += marks
 
         if cv.wantsSummary {
             cv.summary.append("\(kind == .line ? "Line chart" : "Scatter plot") of \(series.count) series.")
@@ -120,7 +120,7 @@ enum XYChart {
             }
             if let t = trend { cv.summary.append("Trend line: \(t.name).") }
         }
-        return cv.finish()
+        return cv
     }
 
     /// An SVG path through the points in order; a non-finite point starts a new piece.

@@ -61,7 +61,44 @@ extension TableMarkup {
 
         /// The table's HTML, from ``finalTableTag`` to `</table>`. Every column has
         /// `rows` cells.
+        ///
+        /// Written through the charts' byte writer (``SVGWriter``): each piece copied into
+        /// the room after the bytes, a whole number's digits from the stack, where an
+        /// array's `append(contentsOf:)` of each piece and a `String` per number cost 28 M
+        /// instructions for 50 participants' pages (docs/perf-study.md, "the study's pages
+        /// kept as bytes"). `FinalTableTwinTests` compares it with ``htmlByArrays(_:rows:layout:)``.
         public static func html(_ columns: [Column], rows: Int, layout: Layout) -> String {
+            var o = SVGWriter(capacity: 200 + columns.count * 40 + rows * columns.count * 24)
+            o.write(raw: finalTableTag)
+            o.write(raw: layout.beforeHeader)
+            for column in columns {
+                o.write(literal: "<th"); o.write(raw: column.classAttribute); o.write(literal: ">")
+                o.write(raw: column.title)
+                o.write(literal: "</th>")
+            }
+            o.write(raw: layout.afterHeader)
+            // Each column's opening cell tag made once (a study page has ~1,500 cells).
+            let opening = columns.map { "<td\($0.classAttribute)>" }
+            for row in 0..<rows {
+                o.write(raw: layout.rowOpen)
+                for k in columns.indices {
+                    o.write(raw: opening[k])
+                    switch columns[k].cells {
+                    case .html(let cells): o.write(raw: cells[row])
+                    case .integers(let values): o.write(whole: values[row])
+                    }
+                    o.write(literal: "</td>")
+                }
+                o.write(raw: layout.rowClose)
+            }
+            o.write(raw: layout.afterRows)
+            return o.string
+        }
+
+        /// The plain twin of ``html(_:rows:layout:)``, kept for the tests: every piece
+        /// appended to an array of bytes (`Array.append(contentsOf:)`, 100–160
+        /// instructions a piece).
+        public static func htmlByArrays(_ columns: [Column], rows: Int, layout: Layout) -> String {
             var o: [UInt8] = []
             o.reserveCapacity(200 + columns.count * 40 + rows * columns.count * 24)
             o += finalTableTag.utf8
