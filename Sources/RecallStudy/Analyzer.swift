@@ -22,8 +22,13 @@ public enum Analyzer {
                                     + "but the strings file has \"\(strings[number: d.number])\"")
             }
         }
-        var a = Walk(log: log, strings: strings)   // each event to `step` in place, not copied as `for e in` does
-        log.events.withUnsafeBufferPointer { events in for i in events.indices { a.step(events[i]) } }
+        var a = Walk(log: log, strings: strings)
+        // Each event to `step` by its address: handed over as a value (`for e in`, or
+        // `events[i]`), it was copied twice per event, its texts retained and released.
+        log.events.withUnsafeBufferPointer { events in
+            guard let first = events.baseAddress else { return }
+            for i in events.indices { a.step(at: first + i) }
+        }
         return a.finish()
     }
 
@@ -136,29 +141,31 @@ struct Walk {
 
     // MARK: Steps
 
-    mutating func step(_ e: SessionEvent) {
+    /// One event, read where it lies (`e.pointee`: no copy of the event or its texts).
+    mutating func step(at e: UnsafePointer<SessionEvent>) {
+        let t = e.pointee.t, line = e.pointee.line
         if closed {
             // Ignored entirely: they neither count nor move the end of the session.
-            warn(e.line, "event after the app was closed; ignored")
+            warn(line, "event after the app was closed; ignored")
             return
         }
-        lastT = e.t
-        switch e.kind {
+        lastT = t
+        switch e.pointee.kind {
         case .page(let p, let s):
-            leavePage(at: e.t, movingOn: true)
-            openPage(p, string: s, at: e.t, line: e.line)
+            leavePage(at: t, movingOn: true)
+            openPage(p, string: s, at: t, line: line)
         case .focus(let f):
             if let seg = segment, seg.field != f { closeSegment() }
             focused = f
         case .key(let label, let action, let newText, let field):
             guard let p = page, p.fieldCount > 0, p != .welcome else {
                 let place = page.map { "the \($0.title) page" } ?? "no page"
-                warn(e.line, "a key on \(place) (no field to type in); ignored")
+                warn(line, "a key on \(place) (no field to type in); ignored")
                 return
             }
             let f = field ?? focused ?? 1
             guard f <= fieldText.count else {
-                warn(e.line, "field \(f) does not exist on the \(p.title) page; ignored")
+                warn(line, "field \(f) does not exist on the \(p.title) page; ignored")
                 return
             }
             let text = newText ?? fieldText[f - 1]
@@ -183,12 +190,12 @@ struct Walk {
                 // isDeletion and addsSeveral from one count
                 let change = Analyzer.lengthChange(fieldText[f - 1], text)
                 if change < 0 { segment!.deletions += 1 }
-                if change >= 2, segment!.oneTapLine == nil { segment!.oneTapLine = e.line }
+                if change >= 2, segment!.oneTapLine == nil { segment!.oneTapLine = line }
             }
-            segment!.keys.append((label, action, e.t))
+            segment!.keys.append((label, action, t))
             segment!.text = text
             fieldText[f - 1] = text
-            if action != .up { lastKeyOnPage = e.t }
+            if action != .up { lastKeyOnPage = t }
         case .touch:
             break
         case .button(let b, let ok):
@@ -196,31 +203,31 @@ struct Walk {
             switch b {
             case .verify:
                 guard page == .verify, let n = pageString else {
-                    warn(e.line, "Verify pressed outside the Verify page; ignored")
+                    warn(line, "Verify pressed outside the Verify page; ignored")
                     return
                 }
                 let text = fieldText.first ?? ""
                 let correct = text == strings[number: n]
                 if let ok, ok != correct {
-                    warn(e.line, "the app showed \(ok ? "OK" : "Not OK") for string \(n) "
+                    warn(line, "the app showed \(ok ? "OK" : "Not OK") for string \(n) "
                          + "but the text \(correct ? "matches" : "does not match") the target; "
                          + "the core's judgement is used")
                 }
-                results[n - 1].verifyAttempts.append(VerifyAttempt(t: e.t, text: text, correct: correct, appResult: ok))
+                results[n - 1].verifyAttempts.append(VerifyAttempt(t: t, text: text, correct: correct, appResult: ok))
                 if !correct { results[n - 1].verifyFailures += 1 }
             case .done:
                 if page == .entry, let n = pageString {
                     if fieldText.contains(where: \.isEmpty) {
-                        warn(e.line, "Done pressed on the Entry page of string \(n) with empty fields")
+                        warn(line, "Done pressed on the Entry page of string \(n) with empty fields")
                     }
                     if results[n - 1].entryDone == nil {
-                        results[n - 1].entryDone = e.t
+                        results[n - 1].entryDone = t
                         results[n - 1].completed = true
                     }
                 }
             case .startTest:
                 if page == .verify, let n = pageString, !(results[n - 1].verifyAttempts.last?.correct ?? false) {
-                    warn(e.line, "Start Test pressed for string \(n) without a correct Verify")
+                    warn(line, "Start Test pressed for string \(n) without a correct Verify")
                 }
             case .begin, .next, .memorize:
                 break
@@ -228,7 +235,7 @@ struct Walk {
         case .fields(let values):
             if let p = page, values.count == fieldText.count {
                 for (i, v) in values.enumerated() where v != fieldText[i] && p != .welcome {
-                    warn(e.line, "field \(i + 1) at the page turn differs from the text after its last key; "
+                    warn(line, "field \(i + 1) at the page turn differs from the text after its last key; "
                          + "the page-turn contents are used")
                 }
             }

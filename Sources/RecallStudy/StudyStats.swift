@@ -35,7 +35,43 @@ public enum StudyStats {
     }
 
     /// Levenshtein distance in Characters (insert, delete, substitute: cost 1 each).
+    /// Two ASCII texts without a CR (each byte one Character) are compared by their bytes
+    /// (``editDistanceOfPlainBytes(_:_:)``); any other pair by Characters.
     public static func editDistance(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        let plain = a.withUTF8 { x in b.withUTF8 { y in editDistanceOfPlainBytes(x, y) } }
+        return plain ?? editDistanceByCharacters(a, b)
+    }
+
+    /// ``editDistance(_:_:)`` over bytes, with its two rows in scratch memory, when every
+    /// byte of both texts is ASCII and not CR (CR LF is one Character; every other ASCII
+    /// byte is a Character of its own); nil for any other pair. Each recall text was
+    /// compared with the ten strings as arrays of Characters, 13,000 instructions a
+    /// pair (docs/perf-study.md, "Issue #45, the study's data path written from bytes";
+    /// `EditDistanceTwinTests`).
+    static func editDistanceOfPlainBytes(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Int? {
+        func plain(_ b: UInt8) -> Bool { b < 0x80 && b != 0x0D }
+        guard x.allSatisfy(plain), y.allSatisfy(plain) else { return nil }
+        if x.isEmpty { return y.count }
+        if y.isEmpty { return x.count }
+        let n = y.count
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (n + 1)) { rows in
+            var prev = rows.baseAddress!, cur = prev + (n + 1)
+            for j in 0...n { prev[j] = j }
+            for i in 1...x.count {
+                cur[0] = i
+                let xi = x[i - 1]
+                for j in 1...n {
+                    cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (xi == y[j - 1] ? 0 : 1))
+                }
+                swap(&prev, &cur)
+            }
+            return prev[n]
+        }
+    }
+
+    /// ``editDistance(_:_:)`` by Characters, for any texts (the plain twin of the bytes).
+    static func editDistanceByCharacters(_ a: String, _ b: String) -> Int {
         let x = Array(a), y = Array(b)
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }

@@ -139,7 +139,8 @@ public enum RawData {
         emitTurn()
     }
 
-    static func fmtCoord(_ d: Double) -> String {
+    /// Column I's coordinate: a whole number as an integer, any other as Swift prints it.
+    public static func fmtCoord(_ d: Double) -> String {
         d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d)
     }
 }

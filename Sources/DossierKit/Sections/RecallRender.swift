@@ -15,23 +15,14 @@ enum RecallRender {
     /// the UTF-8 byte-order mark (the build then adds none: no copy of the file).
     static func csv(_ t: Table, bom: Bool = false) -> Data {
         var w = CSVWriter(header: t.header, includeBOM: bom)
-        for r in t.rows {
-            for c in r {
-                switch c {
-                case .text(let s): w.textField(s)
-                case .flag(let b): w.textField(b ? "True" : "False")
-                case .int(let n): w.numberField(n)
-                case .number(let d): w.numberField(d)
-                case .empty: w.emptyField()
-                }
-            }
-            w.endRecord()
-        }
+        for r in t.rows { w.tableRow(r) }
         return w.data
     }
 
-    /// raw.csv written as its rows are made: the same bytes as `csv(RawData.table(…))`
-    /// (`RecallRenderTests`) without a table of ≈ 1,500 rows of cells per participant.
+    /// raw.csv written as its rows are made, straight from the log's events
+    /// (``RawCSVDirect``): the same bytes as `csv(RawData.table(…))` (`RecallRenderTests`)
+    /// and as ``rawCSVByRows(log:result:strings:bom:)`` (`RawCSVDirectTwinTests`), without
+    /// a table of ≈ 1,500 rows of cells per participant.
     /// The buffer is sized once, generously: 160 bytes an event and ten rows a page
     /// turn, about three times the file (rows average 56 bytes); a longer file grows as
     /// before. A tight estimate (80 bytes a possible row) measured 6 % more CPU time
@@ -39,6 +30,14 @@ enum RecallRender {
     /// the allocator then serves the buffer from its heap instead of a mapping of its
     /// own (docs/perf-study.md, round six). `bom` as in ``csv(_:bom:)``.
     static func rawCSV(log: SessionLog, result: ParticipantResult, strings: StringSet, bom: Bool = false) -> Data {
+        RawCSVDirect.data(log: log, result: result, strings: strings, bom: bom)
+    }
+
+    /// ``rawCSV(log:result:strings:bom:)`` through `RawData.forEachRow`'s rows: the plain
+    /// twin of the direct writer (``RawCSVDirect``), kept for the tests.
+    static func rawCSVByRows(
+        log: SessionLog, result: ParticipantResult, strings: StringSet, bom: Bool = false
+    ) -> Data {
         var w = CSVWriter(header: RawData.header, includeBOM: bom)
         w.reserveCapacity(1024 + 160 * (log.events.count + 10 * result.pageTurns.count))
         let words = RawCSVWords(participant: log.participant, strings: strings)

@@ -17,14 +17,15 @@ import Render
 /// ``JSONValue/formatNumber(_:)``, `True`/`False` as booleans, empty cells as `null`.
 struct RecallTableStream {
     /// What the JSON rows need of a table's header, made once per table: the column
-    /// indices in the objects' key order and each key already quoted. A participant's
+    /// indices in the objects' key order and each key's line up to its value. A participant's
     /// row blocks (``RecallRowBlocks``) share one per table instead of sorting and
     /// quoting the header again for each participant.
     struct Columns: Sendable {
         let header: [String]
-        /// Column indices in the JSON objects' key order, and each key already quoted.
+        /// Column indices in the JSON objects' key order, and each key's line up to its
+        /// value (`\n    "key": `: one append a cell instead of three).
         let order: [Int]
-        let quotedKeys: [[UInt8]]
+        let keyLines: [[UInt8]]
         /// Whether JSON is written too (a dynamics table is CSV only).
         let withJSON: Bool
 
@@ -35,7 +36,7 @@ struct RecallTableStream {
                 withJSON
                 ? header.indices.sorted { Array(header[$0].utf8).lexicographicallyPrecedes(Array(header[$1].utf8)) }
                 : []
-            quotedKeys = withJSON ? header.map { Array(JSONText.quote($0).utf8) } : []
+            keyLines = withJSON ? header.map { Array("\n    \(JSONText.quote($0)): ".utf8) } : []
         }
 
         /// A CSV-only table's rows need nothing of its header.
@@ -69,16 +70,7 @@ struct RecallTableStream {
     }
 
     mutating func append(row r: [TableCell]) {
-        for c in r {
-            switch c {
-            case .text(let s): csv.textField(s)
-            case .flag(let b): csv.textField(b ? "True" : "False")
-            case .int(let n): csv.numberField(n)
-            case .number(let d): csv.numberField(d)
-            case .empty: csv.emptyField()
-            }
-        }
-        csv.endRecord()
+        csv.tableRow(r)
         guard columns.withJSON else { return }
         // ",\n  {\n    \"key\": value,\n    …\n  }"
         if rows > 0 { json.append(0x2C) }
@@ -87,9 +79,7 @@ struct RecallTableStream {
         for k in columns.order where k < r.count {   // as zip(header, row): a short row has fewer keys
             if !first { json.append(0x2C) }
             first = false
-            appendJSON("\n    ")
-            json.append(contentsOf: columns.quotedKeys[k])
-            appendJSON(": ")
+            json.append(contentsOf: columns.keyLines[k])
             switch r[k] {
             case .flag(true): appendJSON("true")
             case .flag(false): appendJSON("false")

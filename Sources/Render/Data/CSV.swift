@@ -22,6 +22,7 @@ import Foundation
 public protocol CSVFieldSink: ~Copyable {
     mutating func emptyField()
     mutating func numberField(_ i: Int)
+    mutating func numberField(_ d: Double)
     mutating func appendDigits(_ i: Int)
     mutating func appendToField(_ byte: UInt8)
     mutating func encodedField(_ encoded: UnsafeBufferPointer<UInt8>)

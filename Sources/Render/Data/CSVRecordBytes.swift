@@ -79,29 +79,54 @@ extension CSVWriter {
             appendDigits(i)
         }
 
+        /// ``CSVWriter/numberField(_:)-(Double)`` for a whole number and for whole
+        /// hundredths or thousandths (nearly every `Double` of the study's tables), their
+        /// digits written in as the writer writes them; any other value gives up the
+        /// record (`fits` false), so the writer's own path writes it (`CSVFieldBytesTests`).
+        public mutating func numberField(_ d: Double) {
+            if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d { return numberField(Int(d)) }
+            let k: Int64, places: Int
+            if let h = DecimalText.exactHundredths(d) {
+                k = h; places = 2
+            } else if let t = DecimalText.exactThousandths(d) {
+                k = t; places = 3
+            } else {
+                fits = false
+                return
+            }
+            separate()
+            DecimalText.withFixed(k, places: places) { put($0) }
+        }
+
         /// ``CSVWriter/appendDigits(_:)``: with room for any `Int` (21 bytes), its digits
-        /// are written last one first and turned around, with no check per digit
-        /// (`appendDigitsOneByOne` is the plain twin, and the path of a nearly full buffer).
+        /// are counted first and written last one first into their places, with no check
+        /// per digit and nothing turned around (`appendDigitsOneByOne` is the plain twin,
+        /// and the path of a nearly full buffer).
         public mutating func appendDigits(_ i: Int) {
             guard buf.count - count >= 21 else { return appendDigitsOneByOne(i) }
             if i < 0 { buf[count] = 0x2D; count += 1 }
-            let out = buf.baseAddress! + count
             var v = i.magnitude
-            var n = 0
+            let n = Self.digitCount(v)
+            let out = buf.baseAddress! + count
+            var k = n
             repeat {
-                out[n] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+                k -= 1
+                out[k] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
                 v /= 10
-                n += 1
-            } while v > 0
-            var a = 0, b = n - 1
-            while a < b {
-                let t = out[a]
-                out[a] = out[b]
-                out[b] = t
-                a += 1
-                b -= 1
-            }
+            } while k > 0
             count += n
+        }
+
+        /// How many decimal digits `v` has (1 for 0; at most 20).
+        @inline(__always) static func digitCount(_ v: UInt) -> Int {
+            var n = 1
+            var p: UInt = 10
+            while v >= p {
+                n += 1
+                if n == 20 { break }      // 10²⁰ does not fit in 64 bits
+                p &*= 10
+            }
+            return n
         }
 
         /// ``appendDigits(_:)`` a digit at a time, each checked against the buffer's end
@@ -141,17 +166,19 @@ extension CSVWriter {
         /// ``CSVWriter/textField(_:)`` for a field written as it is (no quotes, no
         /// `'`, nothing replaced: ``FieldShape/plain(_:neutraliseFormulas:)``); any
         /// other text gives up the record (`fits` false).
+        /// The text's bytes are read where they are (`utf8.withContiguousStorageIfAvailable`:
+        /// no copy of the `String`, so no retain and release of it per field); a text
+        /// without such storage gives up the record too.
         public mutating func textField(_ raw: String) {
             separate()
-            var raw = raw
             let neutralise = neutraliseFormulas
-            let written = raw.withUTF8 { b -> Bool in
+            let written = raw.utf8.withContiguousStorageIfAvailable { b -> Bool in
                 guard let shape = FieldShape.plain(b, neutraliseFormulas: neutralise),
                       !shape.needsQuotes && !shape.neutralise else { return false }
                 put(b)
                 return true
             }
-            if !written { fits = false }
+            if written != true { fits = false }
         }
 
         /// ``CSVWriter/endRecord()``.
