@@ -157,7 +157,7 @@ extension BuildContext {
     // MARK: 8. Links
 
     func checkLinks() throws {
-        let files = tree!.paths
+        let files = tree!.files
         var errors: [Diagnostic] = []
         // Patching a site that lost no file: the reused pages' links resolved in the
         // previous build and every file they could point to is still there, so only
