@@ -141,6 +141,13 @@ public final class OutputTree: @unchecked Sendable {
         if !ok { throw DossierError("\(owner): invalid output path '\(path)'") }
     }
 
+    /// Makes room for `count` more claims (and their lower-cased forms' hashes) at once.
+    func reserveClaims(_ count: Int) {
+        lock.lock(); defer { lock.unlock() }
+        owners.reserveCapacity(owners.count + count)
+        caseFolded.reserveCapacity(caseFolded.count + count)
+    }
+
     /// Claims `path` for `owner`: refused when it is claimed already, or when a path claimed
     /// already differs from it only in case. A lower-cased form never seen before (every
     /// path of a usual site) is claimed by one insertion that also tells whether the path

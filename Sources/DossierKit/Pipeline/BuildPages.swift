@@ -26,6 +26,9 @@ extension BuildContext {
                                                    + ["index.html", Self.notFoundPath]),
                                         staticFolder: project.staticFolder.path)
         defer { earlyLinkCheck = nil }
+        // Room for every content page made once in the tables that keep one entry a page
+        // (grown page by page, each table rehashed every path it held at each doubling).
+        reserveRoom(pages: pages.count + 1)
         let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self, all] k in
             try all.withUnsafeBufferPointer {
                 try contentUnit($0.baseAddress! + k, fingerprint: fp, folderKey: folderKey)
