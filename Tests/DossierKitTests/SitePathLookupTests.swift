@@ -40,6 +40,30 @@ import Testing
         once.discard(); plain.discard()
     }
 
+    /// `BuildContext.sameBytes` (lengths, then `memcmp`) against the walk over both texts'
+    /// UTF-8: texts stored inline and on the heap, equal lengths with one byte changed at
+    /// either end, canonically equivalent texts (equal to `==`, not the same bytes), empty
+    /// texts, slices of a longer text and texts made from bytes.
+    @Test func sameBytesAgreesWithTheByteWalk() {
+        let pieces = ["a", "b", "../", "index.html", "caf\u{E9}", "cafe\u{301}", "\u{E9}", "e\u{301}", "ß", "/",
+                      "x-long-enough-to-leave-the-inline-storage", "\u{0}"]
+        var random = SeededNumbers(state: 17)
+        var texts = (0..<300).map { _ in random.soup(pieces, fewerThan: 6) }
+        texts += texts.prefix(40).map { String(decoding: Array($0.utf8), as: UTF8.self) }
+        texts += texts.prefix(40).map { String(("<" + $0 + ">").dropFirst().dropLast()) }
+        texts += texts.prefix(40).compactMap { $0.isEmpty ? nil : String($0.dropLast()) + "?" }
+        texts += texts.prefix(40).compactMap { $0.isEmpty ? nil : "?" + String($0.dropFirst()) }
+        var same = 0, equivalent = 0
+        for a in texts {
+            for b in texts.prefix(200) {
+                let walk = a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+                #expect(BuildContext.sameBytes(a, b) == walk, "\(a.debugDescription) \(b.debugDescription)")
+                if walk { same += 1 } else if a == b { equivalent += 1 }
+            }
+        }
+        #expect(same > 300 && equivalent > 10, "\(same) \(equivalent)")
+    }
+
     /// The message of the error `claim` throws, nil when it throws none.
     static func refusal(_ claim: () throws -> Void) -> String? {
         do { try claim(); return nil } catch { return "\(error)" }
