@@ -181,7 +181,8 @@ import Testing
         let p = try TestProject(files: ["dossier.yml": "title: T\n"])
         defer { p.remove() }
         let ctx = BuildContext(project: try Project.load(p.root), options: BuildOptions(), log: BuildLog())
-        let composed = "../notes/caf\u{E9}-menu-of-the-day.html", decomposed = "../notes/cafe\u{301}-menu-of-the-day.html"
+        let composed = "../notes/caf\u{E9}-menu-of-the-day.html"
+        let decomposed = "../notes/cafe\u{301}-menu-of-the-day.html"
         #expect(composed == decomposed)   // why bytes must be compared
         let bytes = { (list: [String]) in list.map { Array($0.utf8) } }
         for lists in [[[composed], [decomposed]], [[decomposed, "x"], [composed, "x"]],

@@ -141,16 +141,48 @@ public final class OutputTree: @unchecked Sendable {
         if !ok { throw DossierError("\(owner): invalid output path '\(path)'") }
     }
 
+    /// Makes room for `count` more claims (and their lower-cased forms' hashes) at once.
+    func reserveClaims(_ count: Int) {
+        lock.lock(); defer { lock.unlock() }
+        owners.reserveCapacity(owners.count + count)
+        caseFolded.reserveCapacity(caseFolded.count + count)
+    }
+
+    /// Claims `path` for `owner`: refused when it is claimed already, or when a path claimed
+    /// already differs from it only in case. A lower-cased form never seen before (every
+    /// path of a usual site) is claimed by one insertion that also tells whether the path
+    /// is claimed (``claimOnce(_:owner:)``); its twin, ``claimPlainly(_:owner:)`` (the
+    /// lookup, the case check, then the insertion), is compared in `OutputTreeTests`.
     private func claim(_ path: String, owner: String) throws {
         lock.lock(); defer { lock.unlock() }
+        try claimOnce(path, owner: owner)
+    }
+
+    /// ``claim(_:owner:)`` with the lock held: two hashes of a new path (its lower-cased
+    /// form's, and the claims table's insertion), not three.
+    func claimOnce(_ path: String, owner: String) throws {
+        let folded = OutputTree.caseFolded(path)
+        guard caseFolded.insert(foldHash(folded)).inserted else {
+            return try claimPlainly(path, owner: owner, foldSeen: true)
+        }
+        if let other = owners.updateValue(owner, forKey: path) {
+            owners[path] = other                    // (the first claim stands)
+            throw DossierError("two outputs claim the same path '\(path)' (\(other) and \(owner))")
+        }
+    }
+
+    /// The claim as first written: the claims table looked up, then the case check, then
+    /// the insertion. The caller holds the lock; `foldSeen` tells that the lower-cased
+    /// form's hash is known already (nil: this function inserts it).
+    func claimPlainly(_ path: String, owner: String, foldSeen: Bool? = nil) throws {
         if let other = owners[path] {
             throw DossierError("two outputs claim the same path '\(path)' (\(other) and \(owner))")
         }
         // Paths that differ only in case are one file on case-insensitive file systems
         // and servers (docs/output-manifest.md): refused.
         let folded = OutputTree.caseFolded(path)
-        let other = caseFolded.insert(foldHash(folded)).inserted ? nil
-            : owners.keys.first { $0.lowercased() == folded }       // (`path` itself is not claimed yet)
+        let seen = foldSeen ?? !caseFolded.insert(foldHash(folded)).inserted
+        let other = seen ? owners.keys.first { $0.lowercased() == folded } : nil   // (`path` is not claimed yet)
         if let other {
             throw DossierError(
                 "outputs '\(other)' (\(owners[other] ?? "?")) and '\(path)' (\(owner)) differ only in case; "
@@ -289,9 +321,26 @@ public final class OutputTree: @unchecked Sendable {
         return isRecorded(path)
     }
 
+    /// The files of this build as they stand now, answering ``SiteFiles/contains(_:)`` as
+    /// ``paths`` would, without a set of every path made (10,000 hashed insertions at
+    /// 10,000 pages for the few links the link check still resolves).
+    public var files: SiteFiles {
+        lock.lock(); defer { lock.unlock() }
+        return SiteFiles(owners: owners, openStreams: openStreams)
+    }
+
     /// Every file of this build (claimed, not a stream still open).
     public var paths: Set<String> {
         lock.lock(); defer { lock.unlock() }
         return Set(owners.keys.lazy.filter { !self.openStreams.contains($0) })
     }
+}
+
+/// A look-up of the files of a build (``OutputTree/files``): a path claimed, and not a
+/// stream still open. The same answers as a `Set` of ``OutputTree/paths``.
+public struct SiteFiles: Sendable {
+    let owners: [String: String]
+    let openStreams: Set<String>
+
+    public func contains(_ path: String) -> Bool { owners[path] != nil && !openStreams.contains(path) }
 }

@@ -66,8 +66,16 @@ extension BuildContext {
     /// Whether two texts are the same bytes. `==` is not enough here: it holds canonically
     /// equivalent texts equal ("é" as one scalar and as "e" + U+0301), and a link is a file
     /// name, where those are two different files.
+    ///
+    /// The lengths first, then one `memcmp` of the two texts' UTF-8 (the byte-by-byte walk of
+    /// `elementsEqual` over the two `utf8` views was 1,300 instructions a text, 0.9 % of a
+    /// pages build); its twin, that walk, is compared in `SitePathLookupTests`.
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
     }
 
     /// ``sameBytes(_:_:)`` for every text of two lists, in order.

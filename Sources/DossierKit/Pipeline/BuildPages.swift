@@ -26,6 +26,9 @@ extension BuildContext {
                                                    + ["index.html", Self.notFoundPath]),
                                         staticFolder: project.staticFolder.path)
         defer { earlyLinkCheck = nil }
+        // Room for every content page made once in the tables that keep one entry a page
+        // (grown page by page, each table rehashed every path it held at each doubling).
+        reserveRoom(pages: pages.count + 1)
         let results: [(String, BuildState.Unit, Bool)] = try await concurrentMap(pages) { [self, all] k in
             try all.withUnsafeBufferPointer {
                 try contentUnit($0.baseAddress! + k, fingerprint: fp, folderKey: folderKey)
@@ -157,7 +160,7 @@ extension BuildContext {
     // MARK: 8. Links
 
     func checkLinks() throws {
-        let files = tree!.paths
+        let files = tree!.files
         var errors: [Diagnostic] = []
         // Patching a site that lost no file: the reused pages' links resolved in the
         // previous build and every file they could point to is still there, so only

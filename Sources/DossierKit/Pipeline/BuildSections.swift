@@ -112,6 +112,16 @@ extension BuildContext {
             pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
     }
 
+    /// Makes room for `pages` more entries in the claims and in the tables ``store(_:_:reused:)``
+    /// fills (the pages' links, the fresh pages, the state's units), before the pages come.
+    func reserveRoom(pages: Int) {
+        tree?.reserveClaims(pages)
+        lock.lock(); defer { lock.unlock() }
+        links.reserveCapacity(links.count + pages)
+        freshPages.reserveCapacity(freshPages.count + pages)
+        newState.units.reserveCapacity(newState.units.count + pages)
+    }
+
     func store(_ key: String, _ unit: BuildState.Unit, reused: Bool) {
         lock.lock(); defer { lock.unlock() }
         newState.units[key] = unit

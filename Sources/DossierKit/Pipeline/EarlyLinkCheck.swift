@@ -71,9 +71,11 @@ extension BuildContext {
         // A link equal to the one before it (the layout writes the home page's link three
         // or four times in a row) takes that one's verdict: a verdict can only move from
         // in doubt to fine as files are written, and an in-doubt link is checked again.
+        // Equal means the same bytes (lengths first: `==` compared the bytes of texts of
+        // different lengths, and held canonically equivalent file names equal).
         var previous: (link: String, verdict: EarlyLinkCheck.Verdict)? = nil
         for link in links {
-            let verdict = previous.flatMap { $0.link == link ? $0.verdict : nil }
+            let verdict = previous.flatMap { BuildContext.sameBytes($0.link, link) ? $0.verdict : nil }
                 ?? early.verdict(link, on: page, tree: tree)
             previous = (link, verdict)
             switch verdict {

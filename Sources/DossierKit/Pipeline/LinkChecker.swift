@@ -142,9 +142,18 @@ public enum LinkChecker {
     /// the site, so both are dangling; write `dir/index.html` instead (docs/manifest.md,
     /// "Links").
     public static func dangling(_ links: [String], on page: String, files: Set<String>) -> [String] {
+        dangling(links, on: page) { files.contains($0) }
+    }
+
+    /// ``dangling(_:on:files:)`` with the site's files as a look-up (``OutputTree/files``).
+    public static func dangling(_ links: [String], on page: String, files: SiteFiles) -> [String] {
+        dangling(links, on: page) { files.contains($0) }
+    }
+
+    static func dangling(_ links: [String], on page: String, isFile: (String) -> Bool) -> [String] {
         links.filter { link in
             guard let target = SitePaths.resolve(link, from: page) else { return false }
-            return !opensFromDisk(link) || !files.contains(target)
+            return !opensFromDisk(link) || !isFile(target)
         }
     }
 
