@@ -33,10 +33,21 @@ public enum NativeLog {
         return try bytes.withUnsafeBufferPointer { try parse(bytes: $0, file: name) }
     }
 
+    /// ``load(_:display:)`` of a log whose bytes were read already (by the build, which
+    /// hashed them on the way: docs/incremental.md "Each log read once"); the same size
+    /// limit and errors.
+    public static func load(bytes: [UInt8], display name: String) throws -> SessionLog {
+        if Int64(bytes.count) > maximumSize {
+            throw RecallError(file: name, "a session log is \(bytes.count) bytes, more than the maximum of 256 MiB "
+                + "(docs/limits.md); split the session into several logs")
+        }
+        return try bytes.withUnsafeBufferPointer { try parse(bytes: $0, file: name) }
+    }
+
     /// A file's bytes, read with read(2) into one buffer sized from fstat(2) (a file
     /// that grew meanwhile is read to its end); nil when it cannot be read.
     /// (`FileManager.contents(atPath:)` read into a buffer of its own and copied it.)
-    static func readFile(_ path: String) -> [UInt8]? {
+    public static func readFile(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

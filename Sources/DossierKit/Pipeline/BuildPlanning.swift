@@ -18,6 +18,9 @@ extension BuildContext {
         /// Whether the previous build's unit (`previous.units[key]`) is reused: a flag, not a
         /// copy of it (held for the whole build, 0.1 KB a unit even when nil).
         var reused: Bool
+        /// Set when the plan left the unit's own input unread (``readsOwnInputOnce(_:unitKey:)``):
+        /// the digests of its other inputs; `hash` is then made once the unit was built.
+        var laterHash: [String]? = nil
     }
 
     func plan() throws {
@@ -64,22 +67,23 @@ extension BuildContext {
             // Inputs are read and hashed once each, on every core (the largest cost of an
             // incremental build of a big study).
             let canonical = cfg.node.canonical
-            let hashes: [Result<String, Error>] = parallelMap(units) { [self] u in
+            // A unit that cannot be reused and reads its own input hashes it as it reads it
+            // (OwnInputRead.swift): the plan hashes only its other inputs.
+            let hashes: [Result<(String, [String]?), Error>] = parallelMap(units) { [self] u in
                 Result {
-                    var h = Hashing.Key()
-                    h.add(fp); h.add(key); h.add(canonical); h.add(u.id); h.add(u.salt)
-                    for path in u.inputPaths {
-                        let digest = try inputDigestOnce(path)
-                        h.add(Self.lastPathComponent(path))
-                        h.add(digest)
+                    if readsOwnInputOnce(u, unitKey: "\(key)/\(u.id)") {
+                        return ("", try u.inputPaths.dropFirst().map { try inputDigestOnce($0) })
                     }
-                    return h.finalize()
+                    let digests = try u.inputPaths.map { try inputDigestOnce($0) }
+                    return (Self.unitHash(fingerprint: fp, section: key, canonical: canonical, unit: u,
+                                          digests: digests), nil)
                 }
             }
             for (u, result) in zip(units, hashes) {
-                let hash = try result.get()
+                let (hash, later) = try result.get()
                 let unitKey = "\(key)/\(u.id)"
-                list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reused: reusable(unitKey, hash) != nil))
+                let reused = later == nil && reusable(unitKey, hash) != nil
+                list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reused: reused, laterHash: later))
             }
             planned.append(list)
         }

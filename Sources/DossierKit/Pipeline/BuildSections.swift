@@ -18,11 +18,20 @@ extension BuildContext {
         let context = SectionContext(project: project, templates: templates, checkOnly: options.checkOnly)
         let done = ProgressCounter()
         let total = units.count
+        let canonical = project.sectionConfigs[index].node.canonical
         let results: [(String, BuildState.Unit)] = try await concurrentMap(units) { [self] pu in
             let r: BuildState.Unit
             if pu.reused, let prev = previous?.units[pu.key] {
                 try reuse(prev, owner: pu.key)
                 r = prev
+            } else if let rest = pu.laterHash {
+                // Its own input read once, by the unit (OwnInputRead.swift).
+                var own = context
+                own.ownInput = OwnInputRead(path: pu.unit.inputPaths[0])
+                let result = try await section.build(unit: pu.unit, context: own)
+                let hash = try unitHashAfterOwnRead(pu, own: own.ownInput!, rest: rest, section: key,
+                                                    canonical: canonical)
+                r = try write(result, hash: hash, owner: pu.key)
             } else {
                 let result = try await section.build(unit: pu.unit, context: context)
                 r = try write(result, hash: pu.hash, owner: pu.key)
@@ -41,8 +50,9 @@ extension BuildContext {
         }
         // The summary: rebuilt only when some unit or the configuration changed.
         var h = Hashing.Key()
-        h.add(renderer.fingerprint); h.add(key); h.add(project.sectionConfigs[index].node.canonical)
-        for pu in units { h.add(pu.key); h.add(pu.hash) }
+        h.add(renderer.fingerprint); h.add(key); h.add(canonical)
+        // (Each unit's hash as built: a unit that read its own input once has it only now.)
+        for (k, r) in results { h.add(k); h.add(r.hash) }
         let sumKey = "\(key)/#summary"
         let sumHash = h.finalize()
         if let prev = reusable(sumKey, sumHash) {

@@ -26,6 +26,9 @@ public struct BuildOptions: Sendable {
     /// free, not freed entry by entry (1.5 % of a 10,000-page build's CPU). Off for a
     /// process that builds again (the preview server, tests).
     public var leaveMemoryToExit = false
+    /// A unit that reads its own input hashes it as it reads it on a build that cannot
+    /// reuse it (OwnInputRead.swift); off only in the tests that compare it with its twin.
+    var readOwnInputsOnce = true
     public init(clean: Bool = false, drafts: Bool = false, checkOnly: Bool = false, output: URL? = nil) {
         self.clean = clean
         self.drafts = drafts

@@ -142,7 +142,10 @@ public struct RecallSection: Section {
     public func units() throws -> [SectionUnit] {
         let sets = setEntries.map(\.url.path)
         var units = slugs.map {
-            SectionUnit(id: $0.id, inputPaths: $0.id.hasPrefix("p-") ? [$0.path] + sets : [$0.path])
+            var u = SectionUnit(id: $0.id, inputPaths: $0.id.hasPrefix("p-") ? [$0.path] + sets : [$0.path])
+            // A native log is read once by its unit, which hands the bytes to the build's hash.
+            u.readsOwnInput = $0.id.hasPrefix("p-") && !$0.path.lowercased().hasSuffix(".csv")
+            return u
         }
         // The kit's public key file (its pages are built by the summary): no pages of its own.
         if let key = kit?.publicKeyPath { units.append(SectionUnit(id: "kit-key", inputPaths: [key])) }
@@ -175,9 +178,15 @@ public struct RecallSection: Section {
 
     func buildParticipant(id: String, url: URL, context: SectionContext) throws -> UnitResult {
         let shown = shownOf[id] ?? project.display(url)
-        let log = url.pathExtension.lowercased() == "csv"
-            ? try DesktopRaw.load(url, display: shown)
-            : try NativeLog.load(url, display: shown)
+        let log: SessionLog
+        if url.pathExtension.lowercased() == "csv" {
+            log = try DesktopRaw.load(url, display: shown)
+        } else {
+            guard let bytes = context.readOwnInput(pathOf[id] ?? url.path) else {
+                throw DossierError(file: shown, "cannot read the session log")
+            }
+            log = try NativeLog.load(bytes: bytes, display: shown)
+        }
         let set = try stringSets().resolve(log)
         let strings = set.strings
         let result = try Analyzer.analyze(log, strings: strings)

@@ -58,6 +58,10 @@ public struct SectionUnit: Sendable, Hashable {
     }
     /// Extra text mixed into the unit's hash (e.g. options that affect only this unit).
     public var salt: String
+    /// The unit reads its first input (`inputPaths[0]`, read by no other unit) whole through
+    /// ``SectionContext/readOwnInput(_:)``: a build that cannot reuse the unit then hashes
+    /// those bytes instead of reading the file once more to plan (docs/incremental.md).
+    public var readsOwnInput = false
 
     public init(id: String, inputs: [URL], salt: String = "") {
         self.init(id: id, inputPaths: inputs.map(\.path), salt: salt)
@@ -206,6 +210,15 @@ public struct SectionContext: Sendable {
     let templates: TemplateSet
     /// `dossier check`: nothing may be written, in the site or in the project.
     public var checkOnly = false
+    /// The unit's own input, when the plan left it unread (``SectionUnit/readsOwnInput``).
+    var ownInput: OwnInputRead?
+
+    /// The bytes of the unit's own input `path`, read with read(2); hashed and stamped on
+    /// the way when the plan left it unread. Nil when the file cannot be read.
+    public func readOwnInput(_ path: String) -> [UInt8]? {
+        if let own = ownInput, own.path == path { return own.read() }
+        return OwnInputRead.readFile(path)
+    }
 
     init(project: Project, templates: TemplateSet, checkOnly: Bool = false) {
         self.project = project
