@@ -3,7 +3,7 @@ import Testing
 @testable import DossierKit
 
 /// The site-path look-ups that hash a path fewer times (OutputTree.swift, EarlyLinkCheck.swift,
-/// docs/perf-pages.md "Issue #45, site paths as ids") against their plain twins.
+/// docs/perf-pages.md "Issue #45, site paths hashed fewer times") against their plain twins.
 @Suite struct SitePathLookupTests {
     /// Paths from pieces that make duplicates, paths differing only in case, and canonically
     /// equivalent names (`é` as one scalar and as `e` + U+0301).
