@@ -173,7 +173,7 @@ enum TitleSplit {
     /// scalars thousands of times (the en dash of every timeline tooltip, `·`, `…`), and
     /// each answer is a look-up of Unicode properties (26 M instructions for 50
     /// participant pages). `TitleSplitTests` compares it with
-    /// ``asciiJoinsNeighbourScalarByScalar(_:)``.
+    /// its plain twin kept there, `asciiJoinsNeighbourScalarByScalar`.
     static func asciiJoinsNeighbour(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let n = b.count
         var i = 0
@@ -279,33 +279,5 @@ extension TitleSplit {
             i = text.index(after: i)
         }
         return nil
-    }
-}
-
-extension TitleSplit {
-    /// The plain twin of ``asciiJoinsNeighbour(_:)``, kept for the tests: both answers
-    /// looked up for every run.
-    static func asciiJoinsNeighbourScalarByScalar(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = b.count
-        var i = 0
-        while i < n {
-            // Eight ASCII bytes at a time (a page is mostly ASCII).
-            if i + 8 <= n,
-               UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-                continue
-            }
-            if b[i] < 0x80 { i += 1; continue }
-            let start = i
-            while i < n && b[i] >= 0x80 { i += 1 }
-            // a run of non-ASCII bytes b[start..<i]: its first and its last scalar
-            if start > 0, extendsPrevious(scalar(b, at: start)) { return true }
-            if i < n {
-                var last = i - 1
-                while last > start && b[last] & 0xC0 == 0x80 { last -= 1 }
-                if joinsNext(scalar(b, at: last)) { return true }
-            }
-        }
-        return false
     }
 }
