@@ -14,7 +14,11 @@ import Glibc
 ///
 /// - `commit`: just before a write transaction commits (one per ingested upload);
 /// - `snapshot`: inside a build's read snapshot, after its first query;
-/// - `folder-store`: as `recall ingest` starts to store a log into a logs folder.
+/// - `folder-store`: as `recall ingest` starts to store a log into a logs folder;
+/// - `own-read`: a build's participant unit has read its log (``OwnInputRead``) and not
+///   yet looked at the file again to stamp it (docs/incremental.md, "Each log read once");
+/// - `plan-read`: a build's plan has read an input file it could not take from its stamp,
+///   and not yet hashed it.
 ///
 /// In release builds ``reached(_:)`` does nothing.
 public enum PausePoint {

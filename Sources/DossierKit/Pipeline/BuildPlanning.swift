@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 #endif
 import Render
+import StudyStore
 
 /// Build step 4: planning the units (what is rebuilt, what is reused) and digesting inputs.
 extension BuildContext {
@@ -18,8 +19,11 @@ extension BuildContext {
         /// Whether the previous build's unit (`previous.units[key]`) is reused: a flag, not a
         /// copy of it (held for the whole build, 0.1 KB a unit even when nil).
         var reused: Bool
-        /// Set when the plan left the unit's own input unread (``readsOwnInputOnce(_:unitKey:)``):
-        /// the digests of its other inputs; `hash` is then made once the unit was built.
+        /// Set for a unit that is built and reads its own input (``SectionUnit/readsOwnInput``):
+        /// the digests of its other inputs; `hash` is then made once the unit was built, from
+        /// the digest of the bytes it parsed. The plan left that input unread
+        /// (``readsOwnInputOnce(_:unitKey:)``), or hashed it only to learn the unit changed:
+        /// the file may be written again before the unit reads it (docs/incremental.md).
         var laterHash: [String]? = nil
     }
 
@@ -75,15 +79,17 @@ extension BuildContext {
                         return ("", try u.inputPaths.dropFirst().map { try inputDigestOnce($0) })
                     }
                     let digests = try u.inputPaths.map { try inputDigestOnce($0) }
+                    let rest = hashesOwnReadWhenBuilt(u) ? Array(digests.dropFirst()) : nil
                     return (Self.unitHash(fingerprint: fp, section: key, canonical: canonical, unit: u,
-                                          digests: digests), nil)
+                                          digests: digests), rest)
                 }
             }
             for (u, result) in zip(units, hashes) {
-                let (hash, later) = try result.get()
+                let (hash, rest) = try result.get()
                 let unitKey = "\(key)/\(u.id)"
-                let reused = later == nil && reusable(unitKey, hash) != nil
-                list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reused: reused, laterHash: later))
+                let reused = !hash.isEmpty && reusable(unitKey, hash) != nil
+                list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reused: reused,
+                                        laterHash: reused ? nil : rest))
             }
             planned.append(list)
         }
@@ -124,6 +130,7 @@ extension BuildContext {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw DossierError(file: project.display(input), "cannot read input file")
         }
+        PausePoint.reached("plan-read")     // (tests write the file here: debug builds only)
         lock.lock(); inputsHashed += 1; lock.unlock()
         let digest = Hashing.sha256(data)
         // Stamped only if the file did not change while it was read.

@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 #endif
 import RecallStudy
+import StudyStore
 
 /// A unit's own input read once (docs/incremental.md "Each log read once"): on a build
 /// that cannot reuse the unit (no previous unit under its key), the plan does not read
@@ -27,6 +28,8 @@ final class OwnInputRead: @unchecked Sendable {
     func read() -> [UInt8]? {
         let before = BuildState.InputStamp.current(path)
         guard let bytes = Self.readFile(path) else { return nil }
+        // Tests write the file here, while the build holds its bytes (debug builds only).
+        PausePoint.reached("own-read")
         digest = bytes.withUnsafeBytes { Hashing.sha256($0) }
         size = bytes.count
         // Stamped only if the file did not change while it was read.
@@ -60,7 +63,13 @@ extension BuildContext {
 
     /// Whether the plan leaves unit `u` (under `unitKey`) to hash its own input as it reads it.
     func readsOwnInputOnce(_ u: SectionUnit, unitKey: String) -> Bool {
-        options.readOwnInputsOnce && u.readsOwnInput && !u.inputPaths.isEmpty && previous?.units[unitKey] == nil
+        hashesOwnReadWhenBuilt(u) && previous?.units[unitKey] == nil
+    }
+
+    /// Whether unit `u`, when it is built, hashes the bytes of its own input it parses and
+    /// takes its key from them, whatever the plan read of that file before.
+    func hashesOwnReadWhenBuilt(_ u: SectionUnit) -> Bool {
+        options.readOwnInputsOnce && u.readsOwnInput && !u.inputPaths.isEmpty
     }
 
     /// The hash of a unit whose own input the plan left unread (`rest`: the digests of its
@@ -71,9 +80,11 @@ extension BuildContext {
         let path = own.path
         let digest: String
         if let d = own.digest {
+            // (A stamp the plan took of a file that changed before or while the unit read it
+            // goes: the next build reads the file again.)
             lock.lock()
             inputsHashed += 1
-            if let s = own.stamp { newState.inputs[path] = s }
+            newState.inputs[path] = own.stamp
             lock.unlock()
             recordInput(URL(filePath: path, directoryHint: .notDirectory), sha256: d, size: own.size)
             digest = d
