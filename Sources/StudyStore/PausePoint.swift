@@ -18,7 +18,9 @@ import Glibc
 /// - `own-read`: a build's participant unit has read its log (``OwnInputRead``) and not
 ///   yet looked at the file again to stamp it (docs/incremental.md, "Each log read once");
 /// - `plan-read`: a build's plan has read an input file it could not take from its stamp,
-///   and not yet hashed it.
+///   and not yet hashed it;
+/// - `sections-read`: a build has made its sections (a study's strings files read), and
+///   not yet planned.
 ///
 /// In release builds ``reached(_:)`` does nothing.
 public enum PausePoint {

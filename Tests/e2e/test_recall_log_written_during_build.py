@@ -139,3 +139,31 @@ def test_a_log_rewritten_after_the_plan_hashed_it_is_built_as_the_unit_read_it(d
     # The next build has nothing to do.
     p = subprocess.run([dossier_bin, "build", "--verbose", str(root)], check=True, capture_output=True, text=True)
     assert re.search(r"1 units?, 1 unchanged", p.stdout + p.stderr), p.stdout + p.stderr
+
+
+def test_a_strings_file_written_between_its_parse_and_the_plan_fails_the_build_and_loses_nothing(dossier_bin, tmp_path):
+    """The strings file is parsed when the section is made and hashed by the plan: a write
+    between the two would build every participant from one version under the key of the
+    other (and the next build would trust that key). Such a build is refused, naming the
+    file, and leaves the site as it was; the next build succeeds."""
+    root, log = project(tmp_path, dossier_bin)
+    subprocess.run([dossier_bin, "build", "--quiet", str(root)], check=True, capture_output=True)
+    site, manifest = tree(root / "_site"), (root / "_site.manifest.json").read_bytes()
+    strings = root / "data" / "strings.txt"
+    crlf = strings.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    assert crlf != strings.read_bytes()
+    pause = tmp_path / "pause"
+    build = held_build(dossier_bin, root, pause, at="sections-read:1")
+    strings.write_bytes(crlf)          # the same strings, other bytes
+    pause.touch()
+    out, err = build.communicate(timeout=300)
+    assert build.returncode == 1, out + err
+    assert "data/strings.txt" in err and "changed while the build was reading it" in err, err
+    assert tree(root / "_site") == site
+    assert (root / "_site.manifest.json").read_bytes() == manifest
+    assert sorted(p.name for p in root.iterdir()) == [".dossier", "_site", "_site.manifest.json", "data", "dossier.yml"]
+    subprocess.run([dossier_bin, "build", "--quiet", str(root)], check=True, capture_output=True)
+    assert manifest_input(root, "data/strings.txt")["sha256"] == hashlib.sha256(crlf).hexdigest()
+    theirs, clean_manifest = clean_build(dossier_bin, root, tmp_path, "clean")
+    assert tree(root / "_site") == theirs
+    assert (root / "_site.manifest.json").read_bytes() == clean_manifest

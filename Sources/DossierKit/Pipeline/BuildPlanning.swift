@@ -91,12 +91,27 @@ extension BuildContext {
                 list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reused: reused,
                                         laterHash: reused ? nil : rest))
             }
+            try checkInputsReadEarly(section)
             planned.append(list)
         }
         digested = [:]          // (planning's alone: 2,000 paths and digests a study)
         let total = planned.reduce(0) { $0 + $1.count }
         let reuse = planned.reduce(0) { $0 + $1.filter(\.reused).count }
         log.detail("\(total) unit\(total == 1 ? "" : "s"), \(reuse) unchanged")
+    }
+
+    /// A file the section parsed when it was made and the plan hashed since must be the
+    /// same bytes: else it was written during the build, whose units would be built from
+    /// one version under the key of another.
+    func checkInputsReadEarly(_ section: any Section) throws {
+        for (path, parsed) in section.inputsReadEarly {
+            lock.lock(); let planned = digested[path]; lock.unlock()
+            if let planned, planned != parsed {
+                throw DossierError(file: project.display(URL(filePath: path, directoryHint: .notDirectory)),
+                                   "changed while the build was reading it (is it still being written?); "
+                                   + "nothing was written: build again once it is complete")
+            }
+        }
     }
 
     /// A unit input's SHA-256, recorded as an input of the build. An input many units

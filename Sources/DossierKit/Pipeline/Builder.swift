@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 #endif
 import Render
+import StudyStore
 import TextBasics
 
 // MARK: - Options and report
@@ -232,6 +233,7 @@ final class BuildContext: @unchecked Sendable {
             }
         }
         if !errors.isEmpty { throw DossierError(errors) }
+        PausePoint.reached("sections-read")     // (tests write an input here: debug builds only)
         log.detail("sections: \(sectionTypes.map { $0.key }.joined(separator: ", "))")
     }
 

@@ -45,13 +45,16 @@ public struct RecallSection: Section {
     /// The string sets, read once per build (a section is made for each build): every
     /// participant used to read and parse the strings files again (0.7 % of a study build).
     let sets: StringSets
+    /// The strings files' SHA-256 as parsed here, by path.
+    public let inputsReadEarly: [String: String]
 
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
         setEntries = try RecallSets.entries(config)
         // Validate the strings files now: a bad file is an error at its line.
-        let sets = try RecallSets.load(setEntries, project: project)
+        let (sets, digests) = try RecallSets.load(setEntries, project: project)
         self.sets = sets
+        inputsReadEarly = digests
         let wantsKit = try config.bool("kit", default: false)
         for key in ["public_key", "kit_keep"] where !wantsKit && config.value(key) != nil {
             throw config.error(key, "\(key) needs kit: true")

@@ -41,13 +41,20 @@ enum RecallSets {
         return out
     }
 
-    /// Loads every set's file (errors at the file's line).
-    static func load(_ entries: [Entry], project: Project) throws -> StringSets {
+    /// Loads every set's file (errors at the file's line), with the SHA-256 (hex) of the
+    /// bytes parsed, by path (``Section/inputsReadEarly``).
+    static func load(_ entries: [Entry], project: Project) throws -> (StringSets, [String: String]) {
+        var digests: [String: String] = [:]
         do {
-            return StringSets(try entries.map { e in
+            let sets = StringSets(try entries.map { e in
                 let shown = project.display(e.url)
-                return StringSets.Named(name: e.name, strings: try StringSet.load(e.url, display: shown), file: shown)
+                guard let data = FileManager.default.contents(atPath: e.url.path) else {
+                    throw DossierError(file: shown, "cannot read the strings file")
+                }
+                digests[e.url.path] = Hashing.sha256(data)
+                return StringSets.Named(name: e.name, strings: try StringSet.parse(data, file: shown), file: shown)
             })
+            return (sets, digests)
         } catch let e as RecallError {
             throw DossierError(file: e.file, line: e.line, e.message)
         }

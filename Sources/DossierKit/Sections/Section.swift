@@ -39,6 +39,16 @@ public protocol Section: Sendable {
     /// Builds the section's own pages (at least `<key>/index.html`) from every unit's
     /// record, in unit order.
     func summarize(records: [UnitRecord], context: SectionContext) async throws -> UnitResult
+
+    /// Input files the section parsed while it was made (step 1) and keeps for its units
+    /// (a study's strings files): each path, as units name it in ``SectionUnit/inputPaths``,
+    /// with the SHA-256 (hex) of the bytes parsed. The plan refuses a build in which it
+    /// hashes another version of one: the file was written during the build.
+    var inputsReadEarly: [String: String] { get }
+}
+
+extension Section {
+    public var inputsReadEarly: [String: String] { [:] }
 }
 
 // MARK: - Units
