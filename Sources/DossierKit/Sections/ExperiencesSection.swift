@@ -35,6 +35,8 @@ public struct ExperiencesSection: Section {
     let loadWarnings: [String: [ExperienceIssue]]
     /// The file of each experience, by slug.
     let urls: [String: URL]
+    /// Each experience file's SHA-256 as parsed here, by path.
+    public let inputsReadEarly: [String: String]
 
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
@@ -52,9 +54,10 @@ public struct ExperiencesSection: Section {
         var issues: [ExperienceIssue] = []
         var slugs: [String: String] = [:]
         var urls: [String: URL] = [:]
+        var digests: [String: String] = [:]
         for name in names {
             let url = folder.appendingPathComponent(name)
-            let (e, found) = ExperienceLoader.load(url: url, display: project.display(url))
+            let (e, found) = Self.load(url, display: project.display(url), digests: &digests)
             issues += found
             guard let e else { continue }
             if let other = slugs[e.slug] {
@@ -76,6 +79,20 @@ public struct ExperiencesSection: Section {
         }
         loadWarnings = warnings
         self.urls = urls
+        inputsReadEarly = digests
+    }
+
+    /// ``ExperienceLoader/load(url:display:)`` from bytes read here, whose SHA-256 goes into
+    /// `digests` under the file's path (``Section/inputsReadEarly``).
+    static func load(_ url: URL, display: String, digests: inout [String: String])
+        -> (Experience?, [ExperienceIssue])
+    {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            return ExperienceLoader.load(url: url, display: display)    // (its message says why)
+        }
+        digests[url.path] = Hashing.sha256(data)
+        let slug = ExperienceLoader.slugify(url.deletingPathExtension().lastPathComponent)
+        return ExperienceLoader(mediaRoot: url.deletingLastPathComponent()).load(data: data, file: display, slug: slug)
     }
 
     static func diagnostic(_ i: ExperienceIssue) -> Diagnostic {

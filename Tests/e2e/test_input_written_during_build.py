@@ -1,5 +1,6 @@
-"""A participant's log written while a build holds its bytes (docs/incremental.md, "Each
-log read once"; docs/output-manifest.md, "Input stamps"). The build is held just after its
+"""Input files written while a build reads them (docs/incremental.md, "Each log read
+once"). First a participant's log written while a build holds its bytes (also
+docs/output-manifest.md, "Input stamps"). The build is held just after its
 participant unit read the log (`DOSSIER_PAUSE_AT=own-read:1`, debug builds), the log is
 rewritten — another session of a different size, or the same size with one byte changed
 and its modification time put back — and the build goes on. That build describes what it
@@ -19,6 +20,7 @@ the new file and hide its change from the next build."""
 import hashlib
 import json
 import os
+import pathlib
 import re
 import shutil
 import subprocess
@@ -167,3 +169,27 @@ def test_a_strings_file_written_between_its_parse_and_the_plan_fails_the_build_a
     theirs, clean_manifest = clean_build(dossier_bin, root, tmp_path, "clean")
     assert tree(root / "_site") == theirs
     assert (root / "_site.manifest.json").read_bytes() == clean_manifest
+
+
+def test_an_experience_written_between_its_parse_and_the_plan_fails_the_build(dossier_bin, tmp_path):
+    """The same rule for the experiences section, which parses every experience file when
+    it is made (Section.inputsReadEarly)."""
+    demo = pathlib.Path(__file__).resolve().parents[2] / "Examples" / "demo" / "data" / "experiences"
+    root = tmp_path / "exp"
+    shutil.copytree(demo, root / "data" / "experiences")
+    (root / "dossier.yml").write_text("title: Experiences\nbase_url: https://example.org/e/\n"
+                                      "experiences:\n  input: data/experiences\n", encoding="utf-8")
+    subprocess.run([dossier_bin, "build", "--quiet", str(root)], check=True, capture_output=True)
+    site = tree(root / "_site")
+    park = root / "data" / "experiences" / "park-walk.json"
+    spaced = park.read_bytes() + b"\n\n"
+    pause = tmp_path / "pause"
+    build = held_build(dossier_bin, root, pause, at="sections-read:1")
+    park.write_bytes(spaced)           # the same experience, other bytes
+    pause.touch()
+    out, err = build.communicate(timeout=300)
+    assert build.returncode == 1, out + err
+    assert "data/experiences/park-walk.json" in err and "changed while the build was reading it" in err, err
+    assert tree(root / "_site") == site
+    subprocess.run([dossier_bin, "build", "--quiet", str(root)], check=True, capture_output=True)
+    assert manifest_input(root, "data/experiences/park-walk.json")["sha256"] == hashlib.sha256(spaced).hexdigest()
