@@ -321,6 +321,13 @@ public final class OutputTree: @unchecked Sendable {
         return isRecorded(path)
     }
 
+    /// ``contains(_:)`` under exactly these bytes, as a link opens a file: `café` with `é`
+    /// as one scalar and as `e` + U+0301 are one `String` but two names on disk.
+    public func containsExactly(_ path: String) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return SiteFiles.holds(owners, exactly: path) && !openStreams.contains(path)
+    }
+
     /// The files of this build as they stand now, answering ``SiteFiles/contains(_:)`` as
     /// ``paths`` would, without a set of every path made (10,000 hashed insertions at
     /// 10,000 pages for the few links the link check still resolves).
@@ -342,5 +349,28 @@ public struct SiteFiles: Sendable {
     let owners: [String: String]
     let openStreams: Set<String>
 
-    public func contains(_ path: String) -> Bool { owners[path] != nil && !openStreams.contains(path) }
+    /// Whether `path` is a file of the site under exactly these bytes (a link opens a file
+    /// by its bytes: docs/manifest.md, "Links").
+    public func contains(_ path: String) -> Bool {
+        Self.holds(owners, exactly: path) && !openStreams.contains(path)
+    }
+
+    /// Whether a file of the site has a name canonically equivalent to `path` (the same
+    /// `String`), whatever its bytes: to say why a link that looks right is dangling.
+    public func containsCanonically(_ path: String) -> Bool {
+        owners[path] != nil && !openStreams.contains(path)
+    }
+
+    /// Whether `table` has the key `path` in the same bytes (its `String` look-up holds
+    /// canonically equivalent texts equal).
+    static func holds<V>(_ table: [String: V], exactly path: String) -> Bool {
+        guard let i = table.index(forKey: path) else { return false }
+        return BuildContext.sameBytes(table[i].key, path)
+    }
+
+    /// ``holds(_:exactly:)`` for a set.
+    static func holds(_ set: Set<String>, exactly path: String) -> Bool {
+        guard let i = set.firstIndex(of: path) else { return false }
+        return BuildContext.sameBytes(set[i], path)
+    }
 }

@@ -192,7 +192,13 @@ extension BuildContext {
                         separator: "\n", omittingEmptySubsequences: false)
                 }
                 for link in links.dangling {
-                    errors.append(locate(link: link, page: page, source: source, lines: lines))
+                    var d = locate(link: link, page: page, source: source, lines: lines)
+                    if let target = SitePaths.resolve(link, from: page), files.containsCanonically(target) {
+                        d.message = "link '\(link)' on page \(page) names \(target) in other Unicode bytes than "
+                            + "the site's file (a letter such as é written as one character in one name and as "
+                            + "e + U+0301 in the other): write the link as the file's name is written"
+                    }
+                    errors.append(d)
                 }
                 for link in links.unsafe {
                     var d = locate(link: link, page: page, source: source, lines: lines)
@@ -227,8 +233,10 @@ extension BuildContext {
         }
         // cmark percent-encodes destinations (non-ASCII, quotes, braces): look for
         // the decoded form too.
-        let exact = [link, link.percentDecoded()].compactMap { $0 }
+        let decoded = link.percentDecoded()
+        let exact = [link, decoded].compactMap { $0 }
         let folders = folderForms(of: link, page: page)
+            + (decoded.map { $0 == link ? [] : folderForms(of: $0, page: page) } ?? [])
         for (n, form) in (exact + folders).enumerated() {
             guard let i = lines.firstIndex(where: { $0.contains(form) }) else { continue }
             let message = n < exact.count ? "dangling link '\(link)' (on page \(page))"

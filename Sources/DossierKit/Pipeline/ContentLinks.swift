@@ -118,7 +118,12 @@ enum ContentLinks {
             if comp == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
             parts.append(String(comp))
         }
-        guard let out = map[parts.joined(separator: "/")] else { return nil }
+        // cmark percent-encodes a destination's non-ASCII bytes (`café.md` is written
+        // `caf%C3%A9.md`): a source name is looked up decoded. The page's own output path
+        // replaces the link, so its bytes are the file's (docs/manifest.md, "Links").
+        var source = parts.joined(separator: "/")
+        if source.utf8.contains(0x25), let decoded = source.percentDecoded() { source = decoded }
+        guard let out = map[source] else { return nil }
         return SitePaths.root(from: outputPath) + out + fragment
     }
 }

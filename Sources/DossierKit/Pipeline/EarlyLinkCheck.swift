@@ -44,7 +44,9 @@ struct EarlyLinkCheck: Sendable {
         guard let target = SitePaths.resolve(link, from: page) else { return .fine }
         if !LinkChecker.opensFromDisk(link) { return .dangling }
         // (The tree last: it takes a lock, and most links go to pages still to come.)
-        if later.contains(target) || tree.contains(target) { return .fine }
+        // (In the same bytes, as the link check looks: a canonically equivalent name is
+        // another file on disk, and only the static folder could still hold it.)
+        if SiteFiles.holds(later, exactly: target) || tree.containsExactly(target) { return .fine }
         if target.hasPrefix("assets/") { return .inDoubt }
         if access(staticFolder + "/" + target, F_OK) == 0 { return .inDoubt }
         return errno == ENOENT || errno == ENOTDIR ? .dangling : .inDoubt

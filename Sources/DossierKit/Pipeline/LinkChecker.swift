@@ -140,9 +140,10 @@ public enum LinkChecker {
     /// the target must be a file in `files`. A link to a folder (`dir/`, `dir`, `.`,
     /// `..`) opens a folder listing from disk, and a site-absolute link (`/x`) leaves
     /// the site, so both are dangling; write `dir/index.html` instead (docs/manifest.md,
-    /// "Links").
+    /// "Links"). The target must be a file's name in the same bytes: a server and a disk
+    /// open `é` as one scalar and as `e` + U+0301 as two names.
     public static func dangling(_ links: [String], on page: String, files: Set<String>) -> [String] {
-        dangling(links, on: page) { files.contains($0) }
+        dangling(links, on: page) { SiteFiles.holds(files, exactly: $0) }
     }
 
     /// ``dangling(_:on:files:)`` with the site's files as a look-up (``OutputTree/files``).
