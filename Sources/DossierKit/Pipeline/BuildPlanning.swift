@@ -76,9 +76,9 @@ extension BuildContext {
             let hashes: [Result<(String, [String]?), Error>] = parallelMap(units) { [self] u in
                 Result {
                     if readsOwnInputOnce(u, unitKey: "\(key)/\(u.id)") {
-                        return ("", try u.inputPaths.dropFirst().map { try inputDigestOnce($0) })
+                        return ("", try u.inputPaths.dropFirst().map { try inputKey($0, of: u) })
                     }
-                    let digests = try u.inputPaths.map { try inputDigestOnce($0) }
+                    let digests = try u.inputPaths.map { try inputKey($0, of: u) }
                     let rest = hashesOwnReadWhenBuilt(u) ? Array(digests.dropFirst()) : nil
                     return (Self.unitHash(fingerprint: fp, section: key, canonical: canonical, unit: u,
                                           digests: digests), rest)

@@ -79,8 +79,10 @@ public struct SMSSection: Section {
                 throw DossierError(file: manifest, "sms: two keystores are named \(id)")
             }
             opened.set(url, try inventory(url, shown: display(url)))
-            return SectionUnit(id: id, inputs: [url] + (passwordFile.map { [$0] } ?? []),
-                               salt: "backlog=\(backlogWarning)" + (identifyContacts ? "|identify" : ""))
+            var unit = SectionUnit(id: id, inputs: [url] + (passwordFile.map { [$0] } ?? []),
+                                   salt: "backlog=\(backlogWarning)" + (identifyContacts ? "|identify" : ""))
+            unit.secretPaths = passwordFile.map { [$0.path] } ?? []   // (its hash would test password guesses)
+            return unit
         }
     }
 

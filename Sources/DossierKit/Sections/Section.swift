@@ -72,6 +72,11 @@ public struct SectionUnit: Sendable, Hashable {
     /// ``SectionContext/readOwnInput(_:)``: a build that cannot reuse the unit then hashes
     /// those bytes instead of reading the file once more to plan (docs/incremental.md).
     public var readsOwnInput = false
+    /// Inputs (some of ``inputPaths``) whose bytes are a secret — a `password_file:`: their
+    /// SHA-256 and size are written nowhere (not the manifest, the state or the unit's key);
+    /// the unit's key takes the file's times and inode instead (docs/output-manifest.md,
+    /// "Secret inputs").
+    public var secretPaths: [String] = []
 
     public init(id: String, inputs: [URL], salt: String = "") {
         self.init(id: id, inputPaths: inputs.map(\.path), salt: salt)

@@ -99,9 +99,11 @@ public struct VaultSection: Section {
 
     public func units() throws -> [SectionUnit] {
         if !isImport { unlocked.set(try loadItems()) }
-        return [SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
-                            salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|"
-                                + "\(options.expiringDays)|\(options.missingTOTP)|\(pwnedStamp)")]
+        var unit = SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
+                               salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|"
+                                   + "\(options.expiringDays)|\(options.missingTOTP)|\(pwnedStamp)")
+        unit.secretPaths = passwordFile.map { [$0.path] } ?? []     // (its hash would test password guesses)
+        return [unit]
     }
 
     // MARK: Build
