@@ -1,4 +1,9 @@
 import Escaping
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // MARK: - participant.json written directly (docs/recall-section.md, "participant.json")
 
@@ -15,8 +20,7 @@ import Escaping
 /// else (`/` and non-ASCII included) as UTF-8.
 extension ParticipantResult {
     public func jsonBytes() -> [UInt8] {
-        var w = JSONBytes()
-        w.reserve(8192 + 4096 * strings.count)
+        var w = JSONBytes(capacity: 8192 + 4096 * strings.count)
         w.open()
         w.key("complete"); w.bool(complete)
         if let device { w.key("device"); w.string(device) }
@@ -49,31 +53,75 @@ extension ParticipantResult {
     }
 }
 
-/// A compact JSON writer for objects whose keys the caller emits in sorted order.
-struct JSONBytes {
-    var bytes: [UInt8] = []
+/// A compact JSON writer for objects whose keys the caller emits in sorted order. Its
+/// bytes go straight into one growing buffer (`malloc`): each key, number and string is
+/// a check for room and stores, where an `[UInt8]` took a uniqueness and capacity check
+/// per append and four appends per key (docs/perf-study.md, "Issue #45, raw.csv rows and
+/// the participant's JSON written in place"). The twin is `JSONEncoder`
+/// (`ParticipantJSONTests`).
+struct JSONBytes: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
     /// Whether the next key or element needs a comma before it.
     private var needsComma = false
 
-    mutating func reserve(_ n: Int) { bytes.reserveCapacity(n) }
+    init(capacity: Int = 256) {
+        self.capacity = max(capacity, 64)
+        base = malloc(self.capacity)!.assumingMemoryBound(to: UInt8.self)
+    }
 
-    mutating func open() { comma(); bytes.append(0x7B); needsComma = false }
-    mutating func close() { bytes.append(0x7D); needsComma = true }
+    deinit { free(base) }
 
+    /// The bytes written.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always) private mutating func room(_ n: Int) {
+        if capacity - count < n { grow(n) }
+    }
+
+    @inline(never) private mutating func grow(_ n: Int) {
+        capacity = max(capacity * 2, count + n)
+        base = realloc(base, capacity)!.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// One byte, room for it made by the caller.
+    @inline(__always) private mutating func put(_ b: UInt8) {
+        base[count] = b
+        count += 1
+    }
+
+    /// Bytes, room for them made by the caller.
+    @inline(__always) private mutating func put(_ b: UnsafeBufferPointer<UInt8>) {
+        if let from = b.baseAddress { (base + count).update(from: from, count: b.count) }
+        count += b.count
+    }
+
+    @inline(__always) private mutating func comma() { if needsComma { put(0x2C) } }
+
+    mutating func open() { room(2); comma(); put(0x7B); needsComma = false }
+    mutating func close() { room(1); put(0x7D); needsComma = true }
+
+    /// `,"key":` (the comma when one is due), written at once after one check for room.
     mutating func key(_ k: StaticString) {
+        let n = k.utf8CodeUnitCount
+        room(n + 4)
         comma()
-        bytes.append(0x22)
-        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(0x22); bytes.append(0x3A)
+        put(0x22)
+        k.withUTF8Buffer { put($0) }
+        put(0x22); put(0x3A)
         needsComma = false
     }
 
     mutating func array<T>(_ items: [T], _ element: (inout JSONBytes, T) -> Void) {
+        room(2)
         comma()
-        bytes.append(0x5B)
+        put(0x5B)
         needsComma = false
         for x in items { element(&self, x) }
-        bytes.append(0x5D)
+        room(1)
+        put(0x5D)
         needsComma = true
     }
 
@@ -81,22 +129,50 @@ struct JSONBytes {
     mutating func optional(_ k: StaticString, _ v: Double?) { if let v { key(k); double(v) } }
     mutating func optional(_ k: StaticString, _ v: Bool?) { if let v { key(k); bool(v) } }
 
-    /// Digits written straight into the bytes (`String(v)` made a string per number).
     mutating func int(_ v: Int) {
+        room(22)
         comma()
-        DecimalDigits.append(v, to: &bytes)
+        digits(v)
         needsComma = true
     }
 
+    /// `-` when negative, then the digits, counted first and written last one first into
+    /// their places (room for 21 bytes made by the caller).
+    @inline(__always) private mutating func digits(_ v: Int) {
+        if v < 0 { put(0x2D) }
+        var m = v.magnitude
+        var n = 1
+        var p: UInt = 10
+        while m >= p {
+            n += 1
+            if n == 20 { break }      // 10²⁰ does not fit in 64 bits
+            p &*= 10
+        }
+        let out = base + count
+        var k = n
+        repeat {
+            k -= 1
+            out[k] = 0x30 + UInt8(truncatingIfNeeded: m % 10)
+            m /= 10
+        } while k > 0
+        count += n
+    }
+
     mutating func bool(_ v: Bool) {
+        room(6)
         comma()
-        bytes.append(contentsOf: v ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+        if v {
+            put(0x74); put(0x72); put(0x75); put(0x65)
+        } else {
+            put(0x66); put(0x61); put(0x6C); put(0x73); put(0x65)
+        }
         needsComma = true
     }
 
     mutating func double(_ v: Double) {
+        room(1)
         comma()
-        JSONBytes.appendDouble(v, to: &bytes)
+        plainDouble(v)
         needsComma = true
     }
 
@@ -105,55 +181,63 @@ struct JSONBytes {
     /// file) is its integer digits and `.5` for a half, which is what `description`
     /// prints for it; its shortest round-trip text and the string edit were 0.6 % of a
     /// study build (`ParticipantJSONTests`). Anything else goes through `description`.
-    static func appendDouble(_ v: Double, to bytes: inout [UInt8]) {
+    private mutating func plainDouble(_ v: Double) {
         let twice = v * 2
         if v != 0, abs(v) < 1e9, twice == twice.rounded() {
             let halves = Int(twice)
-            if halves < 0 { bytes.append(0x2D) }
-            DecimalDigits.append(Int(halves.magnitude / 2), to: &bytes)
-            if halves % 2 != 0 { bytes.append(0x2E); bytes.append(0x35) }   // ".5"
+            room(24)
+            if halves < 0 { put(0x2D) }
+            digits(Int(halves.magnitude / 2))
+            if halves % 2 != 0 { put(0x2E); put(0x35) }   // ".5"
             return
         }
         var s = v.description
         if s.hasSuffix(".0") { s.removeLast(2) }
-        bytes.append(contentsOf: s.utf8)
+        s.withUTF8 { room($0.count); put($0) }
+    }
+
+    /// ``plainDouble(_:)``'s bytes appended to `bytes` (for the tests).
+    static func appendDouble(_ v: Double, to bytes: inout [UInt8]) {
+        var w = JSONBytes()
+        w.plainDouble(v)
+        bytes += w.bytes
     }
 
     mutating func string(_ s: String) {
+        room(1)
         comma()
-        bytes.append(0x22)
+        put(0x22)
         // Nearly every string needs no escape: its bytes are copied at once.
         var s = s
         let plain = s.withUTF8 { u -> Bool in
             if u.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return false }
-            bytes.append(contentsOf: u)
+            room(u.count + 1)
+            put(u)
             return true
         }
-        if plain {
-            bytes.append(0x22)
-            needsComma = true
-            return
-        }
-        for b in s.utf8 {
-            switch b {
-            case 0x22: bytes.append(0x5C); bytes.append(0x22)
-            case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-            case 0x08: bytes.append(0x5C); bytes.append(0x62)
-            case 0x0C: bytes.append(0x5C); bytes.append(0x66)
-            case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-            case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-            case 0x09: bytes.append(0x5C); bytes.append(0x74)
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
-            default: bytes.append(b)
+        if !plain {
+            let hex: StaticString = "0123456789abcdef"
+            for b in s.utf8 {
+                room(6)
+                switch b {
+                case 0x22: put(0x5C); put(0x22)
+                case 0x5C: put(0x5C); put(0x5C)
+                case 0x08: put(0x5C); put(0x62)
+                case 0x0C: put(0x5C); put(0x66)
+                case 0x0A: put(0x5C); put(0x6E)
+                case 0x0D: put(0x5C); put(0x72)
+                case 0x09: put(0x5C); put(0x74)
+                case 0..<0x20:
+                    put(0x5C); put(0x75); put(0x30); put(0x30)
+                    put(hex.utf8Start[Int(b >> 4)]); put(hex.utf8Start[Int(b & 15)])
+                default: put(b)
+                }
             }
         }
-        bytes.append(0x22)
+        room(1)
+        put(0x22)
         needsComma = true
     }
-
-    private mutating func comma() { if needsComma { bytes.append(0x2C) } }
 
     // MARK: The nested types of ParticipantResult, keys sorted
 

@@ -56,6 +56,24 @@ import Testing
         }
     }
 
+    /// The in-place writer's edge cases: empty, one byte, `é` as one scalar and as e +
+    /// U+0301, CR LF, and texts far larger than the writer's first buffer (it grows in
+    /// the middle of a string, escaped or not), as the encoder writes them.
+    @Test func edgeTextsAndGrowthMatchJSONEncoder() throws {
+        let strings = try studyStrings()
+        let log = try NativeLog.parse(Data(Simulator(strings: strings, seed: 5).log(index: 4).utf8), file: "S4.jsonl")
+        var r = try Analyzer.analyze(log, strings: strings)
+        let huge = String(repeating: "y", count: 200_000)
+        for text in ["", "a", "é", "e\u{301}", "\r\n", "a\r\nb", huge, huge + "\"\r\n", "\u{1}" + huge] {
+            r.participant = text
+            r.device = text
+            r.warnings = [RecallWarning(file: text, line: 1, text), RecallWarning(file: "f", line: nil, text)]
+            #expect(r.jsonBytes() == (try Self.encoderBytes(r)), "\(text.prefix(20).debugDescription)")
+        }
+        r.strings = []; r.pageTurns = []; r.warnings = []; r.recall = nil; r.device = nil; r.participant = ""
+        #expect(r.jsonBytes() == (try Self.encoderBytes(r)))
+    }
+
     /// Whole numbers and halves written from their digits (round seven) against
     /// `description` without a trailing `.0`, the path they replace: every half to
     /// ±2,000, around the 10⁹ bound, signed zeros, non-halves, at random.

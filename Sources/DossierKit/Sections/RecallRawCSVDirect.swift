@@ -18,8 +18,8 @@ import Render
 enum RawCSVDirect {
     /// raw.csv of one participant: the bytes of ``RecallRender/rawCSVByRows(log:result:strings:bom:)``.
     static func data(log: SessionLog, result: ParticipantResult, strings: StringSet, bom: Bool) -> Data {
-        var w = CSVWriter(header: RawData.header, includeBOM: bom)
-        w.reserveCapacity(1024 + 160 * (log.events.count + 10 * result.pageTurns.count))
+        let header = CSVWriter(header: RawData.header, includeBOM: bom).data
+        var w = RawCSVBuffer(capacity: 1024 + 160 * (log.events.count + 10 * result.pageTurns.count), start: header)
         let words = RawCSVWords(participant: log.participant, strings: strings)
         words.encoded.withUnsafeBufferPointer { encoded in
             var walk = Walk(strings: strings, turns: result.pageTurns, words: words, encoded: encoded)
@@ -29,7 +29,7 @@ enum RawCSVDirect {
             }
             walk.emitTurn(&w)
         }
-        return w.data
+        return w.data()
     }
 
     /// What the walk remembers between events (as `RawData.forEachRow` does): the open
@@ -75,7 +75,7 @@ enum RawCSVDirect {
         /// Writes the rows of the event at `e`; false after Close (nothing after it is a
         /// row). The event is read through its pointer: handed over as a value (or as
         /// `events[i]`), its kind was copied, its texts retained and released, per event.
-        mutating func event(_ e: UnsafePointer<SessionEvent>, _ w: inout CSVWriter) -> Bool {
+        mutating func event(_ e: UnsafePointer<SessionEvent>, _ w: inout RawCSVBuffer) -> Bool {
             let t = e.pointee.t
             switch e.pointee.kind {
             case .page(let p, let s):
@@ -114,7 +114,7 @@ enum RawCSVDirect {
         }
 
         /// The rows of the page being left: one per field, its text at the turn.
-        mutating func emitTurn(_ w: inout CSVWriter) {
+        mutating func emitTurn(_ w: inout RawCSVBuffer) {
             guard turnIndex < turns.count, let p = page, p.fieldCount > 0, p != .welcome else { return }
             let turn = turns[turnIndex]
             turnIndex += 1
@@ -125,19 +125,13 @@ enum RawCSVDirect {
             }
         }
 
-        /// One row, written at once when every field is plain (nearly every row), else
-        /// field by field: the fields of ``RecallRender/rawRowFields`` (columns A–K).
+        /// One row, its fields written straight into the file's buffer (``RawCSVBuffer``):
+        /// the fields of ``RecallRender/rawRowFields`` (columns A–K).
         func row(
-            _ w: inout CSVWriter, _ t: Int, page: PageKind?, field: Int?, key: String? = nil, entered: String? = nil,
+            _ w: inout RawCSVBuffer, _ t: Int, page: PageKind?, field: Int?, key: String? = nil, entered: String? = nil,
             target: Int?, correct: Bool? = nil, touch: String? = nil, fields: String? = nil, event: RawEvent
         ) {
-            let written = w.record(capacity: 512) { r in
-                r.rawFields(t, string, page, field, key, entered, target, correct, touch, fields, event, words, encoded)
-                return r.fits
-            }
-            if !written {
-                w.rawFields(t, string, page, field, key, entered, target, correct, touch, fields, event, words, encoded)
-            }
+            w.rawFields(t, string, page, field, key, entered, target, correct, touch, fields, event, words, encoded)
         }
     }
 }

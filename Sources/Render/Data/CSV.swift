@@ -153,7 +153,7 @@ public struct CSVWriter: CSVFieldSink, Sendable {
 
     /// What one pass over a text field's bytes tells (raw.csv has tens of thousands of
     /// fields per participant: one scan instead of three).
-    struct FieldShape {
+    @usableFromInline struct FieldShape {
         var needsQuotes = false, neutralise = false
         /// A character ``ControlCharacters/display(_:)`` replaces (the byte test of
         /// ``ControlCharacters/displayUTF8(_:)``).
@@ -170,7 +170,7 @@ public struct CSVWriter: CSVFieldSink, Sendable {
 
         /// A byte that can make a field need quotes or hold a control character
         /// wherever it stands (a C1 control is 0xC2 then 0x80–0x9F).
-        @inline(__always) static func mayMatter(_ b: UInt8) -> Bool {
+        @inlinable @inline(__always) static func mayMatter(_ b: UInt8) -> Bool {
             b < 0x20 || b == 0x2C || b == 0x22 || b == 0x7F || b == 0xC2
         }
 

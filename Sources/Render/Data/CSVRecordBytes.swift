@@ -188,3 +188,16 @@ extension CSVWriter {
         }
     }
 }
+
+extension CSVWriter {
+    /// Whether ``textField(_:)`` writes the text of these UTF-8 bytes as they are (no
+    /// quotes, no `'`, nothing replaced): ``FieldShape/plain(_:neutraliseFormulas:)``'s
+    /// rule, inlined into a writer in another module (raw.csv's `RawCSVBuffer` in
+    /// DossierKit) so a text field costs no call. The empty text is written as it is.
+    @inlinable public static func writesAsItIs(_ b: UnsafeBufferPointer<UInt8>, neutraliseFormulas: Bool) -> Bool {
+        guard let f = b.first, let l = b.last else { return true }
+        for c in b where FieldShape.mayMatter(c) { return false }
+        if neutraliseFormulas && (f == 0x3D || f == 0x2B || f == 0x2D || f == 0x40) { return false }
+        return f != 0x20 && l != 0x20
+    }
+}

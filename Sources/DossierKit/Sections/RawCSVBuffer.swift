@@ -1,0 +1,172 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
+import Foundation
+#endif
+import Render
+
+// raw.csv's rows written straight into the file's buffer (docs/perf-study.md, "Issue #45,
+// raw.csv rows and the participant's JSON written in place"): a `CSVFieldSink` of this
+// module, so `rawFields` is specialised for it and every field writer is inlined into the
+// row — no scratch record per row and its append, no call into `Render` per field. Each
+// field writes the bytes `CSVWriter`'s method of the same name writes; a text field that
+// is not written as it is (quotes, a leading `'`, a control character replaced) takes
+// the bytes `CSVWriter.EncodedField` makes of it, the writer's own rule. The plain twin is
+// `RecallRender.rawCSVByRows` (`RawCSVDirectTwinTests`, `RawCSVBufferTwinTests`).
+
+/// A growing byte buffer written a CSV field at a time. Not a value to copy: one owner
+/// writes it (`inout`) and ends it with ``data()``, which hands its memory to the `Data`.
+struct RawCSVBuffer: CSVFieldSink, ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private(set) var count = 0
+    /// Whether the current record has a field yet (the next one needs a comma).
+    private var inRecord = false
+
+    /// A buffer of `capacity` bytes, starting with `start` (the header, and the
+    /// byte-order mark when there is one).
+    init(capacity: Int, start: Data) {
+        self.capacity = max(capacity, start.count, 64)
+        base = malloc(self.capacity)!.assumingMemoryBound(to: UInt8.self)
+        start.withUnsafeBytes { b in
+            if let p = b.baseAddress { UnsafeMutableRawPointer(base).copyMemory(from: p, byteCount: b.count) }
+        }
+        count = start.count
+    }
+
+    deinit { free(base) }
+
+    /// The bytes written, copied into a `Data` of their size; the buffer is freed at
+    /// once. (Handing the buffer itself to the `Data`, `bytesNoCopy`, kept the generous
+    /// buffer alive until the file was written and tripled the build's page faults,
+    /// 3,800 → 10,000–12,000 at 300 participants: more system time than the copy saves.)
+    consuming func data() -> Data {
+        Data(bytes: base, count: count)
+    }
+
+    /// Makes room for `n` more bytes.
+    @inline(__always) private mutating func room(_ n: Int) {
+        if capacity - count < n { grow(n) }
+    }
+
+    @inline(never) private mutating func grow(_ n: Int) {
+        capacity = max(capacity * 2, count + n)
+        base = realloc(base, capacity)!.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// A comma before every field but the record's first (room for it made by the caller).
+    @inline(__always) private mutating func separate() {
+        if inRecord { base[count] = 0x2C; count += 1 }
+        inRecord = true
+    }
+
+    /// A field's bytes after its comma.
+    @inline(__always) private mutating func field(_ b: UnsafeBufferPointer<UInt8>) {
+        room(b.count + 1)
+        separate()
+        if let from = b.baseAddress { Self.copy(from, to: base + count, count: b.count) }
+        count += b.count
+    }
+
+    /// `to.update(from:count:)`, but up to 16 bytes (nearly every field of raw.csv) as
+    /// two overlapping loads and stores instead of a call to `memmove`, as
+    /// `CSVWriter.RecordBytes.copy` does.
+    @inline(__always) static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int) {
+        let src = UnsafeRawPointer(from), dst = UnsafeMutableRawPointer(to)
+        switch n {
+        case 8...16:
+            let head = src.loadUnaligned(as: UInt64.self)
+            let tail = src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            dst.storeBytes(of: head, as: UInt64.self)
+            dst.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+        case 4...7:
+            let head = src.loadUnaligned(as: UInt32.self)
+            let tail = src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            dst.storeBytes(of: head, as: UInt32.self)
+            dst.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+        case 1...3:
+            to[0] = from[0]
+            to[n / 2] = from[n / 2]
+            to[n - 1] = from[n - 1]
+        case 0:
+            break
+        default:
+            to.update(from: from, count: n)
+        }
+    }
+
+    @inline(__always) mutating func emptyField() {
+        room(1)
+        separate()
+    }
+
+    @inline(__always) mutating func numberField(_ i: Int) {
+        room(22)
+        separate()
+        appendDigits(i)
+    }
+
+    /// Not a column of raw.csv: the writer's bytes for it.
+    mutating func numberField(_ d: Double) {
+        var w = CSVWriter()
+        w.numberField(d)
+        w.data.withUnsafeBytes { field($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// `CSVWriter.appendDigits`: a `-` when negative, then the digits, counted first and
+    /// written last one first into their places.
+    @inline(__always) mutating func appendDigits(_ i: Int) {
+        room(21)
+        if i < 0 { base[count] = 0x2D; count += 1 }
+        var v = i.magnitude
+        var n = 1
+        var p: UInt = 10
+        while v >= p {
+            n += 1
+            if n == 20 { break }      // 10²⁰ does not fit in 64 bits
+            p &*= 10
+        }
+        let out = base + count
+        var k = n
+        repeat {
+            k -= 1
+            out[k] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
+            v /= 10
+        } while k > 0
+        count += n
+    }
+
+    @inline(__always) mutating func appendToField(_ byte: UInt8) {
+        room(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always) mutating func encodedField(_ encoded: UnsafeBufferPointer<UInt8>) { field(encoded) }
+
+    @inline(__always) mutating func plainField(_ word: StaticString) {
+        word.withUTF8Buffer { field($0) }
+    }
+
+    /// `CSVWriter.textField`: the text's bytes as they are when
+    /// `CSVWriter.writesAsItIs` says so (read where they are, no copy of the `String`),
+    /// else the bytes `CSVWriter.EncodedField` makes of it.
+    @inline(__always) mutating func textField(_ raw: String) {
+        let done = raw.utf8.withContiguousStorageIfAvailable { b -> Bool in
+            guard CSVWriter.writesAsItIs(b, neutraliseFormulas: true) else { return false }
+            field(b)
+            return true
+        }
+        if done == true { return }
+        CSVWriter.EncodedField(raw).bytes.withUnsafeBufferPointer { field($0) }
+    }
+
+    @inline(__always) mutating func endRecord() {
+        room(2)
+        base[count] = 0x0D
+        base[count + 1] = 0x0A
+        count += 2
+        inRecord = false
+    }
+}
