@@ -20,7 +20,9 @@ import Glibc
 /// - `plan-read`: a build's plan has read an input file it could not take from its stamp,
 ///   and not yet hashed it;
 /// - `sections-read`: a build has made its sections (a study's strings files read), and
-///   not yet planned.
+///   not yet planned;
+/// - `units-listed`: a build's plan has listed a section's units (a vault unlocked, the
+///   keystores' inventories read) and not yet hashed their inputs.
 ///
 /// In release builds ``reached(_:)`` does nothing.
 public enum PausePoint {

@@ -60,6 +60,7 @@ extension BuildContext {
         for (cfg, section) in zip(project.sectionConfigs, sections) {
             let key = type(of: section).key
             let units = try section.units()
+            PausePoint.reached("units-listed")     // (tests write an input here: debug builds only)
             var seen = Set<String>()
             var list: [PlannedUnit] = []
             list.reserveCapacity(units.count)       // (held for the whole build: no spare room)
@@ -103,14 +104,21 @@ extension BuildContext {
     /// A file the section parsed when it was made and the plan hashed since must be the
     /// same bytes: else it was written during the build, whose units would be built from
     /// one version under the key of another.
+    /// (The same for a file read while the units were listed, by its stamp: the plan's
+    /// stamp of it, or none when it changed while the plan read it.)
     func checkInputsReadEarly(_ section: any Section) throws {
+        func refuse(_ path: String) -> DossierError {
+            DossierError(file: project.display(URL(filePath: path, directoryHint: .notDirectory)),
+                         "changed while the build was reading it (is it still being written?); "
+                         + "nothing was written: build again once it is complete")
+        }
         for (path, parsed) in section.inputsReadEarly {
             lock.lock(); let planned = digested[path]; lock.unlock()
-            if let planned, planned != parsed {
-                throw DossierError(file: project.display(URL(filePath: path, directoryHint: .notDirectory)),
-                                   "changed while the build was reading it (is it still being written?); "
-                                   + "nothing was written: build again once it is complete")
-            }
+            if let planned, planned != parsed { throw refuse(path) }
+        }
+        for (path, early) in section.inputStampsReadEarly {
+            lock.lock(); let planned = newState.inputs[path]; lock.unlock()
+            if planned.map(EarlyReadStamps.text) != early { throw refuse(path) }
         }
     }
 

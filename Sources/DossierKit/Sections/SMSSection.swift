@@ -34,6 +34,9 @@ public struct SMSSection: Section {
     /// The inventories ``units()`` read (every build, cached or not: a wrong password fails
     /// every build), taken by ``build(unit:context:)``.
     let opened = OpenedInventories()
+    /// Each keystore as ``units()`` found it before reading its inventory.
+    let readEarly = EarlyReadStamps()
+    public var inputStampsReadEarly: [String: String] { readEarly.all }
     let manifest: String
     let root: URL
 
@@ -79,6 +82,9 @@ public struct SMSSection: Section {
                 throw DossierError(file: manifest, "sms: two keystores are named \(id)")
             }
             opened.set(url, try inventory(url, shown: display(url)))
+            // (Stamped after the open: an open counts the try in the file and puts it back,
+            // under the keystore's lock; a write after that is another program's.)
+            readEarly.stamp(url.path)
             var unit = SectionUnit(id: id, inputs: [url] + (passwordFile.map { [$0] } ?? []),
                                    salt: "backlog=\(backlogWarning)" + (identifyContacts ? "|identify" : ""))
             unit.secretPaths = passwordFile.map { [$0.path] } ?? []   // (its hash would test password guesses)

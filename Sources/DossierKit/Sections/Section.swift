@@ -45,10 +45,16 @@ public protocol Section: Sendable {
     /// with the SHA-256 (hex) of the bytes parsed. The plan refuses a build in which it
     /// hashes another version of one: the file was written during the build.
     var inputsReadEarly: [String: String] { get }
+
+    /// Input files the section read while listing its units (``units()``), before the plan
+    /// hashes them: each path with ``EarlyReadStamps``' stamp taken before the read. The
+    /// plan refuses a build in which its own stamp of one differs (written in between).
+    var inputStampsReadEarly: [String: String] { get }
 }
 
 extension Section {
     public var inputsReadEarly: [String: String] { [:] }
+    public var inputStampsReadEarly: [String: String] { [:] }
 }
 
 // MARK: - Units

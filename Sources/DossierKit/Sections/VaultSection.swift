@@ -45,6 +45,9 @@ public struct VaultSection: Section {
     /// The vault unlocked by ``units()`` (every build, cached or not: a wrong password
     /// fails the build even when the report itself is reused), handed on to ``build``.
     let unlocked = UnlockedItems()
+    /// The vault file as ``units()`` found it before unlocking it.
+    let readEarly = EarlyReadStamps()
+    public var inputStampsReadEarly: [String: String] { readEarly.all }
 
     public init(config: SectionConfig, project: Project) throws {
         if let name = try config.string("vault"), !FileManager.default.fileExists(atPath: config.resolve(name).path) {
@@ -98,7 +101,10 @@ public struct VaultSection: Section {
     }
 
     public func units() throws -> [SectionUnit] {
-        if !isImport { unlocked.set(try loadItems()) }
+        if !isImport {
+            readEarly.stamp(source.path)
+            unlocked.set(try loadItems())
+        }
         var unit = SectionUnit(id: "vault", inputs: [source] + (passwordFile.map { [$0] } ?? []),
                                salt: "\(isImport)|\(passwordEnv)|\(asOf?.timeIntervalSince1970 ?? -1)|\(staleDays)|"
                                    + "\(options.expiringDays)|\(options.missingTOTP)|\(pwnedStamp)")
