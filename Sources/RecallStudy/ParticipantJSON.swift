@@ -1,4 +1,5 @@
 import Escaping
+import TextBasics
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -136,26 +137,9 @@ struct JSONBytes: ~Copyable {
         needsComma = true
     }
 
-    /// `-` when negative, then the digits, counted first and written last one first into
-    /// their places (room for 21 bytes made by the caller).
+    /// `-` when negative, then the digits (room for 21 bytes made by the caller).
     @inline(__always) private mutating func digits(_ v: Int) {
-        if v < 0 { put(0x2D) }
-        var m = v.magnitude
-        var n = 1
-        var p: UInt = 10
-        while m >= p {
-            n += 1
-            if n == 20 { break }      // 10²⁰ does not fit in 64 bits
-            p &*= 10
-        }
-        let out = base + count
-        var k = n
-        repeat {
-            k -= 1
-            out[k] = 0x30 + UInt8(truncatingIfNeeded: m % 10)
-            m /= 10
-        } while k > 0
-        count += n
+        count += ByteWriting.writeDecimal(v, to: base + count)
     }
 
     mutating func bool(_ v: Bool) {

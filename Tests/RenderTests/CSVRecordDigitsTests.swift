@@ -1,6 +1,7 @@
 import Testing
 @testable import Render
 import SplitMix64
+import TextBasics
 
 // `CSVWriter.RecordBytes.appendDigits` writes a number's digits with one check for room
 // (docs/perf-study.md, "Issue #45, the study build: cuts by measured share"); its twin
@@ -53,7 +54,7 @@ private func digits(_ i: Int, prefix: Int, capacity: Int, oneByOne: Bool) -> (by
 
 private func pow10(_ p: Int) -> UInt64 { (0..<p).reduce(1) { r, _ in r * 10 } }
 
-/// `CSVWriter.RecordBytes.copy` (word loads and stores up to 16 bytes) against
+/// `ByteWriting.copySmall` (word loads and stores up to 16 bytes) against
 /// `update(from:count:)`, its plain twin: every length 0–40 from every offset 0–7 of the
 /// source into every offset 0–7 of the target, the bytes around the copy left alone.
 @Test func recordCopyAsUpdateFrom() {
@@ -65,7 +66,7 @@ private func pow10(_ p: Int) -> UInt64 { (0..<p).reduce(1) { r, _ in r * 10 } }
                 var fast = [UInt8](repeating: 0xAA, count: 64), plain = fast
                 source.withUnsafeBufferPointer { s in
                     fast.withUnsafeMutableBufferPointer { f in
-                        CSVWriter.RecordBytes.copy(s.baseAddress! + from, to: f.baseAddress! + to, count: n)
+                        ByteWriting.copySmall(s.baseAddress! + from, to: f.baseAddress! + to, count: n)
                     }
                     plain.withUnsafeMutableBufferPointer { p in
                         (p.baseAddress! + to).update(from: s.baseAddress! + from, count: n)

@@ -5,6 +5,7 @@ import Glibc
 import Foundation
 #endif
 import Render
+import TextBasics
 
 // raw.csv's rows written straight into the file's buffer (docs/perf-study.md, "Issue #45,
 // raw.csv rows and the participant's JSON written in place"): a `CSVFieldSink` of this
@@ -65,35 +66,8 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
     @inline(__always) private mutating func field(_ b: UnsafeBufferPointer<UInt8>) {
         room(b.count + 1)
         separate()
-        if let from = b.baseAddress { Self.copy(from, to: base + count, count: b.count) }
+        if let from = b.baseAddress { ByteWriting.copySmall(from, to: base + count, count: b.count) }
         count += b.count
-    }
-
-    /// `to.update(from:count:)`, but up to 16 bytes (nearly every field of raw.csv) as
-    /// two overlapping loads and stores instead of a call to `memmove`, as
-    /// `CSVWriter.RecordBytes.copy` does.
-    @inline(__always) static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int) {
-        let src = UnsafeRawPointer(from), dst = UnsafeMutableRawPointer(to)
-        switch n {
-        case 8...16:
-            let head = src.loadUnaligned(as: UInt64.self)
-            let tail = src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-            dst.storeBytes(of: head, as: UInt64.self)
-            dst.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
-        case 4...7:
-            let head = src.loadUnaligned(as: UInt32.self)
-            let tail = src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-            dst.storeBytes(of: head, as: UInt32.self)
-            dst.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
-        case 1...3:
-            to[0] = from[0]
-            to[n / 2] = from[n / 2]
-            to[n - 1] = from[n - 1]
-        case 0:
-            break
-        default:
-            to.update(from: from, count: n)
-        }
     }
 
     @inline(__always) mutating func emptyField() {
@@ -114,27 +88,10 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
         w.data.withUnsafeBytes { field($0.bindMemory(to: UInt8.self)) }
     }
 
-    /// `CSVWriter.appendDigits`: a `-` when negative, then the digits, counted first and
-    /// written last one first into their places.
+    /// `CSVWriter.appendDigits`: a `-` when negative, then the digits.
     @inline(__always) mutating func appendDigits(_ i: Int) {
         room(21)
-        if i < 0 { base[count] = 0x2D; count += 1 }
-        var v = i.magnitude
-        var n = 1
-        var p: UInt = 10
-        while v >= p {
-            n += 1
-            if n == 20 { break }      // 10²⁰ does not fit in 64 bits
-            p &*= 10
-        }
-        let out = base + count
-        var k = n
-        repeat {
-            k -= 1
-            out[k] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
-            v /= 10
-        } while k > 0
-        count += n
+        count += ByteWriting.writeDecimal(i, to: base + count)
     }
 
     @inline(__always) mutating func appendToField(_ byte: UInt8) {

@@ -1,4 +1,5 @@
 import Escaping
+import TextBasics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 import Glibc
@@ -34,36 +35,10 @@ extension CSVWriter {
 
         private mutating func put(_ b: UnsafeBufferPointer<UInt8>) {
             guard b.count <= buf.count - count else { fits = false; return }
-            if let base = b.baseAddress { Self.copy(base, to: buf.baseAddress! + count, count: b.count) }
+            if let base = b.baseAddress { ByteWriting.copySmall(base, to: buf.baseAddress! + count, count: b.count) }
             count += b.count
         }
 
-        /// `to.update(from:count:)`, but a field of up to 16 bytes (nearly every field of
-        /// raw.csv: a page's title, a key, a word, a participant) as two overlapping word
-        /// loads and stores instead of a call to `memmove` (`recordCopyAsUpdateFrom`).
-        static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int) {
-            let src = UnsafeRawPointer(from), dst = UnsafeMutableRawPointer(to)
-            switch n {
-            case 8...16:
-                let head = src.loadUnaligned(as: UInt64.self)
-                let tail = src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-                dst.storeBytes(of: head, as: UInt64.self)
-                dst.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
-            case 4...7:
-                let head = src.loadUnaligned(as: UInt32.self)
-                let tail = src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-                dst.storeBytes(of: head, as: UInt32.self)
-                dst.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
-            case 1...3:
-                to[0] = from[0]
-                to[n / 2] = from[n / 2]
-                to[n - 1] = from[n - 1]
-            case 0:
-                break
-            default:
-                to.update(from: from, count: n)
-            }
-        }
 
         private mutating func separate() {
             if inRecord { put(0x2C) }
@@ -104,29 +79,7 @@ extension CSVWriter {
         /// and the path of a nearly full buffer).
         public mutating func appendDigits(_ i: Int) {
             guard buf.count - count >= 21 else { return appendDigitsOneByOne(i) }
-            if i < 0 { buf[count] = 0x2D; count += 1 }
-            var v = i.magnitude
-            let n = Self.digitCount(v)
-            let out = buf.baseAddress! + count
-            var k = n
-            repeat {
-                k -= 1
-                out[k] = 0x30 + UInt8(truncatingIfNeeded: v % 10)
-                v /= 10
-            } while k > 0
-            count += n
-        }
-
-        /// How many decimal digits `v` has (1 for 0; at most 20).
-        @inline(__always) static func digitCount(_ v: UInt) -> Int {
-            var n = 1
-            var p: UInt = 10
-            while v >= p {
-                n += 1
-                if n == 20 { break }      // 10²⁰ does not fit in 64 bits
-                p &*= 10
-            }
-            return n
+            count += ByteWriting.writeDecimal(i, to: buf.baseAddress! + count)
         }
 
         /// ``appendDigits(_:)`` a digit at a time, each checked against the buffer's end
