@@ -157,7 +157,8 @@ var targets: [Target] = [
     // that both render the same templates to the same bytes.
     // Untyped (dictionary) template models, for the tests' reference twins only.
     .target(name: "UntypedModels", dependencies: ["Render"], path: "Tests/UntypedModels"),
-    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "Escaping", "UntypedModels", "SplitMix64", "TextBasics",
+    .testTarget(name: "RenderTests", dependencies: ["Render", "CMarkArena", "Escaping", "UntypedModels", "SplitMix64",
+                                                    "TextBasics",
                                                     .product(name: "Mustache", package: "swift-mustache")]),
     .testTarget(name: "DossierKitTests", dependencies: ["DossierKit", "UntypedModels", "SplitMix64"],
                 exclude: filesOfDisabledDomains("Tests/DossierKitTests"), resources: [.copy("Fixtures")]),

@@ -20,7 +20,8 @@ struct RawCSVBufferTwinTests {
     ]
     static let ints = [0, 1, -1, 9, 10, 99, 100, -100, 999_999, 1_000_000, Int.max, Int.min, Int.max - 1, Int.min + 1]
         + (1...18).flatMap { k -> [Int] in let p = (0..<k).reduce(1) { a, _ in a * 10 }; return [p - 1, p, p + 1, -p] }
-    static let doubles: [Double] = [0, -0.0, 1, -1, 0.5, 0.25, 0.125, 1e300, 5e-324, .nan, .infinity, -.infinity, 0.1 + 0.2]
+    static let doubles: [Double] = [0, -0.0, 1, -1, 0.5, 0.25, 0.125, 1e300, 5e-324, .nan, .infinity, -.infinity,
+                                    0.1 + 0.2]
 
     /// Both writers, one field each way, in the same order.
     static func written(_ fields: (inout RawCSVBuffer) -> Void, _ twin: (inout CSVWriter) -> Void,
@@ -47,9 +48,13 @@ struct RawCSVBufferTwinTests {
                     capacity: capacity)
                 if a != b { issues.append("text \(t.prefix(20).debugDescription) at \(capacity)") }
                 let (c, d) = Self.written(
-                    { w in let bytes = Array(t.utf8); bytes.withUnsafeBufferPointer { w.encodedField($0); w.encodedField($0) }
+                    { w in
+                        let bytes = Array(t.utf8)
+                        bytes.withUnsafeBufferPointer { w.encodedField($0); w.encodedField($0) }
                         w.endRecord() },
-                    { w in let bytes = Array(t.utf8); bytes.withUnsafeBufferPointer { w.encodedField($0); w.encodedField($0) }
+                    { w in
+                        let bytes = Array(t.utf8)
+                        bytes.withUnsafeBufferPointer { w.encodedField($0); w.encodedField($0) }
                         w.endRecord() },
                     capacity: capacity)
                 if c != d { issues.append("encoded \(t.prefix(20).debugDescription) at \(capacity)") }

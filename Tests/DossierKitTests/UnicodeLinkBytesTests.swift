@@ -92,7 +92,8 @@ import Testing
                         == LinkChecker.dangling(links, on: page, files: set))
         }
         #expect(LinkChecker.dangling([other, own], on: "index.html", files: files) == [other])
-        let early = EarlyLinkCheck(later: ["\(Self.composed).html"], staticFolder: root.appendingPathComponent("s").path)
+        let early = EarlyLinkCheck(later: ["\(Self.composed).html"],
+                                   staticFolder: root.appendingPathComponent("s").path)
         #expect(early.verdict(own, on: "index.html", tree: tree) == .fine)
         #expect(early.verdict(other, on: "index.html", tree: tree) == .dangling)
         #expect(early.verdict("\(Self.decomposed).html", on: "index.html", tree: tree) == .dangling)
