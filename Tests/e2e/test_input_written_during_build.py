@@ -29,6 +29,7 @@ import time
 import pytest
 
 from test_recall_incremental import clean_build, simulate, tree
+from test_recall_ingest_folder_race import wait_until_held
 
 
 def project(tmp_path, dossier_bin):
@@ -49,14 +50,15 @@ def held_build(dossier_bin, root, pause, at="own-read:1"):
     env.update({"DOSSIER_PAUSE_AT": at, "DOSSIER_PAUSE_FILE": str(pause)})
     p = subprocess.Popen([dossier_bin, "build", "--quiet", str(root)], env=env,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    reached = pause.with_name(pause.name + ".reached")
-    while not reached.exists():
-        assert p.poll() is None, p.stderr.read()
-        try:
-            p.wait(timeout=0.05)
-        except subprocess.TimeoutExpired:
-            pass
+    wait_until_held(p, pause.with_name(pause.name + ".reached"))
     return p
+
+
+def refused(build, name):
+    """The held build, let go, stopped on `name` written during it."""
+    out, err = build.communicate(timeout=300)
+    assert build.returncode == 1, out + err
+    assert name in err and "changed while the build was reading it" in err, err
 
 
 def past_racy_window(path):
@@ -158,9 +160,7 @@ def test_a_strings_file_written_between_its_parse_and_the_plan_fails_the_build_a
     build = held_build(dossier_bin, root, pause, at="sections-read:1")
     strings.write_bytes(crlf)          # the same strings, other bytes
     pause.touch()
-    out, err = build.communicate(timeout=300)
-    assert build.returncode == 1, out + err
-    assert "data/strings.txt" in err and "changed while the build was reading it" in err, err
+    refused(build, "data/strings.txt")
     assert tree(root / "_site") == site
     assert (root / "_site.manifest.json").read_bytes() == manifest
     assert sorted(p.name for p in root.iterdir()) == [".dossier", "_site", "_site.manifest.json", "data", "dossier.yml"]
@@ -187,9 +187,7 @@ def test_an_experience_written_between_its_parse_and_the_plan_fails_the_build(do
     build = held_build(dossier_bin, root, pause, at="sections-read:1")
     park.write_bytes(spaced)           # the same experience, other bytes
     pause.touch()
-    out, err = build.communicate(timeout=300)
-    assert build.returncode == 1, out + err
-    assert "data/experiences/park-walk.json" in err and "changed while the build was reading it" in err, err
+    refused(build, "data/experiences/park-walk.json")
     assert tree(root / "_site") == site
     subprocess.run([dossier_bin, "build", "--quiet", str(root)], check=True, capture_output=True)
     assert manifest_input(root, "data/experiences/park-walk.json")["sha256"] == hashlib.sha256(spaced).hexdigest()
@@ -219,9 +217,7 @@ def test_a_vault_or_keystore_written_after_it_was_opened_fails_the_build(dossier
     build = held_build(dossier_bin, root, pause, at=f"units-listed:{n}")
     target.write_bytes(target.read_bytes())
     pause.touch()
-    out, err = build.communicate(timeout=300)
-    assert build.returncode == 1, out + err
-    assert written in err and "changed while the build was reading it" in err, err
+    refused(build, written)
     assert tree(root / "_site") == site
     assert (root / "_site.manifest.json").read_bytes() == manifest
     subprocess.run([dossier_bin, "build", "--quiet", str(root)], check=True, capture_output=True)
