@@ -29,8 +29,14 @@ public struct ExperienceLoader {
                 : "cannot read the file: check that it is a file you may read"
             return (nil, [.error(name, nil, why)])
         }
+        return load(data: data, url: url, display: name)
+    }
+
+    /// Loads `data`, the bytes read from `url` (its slug from the file's name, media looked
+    /// up beside it). `display` is the name used in messages.
+    public static func load(data: Data, url: URL, display: String) -> (Experience?, [ExperienceIssue]) {
         let slug = slugify(url.deletingPathExtension().lastPathComponent)
-        return ExperienceLoader(mediaRoot: url.deletingLastPathComponent()).load(data: data, file: name, slug: slug)
+        return ExperienceLoader(mediaRoot: url.deletingLastPathComponent()).load(data: data, file: display, slug: slug)
     }
 
     /// What an id may hold, as the messages say it (a `ü` is a letter, but not an ASCII one).

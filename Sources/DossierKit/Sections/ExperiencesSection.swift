@@ -91,8 +91,7 @@ public struct ExperiencesSection: Section {
             return ExperienceLoader.load(url: url, display: display)    // (its message says why)
         }
         digests[url.path] = Hashing.sha256(data)
-        let slug = ExperienceLoader.slugify(url.deletingPathExtension().lastPathComponent)
-        return ExperienceLoader(mediaRoot: url.deletingLastPathComponent()).load(data: data, file: display, slug: slug)
+        return ExperienceLoader.load(data: data, url: url, display: display)
     }
 
     static func diagnostic(_ i: ExperienceIssue) -> Diagnostic {
