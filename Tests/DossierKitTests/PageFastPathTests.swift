@@ -137,7 +137,7 @@ import Testing
         // (Pages with empty components and a trailing `/` too: the byte walk writes the
         // answer in place and cuts back at each `..`, the Character walk keeps a list.)
         let pages = ["index.html", "a/index.html", "a/b/index.html", "pages/p00001/index.html", "x.html",
-                     "a//b/index.html", "/a/x.html", "a/b/", "a/b/c/d/e/index.html"]
+                     "a//b/index.html", "/a/x.html", "a/b/", "a/b/c/d/e/index.html", "", "/", "//"]
         var random = SeededNumbers(state: 9)
         var decided = 0
         for _ in 0..<20_000 {
@@ -149,6 +149,18 @@ import Testing
             }
         }
         #expect(decided > 5_000)
+    }
+
+    /// A page path with no component (empty, `/`) has no folder: a link that is not ASCII
+    /// resolves from the site's root, as the byte walk answers for ASCII links (the
+    /// Character walk used to crash there, removing the last of no components).
+    @Test func linkFromAPagePathWithoutComponents() {
+        for page in ["", "/", "//"] {
+            #expect(SitePaths.resolve("é.html", from: page) == "é.html")
+            #expect(SitePaths.resolve("a/é/", from: page) == "a/é/index.html")
+            #expect(SitePaths.resolve("../é", from: page) == "../")
+            #expect(SitePaths.resolve("a.html", from: page) == "a.html")
+        }
     }
 
     /// `LinkChecker.opensFromDisk` (bytes for ASCII links) against the Character walk,

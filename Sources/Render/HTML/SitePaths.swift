@@ -183,7 +183,7 @@ public enum SitePaths {
             parts = []
         } else {
             parts = pagePath.split(separator: "/")
-            parts.removeLast()
+            if !parts.isEmpty { parts.removeLast() }                 // the page's folder ("" or "/": none)
         }
         for comp in l.split(separator: "/", omittingEmptySubsequences: true) {
             if comp == "." { continue }
