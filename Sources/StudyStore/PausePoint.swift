@@ -23,6 +23,8 @@ import Glibc
 ///   not yet planned;
 /// - `units-listed`: a build's plan has listed a section's units (a vault unlocked, the
 ///   keystores' inventories read) and not yet hashed their inputs.
+/// - `unit-build`: a build's plan is done and a unit that is not reused is about to be
+///   built (its inputs stamped by the plan, not yet read by the unit).
 ///
 /// In release builds ``reached(_:)`` does nothing.
 public enum PausePoint {

@@ -25,7 +25,12 @@ extension BuildContext {
             tree!.discard()
             return
         }
-        recordInput(project.manifestURL)
+        // (The bytes the project was parsed from, not the file as it is now.)
+        if project.manifestSHA256.isEmpty {
+            recordInput(project.manifestURL)
+        } else {
+            recordInput(project.manifestURL, sha256: project.manifestSHA256, size: project.manifestSize)
+        }
         let manifest = SiteManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
         newState.site = all
         let keepState = stateUnchanged()

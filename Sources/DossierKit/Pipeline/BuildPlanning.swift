@@ -107,11 +107,7 @@ extension BuildContext {
     /// (The same for a file read while the units were listed, by its stamp: the plan's
     /// stamp of it, or none when it changed while the plan read it.)
     func checkInputsReadEarly(_ section: any Section) throws {
-        func refuse(_ path: String) -> DossierError {
-            DossierError(file: project.display(URL(filePath: path, directoryHint: .notDirectory)),
-                         "changed while the build was reading it (is it still being written?); "
-                         + "nothing was written: build again once it is complete")
-        }
+        func refuse(_ path: String) -> DossierError { changedWhileRead(path) }
         for (path, parsed) in section.inputsReadEarly {
             lock.lock(); let planned = digested[path]; lock.unlock()
             if let planned, planned != parsed { throw refuse(path) }

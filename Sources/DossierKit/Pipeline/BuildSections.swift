@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 #endif
 import Render
+import StudyStore
 
 /// Build step 5: building or reusing each section's units and writing their files.
 extension BuildContext {
@@ -28,12 +29,16 @@ extension BuildContext {
                 // Its own input read once, by the unit (OwnInputRead.swift).
                 var own = context
                 own.ownInput = OwnInputRead(path: pu.unit.inputPaths[0])
+                PausePoint.reached("unit-build")   // (tests write an input here: debug builds only)
                 let result = try await section.build(unit: pu.unit, context: own)
+                try checkInputsUnchangedSincePlan(pu)
                 let hash = try unitHashAfterOwnRead(pu, own: own.ownInput!, rest: rest, section: key,
                                                     canonical: canonical)
                 r = try write(result, hash: hash, owner: pu.key)
             } else {
+                PausePoint.reached("unit-build")   // (tests write an input here: debug builds only)
                 let result = try await section.build(unit: pu.unit, context: context)
+                try checkInputsUnchangedSincePlan(pu)
                 r = try write(result, hash: pu.hash, owner: pu.key)
             }
             log.progress(done.increment(), of: total, label: key)

@@ -40,6 +40,11 @@ public struct Project: Sendable {
     public var csvBOM = true
     /// The line of `output:` in the manifest (for messages about the output folder).
     public var outputLine = 1
+    /// SHA-256 (hex) and size of the `dossier.yml` bytes this project was parsed from: the
+    /// build's manifest records these, not a later read of a file that may have been
+    /// edited since (docs/output-manifest.md).
+    public var manifestSHA256 = ""
+    public var manifestSize = 0
 
     /// Keys the manifest may hold besides section keys.
     public static let topLevelKeys: Set<String> = [
@@ -126,6 +131,8 @@ public struct Project: Sendable {
             root: root, manifestURL: manifest, title: title, description: description, baseURL: baseURL,
             output: output, markdownOptions: options, sectionConfigs: sections)
         project.outputLine = top.line("output")
+        project.manifestSHA256 = Hashing.sha256(data)
+        project.manifestSize = data.count
         project.csvBOM = csvBOM
         project.allowOutside = allowOutside
         return project

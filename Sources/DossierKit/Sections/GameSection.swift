@@ -110,11 +110,14 @@ public struct GameSection: Section {
     }
 
     public func units() throws -> [SectionUnit] {
-        [SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
+        var unit = SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
                      salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);"
                         + "\(kit?.salt ?? "");"
                         + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")"
-                            + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store)))]
+                            + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store)))
+        // (An ingest may write the database during the build: the unit reads one snapshot.)
+        unit.snapshotInputs = database.map { [$0.path] } ?? []
+        return [unit]
     }
 
     /// `;wal=<SHA-256 of the database's -wal file>` while that file holds anything: an

@@ -83,6 +83,11 @@ public struct SectionUnit: Sendable, Hashable {
     /// the unit's key takes the file's times and inode instead (docs/output-manifest.md,
     /// "Secret inputs").
     public var secretPaths: [String] = []
+    /// Inputs (some of ``inputPaths``) the unit reads in one consistent snapshot while other
+    /// programs may write them — a game's database that an ingest keeps writing: not checked
+    /// once the unit is built (every other input must still be as the plan stamped it,
+    /// docs/incremental.md "A file written while its unit is built").
+    public var snapshotInputs: [String] = []
 
     public init(id: String, inputs: [URL], salt: String = "") {
         self.init(id: id, inputPaths: inputs.map(\.path), salt: salt)
