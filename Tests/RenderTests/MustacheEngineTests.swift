@@ -150,3 +150,27 @@ private func model(_ names: [String: Bool], variant: Int, depth: Int = 2, textLi
         }
     }
 }
+
+/// A project template that is not UTF-8 (or cannot be read) is an error naming its file and
+/// the first bad line — never skipped, which would put the built-in template in its place.
+@Test func aProjectTemplateThatIsNotUTF8IsAnErrorAtItsLine() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tpl-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("page.mustache")
+    let builtIn = [TemplateSet.Source(name: "page", text: "built-in {{x}}", file: "Templates/page.mustache")]
+    for (bytes, line) in [([0xFF], 1), (Array("ok\n<p>\n".utf8) + [0xE9, 0x74, 0x0A], 3),
+                          (Array("é\n".utf8) + [0xC3], 2), (Array("a\nb\n\n".utf8) + [0xED, 0xA0, 0x80], 4)] {
+        try Data(bytes).write(to: file)
+        #expect {
+            _ = try TemplateSet(builtIn: builtIn, folders: [folder])
+        } throws: { error in
+            "\(error)" == "\(file.path):\(line): template error: not UTF-8 text; save the template as UTF-8"
+        }
+    }
+    // Valid UTF-8 (é as one scalar and as e + U+0301) overrides the built-in one.
+    try Data("é e\u{301} {{x}}".utf8).write(to: file)
+    let set = try TemplateSet(builtIn: builtIn, folders: [folder])
+    #expect(set.overridden == ["page"])
+    #expect(try set.render("page", ["x": "1"]) == "é e\u{301} 1")
+}

@@ -65,7 +65,17 @@ public struct TemplateSet: Sendable {
             for rel in all.sorted() where URL(fileURLWithPath: rel).pathExtension == "mustache" {
                 let url = folder.appendingPathComponent(rel)
                 let name = String(rel.dropLast(".mustache".count))
-                guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+                var isFolder = false
+                guard fm.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder else { continue }
+                // (A template that cannot be read or is not UTF-8 is an error, not skipped:
+                // the built-in one would be used in its place without a word.)
+                guard let data = fm.contents(atPath: url.path) else {
+                    throw Failure.parse(file: url.path, line: 1, message: "cannot read the template")
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw Failure.parse(file: url.path, line: Self.firstLineNotUTF8(Array(data)),
+                                        message: "not UTF-8 text; save the template as UTF-8")
+                }
                 texts[name] = (text, url.path)
                 if i == folders.count - 1 && lastOverrides { fromLast.insert(name) }
             }
@@ -87,6 +97,16 @@ public struct TemplateSet: Sendable {
         names = Set(texts.keys)
         overridden = fromLast
         self.texts = texts.mapValues(\.0)
+    }
+
+    /// The 1-based number of the first line of `bytes` (lines end at LF) that is not UTF-8.
+    static func firstLineNotUTF8(_ bytes: [UInt8]) -> Int {
+        var line = 1
+        for piece in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            if String(validating: piece, as: UTF8.self) == nil { return line }
+            line += 1
+        }
+        return line
     }
 
     /// Renders the template `name` with `model`. `capacity`: the bytes the page is
