@@ -167,3 +167,14 @@ def test_publish_keeps_a_ledger_and_refuses_to_exceed_the_lifetime_budget(run_do
         ledger.write_text(before + "release=zz epsilon=lots delta=0 section=game published=x\n")
         bad = publish()
         assert bad.returncode == 1 and "privacy-ledger.txt:5:" in bad.stderr and "epsilon" in bad.stderr
+        # A ledger that cannot be read as text is not an empty ledger (which would let the
+        # third release through: 4 of 10): the publish is refused, naming it, nothing sent.
+        ledger.write_bytes(before.encode() + b"# caf\xe9\n")
+        unread = publish()
+        assert unread.returncode == 1, unread.stdout
+        assert "privacy-ledger.txt" in unread.stderr and "not UTF-8" in unread.stderr
+        ledger.unlink()
+        ledger.mkdir()
+        folder = publish()
+        assert folder.returncode == 1 and "privacy-ledger.txt" in folder.stderr and "folder" in folder.stderr
+        assert json.loads((tmp_path / "srv" / "site" / "game" / "privacy.json").read_text())["release"] == third

@@ -41,7 +41,7 @@ public struct PrivacyLedgerHook: Sendable {
     public static func prepare(site: URL, ledgerURL: URL, shownLedger: String, allowOverBudget: Bool,
                                project: Project? = nil) throws -> PrivacyLedgerHook? {
         let file = site.appendingPathComponent(releasePath)
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        guard let data = try PrivacyFiles.bytesIfPresent(file, shown: file.path) else { return nil }
         guard let r = try? JSONDecoder().decode(ReleaseFile.self, from: data), let eps = PrivacyNumber.milli(r.epsilon),
               var life = PrivacyNumber.milli(r.lifetimeEpsilon) else {
             throw DossierError(file: file.path, "not a privacy release file (docs/game-privacy.md): rebuild the site")
@@ -57,7 +57,8 @@ public struct PrivacyLedgerHook: Sendable {
             ledger = found.ledger
             life = min(life, found.lifetimeMilli)
         }
-        if let text = try? String(contentsOf: ledgerURL, encoding: .utf8) {
+        // (Fails closed: a ledger that cannot be read is an error, not an empty ledger.)
+        if let text = try PrivacyFiles.textIfPresent(ledgerURL, shown: ledgerURL.path) {
             let parsed: Ledger
             do { parsed = try Ledger.parse(text) } catch {
                 throw DossierError(file: ledgerURL.path, line: error.line, error.message)

@@ -179,8 +179,12 @@ struct GamePrivacySettings: Sendable, CustomStringConvertible {
                 throw DossierError(file: databaseShown, error.message)
             }
         }
-        guard let text = try? String(contentsOf: projectLedger, encoding: .utf8) else { return false }
-        return (try? Ledger.parse(text))?.entries.isEmpty == false
+        // (Fails closed: a ledger that cannot be read or parsed is an error, never "no release".)
+        let shown = projectLedger.path == "/dev/null" ? projectLedger.path : PrivacyLedgerHook.fileName
+        guard let text = try PrivacyFiles.textIfPresent(projectLedger, shown: shown) else { return false }
+        do { return try !Ledger.parse(text).entries.isEmpty } catch {
+            throw DossierError(file: shown, line: error.line, error.message)
+        }
     }
 
     static func freshKey() -> Data { SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) } }
