@@ -10,6 +10,7 @@ Each project has one section with one unit, so the first unit built is the one w
 file is written. The exception is a game's database, which the unit reads in one
 snapshot while an ingest may write it: that build goes on."""
 import hashlib
+import os
 import pathlib
 import shutil
 import subprocess
@@ -116,6 +117,28 @@ def test_a_game_database_ingested_into_while_its_unit_is_built_is_not_refused(do
                     "--db", str(db)], check=True, capture_output=True)
     after = db.stat()
     assert (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns), "the ingest left the file"
+    pause.touch()
+    out, err = held.communicate(timeout=300)
+    assert held.returncode == 0, out + err
+
+
+def test_a_keystore_rewritten_while_its_unit_is_built_does_not_stop_the_build(dossier_bin, tmp_path):
+    """A keystore is read while the section lists its units, before the plan (checked
+    there): its unit does not read it again. Another project's build that opens the same
+    keystore meanwhile rewrites it (the same bytes, a new inode); this build goes on."""
+    needs(dossier_bin, "sms")
+    root = tmp_path / "sms"
+    shutil.copytree(DEMO / "data" / "sms", root / "data" / "sms")
+    (root / "data" / "sms" / "bob.keystore").unlink()                 # one keystore, one unit
+    (root / "dossier.yml").write_text("title: SMS\nbase_url: https://example.org/k/\nsms:\n"
+                                      "  keystores: data/sms/*.keystore\n  password_file: data/sms/demo.password\n",
+                                      encoding="utf-8")
+    store = root / "data" / "sms" / "alice.keystore"
+    pause = tmp_path / "pause"
+    held = held_build(dossier_bin, root, pause, at="unit-build:1")
+    fresh = store.with_name(".alice.tmp")
+    fresh.write_bytes(store.read_bytes())
+    os.replace(fresh, store)
     pause.touch()
     out, err = held.communicate(timeout=300)
     assert held.returncode == 0, out + err

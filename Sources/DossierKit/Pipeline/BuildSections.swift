@@ -20,6 +20,8 @@ extension BuildContext {
         let done = ProgressCounter()
         let total = units.count
         let canonical = project.sectionConfigs[index].node.canonical
+        // (Checked by the plan; units do not read them again: InputsAfterBuild.swift.)
+        let readEarly = Set(section.inputsReadEarly.keys).union(section.inputStampsReadEarly.keys)
         let results: [(String, BuildState.Unit)] = try await concurrentMap(units) { [self] pu in
             let r: BuildState.Unit
             if pu.reused, let prev = previous?.units[pu.key] {
@@ -31,14 +33,14 @@ extension BuildContext {
                 own.ownInput = OwnInputRead(path: pu.unit.inputPaths[0])
                 PausePoint.reached("unit-build")   // (tests write an input here: debug builds only)
                 let result = try await section.build(unit: pu.unit, context: own)
-                try checkInputsUnchangedSincePlan(pu)
+                try checkInputsUnchangedSincePlan(pu, readEarly: readEarly)
                 let hash = try unitHashAfterOwnRead(pu, own: own.ownInput!, rest: rest, section: key,
                                                     canonical: canonical)
                 r = try write(result, hash: hash, owner: pu.key)
             } else {
                 PausePoint.reached("unit-build")   // (tests write an input here: debug builds only)
                 let result = try await section.build(unit: pu.unit, context: context)
-                try checkInputsUnchangedSincePlan(pu)
+                try checkInputsUnchangedSincePlan(pu, readEarly: readEarly)
                 r = try write(result, hash: pu.hash, owner: pu.key)
             }
             log.progress(done.increment(), of: total, label: key)

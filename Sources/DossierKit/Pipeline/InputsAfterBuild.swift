@@ -17,13 +17,16 @@ import StudyStore
 /// ctime in ns, inode, device): the same stamp at both ends means no write in between.
 /// Left out: a unit's own input read once (``SectionUnit/readsOwnInput``: its key is made
 /// from the bytes it parsed), secret inputs (their bytes are recorded nowhere) and
-/// ``SectionUnit/snapshotInputs`` (a database read in one snapshot while others write it).
+/// ``SectionUnit/snapshotInputs`` (a database read in one snapshot while others write it),
+/// and the files the section read before the plan (`readEarly`: ``Section/inputsReadEarly``
+/// and ``Section/inputStampsReadEarly``, which the plan already checked and the unit does
+/// not read again — a keystore another project's build opens meanwhile does not matter).
 extension BuildContext {
-    func checkInputsUnchangedSincePlan(_ pu: PlannedUnit) throws {
+    func checkInputsUnchangedSincePlan(_ pu: PlannedUnit, readEarly: Set<String>) throws {
         let u = pu.unit
         for (k, path) in u.inputPaths.enumerated() {
             if k == 0 && pu.laterHash != nil { continue }
-            if u.secretPaths.contains(path) || u.snapshotInputs.contains(path) { continue }
+            if u.secretPaths.contains(path) || u.snapshotInputs.contains(path) || readEarly.contains(path) { continue }
             lock.lock(); let planned = newState.inputs[path]; lock.unlock()
             // (No stamp: the file changed while the plan read it.)
             guard let planned, let now = BuildState.InputStamp.current(path), planned.sameFile(now) else {

@@ -37,6 +37,8 @@ public struct ExperiencesSection: Section {
     let urls: [String: URL]
     /// Each experience file's SHA-256 as parsed here, by path.
     public let inputsReadEarly: [String: String]
+    /// Each experience file's size in bytes as parsed, by path (its media budget counts it).
+    let fileSizes: [String: Int]
 
     public init(config: SectionConfig, project: Project) throws {
         self.project = project
@@ -55,9 +57,10 @@ public struct ExperiencesSection: Section {
         var slugs: [String: String] = [:]
         var urls: [String: URL] = [:]
         var digests: [String: String] = [:]
+        var sizes: [String: Int] = [:]
         for name in names {
             let url = folder.appendingPathComponent(name)
-            let (e, found) = Self.load(url, display: project.display(url), digests: &digests)
+            let (e, found) = Self.load(url, display: project.display(url), digests: &digests, sizes: &sizes)
             issues += found
             guard let e else { continue }
             if let other = slugs[e.slug] {
@@ -80,17 +83,19 @@ public struct ExperiencesSection: Section {
         loadWarnings = warnings
         self.urls = urls
         inputsReadEarly = digests
+        fileSizes = sizes
     }
 
     /// ``ExperienceLoader/load(url:display:)`` from bytes read here, whose SHA-256 goes into
     /// `digests` under the file's path (``Section/inputsReadEarly``).
-    static func load(_ url: URL, display: String, digests: inout [String: String])
+    static func load(_ url: URL, display: String, digests: inout [String: String], sizes: inout [String: Int])
         -> (Experience?, [ExperienceIssue])
     {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             return ExperienceLoader.load(url: url, display: display)    // (its message says why)
         }
         digests[url.path] = Hashing.sha256(data)
+        sizes[url.path] = data.count
         return ExperienceLoader.load(data: data, url: url, display: display)
     }
 
@@ -115,7 +120,7 @@ public struct ExperiencesSection: Section {
         guard let e = experiences.first(where: { $0.slug == unit.id }) else { return UnitResult() }
         let base = "experiences/\(e.slug)/"
         let graph = GraphAnalysis(e)
-        let fileBytes = (try? Data(contentsOf: fileURL(e)).count) ?? 0
+        let fileBytes = fileSizes[fileURL(e).path] ?? 0     // (as parsed, not read again)
         let media = MediaReport(e, root: folder, fileBytes: fileBytes)
         var issues = (loadWarnings[e.slug] ?? []) + graph.issues(for: e) + media.warnings
         let title = e.title ?? e.slug
