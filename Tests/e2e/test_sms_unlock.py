@@ -88,3 +88,17 @@ def test_hostile_kdf_parameters_fail_fast_naming_the_file(run_dossier, tmp_path,
     (proj / "dossier.yml").write_text("title: T\nsms:\n  keystores: data/*.keystore\n  password_env: PW\n")
     r = p.run_dossier("check", proj, check=False, env={"PW": STRONG})
     assert r.returncode == 1 and "k.keystore" in r.stderr and f"kdf.{field}" in r.stderr
+
+
+def test_a_wrong_password_and_a_lock_out_name_the_keystore(run_dossier, tmp_path):
+    """Which keystore refused the password: the message names the file (the fuzzer's
+    rule for every error), for a wrong try and for the lock-out after the third."""
+    p = Party(run_dossier, tmp_path / "alice.keystore", now="2026-06-01T00:00:00Z")
+    p.init("alice")
+    for left in (2, 1):
+        r = p.sms("contact", "list", check=False, DOSSIER_SMS_PASSWORD="wrong")
+        assert r.returncode == 1 and f"{p.path}: wrong password ({left} more tr" in r.stderr, r.stderr
+    r = p.sms("contact", "list", check=False, DOSSIER_SMS_PASSWORD="wrong")
+    assert r.returncode == 1 and f"{p.path}: wrong password; the keystore is now locked" in r.stderr, r.stderr
+    r = p.sms("contact", "list", check=False)
+    assert r.returncode == 1 and f"{p.path}: the keystore is locked" in r.stderr, r.stderr

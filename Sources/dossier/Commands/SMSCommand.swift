@@ -32,10 +32,20 @@ struct KeystoreOptions: ParsableArguments {
         let url = self.url
         // A locked keystore is reported before asking for a password.
         if let until = (try? Keystore.lockoutState(at: url))?.lockedUntil, until > SMS.now() {
-            throw SMS.error(SecureSMSError.locked(until: until))
+            throw naming(url, SecureSMSError.locked(until: until))
         }
         let pw = try SecretInput.read(prompt: "Keystore password: ", environment: "DOSSIER_SMS_PASSWORD")
-        return try SMS.wrap { try Keystore.open(at: url, password: pw, now: SMS.now(), lockWait: lockWait) }
+        do { return try Keystore.open(at: url, password: pw, now: SMS.now(), lockWait: lockWait) } catch {
+            throw naming(url, error)
+        }
+    }
+
+    /// An error of opening the keystore at `url`, naming the file when its text does not
+    /// already (a wrong password or a lock-out: which keystore?).
+    func naming(_ url: URL, _ error: Error) -> DossierError {
+        let e = SMS.error(error)
+        let text = "\(e)"
+        return text.contains(url.path) ? e : DossierError(file: url.path, text)
     }
 }
 
