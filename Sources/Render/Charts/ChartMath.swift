@@ -200,6 +200,7 @@ public struct BoxStats: Sendable, Equatable {
 
     /// Statistics of the finite values, or nil when there are none.
     public init?(values: [Double]) {
+        if let counted = BoxStats.fromCounts(values) { self = counted; return }  // (close whole numbers)
         self.init(sortedFinite: BoxStats.sortedFinite(values))
     }
 
