@@ -21,58 +21,75 @@ extension BoxStats {
     /// all equal, the bounds of the span, huge magnitudes, −0, non-finite values).
     static func fromCounts(_ values: [Double]) -> BoxStats? {
         let n = values.count
-        guard n > 0 else { return nil }
-        var lo = values[0], hi = values[0]
+        guard n > 0, abs(values[0]) < 0x1p52 else { return nil }
+        var lo = Int(values[0]), hi = lo
         var sum = 0
         for x in values {
             // Whole, finite and below 2^52 (NaN and ±∞ fail the first test), not −0.
-            guard abs(x) < 0x1p52, Double(Int64(x)) == x, !(x == 0 && x.sign == .minus) else { return nil }
-            lo = Swift.min(lo, x)
-            hi = Swift.max(hi, x)
-            sum &+= Int(x)
+            guard abs(x) < 0x1p52 else { return nil }
+            let i = Int(x)
+            guard Double(i) == x, x.bitPattern != (-0.0).bitPattern else { return nil }
+            if i < lo { lo = i }
+            if i > hi { hi = i }
+            sum &+= i
         }
-        guard Double(n) * Swift.max(abs(lo), abs(hi)) < 0x1p53 else { return nil }
-        let span = Int(hi - lo)
-        guard span < 4 * n, span < 65_536 else { return nil }
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: span + 1) { counts -> BoxStats in
+        guard Double(n) * Double(Swift.max(-lo, hi)) < 0x1p53 else { return nil }
+        let span = hi - lo
+        guard span < 4 * n, span < 65_536, n < Int(Int32.max) else { return nil }
+        let low = Double(lo)
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: span + 1) { counts -> BoxStats in
             counts.initialize(repeating: 0)
-            for x in values { counts[Int(x - lo)] += 1 }
+            for x in values { counts[Int(x) - lo] &+= 1 }
             // The order statistics the quartiles read (``quantile(sorted:_:)``), ascending.
-            let h = [0.25, 0.5, 0.75].map { Double(n - 1) * $0 }
-            var at = [Int](), value = [Double](repeating: 0, count: 6)
-            for q in h {
-                let l = Int(q.rounded(.down))
-                at.append(l)
-                at.append(Swift.min(l + 1, n - 1))
-            }
-            var next = 0, seen = 0, i = 0
-            while next < 6 {
-                seen += counts[i]
-                while next < 6, at[next] < seen {
-                    value[next] = lo + Double(i)
-                    next += 1
+            let h = (Double(n - 1) * 0.25, Double(n - 1) * 0.5, Double(n - 1) * 0.75)
+            let l = (Int(h.0.rounded(.down)), Int(h.1.rounded(.down)), Int(h.2.rounded(.down)))
+            let at = [l.0, Swift.min(l.0 + 1, n - 1), l.1, Swift.min(l.1 + 1, n - 1), l.2, Swift.min(l.2 + 1, n - 1)]
+            var value = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+            withUnsafeMutableBytes(of: &value) { raw in
+                let v = raw.bindMemory(to: Double.self)
+                var next = 0, seen = 0, i = 0
+                while next < 6 {
+                    seen += Int(counts[i])
+                    while next < 6, at[next] < seen {
+                        v[next] = low + Double(i)
+                        next += 1
+                    }
+                    i += 1
                 }
-                i += 1
             }
-            func quartile(_ k: Int) -> Double {
-                value[2 * k] + (h[k] - Double(at[2 * k])) * (value[2 * k + 1] - value[2 * k])
-            }
-            let q1 = quartile(0), median = quartile(1), q3 = quartile(2)
+            let q1 = value.0 + (h.0 - Double(l.0)) * (value.1 - value.0)
+            let median = value.2 + (h.1 - Double(l.1)) * (value.3 - value.2)
+            let q3 = value.4 + (h.2 - Double(l.2)) * (value.5 - value.4)
             let lowFence = q1 - 1.5 * (q3 - q1), highFence = q3 + 1.5 * (q3 - q1)
-            var lowerWhisker: Double?, upperWhisker: Double?
-            var outliers: [Double] = []
-            for b in 0...span where counts[b] > 0 {
-                let x = lo + Double(b)
-                if x >= lowFence && x <= highFence {
-                    if lowerWhisker == nil { lowerWhisker = x }
-                    upperWhisker = x
-                } else {
-                    for _ in 0..<counts[b] { outliers.append(x) }
+            // From the bottom: the outliers below the low fence, up to the first value at or
+            // above it; from the top: those above the high fence, down to the first value at
+            // or below it. Every value between the two is inside the fences.
+            var outliers: [Double] = [], above: [Double] = []
+            var b = 0
+            while b <= span {
+                let c = Int(counts[b])
+                if c > 0 {
+                    let x = low + Double(b)
+                    if x >= lowFence { break }
+                    for _ in 0..<c { outliers.append(x) }
                 }
+                b += 1
             }
-            return BoxStats(count: n, min: lo, q1: q1, median: median, q3: q3, max: hi,
-                            mean: Double(sum) / Double(n), lowerWhisker: lowerWhisker ?? q1,
-                            upperWhisker: upperWhisker ?? q3, outliers: outliers)
+            var t = span
+            while t >= b {
+                let c = Int(counts[t])
+                if c > 0 {
+                    let x = low + Double(t)
+                    if x <= highFence { break }
+                    for _ in 0..<c { above.append(x) }
+                }
+                t -= 1
+            }
+            outliers.append(contentsOf: above.reversed())
+            let inside = b <= t
+            return BoxStats(count: n, min: low, q1: q1, median: median, q3: q3, max: Double(hi),
+                            mean: Double(sum) / Double(n), lowerWhisker: inside ? low + Double(b) : q1,
+                            upperWhisker: inside ? low + Double(t) : q3, outliers: outliers)
         }
     }
 

@@ -38,11 +38,12 @@ struct SVGMarkup: ExpressibleByStringInterpolation {
             guard x.isFinite else { return appendLiteral("0") }
             let hundredths = (x * 100).rounded()
             guard abs(hundredths) < 9e15 else { return appendInterpolation(ChartNumber.coord(x)) }
-            DecimalText.withFixed(Int64(hundredths), places: 2) { bytes.append($0) }
+            bytes.appendHundredths(Int64(hundredths))
         }
 
         /// Text as it is: already escaped, or an attribute value such as a colour.
         mutating func appendInterpolation(_ text: String) {
+            if text.utf8.withContiguousStorageIfAvailable({ bytes.append($0) }) != nil { return }
             var text = text
             text.withUTF8 { bytes.append($0) }
         }
@@ -71,7 +72,7 @@ struct MarkupBytes {
             let at = used
             withUnsafeMutableBytes(of: &inline) { raw in
                 let to = raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + at
-                to.update(from: from, count: n)
+                SVGWriter.copy(from, to: to, count: n)
             }
             used = at + n
             return
@@ -82,6 +83,19 @@ struct MarkupBytes {
             spill = all
         }
         spill!.write(bytes: piece)
+    }
+
+    /// ``SVGWriter/writeHundredths(_:)``'s text, its digits stored in place when they fit.
+    mutating func appendHundredths(_ k: Int64) {
+        if spill == nil, used + SVGWriter.hundredthsRoom <= Self.inlineCapacity {
+            let at = used
+            let n = withUnsafeMutableBytes(of: &inline) { raw in
+                SVGWriter.hundredths(k, into: raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + at)
+            }
+            used = at + n
+            return
+        }
+        DecimalText.withFixed(k, places: 2) { append($0) }
     }
 
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -8,8 +8,10 @@ import Foundation
 /// Timeline of lanes with spans (see ``Charts/timeline(lanes:options:)``).
 enum TimelineChart {
     /// `tips`: ``tooltips(lanes:)`` when the caller has them already (both drawings of
-    /// ``Charts/responsiveWritten(_:_:)`` share them).
-    static func canvas(lanes: [TimelineLane], options: ChartOptions, tips given: [[String]]? = nil) -> ChartCanvas {
+    /// ``Charts/responsiveWritten(_:_:)`` share them); `rows`: ``packRows(_:)`` of each
+    /// lane, shared the same way.
+    static func canvas(lanes: [TimelineLane], options: ChartOptions, tips given: [[String]]? = nil,
+                       rows givenRows: [(rows: [Int], count: Int)]? = nil) -> ChartCanvas {
         let kind = "timeline"
         let spans = lanes.flatMap(\.spans).filter { $0.start.isFinite && $0.end.isFinite }
         guard !lanes.isEmpty, !spans.isEmpty else { return ChartCanvas.noDataCanvas(options: options, kind: kind) }
@@ -51,7 +53,7 @@ enum TimelineChart {
         labels.write("<g class=\"span-labels\" font-size=\"11\" clip-path=\"url(#\(clip))\">")
         let tips = given ?? tooltips(lanes: lanes)
         for (li, lane) in lanes.enumerated() {
-            let (rowOf, rowCount) = packRows(lane.spans)
+            let (rowOf, rowCount) = givenRows?[li] ?? packRows(lane.spans)
             let subH = laneH * 0.8 / Double(rowCount)
             let barH = min(24, subH * 0.8)
             for (si, s) in lane.spans.enumerated() where s.start.isFinite && s.end.isFinite {
@@ -88,19 +90,35 @@ enum TimelineChart {
             cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") "
                               + "from \(ChartNumber.shown(lo)) to \(ChartNumber.shown(hi)).")
             for lane in lanes {
-                let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map { s -> String in
-                    let a = min(s.start, s.end), b = max(s.start, s.end)
-                    let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
-                    let when = a == b
-                        ? "at \(ChartNumber.shown(a))" : "\(ChartNumber.shown(a))–\(ChartNumber.shown(b))"
-                    return name.isEmpty ? when : "\(name) \(when)"
-                }
+                let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map(summaryItem)
                 cv.summary.append(items.isEmpty
                                   ? "\(lane.name): no spans."
                                   : ChartSummary.list(head: lane.name, items: items, limit: 30))
             }
         }
         return cv
+    }
+
+    /// A span in the data summary: `label / category a–b` (or `at a`), joined from as few
+    /// strings as it takes: the array of names filtered and joined and the two
+    /// interpolations were ≈ 4,700 instructions a span (docs/perf-study.md, "the
+    /// participant page's charts and tables"). `ChartPiecesTwinTests` compares it with
+    /// ``summaryItemPlainly(_:)``.
+    static func summaryItem(_ s: TimelineSpan) -> String {
+        let a = min(s.start, s.end), b = max(s.start, s.end)
+        var t = s.label.isEmpty ? s.category : s.category.isEmpty ? s.label : s.label + " / " + s.category
+        if !t.isEmpty { t += " " }
+        if a == b { t += "at " } else { t += ChartNumber.shown(a); t += "–" }
+        t += ChartNumber.shown(b)
+        return t
+    }
+
+    /// ``summaryItem(_:)`` as it was written: its plain twin, kept for the tests.
+    static func summaryItemPlainly(_ s: TimelineSpan) -> String {
+        let a = min(s.start, s.end), b = max(s.start, s.end)
+        let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
+        let when = a == b ? "at \(ChartNumber.shown(a))" : "\(ChartNumber.shown(a))–\(ChartNumber.shown(b))"
+        return name.isEmpty ? when : "\(name) \(when)"
     }
 
     /// Greedy interval packing so overlapping spans of one lane do not hide each other:

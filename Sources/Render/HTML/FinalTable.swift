@@ -77,16 +77,21 @@ extension TableMarkup {
                 o.write(literal: "</th>")
             }
             o.write(raw: layout.afterHeader)
-            // Each column's opening cell tag made once (a study page has ~1,500 cells).
+            // Each column's opening cell tag made once (a study page has ~1,500 cells), and
+            // its cells read out of the enum once (a switch per cell took its array out).
             let opening = columns.map { "<td\($0.classAttribute)>" }
+            var html: [[String]] = [], integers: [[Int]] = [], isHTML: [Bool] = []
+            for column in columns {
+                switch column.cells {
+                case .html(let cells): html.append(cells); integers.append([]); isHTML.append(true)
+                case .integers(let values): html.append([]); integers.append(values); isHTML.append(false)
+                }
+            }
             for row in 0..<rows {
                 o.write(raw: layout.rowOpen)
                 for k in columns.indices {
                     o.write(raw: opening[k])
-                    switch columns[k].cells {
-                    case .html(let cells): o.write(raw: cells[row])
-                    case .integers(let values): o.write(whole: values[row])
-                    }
+                    if isHTML[k] { o.write(raw: html[k][row]) } else { o.write(whole: integers[k][row]) }
                     o.write(literal: "</td>")
                 }
                 o.write(raw: layout.rowClose)
