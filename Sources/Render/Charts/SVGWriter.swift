@@ -64,6 +64,9 @@ struct SVGWriter {
     /// `SVGWriterBufferTests.stringInPiecesAsDecodedWhole` compares the two.
     static func stringInPieces(_ b: UnsafeBufferPointer<UInt8>) -> String {
         let n = b.count
+        // A short text (a tooltip) has no run of 64 to split off: made whole, without the
+        // room reserved for pieces and the piece's own string.
+        if n < 64 { return String(decoding: b, as: UTF8.self) }
         guard var wide = nextNonASCII(b, from: 0) else { return String(decoding: b, as: UTF8.self) }
         var out = ""
         out.reserveCapacity(n)
@@ -144,6 +147,24 @@ struct SVGWriter {
     mutating func write(literal: StaticString) {
         literal.withUTF8Buffer { appendBytes($0) }
     }
+
+    /// Appends ``ChartNumber/shown(_:)`` of `x`: a whole number's digits, or the rounded
+    /// hundredths of one from 0.01 up, from the stack with U+2212 for a negative one; any
+    /// other value (non-finite, tiny, from 9·10¹³) as the string. A tooltip's numbers were
+    /// two strings each (`ChartTooltipTwinTests`, `ChartPiecesTwinTests.shownAsChartNumberShown`).
+    mutating func write(shown x: Double) {
+        guard x.isFinite, abs(x) < 9e13 else { return write(raw: ChartNumber.shown(x)) }
+        if x == x.rounded() {
+            if x < 0 { write(literal: "\u{2212}"); write(whole: Int(-x)) } else { write(whole: Int(x)) }
+            return
+        }
+        guard abs(x) >= 0.01 else { return write(raw: ChartNumber.shown(x)) }
+        let k = Int64((x * 100).rounded())
+        if k < 0 { write(literal: "\u{2212}"); writeHundredths(-k) } else { writeHundredths(k) }
+    }
+
+    /// Forgets the markup, keeping the room (one writer for many short texts).
+    mutating func removeAll() { count = 0 }
 
     /// Appends `String(v)`: its digits counted, then stored straight into the room
     /// (`SVGWriterTests.wholeNumbersAsString` compares the two).

@@ -108,8 +108,11 @@ enum TimelineChart {
         let a = min(s.start, s.end), b = max(s.start, s.end)
         var t = s.label.isEmpty ? s.category : s.category.isEmpty ? s.label : s.label + " / " + s.category
         if !t.isEmpty { t += " " }
-        if a == b { t += "at " } else { t += ChartNumber.shown(a); t += "–" }
-        t += ChartNumber.shown(b)
+        if a == b {
+            t += "at "; t += ChartNumber.shown(a)
+        } else {
+            t += ChartNumber.shown(a); t += "–"; t += ChartNumber.shown(b)
+        }
         return t
     }
 
@@ -152,10 +155,13 @@ enum TimelineChart {
     /// Each span's tooltip, escaped, by lane and span index ("" for a span with a
     /// non-finite end, which is not drawn).
     static func tooltips(lanes: [TimelineLane]) -> [[String]] {
-        lanes.map { lane in
+        var t = SVGWriter(capacity: 256)   // one writer for every tooltip
+        return lanes.map { lane in
             lane.spans.map { s in
                 guard s.start.isFinite, s.end.isFinite else { return "" }
-                return SVGText.escape(tooltip(lane.name, s, min(s.start, s.end), max(s.start, s.end)))
+                t.removeAll()
+                writeTooltip(lane.name, s, min(s.start, s.end), max(s.start, s.end), into: &t)
+                return SVGText.escape(t.string)
             }
         }
     }
@@ -164,19 +170,25 @@ enum TimelineChart {
     /// (``tooltipByStrings``, its plain twin, appended strings; `ChartTooltipTwinTests`).
     static func tooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {
         var t = SVGWriter(capacity: 96)
+        writeTooltip(lane, s, a, b, into: &t)
+        return t.string
+    }
+
+    /// ``tooltip(_:_:_:_:)`` written after what `t` holds, its numbers as digits
+    /// (``SVGWriter/write(shown:)``).
+    static func writeTooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double, into t: inout SVGWriter) {
         t.write(raw: lane)
         t.write(literal: ": ")
         if !s.label.isEmpty { t.write(raw: s.label); t.write(literal: " ") }
         if !s.category.isEmpty { t.write(literal: "("); t.write(raw: s.category); t.write(literal: ") ") }
         if a == b {
             t.write(literal: "at ")
-            t.write(raw: ChartNumber.shown(a))
+            t.write(shown: a)
         } else {
-            t.write(raw: ChartNumber.shown(a))
+            t.write(shown: a)
             t.write(literal: "–")
-            t.write(raw: ChartNumber.shown(b))
+            t.write(shown: b)
         }
-        return t.string
     }
 
     /// ``tooltip(_:_:_:_:)`` as appended strings: its plain twin, kept for the tests.

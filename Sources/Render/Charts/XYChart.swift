@@ -140,12 +140,16 @@ enum XYChart {
     /// a scatter's when it has a label or the chart at most ``tooltipLimit`` points.
     static func tooltips(series: [XYSeries], kind: Kind) -> [[String?]] {
         let totalPoints = series.reduce(0) { n, s in n + s.points.count(where: { $0.x.isFinite && $0.y.isFinite }) }
+        var t = SVGWriter(capacity: 256)   // one writer for every tooltip
         return series.map { s in
             s.points.map { p -> String? in
                 guard p.x.isFinite, p.y.isFinite else { return nil }
                 let shown = kind == .line
                     ? s.points.count <= lineMarkerLimit : p.label != nil || totalPoints <= tooltipLimit
-                return shown ? SVGText.escape(tooltip(p, series: s.name, many: series.count > 1)) : nil
+                guard shown else { return nil }
+                t.removeAll()
+                writeTooltip(p, series: s.name, many: series.count > 1, into: &t)
+                return SVGText.escape(t.string)
             }
         }
     }
@@ -155,14 +159,20 @@ enum XYChart {
     /// plain twin) each piece cost about 340 instructions (`ChartTooltipTwinTests`).
     static func tooltip(_ p: XYPoint, series: String, many: Bool) -> String {
         var t = SVGWriter(capacity: 96)
+        writeTooltip(p, series: series, many: many, into: &t)
+        return t.string
+    }
+
+    /// ``tooltip(_:series:many:)`` written after what `t` holds, its numbers as digits
+    /// (``SVGWriter/write(shown:)``).
+    static func writeTooltip(_ p: XYPoint, series: String, many: Bool, into t: inout SVGWriter) {
         if many { t.write(raw: series); t.write(literal: ": ") }
         if let l = p.label, !l.isEmpty { t.write(raw: l); t.write(literal: " ") }
         t.write(literal: "(")
-        t.write(raw: ChartNumber.shown(p.xValue ?? p.x))
+        t.write(shown: p.xValue ?? p.x)
         t.write(literal: ", ")
-        t.write(raw: ChartNumber.shown(p.y))
+        t.write(shown: p.y)
         t.write(literal: ")")
-        return t.string
     }
 
     /// ``tooltip(_:series:many:)`` joined from strings: its plain twin, kept for the tests.
