@@ -98,4 +98,97 @@ struct ChartPiecesTwinTests {
             #expect(one.string == "<" + t + "1.5", "\(n)")
         }
     }
+
+    /// ``SVGWriter/write(shown:)`` as ``ChartNumber/shown(_:)``: signed zeros, whole numbers
+    /// of both signs, hundredths and their ties, values below 0.01, the bound 9·10¹³ and
+    /// the strings' own ranges past it, non-finite values, and 100,000 random ones.
+    @Test func shownAsChartNumberShown() {
+        var xs: [Double] = [0, -0.0, 1, -1, 0.01, -0.01, 0.009, -0.009, 0.005, 0.015, -0.015, 1.005, 2.675, -2.675,
+                            12.5, -12.5, 1e13, 9e13, -9e13, 8.999_999_999_999e13, 1e15, -1e15, 1e300, -1e-300,
+                            .leastNonzeroMagnitude, .nan, .infinity, -.infinity, Double(Int64.max), 3_600.125]
+        var g = SplitMix64(seed: 4_519)
+        for _ in 0..<25_000 {
+            xs.append(Double(Int.random(in: -100_000...100_000, using: &g)))
+            xs.append(Double(Int.random(in: -3_600_000...3_600_000, using: &g)) / 1000)
+            xs.append(Double.random(in: -1...1, using: &g))
+            xs.append(Double(bitPattern: g.next()))
+        }
+        for x in xs {
+            var w = SVGWriter(capacity: 4)
+            w.write(shown: x)
+            #expect(w.string == ChartNumber.shown(x), "\(x)")
+        }
+    }
+
+    /// The tooltips of a whole chart, written one after another into one writer
+    /// (``XYChart/tooltips(series:kind:)``, ``TimelineChart/tooltips(lanes:)``), as each
+    /// made alone by its plain twin and escaped: labels `é` both ways, CR LF, escaped and
+    /// long; numbers whole, hundredths, tiny, negative, huge and non-finite.
+    @Test func chartTooltipsAsTheirPlainTwins() {
+        let texts = ["", "field 3", "é", "e\u{301}", "a\r\nb", "<b> & \"c\"", String(repeating: "long ", count: 60)]
+        let numbers: [Double] = [0, -0.0, 3, -3, 1.25, -0.004, 0.5, 1e14, -1e300, .nan, .infinity, 12.345]
+        var g = SplitMix64(seed: 4_520)
+        func pick<T>(_ a: [T]) -> T { a[Int(g.next() % UInt64(a.count))] }
+        for run in 0..<400 {
+            let series = (0..<Int(1 + g.next() % 3)).map { _ in
+                XYSeries(name: pick(texts), points: (0..<Int(g.next() % 30)).map { _ in
+                    XYPoint(x: pick(numbers), y: pick(numbers), label: g.next() % 3 == 0 ? nil : pick(texts),
+                            xValue: g.next() % 4 == 0 ? pick(numbers) : nil)
+                })
+            }
+            for kind in [XYChart.Kind.scatter, .line] {
+                let plain = series.map { s in
+                    s.points.map { p -> String? in
+                        guard p.x.isFinite, p.y.isFinite else { return nil }
+                        let total = series.reduce(0) { $0 + $1.points.count(where: { $0.x.isFinite && $0.y.isFinite }) }
+                        let shown = kind == .line ? s.points.count <= XYChart.lineMarkerLimit
+                            : p.label != nil || total <= XYChart.tooltipLimit
+                        return shown
+                            ? SVGText.escape(XYChart.tooltipByStrings(p, series: s.name, many: series.count > 1)) : nil
+                    }
+                }
+                #expect(XYChart.tooltips(series: series, kind: kind) == plain, "run \(run)")
+            }
+            let lanes = (0..<Int(g.next() % 4)).map { _ in
+                TimelineLane(name: pick(texts), spans: (0..<Int(g.next() % 8)).map { _ in
+                    TimelineSpan(start: pick(numbers), end: pick(numbers), label: pick(texts), category: pick(texts))
+                })
+            }
+            let plainSpans = lanes.map { lane in
+                lane.spans.map { s -> String in
+                    guard s.start.isFinite, s.end.isFinite else { return "" }
+                    return SVGText.escape(
+                        TimelineChart.tooltipByStrings(lane.name, s, min(s.start, s.end), max(s.start, s.end)))
+                }
+            }
+            #expect(TimelineChart.tooltips(lanes: lanes) == plainSpans, "run \(run)")
+        }
+    }
+
+    /// Chart ids made from ASCII titles by their bytes (``ChartID/fromASCIITitle(_:kind:)``)
+    /// as made plainly: titles empty, of separators only, upper case, digits, runs of
+    /// separators, slugs cut at 24 characters on a letter and on a dash, with `é` as one
+    /// scalar and as e + U+0301 (the plain path), CR LF, and 5,000 random titles.
+    @Test func chartIDsAsMadePlainly() {
+        let pieces = ["", "a", "Z", "9", " ", "-", "--", "Entry time", "ERRORS", "é", "e\u{301}", "\r\n", "_", "!",
+                      "Keystroke dynamics (Entry pages)", String(repeating: "x", count: 23), "İ", "ß", "K"]
+        var g = SplitMix64(seed: 4_521)
+        var titles = pieces
+        for _ in 0..<5_000 {
+            titles.append((0..<Int(g.next() % 6)).map { _ in pieces[Int(g.next() % UInt64(pieces.count))] }.joined())
+        }
+        var fast = 0
+        for title in titles {
+            for description in ["", "d", "Counts per string: é", String(repeating: "long text ", count: 30)] {
+                let o = ChartOptions(title: title, description: description)
+                #expect(ChartID.make(o, kind: "scatter") == ChartID.fromTitlePlainly(o, kind: "scatter"),
+                        "\(title.debugDescription)")
+                if let f = ChartID.fromASCIITitle(o, kind: "bar") {
+                    fast += 1
+                    #expect(f == ChartID.fromTitlePlainly(o, kind: "bar"), "\(title.debugDescription)")
+                }
+            }
+        }
+        #expect(fast > 2_000)
+    }
 }

@@ -71,7 +71,7 @@ enum BoxPlotChart {
                 marks.write(literal: " stroke-width=\"1.5\"><title>")
                 marks.write(raw: name)
                 marks.write(literal: " outlier: ")
-                marks.write(raw: ChartNumber.shown(o))
+                marks.write(shown: o)
                 marks.write(literal: "</title></circle>")
             }
             marks.write("</g>")
