@@ -40,18 +40,21 @@ extension BoxStats {
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: span + 1) { counts -> BoxStats in
             counts.initialize(repeating: 0)
             for x in values { counts[Int(x) - lo] &+= 1 }
-            // The order statistics the quartiles read (``quantile(sorted:_:)``), ascending.
+            // The order statistics the quartiles read (``quantile(sorted:_:)``), found in
+            // one walk in the order of their indices (for fewer than five values a
+            // quartile's upper one comes after the next quartile's lower one).
             let h = (Double(n - 1) * 0.25, Double(n - 1) * 0.5, Double(n - 1) * 0.75)
             let l = (Int(h.0.rounded(.down)), Int(h.1.rounded(.down)), Int(h.2.rounded(.down)))
             let at = [l.0, Swift.min(l.0 + 1, n - 1), l.1, Swift.min(l.1 + 1, n - 1), l.2, Swift.min(l.2 + 1, n - 1)]
+            let order = at.indices.sorted { at[$0] < at[$1] }
             var value = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
             withUnsafeMutableBytes(of: &value) { raw in
                 let v = raw.bindMemory(to: Double.self)
                 var next = 0, seen = 0, i = 0
                 while next < 6 {
                     seen += Int(counts[i])
-                    while next < 6, at[next] < seen {
-                        v[next] = low + Double(i)
+                    while next < 6, at[order[next]] < seen {
+                        v[order[next]] = low + Double(i)
                         next += 1
                     }
                     i += 1
