@@ -191,4 +191,27 @@ struct ChartPiecesTwinTests {
         }
         #expect(fast > 2_000)
     }
+
+    /// ``SVGWriter/copy(_:to:count:)`` for every length from 0 to 80 (the words of 1, 2, 4
+    /// and 8 bytes, their overlaps, `memmove` past 16), from every offset of 0 to 7 into
+    /// every offset of 0 to 7, with the bytes around the copy untouched.
+    @Test func everyShortCopyAsTheBytes() {
+        var g = SplitMix64(seed: 4_522)
+        let source = (0..<100).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+        for n in 0...80 {
+            for from in 0..<8 {
+                for to in 0..<8 {
+                    var target = [UInt8](repeating: 0xAA, count: 100)
+                    source.withUnsafeBufferPointer { s in
+                        target.withUnsafeMutableBufferPointer { t in
+                            SVGWriter.copy(s.baseAddress! + from, to: t.baseAddress! + to, count: n)
+                        }
+                    }
+                    var expected = [UInt8](repeating: 0xAA, count: 100)
+                    expected.replaceSubrange(to..<(to + n), with: source[from..<(from + n)])
+                    #expect(target == expected, "\(n) bytes from \(from) to \(to)")
+                }
+            }
+        }
+    }
 }
