@@ -103,4 +103,24 @@ struct BoxStatsCountingTests {
             #expect(Charts.boxPlot(groups: groups, options: options) == reference, "run \(run)")
         }
     }
+
+    /// A group's description written as bytes (``BoxPlotChart/describe(_:)``) as its plain
+    /// twin: no outliers, one, ten, eleven, many; whole, fractional, negative, huge and tiny
+    /// statistics.
+    @Test func descriptionsAsWrittenPlainly() {
+        var g = SplitMix64(seed: 4_523)
+        let lists: [[Double]] = [[7], [1, 2], [-5, -5, -4.5, 1e14, -1e300, 0.001], (0..<30).map { Double($0) } + [900],
+                                 (0..<40).map { Double($0 % 5) } + (0..<10).map { 1_000 + Double($0) },
+                                 (0..<40).map { Double($0 % 5) } + (0..<11).map { -1_000 - Double($0) / 3 }]
+        var all = lists
+        for _ in 0..<2_000 {
+            all.append((0..<Int(1 + g.next() % 200)).map { _ in
+                g.next() % 12 == 0 ? Double(Int(g.next() % 9_000)) - 4_000 : Double(g.next() % 400) / 4
+            })
+        }
+        for v in all {
+            guard let s = BoxStats(values: v) else { continue }
+            #expect(BoxPlotChart.describe(s) == BoxPlotChart.describePlainly(s), "\(v.prefix(6))")
+        }
+    }
 }

@@ -49,20 +49,23 @@ struct NumberColumnTwinTests {
         #expect(padded > 5_000)
     }
 
-    /// The timeline's summary item (``TimelineChart/summaryItem(_:)``) as its plain twin:
-    /// labels and categories empty, one byte, `é` as one scalar and as e + U+0301, CR LF,
-    /// escaped and long; spans and instants, reversed, whole, thousandths, negative, huge.
+    /// The timeline's summary items (``TimelineChart/summaryItems(_:)``, one writer for a
+    /// lane's spans) as their plain twin: labels and categories empty, one byte, `é` as one
+    /// scalar and as e + U+0301, CR LF, escaped and long; spans and instants, reversed,
+    /// whole, thousandths, negative, huge; lanes of no span to 30 spans.
     @Test func timelineSummaryItemsAsTheirPlainTwin() {
         let texts = ["", "x", "Memorize 2", "Verify", "é", "e\u{301}", "a\r\nb", "<b> & \"c\"",
                      String(repeating: "label ", count: 40)]
         let numbers: [Double] = [0, -0.0, 1, 1.5, 12.345, -3.25, 1e15, -1e300, 0.001, 3_600.125]
         var g = SplitMix64(seed: 4_517)
-        for _ in 0..<20_000 {
-            let a = numbers[Int(g.next() % UInt64(numbers.count))]
-            let b = g.next() % 4 == 0 ? a : numbers[Int(g.next() % UInt64(numbers.count))]
-            let s = TimelineSpan(start: a, end: b, label: texts[Int(g.next() % UInt64(texts.count))],
-                                 category: texts[Int(g.next() % UInt64(texts.count))])
-            #expect(TimelineChart.summaryItem(s) == TimelineChart.summaryItemPlainly(s), "\(s)")
+        for _ in 0..<2_000 {
+            let spans = (0..<Int(g.next() % 31)).map { _ in
+                let a = numbers[Int(g.next() % UInt64(numbers.count))]
+                let b = g.next() % 4 == 0 ? a : numbers[Int(g.next() % UInt64(numbers.count))]
+                return TimelineSpan(start: a, end: b, label: texts[Int(g.next() % UInt64(texts.count))],
+                                    category: texts[Int(g.next() % UInt64(texts.count))])
+            }
+            #expect(TimelineChart.summaryItems(spans) == spans.map(TimelineChart.summaryItemPlainly), "\(spans)")
         }
     }
 

@@ -90,7 +90,7 @@ enum TimelineChart {
             cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") "
                               + "from \(ChartNumber.shown(lo)) to \(ChartNumber.shown(hi)).")
             for lane in lanes {
-                let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map(summaryItem)
+                let items = summaryItems(lane.spans.filter { $0.start.isFinite && $0.end.isFinite })
                 cv.summary.append(items.isEmpty
                                   ? "\(lane.name): no spans."
                                   : ChartSummary.list(head: lane.name, items: items, limit: 30))
@@ -99,24 +99,33 @@ enum TimelineChart {
         return cv
     }
 
-    /// A span in the data summary: `label / category a–b` (or `at a`), joined from as few
-    /// strings as it takes: the array of names filtered and joined and the two
-    /// interpolations were ≈ 4,700 instructions a span (docs/perf-study.md, "the
-    /// participant page's charts and tables"). `ChartPiecesTwinTests` compares it with
-    /// ``summaryItemPlainly(_:)``.
-    static func summaryItem(_ s: TimelineSpan) -> String {
-        let a = min(s.start, s.end), b = max(s.start, s.end)
-        var t = s.label.isEmpty ? s.category : s.category.isEmpty ? s.label : s.label + " / " + s.category
-        if !t.isEmpty { t += " " }
-        if a == b {
-            t += "at "; t += ChartNumber.shown(a)
-        } else {
-            t += ChartNumber.shown(a); t += "–"; t += ChartNumber.shown(b)
+    /// Each span in the data summary: `label / category a–b` (or `at a`), written into one
+    /// writer with its numbers as digits (``SVGWriter/write(shown:)``) and made a string
+    /// each: an array of names filtered and joined and two interpolated strings were
+    /// ≈ 4,700 instructions a span (docs/perf-study.md, "the participant page's charts and
+    /// tables"). `NumberColumnTwinTests` compares it with ``summaryItemPlainly(_:)``.
+    static func summaryItems(_ spans: [TimelineSpan]) -> [String] {
+        var t = SVGWriter(capacity: 128)
+        return spans.map { s in
+            t.removeAll()
+            let a = min(s.start, s.end), b = max(s.start, s.end)
+            if !s.label.isEmpty { t.write(raw: s.label) }
+            if !s.label.isEmpty, !s.category.isEmpty { t.write(literal: " / ") }
+            if !s.category.isEmpty { t.write(raw: s.category) }
+            if !s.label.isEmpty || !s.category.isEmpty { t.write(literal: " ") }
+            if a == b {
+                t.write(literal: "at ")
+                t.write(shown: a)
+            } else {
+                t.write(shown: a)
+                t.write(literal: "–")
+                t.write(shown: b)
+            }
+            return t.string
         }
-        return t
     }
 
-    /// ``summaryItem(_:)`` as it was written: its plain twin, kept for the tests.
+    /// A summary item as it was written: the plain twin of ``summaryItems(_:)``, kept for the tests.
     static func summaryItemPlainly(_ s: TimelineSpan) -> String {
         let a = min(s.start, s.end), b = max(s.start, s.end)
         let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
