@@ -250,4 +250,29 @@ struct ChartPiecesTwinTests {
             #expect(fast.hasData == plain.hasData && fast.xWhole == plain.xWhole && fast.yWhole == plain.yWhole)
         }
     }
+
+    /// ``SVGWriter/roundedHundredths(_:)`` as `Int64((x * 100).rounded())`: every tie of the
+    /// hundredths (k + 0.5) and its neighbours one ulp apart, signed zeros, the bound 8·10¹⁵
+    /// on both sides, values just below 0.5 and 1.5 hundredths, non-finite values (nil), and
+    /// 300,000 random ones.
+    @Test func roundedHundredthsAsRounded() {
+        var xs: [Double] = [0, -0.0, 0.005, -0.005, 0.0049999999999999, 0.00499999999999999999, 0.015,
+                            79_999_999_999_999.99, -79_999_999_999_999.99, 8e13, -8e13, 8.1e13, 1e300, .nan,
+                            .infinity, -.infinity,
+                            .leastNonzeroMagnitude, 0.49999999999999994 / 100, 1.4999999999999998 / 100]
+        for k in -3_000...3_000 {
+            let tie = (Double(k) + 0.5) / 100
+            xs += [tie, tie.nextUp, tie.nextDown, Double(k) / 100]
+        }
+        var g = SplitMix64(seed: 4_525)
+        for _ in 0..<100_000 {
+            xs.append(Double.random(in: -1_000...1_000, using: &g))
+            xs.append(Double.random(in: -8.1e13...8.1e13, using: &g))
+            xs.append(Double(bitPattern: g.next()))
+        }
+        for x in xs {
+            let plain: Int64? = x.isFinite && abs(x * 100) < 8e15 ? Int64((x * 100).rounded()) : nil
+            #expect(SVGWriter.roundedHundredths(x) == plain, "\(x)")
+        }
+    }
 }

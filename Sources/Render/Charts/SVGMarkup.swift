@@ -35,6 +35,7 @@ struct SVGMarkup: ExpressibleByStringInterpolation {
 
         /// A coordinate, as ``ChartNumber/coord(_:)`` writes it.
         mutating func appendInterpolation(_ x: Double) {
+            if let k = SVGWriter.roundedHundredths(x) { return bytes.appendHundredths(k) }
             guard x.isFinite else { return appendLiteral("0") }
             let hundredths = (x * 100).rounded()
             guard abs(hundredths) < 9e15 else { return appendInterpolation(ChartNumber.coord(x)) }

@@ -159,7 +159,7 @@ struct SVGWriter {
             return
         }
         guard abs(x) >= 0.01 else { return write(raw: ChartNumber.shown(x)) }
-        let k = Int64((x * 100).rounded())
+        let k = SVGWriter.roundedHundredths(x) ?? Int64((x * 100).rounded())
         if k < 0 { write(literal: "\u{2212}"); writeHundredths(-k) } else { writeHundredths(k) }
     }
 
@@ -187,10 +187,26 @@ struct SVGWriter {
     /// digits go from the stack into the bytes (`SVGWriterTests.coordinatesAsChartNumberCoord`
     /// compares the two).
     mutating func write(coordinate x: Double) {
+        if let k = SVGWriter.roundedHundredths(x) { return writeHundredths(k) }
         guard x.isFinite else { return write(literal: "0") }
         let hundredths = (x * 100).rounded()
         guard abs(hundredths) < 9e15 else { write(raw: ChartNumber.coord(x)); return }
         writeHundredths(Int64(hundredths))
+    }
+
+    /// `Int64((x * 100).rounded())` for |x · 100| < 8·10¹⁵ (nil otherwise, and for a
+    /// non-finite `x`): the product truncated by the conversion, then moved away from zero
+    /// when what was cut is at least one half (the cut part of a `Double` below 2^53 is
+    /// exact). `rounded()` is a call of the C library's `round` per coordinate, ≈ 0.5 % of a
+    /// study build's CPU samples. `SVGWriterTests.coordinatesAsChartNumberCoord` and
+    /// `ChartPiecesTwinTests.roundedHundredthsAsRounded` compare the two.
+    @inline(__always)
+    static func roundedHundredths(_ x: Double) -> Int64? {
+        let v = x * 100
+        guard abs(v) < 8e15 else { return nil }   // (false for NaN)
+        let i = Int64(v)
+        let cut = v - Double(i)
+        return cut >= 0.5 ? i + 1 : cut <= -0.5 ? i - 1 : i
     }
 
     /// Appends `DecimalText.withFixed(k, places: 2)`'s text (`-` when `k` < 0, the whole
