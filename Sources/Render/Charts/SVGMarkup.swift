@@ -91,7 +91,8 @@ struct MarkupBytes {
         if spill == nil, used + SVGWriter.hundredthsRoom <= Self.inlineCapacity {
             let at = used
             let n = withUnsafeMutableBytes(of: &inline) { raw in
-                SVGWriter.hundredths(k, into: raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + at)
+                let to = raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + at
+                return SVGWriter.hundredths(k, into: to)
             }
             used = at + n
             return

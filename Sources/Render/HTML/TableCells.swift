@@ -261,7 +261,8 @@ extension TableMarkup {
                 let have = decimals[i]
                 return have >= 0 && have < want ? padded(texts[i], from: have, to: want) : texts[i]
             }
-            `class` = texts.isEmpty ? "" : sawValue && numeric ? " class=\"num\"" : sawValue ? "" : " class=\"col-empty\""
+            let numbers = sawValue && numeric
+            `class` = texts.isEmpty ? "" : numbers ? " class=\"num\"" : sawValue ? "" : " class=\"col-empty\""
         }
 
         /// The plain twin of ``init(_:)``, kept for the tests: the facts as three arrays.
