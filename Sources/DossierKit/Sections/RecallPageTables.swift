@@ -93,19 +93,34 @@ extension RecallReport {
     /// number or a fixed word: nothing from the log is inserted unescaped.
     static func entryTable(_ entries: [TypedEntry]) -> String {
         let rekey = entries.isEmpty || entries.contains { $0.rekey } ? "" : " class=\"col-empty\""
+        // The columns in one pass over the entries, each read in place (a `map` per column
+        // copied every entry, its arrays retained and released, for two of them).
+        func room<T>(_: T.Type) -> [T] {
+            var a: [T] = []
+            a.reserveCapacity(entries.count)
+            return a
+        }
+        var order = room(Int.self), field = room(Int.self), keys = room(Int.self), deletions = room(Int.self)
+        var time = room(String.self), correct = room(String.self), rekeyed = room(String.self)
+        var hold = room(String.self), downDown = room(String.self)
+        for i in entries.indices {
+            order.append(entries[i].order); field.append(entries[i].field)
+            time.append(RecallRender.seconds(ms: entries[i].durationMs))
+            correct.append(entries[i].correct ? "yes" : "no"); rekeyed.append(entries[i].rekey ? "yes" : "")
+            keys.append(entries[i].keystrokes); deletions.append(entries[i].deletions)
+            hold.append(RecallRender.ms(entries[i].dynamics.medianHold))
+            downDown.append(RecallRender.ms(entries[i].dynamics.medianDownDown))
+        }
         let columns: [Column] = [
-            .integers("order", entries.map { $0.order }),
-            .integers("field", entries.map { $0.field }),
-            .numbers("time (s)", TableMarkup.NumberColumn(entries.map { RecallRender.seconds(ms: $0.durationMs) })),
-            Column("correct", classAttribute: "", cells: .html(entries.map { $0.correct ? "yes" : "no" })),
-            Column("re-key", classAttribute: rekey, cells: .html(entries.map { $0.rekey ? "yes" : "" })),
-            .integers("keystrokes", entries.map { $0.keystrokes }),
-            .integers("backspaces", entries.map { $0.deletions }),
-            .numbers(
-                "median hold (ms)", TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianHold) })),
-            .numbers(
-                "median down-down (ms)",
-                TableMarkup.NumberColumn(entries.map { RecallRender.ms($0.dynamics.medianDownDown) }))
+            .integers("order", order),
+            .integers("field", field),
+            .numbers("time (s)", TableMarkup.NumberColumn(time)),
+            Column("correct", classAttribute: "", cells: .html(correct)),
+            Column("re-key", classAttribute: rekey, cells: .html(rekeyed)),
+            .integers("keystrokes", keys),
+            .integers("backspaces", deletions),
+            .numbers("median hold (ms)", TableMarkup.NumberColumn(hold)),
+            .numbers("median down-down (ms)", TableMarkup.NumberColumn(downDown))
         ]
         return TableMarkup.FinalTable.html(columns, rows: entries.count, layout: .init(
             beforeHeader: "\n    <thead><tr>", afterHeader: "</tr></thead>\n    <tbody>\n",

@@ -71,7 +71,7 @@ enum BoxPlotChart {
                 marks.write(literal: " stroke-width=\"1.5\"><title>")
                 marks.write(raw: name)
                 marks.write(literal: " outlier: ")
-                marks.write(raw: ChartNumber.shown(o))
+                marks.write(shown: o)
                 marks.write(literal: "</title></circle>")
             }
             marks.write("</g>")
@@ -93,7 +93,34 @@ enum BoxPlotChart {
         return cv
     }
 
+    /// ``describePlainly(_:)`` written into a byte writer with its numbers as digits
+    /// (``SVGWriter/write(shown:)``): as interpolated strings it was ≈ 23,000 instructions
+    /// a group (docs/perf-study.md, "the participant page's charts and tables").
+    /// `BoxStatsCountingTests.descriptionsAsWrittenPlainly` compares the two.
     static func describe(_ s: BoxStats) -> String {
+        var t = SVGWriter(capacity: 256)
+        t.write(literal: "n "); t.write(whole: s.count)
+        t.write(literal: ", median "); t.write(shown: s.median)
+        t.write(literal: ", Q1 "); t.write(shown: s.q1)
+        t.write(literal: ", Q3 "); t.write(shown: s.q3)
+        t.write(literal: ", mean "); t.write(shown: s.mean)
+        t.write(literal: ", whiskers "); t.write(shown: s.lowerWhisker)
+        t.write(literal: " to "); t.write(shown: s.upperWhisker)
+        if !s.outliers.isEmpty {
+            t.write(literal: ", "); t.write(whole: s.outliers.count)
+            t.write(literal: s.outliers.count == 1 ? " outlier (" : " outliers (")
+            for (i, o) in s.outliers.prefix(10).enumerated() {
+                if i > 0 { t.write(literal: ", ") }
+                t.write(shown: o)
+            }
+            if s.outliers.count > 10 { t.write(literal: ", …") }
+            t.write(literal: ")")
+        }
+        return t.string
+    }
+
+    /// The group's description as interpolated strings: the plain twin of ``describe(_:)``.
+    static func describePlainly(_ s: BoxStats) -> String {
         let v = ChartNumber.shown
         var t = "n \(s.count), median \(v(s.median)), Q1 \(v(s.q1)), Q3 \(v(s.q3)), mean \(v(s.mean)), "
             + "whiskers \(v(s.lowerWhisker)) to \(v(s.upperWhisker))"

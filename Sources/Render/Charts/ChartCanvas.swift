@@ -52,11 +52,16 @@ enum Marker: CaseIterable {
     func draw(into o: inout SVGWriter, x: Double, y: Double, r: Double, fill: String, extra: String = "",
               title: String? = nil) {
         switch self {
-        case .circle:
-            o.write("<circle cx=\"\(x)\" cy=\"\(y)\" r=\"\(r)\"")
+        case .circle:  // (the scatter's first series: its pieces written one by one)
+            o.write(literal: "<circle cx=\""); o.write(coordinate: x)
+            o.write(literal: "\" cy=\""); o.write(coordinate: y)
+            o.write(literal: "\" r=\""); o.write(coordinate: r); o.write(literal: "\"")
         case .square:
             let s = r * 0.9
-            o.write("<rect x=\"\(x - s)\" y=\"\(y - s)\" width=\"\(2 * s)\" height=\"\(2 * s)\"")
+            o.write(literal: "<rect x=\""); o.write(coordinate: x - s)
+            o.write(literal: "\" y=\""); o.write(coordinate: y - s)
+            o.write(literal: "\" width=\""); o.write(coordinate: 2 * s)
+            o.write(literal: "\" height=\""); o.write(coordinate: 2 * s); o.write(literal: "\"")
         case .triangle:
             o.write("<path d=\"M\(x) \(y - r * 1.15)L\(x + r * 1.1) \(y + r * 0.8)L\(x - r * 1.1) \(y + r * 0.8)Z\"")
         case .diamond:

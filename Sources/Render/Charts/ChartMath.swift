@@ -200,6 +200,7 @@ public struct BoxStats: Sendable, Equatable {
 
     /// Statistics of the finite values, or nil when there are none.
     public init?(values: [Double]) {
+        if let counted = BoxStats.fromCounts(values) { self = counted; return }  // (close whole numbers)
         self.init(sortedFinite: BoxStats.sortedFinite(values))
     }
 
@@ -348,51 +349,4 @@ public struct HistogramBins: Sendable, Equatable {
         }
         counts = c
     }
-}
-
-// MARK: - Ids
-
-enum ChartID {
-    /// `chart-<slug of title, ≤ 24 chars>-<FNV-1a 32-bit hex of kind + title + description>`,
-    /// or the caller's id reduced to `[A-Za-z0-9_-]` (prefixed with `chart-` when it does
-    /// not start with a letter).
-    static func make(_ options: ChartOptions, kind: String) -> String {
-        if let given = options.id {
-            // An id already clean (the narrow drawing's, `<wide id>-n`) is kept as it is.
-            if let f = given.utf8.first, isLetter(f),
-                given.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == 0x2D || $0 == 0x5F })
-            {
-                return given
-            }
-            let clean = String(given.unicodeScalars.filter {
-                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
-            }.map(Character.init))
-            if let f = clean.unicodeScalars.first, f.isASCII, f.properties.isAlphabetic { return clean }
-            return "chart-" + clean
-        }
-        var slug = ""
-        var dash = false
-        for s in options.title.lowercased().unicodeScalars {
-            if s.isASCII, s.properties.isAlphabetic || ("0"..."9").contains(s) {
-                slug.unicodeScalars.append(s)
-                dash = false
-            } else if !dash, !slug.isEmpty {
-                slug += "-"
-                dash = true
-            }
-            if slug.count >= 24 { break }
-        }
-        while slug.hasSuffix("-") { slug.removeLast() }
-        var h: UInt32 = 0x811c9dc5
-        for b in (kind + "\u{1f}" + options.title + "\u{1f}" + options.description).utf8 {
-            h ^= UInt32(b)
-            h = h &* 0x0100_0193
-        }
-        let hex = String(h, radix: 16)
-        let hash = String(repeating: "0", count: 8 - hex.count) + hex
-        return "chart-" + (slug.isEmpty ? "" : slug + "-") + hash
-    }
-
-    private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
-    private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 }

@@ -98,8 +98,8 @@ public enum Charts {
 
     /// Timeline: one lane per row, spans as bars coloured by category, instants as diamonds.
     public static func timeline(lanes: [TimelineLane], options: ChartOptions) -> String {
-        let tips = TimelineChart.tooltips(lanes: lanes)
-        return responsiveWritten(options) { TimelineChart.canvas(lanes: lanes, options: $0, tips: tips) }
+        let tips = TimelineChart.tooltips(lanes: lanes), rows = lanes.map { TimelineChart.packRows($0.spans) }
+        return responsiveWritten(options) { TimelineChart.canvas(lanes: lanes, options: $0, tips: tips, rows: rows) }
     }
 
     /// Width in user units of the narrow drawing.

@@ -21,13 +21,23 @@ struct SVGWriter {
     /// The bytes: ``count`` of markup, then room not yet written (``capacity`` in all);
     /// nil before the first write of a writer made without room.
     private var buffer: ManagedBuffer<Void, UInt8>?
+    /// The buffer's first byte (nil without a buffer). A piece is stored through it: going
+    /// through the buffer (`withUnsafeMutablePointerToElements`) retained and released it
+    /// for every piece, ≈ 40 of the ≈ 150 instructions a piece cost (docs/perf-study.md,
+    /// "the participant page's charts and tables"). The buffer's elements never move.
+    private var base: UnsafeMutablePointer<UInt8>?
     private var capacity = 0
     /// Bytes of markup written so far.
     private(set) var count = 0
 
     /// `capacity`: bytes to make room for at once (0: none until the first write).
     init(capacity: Int = 0) {
-        if capacity > 0 { buffer = Self.room(capacity); self.capacity = capacity }
+        if capacity > 0 {
+            let room = Self.room(capacity)
+            buffer = room
+            base = room.withUnsafeMutablePointerToElements { $0 }
+            self.capacity = capacity
+        }
     }
 
     /// Room for `n` bytes, not set first: zeroing the 2–16 KB a chart reserves, or
@@ -54,6 +64,9 @@ struct SVGWriter {
     /// `SVGWriterBufferTests.stringInPiecesAsDecodedWhole` compares the two.
     static func stringInPieces(_ b: UnsafeBufferPointer<UInt8>) -> String {
         let n = b.count
+        // A short text (a tooltip) has no run of 64 to split off: made whole, without the
+        // room reserved for pieces and the piece's own string.
+        if n < 64 { return String(decoding: b, as: UTF8.self) }
         guard var wide = nextNonASCII(b, from: 0) else { return String(decoding: b, as: UTF8.self) }
         var out = ""
         out.reserveCapacity(n)
@@ -102,8 +115,7 @@ struct SVGWriter {
     /// `body` of the markup's bytes.
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard let buffer else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-        let used = count
-        return buffer.withUnsafeMutablePointerToElements { body(UnsafeBufferPointer(start: $0, count: used)) }
+        return withExtendedLifetime(buffer) { body(UnsafeBufferPointer(start: base, count: count)) }
     }
 
     /// Appends `markup`: its literal text, its `Double`s as coordinates, its `String`s as
@@ -113,8 +125,14 @@ struct SVGWriter {
         markup.written.withBytes { appendBytes($0) }
     }
 
+    /// Appends the bytes of `piece` (``SVGMarkup``'s own bytes).
+    mutating func write(bytes piece: UnsafeBufferPointer<UInt8>) { appendBytes(piece) }
+
     /// Appends `text` as it is (already escaped, or an attribute such as a colour).
     mutating func write(raw text: String) {
+        // The string's own bytes, borrowed: `withUTF8` needs a mutable copy of the string,
+        // a retain and a release per piece (≈ 36 of ≈ 110 instructions).
+        if text.utf8.withContiguousStorageIfAvailable({ appendBytes($0) }) != nil { return }
         var text = text
         text.withUTF8 { appendBytes($0) }
     }
@@ -130,20 +148,98 @@ struct SVGWriter {
         literal.withUTF8Buffer { appendBytes($0) }
     }
 
-    /// Appends `String(v)`: its digits from the stack (``DecimalText/withFixed(_:places:_:)``
-    /// with no places).
+    /// Appends ``ChartNumber/shown(_:)`` of `x`: a whole number's digits, or the rounded
+    /// hundredths of one from 0.01 up, from the stack with U+2212 for a negative one; any
+    /// other value (non-finite, tiny, from 9·10¹³) as the string. A tooltip's numbers were
+    /// two strings each (`ChartTooltipTwinTests`, `ChartPiecesTwinTests.shownAsChartNumberShown`).
+    mutating func write(shown x: Double) {
+        guard x.isFinite, abs(x) < 9e13 else { return write(raw: ChartNumber.shown(x)) }
+        if x == x.rounded() {
+            if x < 0 { write(literal: "\u{2212}"); write(whole: Int(-x)) } else { write(whole: Int(x)) }
+            return
+        }
+        guard abs(x) >= 0.01 else { return write(raw: ChartNumber.shown(x)) }
+        let k = SVGWriter.roundedHundredths(x) ?? Int64((x * 100).rounded())
+        if k < 0 { write(literal: "\u{2212}"); writeHundredths(-k) } else { writeHundredths(k) }
+    }
+
+    /// Forgets the markup, keeping the room (one writer for many short texts).
+    mutating func removeAll() { count = 0 }
+
+    /// Appends `String(v)`: its digits counted, then stored straight into the room
+    /// (`SVGWriterTests.wholeNumbersAsString` compares the two).
     mutating func write(whole v: Int) {
-        DecimalText.withFixed(Int64(v), places: 0) { appendBytes($0) }
+        var a = v.magnitude
+        var digits = 1, t = a
+        while t >= 10 { t /= 10; digits += 1 }
+        let n = (v < 0 ? 1 : 0) + digits
+        let to = room(for: n)
+        var i = n
+        repeat {
+            i -= 1; to[i] = 0x30 &+ UInt8(a % 10)
+            a /= 10
+        } while a > 0
+        if v < 0 { to[0] = 0x2D }
+        count &+= n
     }
 
     /// Appends the text of ``ChartNumber/coord(_:)`` for `x`: the rounded hundredths'
     /// digits go from the stack into the bytes (`SVGWriterTests.coordinatesAsChartNumberCoord`
     /// compares the two).
     mutating func write(coordinate x: Double) {
+        if let k = SVGWriter.roundedHundredths(x) { return writeHundredths(k) }
         guard x.isFinite else { return write(literal: "0") }
         let hundredths = (x * 100).rounded()
         guard abs(hundredths) < 9e15 else { write(raw: ChartNumber.coord(x)); return }
-        DecimalText.withFixed(Int64(hundredths), places: 2) { appendBytes($0) }
+        writeHundredths(Int64(hundredths))
+    }
+
+    /// `Int64((x * 100).rounded())` for |x · 100| < 8·10¹⁵ (nil otherwise, and for a
+    /// non-finite `x`): the product truncated by the conversion, then moved away from zero
+    /// when what was cut is at least one half (the cut part of a `Double` below 2^53 is
+    /// exact). `rounded()` is a call of the C library's `round` per coordinate, ≈ 0.5 % of a
+    /// study build's CPU samples. `SVGWriterTests.coordinatesAsChartNumberCoord` and
+    /// `ChartPiecesTwinTests.roundedHundredthsAsRounded` compare the two.
+    @inline(__always)
+    static func roundedHundredths(_ x: Double) -> Int64? {
+        let v = x * 100
+        guard abs(v) < 8e15 else { return nil }   // (false for NaN)
+        let i = Int64(v)
+        let cut = v - Double(i)
+        return cut >= 0.5 ? i + 1 : cut <= -0.5 ? i - 1 : i
+    }
+
+    /// Appends `DecimalText.withFixed(k, places: 2)`'s text (`-` when `k` < 0, the whole
+    /// part, then `.` and one or two digits unless they are zeros), its digits stored
+    /// straight into the room (|k| < 9·10¹⁵: at most 20 bytes). Through `withFixed` and
+    /// its closure a coordinate cost ≈ 240 instructions. `SVGWriterTests`
+    /// (`coordinatesAsChartNumberCoord`, `hundredthsAsWithFixed`) compare the two.
+    mutating func writeHundredths(_ k: Int64) {
+        count &+= SVGWriter.hundredths(k, into: room(for: SVGWriter.hundredthsRoom))
+    }
+
+    /// The most bytes ``hundredths(_:into:)`` stores.
+    static let hundredthsRoom = 24
+
+    /// Stores the text of ``writeHundredths(_:)`` at `to` (room for ``hundredthsRoom``
+    /// bytes) and returns its length.
+    @inline(__always)
+    static func hundredths(_ k: Int64, into to: UnsafeMutablePointer<UInt8>) -> Int {
+        var whole = k.magnitude / 100
+        let frac = Int(k.magnitude % 100)
+        var digits = 1, t = whole
+        while t >= 10 { t /= 10; digits += 1 }
+        let fracDigits = frac == 0 ? 0 : frac % 10 == 0 ? 1 : 2
+        let n = (k < 0 ? 1 : 0) + digits + (fracDigits == 0 ? 0 : 1 + fracDigits)
+        var i = n
+        if fracDigits == 2 { i -= 1; to[i] = 0x30 &+ UInt8(frac % 10) }
+        if fracDigits != 0 { i -= 1; to[i] = 0x30 &+ UInt8(frac / 10); i -= 1; to[i] = 0x2E }  // "."
+        repeat {
+            i -= 1; to[i] = 0x30 &+ UInt8(whole % 10)
+            whole /= 10
+        } while whole > 0
+        if k < 0 { to[0] = 0x2D }                                                            // "-"
+        return n
     }
 
     /// Copies `piece` after the markup: into the buffer's room, which grows (doubling) when
@@ -154,32 +250,53 @@ struct SVGWriter {
     private mutating func appendBytes(_ piece: UnsafeBufferPointer<UInt8>) {
         let n = piece.count
         guard n > 0, let from = piece.baseAddress else { return }
-        // (A copy of a writer that writes on gets bytes of its own.)
-        if capacity - count < n || !isKnownUniquelyReferenced(&buffer) { grow(by: n) }
-        let at = count
-        buffer.unsafelyUnwrapped.withUnsafeMutablePointerToElements { elements in
-            let to = elements + at
-            if n <= 16 {
-                for i in 0..<n { to[i] = from[i] }
-            } else {
-                to.update(from: from, count: n)
-            }
+        SVGWriter.copy(from, to: room(for: n), count: n)
+        count &+= n
+    }
+
+    /// Copies `n` bytes: up to 16 as two (overlapping) words of 8, 4, 2 or 1 bytes each,
+    /// more by `update(from:count:)` (a call of `memmove`; a byte loop cost ≈ 3
+    /// instructions a byte, most pieces being 5–15 bytes).
+    @inline(__always)
+    static func copy(_ from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>, count n: Int) {
+        let src = UnsafeRawPointer(from), dst = UnsafeMutableRawPointer(to)
+        if n >= 8 {
+            if n > 16 { return to.update(from: from, count: n) }
+            let a = src.loadUnaligned(as: UInt64.self), b = src.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            dst.storeBytes(of: a, as: UInt64.self)
+            dst.storeBytes(of: b, toByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 4 {
+            let a = src.loadUnaligned(as: UInt32.self), b = src.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            dst.storeBytes(of: a, as: UInt32.self)
+            dst.storeBytes(of: b, toByteOffset: n - 4, as: UInt32.self)
+        } else if n >= 2 {
+            let a = src.loadUnaligned(as: UInt16.self), b = src.loadUnaligned(fromByteOffset: n - 2, as: UInt16.self)
+            dst.storeBytes(of: a, as: UInt16.self)
+            dst.storeBytes(of: b, toByteOffset: n - 2, as: UInt16.self)
+        } else if n == 1 {
+            to[0] = from[0]
         }
-        count = at + n
+    }
+
+    /// Where the next `n` bytes go: the room after the markup, made first when there is
+    /// less than `n` or the buffer is shared (a copy of a writer that writes on gets bytes
+    /// of its own). The caller stores them and adds them to ``count``.
+    @inline(__always)
+    private mutating func room(for n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(capacity &- count < n || !isKnownUniquelyReferenced(&buffer)) { grow(by: n) }
+        return base.unsafelyUnwrapped + count
     }
 
     /// Room for at least `n` more bytes: the buffer doubled (or more, for a long piece),
     /// its markup copied over.
+    @inline(never)
     private mutating func grow(by n: Int) {
         let size = Swift.max(2 * capacity, count + n, 64)
         let bigger = Self.room(size)
-        if let old = buffer, count > 0 {
-            let used = count
-            bigger.withUnsafeMutablePointerToElements { to in
-                old.withUnsafeMutablePointerToElements { to.update(from: $0, count: used) }
-            }
-        }
+        let to = bigger.withUnsafeMutablePointerToElements { $0 }
+        if let old = base, count > 0 { to.update(from: old, count: count) }
         buffer = bigger
+        base = to
         capacity = size
     }
 
@@ -205,46 +322,6 @@ struct SVGWriter {
 extension SVGWriter {
     static func += (lhs: inout SVGWriter, rhs: String) { lhs.write(raw: rhs) }
     static func += (lhs: inout SVGWriter, rhs: SVGWriter) { lhs.write(rhs) }
-}
-
-// MARK: - Markup
-
-/// One piece of SVG written with string interpolation, for ``SVGWriter/write(_:)``: the
-/// literal text as it is, `\(x)` of a `Double` as a coordinate, `\(s)` of a `String` as
-/// it is. Nothing else can be interpolated, so a number cannot slip in unrounded.
-struct SVGMarkup: ExpressibleByStringInterpolation {
-    /// The text of a literal without interpolations (no bytes are copied for it).
-    fileprivate let literal: StaticString?
-    /// The text of an interpolated literal.
-    fileprivate let written: SVGWriter
-
-    init(stringLiteral literal: StaticString) {
-        self.literal = literal
-        written = SVGWriter(capacity: 0)
-    }
-
-    init(stringInterpolation: StringInterpolation) {
-        literal = nil
-        written = stringInterpolation.writer
-    }
-
-    struct StringInterpolation: StringInterpolationProtocol {
-        fileprivate var writer: SVGWriter
-
-        init(literalCapacity: Int, interpolationCount: Int) {
-            // 16 bytes a value: a coordinate takes up to 8, a colour 7, a title more
-            // (tooltips are written as pieces of their own: ``Marker/draw``).
-            writer = SVGWriter(capacity: literalCapacity + 16 * interpolationCount)
-        }
-
-        mutating func appendLiteral(_ literal: StaticString) { writer.write(literal: literal) }
-
-        /// A coordinate, as ``ChartNumber/coord(_:)`` writes it.
-        mutating func appendInterpolation(_ x: Double) { writer.write(coordinate: x) }
-
-        /// Text as it is: already escaped, or an attribute value such as a colour.
-        mutating func appendInterpolation(_ text: String) { writer.write(raw: text) }
-    }
 }
 
 // MARK: - Text

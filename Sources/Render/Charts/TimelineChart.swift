@@ -8,8 +8,10 @@ import Foundation
 /// Timeline of lanes with spans (see ``Charts/timeline(lanes:options:)``).
 enum TimelineChart {
     /// `tips`: ``tooltips(lanes:)`` when the caller has them already (both drawings of
-    /// ``Charts/responsiveWritten(_:_:)`` share them).
-    static func canvas(lanes: [TimelineLane], options: ChartOptions, tips given: [[String]]? = nil) -> ChartCanvas {
+    /// ``Charts/responsiveWritten(_:_:)`` share them); `rows`: ``packRows(_:)`` of each
+    /// lane, shared the same way.
+    static func canvas(lanes: [TimelineLane], options: ChartOptions, tips given: [[String]]? = nil,
+                       rows givenRows: [(rows: [Int], count: Int)]? = nil) -> ChartCanvas {
         let kind = "timeline"
         let spans = lanes.flatMap(\.spans).filter { $0.start.isFinite && $0.end.isFinite }
         guard !lanes.isEmpty, !spans.isEmpty else { return ChartCanvas.noDataCanvas(options: options, kind: kind) }
@@ -51,7 +53,7 @@ enum TimelineChart {
         labels.write("<g class=\"span-labels\" font-size=\"11\" clip-path=\"url(#\(clip))\">")
         let tips = given ?? tooltips(lanes: lanes)
         for (li, lane) in lanes.enumerated() {
-            let (rowOf, rowCount) = packRows(lane.spans)
+            let (rowOf, rowCount) = givenRows?[li] ?? packRows(lane.spans)
             let subH = laneH * 0.8 / Double(rowCount)
             let barH = min(24, subH * 0.8)
             for (si, s) in lane.spans.enumerated() where s.start.isFinite && s.end.isFinite {
@@ -88,19 +90,47 @@ enum TimelineChart {
             cv.summary.append("Timeline of \(lanes.count) lane\(lanes.count == 1 ? "" : "s") "
                               + "from \(ChartNumber.shown(lo)) to \(ChartNumber.shown(hi)).")
             for lane in lanes {
-                let items = lane.spans.filter { $0.start.isFinite && $0.end.isFinite }.map { s -> String in
-                    let a = min(s.start, s.end), b = max(s.start, s.end)
-                    let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
-                    let when = a == b
-                        ? "at \(ChartNumber.shown(a))" : "\(ChartNumber.shown(a))–\(ChartNumber.shown(b))"
-                    return name.isEmpty ? when : "\(name) \(when)"
-                }
+                let items = summaryItems(lane.spans.filter { $0.start.isFinite && $0.end.isFinite })
                 cv.summary.append(items.isEmpty
                                   ? "\(lane.name): no spans."
                                   : ChartSummary.list(head: lane.name, items: items, limit: 30))
             }
         }
         return cv
+    }
+
+    /// Each span in the data summary: `label / category a–b` (or `at a`), written into one
+    /// writer with its numbers as digits (``SVGWriter/write(shown:)``) and made a string
+    /// each: an array of names filtered and joined and two interpolated strings were
+    /// ≈ 4,700 instructions a span (docs/perf-study.md, "the participant page's charts and
+    /// tables"). `NumberColumnTwinTests` compares it with ``summaryItemPlainly(_:)``.
+    static func summaryItems(_ spans: [TimelineSpan]) -> [String] {
+        var t = SVGWriter(capacity: 128)
+        return spans.map { s in
+            t.removeAll()
+            let a = min(s.start, s.end), b = max(s.start, s.end)
+            if !s.label.isEmpty { t.write(raw: s.label) }
+            if !s.label.isEmpty, !s.category.isEmpty { t.write(literal: " / ") }
+            if !s.category.isEmpty { t.write(raw: s.category) }
+            if !s.label.isEmpty || !s.category.isEmpty { t.write(literal: " ") }
+            if a == b {
+                t.write(literal: "at ")
+                t.write(shown: a)
+            } else {
+                t.write(shown: a)
+                t.write(literal: "–")
+                t.write(shown: b)
+            }
+            return t.string
+        }
+    }
+
+    /// A summary item as it was written: the plain twin of ``summaryItems(_:)``, kept for the tests.
+    static func summaryItemPlainly(_ s: TimelineSpan) -> String {
+        let a = min(s.start, s.end), b = max(s.start, s.end)
+        let name = [s.label, s.category].filter { !$0.isEmpty }.joined(separator: " / ")
+        let when = a == b ? "at \(ChartNumber.shown(a))" : "\(ChartNumber.shown(a))–\(ChartNumber.shown(b))"
+        return name.isEmpty ? when : "\(name) \(when)"
     }
 
     /// Greedy interval packing so overlapping spans of one lane do not hide each other:
@@ -134,10 +164,13 @@ enum TimelineChart {
     /// Each span's tooltip, escaped, by lane and span index ("" for a span with a
     /// non-finite end, which is not drawn).
     static func tooltips(lanes: [TimelineLane]) -> [[String]] {
-        lanes.map { lane in
+        var t = SVGWriter(capacity: 256)   // one writer for every tooltip
+        return lanes.map { lane in
             lane.spans.map { s in
                 guard s.start.isFinite, s.end.isFinite else { return "" }
-                return SVGText.escape(tooltip(lane.name, s, min(s.start, s.end), max(s.start, s.end)))
+                t.removeAll()
+                writeTooltip(lane.name, s, min(s.start, s.end), max(s.start, s.end), into: &t)
+                return SVGText.escape(t.string)
             }
         }
     }
@@ -146,19 +179,25 @@ enum TimelineChart {
     /// (``tooltipByStrings``, its plain twin, appended strings; `ChartTooltipTwinTests`).
     static func tooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double) -> String {
         var t = SVGWriter(capacity: 96)
+        writeTooltip(lane, s, a, b, into: &t)
+        return t.string
+    }
+
+    /// ``tooltip(_:_:_:_:)`` written after what `t` holds, its numbers as digits
+    /// (``SVGWriter/write(shown:)``).
+    static func writeTooltip(_ lane: String, _ s: TimelineSpan, _ a: Double, _ b: Double, into t: inout SVGWriter) {
         t.write(raw: lane)
         t.write(literal: ": ")
         if !s.label.isEmpty { t.write(raw: s.label); t.write(literal: " ") }
         if !s.category.isEmpty { t.write(literal: "("); t.write(raw: s.category); t.write(literal: ") ") }
         if a == b {
             t.write(literal: "at ")
-            t.write(raw: ChartNumber.shown(a))
+            t.write(shown: a)
         } else {
-            t.write(raw: ChartNumber.shown(a))
+            t.write(shown: a)
             t.write(literal: "–")
-            t.write(raw: ChartNumber.shown(b))
+            t.write(shown: b)
         }
-        return t.string
     }
 
     /// ``tooltip(_:_:_:_:)`` as appended strings: its plain twin, kept for the tests.

@@ -21,9 +21,8 @@ enum XYChart {
     static func canvas(series: [XYSeries], options: ChartOptions, kind: Kind, trend: XYSeries?,
                        tips given: [[String?]]? = nil) -> ChartCanvas {
         let kindName = kind == .line ? "line" : "scatter"
-        let all = (series + (trend.map { [$0] } ?? [])).flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
-        let dataPoints = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
-        guard !dataPoints.isEmpty else { return ChartCanvas.noDataCanvas(options: options, kind: kindName) }
+        let extent = XYExtent(series: series, trend: trend)
+        guard extent.hasData else { return ChartCanvas.noDataCanvas(options: options, kind: kindName) }
 
         var cv = ChartCanvas(options: options, kind: kindName)
         var legend: [LegendItem] = series.enumerated().map { i, s in
@@ -37,12 +36,10 @@ enum XYChart {
         }
         if legend.count > 1 { cv.legend = legend }
 
-        let xs = all.map(\.x), ys = all.map(\.y)
-        let xScale = NiceScale(min: options.xMin ?? xs.min()!, max: options.xMax ?? xs.max()!,
-                               count: max(2, Int((cv.width - 100) / 90)),
-                               integer: allWhole(all.map { $0.xValue ?? $0.x }))
-        let yScale = NiceScale(min: options.yMin ?? ys.min()!, max: options.yMax ?? ys.max()!,
-                               count: max(2, Int((cv.height - 110) / 45)), integer: allWhole(ys))
+        let xScale = NiceScale(min: options.xMin ?? extent.xMin, max: options.xMax ?? extent.xMax,
+                               count: max(2, Int((cv.width - 100) / 90)), integer: extent.xWhole)
+        let yScale = NiceScale(min: options.yMin ?? extent.yMin, max: options.yMax ?? extent.yMax,
+                               count: max(2, Int((cv.height - 110) / 45)), integer: extent.yWhole)
         let left = ChartCanvas.leftMargin(labels: yScale.ticks.map { ChartNumber.tick($0, step: yScale.step) },
                                           yLabel: options.yLabel)
         let lastTick = ChartNumber.tick(xScale.upper, step: xScale.step)
@@ -140,12 +137,16 @@ enum XYChart {
     /// a scatter's when it has a label or the chart at most ``tooltipLimit`` points.
     static func tooltips(series: [XYSeries], kind: Kind) -> [[String?]] {
         let totalPoints = series.reduce(0) { n, s in n + s.points.count(where: { $0.x.isFinite && $0.y.isFinite }) }
+        var t = SVGWriter(capacity: 256)   // one writer for every tooltip
         return series.map { s in
             s.points.map { p -> String? in
                 guard p.x.isFinite, p.y.isFinite else { return nil }
                 let shown = kind == .line
                     ? s.points.count <= lineMarkerLimit : p.label != nil || totalPoints <= tooltipLimit
-                return shown ? SVGText.escape(tooltip(p, series: s.name, many: series.count > 1)) : nil
+                guard shown else { return nil }
+                t.removeAll()
+                writeTooltip(p, series: s.name, many: series.count > 1, into: &t)
+                return SVGText.escape(t.string)
             }
         }
     }
@@ -155,14 +156,20 @@ enum XYChart {
     /// plain twin) each piece cost about 340 instructions (`ChartTooltipTwinTests`).
     static func tooltip(_ p: XYPoint, series: String, many: Bool) -> String {
         var t = SVGWriter(capacity: 96)
+        writeTooltip(p, series: series, many: many, into: &t)
+        return t.string
+    }
+
+    /// ``tooltip(_:series:many:)`` written after what `t` holds, its numbers as digits
+    /// (``SVGWriter/write(shown:)``).
+    static func writeTooltip(_ p: XYPoint, series: String, many: Bool, into t: inout SVGWriter) {
         if many { t.write(raw: series); t.write(literal: ": ") }
         if let l = p.label, !l.isEmpty { t.write(raw: l); t.write(literal: " ") }
         t.write(literal: "(")
-        t.write(raw: ChartNumber.shown(p.xValue ?? p.x))
+        t.write(shown: p.xValue ?? p.x)
         t.write(literal: ", ")
-        t.write(raw: ChartNumber.shown(p.y))
+        t.write(shown: p.y)
         t.write(literal: ")")
-        return t.string
     }
 
     /// ``tooltip(_:series:many:)`` joined from strings: its plain twin, kept for the tests.
@@ -171,5 +178,58 @@ enum XYChart {
         let head = many ? series + ": " : ""
         if let l = p.label, !l.isEmpty { return head + l + " " + xy }
         return head + xy
+    }
+}
+
+/// What an XY chart's axes read from its points, in one pass over them: the least and
+/// greatest x and y of the finite points of the series and the trend (as `min()` and
+/// `max()` of their arrays find them), whether every x shown (`xValue` or `x`) and every y
+/// is whole (``allWhole(_:)``), and whether a series has a finite point. The arrays of
+/// finite points, of their x and y, and of their shown x were made and filtered for each
+/// drawing, every point's label retained with them (docs/perf-study.md, "the participant
+/// page's charts and tables"). `ChartPiecesTwinTests.xyExtentsAsTheArraysGiveThem`
+/// compares it with ``plainly(series:trend:)``.
+struct XYExtent: Equatable {
+    var xMin = 0.0, xMax = 0.0, yMin = 0.0, yMax = 0.0
+    var xWhole = true, yWhole = true
+    var hasData = false
+
+    init(series: [XYSeries], trend: XYSeries?) {
+        var any = false
+        func add(_ points: [XYPoint], data: Bool) {
+            for p in points where p.x.isFinite && p.y.isFinite {
+                if !any {
+                    xMin = p.x; xMax = p.x; yMin = p.y; yMax = p.y
+                    any = true
+                } else {
+                    if p.x < xMin { xMin = p.x }
+                    if xMax < p.x { xMax = p.x }
+                    if p.y < yMin { yMin = p.y }
+                    if yMax < p.y { yMax = p.y }
+                }
+                let shown = p.xValue ?? p.x
+                if xWhole, shown.isFinite, shown != shown.rounded() { xWhole = false }
+                if yWhole, p.y != p.y.rounded() { yWhole = false }
+                if data { hasData = true }
+            }
+        }
+        for s in series { add(s.points, data: true) }
+        if let trend { add(trend.points, data: false) }
+        if !any { xWhole = false; yWhole = false }
+    }
+
+    init() {}
+
+    /// The plain twin, kept for the tests: the arrays of points and numbers the chart made.
+    static func plainly(series: [XYSeries], trend: XYSeries?) -> XYExtent {
+        let all = (series + (trend.map { [$0] } ?? [])).flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
+        let dataPoints = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
+        var e = XYExtent()
+        let xs = all.map(\.x), ys = all.map(\.y)
+        e.hasData = !dataPoints.isEmpty
+        e.xMin = xs.min() ?? 0; e.xMax = xs.max() ?? 0; e.yMin = ys.min() ?? 0; e.yMax = ys.max() ?? 0
+        e.xWhole = allWhole(all.map { $0.xValue ?? $0.x })
+        e.yWhole = allWhole(ys)
+        return e
     }
 }

@@ -237,7 +237,36 @@ extension TableMarkup {
         /// The cells' class attribute (with its leading space), or "".
         public var `class`: String
 
+        /// The cells' facts read in one pass (each cell's decimals kept, −1 for none), and
+        /// the cells copied only when one is padded: three arrays of facts and a copy of
+        /// every cell were ≈ 900 instructions a cell, 26 M for 50 participants' pages
+        /// (docs/perf-study.md, "the participant page's charts and tables").
+        /// `NumberColumnTwinTests` compares it with ``init(plainly:)``.
         public init(_ texts: [String]) {
+            var sawValue = false, numeric = true, most = 0, least = Int.max
+            let decimals = [Int](unsafeUninitializedCapacity: texts.count) { d, written in
+                for i in texts.indices {
+                    let f = NumberColumn.facts(texts[i])
+                    let have = f.decimals ?? -1
+                    d[i] = have
+                    if have >= 0 { least = Swift.min(least, have) }
+                    if f.empty { continue }
+                    sawValue = true
+                    if have < 0 { numeric = false } else { most = Swift.max(most, have) }
+                }
+                written = texts.count
+            }
+            let want = sawValue && numeric ? most : 0
+            cells = least >= want ? texts : texts.indices.map { i in
+                let have = decimals[i]
+                return have >= 0 && have < want ? padded(texts[i], from: have, to: want) : texts[i]
+            }
+            let numbers = sawValue && numeric
+            `class` = texts.isEmpty ? "" : numbers ? " class=\"num\"" : sawValue ? "" : " class=\"col-empty\""
+        }
+
+        /// The plain twin of ``init(_:)``, kept for the tests: the facts as three arrays.
+        init(plainly texts: [String]) {
             let facts = texts.map(NumberColumn.facts)
             let empty = facts.map(\.empty), decimals = facts.map(\.decimals)
             let sawValue = empty.contains(false)
