@@ -62,6 +62,14 @@ enum RecallStudyFiles {
 
     /// ``stream(participants:keys:blocks:dir:to:)`` of `count` participants whose
     /// dynamics key sequences are folded into `keys`.
+    ///
+    /// Two workers fill the files at once, each reading every participant's blocks itself:
+    /// one the first table's JSON twin (`entries.json`, about 60 % of these files' bytes),
+    /// the other every other file. The summary runs after every unit, so one worker alone
+    /// left a core idle (docs/perf-study.md, "the study summary's files on two cores").
+    /// Each file gets the same bytes in the same order as one pass would write; files are
+    /// opened and finished in the same order. `RecallRowBlocksTests` compares the result
+    /// with the whole-table writers.
     static func stream(count: Int, keys known: DynamicsKeyCounts,
                        blocks: (Int) throws -> RecallRowBlocks, dir: String, to sink: OutputStreams) throws {
         let tables = RecallRowBlocks.tables
@@ -78,22 +86,32 @@ enum RecallStudyFiles {
             try d.append(RecallTableStream(header: DynamicsTable.header(keys: keys[n - 1] ?? []), json: false).csvData)
             dyn.append(d)
         }
-        var hasRows = Array(repeating: false, count: tables.count)
-        for i in 0..<count {
-            let b = try blocks(i)
-            for k in tables.indices {
-                try csv[k].append(b.csv[k])
-                guard !b.json[k].isEmpty else { continue }
-                if hasRows[k] { try json[k].append([0x2C]) }   // ,
-                try json[k].append(b.json[k])
-                hasRows[k] = true
-            }
-            for d in b.dynamics where d.string >= 1 && d.string <= StringSet.count && keys[d.string - 1] == d.keys {
-                try dyn[d.string - 1].append(d.csv)
+        // Worker 0: json[0]; worker 1: every CSV, json[1...] and the dynamics tables.
+        // Each returns which of its JSON arrays got a row.
+        let parts: [Result<[Bool], Error>] = parallelMap([0, 1]) { part in
+            Result {
+                var hasRows = Array(repeating: false, count: tables.count)
+                for i in 0..<count {
+                    let b = try blocks(i)
+                    for k in (part == 0 ? 0..<1 : 1..<tables.count) where !b.json[k].isEmpty {
+                        if hasRows[k] { try json[k].append([0x2C]) }   // ,
+                        try json[k].append(b.json[k])
+                        hasRows[k] = true
+                    }
+                    guard part == 1 else { continue }
+                    for k in tables.indices { try csv[k].append(b.csv[k]) }
+                    for d in b.dynamics where d.string >= 1 && d.string <= StringSet.count
+                        && keys[d.string - 1] == d.keys {
+                        try dyn[d.string - 1].append(d.csv)
+                    }
+                }
+                return hasRows
             }
         }
+        let first = try parts[0].get(), rest = try parts[1].get()
         for k in tables.indices {
-            try json[k].append(hasRows[k] ? [0x0A, 0x5D, 0x0A] : [0x5D, 0x0A])   // "\n]\n" or "]\n" after "["
+            let hasRows = k == 0 ? first[0] : rest[k]
+            try json[k].append(hasRows ? [0x0A, 0x5D, 0x0A] : [0x5D, 0x0A])   // "\n]\n" or "]\n" after "["
             try sink.finish(csv[k]); try sink.finish(json[k])
         }
         for d in dyn { try sink.finish(d) }

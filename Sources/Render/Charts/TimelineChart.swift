@@ -113,14 +113,7 @@ enum TimelineChart {
             if !s.label.isEmpty, !s.category.isEmpty { t.write(literal: " / ") }
             if !s.category.isEmpty { t.write(raw: s.category) }
             if !s.label.isEmpty || !s.category.isEmpty { t.write(literal: " ") }
-            if a == b {
-                t.write(literal: "at ")
-                t.write(shown: a)
-            } else {
-                t.write(shown: a)
-                t.write(literal: "–")
-                t.write(shown: b)
-            }
+            writeSpan(a, b, into: &t)
             return t.string
         }
     }
@@ -190,6 +183,11 @@ enum TimelineChart {
         t.write(literal: ": ")
         if !s.label.isEmpty { t.write(raw: s.label); t.write(literal: " ") }
         if !s.category.isEmpty { t.write(literal: "("); t.write(raw: s.category); t.write(literal: ") ") }
+        writeSpan(a, b, into: &t)
+    }
+
+    /// A span's extent after what `t` holds: `at a` when it is one instant, else `a–b`.
+    static func writeSpan(_ a: Double, _ b: Double, into t: inout SVGWriter) {
         if a == b {
             t.write(literal: "at ")
             t.write(shown: a)
