@@ -26,11 +26,7 @@ extension BuildContext {
             return
         }
         // (The bytes the project was parsed from, not the file as it is now.)
-        if project.manifestSHA256.isEmpty {
-            recordInput(project.manifestURL)
-        } else {
-            recordInput(project.manifestURL, sha256: project.manifestSHA256, size: project.manifestSize)
-        }
+        recordInput(project.manifestURL, sha256: project.manifestSHA256, size: project.manifestSize)
         let manifest = SiteManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
         newState.site = all
         let keepState = stateUnchanged()

@@ -107,14 +107,13 @@ extension BuildContext {
     /// (The same for a file read while the units were listed, by its stamp: the plan's
     /// stamp of it, or none when it changed while the plan read it.)
     func checkInputsReadEarly(_ section: any Section) throws {
-        func refuse(_ path: String) -> DossierError { changedWhileRead(path) }
         for (path, parsed) in section.inputsReadEarly {
             lock.lock(); let planned = digested[path]; lock.unlock()
-            if let planned, planned != parsed { throw refuse(path) }
+            if let planned, planned != parsed { throw changedWhileRead(path) }
         }
         for (path, early) in section.inputStampsReadEarly {
             lock.lock(); let planned = newState.inputs[path]; lock.unlock()
-            if planned.map(EarlyReadStamps.text) != early { throw refuse(path) }
+            if planned.map(EarlyReadStamps.text) != early { throw changedWhileRead(path) }
         }
     }
 
