@@ -163,6 +163,46 @@ def test_server_rollback_is_refused(dossier_bin, tmp_path):
         assert listing(dossier_bin, b) == [("Mail", "new-user")]
 
 
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "folder", "not-utf8"])
+def test_a_damaged_state_file_stops_the_sync_and_keeps_rollback_protection(dossier_bin, tmp_path, damage):
+    """The state file holds this device's rollback protection (the highest manifest version
+    it has seen). One that exists but cannot be read is an error naming it, never taken as
+    "no state": that would accept a rolled-back server's old manifest as a first sync."""
+    a, b = tmp_path / "a.dvault", tmp_path / "b.dvault"
+    root = tmp_path / "srv"
+    with WebDAVServer(root) as dav:
+        url = dav.url + "v/"
+        synced_devices(dossier_bin, url, a, b, items=(("Mail", "old-user"),))
+        old = tmp_path / "old-v"
+        shutil.copytree(root / "v", old)
+        v(dossier_bin, "edit", a, "Mail", "--username", "new-user")
+        v(dossier_bin, "sync", a)
+        v(dossier_bin, "sync", b)
+        shutil.rmtree(root / "v")
+        shutil.copytree(old, root / "v")
+        state = tmp_path / "b.dvault.sync.json"
+        text = state.read_bytes()
+        if damage == "garbage":
+            state.write_text("{not json")
+        elif damage == "truncated":
+            state.write_bytes(text[: len(text) // 2])
+        elif damage == "folder":
+            state.unlink()
+            state.mkdir()
+        else:
+            state.write_bytes(text.replace(b'"url"', b'"\xff\xfeurl"', 1) + b"\xff")
+        vault_before = b.read_bytes()
+        # (Naming the server again must not get round it.)
+        for args in (("sync", b, "--to", url), ("sync", b)):
+            r = v(dossier_bin, *args, check=False)
+            assert r.returncode == 1, r.stdout + r.stderr
+            assert "b.dvault.sync.json" in r.stderr and "rollback" in r.stderr, r.stderr
+            assert "Fatal error" not in r.stderr
+            assert b.read_bytes() == vault_before
+        assert listing(dossier_bin, b) == [("Mail", "new-user")]
+        assert state.is_dir() if damage == "folder" else state.is_file()
+
+
 def test_damaged_blob_does_not_block_later_syncs_and_orphans_are_swept(dossier_bin, tmp_path):
     a, b = tmp_path / "a.dvault", tmp_path / "b.dvault"
     root = tmp_path / "srv"

@@ -41,22 +41,45 @@ public struct SyncState: Codable, Sendable {
     }
 
     /// The remembered CA file of the vault at `vault`, named for messages.
-    public static func rememberedCAFile(forVault vault: URL) -> TrustStore.Remembered? {
+    public static func rememberedCAFile(forVault vault: URL) throws -> TrustStore.Remembered? {
         let stateURL = url(forVault: vault)
-        guard let path = load(stateURL)?.caFile, !path.isEmpty else { return nil }
+        guard let path = try load(stateURL)?.caFile, !path.isEmpty else { return nil }
         return TrustStore.Remembered(path: path, origin: "--ca-file remembered in \(stateURL.lastPathComponent)")
     }
 
-    public static func load(_ url: URL) -> SyncState? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try? JSONDecoder().decode(SyncState.self, from: data)
+    /// The state at `url`; nil only when there is none (no such file). A state that exists
+    /// but cannot be read or decoded is an error naming it, never "no state": it holds this
+    /// device's rollback protection (`version`), and a sync without it would take a
+    /// rolled-back server's old manifest as a first sync (docs/vault-sync.md, "State file").
+    public static func load(_ url: URL) throws -> SyncState? {
+        func damaged(_ why: String) -> DossierError {
+            DossierError(file: url.path, "\(why): this file holds the device's rollback protection, so nothing was "
+                         + "synced; restore it from a backup, or delete it to sync as a device that never synced "
+                         + "with this server (docs/vault-sync.md, \"State file\")")
+        }
+        var st = stat()
+        if stat(url.path, &st) != 0 {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { return nil }
+            throw damaged("cannot read the sync state (\(String(cString: strerror(e))))")
+        }
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw damaged("a folder where the sync state file belongs") }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw damaged("cannot read the sync state (\(String(cString: strerror(errno))))")
+        }
+        // (No decoder detail: only what is wrong, not what the file says.)
+        guard let state = try? JSONDecoder().decode(SyncState.self, from: data) else {
+            throw damaged("not a sync state (damaged, cut short or not JSON)")
+        }
+        return state
     }
 
     /// Writes the state atomically. Call it only after the vault file holding the
     /// items it describes is saved (see "Commit order" in docs/vault-sync.md).
     public func save(_ url: URL) throws {
         var copy = self
-        if let old = SyncState.load(url) {
+        // (A damaged old state is replaced: the sync that reached here read the server.)
+        if let old = (try? SyncState.load(url)) ?? nil {
             copy.user = copy.user ?? old.user
             copy.autoSync = copy.autoSync ?? old.autoSync
         }

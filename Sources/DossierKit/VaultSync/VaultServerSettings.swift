@@ -62,7 +62,7 @@ public enum VaultServerSettings {
     public static func autoSync(_ vault: inout Vault, quiet: Bool = false) async throws -> [String] {
         guard let settings = vault.settings, settings.autoSync, let url = vault.url else { return [] }
         // No option here: the CA file `vault sync --ca-file` remembered, else SSL_CERT_FILE.
-        let client = try client(for: settings, remembered: SyncState.rememberedCAFile(forVault: url))
+        let client = try client(for: settings, remembered: try SyncState.rememberedCAFile(forVault: url))
         let engine = VaultSyncEngine(client: client, stateURL: SyncState.url(forVault: url))
         let report: VaultSyncEngine.Report
         do { report = try await engine.sync(&vault) } catch let e as WebDAVError {

@@ -79,7 +79,7 @@ public struct VaultSyncEngine: Sendable {
     public func sync(_ vault: inout Vault, now: Date = Date()) async throws -> Report {
         var report = Report()
         let here = client.baseURL.absoluteString
-        var state = SyncState.load(stateURL) ?? SyncState(url: here)
+        var state = try SyncState.load(stateURL) ?? SyncState(url: here)
         // Kept whatever the server: it is this device's trust choice, not server state.
         let rememberedCAFile = state.caFile
         if state.url != here {

@@ -252,8 +252,9 @@ struct VaultPasswdCommand: ParsableCommand {
         let params = try newPassword.parameters()
         try VaultCLI.wrap { try v.rekeyed(password: pw, kdf: params).save() }
         quiet.say("changed the master password of \(file) (\(params.algorithm.rawValue))")
-        let synced = v.settings?.webdavURL
-            ?? SyncState.load(SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL))?.url
+        // (Only for a note: a damaged state file is reported by the next sync.)
+        let stateURL = SyncState.url(forVault: URL(fileURLWithPath: file).standardizedFileURL)
+        let synced = v.settings?.webdavURL ?? ((try? SyncState.load(stateURL)) ?? nil)?.url
         if let synced {
             quiet.keep("note: this vault syncs with \(URLRedaction.website(synced)); the copy there stays under the "
                   + "old password: publish this one to a new folder (`dossier vault sync \(file) --to NEW-URL`) "

@@ -44,7 +44,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
         let password = try VaultCLI.masterPassword()
         let exists = FileManager.default.fileExists(atPath: vaultURL.path)
         // A CA file an earlier `--ca-file` named is trusted when none is given now.
-        let rememberedCA = SyncState.rememberedCAFile(forVault: vaultURL)
+        let rememberedCA = try SyncState.rememberedCAFile(forVault: vaultURL)
         let vault: Vault?
         if exists {
             vault = try VaultCLI.wrap { try Vault.open(url: vaultURL, password: password) }
@@ -86,7 +86,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
                                                         log: log)
                 syncUser = stored.webdavUser
             } else {
-                let remembered = SyncState.load(stateURL)
+                let remembered = try SyncState.load(stateURL)
                 guard let urlText = target ?? remembered?.url, let url = URL(string: urlText), url.scheme != nil else {
                     throw ValidationError("no server yet for this vault: "
                                           + "give --configure URL --user NAME (stored in the vault) or --to URL")
