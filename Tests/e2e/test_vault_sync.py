@@ -277,3 +277,15 @@ def test_auto_sync_at_unlock_and_a_failed_sync_does_not_block(dossier_bin, tmp_p
         up = vs(dossier_bin, "list", a)
         assert "auto-sync: synced" in up.stderr and "1 pushed" in up.stderr
         assert rows(up.stdout) == [("Mail", "jo-quiet"), ("Offline", "of")]
+        # A damaged state file (it holds the rollback protection): the unlock warns, naming
+        # it, and works on the local copy; the file is left for the user to restore.
+        state = tmp_path / "a.dvault.sync.json"
+        kept = state.read_bytes()
+        state.write_text("{cut sho")
+        damaged = vs(dossier_bin, "list", a)
+        assert damaged.returncode == 0
+        assert "warning: auto-sync failed: " + str(state) in damaged.stderr, damaged.stderr
+        assert "rollback protection" in damaged.stderr and "using the local copy" in damaged.stderr
+        assert rows(damaged.stdout) == [("Mail", "jo-quiet"), ("Offline", "of")]
+        assert state.read_text() == "{cut sho"
+        state.write_bytes(kept)

@@ -100,7 +100,8 @@ public enum VaultServerSettings {
                 let lines = try await autoSync(&copy, quiet: quiet)
                 box.set(copy, lines: lines, error: nil)
             } catch let e as DossierError {
-                box.set(nil, lines: [], error: e.diagnostics.map(\.message).joined(separator: "; "))
+                // (With its file: a damaged state file must be named.)
+                box.set(nil, lines: [], error: e.diagnostics.map(\.description).joined(separator: "; "))
             } catch let e as VaultError {
                 box.set(nil, lines: [], error: e.message)
             } catch {
