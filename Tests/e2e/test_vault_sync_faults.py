@@ -121,19 +121,27 @@ def test_a_fault_at_every_write_point_of_a_sync_loses_nothing(dossier_bin, tmp_p
         assert hit["kill"] >= 8 and hit["fail"] >= 8, hit
 
 
+def synced_then_edited(dossier_bin, url, root, tmp_path):
+    """Devices a and b synced with one item ("Mail", user "old-user"); a copy of the server
+    folder kept as `old-v`; then the item edited on a to "new-user" and synced to both.
+    Returns (a, b, old folder)."""
+    a, b = tmp_path / "a.dvault", tmp_path / "b.dvault"
+    synced_devices(dossier_bin, url, a, b, items=(("Mail", "old-user"),))
+    old = tmp_path / "old-v"
+    shutil.copytree(root / "v", old)
+    v(dossier_bin, "edit", a, "Mail", "--username", "new-user")
+    v(dossier_bin, "sync", a)
+    v(dossier_bin, "sync", b)
+    return a, b, old
+
+
 def test_server_rollback_is_refused(dossier_bin, tmp_path):
     """Issue #14 "rollback by the server": an old manifest and its blobs put back are
     refused with a clear message, and the old password does not return."""
-    a, b = tmp_path / "a.dvault", tmp_path / "b.dvault"
     root = tmp_path / "srv"
     with WebDAVServer(root) as dav:
         url = dav.url + "v/"
-        synced_devices(dossier_bin, url, a, b, items=(("Mail", "old-user"),))
-        old = tmp_path / "old-v"
-        shutil.copytree(root / "v", old)
-        v(dossier_bin, "edit", a, "Mail", "--username", "new-user")
-        v(dossier_bin, "sync", a)
-        v(dossier_bin, "sync", b)
+        a, b, old = synced_then_edited(dossier_bin, url, root, tmp_path)
         assert listing(dossier_bin, b) == [("Mail", "new-user")]
         m = json.loads((root / "v" / "manifest.json").read_text())
         assert m["format"] == 2 and m["version"] == 2 and len(m["mac"]) == 64
@@ -168,16 +176,10 @@ def test_a_damaged_state_file_stops_the_sync_and_keeps_rollback_protection(dossi
     """The state file holds this device's rollback protection (the highest manifest version
     it has seen). One that exists but cannot be read is an error naming it, never taken as
     "no state": that would accept a rolled-back server's old manifest as a first sync."""
-    a, b = tmp_path / "a.dvault", tmp_path / "b.dvault"
     root = tmp_path / "srv"
     with WebDAVServer(root) as dav:
         url = dav.url + "v/"
-        synced_devices(dossier_bin, url, a, b, items=(("Mail", "old-user"),))
-        old = tmp_path / "old-v"
-        shutil.copytree(root / "v", old)
-        v(dossier_bin, "edit", a, "Mail", "--username", "new-user")
-        v(dossier_bin, "sync", a)
-        v(dossier_bin, "sync", b)
+        a, b, old = synced_then_edited(dossier_bin, url, root, tmp_path)
         shutil.rmtree(root / "v")
         shutil.copytree(old, root / "v")
         state = tmp_path / "b.dvault.sync.json"
