@@ -38,11 +38,22 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
 
     deinit { free(base) }
 
-    /// The bytes written, copied into a `Data` of their size; the buffer is freed at
-    /// once. (Handing the buffer itself to the `Data`, `bytesNoCopy`, kept the generous
-    /// buffer alive until the file was written and tripled the build's page faults,
-    /// 3,800 → 10,000–12,000 at 300 participants: more system time than the copy saves.)
+    /// The bytes written, as a `Data` that owns the buffer: the buffer is first cut to
+    /// the bytes written (`realloc` to a smaller size keeps the bytes where they are and
+    /// gives the rest back to the allocator), then handed over, not copied (raw.csv is
+    /// ≈ 210 KB a participant). (Handing over the buffer uncut, as a first attempt did,
+    /// kept the generous buffer alive until the file was written and tripled the build's
+    /// page faults, 3,800 → 10,000–12,000 at 300 participants.) The plain twin is
+    /// ``dataByCopy()``.
     consuming func data() -> Data {
+        guard count > 0, let cut = realloc(base, count) else { return dataByCopy() }
+        let n = count
+        discard self                        // (the `Data` frees the buffer, not deinit)
+        return Data(bytesNoCopy: cut, count: n, deallocator: .free)
+    }
+
+    /// The bytes written, copied into a `Data` of their size (the buffer is freed after).
+    consuming func dataByCopy() -> Data {
         Data(bytes: base, count: count)
     }
 
@@ -81,11 +92,55 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
         appendDigits(i)
     }
 
-    /// Not a column of raw.csv: the writer's bytes for it.
-    mutating func numberField(_ d: Double) {
+    /// `CSVWriter.numberField(Double)`'s bytes (not a column of raw.csv: the study's
+    /// tables, ``TableRowsCSV``). A whole number is written as its integer; whole
+    /// hundredths and thousandths (`DecimalText.exactHundredths`/`exactThousandths`'s
+    /// rule, repeated here so it is inlined: nearly every `Double` cell) have their digits
+    /// written in place; any other value takes the writer's own bytes
+    /// (``numberFieldByWriter(_:)``, the plain twin).
+    @inline(__always) mutating func numberField(_ d: Double) {
+        if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d { return numberField(Int(d)) }
+        if let k = Self.exactMultiple(d, of: 100) { return fixedField(k, places: 2) }
+        if let k = Self.exactMultiple(d, of: 1000) { return fixedField(k, places: 3) }
+        numberFieldByWriter(d)
+    }
+
+    /// The bytes `CSVWriter.numberField(Double)` writes for `d`, through a writer of its own.
+    @inline(never) mutating func numberFieldByWriter(_ d: Double) {
         var w = CSVWriter()
         w.numberField(d)
         w.data.withUnsafeBytes { field($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// `DecimalText.exactMultiple`: `d · scale` when it is a whole number and
+    /// 1 ≤ |d · scale|, |d| < 10⁷; else nil.
+    @inline(__always) static func exactMultiple(_ d: Double, of scale: Double) -> Int64? {
+        let a = abs(d)
+        guard a >= 1 / scale, a < 1e7 else { return nil }
+        let k = d * scale
+        let r = Int64(k)
+        return Double(r) == k ? r : nil
+    }
+
+    /// `DecimalText.withFixed(k, places:)`'s digits as a field (`k` ≠ 0, |k| < 10¹⁰):
+    /// the sign, the whole part, then the point and the fraction without its trailing
+    /// zeros when it is not 0.
+    @inline(__always) private mutating func fixedField(_ k: Int64, places: Int) {
+        room(32)
+        separate()
+        if k < 0 { base[count] = 0x2D; count += 1 }
+        let scale: UInt64 = places == 2 ? 100 : 1000
+        let m = k.magnitude
+        var frac = m % scale
+        count += ByteWriting.writeDecimal(Int(m / scale), to: base + count)
+        guard frac != 0 else { return }
+        var shown = places
+        while frac % 10 == 0 { frac /= 10; shown -= 1 }
+        let dot = count
+        base[dot] = 0x2E                                        // "."
+        var i = dot + shown
+        while i > dot { base[i] = 0x30 + UInt8(frac % 10); frac /= 10; i -= 1 }
+        count = dot + shown + 1
     }
 
     /// `CSVWriter.appendDigits`: a `-` when negative, then the digits.
