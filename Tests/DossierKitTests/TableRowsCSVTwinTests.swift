@@ -101,24 +101,6 @@ struct TableRowsCSVTwinTests {
         #expect(issues == 0, "\(issues) doubles differ: \(first)")
     }
 
-    /// The buffer handed over (`data()`: cut by `realloc`, not copied) against its copy
-    /// (`dataByCopy()`): empty, one byte, `é` both ways, CR LF, a start alone, huge, from
-    /// buffers of 0, 64 and 4,096 bytes.
-    @Test func bufferHandedOverAsItsCopy() {
-        let starts = [Data(), Data([0x61]), Data("é".utf8), Data("head\r\n".utf8)]
-        for capacity in [0, 64, 4_096] {
-            for start in starts {
-                for t in ["", "a", "é", "e\u{301}", "\r\n", "=x", RawCSVBufferTwinTests.huge] {
-                    var a = RawCSVBuffer(capacity: capacity, start: start), b = RawCSVBuffer(capacity: capacity, start: start)
-                    if !t.isEmpty { a.textField(t); a.endRecord(); b.textField(t); b.endRecord() }
-                    let copy = b.dataByCopy()
-                    #expect(a.data() == copy, "\(t.prefix(10).debugDescription) at \(capacity)")
-                    #expect(copy.count == start.count + (t.isEmpty ? 0 : CSVWriter().field(t).utf8.count + 2))
-                }
-            }
-        }
-    }
-
     /// Simulated participants' row blocks: their CSV as the whole-table writer writes
     /// each table's rows (`RecallTableStream`'s CSV, the path before this one).
     @Test func participantsCSVBlocksAsTheStreamWritesThem() throws {

@@ -38,22 +38,18 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
 
     deinit { free(base) }
 
-    /// The bytes written, as a `Data` that owns the buffer: the buffer is first cut to
-    /// the bytes written (`realloc` to a smaller size keeps the bytes where they are and
-    /// gives the rest back to the allocator), then handed over, not copied (raw.csv is
-    /// ≈ 210 KB a participant). (Handing over the buffer uncut, as a first attempt did,
-    /// kept the generous buffer alive until the file was written and tripled the build's
-    /// page faults, 3,800 → 10,000–12,000 at 300 participants.) The plain twin is
-    /// ``dataByCopy()``.
+    /// The bytes written, copied into a `Data` of their size; the buffer is freed at
+    /// once. (Handing the buffer itself to the `Data`, `bytesNoCopy`, kept the generous
+    /// buffer alive until the file was written and tripled the build's page faults,
+    /// 3,800 → 10,000–12,000 at 300 participants: more system time than the copy saves.
+    /// Cutting it to its bytes first with `realloc` and then handing it over, tried in
+    /// issue #45's CSV and output pass, was worse: 3,700 → 34,000–41,000 page faults and
+    /// +0.06 s of system time at 300 participants. glibc serves a buffer this large
+    /// (≈ 600 KB) from a mapping of its own; freed whole, it raises the allocator's
+    /// threshold for such mappings, so the next participant's buffer comes from the heap,
+    /// already faulted in; cut first, every buffer is a new mapping, faulted in page by
+    /// page.)
     consuming func data() -> Data {
-        guard count > 0, let cut = realloc(base, count) else { return dataByCopy() }
-        let n = count
-        discard self                        // (the `Data` frees the buffer, not deinit)
-        return Data(bytesNoCopy: cut, count: n, deallocator: .free)
-    }
-
-    /// The bytes written, copied into a `Data` of their size (the buffer is freed after).
-    consuming func dataByCopy() -> Data {
         Data(bytes: base, count: count)
     }
 
