@@ -101,6 +101,39 @@ struct TableRowsCSVTwinTests {
         #expect(issues == 0, "\(issues) doubles differ: \(first)")
     }
 
+    /// A text not written as it is, written in place (`quotedTextField`) against the
+    /// writer's bytes (`textFieldByWriter`) and against `CSVWriter.textField` through the
+    /// buffer's `textField`: 30,000 random texts of commas, quotes, CR, LF, spaces,
+    /// formula leads, TAB, C0 and C1 controls, DEL, `é` both ways, `'`, and raw.csv's
+    /// touch texts (`x,y`, negative, fractional); plus the edge texts.
+    @Test func quotedTextsAsTheWriterWritesThem() {
+        let pieces = [",", "\"", "\r", "\n", "\r\n", " ", "=", "+", "-", "@", "\t", "a", "Q9", "é", "e\u{301}",
+                      "\u{85}", "\u{C2}", "\u{1}", "\u{7F}", "'", "12", "-3.5", "😀", "\u{FEFF}"]
+        var rng = SplitMix64(seed: 2026)
+        var texts = RawCSVBufferTwinTests.edgeTexts + ["-12,40", "12,-40", "1.5,2.25", "-0.5,1e+16", "\"", "\"\""]
+        for _ in 0..<30_000 {
+            texts.append((0..<Int.random(in: 1...9, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined())
+        }
+        var issues: [String] = []
+        var quoted = 0
+        for t in texts {
+            var a = RawCSVBuffer(capacity: 16, start: Data()), b = RawCSVBuffer(capacity: 16, start: Data())
+            a.emptyField(); a.textField(t); a.endRecord()
+            var w = CSVWriter()
+            w.emptyField(); w.textField(t); w.endRecord()
+            if a.data() != w.data { issues.append("textField \(t.prefix(20).debugDescription)") }
+            if !Array(t.utf8).withUnsafeBufferPointer({ CSVWriter.writesAsItIs($0, neutraliseFormulas: true) }) {
+                quoted += 1
+                var c = RawCSVBuffer(capacity: 16, start: Data())
+                c.quotedTextField(t); c.quotedTextField(t); c.endRecord()
+                b.textFieldByWriter(t); b.textFieldByWriter(t); b.endRecord()
+                if c.data() != b.data() { issues.append("quoted \(t.prefix(20).debugDescription)") }
+            }
+        }
+        #expect(issues.isEmpty, "\(issues.count) texts differ: \(issues.prefix(8))")
+        #expect(quoted > 20_000)
+    }
+
     /// Simulated participants' row blocks: their CSV as the whole-table writer writes
     /// each table's rows (`RecallTableStream`'s CSV, the path before this one).
     @Test func participantsCSVBlocksAsTheStreamWritesThem() throws {

@@ -159,7 +159,7 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
 
     /// `CSVWriter.textField`: the text's bytes as they are when
     /// `CSVWriter.writesAsItIs` says so (read where they are, no copy of the `String`),
-    /// else the bytes `CSVWriter.EncodedField` makes of it.
+    /// else ``quotedTextField(_:)``.
     @inline(__always) mutating func textField(_ raw: String) {
         let done = raw.utf8.withContiguousStorageIfAvailable { b -> Bool in
             guard CSVWriter.writesAsItIs(b, neutraliseFormulas: true) else { return false }
@@ -167,6 +167,54 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
             return true
         }
         if done == true { return }
+        quotedTextField(raw)
+    }
+
+    /// `CSVWriter.textField`'s bytes for a text it does not write as it is, written in
+    /// place when the text holds no control character: the rule of the writer's
+    /// `FieldShape(scanning:)` and `write(_:_:)` — quotes around a text holding `,`, `"`,
+    /// LF or CR or starting or ending with a space, each `"` doubled; a `'` first when
+    /// the text starts with `=`, `+`, `-`, `@`, TAB or CR. raw.csv's touch column
+    /// (`x,y`) is such a text on every touch; each was a `CSVWriter` and an array made by
+    /// `CSVWriter.EncodedField` (≈ 1,700 instructions). A text with a control character
+    /// (replaced for display), and any other, takes the writer's bytes
+    /// (``textFieldByWriter(_:)``, the plain twin).
+    @inline(never) mutating func quotedTextField(_ raw: String) {
+        var raw = raw
+        let done = raw.withUTF8 { b -> Bool in
+            guard let f = b.first, let l = b.last else { return false }
+            var needsQuotes = f == 0x20 || l == 0x20, quotes = 0, afterC2 = false
+            for c in b {
+                if c == 0x2C || c == 0x0A || c == 0x0D { needsQuotes = true }
+                if c == 0x22 { needsQuotes = true; quotes += 1 }
+                if (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) || c == 0x7F || (afterC2 && c >= 0x80 && c <= 0x9F) {
+                    return false
+                }
+                afterC2 = c == 0xC2
+            }
+            let neutralise = f == 0x3D || f == 0x2B || f == 0x2D || f == 0x40 || f == 0x09 || f == 0x0D
+            room(b.count + quotes + 4)
+            separate()
+            if needsQuotes { base[count] = 0x22; count += 1 }
+            if neutralise { base[count] = 0x27; count += 1 }
+            if quotes == 0 {
+                UnsafeMutableRawPointer(base + count).copyMemory(from: b.baseAddress!, byteCount: b.count)
+                count += b.count
+            } else {
+                for c in b {
+                    if c == 0x22 { base[count] = 0x22; count += 1 }
+                    base[count] = c
+                    count += 1
+                }
+            }
+            if needsQuotes { base[count] = 0x22; count += 1 }
+            return true
+        }
+        if !done { textFieldByWriter(raw) }
+    }
+
+    /// The bytes `CSVWriter.EncodedField` (the writer's `textField`) makes of `raw`.
+    @inline(never) mutating func textFieldByWriter(_ raw: String) {
         CSVWriter.EncodedField(raw).bytes.withUnsafeBufferPointer { field($0) }
     }
 
