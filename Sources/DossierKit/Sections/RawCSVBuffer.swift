@@ -44,11 +44,11 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
     /// 3,800 → 10,000–12,000 at 300 participants: more system time than the copy saves.
     /// Cutting it to its bytes first with `realloc` and then handing it over, tried in
     /// issue #45's CSV and output pass, was worse: 3,700 → 34,000–41,000 page faults and
-    /// +0.06 s of system time at 300 participants. glibc serves a buffer this large
-    /// (≈ 600 KB) from a mapping of its own; freed whole, it raises the allocator's
-    /// threshold for such mappings, so the next participant's buffer comes from the heap,
-    /// already faulted in; cut first, every buffer is a new mapping, faulted in page by
-    /// page.)
+    /// +0.06 s of system time at 300 participants; probably because glibc serves a
+    /// buffer this large (≈ 0.5 MB) from a mapping of its own, which, freed whole, raises
+    /// the allocator's threshold for such mappings, so the next participant's buffer
+    /// comes from the heap, already faulted in, while a buffer cut first stays a new
+    /// mapping, faulted in page by page.)
     consuming func data() -> Data {
         Data(bytes: base, count: count)
     }
