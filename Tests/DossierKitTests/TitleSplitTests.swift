@@ -71,6 +71,17 @@ import Testing
             if plain { joined += 1 }
         }
         #expect(joined > 2_000 && joined < 18_000)
+        // ASCII runs around the 32-byte step of the skip (dossier_next_non_ascii).
+        let long = ["–", "é", "\u{301}", "\u{200D}", "·", "👍🏽"] + [1, 7, 8, 15, 16, 31, 32, 33, 63, 64, 65].map {
+            String(repeating: "a", count: $0)
+        }
+        for _ in 0..<5_000 {
+            var html = random.soup(long, fewerThan: 12)
+            let (fast, plain) = html.withUTF8 {
+                (TitleSplit.asciiJoinsNeighbour($0), TitleSplit.asciiJoinsNeighbourScalarByScalar($0))
+            }
+            #expect(fast == plain, "\(html.debugDescription)")
+        }
     }
 
     /// A page whose `>` is followed by a combining mark takes the Character walk, which

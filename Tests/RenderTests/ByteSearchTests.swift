@@ -76,6 +76,42 @@ import Testing
         }
     }
 
+    /// `dossier_next_non_ascii` (32 bytes at a step) against its plain walk: one
+    /// non-ASCII byte (0x80, 0xC3, 0xFF) at every place of buffers of 0–100 bytes,
+    /// started from every place; none at all; random bytes from every start.
+    @Test func nextNonASCIIAgreesWithThePlainWalk() {
+        var checked = 0
+        for count in 0...100 {
+            for at in -1..<count {
+                for high: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var bytes = [UInt8](repeating: 0x7F, count: count)
+                    if at >= 0 { bytes[at] = high }
+                    bytes.withUnsafeBufferPointer { buf in
+                        for from in 0...count {
+                            let fast = dossier_next_non_ascii(buf.baseAddress, count, from)
+                            #expect(fast == dossier_next_non_ascii_plain(buf.baseAddress, count, from),
+                                    "\(count) bytes, 0x\(String(high, radix: 16)) at \(at), from \(from)")
+                            #expect(fast == (at >= from ? at : count))
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 0...300, using: &rng)
+            let bytes = (0..<count).map { _ in Int.random(in: 0..<40, using: &rng) == 0 ? UInt8(0xE2) : UInt8(0x61) }
+            bytes.withUnsafeBufferPointer { buf in
+                for from in 0...count {
+                    #expect(ByteSearch.nextNonASCII(in: buf, from: from)
+                            == dossier_next_non_ascii_plain(buf.baseAddress, count, from))
+                }
+            }
+        }
+        #expect(checked > 100_000)
+    }
+
     /// `dossier_find_link_equals` (16 places at once) against its plain walk, on texts of
     /// `=`, `f`, `c` and others, hits at every place of a block and across blocks.
     @Test func linkEqualsSearchAgreesWithThePlainWalk() {

@@ -48,6 +48,14 @@ const void *dossier_find_link_equals(const void *haystack, size_t n);
 /// dossier_find_link_equals one place after the other: its plain twin, for its tests.
 const void *dossier_find_link_equals_plain(const void *haystack, size_t n);
 
+/// The offset of the first byte at 0x80 or above in `haystack` (n bytes) at `from` or
+/// after, or n: 32 bytes tested at a step (search.c). TitleSplit skips a page's ASCII
+/// with it.
+size_t dossier_next_non_ascii(const void *haystack, size_t n, size_t from);
+
+/// dossier_next_non_ascii one byte after the other: its plain twin, for its tests.
+size_t dossier_next_non_ascii_plain(const void *haystack, size_t n, size_t from);
+
 /// snprintf(out, size, "%.10g", value): the digits of JSONValue.formatNumber's general
 /// path (Sources/CMarkArena/number.c). A plain C call: Swift reaches printf only through
 /// `withVaList`, which built and cast an argument list for every number.

@@ -54,6 +54,35 @@ public enum AtomicFile {
         if sync { syncFolder(dir.path) }
     }
 
+    /// ``write(_:to:sync:mode:)`` without the flush (`sync: false`) of `bytes` as the file
+    /// `name` in `folder`, a folder that exists: no folder made (two `stat`s) and no
+    /// `URL` made or read, per file (a study build writes one a participant: its row
+    /// blocks). The temp file is `.<name>.tmp-<pid>-<random>` in `folder`, as
+    /// `write(_:to:)` names it. `AtomicFileTests` compares the two.
+    public static func writeUnsynced(_ bytes: UnsafeRawBufferPointer, name: String, inFolder folder: String,
+                                     mode: mode_t = 0o644) throws {
+        let target = folder + "/" + name
+        let tmp = folder + "/." + name + ".tmp-" + String(processID) + "-" + String(UInt32.random(in: 0...UInt32.max))
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
+        guard fd >= 0 else { throw FileSystemErrors.failed(target, "cannot write") }
+        var off = 0, ok = true
+        while off < bytes.count {
+            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { ok = false; break }
+            off += n
+        }
+        close(fd)
+        guard ok else { unlink(tmp); throw DossierError(file: URL(fileURLWithPath: target), "cannot write: disk full or not writable") }
+        guard rename(tmp, target) == 0 else {
+            unlink(tmp)
+            throw FileSystemErrors.failed(target, "cannot replace")
+        }
+    }
+
+    /// This process's id (the temp files' names), asked once.
+    static let processID = getpid()
+
     /// Flushes a folder's entries (the rename just made) to disk. A folder that cannot be
     /// opened for reading is left to the system's own write-back: the file is in place.
     static func syncFolder(_ path: String) {

@@ -117,16 +117,29 @@ extension BuildContext {
         // The blob is named by the unit's hash: a unit with the same inputs writes the
         // same bytes, and the state that names it is saved only after it is in place.
         if let blob = result.blob {
-            // Made on first use: a project whose units leave no blobs gets no folder.
-            try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
-            try AtomicFile.write(
-                blob, to: newBlobFolder.appending(path: hash, directoryHint: .notDirectory), sync: false)
+            // Made on first use: a project whose units leave no blobs gets no folder. Made
+            // once a build (``blobFolderPath``), then each blob written by its path.
+            let folder = try blobFolderPath()
+            try blob.withUnsafeBytes { try AtomicFile.writeUnsynced($0, name: hash, inFolder: folder) }
         }
         // Records wait for the summary and the state in a file, not in memory.
         let record = try result.record.map { try recordSpill().keep($0) }
         return BuildState.Unit(
             hash: hash, files: files, links: links, record: record, warnings: result.warnings,
             pages: result.pages.count, blurb: result.blurb, blobSize: result.blob.map { Int64($0.count) })
+    }
+
+    /// `newBlobFolder.path`, the folder made by the first call of a build (each unit with
+    /// a blob asked `FileManager` to make it, and `AtomicFile` again: two `stat`s a unit).
+    func blobFolderPath() throws -> String {
+        lock.lock()
+        let known = blobFolderMade
+        lock.unlock()
+        if let known { return known }
+        try FileManager.default.createDirectory(at: newBlobFolder, withIntermediateDirectories: true)
+        let path = newBlobFolder.path
+        lock.lock(); blobFolderMade = path; lock.unlock()
+        return path
     }
 
     /// Makes room for `pages` more entries in the claims and in the tables ``store(_:_:reused:)``

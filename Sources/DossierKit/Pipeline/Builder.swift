@@ -145,6 +145,8 @@ final class BuildContext: @unchecked Sendable {
     /// build writes new ones (a temp folder for `dossier check`, which writes nothing).
     let blobFolder: URL
     let newBlobFolder: URL
+    /// `newBlobFolder.path` once the folder is made in this build (``blobFolderPath()``).
+    var blobFolderMade: String?
     /// Pages of units built (not reused) in this build: their links are always checked.
     var freshPages: Set<String> = []
 

@@ -179,13 +179,10 @@ enum TitleSplit {
         var i = 0
         var knownFirst: UInt32 = 0, knownLast: UInt32 = 0   // 0: none yet (never a scalar ≥ 0x80)
         while i < n {
-            // Eight ASCII bytes at a time (a page is mostly ASCII).
-            if i + 8 <= n,
-               UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-                continue
-            }
-            if b[i] < 0x80 { i += 1; continue }
+            // To the next non-ASCII byte, 32 bytes tested at a step (a page is mostly
+            // ASCII; eight at a step in Swift was ≈ 1.9 instructions a byte of the page).
+            i = ByteSearch.nextNonASCII(in: b, from: i)
+            if i >= n { break }
             let start = i
             while i < n && b[i] >= 0x80 { i += 1 }
             // a run of non-ASCII bytes b[start..<i]: its first and its last scalar (one

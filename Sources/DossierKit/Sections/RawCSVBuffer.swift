@@ -41,7 +41,14 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
     /// The bytes written, copied into a `Data` of their size; the buffer is freed at
     /// once. (Handing the buffer itself to the `Data`, `bytesNoCopy`, kept the generous
     /// buffer alive until the file was written and tripled the build's page faults,
-    /// 3,800 → 10,000–12,000 at 300 participants: more system time than the copy saves.)
+    /// 3,800 → 10,000–12,000 at 300 participants: more system time than the copy saves.
+    /// Cutting it to its bytes first with `realloc` and then handing it over, tried in
+    /// issue #45's CSV and output pass, was worse: 3,700 → 34,000–41,000 page faults and
+    /// +0.06 s of system time at 300 participants; probably because glibc serves a
+    /// buffer this large (≈ 0.5 MB) from a mapping of its own, which, freed whole, raises
+    /// the allocator's threshold for such mappings, so the next participant's buffer
+    /// comes from the heap, already faulted in, while a buffer cut first stays a new
+    /// mapping, faulted in page by page.)
     consuming func data() -> Data {
         Data(bytes: base, count: count)
     }
@@ -81,11 +88,55 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
         appendDigits(i)
     }
 
-    /// Not a column of raw.csv: the writer's bytes for it.
-    mutating func numberField(_ d: Double) {
+    /// `CSVWriter.numberField(Double)`'s bytes (not a column of raw.csv: the study's
+    /// tables, ``TableRowsCSV``). A whole number is written as its integer; whole
+    /// hundredths and thousandths (`DecimalText.exactHundredths`/`exactThousandths`'s
+    /// rule, repeated here so it is inlined: nearly every `Double` cell) have their digits
+    /// written in place; any other value takes the writer's own bytes
+    /// (``numberFieldByWriter(_:)``, the plain twin).
+    @inline(__always) mutating func numberField(_ d: Double) {
+        if abs(d) < 9_007_199_254_740_992, Double(Int64(d)) == d { return numberField(Int(d)) }
+        if let k = Self.exactMultiple(d, of: 100) { return fixedField(k, places: 2) }
+        if let k = Self.exactMultiple(d, of: 1000) { return fixedField(k, places: 3) }
+        numberFieldByWriter(d)
+    }
+
+    /// The bytes `CSVWriter.numberField(Double)` writes for `d`, through a writer of its own.
+    @inline(never) mutating func numberFieldByWriter(_ d: Double) {
         var w = CSVWriter()
         w.numberField(d)
         w.data.withUnsafeBytes { field($0.bindMemory(to: UInt8.self)) }
+    }
+
+    /// `DecimalText.exactMultiple`: `d · scale` when it is a whole number and
+    /// 1 ≤ |d · scale|, |d| < 10⁷; else nil.
+    @inline(__always) static func exactMultiple(_ d: Double, of scale: Double) -> Int64? {
+        let a = abs(d)
+        guard a >= 1 / scale, a < 1e7 else { return nil }
+        let k = d * scale
+        let r = Int64(k)
+        return Double(r) == k ? r : nil
+    }
+
+    /// `DecimalText.withFixed(k, places:)`'s digits as a field (`k` ≠ 0, |k| < 10¹⁰):
+    /// the sign, the whole part, then the point and the fraction without its trailing
+    /// zeros when it is not 0.
+    @inline(__always) private mutating func fixedField(_ k: Int64, places: Int) {
+        room(32)
+        separate()
+        if k < 0 { base[count] = 0x2D; count += 1 }
+        let scale: UInt64 = places == 2 ? 100 : 1000
+        let m = k.magnitude
+        var frac = m % scale
+        count += ByteWriting.writeDecimal(Int(m / scale), to: base + count)
+        guard frac != 0 else { return }
+        var shown = places
+        while frac % 10 == 0 { frac /= 10; shown -= 1 }
+        let dot = count
+        base[dot] = 0x2E                                        // "."
+        var i = dot + shown
+        while i > dot { base[i] = 0x30 + UInt8(frac % 10); frac /= 10; i -= 1 }
+        count = dot + shown + 1
     }
 
     /// `CSVWriter.appendDigits`: a `-` when negative, then the digits.
@@ -108,7 +159,7 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
 
     /// `CSVWriter.textField`: the text's bytes as they are when
     /// `CSVWriter.writesAsItIs` says so (read where they are, no copy of the `String`),
-    /// else the bytes `CSVWriter.EncodedField` makes of it.
+    /// else ``quotedTextField(_:)``.
     @inline(__always) mutating func textField(_ raw: String) {
         let done = raw.utf8.withContiguousStorageIfAvailable { b -> Bool in
             guard CSVWriter.writesAsItIs(b, neutraliseFormulas: true) else { return false }
@@ -116,6 +167,54 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
             return true
         }
         if done == true { return }
+        quotedTextField(raw)
+    }
+
+    /// `CSVWriter.textField`'s bytes for a text it does not write as it is, written in
+    /// place when the text holds no control character: the rule of the writer's
+    /// `FieldShape(scanning:)` and `write(_:_:)` — quotes around a text holding `,`, `"`,
+    /// LF or CR or starting or ending with a space, each `"` doubled; a `'` first when
+    /// the text starts with `=`, `+`, `-`, `@`, TAB or CR. raw.csv's touch column
+    /// (`x,y`) is such a text on every touch; each was a `CSVWriter` and an array made by
+    /// `CSVWriter.EncodedField` (≈ 1,700 instructions). A text with a control character
+    /// (replaced for display), and any other, takes the writer's bytes
+    /// (``textFieldByWriter(_:)``, the plain twin).
+    @inline(never) mutating func quotedTextField(_ raw: String) {
+        var raw = raw
+        let done = raw.withUTF8 { b -> Bool in
+            guard let f = b.first, let l = b.last else { return false }
+            var needsQuotes = f == 0x20 || l == 0x20, quotes = 0, afterC2 = false
+            for c in b {
+                if c == 0x2C || c == 0x0A || c == 0x0D { needsQuotes = true }
+                if c == 0x22 { needsQuotes = true; quotes += 1 }
+                if (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) || c == 0x7F || (afterC2 && c >= 0x80 && c <= 0x9F) {
+                    return false
+                }
+                afterC2 = c == 0xC2
+            }
+            let neutralise = f == 0x3D || f == 0x2B || f == 0x2D || f == 0x40 || f == 0x09 || f == 0x0D
+            room(b.count + quotes + 4)
+            separate()
+            if needsQuotes { base[count] = 0x22; count += 1 }
+            if neutralise { base[count] = 0x27; count += 1 }
+            if quotes == 0 {
+                UnsafeMutableRawPointer(base + count).copyMemory(from: b.baseAddress!, byteCount: b.count)
+                count += b.count
+            } else {
+                for c in b {
+                    if c == 0x22 { base[count] = 0x22; count += 1 }
+                    base[count] = c
+                    count += 1
+                }
+            }
+            if needsQuotes { base[count] = 0x22; count += 1 }
+            return true
+        }
+        if !done { textFieldByWriter(raw) }
+    }
+
+    /// The bytes `CSVWriter.EncodedField` (the writer's `textField`) makes of `raw`.
+    @inline(never) mutating func textFieldByWriter(_ raw: String) {
         CSVWriter.EncodedField(raw).bytes.withUnsafeBufferPointer { field($0) }
     }
 

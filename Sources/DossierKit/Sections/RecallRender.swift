@@ -13,10 +13,10 @@ enum RecallRender {
     /// raw.csv and rolled-up.csv, field by field through ``CSVWriter`` (tens of
     /// thousands of cells per participant: no Cell array per row). `bom`: begin with
     /// the UTF-8 byte-order mark (the build then adds none: no copy of the file).
+    /// The rows go into one buffer with every field writer inlined (``TableRowsCSV``;
+    /// the plain twin is ``TableRowsCSV/dataByWriter(header:rows:bom:)``).
     static func csv(_ t: Table, bom: Bool = false) -> Data {
-        var w = CSVWriter(header: t.header, includeBOM: bom)
-        for r in t.rows { w.tableRow(r) }
-        return w.data
+        TableRowsCSV.data(header: t.header, rows: t.rows, bom: bom)
     }
 
     /// raw.csv written as its rows are made, straight from the log's events

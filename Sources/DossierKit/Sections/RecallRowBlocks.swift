@@ -34,18 +34,21 @@ struct RecallRowBlocks {
     static let columns = tables.map { RecallTableStream.Columns(header: $0.rows([]).header) }
 
     init(_ p: StudyParticipant) {
+        // The CSV rows are written by ``TableRowsCSV`` (the same bytes as the stream's
+        // `csvRowsData`: `RecallRowBlocksTests`), the JSON rows by the stream.
         for (t, columns) in zip(Self.tables, Self.columns) {
-            var s = RecallTableStream(columns, headerRecord: false)
-            s.append(t.rows([p]).rows)
-            csv.append(s.csvRowsData)
+            let rows = t.rows([p]).rows
+            csv.append(TableRowsCSV.data(rows: rows))
+            var s = RecallTableStream(columns, headerRecord: false, csv: false)
+            s.append(rows)
             json.append(s.jsonRowsData)
         }
         for q in p.contribution.sequences {
-            var s = RecallTableStream(.csvOnly, headerRecord: false)
+            var w = TableRowsCSV.buffer(rows: 8)
             for t in p.detail.timings where t.string == q.string && t.keys == q.keys {
-                s.append(row: DynamicsTable.row(t, participant: p.summary.participant, sourceFile: p.sourceFile))
+                w.tableCells(DynamicsTable.row(t, participant: p.summary.participant, sourceFile: p.sourceFile))
             }
-            dynamics.append((q.string, q.keys, s.csvRowsData))
+            dynamics.append((q.string, q.keys, w.data()))
         }
     }
 

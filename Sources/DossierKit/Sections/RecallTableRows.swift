@@ -6,10 +6,12 @@ import Render
 // path written from bytes". The plain twin is ``CSVWriter/tableRowFieldByField(_:)``.
 
 extension CSVFieldSink where Self: ~Copyable {
-    /// The cells of one row, then the record's end.
+    /// The cells of one row, then the record's end. Each cell is read in place
+    /// (`r[i]`), not copied out by the array's iterator: a text cell's copy was a retain
+    /// and a release of its string.
     mutating func tableCells(_ r: [TableCell]) {
-        for c in r {
-            switch c {
+        for i in r.indices {
+            switch r[i] {
             case .text(let s): textField(s)
             case .flag(let b): plainField(b ? "True" : "False")
             case .int(let n): numberField(n)

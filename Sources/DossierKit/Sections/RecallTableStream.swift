@@ -47,6 +47,8 @@ struct RecallTableStream {
     private var json: [UInt8] = []
     private let columns: Columns
     private var rows = 0
+    /// Whether rows are written as CSV too (see ``init(_:headerRecord:csv:)``).
+    private let writesCSV: Bool
     /// Bytes of the CSV header record (see ``csvRows``).
     private let csvHeaderCount: Int
 
@@ -56,9 +58,11 @@ struct RecallTableStream {
     }
 
     /// `headerRecord: false`: rows only (``csvRows`` and ``jsonRows`` are the same
-    /// either way), for a participant's blocks.
-    init(_ columns: Columns, headerRecord: Bool) {
+    /// either way), for a participant's blocks. `csv: false`: no CSV rows are written
+    /// (a participant's blocks write theirs with ``TableRowsCSV``).
+    init(_ columns: Columns, headerRecord: Bool, csv writesCSV: Bool = true) {
         self.columns = columns
+        self.writesCSV = writesCSV
         csv = CSVWriter(header: headerRecord ? columns.header : nil)
         csvHeaderCount = csv.data.count
         json.append(0x5B)   // [
@@ -70,7 +74,7 @@ struct RecallTableStream {
     }
 
     mutating func append(row r: [TableCell]) {
-        csv.tableRow(r)
+        if writesCSV { csv.tableRow(r) }
         guard columns.withJSON else { return }
         // ",\n  {\n    \"key\": value,\n    …\n  }"
         if rows > 0 { json.append(0x2C) }

@@ -17,6 +17,14 @@ public enum ByteSearch {
         }
     }
 
+    /// The offset of the first byte at 0x80 or above in `bytes` at `from` (≥ 0) or after,
+    /// or `bytes.count`: 32 bytes tested at a step (`dossier_next_non_ascii`;
+    /// `ByteSearchTests` holds it to its plain twin).
+    public static func nextNonASCII(in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        guard from < bytes.count, let base = bytes.baseAddress else { return bytes.count }
+        return dossier_next_non_ascii(base, bytes.count, from)
+    }
+
     /// The offset of the first `=` at `from + 1` or later in `page` whose byte before is
     /// `f` or `c` (where ` href=` and ` src=` end), 16 bytes tested at once
     /// (`dossier_find_link_equals`; `ByteSearchTests` holds it to its plain twin).
