@@ -28,13 +28,18 @@ import Testing
                 let a = try Data(contentsOf: dir.appendingPathComponent(name))
                 let b = try Data(contentsOf: dir.appendingPathComponent("twin-" + name))
                 #expect(a == data && b == data, "\(name)")
-                let modeA = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)[.posixPermissions] as? Int
-                let modeB = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("twin-" + name).path)[.posixPermissions] as? Int
+                func mode(_ n: String) throws -> Int? {
+                    let path = dir.appendingPathComponent(n).path
+                    return try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+                }
+                let modeA = try mode(name), modeB = try mode("twin-" + name)
                 #expect(modeA == modeB)
             }
         }
         // An existing file is replaced whole (a longer one by a shorter one).
-        try Data("longer contents".utf8).withUnsafeBytes { try AtomicFile.writeUnsynced($0, name: "r", inFolder: dir.path) }
+        try Data("longer contents".utf8).withUnsafeBytes {
+            try AtomicFile.writeUnsynced($0, name: "r", inFolder: dir.path)
+        }
         try Data("x".utf8).withUnsafeBytes { try AtomicFile.writeUnsynced($0, name: "r", inFolder: dir.path) }
         #expect(try Data(contentsOf: dir.appendingPathComponent("r")) == Data("x".utf8))
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }

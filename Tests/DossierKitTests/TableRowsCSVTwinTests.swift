@@ -112,7 +112,8 @@ struct TableRowsCSVTwinTests {
         var rng = SplitMix64(seed: 2026)
         var texts = RawCSVBufferTwinTests.edgeTexts + ["-12,40", "12,-40", "1.5,2.25", "-0.5,1e+16", "\"", "\"\""]
         for _ in 0..<30_000 {
-            texts.append((0..<Int.random(in: 1...9, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined())
+            let count = Int.random(in: 1...9, using: &rng)
+            texts.append((0..<count).map { _ in pieces.randomElement(using: &rng)! }.joined())
         }
         var issues: [String] = []
         var quoted = 0

@@ -73,7 +73,10 @@ public enum AtomicFile {
             off += n
         }
         close(fd)
-        guard ok else { unlink(tmp); throw DossierError(file: URL(fileURLWithPath: target), "cannot write: disk full or not writable") }
+        guard ok else {
+            unlink(tmp)
+            throw DossierError(file: URL(fileURLWithPath: target), "cannot write: disk full or not writable")
+        }
         guard rename(tmp, target) == 0 else {
             unlink(tmp)
             throw FileSystemErrors.failed(target, "cannot replace")

@@ -187,7 +187,8 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
             for c in b {
                 if c == 0x2C || c == 0x0A || c == 0x0D { needsQuotes = true }
                 if c == 0x22 { needsQuotes = true; quotes += 1 }
-                if (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) || c == 0x7F || (afterC2 && c >= 0x80 && c <= 0x9F) {
+                let control = (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D) || c == 0x7F
+                if control || (afterC2 && c >= 0x80 && c <= 0x9F) {
                     return false
                 }
                 afterC2 = c == 0xC2
