@@ -1,4 +1,4 @@
-// Generated from SortingNetwork.oddEvenMerge (Batcher's odd–even merge sort); the
+// Generated from Batcher's odd–even merge sort (`SortingNetwork.oddEvenMerge` in the tests); the
 // network written out so its values stay in registers. `WalkTwinTests` checks each
 // against the network's pairs applied in order, and every list of zeros and ones.
 

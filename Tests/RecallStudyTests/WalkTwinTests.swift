@@ -137,3 +137,31 @@ struct WalkTwinTests {
         #expect(Walk.bit(64) == 0 && Walk.bit(-1) == 0 && Walk.bit(1) == 2)
     }
 }
+
+/// The compare-exchanges of Batcher's odd–even merge sort of 8 and 16 slots, in order
+/// (the twin of the networks written out in Sources/RecallStudy/SortingNetworks.swift).
+enum SortingNetwork {
+    static let pairs8 = oddEvenMerge(8)
+    static let pairs16 = oddEvenMerge(16)
+
+    /// The network for `n` slots (a power of two), as Knuth and Batcher give it.
+    static func oddEvenMerge(_ n: Int) -> [(UInt8, UInt8)] {
+        var pairs: [(UInt8, UInt8)] = []
+        var p = 1
+        while p < n {
+            var k = p
+            while k >= 1 {
+                var j = k % p
+                while j <= n - 1 - k {
+                    for i in 0..<min(k, n - j - k) where (i + j) / (p * 2) == (i + j + k) / (p * 2) {
+                        pairs.append((UInt8(i + j), UInt8(i + j + k)))
+                    }
+                    j += 2 * k
+                }
+                k /= 2
+            }
+            p *= 2
+        }
+        return pairs
+    }
+}
