@@ -245,6 +245,8 @@ public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
         let ints = unsafeBitCast(values, to: [Int].self)
         if n <= 16 { return ints.withUnsafeBufferPointer { networkMedian($0) } }
         if n >= 64, let m = countingMedian(ints) { return m }
+        // Pools whose span a few long pauses widen (``windowedCountingMedian(_:)``).
+        if let m = ints.withUnsafeBufferPointer({ windowedCountingMedian($0) }) { return m }
     }
     return withUnsafeTemporaryAllocation(of: T.self, capacity: n) { v -> Double in
         _ = v.initialize(fromContentsOf: values)

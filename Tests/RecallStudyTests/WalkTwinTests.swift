@@ -52,6 +52,40 @@ struct WalkTwinTests {
         }
     }
 
+    /// The windowed count against a full sort: pools of keystroke-like intervals with a
+    /// few long pauses (the shape it is for), all equal, two clusters far apart (the
+    /// middle values outside the window: nil), the middle value's neighbour just below
+    /// the window, negatives, `Int.min`/`Int.max` (a window that would overflow: nil),
+    /// sizes 17–2,000. Where it answers, it is the sorted median; the median through
+    /// `median` is always.
+    @Test func windowedCountingMedianAsSorting() {
+        var rng = MedianTestRandom(seed: 4_549)
+        var inputs: [[Int]] = [Array(repeating: 7, count: 17), Array(repeating: Int.max, count: 20),
+                               Array(repeating: Int.min, count: 20), Array(0..<17), Array((0..<18).reversed())]
+        for n in Array(17...80) + [99, 100, 101, 500, 501, 2_000] {
+            for _ in 0..<30 {
+                // intervals of 80–480 ms, one in 20 a pause of up to 30 s
+                inputs.append((0..<n).map { _ in 80 + rng.int(400) + (rng.int(20) == 0 ? rng.int(30_000) : 0) })
+                inputs.append((0..<n).map { _ in rng.int(3) - 1 + (rng.int(8) == 0 ? 1_000_000 : 0) })
+                inputs.append((0..<n).map { $0 < n / 2 ? rng.int(50) : 1_000_000 + rng.int(50) })
+                inputs.append((0..<n).map { _ in [Int.min, Int.max, 0, -1, 1][rng.int(5)] })
+                inputs.append((0..<n).map { _ in rng.int(2) == 0 ? -rng.int(4 * n) : rng.int(9 * n) })
+            }
+        }
+        var answered = 0
+        for v in inputs {
+            let sorted = medianBySorting(v)
+            if let m = v.withUnsafeBufferPointer({ windowedCountingMedian($0) }) {
+                #expect(m == sorted, "\(v.prefix(20)) (\(v.count))")
+                answered += 1
+            }
+            #expect(median(v) == sorted, "\(v.prefix(20)) (\(v.count))")
+        }
+        #expect(answered > inputs.count / 3)
+        #expect([Int]().withUnsafeBufferPointer { windowedCountingMedian($0) } == nil)
+        #expect(Array(0..<16).withUnsafeBufferPointer { windowedCountingMedian($0) } == nil)
+    }
+
     /// The 0–1 principle: a comparator network sorts every input when it sorts every list
     /// of zeros and ones; all 2¹⁶ (and 2⁸) of them.
     @Test func networksSortEveryListOfZerosAndOnes() {
