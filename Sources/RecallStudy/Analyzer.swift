@@ -25,11 +25,13 @@ public enum Analyzer {
         var a = Walk(log: log, strings: strings)
         // Each event to `step` by its address: handed over as a value (`for e in`, or
         // `events[i]`), it was copied twice per event, its texts retained and released.
-        log.events.withUnsafeBufferPointer { events in
-            guard let first = events.baseAddress else { return }
-            for i in events.indices { a.step(at: first + i) }
+        // The walk's key list points into the events (``KeyPress``), so it ends in here.
+        return log.events.withUnsafeBufferPointer { events in
+            if let first = events.baseAddress {
+                for i in events.indices { a.step(at: first + i) }
+            }
+            return a.finish()
         }
-        return a.finish()
     }
 
     /// Whether a text change removed characters (`before` → `after`). Asked for every
@@ -68,29 +70,14 @@ public enum Analyzer {
 
 // MARK: - The walk over events (its end, finish(), is in AnalyzerFinish.swift)
 
+/// The entry being typed. Its key events are the walk's ``Walk/keys`` (one list kept
+/// for the whole walk, emptied when a segment starts).
 struct Segment {
     var field: Int
-    /// Room for 64 keys from the start: an entry has a few dozen, and growing the list
-    /// by doubling was 0.5 % of a study build's instructions (docs/perf-study.md).
-    var keys: [(label: String, action: KeyAction, t: Int)] = {
-        var k: [(label: String, action: KeyAction, t: Int)] = []
-        k.reserveCapacity(64)
-        return k
-    }()
     var deletions = 0
     var text: String
     /// The log line of the first key press that added two or more characters at once.
     var oneTapLine: Int?
-
-    /// The label of the segment's last key press when it is a character key's `down`
-    /// (one character or `space`) not yet released: a `tap` now is that key's own change
-    /// (docs/recall-events.md, "A change while a key is held").
-    var heldKey: String? {
-        guard let i = keys.lastIndex(where: { $0.action != .up }), keys[i].action == .down else { return nil }
-        let label = keys[i].label
-        guard label == "space" || label.count == 1 else { return nil }
-        return keys[(i + 1)...].contains { $0.action == .up && $0.label == label } ? nil : label
-    }
 }
 
 struct Walk {
@@ -107,11 +94,21 @@ struct Walk {
     var pageStart = 0
     var pageView = 0
     var fieldText: [String] = []
+    /// Per field, ``Analyzer/asciiCount(_:)`` of its text, kept from the key that set
+    /// it (each key press compared the text before with the text after, counting both):
+    /// −1 for a text that is not ASCII without CR, −2 when not counted yet.
+    var fieldCounts: [Int] = []
     var turnFields: [String]?
     var focused: Int?
     var segment: Segment?
+    /// The open segment's key events, in log order (``KeyPress``: no label stored, so no
+    /// retain, release or destroy per key; docs/perf-study.md, "Issue #45, the
+    /// participant analysis and its JSON"). Room for 64 from the start, kept between
+    /// segments.
+    var keys: [KeyPress] = { var k: [KeyPress] = []; k.reserveCapacity(64); return k }()
     var lastKeyOnPage: Int?
-    var keyedFields: Set<Int> = []
+    /// The fields (1–10) that already have an entry on this page, as bits `1 << field`.
+    var keyedFields: UInt64 = 0
     var lastT = 0
     var complete = false
     var closed = false
@@ -157,7 +154,7 @@ struct Walk {
         case .focus(let f):
             if let seg = segment, seg.field != f { closeSegment() }
             focused = f
-        case .key(let label, let action, let newText, let field):
+        case .key(_, let action, let newText, let field):
             guard let p = page, p.fieldCount > 0, p != .welcome else {
                 let place = page.map { "the \($0.title) page" } ?? "no page"
                 warn(line, "a key on \(place) (no field to type in); ignored")
@@ -174,25 +171,31 @@ struct Walk {
                 // A release never starts an entry (the release of the key that moved the
                 // focus here, say): its text still counts, its timing belongs to no entry.
                 fieldText[f - 1] = text
+                if newText != nil { fieldCounts[f - 1] = -2 }
                 return
             }
             if segment == nil || segment!.field != f {
                 closeSegment()
                 segment = Segment(field: f, text: fieldText[f - 1])
+                keys.removeAll(keepingCapacity: true)
             }
-            if action == .tap, let held = segment!.heldKey, !Analyzer.repeats(held, fieldText[f - 1], text) {
+            if action == .tap, let held = heldKey(), !Analyzer.repeats(held, fieldText[f - 1], text) {
                 // An autocorrect the held key set off (iOS at the space bar): its text, no keystroke.
                 segment!.text = text
                 fieldText[f - 1] = text
+                fieldCounts[f - 1] = -2
                 return
             }
             if action != .up {
                 // isDeletion and addsSeveral from one count
-                let change = Analyzer.lengthChange(fieldText[f - 1], text)
+                let (change, count) = lengthChange(field: f - 1, to: text)
                 if change < 0 { segment!.deletions += 1 }
                 if change >= 2, segment!.oneTapLine == nil { segment!.oneTapLine = line }
+                fieldCounts[f - 1] = count
+            } else if newText != nil {
+                fieldCounts[f - 1] = -2   // a release that states the text (unchanged without one)
             }
-            segment!.keys.append((label, action, t))
+            keys.append(KeyPress(event: e, action: action, t: t))
             segment!.text = text
             fieldText[f - 1] = text
             if action != .up { lastKeyOnPage = t }
@@ -250,11 +253,12 @@ struct Walk {
         pageString = s
         pageStart = t
         fieldText = Array(repeating: "", count: p.fieldCount)
+        fieldCounts = Array(repeating: 0, count: p.fieldCount)
         turnFields = nil
         focused = nil
         segment = nil
         lastKeyOnPage = nil
-        keyedFields = []
+        keyedFields = 0
         switch p {
         case .memorize, .verify, .entry:
             let n = s!
@@ -268,7 +272,7 @@ struct Walk {
             if p == .entry {
                 if results[n - 1].entryStart != nil {
                     warn(line, "the Entry page of string \(n) is shown again; its times continue the first display")
-                    keyedFields = Set(results[n - 1].entries.map(\.field))
+                    for i in results[n - 1].entries.indices { keyedFields |= Self.bit(results[n - 1].entries[i].field) }
                 } else {
                     results[n - 1].entryStart = t
                 }
@@ -287,15 +291,12 @@ struct Walk {
     }
 
     mutating func closeSegment() {
-        guard let seg = segment, seg.keys.contains(where: { $0.action != .up }), let p = page
+        guard let seg = segment, let p = page, let pressed = Self.presses(keys)
         else { segment = nil; return }
+        let (start, end, downs) = pressed
         segment = nil
-        // Keystroke times are key downs (or taps); ups only matter for the dynamics.
-        let pressed = seg.keys.lazy.filter { $0.action != .up }
-        let start = pressed.first!.t, end = pressed.last!.t
-        let downs = pressed.count
-        let rekey = keyedFields.contains(seg.field)
-        keyedFields.insert(seg.field)
+        let rekey = keyedFields & Self.bit(seg.field) != 0
+        keyedFields |= Self.bit(seg.field)
         var correct = false
         if p == .recall {
             correct = strings.strings.contains(seg.text)
@@ -304,7 +305,7 @@ struct Walk {
         }
         var entry = TypedEntry(page: p, field: seg.field, order: 0, start: start, end: end, durationMs: end - start,
                                text: seg.text, correct: correct, rekey: rekey, keystrokes: downs,
-                               deletions: seg.deletions, dynamics: Analyzer.dynamics(seg.keys),
+                               deletions: seg.deletions, dynamics: Analyzer.dynamics(of: keys),
                                oneTap: seg.oneTapLine != nil)
         switch p {
         case .entry:
@@ -315,14 +316,14 @@ struct Walk {
                      + "(docs/recall-measures.md, \"One-tap entries\")")
             }
             entry.order = results[n - 1].entries.count + 1
-            results[n - 1].entries.append(entry)
+            results[n - 1].entries.append(consume entry)   // moved: no copy of its texts and lists
         case .memorize, .verify:
             let n = pageString!
             entry.order = results[n - 1].practice.count(where: { $0.page == p }) + 1
-            results[n - 1].practice.append(entry)
+            results[n - 1].practice.append(consume entry)
         case .recall:
             entry.order = (recall?.entries.count ?? 0) + 1
-            recall?.entries.append(entry)
+            recall?.entries.append(consume entry)
         default:
             break
         }

@@ -33,7 +33,14 @@ extension Walk {
             if timed > 0 { r.meanEntrySeconds = Double(timedMs) / Double(timed) / 1000 }
             // Pooled by index: `flatMap(\.dynamics.hold)` copied every entry (six
             // reference-counted fields) to read one list.
+            // Each pool's room made once (growing them by appends was 0.3 % of a build).
             var h: [Int] = [], dd: [Int] = [], ud: [Int] = [], uu: [Int] = []
+            var nh = 0, ndd = 0, nud = 0, nuu = 0
+            for j in r.entries.indices {
+                nh += r.entries[j].dynamics.hold.count; ndd += r.entries[j].dynamics.downDown.count
+                nud += r.entries[j].dynamics.upDown.count; nuu += r.entries[j].dynamics.upUp.count
+            }
+            h.reserveCapacity(nh); dd.reserveCapacity(ndd); ud.reserveCapacity(nud); uu.reserveCapacity(nuu)
             for j in r.entries.indices {
                 h += r.entries[j].dynamics.hold; dd += r.entries[j].dynamics.downDown
                 ud += r.entries[j].dynamics.upDown; uu += r.entries[j].dynamics.upUp

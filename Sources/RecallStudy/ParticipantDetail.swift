@@ -43,18 +43,13 @@ public struct ParticipantDetail: Sendable, Hashable {
     public init() {}
 
     public init(_ r: ParticipantResult, strings: StringSet) {
-        for s in r.strings {
-            verifyAttempts[s.number - 1] = s.verifyAttempts.count
-            for e in s.entries {
-                entries.append(Entry(string: s.number, field: e.field, order: e.order, start: e.start, end: e.end,
-                                     duration: e.durationMs, keystrokes: e.keystrokes, backspaces: e.deletions,
-                                     correct: e.correct, textLength: e.text.count, rekey: e.rekey, oneTap: e.oneTap))
-                let d = e.dynamics
-                let released = d.hold.count == d.keys.count && d.upDown.count == d.downDown.count
-                let tapped = d.hold.isEmpty && d.upDown.isEmpty
-                if e.correct, e.deletions == 0, !e.oneTap, !d.keys.isEmpty, released || tapped {
-                    timings.append(Timing(string: s.number, order: e.order, keys: d.keys, hold: d.hold,
-                                          downDown: d.downDown, upDown: d.upDown))
+        // Each string and entry read where it lies: `for s in r.strings` and `for e in
+        // s.entries` copied every one, retaining every text and list inside it.
+        r.strings.withUnsafeBufferPointer { results in
+            for s in results.indices {
+                verifyAttempts[results[s].number - 1] = results[s].verifyAttempts.count
+                results[s].entries.withUnsafeBufferPointer { entries in
+                    for e in entries.indices { add(entries[e], string: results[s].number) }
                 }
             }
         }
@@ -66,6 +61,20 @@ public struct ParticipantDetail: Sendable, Hashable {
                     field: f.field, textLength: f.text.count, matched: f.matches, editDistance: dist,
                     nearest: nearest,
                     caseInsensitive: strings.strings.firstIndex { $0.lowercased() == lower }.map { $0 + 1 }))
+        }
+    }
+
+    /// One Entry-page entry of string `number`: its row, and its timings when it has them.
+    private mutating func add(_ e: borrowing TypedEntry, string number: Int) {
+        entries.append(Entry(string: number, field: e.field, order: e.order, start: e.start, end: e.end,
+                             duration: e.durationMs, keystrokes: e.keystrokes, backspaces: e.deletions,
+                             correct: e.correct, textLength: e.text.count, rekey: e.rekey, oneTap: e.oneTap))
+        let released = e.dynamics.hold.count == e.dynamics.keys.count
+            && e.dynamics.upDown.count == e.dynamics.downDown.count
+        let tapped = e.dynamics.hold.isEmpty && e.dynamics.upDown.isEmpty
+        if e.correct, e.deletions == 0, !e.oneTap, !e.dynamics.keys.isEmpty, released || tapped {
+            timings.append(Timing(string: number, order: e.order, keys: e.dynamics.keys, hold: e.dynamics.hold,
+                                  downDown: e.dynamics.downDown, upDown: e.dynamics.upDown))
         }
     }
 

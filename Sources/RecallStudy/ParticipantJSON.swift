@@ -1,5 +1,10 @@
 import Escaping
 import TextBasics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,6 +26,17 @@ import Darwin
 /// else (`/` and non-ASCII included) as UTF-8.
 extension ParticipantResult {
     public func jsonBytes() -> [UInt8] {
+        let w = jsonWriter()
+        return w.bytes
+    }
+
+    /// ``jsonBytes()`` as `Data`, copied once out of the writer (participant.json).
+    public func jsonData() -> Data {
+        let w = jsonWriter()
+        return w.data
+    }
+
+    private func jsonWriter() -> JSONBytes {
         var w = JSONBytes(capacity: 8192 + 4096 * strings.count)
         w.open()
         w.key("complete"); w.bool(complete)
@@ -50,7 +66,7 @@ extension ParticipantResult {
             w.close()
         }
         w.close()
-        return w.bytes
+        return w
     }
 }
 
@@ -77,6 +93,9 @@ struct JSONBytes: ~Copyable {
     /// The bytes written.
     var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
+    /// The bytes written, as `Data` (one copy: ``bytes`` and then `Data` of it were two).
+    var data: Data { Data(bytes: base, count: count) }
+
     /// Makes room for `n` more bytes.
     @inline(__always) private mutating func room(_ n: Int) {
         if capacity - count < n { grow(n) }
@@ -101,11 +120,14 @@ struct JSONBytes: ~Copyable {
 
     @inline(__always) private mutating func comma() { if needsComma { put(0x2C) } }
 
-    mutating func open() { room(2); comma(); put(0x7B); needsComma = false }
-    mutating func close() { room(1); put(0x7D); needsComma = true }
+    // The writers of keys and small values are inlined where they are called (each key a
+    // constant length, copied without a call): `key` alone was ≈ 77 instructions a key
+    // as a call (docs/perf-study.md, "Issue #45, the participant analysis and its JSON").
+    @inline(__always) mutating func open() { room(2); comma(); put(0x7B); needsComma = false }
+    @inline(__always) mutating func close() { room(1); put(0x7D); needsComma = true }
 
     /// `,"key":` (the comma when one is due), written at once after one check for room.
-    mutating func key(_ k: StaticString) {
+    @inline(__always) mutating func key(_ k: StaticString) {
         let n = k.utf8CodeUnitCount
         room(n + 4)
         comma()
@@ -120,7 +142,11 @@ struct JSONBytes: ~Copyable {
         comma()
         put(0x5B)
         needsComma = false
-        for x in items { element(&self, x) }
+        // Each element lent where it lies (`for x in items` copied it: a `StringResult` or
+        // `TypedEntry` copy retains every array and text inside it).
+        items.withUnsafeBufferPointer { b in
+            for i in b.indices { element(&self, b[i]) }
+        }
         room(1)
         put(0x5D)
         needsComma = true
@@ -130,7 +156,7 @@ struct JSONBytes: ~Copyable {
     mutating func optional(_ k: StaticString, _ v: Double?) { if let v { key(k); double(v) } }
     mutating func optional(_ k: StaticString, _ v: Bool?) { if let v { key(k); bool(v) } }
 
-    mutating func int(_ v: Int) {
+    @inline(__always) mutating func int(_ v: Int) {
         room(22)
         comma()
         digits(v)
@@ -142,7 +168,7 @@ struct JSONBytes: ~Copyable {
         count += ByteWriting.writeDecimal(v, to: base + count)
     }
 
-    mutating func bool(_ v: Bool) {
+    @inline(__always) mutating func bool(_ v: Bool) {
         room(6)
         comma()
         if v {

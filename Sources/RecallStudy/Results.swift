@@ -239,8 +239,15 @@ public struct ParticipantResult: Sendable, Hashable, Codable {
 public func median<T: BinaryInteger>(_ values: [T]) -> Double? {
     guard !values.isEmpty else { return nil }
     let n = values.count, k = n / 2
-    // Pools of close-together integers by counting (``countingMedian(_:)``).
-    if T.self == Int.self, n >= 64, let m = countingMedian(unsafeBitCast(values, to: [Int].self)) { return m }
+    // Short lists by a sorting network (``networkMedian(_:)``), pools of close-together
+    // integers by counting (``countingMedian(_:)``).
+    if T.self == Int.self {
+        let ints = unsafeBitCast(values, to: [Int].self)
+        if n <= 16 { return ints.withUnsafeBufferPointer { networkMedian($0) } }
+        if n >= 64, let m = countingMedian(ints) { return m }
+        // Pools whose span a few long pauses widen (``windowedCountingMedian(_:)``).
+        if let m = ints.withUnsafeBufferPointer({ windowedCountingMedian($0) }) { return m }
+    }
     return withUnsafeTemporaryAllocation(of: T.self, capacity: n) { v -> Double in
         _ = v.initialize(fromContentsOf: values)
         defer { v.deinitialize() }

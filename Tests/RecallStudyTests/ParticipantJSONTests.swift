@@ -19,6 +19,7 @@ import Testing
             let r = try Analyzer.analyze(log, strings: strings)
             let ours = r.jsonBytes(), theirs = try Self.encoderBytes(r)
             #expect(ours == theirs, "participant \(i): \(String(decoding: ours.prefix(300), as: UTF8.self))")
+            #expect(r.jsonData() == Data(theirs))
         }
     }
 
@@ -69,9 +70,11 @@ import Testing
             r.device = text
             r.warnings = [RecallWarning(file: text, line: 1, text), RecallWarning(file: "f", line: nil, text)]
             #expect(r.jsonBytes() == (try Self.encoderBytes(r)), "\(text.prefix(20).debugDescription)")
+            #expect(r.jsonData() == Data(try Self.encoderBytes(r)), "\(text.prefix(20).debugDescription)")
         }
         r.strings = []; r.pageTurns = []; r.warnings = []; r.recall = nil; r.device = nil; r.participant = ""
         #expect(r.jsonBytes() == (try Self.encoderBytes(r)))
+        #expect(r.jsonData() == Data(try Self.encoderBytes(r)))
     }
 
     /// Whole numbers and halves written from their digits (round seven) against

@@ -204,7 +204,7 @@ public struct RecallSection: Section {
             OutputFile(path: base + "raw.csv",
                        data: RecallRender.rawCSV(log: log, result: result, strings: strings, bom: bom)),
             OutputFile(path: base + "rolled-up.csv", data: RecallRender.csv(rolled, bom: bom)),
-            OutputFile(path: base + "participant.json", data: Data(result.jsonBytes())),
+            OutputFile(path: base + "participant.json", data: result.jsonData()),
         ]
         files.append(OutputFile(path: base + "report.md", text: RecallReport.markdown(result, slug: slug)))
         let page = Page(path: base + "index.html", title: "Participant \(result.participant)",
