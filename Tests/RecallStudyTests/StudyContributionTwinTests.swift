@@ -27,9 +27,10 @@ struct StudyContributionTwinTests {
     @Test func sequencesAsTheDictionary() {
         let keySets: [[String]] = [[], ["a"], ["é"], ["e\u{301}"], ["a", "b"], ["b", "a"], ["\r\n"], ["\r", "\n"],
                                    ["space", "⌫"], [String(repeating: "k", count: 40)], ["a", "é", "a"]]
-        var cases: [[ParticipantDetail.Timing]] = [[], [Self.timing(1, ["a"])],
-                                                   [Self.timing(1, ["a"]), Self.timing(2, ["a"]), Self.timing(1, ["a"])],
-                                                   [Self.timing(3, ["é"]), Self.timing(3, ["e\u{301}"])]]
+        var cases: [[ParticipantDetail.Timing]] = [
+            [], [Self.timing(1, ["a"])],
+            [Self.timing(1, ["a"]), Self.timing(2, ["a"]), Self.timing(1, ["a"])],
+            [Self.timing(3, ["é"]), Self.timing(3, ["e\u{301}"])]]
         var rng = MedianTestRandom(seed: 4_548)
         for _ in 0..<2_000 {
             let n = rng.int(40)
@@ -40,7 +41,8 @@ struct StudyContributionTwinTests {
             })
         }
         for timings in cases {
-            #expect(StudyContribution.sequences(of: timings) == Self.sequencesPlainly(timings), "\(timings.map(\.keys))")
+            #expect(StudyContribution.sequences(of: timings) == Self.sequencesPlainly(timings),
+                    "\(timings.map(\.keys))")
         }
     }
 }

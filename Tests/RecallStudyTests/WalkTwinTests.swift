@@ -3,8 +3,8 @@ import Testing
 
 /// The analysis's fast paths of issue #45 (docs/perf-study.md, "Issue #45, the
 /// participant analysis and its JSON") against their plain twins: the short-list median
-/// by a sorting network against a full sort, the walk's cached text counts against counting both texts, and the dynamics of
-/// the walk's key list (labels read from the events) against
+/// by a sorting network against a full sort, the walk's cached text counts against
+/// counting both texts, and the dynamics of the walk's key list (labels read from the events) against
 /// `DynamicsTwinTests.dynamicsPlain` of labelled tuples.
 struct WalkTwinTests {
     /// The walk's count of a key's text change, the text before counted once when its key
@@ -25,7 +25,8 @@ struct WalkTwinTests {
                     walk.fieldText[0] = before
                     walk.fieldCounts[0] = stored
                     let (change, count) = walk.lengthChange(field: 0, to: after)
-                    #expect(change == Analyzer.lengthChange(before, after), "\(before.prefix(9).debugDescription) → \(after.prefix(9).debugDescription)")
+                    #expect(change == Analyzer.lengthChange(before, after),
+                            "\(before.prefix(9).debugDescription) → \(after.prefix(9).debugDescription)")
                     #expect(count == (Analyzer.asciiCount(after) ?? -1))
                 }
             }
@@ -109,7 +110,9 @@ struct WalkTwinTests {
         for (size, pairs) in [(8, SortingNetwork.pairs8), (16, SortingNetwork.pairs16)] {
             var lists: [[Int]] = (0..<(1 << size)).map { bits in (0..<size).map { (bits >> $0) & 1 } }
             for _ in 0..<20_000 {
-                lists.append((0..<size).map { _ in [Int.min, Int.max, 0, -1, rng.int(50), rng.int(1 << 40)][rng.int(6)] })
+                lists.append((0..<size).map { _ in
+                    [Int.min, Int.max, 0, -1, rng.int(50), rng.int(1 << 40)][rng.int(6)]
+                })
             }
             for list in lists {
                 var plain = list
@@ -142,14 +145,17 @@ struct WalkTwinTests {
                 let action: KeyAction = [.down, .down, .up, .up, .tap][rng.int(5)]
                 t += rng.int(9) == 0 ? -rng.int(300) : rng.int(400)
                 let label = labels[rng.int(run % 3 == 0 ? 2 : labels.count)]
-                events.append(SessionEvent(t: t, line: i + 1, kind: .key(label: label, action: action, text: nil, field: 1)))
+                let kind = EventKind.key(label: label, action: action, text: nil, field: 1)
+                events.append(SessionEvent(t: t, line: i + 1, kind: kind))
             }
             let tuples = events.map { e -> (label: String, action: KeyAction, t: Int) in
                 guard case .key(let l, let a, _, _) = e.kind else { fatalError() }
                 return (l, a, e.t)
             }
             events.withUnsafeBufferPointer { b in
-                let presses = b.indices.map { KeyPress(event: b.baseAddress! + $0, action: tuples[$0].action, t: tuples[$0].t) }
+                let presses = b.indices.map {
+                    KeyPress(event: b.baseAddress! + $0, action: tuples[$0].action, t: tuples[$0].t)
+                }
                 let fast = Analyzer.dynamics(of: presses)
                 #expect(fast == DynamicsTwinTests.dynamicsPlain(tuples), "\(tuples)")
                 #expect(fast == Analyzer.dynamics(tuples))
