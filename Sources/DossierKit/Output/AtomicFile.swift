@@ -23,11 +23,33 @@ public enum AtomicFile {
                              _ body: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let dir = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let tmp = dir.appending(
-            path: ".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))",
-            directoryHint: .notDirectory)
-        let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
-        guard fd >= 0 else { throw FileSystemErrors.failed(url.path, "cannot write") }
+        try replace(url.path, tmp: tempPath(in: dir.path, for: url.lastPathComponent), sync: sync, mode: mode, body)
+        if sync { syncFolder(dir.path) }
+    }
+
+    /// ``write(_:to:sync:mode:)`` without the flush (`sync: false`) of `bytes` as the file
+    /// `name` in `folder`, a folder that exists: no folder made (two `stat`s) and no
+    /// `URL` made or read, per file (a study build writes one a participant: its row
+    /// blocks). `AtomicFileTests` compares the two.
+    public static func writeUnsynced(_ bytes: UnsafeRawBufferPointer, name: String, inFolder folder: String,
+                                     mode: mode_t = 0o644) throws {
+        try replace(folder + "/" + name, tmp: tempPath(in: folder, for: name), sync: false, mode: mode) {
+            try $0(bytes)
+        }
+    }
+
+    /// `<folder>/.<name>.tmp-<pid>-<random>`: the temp file beside the target.
+    static func tempPath(in folder: String, for name: String) -> String {
+        folder + "/." + name + ".tmp-" + String(processID) + "-" + String(UInt32.random(in: 0...UInt32.max))
+    }
+
+    /// The temp file `tmp` made (never over an existing one), filled by `body`, flushed
+    /// with `sync`, then renamed over `target`; on any failure removed, and the error
+    /// names `target`.
+    private static func replace(_ target: String, tmp: String, sync: Bool, mode: mode_t,
+                                _ body: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
+        guard fd >= 0 else { throw FileSystemErrors.failed(target, "cannot write") }
         var ok = true
         do {
             try body { buf in
@@ -41,42 +63,12 @@ public enum AtomicFile {
             }
         } catch {
             close(fd)
-            unlink(tmp.path)
+            unlink(tmp)
             throw error
         }
         if ok && sync && fsync(fd) != 0 { ok = false }
         close(fd)
-        guard ok else { unlink(tmp.path); throw DossierError(file: url, "cannot write: disk full or not writable") }
-        guard rename(tmp.path, url.path) == 0 else {
-            unlink(tmp.path)
-            throw FileSystemErrors.failed(url.path, "cannot replace")
-        }
-        if sync { syncFolder(dir.path) }
-    }
-
-    /// ``write(_:to:sync:mode:)`` without the flush (`sync: false`) of `bytes` as the file
-    /// `name` in `folder`, a folder that exists: no folder made (two `stat`s) and no
-    /// `URL` made or read, per file (a study build writes one a participant: its row
-    /// blocks). The temp file is `.<name>.tmp-<pid>-<random>` in `folder`, as
-    /// `write(_:to:)` names it. `AtomicFileTests` compares the two.
-    public static func writeUnsynced(_ bytes: UnsafeRawBufferPointer, name: String, inFolder folder: String,
-                                     mode: mode_t = 0o644) throws {
-        let target = folder + "/" + name
-        let tmp = folder + "/." + name + ".tmp-" + String(processID) + "-" + String(UInt32.random(in: 0...UInt32.max))
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
-        guard fd >= 0 else { throw FileSystemErrors.failed(target, "cannot write") }
-        var off = 0, ok = true
-        while off < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ok = false; break }
-            off += n
-        }
-        close(fd)
-        guard ok else {
-            unlink(tmp)
-            throw DossierError(file: URL(fileURLWithPath: target), "cannot write: disk full or not writable")
-        }
+        guard ok else { unlink(tmp); throw DossierError(file: target, "cannot write: disk full or not writable") }
         guard rename(tmp, target) == 0 else {
             unlink(tmp)
             throw FileSystemErrors.failed(target, "cannot replace")
