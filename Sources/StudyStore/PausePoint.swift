@@ -1,6 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+#if DEBUG
+import Synchronization
+#endif
 
 // MARK: - Named pause points, for tests that stop the database server at an exact moment
 
@@ -29,7 +32,9 @@ import Glibc
 /// In release builds ``reached(_:)`` does nothing.
 public enum PausePoint {
     #if DEBUG
-    nonisolated(unsafe) private static var counts: [String: Int] = [:]
+    /// Times each label was reached; locked: units reach `unit-build` on several threads at
+    /// once (an unlocked dictionary crashed a test build in CI).
+    private static let counts = Mutex<[String: Int]>([:])
     private static let target: (label: String, n: Int)? = {
         guard let spec = environment("DOSSIER_PAUSE_AT") else { return nil }
         let parts = spec.split(separator: ":")
@@ -41,8 +46,10 @@ public enum PausePoint {
     public static func reached(_ label: String) {
         #if DEBUG
         guard let target, target.label == label, let file = environment("DOSSIER_PAUSE_FILE") else { return }
-        let n = (counts[label] ?? 0) + 1
-        counts[label] = n
+        let n = counts.withLock { c in
+            c[label, default: 0] += 1
+            return c[label]!
+        }
         guard n == target.n else { return }
         let marker = file + ".reached"
         let fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
