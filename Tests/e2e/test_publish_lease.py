@@ -126,3 +126,36 @@ def test_two_publishers_at_every_pair_of_steps_leave_one_site(dossier_bin, tmp_p
         # A's lease refused B, and B's refused A (held before its marker), both happened.
         assert losers.get("A", 0) > 0 and losers.get("B", 0) > 0, losers
         assert sum(losers.values()) >= 8 * len(b_steps), losers
+
+
+def test_a_lease_that_cannot_be_read_is_not_run_over(dossier_bin, tmp_path):
+    """A marker whose lease has another shape (or an expiry that is not a time) stops a
+    publish, nothing changed; once it is deleted on the server, `--verify` converges."""
+    base = make_site(tmp_path / "base", pages=1)
+    other = variant(tmp_path, "b", {"index.html": "<h1>B</h1>\n", "b.html": "<p>b</p>\n"})
+    srv = tmp_path / "srv"
+    with WebDAVServer(srv) as dav:
+        url = dav.url + "s/"
+        publish(dossier_bin, base, url)
+        marker = srv / "s" / ".dossier-manifest.json"
+        clean = json.loads(marker.read_text())
+        lease = {"expires": "2099-01-01T00:00:00Z", "id": "3f9a0c1b2d4e5f60", "machine": "b" * 32, "pid": 4242}
+        for bad in ({**lease, "pid": "4242"}, {**lease, "expires": "soon"}, "held", [lease]):
+            marker.write_text(json.dumps({**clean, "dirty": True, "lease": bad}))
+            before = tree(srv / "s", skip=())
+            p = publish(dossier_bin, other, url, check=False)
+            assert p.returncode == 1, (bad, p.stdout, p.stderr)
+            assert "another publish may be changing this folder" in p.stderr and "nothing was changed" in p.stderr
+            assert ".dossier-manifest.json" in p.stderr and "--verify" in p.stderr
+            assert tree(srv / "s", skip=()) == before, bad
+        # A readable lease of a publish on another machine that has not expired stops it too.
+        marker.write_text(json.dumps({**clean, "dirty": True, "lease": lease}))
+        p = publish(dossier_bin, other, url, check=False)
+        assert p.returncode == 1 and "another publish is changing this folder" in p.stderr, p.stderr
+        # `dirty` of another shape is still a marker: its lease holds.
+        marker.write_text(json.dumps({**clean, "dirty": "yes", "lease": lease}))
+        assert publish(dossier_bin, other, url, check=False).returncode == 1
+        # The way out the message gives: delete the marker, publish with --verify.
+        marker.unlink()
+        publish(dossier_bin, other, url, "--verify")
+        assert_published(srv / "s", other)

@@ -139,13 +139,23 @@ extension Publisher {
             + "(\(lease.shown)); nothing was changed — run `dossier publish` again when it has finished")
     }
 
+    /// The error for a dirty marker whose lease cannot be read: it may be another running
+    /// publish's (written by another version), so it is not run over.
+    static func leaseUnreadable(_ client: WebDAVClient, _ problem: String) -> DossierError {
+        let shown = client.url(Publisher.remoteManifestName).absoluteString
+        return DossierError("\(shown): another publish may be changing this folder (the manifest is marked as being "
+            + "changed, and \(problem), so when its lease ends cannot be told); nothing was changed — run "
+            + "`dossier publish` again when it has finished; if no publish is running, delete "
+            + "`\(Publisher.remoteManifestName)` on the server and run `dossier publish --verify`")
+    }
+
     /// The error for a marker PUT answered 412: the manifest changed since it was read.
     /// It names the other publish's lease when the manifest now holds one.
     func markerRefused() async -> DossierError {
         let name = Publisher.remoteManifestName
-        if let (data, _) = try? await client.getIfExists(name), let now = try? RemoteSite.decode(data, shown: name),
-           let lease = now.lease {
-            return Publisher.leaseHeld(client, lease)
+        if let (data, _) = try? await client.getIfExists(name), let now = try? RemoteSite.decode(data, shown: name) {
+            if let lease = now.lease { return Publisher.leaseHeld(client, lease) }
+            if let problem = now.leaseProblem { return Publisher.leaseUnreadable(client, problem) }
         }
         return DossierError("\(client.url(name).absoluteString): the published site changed on the server during this "
             + "publish (another publish at the same time?); nothing was changed — run `dossier publish` again")

@@ -92,8 +92,9 @@ public struct Publisher: Sendable {
         if let (data, tag) = try await client.getIfExists(Publisher.remoteManifestName) {
             remote = try readRemote(data, journal: journal, progress: progress)
             remoteTag = tag
-            if !dryRun, let r = remote, r.dirty, let lease = r.lease, lease.blocks() {
-                throw Publisher.leaseHeld(client, lease)
+            if !dryRun, let r = remote, r.dirty {
+                if let problem = r.leaseProblem { throw Publisher.leaseUnreadable(client, problem) }
+                if let lease = r.lease, lease.blocks() { throw Publisher.leaseHeld(client, lease) }
             }
         } else {
             baseExists = try await client.stat("") != nil

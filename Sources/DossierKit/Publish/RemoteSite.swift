@@ -40,18 +40,58 @@ public struct RemoteSite: Sendable, Equatable {
         self.dossier = dossier
     }
 
-    private struct Extra: Codable {
+    /// In a dirty marker only: why its `lease` member cannot be read (not the shape this
+    /// version writes, or an `expires` that is not ISO 8601 UTC). Such a lease is taken as
+    /// held: a publish does not run over a lease it cannot judge (docs/publish.md, "The lease").
+    var leaseProblem: String?
+
+    /// The members beyond the site manifest's, each read on its own: one that is not of
+    /// its shape is noted in `unreadable` and the others are still read.
+    private struct Extra: Decodable {
         var dirty: Bool?; var etags: [String: String]?; var pending: [String]?; var lease: PublishLease?
+        var unreadable: [String] = []
+
+        private enum Key: String, CodingKey { case dirty, etags, pending, lease }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            func member<T: Decodable>(_ key: Key, _: T.Type) -> T? {
+                guard c.contains(key) else { return nil }
+                if let v = try? c.decode(T.self, forKey: key) { return v }
+                unreadable.append(key.rawValue)
+                return nil
+            }
+            dirty = member(.dirty, Bool.self)
+            etags = member(.etags, [String: String].self)
+            pending = member(.pending, [String].self)
+            lease = member(.lease, PublishLease.self)
+        }
     }
 
-    /// Parses the server's manifest; `shown` names it in errors.
+    /// Parses the server's manifest; `shown` names it in errors. A member that cannot be
+    /// read never makes the manifest look clean: any unreadable `dirty`, `etags`, `pending`
+    /// or `lease` makes it dirty (its files are then checked against the server, not
+    /// trusted), and in a marker (`dirty` true or unreadable) an unreadable lease is kept
+    /// as `leaseProblem`.
     public static func decode(_ data: Data, shown: String) throws -> RemoteSite {
         let m = try SiteManifest.decode(data, shown: shown)
-        let extra = (try? JSONDecoder().decode(Extra.self, from: data)) ?? Extra()
-        var site = RemoteSite(
-            files: m.files, etags: extra.etags ?? [:], dirty: extra.dirty ?? false, dossier: m.dossier)
+        guard let extra = try? JSONDecoder().decode(Extra.self, from: data) else {
+            throw DossierError(file: shown, "not a site manifest: its top level is not a JSON object")
+        }
+        // Marked as being changed: `dirty` true, or a `dirty` that cannot be read. Only such
+        // a marker's lease counts (a clean manifest carries none).
+        let marked = (extra.dirty ?? false) || extra.unreadable.contains("dirty")
+        let dirty = marked || !extra.unreadable.isEmpty
+        var site = RemoteSite(files: m.files, etags: extra.etags ?? [:], dirty: dirty, dossier: m.dossier)
         site.pending = (extra.pending ?? []).filter { SiteManifest.pathProblem($0) == nil }
-        site.lease = site.dirty ? extra.lease : nil
+        guard marked else { return site }
+        if extra.unreadable.contains("lease") {
+            site.leaseProblem = "its `lease` is not an object of `expires`, `id`, `machine` and `pid`"
+        } else if let lease = extra.lease, lease.expiryDate == nil {
+            site.leaseProblem = "its lease's `expires` is not an ISO 8601 UTC time"
+        } else {
+            site.lease = extra.lease
+        }
         return site
     }
 
