@@ -74,7 +74,8 @@ private let goodLease = "{\"expires\": \"2027-01-15T08:10:00Z\", \"id\": \"3f9a0
     let etags = try RemoteSite.decode(marker(", \"etags\": [\"x\"], \"pending\": [\"b.html\"]"), shown: "m")
     #expect(etags.dirty && etags.etags.isEmpty && etags.pending == ["b.html"])
     #expect(etags.lease == nil && etags.leaseProblem == nil)            // not a marker: no lease counts
-    let pending = try RemoteSite.decode(marker(", \"pending\": \"b.html\", \"etags\": {\"a.html\": \"t1\"}"), shown: "m")
+    let pendingText = ", \"pending\": \"b.html\", \"etags\": {\"a.html\": \"t1\"}"
+    let pending = try RemoteSite.decode(marker(pendingText), shown: "m")
     #expect(pending.dirty && pending.pending.isEmpty && pending.etags == ["a.html": "t1"])
     let lease = try RemoteSite.decode(marker(", \"lease\": 7"), shown: "m")
     #expect(lease.dirty && lease.leaseProblem == nil)
