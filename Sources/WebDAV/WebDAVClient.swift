@@ -134,25 +134,6 @@ public struct WebDAVClient: Sendable {
         return URL(string: s)!
     }
 
-    /// The decoded base path (`/dav/site/`).
-    private var basePath: String {
-        let p = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? "/"
-        return p.percentDecoded() ?? p
-    }
-
-    /// Turns an `href` from a multistatus answer into a path relative to `baseURL`.
-    func relativePath(href: String) -> String {
-        var raw = href
-        if raw.lowercased().hasPrefix("http://") || raw.lowercased().hasPrefix("https://") {
-            raw = URLComponents(string: raw)?.percentEncodedPath ?? raw
-        }
-        var p = raw.percentDecoded() ?? raw
-        let base = basePath
-        if p.hasPrefix(base) { p.removeFirst(base.count) }
-        else if p + "/" == base { p = "" }
-        return p.split(separator: "/").joined(separator: "/")
-    }
-
     // MARK: - Methods
 
     /// PROPFIND with `Depth: 0` or `1`: the resource and (depth 1) its members.
@@ -168,10 +149,13 @@ public struct WebDAVClient: Sendable {
             "PROPFIND", target, headers: ["Depth": String(depth), "Content-Type": "application/xml; charset=utf-8"],
             body: Data(body.utf8), accept: [207])
         do {
-            return try MultistatusParser.parse(data).map { item in
-                DAVResource(path: relativePath(href: item.href), href: item.href.percentDecoded() ?? item.href,
-                            isCollection: item.resource.isCollection, etag: item.resource.etag,
-                            lastModified: item.resource.lastModified, contentLength: item.resource.contentLength)
+            // Members outside the folder asked about (or named with `..`) are left out.
+            return try MultistatusParser.parse(data).compactMap { item in
+                guard let path = relativePathBelowBase(href: item.href) else { return nil }
+                return DAVResource(path: path, href: item.href.percentDecoded() ?? item.href,
+                                   isCollection: item.resource.isCollection, etag: item.resource.etag,
+                                   lastModified: item.resource.lastModified,
+                                   contentLength: item.resource.contentLength)
             }
         } catch WebDAVError.badResponse(_, let detail) {
             throw WebDAVError.badResponse(url: target.absoluteString, detail: detail)

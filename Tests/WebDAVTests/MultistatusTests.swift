@@ -72,6 +72,17 @@ OK</d:status></d:propstat>
     #expect(client.relativePath(href: "/dav/site/sub/") == "sub")
 }
 
+@Test func hrefsOutsideTheBaseOrWithDotSegmentsAreNotMembers() throws {
+    let client = try WebDAVClient(baseURL: URL(string: "https://dav.example.org/dav/site/")!, credentials: nil)
+    #expect(client.relativePathBelowBase(href: "/dav/site/sub/x.html") == "sub/x.html")
+    #expect(client.relativePathBelowBase(href: "/dav/site") == "")
+    #expect(client.relativePathBelowBase(href: "/dav/site/..a/b..") == "..a/b..")       // dots inside a name
+    for outside in ["/dav/site/../x.html", "/dav/site/%2E%2E/x.html", "/dav/site/sub/../../x", "/dav/site/./x",
+                    "/dav/other/x.html", "/dav/sitex/y", "https://dav.example.org/elsewhere/x", "/", ""] {
+        #expect(client.relativePathBelowBase(href: outside) == nil, "\(outside)")
+    }
+}
+
 @Test func pathsArePercentEncodedPerSegment() throws {
     #expect(WebDAVClient.encode(path: "a b/c#d?.html") == "a%20b/c%23d%3F.html")
     #expect(WebDAVClient.encode(path: "/x//y/") == "x/y")

@@ -36,6 +36,10 @@ faults on and off while the server runs:
     and a conditional write (`If-Match`, `If-None-Match`, `If`), a DELETE or a MKCOL first
     makes every waiting write (conditions are checked on the latest state, as a primary
     does). A change of the rules file makes every waiting write too (the server catches up);
+  - `listing`: (PROPFIND; others are served) the answer is served with one more
+    `<response>` for each entry of the rule's `hrefs` (`{"href": "/s/../x.html",
+    "collection": false}`; `{path}` in an href stands for the request's path), as a server
+    that lists what it should not (a path outside the folder, a folder with no end) would;
   - `hold`: the request waits, before it is served, until the file `<gate>.go` exists
     in the rules file's folder (`gate`: a name the rule gives); a line
     `fault<TAB>METHOD<TAB>path<TAB>hold:<gate>` is logged when it starts waiting. A test
@@ -185,6 +189,10 @@ class Faults:
             self._wait_for_gate(rule["gate"])
             return self.app(environ, start_response)
         self._log(method, path, kind)
+        if kind == "listing":
+            hrefs = [{**h, "href": h["href"].replace("{path}", environ.get("PATH_INFO", ""))}
+                     for h in rule.get("hrefs", [])]
+            return self._listing(environ, start_response, hrefs)
         if kind == "ack":
             _read_body(environ)
             start_response("201 Created", [("Content-Type", "text/plain"), ("Content-Length", "0")])
@@ -241,6 +249,23 @@ class Faults:
         while self.waiting and (everything or self.waiting[0][0] <= self.clock):
             _, environ = self.waiting.pop(0)
             self._serve_silently(environ)
+
+    def _listing(self, environ, start_response, hrefs):
+        """Serves a request, adding a multistatus `<response>` for each of `hrefs`."""
+        status, headers = [], []
+        body = b"".join(self.app(environ, lambda st, hd, *a: (status.append(st), headers.extend(hd)) and None))
+        extra = b"".join(
+            b'<ns0:response xmlns:ns0="DAV:"><ns0:href>' + h["href"].encode() + b"</ns0:href><ns0:propstat>"
+            + b"<ns0:prop><ns0:resourcetype>" + (b"<ns0:collection/>" if h.get("collection") else b"")
+            + b'</ns0:resourcetype><ns0:getetag>"x"</ns0:getetag></ns0:prop>'
+            + b"<ns0:status>HTTP/1.1 200 OK</ns0:status></ns0:propstat></ns0:response>" for h in hrefs)
+        end = body.rfind(b"</")
+        if end >= 0 and status and status[0].startswith("207"):
+            body = body[:end] + extra + body[end:]
+        headers = [(k, v) for k, v in headers if k.lower() != "content-length"]
+        start_response(status[0] if status else "500 Internal Server Error",
+                       headers + [("Content-Length", str(len(body)))])
+        return [body]
 
     def _serve_silently(self, environ):
         """Lets wsgidav act on a request and throws its answer away."""

@@ -30,10 +30,16 @@ struct RemoteScan: Sendable {
             do { listed = try await client.propfind(folder, depth: 1) } catch let e as WebDAVError
                 where e.httpStatus == 404
             { continue }
-            for r in listed where r.path != folder && !r.path.isEmpty {
+            // Only members below the folder listed count, each folder is listed once, and a
+            // listing deeper than any site goes stops the scan (a server whose folders have no
+            // end would otherwise keep it going).
+            for r in listed where isMember(r.path, of: folder) {
                 if r.isCollection {
-                    scan.folders.insert(r.path)
-                    queue.append(r.path)
+                    if r.path.split(separator: "/").count > maxDepth {
+                        throw DossierError("\(client.url(r.path, collection: true).absoluteString): the server lists "
+                            + "folders more than \(maxDepth) deep below the publish folder; stopped before any change")
+                    }
+                    if scan.folders.insert(r.path).inserted { queue.append(r.path) }
                     continue
                 }
                 let name = r.path.split(separator: "/").last.map(String.init) ?? r.path
@@ -58,6 +64,14 @@ struct RemoteScan: Sendable {
         }
         scan.temporaries.sort()
         return scan
+    }
+
+    /// How deep below the publish folder the scan goes before it stops.
+    static let maxDepth = 64
+
+    /// Whether a listed `path` is a member of `folder` (or deeper): not the folder itself.
+    static func isMember(_ path: String, of folder: String) -> Bool {
+        !path.isEmpty && path != folder && (folder.isEmpty || path.hasPrefix(folder + "/"))
     }
 
     /// The scan as a remote manifest, for planning.

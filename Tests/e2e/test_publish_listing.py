@@ -1,0 +1,81 @@
+"""A server whose listing names what it should not (docs/publish.md, "What a listing may
+name"): a path outside the publish folder, a folder listed inside another, folders with
+no end. `publish --verify` lists the server (as does any publish after an interrupted
+one); nothing outside the folder may be fetched or deleted by the listing's word, and
+the scan must end. fault_dav.py's `listing` fault adds the members to real answers."""
+import json
+import os
+import shutil
+
+from test_publish_faults import assert_published, publish
+from webdav_server import WebDAVServer, make_site, write_manifest
+
+
+def server_with(tmp_path, site):
+    rules = tmp_path / "rules" / "faults.json"
+    rules.parent.mkdir()
+    rules.write_text(json.dumps({"rules": []}))
+    return WebDAVServer(tmp_path / "srv", faults=rules), rules
+
+
+def test_members_outside_the_folder_are_neither_fetched_nor_deleted(dossier_bin, tmp_path):
+    site = make_site(tmp_path / "v1", pages=2)
+    dav, rules = server_with(tmp_path, site)
+    with dav:
+        publish(dossier_bin, site, dav.url + "s/")
+        srv = tmp_path / "srv"
+        (srv / "outside.html").write_text("a colleague's page")
+        (srv / "elsewhere").mkdir()
+        (srv / "elsewhere" / "x.html").write_text("another site")
+        hrefs = [{"href": "/s/../outside.html"}, {"href": "/s/%2e%2e/elsewhere/x.html"},
+                 {"href": "/elsewhere/x.html"}, {"href": "/s/./index.html"}]
+        rules.write_text(json.dumps({"rules": [{"method": "PROPFIND", "fault": "listing", "hrefs": hrefs}]}))
+        dav.clear_log()
+        publish(dossier_bin, site, dav.url + "s/", "--verify")
+        assert any(k == "listing" for _, _, k in dav.faults_fired())
+        assert (srv / "outside.html").read_text() == "a colleague's page"
+        assert (srv / "elsewhere" / "x.html").read_text() == "another site"
+        touched = [(m, p) for m, p in dav.requests() if m in ("GET", "DELETE", "PUT", "MOVE")]
+        assert all(p.startswith("/s/") for _, p in touched), touched
+        assert_published(srv / "s", site)
+
+
+def test_a_folder_listed_inside_another_is_scanned_once(dossier_bin, tmp_path):
+    site = make_site(tmp_path / "v1", pages=1)
+    for name in ("a", "b"):
+        (site / name).mkdir()
+        (site / name / "page.html").write_text(f"<p>{name}</p>\n")
+    write_manifest(site)
+    dav, rules = server_with(tmp_path, site)
+    with dav:
+        publish(dossier_bin, site, dav.url + "s/")
+        # a/ lists b/ as its member and b/ lists a/: a scan that follows them never ends.
+        rules.write_text(json.dumps({"rules": [
+            {"method": "PROPFIND", "path": "/s/a/", "fault": "listing", "hrefs": [{"href": "/s/b/", "collection": True}]},
+            {"method": "PROPFIND", "path": "/s/b/", "fault": "listing", "hrefs": [{"href": "/s/a/", "collection": True}]}]}))
+        dav.clear_log()
+        p = publish(dossier_bin, site, dav.url + "s/", "--verify")
+        assert "0 difference(s)" in p.stdout, p.stdout
+        listed = [path for m, path in dav.requests() if m == "PROPFIND"]
+        assert sorted(listed) == sorted(set(listed)), listed        # each folder listed once
+        assert_published(tmp_path / "srv" / "s", site)
+
+
+def test_folders_deeper_than_any_site_stop_the_scan_before_any_change(dossier_bin, tmp_path):
+    site = make_site(tmp_path / "v1", pages=1)
+    dav, _ = server_with(tmp_path, site)
+    with dav:
+        publish(dossier_bin, site, dav.url + "s/")
+        deep = tmp_path / "srv" / "s" / os.path.join(*["d"] * 70)
+        deep.mkdir(parents=True)
+        (deep / "x.html").write_text("deep")
+        before = sorted(str(p) for p in (tmp_path / "srv").rglob("*"))
+        dav.clear_log()
+        p = publish(dossier_bin, site, dav.url + "s/", "--verify", check=False)
+        assert p.returncode == 1, (p.stdout, p.stderr)
+        assert "more than 64 deep" in p.stderr and "stopped before any change" in p.stderr, p.stderr
+        assert not [m for m, _ in dav.requests() if m in ("PUT", "DELETE", "MOVE", "MKCOL")]
+        assert sorted(str(p) for p in (tmp_path / "srv").rglob("*")) == before
+        shutil.rmtree(tmp_path / "srv" / "s" / "d")
+        publish(dossier_bin, site, dav.url + "s/", "--verify")
+        assert_published(tmp_path / "srv" / "s", site)
