@@ -132,3 +132,27 @@ def test_no_requirement_codes_in_any_help(run_dossier, dossier_bin):
                 if name != "help":
                     commands(path + [name])
     commands([])
+
+
+def test_a_vault_password_file_that_cannot_be_read_is_named_not_called_empty(run_dossier, tmp_path):
+    """A `password_file:` that is a folder or not UTF-8 is an error naming the file and
+    saying it cannot be read (it was reported as "empty"); exit 1, no site."""
+    import os
+    proj = tmp_path / "v"
+    run_dossier("new", proj)
+    env = {**os.environ, "DOSSIER_VAULT_PASSWORD": "unreadable pw test ünï"}
+    run_dossier("vault", "init", proj / "my.dvault", env=env)
+    yml = proj / "dossier.yml"
+    base = yml.read_text()
+    for make in (lambda p: p.mkdir(), lambda p: p.write_bytes(b"\xff\xfe not utf-8\n")):
+        pw = proj / "pw"
+        if pw.is_dir():
+            pw.rmdir()
+        elif pw.exists():
+            pw.unlink()
+        make(pw)
+        yml.write_text(base + "vault:\n  vault: my.dvault\n  password_file: pw\n")
+        bad = run_dossier("build", proj, check=False)
+        assert bad.returncode == 1, bad.stdout + bad.stderr
+        assert "pw: the password file cannot be read as UTF-8 text" in bad.stderr, bad.stderr
+        assert not (proj / "_site" / "vault").exists()

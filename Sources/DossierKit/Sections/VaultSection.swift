@@ -153,7 +153,9 @@ public struct VaultSection: Section {
     /// The password: the first line of `password_file`, else `password_env` or the terminal.
     func password(for what: String) throws -> String {
         if let passwordFile {
-            let text = (try? String(contentsOf: passwordFile, encoding: .utf8)) ?? ""
+            guard let text = try? String(contentsOf: passwordFile, encoding: .utf8) else {
+                throw DossierError(file: passwordFile.path, "the password file cannot be read as UTF-8 text")
+            }
             let password = String(text.split(whereSeparator: \.isNewline).first ?? "")
             guard !password.isEmpty else { throw DossierError(file: passwordFile.path, "the password file is empty") }
             return password
