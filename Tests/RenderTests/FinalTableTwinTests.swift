@@ -45,7 +45,7 @@ import SplitMix64
         #expect(fast == plain)
         if fast != plain { break }
     }
-    // Huge cells (120 KB), each way round.
+    // Huge cells (150 KB), in each layout.
     let huge = String(repeating: "é<b>", count: 30_000)
     let columns: [TableMarkup.FinalTable.Column] = [
         .text("h", TableMarkup.TextColumn([huge, "x", ""])), .integers("n", [1, -2, 3]),
