@@ -54,7 +54,7 @@ struct BarMarksTwinTests {
                 drawn[key] = (r, label)
                 return (rect: r, label: label)
             }
-            let written = BarChart.barMarksWritten(series, count: n, scale: scale, tips: tips, bar)
+            let written = BarChart.barMarksWritten(series, count: n, scale: scale, tips: tips, bar).string
             let plain = BarChart.barMarks(series, count: n, scale: scale, tips: tips, bar)
             #expect(written == plain, "round \(round)")
         }

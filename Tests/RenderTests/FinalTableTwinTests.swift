@@ -10,7 +10,7 @@ import SplitMix64
 @Test func finalTablesWrittenAsBytesAsTheirArrayTwin() {
     var g = SplitMix64(seed: 7)
     let texts = ["", "4", "10.3", "—", "<code>a &amp; b</code>", "é ✓ 日本", String(repeating: "x", count: 40),
-                 "&lt;tag&gt;"]
+                 "&lt;tag&gt;", "x", "caf\u{E9}", "cafe\u{301}", "\r\n", "a\r\nb"]
     let integers = [0, 1, -1, 9, 10, -10, 42, 99, 100, 1_000_000, Int.max, Int.min, Int.min + 1, -907]
     let layouts = [
         TableMarkup.FinalTable.Layout(beforeHeader: "\n  <thead><tr>", afterHeader: "</tr></thead>\n  <tbody>\n",
@@ -44,5 +44,15 @@ import SplitMix64
         let plain = TableMarkup.FinalTable.htmlByArrays(columns, rows: rows, layout: layout)
         #expect(fast == plain)
         if fast != plain { break }
+    }
+    // Huge cells (150 KB), in each layout.
+    let huge = String(repeating: "é<b>", count: 30_000)
+    let columns: [TableMarkup.FinalTable.Column] = [
+        .text("h", TableMarkup.TextColumn([huge, "x", ""])), .integers("n", [1, -2, 3]),
+        TableMarkup.FinalTable.Column("t", classAttribute: " class=\"x\"", cells: .html(["", huge, "cafe\u{301}"])),
+    ]
+    for layout in layouts {
+        #expect(TableMarkup.FinalTable.html(columns, rows: 3, layout: layout)
+                    == TableMarkup.FinalTable.htmlByArrays(columns, rows: 3, layout: layout))
     }
 }

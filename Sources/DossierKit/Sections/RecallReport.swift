@@ -67,20 +67,21 @@ enum RecallReport {
                         "Counts per string: entries not equal to the target, re-keyed fields, keystrokes that deleted "
                             + "characters, and failed Verify attempts.",
                                      xLabel: "string", yLabel: "count", yMin: 0))
-            // Each interval pooled over every entry straight into the box plot's values.
-            func pooled(_ intervals: (Dynamics) -> [Int]) -> [Double] {
-                var values: [Double] = []
+            // Each interval pooled over every entry, as the whole milliseconds they are
+            // (``Charts/boxPlot(wholeGroups:options:)``: no `Double` made of each).
+            func pooled(_ intervals: (Dynamics) -> [Int]) -> [Int] {
+                var values: [Int] = []
                 for s in reached {
-                    for e in s.entries { values.append(contentsOf: intervals(e.dynamics).lazy.map(Double.init)) }
+                    for e in s.entries { values.append(contentsOf: intervals(e.dynamics)) }
                 }
                 return values
             }
             let groups = [("hold", pooled { $0.hold }), ("down-down", pooled { $0.downDown }),
                           ("up-down", pooled { $0.upDown }), ("up-up", pooled { $0.upUp })]
                 .filter { !$0.1.isEmpty }
-                .map { BoxGroup(name: $0.0, values: $0.1) }
+                .map { (name: $0.0, values: $0.1) }
             if !groups.isEmpty {
-                m.dynamicsSVG = Charts.boxPlot(groups: groups, options: ChartOptions(
+                m.dynamicsSVG = Charts.boxPlot(wholeGroups: groups, options: ChartOptions(
                     title: "Keystroke dynamics (Entry pages)",
                         description:
                             "Distribution of key hold times and of down-down, up-down and up-up latencies between "

@@ -163,9 +163,12 @@ extension BarChart {
     /// The bars of every series, one `<g>` per series, written as bytes (``SVGWriter``):
     /// the same text as ``barMarks(_:count:scale:tips:_:)``, its plain twin, without a
     /// `String` append per piece (about 500 a drawing, 0.8 % of a study build's
-    /// instructions; `BarMarksTwinTests`).
+    /// instructions; `BarMarksTwinTests`). Handed over as the writer, copied into the
+    /// drawing as bytes: made a `String`, its bytes were checked as UTF-8 (≈ 10
+    /// instructions a byte, the tooltips' non-ASCII characters among them) only to be
+    /// copied back.
     static func barMarksWritten(_ series: [BarSeries], count n: Int, scale: NiceScale, tips: [[String?]],
-                                _ bar: DrawBar) -> String {
+                                _ bar: DrawBar) -> SVGWriter {
         let base = min(scale.upper, max(scale.lower, 0))
         var marks = SVGWriter(capacity: 256 + 160 * n * series.count)
         marks.write(literal: "<g class=\"bars\">")
@@ -193,7 +196,7 @@ extension BarChart {
             marks.write(literal: "</g>")
         }
         marks.write(literal: "</g>")
-        return marks.string
+        return marks
     }
 
     /// The bars of every series, one `<g>` per series, as `String` appends: the plain twin

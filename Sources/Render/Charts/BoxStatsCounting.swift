@@ -33,13 +33,47 @@ extension BoxStats {
             if i > hi { hi = i }
             sum &+= i
         }
+        return counted(n: n, lo: lo, hi: hi, sum: sum) { counts in
+            for x in values { counts[Int(x) - lo] &+= 1 }
+        }
+    }
+
+    /// ``fromCounts(_:)`` of whole numbers as they are: what it gives for
+    /// `values.map(Double.init)`, bit for bit, without the `Double`s (a participant's
+    /// keystroke intervals are `[Int]`; each was made a `Double`, then checked to be whole
+    /// and made an `Int` again). Nil where that would be nil (a magnitude of 2^52 or more,
+    /// a span too wide for counting); ``init(whole:)`` then takes the sorting path.
+    /// `BoxStatsWholeTwinTests` compares the two.
+    static func fromCounts(whole values: [Int]) -> BoxStats? {
+        let n = values.count
+        guard n > 0 else { return nil }
+        var lo = values[0], hi = lo
+        var sum = 0
+        for i in values {
+            if i < lo { lo = i }
+            if i > hi { hi = i }
+            sum &+= i
+        }
+        // The `Double` path's test, |x| < 2^52, for every value: on the least and greatest.
+        guard lo > -(1 << 52), hi < 1 << 52 else { return nil }
+        return counted(n: n, lo: lo, hi: hi, sum: sum) { counts in
+            for i in values { counts[i - lo] &+= 1 }
+        }
+    }
+
+    /// The statistics from the counts `count` fills in (one per value from `lo` to `hi`)
+    /// of `n` whole numbers of magnitude below 2^52 summing to `sum` (wrapped when it
+    /// overflowed: then nil, by the bound on count × magnitude), or nil when they are too
+    /// many or too far apart to count.
+    private static func counted(n: Int, lo: Int, hi: Int, sum: Int,
+                                count: (UnsafeMutableBufferPointer<Int32>) -> Void) -> BoxStats? {
         guard Double(n) * Double(Swift.max(-lo, hi)) < 0x1p53 else { return nil }
         let span = hi - lo
         guard span < 4 * n, span < 65_536, n < Int(Int32.max) else { return nil }
         let low = Double(lo)
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: span + 1) { counts -> BoxStats in
             counts.initialize(repeating: 0)
-            for x in values { counts[Int(x) - lo] &+= 1 }
+            count(counts)
             // The order statistics the quartiles read (``quantile(sorted:_:)``), found in
             // one walk in the order of their indices (for fewer than five values a
             // quartile's upper one comes after the next quartile's lower one).
@@ -94,6 +128,13 @@ extension BoxStats {
                             mean: Double(sum) / Double(n), lowerWhisker: inside ? low + Double(b) : q1,
                             upperWhisker: inside ? low + Double(t) : q3, outliers: outliers)
         }
+    }
+
+    /// Statistics of whole numbers: ``init(values:)`` of `values.map(Double.init)`, counted
+    /// from the integers when they lie close together (``fromCounts(whole:)``).
+    public init?(whole values: [Int]) {
+        if let counted = BoxStats.fromCounts(whole: values) { self = counted; return }
+        self.init(values: values.map(Double.init))
     }
 
     init(count: Int, min: Double, q1: Double, median: Double, q3: Double, max: Double, mean: Double,

@@ -91,6 +91,20 @@ public enum Charts {
         }
     }
 
+    /// Box plot of groups of whole numbers (a participant's keystroke intervals in ms):
+    /// ``boxPlot(groups:options:)`` of the values as `Double`s, byte for byte, its
+    /// statistics counted from the integers (``BoxStats/init(whole:)``) with no list of
+    /// `Double`s made. `BoxStatsWholeTwinTests` compares the two.
+    public static func boxPlot(wholeGroups: [(name: String, values: [Int])], options: ChartOptions) -> String {
+        let stats = wholeGroups.map { BoxStats(whole: $0.values) }
+        let described = stats.map { $0.map(BoxPlotChart.describe) }
+        // Given the statistics, the canvas reads a group's name only.
+        let groups = wholeGroups.map { BoxGroup(name: $0.name, values: []) }
+        return responsiveWritten(options) {
+            BoxPlotChart.canvas(groups: groups, options: $0, stats: stats, described: described)
+        }
+    }
+
     /// Box plot from `(name, values)` pairs.
     public static func boxPlot(groups: [(name: String, values: [Double])], options: ChartOptions) -> String {
         boxPlot(groups: groups.map { BoxGroup(name: $0.name, values: $0.values) }, options: options)

@@ -96,20 +96,11 @@ struct SVGWriter {
         return out
     }
 
-    /// The index of the first byte at or after `from` that is not ASCII, eight at a step.
+    /// The index of the first byte at or after `from` that is not ASCII, 32 at a step
+    /// (``ByteSearch/nextNonASCII(in:from:)``, SSE2 in C; it was eight at a step here).
     static func nextNonASCII(_ b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = b.baseAddress else { return nil }
-        var i = from
-        let n = b.count
-        while i + 8 <= n {
-            if UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            i += 8
-        }
-        while i < n {
-            if base[i] >= 0x80 { return i }
-            i += 1
-        }
-        return nil
+        let i = ByteSearch.nextNonASCII(in: b, from: from)
+        return i < b.count ? i : nil
     }
 
     /// `body` of the markup's bytes.

@@ -92,17 +92,28 @@ extension TableMarkup {
                 case .integers(let values): html.append([]); integers.append(values); isHTML.append(false)
                 }
             }
-            for row in 0..<rows {
-                o.write(raw: layout.rowOpen)
-                for k in columns.indices {
-                    openings.withBytes { all in
-                        let start = k == 0 ? 0 : openingEnds[k - 1]
-                        o.write(bytes: UnsafeBufferPointer(rebasing: all[start..<openingEnds[k]]))
+            // The opening tags' bytes and the columns borrowed once for the whole table, the
+            // cells read in place: taken per cell, they were a retain and a release of the
+            // openings' buffer and of the column's array (and of the cell's string) each.
+            openings.withBytes { all in
+                html.withUnsafeBufferPointer { html in
+                    integers.withUnsafeBufferPointer { integers in
+                        for row in 0..<rows {
+                            o.write(raw: layout.rowOpen)
+                            for k in columns.indices {
+                                let start = k == 0 ? 0 : openingEnds[k - 1]
+                                o.write(bytes: UnsafeBufferPointer(rebasing: all[start..<openingEnds[k]]))
+                                if isHTML[k] {
+                                    html[k].withUnsafeBufferPointer { o.write(raw: $0[row]) }
+                                } else {
+                                    o.write(whole: integers[k][row])
+                                }
+                                o.write(literal: "</td>")
+                            }
+                            o.write(raw: layout.rowClose)
+                        }
                     }
-                    if isHTML[k] { o.write(raw: html[k][row]) } else { o.write(whole: integers[k][row]) }
-                    o.write(literal: "</td>")
                 }
-                o.write(raw: layout.rowClose)
             }
             o.write(raw: layout.afterRows)
             return o.string
