@@ -219,6 +219,26 @@ struct RawCSVBuffer: CSVFieldSink, ~Copyable {
         CSVWriter.EncodedField(raw).bytes.withUnsafeBufferPointer { field($0) }
     }
 
+    /// `n` bytes written earlier at `at` (whole fields, each led by its comma: a key
+    /// row's columns B–D, ``RawCSVKeyRows``), copied again after the record's first
+    /// field; the next field gets its comma.
+    @inline(__always) mutating func fieldsAgain(at: Int, count n: Int) {
+        room(n)
+        ByteWriting.copySmall(UnsafePointer(base + at), to: base + count, count: n)
+        count += n
+        inRecord = true
+    }
+
+    /// The record's last fields, each led by its comma, and its CR LF, as one piece
+    /// (a key row's columns H–K, ``RawCSVKeyRows/end(_:_:)``).
+    @inline(__always) mutating func endRecord(with last: StaticString) {
+        let n = last.utf8CodeUnitCount
+        room(n)
+        ByteWriting.copySmall(last.utf8Start, to: base + count, count: n)
+        count += n
+        inRecord = false
+    }
+
     @inline(__always) mutating func endRecord() {
         room(2)
         base[count] = 0x0D

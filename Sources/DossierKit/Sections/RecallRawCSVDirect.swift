@@ -48,6 +48,14 @@ enum RawCSVDirect {
         var texts = [String](repeating: "", count: 11)
         /// Field texts of fields above 10 (never on the app's pages; kept for any log).
         var otherTexts: [Int: String] = [:]
+        /// Where the last key row's columns B–D are in the buffer, for ``keyPrefixField``
+        /// of the open page (``RawCSVKeyRows``); nil after a page event.
+        var keyPrefix: RawCSVKeyRows.Prefix? = nil
+        var keyPrefixField: Int? = nil
+        /// The field whose text's columns G and H (``targetAndCorrect(_:)``) were found
+        /// last on this page, and those columns: a key with no text of its own (a
+        /// release) keeps its field's text, and so the same answer.
+        var answered: (field: Int, target: Int?, correct: Bool?)? = nil
 
         init(strings: StringSet, turns: [PageTurn], words: RawCSVWords, encoded: UnsafeBufferPointer<UInt8>) {
             self.strings = strings; self.turns = turns; self.words = words; self.encoded = encoded
@@ -84,6 +92,8 @@ enum RawCSVDirect {
                 string = s
                 target = s.flatMap { (1...strings.strings.count).contains($0) ? strings[number: $0] : nil }
                 focused = nil
+                keyPrefix = nil
+                answered = nil
                 for i in texts.indices where !texts[i].isEmpty { texts[i] = "" }
                 if !otherTexts.isEmpty { otherTexts = [:] }
                 row(&w, t, page: p, field: nil, target: string, event: .page)
@@ -93,11 +103,23 @@ enum RawCSVDirect {
             case .key(let label, let action, let newText, let field):
                 let f = field ?? focused ?? 1
                 if action != .up { focused = f }
-                let entered = newText ?? text(f)
-                setText(f, entered)
-                let (g, h) = targetAndCorrect(entered)
-                row(&w, t, page: page, field: phaseField(f), key: label, entered: entered, target: g, correct: h,
-                    event: .key(action))
+                let entered: String, g: Int?, h: Bool?
+                if let newText {
+                    entered = newText
+                    setText(f, newText)
+                    (g, h) = targetAndCorrect(newText)
+                    answered = (f, g, h)
+                } else {
+                    // The field's text stays as it is (setting it again changed nothing).
+                    entered = text(f)
+                    if let a = answered, a.field == f {
+                        (g, h) = (a.target, a.correct)
+                    } else {
+                        (g, h) = targetAndCorrect(entered)
+                        answered = (f, g, h)
+                    }
+                }
+                keyRow(&w, t, field: phaseField(f), key: label, entered: entered, target: g, correct: h, action: action)
             case .touch(let x, let y, let tgt):
                 let touch = "\(RawData.fmtCoord(x)),\(RawData.fmtCoord(y))"
                 row(&w, t, page: page, field: phaseField(focused), target: string, touch: touch,
