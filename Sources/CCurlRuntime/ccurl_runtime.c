@@ -106,8 +106,12 @@ static int buffer_add(buffer *b, const char *p, size_t n) {
     return 0;
 }
 
+typedef struct { buffer b; size_t max; int over; } body_sink;
+
 static size_t on_body(char *p, size_t size, size_t n, void *user) {
-    return buffer_add(user, p, size * n) ? 0 : size * n;
+    body_sink *s = user;
+    if (s->max > 0 && size * n > s->max - s->b.len) { s->over = 1; return 0; }
+    return buffer_add(&s->b, p, size * n) ? 0 : size * n;
 }
 
 static size_t on_header(char *p, size_t size, size_t n, void *user) {
@@ -149,7 +153,8 @@ const char *dossier_curl_strerror(int code) { return curl_library.state == 1 ? c
 int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_response *rs) {
     memset(rs, 0, sizeof *rs);
     curl.easy_reset(h);
-    buffer body = {0}, head = {0};
+    buffer head = {0};
+    body_sink sink = {{0}, rq->max_body, 0};
     reader rd = {rq->body, rq->body_len, 0, rq->body_fd};
     void *list = NULL;
     for (size_t i = 0; i < rq->header_count; i++) list = curl.slist_append(list, rq->headers[i]);
@@ -158,7 +163,7 @@ int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_r
     set_ptr(h, OPT_ERRORBUFFER, rs->error);
     set_ptr(h, OPT_USERAGENT, "dossier");
     set_fn(h, OPT_WRITEFUNCTION, (void (*)(void))on_body);
-    set_ptr(h, OPT_WRITEDATA, &body);
+    set_ptr(h, OPT_WRITEDATA, &sink);
     set_fn(h, OPT_HEADERFUNCTION, (void (*)(void))on_header);
     set_ptr(h, OPT_HEADERDATA, &head);
     if (list) set_ptr(h, OPT_HTTPHEADER, list);
@@ -201,8 +206,9 @@ int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_r
     // The handle must not keep pointers to this call's stack.
     set_ptr(h, OPT_ERRORBUFFER, NULL);
     if (list) { set_ptr(h, OPT_HTTPHEADER, NULL); curl.slist_free_all(list); }
-    rs->body = body.data;
-    rs->body_len = body.len;
+    rs->body = sink.b.data;
+    rs->body_len = sink.b.len;
+    rs->body_too_large = sink.over;
     rs->header_block = head.data;
     rs->header_len = head.len;
     return rc;

@@ -33,6 +33,8 @@ public final class HTTPTransport: @unchecked Sendable {
         case unavailable(String)
         /// libcurl's result `code` (CURLE_*) and its message.
         case transfer(code: Int32, message: String)
+        /// The answer's body passed the limit the request set (the transfer was stopped).
+        case bodyTooLarge(limit: Int)
     }
 
     /// PEM file of trusted certificate authorities, or nil for the system's trust store.
@@ -68,12 +70,16 @@ public final class HTTPTransport: @unchecked Sendable {
     /// https URL only to https ones).
     /// With `file`, the body is `file.size` bytes read from that descriptor (from offset 0)
     /// as they are sent, never held in memory.
+    /// With `maxBody` > 0, an answer longer than that many bytes is stopped and thrown
+    /// as ``Failure/bodyTooLarge(limit:)``.
     public func send(_ method: String, _ url: URL, headers: [(String, String)], body: Data?,
-                     file: BodyFile? = nil) async throws -> Response {
+                     file: BodyFile? = nil, maxBody: Int = 0) async throws -> Response {
         try HTTPTransport.load()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, Error>) in
             detachThread { [self] in
-                continuation.resume(with: Result { try perform(method, url, headers: headers, body: body, file: file) })
+                continuation.resume(with: Result {
+                    try perform(method, url, headers: headers, body: body, file: file, maxBody: maxBody)
+                })
             }
         }
     }
@@ -100,7 +106,7 @@ public final class HTTPTransport: @unchecked Sendable {
     public struct BodyFile: Sendable { public var fd: Int32; public var size: Int }
 
     func perform(_ method: String, _ url: URL, headers: [(String, String)], body: Data?,
-                 file: BodyFile? = nil) throws -> Response {
+                 file: BodyFile? = nil, maxBody: Int = 0) throws -> Response {
         let handle = try takeHandle()
         defer { giveBack(handle) }
         // "Name:" with nothing after it tells libcurl to drop that header.
@@ -120,7 +126,8 @@ public final class HTTPTransport: @unchecked Sendable {
                                     has_body: body == nil && file == nil ? 0 : 1, body_fd: file?.fd ?? -1,
                                     idle_timeout: max(1, Int(idleTimeout.rounded(.up))),
                                     total_timeout: max(1, Int(totalTimeout.rounded(.up))),
-                                    ca_file: caPointer, follow_redirects: 1, https_only_redirects: https ? 1 : 0)
+                                    ca_file: caPointer, follow_redirects: 1, https_only_redirects: https ? 1 : 0,
+                                    max_body: max(0, maxBody))
                                 return dossier_http_perform(handle, &request, &response)
                             }
                         }
@@ -129,6 +136,7 @@ public final class HTTPTransport: @unchecked Sendable {
             }
         }
         defer { dossier_http_response_free(&response) }
+        if response.body_too_large != 0 { throw Failure.bodyTooLarge(limit: maxBody) }
         guard rc == 0 else {
             let message = withUnsafeBytes(of: response.error) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)

@@ -35,6 +35,9 @@ public struct WebDAVClient: Sendable {
         /// A CA file remembered from an earlier `--ca-file` (vault sync's state file):
         /// used when `caFile` is nil, before `SSL_CERT_FILE`.
         public var rememberedCAFile: TrustStore.Remembered? = nil
+        /// The longest answer a listing (`PROPFIND`), or a GET given no limit of its own,
+        /// may have: a server that keeps sending is stopped there, not kept in memory.
+        public var maxAnswerBytes = 256 << 20
         public init(maxAttempts: Int = 4, initialBackoff: Double = 0.25, timeout: Double = 30, caFile: String? = nil,
                     rememberedCAFile: TrustStore.Remembered? = nil) {
             self.maxAttempts = maxAttempts
@@ -183,15 +186,19 @@ public struct WebDAVClient: Sendable {
         }
     }
 
-    /// GET: the body and entity tag. Throws `.notFound` when it does not exist.
-    public func get(_ path: String) async throws -> (data: Data, etag: String?) {
-        let (data, response) = try await send("GET", url(path), accept: [200])
+    /// GET: the body and entity tag. Throws `.notFound` when it does not exist. `maxBytes`:
+    /// the longest answer taken (nil: `options.maxAnswerBytes`; 0: no limit, for a file's
+    /// content, whose size the caller does not bound).
+    public func get(_ path: String, maxBytes: Int? = nil) async throws -> (data: Data, etag: String?) {
+        let (data, response) = try await send("GET", url(path), maxBody: maxBytes, accept: [200])
         return (data, WebDAVClient.etag(response))
     }
 
     /// GET, or nil when the resource does not exist.
-    public func getIfExists(_ path: String) async throws -> (data: Data, etag: String?)? {
-        do { return try await get(path) } catch let e as WebDAVError where e.httpStatus == 404 { return nil }
+    public func getIfExists(_ path: String, maxBytes: Int? = nil) async throws -> (data: Data, etag: String?)? {
+        do { return try await get(path, maxBytes: maxBytes) } catch let e as WebDAVError where e.httpStatus == 404 {
+            return nil
+        }
     }
 
     /// MKCOL one collection. Returns false when it already existed (405).
@@ -269,7 +276,8 @@ public struct WebDAVClient: Sendable {
     /// Sends one request with retries; returns the body and response when the status is
     /// in `accept`, otherwise throws the matching `WebDAVError`.
     func send(_ method: String, _ target: URL, headers: [String: String] = [:], body: Data? = nil,
-              file: HTTPTransport.BodyFile? = nil, accept: Set<Int>) async throws -> (Data, HTTPTransport.Response) {
+              file: HTTPTransport.BodyFile? = nil, maxBody: Int? = nil,
+              accept: Set<Int>) async throws -> (Data, HTTPTransport.Response) {
         var fields = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         if let credentials { fields.append(("Authorization", credentials.authorizationHeader)) }
         // libcurl adds `Expect: 100-continue` to large bodies and then waits up to a
@@ -286,7 +294,8 @@ public struct WebDAVClient: Sendable {
             stats.record(method)
             var retryable: WebDAVError
             do {
-                let response = try await transport.send(method, target, headers: fields, body: payload, file: file)
+                let response = try await transport.send(method, target, headers: fields, body: payload, file: file,
+                                                        maxBody: maxBody ?? options.maxAnswerBytes)
                 log?("\(method) \(shown) → \(response.status)")
                 if fault == .failAfterWrite { throw FaultPoint.lostAnswer(method) }
                 if accept.contains(response.status) { return (response.body, response) }
@@ -297,6 +306,9 @@ public struct WebDAVClient: Sendable {
                 throw e
             } catch let e as FaultPoint.Injected {
                 throw e
+            } catch HTTPTransport.Failure.bodyTooLarge(let limit) {
+                throw WebDAVError.badResponse(url: shown, detail: "the answer is longer than \(limit) bytes; stopped "
+                                              + "reading it")
             } catch HTTPTransport.Failure.unavailable(let message) {
                 throw WebDAVError.transportUnavailable(message)
             } catch HTTPTransport.Failure.transfer(let code, let message) {

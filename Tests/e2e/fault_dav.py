@@ -40,6 +40,9 @@ faults on and off while the server runs:
     `<response>` for each entry of the rule's `hrefs` (`{"href": "/s/../x.html",
     "collection": false}`; `{path}` in an href stands for the request's path), as a server
     that lists what it should not (a path outside the folder, a folder with no end) would;
+  - `endless`: the request is not served; the answer (`207 Multi-Status` to a PROPFIND,
+    else `200 OK`) has no length and a body that never ends (1 MiB pieces until the
+    client goes away), as a broken or hostile server may send;
   - `hold`: the request waits, before it is served, until the file `<gate>.go` exists
     in the rules file's folder (`gate`: a name the rule gives); a line
     `fault<TAB>METHOD<TAB>path<TAB>hold:<gate>` is logged when it starts waiting. A test
@@ -104,6 +107,12 @@ def _delayable(environ, method, kind):
 
 def _conditional(environ):
     return any(k in environ for k in ("HTTP_IF_MATCH", "HTTP_IF_NONE_MATCH", "HTTP_IF"))
+
+
+def _endless_body():
+    piece = b"<" + b"x" * (1 << 20)
+    while True:
+        yield piece
 
 
 def _broken_body():
@@ -189,6 +198,10 @@ class Faults:
             self._wait_for_gate(rule["gate"])
             return self.app(environ, start_response)
         self._log(method, path, kind)
+        if kind == "endless":
+            start_response("207 Multi-Status" if method == "PROPFIND" else "200 OK",
+                           [("Content-Type", "application/octet-stream")])
+            return _endless_body()
         if kind == "listing":
             hrefs = [{**h, "href": h["href"].replace("{path}", environ.get("PATH_INFO", ""))}
                      for h in rule.get("hrefs", [])]

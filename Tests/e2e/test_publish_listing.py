@@ -79,3 +79,37 @@ def test_folders_deeper_than_any_site_stop_the_scan_before_any_change(dossier_bi
         shutil.rmtree(tmp_path / "srv" / "s" / "d")
         publish(dossier_bin, site, dav.url + "s/", "--verify")
         assert_published(tmp_path / "srv" / "s", site)
+
+
+def test_an_answer_that_never_ends_is_stopped_at_its_limit(dossier_bin, tmp_path):
+    """The remote manifest's GET and a listing whose body never ends: the publish stops
+    with an error naming the URL and the limit (256 MiB), nothing changed, memory bounded;
+    the next publish, with the server well again, converges."""
+    import subprocess
+    from webdav_server import PASSWORD, USER
+    site = make_site(tmp_path / "v1", pages=1)
+    two = tmp_path / "v2" / "_site"
+    shutil.copytree(site, two)
+    (two / "index.html").write_text("<h1>v2</h1>\n")
+    write_manifest(two)
+    dav, rules = server_with(tmp_path, site)
+    with dav:
+        url = dav.url + "s/"
+        publish(dossier_bin, site, url)
+        env = {**os.environ, "DOSSIER_WEBDAV_PASSWORD": PASSWORD, "DOSSIER_WEBDAV_USER": USER}
+        for rule, extra in (({"method": "GET", "path": ".dossier-manifest.json"}, []),
+                            ({"method": "PROPFIND"}, ["--verify"])):
+            rules.write_text(json.dumps({"rules": [{**rule, "fault": "endless", "times": 1}]}))
+            dav.clear_log()
+            p = subprocess.run(["/usr/bin/time", "-f", "maxrss=%M", dossier_bin, "publish", "--site", str(two),
+                                "--to", url, *extra], env=env, capture_output=True, text=True, timeout=300)
+            assert p.returncode == 1, (rule, p.stdout, p.stderr)
+            assert "the answer is longer than 268435456 bytes; stopped reading it" in p.stderr, p.stderr
+            assert "127.0.0.1" in p.stderr and PASSWORD not in p.stderr
+            rss_kb = int(p.stderr.rsplit("maxrss=", 1)[1].split()[0])
+            assert rss_kb < 900 * 1024, rss_kb                     # the limit, not the stream, bounds memory
+            assert not [m for m, _ in dav.requests() if m in ("PUT", "DELETE", "MOVE", "MKCOL")]
+            assert any(k == "endless" for _, _, k in dav.faults_fired())
+        rules.write_text(json.dumps({"rules": []}))
+        publish(dossier_bin, two, url)
+        assert_published(tmp_path / "srv" / "s", two)

@@ -36,6 +36,10 @@ typedef struct {
     /// Follow redirects (at most 5); never from https to http.
     int follow_redirects;
     int https_only_redirects;
+    /// When > 0, an answer body longer than this many bytes stops the transfer
+    /// (`body_too_large` set, curl's write error returned): a server that keeps sending
+    /// cannot fill the memory.
+    size_t max_body;
 } dossier_http_request;
 
 /// The answer: `status` 0 when no HTTP answer arrived (then `curl_code` and `error`
@@ -49,6 +53,8 @@ typedef struct {
     size_t body_len;
     char *header_block;
     size_t header_len;
+    /// Set when the body passed the request's `max_body` (the transfer was stopped).
+    int body_too_large;
 } dossier_http_response;
 
 /// An easy handle to reuse between requests (it keeps connections alive), or NULL.

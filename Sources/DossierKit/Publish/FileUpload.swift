@@ -193,7 +193,9 @@ extension Publisher {
     /// The target's current entity tag when its bytes are still the ones published last
     /// (`sha256`); nil when someone changed them.
     func stillPublished(_ path: String, sha256: String) async throws -> String? {
-        guard let (data, tag) = try await client.getIfExists(path), FileHash.sha256(data) == sha256 else { return nil }
+        guard let (data, tag) = try await client.getIfExists(path, maxBytes: 0), FileHash.sha256(data) == sha256 else {
+            return nil
+        }
         if let tag { return tag }
         return try await client.stat(path)?.etag
     }

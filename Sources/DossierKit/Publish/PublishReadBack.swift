@@ -38,7 +38,7 @@ extension Publisher {
     /// Reads `path` and classifies it against `data` (SHA-256 `sha256`) and the bytes
     /// published last (`published`). The tag is the GET's, else a `PROPFIND Depth: 0`'s.
     func lookAt(_ path: String, sending data: Data, sha256: String, published: String?) async throws -> Found {
-        guard let (there, getTag) = try await client.getIfExists(path) else { return .missing }
+        guard let (there, getTag) = try await client.getIfExists(path, maxBytes: 0) else { return .missing }
         var tag = getTag
         if tag == nil { tag = try await client.stat(path)?.etag }
         let sha = FileHash.sha256(there)
@@ -51,7 +51,7 @@ extension Publisher {
     /// The entity tag of `entry` on the server once a `GET` shows exactly its bytes; nil
     /// when after `attempts` looks it still does not (missing or other bytes).
     func readBack(_ entry: SiteManifest.Entry, attempts: Int = WebDAVClient.readBackAttempts) async throws -> String?? {
-        guard let (_, tag) = try await client.readBack(entry.path, attempts: attempts, accept: {
+        guard let (_, tag) = try await client.readBack(entry.path, attempts: attempts, maxBytes: 0, accept: {
             Int64($0.count) == entry.size && FileHash.sha256($0) == entry.sha256
         }) else { return nil }
         return .some(tag)

@@ -54,7 +54,8 @@ struct RemoteScan: Sendable {
                     scan.files[r.path] = (SiteManifest.Entry(path: r.path, sha256: k.sha256, size: k.size), tag)
                     continue
                 }
-                guard let (data, tag) = try await client.getIfExists(r.path) else { continue }
+                // A site file's content: no limit but the file's (0).
+                guard let (data, tag) = try await client.getIfExists(r.path, maxBytes: 0) else { continue }
                 scan.fetched += 1
                 scan.files[r.path] = (
                     SiteManifest.Entry(path: r.path, sha256: FileHash.sha256(data), size: Int64(data.count)),
