@@ -106,11 +106,29 @@ static int buffer_add(buffer *b, const char *p, size_t n) {
     return 0;
 }
 
-typedef struct { buffer b; size_t max; int over; } body_sink;
+typedef struct { buffer b; size_t max; int over; int fd; size_t written; } body_sink;
+
+/// Writes all `n` bytes to `fd`; 0 on success.
+static int write_all(int fd, const char *p, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
 
 static size_t on_body(char *p, size_t size, size_t n, void *user) {
     body_sink *s = user;
-    if (s->max > 0 && size * n > s->max - s->b.len) { s->over = 1; return 0; }
+    size_t have = s->fd >= 0 ? s->written : s->b.len;
+    if (s->max > 0 && size * n > s->max - have) { s->over = 1; return 0; }
+    if (s->fd >= 0) {
+        if (write_all(s->fd, p, size * n)) return 0;
+        s->written += size * n;
+        return size * n;
+    }
     return buffer_add(&s->b, p, size * n) ? 0 : size * n;
 }
 
@@ -154,7 +172,11 @@ int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_r
     memset(rs, 0, sizeof *rs);
     curl.easy_reset(h);
     buffer head = {0};
-    body_sink sink = {{0}, rq->max_body, 0};
+    body_sink sink = {{0}, rq->max_body, 0, rq->sink_fd, 0};
+    if (rq->sink_fd >= 0 && (ftruncate(rq->sink_fd, 0) != 0 || lseek(rq->sink_fd, 0, SEEK_SET) != 0)) {
+        snprintf(rs->error, sizeof rs->error, "cannot write the answer to a temporary file: %s", strerror(errno));
+        return 23;   // CURLE_WRITE_ERROR
+    }
     reader rd = {rq->body, rq->body_len, 0, rq->body_fd};
     void *list = NULL;
     for (size_t i = 0; i < rq->header_count; i++) list = curl.slist_append(list, rq->headers[i]);
@@ -207,7 +229,7 @@ int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_r
     set_ptr(h, OPT_ERRORBUFFER, NULL);
     if (list) { set_ptr(h, OPT_HTTPHEADER, NULL); curl.slist_free_all(list); }
     rs->body = sink.b.data;
-    rs->body_len = sink.b.len;
+    rs->body_len = rq->sink_fd >= 0 ? sink.written : sink.b.len;
     rs->body_too_large = sink.over;
     rs->header_block = head.data;
     rs->header_len = head.len;

@@ -71,14 +71,16 @@ public final class HTTPTransport: @unchecked Sendable {
     /// With `file`, the body is `file.size` bytes read from that descriptor (from offset 0)
     /// as they are sent, never held in memory.
     /// With `maxBody` > 0, an answer longer than that many bytes is stopped and thrown
-    /// as ``Failure/bodyTooLarge(limit:)``.
+    /// as ``Failure/bodyTooLarge(limit:)``. With `sinkFD` >= 0, the answer's body is written
+    /// to that descriptor (truncated first) and the response's `body` is empty.
     public func send(_ method: String, _ url: URL, headers: [(String, String)], body: Data?,
-                     file: BodyFile? = nil, maxBody: Int = 0) async throws -> Response {
+                     file: BodyFile? = nil, maxBody: Int = 0, sinkFD: Int32 = -1) async throws -> Response {
         try HTTPTransport.load()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Response, Error>) in
             detachThread { [self] in
                 continuation.resume(with: Result {
-                    try perform(method, url, headers: headers, body: body, file: file, maxBody: maxBody)
+                    try perform(method, url, headers: headers, body: body, file: file, maxBody: maxBody,
+                                sinkFD: sinkFD)
                 })
             }
         }
@@ -106,7 +108,7 @@ public final class HTTPTransport: @unchecked Sendable {
     public struct BodyFile: Sendable { public var fd: Int32; public var size: Int }
 
     func perform(_ method: String, _ url: URL, headers: [(String, String)], body: Data?,
-                 file: BodyFile? = nil, maxBody: Int = 0) throws -> Response {
+                 file: BodyFile? = nil, maxBody: Int = 0, sinkFD: Int32 = -1) throws -> Response {
         let handle = try takeHandle()
         defer { giveBack(handle) }
         // "Name:" with nothing after it tells libcurl to drop that header.
@@ -127,7 +129,7 @@ public final class HTTPTransport: @unchecked Sendable {
                                     idle_timeout: max(1, Int(idleTimeout.rounded(.up))),
                                     total_timeout: max(1, Int(totalTimeout.rounded(.up))),
                                     ca_file: caPointer, follow_redirects: 1, https_only_redirects: https ? 1 : 0,
-                                    max_body: max(0, maxBody))
+                                    max_body: max(0, maxBody), sink_fd: sinkFD)
                                 return dossier_http_perform(handle, &request, &response)
                             }
                         }
@@ -143,7 +145,7 @@ public final class HTTPTransport: @unchecked Sendable {
             }
             throw Failure.transfer(code: rc, message: message)
         }
-        let data = response.body.map { Data(bytes: $0, count: response.body_len) } ?? Data()
+        let data = sinkFD >= 0 ? Data() : response.body.map { Data(bytes: $0, count: response.body_len) } ?? Data()
         let block =
             response.header_block.map {
                 String(decoding: UnsafeRawBufferPointer(start: $0, count: response.header_len), as: UTF8.self)

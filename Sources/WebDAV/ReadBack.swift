@@ -13,12 +13,15 @@ extension WebDAVClient {
 
     /// GETs `path` until `accept` says its bytes are the ones expected, at most `attempts`
     /// times; returns them and their entity tag (the GET's, else a `PROPFIND Depth: 0`'s),
-    /// or nil when the server never showed them (missing or other bytes).
+    /// or nil when the server never showed them (missing or other bytes). An answer longer
+    /// than `maxBytes` is stopped there and counts as other bytes.
     public func readBack(_ path: String, attempts: Int = WebDAVClient.readBackAttempts, maxBytes: Int? = nil,
                          accept: (Data) -> Bool) async throws -> (data: Data, etag: String?)? {
         for attempt in 0..<max(1, attempts) {
             if attempt > 0 { try await Task.sleep(nanoseconds: 100_000_000 << UInt64(attempt - 1)) }
-            if let (there, tag) = try await getIfExists(path, maxBytes: maxBytes), accept(there) {
+            let got: (data: Data, etag: String?)?
+            do { got = try await getIfExists(path, maxBytes: maxBytes) } catch WebDAVError.answerTooLong { continue }
+            if let (there, tag) = got, accept(there) {
                 return (there, tag == nil ? try await stat(path)?.etag : tag)
             }
         }

@@ -276,7 +276,7 @@ public struct WebDAVClient: Sendable {
     /// Sends one request with retries; returns the body and response when the status is
     /// in `accept`, otherwise throws the matching `WebDAVError`.
     func send(_ method: String, _ target: URL, headers: [String: String] = [:], body: Data? = nil,
-              file: HTTPTransport.BodyFile? = nil, maxBody: Int? = nil,
+              file: HTTPTransport.BodyFile? = nil, maxBody: Int? = nil, sinkFD: Int32 = -1,
               accept: Set<Int>) async throws -> (Data, HTTPTransport.Response) {
         var fields = headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         if let credentials { fields.append(("Authorization", credentials.authorizationHeader)) }
@@ -295,7 +295,7 @@ public struct WebDAVClient: Sendable {
             var retryable: WebDAVError
             do {
                 let response = try await transport.send(method, target, headers: fields, body: payload, file: file,
-                                                        maxBody: maxBody ?? options.maxAnswerBytes)
+                                                        maxBody: maxBody ?? options.maxAnswerBytes, sinkFD: sinkFD)
                 log?("\(method) \(shown) → \(response.status)")
                 if fault == .failAfterWrite { throw FaultPoint.lostAnswer(method) }
                 if accept.contains(response.status) { return (response.body, response) }
@@ -307,8 +307,7 @@ public struct WebDAVClient: Sendable {
             } catch let e as FaultPoint.Injected {
                 throw e
             } catch HTTPTransport.Failure.bodyTooLarge(let limit) {
-                throw WebDAVError.badResponse(url: shown, detail: "the answer is longer than \(limit) bytes; stopped "
-                                              + "reading it")
+                throw WebDAVError.answerTooLong(url: shown, limit: limit)
             } catch HTTPTransport.Failure.unavailable(let message) {
                 throw WebDAVError.transportUnavailable(message)
             } catch HTTPTransport.Failure.transfer(let code, let message) {

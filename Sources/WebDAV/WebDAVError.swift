@@ -29,6 +29,8 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
     case insecure(String)
     /// The server's answer could not be understood.
     case badResponse(url: String, detail: String)
+    /// An answer longer than the request's limit: the transfer was stopped (not retried).
+    case answerTooLong(url: String, limit: Int)
     /// The certificate authority file (`--ca-file`, `SSL_CERT_FILE`) cannot be used.
     case trust(String)
     /// No HTTP client library: libcurl could not be loaded.
@@ -65,6 +67,9 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
             return message
         case .badResponse(let url, let detail):
             return "\(url): unexpected answer from the server (\(detail))"
+        case .answerTooLong(let url, let limit):
+            return "\(url): unexpected answer from the server (the answer is longer than \(limit) bytes; stopped "
+                + "reading it)"
         case .trust(let message):
             return "certificate authority file: \(message)"
         case .transportUnavailable(let message):

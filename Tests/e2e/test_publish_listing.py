@@ -113,3 +113,43 @@ def test_an_answer_that_never_ends_is_stopped_at_its_limit(dossier_bin, tmp_path
         rules.write_text(json.dumps({"rules": []}))
         publish(dossier_bin, two, url)
         assert_published(tmp_path / "srv" / "s", two)
+
+
+def test_a_changed_file_whose_answer_never_ends_is_read_only_to_the_local_size(dossier_bin, tmp_path):
+    """`publish --verify` fetches a file whose entity tag changed on the server to hash it.
+    A GET whose body never ends is read into a temporary file, never past the local file's
+    size: the file counts as changed and is sent again; memory and time stay bounded (the
+    old binary read the stream into memory until it was stopped)."""
+    import resource
+    import subprocess
+    from webdav_server import PASSWORD, USER
+    site = make_site(tmp_path / "v1", pages=2)
+    dav, rules = server_with(tmp_path, site)
+    with dav:
+        url = dav.url + "s/"
+        publish(dossier_bin, site, url)
+        srv = tmp_path / "srv" / "s"
+        (srv / "index.html").write_text("<h1>changed behind the publisher's back</h1>\n" * 3)
+        rules.write_text(json.dumps({"rules": [
+            {"method": "GET", "path": "/s/index.html", "fault": "endless", "times": 1}]}))
+        dav.clear_log()
+        env = {**os.environ, "DOSSIER_WEBDAV_PASSWORD": PASSWORD, "DOSSIER_WEBDAV_USER": USER,
+               "TMPDIR": str(tmp_path)}
+
+        def at_most_2_gib():
+            resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 20, 64 << 20))
+        p = subprocess.run(["/usr/bin/time", "-f", "maxrss=%M", dossier_bin, "publish", "--site", str(site),
+                            "--to", url, "--verify"], env=env,
+                           capture_output=True, text=True, timeout=120, preexec_fn=at_most_2_gib)
+        assert p.returncode == 0, (p.stdout, p.stderr)
+        rss_kb = int(p.stderr.rsplit("maxrss=", 1)[1].split()[0])
+        assert rss_kb < 300 * 1024, rss_kb          # the old binary filled its 2 GiB, then retried
+        assert any(k == "endless" for _, p_, k in dav.faults_fired() if p_ == "/s/index.html")
+        assert ("PUT", "/s/index.html") in dav.requests() or any(
+            m == "MOVE" for m, _ in dav.requests()), dav.requests()
+        assert not [f for f in tmp_path.iterdir() if f.name.startswith("dossier-scan-")]
+        assert_published(srv, site)
+        rules.write_text(json.dumps({"rules": []}))
+        again = publish(dossier_bin, site, url, "--verify")
+        assert "0 difference(s)" in again.stdout, again.stdout

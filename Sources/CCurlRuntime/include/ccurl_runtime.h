@@ -40,6 +40,10 @@ typedef struct {
     /// (`body_too_large` set, curl's write error returned): a server that keeps sending
     /// cannot fill the memory.
     size_t max_body;
+    /// When >= 0, the answer body is written to this descriptor (truncated to 0 first)
+    /// instead of kept in memory; `max_body` still applies. The response's `body` is
+    /// then NULL and `body_len` the count written.
+    int sink_fd;
 } dossier_http_request;
 
 /// The answer: `status` 0 when no HTTP answer arrived (then `curl_code` and `error`

@@ -27,7 +27,7 @@ extension Publisher {
 
     /// What the server should hold at a path before it is replaced: the entity tag and
     /// SHA-256 published last.
-    struct Expected: Sendable { var etag: String; var sha256: String }
+    struct Expected: Sendable { var etag: String; var sha256: String; var size: Int64 }
 
     /// Files confirmed (and written to the journal) together: a run killed after N
     /// uploads has all but the last batch in its journal, so a re-run trusts them
@@ -191,11 +191,12 @@ extension Publisher {
     }
 
     /// The target's current entity tag when its bytes are still the ones published last
-    /// (`sha256`); nil when someone changed them.
-    func stillPublished(_ path: String, sha256: String) async throws -> String? {
-        guard let (data, tag) = try await client.getIfExists(path, maxBytes: 0), FileHash.sha256(data) == sha256 else {
-            return nil
-        }
+    /// (`published`: their SHA-256 and size); nil when someone changed them. The file is
+    /// read into a temporary file, never past the published size (``RemoteFileDigest``).
+    func stillPublished(_ path: String, _ published: Expected) async throws -> String? {
+        guard case .hashed(let sha, _, let tag) = try await RemoteFileDigest.fetch(
+            client, path, limit: Int(clamping: published.size)), sha == published.sha256
+        else { return nil }
         if let tag { return tag }
         return try await client.stat(path)?.etag
     }

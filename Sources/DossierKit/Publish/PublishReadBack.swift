@@ -38,7 +38,12 @@ extension Publisher {
     /// Reads `path` and classifies it against `data` (SHA-256 `sha256`) and the bytes
     /// published last (`published`). The tag is the GET's, else a `PROPFIND Depth: 0`'s.
     func lookAt(_ path: String, sending data: Data, sha256: String, published: String?) async throws -> Found {
-        guard let (there, getTag) = try await client.getIfExists(path, maxBytes: 0) else { return .missing }
+        // At most `maxAnswerBytes` (256 MiB): bytes sent from memory are far shorter, so a
+        // longer answer is neither ours nor a cut copy of ours (a file published before and
+        // longer than that counts as someone else's: a conflict, the file kept).
+        let got: (data: Data, etag: String?)?
+        do { got = try await client.getIfExists(path) } catch WebDAVError.answerTooLong { return .foreign }
+        guard let (there, getTag) = got else { return .missing }
         var tag = getTag
         if tag == nil { tag = try await client.stat(path)?.etag }
         let sha = FileHash.sha256(there)
@@ -51,7 +56,9 @@ extension Publisher {
     /// The entity tag of `entry` on the server once a `GET` shows exactly its bytes; nil
     /// when after `attempts` looks it still does not (missing or other bytes).
     func readBack(_ entry: SiteManifest.Entry, attempts: Int = WebDAVClient.readBackAttempts) async throws -> String?? {
-        guard let (_, tag) = try await client.readBack(entry.path, attempts: attempts, maxBytes: 0, accept: {
+        // Never read past the entry's size: a longer answer is not its bytes (yet).
+        guard let (_, tag) = try await client.readBack(entry.path, attempts: attempts,
+                                                       maxBytes: Int(clamping: max(entry.size, 1)), accept: {
             Int64($0.count) == entry.size && FileHash.sha256($0) == entry.sha256
         }) else { return nil }
         return .some(tag)

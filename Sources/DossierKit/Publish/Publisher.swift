@@ -108,7 +108,9 @@ public struct Publisher: Sendable {
             if remote?.dirty == true {
                 progress("the last publish to this folder did not finish: checking what the server holds")
             }
-            let s = try await RemoteScan.run(client, known: known(remote: remote, journal: journal, local: local))
+            let s = try await RemoteScan.run(
+                client, known: known(remote: remote, journal: journal, local: local),
+                localSizes: Dictionary(local.files.map { ($0.path, $0.size) }, uniquingKeysWith: { a, _ in a }))
             scan = s
             view = s.site
         }
@@ -180,9 +182,9 @@ public struct Publisher: Sendable {
         //    the entity tag the file is meant to replace).
         for folder in plan.collectionsToCreate { try await client.mkcol(folder) }
         let expected = view?.etags ?? [:]
-        let oldSha = Dictionary((view?.files ?? []).map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+        let old = Dictionary((view?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         let published = expected.reduce(into: [String: Expected]()) { out, kv in
-            if let sha = oldSha[kv.key] { out[kv.key] = Expected(etag: kv.value, sha256: sha) }
+            if let o = old[kv.key] { out[kv.key] = Expected(etag: kv.value, sha256: o.sha256, size: o.size) }
         }
         let outcome = try await uploadAll(plan.uploads.map(\.entry), expected: published, journal: journal,
                                           lease: keeper, progress: progress)
@@ -196,7 +198,7 @@ public struct Publisher: Sendable {
         for path in plan.deletes {
             var tag = expected[path]
             if let k = published[path], let there = try await client.stat(path), let now = there.etag, now != k.etag {
-                tag = try await stillPublished(path, sha256: k.sha256)     // same bytes, new tag: fine
+                tag = try await stillPublished(path, k)     // same bytes, new tag: fine
                 if tag == nil { keptRemote.append(path); report.conflicts.append(path); continue }
             }
             do {
@@ -213,7 +215,6 @@ public struct Publisher: Sendable {
 
         // 5. The manifest, clean, over the marker. A file left in conflict keeps its old
         //    entry, so the next publish sees the difference again.
-        let old = Dictionary((view?.files ?? []).map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var files: [SiteManifest.Entry] = []
         var etags: [String: String] = [:]
         let conflicted = Set(report.conflicts)

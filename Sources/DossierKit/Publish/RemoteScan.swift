@@ -9,7 +9,10 @@ import WebDAV
 /// What the server really holds under the publish folder, found by walking it with
 /// `PROPFIND Depth: 1` folder by folder. A file's SHA-256 is taken from `known` when the
 /// server shows the entity tag and size recorded for it; otherwise the file is fetched
-/// and hashed (a server without entity tags costs one GET per file).
+/// and hashed (a server without entity tags costs one GET per file): written to a
+/// temporary file as it arrives, at most as many bytes as the local site's file of that
+/// path has (``RemoteFileDigest``), so neither a large file nor a server that keeps
+/// sending fills the memory.
 struct RemoteScan: Sendable {
     struct Known: Sendable { var sha256: String; var size: Int64; var etag: String }
 
@@ -22,7 +25,12 @@ struct RemoteScan: Sendable {
     /// Files fetched to hash them.
     var fetched = 0
 
-    static func run(_ client: WebDAVClient, known: [String: Known]) async throws -> RemoteScan {
+    /// `localSizes`: the size of each file of the local site, by path: a remote file of that
+    /// path longer than it differs, and is not read past it (a file the local site does not
+    /// have is read up to the client's `maxAnswerBytes`).
+    static func run(_ client: WebDAVClient, known: [String: Known], localSizes: [String: Int64]) async throws
+        -> RemoteScan
+    {
         var scan = RemoteScan()
         var queue = [""]
         while let folder = queue.popLast() {
@@ -54,13 +62,19 @@ struct RemoteScan: Sendable {
                     scan.files[r.path] = (SiteManifest.Entry(path: r.path, sha256: k.sha256, size: k.size), tag)
                     continue
                 }
-                // A site file's content: no limit but the file's (0).
-                guard let (data, tag) = try await client.getIfExists(r.path, maxBytes: 0) else { continue }
-                scan.fetched += 1
-                scan.files[r.path] = (
-                    SiteManifest.Entry(path: r.path, sha256: FileHash.sha256(data), size: Int64(data.count)),
-                    tag ?? r.etag
-                )
+                let limit = localSizes[r.path].map { Int(clamping: $0) } ?? client.maxAnswerBytes
+                switch try await RemoteFileDigest.fetch(client, r.path, limit: limit) {
+                case .missing: continue
+                case .hashed(let sha, let size, let tag):
+                    scan.fetched += 1
+                    scan.files[r.path] = (SiteManifest.Entry(path: r.path, sha256: sha, size: size), tag ?? r.etag)
+                case .longer(let tag):
+                    scan.fetched += 1
+                    let size = r.contentLength ?? max(Int64(limit), Int64(limit) &+ 1)
+                    scan.files[r.path] = (
+                        SiteManifest.Entry(path: r.path, sha256: RemoteFileDigest.unknown, size: size), tag ?? r.etag
+                    )
+                }
             }
         }
         scan.temporaries.sort()
