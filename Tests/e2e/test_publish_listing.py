@@ -153,3 +153,27 @@ def test_a_changed_file_whose_answer_never_ends_is_read_only_to_the_local_size(d
         rules.write_text(json.dumps({"rules": []}))
         again = publish(dossier_bin, site, url, "--verify")
         assert "0 difference(s)" in again.stdout, again.stdout
+
+
+def test_a_scan_that_cannot_make_its_temporary_file_stops_before_any_change(dossier_bin, tmp_path):
+    import subprocess
+    from webdav_server import PASSWORD, USER
+    site = make_site(tmp_path / "v1", pages=1)
+    dav, rules = server_with(tmp_path, site)
+    with dav:
+        url = dav.url + "s/"
+        publish(dossier_bin, site, url)
+        srv = tmp_path / "srv" / "s"
+        (srv / "index.html").write_text("<h1>changed on the server</h1>\n")
+        dav.clear_log()
+        env = {**os.environ, "DOSSIER_WEBDAV_PASSWORD": PASSWORD, "DOSSIER_WEBDAV_USER": USER,
+               "TMPDIR": str(tmp_path / "no-such-folder")}
+        p = subprocess.run([dossier_bin, "publish", "--site", str(site), "--to", url, "--verify"], env=env,
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 1, (p.stdout, p.stderr)
+        assert f"{tmp_path / 'no-such-folder'}: cannot make a temporary file to check a published file" in p.stderr
+        assert "set TMPDIR" in p.stderr
+        assert not [m for m, _ in dav.requests() if m in ("PUT", "DELETE", "MOVE", "MKCOL")]
+        assert (srv / "index.html").read_text() == "<h1>changed on the server</h1>\n"
+        publish(dossier_bin, site, url, "--verify")
+        assert_published(srv, site)
