@@ -110,9 +110,13 @@ extension Publisher {
 
     private func readBackManifest(_ bytes: Data, precondition: WebDAVClient.Precondition) async throws -> String? {
         let name = Publisher.remoteManifestName
-        if let (_, tag) = try await client.readBack(name, accept: { $0 == bytes }) { return tag }
+        if let (_, tag) = try await client.readBack(name, maxBytes: max(bytes.count, 1), accept: { $0 == bytes }) {
+            return tag
+        }
         try await client.put(name, data: bytes, precondition: precondition, contentType: "application/json")
-        if let (_, tag) = try await client.readBack(name, accept: { $0 == bytes }) { return tag }
+        if let (_, tag) = try await client.readBack(name, maxBytes: max(bytes.count, 1), accept: { $0 == bytes }) {
+            return tag
+        }
         throw DossierError("\(client.url(name).absoluteString): the server answered the upload of the publish manifest "
             + "but does not hold it (it dropped the write, or shows it late); the publish is not finished — run "
             + "`dossier publish` again, and if this repeats, check the server")

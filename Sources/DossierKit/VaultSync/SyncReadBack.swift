@@ -18,9 +18,11 @@ extension VaultSyncEngine {
     /// correct copy has the same bytes) when it is missing or other bytes.
     func confirmBlobs(_ blobs: [String: Data]) async throws {
         for (path, blob) in blobs.sorted(by: { $0.key < $1.key }) {
-            if try await client.readBack(path, attempts: 1, accept: { $0 == blob }) != nil { continue }
+            // Never read past the blob's size: a longer answer is other bytes.
+            let most = max(blob.count, 1)
+            if try await client.readBack(path, attempts: 1, maxBytes: most, accept: { $0 == blob }) != nil { continue }
             try await client.put(path, data: blob)
-            if try await client.readBack(path, accept: { $0 == blob }) != nil { continue }
+            if try await client.readBack(path, maxBytes: most, accept: { $0 == blob }) != nil { continue }
             throw notKept(path)
         }
     }
