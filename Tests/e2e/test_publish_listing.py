@@ -3,9 +3,12 @@ name"): a path outside the publish folder, a folder listed inside another, folde
 no end. `publish --verify` lists the server (as does any publish after an interrupted
 one); nothing outside the folder may be fetched or deleted by the listing's word, and
 the scan must end. fault_dav.py's `listing` fault adds the members to real answers."""
+import contextlib
 import json
 import os
+import resource
 import shutil
+import subprocess
 
 from test_publish_faults import assert_published, publish
 from webdav_server import WebDAVServer, make_site, write_manifest
@@ -85,7 +88,6 @@ def test_an_answer_that_never_ends_is_stopped_at_its_limit(dossier_bin, tmp_path
     """The remote manifest's GET and a listing whose body never ends: the publish stops
     with an error naming the URL and the limit (256 MiB), nothing changed, memory bounded;
     the next publish, with the server well again, converges."""
-    import subprocess
     from webdav_server import PASSWORD, USER
     site = make_site(tmp_path / "v1", pages=1)
     two = tmp_path / "v2" / "_site"
@@ -115,26 +117,35 @@ def test_an_answer_that_never_ends_is_stopped_at_its_limit(dossier_bin, tmp_path
         assert_published(tmp_path / "srv" / "s", two)
 
 
-def test_a_changed_file_whose_answer_never_ends_is_read_only_to_the_local_size(dossier_bin, tmp_path):
-    """`publish --verify` fetches a file whose entity tag changed on the server to hash it.
-    A GET whose body never ends is read into a temporary file, never past the local file's
-    size: the file counts as changed and is sent again; memory and time stay bounded (the
-    old binary read the stream into memory until it was stopped)."""
-    import resource
-    import subprocess
+
+@contextlib.contextmanager
+def changed_on_the_server(dossier_bin, tmp_path, pages, text):
+    """A site published to a fresh server, then its index.html rewritten there behind the
+    publisher's back (its entity tag changes, so a scan must fetch it). Yields
+    (site, dav, rules, url, served folder, environment for a publish, TMPDIR tmp_path)."""
     from webdav_server import PASSWORD, USER
-    site = make_site(tmp_path / "v1", pages=2)
+    site = make_site(tmp_path / "v1", pages=pages)
     dav, rules = server_with(tmp_path, site)
     with dav:
         url = dav.url + "s/"
         publish(dossier_bin, site, url)
         srv = tmp_path / "srv" / "s"
-        (srv / "index.html").write_text("<h1>changed behind the publisher's back</h1>\n" * 3)
-        rules.write_text(json.dumps({"rules": [
-            {"method": "GET", "path": "/s/index.html", "fault": "endless", "times": 1}]}))
+        (srv / "index.html").write_text(text)
         dav.clear_log()
         env = {**os.environ, "DOSSIER_WEBDAV_PASSWORD": PASSWORD, "DOSSIER_WEBDAV_USER": USER,
                "TMPDIR": str(tmp_path)}
+        yield site, dav, rules, url, srv, env
+
+
+def test_a_changed_file_whose_answer_never_ends_is_read_only_to_the_local_size(dossier_bin, tmp_path):
+    """`publish --verify` fetches a file whose entity tag changed on the server to hash it.
+    A GET whose body never ends is read into a temporary file, never past the local file's
+    size: the file counts as changed and is sent again; memory and time stay bounded (the
+    old binary read the stream into memory until it was stopped)."""
+    text = "<h1>changed behind the publisher's back</h1>\n" * 3
+    with changed_on_the_server(dossier_bin, tmp_path, 2, text) as (site, dav, rules, url, srv, env):
+        rules.write_text(json.dumps({"rules": [
+            {"method": "GET", "path": "/s/index.html", "fault": "endless", "times": 1}]}))
 
         def at_most_2_gib():
             resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
@@ -156,24 +167,15 @@ def test_a_changed_file_whose_answer_never_ends_is_read_only_to_the_local_size(d
 
 
 def test_a_scan_that_cannot_make_its_temporary_file_stops_before_any_change(dossier_bin, tmp_path):
-    import subprocess
-    from webdav_server import PASSWORD, USER
-    site = make_site(tmp_path / "v1", pages=1)
-    dav, rules = server_with(tmp_path, site)
-    with dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, site, url)
-        srv = tmp_path / "srv" / "s"
-        (srv / "index.html").write_text("<h1>changed on the server</h1>\n")
-        dav.clear_log()
-        env = {**os.environ, "DOSSIER_WEBDAV_PASSWORD": PASSWORD, "DOSSIER_WEBDAV_USER": USER,
-               "TMPDIR": str(tmp_path / "no-such-folder")}
-        p = subprocess.run([dossier_bin, "publish", "--site", str(site), "--to", url, "--verify"], env=env,
-                           capture_output=True, text=True, timeout=120)
+    text = "<h1>changed on the server</h1>\n"
+    with changed_on_the_server(dossier_bin, tmp_path, 1, text) as (site, dav, rules, url, srv, env):
+        missing = tmp_path / "no-such-folder"
+        p = subprocess.run([dossier_bin, "publish", "--site", str(site), "--to", url, "--verify"],
+                           env={**env, "TMPDIR": str(missing)}, capture_output=True, text=True, timeout=120)
         assert p.returncode == 1, (p.stdout, p.stderr)
-        assert f"{tmp_path / 'no-such-folder'}: cannot make a temporary file to check a published file" in p.stderr
+        assert f"{missing}: cannot make a temporary file to check a published file" in p.stderr
         assert "set TMPDIR" in p.stderr
         assert not [m for m, _ in dav.requests() if m in ("PUT", "DELETE", "MOVE", "MKCOL")]
-        assert (srv / "index.html").read_text() == "<h1>changed on the server</h1>\n"
+        assert (srv / "index.html").read_text() == text
         publish(dossier_bin, site, url, "--verify")
         assert_published(srv, site)
