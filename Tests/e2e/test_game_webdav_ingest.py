@@ -9,16 +9,13 @@ import pathlib
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from webdav_server import PASSWORD, USER, WebDAVServer  # noqa: E402
+from test_drop_folder_hostile import sealed_game_uploads  # noqa: E402
 
 ENV = {"DOSSIER_WEBDAV_USER": USER, "DOSSIER_WEBDAV_PASSWORD": PASSWORD}
 
 
 def test_ingest_from_webdav_drop_folder_survives_a_crash(run_dossier, tmp_path):
-    run_dossier("game", "keygen", "--out", tmp_path / "study", "--bits", "2048")
-    cohort = tmp_path / "cohort.jsonl"
-    run_dossier("game", "simulate", "--players", "6", "--seed", "17", "--out", cohort)
-    up = tmp_path / "up"
-    run_dossier("game", "seal", "--public", tmp_path / "study.pub", "--out", up, cohort)
+    cohort, up = sealed_game_uploads(run_dossier, tmp_path, 6)
     root = tmp_path / "srv"
     drop = root / "drop"
     drop.mkdir(parents=True)

@@ -223,11 +223,16 @@ struct GameIngest: AsyncParsableCommand {
             if let moveTo { try await client.makeCollections(moveTo) }
             for name in items {
                 let data: Data
-                do { data = try await client.get(name).data } catch WebDAVError.notFound(let where_) {
+                switch try await DropFile.fetch(client, name) {
+                case .bytes(let d): data = d
+                case .gone(let where_):
                     // Gone since the listing (another ingest took it): skipped, the run goes on.
                     Stdio.writeError(Data(("warning: \(name): skipped: gone from the drop folder since it was listed "
                                            + "(\(where_), HTTP 404)\n").utf8))
                     tally.gone += 1
+                    continue
+                case .tooLong(let limit):
+                    _ = try tally.report(name, .rejected(reason: DropFile.tooLongReason(limit)))
                     continue
                 }
                 guard try tally.report(name, Ingest.ingest(data, name: name, key: key, into: database)) else {

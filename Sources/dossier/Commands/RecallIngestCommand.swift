@@ -152,9 +152,14 @@ struct RecallIngestCommand: AsyncParsableCommand {
             if let moveTo { try await client.makeCollections(moveTo) }
             for name in items {
                 let data: Data
-                do { data = try await client.get(name).data } catch WebDAVError.notFound {
+                switch try await DropFile.fetch(client, name) {
+                case .bytes(let d): data = d
+                case .gone:
                     Console.note("warning: \(name): skipped: gone from the drop folder since it was listed (HTTP 404)")
                     tally.gone += 1
+                    continue
+                case .tooLong(let limit):
+                    _ = tally.report(name, .rejected(reason: DropFile.tooLongReason(limit)))
                     continue
                 }
                 guard tally.report(name, RecallIngest.ingest(data, name: name, key: key, into: sink)) else { continue }
