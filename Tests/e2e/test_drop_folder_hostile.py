@@ -76,3 +76,39 @@ def test_recall_ingest_refuses_an_endless_file_and_stores_the_rest(dossier_bin, 
     assert [f.name for f in drop.glob("*.rcu")] == ["0-endless.rcu"]
     assert sorted(f.name for f in logs.glob("S*.jsonl")) == sorted(f.name for f in src.glob("S*.jsonl"))
     assert PASSWORD not in p.stdout + p.stderr
+
+
+def peak_kb(p):
+    return int(p.stderr.rsplit("maxrss=", 1)[1].split()[0])
+
+
+def test_local_drops_refuse_a_huge_file_unread_and_never_wait_on_a_pipe(dossier_bin, run_dossier, tmp_path):
+    """A 3 GB (sparse) file and a named pipe among the uploads of a local drop: the huge
+    file is refused from its size, unread (the old binary read it whole: 6 GB of memory);
+    the pipe is passed over, never waited on (the reader opens files itself, without
+    blocking); the rest is stored."""
+    _, up = sealed_game_uploads(run_dossier, tmp_path, 2)
+    for drop, ext in ((up, ".rmu"), (tmp_path / "rdrop", ".rcu")):
+        drop.mkdir(exist_ok=True)
+        with open(drop / f"0-huge{ext}", "wb") as f:
+            f.truncate(3 << 30)
+        os.mkfifo(drop / f"1-pipe{ext}")
+    run_dossier("recall", "keygen", "--output", tmp_path / "rstudy", "--bits", "2048")
+    src = tmp_path / "src"
+    run_dossier("recall", "simulate", "--participants", "1", "--seed", "5", "--output", src)
+    run_dossier("recall", "seal", "--public", tmp_path / "rstudy.pub", "--output", tmp_path / "rdrop",
+                *sorted(src.glob("S*.jsonl")))
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    timed = ["/usr/bin/time", "-f", "maxrss=%M", dossier_bin]
+    game = subprocess.run([*timed, "game", "ingest", "--key", str(tmp_path / "study.key"), "--db",
+                           str(tmp_path / "s.sqlite"), str(up)], capture_output=True, text=True, timeout=60)
+    recall = subprocess.run([*timed, "recall", "ingest", "--key", str(tmp_path / "rstudy.key"), "--from",
+                             str(tmp_path / "rdrop"), "--logs", str(logs)], capture_output=True, text=True, timeout=60)
+    for p, ext, word in ((game, ".rmu", "rejected"), (recall, ".rcu", "refused")):
+        assert p.returncode == 1, p.stderr
+        assert f"0-huge{ext}: {word}: the file is longer than 268435456 bytes" in p.stderr, p.stderr
+        assert peak_kb(p) < 300 * 1024, peak_kb(p)
+    assert "2 stored, 0 duplicates," in game.stdout, game.stdout
+    assert "1 stored, 0 already stored," in recall.stdout, recall.stdout
+    assert [f.name for f in logs.glob("S*.jsonl")] == ["S001.jsonl"]

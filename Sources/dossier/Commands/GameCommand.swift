@@ -195,8 +195,12 @@ struct GameIngest: AsyncParsableCommand {
                 } else { files.append(URL(fileURLWithPath: i)) }
             }
             for f in files {
-                guard let data = FileManager.default.contents(atPath: f.path) else {
-                    Console.note("\(f.path): rejected: cannot read the file"); tally.rejected += 1; continue
+                let data: Data
+                switch DropFile.readLocal(f.path) {
+                case .bytes(let d): data = d
+                case .gone: Console.note("\(f.path): rejected: cannot read the file"); tally.rejected += 1; continue
+                case .tooLong(let limit):
+                    _ = try tally.report(f.path, .rejected(reason: DropFile.tooLongReason(limit))); continue
                 }
                 _ = try tally.report(f.path,
                                      Ingest.ingest(data, name: f.lastPathComponent, key: privateKey, into: database))

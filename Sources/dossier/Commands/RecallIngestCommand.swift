@@ -119,7 +119,12 @@ struct RecallIngestCommand: AsyncParsableCommand {
         }
         for name in names {
             let url = base.appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: url.path) else { tally.gone += 1; continue }
+            let data: Data
+            switch DropFile.readLocal(url.path) {
+            case .bytes(let d): data = d
+            case .gone: tally.gone += 1; continue
+            case .tooLong(let limit): _ = tally.report(name, .rejected(reason: DropFile.tooLongReason(limit))); continue
+            }
             guard tally.report(name, RecallIngest.ingest(data, name: name, key: key, into: sink)) else { continue }
             try FaultPoint.hit("remove \(name) from the drop")
             do {
