@@ -82,6 +82,14 @@ def attr(drv, name):
     return drv.find_element(By.ID, "xp-viewer").get_attribute(name)
 
 
+def drawn_yaw(drv):
+    """The yaw of the first frame drawn: `data-ready` is set when the picture has loaded,
+    and `data-yaw` by the frame drawn after it (an animation frame later, which a loaded
+    machine may delay)."""
+    wait(drv, lambda d: attr(d, "data-yaw") is not None)
+    return float(attr(drv, "data-yaw"))
+
+
 def canvas_stats(drv):
     """Distinct colours and a fingerprint of the WebGL canvas, read back through a 2D canvas."""
     return drv.execute_script("""
@@ -154,7 +162,7 @@ def test_dragging_and_arrow_keys_change_the_view(browser, site):
     open_viewer(browser, site)
     wait(browser, lambda d: canvas_stats(d)["colours"] >= 8)
     before = canvas_stats(browser)["fingerprint"]
-    yaw0 = float(attr(browser, "data-yaw"))
+    yaw0 = drawn_yaw(browser)
     stage = browser.find_element(By.ID, "xp-stage")
     ActionChains(browser).move_to_element_with_offset(stage, 100, 40).click_and_hold() \
         .move_by_offset(-120, 0).move_by_offset(-120, 0).release().perform()
@@ -297,7 +305,7 @@ def test_flat_fallback_explains_itself_and_still_works(browser, site):
     msg = browser.find_element(By.ID, "xp-message")
     assert msg.is_displayed() and "flat" in msg.text
     assert browser.find_element(By.ID, "xp-flat").is_displayed()
-    yaw0 = float(attr(browser, "data-yaw"))
+    yaw0 = drawn_yaw(browser)
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
     wait(browser, lambda d: float(attr(d, "data-yaw")) == yaw0 + 5)
     assert browser.find_element(By.CSS_SELECTOR, "#xp-hotspots [data-trigger='hello']").is_displayed()
