@@ -28,8 +28,9 @@ enum DropFile {
         }
     }
 
-    /// The longest upload read (the WebDAV client's default answer limit).
-    static let limit = 256 << 20
+    /// The longest upload read: the WebDAV client's default answer limit, so a local and a
+    /// WebDAV drop refuse the same files.
+    static let limit = WebDAVClient.Options().maxAnswerBytes
 
     /// A local file: `.tooLong` when its size (fstat) is past ``limit`` or it grows past it
     /// while read, `.gone(path)` when it cannot be opened or is not a regular file (a folder,
