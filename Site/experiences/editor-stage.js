@@ -13,7 +13,7 @@
     var renderer = null, mode = "webgl";
     try { renderer = new P.GLRenderer(canvas); } catch (e) { mode = "flat"; }
     var view = { yaw: 0, pitch: 0, hfov: 100 * DEG };
-    var pano = null, markers = [], selected = -1, imageSrc = null, pending = false;
+    var pano = null, markers = [], selected = -1, imageSrc = null, imageState = null, pending = false;
     var self = this;
 
     function rect() { return root.getBoundingClientRect(); }
@@ -41,6 +41,7 @@
       root.removeAttribute("data-ready");
       if (src !== imageSrc) {
         imageSrc = src;
+        imageState = null;   // loading: not ready until it has loaded and been drawn
         var img = new Image();
         img.onload = function () {
           if (imageSrc !== src) return;
@@ -48,13 +49,20 @@
           if (renderer) { try { renderer.setImage(img); m = "webgl"; } catch (e) { m = "flat"; } }
           setMode(m);
           flat.style.backgroundImage = "url(\"" + String(src).replace(/["\\]/g, "") + "\")";
-          root.setAttribute("data-ready", "true");
-          redraw();
+          imageState = "true";
+          draw();   // drawn before it says so: data-ready means the picture and data-yaw/data-pitch are there
+          root.setAttribute("data-ready", imageState);
         };
-        img.onerror = function () { root.setAttribute("data-ready", "error"); };
+        img.onerror = function () {
+          if (imageSrc !== src) return;
+          imageState = "error";
+          root.setAttribute("data-ready", imageState);
+        };
         img.src = src;
-      } else root.setAttribute("data-ready", "true");
+      }
       this.refresh();
+      // The same picture again (an edit): ready as it was, once redrawn; still loading: not yet.
+      if (imageState) root.setAttribute("data-ready", imageState);
     };
     /* Rebuilds the markers from the panorama's triggers. */
     this.refresh = function () {

@@ -213,9 +213,9 @@
             message.hidden = false;
           }
         }
-        root.setAttribute("data-ready", "true");
         loading.hidden = true;
-        requestDraw();
+        draw();   // drawn before it says so: data-ready means data-yaw/data-pitch are this picture's
+        root.setAttribute("data-ready", "true");
       });
       checkFinished();
     }

@@ -106,7 +106,7 @@ static int buffer_add(buffer *b, const char *p, size_t n) {
     return 0;
 }
 
-typedef struct { buffer b; size_t max; int over; int fd; size_t written; } body_sink;
+typedef struct { buffer b; size_t max; int over; int fd; size_t written; int fd_errno; } body_sink;
 
 /// Writes all `n` bytes to `fd`; 0 on success.
 static int write_all(int fd, const char *p, size_t n) {
@@ -125,7 +125,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *user) {
     size_t have = s->fd >= 0 ? s->written : s->b.len;
     if (s->max > 0 && size * n > s->max - have) { s->over = 1; return 0; }
     if (s->fd >= 0) {
-        if (write_all(s->fd, p, size * n)) return 0;
+        if (write_all(s->fd, p, size * n)) { s->fd_errno = errno ? errno : EIO; return 0; }
         s->written += size * n;
         return size * n;
     }
@@ -172,8 +172,9 @@ int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_r
     memset(rs, 0, sizeof *rs);
     curl.easy_reset(h);
     buffer head = {0};
-    body_sink sink = {{0}, rq->max_body, 0, rq->sink_fd, 0};
+    body_sink sink = {{0}, rq->max_body, 0, rq->sink_fd, 0, 0};
     if (rq->sink_fd >= 0 && (ftruncate(rq->sink_fd, 0) != 0 || lseek(rq->sink_fd, 0, SEEK_SET) != 0)) {
+        rs->sink_errno = errno ? errno : EIO;
         snprintf(rs->error, sizeof rs->error, "cannot write the answer to a temporary file: %s", strerror(errno));
         return 23;   // CURLE_WRITE_ERROR
     }
@@ -231,6 +232,7 @@ int dossier_http_perform(void *h, const dossier_http_request *rq, dossier_http_r
     rs->body = sink.b.data;
     rs->body_len = rq->sink_fd >= 0 ? sink.written : sink.b.len;
     rs->body_too_large = sink.over;
+    rs->sink_errno = sink.fd_errno;
     rs->header_block = head.data;
     rs->header_len = head.len;
     return rc;

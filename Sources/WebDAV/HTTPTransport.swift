@@ -35,6 +35,9 @@ public final class HTTPTransport: @unchecked Sendable {
         case transfer(code: Int32, message: String)
         /// The answer's body passed the limit the request set (the transfer was stopped).
         case bodyTooLarge(limit: Int)
+        /// The answer's body could not be written to the request's file (`errno`: a full
+        /// disk, a file-size limit); this side stopped the transfer.
+        case sinkFailed(errno: Int32)
     }
 
     /// PEM file of trusted certificate authorities, or nil for the system's trust store.
@@ -139,6 +142,7 @@ public final class HTTPTransport: @unchecked Sendable {
         }
         defer { dossier_http_response_free(&response) }
         if response.body_too_large != 0 { throw Failure.bodyTooLarge(limit: maxBody) }
+        if response.sink_errno != 0 { throw Failure.sinkFailed(errno: response.sink_errno) }
         guard rc == 0 else {
             let message = withUnsafeBytes(of: response.error) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)

@@ -35,6 +35,9 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
     case trust(String)
     /// No HTTP client library: libcurl could not be loaded.
     case transportUnavailable(String)
+    /// The answer could not be written to the temporary file it goes to (`detail`: the
+    /// system's reason, such as a full disk). Not the server's fault; not retried.
+    case cannotKeepAnswer(url: String, detail: String)
 
     public var description: String {
         switch self {
@@ -74,6 +77,8 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
             return "certificate authority file: \(message)"
         case .transportUnavailable(let message):
             return message
+        case .cannotKeepAnswer(let url, let detail):
+            return "\(url): cannot write the answer to a temporary file (\(detail)); set TMPDIR to a folder with room"
         }
     }
 

@@ -11,6 +11,7 @@ protocol), in real headless Chromium from file:// (issue 32):
 - a project with an empty experiences folder builds, and its editor starts from nothing.
 """
 import json
+import re
 import shutil
 import subprocess
 
@@ -99,6 +100,9 @@ def test_zoom_undo_redo_and_the_draft_after_a_reload(site, tmp_path):
     drv = phone(tmp_path)
     try:
         new_with_two_panoramas(drv, site)
+        # A new experience restored nothing: no draft notice (its flex layout once showed it
+        # anyway, saying "last change " with no time).
+        assert not drv.find_element(By.ID, "xe-draft").is_displayed()
         stage = drv.find_element(By.ID, "xe-stage")
         drv.execute_script("document.getElementById('xe-stage').scrollIntoView({block: 'start'})")
         r = stage_rect(drv, "xe-stage")
@@ -142,6 +146,7 @@ def test_zoom_undo_redo_and_the_draft_after_a_reload(site, tmp_path):
         wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-draft") == "restored")
         assert drv.find_element(By.ID, "xe-draft").is_displayed()
         assert "restored your draft" in drv.find_element(By.ID, "xe-draft").text
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", drv.find_element(By.ID, "xe-draft-when").text)
         assert drv.execute_script("return window.dossierEditor.serialize()") == states[-1]
         wait(drv, lambda d: d.find_element(By.ID, "xe-stage").get_attribute("data-ready") == "true")
         assert len(drv.find_elements(By.CSS_SELECTOR, ".xe-marker")) == 3

@@ -8,6 +8,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 
 from test_publish_faults import assert_published, publish
@@ -177,5 +178,44 @@ def test_a_scan_that_cannot_make_its_temporary_file_stops_before_any_change(doss
         assert "set TMPDIR" in p.stderr
         assert not [m for m, _ in dav.requests() if m in ("PUT", "DELETE", "MOVE", "MKCOL")]
         assert (srv / "index.html").read_text() == text
+        publish(dossier_bin, site, url, "--verify")
+        assert_published(srv, site)
+
+
+def test_a_temporary_folder_that_fills_up_stops_the_scan_with_its_reason(dossier_bin, tmp_path):
+    """The file being fetched cannot be written to the temporary file (here a file-size
+    limit of 1 KiB, as a full disk would): the run stops with that reason, asking for a
+    TMPDIR with room, without retrying the GET and before any change. Before, libcurl's
+    write error was retried as a network failure and reported as "cannot reach the
+    server"."""
+    from webdav_server import PASSWORD, USER
+    site = make_site(tmp_path / "v1", pages=1)
+    (site / "index.html").write_text("<h1>Study</h1>\n" + "<p>a long page</p>\n" * 200)   # 3.8 KB
+    write_manifest(site)
+    text = "<h1>changed on the server</h1>\n" * 80   # 2.5 KB: within the local size, past 1 KiB
+    dav, rules = server_with(tmp_path, site)
+    with dav:
+        url = dav.url + "s/"
+        publish(dossier_bin, site, url)
+        srv = tmp_path / "srv" / "s"
+        (srv / "index.html").write_text(text)
+        dav.clear_log()
+        env = {**os.environ, "DOSSIER_WEBDAV_PASSWORD": PASSWORD, "DOSSIER_WEBDAV_USER": USER,
+               "TMPDIR": str(tmp_path)}
+
+        def files_of_one_kib():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a write past the limit fails (EFBIG) instead
+            resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+        p = subprocess.run([dossier_bin, "publish", "--site", str(site), "--to", url, "--verify"], env=env,
+                           capture_output=True, text=True, timeout=120, preexec_fn=files_of_one_kib)
+        assert p.returncode == 1, (p.stdout, p.stderr)
+        assert f"{url}index.html: cannot write the answer to a temporary file (File too large); " \
+               "set TMPDIR to a folder with room" in p.stderr, p.stderr
+        assert "cannot reach the server" not in p.stderr
+        assert PASSWORD not in p.stdout + p.stderr
+        assert [r for r in dav.requests() if r == ("GET", "/s/index.html")] == [("GET", "/s/index.html")]
+        assert not [m for m, _ in dav.requests() if m in ("PUT", "DELETE", "MOVE", "MKCOL")]
+        assert (srv / "index.html").read_text() == text
+        assert not [f for f in tmp_path.iterdir() if f.name.startswith("dossier-scan-")]
         publish(dossier_bin, site, url, "--verify")
         assert_published(srv, site)

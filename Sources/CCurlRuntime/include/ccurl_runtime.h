@@ -59,6 +59,9 @@ typedef struct {
     size_t header_len;
     /// Set when the body passed the request's `max_body` (the transfer was stopped).
     int body_too_large;
+    /// The errno when the body could not be written to the request's `sink_fd` (a full
+    /// disk, a file-size limit): the transfer was stopped by this side, not the server.
+    int sink_errno;
 } dossier_http_response;
 
 /// An easy handle to reuse between requests (it keeps connections alive), or NULL.
