@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 #endif
 import Render
+import StudyStore
 import TextBasics
 
 /// Build steps 6–8: content pages and the home page, assets, the link check.
@@ -132,7 +133,6 @@ extension BuildContext {
 
     func copyTree(_ folder: URL, prefix: String, owner: String, isInput: Bool = false,
                   include: (String) -> Bool = { _ in true }) throws {
-        let fm = FileManager.default
         guard let found = FolderWalk.regularFiles(under: folder.path, skipHidden: true) else { return }
         let base = folder.standardizedFileURL.path
         let files = found.map { folder.appendingPathComponent($0) }
@@ -142,7 +142,11 @@ extension BuildContext {
             if tree!.contains(prefix + rel) {
                 throw DossierError(file: project.display(url), "would overwrite the generated \(prefix + rel)")
             }
-            let entry = try tree!.copy(url, to: prefix + rel, owner: owner)
+            // HTML is read once: its links are checked in the bytes copied, not in a second
+            // read that a write in between would change (docs/manifest.md, "Links").
+            let html = rel.hasSuffix(".html") ? try readWhole(url) : nil
+            let entry = try html.map { try tree!.write($0, to: prefix + rel, owner: owner) }
+                ?? tree!.copy(url, to: prefix + rel, owner: owner)
             looseFiles.append(entry)
             if isInput {
                 lock.lock();
@@ -150,10 +154,22 @@ extension BuildContext {
                     path: relativeInputPath(url), digest: entry.digest, size: entry.size);
                 lock.unlock()
             }
-            if rel.hasSuffix(".html"), let d = fm.contents(atPath: url.path) {
-                links[prefix + rel] = LinkChecker.links(in: String(decoding: d, as: UTF8.self))
+            PausePoint.reached("static-copied")   // (tests rewrite the file here: debug builds only)
+            if let html {
+                links[prefix + rel] = LinkChecker.links(in: String(decoding: html, as: UTF8.self))
                 freshPages.insert(prefix + rel)
             }
+        }
+    }
+
+    /// The whole of a file to copy, read once.
+    private func readWhole(_ url: URL) throws -> Data {
+        guard let input = PlainFile(forReadingAtPath: url.path) else {
+            throw DossierError(file: project.display(url), "cannot read file")
+        }
+        defer { try? input.close() }
+        do { return try input.read(upToCount: Int.max) ?? Data() } catch {
+            throw DossierError(file: project.display(url), "cannot read file (\(error))")
         }
     }
 
