@@ -25,7 +25,8 @@ public enum DurableReplace {
             var off = 0
             while off < buf.count {
                 let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 { return false }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { if n == 0 { errno = EIO }; return false }
                 off += n
             }
             return true

@@ -14,10 +14,18 @@ public enum AtomicFile {
         let temp = ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
         switch DurableReplace.write(data, to: url.path, tempName: temp) {
         case nil: return
-        case .create:
-            throw VaultError(.io, "cannot create a temporary file", file: url.deletingLastPathComponent().path)
-        case .write:
-            throw VaultError(.io, "cannot write the file", file: url.path)
+        case .create(let code):
+            throw VaultError(.io, "cannot create a temporary file here (\(reason(code))); \(unchanged)",
+                             file: url.deletingLastPathComponent().path)
+        case .write(let code):
+            throw VaultError(.io, "cannot write the file (\(reason(code))); \(unchanged)", file: url.path)
         }
+    }
+
+    static let unchanged = "the file on disk is as it was"
+
+    /// The system's words for `code` (strerror), e.g. "No space left on device".
+    static func reason(_ code: Int32) -> String {
+        code == 0 ? "unknown error" : String(cString: strerror(code))
     }
 }
