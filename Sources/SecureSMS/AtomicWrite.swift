@@ -21,9 +21,10 @@ enum AtomicWrite {
         switch DurableReplace.write(data, to: url.path, tempName: temp) {
         case nil: return
         case .create(let e):
-            throw SecureSMSError.keystore("\(dir.path): cannot write here (\(String(cString: strerror(e))))")
+            throw SecureSMSError.keystore("\(dir.path): cannot write here: \(ErrnoAdvice.words(e))")
         case .write(let e):
-            throw SecureSMSError.keystore("\(url.path): could not save (\(String(cString: strerror(e))))")
+            throw SecureSMSError.keystore(
+                "\(url.path): could not save: \(ErrnoAdvice.words(e)); the keystore on disk is as it was")
         }
     }
 }

@@ -62,6 +62,11 @@ struct Dossier: AsyncParsableCommand {
         } catch let error as DossierError {
             Console.error(error)
             Glibc.exit(1)
+        } catch let error where FileSystemErrors.describe(error) != nil {
+            // A file-system error no command put in words (a full disk under a copy, say):
+            // its path and what to do, never the raw error.
+            Console.error(FileSystemErrors.describe(error)!)
+            Glibc.exit(1)
         } catch {
             let code = exitCode(for: error)
             if code == .success { exit(withError: error) }

@@ -77,3 +77,23 @@ def test_a_file_too_large(dossier_bin, run_dossier, tmp_path):
     r = build(dossier_bin, p, preexec=limit)
     plain(r, "big.bin", "too large")
     assert "ulimit -f" in r.stderr
+
+
+@pytest.mark.parametrize("output", ["bag", "bag.zip"])
+def test_a_bag_that_cannot_be_written_says_why_in_plain_words(dossier_bin, run_dossier, tmp_path, output):
+    """`dossier archive` copies the site into a temporary bag; a copy that fails (here a
+    file-size limit) is reported with its path and plain words, exit 1, and leaves no bag
+    and no temporary folder. Before, the raw `CocoaError(… EFBIG …)` was printed."""
+    p = project(run_dossier, tmp_path, 300_000)
+    assert build(dossier_bin, p).returncode == 0
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000))
+
+    before = sorted(os.listdir(tmp_path))
+    r = subprocess.run([dossier_bin, "archive", str(p), "--output", str(tmp_path / output)], capture_output=True,
+                       text=True, timeout=300, preexec_fn=limit)
+    plain(r, "big.bin", "too large")
+    assert "CocoaError" not in r.stderr and "POSIXError" not in r.stderr
+    assert sorted(os.listdir(tmp_path)) == before

@@ -2,7 +2,7 @@
 with SIGXFSZ ignored, so the write fails with EFBIG as ENOSPC would) stops with the
 system's reason and leaves the vault file as it was: no temporary file left, the master
 password nowhere in the output (docs/vault-format.md, "Saving"). Before, the message was
-a bare "cannot write the file"."""
+a bare "cannot write the file", with no reason."""
 import hashlib
 import os
 import resource
@@ -37,7 +37,9 @@ def test_a_save_past_the_disk_stops_with_its_reason_and_keeps_the_vault(dossier_
     p = run(dossier_bin, "vault", "add", vault, "--title", "Bank", "--username", "j" * 300, "--generate",
             fsize=vault.stat().st_size + 16)
     assert p.returncode == 1, p.stdout + p.stderr
-    assert f"{vault}: cannot write the file (File too large); the file on disk is as it was" in p.stderr, p.stderr
+    assert f"{vault}: cannot write the file: the file is too large for this file system or for the size limit set " \
+        "for this process (`ulimit -f`); write it to another disk or raise the limit; the file on disk is as it was" \
+        in p.stderr, p.stderr
     assert MASTER not in p.stdout + p.stderr
     assert hashlib.sha256(vault.read_bytes()).hexdigest() == before
     assert sorted(f.name for f in tmp_path.iterdir()) == ["v.dvault"]
@@ -51,5 +53,5 @@ def test_a_save_past_the_disk_stops_with_its_reason_and_keeps_the_vault(dossier_
 def test_a_new_vault_that_cannot_be_written_leaves_nothing(dossier_bin, tmp_path):
     p = run(dossier_bin, "vault", "init", tmp_path / "new.dvault", fsize=64)
     assert p.returncode == 1, p.stdout + p.stderr
-    assert "cannot write the file (File too large)" in p.stderr, p.stderr
+    assert "cannot write the file: the file is too large" in p.stderr, p.stderr
     assert list(tmp_path.iterdir()) == []

@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 
 /// Plain-language messages for file-system errors (docs/limits.md, "File-system
 /// errors"): instead of `Error Domain=NSCocoaErrorDomain Code=513 …`, the path and what
@@ -32,29 +33,12 @@ public enum FileSystemErrors {
         DossierError(file: path, "\(doing): " + (advice(errno: code, cocoa: nil) ?? String(cString: strerror(code))))
     }
 
-    /// What went wrong and what to do, for a POSIX error number or a Cocoa file error code.
+    /// What went wrong and what to do, for a POSIX error number or a Cocoa file error code
+    /// (the Cocoa codes stand for the POSIX errors ``ErrnoAdvice`` words).
     static func advice(errno code: Int32?, cocoa: Int?) -> String? {
-        switch (code, cocoa) {
-        case (ENOSPC?, _), (EDQUOT?, _), (_, 640?):
-            return "the disk is full (no space left on the device, or the quota is used up); free some space or "
-                + "choose a folder on another disk, then run the command again"
-        case (EROFS?, _), (_, 642?):
-            return "this folder is on a read-only disk; choose a writable folder (or make the disk writable), then "
-                + "run the command again"
-        case (EFBIG?, _), (_, 263?):
-            return "the file is too large for this file system or for the size limit set for this process "
-                + "(`ulimit -f`); write it to another disk or raise the limit"
-        case (EACCES?, _), (EPERM?, _), (_, 513?), (_, 257?):
-            return "permission denied; make the file and its folder readable and writable for you "
-                + "(or choose another folder), then run the command again"
-        case (ENOENT?, _), (_, 4?), (_, 260?):
-            return "no such file or folder; check the path"
-        case (ENAMETOOLONG?, _):
-            return "the name is too long for this file system; choose a shorter name"
-        case (EIO?, _):
-            return "the disk reported an input/output error; check the disk, then run the command again"
-        default:
-            return nil
-        }
+        if let code, let words = ErrnoAdvice.advice(code) { return words }
+        let stands: [Int: Int32] = [640: ENOSPC, 642: EROFS, 263: EFBIG, 513: EACCES, 257: EACCES,
+                                    4: ENOENT, 260: ENOENT]
+        return cocoa.flatMap { stands[$0] }.flatMap(ErrnoAdvice.advice)
     }
 }

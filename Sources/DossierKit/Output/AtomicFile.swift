@@ -51,13 +51,14 @@ public enum AtomicFile {
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode)
         guard fd >= 0 else { throw FileSystemErrors.failed(target, "cannot write") }
         var ok = true
+        var code: Int32 = EIO   // why a write or the flush failed (ENOSPC, EFBIG, EIO, …)
         do {
             try body { buf in
                 var off = 0
                 while ok && off < buf.count {
                     let n = Glibc.write(fd, buf.baseAddress! + off, buf.count - off)
                     if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { ok = false; break }
+                    if n <= 0 { ok = false; code = n < 0 ? errno : EIO; break }
                     off += n
                 }
             }
@@ -66,9 +67,9 @@ public enum AtomicFile {
             unlink(tmp)
             throw error
         }
-        if ok && sync && fsync(fd) != 0 { ok = false }
+        if ok && sync && fsync(fd) != 0 { ok = false; code = errno }
         close(fd)
-        guard ok else { unlink(tmp); throw DossierError(file: target, "cannot write: disk full or not writable") }
+        guard ok else { unlink(tmp); throw FileSystemErrors.failed(target, "cannot write", errno: code) }
         guard rename(tmp, target) == 0 else {
             unlink(tmp)
             throw FileSystemErrors.failed(target, "cannot replace")

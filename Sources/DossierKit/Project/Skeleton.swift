@@ -59,14 +59,38 @@ public enum Skeleton {
         ]
         var all = files.mapValues { Data($0.utf8) }
         all.merge(extra) { a, _ in a }
+        let toWrite = try filesToWrite(all, in: folder)
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         for path in folders {
             try fm.createDirectory(at: folder.appendingPathComponent(path), withIntermediateDirectories: true)
         }
-        for (path, data) in all.sorted(by: { $0.key < $1.key }) {
+        for (path, data) in toWrite {
             let url = folder.appendingPathComponent(path)
             try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try AtomicFile.write(data, to: url, sync: false)
         }
+    }
+
+    /// The skeleton's files still to write, `dossier.yml` last (so a run stopped part way,
+    /// by a full disk say, is finished by running it again). A file already there with
+    /// the same bytes is left as it is; one with other bytes — someone's own work — stops
+    /// the command before anything is written: `new` never overwrites a file.
+    static func filesToWrite(_ all: [String: Data], in folder: URL) throws -> [(String, Data)] {
+        var clashes: [Diagnostic] = []
+        var out: [(String, Data)] = []
+        let order = { (path: String) in (path == "dossier.yml" ? 1 : 0, path) }
+        for (path, data) in all.sorted(by: { order($0.key) < order($1.key) }) {
+            let url = folder.appendingPathComponent(path)
+            var st = stat()
+            guard lstat(url.path, &st) == 0 else { out.append((path, data)); continue }
+            if st.st_mode & S_IFMT == S_IFREG, FileManager.default.contents(atPath: url.path) == data { continue }
+            clashes.append(Diagnostic(.error, file: SitePaths.display(url),
+                                      "already exists; `dossier new` never overwrites a file"))
+        }
+        guard clashes.isEmpty else {
+            throw DossierError(clashes + [Diagnostic(
+                "nothing was written; move these away, or make the project in an empty or new folder")])
+        }
+        return out
     }
 }

@@ -15,17 +15,12 @@ public enum AtomicFile {
         switch DurableReplace.write(data, to: url.path, tempName: temp) {
         case nil: return
         case .create(let code):
-            throw VaultError(.io, "cannot create a temporary file here (\(reason(code))); \(unchanged)",
+            throw VaultError(.io, "cannot create a temporary file here: \(ErrnoAdvice.words(code)); \(unchanged)",
                              file: url.deletingLastPathComponent().path)
         case .write(let code):
-            throw VaultError(.io, "cannot write the file (\(reason(code))); \(unchanged)", file: url.path)
+            throw VaultError(.io, "cannot write the file: \(ErrnoAdvice.words(code)); \(unchanged)", file: url.path)
         }
     }
 
     static let unchanged = "the file on disk is as it was"
-
-    /// The system's words for `code` (strerror), e.g. "No space left on device".
-    static func reason(_ code: Int32) -> String {
-        code == 0 ? "unknown error" : String(cString: strerror(code))
-    }
 }
