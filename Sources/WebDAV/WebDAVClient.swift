@@ -309,7 +309,7 @@ public struct WebDAVClient: Sendable {
             } catch HTTPTransport.Failure.bodyTooLarge(let limit) {
                 throw WebDAVError.answerTooLong(url: shown, limit: limit)
             } catch HTTPTransport.Failure.sinkFailed(let code) {
-                throw WebDAVError.cannotKeepAnswer(url: shown, detail: String(cString: strerror(code)))
+                throw WebDAVError.cannotKeepAnswer(url: shown, detail: ErrnoAdvice.words(code))
             } catch HTTPTransport.Failure.unavailable(let message) {
                 throw WebDAVError.transportUnavailable(message)
             } catch HTTPTransport.Failure.transfer(let code, let message) {

@@ -78,7 +78,7 @@ public enum WebDAVError: Error, Sendable, Equatable, CustomStringConvertible {
         case .transportUnavailable(let message):
             return message
         case .cannotKeepAnswer(let url, let detail):
-            return "\(url): cannot write the answer to a temporary file (\(detail)); set TMPDIR to a folder with room"
+            return "\(url): cannot write the answer to a temporary file: \(detail); set TMPDIR to a folder with room"
         }
     }
 

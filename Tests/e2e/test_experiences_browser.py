@@ -90,20 +90,24 @@ def drawn_yaw(drv):
     return float(attr(drv, "data-yaw"))
 
 
-def canvas_stats(drv):
-    """Distinct colours and a fingerprint of the WebGL canvas, read back through a 2D canvas."""
-    return drv.execute_script("""
-        var c = document.getElementById('xp-canvas');
-        var t = document.createElement('canvas'); t.width = 64; t.height = 32;
-        var g = t.getContext('2d'); g.drawImage(c, 0, 0, 64, 32);
-        var d = g.getImageData(0, 0, 64, 32).data, seen = {}, n = 0, sum = 0;
-        for (var i = 0; i < d.length; i += 4) {
-          var k = (d[i] >> 3) + ',' + (d[i+1] >> 3) + ',' + (d[i+2] >> 3);
-          if (!seen[k]) { seen[k] = 1; n++; }
-          sum = (sum * 31 + d[i] + 7 * d[i+1] + 13 * d[i+2]) % 1000000007;
-        }
-        return {colours: n, fingerprint: sum};
-    """)
+CANVAS_STATS = """
+    var c = arguments[0];
+    var t = document.createElement('canvas'); t.width = 64; t.height = 32;
+    var g = t.getContext('2d'); g.drawImage(c, 0, 0, 64, 32);
+    var d = g.getImageData(0, 0, 64, 32).data, seen = {}, n = 0, sum = 0;
+    for (var i = 0; i < d.length; i += 4) {
+      var k = (d[i] >> 3) + ',' + (d[i+1] >> 3) + ',' + (d[i+2] >> 3);
+      if (!seen[k]) { seen[k] = 1; n++; }
+      sum = (sum * 31 + d[i] + 7 * d[i+1] + 13 * d[i+2]) % 1000000007;
+    }
+    return {colours: n, fingerprint: sum};
+"""
+
+
+def canvas_stats(drv, canvas=None):
+    """Distinct colours and a fingerprint of a WebGL canvas (the viewer's by default), read
+    back through a 2D canvas."""
+    return drv.execute_script(CANVAS_STATS, canvas or drv.find_element(By.ID, "xp-canvas"))
 
 
 def list_button(drv, trigger_id):

@@ -19,6 +19,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from conftest import REPO
 from page_checks import headless_chromium
+from test_experiences_browser import canvas_stats
 
 DEMO = REPO / "Examples" / "demo" / "data" / "experiences"
 HOLD_FRAMES = """
@@ -52,18 +53,6 @@ window.__releaseImages = function () {
   return held.length;
 };
 """
-CANVAS_PICTURE = """
-var c = arguments[0];
-var t = document.createElement('canvas'); t.width = 64; t.height = 32;
-var g = t.getContext('2d'); g.drawImage(c, 0, 0, 64, 32);
-var d = g.getImageData(0, 0, 64, 32).data, seen = {}, n = 0, sum = 0;
-for (var i = 0; i < d.length; i += 4) {
-  var k = (d[i] >> 3) + ',' + (d[i+1] >> 3) + ',' + (d[i+2] >> 3);
-  if (!seen[k]) { seen[k] = 1; n++; }
-  sum = (sum * 31 + d[i] + 7 * d[i+1] + 13 * d[i+2]) % 1000000007;
-}
-return [n, sum];
-"""
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +85,8 @@ def start_yaw(slug):
 
 def canvas(drv, element):
     """(distinct colours, fingerprint) of a WebGL canvas, read back through a 2D canvas."""
-    return tuple(drv.execute_script(CANVAS_PICTURE, element))
+    stats = canvas_stats(drv, element)
+    return stats["colours"], stats["fingerprint"]
 
 
 def assert_drawn(drv, element):

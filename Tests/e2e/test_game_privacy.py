@@ -130,7 +130,7 @@ def test_publish_keeps_a_ledger_and_refuses_to_exceed_the_lifetime_budget(run_do
     ledger = proj / "privacy-ledger.txt"
 
     def release(seed):
-        run_dossier("game", "simulate", "--players", "30", "--seed", str(seed), "--out", data)
+        run_dossier("game", "simulate", "--players", "30", "--seed", str(seed), "--out", data, "--force")
         run_dossier("build", proj)
         return json.loads((proj / "_site" / "game" / "privacy.json").read_text())["release"]
 

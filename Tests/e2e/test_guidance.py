@@ -39,7 +39,7 @@ def test_game_simulate_says_what_it_wrote_and_q_silences_it(run_dossier, tmp_pat
     p = run_dossier("game", "simulate", "--players", "7", "--seed", "3", "--output", out)
     players = {json.loads(line)["player"] for line in out.read_text().splitlines() if "player" in json.loads(line)}
     assert f"wrote {out}: {len(players)} players" in p.stderr and "(seed 3)" in p.stderr, p.stderr
-    q = run_dossier("game", "simulate", "--players", "7", "--seed", "3", "--output", out, "-q")
+    q = run_dossier("game", "simulate", "--players", "7", "--seed", "3", "--output", out, "-q", "--force")
     assert q.stdout == "" and q.stderr == ""
 
 

@@ -120,12 +120,16 @@ def test_an_answer_that_never_ends_is_stopped_at_its_limit(dossier_bin, tmp_path
 
 
 @contextlib.contextmanager
-def changed_on_the_server(dossier_bin, tmp_path, pages, text):
+def changed_on_the_server(dossier_bin, tmp_path, pages, text, local_index=None):
     """A site published to a fresh server, then its index.html rewritten there behind the
-    publisher's back (its entity tag changes, so a scan must fetch it). Yields
-    (site, dav, rules, url, served folder, environment for a publish, TMPDIR tmp_path)."""
+    publisher's back (its entity tag changes, so a scan must fetch it). `local_index`:
+    the site's own index.html, if not make_site's. Yields (site, dav, rules, url, served
+    folder, environment for a publish, TMPDIR tmp_path)."""
     from webdav_server import PASSWORD, USER
     site = make_site(tmp_path / "v1", pages=pages)
+    if local_index is not None:
+        (site / "index.html").write_text(local_index)
+        write_manifest(site)
     dav, rules = server_with(tmp_path, site)
     with dav:
         url = dav.url + "s/"
@@ -188,31 +192,20 @@ def test_a_temporary_folder_that_fills_up_stops_the_scan_with_its_reason(dossier
     TMPDIR with room, without retrying the GET and before any change. Before, libcurl's
     write error was retried as a network failure and reported as "cannot reach the
     server"."""
-    from webdav_server import PASSWORD, USER
-    site = make_site(tmp_path / "v1", pages=1)
-    (site / "index.html").write_text("<h1>Study</h1>\n" + "<p>a long page</p>\n" * 200)   # 3.8 KB
-    write_manifest(site)
+    local = "<h1>Study</h1>\n" + "<p>a long page</p>\n" * 200   # 3.8 KB
     text = "<h1>changed on the server</h1>\n" * 80   # 2.5 KB: within the local size, past 1 KiB
-    dav, rules = server_with(tmp_path, site)
-    with dav:
-        url = dav.url + "s/"
-        publish(dossier_bin, site, url)
-        srv = tmp_path / "srv" / "s"
-        (srv / "index.html").write_text(text)
-        dav.clear_log()
-        env = {**os.environ, "DOSSIER_WEBDAV_PASSWORD": PASSWORD, "DOSSIER_WEBDAV_USER": USER,
-               "TMPDIR": str(tmp_path)}
-
+    with changed_on_the_server(dossier_bin, tmp_path, 1, text, local) as (site, dav, rules, url, srv, env):
         def files_of_one_kib():
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a write past the limit fails (EFBIG) instead
             resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
         p = subprocess.run([dossier_bin, "publish", "--site", str(site), "--to", url, "--verify"], env=env,
                            capture_output=True, text=True, timeout=120, preexec_fn=files_of_one_kib)
         assert p.returncode == 1, (p.stdout, p.stderr)
-        assert f"{url}index.html: cannot write the answer to a temporary file (File too large); " \
-               "set TMPDIR to a folder with room" in p.stderr, p.stderr
+        assert f"{url}index.html: cannot write the answer to a temporary file: the file is too large for this " \
+               "file system" in p.stderr, p.stderr
+        assert "raise the limit; set TMPDIR to a folder with room" in p.stderr, p.stderr
         assert "cannot reach the server" not in p.stderr
-        assert PASSWORD not in p.stdout + p.stderr
+        assert env["DOSSIER_WEBDAV_PASSWORD"] not in p.stdout + p.stderr
         assert [r for r in dav.requests() if r == ("GET", "/s/index.html")] == [("GET", "/s/index.html")]
         assert not [m for m, _ in dav.requests() if m in ("PUT", "DELETE", "MOVE", "MKCOL")]
         assert (srv / "index.html").read_text() == text

@@ -112,10 +112,12 @@ struct ExperiencesImport: ParsableCommand {
 
     @Option(name: .shortAndLong, help: "Write the experience here instead of standard output.")
     var output: String?
+    @Flag(help: "Replace the --output file if it exists.") var force = false
 
     @OptionGroup var quiet: QuietFlag
 
     func run() throws {
+        try NoOverwrite.check(output.map { [$0] } ?? [], force: force, command: "experiences import")
         guard let data = FileManager.default.contents(atPath: file) else {
             throw DossierError(file: file, "cannot read the file")
         }

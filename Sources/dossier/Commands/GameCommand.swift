@@ -262,6 +262,7 @@ struct GameSimulate: ParsableCommand {
             help: "JSON Lines output file (default: standard output).") var out: String?
     @Option(help: "Also (or instead) store the cohort in this study database (SQLite file or postgres://…).")
     var db: String?
+    @Flag(help: "Replace the --output file if it exists.") var force = false
     @OptionGroup var quiet: QuietFlag
 
     func validate() throws {
@@ -270,6 +271,7 @@ struct GameSimulate: ParsableCommand {
     }
 
     func run() throws {
+        try NoOverwrite.check(out.map { [$0] } ?? [], force: force, command: "game simulate")
         var sim = Simulator(players: players, seed: seed)
         sim.obstaclesPerSession = obstacles
         let cohort = sim.run()

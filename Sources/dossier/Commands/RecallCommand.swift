@@ -38,6 +38,8 @@ struct RecallCommand: AsyncParsableCommand {
         var first: Int = 1
         @Flag(help: "Record each key as one tap event (what an iOS text field reports) instead of down/up pairs.")
         var taps = false
+        @Flag(help: "Replace logs (and strings.txt) already in the folder; without it an existing one stops the run.")
+        var force = false
         @OptionGroup var quiet: QuietFlag
 
         func validate() throws {
@@ -58,6 +60,10 @@ struct RecallCommand: AsyncParsableCommand {
                 set = .nistDesktop
             }
             let dir = URL(fileURLWithPath: out)
+            let names = (first..<(first + participants)).map { "\(Simulator.participantID($0)).jsonl" }
+                + (strings == nil ? ["strings.txt"] : [])
+            try NoOverwrite.check(names.map { dir.appendingPathComponent($0).path }, force: force,
+                                  command: "recall simulate")
             do { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) } catch {
                 throw DossierError(file: out, "cannot create the folder: \(error)")
             }
@@ -82,9 +88,11 @@ struct RecallCommand: AsyncParsableCommand {
         var file: String
         @Option(name: [.customLong("output"), .customShort("o")], help: "The JSON Lines file to write.")
         var out: String
+        @Flag(help: "Replace the output file if it exists.") var force = false
         @OptionGroup var quiet: QuietFlag
 
         func run() async throws {
+            try NoOverwrite.check([out], force: force, command: "recall import-desktop")
             let log: SessionLog
             do {
                 log = try DesktopRaw.load(URL(fileURLWithPath: file), display: file)
