@@ -67,6 +67,7 @@ public struct BagWriter: Sendable {
             guard overwrite else {
                 throw DossierError(file: SitePaths.display(destination), "already exists (use --force to replace it)")
             }
+            try BagReplaceCheck.check(destination, zip: zip, keep: [site, manifestURL.deletingLastPathComponent()])
         }
         let manifest = try SiteManifest.load(manifestURL)
         let manifestData = try Data(contentsOf: manifestURL)
