@@ -4,6 +4,7 @@ host shown is the one a browser visits; deleted/archived items are left out on p
 not "not supported" (docs/vault-report.md, docs/vault-cli.md, docs/vault-import.md)."""
 import hashlib
 import json
+import os
 import re
 import subprocess
 import urllib.parse
@@ -194,3 +195,16 @@ def test_hosts_agree_with_a_real_browser(run_dossier, tmp_path):
     for k, (u, host) in enumerate(zip(BROWSER_CASES, expected)):
         got = urllib.parse.urlsplit(shown[f"Site {k:02d}"]).hostname
         assert got == host, (u, shown[f"Site {k:02d}"], host)
+
+
+@pytest.mark.parametrize("where", ["folder", "device"])
+def test_a_vault_path_that_is_a_folder_or_device_says_so(dossier_bin, tmp_path, where):
+    """Before, a folder (or /dev/null) given as the vault read as a vault of
+    9223372036854775807 bytes, "more than the maximum of 256 MiB"."""
+    path = tmp_path if where == "folder" else "/dev/null"
+    p = subprocess.run([dossier_bin, "vault", "list", str(path)], capture_output=True, text=True, timeout=60,
+                       env={**os.environ, **MASTER})
+    assert p.returncode == 1, p.stdout + p.stderr
+    what = "a folder" if where == "folder" else "a special file"
+    assert f"{path}: is {what}" in p.stderr and "not a vault file: name the vault file itself" in p.stderr, p.stderr
+    assert "9223372036854775807" not in p.stderr

@@ -13,6 +13,12 @@ extension Vault {
             VaultError(.invalidInput, "the vault file is \(n) bytes, more than the maximum of \(maxFileSize >> 20) MiB",
                        file: url.path)
         }
+        var st = stat()
+        if stat(url.path, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+            let what = st.st_mode & S_IFMT == S_IFDIR ? "a folder" : "a special file (a device, pipe or socket)"
+            throw VaultError(.invalidInput, "is \(what), not a vault file: name the vault file itself",
+                             file: url.path)
+        }
         guard let handle = PlainFile(forReadingAtPath: url.path) else {
             throw VaultError(.io, "cannot read the vault file", file: url.path)
         }
