@@ -12,8 +12,6 @@ import shutil
 import signal
 import subprocess
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -345,28 +343,6 @@ def test_a_dangling_percent_encoded_link_is_reported_with_its_line(dossier_bin, 
     r = run(dossier_bin, "build", proj)
     assert r.returncode == 1
     assert re.search(r"content/links\.md:5: dangling link 'missing-%C3%BC%22%7Bx%7D\.html'", r.stderr), r.stderr
-
-
-def test_serve_answers_a_folder_url_without_looping(dossier_bin, tmp_path):
-    proj = new_project(dossier_bin, tmp_path / "p")
-    proc = subprocess.Popen([dossier_bin, "serve", str(proj), "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        port = int(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
-        base = f"http://127.0.0.1:{port}"
-        with urllib.request.urlopen(base + "/methods/", timeout=10) as r:
-            assert r.status == 200 and r.url == base + "/methods/"
-            assert "<html" in r.read().decode()
-
-        class NoFollow(urllib.request.HTTPRedirectHandler):
-            def redirect_request(self, *a, **k):
-                return None
-        with pytest.raises(urllib.error.HTTPError) as e:
-            urllib.request.build_opener(NoFollow).open(base + "/methods", timeout=10)
-        assert e.value.code == 301 and e.value.headers["Location"] == "/methods/"
-    finally:
-        stop(proc)
 
 
 def test_number_look_alikes_copied_from_a_cohort_are_neutralised(dossier_bin, tmp_path):

@@ -66,6 +66,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     func run() async {
         let listener = fd
         let handler = self.handler
+        let port = self.port
         detachThread {
             while true {
                 let c = accept(listener, nil, nil)
@@ -73,14 +74,14 @@ final class LoopbackHTTPServer: @unchecked Sendable {
                     if errno == EINTR || errno == ECONNABORTED || errno == EMFILE { continue }
                     return
                 }
-                detachThread { LoopbackHTTPServer.serve(c, handler: handler) }
+                detachThread { LoopbackHTTPServer.serve(c, port: port, handler: handler) }
             }
         }
         await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
     }
 
     /// Reads one request head (at most 64 KiB, 10 s), answers, closes.
-    static func serve(_ c: Int32, handler: Handler) {
+    static func serve(_ c: Int32, port: UInt16, handler: Handler) {
         defer { close(c) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -101,7 +102,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             method = String(parts[0])
             var target = String(parts[1])
             if let cut = target.firstIndex(where: { $0 == "?" || $0 == "#" }) { target = String(target[..<cut]) }
-            if method == "GET" || method == "HEAD" {
+            if !hostIsLoopback(head, port: port) {
+                response = Response(status: 403, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                                    body: Data(otherHost(port).utf8))
+            } else if method == "GET" || method == "HEAD" {
                 response = target.hasPrefix("/") ? handler("GET", target) : Response(status: 400)
             } else {
                 response = Response(status: 405, headers: [("Allow", "GET, HEAD")])
@@ -123,6 +127,24 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             }
         }
         shutdown(c, Int32(SHUT_WR))
+    }
+
+    /// Whether the request's `Host` names this server on the loopback address
+    /// (`127.0.0.1:<port>` or `localhost:<port>`), or is absent (HTTP/1.0). A page of
+    /// another site that got a name of its own resolved to 127.0.0.1 (DNS rebinding)
+    /// sends its own name, and is refused: it cannot read the preview.
+    static func hostIsLoopback(_ head: [UInt8], port: UInt16) -> Bool {
+        let text = String(decoding: head, as: UTF8.self)
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\r\n" || $0 == "\n" }.dropFirst()
+        guard let line = lines.first(where: { $0.lowercased().hasPrefix("host:") }) else { return true }
+        let host = String(line.dropFirst(5)).trimmingWhitespace().lowercased()
+        return ["127.0.0.1:\(port)", "localhost:\(port)"].contains(host)
+            || (port == 80 && ["127.0.0.1", "localhost"].contains(host))
+    }
+
+    static func otherHost(_ port: UInt16) -> String {
+        "dossier serve answers only http://127.0.0.1:\(port)/ and http://localhost:\(port)/; this request named "
+            + "another host (a page of another site may be trying to read the preview)\n"
     }
 
     static func reason(_ status: Int) -> String {
