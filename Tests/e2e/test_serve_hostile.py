@@ -51,10 +51,14 @@ def test_serve_answers_only_requests_naming_the_loopback_host(dossier_bin, tmp_p
                     return r.status, r.read().decode()
             except urllib.error.HTTPError as e:
                 return e.code, e.read().decode()
-        for ok in (f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}"):
+        # The loopback names and IP addresses, with any port (a tunnel sends its own).
+        for ok in (f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}", "localhost:9000", "127.0.0.1",
+                   "[::1]:9000", "10.0.0.5:8000"):
             status, body = get(ok)
             assert status == 200 and "<html" in body, (ok, status)
-        for other in ("evil.example", f"evil.example:{port}", f"127.0.0.1.evil.example:{port}", "127.0.0.1:1"):
+        # Any domain name: what a rebinding page sends.
+        for other in ("evil.example", f"evil.example:{port}", f"127.0.0.1.evil.example:{port}",
+                      f"localhost.evil.example:{port}", "1.2.3.4.nip.io", "[::1", f"127.0.0.1:{port}x", "localhost:"):
             status, body = get(other)
             assert status == 403, (other, status)
             assert "<html" not in body and "answers only http://127.0.0.1" in body

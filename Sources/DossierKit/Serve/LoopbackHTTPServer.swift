@@ -102,7 +102,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             method = String(parts[0])
             var target = String(parts[1])
             if let cut = target.firstIndex(where: { $0 == "?" || $0 == "#" }) { target = String(target[..<cut]) }
-            if !hostIsLoopback(head, port: port) {
+            if !hostIsLoopback(head) {
                 response = Response(status: 403, headers: [("Content-Type", "text/plain; charset=utf-8")],
                                     body: Data(otherHost(port).utf8))
             } else if method == "GET" || method == "HEAD" {
@@ -129,22 +129,39 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         shutdown(c, Int32(SHUT_WR))
     }
 
-    /// Whether the request's `Host` names this server on the loopback address
-    /// (`127.0.0.1:<port>` or `localhost:<port>`), or is absent (HTTP/1.0). A page of
-    /// another site that got a name of its own resolved to 127.0.0.1 (DNS rebinding)
-    /// sends its own name, and is refused: it cannot read the preview.
-    static func hostIsLoopback(_ head: [UInt8], port: UInt16) -> Bool {
+    /// Whether the request's `Host` may be answered: absent (HTTP/1.0), `localhost`, or an
+    /// IP address (`127.0.0.1`, `[::1]`, any dotted quad or bracketed IPv6), with any port
+    /// (a tunnel such as `ssh -L 9000:127.0.0.1:8000` sends its own). A domain name is
+    /// refused: a page of another site whose name was made to resolve to 127.0.0.1 (DNS
+    /// rebinding) sends that name, and must not read the preview.
+    static func hostIsLoopback(_ head: [UInt8]) -> Bool {
         let text = String(decoding: head, as: UTF8.self)
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\r\n" || $0 == "\n" }.dropFirst()
         guard let line = lines.first(where: { $0.lowercased().hasPrefix("host:") }) else { return true }
-        let host = String(line.dropFirst(5)).trimmingWhitespace().lowercased()
-        return ["127.0.0.1:\(port)", "localhost:\(port)"].contains(host)
-            || (port == 80 && ["127.0.0.1", "localhost"].contains(host))
+        let value = String(line.dropFirst(5)).trimmingWhitespace().lowercased()
+        if value.hasPrefix("[") {   // [IPv6]:port
+            guard let close = value.firstIndex(of: "]") else { return false }
+            let address = value[value.index(after: value.startIndex)..<close]
+            let rest = value[value.index(after: close)...]
+            return !address.isEmpty && address.utf8.allSatisfy { isHex($0) || $0 == 58 || $0 == 46 }
+                && (rest.isEmpty || (rest.hasPrefix(":") && digits(rest.dropFirst())))
+        }
+        var host = Substring(value)
+        if let colon = host.lastIndex(of: ":") {
+            guard digits(host[host.index(after: colon)...]) else { return false }
+            host = host[..<colon]
+        }
+        if host == "localhost" { return true }
+        let quad = host.split(separator: ".", omittingEmptySubsequences: false)
+        return quad.count == 4 && quad.allSatisfy { $0.count <= 3 && digits($0) }
     }
 
+    private static func digits(_ s: Substring) -> Bool { !s.isEmpty && s.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
+    private static func isHex(_ b: UInt8) -> Bool { (48...57).contains(b) || (97...102).contains(b) }
+
     static func otherHost(_ port: UInt16) -> String {
-        "dossier serve answers only http://127.0.0.1:\(port)/ and http://localhost:\(port)/; this request named "
-            + "another host (a page of another site may be trying to read the preview)\n"
+        "dossier serve answers only http://127.0.0.1:\(port)/ or http://localhost:\(port)/ (or an IP address); "
+            + "this request named another host (a page of another site may be trying to read the preview)\n"
     }
 
     static func reason(_ status: Int) -> String {
