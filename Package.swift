@@ -141,7 +141,7 @@ var targets: [Target] = [
     .target(name: "CPostgresRuntime", dependencies: ["CLibraryLoad"], linkerSettings: [.linkedLibrary("dl")]),
     // The study store: one connection type over SQLite (embedded) and PostgreSQL (shared),
     // versioned schemas, snapshots (docs/store.md).
-    .target(name: "StudyStore", dependencies: ["CSQLite", "CPostgresRuntime"]),
+    .target(name: "StudyStore", dependencies: ["CSQLite", "CPostgresRuntime", "TextBasics"]),
     // A strict streaming XML 1.0 reader (no DTDs), so FoundationXML (libxml2 + ICU) is
     // not linked: docs/xml.md.
     .target(name: "XMLScan"),

@@ -1,4 +1,5 @@
 import CSQLite
+import TextBasics
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,7 +38,14 @@ public final class SQLiteConnection: StoreConnection {
     func fail(_ what: String) -> StoreError {
         let code = sqlite3_errcode(db)
         let kind: StoreError.Kind = code == SQLITE_BUSY || code == SQLITE_LOCKED ? .retryable : .other
-        return StoreError(kind, "\(what): \(String(cString: sqlite3_errmsg(db)))")
+        var message = "\(what): \(String(cString: sqlite3_errmsg(db)))"
+        // A disk error in plain words (a full disk, a file too large, a read-only folder):
+        // SQLite's "disk I/O error" alone does not say what to do.
+        if [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_READONLY].contains(code & 0xFF),
+           case let os = sqlite3_system_errno(db), os != 0, let advice = ErrnoAdvice.advice(os) {
+            message += " (\(advice))"
+        }
+        return StoreError(kind, message)
     }
 
     public func script(_ sql: String) throws(StoreError) {

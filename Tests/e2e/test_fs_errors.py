@@ -97,3 +97,27 @@ def test_a_bag_that_cannot_be_written_says_why_in_plain_words(dossier_bin, run_d
     plain(r, "big.bin", "too large")
     assert "CocoaError" not in r.stderr and "POSIXError" not in r.stderr
     assert sorted(os.listdir(tmp_path)) == before
+
+
+def test_a_study_database_that_cannot_grow_says_why(dossier_bin, tmp_path):
+    """`game ingest` into a SQLite file on a full disk (here a file-size limit): SQLite's
+    "disk I/O error" comes with the plain words for the system's error, so the person
+    knows what to do; the uploads stay, and the next ingest with room stores them."""
+    def run(*args, preexec=None):
+        return subprocess.run([dossier_bin, *map(str, args)], capture_output=True, text=True, timeout=300,
+                              preexec_fn=preexec)
+    assert run("game", "keygen", "--output", tmp_path / "study", "-q").returncode == 0
+    assert run("game", "simulate", "--players", 3, "--output", tmp_path / "c.jsonl", "-q").returncode == 0
+    assert run("game", "seal", "--public", tmp_path / "study.pub", "--output", tmp_path / "up",
+               tmp_path / "c.jsonl", "-q").returncode == 0
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+    db = tmp_path / "s.sqlite"
+    r = run("game", "ingest", "--key", tmp_path / "study.key", tmp_path / "up", "--db", db, preexec=limit)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "disk I/O error (the file is too large" in r.stderr and "ulimit -f" in r.stderr, r.stderr
+    assert len(list((tmp_path / "up").glob("*.rmu"))) == 3
+    again = run("game", "ingest", "--key", tmp_path / "study.key", tmp_path / "up", "--db", db)
+    assert again.returncode == 0 and "3 stored" in again.stdout + again.stderr, again.stdout + again.stderr
