@@ -84,16 +84,32 @@ struct FoundationOracleTests {
             // a decimal to the nearest double: one unit in the last place apart is the same
             // number read two ways.
             // Compared through Foundation's own text of the value.
-            if f is Bool { return false }
-            if let num = f as? NSNumber, String(cString: num.objCType) == "c" { return false }
+            // A JSON boolean is an NSNumber of type "c". `f is Bool` alone would not do: on
+            // Linux an NSNumber of the integer 0 or 1 also casts to Bool (a random document
+            // with a bare 0 failed this oracle in CI: `zeroAndOneAreNumbersNotBooleans`).
+            if let num = f as? NSNumber {
+                if String(cString: num.objCType) == "c" { return false }
+            } else if f is Bool {
+                return false
+            }
             guard let x = Double("\(f)") else { return false }
             return abs(x - d) <= d.ulp
         case .bool(let b, _):
-            if let x = f as? Bool { return x == b }
-            guard let num = f as? NSNumber, String(cString: num.objCType) == "c" else { return false }
-            return num.boolValue == b
+            if let num = f as? NSNumber { return String(cString: num.objCType) == "c" && num.boolValue == b }
+            return (f as? Bool) == b
         case .null: return f is NSNull
         }
+    }
+
+    /// The oracle itself: Foundation's integers 0 and 1 are numbers, its booleans are not,
+    /// whatever Swift's casts say.
+    @Test func zeroAndOneAreNumbersNotBooleans() throws {
+        let text = "[0, 1, false, true, 0.0, 1.0, -0]"
+        let mine = try JSONReader.document(text, file: "r.json")
+        let theirs = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        #expect(same(mine, theirs))
+        let swapped = try JSONSerialization.jsonObject(with: Data("[false, true, 0, 1, 0.0, 1.0, -0]".utf8))
+        #expect(!same(mine, swapped))
     }
 
     @Test func treesMatchFoundation() throws {
