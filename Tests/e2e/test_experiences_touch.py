@@ -209,3 +209,50 @@ def test_opening_a_file_shows_every_error_that_validate_reports(tmp_path, dossie
             assert any(m in s for s in shown), (m, shown)
     finally:
         drv.quit()
+
+
+def soft_keys(drv, text):
+    """Text as a phone's on-screen keyboard sends it: a keydown of keyCode 229 ("Unidentified")
+    for each character, the text inserted by the keyboard, no key events with the letters."""
+    for ch in text:
+        drv.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "rawKeyDown", "key": "Unidentified",
+                                                        "windowsVirtualKeyCode": 229, "nativeVirtualKeyCode": 229})
+        drv.execute_cdp_cmd("Input.insertText", {"text": ch})
+        drv.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Unidentified",
+                                                        "windowsVirtualKeyCode": 229, "nativeVirtualKeyCode": 229})
+
+
+def test_a_phone_keyboard_and_an_input_method_type_into_the_editor(site, tmp_path):
+    """Typed on a phone (keyCode 229 and inserted text, a composition ending in kana, a
+    dash and a minus the stage's zoom keys must not take): the title and a trigger's label
+    are what was typed, the view is not zoomed, and undo takes the label back a character
+    at a time."""
+    drv = phone(tmp_path)
+    try:
+        new_with_two_panoramas(drv, site)
+        title = drv.find_element(By.ID, "xe-title")
+        title.click()
+        drv.execute_script("arguments[0].select()", title)
+        soft_keys(drv, "Hall – a+b-c")
+        drv.execute_cdp_cmd("Input.imeSetComposition", {"text": "か", "selectionStart": 1, "selectionEnd": 1})
+        drv.execute_cdp_cmd("Input.insertText", {"text": "かな"})
+        assert drv.execute_script("return window.dossierEditor.serialize()")["title"] == "Hall – a+b-cかな"
+        drv.find_element(By.ID, "xe-tool-door").click()
+        drv.execute_script("document.getElementById('xe-stage').scrollIntoView({block: 'start'})")
+        r = stage_rect(drv, "xe-stage")
+        tap(drv, r["x"] + r["w"] / 2, r["y"] + r["h"] * 0.4)
+        wait(drv, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".xe-marker")) == 1)
+        hfov = drv.find_element(By.ID, "xe-stage").get_attribute("data-hfov")
+        label = drv.find_element(By.ID, "xe-trigger-label")
+        before = drv.execute_script("return window.dossierEditor.serialize()")["panoramas"][0]["triggers"][0]["label"]
+        label.click()
+        soft_keys(drv, " +-=")
+        doc = drv.execute_script("return window.dossierEditor.serialize()")
+        assert doc["panoramas"][0]["triggers"][0]["label"] == before + " +-="
+        assert drv.find_element(By.ID, "xe-stage").get_attribute("data-hfov") == hfov   # no zoom from the text
+        for k in range(3, -1, -1):   # a step per change (docs/experience-editor.md): one per character
+            drv.find_element(By.ID, "xe-undo").click()
+            doc = drv.execute_script("return window.dossierEditor.serialize()")
+            assert doc["panoramas"][0]["triggers"][0]["label"] == before + " +-="[:k]
+    finally:
+        drv.quit()
