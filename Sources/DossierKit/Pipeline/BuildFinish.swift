@@ -6,6 +6,7 @@ import Glibc
 import Foundation
 #endif
 import Render
+import StudyStore
 import WebDAV
 
 /// Build step 9: the sitemap, the site manifest and the build state.
@@ -49,6 +50,7 @@ extension BuildContext {
         let changing = !fresh && !(tree!.patchTarget != nil && tree!.writtenCount == 0)
         if changing { try Data().write(to: marker) }
         try tree!.commit(to: output)
+        PausePoint.reached("site-committed")   // (tests start a second build here: debug builds only)
         try FaultPoint.hit("build: the site manifest")
         // Not fsynced: like every output file it is derived and rewritten by each build;
         // the rename still means a reader sees the old manifest or the new one, never half.

@@ -80,6 +80,11 @@ public final class Builder: @unchecked Sendable {
                 "dossier-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         }
         defer { if let s = project.scratchFolder { try? FileManager.default.removeItem(at: s) } }
+        // One build of a site at a time, and none while a publish or an archive reads it
+        // (SiteLock); held until this function returns, past the state's save.
+        let siteLock = options.checkOnly ? nil
+            : SiteLock.take(options.output ?? project.output, .write, command: "build") { [log] in log.notice($0) }
+        defer { withExtendedLifetime(siteLock) {} }
         let ctx = BuildContext(project: project, options: options, log: log)
         defer { if options.leaveMemoryToExit { _ = Unmanaged.passRetained(ctx) } }
 

@@ -47,6 +47,8 @@ public final class BuildLog: @unchecked Sendable {
     }
 
     public func info(_ s: String) { if level.rawValue >= Level.normal.rawValue { emit(s) } }
+    /// A line shown at every level, `--quiet` included: why the command is waiting.
+    public func notice(_ s: String) { emit(s) }
     public func detail(_ s: String) { if level == .verbose { emit("  " + s) } }
     public func warning(_ d: Diagnostic) { emit(d.severity == .warning ? d.description : "warning: " + d.description) }
 

@@ -87,6 +87,9 @@ struct ArchiveCommand: AsyncParsableCommand {
         if source.isEmpty { source = "site" }
         let writer = BagWriter(site: siteURL, manifestURL: manifestURL, source: source, description: title,
                                date: date ?? BagWriter.today(), config: config)
+        // Not while a build replaces the site's files (docs/output-manifest.md, "One command at a time").
+        let siteLock = SiteLock.take(siteURL, .read, command: "archive") { Console.note($0) }
+        defer { withExtendedLifetime(siteLock) {} }
         let (files, bytes) = try writer.write(to: dest, overwrite: force)
         if !quiet.quiet { print("wrote \(Project.displayPath(dest)): \(files) payload files, \(bytes) bytes") }
     }

@@ -78,6 +78,10 @@ struct PublishCommand: AsyncParsableCommand {
             stateFolder = p.stateFolder.appendingPathComponent("publish")
             ledgerURL = p.root.appendingPathComponent(PrivacyLedgerHook.fileName)
         }
+        // Not while a build replaces the site's files, and no build while this one sends them
+        // (docs/output-manifest.md, "One command at a time"); a dry run reads them too.
+        let siteLock = SiteLock.take(siteURL, .read, command: "publish") { Console.note($0) }
+        defer { withExtendedLifetime(siteLock) {} }
         try PrivateSite.checkPublishable(site: siteURL, force: forcePrivate)
         let privacy = try PrivacyLedgerHook.prepare(site: siteURL, ledgerURL: ledgerURL, shownLedger: ledgerURL.path,
                                                     allowOverBudget: exceedPrivacyBudget, project: loaded)
