@@ -47,9 +47,18 @@ public func detachThread(_ body: @escaping @Sendable () -> Void) {
 }
 
 /// Standard input, output and error as bytes (FileHandle.standardInput/Output/Error).
+/// Each write first flushes what `print` has buffered for standard output, so lines keep
+/// the order they were written in — on a pipe or in a file too, where `print` buffers
+/// (`sms contact add` once showed its key message before the line announcing it).
 public enum Stdio {
-    public static func writeOutput<B: Sequence>(_ bytes: B) where B.Element == UInt8 { write(1, Array(bytes)) }
-    public static func writeError<B: Sequence>(_ bytes: B) where B.Element == UInt8 { write(2, Array(bytes)) }
+    public static func writeOutput<B: Sequence>(_ bytes: B) where B.Element == UInt8 {
+        fflush(nil)   // every open output stream: print's standard output
+        write(1, Array(bytes))
+    }
+    public static func writeError<B: Sequence>(_ bytes: B) where B.Element == UInt8 {
+        fflush(nil)   // every open output stream: print's standard output
+        write(2, Array(bytes))
+    }
 
     /// Everything on standard input up to its end.
     public static func readInputToEnd() -> Data {

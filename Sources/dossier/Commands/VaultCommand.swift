@@ -65,7 +65,9 @@ enum VaultCLI {
     }
 
     static func open(_ path: String, quiet: Bool = false) throws -> Vault {
-        var v = try wrap { try Vault.open(url: URL(fileURLWithPath: path), password: try masterPassword()) }
+        let password = try masterPassword()
+        holdLock(path)   // from before the file is read until this command ends (VaultLock.swift)
+        var v = try wrap { try Vault.open(url: URL(fileURLWithPath: path), password: password) }
         VaultServerSettings.autoSyncAtUnlock(&v, quiet: quiet)   // UC7: only when the vault's settings turn it on
         return v
     }
@@ -225,6 +227,10 @@ struct VaultInitCommand: ParsableCommand {
         let params = try newPassword.parameters()
         let pw = try VaultCLI.masterPassword(confirm: true)
         try newPassword.checkStrength(pw)
+        VaultCLI.holdLock(file)
+        guard !FileManager.default.fileExists(atPath: url.path) else {   // made by another command meanwhile
+            throw DossierError(file: file, "already exists; not overwritten")
+        }
         try VaultCLI.wrap { try Vault.create(url: url, password: pw, kdf: params).save() }
         quiet.say("created \(file)")
     }

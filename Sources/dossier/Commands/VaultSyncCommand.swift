@@ -42,6 +42,7 @@ struct VaultSyncCommand: AsyncParsableCommand {
         let stateURL = SyncState.url(forVault: vaultURL)
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in Console.note(line) } : nil
         let password = try VaultCLI.masterPassword()
+        VaultCLI.holdLock(file)   // before the vault is read or made (VaultLock.swift)
         let exists = FileManager.default.fileExists(atPath: vaultURL.path)
         // A CA file an earlier `--ca-file` named is trusted when none is given now.
         let rememberedCA = try SyncState.rememberedCAFile(forVault: vaultURL)
