@@ -80,6 +80,7 @@ public enum SiteLock {
     public static func take(_ site: URL, _ use: CommandLock.Use, command: String,
                             waiting: (String) -> Void) -> CommandLock? {
         CommandLock.take(path(for: site), use, command: command,
-                         subject: "this site (one command at a time builds, publishes or archives it)", waiting: waiting)
+                         subject: "this site (one command at a time builds, publishes or archives it)",
+                         waiting: waiting)
     }
 }

@@ -27,6 +27,10 @@ public struct PrivacyLedgerHook: Sendable {
     public let alreadyRecorded: Bool
     /// The study database that keeps the ledger (nil: the ledger is the text file alone).
     let databasePath: String?
+    /// The text ledger's lock (`<ledger>.lock`), held from before the ledger is read until
+    /// this publish ends: two publishes of one project read, check and append one after
+    /// the other, so neither's spend is written over (nil where no lock can be had).
+    let lock: CommandLock?
 
     struct ReleaseFile: Decodable {
         var release: String; var section: String; var epsilon: String; var delta: String; var lifetimeEpsilon: String
@@ -49,13 +53,21 @@ public struct PrivacyLedgerHook: Sendable {
         var ledger = Ledger()
         var ledgerURL = ledgerURL, shownLedger = shownLedger
         var databasePath: String? = nil
+        var found: DatabaseLedger? = nil
         if r.database != nil || r.seal != nil {
-            let found = try databaseLedger(release: r, file: file.path, project: project)
-            databasePath = found.path
-            ledgerURL = found.textLedger
-            shownLedger = found.shown
-            ledger = found.ledger
-            life = min(life, found.lifetimeMilli)
+            found = try databaseLedger(release: r, file: file.path, project: project)
+            ledgerURL = found!.textLedger
+        }
+        let lock = CommandLock.take(ledgerURL.path + ".lock", .write, command: "publish",
+                                    subject: "this privacy ledger (one publish at a time reads and adds to it)") {
+            Console.note($0)
+        }
+        if let f = found {   // read again under the lock: another publish may have just added to it
+            let again = try databaseLedger(release: r, file: file.path, project: project)
+            databasePath = f.path
+            shownLedger = again.shown
+            ledger = again.ledger
+            life = min(life, again.lifetimeMilli)
         }
         // (Fails closed: a ledger that cannot be read is an error, not an empty ledger.)
         if let text = try PrivacyFiles.textIfPresent(ledgerURL, shown: ledgerURL.path) {
@@ -80,7 +92,7 @@ public struct PrivacyLedgerHook: Sendable {
             )
         }
         return PrivacyLedgerHook(ledgerURL: ledgerURL, ledger: ledger, entry: entry, alreadyRecorded: recorded,
-                                 databasePath: databasePath)
+                                 databasePath: databasePath, lock: lock)
     }
 
     /// A line for the log.
@@ -109,3 +121,29 @@ public struct PrivacyLedgerHook: Sendable {
         }
     }
 }
+
+extension PrivacyLedgerHook {
+    /// The hook's ``record(at:)`` made at most once in a publish: just before the first
+    /// change on the server, or after a publish that found the server already holding the
+    /// site. Nothing to do without a release.
+    public final class Once: @unchecked Sendable {
+        let hook: PrivacyLedgerHook?
+        private var done = false
+
+        public init(_ hook: PrivacyLedgerHook?) { self.hook = hook }
+
+        public func record() throws {
+            guard let hook, !done else { return }
+            try hook.record()
+            done = true
+        }
+
+        /// What to say when the publish failed after the spend was recorded.
+        public var noteAfterFailure: String? {
+            guard let hook, done, !hook.alreadyRecorded else { return nil }
+            return "privacy: release \(hook.entry.release) stays in the ledger (\(hook.ledgerURL.lastPathComponent)): "
+                + "some of its files may already be public; publishing it again spends nothing more"
+        }
+    }
+}
+

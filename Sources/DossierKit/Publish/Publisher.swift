@@ -80,7 +80,11 @@ public struct Publisher: Sendable {
     /// Publishes `local` (the manifest of `site`); with `dryRun` only plans. With
     /// `verify`, the server's files are listed and checked first (size and entity tag,
     /// content where the tag is unknown), and every difference is repaired.
+    /// `beforeWriting` runs once, just before the first change on the server (never on a
+    /// dry run or when the server already holds the site): publish records the release's
+    /// privacy spend there (docs/game-privacy.md, "The release ledger").
     public func run(local: SiteManifest, dryRun: Bool, verify: Bool = false,
+                    beforeWriting: @Sendable () throws -> Void = {},
                     progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> Report {
         let start = Date()
         PublishJournal.sweepDebris(in: stateFolder)
@@ -153,6 +157,7 @@ public struct Publisher: Sendable {
             journal.finish()
             return finish()
         }
+        try beforeWriting()
         if !baseExists { try await client.makeBaseCollection() }
 
         // 2. Record locally what this run may delete later, then mark the server dirty

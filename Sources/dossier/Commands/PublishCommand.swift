@@ -96,12 +96,17 @@ struct PublishCommand: AsyncParsableCommand {
         }
         let publisher = Publisher(client: client, site: siteURL, stateFolder: stateFolder, concurrency: jobs)
         let report: Publisher.Report
+        // The release's spend is in the ledger before its first file can be public, so a
+        // publish that then fails half-way still counts it (docs/game-privacy.md).
+        let spend = PrivacyLedgerHook.Once(privacy)
         do {
             report = try await publisher.run(
-                local: local, dryRun: dryRun, verify: verify,
+                local: local, dryRun: dryRun, verify: verify, beforeWriting: { try spend.record() },
                 progress: { [silent = quiet.quiet] line in if !silent { Console.note(line) } })
-        } catch let e as WebDAVError {
-            throw DossierError(e.description)
+        } catch {
+            if let note = spend.noteAfterFailure { Console.note(note) }
+            if let e = error as? WebDAVError { throw DossierError(e.description) }
+            throw error
         }
         let plan = report.plan
         let new = plan.uploads.filter { $0.reason == .new }.count
@@ -136,7 +141,7 @@ struct PublishCommand: AsyncParsableCommand {
         line += " in \((report.seconds * 100).rounded() / 100) s (requests: \(report.requests))"
         if !quiet.quiet { print(line) }
         if let privacy {
-            try privacy.record()
+            try spend.record()   // (when the server already held the site: recorded now)
             if !quiet.quiet { print(privacy.summary) }
         }
         if !report.conflicts.isEmpty {

@@ -22,7 +22,9 @@ extension VaultCLI {
         var resolved = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         if realpath(url.path, &resolved) != nil { return String(cString: resolved) + ".lock" }
         let folder = url.deletingLastPathComponent().path
-        if realpath(folder, &resolved) != nil { return String(cString: resolved) + "/" + url.lastPathComponent + ".lock" }
+        if realpath(folder, &resolved) != nil {
+            return String(cString: resolved) + "/" + url.lastPathComponent + ".lock"
+        }
         return url.path + ".lock"
     }
 
