@@ -117,54 +117,6 @@ enum VaultCLI {
 }
 
 /// Generator options shared by `generate`, `add --generate` and `edit --generate`.
-struct GeneratorOptions: ParsableArguments {
-    @Option(help: "Password length, 1–64.") var length = 20
-    @Option(help: "Minimum upper-case letters (default 1).") var minUpper: Int?
-    @Option(help: "Minimum lower-case letters (default 1).") var minLower: Int?
-    @Option(help: "Minimum digits (default 1).") var minDigits: Int?
-    @Option(help: "Minimum special characters (default 1).") var minSpecial: Int?
-    @Flag(help: "No upper-case letters.") var noUpper = false
-    @Flag(help: "No lower-case letters.") var noLower = false
-    @Flag(help: "No digits.") var noDigits = false
-    @Flag(help: "No special characters.") var noSpecial = false
-    @Flag(help: "Leave out look-alike characters (0 O 1 I l |).") var excludeLookAlikes = false
-    @Flag(help: "A passphrase of words instead.") var passphrase = false
-    @Option(help: "Passphrase words, 3–20.") var words = 5
-    @Option(help: "Passphrase separator.") var separator = "-"
-    @Flag(help: "Capitalise passphrase words.") var capitalize = false
-    @Flag(help: "Append a digit to one passphrase word.") var digit = false
-
-    /// The settings; a minimum given for a class that is switched off is an error.
-    func settings() throws -> GeneratorSettings {
-        var m: [CharacterClass: Int] = [:]
-        for (c, off, min, name) in [(CharacterClass.upper, noUpper, minUpper, "upper"),
-                                    (.lower, noLower, minLower, "lower"),
-                                    (.digits, noDigits, minDigits, "digits"), (.special, noSpecial, minSpecial,
-                                            "special")] {
-            if off {
-                if let min, min != 0 {
-                    throw DossierError("--min-\(name) \(min) asks for a class that --no-\(name) switches off")
-                }
-            } else {
-                m[c] = min ?? 1
-            }
-        }
-        return GeneratorSettings(length: length, minimums: m, excludeLookAlikes: excludeLookAlikes)
-    }
-
-    func make() throws -> () -> Secret {
-        try VaultCLI.wrap {
-            if passphrase {
-                let g = try PassphraseGenerator(PassphraseSettings(words: words, separator: separator,
-                                                                   capitalize: capitalize, includeDigit: digit))
-                return { g.generate() }
-            }
-            let g = try PasswordGenerator(try settings())
-            return { g.generate() }
-        }
-    }
-}
-
 // MARK: - generate
 
 struct VaultGenerateCommand: ParsableCommand {

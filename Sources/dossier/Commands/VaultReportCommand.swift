@@ -202,11 +202,11 @@ struct VaultBenchCommand: ParsableCommand {
             struct Out: Encodable {
                 let count: Int, length: Int, meanMs: Double, worstMs: Double, scores: [Int]
             }
-            try VaultCLI.printJSON(Out(count: count, length: generator.length, meanMs: mean, worstMs: ms(worst),
-                                       scores: scores))
+            try VaultCLI.printJSON(Out(count: count, length: generator.length ?? 20, meanMs: mean,
+                                       worstMs: ms(worst), scores: scores))
         } else {
             print(cFormat("%d passwords of length %d: mean %.3f ms, worst %.3f ms per password (generate + score)",
-                         count, generator.length, mean, ms(worst)))
+                         count, generator.length ?? 20, mean, ms(worst)))
         }
     }
 }
