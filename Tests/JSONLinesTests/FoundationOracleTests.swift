@@ -15,7 +15,7 @@ struct FoundationOracleTests {
 
     struct Writer {
         func hex(_ v: UInt32) -> String { FoundationOracleTests.hex(v) }
-        var g: SystemRandomNumberGenerator
+        var g: JSONWriteTests.Rng
         mutating func space() -> String { ["", "", " ", "\n", "\r\n\t", "  "].randomElement(using: &g)! }
         mutating func str(_ s: String) -> String {
             var out = "\""
@@ -46,7 +46,7 @@ struct FoundationOracleTests {
         }
     }
 
-    func random(_ depth: Int, _ g: inout SystemRandomNumberGenerator) -> V {
+    func random(_ depth: Int, _ g: inout JSONWriteTests.Rng) -> V {
         let pool = ["a", "é", "😀", "\"", "\\", "\n", "\u{1}", "日本", " ", "x\u{7F}y", ""]
         func s() -> String {
             (0..<Int.random(in: 0...3, using: &g)).map { _ in pool.randomElement(using: &g)! }.joined()
@@ -113,8 +113,9 @@ struct FoundationOracleTests {
     }
 
     @Test func treesMatchFoundation() throws {
-        var g = SystemRandomNumberGenerator()
-        var w = Writer(g: g)
+        // Seeded, so a failure reproduces (a random document once failed in CI only).
+        var g = JSONWriteTests.Rng(state: 45)
+        var w = Writer(g: JSONWriteTests.Rng(state: 46))
         for _ in 0..<1_500 {
             let v = random(0, &g)
             let text = w.text(v)
