@@ -6,6 +6,7 @@
 (function (global) {
   "use strict";
   var DRAFT_KEY = "dossier.experiences.editor.draft";
+  var CLEARED_KEY = "dossier.experiences.editor.draft-cleared";   // changed when a tab emptied the media store
   var DB = "dossier-experiences-editor", STORE = "media";
   var LIMIT = 500;   // states kept for undo
 
@@ -78,10 +79,14 @@
         paths.forEach(function (p) { var rq = s.get(p); rq.onsuccess = function () { if (rq.result) { out[p] = rq.result; stored[p] = true; } }; });
       }).then(function () { return out; }, function () { return out; });
     },
+    /* Once the media store is empty, CLEARED_KEY changes: another tab with unsaved work
+       puts its media back then (Controller), after the clear, never before it. */
     clear: function () {
       try { global.localStorage.removeItem(DRAFT_KEY); } catch (e) { /* nothing kept */ }
       stored = {};
-      return tx("readwrite", function (s) { s.clear(); }).catch(function () {});
+      return tx("readwrite", function (s) { s.clear(); }).catch(function () {}).then(function () {
+        try { global.localStorage.setItem(CLEARED_KEY, Date.now() + "-" + Math.random()); } catch (e) { /* none */ }
+      });
     }
   };
 
@@ -94,24 +99,43 @@
      Promise of a media record, leave()}. */
   function Controller(api) {
     var history = new History();
+    var unsaved = false;   // this tab has edits that only its draft keeps
     function $(id) { return document.getElementById(id); }
     function update() { $("xe-undo").disabled = !history.canUndo(); $("xe-redo").disabled = !history.canRedo(); }
     function go(state) {
       if (!state) return;
       api.apply(JSON.parse(state));
       Draft.save(state, api.media());
+      unsaved = true;
       update();
     }
     /* A new start (New, Open, a draft reopened): the history begins here, the old draft goes. */
-    this.started = function () { history.reset(api.state()); Draft.clear(); update(); $("xe-draft").hidden = true; };
+    this.started = function () {
+      history.reset(api.state()); Draft.clear(); unsaved = false; update();
+      $("xe-draft").hidden = true; $("xe-other-tab").hidden = true;
+    };
     /* After every edit: one step, and the draft. */
     this.edited = function () {
       var s = api.state();
-      if (history.record(s)) Draft.save(s, api.media());
+      if (history.record(s)) { Draft.save(s, api.media()); unsaved = true; }
       update();
     };
     /* Saved (downloaded) or left: no draft. */
-    this.saved = function () { Draft.clear(); };
+    this.saved = function () { Draft.clear(); unsaved = false; };
+    /* The editor open in another tab of this browser shares the one draft (docs/experience-
+       editor.md, "Two tabs"). When that tab deletes it (New, Open, Save, leaving), this
+       tab's unsaved work becomes the draft again, its media put back; when that tab writes
+       it, this tab says so, since the draft now holds the other tab's work. */
+    global.addEventListener("storage", function (e) {
+      if (e.key === CLEARED_KEY || e.key === null) {   // null: all of localStorage was cleared
+        stored = {};   // the media store is empty now: this tab's go back in
+        if (unsaved && api.doc()) Draft.save(api.state(), api.media());
+      } else if (e.key === DRAFT_KEY && e.newValue === null) {
+        if (unsaved && api.doc()) Draft.save(api.state(), {});   // the draft at once; media once cleared
+      } else if (e.key === DRAFT_KEY && api.doc()) {
+        $("xe-other-tab").hidden = false;
+      }
+    });
     $("xe-undo").addEventListener("click", function () { go(history.undo()); });
     $("xe-redo").addEventListener("click", function () { go(history.redo()); });
     document.addEventListener("keydown", function (e) {
