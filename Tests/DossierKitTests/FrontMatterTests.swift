@@ -104,4 +104,17 @@ import SplitMix64
             #expect(fast == slow, "\(fm.debugDescription): \(fast) vs \(slow)")
         }
     }
+
+    /// A key repeated in front matter names both lines as lines of the content file.
+    @Test func aRepeatedKeyNamesFileLines() {
+        for yaml in ["title: X\nsummary: s\ntitle: Y\n", "title: X\n# c\ntitle: Y\n"] {
+            do {
+                _ = try FrontMatter.parse(Data(yaml.utf8), file: "x.md")
+                Issue.record("no error for \(yaml.debugDescription)")
+            } catch let e as DossierError {
+                #expect(e.diagnostics.first?.line == 4)
+                #expect(e.diagnostics.first?.message == "duplicate key 'title' (first at line 2)")
+            } catch { Issue.record("\(error)") }
+        }
+    }
 }

@@ -338,7 +338,8 @@ import Testing
     }
 
     /// The body is kept as a part of the file's bytes: it is the text after the front
-    /// matter, or the whole text less a leading byte order mark (which the text drops).
+    /// matter, or the whole text less a leading byte order mark (which the text drops);
+    /// front matter may follow the mark.
     @Test func theBodyIsThePartOfTheFileAfterTheFrontMatterOrTheMark() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -347,7 +348,8 @@ import Testing
             ([0xEF, 0xBB, 0xBF] + Array("# Marked\n\nText é.\n".utf8), "# Marked\n\nText é.\n", "Marked"),
             (Array("# Plain\n".utf8), "# Plain\n", "Plain"),
             (Array("---\ntitle: T\n---\n\u{301}é\n".utf8), "\u{301}é\n", "T"),
-            ([0xEF, 0xBB, 0xBF] + Array("---\ntitle: x\n---\n".utf8), "---\ntitle: x\n---\n", "P"),
+            ([0xEF, 0xBB, 0xBF] + Array("---\ntitle: x\n---\n".utf8), "", "x"),
+            ([0xEF, 0xBB, 0xBF] + Array("---\nsummary: s\n---\n# Hé\n".utf8), "# Hé\n", "Hé"),
         ]
         for (k, c) in cases.enumerated() {
             let url = dir.appendingPathComponent("p\(k).md")

@@ -21,4 +21,18 @@ import Testing
         }
         #expect(listed > 1_000)
     }
+
+    /// A `<loc>` is a URL: bytes outside unreserved, sub-delims and `/` are `%XX` (upper-case,
+    /// UTF-8); without a base_url the path keeps `index.html`, so the home page is never empty.
+    @Test func locationsArePercentEncodedURLs() {
+        let paths = ["a&b/index.html", "index.html", "sp ace/index.html", "x.html", "ü/index.html"]
+        let loc = { (base: String) in
+            String(decoding: Sitemap.xml(paths: paths, baseURL: base, notFound: "404.html"), as: UTF8.self)
+                .split(separator: "\n").filter { $0.contains("<loc>") }
+                .map { String($0.dropFirst("  <url><loc>".count).dropLast("</loc></url>".count)) }
+        }
+        #expect(loc("https://e.org/") == ["https://e.org/a&amp;b/", "https://e.org/", "https://e.org/sp%20ace/",
+                                          "https://e.org/x.html", "https://e.org/%C3%BC/"])
+        #expect(loc("") == ["a&amp;b/index.html", "index.html", "sp%20ace/index.html", "x.html", "%C3%BC/index.html"])
+    }
 }

@@ -343,7 +343,8 @@ def test_a_dangling_percent_encoded_link_is_reported_with_its_line(dossier_bin, 
     (proj / "content" / "links.md").write_text("# Links\n\nFine.\n\n[gone](missing-ü\"{x}.html)\n")
     r = run(dossier_bin, "build", proj)
     assert r.returncode == 1
-    assert re.search(r"content/links\.md:5: dangling link 'missing-%C3%BC%22%7Bx%7D\.html'", r.stderr), r.stderr
+    # quoted as the page's author wrote it, not as cmark percent-encodes it (docs/manifest.md)
+    assert "content/links.md:5: dangling link 'missing-ü\"{x}.html'" in r.stderr, r.stderr
 
 
 def test_number_look_alikes_copied_from_a_cohort_are_neutralised(dossier_bin, tmp_path):

@@ -163,7 +163,8 @@ def test_a_strings_file_written_between_its_parse_and_the_plan_fails_the_build_a
     refused(build, "data/strings.txt")
     assert tree(root / "_site") == site
     assert (root / "_site.manifest.json").read_bytes() == manifest
-    assert sorted(p.name for p in root.iterdir()) == [".dossier", "_site", "_site.manifest.json", "data", "dossier.yml"]
+    assert sorted(p.name for p in root.iterdir()) == ["._site.lock", ".dossier", "_site", "_site.manifest.json", "data",
+                                                      "dossier.yml"]   # (the lock: one command at a time)
     subprocess.run([dossier_bin, "build", "--quiet", str(root)], check=True, capture_output=True)
     assert manifest_input(root, "data/strings.txt")["sha256"] == hashlib.sha256(crlf).hexdigest()
     theirs, clean_manifest = clean_build(dossier_bin, root, tmp_path, "clean")

@@ -40,7 +40,7 @@ public final class CommandLock: @unchecked Sendable {
                 guard errno == EINTR else { close(fd); return nil }
             }
         }
-        if writable {   // who holds it, for the next one to wait (several readers: the last one)
+        if writable && use == .write {   // who holds it, for the next one to wait (readers change nothing)
             let text = Array("\(getpid()) \(command)\n".utf8)
             _ = ftruncate(fd, 0)
             _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }

@@ -204,12 +204,16 @@ extension BuildContext {
                 var lines: [Substring]? = nil
                 let source = byOutput[page].map { content[$0] }
                 if let source {
-                    lines = String(decoding: source.raw, as: UTF8.self).split(
-                        separator: "\n", omittingEmptySubsequences: false)
+                    // Split on LF bytes: "\r\n" is one Character, so a split over Characters
+                    // would make a CRLF file one line.
+                    lines = source.raw.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                        .map { String(decoding: $0.last == 0x0D ? $0.dropLast() : $0, as: UTF8.self)[...] }
                 }
                 for link in links.dangling {
                     var d = locate(link: link, page: page, source: source, lines: lines)
-                    if let target = SitePaths.resolve(link, from: page), files.containsCanonically(target) {
+                    if !LinkChecker.opensFromDisk(link) {
+                        d.message += LinkChecker.notFromDiskReason(link, basePath: folderLinks.basePath)
+                    } else if let target = SitePaths.resolve(link, from: page), files.containsCanonically(target) {
                         d.message = "link '\(link)' on page \(page) names \(target) in other Unicode bytes than "
                             + "the site's file (a letter such as é written as one character in one name and as "
                             + "e + U+0301 in the other): write the link as the file's name is written"
@@ -255,7 +259,7 @@ extension BuildContext {
             + (decoded.map { $0 == link ? [] : folderForms(of: $0, page: page) } ?? [])
         for (n, form) in (exact + folders).enumerated() {
             guard let i = lines.firstIndex(where: { $0.contains(form) }) else { continue }
-            let message = n < exact.count ? "dangling link '\(link)' (on page \(page))"
+            let message = n < exact.count ? "dangling link '\(form)' (on page \(page))"
                 : "link '\(form)' names a folder with no index.html ('\(link)' on page \(page))"
             return Diagnostic(file: project.display(source.source), line: i + 1, message)
         }

@@ -38,7 +38,10 @@ enum ContentLinks {
                 let start = i + 6
                 var end = start
                 var hash = -1
-                while end < n && bytes[end] != 0x22 { if hash < 0 && bytes[end] == 0x23 { hash = end }; end += 1 }
+                while end < n && bytes[end] != 0x22 {                                   // '#' or '?'
+                    if hash < 0 && (bytes[end] == 0x23 || bytes[end] == 0x3F) { hash = end }
+                    end += 1
+                }
                 guard end < n else { break }
                 i = end
                 let pathEnd = hash < 0 ? end : hash
@@ -106,8 +109,11 @@ enum ContentLinks {
 
     static func target(_ link: String, relative: String, outputPath: String, map: [String: String]) -> String? {
         var path = link
-        var fragment = ""
-        if let i = path.firstIndex(of: "#") { fragment = String(path[i...]); path = String(path[..<i]) }
+        var fragment = ""       // and query: `x.md?v=1#f` keeps `?v=1#f`, as folder links do
+        if let i = path.firstIndex(where: { $0 == "#" || $0 == "?" }) {
+            fragment = String(path[i...])
+            path = String(path[..<i])
+        }
         guard path.hasSuffix(".md") || path.hasSuffix(".markdown"), !path.contains(":") else { return nil }
         // Resolve the link relative to the source file inside content/.
         var parts = relative.split(separator: "/").map(String.init)

@@ -120,14 +120,16 @@ public struct ContentPage: Sendable {
         guard let text = String(data: data, encoding: .utf8) else { throw DossierError(file: shown, "not UTF-8 text") }
         var body = text.utf8[...]
         // (The text is the file's bytes less a leading byte order mark, which
-        // `String(data:encoding:)` drops; a file that has one has no front matter.)
-        var bodyStart = data.count - text.utf8.count, bodyLine = 1
+        // `String(data:encoding:)` drops; the front matter may follow one.)
+        let bom = data.count - text.utf8.count
+        var bodyStart = bom, bodyLine = 1
         var fields: SectionConfig? = nil
-        if let split = splitFrontMatter(data) {
-            guard let (yamlRange, start, closingLine) = split else {
+        if let split = splitFrontMatter(bom == 0 ? data : Data(data.dropFirst(bom))) {
+            guard let (after, afterStart, closingLine) = split else {
                 throw DossierError(
                     file: shown, line: 1, "front matter starts with --- but never ends (add a closing --- line)")
             }
+            let yamlRange = (after.lowerBound + bom)..<(after.upperBound + bom), start = afterStart + bom
             guard yamlRange.count <= InputLimits.frontMatter else {
                 throw DossierError(
                     file: shown, line: 1,
@@ -143,7 +145,7 @@ public struct ContentPage: Sendable {
             fields = SectionConfig(
                 key: "front matter", file: shown, root: parent ?? fileURL().deletingLastPathComponent(), node: node)
             // (The text holds the file's bytes: the body is the same bytes from `start`.)
-            body = text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: start)...]
+            body = text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: afterStart)...]
             bodyStart = start
             bodyLine = closingLine + 1
         }
@@ -229,14 +231,18 @@ public struct ContentPage: Sendable {
         }
     }
 
-    /// The text of the first `# ` line among the body's first 40 lines.
+    /// The text of the first level-1 ATX heading line among the body's first 40 lines: up to
+    /// three spaces, `#`, then a space or a tab (as cmark reads `# x`, `#\tx`, `   # x`).
     static func firstHeading(_ body: Substring.UTF8View) -> String? {
         var count = 0
         for line in body.split(separator: 0x0A, maxSplits: 40, omittingEmptySubsequences: true) {
             count += 1
             if count > 40 { break }
-            if line.starts(with: [0x23, 0x20]) {
-                return String(decoding: line.dropFirst(2), as: UTF8.self).trimmingWhitespaceAndNewlines()
+            let indent = line.prefix(4).prefix { $0 == 0x20 }.count
+            let rest = line.dropFirst(indent)
+            let second = rest.dropFirst().first
+            if indent < 4, rest.first == 0x23, second == 0x20 || second == 0x09 {
+                return String(decoding: rest.dropFirst(2), as: UTF8.self).trimmingWhitespaceAndNewlines()
             }
         }
         return nil
@@ -270,7 +276,7 @@ extension ConfigNode {
     /// Parses YAML whose first line is line `lineOffset + 1` of `file`.
     static func parse(_ text: String, file: String, lineOffset: Int) throws -> ConfigNode {
         do {
-            return try parse(text, file: file).shifted(by: lineOffset)
+            return try YAMLComposer.compose(text, file: file, lineOffset: lineOffset).shifted(by: lineOffset)
         } catch let e as DossierError {
             throw DossierError(e.diagnostics.map { var d = $0; d.line = d.line.map { $0 + lineOffset }; return d })
         }

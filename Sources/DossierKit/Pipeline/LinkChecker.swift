@@ -179,6 +179,19 @@ public enum LinkChecker {
         }
     }
 
+    /// Why a link ``opensFromDisk(_:)`` refuses is dangling, as a clause to append to its message.
+    /// `basePath`: base_url's path, when the manifest has one.
+    static func notFromDiskReason(_ link: String, basePath: String?) -> String {
+        if link.hasPrefix("/"), let basePath {
+            return ": a site-absolute link outside base_url's path \(basePath) leaves the site when opened from "
+                + "disk; write the link relative to the page"
+        } else if link.hasPrefix("/") {
+            return ": a site-absolute link leaves the site when opened from disk; set base_url to where the site "
+                + "lives (docs/manifest.md) or write the link relative to the page"
+        }
+        return ": it names a folder, which opens a folder listing from disk; name the folder's index.html"
+    }
+
     static func opensFromDiskByCharacter(_ link: String) -> Bool {
         let path = link.prefix { $0 != "?" && $0 != "#" }
         if path.hasPrefix("/") || path.hasSuffix("/") { return false }

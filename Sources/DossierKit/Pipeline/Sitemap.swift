@@ -6,6 +6,9 @@ import Glibc
 /// `sitemap.xml` (docs/output-manifest.md): every HTML page of the site in path order but
 /// those under `assets/` and the 404 page, each `<loc>` the site's `base_url` followed by
 /// the page's path, a folder's `index.html` written as the folder (`a/index.html` → `a/`).
+/// Without `base_url` a `<loc>` is the page's relative path, `index.html` kept (`a/index.html`,
+/// and `index.html` for the home page). A path's bytes other than RFC 3986's unreserved
+/// characters, sub-delims and `/` are percent-encoded (`sp ace/` → `sp%20ace/`, `ü/` → `%C3%BC/`).
 enum Sitemap {
     static let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset "
         + "xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
@@ -17,7 +20,7 @@ enum Sitemap {
     /// escape a page) it was 4,700 instructions a page.
     static func xml(paths: [String], baseURL: String, notFound: String) -> [UInt8] {
         var out = Array(head.utf8)
-        let base = Array(XMLText.escape(baseURL).utf8)
+        let base = Array(XMLText.escape(baseURL).utf8), dropIndex = !baseURL.isEmpty
         out.reserveCapacity(out.count + paths.count * (base.count + 48) + 16)
         func put(_ s: StaticString) {
             out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
@@ -29,13 +32,13 @@ enum Sitemap {
         for path in paths {
             var text = path
             let done: Bool = text.withUTF8 { b in
-                guard !b.isEmpty, !b.contains(where: { $0 >= 0x80 || $0 == 0x26 || $0 == 0x3C || $0 == 0x3E
-                    || $0 == 0x22 || $0 == 0x27 }) else { return false }
+                guard !b.isEmpty, b.allSatisfy({ plain[Int($0)] }) else { return false }
                 guard ends(b, ".html"), !(b.count >= 7 && memcmp(b.baseAddress!, "assets/", 7) == 0),
                       !b.elementsEqual(notFound.utf8) else { return true }
                 put("  <url><loc>")
                 out += base
-                out += UnsafeBufferPointer(rebasing: b[..<(ends(b, "index.html") ? b.count - 10 : b.count)])
+                let end = dropIndex && ends(b, "index.html") ? b.count - 10 : b.count
+                out += UnsafeBufferPointer(rebasing: b[..<end])
                 put("</loc></url>\n")
                 return true
             }
@@ -55,7 +58,30 @@ enum Sitemap {
     /// The line of `path` in the sitemap, or empty when the sitemap does not list it.
     static func entryByString(_ path: String, baseURL: String, notFound: String) -> String {
         guard path.hasSuffix(".html") && !path.hasPrefix("assets/") && path != notFound else { return "" }
-        let shown = path.hasSuffix("index.html") ? String(path.dropLast("index.html".count)) : path
-        return "  <url><loc>\(XMLText.escape(baseURL + shown))</loc></url>\n"
+        let folder = !baseURL.isEmpty && path.hasSuffix("index.html")
+        let shown = folder ? String(path.dropLast("index.html".count)) : path
+        return "  <url><loc>\(XMLText.escape(baseURL + percentEncoded(shown)))</loc></url>\n"
+    }
+
+    /// Whether a byte stands for itself in a `<loc>` path: RFC 3986's unreserved characters,
+    /// sub-delims and `/`, less `&` and `'` (which XML escapes; they take the String path).
+    static let plain: [Bool] = (0..<256).map { b in
+        guard b < 0x80 else { return false }
+        let c = Character(Unicode.Scalar(UInt8(b)))
+        return c.isASCII && (c.isLetter || c.isNumber || "-._~!$()*+,;=/".contains(c))
+    }
+
+    /// `path` with every byte that is not unreserved, a sub-delim or `/` written `%XX`.
+    static func percentEncoded(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in path.utf8 {
+            if plain[Int(b)] || b == 0x26 || b == 0x27 {
+                out.append(b)
+            } else {
+                out += [0x25, hex[Int(b >> 4)], hex[Int(b & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -93,6 +93,15 @@ public struct Project: Sendable {
         let output = try OutputFolder.resolve(
             try str("output") ?? "_site", root: root, file: shown, line: top.line("output"))
 
+        // `markdown:` and `csv:` are blocks of keys; empty is the same as absent.
+        for k in ["markdown", "csv"] {
+            switch top.value(k) {
+            case .scalar(_, let line)?, .list(_, let line)?:
+                let keys = k == "csv" ? "bom: true" : "smart: true, unsafe: false"
+                throw DossierError(file: shown, line: line, "\(k): expected a block of keys (such as \(keys))")
+            default: break
+            }
+        }
         var options = MarkdownOptions()
         if let md = top.block("markdown") {
             options.unsafeHTML = try md.bool("unsafe", default: false)

@@ -36,9 +36,13 @@ struct YAMLComposer {
     private var parser: UnsafeMutablePointer<yaml_parser_t>
     private var anchors: [String: Anchored] = [:]
     private var budget = ConfigNode.maxValues
+    /// Added to a line named inside a message ("first at line N"): the lines of a
+    /// front matter are counted from the file's start (the error's own line is shifted
+    /// by the caller, ConfigNode.parse(_:file:lineOffset:)).
+    private var lineOffset = 0
 
     /// Composes `text`; errors name `file` and the line.
-    static func compose(_ text: String, file: String) throws -> ConfigNode {
+    static func compose(_ text: String, file: String, lineOffset: Int = 0) throws -> ConfigNode {
         var bytes = Array(text.utf8)
         return try bytes.withUnsafeMutableBufferPointer { buf in
             let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
@@ -50,6 +54,7 @@ struct YAMLComposer {
             yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(parser, buf.baseAddress, buf.count)
             var composer = YAMLComposer(file: file, input: buf, parser: parser)
+            composer.lineOffset = lineOffset
             return try composer.document(text)
         }
     }
@@ -142,7 +147,7 @@ struct YAMLComposer {
             let first = sorted[0]
             throw DossierError(
                 file: file, line: first.line,
-                "duplicate key '\(first.key)' (first at line \(firstLine[first.key] ?? first.line))"
+                "duplicate key '\(first.key)' (first at line \((firstLine[first.key] ?? first.line) + lineOffset))"
                     + (sorted.count > 1
                         ? "; also repeated: \(sorted.dropFirst().map(\.key).joined(separator: ", "))" : ""))
         }
