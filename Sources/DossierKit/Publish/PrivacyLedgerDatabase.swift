@@ -15,15 +15,28 @@ import GameAnalytics
 extension PrivacyLedgerHook {
     struct DatabaseLedger {
         var path: String
-        /// The database as shown in messages, and the project's `privacy-ledger.txt` (a copy).
-        var shown: String
+        /// The database as messages name it; its ledger as they name it; the project's
+        /// `privacy-ledger.txt` (a copy).
+        var database: String, shown: String
         var textLedger: URL
-        var ledger: Ledger
         var lifetimeMilli: Int
+
+        /// The ledger as committed now (read once the ledger's lock is held).
+        func read() throws -> Ledger {
+            #if DOMAIN_GAME
+            let rows: [PrivacyLedgerRow]
+            do { rows = try StudyDatabase(path: path, create: false).privacyLedger() } catch {
+                throw DossierError(file: database, error.message)
+            }
+            return try PrivacyLedgerHook.ledger(of: rows, shown: database)
+            #else
+            return Ledger()
+            #endif
+        }
     }
 
     /// The database that `release` names, found through `project`, with its seal checked
-    /// against the database's key and its ledger read.
+    /// against the database's key (its ledger is not read here: ``DatabaseLedger/read()``).
     static func databaseLedger(release r: ReleaseFile, file: String, project: Project?) throws -> DatabaseLedger {
         #if DOMAIN_GAME
         let how =
@@ -54,24 +67,9 @@ extension PrivacyLedgerHook {
                 "the release file does not match its seal (it was edited, or made with another "
                     + "key): rebuild the site and publish what the build wrote")
         }
-        let rows: [PrivacyLedgerRow]
-        do { rows = try StudyDatabase(location: db, create: false).privacyLedger() } catch {
-            throw DossierError(file: settings.databaseShown, error.message)
-        }
-        var ledger = Ledger()
-        for (i, row) in rows.enumerated() {
-            guard let eps = PrivacyNumber.milli(row.epsilon) else {
-                throw DossierError(
-                    file: settings.databaseShown,
-                    "privacy_ledger row \(i + 1): epsilon '\(row.epsilon)' is not a number")
-            }
-            ledger.entries.append(
-                Ledger.Entry(
-                    release: row.release, epsilonMilli: eps, delta: row.delta, section: row.section,
-                    published: row.published))
-        }
-        return DatabaseLedger(path: db.text, shown: settings.databaseShown + " (its privacy ledger)",
-                              textLedger: project.root.appendingPathComponent(fileName), ledger: ledger,
+        return DatabaseLedger(path: db.text, database: settings.databaseShown,
+                              shown: settings.databaseShown + " (its privacy ledger)",
+                              textLedger: project.root.appendingPathComponent(fileName),
                               lifetimeMilli: settings.lifetimeMilli)
         #else
         throw DossierError(
@@ -79,18 +77,61 @@ extension PrivacyLedgerHook {
         #endif
     }
 
-    /// Records `entries` in the database's ledger (those it holds already are kept as they are).
-    static func appendToDatabase(_ path: String, _ entries: [Ledger.Entry]) throws {
+    /// Records `entries` in the database's ledger (those it holds already are kept as they
+    /// are) and returns the database's ledger as committed. The budget is checked again
+    /// inside that transaction, against every row committed by then (another project on
+    /// this database may have published since `prepare` read it): `lifetimeMilli` nil
+    /// means no check (`--exceed-privacy-budget`). A refusal adds nothing.
+    static func appendToDatabase(_ path: String, _ entries: [Ledger.Entry], new entry: Ledger.Entry,
+                                 lifetimeMilli: Int?, shown: String) throws -> Ledger {
         #if DOMAIN_GAME
+        let result: (added: Bool, ledger: [PrivacyLedgerRow])
         do {
-            try StudyDatabase(path: path, create: false).appendPrivacyLedger(entries.map {
-                    PrivacyLedgerRow(
-                        release: $0.release, epsilon: PrivacyNumber.text(milli: $0.epsilonMilli), delta: $0.delta,
-                        section: $0.section, published: $0.published)
-            })
+            result = try StudyDatabase(path: path, create: false).appendPrivacyLedger(entries.map {
+                PrivacyLedgerRow(
+                    release: $0.release, epsilon: PrivacyNumber.text(milli: $0.epsilonMilli), delta: $0.delta,
+                    section: $0.section, published: $0.published)
+            }) { committed in
+                guard let life = lifetimeMilli else { return true }
+                return (try? checkBudget(committed, entries, new: entry, lifetimeMilli: life, shown: shown)) != nil
+            }
         } catch {
             throw DossierError(file: path, error.message)
         }
+        if !result.added, let life = lifetimeMilli {   // the refusal, from the ledger the check saw
+            try checkBudget(result.ledger, entries, new: entry, lifetimeMilli: life, shown: shown)
+        }
+        return try ledger(of: result.ledger, shown: shown)
+        #else
+        return Ledger()
         #endif
     }
+
+    #if DOMAIN_GAME
+    /// Refuses `entry` when the releases of `committed` and `entries` (each counted once)
+    /// leave no room for it; nothing to check when `committed` already holds it.
+    static func checkBudget(_ committed: [PrivacyLedgerRow], _ entries: [Ledger.Entry], new entry: Ledger.Entry,
+                            lifetimeMilli: Int, shown: String) throws(DossierError) {
+        var all = try ledger(of: committed, shown: shown)
+        guard !all.contains(release: entry.release) else { return }
+        for e in entries where e.release != entry.release && !all.contains(release: e.release) {
+            all.entries.append(e)
+        }
+        guard all.spentMilli + entry.epsilonMilli > lifetimeMilli else { return }
+        throw overBudget(entry, spentMilli: all.spentMilli, lifetimeMilli: lifetimeMilli, shown: shown)
+    }
+
+    /// The database's rows as a ledger; a row whose ε is not a number stops the publish.
+    static func ledger(of rows: [PrivacyLedgerRow], shown: String) throws(DossierError) -> Ledger {
+        var ledger = Ledger()
+        for (i, row) in rows.enumerated() {
+            guard let eps = PrivacyNumber.milli(row.epsilon) else {
+                throw DossierError(file: shown, "privacy_ledger row \(i + 1): epsilon '\(row.epsilon)' is not a number")
+            }
+            ledger.entries.append(Ledger.Entry(release: row.release, epsilonMilli: eps, delta: row.delta,
+                                               section: row.section, published: row.published))
+        }
+        return ledger
+    }
+    #endif
 }

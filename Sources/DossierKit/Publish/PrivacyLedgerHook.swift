@@ -27,6 +27,9 @@ public struct PrivacyLedgerHook: Sendable {
     public let alreadyRecorded: Bool
     /// The study database that keeps the ledger (nil: the ledger is the text file alone).
     let databasePath: String?
+    /// The ledger as messages name it, and the budget checked again as the release is
+    /// recorded in a database (nil: `--exceed-privacy-budget`, or no database).
+    let shownLedger: String, recheckMilli: Int?
     /// The text ledger's lock (`<ledger>.lock`), held from before the ledger is read until
     /// this publish ends: two publishes of one project read, check and append one after
     /// the other, so neither's spend is written over (nil where no lock can be had).
@@ -62,12 +65,11 @@ public struct PrivacyLedgerHook: Sendable {
                                     subject: "this privacy ledger (one publish at a time reads and adds to it)") {
             Console.note($0)
         }
-        if let f = found {   // read again under the lock: another publish may have just added to it
-            let again = try databaseLedger(release: r, file: file.path, project: project)
+        if let f = found {   // read under the lock: another publish of this project may have just added to it
             databasePath = f.path
-            shownLedger = again.shown
-            ledger = again.ledger
-            life = min(life, again.lifetimeMilli)
+            shownLedger = f.shown
+            ledger = try f.read()
+            life = min(life, f.lifetimeMilli)
         }
         // (Fails closed: a ledger that cannot be read is an error, not an empty ledger.)
         if let text = try PrivacyFiles.textIfPresent(ledgerURL, shown: ledgerURL.path) {
@@ -83,16 +85,21 @@ public struct PrivacyLedgerHook: Sendable {
             release: r.release, epsilonMilli: eps, delta: r.delta, section: r.section, published: "")
         let recorded = ledger.contains(release: r.release)
         if !recorded && ledger.spentMilli + eps > life && !allowOverBudget {
-            throw DossierError(
-                file: shownLedger,
-                "publishing release \(r.release) would spend ε = \(PrivacyNumber.text(milli: eps)) on top of the ε = "
-                    + "\(PrivacyNumber.text(milli: ledger.spentMilli)) already spent, past the lifetime budget ε = "
-                    + "\(PrivacyNumber.text(milli: life)); nothing was published — pass --exceed-privacy-budget to "
-                    + "publish anyway"
-            )
+            throw overBudget(entry, spentMilli: ledger.spentMilli, lifetimeMilli: life, shown: shownLedger)
         }
         return PrivacyLedgerHook(ledgerURL: ledgerURL, ledger: ledger, entry: entry, alreadyRecorded: recorded,
-                                 databasePath: databasePath, lock: lock)
+                                 databasePath: databasePath, shownLedger: shownLedger,
+                                 recheckMilli: allowOverBudget || databasePath == nil ? nil : life, lock: lock)
+    }
+
+    /// The refusal of a release that would take the ledger past its lifetime budget.
+    static func overBudget(_ entry: Ledger.Entry, spentMilli: Int, lifetimeMilli: Int, shown: String) -> DossierError {
+        DossierError(
+            file: shown,
+            "publishing release \(entry.release) would spend ε = \(PrivacyNumber.text(milli: entry.epsilonMilli)) on "
+                + "top of the ε = \(PrivacyNumber.text(milli: spentMilli)) already spent, past the lifetime budget ε = "
+                + "\(PrivacyNumber.text(milli: lifetimeMilli)); nothing was published — pass --exceed-privacy-budget "
+                + "to publish anyway")
     }
 
     /// A line for the log.
@@ -110,7 +117,10 @@ public struct PrivacyLedgerHook: Sendable {
         var l = ledger, e = entry
         e.published = ISODateText.format(date)
         l.entries.append(e)
-        if let databasePath { try Self.appendToDatabase(databasePath, l.entries) }
+        if let databasePath {   // the text ledger becomes a copy of the database's, as committed
+            l = try Self.appendToDatabase(databasePath, l.entries, new: e, lifetimeMilli: recheckMilli,
+                                          shown: shownLedger)
+        }
         let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent(
             "." + ledgerURL.lastPathComponent + ".tmp")
         try Data(l.text.utf8).write(to: tmp)

@@ -77,15 +77,30 @@ extension StudyDatabase {
     }
 
     /// Adds the rows the ledger does not hold yet (by release), in one transaction, each
-    /// numbered after the last (`seq`).
-    public func appendPrivacyLedger(_ rows: [PrivacyLedgerRow]) throws(GameError) {
-        try transaction { () throws(GameError) in
+    /// numbered after the last (`seq`); returns whether it added them and the whole ledger
+    /// as committed.
+    ///
+    /// `accept` sees the ledger as it is inside that transaction, after every other
+    /// publish's committed rows, and may say no to add nothing: a budget check there
+    /// cannot be passed by two publishes at once (docs/game-privacy.md, "One publish at a
+    /// time per ledger"). PostgreSQL: the transaction first takes `privacy_ledger` in SHARE
+    /// ROW EXCLUSIVE mode (one such writer at a time; readers go on), before its snapshot
+    /// is taken; SQLite: `BEGIN IMMEDIATE` is already one writer at a time.
+    @discardableResult
+    public func appendPrivacyLedger(
+        _ rows: [PrivacyLedgerRow], accept: ([PrivacyLedgerRow]) -> Bool = { _ in true }
+    ) throws(GameError) -> (added: Bool, ledger: [PrivacyLedgerRow]) {
+        try transaction { () throws(GameError) -> (added: Bool, ledger: [PrivacyLedgerRow]) in
+            if engine == .postgres { try exec("LOCK TABLE privacy_ledger IN SHARE ROW EXCLUSIVE MODE") }
+            let committed = try privacyLedger()
+            guard accept(committed) else { return (false, committed) }
             for r in rows {
                 try run("INSERT INTO privacy_ledger(release, epsilon, delta, section, published, seq) "
                         + "VALUES($1,$2,$3,$4,$5,"
                         + "(SELECT COALESCE(MAX(seq), 0) + 1 FROM privacy_ledger)) ON CONFLICT DO NOTHING",
                         [.text(r.release), .text(r.epsilon), .text(r.delta), .text(r.section), .text(r.published)])
             }
+            return (true, try privacyLedger())
         }
     }
 }
