@@ -51,11 +51,15 @@ var KitStore = (function () {
         r.onerror = function () { reject(r.error); };
       }).then(function (d) {
         if (d) return d;
-        return make().then(function (d) {
+        // Two tabs opening the kit for the first time at once each make a key; the get and the
+        // put are one readwrite transaction (one at a time per store), so the second tab finds
+        // the first one's key and uses it: one device, one key.
+        return make().then(function (mine) {
           return new Promise(function (resolve, reject) {
-            var t = db.transaction("device", "readwrite");
-            t.objectStore("device").put(d);
-            t.oncomplete = function () { resolve(d); };
+            var t = db.transaction("device", "readwrite"), os = t.objectStore("device"), chosen = mine;
+            var g = os.get("device");
+            g.onsuccess = function () { if (g.result) chosen = g.result; else os.put(mine); };
+            t.oncomplete = function () { resolve(chosen); };
             t.onerror = function () { reject(t.error); };
           });
         });
