@@ -31,7 +31,7 @@
   function start() {
     RM.store.players().then(function (ps) {
       players = ps;
-      if (ps.length === 0) return RM.store.newPlayer().then(function (p) { players = [p]; choose(p); });
+      if (ps.length === 0) return RM.store.firstPlayer().then(function (p) { players = [p]; choose(p); });
       if (ps.length === 1) return choose(ps[0]);
       S.playerList(ps, null, choose);
       S.show("players");
@@ -48,7 +48,7 @@
   function sendSurvey(answers, complete) {
     var p = player, text = JSON.stringify(S.surveyRecord(p.id, answers, complete)) + "\n";
     p.survey = complete ? "complete" : "incomplete";
-    RM.store.put(p).then(function () { return queue(p, text); });
+    RM.store.setSurvey(p, p.survey).then(function () { return queue(p, text); });
     home();
   }
 
@@ -110,9 +110,8 @@
     var t0 = TimedInput.eventTime(ev);
     var seed = seedBase !== null ? (seedBase + gamesThisLoad) >>> 0 : crypto.getRandomValues(new Uint32Array(1))[0];
     gamesThisLoad += 1;
-    run = { game: new RM.model.Game(seed), seed: seed, t0: t0, session: player.nextSession, volume: [], errors: [], shown: -1, lives: -1, pendingTrace: [] };
-    player.nextSession += 1;
-    RM.store.put(player);
+    run = { game: new RM.model.Game(seed), seed: seed, t0: t0, session: null, volume: [], errors: [], shown: -1, lives: -1, pendingTrace: [] };
+    run.claim = RM.store.claimSession(player);   // (another tab of this player never gets the same number)
     S.show("game", $("game-canvas"));
     RM.draw.fit($("game-canvas"));
     var mine = run;   // this game's frame loop stops when the game is over
@@ -184,7 +183,9 @@
     $("over-detail").textContent = "You cleared " + g.cleared(g.end) + " of " + (g.cleared(g.end) + l.collisions.length) + " obstacles in " +
       Math.floor(g.end / 1000) + " s." + (l.score > best && best > 0 ? " A new best!" : best > l.score ? " Your best so far: " + best + "." : "");
     S.show("over");
-    queue(player, JSON.stringify(rec) + "\n");
+    var p = player;
+    r.claim.then(function (n) { rec.session = n; return queue(p, JSON.stringify(rec) + "\n"); })
+      .catch(function (e) { S.status("Could not keep the game: " + (e && e.message || e)); });
   }
 
   // ---- buttons -------------------------------------------------------------------------
