@@ -306,7 +306,7 @@ struct Walk {
         var entry = TypedEntry(page: p, field: seg.field, order: 0, start: start, end: end, durationMs: end - start,
                                text: seg.text, correct: correct, rekey: rekey, keystrokes: downs,
                                deletions: seg.deletions, dynamics: Analyzer.dynamics(of: keys),
-                               oneTap: seg.oneTapLine != nil)
+                               oneTap: p == .entry && seg.oneTapLine != nil)   // (practice entries: never)
         switch p {
         case .entry:
             let n = pageString!

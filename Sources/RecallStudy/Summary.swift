@@ -42,6 +42,14 @@ public struct ParticipantSummary: Sendable, Hashable, Codable {
     public var medianUpDown: Double?
     public var medianUpUp: Double?
 
+    /// `s` rounded to two decimals as C's `%.2f` rounds it (so 0.045, whose binary value
+    /// is just below the half, gives 0.04, as every table that prints it says), not
+    /// half away from zero on the binary product (which gave 0.05).
+    static func hundredthsAsPrintf(_ s: Double) -> Double {
+        if let k = SecondsText.roundedHundredths(s) { return Double(k) / 100 }
+        return Double(formatSecondsPrintf(s)) ?? s
+    }
+
     public init(_ r: ParticipantResult) {
         participant = r.participant
         source = r.source
@@ -51,7 +59,7 @@ public struct ParticipantSummary: Sendable, Hashable, Codable {
         warnings = r.warnings.count
         strings = r.strings.map { s in
             PerString(n: s.number, reached: s.reached, completed: s.completed,
-                      meanEntrySeconds: s.meanEntrySeconds.map { ($0 * 100).rounded() / 100 },
+                      meanEntrySeconds: s.meanEntrySeconds.map(Self.hundredthsAsPrintf),
                       entries: s.entries.count, incorrectEntries: s.incorrectEntries, rekeys: s.rekeys,
                       deletions: s.deletions, finalCorrect: s.finalCorrect, memorizeViews: s.memorizeViews.count,
                       verifyFailures: s.verifyFailures, entryTotalMs: s.entryTotalMs, medianDownDown: s.medianDownDown)

@@ -40,6 +40,8 @@ import Testing
         #expect(s.entries.map(\.oneTap) == [false, true, false])
         #expect(s.entries.map(\.durationMs) == [1000, 0, 1000])
         #expect(s.oneTapEntries == 1)
+        // The Verify page's one tap of "abc123" is practice: only Entry-page entries are one-tap.
+        #expect(s.practice.count == 1 && s.practice.allSatisfy { !$0.oneTap })
         #expect(s.meanEntrySeconds == 1.0)                  // (1000 + 1000) / 2, not 2000 / 3
         #expect(s.entries.count == 3 && s.incorrectEntries == 0)
         let w = r.warnings.filter { $0.message.contains("one key press entered several characters at once") }

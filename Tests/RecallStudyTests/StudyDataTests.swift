@@ -78,3 +78,20 @@ struct FormatSecondsFastPathTests {
         for v in values { #expect(formatSeconds(v) == formatSecondsPrintf(v), "\(v)") }
     }
 }
+
+/// A participant's per-string mean, kept for the study tables, is rounded as `%.2f` rounds
+/// it: printed again with two decimals it gives the digits `%.2f` gives for the unrounded
+/// mean (a mean of 45 ms is 0.04 s in every table, as in the participant's own report).
+struct SummaryMeanRoundingTests {
+    @Test func keptMeanPrintsAsPrintfOfTheMean() {
+        #expect(ParticipantSummary.hundredthsAsPrintf(Double(90) / 2 / 1000) == 0.04)
+        #expect(ParticipantSummary.hundredthsAsPrintf(0.125) == 0.12)
+        #expect(ParticipantSummary.hundredthsAsPrintf(2.675) == 2.67)
+        var values: [Double] = []
+        for ms in 0...20_000 { values.append(Double(ms) / 1000); values.append(Double(ms) / 3 / 1000) }
+        for v in values {
+            let kept = ParticipantSummary.hundredthsAsPrintf(v)
+            #expect(formatSeconds(kept) == formatSecondsPrintf(v), "\(v)")
+        }
+    }
+}

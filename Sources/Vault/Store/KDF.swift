@@ -110,8 +110,10 @@ public struct KDFParameters: Sendable, Codable, Equatable {
                                             rounds: n, blockSize: r, parallelism: p,
                                             maxMemory: 128 * n * r * p + (1 << 24))
         case .pbkdf2Sha256:
+            // The header's bounds (100,000–50,000,000) were checked when it was read; the
+            // checked variant refuses below 210,000, which vaults made elsewhere may use.
             return try KDF.Insecure.PBKDF2.deriveKey(from: bytes, salt: salt, using: .sha256,
-                                                     outputByteCount: 32, rounds: rounds)
+                                                     outputByteCount: 32, unsafeUncheckedRounds: rounds)
         case .argon2id:
             var out = [UInt8](repeating: 0, count: 32)
             let status = salt.withUnsafeBytes { s in
