@@ -28,6 +28,10 @@ import Synchronization
 ///   keystores' inventories read) and not yet hashed their inputs.
 /// - `unit-build`: a build's plan is done and a unit that is not reused is about to be
 ///   built (its inputs stamped by the plan, not yet read by the unit).
+/// - `site-committed`: a build has put its site's files in place and not yet written their
+///   manifest (docs/output-manifest.md, "One command at a time").
+/// - `ledger-copy`: a publish has committed its release's row to the study database's
+///   privacy ledger and not yet rewritten the project's text copy (docs/game-privacy.md).
 ///
 /// In release builds ``reached(_:)`` does nothing.
 public enum PausePoint {

@@ -16,6 +16,10 @@ database's ledger counted ε 12 against a lifetime of 6.
 
 On PostgreSQL a second schedule lets B's ledger transaction start while A's is still open:
 it waits for A's lock on `privacy_ledger` (seen in `pg_stat_activity`), then sees A's row.
+
+And a publish killed between its two ledger writes (the database's row committed, the
+project's text copy not yet written; pause point `ledger-copy`) leaves a copy that the next
+publish of the same release mends, spending nothing more.
 """
 import json
 import sqlite3
@@ -166,3 +170,35 @@ def test_on_postgres_a_second_ledger_transaction_waits_for_the_first(study, pg_d
         assert pb.poll() is None
         gate.write_text("go\n")
         check_outcome(pa, pb, releases, rows, tmp_path / "srv")
+
+
+def test_a_publish_killed_between_the_row_and_the_copy_is_mended_next_time(study, run_dossier, dossier_bin,
+                                                                             tmp_path):
+    root, uploads = study
+    db = tmp_path / "study.sqlite"
+    env = scrub_environment()
+    run_dossier("game", "ingest", "--key", root / "study.key", *uploads, "--db", db, env=env)
+    (a, _), releases = projects(tmp_path, db, run_dossier, env)
+    with WebDAVServer(tmp_path / "srv") as dav:
+        gate = tmp_path / "copy-gate"
+        p = start_publish(dossier_bin, a, dav.url + "a/", env, DOSSIER_PAUSE_AT="ledger-copy",
+                          DOSSIER_PAUSE_FILE=str(gate))
+        wait_for("the ledger copy", lambda: gate.with_name(gate.name + ".reached").exists(), p)
+        p.kill()
+        p.communicate()
+        con = sqlite3.connect(db)
+        rows = con.execute("select release from privacy_ledger").fetchall()
+        con.close()
+        assert rows == [(releases[0],)]                               # the row is committed
+        copy = a / "privacy-ledger.txt"
+        assert not copy.exists() or releases[0] not in copy.read_text()  # the copy is not
+        again = start_publish(dossier_bin, a, dav.url + "a/", env)
+        out, err = again.communicate(timeout=300)
+        assert again.returncode == 0, err
+        assert "already in the ledger" in out, out
+        assert releases[0] in copy.read_text()                        # mended: a copy of the database's
+        copy.unlink()                                                 # a deleted copy comes back too
+        again = start_publish(dossier_bin, a, dav.url + "a/", env)
+        out, err = again.communicate(timeout=300)
+        assert again.returncode == 0 and "already in the ledger" in out, out + err
+    assert copy.read_text().count(releases[0]) == 1

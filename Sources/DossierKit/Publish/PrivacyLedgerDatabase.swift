@@ -82,7 +82,7 @@ extension PrivacyLedgerHook {
     /// inside that transaction, against every row committed by then (another project on
     /// this database may have published since `prepare` read it): `lifetimeMilli` nil
     /// means no check (`--exceed-privacy-budget`). A refusal adds nothing.
-    static func appendToDatabase(_ path: String, _ entries: [Ledger.Entry], new entry: Ledger.Entry,
+    static func appendToDatabase(_ path: String, _ entries: [Ledger.Entry], new entry: Ledger.Entry?,
                                  lifetimeMilli: Int?, shown: String) throws -> Ledger {
         #if DOMAIN_GAME
         let result: (added: Bool, ledger: [PrivacyLedgerRow])
@@ -92,13 +92,13 @@ extension PrivacyLedgerHook {
                     release: $0.release, epsilon: PrivacyNumber.text(milli: $0.epsilonMilli), delta: $0.delta,
                     section: $0.section, published: $0.published)
             }) { committed in
-                guard let life = lifetimeMilli else { return true }
+                guard let life = lifetimeMilli, let entry else { return true }
                 return (try? checkBudget(committed, entries, new: entry, lifetimeMilli: life, shown: shown)) != nil
             }
         } catch {
             throw DossierError(file: path, error.message)
         }
-        if !result.added, let life = lifetimeMilli {   // the refusal, from the ledger the check saw
+        if !result.added, let life = lifetimeMilli, let entry {   // the refusal, from the ledger the check saw
             try checkBudget(result.ledger, entries, new: entry, lifetimeMilli: life, shown: shown)
         }
         return try ledger(of: result.ledger, shown: shown)

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import TextBasics
 import Privacy
+import StudyStore
 
 // MARK: - `dossier publish` and the privacy ledger (docs/game-privacy.md, "The release ledger")
 
@@ -30,6 +31,9 @@ public struct PrivacyLedgerHook: Sendable {
     /// The ledger as messages name it, and the budget checked again as the release is
     /// recorded in a database (nil: `--exceed-privacy-budget`, or no database).
     let shownLedger: String, recheckMilli: Int?
+    /// With a database: the text copy differs from the database's ledger (so recording
+    /// writes it even when the release is recorded already).
+    let copyStale: Bool
     /// The text ledger's lock (`<ledger>.lock`), held from before the ledger is read until
     /// this publish ends: two publishes of one project read, check and append one after
     /// the other, so neither's spend is written over (nil where no lock can be had).
@@ -72,6 +76,7 @@ public struct PrivacyLedgerHook: Sendable {
             life = min(life, f.lifetimeMilli)
         }
         // (Fails closed: a ledger that cannot be read is an error, not an empty ledger.)
+        var copied = Set<String>()   // the releases the text file records
         if let text = try PrivacyFiles.textIfPresent(ledgerURL, shown: ledgerURL.path) {
             let parsed: Ledger
             do { parsed = try Ledger.parse(text) } catch {
@@ -80,6 +85,7 @@ public struct PrivacyLedgerHook: Sendable {
             // With a database the text file is a copy; releases only it records (an older
             // project's ledger) are carried into the database on the next record.
             for e in parsed.entries where !ledger.contains(release: e.release) { ledger.entries.append(e) }
+            copied = Set(parsed.entries.map(\.release))
         }
         let entry = Ledger.Entry(
             release: r.release, epsilonMilli: eps, delta: r.delta, section: r.section, published: "")
@@ -87,9 +93,13 @@ public struct PrivacyLedgerHook: Sendable {
         if !recorded && ledger.spentMilli + eps > life && !allowOverBudget {
             throw overBudget(entry, spentMilli: ledger.spentMilli, lifetimeMilli: life, shown: shownLedger)
         }
+        // With a database: a copy that lacks a row (a publish stopped between the two
+        // writes) or holds a release the database lacks is mended at the next record.
+        let stale = databasePath != nil && Set(ledger.entries.map(\.release)) != copied
         return PrivacyLedgerHook(ledgerURL: ledgerURL, ledger: ledger, entry: entry, alreadyRecorded: recorded,
                                  databasePath: databasePath, shownLedger: shownLedger,
-                                 recheckMilli: allowOverBudget || databasePath == nil ? nil : life, lock: lock)
+                                 recheckMilli: allowOverBudget || databasePath == nil ? nil : life,
+                                 copyStale: stale, lock: lock)
     }
 
     /// The refusal of a release that would take the ledger past its lifetime budget.
@@ -113,14 +123,15 @@ public struct PrivacyLedgerHook: Sendable {
 
     /// Appends the release (written to a temporary file and moved into place).
     public func record(at date: Date = Date()) throws {
-        guard !alreadyRecorded else { return }
+        guard !alreadyRecorded || copyStale else { return }
         var l = ledger, e = entry
         e.published = ISODateText.format(date)
-        l.entries.append(e)
+        if !alreadyRecorded { l.entries.append(e) }
         if let databasePath {   // the text ledger becomes a copy of the database's, as committed
-            l = try Self.appendToDatabase(databasePath, l.entries, new: e, lifetimeMilli: recheckMilli,
-                                          shown: shownLedger)
+            l = try Self.appendToDatabase(databasePath, l.entries, new: alreadyRecorded ? nil : e,
+                                          lifetimeMilli: recheckMilli, shown: shownLedger)
         }
+        PausePoint.reached("ledger-copy")   // (tests stop a publish here: debug builds only)
         let tmp = ledgerURL.deletingLastPathComponent().appendingPathComponent(
             "." + ledgerURL.lastPathComponent + ".tmp")
         try Data(l.text.utf8).write(to: tmp)
