@@ -45,7 +45,7 @@ let domains: [Domain] = [
            dependencies: ["Strength", "Escaping", "TextBasics", "CArgon2", "CGzip", "XMLScan", "ZipArchive",
                           "JSONLines"] + crypto,
            testResources: [.copy("Fixtures")], testDependencies: ["JSONLines"]),
-    Domain(key: "sms", module: "SecureSMS", dependencies: ["Strength", "TextBasics"] + crypto,
+    Domain(key: "sms", module: "SecureSMS", dependencies: ["Strength", "TextBasics", "ProcessLocks"] + crypto,
            testDependencies: ["SplitMix64"]),
     Domain(key: "game", module: "GameAnalytics",
            dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines", "TextBasics"] + crypto,
@@ -102,6 +102,8 @@ var targets: [Target] = [
     // String helpers with no ICU behind them (trim, replace, printf-style numbers, hex),
     // in place of Foundation's NSString-bridged methods: docs/benchmarks.md, "5. Start-up".
     .target(name: "TextBasics"),
+    // One command at a time on a file: flock(2) on a lock file beside it (CommandLock).
+    .target(name: "ProcessLocks"),
     // The binary form of Dossier's own records (build state, participant summaries).
     .target(name: "CompactBinary"),
     // A per-thread bump allocator handed to libcmark-gfm (see Sources/CMarkArena).
@@ -117,7 +119,7 @@ var targets: [Target] = [
     .target(
         name: "DossierKit",
         dependencies: ["Render", "Escaping", "WebDAV", "CompactBinary", "Privacy", "StudyStore", "TextBasics",
-                       "CLibYAML", "ZipArchive"]
+                       "CLibYAML", "ZipArchive", "ProcessLocks"]
             + crypto + enabled.map { .target(name: $0.module) },
         exclude: filesOfDisabledDomains("Sources/DossierKit", "Sections"),
         swiftSettings: enabled.map { .define("DOMAIN_\($0.key.uppercased())") },

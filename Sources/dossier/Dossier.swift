@@ -39,6 +39,17 @@ struct Dossier: AsyncParsableCommand {
     /// Commands added by stages other than the domains (publish, archive).
     static var extraCommands: [any ParsableCommand.Type] { ExtraCommands.all }
 
+    /// The words after `dossier` that name command type `t` (`sms contact add`).
+    static func words(of t: any ParsableCommand.Type, under root: any ParsableCommand.Type = Dossier.self,
+                      prefix: [String] = []) -> String? {
+        for sub in root.configuration.subcommands {
+            let name = sub.configuration.commandName ?? sub._commandName
+            if sub == t { return (prefix + [name]).joined(separator: " ") }
+            if let found = words(of: t, under: sub, prefix: prefix + [name]) { return found }
+        }
+        return nil
+    }
+
     static func main() async {
         let args = OptionAliases.canonical(Array(CommandLine.arguments.dropFirst()))
         if args.count == 2, args[0] == "markdown", !args[1].hasPrefix("-") {
@@ -54,6 +65,7 @@ struct Dossier: AsyncParsableCommand {
         }
         do {
             var command = try parseAsRoot(args)
+            CommandLock.currentCommand = Self.words(of: type(of: command)) ?? "dossier"
             if var async = command as? AsyncParsableCommand {
                 try await async.run()
             } else {

@@ -62,7 +62,9 @@ def test_envelope_and_payload_are_as_documented(pair):
     assert (c["sent_count"], c["received_count"], c["discarded_keys"]) == (0, 1, 0)
     assert None not in c.values(), "absent optional values are absent keys, not null"
     lock = alice.keystore.parent / (alice.keystore.name + ".lock")
-    assert lock.stat().st_size == 0 and stat.S_IMODE(lock.stat().st_mode) == 0o600
+    assert stat.S_IMODE(lock.stat().st_mode) == 0o600
+    # the last holder: "<pid> <command>\n" (keystore.md "One writer at a time")
+    assert re.fullmatch(r"[1-9][0-9]* sms [a-z ]+\n", lock.read_text()), lock.read_text()
 
 
 def test_doc_aad_example_byte_count():

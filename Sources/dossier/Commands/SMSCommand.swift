@@ -27,8 +27,13 @@ struct KeystoreOptions: ParsableArguments {
 
     var url: URL { KeystoreLocation.resolve(explicit: keystore, environment: ProcessInfo.processInfo.environment) }
 
+    /// A command that has to wait for another one's lock on the keystore says so on standard
+    /// error (`waiting for dossier sms encrypt (pid N) to finish with this keystore …`).
+    static func sayWaits() { KeystoreLock.waiting = { Console.note($0) } }
+
     /// Opens the keystore holding its exclusive lock until the command ends.
     func open() throws -> Keystore {
+        Self.sayWaits()
         let url = self.url
         // A locked keystore is reported before asking for a password.
         if let until = (try? Keystore.lockoutState(at: url))?.lockedUntil, until > SMS.now() {
@@ -195,6 +200,7 @@ struct SMSInit: AsyncParsableCommand {
         let kdf = Keystore.KDFParams(log2n: kdfLog2n, r: 8, p: 1,
                                      salt: Data((0..<16).map { _ in UInt8.random(in: 0...255) }))
         let url = store.url
+        KeystoreOptions.sayWaits()
         _ = try SMS.wrap {
             try Keystore.create(at: url, account: account, password: pw, lockSeconds: lockSeconds, kdf: kdf,
                                 now: SMS.now(),

@@ -33,9 +33,7 @@ extension VaultCLI {
     static func holdLock(_ path: String) {
         let file = lockPath(path)
         guard held[file] == nil else { return }
-        let words = CommandLine.arguments.dropFirst().prefix(2).filter { $0.allSatisfy { ("a"..."z").contains($0) } }
-        let command = words.isEmpty ? "vault" : words.joined(separator: " ")
-        held[file] = CommandLock.take(file, .write, command: command,
+        held[file] = CommandLock.take(file, .write, command: CommandLock.currentCommand,
                                       subject: "this vault (one command at a time opens or changes it)") {
             Console.note($0)
         }

@@ -1,13 +1,9 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
 import Glibc
-#else
-import Foundation
-#endif
 
-/// One command at a time on one thing — a site folder, a vault — through `flock(2)` on a
-/// lock file beside it (docs/output-manifest.md, "One command at a time"; docs/vault-cli.md,
-/// "One command at a time"). The lock is on a side file because the things it guards are
+/// One command at a time on one thing — a site folder, a vault, a privacy ledger, an SMS
+/// keystore — through `flock(2)` on a lock file beside it (docs/output-manifest.md, "One
+/// command at a time"; docs/vault-cli.md, "One command at a time";
+/// docs/securesms-keystore.md). The lock is on a side file because the things it guards are
 /// replaced by `rename`, which would take a lock on their own inode with them. The file is
 /// never removed; the lock goes with the process that held it, so a killed command leaves
 /// nothing to clean up.
@@ -16,9 +12,23 @@ public final class CommandLock: @unchecked Sendable {
 
     private let fd: Int32
 
+    /// The running command's words after `dossier` (`vault add`, `sms encrypt`), as the
+    /// lock file records it for a command that has to wait: set once by the command line.
+    nonisolated(unsafe) public static var currentCommand = "dossier"
+
     private init(fd: Int32) { self.fd = fd }
 
     deinit { close(fd) }   // closing the last descriptor releases the lock
+
+    /// What ``attempt(_:_:command:subject:seconds:waiting:)`` got.
+    public enum Outcome {
+        case locked(CommandLock)
+        /// Another command still held it when the wait ran out.
+        case busy
+        /// No lock can be had here: the lock file can be neither made nor opened (its
+        /// `errno`), or the file system has no locks.
+        case unavailable(errno: Int32)
+    }
 
     /// Takes the lock of `file` for `use` (`write`: exclusive, `read`: shared). When another
     /// command holds it in a way that excludes this one, first tells `waiting` which
@@ -28,16 +38,40 @@ public final class CommandLock: @unchecked Sendable {
     /// the command goes on unlocked, as it did before the lock existed.
     public static func take(_ file: String, _ use: Use, command: String, subject: String,
                             waiting: (String) -> Void) -> CommandLock? {
+        if case .locked(let lock) = attempt(file, use, command: command, subject: subject, seconds: nil,
+                                            waiting: waiting) { return lock }
+        return nil
+    }
+
+    /// ``take(_:_:command:subject:waiting:)`` with a bounded wait: at most `seconds` (nil:
+    /// without limit; 0: not at all, and then nothing is said), trying again every 20 ms.
+    public static func attempt(_ file: String, _ use: Use, command: String, subject: String, seconds: Int?,
+                               waiting: (String) -> Void) -> Outcome {
         var fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         let writable = fd >= 0
         if fd < 0 { fd = open(file, O_RDONLY | O_CLOEXEC) }   // a read-only place: a reader can still lock
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .unavailable(errno: errno) }
         let op = use == .write ? LOCK_EX : LOCK_SH
         if flock(fd, op | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK else { close(fd); return nil }
+            let e = errno
+            guard e == EWOULDBLOCK else { close(fd); return .unavailable(errno: e) }
+            if seconds == 0 { close(fd); return .busy }
             waiting("waiting for \(holder(fd)) to finish with \(subject) …")
-            while flock(fd, op) != 0 {
-                guard errno == EINTR else { close(fd); return nil }
+            if let seconds {
+                var now = timespec(), end = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &end)
+                end.tv_sec += seconds
+                while flock(fd, op | LOCK_NB) != 0 {
+                    clock_gettime(CLOCK_MONOTONIC, &now)
+                    guard errno == EWOULDBLOCK || errno == EINTR,
+                          now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec)
+                    else { close(fd); return .busy }
+                    usleep(20_000)
+                }
+            } else {
+                while flock(fd, op) != 0 {
+                    guard errno == EINTR else { let e = errno; close(fd); return .unavailable(errno: e) }
+                }
             }
         }
         if writable && use == .write {   // who holds it, for the next one to wait (readers change nothing)
@@ -45,7 +79,7 @@ public final class CommandLock: @unchecked Sendable {
             _ = ftruncate(fd, 0)
             _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         }
-        return CommandLock(fd: fd)
+        return .locked(CommandLock(fd: fd))
     }
 
     /// `dossier build (pid 12345)` from the file's `<pid> <command>\n`, when that process
@@ -61,26 +95,5 @@ public final class CommandLock: @unchecked Sendable {
               parts[1].dropLast().allSatisfy({ ("a"..."z").contains($0) || $0 == " " }), parts[1].count > 1
         else { return "another dossier command" }
         return "dossier \(parts[1].dropLast()) (pid \(pid))"
-    }
-}
-
-/// The lock of a site folder: `.<name>.lock` beside it. A build holds it exclusively from
-/// before it reads the last build's state until its state is saved; a publish or an
-/// archive holds it shared while it reads the site and its manifest. So a second build of
-/// the same site — another terminal, a scheduled job, a colleague on a shared folder —
-/// waits for the first instead of patching the same files and leaving a manifest that
-/// describes the other build's site, and a build waits for a publish sending its files.
-public enum SiteLock {
-    /// `.<name>.lock` beside `site`.
-    public static func path(for site: URL) -> String {
-        let s = site.standardizedFileURL
-        return s.deletingLastPathComponent().path + "/." + s.lastPathComponent + ".lock"
-    }
-
-    public static func take(_ site: URL, _ use: CommandLock.Use, command: String,
-                            waiting: (String) -> Void) -> CommandLock? {
-        CommandLock.take(path(for: site), use, command: command,
-                         subject: "this site (one command at a time builds, publishes or archives it)",
-                         waiting: waiting)
     }
 }
