@@ -33,6 +33,16 @@ public enum ExperienceCollection {
             while taken.contains(norm(Rules.defaultTitlePrefix + String(n))) { n += 1 }
             out[i].title = Rules.defaultTitlePrefix + String(n)
         }
+        // One site folder per experience: two files with one slug (`a b.json`, `a-b.json`).
+        var slugs: [String: String] = [:]
+        for e in out {
+            if let other = slugs[e.slug] {
+                issues.append(.error(e.file, nil, "its site folder experiences/\(e.slug)/ is already used by "
+                                     + "\(other); rename the file"))
+            } else {
+                slugs[e.slug] = e.file
+            }
+        }
         // Unique titles (F16): report the later file.
         for i in out.indices {
             guard let t = out[i].title else { continue }

@@ -54,8 +54,25 @@ public enum TourImporter {
     static func number(_ n: JNode?) -> Double? {
         guard let n else { return nil }
         if let v = n.numberValue { return v }
-        if let s = n.stringValue, let v = Double(s.trimmingWhitespace()), v.isFinite { return v }
+        if let s = n.stringValue?.trimmingWhitespace(), isDecimal(s), let v = Double(s), v.isFinite { return v }
         return nil
+    }
+
+    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?` — a decimal number, not
+    /// Swift's `Double(_:)` grammar, which also reads hexadecimal (`0x10` as 16), `inf`, `nan`.
+    static func isDecimal(_ s: String) -> Bool {
+        var u = Array(s.utf8)[...]
+        func digits() -> Int { let n = u.prefix { $0 &- 0x30 < 10 }.count; u = u.dropFirst(n); return n }
+        if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
+        var mantissa = digits()
+        if u.first == 0x2E { u = u.dropFirst(); mantissa += digits() }
+        guard mantissa > 0 else { return false }
+        if let c = u.first, c == 0x65 || c == 0x45 {
+            u = u.dropFirst()
+            if let c = u.first, c == 0x2B || c == 0x2D { u = u.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return u.isEmpty
     }
 
     /// A number the tour must give (a hot spot's direction): when it is missing or not a

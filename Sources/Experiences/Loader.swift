@@ -137,10 +137,9 @@ public struct ExperienceLoader {
                 err(node["title"]?.line ?? node.line, "panorama \"\(id)\" needs a title of 1 to 60 characters")
             }
             var image = ""
-            if let im = text(node["image"], "image") {
-                image = im
-            } else if node["image"] == nil {
-                err(node.line, "panorama \"\(id)\" has no image")
+            if let im = text(node["image"], "image") { image = im }
+            if image.isEmpty, node["image"].map({ $0.isNull || $0.stringValue == "" }) ?? true {
+                err(node["image"]?.line ?? node.line, "panorama \"\(id)\" has no image")   // (absent, null or "")
             }
             if !image.isEmpty {
                 checkMedia(image, allowed: Rules.imageTypes, what: "image", line: node["image"]?.line ?? node.line,
@@ -211,9 +210,14 @@ public struct ExperienceLoader {
                   allowed: ["id", "kind", "yaw", "pitch", "size", "label", "media", "target", "targetYaw",
                             "targetPitch", "text"],
                   what: "trigger", err: err)
-        let id = node["id"]?.stringValue ?? "t\(j + 1)"
-        if node["id"] != nil, !Rules.isValidID(id) {
-            err(node["id"]?.line, "trigger id \"\(id)\" may use only \(Self.idCharacters)")
+        var id = "t\(j + 1)"   // (absent or null: the default, as for a panorama)
+        if let n = node["id"], !n.isNull {
+            if let s = n.stringValue {
+                id = s
+                if !Rules.isValidID(s) { err(n.line, "trigger id \"\(s)\" may use only \(Self.idCharacters)") }
+            } else {
+                err(n.line, "trigger id must be text, found \(n.typeName)")
+            }
         }
         guard let ks = node["kind"]?.stringValue else {
             err(node["kind"]?.line ?? node.line,

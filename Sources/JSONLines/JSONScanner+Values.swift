@@ -55,16 +55,17 @@ extension JSONScanner {
             case 0x72: out.append(0x0D)
             case 0x74: out.append(0x09)
             case 0x75:
+                let escape = i - 1   // (a lone surrogate is named at its backslash)
                 i += 1
                 var u = try hex4()
                 if (0xD800...0xDBFF).contains(u) {
-                    guard i + 1 < end, p[i] == 0x5C, p[i + 1] == 0x75 else { throw lone() }
+                    guard i + 1 < end, p[i] == 0x5C, p[i + 1] == 0x75 else { throw lone(at: escape) }
                     i += 2
                     let lo = try hex4()
-                    guard (0xDC00...0xDFFF).contains(lo) else { throw lone() }
+                    guard (0xDC00...0xDFFF).contains(lo) else { throw lone(at: escape) }
                     u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(u) {
-                    throw lone()
+                    throw lone(at: escape)
                 }
                 appendUTF8(Unicode.Scalar(u)!, to: &out)
                 continue
@@ -77,8 +78,8 @@ extension JSONScanner {
         throw fail("a string is not closed before the end of the \(unit)")
     }
 
-    func lone() -> JSONScanProblem {
-        fail("a lone surrogate in a \\u escape (a \\uD800–\\uDBFF must be followed by "
+    func lone(at offset: Int) -> JSONScanProblem {
+        JSONScanProblem(at: offset, "a lone surrogate in a \\u escape (a \\uD800–\\uDBFF must be followed by "
             + "a \\uDC00–\\uDFFF)")
     }
 
@@ -253,7 +254,7 @@ extension JSONScanner {
             var first = true
             while try nextItem(first: &first) { try skipValue(depth: depth + 1) }
         case 0x74, 0x66, 0x6E: _ = try word()
-        case 0x2D, 0x30...0x39: _ = try number()
+        case 0x2D, 0x30...0x39: _ = try double("")   // (a skipped number is still a finite double)
         default: throw fail("not JSON: \(Self.describe(p[i])) cannot start a value")
         }
     }

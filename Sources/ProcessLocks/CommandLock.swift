@@ -90,7 +90,8 @@ public final class CommandLock: @unchecked Sendable {
         guard n > 0 else { return "another dossier command" }
         let line = String(decoding: buffer[0..<n], as: UTF8.self)
         let parts = line.split(separator: " ", maxSplits: 1)
-        guard line.hasSuffix("\n"), parts.count == 2, let pid = Int32(parts[0]), pid > 0,
+        guard line.hasSuffix("\n"), parts.count == 2, parts[0].allSatisfy({ ("0"..."9").contains($0) }),
+              let pid = Int32(parts[0]), pid > 0,
               kill(pid, 0) == 0 || errno == EPERM,
               parts[1].dropLast().allSatisfy({ ("a"..."z").contains($0) || $0 == " " }), parts[1].count > 1
         else { return "another dossier command" }

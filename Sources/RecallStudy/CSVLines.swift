@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 
 // MARK: - A small RFC 4180 reader for the desktop files (the core has no renderer)
 

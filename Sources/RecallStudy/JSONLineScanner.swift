@@ -153,7 +153,10 @@ struct JSONLineScanner {
         s.i += 1
         var out: [String] = []
         var first = true
-        while try s.nextItem(first: &first) { out.append(try readWord(k).string) }
+        while try s.nextItem(first: &first) {
+            guard s.i < s.end, s.p[s.i] == 0x22 else { throw s.fail("\"\(k)\" must be a list of strings") }
+            out.append(try readWord(k).string)
+        }
         return out
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 import JSONLines
 #if canImport(Glibc)
 import Glibc

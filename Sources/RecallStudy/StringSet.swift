@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 
 // MARK: - The character strings file (seed 4a)
 

@@ -1,69 +1,14 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
-import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 
-// MARK: - Strict UTF-8 for every recall input (docs/recall-events.md, "Text encoding")
-
-/// Finds bytes that are not UTF-8, so a reader can name the line instead of silently
-/// turning them into U+FFFD.
-enum UTF8Check {
-    /// The offset (relative to `from`) of the first byte of `p[from..<to]` that does not
-    /// start a valid UTF-8 sequence (overlong forms, surrogates and code points above
-    /// U+10FFFF are invalid, as in RFC 3629), or `nil` when the range is valid.
-    static func firstInvalid(_ p: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
-        var i = from
-        while i < to {
-            // ASCII eight bytes at a time (nearly every byte of a log).
-            while i + 8 <= to,
-                  UnsafeRawPointer(p.baseAddress! + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                i += 8
-            }
-            guard i < to else { break }
-            let b = p[i]
-            if b < 0x80 { i += 1; continue }
-            let n: Int, lo: UInt8, hi: UInt8
-            switch b {
-            case 0xC2...0xDF: n = 1; lo = 0x80; hi = 0xBF
-            case 0xE0: n = 2; lo = 0xA0; hi = 0xBF
-            case 0xE1...0xEC, 0xEE, 0xEF: n = 2; lo = 0x80; hi = 0xBF
-            case 0xED: n = 2; lo = 0x80; hi = 0x9F
-            case 0xF0: n = 3; lo = 0x90; hi = 0xBF
-            case 0xF1...0xF3: n = 3; lo = 0x80; hi = 0xBF
-            case 0xF4: n = 3; lo = 0x80; hi = 0x8F
-            default: return i - from
-            }
-            guard i + n < to, (lo...hi).contains(p[i + 1]) else { return i - from }
-            if n >= 2, !(0x80...0xBF).contains(p[i + 2]) { return i - from }
-            if n == 3, !(0x80...0xBF).contains(p[i + 3]) { return i - from }
-            i += n + 1
-        }
-        return nil
-    }
-
+extension UTF8Check {
     /// Checks `data` line by line (LF-separated; line numbers are 1-based) and throws
     /// `file:line: … is not UTF-8` at the first bad line.
     static func validate(_ data: Data, file: String) throws {
-        try data.withUnsafeBytes { raw in
-            let p = raw.bindMemory(to: UInt8.self)
-            var line = 1, start = 0
-            while start <= p.count {
-                var stop = start
-                while stop < p.count, p[stop] != 0x0A { stop += 1 }
-                if let bad = firstInvalid(p, from: start, to: stop) {
-                    throw RecallError(file: file, line: line, notUTF8(byte: p[start + bad], column: bad + 1))
-                }
-                line += 1
-                start = stop + 1
-            }
-        }
-    }
-
-    /// The message for a byte that is not UTF-8 (1-based byte column).
-    static func notUTF8(byte: UInt8, column: Int) -> String {
-        "byte \(column) of the line (0x\(String(byte, radix: 16, uppercase: true))) is not UTF-8; save the file as "
-            + "UTF-8"
+        if let (line, message) = problem(data) { throw RecallError(file: file, line: line, message) }
     }
 }

@@ -86,7 +86,8 @@ public enum Envelope {
     /// Opens an envelope with the private key: the plaintext, or which check failed.
     public static func open(_ sealed: Data, privateKey: _RSA.Encryption.PrivateKey) throws(Failure) -> Data {
         let b = [UInt8](sealed)
-        guard b.count >= 6, Array(b[0..<4]) == magic else { throw .notSealed }
+        guard b.count >= 4, Array(b[0..<4]) == magic else { throw .notSealed }
+        guard b.count >= 6 else { throw .truncated }   // (RMU1 and no key length: cut short, not another format)
         let l = Int(b[4]) << 8 | Int(b[5])
         guard b.count >= 6 + l + 12 + 16 else { throw .truncated }
         let header = Data(b[0..<(6 + l)])

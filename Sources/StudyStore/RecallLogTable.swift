@@ -50,6 +50,15 @@ public final class RecallLogTable {
         return out
     }
 
+    /// The SHA-256 of the log named `name`, or nil.
+    public func digest(name: String) throws(StoreError) -> String? {
+        var out: String?
+        do {
+            try conn.query("SELECT sha256 FROM recall_logs WHERE name = $1", [.text(name)]) { r in out = r.text(0) }
+        } catch let e as StoreError { throw e } catch { throw StoreError(.other, "\(error)") }
+        return out
+    }
+
     /// The bytes of the log named `name`, or nil.
     public func bytes(name: String) throws(StoreError) -> [UInt8]? {
         var out: [UInt8]?

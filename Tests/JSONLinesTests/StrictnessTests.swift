@@ -56,6 +56,9 @@ struct StrictnessTests {
         #expect(refusal(#"{"s":"\ud83d"}"#).contains("a lone surrogate"))
         #expect(refusal(#"{"s":"\ude00"}"#).contains("a lone surrogate"))
         #expect(refusal(#"{"s":"\ud83dx"}"#).contains("a lone surrogate"))
+        // The column is the lone surrogate's backslash (the offending character), not after it.
+        #expect(refusal(#"{"s":"\ude00"}"#).hasPrefix("f.jsonl:7:7: a lone surrogate"))
+        #expect(refusal(#"{"s":"ab\ud83d\u0041"}"#).hasPrefix("f.jsonl:7:9: a lone surrogate"))
         #expect(refusal(#"{"s":"\x"}"#).contains("unknown escape \\x"))
         #expect(refusal(#"{"s":"\u12"}"#).contains("four hexadecimal digits"))
         // Columns count characters, not bytes.
@@ -76,6 +79,24 @@ struct StrictnessTests {
             == "f.jsonl:7:6: the number has 400 digits: too large (at most 20 before a fraction)")
         #expect(refusal(#"{"n":1e400}"#) == "f.jsonl:7:6: the number is too large for a double ('1e400')")
         #expect(refusal(#"{"n":NaN}"#).contains("cannot start a value"))
+    }
+
+    /// A value a reader skips (a field it does not know) is checked as strictly as a read
+    /// one: a number that is not a finite double is refused there too.
+    @Test func aSkippedNumberIsStillAFiniteDouble() {
+        func skip(_ text: String) -> String {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { p in
+                var s = JSONScanner(p, from: 0, to: p.count)
+                do throws(JSONScanProblem) { try s.skipValue(depth: 0); return "skipped" } catch {
+                    return error.message
+                }
+            }
+        }
+        #expect(skip("1e400") == "the number is too large for a double ('1e400')")
+        #expect(skip("-1e400") == "the number is too large for a double ('-1e400')")
+        #expect(skip("[1, {\"a\": 2e308}]") == "the number is too large for a double ('2e308')")
+        #expect(skip("1.5e308") == "skipped" && skip("-0") == "skipped")
     }
 
     @Test func wordsDepthAndOddBytes() {

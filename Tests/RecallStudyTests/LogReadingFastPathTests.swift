@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RecallStudy
+import TextBasics
 
 /// The log reader's fast paths (docs/perf-study.md, "Round six, data path")
 /// against plain twins kept here: the standard library's UTF-8 decoder, FileManager, a byte loop.

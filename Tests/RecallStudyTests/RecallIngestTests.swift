@@ -56,6 +56,25 @@ final class RecallIngestTests: XCTestCase {
         XCTAssertEqual(names, [".recall-devices", "recall-P1-1.jsonl"])
     }
 
+    /// A refused conflict pins nothing: a forged upload naming a stored log cannot pin an
+    /// unused device id to its own key (docs/recall-upload.md, "Device pins").
+    func testARefusedConflictPinsNoDevice() throws {
+        let dir = try folder(), sink = try FolderRecallLogSink(folder: dir)
+        let key = try Envelope.privateKey(pem: Self.keys.privatePEM)
+        XCTAssertEqual(RecallIngest.ingest(try upload(log, key: .init()), name: "rc-000000000000000000000001.rcu",
+                                           key: key, into: sink), .stored(log: "recall-P1-1.jsonl"))
+        let newDevice = String(repeating: "cd", count: 16), name = "rc-000000000000000000000002.rcu"
+        let forged = try Envelope.seal(
+            try RecallUpload.make(body: log + Data("{\"t\":9,\"type\":\"page\",\"page\":\"recall\"}\n".utf8),
+                                  device: newDevice, upload: name, log: "recall-P1-1.jsonl", key: .init()),
+            publicKeyPEM: Self.keys.publicPEM)
+        guard case .rejected(let reason) = RecallIngest.ingest(forged, name: name, key: key, into: sink) else {
+            return XCTFail("a conflicting upload was accepted")
+        }
+        XCTAssertTrue(reason.contains("a different log named recall-P1-1.jsonl"), reason)
+        XCTAssertNil(try sink.pinnedKey(device: newDevice))
+    }
+
     func testAGameUploadIsNotARecallUpload() throws {
         let plain = Data("{\"type\":\"device\",\"player\":\"p1\"}\n{}\n".utf8)
         XCTAssertThrowsError(try RecallUpload.open(plain)) {

@@ -109,7 +109,7 @@ public enum BagVerifier {
         }
         // Payload-Oxum.
         if let info = read("bag-info.txt") {
-            for line in info.split(separator: "\n") where line.hasPrefix("Payload-Oxum:") {
+            for line in tagLines(info) where line.hasPrefix("Payload-Oxum:") {
                 let value = line.dropFirst("Payload-Oxum:".count).trimmingWhitespace()
                 let parts = value.split(separator: ".")
                 var bytes: Int64 = 0
@@ -130,11 +130,16 @@ public enum BagVerifier {
 
     struct ManifestLine { var hash: String; var path: String; var line: Int }
 
+    /// The lines of a tag file, ended by LF, CR LF or CR (RFC 8493 §2.2.1). (A Swift
+    /// `Character` holds CR LF as one: splitting on "\n" alone kept such a file whole.)
+    static func tagLines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+    }
+
     static func parseManifest(_ text: String, name: String, shown: String, problems: inout [String]) -> [ManifestLine] {
         var out: [ManifestLine] = []
-        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = String(raw)
-            if line.hasSuffix("\r") { line.removeLast() }
+        for (i, raw) in tagLines(text).enumerated() {
+            let line = String(raw)
             if line.isEmpty { continue }
             guard let space = line.firstIndex(where: { $0 == " " || $0 == "\t" }) else {
                 problems.append("\(shown)/\(name):\(i + 1): expected `checksum path`"); continue

@@ -106,7 +106,7 @@ public struct BagWriter: Sendable {
         lines.append(("data/site.manifest.json", FileHash.sha256(manifestData),
                       config.sha512 ? BagWriter.sha512(manifestData) : ""))
         octets += Int64(manifestData.count)
-        lines.sort { $0.path < $1.path }
+        lines.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }   // (byte order: docs/archive.md)
 
         // Tag files.
         let bagit = "BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n"

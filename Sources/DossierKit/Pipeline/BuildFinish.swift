@@ -20,7 +20,8 @@ extension BuildContext {
         let sitemap = try xml.withUnsafeBytes { try tree!.write(bytes: $0, to: "sitemap.xml", owner: "sitemap") }
         // The sorted list once more with the sitemap in its place (not sorted again:
         // 10,000 paths at 2,000 participants).
-        all.insert(sitemap, at: all.firstIndex { !($0.path < sitemap.path) } ?? all.count)
+        all.insert(sitemap, at: all.firstIndex { !$0.path.utf8.lexicographicallyPrecedes(sitemap.path.utf8) }
+                   ?? all.count)
         report.files = all.count
         if options.checkOnly {   // its units are in the scratch folder, which Builder.build removes
             tree!.discard()
@@ -28,7 +29,9 @@ extension BuildContext {
         }
         // (The bytes the project was parsed from, not the file as it is now.)
         recordInput(project.manifestURL, sha256: project.manifestSHA256, size: project.manifestSize)
-        let manifest = SiteManifest(files: all, inputs: inputs.values.sorted { $0.path < $1.path })
+        let manifest = SiteManifest(files: all, inputs: inputs.values.sorted {
+            $0.path.utf8.lexicographicallyPrecedes($1.path.utf8)
+        })
         newState.site = all
         let keepState = stateUnchanged()
         if tree!.patchTarget != nil {
@@ -87,14 +90,15 @@ extension BuildContext {
         return newState.site == prev.site
     }
 
-    /// Every file of the site so far, sorted by path: each unit's and the loose ones (room
-    /// for the sitemap, inserted in place, not into a copy).
+    /// Every file of the site so far, sorted by path in UTF-8 byte order (docs/output-manifest.md;
+    /// not Swift's `<`, which orders canonically equivalent spellings together): each unit's
+    /// and the loose ones (room for the sitemap, inserted in place, not into a copy).
     func siteFiles() -> [ManifestFile] {
         var all: [ManifestFile] = []
         all.reserveCapacity(newState.units.values.reduce(looseFiles.count + 1) { $0 + $1.files.count })
         for u in newState.units.values { all += u.files }
         all += looseFiles
-        all.sort { $0.path < $1.path }
+        all.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return all
     }
 

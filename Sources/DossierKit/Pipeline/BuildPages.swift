@@ -136,9 +136,11 @@ extension BuildContext {
         guard let found = FolderWalk.regularFiles(under: folder.path, skipHidden: true) else { return }
         let base = folder.standardizedFileURL.path
         let files = found.map { folder.appendingPathComponent($0) }
-        for url in files.sorted(by: { $0.path < $1.path }) {
+        var seen: [String: String] = [:]   // (keys compare canonically: NFC and NFD spellings meet)
+        for url in files.sorted(by: { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }) {
             let rel = String(url.standardizedFileURL.path.dropFirst(base.count + 1))
             if rel.contains("/"), !include(String(rel.split(separator: "/")[0])) { continue }
+            try Self.checkCopiedName(rel, seen: &seen, file: project.display(url), folder: owner)
             if tree!.contains(prefix + rel) {
                 throw DossierError(file: project.display(url), "would overwrite the generated \(prefix + rel)")
             }
@@ -160,6 +162,22 @@ extension BuildContext {
                 freshPages.insert(prefix + rel)
             }
         }
+    }
+
+    /// Refuses a copied file's name that a site archive (docs/archive.md) or another file
+    /// system would read otherwise: a `\\` (a folder separator on Windows and in zips), or
+    /// a name that differs from another's only in Unicode normalization (NFC `café`, NFD
+    /// `cafe` + U+0301: one file on macOS, one name to a browser).
+    static func checkCopiedName(_ rel: String, seen: inout [String: String], file: String, folder: String) throws {
+        if rel.utf8.contains(0x5C) {
+            throw DossierError(file: file, "\(folder) file names may not contain '\\' (a folder separator in zip "
+                               + "files and on Windows: the site could not be archived); rename the file")
+        }
+        if let other = seen[rel], !other.utf8.elementsEqual(rel.utf8) {
+            throw DossierError(file: file, "its name differs from \(folder)/\(other) only in Unicode normalization "
+                               + "(NFC and NFD spellings of one name: one file on some file systems); rename one")
+        }
+        seen[rel] = rel
     }
 
     /// The whole of a file to copy, read once.

@@ -34,7 +34,7 @@ public struct RemoteSite: Sendable, Equatable {
     public init(
         files: [SiteManifest.Entry], etags: [String: String], dirty: Bool, dossier: String = DossierVersion.string
     ) {
-        self.files = files.sorted { $0.path < $1.path }
+        self.files = files.sorted(by: SiteManifest.inPathOrder)
         self.etags = etags
         self.dirty = dirty
         self.dossier = dossier

@@ -52,9 +52,14 @@ public struct SiteManifest: Codable, Sendable, Equatable {
     public init(dossier: String = DossierVersion.string, files: [Entry], inputs: [Entry]? = nil) {
         self.dossier = dossier
         // (A build's list is sorted already: kept as it is, not copied — 10,000 entries.)
-        self.files =
-            zip(files, files.dropFirst()).allSatisfy { $0.path < $1.path } ? files : files.sorted { $0.path < $1.path }
+        self.files = zip(files, files.dropFirst()).allSatisfy { Self.inPathOrder($0, $1) }
+            ? files : files.sorted(by: Self.inPathOrder)
         self.inputs = inputs
+    }
+
+    /// The manifest's order: paths in UTF-8 byte order (docs/output-manifest.md).
+    public static func inPathOrder(_ a: Entry, _ b: Entry) -> Bool {
+        a.path.utf8.lexicographicallyPrecedes(b.path.utf8)
     }
 
     /// Reads and checks a manifest file: paths must be relative, without `..`, empty

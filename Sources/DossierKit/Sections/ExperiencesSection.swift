@@ -54,7 +54,6 @@ public struct ExperiencesSection: Section {
         // page says so and links the editor, which starts one from nothing.
         var loaded: [Experience] = []
         var issues: [ExperienceIssue] = []
-        var slugs: [String: String] = [:]
         var urls: [String: URL] = [:]
         var digests: [String: String] = [:]
         var sizes: [String: Int] = [:]
@@ -63,11 +62,6 @@ public struct ExperiencesSection: Section {
             let (e, found) = Self.load(url, display: project.display(url), digests: &digests, sizes: &sizes)
             issues += found
             guard let e else { continue }
-            if let other = slugs[e.slug] {
-                issues.append(.error(e.file, nil, "its site folder experiences/\(e.slug)/ is already used by "
-                                     + "\(other); rename the file"))
-            }
-            slugs[e.slug] = e.file
             urls[e.slug] = url
             loaded.append(e)
         }

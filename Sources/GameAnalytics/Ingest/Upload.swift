@@ -68,9 +68,10 @@ public enum Ingest {
         do { plain = try Upload.open(sealed, privateKey: key) } catch { return .rejected(reason: error.message) }
         let content: SignedUpload.Content
         do { content = try SignedUpload.open(plain) } catch { return .rejected(reason: error.message) }
-        guard let text = String(data: content.body, encoding: .utf8) else {
-            return .rejected(reason: "the content is not UTF-8 text")
+        if let (line, message) = UTF8Check.problem(content.body) {   // (the device record is line 1)
+            return .rejected(reason: "malformed content: line \(line + 1): \(message)")
         }
+        let text = String(decoding: content.body, as: UTF8.self)
         var reader = TelemetryJSONL.Reader()
         do { try reader.add(text: text, file: name) } catch {
             // Line numbers count the device record as line 1.

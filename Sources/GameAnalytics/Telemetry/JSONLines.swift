@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import TextBasics
 import Escaping
 import JSONLines
 
@@ -138,9 +139,13 @@ public enum TelemetryJSONL {
         var reader = Reader()
         for f in files {
             let text: String
-            do { text = try String(contentsOf: f, encoding: .utf8) } catch {
-                throw GameError(file: displayName(f), "cannot read the file as UTF-8 text")
+            guard let data = FileManager.default.contents(atPath: f.path) else {
+                throw GameError(file: displayName(f), "cannot read the file")
             }
+            if let (line, message) = UTF8Check.problem(data) {
+                throw GameError(file: displayName(f), line: line, message)
+            }
+            text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)
             try reader.add(text: text, file: displayName(f))
         }
         return reader.cohort()

@@ -37,13 +37,20 @@ public enum RecallIngest {
             return .rejected(reason: "the file is named \(name) but was sealed as \(c.upload): "
                              + "a copied or replayed upload")
         }
-        guard c.body.last == 0x0A, String(validating: c.body, as: UTF8.self) != nil else {
-            return .rejected(reason: "the log is not UTF-8 text ending with a newline")
-        }
+        // The log's own reader names the line of a byte that is not UTF-8 (or of what else
+        // is wrong); then the final line feed an Export always writes.
         do { _ = try NativeLog.parse(c.body, file: c.log) } catch let e as RecallError {
             return .rejected(reason: "malformed log: \(c.log)\(e.line.map { ":\($0)" } ?? ""): \(e.message)")
         } catch {
             return .rejected(reason: "malformed log: \(c.log): \(error)")
+        }
+        guard c.body.last == 0x0A else {
+            let lines = c.body.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            return .rejected(reason: "malformed log: \(c.log):\(lines): the log does not end with a line feed "
+                             + "(an Export always does: the upload was cut short)")
+        }
+        guard String(validating: c.body, as: UTF8.self) != nil else {   // (the reader checks the lines it reads)
+            return .rejected(reason: "malformed log: \(c.log): the text is not UTF-8")
         }
         let sha = RecallUpload.digest(c.body)
         do {
@@ -52,6 +59,9 @@ public enum RecallIngest {
                                  + "this upload is signed by a different key")
             }
             if try sink.contains(sha256: sha) { return .duplicate(log: c.log) }
+            // A refused upload pins nothing: a conflict is found before the pin is written
+            // (else a forged upload could pin an unused device id to its own key).
+            if let d = try sink.storedDigest(name: c.log), d != sha { throw RecallSinkError.nameTaken(c.log) }
             try sink.pin(device: c.device, signingKey: c.signingKey)
             // A concurrent ingest may have pinned another key between the check and the pin.
             guard try sink.pinnedKey(device: c.device) == c.signingKey else {

@@ -19,6 +19,8 @@ public protocol RecallLogSink {
     /// SHA-256 is already there (nothing is written). Throws ``RecallSinkError/nameTaken``
     /// when another log of that name is stored.
     func store(name: String, bytes: [UInt8], sha256: String) throws -> Bool
+    /// The SHA-256 of the log stored as `name`, or nil when none is.
+    func storedDigest(name: String) throws -> String?
 }
 
 /// Trust on first use: the first verified upload of a device pins its signing key.
@@ -101,6 +103,10 @@ public final class FolderRecallLogSink: RecallLogSink, RecallDevicePins {
     }
 
     public func contains(sha256: String) throws -> Bool { lookUp(sha256) != nil }
+
+    public func storedDigest(name: String) throws -> String? {
+        FileManager.default.contents(atPath: folder.appendingPathComponent(name).path).map(RecallUpload.digest)
+    }
 
     public func store(name: String, bytes: [UInt8], sha256: String) throws -> Bool {
         PausePoint.reached("folder-store")
@@ -188,6 +194,8 @@ public final class RecallLogDatabase: RecallLogSink, RecallDevicePins {
     }
 
     public func contains(sha256: String) throws -> Bool { try table.contains(sha256: sha256) }
+
+    public func storedDigest(name: String) throws -> String? { try table.digest(name: name) }
 
     public func store(name: String, bytes: [UInt8], sha256: String) throws -> Bool {
         try table.store(name: name, bytes: bytes, sha256: sha256)

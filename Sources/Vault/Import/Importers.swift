@@ -92,9 +92,10 @@ public enum Importer {
             throw VaultError(.invalidInput, "a KeePass database needs its password or key file", file: file)
         }
         if OnePUX.isZip(data) { return try OnePUX.read(data, file: file, now: now) }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw VaultError(.invalidInput, "the file is not UTF-8 text", file: file)
+        if let (line, message) = UTF8Check.problem(data) {   // (before the format is known: at its line)
+            throw VaultError(.invalidInput, message, file: file, line: line)
         }
+        let text = String(decoding: data, as: UTF8.self)
         let format = try detect(text, file: file)
         switch format {
         case .bitwardenJSON: return try BitwardenJSON.read(data, file: file, now: now)
@@ -107,10 +108,14 @@ public enum Importer {
     public static func detect(_ text: String, file: String? = nil) throws -> ImportFormat {
         let trimmed = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
         if trimmed.hasPrefix("{") {
-            guard let obj = try? JSONReader.document(String(trimmed), file: file ?? "JSON", integers: true),
-                obj.members != nil
-            else {
-                throw VaultError(.invalidInput, "JSON that cannot be read", file: file)
+            let obj: JNode
+            let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text   // (lines as in the file)
+            do { obj = try JSONReader.document(body, file: file ?? "JSON", integers: true) } catch {
+                // The scanner's own position and reason (docs/json-lines.md), not a bare refusal.
+                throw VaultError(.invalidInput, error.message, file: file, line: error.line, column: error.column)
+            }
+            guard obj.members != nil else {
+                throw VaultError(.invalidInput, "JSON that is not an object: not a supported export", file: file)
             }
             if obj["encrypted"]?.looseBool == true {
                 throw VaultError(.unsupported, "an encrypted Bitwarden export: export it unencrypted (JSON) instead",

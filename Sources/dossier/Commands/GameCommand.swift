@@ -85,9 +85,11 @@ struct GameSeal: ParsableCommand {
         let pem = try String(decoding: gameReadInput(`public`), as: UTF8.self)
         var reader = TelemetryJSONL.Reader()
         for f in files {
-            guard let text = try? String(contentsOf: URL(fileURLWithPath: f), encoding: .utf8) else {
-                throw DossierError(file: f, "cannot read the file as UTF-8 text")
+            guard let data = FileManager.default.contents(atPath: f) else {
+                throw DossierError(file: f, "cannot read the file")
             }
+            if let (line, message) = UTF8Check.problem(data) { throw DossierError(file: f, line: line, message) }
+            let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)
             try game { try reader.add(text: text, file: f) }
         }
         let cohort = reader.cohort()
