@@ -142,33 +142,26 @@ def postgres_projects(pg, root, uploads, run_dossier, tmp_path):
     return dbname, env, a, b, releases, rows
 
 
+@pytest.mark.parametrize("order", ["a commits, then b records", "b's transaction waits for a's"])
 def test_two_projects_on_one_postgres_database_meet_one_budget(study, pg_database, run_dossier, dossier_bin,
-                                                               tmp_path):
+                                                               tmp_path, order):
     pg, _ = pg_database
     root, uploads = study
     dbname, env, a, b, releases, rows = postgres_projects(pg, root, uploads, run_dossier, tmp_path)
     rules = publish_rules(tmp_path)
     with WebDAVServer(tmp_path / "srv", faults=rules) as dav:
         pa, gate, pb = held_publishes(dav, rules, dossier_bin, a, b, env)
-        gate.write_text("go\n")
-        pa.wait(timeout=300)
-        (rules.parent / "B.go").touch()
-        check_outcome(pa, pb, releases, rows, tmp_path / "srv")
-
-
-def test_on_postgres_a_second_ledger_transaction_waits_for_the_first(study, pg_database, run_dossier, dossier_bin,
-                                                                      tmp_path):
-    pg, _ = pg_database
-    root, uploads = study
-    dbname, env, a, b, releases, rows = postgres_projects(pg, root, uploads, run_dossier, tmp_path)
-    rules = publish_rules(tmp_path)
-    with WebDAVServer(tmp_path / "srv", faults=rules) as dav:
-        pa, gate, pb = held_publishes(dav, rules, dossier_bin, a, b, env)
-        (rules.parent / "B.go").touch()                   # B's transaction starts while A's is open
-        waiting = "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and query like 'LOCK TABLE%'"
-        wait_for("B waiting for A's ledger lock", lambda: pg.psql(dbname, waiting).strip() == "1", pb)
-        assert pb.poll() is None
-        gate.write_text("go\n")
+        if order.startswith("a commits"):
+            gate.write_text("go\n")
+            pa.wait(timeout=300)
+            (rules.parent / "B.go").touch()
+        else:
+            (rules.parent / "B.go").touch()               # B's transaction starts while A's is open
+            waiting = ("select count(*) from pg_stat_activity where wait_event_type = 'Lock' "
+                       "and query like 'LOCK TABLE%'")
+            wait_for("B waiting for A's ledger lock", lambda: pg.psql(dbname, waiting).strip() == "1", pb)
+            assert pb.poll() is None
+            gate.write_text("go\n")
         check_outcome(pa, pb, releases, rows, tmp_path / "srv")
 
 
