@@ -270,7 +270,7 @@ public enum NativeLog {
             events.append(SessionEvent(t: t, line: lineNo, kind: kind))
         }
         guard let h = header, let participant = h.participant else {
-            throw RecallError(file: file, line: nil, "the log is empty (no session header)")
+            throw RecallError(file: file, line: 1, "the log is empty (no session header)")
         }
         let declared = (h.strings ?? []).enumerated().map {
             DeclaredString(number: $0.offset + 1, text: $0.element, line: headerLine)

@@ -146,7 +146,7 @@ public struct VaultSection: Section {
             let v = try Vault.open(url: source, password: Secret(try password(for: display)))
             return (v.items, "dossier-vault", [:], [:])
         } catch let e as VaultError {
-            throw DossierError(file: e.file.map { _ in display } ?? display, line: e.line, e.message)
+            throw DossierError(file: e.file.map { _ in display } ?? display, line: e.line, column: e.column, e.message)
         }
     }
 
@@ -165,7 +165,7 @@ public struct VaultSection: Section {
 
     func wrapped<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let e as VaultError {
-            throw DossierError(file: e.file ?? display, line: e.line, e.message)
+            throw DossierError(file: e.file ?? display, line: e.line, column: e.column, e.message)
         }
     }
 

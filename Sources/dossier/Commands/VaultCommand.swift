@@ -75,7 +75,7 @@ enum VaultCLI {
     /// Converts a core error into a located diagnostic (exit 1).
     static func wrap<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let e as VaultError {
-            throw DossierError(file: e.file, line: e.line, e.message)
+            throw DossierError(file: e.file, line: e.line, column: e.column, e.message)
         }
     }
 
