@@ -87,12 +87,12 @@ public struct BagWriter: Sendable {
             let src = site.appendingPathComponent(e.path)
             guard let data = fm.contents(atPath: src.path) else {
                 throw DossierError(file: SitePaths.display(src),
-                                   "listed in the site manifest but missing; rebuild the site")
+                                   "listed in the site manifest but missing; " + SiteManifest.rebuildAdvice)
             }
             let hex = FileHash.sha256(data)
             guard hex == e.sha256, Int64(data.count) == e.size else {
                 throw DossierError(file: SitePaths.display(src),
-                                   "changed since the site manifest was written; rebuild the site")
+                                   "changed since the site manifest was written; " + SiteManifest.rebuildAdvice)
             }
             let rel = "data/site/" + e.path
             let dst = bag.appendingPathComponent(rel)

@@ -73,7 +73,10 @@ struct PublishLease: Codable, Sendable, Equatable {
 /// can be kept (then only expiry ends a stopped publish's lease).
 enum MachineID {
     static let current: String = {
-        let home = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".dossier/machine-id")
+        // `~` is `$HOME` (as for ~/.netrc), else the account's home folder.
+        let env = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let home = (env.map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser)
+            .appendingPathComponent(".dossier/machine-id")
         let temp = FileManager.default.temporaryDirectory.appendingPathComponent("dossier-machine-id-\(getuid())")
         for file in [home, temp] {
             if let id = read(file) { return id }

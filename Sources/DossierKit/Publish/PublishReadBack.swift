@@ -110,20 +110,28 @@ extension Publisher {
         let file = site.appendingPathComponent(entry.path)
         if entry.size > streamAbove {
             guard FileManager.default.fileExists(atPath: file.path) else {
-                throw DossierError(file: file.path, "listed in the site manifest but missing; rebuild the site")
+                throw missing(file)
             }
             let (sha, size) = try FileHash.sha256(file)
             guard size == entry.size, sha == entry.sha256 else {
-                throw DossierError(file: file.path, "changed since the site manifest was written; rebuild the site")
+                throw changed(file)
             }
             return Data()
         }
         guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw DossierError(file: file.path, "listed in the site manifest but missing; rebuild the site")
+            throw missing(file)
         }
         guard Int64(data.count) == entry.size, FileHash.sha256(data) == entry.sha256 else {
-            throw DossierError(file: file.path, "changed since the site manifest was written; rebuild the site")
+            throw changed(file)
         }
         return data
+    }
+
+    private static func missing(_ file: URL) -> DossierError {
+        DossierError(file: file.path, "listed in the site manifest but missing; " + SiteManifest.rebuildAdvice)
+    }
+
+    private static func changed(_ file: URL) -> DossierError {
+        DossierError(file: file.path, "changed since the site manifest was written; " + SiteManifest.rebuildAdvice)
     }
 }

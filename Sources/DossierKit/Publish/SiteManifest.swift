@@ -57,6 +57,10 @@ public struct SiteManifest: Codable, Sendable, Equatable {
         self.inputs = inputs
     }
 
+    /// What to do about a site file that does not match its manifest entry: a clean build
+    /// (an incremental one keeps a file edited by hand, docs/output-manifest.md).
+    public static let rebuildAdvice = "rebuild the site (dossier build --clean: a build keeps a file edited by hand)"
+
     /// The manifest's order: paths in UTF-8 byte order (docs/output-manifest.md).
     public static func inPathOrder(_ a: Entry, _ b: Entry) -> Bool {
         a.path.utf8.lexicographicallyPrecedes(b.path.utf8)

@@ -154,7 +154,7 @@ public struct VaultSyncEngine: Sendable {
                 var copyID: UUID? = nil
                 let handled = report.conflicts.contains { $0.id == id }   // an earlier round kept it already
                 if !loser.deleted && !handled {
-                    let copy = VaultSyncEngine.conflictCopy(of: loser)
+                    let copy = try VaultSyncEngine.conflictCopy(of: loser, in: vault)
                     if vault.item(copy.id) == nil { vault.upsert(copy) }
                     pushIDs.insert(copy.id)
                     copyID = copy.id
@@ -303,18 +303,11 @@ public struct VaultSyncEngine: Sendable {
 
     /// The copy that keeps the losing side of a conflict: same fields, title
     /// `"<title> (conflict copy)"`, same `modified`, and an id derived from the item's id
-    /// and the losing version, so a sync repeated after a crash makes the same copy.
-    static func conflictCopy(of loser: VaultItem) -> VaultItem {
+    /// and the losing version under the vault's key (``Vault/conflictCopyID(of:)``), so a
+    /// sync repeated after a crash makes the same copy.
+    static func conflictCopy(of loser: VaultItem, in vault: Vault) throws -> VaultItem {
         var copy = loser
-        let enc = JSONEncoder()
-        enc.outputFormatting = [.sortedKeys]
-        let seed = Data("conflict-copy\n\(loser.id.uuidString)\n".utf8) + ((try? enc.encode(loser)) ?? Data())
-        var b = Array(SHA256.hash(data: seed).prefix(16))
-        b[6] = (b[6] & 0x0F) | 0x50   // version 5 (name-based, SHA)
-        b[8] = (b[8] & 0x3F) | 0x80   // RFC 4122 variant
-        copy.id = UUID(
-            uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])
-        )
+        copy.id = try vault.conflictCopyID(of: loser)
         copy.title = loser.title + " (conflict copy)"
         return copy
     }

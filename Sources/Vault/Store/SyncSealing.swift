@@ -38,12 +38,28 @@ extension Vault {
         return (length + 65_535) / 65_536 * 65_536
     }
 
+    private func syncKey(_ label: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: keys.item, info: Data("dossier-vault/\(label)/v1".utf8), outputByteCount: 32)
+    }
+
     private var syncKeys: (nonce: SymmetricKey, manifest: SymmetricKey) {
-        func sub(_ label: String) -> SymmetricKey {
-            HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: keys.item, info: Data("dossier-vault/\(label)/v1".utf8), outputByteCount: 32)
-        }
-        return (sub("sync-nonce"), sub("sync-manifest"))
+        (syncKey("sync-nonce"), syncKey("sync-manifest"))
+    }
+
+    /// The id of the copy that keeps the losing version of a sync conflict: the first 16
+    /// bytes of HMAC-SHA256(K_copy, `"conflict-copy\n"` ‖ item id ‖ `"\n"` ‖ the losing
+    /// version's canonical JSON), K_copy = HKDF(item key, `dossier-vault/conflict-copy/v1`),
+    /// as a version 5 UUID. Keyed, because the version holds its password: an unkeyed hash
+    /// shown as an id would let anyone who knows the other fields test password guesses.
+    /// The same on every device of the vault, and again after a crash.
+    public func conflictCopyID(of loser: VaultItem) throws -> UUID {
+        let seed = Data("conflict-copy\n\(loser.id.uuidString)\n".utf8) + (try Canonical.encode(loser))
+        var b = Array(Data(HMAC<SHA256>.authenticationCode(for: seed, using: syncKey("conflict-copy"))).prefix(16))
+        b[6] = (b[6] & 0x0F) | 0x50   // version 5 (name-based, SHA)
+        b[8] = (b[8] & 0x3F) | 0x80   // RFC 4122 variant
+        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                           b[14], b[15]))
     }
 
     /// One item (or tombstone) sealed for sync: padded, deterministic (see above).
