@@ -58,15 +58,15 @@
   var stored = {};   // media paths already in IndexedDB during this page's life
 
   var Draft = {
-    /* Saves the state (a JSON text) and the bytes of media chosen on this device ({path: Uint8Array}). */
+    /* Saves the state (a JSON text) and the bytes of media chosen on this device ({path:
+       Uint8Array}). Resolves once the media not yet stored are in IndexedDB (true) or could
+       not be put there (false). */
     save: function (state, media) {
-      try { global.localStorage.setItem(DRAFT_KEY, JSON.stringify({ saved: new Date().toISOString(), state: state })); } catch (e) { return false; }
+      try { global.localStorage.setItem(DRAFT_KEY, JSON.stringify({ saved: new Date().toISOString(), state: state })); } catch (e) { return Promise.resolve(false); }
       var todo = Object.keys(media).filter(function (p) { return !stored[p]; });
-      if (todo.length) {
-        tx("readwrite", function (s) { todo.forEach(function (p) { s.put(media[p], p); stored[p] = true; }); })
-          .catch(function () { todo.forEach(function (p) { delete stored[p]; }); });
-      }
-      return true;
+      if (!todo.length) return Promise.resolve(true);
+      return tx("readwrite", function (s) { todo.forEach(function (p) { s.put(media[p], p); stored[p] = true; }); })
+        .then(function () { return true; }, function () { todo.forEach(function (p) { delete stored[p]; }); return false; });
     },
     /* {saved, state} or null. */
     load: function () {
@@ -129,7 +129,12 @@
     global.addEventListener("storage", function (e) {
       if (e.key === CLEARED_KEY || e.key === null) {   // null: all of localStorage was cleared
         stored = {};   // the media store is empty now: this tab's go back in
-        if (unsaved && api.doc()) Draft.save(api.state(), api.media());
+        if (unsaved && api.doc()) {
+          api.root.setAttribute("data-draft-media", "saving");
+          Draft.save(api.state(), api.media()).then(function (ok) {
+            api.root.setAttribute("data-draft-media", ok ? "kept" : "failed");
+          });
+        }
       } else if (e.key === DRAFT_KEY && e.newValue === null) {
         if (unsaved && api.doc()) Draft.save(api.state(), {});   // the draft at once; media once cleared
       } else if (e.key === DRAFT_KEY && api.doc()) {

@@ -59,6 +59,9 @@ def test_a_second_tab_never_takes_the_first_tabs_draft_away(site, tmp_path):
 
         drv.switch_to.window(a)   # A's unsaved work is the draft again
         wait(drv, lambda d: draft_title(d) == mine)
+        # Its pictures go back once B's clear of the media store is done: a reload before
+        # then would find the draft without them (the CI run of bceb43d did, once).
+        wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-draft-media") == "kept")
         drv.refresh()
         wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-draft") == "restored")
         assert drv.find_element(By.ID, "xe-title").get_attribute("value") == mine
