@@ -7,6 +7,8 @@ to happen by a held server request (fault_dav.py `hold`) or a failing one, never
   first's spend and is refused. Before, both read the same empty ledger, both published,
   and the one that finished last wrote the ledger without the other's line: two releases
   public, one counted.
+- A publish of a site edited after its build is refused before any change: nothing
+  spent, no marker left.
 - A publish that fails after its first change on the server keeps its spend in the
   ledger (some of its files may be public); publishing the same release again spends
   nothing more. A publish that fails before any change records nothing.
@@ -105,4 +107,28 @@ def test_a_publish_that_fails_after_its_first_change_keeps_its_spend(run_dossier
         p = publish(dossier_bin, proj, dav.url + "s/")
         out, err = p.communicate(timeout=300)
         assert p.returncode == 0 and "already in the ledger" in out, out + err
+    assert ledger_releases(proj) == [first]
+
+
+def test_an_edited_site_is_refused_before_any_change_or_spend(run_dossier, dossier_bin, tmp_path):
+    """docs/publish.md, "Inputs": every file to upload is checked before the dirty marker.
+    Before, the check came file by file during the upload: the release's ε was spent and
+    the server kept a dirty marker with this machine's lease, which stopped every other
+    publisher until it ran out."""
+    proj, release = project(run_dossier, tmp_path, lifetime=12)
+    first = release(1)
+    page = proj / "_site" / "game" / "index.html"
+    page.write_text(page.read_text() + "<!-- edited by hand -->\n")
+    with WebDAVServer(tmp_path / "srv") as dav:
+        p = publish(dossier_bin, proj, dav.url + "s/")
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 1 and "changed since the site manifest was written" in err, out + err
+        assert "game/index.html" in err
+        assert ledger_releases(proj) == []                        # no ε spent on it
+        assert not (tmp_path / "srv" / "s" / ".dossier-manifest.json").exists()   # no marker, no lease
+        assert not list((tmp_path / "srv").rglob("*.dossier-upload"))
+        run_dossier("build", "--clean", proj)   # the advice
+        p = publish(dossier_bin, proj, dav.url + "s/")
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, out + err
     assert ledger_releases(proj) == [first]

@@ -127,6 +127,18 @@ extension Publisher {
         return data
     }
 
+    /// Every file about to be uploaded, checked against its manifest entry before the
+    /// first change on the server: an edited site stops with nothing written (no dirty
+    /// marker, no lease, no privacy spend). Each file is checked again as it is sent.
+    static func checkSite(_ site: URL, _ entries: [SiteManifest.Entry]) throws {
+        for entry in entries {
+            let file = site.appendingPathComponent(entry.path)
+            guard FileManager.default.fileExists(atPath: file.path) else { throw missing(file) }
+            let (sha, size) = try FileHash.sha256(file)
+            guard size == entry.size, sha == entry.sha256 else { throw changed(file) }
+        }
+    }
+
     private static func missing(_ file: URL) -> DossierError {
         DossierError(file: file.path, "listed in the site manifest but missing; " + SiteManifest.rebuildAdvice)
     }

@@ -157,6 +157,7 @@ public struct Publisher: Sendable {
             journal.finish()
             return finish()
         }
+        try Publisher.checkSite(site, plan.uploads.map(\.entry))
         try beforeWriting()
         if !baseExists { try await client.makeBaseCollection() }
 
