@@ -20,6 +20,9 @@ it waits for A's lock on `privacy_ledger` (seen in `pg_stat_activity`), then see
 And a publish killed between its two ledger writes (the database's row committed, the
 project's text copy not yet written; pause point `ledger-copy`) leaves a copy that the next
 publish of the same release mends, spending nothing more.
+
+A publish's closing line names the total as committed: B records its release while A
+waits at its first request, and A's line counts both.
 """
 import json
 import sqlite3
@@ -41,7 +44,7 @@ def study(tmp_path_factory, dossier_bin):
     return root, sealed_players(dossier_bin, root, players=30, seed=58)
 
 
-def projects(tmp_path, database, run_dossier, env):
+def projects(tmp_path, database, run_dossier, env, lifetime=LIFETIME):
     """Projects A and B on `database`, with different fold counts: two releases."""
     out = []
     for name, folds in (("a", 5), ("b", 4)):
@@ -49,7 +52,7 @@ def projects(tmp_path, database, run_dossier, env):
         proj.mkdir()
         (proj / "dossier.yml").write_text(
             f"title: Game\noutput: _site\ngame:\n  database: {database}\n  results_capacity: 40\n  folds: {folds}\n"
-            f"  privacy:\n    lifetime_epsilon: {LIFETIME}\n")
+            f"  privacy:\n    lifetime_epsilon: {lifetime}\n")
         run_dossier("build", proj, env=env)
         out.append(proj)
     releases = [json.loads((p / "_site" / "game" / "privacy.json").read_text())["release"] for p in out]
@@ -195,3 +198,27 @@ def test_a_publish_killed_between_the_row_and_the_copy_is_mended_next_time(study
         out, err = again.communicate(timeout=300)
         assert again.returncode == 0 and "already in the ledger" in out, out + err
     assert copy.read_text().count(releases[0]) == 1
+
+
+def test_the_total_a_publish_shows_counts_a_release_recorded_meanwhile(study, run_dossier, dossier_bin, tmp_path):
+    root, uploads = study
+    db = tmp_path / "study.sqlite"
+    env = scrub_environment()
+    run_dossier("game", "ingest", "--key", root / "study.key", *uploads, "--db", db, env=env)
+    (a, b), releases = projects(tmp_path, db, run_dossier, env, lifetime=2 * LIFETIME)   # room for both
+    rules = tmp_path / "rules" / "faults.json"
+    rules.parent.mkdir()
+    rules.write_text(json.dumps({"rules": [{"host": "127.0.0.1", "fault": "hold", "gate": "A", "times": 1}]}))
+    with WebDAVServer(tmp_path / "srv", faults=rules) as dav:
+        pa = start_publish(dossier_bin, a, dav.url + "a/", env)   # has read the ledger: empty
+        wait_for("A's first request", lambda: any(k == "hold:A" for _, _, k in dav.faults_fired()), pa)
+        port = dav.url.rsplit(":", 1)[1]
+        pb = start_publish(dossier_bin, b, "http://localhost:" + port + "b/", env)
+        out_b, err_b = pb.communicate(timeout=300)
+        assert pb.returncode == 0, err_b
+        assert f"privacy: recorded release {releases[1]}, ε = 6 (total ε = 6)" in out_b, out_b
+        (rules.parent / "A.go").touch()
+        out_a, err_a = pa.communicate(timeout=300)
+        assert pa.returncode == 0, err_a
+        # An old binary said "total ε = 6": the ledger as A read it, plus A's release.
+        assert f"privacy: recorded release {releases[0]}, ε = 6 (total ε = 12)" in out_a, out_a

@@ -112,18 +112,22 @@ public struct PrivacyLedgerHook: Sendable {
                 + "to publish anyway")
     }
 
-    /// A line for the log.
-    public var summary: String {
+    /// A line for the log, with the total of `committed` (the ledger as ``record(at:)``
+    /// left it: with a database, its rows as committed, another project's releases
+    /// recorded since this publish read the ledger included).
+    public func summary(of committed: Ledger) -> String {
         alreadyRecorded
             ? "privacy: release \(entry.release) is already in the ledger (no new spend; total ε = "
-                + "\(PrivacyNumber.text(milli: ledger.spentMilli)))"
+                + "\(PrivacyNumber.text(milli: committed.spentMilli)))"
             : "privacy: recorded release \(entry.release), ε = \(PrivacyNumber.text(milli: entry.epsilonMilli)) "
-                + "(total ε = \(PrivacyNumber.text(milli: ledger.spentMilli + entry.epsilonMilli)))"
+                + "(total ε = \(PrivacyNumber.text(milli: committed.spentMilli)))"
     }
 
-    /// Appends the release (written to a temporary file and moved into place).
-    public func record(at date: Date = Date()) throws {
-        guard !alreadyRecorded || copyStale else { return }
+    /// Appends the release (written to a temporary file and moved into place); returns the
+    /// ledger as it now stands.
+    @discardableResult
+    public func record(at date: Date = Date()) throws -> Ledger {
+        guard !alreadyRecorded || copyStale else { return ledger }
         var l = ledger, e = entry
         e.published = ISODateText.format(date)
         if !alreadyRecorded { l.entries.append(e) }
@@ -140,6 +144,7 @@ public struct PrivacyLedgerHook: Sendable {
             try? FileManager.default.removeItem(at: tmp)
             throw DossierError(file: ledgerURL.path, "cannot write the privacy ledger (errno \(errno))")
         }
+        return l
     }
 }
 
@@ -150,14 +155,18 @@ extension PrivacyLedgerHook {
     public final class Once: @unchecked Sendable {
         let hook: PrivacyLedgerHook?
         private var done = false
+        private var committed: Ledger?
 
         public init(_ hook: PrivacyLedgerHook?) { self.hook = hook }
 
         public func record() throws {
             guard let hook, !done else { return }
-            try hook.record()
+            committed = try hook.record()
             done = true
         }
+
+        /// The log line, once recorded (nil before).
+        public var summary: String? { committed.flatMap { hook?.summary(of: $0) } }
 
         /// What to say when the publish failed after the spend was recorded.
         public var noteAfterFailure: String? {

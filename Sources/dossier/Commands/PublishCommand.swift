@@ -140,9 +140,9 @@ struct PublishCommand: AsyncParsableCommand {
         if report.resumed > 0 { line += ", \(report.resumed) already in place" }
         line += " in \((report.seconds * 100).rounded() / 100) s (requests: \(report.requests))"
         if !quiet.quiet { print(line) }
-        if let privacy {
+        if privacy != nil {
             try spend.record()   // (when the server already held the site: recorded now)
-            if !quiet.quiet { print(privacy.summary) }
+            if !quiet.quiet, let summary = spend.summary { print(summary) }
         }
         if !report.conflicts.isEmpty {
             throw DossierError(
