@@ -130,6 +130,24 @@ import Testing
         #expect(imported[0].title == "exa mple.com")
     }
 
+    /// Both readings of a URL write its port as a browser does: `https://h:0443/x` went
+    /// through URLComponents as `https://h:443/x`, while a URL only the browser parser
+    /// takes dropped the default port: one website shown two ways.
+    @Test func aWebsitesPortIsWrittenAsTheBrowserWritesIt() {
+        let same = ["https://h.example/x", "https://h.example:443/x", "https://h.example:0443/x",
+                    "HTTPS://H.example:443/x"]
+        for url in same {
+            #expect(URLRedaction.website(url) == "https://h.example/x", "\(url)")
+        }
+        #expect(URLRedaction.website("http://h.example:80/") == "http://h.example/")
+        #expect(URLRedaction.website("http://h.example:443/") == "http://h.example:443/")
+        #expect(URLRedaction.website("https://h.example:08443/a") == "https://h.example:8443/a")
+        #expect(URLRedaction.website("ftp://h.example:21/f") == "ftp://h.example/f")
+        #expect(URLRedaction.website("gopher://h.example:70/") == "gopher://h.example:70/")
+        // the browser-only reading (a backslash) agrees
+        #expect(URLRedaction.website("https:\\\\h.example:0443\\x") == "https://h.example/x")
+    }
+
     @Test func masksUsernames() {
         #expect(HealthCheck.mask("jo@example.com") == "j•••@example.com")
         #expect(HealthCheck.mask("admin") == "a•••")

@@ -28,7 +28,11 @@ public enum URLRedaction {
         if let c = URLComponents(string: trimmed), let h = c.host, !h.isEmpty, let scheme = c.scheme,
            browser == nil || browser!.host == h.lowercased() {
             var out = scheme.lowercased() + "://" + h.lowercased()
-            if let port = c.port { out += ":\(port)" }
+            // The port as a browser writes it: no leading zeros, the scheme's default none
+            // (`https://h:0443/x` and `https://h/x` are one website).
+            if let port = c.port.map(String.init), BrowserURL.specialSchemes[scheme.lowercased()] ?? nil != port {
+                out += ":" + port
+            }
             return out + c.percentEncodedPath
         }
         if let b = browser { return b.scheme + "://" + b.host + (b.port.map { ":" + $0 } ?? "") + b.encodedPath }
