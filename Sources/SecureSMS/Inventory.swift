@@ -52,17 +52,17 @@ public struct Inventory: Codable, Sendable, Equatable {
             }
             if c.usesLegacyCodes {
                 w.append(
-                    "keys were agreed with read-aloud contact codes (anyone who heard both can derive them); "
+                    "keys were agreed with read-aloud contact codes (anyone who heard both can derive them): "
                         + "resynchronise to agree keys with X25519"
                 )
             }
             if backlog >= backlogWarning {
                 w.append(
-                    "\(backlog) skipped messages have not arrived (lost or late); if they never come, resynchronise")
+                    "\(backlog) skipped messages have not arrived (lost or late): if they never come, resynchronise")
             }
             if c.discardedKeys > 0 {
                 w.append(
-                    "\(c.discardedKeys) skipped keys were discarded (over \(Contact.maxStoredSkipped) waiting); those "
+                    "\(c.discardedKeys) skipped keys were discarded (over \(Contact.maxStoredSkipped) waiting): those "
                         + "messages can no longer be read — resynchronise"
                 )
             }

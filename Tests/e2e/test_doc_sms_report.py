@@ -30,7 +30,7 @@ V1_PW = "demo-only-not-a-secret"
 BACKLOG = 2
 WARN = {"pending": "waiting for the key exchange: it was started but not finished",
         "resyncing": "a resynchronisation was started but not finished",
-        "v1": "keys were agreed with read-aloud contact codes (anyone who heard both can derive them); resynchronise "
+        "v1": "keys were agreed with read-aloud contact codes (anyone who heard both can derive them): resynchronise "
               "to agree keys with X25519"}
 FIELDS = ["keystore", "account", "contact", "status", "added_at", "resynced_at", "sent", "received",
           "next_send_counter", "next_receive_counter", "skipped_backlog", "discarded_keys", "last_sent_at",
@@ -140,9 +140,9 @@ def from_payload(c):
 
 def warnings(c):
     w = [WARN["pending"]] * (c["status"] == "pending") + [WARN["resyncing"]] * (c["status"] == "resyncing")
+    w += [WARN["v1"]] * c["v1"]
     if len(c["skipped"]) >= BACKLOG:
         w.append(f"{len(c['skipped'])} skipped messages have not arrived")
-    w += [WARN["v1"]] * c["v1"]
     if c["discarded_keys"] > 0:
         w.append(f"{c['discarded_keys']} skipped keys were discarded")
     return w
