@@ -63,3 +63,34 @@ def test_a_kill_at_any_write_point_of_archive_force_leaves_a_complete_bag(dossie
         assert payload(unpacked(dest, tmp_path / "unz")) == tree(new_site)
         assert [p.name for p in dest.parent.iterdir()] == [name], n
     assert n > 10
+
+
+@pytest.mark.parametrize("name, what", [("bag", "data/site/big.bin"), ("bag.zip", "data/site/big.bin"),
+                                        ("bag.zip", "the zip")])
+def test_a_failed_write_names_the_bag_not_its_work_folder(dossier_bin, tmp_path, name, what):
+    """A write that fails inside the work folder (`.bag.tmp-<pid>`, gone once the command
+    ends) is named after the bag and the path inside it. Made to happen by the process's
+    file-size limit (RLIMIT_FSIZE, SIGXFSZ ignored: the write fails with EFBIG): below the
+    largest site file, or between it and the zip's size."""
+    import resource
+    import signal
+    site = make_site(tmp_path / "s", pages=2)
+    big = os.urandom(200_000)
+    (site / "big.bin").write_bytes(big)
+    write_manifest(site)
+    limit = 100_000 if what != "the zip" else len(big) + 1
+
+    def limited():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOSSIER_FAULT")}
+    proc = subprocess.run([dossier_bin, "archive", "--site", str(site), "--output", name], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300, preexec_fn=limited)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.startswith(f"{name}: "), proc.stderr
+    assert ".tmp-" not in proc.stderr, proc.stderr
+    if what == "the zip":   # the zip writer's own words
+        assert proc.stderr.strip() == f"{name}: cannot write the zip (File too large)", proc.stderr
+    else:
+        assert f"(writing {what})" in proc.stderr and "ulimit -f" in proc.stderr, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]   # no bag, no work folder left

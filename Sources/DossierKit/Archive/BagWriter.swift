@@ -78,6 +78,18 @@ public struct BagWriter: Sendable {
         try? fm.removeItem(at: work)
         let bag = zip ? work.appendingPathComponent(bagName) : work
         defer { try? fm.removeItem(at: work) }
+        do {
+            return try fill(bag, work: work, zip: zip, bagName: bagName, manifest: manifest, manifestData: manifestData,
+                            destination: destination)
+        } catch {
+            throw BagWriter.named(error, work: work, bag: bag, destination: destination)
+        }
+    }
+
+    /// Writes the bag into the work folder `bag` (inside `work`) and swaps it into place.
+    private func fill(_ bag: URL, work: URL, zip: Bool, bagName: String, manifest: SiteManifest,
+                      manifestData: Data, destination: URL) throws -> (files: Int, bytes: Int64) {
+        let fm = FileManager.default
         try fm.createDirectory(at: bag.appendingPathComponent("data/site"), withIntermediateDirectories: true)
 
         // Payload: copy and hash in one pass, checking each file against the site manifest.
@@ -144,8 +156,10 @@ public struct BagWriter: Sendable {
                 + (config.sha512 ? ["tagmanifest-sha512.txt"] : [])
             do {
                 try BagWriter.zip(bag, names: names, as: bagName, to: tmpZip, day: date)
-            } catch {
-                throw DossierError(file: SitePaths.display(destination), "cannot write the zip (\(error))")
+            } catch let z as ZipError {   // (a file-system error is named by `named`)
+                let what = z.description.replacingAll(tmpZip.path, with: "the zip")
+                throw DossierError(file: SitePaths.display(destination),
+                                   what.hasPrefix("cannot write the zip") ? what : "cannot write the zip (\(what))")
             }
             try BagSwap.replace(destination, with: tmpZip)
         } else {
@@ -153,6 +167,20 @@ public struct BagWriter: Sendable {
         }
         try FaultPoint.hit("archive: remove the work folder")
         return (lines.count, octets)
+    }
+
+    /// An error met inside the work folder `work` (the bag's top folder there: `bag`), named
+    /// after the bag it was for — the work folder is gone by the time anyone reads the
+    /// message: `<destination>: <what> (writing <path inside the bag>)`, or `(writing the zip)`.
+    static func named(_ error: Error, work: URL, bag: URL, destination: URL) -> Error {
+        guard var e = (error as? DossierError) ?? FileSystemErrors.describe(error) else { return error }
+        for i in e.diagnostics.indices {
+            guard let file = e.diagnostics[i].file, file == work.path || file.hasPrefix(work.path + "/") else { continue }
+            let what = file.hasPrefix(bag.path + "/") ? String(file.dropFirst(bag.path.count + 1)) : "the zip"
+            e.diagnostics[i].file = SitePaths.display(destination)
+            e.diagnostics[i].message += " (writing \(what))"
+        }
+        return e
     }
 
     /// Zips the bag's files `names` (relative to `bag`) as `<top>/<name>`, in byte order
