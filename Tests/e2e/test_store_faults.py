@@ -187,3 +187,23 @@ def test_two_ingests_of_one_upload_at_once_store_it_once(study, pg_database, dos
     assert int(pg.psql(db, "select count(*) from uploads")) == 1
     sessions = int(pg.psql(db, "select count(*) from sessions"))
     assert sessions > 0 and int(pg.psql(db, "select sessions from uploads")) == sessions
+
+
+@pytest.mark.parametrize("link", ["symbolic", "hard", "dot"])
+def test_db_copy_onto_its_own_file_by_another_name_is_refused(run_dossier, tmp_path, link):
+    """`db copy` compared the two locations as text only: a link to FROM, or `./FROM`, was
+    taken for another database. Same device and inode: refused before either is opened."""
+    logs = tmp_path / "logs"
+    run_dossier("recall", "simulate", "--participants", "2", "--seed", "3", "--out", logs)
+    db = tmp_path / "a.sqlite"
+    run_dossier("db", "import-logs", "--database", db, logs)
+    before = db.read_bytes()
+    other = {"symbolic": tmp_path / "link.sqlite", "hard": tmp_path / "hard.sqlite", "dot": None}[link]
+    if link == "symbolic":
+        other.symlink_to(db)
+    elif link == "hard":
+        os.link(db, other)
+    to = str(other) if other else "./a.sqlite"
+    proc = run_dossier("db", "copy", "a.sqlite", to, "--replace", cwd=tmp_path, check=False)
+    assert proc.returncode == 2 and "FROM and TO are the same database" in proc.stderr, proc.stdout + proc.stderr
+    assert db.read_bytes() == before

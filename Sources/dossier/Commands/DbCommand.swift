@@ -49,7 +49,9 @@ struct DbCopy: ParsableCommand {
 
     func run() throws {
         let source = try storeLocation(from, option: "FROM"), target = try storeLocation(to, option: "TO")
-        guard source.text != target.text else { throw ValidationError("FROM and TO are the same database") }
+        guard source.text != target.text, !Self.sameFile(source, target) else {
+            throw ValidationError("FROM and TO are the same database")
+        }
         let src = try openStudyStore(source, create: false)
         let dst = try openStudyStore(target, create: true)
         let counts: [(table: String, rows: Int)]
@@ -59,6 +61,16 @@ struct DbCopy: ParsableCommand {
         }
         let shown = counts.filter { $0.table != "meta" }.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
         quiet.say("copied \(source.shown) → \(target.shown): \(shown)")
+    }
+}
+
+extension DbCopy {
+    /// Two SQLite locations naming one file (a symbolic or hard link, `./a` and `a`): the
+    /// same device and inode (not a copy: at best every row deleted and put back).
+    static func sameFile(_ a: StoreLocation, _ b: StoreLocation) -> Bool {
+        guard case .sqlite(let p) = a, case .sqlite(let q) = b else { return false }
+        var x = stat(), y = stat()
+        return stat(p, &x) == 0 && stat(q, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 }
 
