@@ -117,8 +117,7 @@ extension PrivacyLedgerHook {
         for e in entries where e.release != entry.release && !all.contains(release: e.release) {
             all.entries.append(e)
         }
-        guard all.spentMilli + entry.epsilonMilli > lifetimeMilli else { return }
-        throw overBudget(entry, spentMilli: all.spentMilli, lifetimeMilli: lifetimeMilli, shown: shown)
+        if let refusal = refusal(all, entry, lifetimeMilli: lifetimeMilli, shown: shown) { throw refusal }
     }
 
     /// The database's rows as a ledger; a row whose ε is not a number stops the publish.

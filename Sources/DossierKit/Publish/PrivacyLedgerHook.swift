@@ -90,8 +90,9 @@ public struct PrivacyLedgerHook: Sendable {
         let entry = Ledger.Entry(
             release: r.release, epsilonMilli: eps, delta: r.delta, section: r.section, published: "")
         let recorded = ledger.contains(release: r.release)
-        if !recorded && ledger.spentMilli + eps > life && !allowOverBudget {
-            throw overBudget(entry, spentMilli: ledger.spentMilli, lifetimeMilli: life, shown: shownLedger)
+        if !recorded && !allowOverBudget,
+           let refusal = refusal(ledger, entry, lifetimeMilli: life, shown: shownLedger) {
+            throw refusal
         }
         // With a database: a copy that lacks a row (a publish stopped between the two
         // writes) or holds a release the database lacks is mended at the next record.
@@ -100,6 +101,15 @@ public struct PrivacyLedgerHook: Sendable {
                                  databasePath: databasePath, shownLedger: shownLedger,
                                  recheckMilli: allowOverBudget || databasePath == nil ? nil : life,
                                  copyStale: stale, lock: lock)
+    }
+
+    /// The one budget rule (checked when the ledger is read, and again inside the
+    /// database transaction that records the release): the refusal of `entry` when the
+    /// ledger's total plus its ε would pass the lifetime budget; nil when it fits.
+    static func refusal(_ ledger: Ledger, _ entry: Ledger.Entry, lifetimeMilli: Int,
+                        shown: String) -> DossierError? {
+        guard ledger.spentMilli + entry.epsilonMilli > lifetimeMilli else { return nil }
+        return overBudget(entry, spentMilli: ledger.spentMilli, lifetimeMilli: lifetimeMilli, shown: shown)
     }
 
     /// The refusal of a release that would take the ledger past its lifetime budget.
