@@ -53,6 +53,7 @@ public struct Ledger: Sendable, Hashable {
     /// Parses a ledger; an error names the line and what is wrong.
     public static func parse(_ text: String) throws(LedgerError) -> Ledger {
         var ledger = Ledger()
+        var firstLine: [String: (line: Int, index: Int)] = [:]   // release → where it was first listed
         for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -75,10 +76,50 @@ public struct Ledger: Sendable, Hashable {
             guard let d = Double(fields["delta"]!), d >= 0, d < 1 else {
                 throw LedgerError(line: i + 1, message: "delta '\(fields["delta"]!)' is not a number in [0, 1)")
             }
-            ledger.entries.append(Entry(release: fields["release"]!, epsilonMilli: eps, delta: fields["delta"]!,
-                                        section: fields["section"]!, published: fields["published"]!))
+            guard isPublishedTime(fields["published"]!) else {
+                throw LedgerError(line: i + 1, message: "published '\(fields["published"]!)' is not a UTC time "
+                                  + "written YYYY-MM-DDTHH:MM:SSZ")
+            }
+            let entry = Entry(release: fields["release"]!, epsilonMilli: eps, delta: fields["delta"]!,
+                              section: fields["section"]!, published: fields["published"]!)
+            // One release is one spend: a line repeated (a merge that kept both copies) counts
+            // once; the same release with another ε, δ or section is a contradiction.
+            if let first = firstLine[entry.release] {
+                let kept = ledger.entries[first.index]
+                guard kept.epsilonMilli == eps, kept.delta == entry.delta, kept.section == entry.section else {
+                    throw LedgerError(line: i + 1, message: "release \(entry.release) is listed again with another "
+                                      + "epsilon, delta or section (first at line \(first.line))")
+                }
+                continue
+            }
+            firstLine[entry.release] = (i + 1, ledger.entries.count)
+            ledger.entries.append(entry)
         }
         return ledger
+    }
+}
+
+extension Ledger {
+    /// `YYYY-MM-DDTHH:MM:SSZ`, a real date and time of day (as `publish` writes it).
+    static func isPublishedTime(_ t: String) -> Bool {
+        let b = Array(t.utf8)
+        guard b.count == 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b[19] == 0x5A
+        else { return false }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var n = 0
+            for c in b[from..<from + count] {
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                n = n * 10 + Int(c - 0x30)
+            }
+            return n
+        }
+        guard let y = number(0, 4), let mo = number(5, 2), let d = number(8, 2), let h = number(11, 2),
+              let mi = number(14, 2), let s = number(17, 2), (1...12).contains(mo), h < 24, mi < 60, s < 60 else {
+            return false
+        }
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
+        return (1...days).contains(d)
     }
 }
 

@@ -153,3 +153,33 @@ let testKeys: (privatePEM: String, publicPEM: String) = try! Upload.makeKeyPair(
         #expect(Ingest.ingest(try upload(p), name: "b", key: key, into: db) == .stored(player: p.id, sessions: 1))
     }
 }
+
+/// A device record with a field too many or too few names that field (docs/game-telemetry.md,
+/// "… names the field"), shown without control characters.
+@Suite struct DeviceRecordFieldTests {
+    func record(_ fields: [(String, String)]) -> Data {
+        let members = fields.map { "\"\($0.0)\":\"\($0.1)\"" }.joined(separator: ",")
+        return Data(("{" + members + "}\n{\"type\":\"session\"}\n").utf8)
+    }
+    let five = [("type", "device"), ("player", "P1"), ("signing_key", "a"), ("result_key", "b"), ("signature", "c")]
+
+    @Test func anUnknownFieldIsNamed() {
+        do { _ = try SignedUpload.open(record(five + [("colour", "red")])); Issue.record("accepted") } catch {
+            #expect(error.description.hasSuffix("needs exactly type, player, signing_key, result_key and signature: "
+                                                + "'colour' is not one of them"), "\(error)")
+        }
+    }
+
+    @Test func aMissingFieldIsNamed() {
+        do { _ = try SignedUpload.open(record(five.filter { $0.0 != "result_key" })); Issue.record("accepted") } catch {
+            #expect(error.description.hasSuffix("'result_key' is missing"), "\(error)")
+        }
+    }
+
+    @Test func aFieldNameIsShownWithoutControlCharacters() {
+        do { _ = try SignedUpload.open(record(five + [("\\u001b[31mred", "x")])); Issue.record("accepted") } catch {
+            #expect(error.description.contains("'\\u{1B}[31mred' is not one of them"), "\(error)")
+            #expect(!error.description.unicodeScalars.contains { $0.value == 0x1B })
+        }
+    }
+}

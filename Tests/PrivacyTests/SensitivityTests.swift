@@ -77,10 +77,38 @@ import SplitMix64
     @Test func aBadLedgerLineIsNamed() {
         let text =
             Ledger.header
-            + "\nrelease=ab epsilon=1 delta=0 section=game published=x\nrelease=cd epsilon=-2 delta=0 section=game "
-            + "published=x\n"
+            + "\nrelease=ab epsilon=1 delta=0 section=game published=2026-11-27T20:00:00Z\nrelease=cd epsilon=-2 "
+            + "delta=0 section=game published=2026-11-27T20:00:00Z\n"
         #expect(throws: LedgerError.self) { try Ledger.parse(text) }
         do { _ = try Ledger.parse(text) } catch { #expect(error.line == 4 && error.message.contains("epsilon")) }
+    }
+
+    /// A release listed twice counts once when the lines agree (a merge that kept both
+    /// copies); with another ε it is refused, never read as the first line's ε alone.
+    @Test func aReleaseListedTwiceCountsOnceOrIsRefused() throws {
+        let line = "release=ab epsilon=1 delta=0 section=game published=2026-11-27T20:00:00Z"
+        let twice = try Ledger.parse(Ledger.header + "\n" + line + "\n" + line + "\n")
+        #expect(twice.entries.count == 1 && twice.spentMilli == 1000)
+        let nine = line.replacingOccurrences(of: "epsilon=1", with: "epsilon=9")
+        let other = Ledger.header + "\n" + line + "\n" + nine + "\n"
+        do { _ = try Ledger.parse(other); Issue.record("accepted") } catch {
+            #expect(error.line == 4 && error.message.contains("listed again") && error.message.contains("line 3"))
+        }
+    }
+
+    @Test func publishedIsAUTCTime() throws {
+        let base = "release=ab epsilon=1 delta=0 section=game published="
+        for good in ["2026-11-27T20:00:00Z", "2024-02-29T23:59:59Z", "2000-02-29T00:00:00Z"] {
+            #expect(try Ledger.parse(base + good).entries.count == 1, "\(good)")
+        }
+        let bad = ["yesterday", "2026-11-27", "2026-11-27T20:00:00", "2026-11-27T20:00:00.000Z",
+                   "2026-13-01T00:00:00Z", "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2026-11-27T24:00:00Z",
+                   "2026-11-27t20:00:00Z", "+026-11-27T20:00:00Z"]
+        for bad in bad {
+            do { _ = try Ledger.parse(base + bad); Issue.record("accepted \(bad)") } catch {
+                #expect(error.line == 1 && error.message.contains("published"), "\(bad)")
+            }
+        }
     }
 
     @Test func epsilonTextIsExactInThousandths() {

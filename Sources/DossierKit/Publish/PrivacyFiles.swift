@@ -31,10 +31,10 @@ enum PrivacyFiles {
     }
 
     /// ``bytesIfPresent(_:shown:)`` as UTF-8 text.
-    static func textIfPresent(_ url: URL, shown: String) throws -> String? {
+    static func textIfPresent(_ url: URL, shown: String, what: String = "a privacy ledger is UTF-8") throws -> String? {
         guard let data = try bytesIfPresent(url, shown: shown) else { return nil }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw DossierError(file: shown, "not UTF-8 text; a privacy ledger is UTF-8 (docs/game-privacy.md)")
+            throw DossierError(file: shown, "not UTF-8 text; \(what) (docs/game-privacy.md)")
         }
         return text
     }

@@ -52,7 +52,10 @@ public struct PrivacyLedgerHook: Sendable {
     public static func prepare(site: URL, ledgerURL: URL, shownLedger: String, allowOverBudget: Bool,
                                project: Project? = nil) throws -> PrivacyLedgerHook? {
         let file = site.appendingPathComponent(releasePath)
-        guard let data = try PrivacyFiles.bytesIfPresent(file, shown: file.path) else { return nil }
+        guard let text = try PrivacyFiles.textIfPresent(file, shown: file.path,
+                                                        what: "a privacy release file is UTF-8 JSON: rebuild the site")
+        else { return nil }
+        let data = Data(text.utf8)
         guard let r = try? JSONDecoder().decode(ReleaseFile.self, from: data), let eps = PrivacyNumber.milli(r.epsilon),
               var life = PrivacyNumber.milli(r.lifetimeEpsilon) else {
             throw DossierError(file: file.path, "not a privacy release file (docs/game-privacy.md): rebuild the site")

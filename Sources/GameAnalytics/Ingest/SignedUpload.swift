@@ -66,8 +66,14 @@ public enum SignedUpload {
         guard node["type"]?.stringValue == "device", let members = node.members else { throw GameError(unsigned) }
         var obj: [String: String] = [:]
         for m in members { if let v = m.value.stringValue { obj[m.key] = v } }
-        guard Set(members.map(\.key)) == ["type", "player", "signing_key", "result_key", "signature"] else {
-            throw GameError("the device record needs exactly type, player, signing_key, result_key and signature")
+        let fields = ["type", "player", "signing_key", "result_key", "signature"]
+        guard Set(members.map(\.key)) == Set(fields) else {
+            // The field that is wrong, named (docs/game-telemetry.md): the first unknown one, else the first missing.
+            let keys = Set(members.map(\.key))
+            let which = members.first { !fields.contains($0.key) }.map { "'\(Self.shown($0.key))' is not one of them" }
+                ?? fields.first { !keys.contains($0) }.map { "'\($0)' is missing" } ?? ""
+            throw GameError("the device record needs exactly type, player, signing_key, result_key and signature: "
+                            + which)
         }
         guard let player = obj["player"], isValidPlayerID(player) else {
             throw GameError("the device record's player id is not valid")
@@ -102,6 +108,23 @@ public enum SignedUpload {
 /// - file name `hex(HMAC-SHA256(key: result key, "RocketMouse result name v1"))[0..<32] + ".rmr"`
 /// - nonce `= HMAC-SHA256(key: E, plaintext)[0..<12]` (deterministic: same result, same bytes)
 /// - file `= "RMR1" ‖ nonce ‖ AES-256-GCM ciphertext ‖ tag`, additional data `"RMR1"`.
+extension SignedUpload {
+    /// A field name from an upload as a message shows it: at most 40 characters, control
+    /// characters written `\u{XX}` (an upload is not trusted to write to a terminal).
+    static func shown(_ name: String) -> String {
+        var out = ""
+        for (i, u) in name.unicodeScalars.enumerated() {
+            guard i < 40 else { return out + "…" }
+            if u.value < 0x20 || (0x7F...0x9F).contains(u.value) {
+                out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+}
+
 public enum ResultBox {
     public static let magic = Data("RMR1".utf8)
 
