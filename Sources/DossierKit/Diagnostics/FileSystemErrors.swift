@@ -33,6 +33,13 @@ public enum FileSystemErrors {
         DossierError(file: path, "\(doing): " + (advice(errno: code, cocoa: nil) ?? String(cString: strerror(code))))
     }
 
+    /// The error for an input that could not be read: `<path>: <advice>` for the errors
+    /// the table has words for (permission denied, …), else `cannot read file (<strerror>)`.
+    public static func unreadable(_ path: String, errno code: Int32) -> DossierError {
+        DossierError(file: path,
+                     advice(errno: code, cocoa: nil) ?? "cannot read file (\(String(cString: strerror(code))))")
+    }
+
     /// What went wrong and what to do, for a POSIX error number or a Cocoa file error code
     /// (the Cocoa codes stand for the POSIX errors ``ErrnoAdvice`` words).
     static func advice(errno code: Int32?, cocoa: Int?) -> String? {

@@ -27,7 +27,7 @@ public final class OutputFileStream {
         self.path = path
         self.full = full
         fd = open(full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileSystemErrors.failed(full, "cannot write output file") }
+        guard fd >= 0 else { throw FileSystemErrors.failed(full, "cannot write") }
         buffer.reserveCapacity(Self.flushAt + 4096)
     }
 
@@ -64,8 +64,8 @@ public final class OutputFileStream {
         while off < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + off, bytes.count - off)
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw FileSystemErrors.failed(path, "cannot write output file") }
-            if n == 0 { throw DossierError(file: path, "cannot write output file: nothing written") }
+            if n < 0 { throw FileSystemErrors.failed(path, "cannot write") }
+            if n == 0 { throw DossierError(file: path, "cannot write: nothing written") }
             off += n
         }
     }
@@ -74,7 +74,7 @@ public final class OutputFileStream {
     func close() throws -> ManifestFile {
         try flush()
         closed = true
-        guard Glibc.close(fd) == 0 else { throw FileSystemErrors.failed(full, "cannot write output file") }
+        guard Glibc.close(fd) == 0 else { throw FileSystemErrors.failed(full, "cannot write") }
         return ManifestFile(path: path, digest: HexDigest(hasher), size: size)
     }
 }

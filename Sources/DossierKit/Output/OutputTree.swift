@@ -153,7 +153,7 @@ public final class OutputTree: @unchecked Sendable {
     /// path of a usual site) is claimed by one insertion that also tells whether the path
     /// is claimed (``claimOnce(_:owner:)``); its twin, ``claimPlainly(_:owner:)`` (the
     /// lookup, the case check, then the insertion), is compared in `OutputTreeTests`.
-    private func claim(_ path: String, owner: String) throws {
+    func claim(_ path: String, owner: String) throws {
         lock.lock(); defer { lock.unlock() }
         try claimOnce(path, owner: owner)
     }
@@ -239,7 +239,7 @@ public final class OutputTree: @unchecked Sendable {
         let fd = openat(stagingFolder, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = errno
-            throw FileSystemErrors.failed(stagingPath + "/" + path, "cannot write output file", errno: code)
+            throw FileSystemErrors.failed(stagingPath + "/" + path, "cannot write", errno: code)
         }
         let full = stagingPath + "/" + path
         do {
@@ -248,7 +248,7 @@ public final class OutputTree: @unchecked Sendable {
             close(fd)
             throw error
         }
-        guard close(fd) == 0 else { throw FileSystemErrors.failed(full, "cannot write output file") }
+        guard close(fd) == 0 else { throw FileSystemErrors.failed(full, "cannot write") }
         lock.lock(); noteStaged(path); lock.unlock()
         return entry
     }
@@ -263,6 +263,12 @@ public final class OutputTree: @unchecked Sendable {
         lock.lock(); openStreams.insert(path); lock.unlock()
         try ensureDir(path)
         return try OutputFileStream(path: path, full: stagingPath + "/" + path)
+    }
+
+    /// A stream given up after a failed copy: no longer open.
+    func abandon(_ stream: OutputFileStream) {
+        _ = try? stream.close()
+        lock.lock(); openStreams.remove(stream.path); lock.unlock()
     }
 
     /// Closes `stream` and returns its file's entry (see ``openStream(_:owner:)``).
@@ -288,29 +294,6 @@ public final class OutputTree: @unchecked Sendable {
         if link(src, dst) != 0 {
             try FileManager.default.copyItem(atPath: src, toPath: dst)
         }
-    }
-
-    /// Copies a file from outside the site (assets, media, static files), hashing it as it
-    /// goes in chunks of 1 MiB: memory stays flat whatever the file's size.
-    @discardableResult
-    public func copy(_ source: URL, to path: String, owner: String) throws -> ManifestFile {
-        guard let input = PlainFile(forReadingAtPath: source.path) else {
-            throw DossierError(file: source, "cannot read file")
-        }
-        defer { try? input.close() }
-        let stream = try openStream(OutputTree.compact(path), owner: owner)
-        do {
-            while true {
-                let chunk = try input.read(upToCount: OutputTree.copyChunk) ?? Data()
-                if chunk.isEmpty { break }
-                try stream.append(chunk)
-            }
-        } catch {
-            _ = try? stream.close()
-            lock.lock(); openStreams.remove(stream.path); lock.unlock()
-            throw FileSystemErrors.describe(error) ?? error
-        }
-        return try finishStream(stream)
     }
 
     /// Bytes read at a time by ``copy(_:to:owner:)``.

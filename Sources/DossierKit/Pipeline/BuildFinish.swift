@@ -52,6 +52,7 @@ extension BuildContext {
         let marker = SiteManifest.incompleteMarker(for: manifestURL)
         let changing = !fresh && !(tree!.patchTarget != nil && tree!.writtenCount == 0)
         if changing { try Data().write(to: marker) }
+        liveTouched = changing || fresh
         try tree!.commit(to: output)
         PausePoint.reached("site-committed")   // (tests start a second build here: debug builds only)
         try FaultPoint.hit("build: the site manifest")

@@ -183,7 +183,7 @@ extension BuildContext {
     /// The whole of a file to copy, read once.
     private func readWhole(_ url: URL) throws -> Data {
         guard let input = PlainFile(forReadingAtPath: url.path) else {
-            throw DossierError(file: project.display(url), "cannot read file")
+            throw FileSystemErrors.unreadable(project.display(url), errno: errno)
         }
         defer { try? input.close() }
         do { return try input.read(upToCount: Int.max) ?? Data() } catch {

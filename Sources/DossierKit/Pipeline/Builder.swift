@@ -110,15 +110,19 @@ public final class Builder: @unchecked Sendable {
                 try await step.run(ctx)
                 log.detail(cFormat("took %.3f s", Date().timeIntervalSince(began)))
             } catch {
+                let staging = ctx.tree?.staging
                 ctx.tree?.discard()
-                var diags = error.diagnostics
+                var diags = BuildSiteErrors.named(error.diagnostics, staging: staging,
+                                                  output: project.display(ctx.output))
                 // Blame the input that failed, not only the step: a bad experience file is not dossier.yml.
                 let inputs = i == 0
                     ? ctx.inputFailures.map { "\($0.section) section's input \($0.files.joined(separator: ", "))" } : []
                 let place = inputs.isEmpty ? step.name : "\(step.name), in the " + inputs.joined(separator: " and the ")
                 diags.append(Diagnostic(.note, file: nil, line: nil,
                     "build failed at step [\(i + 1)/\(steps.count)] \(place); "
-                    + (options.checkOnly ? "nothing was written" : "the previous site is unchanged")))
+                    + (options.checkOnly ? "nothing was written"
+                       : ctx.liveTouched ? "the site was partly replaced; run dossier build again to finish it"
+                       : "the previous site is unchanged")))
                 throw DossierError(diags)
             }
         }
@@ -170,6 +174,9 @@ final class BuildContext: @unchecked Sendable {
     /// the writing of files (EarlyLinkCheck.swift).
     var earlyLinkCheck: EarlyLinkCheck?
     var tree: OutputTree?
+    /// Set once this build starts replacing live files (the swap or the patch): a failure
+    /// after it leaves a site the next build finishes, not the previous one.
+    var liveTouched = false
     var previous: BuildState?
     var newState: BuildState
     /// This build's record spill file (``recordSpill()``) and the link texts and lists seen

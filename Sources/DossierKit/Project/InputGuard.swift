@@ -110,10 +110,10 @@ public enum InputFile {
                 // (`st` is the file's own: it is no link, so lstat and stat agree.)
             } else {
                 try confinement.check(url(), shown: shown)
-                guard stat(path, &st) == 0 else { throw DossierError(file: shown, "cannot read file") }
+                guard stat(path, &st) == 0 else { throw FileSystemErrors.unreadable(shown, errno: errno) }
             }
         } else {
-            guard stat(path, &st) == 0 else { throw DossierError(file: shown, "cannot read file") }
+            guard stat(path, &st) == 0 else { throw FileSystemErrors.unreadable(shown, errno: errno) }
         }
         guard st.st_mode & S_IFMT == S_IFREG else { throw DossierError(file: shown, "not a regular file") }
         let tooBig = DossierError(
@@ -122,7 +122,7 @@ public enum InputFile {
         guard Int64(st.st_size) <= limit else { throw tooBig }
         // Bounded even when the file grows while it is read.
         guard let data = readBounded(path, expected: Int(st.st_size), limit: Int(limit)) else {
-            throw DossierError(file: shown, "cannot read file")
+            throw FileSystemErrors.unreadable(shown, errno: errno)
         }
         guard Int64(data.count) <= limit else { throw tooBig }
         return data
@@ -154,7 +154,7 @@ public enum InputFile {
             let room = capacity - got
             let n = Glibc.read(fd, buffer + got, room)
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { free(buffer); return Data() }
+            if n < 0 { free(buffer); return nil }   // (errno tells why; never taken as an empty file)
             if n == 0 { break }
             got += n
             // A regular file's read comes back short only at its end: no second read

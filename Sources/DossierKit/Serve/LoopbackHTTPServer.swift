@@ -88,17 +88,24 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var head = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 4096)
         let end: [UInt8] = Array("\r\n\r\n".utf8)
-        while head.count < 65_536 {
+        var complete = false
+        while !complete && head.count < 65_536 {
             let n = recv(c, &chunk, chunk.count, 0)
             if n <= 0 { return }
+            let from = max(0, head.count - 3)   // the blank line may straddle two reads
             head += chunk[0..<n]
-            if head.count >= 4, head.indices.dropLast(3).contains(where: { Array(head[$0..<$0 + 4]) == end }) { break }
+            complete = head.count >= 4 && (from...(head.count - 4)).contains { Array(head[$0..<$0 + 4]) == end }
         }
+        // A head with no blank line in its first 64 KiB is refused whole: answering it would
+        // judge its Host from a cut head (a Host after the cut would go unseen).
         let firstLine = String(decoding: head.prefix { $0 != 13 && $0 != 10 }, as: UTF8.self)
         let parts = firstLine.split(separator: " ")
         var response: Response
         var method = ""
-        if parts.count == 3, parts[2].hasPrefix("HTTP/1.") {
+        if !complete {
+            response = Response(status: 431, headers: [("Content-Type", "text/plain; charset=utf-8")],
+                                body: Data("the request head is longer than 64 KiB\n".utf8))
+        } else if parts.count == 3, parts[2].hasPrefix("HTTP/1.") {
             method = String(parts[0])
             var target = String(parts[1])
             if let cut = target.firstIndex(where: { $0 == "?" || $0 == "#" }) { target = String(target[..<cut]) }
@@ -172,6 +179,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
+        case 431: return "Request Header Fields Too Large"
         default: return "Status"
         }
     }

@@ -72,6 +72,10 @@ public final class PreviewServer: @unchecked Sendable {
             throw DossierError("cannot listen on 127.0.0.1:\(port): \(error); "
                                + "choose another --port (0 picks a free one)")
         }
+        // The preview folder first, so even the first build of a fresh project takes the
+        // site lock (.dossier/preview/.site.lock): two serves of one project take turns.
+        try? FileManager.default.createDirectory(at: site.deletingLastPathComponent(),
+                                                 withIntermediateDirectories: true)
         // A first build must succeed to have something to serve.
         let first = Builder(project: folder, options: BuildOptions(drafts: drafts, output: siteFolder), log: log)
         _ = try await first.build()
