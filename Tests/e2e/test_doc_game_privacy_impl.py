@@ -20,6 +20,7 @@ import subprocess
 from fractions import Fraction
 
 import pytest
+from conftest import dossier_path  # noqa: E402
 
 M64 = (1 << 64) - 1
 GROUPS = ["control", "adhd", "adhd-medicated", "unknown"]
@@ -30,7 +31,7 @@ SHARES = [("counts", 1), ("comparisons", 6), ("tau", 1), ("model-fit", 4), ("mod
 COMPARED = [("hitRTSD", 0, 250), ("tau", 0, 400), ("omissionRate", 0, 0.4)]
 PUBLIC_FEATURES = [("hitRTSD", 40, 180), ("tau", 40, 340), ("omissionRate", 0, 0.25), ("dPrime", 2, 5),
                    ("commissionRate", 0, 5)]
-BIN = os.environ.get("DOSSIER_BIN")
+BIN = dossier_path()   # (DOSSIER_BIN, else the built one)
 
 
 # MARK: - the keyed generator

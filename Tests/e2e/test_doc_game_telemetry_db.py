@@ -8,8 +8,9 @@ import sqlite3
 import subprocess
 
 import pytest
+from conftest import dossier_path  # noqa: E402
 
-BIN = os.environ.get("DOSSIER_BIN")
+BIN = dossier_path()   # (DOSSIER_BIN, else the built one)
 ORDER = {"survey": ["type", "player", "complete", "diagnosed", "medicated", "age", "gender"],
          "session": ["type", "player", "session", "start", "end", "score", "seed", "obstacles", "taps", "jumps",
                      "collisions", "volume", "errors"]}

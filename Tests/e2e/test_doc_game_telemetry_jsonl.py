@@ -7,8 +7,9 @@ import re
 import subprocess
 
 import pytest
+from conftest import dossier_path  # noqa: E402
 
-BIN = os.environ.get("DOSSIER_BIN")
+BIN = dossier_path()   # (DOSSIER_BIN, else the built one)
 SURVEY = {"type": "survey", "player": "p1", "complete": True, "diagnosed": False, "age": 30, "gender": "female"}
 MAX = 2 ** 53 - 1
 

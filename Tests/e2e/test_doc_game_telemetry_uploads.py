@@ -15,8 +15,9 @@ from cryptography.hazmat.primitives.asymmetric import ed25519, padding, rsa
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 from webdav_server import WebDAVServer, env
+from conftest import dossier_path  # noqa: E402
 
-BIN = os.environ.get("DOSSIER_BIN")
+BIN = dossier_path()   # (DOSSIER_BIN, else the built one)
 SURVEY = '{"type":"survey","player":"%s","complete":true,"diagnosed":false,"age":30,"gender":"female"}'
 SESSION = ('{"type":"session","player":"%s","session":%d,"start":1000,"end":11000,"score":%d,'
            '"obstacles":[[2000,2000,"crate"]],"taps":[2400],"jumps":[2400],"collisions":[],"volume":[],"errors":[]}')

@@ -95,11 +95,20 @@ def public_dir():
     shutil.rmtree(d)
 
 
+def public_bin(dossier_bin, public_dir):
+    """A copy of the binary nobody may run (a fresh clone's .build may sit in a private folder)."""
+    copy = public_dir / "bin" / "dossier"
+    copy.parent.mkdir(mode=0o755)
+    shutil.copy(dossier_bin, copy)
+    copy.chmod(0o755)
+    return str(copy)
+
+
 def test_a_project_folder_the_user_cannot_write(dossier_bin, public_dir):
     p = project(public_dir / "p")
     for q in [p, *p.rglob("*")]:
         q.chmod(0o755 if q.is_dir() else 0o644)
-    proc = run(dossier_bin, "build", ".", cwd=p, nobody=True)
+    proc = run(public_bin(dossier_bin, public_dir), "build", ".", cwd=p, nobody=True)
     plain(proc, "EACCES")
     assert not (p / "_site").exists()
 
@@ -110,7 +119,7 @@ def test_a_content_page_the_user_cannot_read(dossier_bin, public_dir):
     for q in [p, *p.rglob("*")]:
         os.chown(q, 65534, 65534)
     (p / "content/secret.md").chmod(0)
-    proc = run(dossier_bin, "build", ".", cwd=p, nobody=True)
+    proc = run(public_bin(dossier_bin, public_dir), "build", ".", cwd=p, nobody=True)
     assert proc.returncode == 1
     assert f"content/secret.md: {WORDS['EACCES']}" in proc.stderr.splitlines(), proc.stderr
 

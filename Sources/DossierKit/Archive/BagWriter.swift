@@ -175,7 +175,9 @@ public struct BagWriter: Sendable {
     static func named(_ error: Error, work: URL, bag: URL, destination: URL) -> Error {
         guard var e = (error as? DossierError) ?? FileSystemErrors.describe(error) else { return error }
         for i in e.diagnostics.indices {
-            guard let file = e.diagnostics[i].file, file == work.path || file.hasPrefix(work.path + "/") else { continue }
+            guard let file = e.diagnostics[i].file, file == work.path || file.hasPrefix(work.path + "/") else {
+                continue
+            }
             let what = file.hasPrefix(bag.path + "/") ? String(file.dropFirst(bag.path.count + 1)) : "the zip"
             e.diagnostics[i].file = SitePaths.display(destination)
             e.diagnostics[i].message += " (writing \(what))"
