@@ -91,8 +91,10 @@ public final class PostgresConnection: StoreConnection {
         let state = result.map { String(cString: dossier_pq_result_sqlstate($0)) } ?? ""
         var message = result.map { String(cString: dossier_pq_result_message($0)) } ?? ""
         if message.isEmpty { message = Self.firstLine(String(cString: dossier_pq_error_message(conn))) }
-        if dossier_pq_status_ok(conn) != 0 || state.hasPrefix("08") || state == "57P01" || state == "57P02"
-            || state == "57P03" {
+        // A protocol error (08P01) on a connection that is still up is a fault of the
+        // statement, not a lost connection.
+        let lostStates: Set<String> = ["08000", "08003", "08006", "57P01", "57P02", "57P03"]
+        if dossier_pq_status_ok(conn) != 0 || lostStates.contains(state) {
             return StoreError(.connectionLost, "the connection to the PostgreSQL server at "
                 + "\(Self.place(conn)) was lost (\(message)); nothing of the unfinished transaction was kept: run the "
                 + "command again when the server is back", sqlState: state)
@@ -242,7 +244,9 @@ public final class PostgresConnection: StoreConnection {
     }
 
     public func tableExists(_ name: String) throws(StoreError) -> Bool {
-        try int("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() "
-                + "AND table_name = $1", [.text(name)]) ?? 0 > 0
+        // pg_tables lists every table, whatever this role may read (information_schema
+        // hides the ones it has no right on, which would look like a missing schema).
+        try int("SELECT COUNT(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+                + "AND tablename = $1", [.text(name)]) ?? 0 > 0
     }
 }

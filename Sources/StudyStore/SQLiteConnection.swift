@@ -26,8 +26,12 @@ public final class SQLiteConnection: StoreConnection {
             throw StoreError(.other, "cannot open the database: \(m)")
         }
         sqlite3_busy_timeout(db, 10_000)
-        // WAL: readers see a consistent snapshot inside their read transaction while ingest writes.
-        try script("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON;")
+        try script("PRAGMA foreign_keys=ON;")
+        // WAL: readers see a consistent snapshot inside their read transaction while ingest
+        // writes. Not for a database of a newer schema, which is refused and left untouched.
+        if (try? StudySchema.version(self)).flatMap({ $0 }).map({ $0 <= StudySchema.latest }) ?? true {
+            try script("PRAGMA journal_mode=WAL;")
+        }
     }
 
     deinit {

@@ -30,6 +30,7 @@ public enum StoreCopy {
         "events": ["t", "i", "t", "i", "i", "i", "f", "i", "f"], "uploads": ["t", "t", "i"],
         "devices": ["t", "t", "t"], "privacy_key": ["i", "t", "t", "i"],
         "privacy_ledger": ["t", "t", "t", "t", "t", "i"], "recall_logs": ["t", "b", "t"],
+        "recall_devices": ["t", "t"],
     ]
 
     /// Copies every table of `source` into `target` (both brought to the current schema
@@ -39,8 +40,11 @@ public enum StoreCopy {
     @discardableResult
     public static func copy(from source: StoreConnection, to target: StoreConnection,
                             replace: Bool) throws -> [(table: String, rows: Int)] {
-        try StudySchema.migrate(source)
-        try StudySchema.migrate(target)
+        for c in [source, target] {
+            do { try StudySchema.migrate(c) } catch {
+                throw StoreError(error.kind, "\(c.shown): \(error.message)", sqlState: error.sqlState)
+            }
+        }
         return try target.transaction(.write, attempts: 1) { () throws -> [(table: String, rows: Int)] in
             for t in StudySchema.tables where t.name != "meta" {
                 let n = try target.int("SELECT COUNT(*) FROM \(t.name)") ?? 0

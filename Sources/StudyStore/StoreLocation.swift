@@ -27,12 +27,12 @@ public enum StoreLocation: Sendable, Equatable {
         guard isPostgres(text) else { return .sqlite(path: text) }
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
             if uriHasPassword(text) { throw passwordRefused(place) }
-            return .postgres(conninfo: text, shown: text)
+            return .postgres(conninfo: text, shown: StoreError.scrubbed(text))
         }
         let rest = String(text.drop { $0 != ":" }.dropFirst())
         if conninfoHasPassword(rest) { throw passwordRefused(place) }
         let shown = rest.isEmpty ? "postgres: (from the PG* environment variables)" : "postgres:" + rest
-        return .postgres(conninfo: rest, shown: shown)
+        return .postgres(conninfo: rest, shown: StoreError.scrubbed(shown))
     }
 
     /// As messages name it.
@@ -63,7 +63,7 @@ public enum StoreLocation: Sendable, Equatable {
     static func passwordRefused(_ place: String) -> StoreError {
         StoreError(.passwordGiven, "\(place) holds a database password, which would be readable by anyone who reads "
             + "it: remove it and give the password through PGPASSWORD, a ~/.pgpass line (or PGPASSFILE) or a "
-            + "service file (PGSERVICE); see docs/store.md")
+            + "service file (PGSERVICE)")
     }
 
     /// A `user:password@` part in the authority of a URI, or a `password=` parameter.

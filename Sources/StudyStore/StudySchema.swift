@@ -111,11 +111,7 @@ public enum StudySchema {
             try checkNotNewer(from)
             if from != latest {
                 try c.script(ddl(c))
-                if c.engine == .sqlite, try !hasColumn(c, "privacy_ledger", "seq") {
-                    // A version-2 database whose ledger was made before `seq` existed.
-                    try c.script("ALTER TABLE privacy_ledger ADD COLUMN seq INTEGER; "
-                                 + "UPDATE privacy_ledger SET seq = rowid;")
-                }
+                if try !hasColumn(c, "privacy_ledger", "seq") { try addLedgerOrder(c) }
                 try c.run("INSERT INTO meta(key, value) VALUES('schema_version', $1) "
                           + "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text("\(latest)")])
             }
@@ -128,6 +124,23 @@ public enum StudySchema {
     }
 
     static func hasColumn(_ c: StoreConnection, _ table: String, _ column: String) throws(StoreError) -> Bool {
-        try c.int("SELECT COUNT(*) FROM pragma_table_info($1) WHERE name = $2", [.text(table), .text(column)]) ?? 0 > 0
+        let sql = c.engine == .sqlite
+            ? "SELECT COUNT(*) FROM pragma_table_info($1) WHERE name = $2"
+            : "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() "
+                + "AND table_name = $1 AND column_name = $2"
+        return try c.int(sql, [.text(table), .text(column)]) ?? 0 > 0
+    }
+
+    /// A version-2 database whose ledger was made before `seq` existed: `seq` becomes the
+    /// rows' insertion order — SQLite's rowid; on PostgreSQL the rows' physical order
+    /// (ctid), which is insertion order for a table only ever appended to, as the ledger is.
+    static func addLedgerOrder(_ c: StoreConnection) throws(StoreError) {
+        if c.engine == .sqlite {
+            try c.script("ALTER TABLE privacy_ledger ADD COLUMN seq INTEGER; UPDATE privacy_ledger SET seq = rowid;")
+        } else {
+            try c.script("ALTER TABLE privacy_ledger ADD COLUMN seq BIGINT; "
+                + "UPDATE privacy_ledger AS l SET seq = o.n FROM (SELECT ctid AS at, "
+                + "row_number() OVER (ORDER BY ctid) AS n FROM privacy_ledger) AS o WHERE l.ctid = o.at;")
+        }
     }
 }

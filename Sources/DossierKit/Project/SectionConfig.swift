@@ -57,6 +57,11 @@ public final class SectionConfig: @unchecked Sendable {
         DossierError(file: file, line: line(name), "\(key)\(name.map { ".\($0)" } ?? ""): \(message)")
     }
 
+    /// An error located at `name`'s line whose message already names the key.
+    public func errorNamingKey(_ name: String, _ message: String) -> DossierError {
+        DossierError(file: file, line: line(name), message)
+    }
+
     // MARK: Typed accessors
 
     public func string(_ name: String) throws -> String? {

@@ -174,7 +174,8 @@ public struct GameSection: Section {
             let loaded = try privacy.loaded(checkOnly: context.checkOnly)
             notes = loaded.notes
             let r = GamePublicRelease.make(analysis, settings: loaded.settings,
-                                           inputs: try inputDigest(unit, rows: snapshot.rowsDigest))
+                                           inputs: try inputDigest(unit, rows: snapshot.rowsDigest,
+                                                                   settings: loaded.settings))
             let c = GamePublicPage.build(analysis, release: r, simulated: simulated)
             pages.append(c.page); files += c.files; release = r
             if store != nil { decoys = (loaded.settings.key, r.releaseID) }
@@ -206,9 +207,13 @@ public struct GameSection: Section {
 
     /// SHA-256 over the unit's salt (up to `;key=`) and the data read: a database's rows
     /// digest (`rows`), or every telemetry file's path and bytes. What keys the release's noise.
-    func inputDigest(_ unit: SectionUnit, rows: Data) throws -> Data {
+    /// The salt's `dp=` part is that of the settings in force (`settings`): a build that
+    /// lost the race to make the key has the database's lifetime, not the one it planned with.
+    func inputDigest(_ unit: SectionUnit, rows: Data, settings: GamePrivacySettings) throws -> Data {
         var h = SHA256()
-        h.update(data: Data(unit.salt.components(separatedBy: ";key=")[0].utf8))
+        let planned = unit.salt.components(separatedBy: ";key=")[0]
+        let head = planned.components(separatedBy: ";dp=").dropLast().joined(separator: ";dp=")
+        h.update(data: Data((head + ";dp=" + settings.cacheSalt.components(separatedBy: ";key=")[0]).utf8))
         if store != nil {
             h.update(data: Data("database:".utf8) + rows)
             return Data(h.finalize())

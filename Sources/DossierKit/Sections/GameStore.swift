@@ -19,7 +19,7 @@ extension GameSection {
     static func postgres(_ config: SectionConfig) throws -> StoreLocation? {
         guard let s = try config.string("database"), StoreLocation.isPostgres(s) else { return nil }
         do { return try StoreLocation.parse(s, place: "game.database") } catch {
-            throw config.error("database", error.message)
+            throw config.errorNamingKey("database", error.message)
         }
     }
 

@@ -27,7 +27,7 @@ enum RecallLogsFromDatabase {
         guard let s = try config.string("database") else { return nil }
         do {
             if StoreLocation.isPostgres(s) { return try StoreLocation.parse(s, place: "recall.database") }
-        } catch { throw config.error("database", error.message) }
+        } catch { throw config.errorNamingKey("database", error.message) }
         return try config.path("database").map { .sqlite(path: $0.path) }
     }
 

@@ -4,6 +4,7 @@ import Glibc
 #else
 import Foundation
 #endif
+import StudyStore
 import TextBasics
 
 /// Where Dossier talks to people: progress and notes to standard error, never secrets.
@@ -13,13 +14,13 @@ public enum Console {
         for d in error.diagnostics {
             let text = d.severity == .error ? "error: " : ""
             let line = d.description
-            Stdio.writeError(Data(((d.file == nil ? text : "") + line + "\n").utf8))
+            Stdio.writeError(Data(StoreError.scrubbed((d.file == nil ? text : "") + line + "\n").utf8))
         }
     }
 
     /// A line on standard error.
     public static func note(_ message: String) {
-        Stdio.writeError(Data((message + "\n").utf8))
+        Stdio.writeError(Data(StoreError.scrubbed(message + "\n").utf8))
     }
 }
 

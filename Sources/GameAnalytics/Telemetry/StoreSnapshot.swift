@@ -129,7 +129,7 @@ extension StudyDatabase {
         }
         let sql = "SELECT player, session, kind, t_ms, interval_ms, obstacle_kind, volume_on, message FROM events"
             + filter
-            + " ORDER BY player, session, kind, seq"
+            + " ORDER BY \(conn.byteOrder("player")), session, \(conn.byteOrder("kind")), seq"
         try query(sql, args) { (s) throws(GameError) in
             let id = s.text(0) ?? "", idx = s.int(1) ?? 0, t = s.int(3) ?? 0
             guard sessions[id]?[idx] != nil else {

@@ -56,7 +56,9 @@ struct DbCopy: ParsableCommand {
         let dst = try openStudyStore(target, create: true)
         let counts: [(table: String, rows: Int)]
         do { counts = try StoreCopy.copy(from: src, to: dst, replace: replace) } catch let e as StoreError {
-            let named = e.message.hasPrefix(target.shown)
+            let named = [source, target].contains {
+                e.message.hasPrefix($0.shown + ": ") || e.message.hasPrefix($0.shown + " ")
+            }
             throw DossierError(named ? e.message : "\(source.shown) → \(target.shown): \(e.message)")
         }
         let shown = counts.filter { $0.table != "meta" }.map { "\($0.table) \($0.rows)" }.joined(separator: ", ")
