@@ -123,4 +123,11 @@ public struct NetrcFile: Sendable {
         }
         return nil
     }
+    /// The `login` of the entry for `host` (an exact `machine` entry first, then
+    /// `default`), or nil: the user when the password comes from elsewhere.
+    public func login(host: String) -> String? {
+        let host = host.lowercased()
+        let candidates = entries.filter { $0.machine?.lowercased() == host } + entries.filter { $0.machine == nil }
+        return candidates.lazy.compactMap(\.login).first
+    }
 }

@@ -79,17 +79,14 @@ public struct WebDAVClient: Sendable {
               let host = url.host, !host.isEmpty else {
             throw WebDAVError.insecure("\(baseURL.absoluteString): not an http(s) URL of a WebDAV folder")
         }
-        if url.password != nil {
-            throw WebDAVError.insecure(
-                "\(WebDAVClient.redacted(url)): never put a password in the URL (it shows in `ps` and shell history); "
-                    + "use the DOSSIER_WEBDAV_PASSWORD variable, a netrc file or the prompt"
-            )
-        }
+        try WebDAVClient.refusePassword(in: url)
         if credentials != nil, scheme == "http", !WebDAVClient.isLoopback(host) {
             throw WebDAVError.insecure(
                 "\(url.absoluteString): refusing to send a password over plain http to \(host); use https")
         }
-        self.baseURL = url
+        // A user name in the URL (`http://alice@host/`) names the user only: no request
+        // carries it (a MOVE's Destination would not match the server's own URLs).
+        self.baseURL = WebDAVClient.withoutUserInfo(url)
         self.credentials = credentials
         self.options = options
         self.log = log

@@ -83,6 +83,23 @@ OK</d:status></d:propstat>
     }
 }
 
+@Test func hrefsThatDoNotDecodeToUTF8AreNotMembers() throws {
+    let client = try WebDAVClient(baseURL: URL(string: "https://dav.example.org/dav/site/")!, credentials: nil)
+    #expect(client.relativePathBelowBase(href: "/dav/site/caf%C3%A9.html") == "café.html")
+    for undecodable in ["/dav/site/%FF%FE.html", "/dav/site/%C3.html", "/dav/site/a%zz.html", "/dav/site/%4"] {
+        #expect(client.relativePathBelowBase(href: undecodable) == nil, "\(undecodable)")
+    }
+}
+
+@Test func aUserNameInTheBaseURLIsNeverSentAndAPasswordIsRefused() throws {
+    let client = try WebDAVClient(baseURL: URL(string: "http://alice@127.0.0.1:8080/s")!, credentials: nil)
+    #expect(client.baseURL.absoluteString == "http://127.0.0.1:8080/s/")
+    #expect(client.url("a.html").absoluteString == "http://127.0.0.1:8080/s/a.html")
+    #expect(throws: WebDAVError.self) {
+        try WebDAVClient(baseURL: URL(string: "http://alice:pw@127.0.0.1:8080/s/")!, credentials: nil)
+    }
+}
+
 @Test func pathsArePercentEncodedPerSegment() throws {
     #expect(WebDAVClient.encode(path: "a b/c#d?.html") == "a%20b/c%23d%3F.html")
     #expect(WebDAVClient.encode(path: "/x//y/") == "x/y")

@@ -63,6 +63,9 @@ public struct BagWriter: Sendable {
     public func write(to destination: URL, overwrite: Bool = false) throws -> (files: Int, bytes: Int64) {
         let fm = FileManager.default
         let zip = destination.pathExtension.lowercased() == "zip"
+        let bagName = zip ? destination.deletingPathExtension().lastPathComponent : destination.lastPathComponent
+        // First put back a bag a killed run had moved aside: it is then the existing bag.
+        BagSwap.sweep(beside: destination, bagName: bagName)
         if fm.fileExists(atPath: destination.path) {
             guard overwrite else {
                 throw DossierError(file: SitePaths.display(destination), "already exists (use --force to replace it)")
@@ -71,8 +74,6 @@ public struct BagWriter: Sendable {
         }
         let manifest = try SiteManifest.load(manifestURL)
         let manifestData = try Data(contentsOf: manifestURL)
-        let bagName = zip ? destination.deletingPathExtension().lastPathComponent : destination.lastPathComponent
-        BagSwap.sweep(beside: destination, bagName: bagName)
         let work = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(bagName)\(BagSwap.workInfix)\(ProcessInfo.processInfo.processIdentifier)")
         try? fm.removeItem(at: work)
@@ -178,8 +179,9 @@ public struct BagWriter: Sendable {
             guard let file = e.diagnostics[i].file, file == work.path || file.hasPrefix(work.path + "/") else {
                 continue
             }
-            let what = file.hasPrefix(bag.path + "/") ? String(file.dropFirst(bag.path.count + 1)) : "the zip"
             e.diagnostics[i].file = SitePaths.display(destination)
+            if file == work.path || file == bag.path { continue }   // the work folder itself
+            let what = file.hasPrefix(bag.path + "/") ? String(file.dropFirst(bag.path.count + 1)) : "the zip"
             e.diagnostics[i].message += " (writing \(what))"
         }
         return e

@@ -20,10 +20,13 @@ public enum FileSystemErrors {
         return (code, cocoa.code.rawValue, cocoa.filePath ?? cocoa.url?.path)
     }
 
-    /// A readable error for `error`, or nil when it is not a file-system error.
+    /// A readable error for `error`, or nil when it is not a file-system error: the
+    /// advice of docs/limits.md, else the system's words for its error number (`strerror`).
     public static func describe(_ error: Error) -> DossierError? {
         let (code, cocoa, path) = cause(error)
-        guard let what = advice(errno: code, cocoa: cocoa) else { return nil }
+        guard let what = advice(errno: code, cocoa: cocoa) ?? code.map({ String(cString: strerror($0)) }) else {
+            return nil
+        }
         return DossierError(file: path, what)
     }
 

@@ -22,32 +22,45 @@ public enum WebDAVLogin {
     public static func credentials(for url: URL, user: String?, netrc: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> Credentials {
+        // A password in the URL is refused before any password is looked for or asked.
+        try WebDAVClient.refusePassword(in: url)
         let host = url.host ?? ""
         let givenUser = user ?? environment[userVariable].flatMap { $0.isEmpty ? nil : $0 } ?? url.user
         if environment[passwordVariable] != nil || environment[passwordVariable + "_FD"] != nil {
-            guard let u = givenUser else { throw noUser(url) }
+            // The password from the variable; without a user, the netrc entry's login.
+            let fromNetrc = givenUser == nil ? try netrcFile(netrc, environment)?.file.login(host: host) : nil
+            guard let u = givenUser ?? fromNetrc else { throw noUser(url) }
             let pw = try SecretInput.read(prompt: "", environment: passwordVariable)
             return Credentials(user: u, password: pw)
         }
-        var netrcPath = netrc ?? environment["NETRC"]
-        if netrcPath == nil, let home = environment["HOME"] {
-            let p = home + "/.netrc"
-            if FileManager.default.fileExists(atPath: p) { netrcPath = p }
-        }
-        if let netrcPath {
-            guard let data = FileManager.default.contents(atPath: netrcPath),
-                let text = String(data: data, encoding: .utf8)
-            else {
-                throw DossierError(file: netrcPath, "cannot read this netrc file")
-            }
-            if let c = NetrcFile(text: text).credentials(host: host, user: givenUser) { return c }
+        if let found = try netrcFile(netrc, environment) {
+            if let c = found.file.credentials(host: host, user: givenUser) { return c }
             if netrc != nil {
-                throw DossierError(file: netrcPath, "no `machine \(host)` (or `default`) entry with a password")
+                throw DossierError(file: found.path, "no `machine \(host)` (or `default`) entry with a password")
             }
         }
         guard let u = givenUser else { throw noUser(url) }
         let pw = try SecretInput.read(prompt: "WebDAV password for \(u) at \(host): ", environment: passwordVariable)
         return Credentials(user: u, password: pw)
+    }
+
+    /// The netrc-style file to read (`--netrc FILE`, else `$NETRC`, else `~/.netrc` if
+    /// present), parsed, or nil when there is none.
+    static func netrcFile(
+        _ netrc: String?, _ environment: [String: String]
+    ) throws -> (path: String, file: NetrcFile)? {
+        var netrcPath = netrc ?? environment["NETRC"]
+        if netrcPath == nil, let home = environment["HOME"] {
+            let p = home + "/.netrc"
+            if FileManager.default.fileExists(atPath: p) { netrcPath = p }
+        }
+        guard let netrcPath else { return nil }
+        guard let data = FileManager.default.contents(atPath: netrcPath),
+            let text = String(data: data, encoding: .utf8)
+        else {
+            throw DossierError(file: netrcPath, "cannot read this netrc file")
+        }
+        return (netrcPath, NetrcFile(text: text))
     }
 
     static func noUser(_ url: URL) -> DossierError {

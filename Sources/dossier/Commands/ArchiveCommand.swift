@@ -32,19 +32,25 @@ struct ArchiveCommand: AsyncParsableCommand {
         help: "Check this bag (folder or .zip; a project folder means its default bag) instead of writing one.")
     var verify: String?
 
-    /// `NNNN-NN-NN` with decimal digits (Unicode category Nd, as the regular expression
-    /// `\d` this replaced).
+    /// `YYYY-MM-DD` in ASCII digits naming a day of the (proleptic) Gregorian calendar:
+    /// month 01–12, day 01 to the month's length (29 February only in a leap year).
     static func looksLikeDay(_ s: String) -> Bool {
-        let u = Array(s.unicodeScalars)
-        guard u.count == 10 else { return false }
-        return u.indices.allSatisfy { i in
-            i == 4 || i == 7 ? u[i] == "-" : u[i].properties.generalCategory == .decimalNumber
+        let u = Array(s.utf8)
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return false }
+        func number(_ r: Range<Int>) -> Int? {
+            r.allSatisfy { (48...57).contains(u[$0]) } ? r.reduce(0) { $0 * 10 + Int(u[$1] - 48) } : nil
         }
+        guard let y = number(0..<4), let m = number(5..<7), let d = number(8..<10), (1...12).contains(m) else {
+            return false
+        }
+        let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]
+        return (1...days).contains(d)
     }
 
     func validate() throws {
         if let date, !Self.looksLikeDay(date) {
-            throw ValidationError("--date must look like 2026-11-22")
+            throw ValidationError("--date must be a calendar day YYYY-MM-DD, like 2026-11-22")
         }
     }
 
