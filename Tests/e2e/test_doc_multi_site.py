@@ -92,6 +92,23 @@ def pg_study(pg, db, study, dossier_bin):
     return pg.url(db)
 
 
+def build_with_ingest_at(pg, dossier_bin, proj, study, loc, label, pause):
+    """A build of `proj` held at the pause `label` while the study's upload is ingested
+    into `loc`, then let go; returns the finished build's process."""
+    build = subprocess.Popen([dossier_bin, "build", str(proj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env_for(pg, DOSSIER_PAUSE_AT=label, DOSSIER_PAUSE_FILE=str(pause)))
+    try:
+        wait_file(reached(pause), build)
+        run(dossier_bin, "game", "ingest", "--key", study["key"], study["upload"], "--db", loc, env=env_for(pg))
+        pause.touch()
+        build.communicate(timeout=180)
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait()
+    return build
+
+
 def test_the_same_rows_give_the_same_site_from_sqlite_and_postgresql(pg_server, dossier_bin, tmp_path, study):
     """A database whose default collation is not byte order (ICU 'en'), player ids of
     both cases, and an error message holding U+0000."""
@@ -125,18 +142,7 @@ def test_an_ingest_committed_inside_the_builds_snapshot_is_not_in_that_build(pg_
     pg, db = pg_database
     loc = pg_study(pg, db, study, dossier_bin)
     proj = project(tmp_path / "p", loc)
-    pause = tmp_path / "pause"
-    build = subprocess.Popen([dossier_bin, "build", str(proj)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, env=env_for(pg, DOSSIER_PAUSE_AT="snapshot:1", DOSSIER_PAUSE_FILE=str(pause)))
-    try:
-        wait_file(reached(pause), build)
-        run(dossier_bin, "game", "ingest", "--key", study["key"], study["upload"], "--db", loc, env=env_for(pg))
-        pause.touch()
-        build.communicate(timeout=180)
-    finally:
-        if build.poll() is None:
-            build.kill()
-            build.wait()
+    build = build_with_ingest_at(pg, dossier_bin, proj, study, loc, "snapshot:1", tmp_path / "pause")
     assert build.returncode == 0
     assert differing(tree(proj / "_site"), study["without"]) == []
     run(dossier_bin, "build", proj, env=env_for(pg))
@@ -150,20 +156,8 @@ def test_an_ingest_committed_between_plan_and_read_is_in_the_site_and_rebuilt_ne
     pg, db = pg_database
     loc = pg_study(pg, db, study, dossier_bin)
     proj = project(tmp_path / "p", loc)
-    pause = tmp_path / "pause"
     # a first build (the unit is built): the upload commits after the plan, before the read
-    build = subprocess.Popen([dossier_bin, "build", str(proj)], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True,
-                             env=env_for(pg, DOSSIER_PAUSE_AT="unit-build:1", DOSSIER_PAUSE_FILE=str(pause)))
-    try:
-        wait_file(reached(pause), build)
-        run(dossier_bin, "game", "ingest", "--key", study["key"], study["upload"], "--db", loc, env=env_for(pg))
-        pause.touch()
-        build.communicate(timeout=180)
-    finally:
-        if build.poll() is None:
-            build.kill()
-            build.wait()
+    build = build_with_ingest_at(pg, dossier_bin, proj, study, loc, "unit-build:1", tmp_path / "pause")
     assert build.returncode == 0
     assert differing(tree(proj / "_site"), study["with"]) == []
     again = tmp_path / "again"

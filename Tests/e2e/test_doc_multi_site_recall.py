@@ -17,24 +17,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from store_helpers import HeldSession
+from test_doc_store_pg_server import env_for, run
 from test_doc_store_recall_db import db_project, logs, reference_sites, tree  # noqa: F401 (fixtures)
 
 _ = (logs, reference_sites)
-
-
-def env_for(pg, **extra):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PG") and not k.startswith("DOSSIER_")}
-    env.update(pg.client_env())
-    env.update(extra)
-    return env
-
-
-def run(dossier_bin, *args, env, check=True):
-    proc = subprocess.run([dossier_bin, *map(str, args)], env=env, capture_output=True, text=True, timeout=180)
-    if check and proc.returncode != 0:
-        secret = env.get("PGPASSWORD", "\0")
-        raise AssertionError(f"dossier {args[0]} exited {proc.returncode}: {proc.stderr.replace(secret, '(pw)')}")
-    return proc
 
 
 def differing(a, b):

@@ -51,6 +51,17 @@ def paused(dossier_bin, argv, env, label, pause: pathlib.Path):
     return proc
 
 
+def lose_server_while_paused(pg, proc, pause: pathlib.Path):
+    """Stops the server at once while `proc` waits at its pause, lets it go on, starts the
+    server again; returns the (stdout, stderr) of `proc`."""
+    try:
+        pg.stop(mode="immediate")
+        pause.touch()
+        return proc.communicate(timeout=120)
+    finally:
+        pg.start()
+
+
 def statements(pg, app):
     """(kind, text) of every statement the connections named `app` sent."""
     out = []
@@ -143,12 +154,7 @@ def test_a_server_lost_in_the_middle_of_a_write(own, dossier_bin, tmp_path):
     (tmp_path / "S1.jsonl").write_bytes(b"{}\n")
     proc = paused(dossier_bin, ["db", "import-logs", "--database", loc, tmp_path / "S1.jsonl"], env_for(pg),
                   "commit:1", tmp_path / "pause")
-    try:
-        pg.stop(mode="immediate")
-        (tmp_path / "pause").touch()
-        out, err = proc.communicate(timeout=120)
-    finally:
-        pg.start()
+    out, err = lose_server_while_paused(pg, proc, tmp_path / "pause")
     assert proc.returncode == 1
     lines = [re.sub(r"^error: ", "", l) for l in err.replace(pg.password, "(pw)").splitlines()]
     assert len(lines) == 1 and re.fullmatch(
@@ -172,12 +178,7 @@ def test_an_ingest_that_loses_its_database_stops_at_once(own, dossier_bin, tmp_p
     assert len(ups) == 3
     proc = paused(dossier_bin, ["game", "ingest", "--key", tmp_path / "k.key", tmp_path / "up", "--db", loc], env,
                   "commit:2", tmp_path / "pause")
-    try:
-        pg.stop(mode="immediate")
-        (tmp_path / "pause").touch()
-        out, err = proc.communicate(timeout=120)
-    finally:
-        pg.start()
+    out, err = lose_server_while_paused(pg, proc, tmp_path / "pause")
     assert proc.returncode == 1
     err = err.replace(pg.password, "(pw)")
     not_stored = [l for l in err.splitlines() if ": not stored: " in l]
@@ -205,12 +206,7 @@ def test_a_build_that_loses_its_database_writes_nothing(own, dossier_bin, tmp_pa
               if p.is_file() and p.parts[len(proj.parts)] in ("_site", "_site.manifest.json")}
     pg.psql(db, "UPDATE sessions SET score = score + 1 WHERE session = 1")
     proc = paused(dossier_bin, ["build", proj], env, "snapshot:1", tmp_path / "pause")
-    try:
-        pg.stop(mode="immediate")
-        (tmp_path / "pause").touch()
-        proc.communicate(timeout=120)
-    finally:
-        pg.start()
+    lose_server_while_paused(pg, proc, tmp_path / "pause")
     assert proc.returncode == 1
     after = {str(p.relative_to(proj)): p.read_bytes() for p in sorted(proj.rglob("*"))
              if p.is_file() and p.parts[len(proj.parts)] in ("_site", "_site.manifest.json")}
@@ -250,12 +246,7 @@ def test_an_upload_from_a_webdav_drop_stays_there_until_its_commit(own, dossier_
         denv = dict(env, **dav_env(dav.password))
         argv = ["game", "ingest", "--key", tmp_path / "k.key", "--from", dav.url, "--db", loc]
         proc = paused(dossier_bin, argv, denv, "commit:2", tmp_path / "pause")
-        try:
-            pg.stop(mode="immediate")
-            (tmp_path / "pause").touch()
-            out, err = proc.communicate(timeout=120)
-        finally:
-            pg.start()
+        out, err = lose_server_while_paused(pg, proc, tmp_path / "pause")
         assert proc.returncode == 1
         assert sorted(p.name for p in root.glob("*.rmu")) == names[1:]
         assert [p for m, p in dav.requests() if m == "DELETE"] == [f"/{names[0]}"]
