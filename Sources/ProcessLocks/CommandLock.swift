@@ -49,8 +49,13 @@ public final class CommandLock: @unchecked Sendable {
                                waiting: (String) -> Void) -> Outcome {
         var fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         let writable = fd >= 0
-        if fd < 0 { fd = open(file, O_RDONLY | O_CLOEXEC) }   // a read-only place: a reader can still lock
-        guard fd >= 0 else { return .unavailable(errno: errno) }
+        if fd < 0 {
+            // A read-only place: a reader can still lock an existing file. When there is
+            // none, the create's error (permission denied, read-only disk) is the one told.
+            let createError = errno
+            fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return .unavailable(errno: errno == ENOENT ? createError : errno) }
+        }
         let op = use == .write ? LOCK_EX : LOCK_SH
         if flock(fd, op | LOCK_NB) != 0 {
             let e = errno

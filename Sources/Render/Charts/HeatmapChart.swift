@@ -92,7 +92,10 @@ enum HeatmapChart {
         cv.axisFrame(xTitleOffset: fit.height + 14, left: false, bottom: false)
 
         // Legend: a vertical gradient bar, high values on top.
-        let gx = cv.plotX + cv.plotW + 16, gy = cv.plotY, gh = min(cv.plotH, 200.0), gw = 12.0
+        // The bar is at most 200 units tall; with a missing cell it leaves 30 units below
+        // it for the "n/a" swatch (the bar is shortened, down to 24 units, when the plot is short).
+        let gx = cv.plotX + cv.plotW + 16, gy = cv.plotY, gw = 12.0
+        let gh = anyMissing ? max(min(cv.plotH - 30, 200.0), 24) : min(cv.plotH, 200.0)
         let grad = "\(cv.id)-scale"
         var g =
             "<g class=\"color-scale\" font-size=\"11\" fill=\"\(ChartStyle.muted)\"><linearGradient id=\"\(grad)\" "
@@ -103,7 +106,10 @@ enum HeatmapChart {
         g +=
             "</linearGradient><rect x=\"\(c(gx))\" y=\"\(c(gy))\" width=\"\(c(gw))\" height=\"\(c(gh))\" "
                 + "fill=\"url(#\(grad))\" stroke=\"#cccccc\"/>"
-        for t in legendTicks {
+        // On a short bar only every k-th tick is written, k the smallest that keeps labels 12 units apart.
+        let spacing = legendTicks.count > 1 ? gh * legendScale.step / (hi - lo) : gh
+        let every = spacing >= 12 ? 1 : Int((12 / spacing).rounded(.up))
+        for (i, t) in legendTicks.enumerated() where i % every == 0 {
             let ty = gy + gh - domain(t) * gh
             g +=
                 "<line x1=\"\(c(gx + gw))\" x2=\"\(c(gx + gw + 3))\" y1=\"\(c(ty))\" y2=\"\(c(ty))\" "
@@ -112,7 +118,7 @@ enum HeatmapChart {
                 "<text x=\"\(c(gx + gw + 5))\" y=\"\(c(ty))\" "
                     + "dy=\"0.32em\">\(ChartNumber.drawn(ChartNumber.tick(t, step: legendScale.step)))</text>"
         }
-        if anyMissing, gh + 30 <= cv.plotH {
+        if anyMissing {
             g +=
                 "<rect x=\"\(c(gx))\" y=\"\(c(gy + gh + 12))\" width=\"\(c(gw))\" height=\"10\" fill=\"\(missing)\" "
                     + "stroke=\"#cccccc\"/><text x=\"\(c(gx + gw + 5))\" y=\"\(c(gy + gh + 17))\" "
