@@ -194,3 +194,40 @@ public struct Contact: Codable, Sendable, CustomStringConvertible {
         return text
     }
 }
+
+// MARK: - Names on a terminal
+
+extension Contact {
+    /// Why `name` cannot be a contact's name, or nil: 1 to 64 characters, none of them a
+    /// control character (Unicode Cc) or a direction control (U+200E, U+200F, U+202A–U+202E,
+    /// U+2066–U+2069), which would reorder or hide what `contact list` prints.
+    public static func problem(withName name: String) -> String? {
+        guard !name.isEmpty, name.count <= 64 else { return "a contact name is 1 to 64 characters" }
+        if name.unicodeScalars.contains(where: isHidden) {
+            return "a contact name cannot hold control or text-direction characters"
+        }
+        return nil
+    }
+
+    /// `name` with each control or direction character written as `\u{XXXX}`: how a name
+    /// read from a keystore is printed (one that was never checked cannot move the cursor
+    /// or reorder a line).
+    public static func printable(_ name: String) -> String {
+        guard name.unicodeScalars.contains(where: isHidden) else { return name }
+        var out = ""
+        for u in name.unicodeScalars {
+            if isHidden(u) {
+                let hex = String(u.value, radix: 16, uppercase: true)
+                out += "\\u{" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "}"
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
+    static func isHidden(_ u: Unicode.Scalar) -> Bool {
+        u.properties.generalCategory == .control || u.value == 0x200E || u.value == 0x200F
+            || (0x202A...0x202E).contains(u.value) || (0x2066...0x2069).contains(u.value)
+    }
+}

@@ -55,7 +55,7 @@ struct SMSContact: AsyncParsableCommand {
         func run() async throws {
             var ks = try store.open()
             let name = self.name.trimmingWhitespace()
-            guard !name.isEmpty, name.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
+            if let problem = Contact.problem(withName: name) { throw DossierError(problem) }
             var idx = ks.contacts.firstIndex { $0.name.lowercased() == name.lowercased() }
             if let i = idx, !ks.contacts[i].isPending, !ks.contacts[i].isResyncing {
                 throw DossierError(
@@ -87,7 +87,7 @@ struct SMSContact: AsyncParsableCommand {
         func run() async throws {
             var (ks, i) = try contact.open()
             let n = newName.trimmingWhitespace()
-            guard !n.isEmpty, n.count <= 64 else { throw DossierError("a contact name is 1 to 64 characters") }
+            if let problem = Contact.problem(withName: n) { throw DossierError(problem) }
             if ks.contacts.enumerated().contains(where: {
                 $0.offset != i && $0.element.name.lowercased() == n.lowercased()
             }) {
@@ -137,7 +137,8 @@ struct SMSContact: AsyncParsableCommand {
         func run() async throws {
             let ks = try store.open()
             for e in Inventory(ks).contacts {
-                SMS.out("\(e.name)\t\(e.status)\tsent \(e.sent)\treceived \(e.received)\tskipped \(e.skippedBacklog)")
+                SMS.out("\(Contact.printable(e.name))\t\(e.status)\tsent \(e.sent)\treceived \(e.received)"
+                            + "\tskipped \(e.skippedBacklog)")
             }
             for c in ks.contacts where c.usesLegacyCodes {
                 SMS.warnLegacy(c.name)
