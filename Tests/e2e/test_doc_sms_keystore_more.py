@@ -14,21 +14,10 @@ import pytest
 
 import doc_sms_impl as s
 import sms_keystore_oracle as o
+from test_doc_sms_keystore import ks, sms  # noqa: F401 (fixtures)
 
 NOW = "2026-01-01T10:00:00Z"
 WRONG = {"DOSSIER_SMS_PASSWORD": "not-the-password-1234"}
-
-
-@pytest.fixture
-def ks(tmp_path):
-    path = tmp_path / "k.keystore"
-    o.write_keystore(path, o.payload(o.contact("Bob")))
-    return path
-
-
-@pytest.fixture
-def sms(dossier_bin, ks):
-    return o.Sms(dossier_bin, ks)
 
 
 def lockout(ks):
