@@ -56,7 +56,8 @@ extension ChartCanvas {
             body += "\(SVGText.escape(options.xLabel))</text>"
         }
         if !options.yLabel.isEmpty {
-            let x = 14.0, y = plotY + plotH / 2
+            let half = ChartStyle.textWidth(options.yLabel, size: 12) / 2
+            let x = 14.0, y = min(max(plotY + plotH / 2, plotY + half), max(plotY + plotH / 2, height - half))
             body += "<text class=\"axis-title\" x=\"\(c(x))\" y=\"\(c(y))\" text-anchor=\"middle\" font-size=\"12\""
             body += " fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(c(x)) \(c(y)))\">"
             body += "\(SVGText.escape(options.yLabel))</text>"
@@ -103,5 +104,28 @@ extension ChartCanvas {
         cv.axisFrame(xTitleOffset: offset, left: left, bottom: bottom)
         #expect(cv.body.string == twin)
         if cv.body.string != twin { break }
+    }
+}
+
+@Test func aYTitleLongerThanAShortPlotHangsFromThePlotTop() throws {
+    var o = ChartOptions(title: "A short heatmap", width: 640, height: 400)
+    o.yLabel = "participant"
+    let half = ChartStyle.textWidth("participant", size: 12) / 2
+    for (plotH, short) in [(20.0, true), (300.0, false)] {
+        var cv = ChartCanvas(options: o, kind: "heatmap")
+        cv.layout(left: 80, right: 40, bottom: 40)
+        cv.plotH = plotH
+        cv.axisFrame(xTitleOffset: 30, left: false, bottom: false)
+        let svg = cv.body.string
+        // `transform="rotate(-90 X Y)"`: Y is the title's centre.
+        let rotate = try #require(svg.range(of: "rotate(-90 ").map { svg[$0.upperBound...] })
+        let numbers = rotate.prefix { $0 != ")" }.split(separator: " ")
+        let y = try #require(Double(String(numbers[1])))
+        if short {
+            #expect(abs(y - (cv.plotY + half)) < 1e-9, "the title's top at the plot's top")
+            #expect(cv.plotY + plotH / 2 < y, "centred, the title would reach into the chart's title")
+        } else {
+            #expect(abs(y - (cv.plotY + plotH / 2)) < 1e-9, "a tall plot keeps the title centred")
+        }
     }
 }

@@ -301,7 +301,10 @@ struct ChartCanvas {
             body.write(literal: "</text>")
         }
         if !options.yLabel.isEmpty {
-            let x = 14.0, y = plotY + plotH / 2
+            // Centred on the plot, but never reaching above it into the title (a short
+            // heatmap): a title longer than the plot is tall hangs down from the plot's top.
+            let half = ChartStyle.textWidth(options.yLabel, size: 12) / 2
+            let x = 14.0, y = min(max(plotY + plotH / 2, plotY + half), max(plotY + plotH / 2, height - half))
             body.write("<text class=\"axis-title\" x=\"\(x)\" y=\"\(y)\" text-anchor=\"middle\" font-size=\"12\"")
             body.write(" fill=\"\(ChartStyle.ink)\" transform=\"rotate(-90 \(x) \(y))\">")
             body.write(raw: SVGText.escape(options.yLabel))
