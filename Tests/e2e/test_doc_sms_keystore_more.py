@@ -237,7 +237,12 @@ def test_sms_command_in_a_folder_it_cannot_write_names_the_lock_files_error(doss
         o.write_keystore(ks, o.payload(o.contact("Bob")))
         os.chown(ks, 65534, 65534)
         before = ks.read_bytes()
-        p = subprocess.run(["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", dossier_bin, "sms",
+        # A copy nobody may run: a fresh clone's .build can sit inside a private folder (mktemp -d).
+        binary = pathlib.Path(tempfile.mkdtemp(prefix="sms-bin-")) / "dossier"
+        binary.parent.chmod(0o755)
+        shutil.copy(dossier_bin, binary)
+        binary.chmod(0o755)
+        p = subprocess.run(["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", str(binary), "sms",
                             "contact", "list", "--keystore", str(ks)], capture_output=True, text=True,
                            env={"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "DOSSIER_SMS_PASSWORD": o.PW})
         assert p.returncode == 1 and f"{ks}.lock" in p.stderr and p.stdout == ""
@@ -245,6 +250,8 @@ def test_sms_command_in_a_folder_it_cannot_write_names_the_lock_files_error(doss
         assert "ermission denied" in p.stderr, p.stderr   # not "No such file or directory"
     finally:
         shutil.rmtree(folder)
+        if "binary" in locals():
+            shutil.rmtree(binary.parent)
 
 
 @pytest.fixture
