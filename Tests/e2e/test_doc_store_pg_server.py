@@ -11,17 +11,13 @@ import time
 
 import pytest
 
-import pg_server as pgs
+from conftest import _started_pg_server
 
 
 @pytest.fixture(scope="module")
 def own():
-    reason = pgs.missing_reason()
-    if reason:
-        pytest.skip(reason)
-    server = pgs.PgServer().start()
-    yield server
-    server.close()
+    """A server of this module alone (its tests stop and restart it)."""
+    yield from _started_pg_server()
 
 
 def env_for(pg, **extra):
