@@ -2,8 +2,8 @@
 `dossier version`, help written as paragraphs (issue #13).
 
 The binary under test is `$DOSSIER_RELEASE_BIN`, else `.build/release/dossier` when it
-exists and is not older than the debug build, else the debug build (`make test` builds
-release first, so CI tests the release binary; a developer loop stays fast).
+exists and is not older than the debug build, else the debug build (`make test-release`
+builds release first and runs these tests on it; `make test` runs them on the debug build).
 """
 import os
 import pathlib

@@ -3,7 +3,7 @@ runtime and Foundation are inside it (`--static-swift-stdlib`), and libcurl (pub
 sync, ingest) and libvips (panoramas) are loaded at run time by the commands that use
 them, so neither they nor their dependencies appear among the binary's linked libraries.
 
-Skipped when there is no release binary (`make release` builds it; `make test` does).
+Skipped when there is no release binary (`make test-release` builds it and runs these).
 """
 import os
 import pathlib
