@@ -100,7 +100,8 @@ soak: build
 	DOSSIER_SOAK_RUNS=$(SOAK_RUNS) $(PYTEST) -q -x Tests/e2e/test_campaign_publish.py Tests/e2e/test_campaign_sync.py \
 		Tests/e2e/test_campaign_lag.py Tests/e2e/test_publish_lease.py Tests/e2e/test_large_files.py \
 		Tests/e2e/test_vault_limits.py Tests/e2e/test_pg_campaign.py \
-		Tests/e2e/test_doc_webdav_faults.py
+		Tests/e2e/test_doc_webdav_faults.py Tests/e2e/test_doc_multi_site.py Tests/e2e/test_doc_multi_site_recall.py \
+		Tests/e2e/test_doc_store_pg.py Tests/e2e/test_doc_store_pg_server.py
 
 ## privacy-utility: the public game site's error over 100 keys (a report; docs/game-privacy.md)
 privacy-utility: build

@@ -10,6 +10,11 @@ import subprocess
 
 import pytest
 
+# A second, independent reading of the store and multi-site docs against a real PostgreSQL:
+# a few minutes on two cores, so it runs in `make soak` (the store's own tests run in `make test`).
+pytestmark = pytest.mark.skipif(not os.environ.get("DOSSIER_SOAK_RUNS"),
+                                reason="the PostgreSQL doc oracle runs in `make soak`")
+
 from store_helpers import HeldSession, WAITING_ON_LOCK, wait_until
 from test_doc_store_sqlite import COPY_TABLES, TELEMETRY_MD, doc_v3_sql
 
