@@ -9,10 +9,7 @@ import sqlite3
 import subprocess
 
 import pytest
-
-# A second, independent reading of the store and multi-site docs against a real PostgreSQL:
-# a few minutes on two cores, so it runs in `make soak` (the store's own tests run in `make test`).
-pytestmark = pytest.mark.skipif(not os.environ.get("DOSSIER_SOAK_RUNS"),
+pytestmark = pytest.mark.skipif(not os.environ.get("DOSSIER_SOAK_RUNS"),   # minutes on two cores
                                 reason="the PostgreSQL doc oracle runs in `make soak`")
 
 from store_helpers import HeldSession, WAITING_ON_LOCK, wait_until
