@@ -57,6 +57,11 @@ def demo_copy(tmp_path):
 ARTIFACTS = REPO / "artifacts"
 
 
+def soak_only(reason):
+    """A skip mark for tests that run only in `make soak` (which sets DOSSIER_SOAK_RUNS)."""
+    return pytest.mark.skipif(not os.environ.get("DOSSIER_SOAK_RUNS"), reason=f"{reason}: `make soak`")
+
+
 # MARK: - PostgreSQL (Tests/e2e/pg_server.py)
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,8 @@ import sqlite3
 import subprocess
 
 import pytest
-pytestmark = pytest.mark.skipif(not os.environ.get("DOSSIER_SOAK_RUNS"),   # minutes on two cores
-                                reason="the PostgreSQL doc oracle runs in `make soak`")
+from conftest import soak_only  # noqa: E402
+pytestmark = soak_only("the PostgreSQL doc oracle (minutes on two cores)")
 
 from store_helpers import HeldSession, WAITING_ON_LOCK, wait_until
 from test_doc_store_sqlite import COPY_TABLES, TELEMETRY_MD, doc_v3_sql

@@ -11,10 +11,9 @@ import time
 
 import pytest
 
-# A second, independent reading of the store and multi-site docs against a real PostgreSQL:
-# a few minutes on two cores, so it runs in `make soak` (the store's own tests run in `make test`).
-pytestmark = pytest.mark.skipif(not os.environ.get("DOSSIER_SOAK_RUNS"),
-                                reason="the PostgreSQL doc oracle runs in `make soak`")
+from conftest import soak_only  # noqa: E402
+
+pytestmark = soak_only("the PostgreSQL doc oracle (minutes on two cores)")
 
 from conftest import _started_pg_server
 

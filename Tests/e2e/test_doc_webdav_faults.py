@@ -3,19 +3,18 @@ server that fails on cue (dav_oracle_server.py): which answers are retried and h
 often, which are final and with what message, and — failing each write in turn — that a
 second run on a healthy server converges with nothing lost.
 """
-import os
 import shutil
 
 import pytest
 
+from conftest import soak_only
 from dav_oracle_server import (WRITES, DavOracle, converged, drop, lose, make_site, publish, status, to_v2, tree)
 
 RETRIED = [500, 502, 503, 504]
 
 # Failing every write point in turn takes 2-3 minutes here; the publish fault tests of
 # `make test` (test_publish_faults.py) cover the same points, so these run in `make soak`.
-every_write_point = pytest.mark.skipif(
-    not os.environ.get("DOSSIER_SOAK_RUNS"), reason="every write point in turn: `make soak`")
+every_write_point = soak_only("every write point in turn")
 
 
 def v1_published(run_dossier, tmp_path, pages=3):

@@ -13,14 +13,18 @@ special = pytest.importorskip("scipy.special")
 def ex_gauss_logpdf(x, mu, sigma, tau):
     """log f(x) of the ex-Gaussian in closed form (scipy's `exponnorm.logpdf` costs ~0.2 s a
     call here; the optimiser makes hundreds): checked against it in the test."""
-    shift = sigma * sigma / (2 * tau * tau)
-    return -np.log(tau) + (mu - x) / tau + shift + special.log_ndtr((x - mu) / sigma - sigma / tau)
+    return -np.log(tau) + exp_tail_exponent(x, mu, sigma, tau) + special.log_ndtr((x - mu) / sigma - sigma / tau)
+
+
+def exp_tail_exponent(x, mu, sigma, tau):
+    """−(x−μ)/τ + σ²/2τ², shared by the density and the survival function."""
+    return -(x - mu) / tau + sigma * sigma / (2 * tau * tau)
 
 
 def ex_gauss_logsf(x, mu, sigma, tau):
     """log(1 − F(x)): log(Φ(−z) + exp(−(x−μ)/τ + σ²/2τ² + log Φ(z − σ/τ))), z = (x−μ)/σ."""
     z = (x - mu) / sigma
-    tail = -(x - mu) / tau + sigma * sigma / (2 * tau * tau) + special.log_ndtr(z - sigma / tau)
+    tail = exp_tail_exponent(x, mu, sigma, tau) + special.log_ndtr(z - sigma / tau)
     return np.logaddexp(special.log_ndtr(-z), tail)
 
 
@@ -47,16 +51,15 @@ def test_censored_fit_matches_scipy_and_recovers_tau(run_dossier, mu, sigma, tau
     naive = json.loads(run_dossier("game", "fit-exgauss", "--json", input="\n".join(repr(float(v)) for v in x)).stdout)
     assert out["censored"] == len(c) and naive["censored"] == 0
     # scipy maximises the same likelihood from both starts (the complete-data fit and ours).
-    refs = [optimize.minimize(censored_nll, start, args=(x, c), method="Nelder-Mead",
+    start = [naive["mu"], np.log(naive["sigma"]), np.log(naive["tau"])]
+    ours = [out["mu"], np.log(out["sigma"]), np.log(out["tau"])]
+    refs = [optimize.minimize(censored_nll, v, args=(x, c), method="Nelder-Mead",
                               options={"xatol": 1e-6, "fatol": 1e-8, "maxiter": 3000})
-            for start in ([naive["mu"], np.log(naive["sigma"]), np.log(naive["tau"])],
-                          [out["mu"], np.log(out["sigma"]), np.log(out["tau"])])]
+            for v in (start, ours)]
     ref = min(refs, key=lambda r: r.fun)
     # the closed form is scipy's own distribution at the start, at ours and at the optimum
-    for v in ([naive["mu"], np.log(naive["sigma"]), np.log(naive["tau"])],
-              [out["mu"], np.log(out["sigma"]), np.log(out["tau"])], ref.x):
+    for v in (start, ours, ref.x):
         assert abs(censored_nll(v, x, c) - scipy_censored_nll(v, x, c)) < 1e-9 * abs(censored_nll(v, x, c))
-    ours = [out["mu"], np.log(out["sigma"]), np.log(out["tau"])]
     # The same likelihood: ours is reported exactly and is at least as high as scipy's optimum.
     assert abs(-censored_nll(ours, x, c) - out["logLikelihood"]) < 1e-6 * abs(out["logLikelihood"])
     assert -censored_nll(ours, x, c) >= -ref.fun - 1e-6 * abs(ref.fun)
