@@ -175,6 +175,7 @@ var targets: [Target] = [
     .testTarget(name: "StudyStoreTests", dependencies: ["StudyStore"]),
     .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
     .testTarget(name: "ZipArchiveTests", dependencies: ["ZipArchive"]),
+    .testTarget(name: "StrengthTests", dependencies: ["Strength", "SplitMix64"]),
 ]
 
 // MARK: Domain cores (pure: no rendering, no knowledge of the site) and their tests

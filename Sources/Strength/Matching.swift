@@ -40,7 +40,7 @@ struct Matcher: Sendable {
     func dictionaryMatch(_ pw: [UInt32]) -> [Match] {
         let lower = pw.map(CP.lower)
         var out: [(list: Int, m: Match)] = []
-        func add(_ i: Int, _ j: Int, _ entries: [WordRank], listOffset: Int) {
+        func add(_ i: Int, _ j: Int, _ entries: ArraySlice<WordRank>, listOffset: Int) {
             for e in entries {
                 var m = Match(.dictionary, i: i, j: j, token: Array(pw[i...j]))
                 m.matchedWord = Array(lower[i...j])

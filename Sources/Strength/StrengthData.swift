@@ -8,7 +8,7 @@ import Foundation
 // MARK: - Word index
 
 /// One list a word appears in and its rank there.
-struct WordRank: Sendable { let list: UInt8; let rank: Int32 }
+struct WordRank: Sendable, Equatable { let list: UInt8; let rank: Int32 }
 
 /// A set of ranked word lists searchable by prefix: every distinct word once, sorted by
 /// code points, each with the lists it appears in and its rank there (1 = most common).
@@ -16,14 +16,16 @@ struct WordRank: Sendable { let list: UInt8; let rank: Int32 }
 /// Matching walks the password from each start position and narrows the range of words
 /// sharing the prefix read so far (two binary searches per character), so a start
 /// position costs only as many steps as the longest dictionary prefix found there.
-struct WordIndex: Sendable {
+struct WordIndex: Sendable, Equatable {
     /// Concatenated code points of the sorted words; word `k` is `chars[offsets[k]..<offsets[k+1]]`.
     private var chars: [UInt32] = []
     private var offsets: [Int32] = [0]
     /// For word `k`, its (list, rank) pairs in list order.
-    private var entries: [[WordRank]] = []
+    /// Word `k`'s (list, rank) pairs, in list order, are `ranks[rankOffsets[k]..<rankOffsets[k+1]]`.
+    private var ranks: [WordRank] = []
+    private var rankOffsets: [Int32] = [0]
 
-    var count: Int { entries.count }
+    var count: Int { rankOffsets.count - 1 }
 
     /// Builds the index from lists given in priority order (`lists[n]` is list number `n`).
     init(lists: [[String]]) {
@@ -40,12 +42,74 @@ struct WordIndex: Sendable {
         }
         let sorted = map.keys.sorted { $0.lexicographicallyPrecedes($1) }
         chars.reserveCapacity(sorted.reduce(0) { $0 + $1.count })
-        for w in sorted {
-            chars.append(contentsOf: w)
-            offsets.append(Int32(chars.count))
-            entries.append(map[w]!)
-        }
+        for w in sorted { append(word: w, ranks: map[w]!) }
     }
+
+    /// The same index as `init(lists:)` from lists given as ASCII text, one word per line
+    /// (empty lines skipped; rank = position among the non-empty lines): the shipped lists.
+    /// The words are sorted as byte strings, with no per-word array or dictionary (0.36 s →
+    /// a few ms at every start of a command that judges a password). Text that is not
+    /// ASCII, or has a carriage return, goes through `init(lists:)`, whose line splitting
+    /// and code-point order it then follows exactly. Twin: StrengthTests.
+    static func fromASCIILines(_ texts: [[UInt8]]) -> WordIndex {
+        guard texts.allSatisfy({ $0.allSatisfy { $0 < 0x80 && $0 != 0x0D } }) else {
+            return WordIndex(lists: texts.map { text in
+                String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
+            })
+        }
+        // Every word as (start, end) in one buffer; its place in `words` is (list, rank) order.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(texts.reduce(0) { $0 + $1.count })
+        var words: [(start: Int32, end: Int32, rank: WordRank)] = []
+        for (li, text) in texts.enumerated() {
+            var rank: Int32 = 0
+            for line in text.split(separator: 0x0A, omittingEmptySubsequences: true) {
+                rank += 1
+                let start = Int32(bytes.count)
+                bytes.append(contentsOf: line)
+                words.append((start, Int32(bytes.count), WordRank(list: UInt8(li), rank: rank)))
+            }
+        }
+        var order = Array(0..<Int32(words.count))
+        bytes.withUnsafeBufferPointer { b in
+            func less(_ x: Int32, _ y: Int32) -> Bool {
+                let u = words[Int(x)], v = words[Int(y)]
+                let lu = Int(u.end - u.start), lv = Int(v.end - v.start)
+                let c = memcmp(b.baseAddress! + Int(u.start), b.baseAddress! + Int(v.start), min(lu, lv))
+                if c != 0 { return c < 0 }
+                return lu != lv ? lu < lv : x < y
+            }
+            order.sort(by: less)
+        }
+        var index = WordIndex()
+        var k = 0
+        while k < order.count {
+            let first = words[Int(order[k])]
+            let word = bytes[Int(first.start)..<Int(first.end)]
+            var ranks: [WordRank] = []
+            while k < order.count {
+                let w = words[Int(order[k])]
+                guard bytes[Int(w.start)..<Int(w.end)] == word else { break }
+                // A word listed twice in one list keeps its last rank (as zxcvbn's dict does).
+                if ranks.last?.list == w.rank.list { ranks[ranks.count - 1] = w.rank } else { ranks.append(w.rank) }
+                k += 1
+            }
+            index.append(word: word.map(UInt32.init), ranks: ranks)
+        }
+        return index
+    }
+
+    private init() {}
+
+    private mutating func append(word: [UInt32], ranks more: [WordRank]) {
+        chars.append(contentsOf: word)
+        offsets.append(Int32(chars.count))
+        ranks.append(contentsOf: more)
+        rankOffsets.append(Int32(ranks.count))
+    }
+
+    /// Word `k`'s (list, rank) pairs.
+    private func entries(_ k: Int) -> ArraySlice<WordRank> { ranks[Int(rankOffsets[k])..<Int(rankOffsets[k + 1])] }
 
     private func length(_ k: Int) -> Int { Int(offsets[k + 1] - offsets[k]) }
     /// Code point `d` of word `k`, or -1 when the word is shorter.
@@ -54,8 +118,8 @@ struct WordIndex: Sendable {
     }
 
     /// Calls `found(j, entries)` for every word equal to `text[i...j]`, in increasing `j`.
-    func scan(_ text: [UInt32], from i: Int, _ found: (Int, [WordRank]) -> Void) {
-        var lo = 0, hi = entries.count
+    func scan(_ text: [UInt32], from i: Int, _ found: (Int, ArraySlice<WordRank>) -> Void) {
+        var lo = 0, hi = count
         var d = 0
         var j = i
         while j < text.count && lo < hi {
@@ -69,7 +133,7 @@ struct WordIndex: Sendable {
             lo = newLo; hi = a
             if lo >= hi { break }
             d += 1
-            if length(lo) == d { found(j, entries[lo]) }
+            if length(lo) == d { found(j, entries(lo)) }
             j += 1
         }
     }
@@ -97,13 +161,9 @@ final class StrengthData: Sendable {
     let keypadAverageDegree: Double
 
     private init() {
-        var lists: [[String]] = []
-        for name in Self.listNames {
-            let text = String(decoding: Self.resource("zxcvbn-\(name).txt"), as: UTF8.self)
-            lists.append(text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init))
-        }
-        words = WordIndex(lists: lists)
-        englishWords = lists[1]
+        let texts = Self.listNames.map { [UInt8](Self.resource("zxcvbn-\($0).txt")) }
+        words = WordIndex.fromASCIILines(texts)
+        englishWords = String(decoding: texts[1], as: UTF8.self).split(separator: "\n").map(String.init)
         var graphs: [[UInt32: [[UInt32]?]]] = []
         let json = Self.resource("zxcvbn-adjacency.json")
         let object = (try? JSONDecoder().decode([String: [String: [String?]]].self, from: json)) ?? [:]
