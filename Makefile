@@ -79,9 +79,11 @@ fuzz: build
 bench: build
 	bash Benchmarks/run.sh
 
-## bench-quick: a few seconds of each benchmark, to keep the harness working
+## bench-quick: a few seconds of each benchmark, to keep the harness working, then the harness's own slow tests
+BENCH_TESTS = Tests/e2e/test_bench_compare.py Tests/e2e/test_bench_store.py
 bench-quick: build
 	bash Benchmarks/run.sh --quick
+	DOSSIER_BENCH_TESTS=1 $(PYTEST) -q $(BENCH_TESTS)
 
 ## bench-compare: BASE=<rev> [HEAD=<rev>]: each benchmark row, head against base, run alternately (docs/benchmarks.md)
 # Builds each side's static release binary (Benchmarks/build_rev.sh; one build at a time,

@@ -62,6 +62,12 @@ def soak_only(reason):
     return pytest.mark.skipif(not os.environ.get("DOSSIER_SOAK_RUNS"), reason=f"{reason}: `make soak`")
 
 
+def bench_quick_only(reason):
+    """A skip mark for the benchmark harness's own slow tests: they run in `make bench-quick`
+    (which sets DOSSIER_BENCH_TESTS), beside the benchmarks they keep working."""
+    return pytest.mark.skipif(not os.environ.get("DOSSIER_BENCH_TESTS"), reason=f"{reason}: `make bench-quick`")
+
+
 # MARK: - PostgreSQL (Tests/e2e/pg_server.py)
 
 @pytest.fixture(scope="session")

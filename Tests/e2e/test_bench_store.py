@@ -1,5 +1,6 @@
 """The study store benchmark (Benchmarks/store/bench_store.py) keeps working in its quick
-mode — `make bench-quick` runs it — and compares what it claims to: the same cohort
+mode — `make bench-quick` runs it, and this test (only there: a minute of ingests and
+builds) — and compares what it claims to: the same cohort
 built from SQLite and from PostgreSQL gives byte-identical sites, and two ingests at
 once store every upload once. Timings are not checked."""
 import json
@@ -10,9 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import bench_quick_only
+
 REPO = Path(__file__).resolve().parents[2]
 
 
+@bench_quick_only("the store benchmark's quick mode")
 def test_store_benchmark_quick_mode_reports_ingest_and_build_rows(dossier_bin, tmp_path):
     sys.path.insert(0, str(Path(__file__).parent))
     import pg_server

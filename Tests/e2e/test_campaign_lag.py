@@ -8,8 +8,9 @@ vault: after an exit 0 the server is compared at once, and for sync the other de
 must see the edit after the server catches up (the faults switched off), with no
 further sync of the device that made it.
 
-`make test` runs DOSSIER_LAG_RUNS (default 4) runs of each; `make soak` runs
-DOSSIER_SOAK_RUNS (150).
+`make test` runs DOSSIER_LAG_RUNS (default 4) runs of the publish campaign and 2 of the
+sync campaign (ten seconds a run: it unlocks two vaults eight times); `make soak` runs
+DOSSIER_SOAK_RUNS (150) of each.
 """
 import json
 import os
@@ -22,6 +23,7 @@ from test_vault_sync_faults import listing, needs_vault_sync, v  # noqa: F401  (
 from webdav_server import WebDAVServer
 
 RUNS = int(os.environ.get("DOSSIER_LAG_RUNS", os.environ.get("DOSSIER_SOAK_RUNS", "4")))
+SYNC_RUNS = int(os.environ.get("DOSSIER_LAG_RUNS", os.environ.get("DOSSIER_SOAK_RUNS", "2")))
 SEED = int(os.environ.get("DOSSIER_SOAK_SEED", "42"))
 
 
@@ -67,10 +69,10 @@ def test_sync_on_a_lagging_dropping_server_never_exits_0_wrong(dossier_bin, tmp_
     faults = tmp_path / "faults.json"
     healthy(faults)
     outcomes = {}
-    with WebDAVServer(tmp_path / "srv", faults=faults, lifetime=lifetime(RUNS)) as dav:
+    with WebDAVServer(tmp_path / "srv", faults=faults, lifetime=lifetime(SYNC_RUNS)) as dav:
         url = dav.url + "v/"
         synced_devices(dossier_bin, url, a, b, items=())
-        for run in range(RUNS):
+        for run in range(SYNC_RUNS):
             device, other = (a, b) if run % 2 == 0 else (b, a)
             v(dossier_bin, "add", device, "--title", f"Item {run}", "--username", f"u{run}")
             lagging(faults, rng)

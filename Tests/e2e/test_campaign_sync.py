@@ -7,16 +7,18 @@ point (or not at all). The run is completed by syncs on a healthy server; then e
 acknowledged edit (every `vault add`/`edit` that exited 0) is on both devices, every
 conflict kept both versions, and a new device can join.
 
-`make test` runs DOSSIER_SOAK_RUNS (default 5) runs; `make soak` runs 150.
+A kill-at-random campaign: it runs only in `make soak` (150 runs; DOSSIER_SOAK_RUNS). The
+fault at every write point in turn is make test's (test_vault_sync_faults.py).
 """
 import os
 import random
 
+from conftest import soak_only
 from test_campaign_publish import lifetime, set_faults
 from test_vault_sync_faults import KILLED, listing, needs_vault_sync, synced_devices, v  # noqa: F401  (fixture)
 from webdav_server import WebDAVServer
 
-RUNS = int(os.environ.get("DOSSIER_SOAK_RUNS", "5"))
+RUNS = int(os.environ.get("DOSSIER_SOAK_RUNS", "150"))
 SEED = int(os.environ.get("DOSSIER_SOAK_SEED", "34"))
 
 
@@ -26,6 +28,7 @@ def converge(dossier_bin, a, b, run):
         assert p.returncode == 0, (run, device.name, p.stderr)
 
 
+@soak_only("the random-kill sync campaign")
 def test_random_kills_and_server_faults_lose_no_acknowledged_edit(dossier_bin, tmp_path):
     rng = random.Random(SEED)
     a, b = tmp_path / "a.dvault", tmp_path / "b.dvault"
