@@ -49,7 +49,7 @@ let domains: [Domain] = [
            testDependencies: ["SplitMix64"]),
     Domain(key: "game", module: "GameAnalytics",
            dependencies: ["StudyStore", "Escaping", "Sealing", "JSONLines", "TextBasics"] + crypto,
-           swiftSettings: [.unsafeFlags(["-O"])]),
+           testDependencies: ["SplitMix64"], swiftSettings: [.unsafeFlags(["-O"])]),
 ]
 
 let only: Set<String>? = Context.environment["DOSSIER_ONLY"].map {

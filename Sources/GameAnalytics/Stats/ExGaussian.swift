@@ -105,7 +105,7 @@ public enum ExGaussian {
         // Keep the start off the boundary so the simplex can move.
         let s0 = max(start.sigma, 0.05 * sd), t0 = max(start.tau, 0.05 * sd)
         func nll(_ v: [Double]) -> Double {
-            -logLikelihood(xs, censoredAt: cs, ExGaussianParams(mu: v[0], sigma: exp(v[1]), tau: exp(v[2])))
+            -logLikelihoodFast(xs, censoredAt: cs, ExGaussianParams(mu: v[0], sigma: exp(v[1]), tau: exp(v[2])))
         }
         let nm = NelderMead()
         let steps = [0.1 * sd, 0.3, 0.3]
