@@ -56,7 +56,12 @@ extension ExGaussian {
         var censored = 0.0
         for c in cs {
             let s: Double
-            if let known = survival[c.bitPattern] { s = known } else { s = logSurvival(c, p); survival[c.bitPattern] = s }
+            if let known = survival[c.bitPattern] {
+                s = known
+            } else {
+                s = logSurvival(c, p)
+                survival[c.bitPattern] = s
+            }
             censored = censored + s
         }
         return observed + censored
