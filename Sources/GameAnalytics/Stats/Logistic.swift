@@ -55,41 +55,57 @@ public struct LogisticModel: Sendable, Hashable, Codable {
     /// Minimises C·Σᵢ logloss(yᵢ, pᵢ) + ½‖w‖² (scikit-learn's `LogisticRegression(C=C)`
     /// objective; the intercept is not penalised) by Newton's method (IRLS) with step
     /// halving, until the largest step is below 1e-10. Rows are used as given.
+    ///
+    /// The design matrix and the Hessian are flat row-major arrays (one allocation each, no
+    /// per-row arrays): the same operations in the same order as the nested-array loops
+    /// kept as its twin in GameAnalyticsTests/LogisticFastPathTests, so the same bits.
+    /// Rows longer than the first are read up to its length (as `zip` did); a shorter row
+    /// gives nil.
     public static func fit(rows: [[Double]], labels: [Bool], C: Double, maxIterations: Int = 100) -> LogisticModel? {
         let n = rows.count
         guard n > 0, labels.count == n, C > 0 else { return nil }
         let p = rows[0].count
-        let X = rows.map { [1.0] + $0 }
+        guard rows.allSatisfy({ $0.count >= p }) else { return nil }
+        let k = p + 1
+        var X = [Double]()          // row i is X[i*k ..< i*k + k]: 1, then the row's features
+        X.reserveCapacity(n * k)
+        for r in rows { X.append(1.0); X.append(contentsOf: r.prefix(p)) }
         let y = labels.map { $0 ? 1.0 : 0.0 }
         let lambda = 1 / C
-        var beta = [Double](repeating: 0, count: p + 1)
+        var beta = [Double](repeating: 0, count: k)
+        func dot(_ b: [Double], _ i: Int) -> Double {
+            var s = 0.0
+            for a in 0..<k { s = s + b[a] * X[i * k + a] }
+            return s
+        }
         func objective(_ b: [Double]) -> Double {
             var s = 0.0
             for i in 0..<n {
-                let e = zip(b, X[i]).reduce(0) { $0 + $1.0 * $1.1 }
+                let e = dot(b, i)
                 // log(1 + e^e) − y·e, stably
                 s += (e > 0 ? e + log1p(exp(-e)) : log1p(exp(e))) - y[i] * e
             }
             return s + 0.5 * lambda * b.dropFirst().reduce(0) { $0 + $1 * $1 }
         }
-        var H = [[Double]]()
+        func nested(_ H: [Double]) -> [[Double]] { (0..<k).map { Array(H[$0 * k ..< $0 * k + k]) } }
         var it = 0
         var f = objective(beta)
         while it < maxIterations {
             it += 1
-            var g = [Double](repeating: 0, count: p + 1)
-            H = [[Double]](repeating: [Double](repeating: 0, count: p + 1), count: p + 1)
+            var g = [Double](repeating: 0, count: k)
+            var H = [Double](repeating: 0, count: k * k)
             for i in 0..<n {
-                let pi = Special.expit(zip(beta, X[i]).reduce(0) { $0 + $1.0 * $1.1 })
+                let pi = Special.expit(dot(beta, i))
                 let w = pi * (1 - pi)
-                for a in 0...p {
-                    g[a] += (pi - y[i]) * X[i][a]
-                    for b in 0...a { H[a][b] += w * X[i][a] * X[i][b] }
+                for a in 0..<k {
+                    let xa = X[i * k + a]
+                    g[a] += (pi - y[i]) * xa
+                    for b in 0...a { H[a * k + b] += w * xa * X[i * k + b] }
                 }
             }
-            for a in 0...p { for b in 0..<a { H[b][a] = H[a][b] } }
-            for a in 1...max(1, p) where a <= p { g[a] += lambda * beta[a]; H[a][a] += lambda }
-            guard let step = LinearAlgebra.solve(H, g) else { return nil }
+            for a in 0..<k { for b in 0..<a { H[b * k + a] = H[a * k + b] } }
+            for a in 1...max(1, p) where a <= p { g[a] += lambda * beta[a]; H[a * k + a] += lambda }
+            guard let step = LinearAlgebra.solve(nested(H), g) else { return nil }
             var t = 1.0
             var next = zip(beta, step).map { $0 - t * $1 }
             var fn = objective(next)
@@ -103,14 +119,17 @@ public struct LogisticModel: Sendable, Hashable, Codable {
             if (step.map { abs($0 * t) }.max() ?? 0) < 1e-10 { break }
         }
         // Hessian at the optimum for the covariance.
-        H = [[Double]](repeating: [Double](repeating: 0, count: p + 1), count: p + 1)
+        var H = [Double](repeating: 0, count: k * k)
         for i in 0..<n {
-            let pi = Special.expit(zip(beta, X[i]).reduce(0) { $0 + $1.0 * $1.1 })
+            let pi = Special.expit(dot(beta, i))
             let w = pi * (1 - pi)
-            for a in 0...p { for b in 0...p { H[a][b] += w * X[i][a] * X[i][b] } }
+            for a in 0..<k {
+                let xa = X[i * k + a]
+                for b in 0..<k { H[a * k + b] += w * xa * X[i * k + b] }
+            }
         }
-        if p >= 1 { for a in 1...p { H[a][a] += lambda } }
-        guard let cov = LinearAlgebra.inverse(H) else { return nil }
+        if p >= 1 { for a in 1...p { H[a * k + a] += lambda } }
+        guard let cov = LinearAlgebra.inverse(nested(H)) else { return nil }
         return LogisticModel(
             intercept: beta[0], coefficients: Array(beta.dropFirst()), covariance: cov, iterations: it, C: C)
     }
