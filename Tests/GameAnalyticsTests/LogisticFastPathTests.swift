@@ -1,6 +1,7 @@
 // The logistic fit with flat arrays (`LogisticModel.fit`, run by every cohort analysis
 // and each of its bootstrap replicates) against its straightforward twin below — the
-// nested-array Newton iterations it replaced, kept verbatim — bit for bit.
+// nested-array Newton iterations it replaced (its step halving is the shared
+// `LogisticModel.halvedStep`) — bit for bit.
 import Foundation
 import SplitMix64
 import Testing
@@ -43,14 +44,7 @@ enum NestedArrayLogistic {
             for a in 0...p { for b in 0..<a { H[b][a] = H[a][b] } }
             for a in 1...max(1, p) where a <= p { g[a] += lambda * beta[a]; H[a][a] += lambda }
             guard let step = LinearAlgebra.solve(H, g) else { return nil }
-            var t = 1.0
-            var next = zip(beta, step).map { $0 - t * $1 }
-            var fn = objective(next)
-            while fn > f + 1e-12 * abs(f) && t > 1e-8 {
-                t /= 2
-                next = zip(beta, step).map { $0 - t * $1 }
-                fn = objective(next)
-            }
+            let (next, fn, t) = LogisticModel.halvedStep(from: beta, step: step, f: f, objective)
             beta = next
             f = fn
             if (step.map { abs($0 * t) }.max() ?? 0) < 1e-10 { break }

@@ -106,14 +106,7 @@ public struct LogisticModel: Sendable, Hashable, Codable {
             for a in 0..<k { for b in 0..<a { H[b * k + a] = H[a * k + b] } }
             for a in 1...max(1, p) where a <= p { g[a] += lambda * beta[a]; H[a * k + a] += lambda }
             guard let step = LinearAlgebra.solve(nested(H), g) else { return nil }
-            var t = 1.0
-            var next = zip(beta, step).map { $0 - t * $1 }
-            var fn = objective(next)
-            while fn > f + 1e-12 * abs(f) && t > 1e-8 {
-                t /= 2
-                next = zip(beta, step).map { $0 - t * $1 }
-                fn = objective(next)
-            }
+            let (next, fn, t) = halvedStep(from: beta, step: step, f: f, objective)
             beta = next
             f = fn
             if (step.map { abs($0 * t) }.max() ?? 0) < 1e-10 { break }
@@ -132,6 +125,21 @@ public struct LogisticModel: Sendable, Hashable, Codable {
         guard let cov = LinearAlgebra.inverse(nested(H)) else { return nil }
         return LogisticModel(
             intercept: beta[0], coefficients: Array(beta.dropFirst()), covariance: cov, iterations: it, C: C)
+    }
+
+    /// Newton's step with halving: β − t·step for t = 1, ½, ¼, … until the objective is not
+    /// above f + 1e-12·|f| or t ≤ 1e-8; the new point, its objective and t.
+    static func halvedStep(from beta: [Double], step: [Double], f: Double,
+                           _ objective: ([Double]) -> Double) -> (next: [Double], value: Double, t: Double) {
+        var t = 1.0
+        var next = zip(beta, step).map { $0 - t * $1 }
+        var fn = objective(next)
+        while fn > f + 1e-12 * abs(f) && t > 1e-8 {
+            t /= 2
+            next = zip(beta, step).map { $0 - t * $1 }
+            fn = objective(next)
+        }
+        return (next, fn, t)
     }
 }
 
