@@ -20,7 +20,6 @@ struct WordIndex: Sendable, Equatable {
     /// Concatenated code points of the sorted words; word `k` is `chars[offsets[k]..<offsets[k+1]]`.
     private var chars: [UInt32] = []
     private var offsets: [Int32] = [0]
-    /// For word `k`, its (list, rank) pairs in list order.
     /// Word `k`'s (list, rank) pairs, in list order, are `ranks[rankOffsets[k]..<rankOffsets[k+1]]`.
     private var ranks: [WordRank] = []
     private var rankOffsets: [Int32] = [0]
@@ -48,14 +47,12 @@ struct WordIndex: Sendable, Equatable {
     /// The same index as `init(lists:)` from lists given as ASCII text, one word per line
     /// (empty lines skipped; rank = position among the non-empty lines): the shipped lists.
     /// The words are sorted as byte strings, with no per-word array or dictionary (0.36 s →
-    /// a few ms at every start of a command that judges a password). Text that is not
+    /// about 0.1 s at every start of a command that judges a password). Text that is not
     /// ASCII, or has a carriage return, goes through `init(lists:)`, whose line splitting
     /// and code-point order it then follows exactly. Twin: StrengthTests.
     static func fromASCIILines(_ texts: [[UInt8]]) -> WordIndex {
         guard texts.allSatisfy({ $0.allSatisfy { $0 < 0x80 && $0 != 0x0D } }) else {
-            return WordIndex(lists: texts.map { text in
-                String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
-            })
+            return WordIndex(lists: texts.map(lines))
         }
         // Every word as (start, end) in one buffer; its place in `words` is (list, rank) order.
         var bytes: [UInt8] = []
@@ -100,6 +97,11 @@ struct WordIndex: Sendable, Equatable {
     }
 
     private init() {}
+
+    /// A list's words: its text split at "\n", empty lines left out.
+    static func lines(_ text: [UInt8]) -> [String] {
+        String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
 
     private mutating func append(word: [UInt32], ranks more: [WordRank]) {
         chars.append(contentsOf: word)
@@ -163,7 +165,7 @@ final class StrengthData: Sendable {
     private init() {
         let texts = Self.listNames.map { [UInt8](Self.resource("zxcvbn-\($0).txt")) }
         words = WordIndex.fromASCIILines(texts)
-        englishWords = String(decoding: texts[1], as: UTF8.self).split(separator: "\n").map(String.init)
+        englishWords = WordIndex.lines(texts[1])
         var graphs: [[UInt32: [[UInt32]?]]] = []
         let json = Self.resource("zxcvbn-adjacency.json")
         let object = (try? JSONDecoder().decode([String: [String: [String?]]].self, from: json)) ?? [:]

@@ -10,7 +10,7 @@ struct WordIndexTwinTests {
     /// The twin as the estimator built it before the fast path: each text split at "\n"
     /// (empty lines left out) into Strings.
     static func straightforward(_ texts: [[UInt8]]) -> WordIndex {
-        WordIndex(lists: texts.map { String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init) })
+        WordIndex(lists: texts.map(WordIndex.lines))
     }
 
     @Test func theShippedListsGiveTheSameIndexBothWays() {
