@@ -40,6 +40,23 @@ def retitle(drv, text):
     return field.get_attribute("value")
 
 
+def hold_media_store(drv):
+    """Holds a readwrite transaction on the editor's media store open in this tab (by
+    asking for a key again each time the last answer comes) until `releaseMediaStore()`:
+    every other write to the store, in any tab, waits behind it. Returns once it is held."""
+    drv.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const rq = indexedDB.open("dossier-experiences-editor", 1);
+        rq.onsuccess = () => {
+          const db = rq.result, store = db.transaction("media", "readwrite").objectStore("media");
+          let held = true;
+          window.releaseMediaStore = () => { held = false; };
+          const again = () => { if (held) store.get("none").onsuccess = again; else db.close(); };
+          again();
+          done();
+        };""")
+
+
 def test_a_second_tab_never_takes_the_first_tabs_draft_away(site, tmp_path):
     drv = make_driver(tmp_path)
     try:
@@ -54,13 +71,26 @@ def test_a_second_tab_never_takes_the_first_tabs_draft_away(site, tmp_path):
         b = drv.current_window_handle
         drv.get((site / "experiences/editor/index.html").as_uri())
         wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-draft") == "restored")
+        # Reopening the draft already started B afresh: it emptied the media store once and A
+        # put its pictures back ("kept"). Wait for that round to end and forget its mark, so
+        # the "kept" awaited below is the one after B's discard (the CI run of 3a31535 read
+        # the stale one and reloaded A before the discard's clear was done).
+        drv.switch_to.window(a)
+        wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-draft-media") == "kept")
+        drv.execute_script("document.getElementById('xe').removeAttribute('data-draft-media')")
+        drv.switch_to.window(b)
+        hold_media_store(drv)   # B's clear of the media store waits until released
         drv.find_element(By.ID, "xe-draft-discard").click()   # B deletes the draft
         wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-state") == "start")
 
-        drv.switch_to.window(a)   # A's unsaved work is the draft again
+        drv.switch_to.window(a)   # A's unsaved work is the draft again, at once
         wait(drv, lambda d: draft_title(d) == mine)
-        # Its pictures go back once B's clear of the media store is done: a reload before
-        # then would find the draft without them (the CI run of bceb43d did, once).
+        # Its pictures go back only once B's clear of the media store is done: a reload
+        # before then would find the draft without them (the CI run of bceb43d did, once).
+        assert drv.find_element(By.ID, "xe").get_attribute("data-draft-media") is None
+        drv.switch_to.window(b)
+        drv.execute_script("window.releaseMediaStore()")
+        drv.switch_to.window(a)
         wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-draft-media") == "kept")
         drv.refresh()
         wait(drv, lambda d: d.find_element(By.ID, "xe").get_attribute("data-draft") == "restored")
