@@ -74,6 +74,7 @@ def test_adding_changing_and_removing_a_participant_equals_a_clean_build(study, 
     shutil.copy(tmp_path / "more" / "S008.jsonl", logs / "S008.jsonl")
     out = incremental(dossier_bin, study)
     assert re.search(r"8 units, 7 unchanged", out), out
+    assert to_build(out) == ["recall/p-S008"], out   # --verbose names the unit it builds
     assert_same_as_clean(dossier_bin, study, tmp_path, "after-add")
     assert b"S008" in (study / "_site/recall/participants.csv").read_bytes()
     # Change S003: another simulated session of the same participant.
@@ -82,14 +83,29 @@ def test_adding_changing_and_removing_a_participant_equals_a_clean_build(study, 
     shutil.copy(tmp_path / "other" / "S003.jsonl", logs / "S003.jsonl")
     out = incremental(dossier_bin, study)
     assert re.search(r"8 units, 7 unchanged", out), out
+    assert to_build(out) == ["recall/p-S003"], out
     assert_same_as_clean(dossier_bin, study, tmp_path, "after-change")
     assert (study / "_site/recall/strings.csv").read_bytes() != before   # the change reached the study table
     # Remove S005.
     (logs / "S005.jsonl").unlink()
     out = incremental(dossier_bin, study)
     assert re.search(r"7 units, 7 unchanged", out), out
+    assert to_build(out) is None, out   # nothing to build: no list
     assert_same_as_clean(dossier_bin, study, tmp_path, "after-remove")
     assert b"S005" not in (study / "_site/recall/participants.csv").read_bytes()
+    # Ten new participants: the first eight are named, then how many more.
+    simulate(dossier_bin, tmp_path / "ten", 10, 10, seed=4)
+    for n in range(10, 20):
+        shutil.copy(tmp_path / "ten" / f"S{n:03}.jsonl", logs / f"S{n:03}.jsonl")
+    out = incremental(dossier_bin, study)
+    assert re.search(r"17 units, 7 unchanged", out), out
+    assert to_build(out) == [f"recall/p-S{n:03}" for n in range(10, 17)] + ["recall/p-S017 and 2 more"], out
+
+
+def to_build(out):
+    """The unit keys of `--verbose`'s `to build:` line (None: no such line)."""
+    m = re.search(r"^ *to build: (.*)$", out, re.M)
+    return m.group(1).split(", ") if m else None
 
 
 def dynamics_headers(site):

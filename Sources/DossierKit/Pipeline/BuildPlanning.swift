@@ -99,6 +99,15 @@ extension BuildContext {
         let total = planned.reduce(0) { $0 + $1.count }
         let reuse = planned.reduce(0) { $0 + $1.filter(\.reused).count }
         log.detail("\(total) unit\(total == 1 ? "" : "s"), \(reuse) unchanged")
+        if reuse > 0 && reuse < total {
+            log.detail("to build: " + Self.named(planned.joined().filter { !$0.reused }.map(\.key)))
+        }
+    }
+
+    /// Up to eight unit keys in plan order, then how many more (`a, b and 3 more`).
+    static func named(_ keys: [String], limit: Int = 8) -> String {
+        let shown = keys.prefix(limit).joined(separator: ", ")
+        return keys.count > limit ? shown + " and \(keys.count - limit) more" : shown
     }
 
     /// A file the section parsed when it was made and the plan hashed since must be the
