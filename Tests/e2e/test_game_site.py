@@ -54,9 +54,18 @@ def test_cohort_unit_is_rebuilt_only_when_inputs_or_options_change(run_dossier, 
     first = run_dossier("build", proj)
     assert "0 unchanged" in first.stderr + first.stdout
     # The first build made the privacy key (.dossier/privacy.key, an input of the public
-    # release: docs/game-privacy.md), so the next build renders the cohort once more.
-    keyed = run_dossier("build", proj)
-    assert "0 pages rendered" not in keyed.stderr + keyed.stdout
+    # release: docs/game-privacy.md) and stored the cohort under it: the next build reuses it.
+    key = proj / ".dossier" / "privacy.key"
+    made = key.read_bytes()
+    again = run_dossier("build", "--verbose", proj)
+    assert "1 unit, 1 unchanged" in again.stderr + again.stdout, again.stderr
+    assert "0 pages rendered" in again.stderr + again.stdout
+    # A lost key: the next build draws a new one and renders the cohort with it (never the
+    # pages made with the old key under the "no key yet" salt), then reuses that.
+    key.unlink()
+    lost = run_dossier("build", "--verbose", proj)
+    assert "1 unit, 0 unchanged" in lost.stderr + lost.stdout, lost.stderr
+    assert key.read_bytes() != made
     again = run_dossier("build", proj)
     assert "0 pages rendered" in again.stderr + again.stdout
     (proj / "dossier.yml").write_text(f"title: Game\noutput: _site\ngame:\n  telemetry: {data}\n  C: 0.5\n")

@@ -25,6 +25,9 @@ extension BuildContext {
         /// (``readsOwnInputOnce(_:unitKey:)``), or hashed it only to learn the unit changed:
         /// the file may be written again before the unit reads it (docs/incremental.md).
         var laterHash: [String]? = nil
+        /// The digests of its inputs, kept for a unit whose build may set its salt
+        /// (``SectionUnit/saltSetWhenBuilt``, ``hashAsBuilt(_:_:section:canonical:)``).
+        var digests: [String]? = nil
     }
 
     func plan() throws {
@@ -74,23 +77,23 @@ extension BuildContext {
             let canonical = cfg.node.canonical
             // A unit that cannot be reused and reads its own input hashes it as it reads it
             // (OwnInputRead.swift): the plan hashes only its other inputs.
-            let hashes: [Result<(String, [String]?), Error>] = parallelMap(units) { [self] u in
+            let hashes: [Result<(String, [String]?, [String]?), Error>] = parallelMap(units) { [self] u in
                 Result {
                     if readsOwnInputOnce(u, unitKey: "\(key)/\(u.id)") {
-                        return ("", try u.inputPaths.dropFirst().map { try inputKey($0, of: u) })
+                        return ("", try u.inputPaths.dropFirst().map { try inputKey($0, of: u) }, nil)
                     }
                     let digests = try u.inputPaths.map { try inputKey($0, of: u) }
                     let rest = hashesOwnReadWhenBuilt(u) ? Array(digests.dropFirst()) : nil
                     return (Self.unitHash(fingerprint: fp, section: key, canonical: canonical, unit: u,
-                                          digests: digests), rest)
+                                          digests: digests), rest, u.saltSetWhenBuilt ? digests : nil)
                 }
             }
             for (u, result) in zip(units, hashes) {
-                let (hash, rest) = try result.get()
+                let (hash, rest, digests) = try result.get()
                 let unitKey = "\(key)/\(u.id)"
                 let reused = !hash.isEmpty && reusable(unitKey, hash) != nil
                 list.append(PlannedUnit(key: unitKey, unit: u, hash: hash, reused: reused,
-                                        laterHash: reused ? nil : rest))
+                                        laterHash: reused ? nil : rest, digests: reused ? nil : digests))
             }
             try checkInputsReadEarly(section)
             planned.append(list)

@@ -41,7 +41,8 @@ extension BuildContext {
                 PausePoint.reached("unit-build")   // (tests write an input here: debug builds only)
                 let result = try await section.build(unit: pu.unit, context: context)
                 try checkInputsUnchangedSincePlan(pu, readEarly: readEarly)
-                r = try write(result, hash: pu.hash, owner: pu.key)
+                r = try write(result, hash: hashAsBuilt(pu, result, section: key, canonical: canonical),
+                              owner: pu.key)
             }
             log.progress(done.increment(), of: total, label: key)
             return (pu.key, r)
@@ -75,6 +76,17 @@ extension BuildContext {
         guard tree!.contains("\(key)/index.html") else {
             throw DossierError("section \(key) produced no \(key)/index.html page")
         }
+    }
+
+    /// The key a built unit is stored under: the plan's, or, when its build found another
+    /// salt (``UnitResult/saltAfterBuild``: the privacy key it made), the key the next plan
+    /// computes from that salt and the same input digests.
+    func hashAsBuilt(_ pu: PlannedUnit, _ result: UnitResult, section: String, canonical: String) -> String {
+        guard let salt = result.saltAfterBuild, salt != pu.unit.salt, let digests = pu.digests else { return pu.hash }
+        var unit = pu.unit
+        unit.salt = salt
+        return Self.unitHash(fingerprint: renderer.fingerprint, section: section, canonical: canonical, unit: unit,
+                             digests: digests)
     }
 
     func reuse(_ prev: BuildState.Unit, owner: String) throws {

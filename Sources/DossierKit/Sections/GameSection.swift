@@ -111,13 +111,20 @@ public struct GameSection: Section {
 
     public func units() throws -> [SectionUnit] {
         var unit = SectionUnit(id: "cohort", inputs: awaitingFirstGame ? [] : database.map { [$0] } ?? files,
-                     salt: "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);"
-                        + "\(kit?.salt ?? "");"
-                        + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy.map(\.cacheSalt) ?? "-")"
-                            + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store)))
+                               salt: try cohortSalt(privacy: privacy?.cacheSalt))
         // (An ingest may write the database during the build: the unit reads one snapshot.)
         unit.snapshotInputs = database.map { [$0.path] } ?? []
+        // With telemetry files, the build that makes the privacy key stores the unit under
+        // the salt with that key, which the next plan finds (docs/game-privacy.md).
+        unit.saltSetWhenBuilt = privacy != nil && database == nil && store == nil && !awaitingFirstGame
         return [unit]
+    }
+
+    /// The cohort unit's salt, with `privacy` (``GamePrivacySettings/cacheSalt``; nil: none).
+    func cohortSalt(privacy: String?) throws -> String {
+        "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
+            + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy ?? "-")"
+            + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store))
     }
 
     /// `;wal=<SHA-256 of the database's -wal file>` while that file holds anything: an
@@ -170,9 +177,13 @@ public struct GameSection: Section {
         var release: GamePublicRelease? = nil
         var notes: [String] = []
         var decoys: (key: Data, release: String)? = nil
+        var saltAfterBuild: String? = nil
         if let privacy {
             let loaded = try privacy.loaded(checkOnly: context.checkOnly)
             notes = loaded.notes
+            if unit.saltSetWhenBuilt && !context.checkOnly {
+                saltAfterBuild = try cohortSalt(privacy: loaded.settings.cacheSalt)
+            }
             let r = GamePublicRelease.make(analysis, settings: loaded.settings,
                                            inputs: try inputDigest(unit, rows: snapshot.rowsDigest,
                                                                    settings: loaded.settings))
@@ -202,7 +213,10 @@ public struct GameSection: Section {
             cvAUC: release == nil ? analysis.model?.cvAUC : figures?.auc,
             cvAUCLow: release == nil ? analysis.model?.cvAUCLow : figures?.aucLow,
             cvAUCHigh: release == nil ? analysis.model?.cvAUCHigh : figures?.aucHigh)
-        return UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record), warnings: warnings)
+        var result = UnitResult(pages: pages, files: files, record: try JSONEncoder().encode(record),
+                                warnings: warnings)
+        result.saltAfterBuild = saltAfterBuild
+        return result
     }
 
     /// SHA-256 over the unit's salt (up to `;key=`) and the data read: a database's rows

@@ -88,6 +88,10 @@ public struct SectionUnit: Sendable, Hashable {
     /// once the unit is built (every other input must still be as the plan stamped it,
     /// docs/incremental.md "A file written while its unit is built").
     public var snapshotInputs: [String] = []
+    /// Its build may find a salt other than the plan's (the game's privacy key, made by the
+    /// first build that needs it): the plan keeps its input digests, so that a result with
+    /// ``UnitResult/saltAfterBuild`` is stored under the key the next plan will compute.
+    public var saltSetWhenBuilt = false
 
     public init(id: String, inputs: [URL], salt: String = "") {
         self.init(id: id, inputPaths: inputs.map(\.path), salt: salt)
@@ -142,6 +146,9 @@ public struct UnitResult: Sendable {
     /// Files written piece by piece, after `files` (summaries of large sections: the
     /// study-wide tables are never held in memory whole).
     public var streams: (@Sendable (OutputStreams) throws -> Void)?
+    /// The unit's salt as its build found it, when that differs from the plan's (units with
+    /// ``SectionUnit/saltSetWhenBuilt`` only; nil: the plan's).
+    public var saltAfterBuild: String?
 
     public init(pages: [Page] = [], files: [OutputFile] = [], record: Data? = nil,
                 warnings: [Diagnostic] = [], blurb: String? = nil, blob: Data? = nil,
