@@ -116,7 +116,7 @@ public struct GameSection: Section {
         unit.snapshotInputs = database.map { [$0.path] } ?? []
         // With telemetry files, the build that makes the privacy key stores the unit under
         // the salt with that key, which the next plan finds (docs/game-privacy.md).
-        unit.saltSetWhenBuilt = privacy != nil && database == nil && store == nil && !awaitingFirstGame
+        unit.saltSetWhenBuilt = privacy != nil && store == nil && !awaitingFirstGame
         return [unit]
     }
 
