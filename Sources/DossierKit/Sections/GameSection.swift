@@ -125,6 +125,7 @@ public struct GameSection: Section {
         "C=\(options.C);folds=\(options.folds);private=\(privateSite);sim=\(simulated);\(kit?.salt ?? "");"
             + (awaitingFirstGame ? "awaiting;" : "") + "v6;dp=\(privacy ?? "-")"
             + walSalt() + (awaitingFirstGame ? "" : try GameSection.storeSalt(store))
+            + (privacy != nil && store == nil && telemetryOutsideProject() != nil ? ";outside" : "")
     }
 
     /// `;wal=<SHA-256 of the database's -wal file>` while that file holds anything: an
@@ -181,6 +182,7 @@ public struct GameSection: Section {
         if let privacy {
             let loaded = try privacy.loaded(checkOnly: context.checkOnly)
             notes = loaded.notes
+            if store == nil, let outside = telemetryOutsideProject() { notes.append(Self.sharedFilesNote(outside)) }
             if unit.saltSetWhenBuilt && !context.checkOnly {
                 saltAfterBuild = try cohortSalt(privacy: loaded.settings.cacheSalt)
             }
@@ -217,6 +219,23 @@ public struct GameSection: Section {
                                 warnings: warnings)
         result.saltAfterBuild = saltAfterBuild
         return result
+    }
+
+    /// The first telemetry file lying outside the project folder (symbolic links
+    /// resolved), as messages show it; nil when every one is inside. Another project may
+    /// read such a file, and its releases would be counted by a key and ledger of its own.
+    func telemetryOutsideProject() -> String? {
+        let root = Confinement.real(project.root)
+        return files.first { !Confinement.isWithin(Confinement.real($0), root) }.map(project.display)
+    }
+
+    /// The warning of a public release built from telemetry outside the project
+    /// (docs/game-privacy.md, "Threat model").
+    static func sharedFilesNote(_ shown: String) -> String {
+        "telemetry outside the project (\(shown)): its public releases are counted by this project's privacy key and "
+            + "ledger only, so another project publishing from the same files would spend a budget of its own "
+            + "(docs/game-privacy.md, \"Threat model\"); to publish one study from several projects, ingest it "
+            + "into one study database"
     }
 
     /// SHA-256 over the unit's salt (up to `;key=`) and the data read: a database's rows
