@@ -21,7 +21,7 @@ extension OutputTree {
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         if fm.fileExists(atPath: output.path) {
             if exchange(staging.path, output.path) {
-                try? fm.removeItem(at: staging)
+                TreeRemoval.removeTree(staging.path)   // the previous site, now at the staging path
                 return
             }
             let old = parent.appendingPathComponent(".\(output.lastPathComponent).old-\(getpid())")
@@ -33,7 +33,7 @@ extension OutputTree {
                 _ = rename(old.path, output.path)
                 throw FileSystemErrors.failed(output.path, "cannot move the new site into place")
             }
-            try? fm.removeItem(at: old)
+            TreeRemoval.removeTree(old.path)
         } else {
             guard rename(staging.path, output.path) == 0 else {
                 throw FileSystemErrors.failed(output.path, "cannot move the new site into place")
