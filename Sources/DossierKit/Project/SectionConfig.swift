@@ -143,14 +143,30 @@ public final class SectionConfig: @unchecked Sendable {
         for s in try strings(name) {
             let matched = expand(s, extensions: extensions)
             if matched.isEmpty { throw error(name, "no file matches \(s)") }
-            for u in matched {
-                try confinement?.check(
-                    u, shown: u.path.hasPrefix(root.path + "/") ? String(u.path.dropFirst(root.path.count + 1)) : u.path
-                )
-            }
+            if let confinement { try checkConfinement(matched, confinement) }
             out.append(contentsOf: matched)
         }
         return out
+    }
+
+    /// ``Confinement/check(_:shown:)`` of every file of `files`; a file that is no link,
+    /// in a folder whose real path was found once (a folder of 2,000 logs: one), is settled
+    /// by one `lstat` (``Confinement/allowsPlainFile(_:realFolder:stat:)``), as content
+    /// pages are. The full check, its twin, decides every other file (`ConfinementTests`).
+    func checkConfinement(_ files: [URL], _ confinement: Confinement) throws {
+        var realFolders: [Substring: String] = [:]
+        for u in files {
+            let path = u.path
+            var st = stat()
+            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+                let folder = path[..<slash]
+                let real = realFolders[folder] ?? Confinement.real(URL(fileURLWithPath: String(folder)))
+                realFolders[folder] = real
+                if confinement.allowsPlainFile(path, realFolder: real, stat: &st) { continue }
+            }
+            let top = root.path + "/"
+            try confinement.check(u, shown: path.hasPrefix(top) ? String(path.dropFirst(top.count)) : path)
+        }
     }
 
     public func resolve(_ s: String) -> URL {
